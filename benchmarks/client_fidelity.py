@@ -1,0 +1,236 @@
+"""How truthful and how cheap is our client? (foundation issue, benchmark item 8)
+
+(a) fidelity: client-measured TTFT and per-token arrival against the local server's own emit
+    times, at several concurrencies: p50 and p99 of (client time - server emit time) in ms.
+(b) overhead: client CPU seconds per streamed token, and the highest aggregate tokens/s at
+    which the p99 per-token lag stays under 5 ms.
+(c) transport: the same load through the SDK's httpx client and its aiohttp client.
+
+The server runs in its own process (`workbench serve-local`), as a real provider would, and its
+emit times come back over `GET /v1/_emit_log/{id}`. On Linux `perf_counter_ns` is
+CLOCK_MONOTONIC, one clock for both processes. Results go to benchmarks/results/ with the machine.
+
+    .venv/bin/python benchmarks/client_fidelity.py            # full run, about 3 minutes
+    .venv/bin/python benchmarks/client_fidelity.py --quick    # a smoke run
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiohttp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine_record, write_result
+
+from workbench.core.clients import Transport, make_client
+from workbench.core.metrics import percentile
+from workbench.core.results import RequestResult
+from workbench.core.streaming import RequestSpec, stream_chat
+
+MODEL = "sim-llama-3-70b"
+LAG_LIMIT_MS = 5.0
+
+
+@dataclass
+class LevelResult:
+    transport: str
+    concurrency: int
+    token_interval_ms: float
+    requests: int
+    errors: int
+    tokens: int
+    aggregate_tps: float
+    ttft_err_p50_ms: float | None
+    ttft_err_p99_ms: float | None
+    lag_p50_ms: float | None
+    lag_p99_ms: float | None
+    cpu_us_per_token: float
+    lost_tokens: int
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start_server(port: int, time_scale: float) -> subprocess.Popen[bytes]:
+    exe = Path(sys.executable).with_name("workbench")
+    proc = subprocess.Popen(
+        [str(exe), "serve-local", "--port", str(port), "--time-scale", str(time_scale)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("serve-local did not start")
+
+
+def _time_scale_for(interval_ms: float) -> float:
+    """The time scale that makes MODEL's decode step at a short prompt take `interval_ms`."""
+    from workbench.core.catalog import load_catalog
+    from workbench.local.costmodel import SimSettings, SimTiming
+
+    model = load_catalog().get(MODEL)
+    assert model is not None
+    base = SimTiming(model, SimSettings()).token_interval_s(200, 1) * 1000
+    return interval_ms / base
+
+
+async def _level(
+    base_url: str, transport: Transport, concurrency: int, tokens: int, interval_ms: float
+) -> LevelResult:
+    client = make_client(base_url, None, transport)
+    spec = RequestSpec(
+        messages=[{"role": "user", "content": "Explain KV caches briefly."}],
+        max_tokens=tokens,
+        first_token_timeout_s=60,
+        stall_timeout_s=30,
+    )
+    cpu0 = time.process_time()
+    wall0 = time.perf_counter()
+    try:
+        results = await asyncio.gather(
+            *(stream_chat(client, RequestResult(model=MODEL), spec) for _ in range(concurrency))
+        )
+    finally:
+        await client.close()
+    wall = time.perf_counter() - wall0
+    cpu = time.process_time() - cpu0
+    ttft_err: list[float] = []
+    lags: list[float] = []
+    lost = 0
+    async with aiohttp.ClientSession() as http:
+        for r in results:
+            if not r.ok or r.response_id is None:
+                continue
+            root = base_url.rsplit("/v1", 1)[0]
+            async with http.get(f"{root}/v1/_emit_log/{r.response_id}") as resp:
+                record = await resp.json()
+            emits = record["chunk_emit_ns"]
+            lost += max(0, len(emits) - len(r.event_times))
+            if r.t_first_token is not None and emits:
+                ttft_err.append((r.t_first_token - emits[0]) / 1e6)
+            lags += [(c - s) / 1e6 for c, s in zip(r.event_times, emits, strict=False)]
+    n_tokens = sum(len(r.event_times) for r in results)
+    return LevelResult(
+        transport=transport,
+        concurrency=concurrency,
+        token_interval_ms=interval_ms,
+        requests=len(results),
+        errors=sum(not r.ok for r in results),
+        tokens=n_tokens,
+        aggregate_tps=n_tokens / wall,
+        ttft_err_p50_ms=percentile(ttft_err, 50),
+        ttft_err_p99_ms=percentile(ttft_err, 99),
+        lag_p50_ms=percentile(lags, 50),
+        lag_p99_ms=percentile(lags, 99),
+        cpu_us_per_token=cpu / max(1, n_tokens) * 1e6,
+        lost_tokens=lost,
+    )
+
+
+def _fmt(v: float | None) -> str:
+    return "-" if v is None else f"{v:.2f}"
+
+
+def _table(rows: list[LevelResult]) -> str:
+    head = (
+        "transport | conc | interval ms | tok/s agg | TTFT err p50/p99 ms | "
+        "token lag p50/p99 ms | client CPU µs/token | errors | lost"
+    )
+    lines = [head, "|".join("---" for _ in head.split("|"))]
+    for r in rows:
+        lines.append(
+            f"{r.transport} | {r.concurrency} | {r.token_interval_ms:.0f} | {r.aggregate_tps:,.0f}"
+            f" | {_fmt(r.ttft_err_p50_ms)} / {_fmt(r.ttft_err_p99_ms)}"
+            f" | {_fmt(r.lag_p50_ms)} / {_fmt(r.lag_p99_ms)} | {r.cpu_us_per_token:.1f}"
+            f" | {r.errors} | {r.lost_tokens}"
+        )
+    return "\n".join(lines)
+
+
+async def _main(args: argparse.Namespace) -> int:
+    interval_ms = args.interval_ms
+    port = _free_port()
+    server = _start_server(port, _time_scale_for(interval_ms))
+    base_url = f"http://127.0.0.1:{port}/v1"
+    rows: list[LevelResult] = []
+    try:
+        for transport in args.transports:
+            for conc in args.concurrency:
+                row = await _level(base_url, transport, conc, args.tokens, interval_ms)
+                rows.append(row)
+                print(_table([row]).splitlines()[-1], flush=True)
+        # (b) capacity: raise the aggregate rate until the p99 lag passes the limit
+        capacity: dict[str, float] = {}
+        for transport in args.transports:
+            best = 0.0
+            for conc in args.capacity_levels:
+                row = await _level(base_url, transport, conc, args.tokens, interval_ms)
+                rows.append(row)
+                print(_table([row]).splitlines()[-1], flush=True)
+                if row.lag_p99_ms is not None and row.lag_p99_ms <= LAG_LIMIT_MS and not row.errors:
+                    best = max(best, row.aggregate_tps)
+                else:
+                    break
+            capacity[transport] = best
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    table = _table(rows)
+    summary = "\n".join(
+        f"- {t}: highest aggregate rate with p99 token lag <= {LAG_LIMIT_MS} ms: {v:,.0f} tok/s"
+        for t, v in capacity.items()
+    )
+    print("\n" + table + "\n\n" + summary)
+    write_result(
+        "client_fidelity",
+        command=" ".join([Path(sys.executable).name, *sys.argv]),
+        markdown=f"{table}\n\n{summary}\n",
+        data={
+            "rows": [r.__dict__ for r in rows],
+            "capacity_tps": capacity,
+            "machine": machine_record(),
+        },
+        quick=args.quick,
+    )
+    return 0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--transports", nargs="+", default=["httpx", "aiohttp"])
+    p.add_argument("--concurrency", type=int, nargs="+", default=[1, 16, 64, 256])
+    p.add_argument(
+        "--capacity-levels", type=int, nargs="+", default=[32, 64, 128, 192, 256, 384, 512]
+    )
+    p.add_argument("--tokens", type=int, default=100, help="tokens per request")
+    p.add_argument("--interval-ms", type=float, default=20.0, help="server's per-token interval")
+    p.add_argument(
+        "--quick", action="store_true", help="a short smoke run, not recorded as a result"
+    )
+    args = p.parse_args()
+    if args.quick:
+        args.concurrency, args.capacity_levels, args.tokens = [1, 16], [32], 30
+    os.environ.setdefault("PYTHONASYNCIODEBUG", "0")
+    return asyncio.run(_main(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The bridge to the decode-attention kernel benchmark; analytic parts are pure Python."""

@@ -1,0 +1,69 @@
+"""The seeds' claim reproduced with attention as the only difference, measured through HTTP.
+
+The 70B twins share weights and deployment; only attention differs. Decode tok/s is measured
+by the client from token arrival times, not read from the cost model.
+"""
+
+from __future__ import annotations
+
+from workbench.core.catalog import load_catalog
+from workbench.core.clients import ClientPool
+from workbench.core.results import Target
+from workbench.core.runner import RunFinished, Runner, RunPlan
+from workbench.core.summary import summarize
+from workbench.local.costmodel import SimSettings
+from workbench.local.server import LocalServer
+
+TWINS = ("sim-70b-mha", "sim-70b-gqa", "sim-70b-mla", "sim-70b-gla")
+
+
+async def _decode_tps(
+    models: tuple[str, ...], lengths: tuple[int, ...], settings: SimSettings
+) -> dict[tuple[str, int], float]:
+    catalog = load_catalog()
+    async with LocalServer(settings=settings) as server:
+        targets = tuple(
+            Target("local", server.base_url, m, catalog.get(m).attention) for m in models
+        )
+        plan = RunPlan(
+            targets=targets,
+            prompt_lengths=lengths,
+            max_tokens=96,
+            calibrate=False,
+            measure_baseline=False,
+        )
+        pool = ClientPool()
+        final = None
+        try:
+            async for event in Runner(pool).run(plan):
+                if isinstance(event, RunFinished):
+                    final = event
+        finally:
+            await pool.aclose()
+    assert final is not None
+    failed = [r.error_message for r in final.results if not r.ok]
+    assert not failed, failed
+    return {
+        (c.model, c.prompt_tokens_target): c.median("decode_tps") for c in summarize(final.results)
+    }
+
+
+async def test_twins_order_as_physics_says_at_32k() -> None:
+    tps = await _decode_tps(TWINS, (32768,), SimSettings(time_scale=0.25))
+    gla, mla, gqa, mha = (tps[(m, 32768)] for m in reversed(TWINS))
+    assert gla > mla > gqa > mha, tps
+
+
+async def test_mla_edge_over_gqa_grows_with_context() -> None:
+    models = ("sim-70b-gqa", "sim-70b-mla")
+    tps = await _decode_tps(models, (1024, 65536), SimSettings(time_scale=0.25))
+    ratio_1k = tps[("sim-70b-mla", 1024)] / tps[("sim-70b-gqa", 1024)]
+    ratio_64k = tps[("sim-70b-mla", 65536)] / tps[("sim-70b-gqa", 65536)]
+    assert ratio_64k > ratio_1k + 0.02, (ratio_1k, ratio_64k)
+
+
+async def test_at_tensor_parallel_8_gqa_overtakes_mla_and_gla_stays_ahead() -> None:
+    models = ("sim-70b-gqa", "sim-70b-mla", "sim-70b-gla")
+    tps = await _decode_tps(models, (32768,), SimSettings(time_scale=0.5, tensor_parallel=8))
+    gqa, mla, gla = (tps[(m, 32768)] for m in models)
+    assert gqa > mla and gla > mla, tps

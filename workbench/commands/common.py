@@ -1,0 +1,152 @@
+"""What several subcommands share: target flags, the built-in provider, error output."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+
+from workbench.core.catalog import Catalog
+from workbench.core.clients import make_client
+from workbench.core.errors import classify_exception
+from workbench.core.secrets import key_from_env, redact
+
+LOCAL_PROVIDER = "local"
+
+
+def fail(message: str) -> None:
+    print(f"error: {redact(message)}", file=sys.stderr)
+
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmM]?)\s*$")
+
+
+def parse_int_list(text: str) -> list[int]:
+    """'1K,4K,32768' -> [1024, 4096, 32768]; K = 1024, M = 1048576 (token counts, binary)."""
+    values = []
+    for part in text.split(","):
+        match = _SIZE.match(part)
+        if not match:
+            raise argparse.ArgumentTypeError(
+                f"'{part}' is not a token count; use numbers like 4096, 32K or 1M"
+            )
+        number, suffix = float(match.group(1)), match.group(2).lower()
+        values.append(int(number * {"": 1, "k": 1024, "m": 1024 * 1024}[suffix]))
+    return values
+
+
+def add_target_args(p: argparse.ArgumentParser) -> None:
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--base-url", metavar="URL", help="an OpenAI-compatible endpoint, e.g. https://host/v1"
+    )
+    p.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="environment variable that holds the API key for --base-url",
+    )
+    local = p.add_argument_group("built-in local provider (when no --base-url is given)")
+    local.add_argument(
+        "--time-scale",
+        type=float,
+        default=1.0,
+        help="multiply the simulated delays (0.1 = ten times faster; ratios hold)",
+    )
+    local.add_argument(
+        "--gpu",
+        default=None,
+        help="GPU profile for the simulated models: H100, H200, H800, A100, RTX4090",
+    )
+    local.add_argument(
+        "--tp",
+        type=int,
+        default=None,
+        metavar="T",
+        help="tensor-parallel degree for the 70B twins, 1..8",
+    )
+    local.add_argument(
+        "--jitter",
+        type=float,
+        default=0.0,
+        help="relative random spread of simulated token times (seeded)",
+    )
+
+
+def add_transport_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--transport",
+        choices=("aiohttp", "httpx"),
+        default="aiohttp",
+        help="HTTP client under the openai SDK (see benchmarks/results)",
+    )
+
+
+@dataclass
+class Endpoint:
+    provider: str
+    base_url: str
+    api_key: str | None
+    models: set[str] | None  # None when the server has no model list
+
+    def serves(self, model: str) -> bool:
+        if self.models is None:
+            return True  # nothing to check against; the request will say
+        if self.provider == LOCAL_PROVIDER:
+            model = model.split("+", 1)[0]  # a fault-mode suffix, e.g. sim-70b-gqa+429
+        return model in self.models
+
+
+async def start_local_provider(args: argparse.Namespace, stack: AsyncExitStack) -> str:
+    """Start the built-in provider in-process for this command; it stops with the stack."""
+    from workbench.local.costmodel import SimSettings
+    from workbench.local.server import LocalServer
+
+    settings = SimSettings(
+        gpu=args.gpu, tensor_parallel=args.tp, time_scale=args.time_scale, jitter=args.jitter
+    )
+    server = LocalServer(settings=settings)
+    await server.start()
+    stack.push_async_callback(server.stop)
+    return server.base_url
+
+
+async def list_models(base_url: str, api_key: str | None) -> set[str] | None:
+    """The ids a server lists under /models; raises for connection and auth failures."""
+    import openai
+
+    client = make_client(base_url, api_key)
+    try:
+        page = await client.models.list()
+        return {m.id for m in page.data}
+    except openai.NotFoundError:
+        return None
+    finally:
+        await client.close()
+
+
+async def resolve_endpoint(
+    args: argparse.Namespace, stack: AsyncExitStack, catalog: Catalog
+) -> Endpoint | None:
+    """Where to send requests: --base-url, or the built-in provider. None after printing why not."""
+    if getattr(args, "base_url", None):
+        base_url = args.base_url.rstrip("/")
+        api_key = None
+        if args.api_key_env:
+            api_key = key_from_env(args.api_key_env)
+            if not api_key:
+                fail(
+                    f"environment variable {args.api_key_env} is empty or not set; "
+                    f"export it in this shell first"
+                )
+                return None
+        try:
+            models = await list_models(base_url, api_key)
+        except Exception as exc:  # report the classified cause, not a traceback
+            fail(f"{base_url}: {classify_exception(exc, '', False).message}")
+            return None
+        host = re.sub(r"^https?://", "", base_url).split("/")[0]
+        return Endpoint(host, base_url, api_key, models)
+    base_url = await start_local_provider(args, stack)
+    return Endpoint(LOCAL_PROVIDER, base_url, None, {m.id for m in catalog.simulated()})

@@ -1,0 +1,80 @@
+"""`workbench serve-local`: the built-in OpenAI-compatible provider as a standalone server."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "serve-local",
+        help="serve the simulated models over an OpenAI-compatible API",
+        description="Serve the built-in simulated models on 127.0.0.1 until Ctrl-C.",
+    )
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="require 'Authorization: Bearer <key>' with the key in this variable",
+    )
+    p.add_argument(
+        "--v1-only",
+        action="store_true",
+        help="answer only under /v1 (by default the routes also answer without it)",
+    )
+    p.add_argument("--time-scale", type=float, default=1.0)
+    p.add_argument("--gpu", default=None, help="H100, H200, H800, A100, RTX4090")
+    p.add_argument(
+        "--tp",
+        type=int,
+        default=None,
+        metavar="T",
+        help="tensor-parallel degree for the 70B twins, 1..8",
+    )
+    p.add_argument("--jitter", type=float, default=0.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    return asyncio.run(_serve(args))
+
+
+async def _serve(args: argparse.Namespace) -> int:
+    from workbench.commands.common import fail
+    from workbench.core.secrets import key_from_env
+    from workbench.local.costmodel import SimSettings
+    from workbench.local.server import serve_forever
+
+    api_key = key_from_env(args.api_key_env) if args.api_key_env else None
+    if args.api_key_env and not api_key:
+        fail(f"environment variable {args.api_key_env} is empty or not set")
+        return 2
+    try:
+        settings = SimSettings(
+            gpu=args.gpu,
+            tensor_parallel=args.tp,
+            time_scale=args.time_scale,
+            jitter=args.jitter,
+            seed=args.seed,
+        )
+        await serve_forever(
+            host=args.host,
+            port=args.port,
+            api_key=api_key,
+            allow_no_v1=not args.v1_only,
+            settings=settings,
+            announce=lambda line: print(line, flush=True),
+        )
+    except ValueError as exc:  # a bad --gpu or --tp
+        fail(str(exc))
+        return 2
+    except OSError as exc:
+        fail(
+            f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc}); "
+            f"pick another --port or stop the program using it"
+        )
+        return 2
+    return 0

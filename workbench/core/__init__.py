@@ -1,0 +1,1 @@
+"""The Qt-free domain: providers, prompts, streaming, metrics, runs and history."""

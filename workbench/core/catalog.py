@@ -1,0 +1,399 @@
+"""Known models: attention shape, context window, parameters, prices, simulated deployments.
+
+Read from `resources/models.toml` (the one home of model facts). No Qt, no torch: this module
+only needs the pure-Python shapes of `kernels_bridge.variants` and `analytic.Deployment`.
+
+Overrides (a user's TOML file or a dict) change prices and context windows per model:
+
+    [deepseek-v3]              # an id or an alias
+    input = 0.27               # USD per million prompt tokens
+    output = 1.10
+    cached_input = 0.07
+    context_window = 65536
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kernels_bridge.analytic import Deployment
+from kernels_bridge.variants import AttentionShape
+from workbench.core.results import Prices
+
+_MODEL_KEYS = frozenset(
+    {
+        "id",
+        "display_name",
+        "aliases",
+        "like",
+        "shape",
+        "total_params",
+        "active_params",
+        "context_window",
+        "prices",
+        "deployment",
+        "simulated",
+        "notes",
+    }
+)
+_INHERITED = ("shape", "total_params", "active_params", "context_window", "prices")
+_SHAPE_KEYS = frozenset(f.name for f in dataclasses.fields(AttentionShape))
+_DEPLOYMENT_KEYS = frozenset(f.name for f in dataclasses.fields(Deployment))
+_PRICE_KEYS = frozenset({"input", "output", "cached_input"})
+_OVERRIDE_KEYS = _PRICE_KEYS | {"context_window", "prices"}
+# Characters that may follow a known name in a longer served name ("llama-3-70b-instruct").
+_SUFFIX_BOUNDARY = "-_:@ "
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """One catalog entry."""
+
+    id: str
+    display_name: str
+    aliases: tuple[str, ...]
+    attention: str
+    shape: AttentionShape
+    total_params: int
+    active_params: int
+    context_window: int
+    prices: Prices
+    deployment: Deployment | None
+    simulated: bool
+    notes: str
+
+
+def _norm(name: str) -> str:
+    return name.strip().lower()
+
+
+def _squash(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+class Catalog:
+    """An immutable set of models with forgiving look-up by id or alias."""
+
+    def __init__(self, models: Iterable[ModelInfo]) -> None:
+        self._models: dict[str, ModelInfo] = {}
+        self._index: dict[str, str] = {}
+        squashed: dict[str, set[str]] = {}
+        for model in models:
+            if model.id in self._models:
+                raise ValueError(f"model id {model.id!r} appears twice")
+            self._models[model.id] = model
+            for name in (model.id, *model.aliases):
+                key = _norm(name)
+                owner = self._index.get(key)
+                if owner is not None and owner != model.id:
+                    raise ValueError(f"name {name!r} is used by both {owner!r} and {model.id!r}")
+                self._index[key] = model.id
+                squashed.setdefault(_squash(name), set()).add(model.id)
+        # A punctuation-free key only resolves when exactly one model owns it.
+        self._squashed = {k: next(iter(v)) for k, v in squashed.items() if len(v) == 1}
+
+    def __len__(self) -> int:
+        return len(self._models)
+
+    def __contains__(self, model_id: object) -> bool:
+        return isinstance(model_id, str) and self.get(model_id) is not None
+
+    def models(self) -> list[ModelInfo]:
+        """All entries in file order."""
+        return list(self._models.values())
+
+    def simulated(self) -> list[ModelInfo]:
+        """The entries the built-in local provider serves."""
+        return [m for m in self._models.values() if m.simulated]
+
+    def get(self, model_id: str) -> ModelInfo | None:
+        """The entry for an id or alias: exact, then case-insensitive, then without a vendor
+        prefix ("deepseek-ai/DeepSeek-V3"), then ignoring punctuation ("llama3-70b"), then the
+        longest known name followed by a suffix ("Llama-3-70B-Instruct"). None when unknown."""
+        if model_id in self._models:
+            return self._models[model_id]
+        name = _norm(model_id)
+        if not name:
+            return None
+        candidates = [name]
+        if "/" in name:
+            candidates.append(name.rsplit("/", 1)[1])
+        for cand in candidates:
+            if cand in self._index:
+                return self._models[self._index[cand]]
+        for cand in candidates:
+            hit = self._squashed.get(_squash(cand))
+            if hit is not None:
+                return self._models[hit]
+        for cand in candidates:
+            hit = self._longest_prefix(cand)
+            if hit is not None:
+                return self._models[hit]
+        return None
+
+    def _longest_prefix(self, name: str) -> str | None:
+        best: tuple[int, str] | None = None
+        for key, model_id in self._index.items():
+            if (
+                len(name) > len(key)
+                and name.startswith(key)
+                and name[len(key)] in _SUFFIX_BOUNDARY
+                and (best is None or len(key) > best[0])
+            ):
+                best = (len(key), model_id)
+        return None if best is None else best[1]
+
+    def suggest(self, model_id: str, n: int = 3) -> list[str]:
+        """Up to n ids whose id or alias is close to model_id (difflib), best first."""
+        name = _norm(model_id).rsplit("/", 1)[-1]
+        matches = difflib.get_close_matches(name, list(self._index), n=n * 4, cutoff=0.5)
+        out: list[str] = []
+        for key in matches:
+            owner = self._index[key]
+            if owner not in out:
+                out.append(owner)
+        return out[:n]
+
+    def with_overrides(self, overrides: Mapping[str, Mapping[str, Any]]) -> Catalog:
+        """A new catalog with the user's prices and context windows applied.
+
+        Keys are ids or aliases; values may hold input, output, cached_input (USD per million
+        tokens, or a nested "prices" table of them) and context_window. An unknown model or
+        field raises ValueError naming it.
+        """
+        replaced: dict[str, ModelInfo] = {}
+        for name, fields in overrides.items():
+            model = self.get(name)
+            if model is None:
+                hint = ", ".join(self.suggest(name)) or "none"
+                raise ValueError(f"override for unknown model {name!r} (close: {hint})")
+            if not isinstance(fields, Mapping):
+                raise ValueError(f"override for {name!r} must be a table of fields")
+            replaced[model.id] = _apply_override(replaced.get(model.id, model), name, fields)
+        return Catalog(replaced.get(m.id, m) for m in self._models.values())
+
+
+def _apply_override(model: ModelInfo, name: str, fields: Mapping[str, Any]) -> ModelInfo:
+    unknown = set(fields) - _OVERRIDE_KEYS
+    if unknown:
+        allowed = ", ".join(sorted(_OVERRIDE_KEYS))
+        raise ValueError(f"override for {name!r}: unknown {sorted(unknown)}; allowed: {allowed}")
+    flat: dict[str, Any] = dict(fields.get("prices", {}))
+    flat.update({k: v for k, v in fields.items() if k in _PRICE_KEYS})
+    prices = model.prices
+    if flat:
+        bad = set(flat) - _PRICE_KEYS
+        if bad:
+            raise ValueError(f"override for {name!r}: unknown price fields {sorted(bad)}")
+        prices = dataclasses.replace(
+            prices, **{k: _price(v, f"override for {name!r}: {k}") for k, v in flat.items()}
+        )
+    context = model.context_window
+    if "context_window" in fields:
+        context = _positive_int(fields["context_window"], f"override for {name!r}: context_window")
+    return dataclasses.replace(model, prices=prices, context_window=context)
+
+
+def _price(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ValueError(f"{where} must be a number >= 0, got {value!r}")
+    return float(value)
+
+
+def _positive_int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{where} must be a number, got {value!r}")
+    if value != int(value) or value < 1:
+        raise ValueError(f"{where} must be a whole number >= 1, got {value!r}")
+    return int(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading models.toml
+# ---------------------------------------------------------------------------------------------
+
+
+def _parse_models(path: Path, data: Mapping[str, Any]) -> list[ModelInfo]:
+    raw_models = data.get("model")
+    if not isinstance(raw_models, list) or not raw_models:
+        raise ValueError(f"{path}: no [[model]] entries")
+    unknown_top = set(data) - {"meta", "model"}
+    if unknown_top:
+        raise ValueError(f"{path}: unknown top-level keys {sorted(unknown_top)}")
+    by_id: dict[str, dict[str, Any]] = {}
+    for i, raw in enumerate(raw_models, start=1):
+        where = f"{path}: model #{i}"
+        if not isinstance(raw, dict):
+            raise ValueError(f"{where} is not a table")
+        model_id = raw.get("id")
+        if not isinstance(model_id, str) or not model_id.strip():
+            raise ValueError(f"{where} lacks a string 'id'")
+        unknown = set(raw) - _MODEL_KEYS
+        if unknown:
+            raise ValueError(f"{where} ({model_id}): unknown keys {sorted(unknown)}")
+        if model_id in by_id:
+            raise ValueError(f"{where}: id {model_id!r} appears twice")
+        by_id[model_id] = raw
+    return [_build(path, i, by_id[mid], by_id) for i, mid in enumerate(by_id, start=1)]
+
+
+def _resolve_like(
+    path: Path, raw: dict[str, Any], by_id: Mapping[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """raw with the inherited keys of its `like` chain filled in; shape tables merge."""
+    merged = dict(raw)
+    seen = [raw["id"]]
+    current = raw
+    while "like" in current:
+        parent_id = current["like"]
+        where = f"{path}: model {raw['id']!r}"
+        if not isinstance(parent_id, str) or parent_id not in by_id:
+            raise ValueError(f"{where}: like = {parent_id!r} names no model in the file")
+        if parent_id in seen:
+            raise ValueError(f"{where}: 'like' chain loops through {parent_id!r}")
+        seen.append(parent_id)
+        current = by_id[parent_id]
+        for key in _INHERITED:
+            if key not in current:
+                continue
+            if key == "shape" and isinstance(current[key], dict):
+                merged["shape"] = {**current[key], **merged.get("shape", {})}
+            else:
+                merged.setdefault(key, current[key])
+    return merged
+
+
+def _build(
+    path: Path, index: int, raw: dict[str, Any], by_id: Mapping[str, dict[str, Any]]
+) -> ModelInfo:
+    model_id = raw["id"]
+    where = f"{path}: model #{index} ({model_id})"
+    merged = _resolve_like(path, raw, by_id)
+    for key in ("shape", "total_params", "active_params", "context_window"):
+        if key not in merged:
+            raise ValueError(f"{where}: missing {key!r}")
+    shape = _shape(where, merged["shape"])
+    total = _positive_int(merged["total_params"], f"{where}: total_params")
+    active = _positive_int(merged["active_params"], f"{where}: active_params")
+    if active > total:
+        raise ValueError(f"{where}: active_params {active} exceeds total_params {total}")
+    context = _positive_int(merged["context_window"], f"{where}: context_window")
+    prices = _prices(where, merged.get("prices", {}))
+    aliases = merged.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a for a in aliases):
+        raise ValueError(f"{where}: aliases must be a list of non-empty strings")
+    simulated = merged.get("simulated", False)
+    if not isinstance(simulated, bool):
+        raise ValueError(f"{where}: simulated must be true or false")
+    deployment = None
+    if "deployment" in merged:
+        deployment = _deployment(where, merged["deployment"])
+    if simulated and deployment is None:
+        raise ValueError(f"{where}: a simulated model needs a [model.deployment] table")
+    display = merged.get("display_name", model_id)
+    notes = merged.get("notes", "")
+    if not isinstance(display, str) or not isinstance(notes, str):
+        raise ValueError(f"{where}: display_name and notes must be strings")
+    return ModelInfo(
+        id=model_id,
+        display_name=display,
+        aliases=tuple(aliases),
+        attention=shape.kind,
+        shape=shape,
+        total_params=total,
+        active_params=active,
+        context_window=context,
+        prices=prices,
+        deployment=deployment,
+        simulated=simulated,
+        notes=notes,
+    )
+
+
+def _shape(where: str, raw: Any) -> AttentionShape:
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: shape must be a table")
+    unknown = set(raw) - _SHAPE_KEYS
+    if unknown:
+        raise ValueError(f"{where}: unknown shape fields {sorted(unknown)}")
+    try:
+        return AttentionShape(**raw)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: bad shape: {exc}") from exc
+
+
+def _deployment(where: str, raw: Any) -> Deployment:
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: deployment must be a table")
+    unknown = set(raw) - _DEPLOYMENT_KEYS
+    if unknown:
+        raise ValueError(f"{where}: unknown deployment fields {sorted(unknown)}")
+    try:
+        deployment = Deployment(**raw)
+        deployment.profile  # noqa: B018 - validates the GPU name against hardware.toml
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: bad deployment: {exc}") from exc
+    return deployment
+
+
+def _prices(where: str, raw: Any) -> Prices:
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: prices must be a table")
+    unknown = set(raw) - _PRICE_KEYS
+    if unknown:
+        raise ValueError(f"{where}: unknown price fields {sorted(unknown)}")
+    values = {k: _price(v, f"{where}: prices.{k}") for k, v in raw.items()}
+    return Prices(**values)
+
+
+def _read_toml(path: Path, what: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the {what} ({exc})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: the {what} is not valid TOML ({exc})") from exc
+
+
+def _load(path: Path) -> Catalog:
+    data = _read_toml(path, "model catalog")
+    models = _parse_models(path, data)
+    try:
+        return Catalog(models)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+
+
+@functools.cache
+def _default_catalog() -> Catalog:
+    from workbench.resources import resource
+
+    return _load(resource("models.toml"))
+
+
+def load_catalog(
+    path: Path | str | None = None, overrides_path: Path | str | None = None
+) -> Catalog:
+    """The catalog from `path` (default: the shipped resources/models.toml, loaded once).
+
+    `overrides_path` is a user's TOML file of per-model prices and context windows; a file
+    that does not exist yet means no overrides. A broken file raises ValueError naming it.
+    """
+    catalog = _default_catalog() if path is None else _load(Path(path))
+    if overrides_path is not None:
+        opath = Path(overrides_path)
+        if opath.exists():
+            overrides = _read_toml(opath, "model overrides")
+            try:
+                catalog = catalog.with_overrides(overrides)
+            except ValueError as exc:
+                raise ValueError(f"{opath}: {exc}") from exc
+    return catalog

@@ -1,0 +1,180 @@
+"""One CSV row per request: the column list lives here and nowhere else.
+
+Rows are plain strings: floats rounded (ms to 3 decimals, tok/s to 2, cost to 8 significant
+figures), None as an empty cell, booleans as "true"/"false". Files are UTF-8 with RFC 4180
+quoting and CRLF row ends, written through the csv module so commas, quotes, newlines and
+Chinese text in error messages survive any spreadsheet.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import os
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from workbench.core.metrics import derive
+from workbench.core.results import RequestResult
+from workbench.core.secrets import redact as secrets_redact
+
+# (name, one-line description): the README's column table is generated from this.
+COLUMN_DOCS: tuple[tuple[str, str], ...] = (
+    ("run_id", "the run (comparison, sweep or replay) this request belongs to"),
+    ("request_id", "unique id of this request (a retry is a new request)"),
+    ("started_at", "wall-clock time the request was sent, ISO 8601 UTC with milliseconds"),
+    ("provider", "provider name as configured"),
+    ("base_url_host", "host[:port] of the base URL; never the path, query or any key"),
+    ("model", "model id sent to the server"),
+    ("attention", "attention mechanism of the model, when known (MHA, GQA, MLA, ...)"),
+    ("task", "prompt task: summary, or needle@<depth>"),
+    ("prompt_tokens_target", "prompt size asked for, in tokens"),
+    ("prompt_tokens", "usage.prompt_tokens reported by the server"),
+    ("completion_tokens", "usage.completion_tokens (an estimate when usage_estimated is true)"),
+    ("cached_tokens", "prompt tokens the server served from its prefix cache"),
+    ("usage_estimated", "true when the server gave no usage and token counts are estimates"),
+    ("ttft_ms", "time to first token: first content or reasoning text after sending"),
+    ("ttfc_ms", "time to first content token (differs from TTFT for reasoning models)"),
+    ("e2e_ms", "time from sending to the end of the stream"),
+    ("decode_tps", "decode speed: (completion_tokens - 1) / (last token - first token)"),
+    ("overall_tps", "completion_tokens / e2e"),
+    ("prefill_tps", "prompt_tokens / (TTFT - network baseline)"),
+    ("tpot_ms", "time per output token after the first"),
+    ("itl_p50_ms", "median gap between text events"),
+    ("itl_p90_ms", "90th percentile gap between text events"),
+    ("itl_p99_ms", "99th percentile gap between text events"),
+    ("network_baseline_ms", "median round trip of a tiny request to the same host"),
+    ("cost_usd", "prompt and output tokens at the model's prices, cached tokens at their price"),
+    ("finish_reason", "the server's finish_reason (stop, length, ...)"),
+    ("needle_found", "for a needle task, whether the answer contained the secret code"),
+    ("http_status", "HTTP status of the response"),
+    ("error_class", "why the request failed (empty when it succeeded)"),
+    ("error_message", "what went wrong, in words"),
+    ("repeat", "repeat index within its plan step"),
+    ("concurrency", "requests in flight at once in this step"),
+    ("attempt", "1 for a first try; higher for a retry"),
+    ("warmup", "true for a warm-up request (kept, but not in aggregates)"),
+)
+COLUMNS: tuple[str, ...] = tuple(name for name, _ in COLUMN_DOCS)
+
+_MS_COLUMNS = ("ttft_ms", "ttfc_ms", "e2e_ms", "tpot_ms", "itl_p50_ms", "itl_p90_ms", "itl_p99_ms")
+_TPS_COLUMNS = ("decode_tps", "overall_tps", "prefill_tps")
+
+
+def base_url_host(base_url: str) -> str:
+    """host[:port] of a base URL, lower-cased: no scheme, user info, path, query or fragment."""
+    url = base_url.strip()
+    if not url:
+        return ""
+    if "://" not in url:
+        url = "//" + url
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return ""
+    if ":" in host:
+        host = f"[{host}]"  # IPv6 literal
+    return f"{host}:{port}" if port is not None else host
+
+
+def iso_utc(epoch_seconds: float) -> str:
+    """ISO 8601 UTC with milliseconds, e.g. 2025-01-31T09:15:02.123Z; empty for an unset time."""
+    if not epoch_seconds or epoch_seconds <= 0:
+        return ""
+    moment = dt.datetime.fromtimestamp(epoch_seconds, tz=dt.UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def _fixed(value: float | None, places: int) -> str:
+    return "" if value is None else f"{value:.{places}f}"
+
+
+def _significant(value: float | None, digits: int = 8) -> str:
+    if value is None:
+        return ""
+    text = format(Decimal(f"{value:.{digits}g}"), "f")  # no exponent, for any spreadsheet
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -> dict[str, str]:
+    """The CSV row of one request, every figure from `metrics.derive`.
+
+    The error message goes through `redact` (default: secrets.redact): servers echo keys.
+    """
+    metrics = derive(result)
+    message = result.error_message
+    if message is not None:
+        message = (redact or secrets_redact)(message)
+    row = {
+        "run_id": result.run_id,
+        "request_id": result.request_id,
+        "started_at": iso_utc(result.started_at),
+        "provider": result.provider,
+        "base_url_host": base_url_host(result.base_url),
+        "model": result.model,
+        "attention": _text(result.attention),
+        "task": result.task,
+        "prompt_tokens_target": _text(result.prompt_tokens_target),
+        "prompt_tokens": _text(result.prompt_tokens),
+        "completion_tokens": _text(result.completion_tokens),
+        "cached_tokens": _text(result.cached_tokens),
+        "usage_estimated": _text(result.usage_estimated),
+        "network_baseline_ms": _fixed(result.network_baseline_ms, 3),
+        "cost_usd": _significant(metrics.cost_usd),
+        "finish_reason": _text(result.finish_reason),
+        "needle_found": _text(result.needle_found),
+        "http_status": _text(result.http_status),
+        "error_class": _text(result.error_class.value if result.error_class else None),
+        "error_message": _text(message),
+        "repeat": _text(result.repeat),
+        "concurrency": _text(result.concurrency),
+        "attempt": _text(result.attempt),
+        "warmup": _text(result.warmup),
+    }
+    for name in _MS_COLUMNS:
+        row[name] = _fixed(getattr(metrics, name), 3)
+    for name in _TPS_COLUMNS:
+        row[name] = _fixed(getattr(metrics, name), 2)
+    return {name: row[name] for name in COLUMNS}
+
+
+def write_csv(
+    path: str | os.PathLike[str],
+    results: Iterable[RequestResult],
+    *,
+    redact: Callable[[str], str] | None = None,
+    excel_bom: bool = False,
+) -> int:
+    """Write one row per result (header always); returns the number of rows written.
+
+    `excel_bom` prefixes a UTF-8 byte-order mark, which Excel needs to show Chinese text.
+    """
+    count = 0
+    encoding = "utf-8-sig" if excel_bom else "utf-8"
+    with Path(path).open("w", encoding=encoding, newline="") as handle:
+        writer = csv.DictWriter(
+            handle, fieldnames=COLUMNS, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n"
+        )
+        writer.writeheader()
+        for result in results:
+            writer.writerow(row_for(result, redact))
+            count += 1
+    return count
+
+
+def read_csv(path: str | os.PathLike[str]) -> list[dict[str, str]]:
+    """Rows of a CSV written by `write_csv` (with or without a byte-order mark)."""
+    with Path(path).open(encoding="utf-8-sig", newline="") as handle:
+        return list(csv.DictReader(handle))

@@ -1,0 +1,210 @@
+"""Turn whatever went wrong with a request into an ErrorClass and a message with cause and fix.
+
+The messages follow the seeds' troubleshooting lists (401, 404 from a wrong /v1, 429, proxy
+failures, model not found, HTML where JSON was expected, timeouts, no quota).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+from dataclasses import dataclass, replace
+
+import openai
+
+from workbench.core.results import ErrorClass
+from workbench.core.secrets import redact
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    error_class: ErrorClass
+    what: str
+    cause: str
+    fix: str
+    http_status: int | None = None
+    retry_after_s: float | None = None
+
+    @property
+    def message(self) -> str:
+        return redact(f"{self.what.rstrip('. ')}. Cause: {self.cause}. Fix: {self.fix}")
+
+
+_FIXES: dict[ErrorClass, tuple[str, str]] = {
+    ErrorClass.AUTH: (
+        "the server rejected the API key (missing, mistyped, expired, or with stray whitespace)",
+        "check the key (no spaces or quotes around it), that its environment variable is set in "
+        "this shell, and that the header is 'Authorization: Bearer <key>'; run `workbench doctor`",
+    ),
+    ErrorClass.NOT_FOUND: (
+        "the path does not exist on this server: usually a base URL with a missing or extra /v1, "
+        "or a full .../chat/completions URL pasted as the base URL",
+        "use the base URL the provider documents (try with and without /v1); "
+        "`workbench doctor --base-url URL` tries both",
+    ),
+    ErrorClass.MODEL_NOT_FOUND: (
+        "the server does not serve a model with this id",
+        "pick an id from `workbench models --base-url URL` "
+        "(ids are usually lower-case with hyphens)",
+    ),
+    ErrorClass.RATE_LIMIT: (
+        "the provider is rate-limiting this key (too many requests or tokens per minute)",
+        "lower the concurrency, wait for Retry-After, or ask the provider for a higher limit",
+    ),
+    ErrorClass.QUOTA: (
+        "the account has no quota or balance left",
+        "top up or check the plan in the provider's console",
+    ),
+    ErrorClass.SERVER: (
+        "the server failed while handling the request",
+        "retry later; if it persists, report it to the provider with the time and model",
+    ),
+    ErrorClass.BAD_REQUEST: (
+        "the server refused the request as sent",
+        "read the server's message: often the prompt exceeds the model's context window, "
+        "or max_tokens is too large",
+    ),
+    ErrorClass.HTML: (
+        "an HTML page came back where JSON or a stream was expected: a proxy, gateway login page, "
+        "or a web site answered instead of the API",
+        "check the base URL points at the API (not the web site), and the proxy settings",
+    ),
+    ErrorClass.CONNECT: (
+        "the server could not be reached (DNS, TCP, TLS or proxy)",
+        "check the host and port, that the server is running, and HTTP(S)_PROXY / NO_PROXY; "
+        "a local server must not go through a global proxy",
+    ),
+    ErrorClass.DROPPED: (
+        "the connection closed before the stream finished",
+        "retry; if it repeats, a proxy or load balancer may cut long streams (check its timeouts)",
+    ),
+    ErrorClass.MALFORMED: (
+        "the server sent a stream event that is not valid JSON",
+        "the endpoint is not fully OpenAI-compatible, or a proxy altered the stream; "
+        "try without the proxy or report it to the provider",
+    ),
+    ErrorClass.FIRST_TOKEN_TIMEOUT: (
+        "no token arrived within the first-token limit (long prompts take long to prefill)",
+        "raise the first-token timeout, or use a shorter prompt",
+    ),
+    ErrorClass.STALL: (
+        "the stream stalled: no token for longer than the stall limit",
+        "retry; raise the stall timeout if the server is known to pause",
+    ),
+    ErrorClass.TOTAL_TIMEOUT: (
+        "the request ran past its total time limit",
+        "raise the total timeout or lower max_tokens",
+    ),
+    ErrorClass.EMPTY: (
+        "the stream ended without any text",
+        "check the model id and max_tokens; run `workbench doctor` to see the raw answer",
+    ),
+    ErrorClass.CANCELLED: ("the request was cancelled", "nothing to fix"),
+    ErrorClass.INTERNAL: (
+        "an unexpected error inside Attention Workbench",
+        "please report it with the message",
+    ),
+}
+
+
+def diagnosis(error_class: ErrorClass, what: str, status: int | None = None) -> Diagnosis:
+    cause, fix = _FIXES[error_class]
+    return Diagnosis(error_class, what, cause, fix, status)
+
+
+def _body_text(err: openai.APIStatusError) -> str:
+    try:
+        return err.response.text[:2000]
+    except Exception:  # the body may be unread or undecodable
+        return str(err.body or "")
+
+
+def _server_message(body: str) -> str:
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return body.strip()[:300]
+    if isinstance(data, dict):
+        err = data.get("error", data)
+        if isinstance(err, dict):
+            return str(err.get("message") or err.get("code") or err)[:300]
+        return str(err)[:300]
+    return str(data)[:300]
+
+
+def looks_like_html(content_type: str | None, body: str) -> bool:
+    head = body.lstrip()[:200].lower()
+    return bool(content_type and "text/html" in content_type) or head.startswith(
+        ("<!doctype html", "<html")
+    )
+
+
+def classify_status(status: int, body: str, content_type: str | None, model: str) -> Diagnosis:
+    """Classify an HTTP error answer by status and body."""
+    if looks_like_html(content_type, body):
+        return diagnosis(ErrorClass.HTML, f"HTTP {status} with an HTML page", status)
+    message = _server_message(body)
+    lowered = message.lower()
+    what = f"HTTP {status}: {message}" if message else f"HTTP {status}"
+    if status in (401, 403):
+        return diagnosis(ErrorClass.AUTH, what, status)
+    if status == 402 or "quota" in lowered or "insufficient" in lowered or "balance" in lowered:
+        return diagnosis(ErrorClass.QUOTA, what, status)
+    if status == 429:
+        return diagnosis(ErrorClass.RATE_LIMIT, what, status)
+    mentions_model = "model" in lowered and (
+        model.lower() in lowered or "not found" in lowered or "does not exist" in lowered
+    )
+    if status in (400, 404) and mentions_model:
+        return diagnosis(ErrorClass.MODEL_NOT_FOUND, what, status)
+    if status == 404:
+        return diagnosis(ErrorClass.NOT_FOUND, what, status)
+    if status >= 500:
+        return diagnosis(ErrorClass.SERVER, what, status)
+    return diagnosis(ErrorClass.BAD_REQUEST, what, status)
+
+
+def _root_cause(exc: BaseException) -> BaseException:
+    seen = set()
+    while exc.__cause__ is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        exc = exc.__cause__
+    return exc
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header (delta-seconds or an HTTP date)."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def classify_exception(exc: BaseException, model: str, streaming_started: bool) -> Diagnosis:
+    """Classify an exception raised by the SDK or the transport."""
+    if isinstance(exc, openai.APIStatusError):
+        headers = exc.response.headers if exc.response is not None else {}
+        diag = classify_status(exc.status_code, _body_text(exc), headers.get("content-type"), model)
+        return replace(diag, retry_after_s=parse_retry_after(headers.get("retry-after")))
+    root = _root_cause(exc)
+    detail = f"{type(root).__name__}: {root}" if str(root) else type(root).__name__
+    if isinstance(exc, ValueError | json.JSONDecodeError) or isinstance(root, json.JSONDecodeError):
+        return diagnosis(ErrorClass.MALFORMED, f"bad stream event ({detail})")
+    if isinstance(exc, openai.APIError) and not isinstance(exc, openai.APIConnectionError):
+        # an `error` event inside the stream
+        return diagnosis(ErrorClass.SERVER, f"error event in the stream: {exc}")
+    if isinstance(exc, openai.APIConnectionError | OSError):
+        if streaming_started:
+            return diagnosis(ErrorClass.DROPPED, f"connection lost mid-stream ({detail})")
+        if "proxy" in detail.lower():
+            return diagnosis(ErrorClass.CONNECT, f"proxy failed ({detail})")
+        return diagnosis(ErrorClass.CONNECT, f"cannot connect ({detail})")
+    return diagnosis(ErrorClass.INTERNAL, detail)

@@ -1,0 +1,106 @@
+"""Plain data that crosses module boundaries: targets, prices, one request's raw record.
+
+Everything here is a value: no I/O, no Qt. Derived figures live in `metrics.py`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+@dataclass(frozen=True)
+class Prices:
+    """USD per million tokens; `cached_input` applies to prompt tokens served from a cache."""
+
+    input: float = 0.0
+    output: float = 0.0
+    cached_input: float | None = None
+
+
+@dataclass(frozen=True)
+class Target:
+    """One (provider, model) pair that a comparison or sweep measures."""
+
+    provider: str
+    base_url: str
+    model: str
+    attention: str | None = None
+    prices: Prices = field(default_factory=Prices)
+    context_window: int | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.provider}/{self.model}"
+
+
+class ErrorClass(StrEnum):
+    """Why a request failed; each class has a cause and a fix in `errors.py`."""
+
+    AUTH = "auth"  # 401 / 403
+    NOT_FOUND = "not_found"  # 404: wrong base URL or path
+    MODEL_NOT_FOUND = "model_not_found"  # 404/400 that names the model
+    RATE_LIMIT = "rate_limit"  # 429
+    QUOTA = "quota"  # 402, or 429 whose body says the quota is spent
+    SERVER = "server_error"  # 5xx
+    BAD_REQUEST = "bad_request"  # other 4xx (context too long, refused)
+    HTML = "html_response"  # an HTML page where JSON or SSE was expected
+    CONNECT = "connect_error"  # DNS, TCP, TLS, proxy
+    DROPPED = "dropped"  # the connection ended mid-stream
+    MALFORMED = "malformed_chunk"  # an SSE event that is not valid JSON
+    FIRST_TOKEN_TIMEOUT = "first_token_timeout"
+    STALL = "stall_timeout"  # no token for longer than the stall limit
+    TOTAL_TIMEOUT = "total_timeout"
+    EMPTY = "empty_response"  # the stream ended without any text
+    CANCELLED = "cancelled"
+    INTERNAL = "internal"  # a bug of ours; the message says what
+
+
+@dataclass
+class RequestResult:
+    """One request as it happened: raw `perf_counter_ns` timestamps and what the server said.
+
+    Timestamps are None when the moment never came (an error before the first token, say).
+    """
+
+    model: str
+    provider: str = ""
+    base_url: str = ""
+    attention: str | None = None
+    run_id: str = ""
+    request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    started_at: float = 0.0  # wall clock, seconds since the epoch, at t_send
+    prompt_tokens_target: int | None = None
+    repeat: int = 0
+    concurrency: int = 1
+    attempt: int = 1  # 1 for the first try; a retry is a new row with attempt > 1
+    warmup: bool = False
+    task: str = ""  # "summary" or "needle@0.50"
+    t_send: int | None = None
+    t_headers: int | None = None
+    t_first_chunk: int | None = None
+    t_first_token: int | None = None
+    t_first_content: int | None = None
+    t_last_token: int | None = None
+    t_done: int | None = None
+    event_times: list[int] = field(default_factory=list)  # every event that carried text
+    text: str = ""
+    reasoning_text: str = ""
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cached_tokens: int | None = None
+    usage_estimated: bool = False
+    finish_reason: str | None = None
+    http_status: int | None = None
+    response_id: str | None = None  # the server's completion id (chunk.id)
+    error_class: ErrorClass | None = None
+    error_message: str | None = None
+    retry_after_s: float | None = None  # from a 429/503 answer's Retry-After header
+    needle_found: bool | None = None
+    network_baseline_ms: float | None = None
+    prices: Prices = field(default_factory=Prices)
+
+    @property
+    def ok(self) -> bool:
+        return self.error_class is None

@@ -1,0 +1,1 @@
+"""The built-in OpenAI-compatible provider: simulated models timed by the attention cost model."""

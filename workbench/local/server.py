@@ -1,0 +1,553 @@
+"""The built-in OpenAI-compatible provider: a real HTTP server on loopback (aiohttp.web).
+
+Simulated models come from the catalog; their timing (TTFT, per-token interval, KV refusals)
+comes from the attention cost model. See docs/local-provider.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import itertools
+import json
+import secrets
+import signal
+import time
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from typing import Any
+
+from aiohttp import web
+
+from workbench.core.catalog import Catalog, ModelInfo, load_catalog
+from workbench.local.costmodel import SimSettings, SimTiming
+from workbench.local.emitlog import EmitLog, EmitRecord
+from workbench.local.faults import (
+    FAULT_HEADER,
+    TOKENS_BEFORE_FAULT,
+    TOKENS_PER_PACK,
+    UnknownFault,
+    error_response,
+    parse_faults,
+    split_model,
+    status_fault_response,
+)
+from workbench.local.textgen import (
+    Completion,
+    generate,
+    is_mostly_chinese,
+    last_user_text,
+    needle_answer,
+    prompt_text,
+    seed_for,
+)
+from workbench.local.tokenizer import count_prompt_tokens
+
+DEFAULT_MAX_TOKENS = 256
+REASONING_TOKENS = 40  # at most; never more than half of max_tokens
+MODEL_CREATED = 1_700_000_000  # fixed, so /models answers are reproducible
+OWNED_BY = "workbench-local"
+_SSE_HEADERS = {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-cache",
+    "X-Accel-Buffering": "no",
+}
+
+
+class LocalServer:
+    """An OpenAI-compatible streaming server for the catalog's simulated models.
+
+    Use `async with LocalServer(...) as server:` or `await start()` / `await stop()`.
+    `server.emit_log.get(completion_id)` tells when each chunk was written.
+    """
+
+    def __init__(
+        self,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        api_key: str | None = None,
+        allow_no_v1: bool = True,
+        settings: SimSettings | None = None,
+        catalog: Catalog | None = None,
+        stall_seconds: float = 3600.0,
+    ) -> None:
+        self.host = host
+        self.api_key = api_key
+        self.allow_no_v1 = allow_no_v1
+        self.settings = settings if settings is not None else SimSettings()
+        self.stall_seconds = stall_seconds
+        self.emit_log = EmitLog()
+        self._catalog: Catalog = catalog if catalog is not None else load_catalog()
+        self._models: dict[str, ModelInfo] = {m.id: m for m in self._catalog.simulated()}
+        self._timings: dict[str, _Timing] = {}
+        self._requested_port = port
+        self._port: int | None = None
+        self._runner: web.AppRunner | None = None
+        self._handlers: set[asyncio.Task[Any]] = set()
+        self._salt = itertools.count()
+
+    # lifecycle
+
+    @property
+    def port(self) -> int:
+        if self._port is None:
+            raise RuntimeError("LocalServer is not started")
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}/v1"
+
+    @property
+    def models(self) -> list[ModelInfo]:
+        return list(self._models.values())
+
+    async def start(self) -> None:
+        app = web.Application(middlewares=[self._middleware], client_max_size=256 * 1024**2)
+        prefixes = ["/v1", ""] if self.allow_no_v1 else ["/v1"]
+        for prefix in prefixes:
+            app.router.add_get(f"{prefix}/models", self._list_models)
+            app.router.add_get(f"{prefix}/models/{{model}}", self._get_model)
+            app.router.add_post(f"{prefix}/chat/completions", self._chat)
+            app.router.add_get(f"{prefix}/_emit_log/{{completion_id}}", self._get_emit_record)
+        # handler_cancellation: a client that hangs up cancels its handler (a stall ends at once)
+        self._runner = web.AppRunner(
+            app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0
+        )
+        await self._runner.setup()
+        # a deep accept queue: 256+ clients connecting at once must not wait for SYN retries
+        site = web.TCPSite(self._runner, self.host, self._requested_port, backlog=1024)
+        await site.start()
+        self._port = self._runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        """Stop listening and end open streams at once (they are cut, not finished)."""
+        if self._runner is None:
+            return
+        for task in list(self._handlers):
+            task.cancel()
+        if self._handlers:
+            await asyncio.wait(list(self._handlers), timeout=2.0)
+        await self._runner.cleanup()
+        self._runner = None
+
+    async def __aenter__(self) -> LocalServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # plumbing
+
+    @web.middleware
+    async def _middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        if self.api_key is not None:
+            auth = request.headers.get("Authorization", "")
+            if not auth.startswith("Bearer "):
+                return error_response(
+                    401,
+                    "You didn't provide an API key. Send it as 'Authorization: Bearer <key>'.",
+                    code="invalid_api_key",
+                )
+            if auth[len("Bearer ") :].strip() != self.api_key:
+                return error_response(401, "Incorrect API key provided.", code="invalid_api_key")
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
+        try:
+            return await handler(request)
+        except web.HTTPNotFound:
+            return error_response(
+                404, f"Unknown path {request.path}; this server serves /v1/...", code="not_found"
+            )
+        except web.HTTPMethodNotAllowed:
+            return error_response(
+                405, f"Method {request.method} not allowed on {request.path}.", code=None
+            )
+        finally:
+            if task is not None:
+                self._handlers.discard(task)
+
+    def _timing(self, model: ModelInfo) -> _Timing:
+        timing = self._timings.get(model.id)
+        if timing is None:
+            timing = self._timings[model.id] = _Timing(SimTiming(model, self.settings))
+        return timing
+
+    def _model_json(self, model: ModelInfo) -> dict[str, Any]:
+        return {"id": model.id, "object": "model", "created": MODEL_CREATED, "owned_by": OWNED_BY}
+
+    def _model_not_found(self, name: str) -> web.Response:
+        close = [m for m in self._catalog.suggest(name, n=10) if m in self._models][:3]
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        available = "" if close else f" Available models: {', '.join(self._models)}."
+        return error_response(
+            404,
+            f"The model `{name}` does not exist.{hint}{available}",
+            code="model_not_found",
+            param="model",
+        )
+
+    # routes
+
+    async def _list_models(self, request: web.Request) -> web.StreamResponse:
+        faults = _header_faults(request)
+        if isinstance(faults, web.Response):
+            return faults
+        return web.json_response(
+            {"object": "list", "data": [self._model_json(m) for m in self._models.values()]}
+        )
+
+    async def _get_model(self, request: web.Request) -> web.StreamResponse:
+        faults = _header_faults(request)
+        if isinstance(faults, web.Response):
+            return faults
+        model = self._models.get(request.match_info["model"])
+        if model is None:
+            return self._model_not_found(request.match_info["model"])
+        return web.json_response(self._model_json(model))
+
+    async def _get_emit_record(self, request: web.Request) -> web.StreamResponse:
+        record = self.emit_log.get(request.match_info["completion_id"])
+        if record is None:
+            return error_response(404, "No such completion in the emit log.", code="not_found")
+        return web.json_response(record.to_json())
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        t_received_ns = time.perf_counter_ns()
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            return error_response(400, "The request body is not valid JSON.")
+        if not isinstance(body, dict):
+            return error_response(400, "The request body must be a JSON object.")
+        name = body.get("model")
+        if not isinstance(name, str) or not name:
+            return error_response(400, "You must provide a model parameter.", param="model")
+        base, suffix = split_model(name)
+        try:
+            faults = parse_faults(request.headers.get(FAULT_HEADER), suffix)
+        except UnknownFault as exc:
+            return error_response(400, str(exc), code="unknown_fault")
+        refusal = status_fault_response(faults)
+        if refusal is not None:
+            return refusal
+        model = self._models.get(base)
+        if model is None:
+            return self._model_not_found(base)
+        messages = body.get("messages")
+        if not isinstance(messages, list) or not messages:
+            return error_response(400, "messages must be a non-empty list.", param="messages")
+        if not all(isinstance(m, dict) for m in messages):
+            return error_response(400, "Each message must be an object.", param="messages")
+        max_tokens = body.get("max_completion_tokens", body.get("max_tokens"))
+        if max_tokens is None:
+            max_tokens = DEFAULT_MAX_TOKENS
+        if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
+            return error_response(400, "max_tokens must be a positive integer.", param="max_tokens")
+
+        prompt_tokens = count_prompt_tokens(messages)
+        timing = self._timing(model)
+        reason = timing.model.check(prompt_tokens, max_tokens)
+        if reason is not None:
+            code = (
+                "context_length_exceeded"
+                if prompt_tokens + max_tokens > model.context_window
+                else "kv_cache_exhausted"
+            )
+            return error_response(400, reason, code=code, param="messages")
+
+        completion = self._complete_text(model, messages, body, max_tokens, faults)
+        record = EmitRecord(
+            completion_id=f"chatcmpl-{secrets.token_hex(12)}",
+            model=model.id,
+            t_received_ns=t_received_ns,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=len(completion.reasoning) + len(completion.content),
+            reasoning_tokens=len(completion.reasoning),
+        )
+        self.emit_log.add(record)
+        times = timing.schedule(prompt_tokens, t_received_ns / 1e9)
+        if body.get("stream"):
+            options = body.get("stream_options")
+            asked = isinstance(options, dict) and bool(options.get("include_usage"))
+            usage = asked and "no-usage" not in faults
+            return await self._stream(request, name, completion, record, times, faults, usage)
+        return await self._respond(request, name, completion, record, times, faults)
+
+    def _complete_text(
+        self,
+        model: ModelInfo,
+        messages: Sequence[dict[str, Any]],
+        body: dict[str, Any],
+        max_tokens: int,
+        faults: frozenset[str],
+    ) -> Completion:
+        prompt = prompt_text(messages)
+        temperature = body.get("temperature", 1.0)
+        request_seed = body.get("seed")
+        stop = body.get("stop")
+        stops = [stop] if isinstance(stop, str) else stop if isinstance(stop, list) else []
+        return generate(
+            seed=seed_for(
+                model.id,
+                prompt,
+                float(temperature) if isinstance(temperature, int | float) else 1.0,
+                request_seed if isinstance(request_seed, int) else None,
+                self.settings.seed * 1_000_003 + next(self._salt),
+            ),
+            chinese=is_mostly_chinese(prompt),
+            max_tokens=max_tokens,
+            reasoning_tokens=min(REASONING_TOKENS, max_tokens // 2) if "reasoning" in faults else 0,
+            answer=needle_answer(prompt, last_user_text(messages)),
+            stop=[s for s in stops if isinstance(s, str)],
+        )
+
+    async def _stream(
+        self,
+        request: web.Request,
+        name: str,
+        completion: Completion,
+        record: EmitRecord,
+        times: Iterator[float],
+        faults: frozenset[str],
+        include_usage: bool,
+    ) -> web.StreamResponse:
+        response = web.StreamResponse(headers=_SSE_HEADERS)
+        chunk = _ChunkWriter(record.completion_id, name)
+        try:
+            await response.prepare(request)
+            await response.write(chunk.role())
+            sent = 0
+            shift = 0.0  # a stall pushes the rest of the schedule back
+            for field, text, n_tokens in _events(completion, "pack" in faults):
+                target = 0.0
+                for _ in range(n_tokens):
+                    target = next(times)
+                await _sleep_until(target + shift)
+                now_ns = time.perf_counter_ns()
+                record.chunk_emit_ns.append(now_ns)
+                if field == "content" and record.t_first_content_ns is None:
+                    record.t_first_content_ns = now_ns
+                await response.write(chunk.delta(field, text))
+                sent += 1
+                if sent == TOKENS_BEFORE_FAULT:
+                    if "drop" in faults:
+                        _drop(request)
+                        return response
+                    if "malformed" in faults:
+                        await response.write(chunk.malformed())
+                    if "stall" in faults:
+                        began = time.perf_counter()
+                        await asyncio.sleep(self.stall_seconds)
+                        shift += time.perf_counter() - began
+            record.finish_reason = completion.finish_reason
+            await response.write(chunk.finish(completion.finish_reason))
+            if include_usage:
+                await response.write(chunk.usage(_usage(record)))
+            await response.write(b"data: [DONE]\n\n")
+            await response.write_eof()
+        except ConnectionResetError:
+            pass  # the client hung up mid-stream: nothing to tell anyone
+        return response
+
+    async def _respond(
+        self,
+        request: web.Request,
+        name: str,
+        completion: Completion,
+        record: EmitRecord,
+        times: Iterator[float],
+        faults: frozenset[str],
+    ) -> web.StreamResponse:
+        target = 0.0
+        for _ in range(max(1, record.completion_tokens)):  # at least the prefill
+            target = next(times)
+        if "stall" in faults:
+            target += self.stall_seconds
+        await _sleep_until(target)
+        if "drop" in faults:
+            _drop(request)
+            return web.Response(status=200)
+        message: dict[str, Any] = {"role": "assistant", "content": "".join(completion.content)}
+        if completion.reasoning:
+            message["reasoning_content"] = "".join(completion.reasoning)
+        payload: dict[str, Any] = {
+            "id": record.completion_id,
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": name,
+            "choices": [
+                {"index": 0, "message": message, "finish_reason": completion.finish_reason}
+            ],
+        }
+        if "no-usage" not in faults:
+            payload["usage"] = _usage(record)
+        text = json.dumps(payload, ensure_ascii=False)
+        if "malformed" in faults:
+            text = text[: len(text) // 2]
+        now_ns = time.perf_counter_ns()
+        record.chunk_emit_ns.append(now_ns)
+        record.t_first_content_ns = now_ns
+        record.finish_reason = completion.finish_reason
+        return web.Response(text=text, content_type="application/json")
+
+
+class _ChunkWriter:
+    """Encodes the SSE events of one completion."""
+
+    def __init__(self, completion_id: str, model: str) -> None:
+        created = int(time.time())
+        self._head = (
+            f'{{"id":"{completion_id}","object":"chat.completion.chunk","created":{created},'
+            f'"model":{json.dumps(model)},"choices":'
+        )
+
+    def _event(self, choices: str, tail: str = "") -> bytes:
+        return f"data: {self._head}{choices}{tail}}}\n\n".encode()
+
+    def delta(self, field: str, text: str) -> bytes:
+        encoded = json.dumps(text, ensure_ascii=False)
+        return self._event(f'[{{"index":0,"delta":{{"{field}":{encoded}}},"finish_reason":null}}]')
+
+    def role(self) -> bytes:
+        return self._event(
+            '[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]'
+        )
+
+    def finish(self, reason: str) -> bytes:
+        return self._event(f'[{{"index":0,"delta":{{}},"finish_reason":"{reason}"}}]')
+
+    def usage(self, usage: dict[str, Any]) -> bytes:
+        return self._event("[]", f',"usage":{json.dumps(usage)}')
+
+    def malformed(self) -> bytes:
+        return f'data: {self._head}[{{"index":0,"delta":{{"content":"\n\n'.encode()
+
+
+def _usage(record: EmitRecord) -> dict[str, Any]:
+    usage: dict[str, Any] = {
+        "prompt_tokens": record.prompt_tokens,
+        "completion_tokens": record.completion_tokens,
+        "total_tokens": record.prompt_tokens + record.completion_tokens,
+        "prompt_tokens_details": {"cached_tokens": 0},
+    }
+    if record.reasoning_tokens:
+        usage["completion_tokens_details"] = {"reasoning_tokens": record.reasoning_tokens}
+    return usage
+
+
+def _events(completion: Completion, pack: bool) -> Iterator[tuple[str, str, int]]:
+    """(delta field, text, tokens in it): one token per event, or TOKENS_PER_PACK when packing."""
+    size = TOKENS_PER_PACK if pack else 1
+    for field, tokens in (
+        ("reasoning_content", completion.reasoning),
+        ("content", completion.content),
+    ):
+        for i in range(0, len(tokens), size):
+            group = tokens[i : i + size]
+            yield field, "".join(group), len(group)
+
+
+class _Timing:
+    """A model's SimTiming, with its per-token intervals memoized.
+
+    token_interval_s is a pure function of (kv_len, index), and concurrent requests with equal
+    prompt lengths (a benchmark's repeats) ask for the same values, so a bounded cache is exact
+    and keeps the cost model off the hot path of 256 streams.
+    """
+
+    def __init__(self, model: SimTiming) -> None:
+        self.model = model
+        self.interval = functools.lru_cache(maxsize=1 << 16)(model.token_interval_s)
+
+    def schedule(self, prompt_tokens: int, t0: float) -> Iterator[float]:
+        """Absolute perf_counter times at which each token is ready: sleeps cannot drift."""
+        target = t0 + self.model.ttft_s(prompt_tokens)
+        yield target
+        for index in itertools.count(1):
+            target += self.interval(prompt_tokens + index, index)
+            yield target
+
+
+async def _sleep_until(target: float) -> None:
+    delay = target - time.perf_counter()
+    # sleep(0) when behind schedule still lets the other streams run
+    await asyncio.sleep(delay if delay > 0 else 0)
+
+
+def _drop(request: web.Request) -> None:
+    """Close the TCP connection mid-body, without the chunked terminator."""
+    if request.transport is not None:
+        request.transport.close()
+
+
+def _header_faults(request: web.Request) -> web.Response | None:
+    """Status faults asked for by header on the non-completion routes (e.g. 429 on /models)."""
+    try:
+        return status_fault_response(parse_faults(request.headers.get(FAULT_HEADER), []))
+    except UnknownFault as exc:
+        return error_response(400, str(exc), code="unknown_fault")
+
+
+async def serve_forever(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    api_key: str | None = None,
+    allow_no_v1: bool = True,
+    settings: SimSettings | None = None,
+    stall_seconds: float = 3600.0,
+    stop_event: asyncio.Event | None = None,
+    announce: Callable[[str], None] = print,
+) -> None:
+    """Run the server until SIGINT/SIGTERM (or `stop_event`), announcing its URL and models."""
+    stop = stop_event if stop_event is not None else asyncio.Event()
+    loop = asyncio.get_running_loop()
+    installed: list[signal.Signals] = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+            installed.append(sig)
+        except (NotImplementedError, RuntimeError):  # Windows, or not the main thread
+            pass
+    try:
+        async with LocalServer(
+            host=host,
+            port=port,
+            api_key=api_key,
+            allow_no_v1=allow_no_v1,
+            settings=settings,
+            stall_seconds=stall_seconds,
+        ) as server:
+            announce(f"Local provider listening at {server.base_url}")
+            for model in server.models:
+                announce(f"  {model.id}  ({model.attention}, {model.context_window} tokens)")
+            await stop.wait()
+    finally:
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+
+
+def run_forever(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    api_key: str | None = None,
+    allow_no_v1: bool = True,
+    settings: SimSettings | None = None,
+) -> None:
+    """Blocking entry for `workbench serve-local`; returns after Ctrl-C or SIGTERM."""
+    try:
+        asyncio.run(
+            serve_forever(
+                host=host, port=port, api_key=api_key, allow_no_v1=allow_no_v1, settings=settings
+            )
+        )
+    except KeyboardInterrupt:  # Ctrl-C where signal handlers cannot be installed (Windows)
+        pass
+
+
+__all__ = ["EmitLog", "EmitRecord", "LocalServer", "run_forever", "serve_forever"]
