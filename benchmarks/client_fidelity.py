@@ -228,7 +228,6 @@ def main() -> int:
     args = p.parse_args()
     if args.quick:
         args.concurrency, args.capacity_levels, args.tokens = [1, 16], [32], 30
-    os.environ.setdefault("PYTHONASYNCIODEBUG", "0")
     return asyncio.run(_main(args))
 
 

@@ -11,10 +11,15 @@ import json
 import time
 from dataclasses import dataclass, replace
 
+import httpx2
 import openai
 
 from workbench.core.results import ErrorClass
 from workbench.core.secrets import redact
+
+
+class MalformedChunk(ValueError):
+    """A stream event that is not the JSON object the protocol promises."""
 
 
 @dataclass(frozen=True)
@@ -196,12 +201,12 @@ def classify_exception(exc: BaseException, model: str, streaming_started: bool) 
         return replace(diag, retry_after_s=parse_retry_after(headers.get("retry-after")))
     root = _root_cause(exc)
     detail = f"{type(root).__name__}: {root}" if str(root) else type(root).__name__
-    if isinstance(exc, ValueError | json.JSONDecodeError) or isinstance(root, json.JSONDecodeError):
+    if isinstance(exc, MalformedChunk) or isinstance(root, json.JSONDecodeError):
         return diagnosis(ErrorClass.MALFORMED, f"bad stream event ({detail})")
     if isinstance(exc, openai.APIError) and not isinstance(exc, openai.APIConnectionError):
         # an `error` event inside the stream
         return diagnosis(ErrorClass.SERVER, f"error event in the stream: {exc}")
-    if isinstance(exc, openai.APIConnectionError | OSError):
+    if isinstance(exc, openai.APIConnectionError | OSError | httpx2.TransportError):
         if streaming_started:
             return diagnosis(ErrorClass.DROPPED, f"connection lost mid-stream ({detail})")
         if "proxy" in detail.lower():

@@ -8,15 +8,22 @@ It never re-sends a request; retries are the runner's business and get their own
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import openai
 
-from workbench.core.errors import Diagnosis, classify_exception, diagnosis, looks_like_html
+from workbench.core.errors import (
+    Diagnosis,
+    MalformedChunk,
+    classify_exception,
+    diagnosis,
+    looks_like_html,
+)
 from workbench.core.results import ErrorClass, RequestResult
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -65,14 +72,6 @@ class _Watchdog(Exception):
         self.limit_s = limit_s
 
 
-def _reasoning_of(delta: Any) -> str | None:
-    value = getattr(delta, "reasoning_content", None)
-    if value is None:
-        extra = getattr(delta, "model_extra", None) or {}
-        value = extra.get("reasoning_content") or extra.get("reasoning")
-    return value if isinstance(value, str) else None
-
-
 def _next_deadline(result: RequestResult, spec: RequestSpec) -> tuple[int | None, ErrorClass]:
     """The nearest limit for the next event: first-token limit, stall limit, or total limit."""
     assert result.t_send is not None
@@ -113,16 +112,6 @@ async def _with_deadline(awaitable: Any, result: RequestResult, spec: RequestSpe
         raise _Watchdog(error_class, limit or 0.0) from None
 
 
-def _record_usage(result: RequestResult, usage: Any) -> None:
-    result.prompt_tokens = usage.prompt_tokens
-    result.completion_tokens = usage.completion_tokens
-    details = getattr(usage, "prompt_tokens_details", None)
-    cached = getattr(details, "cached_tokens", None) if details is not None else None
-    if cached is None:  # DeepSeek reports its prefix cache this way
-        cached = (getattr(usage, "model_extra", None) or {}).get("prompt_cache_hit_tokens")
-    result.cached_tokens = cached
-
-
 def _fill_estimates(result: RequestResult, spec: RequestSpec) -> None:
     """A server that sent no usage gets an estimate, and the row says so."""
     if result.completion_tokens is None and (result.text or result.reasoning_text):
@@ -141,41 +130,44 @@ async def stream_chat(
     spec: RequestSpec,
     on_text: Callable[[TextDelta], None] | None = None,
 ) -> RequestResult:
-    """Send one streamed request and fill `result` with what happened. Never raises for I/O."""
-    stream = None
+    """Send one streamed request and fill `result` with what happened. Never raises for I/O.
+
+    The SDK builds and sends the request (base URL, auth, headers, status errors); the SSE body
+    is parsed here with plain json, because building the SDK's pydantic chunk objects costs
+    ~0.5 ms of CPU per token (benchmarks/results/client_fidelity.md), which would make the
+    client the bottleneck it must never be.
+    """
     result.started_at = time.time()
     result.t_send = time.perf_counter_ns()
+    manager = client.chat.completions.with_streaming_response.create(
+        model=result.model,
+        messages=spec.messages,  # type: ignore[arg-type]
+        max_tokens=spec.max_tokens,
+        temperature=spec.temperature,
+        stream=True,
+        stream_options={"include_usage": True},
+        extra_body=spec.extra_body or None,
+        extra_headers=spec.extra_headers or None,
+    )
+    entered = False
     try:
-        stream = await _with_deadline(
-            client.chat.completions.create(
-                model=result.model,
-                messages=spec.messages,  # type: ignore[arg-type]
-                max_tokens=spec.max_tokens,
-                temperature=spec.temperature,
-                stream=True,
-                stream_options={"include_usage": True},
-                extra_body=spec.extra_body or None,
-                extra_headers=spec.extra_headers or None,
-            ),
-            result,
-            spec,
-        )
+        response = await _with_deadline(manager.__aenter__(), result, spec)
+        entered = True
         result.t_headers = time.perf_counter_ns()
-        response = stream.response
-        result.http_status = response.status_code
-        content_type = response.headers.get("content-type", "")
-        if looks_like_html(content_type, ""):
-            body = (await response.aread()).decode("utf-8", "replace")
+        http = response.http_response
+        result.http_status = http.status_code
+        if looks_like_html(http.headers.get("content-type", ""), ""):
+            body = (await http.aread()).decode("utf-8", "replace")
             _fail(
                 result,
                 diagnosis(
                     ErrorClass.HTML,
-                    f"HTTP {response.status_code} with an "
+                    f"HTTP {http.status_code} with an "
                     f"HTML page ({len(body)} bytes) instead of a stream",
                 ),
             )
             return result
-        await _consume(stream, result, spec, on_text)
+        await _consume(http.aiter_lines(), result, spec, on_text)
         result.t_done = time.perf_counter_ns()
         if result.error_class is None and not result.text and not result.reasoning_text:
             _fail(result, diagnosis(ErrorClass.EMPTY, "the stream ended with no text"))
@@ -199,9 +191,9 @@ async def stream_chat(
         result.t_done = time.perf_counter_ns()
         _fail(result, classify_exception(exc, result.model, result.t_headers is not None))
     finally:
-        if stream is not None:
+        if entered:
             try:
-                await asyncio.shield(stream.close())
+                await asyncio.shield(manager.__aexit__(None, None, None))
             except Exception:  # closing a broken stream may raise again; the row is written
                 pass
         _fill_estimates(result, spec)
@@ -218,36 +210,74 @@ def _fail(result: RequestResult, diag: Diagnosis) -> None:
     result.retry_after_s = diag.retry_after_s
 
 
+async def _sse_data(lines: AsyncIterator[str]) -> AsyncIterator[str]:
+    """The `data` payloads of a Server-Sent Events stream (multi-line data joined by \\n)."""
+    data: list[str] = []
+    async for line in lines:
+        if not line:
+            if data:
+                yield "\n".join(data)
+                data = []
+            continue
+        if line.startswith("data:"):
+            data.append(line[6:] if line.startswith("data: ") else line[5:])
+        # `event:`, `id:`, `retry:` and `:` comments carry nothing we measure
+    if data:
+        yield "\n".join(data)
+
+
+def _record_usage(result: RequestResult, usage: dict[str, Any]) -> None:
+    result.prompt_tokens = usage.get("prompt_tokens")
+    result.completion_tokens = usage.get("completion_tokens")
+    details = usage.get("prompt_tokens_details") or {}
+    cached = details.get("cached_tokens") if isinstance(details, dict) else None
+    if cached is None:  # DeepSeek reports its prefix cache this way
+        cached = usage.get("prompt_cache_hit_tokens")
+    result.cached_tokens = cached
+
+
+class _StreamError(Exception):
+    """An `error` object sent inside the stream."""
+
+
 async def _consume(
-    stream: Any,
+    lines: AsyncIterator[str],
     result: RequestResult,
     spec: RequestSpec,
     on_text: Callable[[TextDelta], None] | None,
 ) -> None:
-    iterator = stream.__aiter__()
+    events = _sse_data(lines).__aiter__()
     text_parts: list[str] = []
     reasoning_parts: list[str] = []
     try:
         while True:
             try:
-                chunk = await _with_deadline(iterator.__anext__(), result, spec)
+                data = await _with_deadline(events.__anext__(), result, spec)
             except StopAsyncIteration:
                 break
             now = time.perf_counter_ns()
             if result.t_first_chunk is None:
                 result.t_first_chunk = now
-            if result.response_id is None and getattr(chunk, "id", None):
-                result.response_id = chunk.id
-            if chunk.usage is not None:
-                _record_usage(result, chunk.usage)
-            for choice in chunk.choices or ():
-                if choice.finish_reason:
-                    result.finish_reason = choice.finish_reason
-                delta = choice.delta
-                if delta is None:
-                    continue
-                reasoning = _reasoning_of(delta)
-                content = delta.content
+            if data.strip() == "[DONE]":
+                break
+            try:
+                chunk = json.loads(data)
+            except ValueError as exc:
+                raise MalformedChunk(f"not JSON: {data[:80]!r}") from exc
+            if not isinstance(chunk, dict):
+                raise MalformedChunk(f"not a JSON object: {data[:80]!r}")
+            if chunk.get("error"):
+                raise _StreamError(str(chunk["error"])[:300])
+            if result.response_id is None and chunk.get("id"):
+                result.response_id = chunk["id"]
+            if chunk.get("usage"):
+                _record_usage(result, chunk["usage"])
+            for choice in chunk.get("choices") or ():
+                if choice.get("finish_reason"):
+                    result.finish_reason = choice["finish_reason"]
+                delta = choice.get("delta") or {}
+                content = delta.get("content")
+                reasoning = delta.get("reasoning_content") or delta.get("reasoning")
                 if not reasoning and not content:
                     continue  # a role-only or empty delta is never a token
                 if result.t_first_token is None:
@@ -265,6 +295,8 @@ async def _consume(
                         on_text(TextDelta(result.request_id, reasoning, True, now))
                     if content:
                         on_text(TextDelta(result.request_id, content, False, now))
+    except _StreamError as err:
+        _fail(result, diagnosis(ErrorClass.SERVER, f"error event in the stream: {err}"))
     finally:
         result.text = "".join(text_parts)
         result.reasoning_text = "".join(reasoning_parts)

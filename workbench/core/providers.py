@@ -1,0 +1,125 @@
+"""Providers: an OpenAI-compatible endpoint, where its key comes from, and how to reach it.
+
+Saved as TOML in the user config directory, readable and hand-editable. A key's text is never
+part of a Provider: only a reference to where the key lives (`KeyRef`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+from urllib.parse import urlsplit, urlunsplit
+
+from workbench.core.results import Prices
+
+KeySource = Literal["env", "keyring", "session", "none"]
+ProxyMode = Literal["system", "none", "url"]
+
+DEFAULT_FIRST_TOKEN_TIMEOUT_S = 300.0
+DEFAULT_STALL_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True)
+class KeyRef:
+    """Where a provider's key lives. `name` is the variable (env) or the account (keyring).
+
+    `session` keys are typed into the app and held in memory for this session only.
+    """
+
+    source: KeySource = "none"
+    name: str = ""
+
+    def describe(self) -> str:
+        return {
+            "env": f"environment variable ${self.name}",
+            "keyring": f"OS keyring (account '{self.name}')",
+            "session": "typed in, held in memory for this session only",
+            "none": "no key (a keyless server)",
+        }[self.source]
+
+
+@dataclass(frozen=True)
+class ProxyChoice:
+    """`system`: the *_PROXY environment (loopback hosts always bypass it); `none`: direct;
+    `url`: this proxy for this provider only."""
+
+    mode: ProxyMode = "system"
+    url: str = ""
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """A model as this provider serves it; None fields fall back to the catalog."""
+
+    id: str
+    display_name: str | None = None
+    attention: str | None = None
+    context_window: int | None = None
+    prices: Prices | None = None
+
+
+@dataclass(frozen=True)
+class Provider:
+    name: str
+    base_url: str
+    key: KeyRef = field(default_factory=KeyRef)
+    headers: dict[str, str] = field(default_factory=dict)
+    first_token_timeout_s: float = DEFAULT_FIRST_TOKEN_TIMEOUT_S
+    stall_timeout_s: float = DEFAULT_STALL_TIMEOUT_S
+    total_timeout_s: float | None = None
+    proxy: ProxyChoice = field(default_factory=ProxyChoice)
+    verify_tls: bool = True  # off only with a visible warning wherever the provider shows
+    models: tuple[ModelEntry, ...] = ()
+    source: str = ""  # where it was imported from, for the user's reference
+
+    def model(self, model_id: str) -> ModelEntry | None:
+        return next((m for m in self.models if m.id == model_id), None)
+
+
+@dataclass(frozen=True)
+class NormalizedUrl:
+    url: str
+    notes: tuple[str, ...]  # what was changed and why, for the user to see
+
+
+_ENDPOINT_SUFFIXES = ("/chat/completions", "/completions", "/models", "/responses")
+
+
+def normalize_base_url(raw: str) -> NormalizedUrl:
+    """Trim spaces and trailing slashes; recognise a full endpoint URL pasted as the base URL.
+
+    Raises ValueError with a fix when the text is not an http(s) URL.
+    """
+    text = raw.strip().strip("\"'")
+    notes: list[str] = []
+    if text != raw:
+        notes.append("removed spaces or quotes around the URL")
+    if not re.match(r"^https?://", text, re.IGNORECASE):
+        if re.match(r"^[\w.-]+(:\d+)?(/|$)", text):
+            text = "https://" + text
+            notes.append("added https:// (the URL had no scheme)")
+        else:
+            raise ValueError(f"'{raw}' is not an http(s) URL; write it like https://host/v1")
+    parts = urlsplit(text)
+    if not parts.hostname:
+        raise ValueError(f"'{raw}' has no host; write it like https://host/v1")
+    path = re.sub(r"/{2,}", "/", parts.path).rstrip("/")
+    for suffix in _ENDPOINT_SUFFIXES:
+        if path.lower().endswith(suffix):
+            path = path[: -len(suffix)]
+            notes.append(
+                f"removed '{suffix}': that is an endpoint, the SDK appends it to the base URL"
+            )
+            break
+    if parts.query or parts.fragment:
+        notes.append("removed the query string (base URLs take none; keys never go in URLs)")
+    if parts.path != path and not any("removed '" in n for n in notes):
+        notes.append("removed trailing slashes")
+    return NormalizedUrl(urlunsplit((parts.scheme.lower(), parts.netloc, path, "", "")),
+                         tuple(notes))
+
+
+def is_loopback(url: str) -> bool:
+    host = (urlsplit(url).hostname or "").lower()
+    return host in ("localhost", "::1") or host.startswith("127.")
