@@ -384,3 +384,16 @@ def kv_fit(
     available = deployment.profile.memory_bytes * deployment.memory_utilization
     needed = weights + kv
     return KvFit(needed <= available, needed, available)
+
+
+def profile_for_device(device_name: str) -> HardwareProfile | None:
+    """The profile whose key, name or alias occurs in a device name ("NVIDIA H200" -> H200);
+    the longest match wins; None when nothing matches (e.g. a CPU)."""
+    squashed = _squash(device_name)
+    best: tuple[int, HardwareProfile] | None = None
+    for profile in _default_profiles().values():
+        for n in (profile.key, profile.name, *profile.aliases):
+            s = _squash(n)
+            if s and s in squashed and (best is None or len(s) > best[0]):
+                best = (len(s), profile)
+    return None if best is None else best[1]

@@ -3,6 +3,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh gui,test
+# The kernel tests need torch (CPU build is enough) and triton (its CPU interpreter); install
+# them only when missing, so a second run costs one import check. TORCH_SPEC may pin another.
+if ! .venv/bin/python -c 'import torch' >/dev/null 2>&1; then
+    .venv/bin/python -m pip install -q "${TORCH_SPEC:-torch==2.13.0}" \
+        || echo "torch unavailable: the kernel tests will skip" >&2
+fi
+if ! .venv/bin/python -c 'import triton' >/dev/null 2>&1; then
+    .venv/bin/python -m pip install -q triton || echo "triton unavailable: its tests will skip" >&2
+fi
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}" QT_API=pyside6
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"

@@ -7,20 +7,35 @@ import sys
 from collections.abc import Sequence
 
 from workbench import __version__
-from workbench.commands import bench, models, serve
+from workbench.commands import (
+    bench,
+    doctor_cmd,
+    gui_cmd,
+    import_cmd,
+    kernels_cmd,
+    models,
+    providers,
+    serve,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="workbench",
         description="Attention Workbench: compare LLMs behind OpenAI-compatible APIs and see "
-        "why one decodes faster. With no subcommand it runs the default comparison.",
+        "why one decodes faster. With no subcommand it opens the desktop app (or, with no "
+        "display, runs the default comparison headless).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    gui_cmd.add_parser(sub)
     bench.add_parser(sub)
     serve.add_parser(sub)
     models.add_parser(sub)
+    kernels_cmd.add_parser(sub)
+    doctor_cmd.add_parser(sub)
+    providers.add_parser(sub)
+    import_cmd.add_parser(sub)
     return parser
 
 
@@ -39,9 +54,17 @@ DEFAULT_COMPARISON = [
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list:
-        # the headless default: a GQA and an MLA model at a 32K prompt on the built-in provider
-        args_list = DEFAULT_COMPARISON
+    if not args_list or (args_list[0].startswith("--") and args_list[0] not in ("--help", "-h",
+                                                                             "--version")):
+        problem = gui_cmd.display_problem()
+        if problem is None:
+            args_list = ["gui", *args_list]
+        else:
+            # no screen: say so, then run the headless default instead (a GQA and an MLA
+            # model at a 32K prompt on the built-in provider, table and CSV)
+            print(f"No window: {problem}\nRunning the headless comparison instead.\n",
+                  file=sys.stderr)
+            args_list = DEFAULT_COMPARISON
     parser = build_parser()
     args = parser.parse_args(args_list)
     if not getattr(args, "func", None):

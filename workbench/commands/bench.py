@@ -19,7 +19,8 @@ from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.csv_export import write_csv
 from workbench.core.prompts import PromptBuilder
-from workbench.core.results import Prices, Target
+from workbench.core.providers import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S
+from workbench.core.results import Target
 from workbench.core.runner import Progress, RequestFinished, RunFinished, Runner, RunPlan
 from workbench.core.store import RunStore, load_calibration, save_calibration
 from workbench.core.summary import summarize
@@ -33,7 +34,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "bench",
         help="compare models or sweep prompt lengths; print a table and write CSV",
         description="Measure TTFT, decode tok/s and more for each model at each prompt length. "
-        "With neither --base-url nor --provider it starts the built-in local provider.",
+        "With neither --base-url nor --provider it starts the built-in local provider. "
+        "With --provider, the saved provider's timeouts apply unless flags override them.",
     )
     add_target_args(p)
     p.add_argument(
@@ -71,8 +73,29 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="send the same prompt every repeat (no nonce): cold vs warm prefix cache",
     )
-    p.add_argument("--first-token-timeout", type=float, default=300.0, metavar="S")
-    p.add_argument("--stall-timeout", type=float, default=60.0, metavar="S")
+    p.add_argument(
+        "--first-token-timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help=f"seconds to wait for the first token (default: the provider's, else "
+        f"{DEFAULT_FIRST_TOKEN_TIMEOUT_S:g})",
+    )
+    p.add_argument(
+        "--stall-timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help=f"seconds without a token before a stream counts as stalled (default: the "
+        f"provider's, else {DEFAULT_STALL_TIMEOUT_S:g})",
+    )
+    p.add_argument(
+        "--total-timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds a whole request may take (default: the provider's, else no limit)",
+    )
     p.add_argument(
         "--retry-budget",
         type=float,
@@ -84,6 +107,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--no-store", action="store_true", help="do not record the run in the history")
     add_transport_arg(p)
     p.set_defaults(func=run)
+
+
+def _pick(flag: float | None, saved: float | None, default: float) -> float:
+    """A flag wins over the saved provider's value, which wins over the default."""
+    if flag is not None:
+        return flag
+    return saved if saved else default
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,17 +137,31 @@ async def _run(args: argparse.Namespace) -> int:
             return 2
         targets = []
         for model in args.model:
-            info = catalog.get(model)
+            facts = endpoint.model_facts(catalog, model)
             targets.append(
                 Target(
                     provider=endpoint.provider,
                     base_url=endpoint.base_url,
                     model=model,
-                    attention=info.attention if info else None,
-                    prices=info.prices if info else Prices(),
-                    context_window=info.context_window if info else None,
+                    attention=facts.attention,
+                    prices=facts.prices,
+                    context_window=facts.context_window,
                 )
             )
+        saved = endpoint.saved
+        first_token_s = _pick(
+            args.first_token_timeout,
+            saved and saved.first_token_timeout_s,
+            DEFAULT_FIRST_TOKEN_TIMEOUT_S,
+        )
+        stall_s = _pick(
+            args.stall_timeout, saved and saved.stall_timeout_s, DEFAULT_STALL_TIMEOUT_S
+        )
+        total_s = (
+            args.total_timeout
+            if args.total_timeout is not None
+            else (saved.total_timeout_s if saved else None)
+        )
         try:
             plan = RunPlan(
                 targets=tuple(targets),
@@ -132,8 +176,9 @@ async def _run(args: argparse.Namespace) -> int:
                 task=args.task,
                 needle_depth=args.needle_depth,
                 cache_test=args.cache_test,
-                first_token_timeout_s=args.first_token_timeout,
-                stall_timeout_s=args.stall_timeout,
+                first_token_timeout_s=first_token_s,
+                stall_timeout_s=stall_s,
+                total_timeout_s=total_s,
                 retry_budget_s=args.retry_budget,
                 kind="sweep" if len(args.prompt_tokens) > 1 else "comparison",
             )
@@ -146,6 +191,7 @@ async def _run(args: argparse.Namespace) -> int:
             stack.callback(store.close)
         pool = ClientPool(args.transport)
         stack.push_async_callback(pool.aclose)
+        endpoint.register(pool)  # the provider's headers, proxy and TLS for the runner's clients
         calibration = load_calibration()
         builder = PromptBuilder(calibration)
         runner = Runner(pool, sink=store, keys=lambda _t: endpoint.api_key, builder=builder)

@@ -6,12 +6,24 @@ import argparse
 import re
 import sys
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Literal
 
 from workbench.core.catalog import Catalog
-from workbench.core.clients import make_client
+from workbench.core.clients import ClientOptions, ClientPool, ProxyUnsupported, make_client
 from workbench.core.errors import classify_exception
-from workbench.core.secrets import key_from_env, redact
+from workbench.core.providers import ModelEntry, Provider, normalize_base_url
+from workbench.core.results import Prices
+from workbench.core.secrets import (
+    KeyUnavailable,
+    install_log_redaction,
+    key_from_env,
+    redact,
+    resolve_headers,
+    resolve_key,
+)
+
+install_log_redaction()  # every CLI log line goes through `redact`
 
 LOCAL_PROVIDER = "local"
 
@@ -42,12 +54,21 @@ def add_target_args(p: argparse.ArgumentParser) -> None:
     where.add_argument(
         "--base-url", metavar="URL", help="an OpenAI-compatible endpoint, e.g. https://host/v1"
     )
+    where.add_argument(
+        "--provider",
+        metavar="NAME",
+        help="a saved provider (`workbench providers list`): its URL, key, headers, proxy, "
+        "TLS, timeouts and models",
+    )
     p.add_argument(
         "--api-key-env",
         metavar="VAR",
-        help="environment variable that holds the API key for --base-url",
+        help="environment variable that holds the API key for --base-url "
+        "(with --provider: use it instead of the saved key reference)",
     )
-    local = p.add_argument_group("built-in local provider (when no --base-url is given)")
+    local = p.add_argument_group(
+        "built-in local provider (when neither --base-url nor --provider is given)"
+    )
     local.add_argument(
         "--time-scale",
         type=float,
@@ -89,6 +110,24 @@ class Endpoint:
     base_url: str
     api_key: str | None
     models: set[str] | None  # None when the server has no model list
+    options: ClientOptions = field(default_factory=ClientOptions)
+    saved: Provider | None = None  # the saved provider behind --provider
+
+    def register(self, pool: ClientPool) -> None:
+        """Make the runner's `pool.get(base_url, key)` use this endpoint's headers/proxy/TLS."""
+        pool.configure(self.base_url, self.options)
+
+    def model_facts(self, catalog: Catalog, model: str) -> ModelFacts:
+        """Attention, prices and context window: the saved provider's entry over the catalog."""
+        info = catalog.get(model)
+        entry = self.saved.model(model) if self.saved else None
+        entry = entry or ModelEntry(model)
+        return ModelFacts(
+            attention=entry.attention or (info.attention if info else None),
+            prices=entry.prices or (info.prices if info else Prices()),
+            context_window=entry.context_window or (info.context_window if info else None),
+            display_name=entry.display_name or (info.display_name if info else None),
+        )
 
     def serves(self, model: str) -> bool:
         if self.models is None:
@@ -96,6 +135,14 @@ class Endpoint:
         if self.provider == LOCAL_PROVIDER:
             model = model.split("+", 1)[0]  # a fault-mode suffix, e.g. sim-70b-gqa+429
         return model in self.models
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    attention: str | None
+    prices: Prices
+    context_window: int | None
+    display_name: str | None
 
 
 async def start_local_provider(args: argparse.Namespace, stack: AsyncExitStack) -> str:
@@ -112,11 +159,21 @@ async def start_local_provider(args: argparse.Namespace, stack: AsyncExitStack) 
     return server.base_url
 
 
-async def list_models(base_url: str, api_key: str | None) -> set[str] | None:
+async def list_models(
+    base_url: str, api_key: str | None, options: ClientOptions | None = None
+) -> set[str] | None:
     """The ids a server lists under /models; raises for connection and auth failures."""
     import openai
 
-    client = make_client(base_url, api_key)
+    opts = options or ClientOptions()
+    client = make_client(
+        base_url,
+        api_key,
+        connect_timeout_s=opts.connect_timeout_s,
+        headers=dict(opts.headers),
+        proxy=opts.proxy,
+        verify_tls=opts.verify_tls,
+    )
     try:
         page = await client.models.list()
         return {m.id for m in page.data}
@@ -126,12 +183,38 @@ async def list_models(base_url: str, api_key: str | None) -> set[str] | None:
         await client.close()
 
 
+def load_saved_provider(name: str) -> Provider | None:
+    """The saved provider `name`, printing the store's warning; None after printing why not."""
+    from workbench.core.provider_store import ProviderConfigError, get_provider, load_providers
+
+    found = load_providers()
+    if found.warning:
+        print(f"warning: {redact(found.warning)}", file=sys.stderr)
+    try:
+        return get_provider(name)
+    except ProviderConfigError as exc:
+        fail(str(exc))
+        return None
+
+
 async def resolve_endpoint(
     args: argparse.Namespace, stack: AsyncExitStack, catalog: Catalog
 ) -> Endpoint | None:
-    """Where to send requests: --base-url, or the built-in provider. None after printing why not."""
+    """Where to send requests: --provider, --base-url, or the built-in provider.
+
+    None after printing why not (the caller exits 2).
+    """
+    if getattr(args, "provider", None):
+        return await _saved_endpoint(args)
     if getattr(args, "base_url", None):
-        base_url = args.base_url.rstrip("/")
+        try:
+            normalized = normalize_base_url(args.base_url)
+        except ValueError as exc:
+            fail(str(exc))
+            return None
+        base_url = normalized.url
+        for note in normalized.notes:
+            print(f"note: base URL {base_url}: {note}", file=sys.stderr)
         api_key = None
         if args.api_key_env:
             api_key = key_from_env(args.api_key_env)
@@ -141,12 +224,52 @@ async def resolve_endpoint(
                     f"export it in this shell first"
                 )
                 return None
-        try:
-            models = await list_models(base_url, api_key)
-        except Exception as exc:  # report the classified cause, not a traceback
-            fail(f"{base_url}: {classify_exception(exc, '', False).message}")
+        models = await _server_models(base_url, api_key, ClientOptions())
+        if models is False:
             return None
         host = re.sub(r"^https?://", "", base_url).split("/")[0]
         return Endpoint(host, base_url, api_key, models)
     base_url = await start_local_provider(args, stack)
     return Endpoint(LOCAL_PROVIDER, base_url, None, {m.id for m in catalog.simulated()})
+
+
+async def _server_models(
+    base_url: str, api_key: str | None, options: ClientOptions
+) -> set[str] | Literal[False] | None:
+    """The server's model ids, None for no list, False after printing the classified failure."""
+    try:
+        return await list_models(base_url, api_key, options)
+    except ProxyUnsupported as exc:
+        fail(str(exc))
+        return False
+    except Exception as exc:  # report the classified cause, not a traceback
+        fail(f"{base_url}: {classify_exception(exc, '', False).message}")
+        return False
+
+
+async def _saved_endpoint(args: argparse.Namespace) -> Endpoint | None:
+    provider = load_saved_provider(args.provider)
+    if provider is None:
+        return None
+    for warning in provider.warnings():
+        print(f"warning: {warning}", file=sys.stderr)
+    try:
+        if getattr(args, "api_key_env", None):
+            api_key = key_from_env(args.api_key_env)
+            if not api_key:
+                raise KeyUnavailable(
+                    f"environment variable {args.api_key_env} is empty or not set; "
+                    f"export it in this shell first"
+                )
+            api_key = api_key.strip()
+        else:
+            api_key = resolve_key(provider)
+        headers = resolve_headers(provider)
+    except KeyUnavailable as exc:
+        fail(str(exc))
+        return None
+    options = ClientOptions.for_provider(provider, headers)
+    models = await _server_models(provider.base_url, api_key, options)
+    if models is False:
+        return None
+    return Endpoint(provider.name, provider.base_url, api_key, models, options, provider)

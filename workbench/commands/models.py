@@ -14,7 +14,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "models",
         help="list a server's models with their attention type",
-        description="List the models of --base-url, or of the built-in provider.",
+        description="List the models of --base-url, of a saved --provider, or of the built-in "
+        "provider. A saved provider's model entries override the catalog's facts.",
     )
     add_target_args(p)
     p.set_defaults(func=run)
@@ -30,15 +31,29 @@ async def _run(args: argparse.Namespace) -> int:
         endpoint = await resolve_endpoint(args, stack, catalog)
         if endpoint is None:
             return 2
+        saved_ids = [m.id for m in endpoint.saved.models] if endpoint.saved else []
         if endpoint.models is None:
             print(f"{endpoint.base_url} has no model list (GET /models answered 404)")
-            return 0
-        print(f"{len(endpoint.models)} model(s) at {endpoint.base_url}")
-        for model_id in sorted(endpoint.models):
-            info = catalog.get(model_id)
-            if info is None:
+            if not saved_ids:
+                return 0
+            print(f"{len(saved_ids)} model(s) saved for provider '{endpoint.provider}'")
+            listed = saved_ids
+        else:
+            print(f"{len(endpoint.models)} model(s) at {endpoint.base_url}")
+            listed = sorted(endpoint.models)
+        for model_id in listed:
+            facts = endpoint.model_facts(catalog, model_id)
+            if facts.attention is None and facts.context_window is None:
                 print(f"  {model_id}")
                 continue
-            ctx = f"{info.context_window // 1024}K ctx" if info.context_window else ""
-            print(f"  {model_id:<28} {info.attention:<5} {ctx:>9}  {info.display_name}")
+            ctx = f"{facts.context_window // 1024}K ctx" if facts.context_window else ""
+            attention = facts.attention or "?"
+            print(f"  {model_id:<28} {attention:<5} {ctx:>9}  {facts.display_name or ''}".rstrip())
+        if endpoint.models is not None:
+            missing = [m for m in saved_ids if m not in endpoint.models]
+            for model_id in missing:
+                print(
+                    f"  warning: saved model '{model_id}' is not in the server's list "
+                    f"(`workbench doctor {endpoint.provider} --model {model_id}`)"
+                )
     return 0

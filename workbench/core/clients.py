@@ -1,19 +1,41 @@
-"""One AsyncOpenAI client per (base URL, key, transport) on the running loop, closed together.
+"""One AsyncOpenAI client per (base URL, key, transport, connection options) on the running loop.
 
 The SDK's own retries are switched off (`max_retries=0`): a re-sent request would hide a failure
 and skew timing. Read timeouts are ours (first-token and stall watchdogs in streaming.py); the
 SDK keeps only a connect timeout.
+
+Connection options per provider (`ClientOptions`): extra headers, a proxy choice and TLS
+verification. Proxy choice:
+- `system`: the environment's HTTP(S)_PROXY / ALL_PROXY / NO_PROXY (httpx's `trust_env`), except
+  that a loopback base URL always goes direct: a global proxy must not break a local server;
+- `none`: direct, whatever the environment says;
+- `url`: that proxy, for this provider only.
+
+Transports: the vendored aiohttp transport (`openai._vendor.httpx_aiohttp`) is an
+`httpx2.AsyncClient` subclass, so httpx2 itself reads the proxy environment (`trust_env`) and
+mounts one `AiohttpTransport(proxy=...)` per proxied scheme; aiohttp's own session never reads
+the environment. It takes `verify` (an SSL context) and an explicit HTTP(S) proxy URL. It cannot
+speak SOCKS: for a SOCKS proxy (explicit, or from the environment under `system`) this client
+falls back to the httpx transport, which needs the optional `socksio` package.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ssl
 import statistics
 import time
-from typing import Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+from urllib.parse import urlsplit
 
 import httpx2
 import openai
+
+from workbench.core.providers import ProxyChoice, is_loopback, mask_url_password
+
+if TYPE_CHECKING:
+    from workbench.core.providers import Provider
 
 Transport = Literal["httpx", "aiohttp"]
 NO_KEY = "no-key"  # the SDK insists on a key; keyless servers ignore this one
@@ -21,40 +43,253 @@ NO_KEY = "no-key"  # the SDK insists on a key; keyless servers ignore this one
 CONNECT_TIMEOUT_S = 10.0
 
 
+_DIRECT_OR_SYSTEM = ProxyChoice()
+
+
+class ProxyUnsupported(ValueError):
+    """The proxy asked for cannot be used here (a SOCKS proxy without `socksio`)."""
+
+
+@dataclass(frozen=True)
+class ClientOptions:
+    """How to reach one provider; hashable so the pool can key clients by it."""
+
+    headers: tuple[tuple[str, str], ...] = ()
+    proxy: ProxyChoice = _DIRECT_OR_SYSTEM
+    verify_tls: bool = True
+    connect_timeout_s: float = CONNECT_TIMEOUT_S
+
+    @classmethod
+    def create(
+        cls,
+        headers: dict[str, str] | None = None,
+        proxy: ProxyChoice | None = None,
+        verify_tls: bool = True,
+        connect_timeout_s: float = CONNECT_TIMEOUT_S,
+    ) -> ClientOptions:
+        return cls(
+            tuple(sorted((headers or {}).items())),
+            proxy or ProxyChoice(),
+            verify_tls,
+            connect_timeout_s,
+        )
+
+    @classmethod
+    def for_provider(
+        cls, provider: Provider, headers: dict[str, str] | None = None
+    ) -> ClientOptions:
+        """Options from a saved provider; pass `headers` already expanded (resolve_headers)."""
+        return cls.create(
+            provider.headers if headers is None else headers, provider.proxy, provider.verify_tls
+        )
+
+
+@dataclass(frozen=True)
+class Route:
+    """What `make_client` decided for one base URL, for the doctor and for tests."""
+
+    transport: Transport
+    proxy_url: str | None  # explicit proxy, or None
+    trust_env: bool  # whether *_PROXY / NO_PROXY from the environment apply
+    note: str
+
+    def describe(self) -> str:
+        return self.note
+
+
+def _is_socks(url: str) -> bool:
+    return url.strip().lower().startswith("socks")
+
+
+def plan_route(base_url: str, proxy: ProxyChoice | None, transport: Transport) -> Route:
+    """How a client for `base_url` connects under `proxy`, without creating it."""
+    proxy = proxy or ProxyChoice()
+    if proxy.mode == "url":
+        if not proxy.url.strip():
+            raise ProxyUnsupported("proxy mode 'url' needs a proxy URL like http://proxy:3128")
+        chosen: Transport = "httpx" if _is_socks(proxy.url) else transport
+        return Route(
+            chosen, proxy.url.strip(), False, f"through proxy {mask_url_password(proxy.url)}"
+        )
+    if proxy.mode == "none":
+        return Route(transport, None, False, "direct (proxy: none)")
+    if is_loopback(base_url):
+        return Route(transport, None, False, "direct (loopback hosts never use a proxy)")
+    env_proxies = httpx2._utils.get_environment_proxies()  # what trust_env would mount
+    chosen = transport
+    if any(url and _is_socks(url) for url in env_proxies.values()):
+        chosen = "httpx"  # aiohttp cannot speak SOCKS
+    scheme = (urlsplit(base_url).scheme or "https").lower()
+    via = env_proxies.get(f"{scheme}://") or env_proxies.get("all://")
+    note = f"system proxy {mask_url_password(via)}" if via else "direct (no proxy in environment)"
+    return Route(chosen, None, True, note)
+
+
+class _NamedProxyTransport(httpx2.AsyncBaseTransport):
+    """Wraps a proxy's transport so that failing to reach the proxy says so, naming it.
+
+    Without this a refused proxy reads as "cannot connect to 127.0.0.1:3128" (or, through the
+    aiohttp transport, as a timeout), and the user looks at the wrong server. The original
+    exception stays in `__context__`; `from None` keeps the proxy message as the root cause that
+    errors.classify_exception reports.
+    """
+
+    def __init__(self, inner: httpx2.AsyncBaseTransport, proxy_url: str) -> None:
+        self.inner = inner
+        self.proxy_url = mask_url_password(proxy_url)
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        try:
+            return await self.inner.handle_async_request(request)
+        except (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.ProxyError) as exc:
+            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            raise httpx2.ProxyError(
+                f"cannot reach or use the proxy {self.proxy_url} for "
+                f"{request.url.scheme}://{request.url.netloc.decode()} ({detail})",
+                request=request,
+            ) from None
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def _name_proxies(http_client: httpx2.AsyncClient, route: Route) -> None:
+    """Wrap every proxy transport the client mounted (explicit, or from the environment)."""
+    mounts = getattr(http_client, "_mounts", None)  # httpx's table of per-pattern transports
+    if not isinstance(mounts, dict):
+        return
+    if route.proxy_url:
+        urls: dict[str, str | None] = {"all://": route.proxy_url}
+    elif route.trust_env:
+        urls = dict(httpx2._utils.get_environment_proxies())
+    else:
+        return
+    for pattern, transport in list(mounts.items()):
+        url = urls.get(getattr(pattern, "pattern", ""))
+        if transport is not None and url:
+            mounts[pattern] = _NamedProxyTransport(transport, url)
+
+
+def _ssl_context(verify_tls: bool) -> ssl.SSLContext:
+    # Built here so SSL_CERT_FILE / SSL_CERT_DIR apply even when trust_env is off for proxies.
+    return httpx2.create_ssl_context(verify=verify_tls, trust_env=True)
+
+
 def make_client(
     base_url: str,
     api_key: str | None,
     transport: Transport = "aiohttp",
     connect_timeout_s: float = CONNECT_TIMEOUT_S,
+    *,
+    headers: dict[str, str] | None = None,
+    proxy: ProxyChoice | None = None,
+    verify_tls: bool = True,
 ) -> openai.AsyncOpenAI:
+    """An SDK client for one endpoint; see the module docstring for proxy and TLS choices.
+
+    TLS verification is off only when `verify_tls=False` is asked for explicitly.
+    """
     timeout = httpx2.Timeout(None, connect=connect_timeout_s)
-    if transport == "aiohttp":
-        http_client: httpx2.AsyncClient = openai.DefaultAioHttpClient(timeout=timeout)
-    else:
-        http_client = openai.DefaultAsyncHttpxClient(timeout=timeout)
+    route = plan_route(base_url, proxy, transport)
+    kwargs: dict[str, object] = {
+        "timeout": timeout,
+        "trust_env": route.trust_env,
+        "verify": _ssl_context(verify_tls),
+    }
+    if route.proxy_url:
+        kwargs["proxy"] = route.proxy_url
+    try:
+        if route.transport == "aiohttp":
+            http_client: httpx2.AsyncClient = openai.DefaultAioHttpClient(**kwargs)
+        else:
+            http_client = openai.DefaultAsyncHttpxClient(**kwargs)
+        _name_proxies(http_client, route)
+    except ImportError as exc:  # httpx's SOCKS support is an optional extra
+        raise ProxyUnsupported(
+            f"a SOCKS proxy needs the 'socksio' package ({exc}); install it, "
+            f"or use an HTTP proxy URL"
+        ) from None
     return openai.AsyncOpenAI(
         base_url=base_url,
         api_key=api_key or NO_KEY,
         max_retries=0,
         timeout=timeout,
         http_client=http_client,
+        default_headers=dict(headers) if headers else None,
+    )
+
+
+def client_for_provider(
+    provider: Provider,
+    transport: Transport = "aiohttp",
+    *,
+    api_key: str | None = None,
+    resolve: bool = True,
+) -> openai.AsyncOpenAI:
+    """A client for a saved provider: its key (resolved unless `api_key` is given or
+    `resolve=False`), expanded headers, proxy and TLS choice. Raises KeyUnavailable."""
+    from workbench.core.secrets import resolve_headers, resolve_key
+
+    if api_key is None and resolve:
+        api_key = resolve_key(provider)
+    return make_client(
+        provider.base_url,
+        api_key,
+        transport,
+        headers=resolve_headers(provider),
+        proxy=provider.proxy,
+        verify_tls=provider.verify_tls,
     )
 
 
 class ClientPool:
-    """Clients keyed by (base URL, key, transport); `aclose` before the loop closes."""
+    """Clients keyed by (base URL, key, transport, options); `aclose` before the loop closes.
+
+    The runner asks for `get(base_url, api_key)`; options registered for that base URL with
+    `configure` (a saved provider's headers, proxy, TLS) apply to those clients.
+    """
 
     def __init__(self, transport: Transport = "aiohttp") -> None:
         self.transport: Transport = transport
-        self._clients: dict[tuple[str, str | None, str], openai.AsyncOpenAI] = {}
+        self._clients: dict[tuple[str, str | None, str, ClientOptions], openai.AsyncOpenAI] = {}
+        self._options: dict[str, ClientOptions] = {}
 
-    def get(self, base_url: str, api_key: str | None) -> openai.AsyncOpenAI:
-        key = (base_url, api_key, self.transport)
+    def configure(self, base_url: str, options: ClientOptions) -> None:
+        """Use `options` for every client of `base_url` that `get` hands out from now on."""
+        self._options[base_url.rstrip("/")] = options
+
+    def options_for(self, base_url: str) -> ClientOptions:
+        return self._options.get(base_url.rstrip("/"), ClientOptions())
+
+    def get(
+        self, base_url: str, api_key: str | None, options: ClientOptions | None = None
+    ) -> openai.AsyncOpenAI:
+        opts = options if options is not None else self.options_for(base_url)
+        key = (base_url, api_key, self.transport, opts)
         client = self._clients.get(key)
         if client is None:
-            client = make_client(base_url, api_key, self.transport)
+            client = make_client(
+                base_url,
+                api_key,
+                self.transport,
+                opts.connect_timeout_s,
+                headers=dict(opts.headers),
+                proxy=opts.proxy,
+                verify_tls=opts.verify_tls,
+            )
             self._clients[key] = client
         return client
+
+    def for_provider(
+        self, provider: Provider, api_key: str | None, headers: dict[str, str] | None = None
+    ) -> openai.AsyncOpenAI:
+        """Register the provider's options for its base URL and return its client.
+
+        `headers` are the expanded headers (secrets.resolve_headers); the raw ones otherwise.
+        """
+        options = ClientOptions.for_provider(provider, headers)
+        self.configure(provider.base_url, options)
+        return self.get(provider.base_url, api_key, options)
 
     async def aclose(self) -> None:
         clients, self._clients = list(self._clients.values()), {}

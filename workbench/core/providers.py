@@ -15,6 +15,8 @@ from workbench.core.results import Prices
 
 KeySource = Literal["env", "keyring", "session", "none"]
 ProxyMode = Literal["system", "none", "url"]
+KEY_SOURCES: tuple[KeySource, ...] = ("env", "keyring", "session", "none")
+PROXY_MODES: tuple[ProxyMode, ...] = ("system", "none", "url")
 
 DEFAULT_FIRST_TOKEN_TIMEOUT_S = 300.0
 DEFAULT_STALL_TIMEOUT_S = 60.0
@@ -47,6 +49,13 @@ class ProxyChoice:
     mode: ProxyMode = "system"
     url: str = ""
 
+    def describe(self) -> str:
+        return {
+            "system": "system proxy settings (*_PROXY / NO_PROXY; loopback always direct)",
+            "none": "direct, no proxy",
+            "url": f"proxy {mask_url_password(self.url)}",
+        }[self.mode]
+
 
 @dataclass(frozen=True)
 class ModelEntry:
@@ -76,6 +85,16 @@ class Provider:
     def model(self, model_id: str) -> ModelEntry | None:
         return next((m for m in self.models if m.id == model_id), None)
 
+    def warnings(self) -> list[str]:
+        """What the user must see wherever this provider shows (TLS off, a proxy for loopback)."""
+        out = []
+        if not self.verify_tls:
+            out.append(
+                f"TLS certificate verification is OFF for '{self.name}': anyone on the network "
+                f"path can read the key and the traffic; turn it back on unless this is a lab"
+            )
+        return out
+
 
 @dataclass(frozen=True)
 class NormalizedUrl:
@@ -89,21 +108,37 @@ _ENDPOINT_SUFFIXES = ("/chat/completions", "/completions", "/models", "/response
 def normalize_base_url(raw: str) -> NormalizedUrl:
     """Trim spaces and trailing slashes; recognise a full endpoint URL pasted as the base URL.
 
-    Raises ValueError with a fix when the text is not an http(s) URL.
+    Raises ValueError with a fix when the text is not an http(s) URL. A URL with no scheme gets
+    https://, or http:// for a loopback host (local servers rarely speak TLS).
     """
-    text = raw.strip().strip("\"'")
+    from workbench.core.secrets import redact  # secrets imports this module for type hints
+
+    shown = redact(raw)
+    text = raw.strip().strip("\"'").strip()
     notes: list[str] = []
     if text != raw:
         notes.append("removed spaces or quotes around the URL")
+    if not text:
+        raise ValueError("the base URL is empty; write it like https://host/v1")
+    if re.search(r"\s", text):
+        raise ValueError(f"'{shown}' has spaces inside it; remove them (https://host/v1)")
     if not re.match(r"^https?://", text, re.IGNORECASE):
         if re.match(r"^[\w.-]+(:\d+)?(/|$)", text):
-            text = "https://" + text
-            notes.append("added https:// (the URL had no scheme)")
+            host = re.split(r"[:/]", text, maxsplit=1)[0]
+            scheme = "http" if is_loopback(f"http://{host}") else "https"
+            text = f"{scheme}://{text}"
+            notes.append(f"added {scheme}:// (the URL had no scheme)")
         else:
-            raise ValueError(f"'{raw}' is not an http(s) URL; write it like https://host/v1")
+            raise ValueError(f"'{shown}' is not an http(s) URL; write it like https://host/v1")
     parts = urlsplit(text)
     if not parts.hostname:
-        raise ValueError(f"'{raw}' has no host; write it like https://host/v1")
+        raise ValueError(f"'{shown}' has no host; write it like https://host/v1")
+    try:
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number 0..65535
+    except ValueError:
+        raise ValueError(
+            f"'{shown}' has an invalid port; write it like https://host:8443/v1"
+        ) from None
     path = re.sub(r"/{2,}", "/", parts.path).rstrip("/")
     for suffix in _ENDPOINT_SUFFIXES:
         if path.lower().endswith(suffix):
@@ -116,10 +151,20 @@ def normalize_base_url(raw: str) -> NormalizedUrl:
         notes.append("removed the query string (base URLs take none; keys never go in URLs)")
     if parts.path != path and not any("removed '" in n for n in notes):
         notes.append("removed trailing slashes")
-    return NormalizedUrl(urlunsplit((parts.scheme.lower(), parts.netloc, path, "", "")),
-                         tuple(notes))
+    return NormalizedUrl(
+        urlunsplit((parts.scheme.lower(), parts.netloc, path, "", "")), tuple(notes)
+    )
+
+
+def mask_url_password(url: str) -> str:
+    """http://user:secret@proxy:3128 -> http://user:***@proxy:3128 (for showing a proxy URL)."""
+    return re.sub(r"//([^:/@\s]+):[^@/\s]+@", r"//\1:***@", url)
 
 
 def is_loopback(url: str) -> bool:
-    host = (urlsplit(url).hostname or "").lower()
-    return host in ("localhost", "::1") or host.startswith("127.")
+    """True for localhost, 127.0.0.0/8 and ::1: hosts that must never go through a proxy."""
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return False
+    return host in ("localhost", "::1") or host.endswith(".localhost") or host.startswith("127.")

@@ -85,6 +85,8 @@ class RequestResult:
     t_last_token: int | None = None
     t_done: int | None = None
     event_times: list[int] = field(default_factory=list)  # every event that carried text
+    event_chars: list[int] = field(default_factory=list)  # content characters of each event
+    event_reasoning_chars: list[int] = field(default_factory=list)  # reasoning chars of each
     text: str = ""
     reasoning_text: str = ""
     prompt_tokens: int | None = None

@@ -3,17 +3,32 @@
 A key's text never leaves the process: logs, error messages, CSV, the database and the UI all
 pass through `redact`. Keys that the process resolves are registered here so that even a key
 with no recognisable shape is masked.
+
+Where a key lives (`KeyRef.source`):
+- `env`: an environment variable, read when needed (the seeds' `api_key_env` and `${VAR}`);
+- `keyring`: the OS keyring (service `attention-workbench`, account `KeyRef.name`);
+- `session`: typed into the app and held in this process's memory only, never written;
+- `none`: a keyless server.
+There is no plain-text source: where no keyring exists we say so and offer an env reference.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from workbench.core.providers import Provider
+
+KEYRING_SERVICE = "attention-workbench"
 
 _MASK = "***"
 _known: set[str] = set()
 _lock = threading.Lock()
+_session_keys: dict[str, str] = {}
 
 # Shapes that look like credentials even when we never resolved them ourselves.
 _PATTERNS = [
@@ -26,12 +41,24 @@ _PATTERNS = [
 ]
 
 
+class KeyUnavailable(LookupError):
+    """A provider's key cannot be had right now; the message names where it should be and the fix.
+
+    The message never contains key text.
+    """
+
+
+class KeyringUnavailable(KeyUnavailable):
+    """No usable OS keyring here (a headless Linux box, a locked or broken backend)."""
+
+
 def register_secret(value: str | None) -> None:
-    """Remember a key so `redact` masks it wherever it appears."""
+    """Remember a key so `redact` masks it wherever it appears (and logging is redacted)."""
     if value and len(value.strip()) >= 4:
         with _lock:
             _known.add(value)
             _known.add(value.strip())
+        install_log_redaction()
 
 
 def redact(text: str | None) -> str:
@@ -57,3 +84,247 @@ def key_from_env(var: str) -> str | None:
     if value:
         register_secret(value)
     return value
+
+
+# ---- references ----
+
+_ENV_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_ENV_REFERENCE = re.compile(rf"^\s*(?:\$\{{({_ENV_NAME})\}}|\$({_ENV_NAME})|env:({_ENV_NAME}))\s*$")
+
+
+def parse_env_reference(text: str | None) -> str | None:
+    """The variable name in `${VAR}`, `$VAR` or `env:VAR`; None when `text` is not a reference."""
+    if not text:
+        return None
+    match = _ENV_REFERENCE.match(text)
+    if not match:
+        return None
+    return next(g for g in match.groups() if g)
+
+
+def is_env_var_name(text: str) -> bool:
+    return re.fullmatch(_ENV_NAME, text) is not None
+
+
+# ---- resolving ----
+
+
+def set_session_key(provider_name: str, key: str) -> None:
+    """Hold a typed-in key in memory for this session only; it is never written anywhere."""
+    key = key.strip()
+    if not key:
+        _session_keys.pop(provider_name, None)
+        return
+    register_secret(key)
+    _session_keys[provider_name] = key
+
+
+def clear_session_keys() -> None:
+    _session_keys.clear()
+
+
+def resolve_key(provider: Provider) -> str | None:
+    """The key text for `provider`, registered for redaction; None for a keyless provider.
+
+    Raises KeyUnavailable (KeyringUnavailable for a missing keyring) naming the variable or
+    account and the fix. Whitespace around a key (a stray newline from `$(cat file)`) is never
+    part of it, so it is stripped.
+    """
+    ref = provider.key
+    if ref.source == "none":
+        return None
+    if ref.source == "env":
+        value = os.environ.get(ref.name, "")
+        register_secret(value)
+        if not value.strip():
+            state = "is empty" if ref.name in os.environ else "is not set"
+            raise KeyUnavailable(
+                f"provider '{provider.name}': environment variable ${ref.name} {state}; "
+                f"export {ref.name}=<your key> in the shell that runs Attention Workbench "
+                f"(or point the provider at another variable)"
+            )
+        return value.strip()
+    if ref.source == "keyring":
+        ok, why = keyring_status()
+        if not ok:
+            raise KeyringUnavailable(f"provider '{provider.name}': {why}")
+        import keyring
+        import keyring.errors
+
+        try:
+            value = keyring.get_password(KEYRING_SERVICE, ref.name)
+        except keyring.errors.KeyringError as exc:
+            raise KeyringUnavailable(
+                f"provider '{provider.name}': the OS keyring could not be read "
+                f"({redact(str(exc))}); unlock it, or reference the key as $VAR instead"
+            ) from None
+        if not value or not value.strip():
+            raise KeyUnavailable(
+                f"provider '{provider.name}': the OS keyring has no key for account "
+                f"'{ref.name}' (service '{KEYRING_SERVICE}'); store the key again from the "
+                f"provider editor, or reference an environment variable as $VAR instead"
+            )
+        register_secret(value)
+        return value.strip()
+    if ref.source == "session":
+        value = _session_keys.get(provider.name)
+        if not value:
+            raise KeyUnavailable(
+                f"provider '{provider.name}': its key is typed in for one session only and "
+                f"this session has none; type it again, or keep it in an environment variable "
+                f"and reference it as $VAR"
+            )
+        return value
+    raise KeyUnavailable(f"provider '{provider.name}': unknown key source '{ref.source}'")
+
+
+_PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def resolve_headers(provider: Provider) -> dict[str, str]:
+    """The provider's extra headers with every `${VAR}` expanded from the environment.
+
+    Expanded values are registered for redaction (a header may carry a credential). Raises
+    KeyUnavailable naming the header and the variable when one is not set.
+    """
+    out: dict[str, str] = {}
+    for header, value in provider.headers.items():
+
+        def expand(match: re.Match[str], header: str = header) -> str:
+            var = match.group(1)
+            text = os.environ.get(var, "")
+            if not text.strip():
+                raise KeyUnavailable(
+                    f"provider '{provider.name}': header '{header}' uses ${{{var}}}, and "
+                    f"environment variable {var} is not set; export it in this shell first"
+                )
+            register_secret(text.strip())
+            return text.strip()
+
+        out[header] = _PLACEHOLDER.sub(expand, value)
+    return out
+
+
+# ---- the OS keyring ----
+
+
+def keyring_status() -> tuple[bool, str]:
+    """Whether an OS keyring can hold keys here, and a sentence saying which or why not."""
+    advice = "keep the key in an environment variable and reference it as $VAR"
+    try:
+        import keyring
+        from keyring.backends import chainer, fail
+    except ImportError:
+        return False, f"no OS keyring is available here (the keyring package is missing); {advice}"
+    try:
+        backend = keyring.get_keyring()
+    except Exception as exc:  # a broken keyring configuration must not crash the app
+        return False, f"no OS keyring is available here ({redact(str(exc))}); {advice}"
+    name = f"{type(backend).__module__}.{type(backend).__qualname__}"
+    unusable = (
+        isinstance(backend, fail.Keyring)
+        or (isinstance(backend, chainer.ChainerBackend) and not backend.backends)
+        or ".null" in type(backend).__module__
+    )
+    if unusable:
+        return False, (
+            f"no OS keyring is available here ({name}: no Secret Service, KWallet, macOS "
+            f"Keychain or Windows Credential Locker backend); {advice}"
+        )
+    return True, f"OS keyring: {name}"
+
+
+def store_in_keyring(account: str, key: str) -> None:
+    """Save `key` in the OS keyring under `account`; never falls back to a plain file.
+
+    Raises KeyringUnavailable with the reason and the env-reference alternative.
+    """
+    ok, why = keyring_status()
+    if not ok:
+        raise KeyringUnavailable(why)
+    key = key.strip()
+    if not key:
+        raise ValueError("the key is empty; nothing to store")
+    register_secret(key)
+    import keyring
+    import keyring.errors
+
+    try:
+        keyring.set_password(KEYRING_SERVICE, account, key)
+    except keyring.errors.KeyringError as exc:
+        raise KeyringUnavailable(
+            f"the OS keyring refused the key for account '{account}' ({redact(str(exc))}); "
+            f"unlock it, or keep the key in an environment variable and reference it as $VAR"
+        ) from None
+
+
+def delete_from_keyring(account: str) -> bool:
+    """Remove the key stored under `account`; False when there was none or no keyring."""
+    if not keyring_status()[0]:
+        return False
+    import keyring
+    import keyring.errors
+
+    try:
+        keyring.delete_password(KEYRING_SERVICE, account)
+    except keyring.errors.KeyringError:
+        return False
+    return True
+
+
+# ---- logging ----
+
+
+class RedactingFilter(logging.Filter):
+    """Runs every record's message (and its traceback text) through `redact`."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        _redact_record(record)
+        return True
+
+
+def _redact_record(record: logging.LogRecord) -> None:
+    if getattr(record, "_workbench_redacted", False):
+        return
+    try:
+        message = record.getMessage()
+    except Exception:  # a malformed format string: leave it for logging to report
+        return
+    record.msg, record.args = redact(message), None
+    if record.exc_info and not record.exc_text:
+        record.exc_text = logging.Formatter().formatException(record.exc_info)
+    if record.exc_text:
+        record.exc_text = redact(record.exc_text)
+    if record.stack_info:
+        record.stack_info = redact(record.stack_info)
+    record._workbench_redacted = True  # type: ignore[attr-defined]
+
+
+_FILTER = RedactingFilter()
+_installed = False
+
+
+def install_log_redaction() -> None:
+    """Redact every log record in this process, whichever logger or handler it goes through.
+
+    The filter sits on the root logger and its handlers; a record factory covers records of
+    child loggers and handlers added later (pytest's caplog, the GUI's log view). Idempotent.
+    """
+    global _installed
+    root = logging.getLogger()
+    if _FILTER not in root.filters:
+        root.addFilter(_FILTER)
+    for handler in root.handlers:
+        if _FILTER not in handler.filters:
+            handler.addFilter(_FILTER)
+    if _installed:
+        return
+    _installed = True
+    previous = logging.getLogRecordFactory()
+
+    def factory(*args: object, **kwargs: object) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        _redact_record(record)
+        return record
+
+    logging.setLogRecordFactory(factory)

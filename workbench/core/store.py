@@ -158,7 +158,7 @@ def _result_columns() -> tuple[_Column, ...]:
                 _Column("price_output", "REAL", _same, _same),
                 _Column("price_cached_input", "REAL", _same, _same),
             ]
-        elif name == "event_times":
+        elif hints[name] == list[int]:  # event times and per-event sizes: delta-coded blobs
             columns.append(_Column(name, "BLOB", _encode_times, _decode_times))
         elif kind is bool:
             columns.append(_Column(name, "INTEGER", _to_int_flag, _to_bool))

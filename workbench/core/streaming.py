@@ -286,6 +286,8 @@ async def _consume(
                     result.t_first_content = now
                 result.t_last_token = now
                 result.event_times.append(now)
+                result.event_chars.append(len(content or ""))
+                result.event_reasoning_chars.append(len(reasoning or ""))
                 if reasoning:
                     reasoning_parts.append(reasoning)
                 if content:

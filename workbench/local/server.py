@@ -70,10 +70,16 @@ class LocalServer:
         settings: SimSettings | None = None,
         catalog: Catalog | None = None,
         stall_seconds: float = 3600.0,
+        route_prefixes: tuple[str, ...] | None = None,
     ) -> None:
         self.host = host
         self.api_key = api_key
         self.allow_no_v1 = allow_no_v1
+        # e.g. ("/api",): the routes live under /api only, like a gateway whose base URL has no
+        # /v1; None: /v1, plus the bare root when allow_no_v1
+        if route_prefixes is not None and not route_prefixes:
+            raise ValueError("route_prefixes needs at least one prefix, e.g. ('/api',)")
+        self.route_prefixes = route_prefixes
         self.settings = settings if settings is not None else SimSettings()
         self.stall_seconds = stall_seconds
         self.emit_log = EmitLog()
@@ -96,7 +102,12 @@ class LocalServer:
 
     @property
     def base_url(self) -> str:
-        return f"http://{self.host}:{self.port}/v1"
+        return f"http://{self.host}:{self.port}{self._prefixes()[0]}"
+
+    def _prefixes(self) -> list[str]:
+        if self.route_prefixes is not None:
+            return [p.rstrip("/") for p in self.route_prefixes]
+        return ["/v1", ""] if self.allow_no_v1 else ["/v1"]
 
     @property
     def models(self) -> list[ModelInfo]:
@@ -104,8 +115,7 @@ class LocalServer:
 
     async def start(self) -> None:
         app = web.Application(middlewares=[self._middleware], client_max_size=256 * 1024**2)
-        prefixes = ["/v1", ""] if self.allow_no_v1 else ["/v1"]
-        for prefix in prefixes:
+        for prefix in self._prefixes():
             app.router.add_get(f"{prefix}/models", self._list_models)
             app.router.add_get(f"{prefix}/models/{{model}}", self._get_model)
             app.router.add_post(f"{prefix}/chat/completions", self._chat)
@@ -161,7 +171,9 @@ class LocalServer:
             return await handler(request)
         except web.HTTPNotFound:
             return error_response(
-                404, f"Unknown path {request.path}; this server serves /v1/...", code="not_found"
+                404,
+                f"Unknown path {request.path}; this server serves {self._prefixes()[0]}/...",
+                code="not_found",
             )
         except web.HTTPMethodNotAllowed:
             return error_response(

@@ -1,0 +1,173 @@
+"""Eight panes streaming at 200 tokens/s each into the real main window (issue 4).
+
+Reports the GUI event loop's lag (how late a 10 ms timer fires, p50/p99; goal p99 < 50 ms on
+a 2-core machine) and lost tokens (server chunks that never reached a pane; must be 0).
+
+The panes stream from the built-in provider run as its own `workbench serve-local` process
+(as a real provider is another machine), registered under eight provider names so that each
+pane is its own target; the model's time scale makes each stream decode at the chosen rate.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/gui_load.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QT_API", "pyside6")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import aiohttp
+import qasync
+from machine import machine_record, write_result
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from workbench.core.catalog import load_catalog
+from workbench.core.metrics import percentile
+from workbench.core.providers import ModelEntry, Provider
+from workbench.local.costmodel import SimTiming
+from workbench.ui.main_window import MainWindow
+from workbench.ui.session import Session
+
+MODEL = "sim-70b-gqa"
+
+
+def _start_server(time_scale: float) -> tuple[subprocess.Popen[bytes], str]:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "workbench",
+            "serve-local",
+            "--port",
+            str(port),
+            "--time-scale",
+            str(time_scale),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc, f"http://127.0.0.1:{port}/v1"
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("serve-local did not start")
+
+
+PROMPT_TOKENS = 1024
+
+
+async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
+    info = load_catalog().get(MODEL)
+    assert info is not None
+    natural = 1 / SimTiming(info).token_interval_s(PROMPT_TOKENS, 1)
+    scale = natural / args.rate
+    proc, url = _start_server(scale)
+    session = Session(store=None, time_scale=scale)
+    session.providers = {
+        f"sim{i + 1}": Provider(f"sim{i + 1}", url, models=(ModelEntry(MODEL),))
+        for i in range(args.panes)
+    }
+    window = MainWindow(session, QSettings(str(tmp / "gui.ini"), QSettings.Format.IniFormat))
+    keys = [f"sim{i + 1}|{MODEL}" for i in range(args.panes)]
+    window.set_choices([(k, k) for k in keys])
+    window.set_panes(keys)
+    window.prompt.set_tokens(PROMPT_TOKENS)
+    window.prompt.max_tokens.setValue(int(args.rate * args.seconds))
+    window.resize(1600, 1000)
+    window.show()
+    lags: list[float] = []
+    stop = asyncio.Event()
+
+    async def probe() -> None:
+        while not stop.is_set():
+            start = time.perf_counter()
+            await asyncio.sleep(0.010)
+            lags.append((time.perf_counter() - start - 0.010) * 1000)
+
+    probe_task = asyncio.ensure_future(probe())
+    try:
+        final = await window.run_all()
+    finally:
+        stop.set()
+        await probe_task
+    assert final is not None
+    lost = 0
+    rates = []
+    async with aiohttp.ClientSession() as http:
+        for result in final.results:
+            if result.warmup or not result.response_id:
+                continue
+            async with http.get(f"{result.base_url}/_emit_log/{result.response_id}") as resp:
+                emitted = len((await resp.json())["chunk_emit_ns"])
+            lost += max(0, emitted - len(result.event_times))
+    for pane in session.panes:
+        rates.append(pane.decode_tps() or 0.0)
+    painted = sum(len(w.text.toPlainText()) > 0 for w in window.pane_widgets)
+    window.close()
+    await session.close()
+    proc.terminate()
+    proc.wait(timeout=10)
+    return {
+        "panes": args.panes,
+        "rate_per_pane": args.rate,
+        "seconds": args.seconds,
+        "loop_lag_p50_ms": percentile(lags, 50),
+        "loop_lag_p99_ms": percentile(lags, 99),
+        "loop_lag_max_ms": max(lags),
+        "lost_tokens": lost,
+        "decode_tps_per_pane_median": percentile(rates, 50),
+        "panes_painted": painted,
+        "errors": sum(not r.ok for r in final.results),
+    }
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--panes", type=int, default=8)
+    p.add_argument("--rate", type=float, default=200.0, help="tokens/s per pane")
+    p.add_argument("--seconds", type=float, default=10.0, help="decode time per pane")
+    p.add_argument("--quick", action="store_true")
+    args = p.parse_args()
+    if args.quick:
+        args.seconds = 2.0
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setQuitOnLastWindowClosed(False)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["WORKBENCH_DATA_DIR"] = tmp
+        os.environ["WORKBENCH_CONFIG_DIR"] = tmp
+        figures = qasync.run(_measure(args, Path(tmp)))
+    lines = [
+        f"- {k}: {v:.2f}" if isinstance(v, float) else f"- {k}: {v}" for k, v in figures.items()
+    ]
+    verdict = "PASS" if figures["loop_lag_p99_ms"] < 50 and figures["lost_tokens"] == 0 else "FAIL"
+    text = "\n".join(lines) + f"\n\nGoal: loop lag p99 < 50 ms and 0 lost tokens: {verdict}\n"
+    print(text)
+    write_result(
+        "gui_load",
+        command=" ".join(["python", *sys.argv]),
+        markdown=text,
+        data={"figures": figures, "machine": machine_record()},
+        quick=args.quick,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,95 @@
+"""Measured decode-attention latencies from a kernel CSV, for the simulated models (no torch).
+
+`load_measured_latencies(path)` reads the CSV `workbench kernels` or benchmarks/gpu_decode.py
+wrote; `MeasuredTimings.latency_s(variant, kv_len, batch)` interpolates it: linearly in KV
+length between measured points (and linearly extrapolated beyond them from the two nearest,
+since decode latency is affine in the bytes read), then linearly in batch between the two
+measured batches around the asked one (the nearest batch outside the measured range, scaled by
+batch / measured batch). Rows with an error, and rows with q_len != 1 (unless asked), are left
+out; where several backends measured the same point the fastest is kept (what a serving stack
+would pick) unless `backend` is given. The value is one layer's attention time; a simulated
+model multiplies by its layer count.
+"""
+
+from __future__ import annotations
+
+import bisect
+import csv
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class MeasuredTimings:
+    # (variant, batch) -> sorted [(kv_len, seconds)]
+    points: dict[tuple[str, int], list[tuple[int, float]]] = field(default_factory=dict)
+    device: str = ""
+    source: str = ""
+
+    def variants(self) -> list[str]:
+        return sorted({v for v, _ in self.points})
+
+    def batches(self, variant: str) -> list[int]:
+        return sorted(b for v, b in self.points if v == variant.lower())
+
+    def latency_s(self, variant: str, kv_len: int, batch: int = 1) -> float:
+        """Interpolated seconds of one layer's decode attention; KeyError if never measured."""
+        v = variant.lower()
+        batches = self.batches(v)
+        if not batches:
+            raise KeyError(f"no measured latencies for {variant!r} in {self.source or 'the CSV'}")
+        if batch in batches:
+            return self._in_kv(v, batch, kv_len)
+        i = bisect.bisect_left(batches, batch)
+        if i == 0 or i == len(batches):
+            near = batches[0] if i == 0 else batches[-1]
+            return self._in_kv(v, near, kv_len) * batch / near
+        lo, hi = batches[i - 1], batches[i]
+        t_lo, t_hi = self._in_kv(v, lo, kv_len), self._in_kv(v, hi, kv_len)
+        return t_lo + (t_hi - t_lo) * (batch - lo) / (hi - lo)
+
+    def _in_kv(self, variant: str, batch: int, kv_len: int) -> float:
+        pts = self.points[(variant, batch)]
+        if len(pts) == 1:
+            kv0, t0 = pts[0]
+            return t0 * kv_len / kv0
+        kvs = [p[0] for p in pts]
+        i = bisect.bisect_left(kvs, kv_len)
+        if i < len(kvs) and kvs[i] == kv_len:
+            return pts[i][1]
+        j = min(max(i, 1), len(pts) - 1)
+        (k0, t0), (k1, t1) = pts[j - 1], pts[j]
+        return max(0.0, t0 + (t1 - t0) * (kv_len - k0) / (k1 - k0))
+
+
+def load_measured_latencies(
+    csv_path: str | Path, *, backend: str | None = None, q_len: int = 1
+) -> MeasuredTimings:
+    """Parse a kernel CSV (columns of kernels_bridge.protocol.RESULT_COLUMNS)."""
+    path = Path(csv_path)
+    best: dict[tuple[str, int, int], float] = {}
+    devices: set[str] = set()
+    with path.open(newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        needed = {"variant", "backend", "batch", "kv_len", "q_len", "latency_us", "error"}
+        missing = needed - set(reader.fieldnames or [])
+        if missing:
+            raise ValueError(f"{path}: not a kernel CSV (missing {', '.join(sorted(missing))})")
+        for row in reader:
+            if row["error"] or not row["latency_us"]:
+                continue
+            if backend is not None and row["backend"] != backend:
+                continue
+            if int(row["q_len"]) != q_len:
+                continue
+            key = (row["variant"].lower(), int(row["batch"]), int(row["kv_len"]))
+            seconds = float(row["latency_us"]) / 1e6
+            if key not in best or seconds < best[key]:
+                best[key] = seconds
+            devices.add(row.get("device", ""))
+    if not best:
+        raise ValueError(f"{path}: no usable rows (errors only, or no q_len {q_len} rows)")
+    out = MeasuredTimings(device=", ".join(sorted(d for d in devices if d)), source=str(path))
+    for (v, b, kv), s in sorted(best.items()):
+        out.points.setdefault((v, b), []).append((kv, s))
+    return out

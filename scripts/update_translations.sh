@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Refresh the translation source from the UI code, then compile it for the app.
+#   scripts/update_translations.sh          # lupdate + lrelease
+# Translators edit resources/translations/workbench_zh_CN.ts (Qt Linguist or any editor).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+.venv/bin/pyside6-lupdate workbench/ui/*.py -ts resources/translations/workbench_zh_CN.ts -no-obsolete
+.venv/bin/pyside6-lrelease resources/translations/workbench_zh_CN.ts -qm resources/translations/workbench_zh_CN.qm

@@ -1,0 +1,190 @@
+"""The real main window, offscreen, driven against the built-in provider (pytest-qt + qasync)."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import gc
+import time
+
+import pytest
+
+pytest.importorskip("PySide6")
+import qasync
+from PySide6.QtCore import QSettings, QTimer
+
+from workbench.core.csv_export import COLUMNS
+from workbench.core.replay import replay_events
+from workbench.core.results import ErrorClass
+from workbench.core.store import RunStore
+from workbench.core.streaming import TextDelta
+from workbench.ui.main_window import MainWindow
+from workbench.ui.panes_model import PaneState
+from workbench.ui.session import LOCAL_PROVIDER, Session
+
+
+@pytest.fixture
+def loop(qapp):
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    yield loop
+    loop.close()
+    asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def window(qapp, loop, tmp_path):
+    store = RunStore(tmp_path / "history.sqlite3")
+    session = Session(store=store, time_scale=0.05)
+    settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(session, settings)
+    loop.run_until_complete(session.start_local_provider())
+    win.set_choices([(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()])
+    win.apply_preset("real")
+    win.prompt.set_tokens(4096)
+    win.prompt.max_tokens.setValue(48)
+    win.show()
+    yield win
+    win.close()
+    loop.run_until_complete(session.close())
+
+
+def _run(loop, coro, timeout=60):
+    return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+
+def test_two_panes_stream_text_plots_fill_and_csv_export(window, loop, tmp_path) -> None:
+    task = window.run_all()
+    final = _run(loop, task)
+    assert final is not None and final.status == "finished"
+    panes = window.session.panes
+    assert [p.state for p in panes] == [PaneState.DONE, PaneState.DONE]
+    for widget, pane in zip(window.pane_widgets, panes, strict=True):
+        assert len(widget.text.toPlainText()) > 100  # the text streamed into the pane
+        assert widget.figures["tokens"].text() == "48"
+        assert widget.figures["ttft"].text().endswith("ms")
+        assert pane.curve_t and pane.curve_tokens[-1] == pytest.approx(48)
+    assert window.plots.points() >= 2 * 48  # every pane's curve got its points
+    out = tmp_path / "gui.csv"
+    assert window.export_csv(out) == 2
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert tuple(rows[0].keys()) == COLUMNS
+    assert {r["model"] for r in rows} == {"sim-llama-3-70b", "sim-deepseek-v3"}
+    charts = window.export_charts(tmp_path / "charts", ".svg")
+    charts += window.export_charts(tmp_path / "charts", ".png")
+    assert len(charts) == 12 and all(p.stat().st_size > 1000 for p in charts)
+    # the stakeholder summary names the faster model in words, and exports
+    text = window.summary_view.page.conclusions.text()
+    # the first pane is the baseline; the sentence is about the other model
+    assert text.startswith("At 4K the MLA model <b>sim-deepseek-v3</b> decodes")
+    assert "than the GQA model <b>sim-llama-3-70b</b>" in text
+    png = window.summary_view.export(tmp_path / "summary.png")
+    pdf = window.summary_view.export(tmp_path / "summary.pdf")
+    assert png.stat().st_size > 10_000 and pdf.read_bytes().startswith(b"%PDF")
+
+
+def test_faulting_pane_shows_its_error_while_the_other_finishes(window, loop) -> None:
+    window.set_panes([f"{LOCAL_PROVIDER}|sim-70b-gqa+500", f"{LOCAL_PROVIDER}|sim-70b-mla"])
+    final = _run(loop, window.run_all())
+    bad, good = window.session.panes
+    assert good.state is PaneState.DONE and good.result.ok
+    assert bad.state is PaneState.ERROR
+    assert bad.result.error_class is ErrorClass.SERVER
+    error_label = window.pane_widgets[0].error
+    assert error_label.isVisible() and "Fix:" in error_label.text()
+    assert not window.pane_widgets[1].error.isVisible()
+    assert final.status == "finished"
+
+
+def test_stop_ends_streaming_within_a_second(window, loop) -> None:
+    window.prompt.max_tokens.setValue(20000)
+    task = window.run_all()
+
+    async def stop_when_streaming() -> float:
+        while not any(p.state is PaneState.STREAMING for p in window.session.panes):
+            await asyncio.sleep(0.01)
+        start = time.perf_counter()
+        window.stop_action.trigger()
+        await task
+        return time.perf_counter() - start
+
+    elapsed = _run(loop, stop_when_streaming())
+    assert elapsed < 1.0
+    states = [p.state for p in window.session.panes]
+    assert PaneState.STOPPED in states
+    assert not {PaneState.WAITING, PaneState.STREAMING} & set(states)
+    assert window.run_action.isEnabled()
+
+
+def test_replay_reproduces_recorded_token_timing(window, loop) -> None:
+    final = _run(loop, window.run_all())
+    recorded = [r for r in final.results if not r.warmup]
+
+    async def replay_offsets() -> dict[str, list[float]]:
+        start = time.perf_counter_ns()
+        seen: dict[str, list[float]] = {}
+        async for event in replay_events(recorded):
+            if isinstance(event, TextDelta):
+                seen.setdefault(event.request_id, []).append((event.t_ns - start) / 1e6)
+        return seen
+
+    seen = _run(loop, replay_offsets())
+    base = min(r.t_send for r in recorded)
+    for r in recorded:
+        original = [(t - base) / 1e6 for t in r.event_times]
+        replayed = seen[r.request_id]
+        assert len(replayed) == len(original)
+        worst = max(abs(a - b) for a, b in zip(replayed, original, strict=True))
+        assert worst < 20, worst
+    # and in the panes: the same text comes back
+    task = window.replay(recorded)
+    _run(loop, task)
+    texts = sorted(w.text.toPlainText() for w in window.pane_widgets[:2])
+    assert texts == sorted(r.text for r in recorded)
+
+
+def test_no_timer_or_task_left_after_close(qapp, loop, tmp_path) -> None:
+    session = Session(store=RunStore(tmp_path / "h.sqlite3"), time_scale=0.05)
+    win = MainWindow(session, QSettings(str(tmp_path / "g.ini"), QSettings.Format.IniFormat))
+    loop.run_until_complete(session.start_local_provider())
+    win.set_choices([(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()])
+    win.apply_preset("attention")
+    win.prompt.set_tokens(1024)
+    win.prompt.max_tokens.setValue(16)
+    win.show()
+    _run(loop, win.run_all())
+    win.close()
+    loop.run_until_complete(session.close())
+    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    assert pending == []
+    gc.collect()
+    active = [t for t in win.findChildren(QTimer) if t.isActive()]
+    active += [t for t in session.findChildren(QTimer) if t.isActive()]
+    assert active == []
+    win.deleteLater()
+
+
+def test_layout_and_panes_are_remembered(qapp, loop, tmp_path) -> None:
+    settings_path = str(tmp_path / "g.ini")
+    session = Session(time_scale=0.05)
+    win = MainWindow(session, QSettings(settings_path, QSettings.Format.IniFormat))
+    loop.run_until_complete(session.start_local_provider())
+    choices = [(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()]
+    win.set_choices(choices)
+    win.apply_preset("attention")
+    win.prompt.set_tokens(65536)
+    win.close()
+    loop.run_until_complete(session.close())
+    session2 = Session(time_scale=0.05)
+    win2 = MainWindow(session2, QSettings(settings_path, QSettings.Format.IniFormat))
+    win2.set_choices(choices)
+    assert win2.restore_state()
+    assert [k.split("|")[1] for k in win2.pane_keys] == [
+        "sim-70b-mha",
+        "sim-70b-gqa",
+        "sim-70b-mla",
+        "sim-70b-gla",
+    ]
+    assert win2.prompt.tokens() == 65536
+    win2.close()
+    loop.run_until_complete(session2.close())

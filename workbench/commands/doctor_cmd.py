@@ -1,0 +1,200 @@
+"""`workbench doctor (PROVIDER | --base-url URL)`: why a connection fails, check by check.
+
+Exit code 0 only when every check that ran passed (skipped checks are not failures), 1 when one
+failed, 2 for bad input (no target, both targets, an unknown provider).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.commands.common import LOCAL_PROVIDER, fail
+from workbench.core.doctor import Check, diagnose, passed
+from workbench.core.providers import ProxyChoice
+from workbench.core.secrets import redact, register_secret
+
+MARKS = {"ok": "✓", "fail": "✗", "skip": "–"}
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "doctor",
+        help="diagnose a connection: proxy, DNS, TCP, TLS, /v1, key, model, stream, 429, HTML",
+        description="Run the connection checks against a saved provider, the built-in one "
+        f"('{LOCAL_PROVIDER}'), or --base-url, and say for each failure its cause and fix. "
+        "Exit code 0 only when every check that ran passed.",
+    )
+    p.add_argument(
+        "provider",
+        nargs="?",
+        metavar="PROVIDER",
+        help=f"a saved provider's name; '{LOCAL_PROVIDER}' starts the built-in provider",
+    )
+    p.add_argument("--base-url", metavar="URL", help="an endpoint instead of a saved provider")
+    p.add_argument("--model", metavar="M", help="the model id to check and ask for one token")
+    p.add_argument(
+        "--api-key-env", metavar="VAR", help="environment variable that holds the API key"
+    )
+    p.add_argument("--json", action="store_true", help="print the checks as a JSON list")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds to wait for each step (default 10)",
+    )
+    p.set_defaults(func=run)
+
+
+@dataclass
+class _Target:
+    base_url: str
+    api_key: str | None = None
+    model: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    proxy: ProxyChoice | None = None
+    verify_tls: bool = True
+    key_source: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+class _BadInput(Exception):
+    """Bad command-line input: printed, exit code 2."""
+
+
+def run(args: argparse.Namespace) -> int:
+    if bool(args.provider) == bool(args.base_url):
+        fail("give either a PROVIDER name or --base-url URL (exactly one)")
+        return 2
+    if args.timeout is not None and args.timeout <= 0:
+        fail("--timeout must be a positive number of seconds")
+        return 2
+    try:
+        return asyncio.run(_run(args))
+    except _BadInput as exc:
+        fail(str(exc))
+        return 2
+
+
+async def _run(args: argparse.Namespace) -> int:
+    async with AsyncExitStack() as stack:
+        target = await _resolve(args, stack)
+        checks = await diagnose(
+            target.base_url,
+            target.api_key,
+            args.model or target.model,
+            headers=target.headers,
+            proxy=target.proxy,
+            verify_tls=target.verify_tls,
+            timeout_s=args.timeout,
+            key_source=target.key_source,
+        )
+    if args.json:
+        print(json.dumps([c.to_json() for c in checks], ensure_ascii=False, indent=2))
+    else:
+        _print_human(target, args.model or target.model, checks)
+    return 0 if passed(checks) else 1
+
+
+def _key_from_env(var: str) -> tuple[str | None, str]:
+    if not var.isidentifier():
+        raise _BadInput(f"--api-key-env takes a variable name like TAOTOKEN_API_KEY, not '{var}'")
+    value = os.environ.get(var)
+    register_secret(value)
+    if value is None:
+        return None, f"environment variable ${var}, which is not set in this shell"
+    if not value.strip():
+        return None, f"environment variable ${var}, which is empty"
+    return value, f"environment variable ${var}"
+
+
+async def _resolve(args: argparse.Namespace, stack: AsyncExitStack) -> _Target:
+    if args.base_url:
+        target = _Target(args.base_url)
+        if args.api_key_env:
+            target.api_key, target.key_source = _key_from_env(args.api_key_env)
+        return target
+    if args.provider == LOCAL_PROVIDER:
+        from workbench.local.server import LocalServer
+
+        server = LocalServer()
+        await server.start()
+        stack.push_async_callback(server.stop)
+        target = _Target(server.base_url)
+        if args.api_key_env:
+            target.api_key, target.key_source = _key_from_env(args.api_key_env)
+        return target
+    return _saved_provider(args)
+
+
+def _saved_provider(args: argparse.Namespace) -> _Target:
+    try:
+        from workbench.core import provider_store
+    except ImportError:
+        raise _BadInput(
+            f"saved providers are not available in this build; use --base-url URL "
+            f"(or '{LOCAL_PROVIDER}' for the built-in provider)"
+        ) from None
+    try:
+        provider: Any = provider_store.get_provider(args.provider)
+    except LookupError:
+        provider = None
+    except (OSError, ValueError) as exc:  # a broken providers file names file and line
+        raise _BadInput(str(exc)) from None
+    if provider is None:
+        raise _BadInput(
+            f"no saved provider named '{args.provider}'; see `workbench import` or use "
+            f"--base-url URL"
+        )
+    target = _Target(
+        provider.base_url,
+        model=provider.models[0].id if getattr(provider, "models", ()) else None,
+        headers=dict(getattr(provider, "headers", {}) or {}),
+        proxy=getattr(provider, "proxy", None),
+        verify_tls=bool(getattr(provider, "verify_tls", True)),
+    )
+    warnings = getattr(provider, "warnings", None)
+    if callable(warnings):
+        target.warnings = list(warnings())
+    if args.api_key_env:
+        target.api_key, target.key_source = _key_from_env(args.api_key_env)
+        return target
+    from workbench.core import secrets
+
+    try:
+        target.headers = secrets.resolve_headers(provider)
+    except secrets.KeyUnavailable as exc:  # a ${VAR} in a header that is not set
+        target.warnings.append(str(exc))
+    describe = getattr(getattr(provider, "key", None), "describe", None)
+    target.key_source = describe() if callable(describe) else ""
+    try:
+        target.api_key = secrets.resolve_key(provider)
+    except secrets.KeyUnavailable as exc:
+        target.api_key, target.key_source = None, f"{target.key_source}: unavailable ({exc})"
+    return target
+
+
+def _print_human(target: _Target, model: str | None, checks: list[Check]) -> None:
+    head = f"Connection doctor: {target.base_url}" + (f" (model {model})" if model else "")
+    print(redact(head))
+    for warning in target.warnings:
+        print(redact(f"WARNING: {warning}"))
+    for check in checks:
+        mark = MARKS["skip"] if check.skipped else MARKS["ok" if check.ok else "fail"]
+        print(f"{mark} {check.name}: {check.evidence}")
+        if not check.ok and not check.skipped:
+            print(f"    cause: {check.cause}")
+            print(f"    fix: {check.fix}")
+    ran = [c for c in checks if not c.skipped]
+    failed = sum(1 for c in ran if not c.ok)
+    skipped = len(checks) - len(ran)
+    verdict = "all checks passed" if not failed else f"{failed} check(s) failed"
+    print(f"{verdict} ({len(ran) - failed} passed, {skipped} skipped)")
+    sys.stdout.flush()

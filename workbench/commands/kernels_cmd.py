@@ -1,0 +1,296 @@
+"""`workbench kernels`: a headless decode-kernel sweep through the kernel worker (table + CSV).
+
+torch is never imported here: the sweep runs in `python -m kernels_bridge.worker`, spawned with
+--worker PYTHON (or an auto-detected one) or reached with --connect HOST:PORT --token T.
+`--analytic` prints the roofline of each combination for a --gpu profile, with no worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import sys
+import uuid
+from pathlib import Path
+
+from kernels_bridge.protocol import (
+    RESULT_COLUMNS,
+    Done,
+    Error,
+    Hello,
+    Progress,
+    Result,
+    ResultRow,
+    Run,
+)
+from kernels_bridge.specs import VARIANTS, canonical_dtype, shape_for, shape_to_dict, with_q_heads
+from workbench.commands.common import fail, parse_int_list
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "kernels",
+        help="benchmark decode-attention kernels per variant (GPU, or CPU reference)",
+        description="Sweep decode-attention kernels over variants × KV lengths on a local GPU "
+        "(or the CPU reference), print a table with the analytic roofline and write a CSV.",
+    )
+    p.add_argument(
+        "--backend",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="reference, triton, torch-sdpa, flash-attn, flashinfer, flashmla "
+        "(repeatable; default reference)",
+    )
+    p.add_argument(
+        "--variant",
+        action="append",
+        default=None,
+        choices=VARIANTS,
+        help="attention variant (repeatable; default gqa)",
+    )
+    p.add_argument(
+        "--kv",
+        type=parse_int_list,
+        default=None,
+        metavar="N[,N…]",
+        help="KV lengths, e.g. 1K,4K,16K (default 4K,16K; 1K,4K on CPU)",
+    )
+    p.add_argument(
+        "--batch",
+        type=int,
+        default=None,
+        help="sequences per step (default 128 on a GPU, 1 on the CPU)",
+    )
+    p.add_argument("--q-len", type=int, default=1, help="query tokens per step (default 1)")
+    p.add_argument(
+        "--dtype", default=None, help="bf16, fp16 or fp32 (default bf16 on a GPU, fp32 on the CPU)"
+    )
+    p.add_argument("--heads", type=int, default=None, help="override the q-head count")
+    p.add_argument("--iters", type=int, default=None, help="timed launches per row")
+    p.add_argument("--warmup", type=int, default=None, help="warm-up launches per row")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="compare every backend with the reference (max_abs_err column)",
+    )
+    p.add_argument("--csv", type=Path, default=None, metavar="PATH", help="write rows here")
+    p.add_argument(
+        "--gpu",
+        default="H200",
+        help="hardware profile for the roofline when the device has none, and for "
+        "--analytic (H100, H200, H800, A100, RTX4090)",
+    )
+    p.add_argument(
+        "--analytic", action="store_true", help="print roofline numbers only; no worker, no torch"
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--worker", metavar="PYTHON", help="Python interpreter that runs the worker")
+    where.add_argument("--connect", metavar="HOST:PORT", help="a worker started with --listen")
+    p.add_argument("--token", default=None, help="token for --connect")
+    p.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
+    p.set_defaults(func=run)
+
+
+def _shapes(args: argparse.Namespace, variants: list[str]) -> dict[str, dict[str, object]]:
+    if args.heads is None:
+        return {}
+    return {v: shape_to_dict(with_q_heads(shape_for(v), args.heads)) for v in variants}
+
+
+def run(args: argparse.Namespace) -> int:
+    variants = args.variant or ["gqa"]
+    backends = args.backend or ["reference"]
+    try:
+        dtype = canonical_dtype(args.dtype) if args.dtype else None
+        shapes = _shapes(args, variants)
+    except ValueError as exc:
+        fail(str(exc))
+        return 2
+    if args.analytic:
+        return _analytic(args, variants, shapes, dtype or "bf16")
+    return asyncio.run(_sweep(args, variants, backends, shapes, dtype))
+
+
+def _analytic(
+    args: argparse.Namespace,
+    variants: list[str],
+    shapes: dict[str, dict[str, object]],
+    dtype: str,
+) -> int:
+    from kernels_bridge.analytic import get_profile
+    from kernels_bridge.bench_rows import analytic_row
+
+    try:
+        profile = get_profile(args.gpu)
+    except ValueError as exc:
+        fail(str(exc))
+        return 2
+    rows = [
+        analytic_row(v, dtype, args.batch or 128, kv, args.q_len, profile, shapes)
+        for v in variants
+        for kv in (args.kv or [1024, 4096, 16384, 65536])
+    ]
+    print(
+        f"analytic roofline on {profile.name} ({profile.mem_bandwidth_tbs} TB/s, "
+        f"{profile.peak_bf16_tflops} TFLOP/s bf16), one layer"
+    )
+    print(
+        f"{'variant':<6} {'batch':>5} {'kv':>7} {'KV B/tok':>9} {'MB read':>9} "
+        f"{'GFLOP':>9} {'roofline µs':>12} {'bound':>7}"
+    )
+    for r in rows:
+        bound = (
+            "memory"
+            if r.bytes / profile.mem_bandwidth_tbs >= r.flops / (profile.peak_bf16_tflops * 1e3)
+            else "compute"
+        )
+        print(
+            f"{r.variant:<6} {r.batch:>5} {r.kv_len:>7} {r.kv_bytes_per_token:>9} "
+            f"{r.bytes / 1e6:>9.2f} {r.flops / 1e9:>9.2f} {r.roofline_us or 0:>12.2f} "
+            f"{bound:>7}"
+        )
+    if args.csv:
+        write_csv(args.csv, rows)
+        print(f"wrote {len(rows)} rows to {args.csv}")
+    return 0
+
+
+def write_csv(path: Path, rows: list[ResultRow]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(RESULT_COLUMNS)
+        for r in rows:
+            w.writerow(r.csv_values())
+
+
+def _fmt(x: float | None, spec: str) -> str:
+    return "-" if x is None else format(x, spec)
+
+
+def print_row(r: ResultRow) -> None:
+    pct = "-" if r.frac_peak_bw is None else f"{100 * r.frac_peak_bw:.0f}%"
+    line = (
+        f"{r.variant:<5} {r.backend:<11} {r.dtype:<5} {r.batch:>5} {r.kv_len:>7} {r.q_len:>3} "
+        f"{_fmt(r.latency_us, '.1f'):>11} {_fmt(r.achieved_gbps, '.1f'):>9} "
+        f"{_fmt(r.achieved_tflops, '.2f'):>8} {pct:>6} {_fmt(r.roofline_us, '.2f'):>11}"
+    )
+    if r.error:
+        line += f"  {r.error}"
+    print(line, flush=True)
+
+
+async def _sweep(
+    args: argparse.Namespace,
+    variants: list[str],
+    backends: list[str],
+    shapes: dict[str, dict[str, object]],
+    dtype: str | None,
+) -> int:
+    from kernels_bridge.client import KernelClient, WorkerError
+
+    if args.connect:
+        host, _, port = args.connect.rpartition(":")
+        if not port.isdigit():
+            fail(f"--connect expects HOST:PORT, got {args.connect!r}")
+            return 2
+        client = KernelClient(connect=(host or "127.0.0.1", int(port)), token=args.token)
+    else:
+        client = KernelClient(args.worker)
+    try:
+        hello = await client.start()
+    except WorkerError as exc:
+        fail(f"kernel worker: {exc}")
+        return 1
+    rows: list[ResultRow] = []
+    try:
+        return await _drive(args, client, hello, variants, backends, shapes, dtype, rows)
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("interrupted: cancelling", file=sys.stderr)
+        return 130
+    finally:
+        await client.shutdown()
+        if args.csv and rows:
+            write_csv(args.csv, rows)
+            print(f"wrote {len(rows)} rows to {args.csv}")
+
+
+async def _drive(
+    args: argparse.Namespace,
+    client: object,
+    hello: Hello,
+    variants: list[str],
+    backends: list[str],
+    shapes: dict[str, dict[str, object]],
+    dtype: str | None,
+    rows: list[ResultRow],
+) -> int:
+    from kernels_bridge.client import Closed, KernelClient
+
+    assert isinstance(client, KernelClient)
+    device = args.device if args.device != "auto" else hello.default_device
+    on_cpu = device == "cpu"
+    devs = ", ".join(d.get("name", "?") for d in hello.devices)
+    print(
+        f"worker: torch {hello.torch_version}, triton {hello.triton_version}; devices: {devs}; "
+        f"backends: {', '.join(hello.backends) or 'none'}",
+        file=sys.stderr,
+    )
+    for b, why in hello.unavailable.items():
+        if b in backends:
+            print(f"  {b}: {why}", file=sys.stderr)
+    for note in hello.notes:
+        print(f"  note: {note}", file=sys.stderr)
+    if hello.torch_version is None:
+        fail("the worker's Python has no torch; pass --worker PATH to one that has it")
+        return 1
+    job = Run(
+        job_id=uuid.uuid4().hex[:12],
+        variants=variants,
+        kv_lens=args.kv or ([1024, 4096] if on_cpu else [4096, 16384]),
+        batches=[args.batch or (1 if on_cpu else 128)],
+        q_lens=[args.q_len],
+        dtypes=[dtype or ("fp32" if on_cpu else "bf16")],
+        backends=backends,
+        warmup=args.warmup if args.warmup is not None else (1 if on_cpu else 5),
+        iters=args.iters if args.iters is not None else (5 if on_cpu else 30),
+        device=args.device,
+        shapes=shapes,
+        check=args.check,
+        gpu_profile=args.gpu,
+    )
+    label = "CPU (wall clock)" if on_cpu else device
+    print(
+        f"{job.combos()} rows on {label}; roofline column: "
+        f"{'the device profile' if not on_cpu else args.gpu + ' (analytic)'}"
+    )
+    print(
+        f"{'var':<5} {'backend':<11} {'dtype':<5} {'batch':>5} {'kv':>7} {'q':>3} "
+        f"{'latency µs':>11} {'GB/s':>9} {'TFLOP/s':>8} {'%BW':>6} {'roofline µs':>11}"
+    )
+    await client.run(job)
+    code = 0
+    async for ev in client.events():
+        if isinstance(ev, Result):
+            row = ev.result_row
+            rows.append(row)
+            print_row(row)
+        elif isinstance(ev, Progress):
+            continue
+        elif isinstance(ev, Error):
+            fail(ev.message)
+            code = 1
+            if ev.job_id == job.job_id or ev.fatal:
+                break
+        elif isinstance(ev, Done):
+            if ev.cancelled:
+                code = 130
+            break
+        elif isinstance(ev, Closed):
+            fail(f"the worker exited (code {ev.exit_code}): {ev.stderr_tail}")
+            return 1
+    if any(r.error for r in rows) and code == 0:
+        print(f"{sum(1 for r in rows if r.error)} row(s) with errors (see the error column)")
+    return code

@@ -1,0 +1,287 @@
+"""`workbench providers`: list, show, add, remove and export the saved providers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from workbench.commands.common import fail
+from workbench.core.provider_store import (
+    ProviderConfigError,
+    ProviderSet,
+    check_proxy_url,
+    export_providers_toml,
+    load_providers,
+    save_providers,
+)
+from workbench.core.providers import (
+    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
+    DEFAULT_STALL_TIMEOUT_S,
+    KeyRef,
+    ModelEntry,
+    Provider,
+    ProxyChoice,
+    normalize_base_url,
+)
+from workbench.core.secrets import is_env_var_name, parse_env_reference, redact
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "providers",
+        help="list, show, add, remove and export saved providers",
+        description="Saved OpenAI-compatible providers (a TOML file in the user config "
+        "directory; $WORKBENCH_CONFIG_DIR overrides it). Keys are never stored in it: only "
+        "where each key lives (an environment variable, the OS keyring, or typed per session).",
+    )
+    actions = p.add_subparsers(dest="action", metavar="ACTION")
+
+    ls = actions.add_parser("list", help="name, base URL, where the key comes from, models")
+    ls.set_defaults(func=_list)
+
+    show = actions.add_parser("show", help="everything saved about one provider")
+    show.add_argument("name")
+    show.set_defaults(func=_show)
+
+    rm = actions.add_parser("remove", help="forget a provider (its keyring entry stays)")
+    rm.add_argument("name")
+    rm.set_defaults(func=_remove)
+
+    add = actions.add_parser(
+        "add",
+        help="save a provider (the URL is normalised and the changes printed)",
+        description="Save a provider. The key is a reference, never text: --api-key-env VAR "
+        "(or $VAR / ${VAR}), or --keyring ACCOUNT for a key already in the OS keyring.",
+    )
+    add.add_argument("name")
+    add.add_argument("--base-url", required=True, metavar="URL")
+    key = add.add_mutually_exclusive_group()
+    key.add_argument("--api-key-env", metavar="VAR", help="environment variable with the key")
+    key.add_argument("--keyring", metavar="ACCOUNT", help="OS keyring account with the key")
+    key.add_argument(
+        "--session-key",
+        action="store_true",
+        help="the key is typed into the app each session and never saved",
+    )
+    add.add_argument("--model", action="append", default=[], metavar="ID", help="repeatable")
+    add.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="extra header; a credential must be a reference: 'X-Api-Key=${VAR}'",
+    )
+    add.add_argument(
+        "--proxy",
+        default="system",
+        metavar="system|none|URL",
+        help="system: the *_PROXY environment (loopback always direct); none: direct; "
+        "or a proxy URL for this provider only",
+    )
+    add.add_argument(
+        "--insecure",
+        action="store_true",
+        help="turn TLS certificate verification off for this provider (shown as a warning)",
+    )
+    add.add_argument("--first-token-timeout", type=float, metavar="S")
+    add.add_argument("--stall-timeout", type=float, metavar="S")
+    add.add_argument("--total-timeout", type=float, metavar="S")
+    add.add_argument("--replace", action="store_true", help="overwrite a provider of that name")
+    add.set_defaults(func=_add)
+
+    export = actions.add_parser("export", help="the provider set as TOML without secrets")
+    export.add_argument("path", nargs="?", help="file to write (default: print)")
+    export.set_defaults(func=_export)
+
+    p.set_defaults(func=_list)
+
+
+def _load() -> ProviderSet:
+    found = load_providers()
+    if found.warning:
+        print(f"warning: {redact(found.warning)}", file=sys.stderr)
+    return found
+
+
+def _describe_proxy(provider: Provider) -> str:
+    return provider.proxy.describe()
+
+
+def _list(args: argparse.Namespace) -> int:
+    found = _load()
+    if not found.providers:
+        print(f"No saved providers in {found.path}.")
+        print("Add one: workbench providers add NAME --base-url URL --api-key-env VAR")
+        return 0
+    print(f"{len(found.providers)} provider(s) in {found.path}")
+    for provider in found.providers:
+        models = ", ".join(m.id for m in provider.models) or "(none saved)"
+        print(f"  {provider.name}")
+        print(f"    base URL: {provider.base_url}")
+        print(f"    key:      {provider.key.describe()}")
+        print(f"    models:   {models}")
+        if provider.proxy.mode != "system":
+            print(f"    proxy:    {_describe_proxy(provider)}")
+        for warning in provider.warnings():
+            print(f"    WARNING:  {warning}")
+    return 0
+
+
+def _find(found: ProviderSet, name: str) -> Provider | None:
+    provider = found.get(name)
+    if provider is None:
+        names = ", ".join(found.names()) or "none saved"
+        fail(f"no provider named '{name}' in {found.path} (saved: {names})")
+    return provider
+
+
+def _show(args: argparse.Namespace) -> int:
+    provider = _find(_load(), args.name)
+    if provider is None:
+        return 2
+    print(f"{provider.name}")
+    print(f"  base URL:      {provider.base_url}")
+    print(f"  key:           {provider.key.describe()}")
+    for header, value in provider.headers.items():
+        print(f"  header:        {header}: {redact(value)}")
+    total = f"{provider.total_timeout_s:g} s" if provider.total_timeout_s else "none"
+    print(
+        f"  timeouts:      first token {provider.first_token_timeout_s:g} s, "
+        f"stall {provider.stall_timeout_s:g} s, total {total}"
+    )
+    print(f"  proxy:         {_describe_proxy(provider)}")
+    print(f"  TLS verify:    {'on' if provider.verify_tls else 'OFF'}")
+    if provider.source:
+        print(f"  imported from: {provider.source}")
+    for warning in provider.warnings():
+        print(f"  WARNING: {warning}")
+    if not provider.models:
+        print(
+            "  models:        (none saved; `workbench models --provider NAME` lists the server's)"
+        )
+    for m in provider.models:
+        facts = [
+            x
+            for x in (
+                m.display_name,
+                m.attention,
+                f"{m.context_window} ctx" if m.context_window else None,
+                f"${m.prices.input:g}/${m.prices.output:g} per M tokens" if m.prices else None,
+            )
+            if x
+        ]
+        print(f"  model:         {m.id}" + (f"  ({', '.join(facts)})" if facts else ""))
+    return 0
+
+
+def _remove(args: argparse.Namespace) -> int:
+    found = _load()
+    if found.from_backup:
+        fail(
+            f"{found.path} is broken (see the warning); fix it first, so that removing "
+            f"'{args.name}' does not also replace your edits"
+        )
+        return 2
+    if _find(found, args.name) is None:
+        return 2
+    save_providers([p for p in found.providers if p.name != args.name], found.path)
+    print(f"Removed '{args.name}' from {found.path}")
+    return 0
+
+
+def _key_ref(args: argparse.Namespace) -> KeyRef | None:
+    if args.api_key_env:
+        var = parse_env_reference(args.api_key_env) or args.api_key_env.strip()
+        if not is_env_var_name(var):
+            # never echo it: a pasted key is the usual reason
+            fail(
+                "--api-key-env takes the NAME of an environment variable (like MY_API_KEY), "
+                "not the key itself; export MY_API_KEY=<key> and pass --api-key-env MY_API_KEY"
+            )
+            return None
+        return KeyRef("env", var)
+    if args.keyring:
+        return KeyRef("keyring", args.keyring)
+    if args.session_key:
+        return KeyRef("session")
+    return KeyRef("none")
+
+
+def _add(args: argparse.Namespace) -> int:
+    found = _load()
+    if found.from_backup:
+        fail(f"{found.path} is broken (see the warning); fix it before adding providers")
+        return 2
+    if found.get(args.name) is not None and not args.replace:
+        fail(f"a provider named '{args.name}' exists; pass --replace to overwrite it")
+        return 2
+    try:
+        normalized = normalize_base_url(args.base_url)
+    except ValueError as exc:
+        fail(str(exc))
+        return 2
+    for note in normalized.notes:
+        print(f"base URL: {note} -> {normalized.url}")
+    key = _key_ref(args)
+    if key is None:
+        return 2
+    headers: dict[str, str] = {}
+    for item in args.header:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            fail(f"--header takes NAME=VALUE, got '{redact(item)}'")
+            return 2
+        headers[name.strip()] = value.strip()
+    if args.proxy in ("system", "none"):
+        proxy = ProxyChoice(args.proxy)
+    else:
+        proxy = ProxyChoice("url", args.proxy.strip())
+    provider = Provider(
+        name=args.name,
+        base_url=normalized.url,
+        key=key,
+        headers=headers,
+        first_token_timeout_s=args.first_token_timeout or DEFAULT_FIRST_TOKEN_TIMEOUT_S,
+        stall_timeout_s=args.stall_timeout or DEFAULT_STALL_TIMEOUT_S,
+        total_timeout_s=args.total_timeout,
+        proxy=proxy,
+        verify_tls=not args.insecure,
+        models=tuple(ModelEntry(m) for m in dict.fromkeys(args.model)),
+    )
+    try:
+        if proxy.mode == "url":
+            check_proxy_url(args.name, proxy.url)
+        others = [p for p in found.providers if p.name != args.name]
+        existing = found.get(args.name)
+        if existing is not None:  # keep its place in the file
+            index = found.providers.index(existing)
+            others.insert(index, replace(provider))
+            path = save_providers(others, found.path)
+        else:
+            path = save_providers([*others, provider], found.path)
+    except ProviderConfigError as exc:
+        fail(str(exc))
+        return 2
+    print(f"Saved '{provider.name}' ({provider.base_url}) to {path}")
+    print(f"  key: {provider.key.describe()}")
+    for warning in provider.warnings():
+        print(f"  WARNING: {warning}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    found = _load()
+    try:
+        text = export_providers_toml(found.providers)
+    except ProviderConfigError as exc:
+        fail(str(exc))
+        return 2
+    if args.path:
+        target = Path(args.path)
+        target.write_text(text, encoding="utf-8")
+        print(f"Exported {len(found.providers)} provider(s) to {target} (no keys inside)")
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,168 @@
+"""What an import will save, and saving it: providers into our providers file, literal keys
+into the OS keyring (never into a file), env references kept as references."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Literal
+
+from workbench.core.importers._base import FoundKey, ImportResult, merge_models, unique_name
+from workbench.core.providers import KeyRef, Provider
+
+ProviderAction = Literal["new", "update", "unchanged"]
+KeyAction = Literal["env", "keyring", "unsaved", "none", "kept"]
+
+NO_KEYRING = (
+    "cannot be saved: no OS keyring here; export it as an environment variable and re-import, "
+    "or add the provider with --api-key-env"
+)
+
+
+@dataclass(frozen=True)
+class PlannedProvider:
+    name: str  # the name it is saved under
+    imported_as: str  # its name in the ImportResult
+    action: ProviderAction
+    provider: Provider  # as it will be saved (the key is a reference)
+    note: str  # "new", "updates 'x' (same base URL)", "saved as 'x-2': 'x' has another URL"
+
+
+@dataclass(frozen=True)
+class PlannedKey:
+    provider: str  # the saved name
+    action: KeyAction
+    message: str  # "stays env reference $X", "goes to the OS keyring as account Y", …
+    account: str = ""
+
+
+@dataclass
+class SavePlan:
+    providers: list[PlannedProvider]
+    keys: list[PlannedKey]
+    all_providers: list[Provider]  # the whole set to write: existing ones merged with these
+    keyring_available: bool
+    _to_keyring: dict[str, FoundKey] = field(default_factory=dict, repr=False)
+
+    @property
+    def changes(self) -> bool:
+        return bool(self._to_keyring) or any(p.action != "unchanged" for p in self.providers)
+
+    def key_for(self, name: str) -> PlannedKey | None:
+        return next((k for k in self.keys if k.provider == name), None)
+
+
+def _env_hint(name: str) -> str:
+    return re.sub(r"[^A-Z0-9]+", "_", name.upper()).strip("_") + "_API_KEY"
+
+
+def plan_save(result: ImportResult, existing: list[Provider], keyring_available: bool) -> SavePlan:
+    """What saving `result` on top of `existing` does. Pure: nothing is written.
+
+    A provider whose name is taken updates that provider when the base URL is the same, and
+    gets a suffix (-2, -3…) when it is not; a provider with the same base URL and env key as
+    a saved one under another name updates that one.
+    """
+    final = list(existing)
+    planned: list[PlannedProvider] = []
+    keys: list[PlannedKey] = []
+    to_keyring: dict[str, FoundKey] = {}
+    for imported in result.providers:
+        found = result.keys.get(imported.name, FoundKey.missing())
+        index, note = _match(imported, found, final)
+        old = final[index] if index is not None else None
+        name = old.name if old is not None else unique_name(imported.name, (p.name for p in final))
+        if old is None and name != imported.name:
+            note = f"saved as '{name}': '{imported.name}' already names a provider with another URL"
+        key_ref, key_plan = _key_plan(name, found, old, keyring_available)
+        if key_plan.action == "keyring":
+            to_keyring[key_plan.account] = found
+        keys.append(key_plan)
+        provider = replace(imported, name=name, key=key_ref)
+        if old is not None:
+            provider = replace(
+                provider,
+                headers={**old.headers, **imported.headers},
+                proxy=old.proxy,
+                verify_tls=old.verify_tls,
+                models=merge_models(imported.models, old.models),
+            )
+            action: ProviderAction = (
+                "unchanged" if provider == old and key_plan.action != "keyring" else "update"
+            )
+            final[index] = provider  # type: ignore[index]
+        else:
+            action = "new"
+            final.append(provider)
+        planned.append(PlannedProvider(name, imported.name, action, provider, note))
+    return SavePlan(planned, keys, final, keyring_available, to_keyring)
+
+
+def _match(imported: Provider, found: FoundKey, saved: list[Provider]) -> tuple[int | None, str]:
+    for i, p in enumerate(saved):
+        if p.name == imported.name:
+            if p.base_url == imported.base_url:
+                return i, f"updates the saved provider '{p.name}' (same base URL)"
+            return None, ""
+    if found.kind == "env":
+        for i, p in enumerate(saved):
+            if p.base_url == imported.base_url and p.key == found.ref:
+                return i, f"updates the saved provider '{p.name}' (same base URL and key)"
+    return None, "new"
+
+
+def _key_plan(
+    name: str, found: FoundKey, old: Provider | None, keyring_available: bool
+) -> tuple[KeyRef, PlannedKey]:
+    if found.kind == "env":
+        state = "set" if os.environ.get(found.env_var, "").strip() else "not set"
+        return found.ref, PlannedKey(
+            name, "env", f"stays env reference ${found.env_var} ({state} in this shell)"
+        )
+    if found.kind == "literal":
+        if keyring_available:
+            account = old.key.name if old is not None and old.key.source == "keyring" else name
+            account = account or name
+            return KeyRef("keyring", account), PlannedKey(
+                name, "keyring", f"goes to the OS keyring as account '{account}'", account
+            )
+        hint = (
+            f" (e.g. export {_env_hint(name)}=... then `workbench providers add {name} "
+            f"--base-url URL --api-key-env {_env_hint(name)}`)"
+        )
+        kept = old.key if old is not None else KeyRef("none")
+        return kept, PlannedKey(name, "unsaved", NO_KEYRING + hint)
+    if old is not None and old.key.source != "none":
+        return old.key, PlannedKey(
+            name,
+            "kept",
+            f"keeps its saved key ({old.key.describe()}); the file has "
+            + ("only a placeholder" if found.kind == "placeholder" else "no key"),
+        )
+    if found.kind == "placeholder":
+        return KeyRef("none"), PlannedKey(
+            name,
+            "none",
+            f"no key saved: the file holds a placeholder ('{found.placeholder}'), not a key; "
+            f"export the real key as an environment variable and re-import, or use "
+            f"`workbench providers add {name} --api-key-env VAR`",
+        )
+    return KeyRef("none"), PlannedKey(name, "none", "no key in the file: saved without a key")
+
+
+def apply_save(plan: SavePlan, path: Path | None = None) -> Path:
+    """Store literal keys in the OS keyring, then write the providers file; returns its path.
+
+    Raises KeyringUnavailable before anything is written to the providers file when a key
+    cannot be stored, so a provider never points at a keyring entry that does not exist.
+    """
+    from workbench.core.provider_store import save_providers
+    from workbench.core.secrets import store_in_keyring
+
+    for account, found in plan._to_keyring.items():
+        secret = found.secret()
+        if secret:
+            store_in_keyring(account, secret)
+    return save_providers(plan.all_providers, path)

@@ -1,0 +1,164 @@
+"""Start the desktop app: one QApplication, one qasync event loop, the main window."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, Qt, QTranslator
+from PySide6.QtWidgets import QApplication
+
+from workbench.core.provider_store import default_config_dir, load_providers
+from workbench.core.secrets import install_log_redaction, resolve_key
+from workbench.core.store import RunStore
+from workbench.resources import resource
+from workbench.ui.error_sink import ErrorSink
+from workbench.ui.main_window import MainWindow
+from workbench.ui.session import LOCAL_PROVIDER, Session
+
+log = logging.getLogger(__name__)
+START_NS = time.perf_counter_ns()
+
+
+def settings() -> QSettings:
+    path = default_config_dir() / "gui.ini"
+    return QSettings(str(path), QSettings.Format.IniFormat)
+
+
+def install_translators(app: QApplication, language: str | None) -> str:
+    """Load our .qm and Qt's own for `language` (or the system locale); returns what was used."""
+    name = language or str(settings().value("language", "")) or QLocale.system().name()
+    if not name.startswith("zh"):
+        return "en"
+    ours = QTranslator(app)
+    if ours.load(str(resource("translations", "workbench_zh_CN.qm"))):
+        app.installTranslator(ours)
+    qt = QTranslator(app)
+    if qt.load("qtbase_zh_CN", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt)
+    return "zh_CN"
+
+
+def apply_color_scheme(app: QApplication) -> bool:
+    """Charts follow the system's light or dark scheme (widgets already do); True when dark."""
+    import pyqtgraph as pg
+
+    dark = app.styleHints().colorScheme() == Qt.ColorScheme.Dark
+    pg.setConfigOptions(
+        antialias=True,
+        background="#202124" if dark else "w",
+        foreground="#e8eaed" if dark else "#202124",
+    )
+    return dark
+
+
+def _choices(session: Session) -> list[tuple[str, str]]:
+    choices = [
+        (f"{LOCAL_PROVIDER}|{m.id}", f"{m.id}  ({m.attention}, built-in)")
+        for m in session.catalog.simulated()
+    ]
+    for name, provider in session.providers.items():
+        for model in provider.models:
+            choices.append((f"{name}|{model.id}", f"{model.id}  ({name})"))
+    return choices
+
+
+def _load_providers(session: Session) -> None:
+    loaded = load_providers()
+    if loaded.warning:
+        log.warning(loaded.warning)
+    session.providers = {p.name: p for p in loaded.providers}
+
+    def keys(target):  # resolve lazily, at request time: a key may be set after launch
+        provider = session.providers.get(target.provider)
+        return resolve_key(provider) if provider is not None else None
+
+    session.keys = keys
+
+
+async def run_window(args) -> int:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    store = RunStore()
+    session = Session(store=store, time_scale=args.time_scale)
+    _load_providers(session)
+    window = MainWindow(session, settings())
+    sink = ErrorSink(window)
+    sink.install(asyncio.get_running_loop())
+    closed = asyncio.Event()
+    app.lastWindowClosed.connect(closed.set)
+    await session.start_local_provider()
+    window.set_choices(_choices(session))
+    if not window.restore_state() or args.demo_screenshot:
+        window.apply_preset("real")
+        window.prompt.set_tokens(32768)
+    window.shown.connect(
+        lambda: log.info(
+            "main window shown after %.0f ms", (time.perf_counter_ns() - START_NS) / 1e6
+        )
+    )
+    window.show()
+    code = 0
+    try:
+        if args.demo_screenshot:
+            code = await _demo_screenshot(window, Path(args.demo_screenshot), args.screenshot_when)
+            window.close()
+        else:
+            await closed.wait()
+    finally:
+        sink.uninstall()
+        await session.close()
+    return code
+
+
+async def _demo_screenshot(window: MainWindow, path: Path, when: str) -> int:
+    """Run the default comparison and save a PNG of the whole window (docs/ screenshots)."""
+    task = window.run_all()
+    assert task is not None
+    if when == "streaming":
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not all(p.events >= 20 for p in window.session.panes):
+            await asyncio.sleep(0.05)
+    else:
+        final = await task
+        if final is None or final.status != "finished":
+            print("error: the demo comparison did not finish", file=sys.stderr)
+            return 1
+    await asyncio.sleep(0.2)  # let the last frame paint
+    window._paint()
+    QApplication.processEvents()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not window.grab().save(str(path)):
+        print(f"error: could not write {path}", file=sys.stderr)
+        return 1
+    print(f"saved {path}")
+    window.session.stop_all()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(task, 5)
+    return 0
+
+
+def main(args) -> int:
+    """`workbench gui`: returns the process exit code."""
+    import qasync
+
+    install_log_redaction()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    for noisy in ("httpx2", "httpcore2", "aiohttp.access"):  # one line per request is noise
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    os.environ.setdefault("QT_API", "pyside6")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Attention Workbench")
+    app.setQuitOnLastWindowClosed(False)  # the coroutine ends the app, after cleaning up
+    app.setOrganizationName("attention-workbench")
+    install_translators(app, args.lang)
+    apply_color_scheme(app)
+    try:
+        return qasync.run(run_window(args))
+    except asyncio.CancelledError:
+        return 0

@@ -1,0 +1,105 @@
+"""Live charts of a comparison: cumulative tokens vs time, TTFT bars, decode tok/s bars.
+
+TTFT is where a curve leaves zero and its slope is the decode rate. Repainted from the
+session's frame timer, never per token.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QHBoxLayout, QWidget
+
+from workbench.ui.chart_export import ExportableChart
+from workbench.ui.pane_widget import PANE_COLORS
+from workbench.ui.panes_model import PaneModel
+
+BAR_INTERVAL_S = 0.25
+
+
+class LivePlots(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tokens_plot = pg.PlotWidget(title=self.tr("Output tokens vs time"))
+        self.tokens_plot.setLabel("bottom", self.tr("seconds since the request was sent"))
+        self.tokens_plot.setLabel("left", self.tr("tokens"))
+        self.tokens_plot.showGrid(x=True, y=True, alpha=0.2)
+        self.tokens_plot.addLegend(offset=(10, 10))
+        self.ttft_plot = pg.PlotWidget(title=self.tr("TTFT (ms)"))
+        self.decode_plot = pg.PlotWidget(title=self.tr("Decode tok/s"))
+        for plot in (self.ttft_plot, self.decode_plot):
+            plot.showGrid(y=True, alpha=0.2)
+            plot.getAxis("bottom").setStyle(tickTextOffset=4)
+        self._curves: list[pg.PlotDataItem] = []
+        self._painted: dict[int, tuple[object, ...]] = {}
+        self._bars_at = 0.0
+        self._bars_finished: tuple[bool, ...] = ()
+        self._bars: list[pg.BarGraphItem] = []
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tokens_plot, 3)
+        layout.addWidget(self.ttft_plot, 1)
+        layout.addWidget(self.decode_plot, 1)
+        self.charts = [
+            ExportableChart("tokens_vs_time", self.tokens_plot),
+            ExportableChart("ttft", self.ttft_plot),
+            ExportableChart("decode_tps", self.decode_plot),
+        ]
+
+    def set_panes(self, labels: Sequence[str]) -> None:
+        legend = self.tokens_plot.plotItem.legend
+        for curve in self._curves:
+            self.tokens_plot.removeItem(curve)
+            if legend is not None:
+                legend.removeItem(curve)
+        self._curves = []
+        self._painted.clear()
+        for i, label in enumerate(labels):
+            curve = self.tokens_plot.plot(
+                [], [], name=label, pen=pg.mkPen(PANE_COLORS[i % len(PANE_COLORS)], width=2)
+            )
+            curve.setClipToView(True)
+            curve.setDownsampling(auto=True, method="peak")
+            self._curves.append(curve)
+        for plot in (self.ttft_plot, self.decode_plot):
+            axis = plot.getAxis("bottom")
+            axis.setTicks([[(i, str(i + 1)) for i in range(len(labels))]])
+
+    def points(self) -> int:
+        """How many points the token curves hold (for tests and the frame budget)."""
+        return sum(0 if c.xData is None else len(c.xData) for c in self._curves)
+
+    def paint(self, panes: Sequence[PaneModel]) -> None:
+        for i, (curve, pane) in enumerate(zip(self._curves, panes, strict=False)):
+            version = (pane.request_id, len(pane.curve_t), pane.result is not None)
+            if self._painted.get(i) == version:
+                continue  # nothing new for this curve
+            self._painted[i] = version
+            if pane.curve_t:
+                # the curve starts at (0, 0) at send time: TTFT is where it leaves the axis
+                xs = np.fromiter([0.0, *pane.curve_t], float)
+                ys = np.fromiter([0.0, *pane.curve_tokens], float)
+                curve.setData(xs, ys, skipFiniteCheck=True)
+            else:
+                curve.setData([], [])
+        now = time.monotonic()
+        finished = tuple(p.result is not None for p in panes)
+        # bars redraw through a QPicture: a few times a second is plenty for the eye
+        if now - self._bars_at >= BAR_INTERVAL_S or finished != self._bars_finished:
+            self._bars_at, self._bars_finished = now, finished
+            self._paint_bars(self.ttft_plot, [p.ttft_ms() for p in panes], 0)
+            self._paint_bars(self.decode_plot, [p.decode_tps() for p in panes], 1)
+
+    def _paint_bars(self, plot: pg.PlotWidget, values: list[float | None], slot: int) -> None:
+        while len(self._bars) < 2:
+            item = pg.BarGraphItem(x=[], height=[], width=0.6)
+            self._bars.append(item)
+            (self.ttft_plot if len(self._bars) == 1 else self.decode_plot).addItem(item)
+        heights = [v or 0.0 for v in values]
+        brushes = [PANE_COLORS[i % len(PANE_COLORS)] for i in range(len(values))]
+        self._bars[slot].setOpts(
+            x=list(range(len(values))), height=heights, width=0.6, brushes=brushes
+        )

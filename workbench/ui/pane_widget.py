@@ -1,0 +1,221 @@
+"""One side-by-side pane: model picker, attention badge, KV size, live text and figures."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from kernels_bridge.variants import kv_bytes_per_token
+from workbench.core.catalog import Catalog
+from workbench.ui.panes_model import PaneModel, PaneState
+from workbench.ui.prompt_slider import tokens_label
+
+BADGE_COLORS = {
+    "MHA": "#c0392b", "MQA": "#d35400", "GQA": "#2471a3", "GTA": "#148f77",
+    "MLA": "#7d3c98", "GLA": "#1e8449", "NSA": "#b7950b", "MOBA": "#6e2c00",
+}  # fmt: skip
+PANE_COLORS = ("#2471a3", "#c0392b", "#1e8449", "#7d3c98", "#d35400", "#148f77", "#b7950b",
+               "#566573")  # fmt: skip
+
+
+def human_bytes(n: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if abs(n) < 1000 or unit == "TB":
+            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
+        n /= 1000
+    return f"{n:.1f} TB"
+
+
+class PaneWidget(QFrame):
+    """Shows a PaneModel; `choose` emits the picked choice key, `stop` the pane's wish to stop."""
+
+    choose = Signal(int, str)
+    stop = Signal(int)
+
+    def __init__(self, index: int, catalog: Catalog, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.index = index
+        self.catalog = catalog
+        self.setObjectName("pane")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        color = PANE_COLORS[index % len(PANE_COLORS)]
+        self.setStyleSheet(f"#pane {{ border-top: 3px solid {color}; }}")
+        self.picker = QComboBox()
+        self.picker.setObjectName("modelPicker")
+        self.picker.setMinimumContentsLength(18)
+        self.badge = QLabel("?")
+        self.badge.setObjectName("attentionBadge")
+        self.badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.kv = QLabel()
+        self.kv.setObjectName("kvLabel")
+        self.fit = QLabel()
+        self.fit.setObjectName("fitLabel")
+        self.fit.setWordWrap(True)
+        self.stop_button = QPushButton(self.tr("Stop"))
+        self.stop_button.setEnabled(False)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setObjectName("paneText")
+        self.text.setMaximumBlockCount(2000)
+        self.error = QLabel()
+        self.error.setObjectName("paneError")
+        self.error.setWordWrap(True)
+        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error.setStyleSheet(
+            "#paneError { background: #fdecea; color: #922b21; padding: 6px; border-radius: 4px; }"
+        )
+        self.error.hide()
+        self.figures: dict[str, QLabel] = {}
+        stats = QGridLayout()
+        stats.setHorizontalSpacing(14)
+        names = [
+            ("ttft", self.tr("TTFT")),
+            ("decode", self.tr("decode")),
+            ("tokens", self.tr("tokens")),
+            ("elapsed", self.tr("elapsed")),
+            ("cost", self.tr("cost")),
+        ]
+        for column, (key, caption) in enumerate(names):
+            head = QLabel(caption)
+            head.setObjectName("figureCaption")
+            value = QLabel("–")
+            value.setObjectName(f"figure_{key}")
+            value.setStyleSheet("font-weight: 600; font-size: 13pt;")
+            stats.addWidget(head, 0, column)
+            stats.addWidget(value, 1, column)
+            self.figures[key] = value
+        header = QHBoxLayout()
+        header.addWidget(self.picker, 1)
+        header.addWidget(self.badge)
+        header.addWidget(self.stop_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(header)
+        info = QHBoxLayout()
+        info.addWidget(self.kv)
+        info.addStretch(1)
+        layout.addLayout(info)
+        layout.addWidget(self.fit)
+        layout.addLayout(stats)
+        layout.addWidget(self.error)
+        layout.addWidget(self.text, 1)
+        self._painted_parts = 0
+        self._painted_version = -1
+        self._painted_request: str | None = None
+        self.picker.activated.connect(
+            lambda _i: self.choose.emit(self.index, self.picker.currentData() or "")
+        )
+        self.stop_button.clicked.connect(lambda: self.stop.emit(self.index))
+
+    def set_choices(self, choices: list[tuple[str, str]], current: str) -> None:
+        """(key, label) pairs; keys are 'provider|model'."""
+        self.picker.blockSignals(True)
+        self.picker.clear()
+        for key, label in choices:
+            self.picker.addItem(label, key)
+        position = self.picker.findData(current)
+        self.picker.setCurrentIndex(max(0, position))
+        self.picker.blockSignals(False)
+
+    def show_context(self, model: PaneModel, prompt_tokens: int, max_tokens: int) -> None:
+        """Badge, KV size and context-window fit for the current prompt length."""
+        target = model.target
+        info = self.catalog.get(target.model.split("+", 1)[0]) if target else None
+        attention = (target.attention if target else None) or (info.attention if info else "?")
+        self.badge.setText(attention)
+        color = BADGE_COLORS.get(attention.upper(), "#7f8c8d")
+        self.badge.setStyleSheet(
+            f"background: {color}; color: white; font-weight: 700; padding: 2px 8px;"
+            " border-radius: 8px;"
+        )
+        if info is not None:
+            per_token = kv_bytes_per_token(info.shape)
+            self.kv.setText(
+                self.tr("KV cache %1 at %2")
+                .replace("%1", human_bytes(per_token * prompt_tokens))
+                .replace("%2", tokens_label(prompt_tokens))
+            )
+            self.kv.setToolTip(
+                self.tr("%1 per token, all layers (bf16)").replace("%1", human_bytes(per_token))
+            )
+        else:
+            self.kv.setText(self.tr("KV cache: unknown model shape"))
+        window = (target.context_window if target else None) or (
+            info.context_window if info else None
+        )
+        if window and prompt_tokens + max_tokens > window:
+            self.fit.setText(
+                self.tr(
+                    "Prompt + output (%1) exceeds the %2 context window: the server will refuse it"
+                )
+                .replace("%1", tokens_label(prompt_tokens + max_tokens))
+                .replace("%2", tokens_label(window))
+            )
+            self.fit.setStyleSheet("color: #b9770e;")
+        elif window:
+            price = ""
+            if info is not None and (info.prices.input or info.prices.output):
+                cost = (prompt_tokens * info.prices.input + max_tokens * info.prices.output) / 1e6
+                price = self.tr(", about $%1 per request").replace("%1", f"{cost:.4f}")
+            self.fit.setText(
+                self.tr("Fits the %1 context window%2")
+                .replace("%1", tokens_label(window))
+                .replace("%2", price)
+            )
+            self.fit.setStyleSheet("color: #5d6d7e;")
+        else:
+            self.fit.setText("")
+
+    def _set(self, key: str, text: str) -> None:
+        label = self.figures[key]
+        if label.text() != text:  # an unchanged label costs no relayout
+            label.setText(text)
+
+    def paint(self, model: PaneModel) -> None:
+        """Repaint from the model: called on the frame timer, never per token."""
+        if model.request_id != self._painted_request:
+            self._painted_request = model.request_id
+            self._painted_parts = -1  # a new request: repaint from scratch, never append
+        if model.text_version != self._painted_version:
+            if model.state == PaneState.WAITING and not model.text_parts:
+                self.text.setPlainText(self.tr("Waiting for the first token…"))
+                self._painted_parts = -1
+            elif self._painted_parts < 0 or self._painted_parts > len(model.text_parts):
+                self.text.setPlainText(model.text)
+                self._painted_parts = len(model.text_parts)
+            elif self._painted_parts < len(model.text_parts):
+                cursor = self.text.textCursor()
+                cursor.movePosition(QTextCursor.MoveOperation.End)
+                cursor.insertText("".join(model.text_parts[self._painted_parts :]))
+                self._painted_parts = len(model.text_parts)
+                self.text.ensureCursorVisible()
+            self._painted_version = model.text_version
+        ttft = model.ttft_ms()
+        decode = model.decode_tps()
+        elapsed = model.elapsed_s()
+        cost = model.cost_usd()
+        self._set("ttft", "–" if ttft is None else f"{ttft:,.0f} ms")
+        self._set("decode", "–" if decode is None else f"{decode:,.1f} tok/s")
+        self._set("tokens", str(model.tokens) if model.t_send_ns else "–")
+        self._set("elapsed", "–" if elapsed is None else f"{elapsed:,.1f} s")
+        self._set("cost", "–" if cost is None else f"${cost:.5f}")
+        busy = model.state in (PaneState.WAITING, PaneState.STREAMING)
+        self.stop_button.setEnabled(busy)
+        if model.state == PaneState.ERROR and model.error:
+            self.error.setText(model.error)
+            self.error.show()
+        elif model.state == PaneState.STOPPED:
+            self.error.setText(self.tr("Stopped."))
+            self.error.show()
+        else:
+            self.error.hide()

@@ -1,0 +1,123 @@
+"""What one pane shows, as plain data the widgets read on each frame (no Qt here).
+
+Runner events land here as they arrive; widgets repaint from these models on a coalescing
+timer, never once per token (STYLE.md: Friture).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from workbench.core.metrics import derive
+from workbench.core.results import RequestResult, Target
+
+
+class PaneState(StrEnum):
+    IDLE = "idle"
+    WAITING = "waiting"  # request sent, no token yet (prefill)
+    STREAMING = "streaming"
+    DONE = "done"
+    ERROR = "error"
+    STOPPED = "stopped"
+
+
+@dataclass
+class PaneModel:
+    """One pane: a target, the live text, live figures, and the cumulative-token curve."""
+
+    target: Target | None = None
+    state: PaneState = PaneState.IDLE
+    text_parts: list[str] = field(default_factory=list)
+    reasoning_chars: int = 0
+    events: int = 0
+    t_send_ns: int | None = None
+    t_first_ns: int | None = None
+    t_last_ns: int | None = None
+    result: RequestResult | None = None
+    error: str | None = None
+    curve_t: list[float] = field(default_factory=list)  # seconds since send
+    curve_tokens: list[float] = field(default_factory=list)
+    text_version: int = 0  # bumps when text changed since the last paint
+    request_id: str | None = None
+
+    def reset(self, request_id: str | None = None, t_send_ns: int | None = None) -> None:
+        self.state = PaneState.WAITING if request_id else PaneState.IDLE
+        self.text_parts.clear()
+        self.reasoning_chars = 0
+        self.events = 0
+        self.t_send_ns = t_send_ns
+        self.t_first_ns = self.t_last_ns = None
+        self.result = None
+        self.error = None
+        self.curve_t.clear()
+        self.curve_tokens.clear()
+        self.text_version += 1
+        self.request_id = request_id
+
+    def add_text(self, text: str, reasoning: bool, t_ns: int) -> None:
+        if self.t_first_ns is None:
+            self.t_first_ns = t_ns
+            self.state = PaneState.STREAMING
+        self.t_last_ns = t_ns
+        self.events += 1
+        if reasoning:
+            self.reasoning_chars += len(text)
+        else:
+            self.text_parts.append(text)
+        self.text_version += 1
+        if self.t_send_ns is not None:
+            self.curve_t.append((t_ns - self.t_send_ns) / 1e9)
+            self.curve_tokens.append(float(self.events))
+
+    def finish(self, result: RequestResult) -> None:
+        self.result = result
+        if result.ok:
+            self.state = PaneState.DONE
+        elif result.error_class == "cancelled":
+            self.state = PaneState.STOPPED
+        else:
+            self.state = PaneState.ERROR
+            self.error = result.error_message
+        # usage gives the true token count: rescale the curve (a chunk may carry several tokens)
+        if result.completion_tokens and self.events and self.curve_tokens:
+            scale = result.completion_tokens / self.events
+            self.curve_tokens = [v * scale for v in self.curve_tokens]
+        self.text_version += 1
+
+    @property
+    def text(self) -> str:
+        return "".join(self.text_parts)
+
+    @property
+    def tokens(self) -> int:
+        if self.result is not None and self.result.completion_tokens is not None:
+            return self.result.completion_tokens
+        return self.events
+
+    def ttft_ms(self) -> float | None:
+        if self.result is not None:
+            return derive(self.result).ttft_ms
+        if self.t_send_ns is None or self.t_first_ns is None:
+            return None
+        return (self.t_first_ns - self.t_send_ns) / 1e6
+
+    def decode_tps(self) -> float | None:
+        if self.result is not None:
+            return derive(self.result).decode_tps
+        if self.t_first_ns is None or self.t_last_ns is None or self.events < 2:
+            return None
+        span = (self.t_last_ns - self.t_first_ns) / 1e9
+        return (self.events - 1) / span if span > 0 else None
+
+    def elapsed_s(self) -> float | None:
+        if self.t_send_ns is None:
+            return None
+        end = self.result.t_done if self.result is not None and self.result.t_done else None
+        return ((end or time.perf_counter_ns()) - self.t_send_ns) / 1e9
+
+    def cost_usd(self) -> float | None:
+        if self.result is not None:
+            return derive(self.result).cost_usd
+        return None

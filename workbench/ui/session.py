@@ -1,0 +1,305 @@
+"""The app's controller: owns the built-in provider, the runner and the history store.
+
+Widgets call its methods and listen to its signals; they never touch the network or the
+database (ARCHITECTURE.md rule 2). Runner events land in plain PaneModels; one 30 Hz timer
+emits `frame` only when something changed, and only while a run is active.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, replace
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from workbench.core.catalog import Catalog, load_catalog
+from workbench.core.clients import ClientPool
+from workbench.core.prompts import PromptBuilder
+from workbench.core.providers import Provider
+from workbench.core.replay import replay_events
+from workbench.core.results import Prices, RequestResult, Target
+from workbench.core.runner import (
+    Progress,
+    RequestFinished,
+    RequestStarted,
+    RunEvent,
+    RunFinished,
+    Runner,
+    RunPlan,
+    RunStarted,
+)
+from workbench.core.store import RunStore, load_calibration, save_calibration
+from workbench.core.streaming import TextDelta
+from workbench.ui.panes_model import PaneModel, PaneState
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    run_id: str
+    when: str
+    kind: str
+    status: str
+    requests: int
+    errors: int
+    models: list[str]
+
+
+FRAME_MS = 33  # ~30 Hz: smooth to the eye, cheap for the loop
+LOCAL_PROVIDER = "local"
+
+
+class Session(QObject):
+    frame = Signal()
+    running_changed = Signal(bool)
+    progress = Signal(int, int, float)  # done, total, ETA seconds (-1 when unknown)
+    request_finished = Signal(object)  # RequestResult
+    run_started = Signal(object)  # RunPlan
+    run_finished = Signal(object)  # RunFinished
+    local_provider_ready = Signal(str)  # base URL
+
+    def __init__(
+        self,
+        store: RunStore | None = None,
+        catalog: Catalog | None = None,
+        time_scale: float = 1.0,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.catalog = catalog or load_catalog()
+        self.store = store
+        self.time_scale = time_scale
+        self.panes: list[PaneModel] = []
+        self.local_base_url: str | None = None
+        self.keys: Callable[[Target], str | None] = lambda _t: None
+        self.providers: dict[str, Provider] = {}
+        self._server = None
+        self._pool = ClientPool()
+        self._calibration = load_calibration()
+        self._runner: Runner | None = None
+        self._task: asyncio.Task[RunFinished | None] | None = None
+        self._dirty = False
+        self._by_request: dict[str, list[int]] = {}
+        self._timer = QTimer(self)
+        self._timer.setInterval(FRAME_MS)
+        self._timer.timeout.connect(self._tick)
+
+    # ---- lifecycle ----
+
+    async def start_local_provider(self) -> str:
+        """Start the built-in provider: a real HTTP server on 127.0.0.1, on its own thread."""
+        if self._server is None:
+            from workbench.local.background import BackgroundServer
+            from workbench.local.costmodel import SimSettings
+
+            server = BackgroundServer(settings=SimSettings(time_scale=self.time_scale))
+            self.local_base_url = await asyncio.get_running_loop().run_in_executor(
+                None, server.start
+            )
+            self._server = server
+            self.local_provider_ready.emit(self.local_base_url)
+        assert self.local_base_url is not None
+        return self.local_base_url
+
+    async def close(self) -> None:
+        """Stop everything this session started; safe to call twice."""
+        self.stop_all()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._task, 5)
+        self._timer.stop()
+        await self._pool.aclose()
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+        save_calibration(self._calibration)
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+    # ---- panes ----
+
+    def local_target(self, model_id: str) -> Target:
+        """A Target on the built-in provider, with the catalog's attention and prices."""
+        info = self.catalog.get(model_id.split("+", 1)[0])
+        return Target(
+            provider=LOCAL_PROVIDER,
+            base_url=self.local_base_url or "http://127.0.0.1:0/v1",
+            model=model_id,
+            attention=info.attention if info else None,
+            prices=info.prices if info else Prices(),
+            context_window=info.context_window if info else None,
+        )
+
+    def set_targets(self, targets: Sequence[Target | None]) -> None:
+        while len(self.panes) < len(targets):
+            self.panes.append(PaneModel())
+        del self.panes[len(targets) :]
+        for pane, target in zip(self.panes, targets, strict=True):
+            if pane.target != target:
+                pane.target = target
+                pane.reset()
+        self._dirty = True
+
+    def provider_target(self, provider: str, model: str) -> Target | None:
+        """A Target on a saved provider, or None when the provider is unknown."""
+        entry = self.providers.get(provider)
+        if entry is None:
+            return None
+        info = self.catalog.get(model)
+        own = entry.model(model)
+        return Target(
+            provider=provider,
+            base_url=entry.base_url,
+            model=model,
+            attention=(own.attention if own else None) or (info.attention if info else None),
+            prices=(own.prices if own and own.prices else None)
+            or (info.prices if info else Prices()),
+            context_window=(own.context_window if own else None)
+            or (info.context_window if info else None),
+        )
+
+    # ---- history ----
+
+    def history(self, limit: int = 100) -> list[HistoryRow]:
+        if self.store is None:
+            return []
+        rows = []
+        for run in self.store.runs(limit):
+            models = [
+                t.get("model", "?") for t in run.config.get("targets", ()) if isinstance(t, dict)
+            ]
+            when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(run.created_at))
+            rows.append(
+                HistoryRow(run.run_id, when, run.kind, run.status, run.requests, run.errors, models)
+            )
+        return rows
+
+    def load_run(self, run_id: str) -> list[RequestResult]:
+        return [] if self.store is None else self.store.results(run_id)
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    # ---- runs ----
+
+    def start_run(self, plan: RunPlan) -> asyncio.Task[RunFinished | None]:
+        """Start a run in the background; progress comes back as signals."""
+        if self.running:
+            raise RuntimeError("a run is already in progress")
+        self._task = asyncio.ensure_future(self._consume(self._run_events(plan), plan))
+        return self._task
+
+    def start_replay(self, results: Sequence[RequestResult], speed: float = 1.0) -> asyncio.Task:
+        """Replay recorded requests in the panes with their original timing."""
+        if self.running:
+            raise RuntimeError("a run is already in progress")
+        targets = []
+        for r in results:
+            t = Target(r.provider, r.base_url, r.model, r.attention, r.prices)
+            if t not in targets:
+                targets.append(t)
+        self.set_targets(targets)
+        plan = RunPlan(
+            targets=tuple(targets),
+            prompt_lengths=(results[0].prompt_tokens_target or 1,),
+            kind="replay",
+        )
+        self._task = asyncio.ensure_future(
+            self._consume(replay_events(results, speed=speed), plan, replay=True)
+        )
+        return self._task
+
+    def stop_all(self) -> None:
+        if self._runner is not None:
+            self._runner.cancel()
+        elif self._task is not None and not self._task.done():
+            self._task.cancel()  # a replay has no runner
+
+    def stop_pane(self, index: int) -> None:
+        pane = self.panes[index]
+        if self._runner is not None and pane.target is not None:
+            self._runner.stop_target(pane.target.label)
+
+    async def _run_events(self, plan: RunPlan) -> AsyncIterator[RunEvent]:
+        builder = PromptBuilder(self._calibration)
+        self._runner = Runner(self._pool, sink=self.store, keys=self.keys, builder=builder)
+        try:
+            async for event in self._runner.run(plan):
+                yield event
+        finally:
+            self._runner = None
+
+    async def _consume(
+        self, events: AsyncIterator[RunEvent], plan: RunPlan, replay: bool = False
+    ) -> RunFinished | None:
+        self._by_request.clear()
+        for pane in self.panes:
+            pane.reset()
+        self.run_started.emit(plan)
+        self.running_changed.emit(True)
+        self._timer.start()
+        final: RunFinished | None = None
+        try:
+            async for event in events:
+                self._apply(event)
+                if isinstance(event, RunFinished):
+                    final = event
+        except asyncio.CancelledError:
+            for pane in self.panes:
+                if pane.state in (PaneState.WAITING, PaneState.STREAMING):
+                    pane.state = PaneState.STOPPED
+        finally:
+            self._timer.stop()
+            self._dirty = False
+            self.frame.emit()
+            self.running_changed.emit(False)
+            if final is not None:
+                self.run_finished.emit(final)
+            if not replay:
+                save_calibration(self._calibration)
+        return final
+
+    def _panes_for(self, target: Target) -> list[int]:
+        return [
+            i
+            for i, p in enumerate(self.panes)
+            if p.target == target
+            or (p.target is not None and replace(p.target, base_url=target.base_url) == target)
+        ]
+
+    def _apply(self, event: RunEvent) -> None:
+        if isinstance(event, RequestStarted):
+            indexes = self._panes_for(event.target)
+            self._by_request[event.request_id] = indexes
+            if not event.warmup:
+                for i in indexes:
+                    self.panes[i].reset(event.request_id, event.t_ns)
+        elif isinstance(event, TextDelta):
+            for i in self._by_request.get(event.request_id, ()):
+                if self.panes[i].request_id == event.request_id:
+                    self.panes[i].add_text(event.text, event.reasoning, event.t_ns)
+        elif isinstance(event, RequestFinished):
+            for i in self._by_request.pop(event.result.request_id, ()):
+                if self.panes[i].request_id == event.result.request_id:
+                    self.panes[i].finish(event.result)
+            if not event.result.warmup:
+                self.request_finished.emit(event.result)
+        elif isinstance(event, Progress):
+            self.progress.emit(
+                event.done, event.total, -1.0 if event.eta_s is None else event.eta_s
+            )
+        elif isinstance(event, RunStarted):
+            self.progress.emit(0, event.total, -1.0)
+        self._dirty = True
+
+    def _tick(self) -> None:
+        if self._dirty:
+            self._dirty = False
+            self.frame.emit()

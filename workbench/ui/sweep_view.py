@@ -1,0 +1,151 @@
+"""The sweep view: TTFT, prefill tok/s and decode tok/s against prompt length, filling in live.
+
+One median line per model with a p10-p90 band over repeats; log-scale x (prompt tokens).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.results import RequestResult
+from workbench.core.summary import summarize
+from workbench.ui.chart_export import ExportableChart
+from workbench.ui.pane_widget import PANE_COLORS
+from workbench.ui.prompt_slider import tokens_label
+
+SWEEP_LENGTHS = (1024, 4096, 16384, 32768, 65536, 131072, 262144, 1048576)
+DEFAULT_CHECKED = (1024, 4096, 16384, 32768, 65536)
+FIGURES = (
+    ("ttft_ms", "TTFT (ms)"),
+    ("prefill_tps", "Prefill tok/s"),
+    ("decode_tps", "Decode tok/s"),
+)
+
+
+class SweepView(QWidget):
+    run_requested = Signal(list, int)  # lengths, repeats
+    stop_requested = Signal()
+
+    def __init__(self, session: object | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.results: list[RequestResult] = []
+        self.length_boxes: dict[int, QCheckBox] = {}
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel(self.tr("Prompt lengths:")))
+        for n in SWEEP_LENGTHS:
+            box = QCheckBox(tokens_label(n))
+            box.setChecked(n in DEFAULT_CHECKED)
+            self.length_boxes[n] = box
+            controls.addWidget(box)
+        controls.addSpacing(12)
+        controls.addWidget(QLabel(self.tr("repeats")))
+        self.repeats = QSpinBox()
+        self.repeats.setRange(1, 100)
+        self.repeats.setValue(3)
+        controls.addWidget(self.repeats)
+        self.run_button = QPushButton(self.tr("Run sweep"))
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setEnabled(False)
+        controls.addWidget(self.run_button)
+        controls.addWidget(self.cancel_button)
+        self.status = QLabel()
+        controls.addWidget(self.status, 1)
+        plots = QHBoxLayout()
+        self.plots: dict[str, pg.PlotWidget] = {}
+        self.charts: list[ExportableChart] = []
+        for key, title in FIGURES:
+            plot = pg.PlotWidget(title=self.tr(title))
+            plot.setLabel("bottom", self.tr("prompt tokens"))
+            plot.showGrid(x=True, y=True, alpha=0.2)
+            plot.addLegend(offset=(10, 10))
+            axis = plot.getAxis("bottom")
+            axis.setTicks([[(math.log10(n), tokens_label(n)) for n in SWEEP_LENGTHS]])
+            self.plots[key] = plot
+            self.charts.append(ExportableChart(f"sweep_{key}", plot))
+            plots.addWidget(plot)
+        layout = QVBoxLayout(self)
+        layout.addLayout(controls)
+        layout.addLayout(plots, 1)
+        self.run_button.clicked.connect(self._on_run)
+        self.cancel_button.clicked.connect(self.stop_requested.emit)
+
+    def lengths(self) -> list[int]:
+        return [n for n, box in self.length_boxes.items() if box.isChecked()]
+
+    def _on_run(self) -> None:
+        lengths = self.lengths()
+        if lengths:
+            self.run_requested.emit(lengths, self.repeats.value())
+        else:
+            self.status.setText(self.tr("Pick at least one prompt length."))
+
+    def set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+
+    def set_progress(self, done: int, total: int, eta: float) -> None:
+        eta_text = "" if eta < 0 else self.tr(", ETA %1 s").replace("%1", f"{eta:.0f}")
+        self.status.setText(
+            self.tr("%1 of %2 requests%3")
+            .replace("%1", str(done))
+            .replace("%2", str(total))
+            .replace("%3", eta_text)
+        )
+
+    def clear(self) -> None:
+        self.results.clear()
+        self._redraw()
+
+    def add(self, result: RequestResult) -> None:
+        self.results.append(result)
+        self._redraw()
+
+    def series(self, figure: str) -> dict[str, list[tuple[int, float, float, float]]]:
+        """model -> [(prompt length, median, p10, p90)] of a figure, for plots and tests."""
+        out: dict[str, list[tuple[int, float, float, float]]] = {}
+        for cell in summarize(self.results):
+            agg = cell.figures[figure]
+            if agg.median is None:
+                continue
+            p10 = agg.p10 if agg.p10 is not None else agg.median
+            p90 = agg.p90 if agg.p90 is not None else agg.median
+            out.setdefault(cell.model, []).append((cell.prompt_tokens_target, agg.median, p10, p90))
+        return out
+
+    def _redraw(self) -> None:
+        for key, plot in self.plots.items():
+            plot.clear()
+            legend = plot.plotItem.legend
+            if legend is not None:
+                legend.clear()
+            for i, (model, points) in enumerate(sorted(self.series(key).items())):
+                points.sort()
+                xs = np.log10([p[0] for p in points])
+                color = PANE_COLORS[i % len(PANE_COLORS)]
+                plot.plot(
+                    xs,
+                    [p[1] for p in points],
+                    pen=pg.mkPen(color, width=2),
+                    symbol="o",
+                    symbolSize=6,
+                    symbolBrush=color,
+                    name=model,
+                )
+                if len(points) > 0 and any(p[2] != p[3] for p in points):
+                    low = pg.PlotDataItem(xs, [p[2] for p in points], pen=None)
+                    high = pg.PlotDataItem(xs, [p[3] for p in points], pen=None)
+                    band = pg.FillBetweenItem(low, high, brush=pg.mkBrush(color + "40"))
+                    plot.addItem(band)
