@@ -1,5 +1,5 @@
 # Shortcuts for the scripts the README names.
-.PHONY: run test lint
+.PHONY: run test lint package
 
 run:
 	scripts/run.sh
@@ -9,3 +9,7 @@ test:
 
 lint:
 	.venv/bin/ruff check . && .venv/bin/ruff format --check .
+
+# The packaged desktop app: dist/attention-workbench/attention-workbench, built and smoke-tested.
+package:
+	scripts/package.sh

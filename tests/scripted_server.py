@@ -107,7 +107,7 @@ class ScriptedServer:
         app = web.Application()
         app.router.add_get("/v1/models", self._models)
         app.router.add_post("/v1/chat/completions", self._chat)
-        self._runner = web.AppRunner(app)
+        self._runner = web.AppRunner(app, handler_cancellation=True, shutdown_timeout=0.5)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()

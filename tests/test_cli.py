@@ -20,8 +20,9 @@ WORKBENCH = [sys.executable, "-m", "workbench"]
 
 
 def _run(args: list[str], env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([*WORKBENCH, *args], capture_output=True, text=True, env=env,
-                          timeout=timeout, check=False)
+    return subprocess.run(
+        [*WORKBENCH, *args], capture_output=True, text=True, env=env, timeout=timeout, check=False
+    )
 
 
 @pytest.fixture
@@ -37,9 +38,24 @@ def _free_port() -> int:
 
 def test_bench_on_builtin_provider_prints_table_and_writes_documented_csv(tmp_path, env) -> None:
     out = tmp_path / "out.csv"
-    proc = _run(["bench", "--model", "sim-70b-gqa", "--model", "sim-70b-mla",
-                 "--prompt-tokens", "1K,4K", "--max-tokens", "16", "--time-scale", "0.01",
-                 "--csv", str(out)], env)
+    proc = _run(
+        [
+            "bench",
+            "--model",
+            "sim-70b-gqa",
+            "--model",
+            "sim-70b-mla",
+            "--prompt-tokens",
+            "1K,4K",
+            "--max-tokens",
+            "16",
+            "--time-scale",
+            "0.01",
+            "--csv",
+            str(out),
+        ],
+        env,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "sim-70b-gqa" in proc.stdout and "decode tok/s" in proc.stdout
     with out.open(newline="", encoding="utf-8") as f:
@@ -48,8 +64,11 @@ def test_bench_on_builtin_provider_prints_table_and_writes_documented_csv(tmp_pa
     assert tuple(reader.fieldnames) == COLUMNS
     assert len(rows) == 4
     assert {(r["model"], r["prompt_tokens_target"]) for r in rows} == {
-        ("sim-70b-gqa", "1024"), ("sim-70b-gqa", "4096"),
-        ("sim-70b-mla", "1024"), ("sim-70b-mla", "4096")}
+        ("sim-70b-gqa", "1024"),
+        ("sim-70b-gqa", "4096"),
+        ("sim-70b-mla", "1024"),
+        ("sim-70b-mla", "4096"),
+    }
     assert all(float(r["decode_tps"]) > 0 and r["error_class"] == "" for r in rows)
     assert {r["attention"] for r in rows} == {"GQA", "MLA"}
 
@@ -62,8 +81,18 @@ def test_unknown_model_is_refused_with_a_suggestion(tmp_path, env) -> None:
 
 
 def test_unreachable_url_is_a_clear_error(tmp_path, env) -> None:
-    proc = _run(["bench", "--base-url", f"http://127.0.0.1:{_free_port()}/v1", "--model", "m",
-                 "--csv", str(tmp_path / "x.csv")], env)
+    proc = _run(
+        [
+            "bench",
+            "--base-url",
+            f"http://127.0.0.1:{_free_port()}/v1",
+            "--model",
+            "m",
+            "--csv",
+            str(tmp_path / "x.csv"),
+        ],
+        env,
+    )
     assert proc.returncode == 2
     assert "cannot connect" in proc.stderr and "Fix:" in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -78,9 +107,24 @@ def test_bad_flags_exit_non_zero(env) -> None:
 
 def test_partial_failure_exits_3_and_keeps_the_good_rows(tmp_path, env) -> None:
     out = tmp_path / "mixed.csv"
-    proc = _run(["bench", "--model", "sim-70b-gla", "--model", "sim-70b-gqa+500",
-                 "--prompt-tokens", "1K", "--max-tokens", "8", "--time-scale", "0.01",
-                 "--csv", str(out)], env)
+    proc = _run(
+        [
+            "bench",
+            "--model",
+            "sim-70b-gla",
+            "--model",
+            "sim-70b-gqa+500",
+            "--prompt-tokens",
+            "1K",
+            "--max-tokens",
+            "8",
+            "--time-scale",
+            "0.01",
+            "--csv",
+            str(out),
+        ],
+        env,
+    )
     assert proc.returncode == 3, proc.stderr
     rows = {r["model"]: r for r in csv.DictReader(out.open(encoding="utf-8"))}
     assert rows["sim-70b-gla"]["error_class"] == ""
@@ -92,22 +136,51 @@ def test_serve_local_and_bench_against_it_with_a_key(tmp_path, env) -> None:
     key = "sk-test-" + "k3y" * 10
     port = _free_port()
     server_env = {**env, "LOCAL_KEY": key}
-    server = subprocess.Popen([*WORKBENCH, "serve-local", "--port", str(port),
-                               "--time-scale", "0.01", "--api-key-env", "LOCAL_KEY"],
-                              env=server_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True)
+    server = subprocess.Popen(
+        [
+            *WORKBENCH,
+            "serve-local",
+            "--port",
+            str(port),
+            "--time-scale",
+            "0.01",
+            "--api-key-env",
+            "LOCAL_KEY",
+        ],
+        env=server_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         line = server.stdout.readline()
         assert f"127.0.0.1:{port}" in line
         base = f"http://127.0.0.1:{port}/v1"
         out = tmp_path / "keyed.csv"
-        no_key = _run(["bench", "--base-url", base, "--model", "sim-70b-gqa",
-                       "--csv", str(out)], env)
+        no_key = _run(
+            ["bench", "--base-url", base, "--model", "sim-70b-gqa", "--csv", str(out)], env
+        )
         assert no_key.returncode == 2 and "rejected the API key" in no_key.stderr
-        proc = _run(["bench", "--base-url", base, "--api-key-env", "LOCAL_KEY",
-                     "--model", "sim-70b-gqa", "--model", "sim-70b-mla",
-                     "--prompt-tokens", "1K", "--max-tokens", "8", "--csv", str(out)],
-                    server_env)
+        proc = _run(
+            [
+                "bench",
+                "--base-url",
+                base,
+                "--api-key-env",
+                "LOCAL_KEY",
+                "--model",
+                "sim-70b-gqa",
+                "--model",
+                "sim-70b-mla",
+                "--prompt-tokens",
+                "1K",
+                "--max-tokens",
+                "8",
+                "--csv",
+                str(out),
+            ],
+            server_env,
+        )
         assert proc.returncode == 0, proc.stderr
     finally:
         server.send_signal(signal.SIGTERM)
@@ -121,10 +194,28 @@ def test_serve_local_and_bench_against_it_with_a_key(tmp_path, env) -> None:
 
 
 def test_sigkill_during_a_sweep_keeps_every_finished_request(tmp_path, env) -> None:
-    proc = subprocess.Popen([*WORKBENCH, "bench", "--model", "sim-70b-gqa",
-                             "--prompt-tokens", "1K", "--repeats", "200", "--max-tokens", "4",
-                             "--time-scale", "0.05", "--csv", str(tmp_path / "k.csv")],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            *WORKBENCH,
+            "bench",
+            "--model",
+            "sim-70b-gqa",
+            "--prompt-tokens",
+            "1K",
+            "--repeats",
+            "200",
+            "--max-tokens",
+            "4",
+            "--time-scale",
+            "0.05",
+            "--csv",
+            str(tmp_path / "k.csv"),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     seen = 0
     deadline = time.monotonic() + 60
     while seen < 5 and time.monotonic() < deadline:
@@ -138,8 +229,22 @@ def test_sigkill_during_a_sweep_keeps_every_finished_request(tmp_path, env) -> N
         finished = conn.execute("SELECT COUNT(*) FROM requests WHERE warmup = 0").fetchone()[0]
     # every request the CLI reported as done was already committed
     assert finished >= seen >= 5
-    reopen = _run(["bench", "--model", "sim-70b-gla", "--prompt-tokens", "1K", "--max-tokens",
-                   "4", "--time-scale", "0.01", "--csv", str(tmp_path / "k2.csv")], env)
+    reopen = _run(
+        [
+            "bench",
+            "--model",
+            "sim-70b-gla",
+            "--prompt-tokens",
+            "1K",
+            "--max-tokens",
+            "4",
+            "--time-scale",
+            "0.01",
+            "--csv",
+            str(tmp_path / "k2.csv"),
+        ],
+        env,
+    )
     assert reopen.returncode == 0, reopen.stderr
     with sqlite3.connect(db) as conn:
         statuses = dict(conn.execute("SELECT status, COUNT(*) FROM runs GROUP BY status"))

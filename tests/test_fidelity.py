@@ -30,8 +30,19 @@ def server_url():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "workbench", "serve-local", "--port",
-                             str(port), "--time-scale", "1.0"], stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "workbench",
+            "serve-local",
+            "--port",
+            str(port),
+            "--time-scale",
+            "1.0",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:

@@ -27,6 +27,12 @@ def build_parser() -> argparse.ArgumentParser:
         "display, runs the default comparison headless).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="check this install (resources, a two-pane comparison in the window offscreen, "
+        "CSV export) and exit 0 when it works; `workbench --self-test --help` for options",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     gui_cmd.add_parser(sub)
     bench.add_parser(sub)
@@ -54,16 +60,26 @@ DEFAULT_COMPARISON = [
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or (args_list[0].startswith("--") and args_list[0] not in ("--help", "-h",
-                                                                             "--version")):
+    if args_list and args_list[0] == "--self-test":
+        from workbench import selftest
+
+        return selftest.main(args_list[1:])
+    if not args_list or (
+        args_list[0].startswith("--") and args_list[0] not in ("--help", "-h", "--version")
+    ):
         problem = gui_cmd.display_problem()
         if problem is None:
             args_list = ["gui", *args_list]
+        elif getattr(sys, "frozen", False):
+            # the packaged app is the window: say why there is none and stop (Qt would abort)
+            print(f"error: cannot open the window: {problem}", file=sys.stderr)
+            return 2
         else:
             # no screen: say so, then run the headless default instead (a GQA and an MLA
             # model at a 32K prompt on the built-in provider, table and CSV)
-            print(f"No window: {problem}\nRunning the headless comparison instead.\n",
-                  file=sys.stderr)
+            print(
+                f"No window: {problem}\nRunning the headless comparison instead.\n", file=sys.stderr
+            )
             args_list = DEFAULT_COMPARISON
     parser = build_parser()
     args = parser.parse_args(args_list)

@@ -24,6 +24,13 @@ def add_gui_args(p: argparse.ArgumentParser) -> None:
         help="run the default comparison, save a PNG of the window and exit",
     )
     p.add_argument(
+        "--demo",
+        choices=("compare", "sweep", "providers"),
+        default="compare",
+        help="what --demo-screenshot plays: the default comparison, a 1K-64K sweep of the "
+        "attention twins, or the provider panel's connection test",
+    )
+    p.add_argument(
         "--screenshot-when",
         choices=("done", "streaming"),
         default="done",

@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import csv
 import sys
-import uuid
 from pathlib import Path
 
+from kernels_bridge.jobs import build_run, target_device, write_rows_csv
 from kernels_bridge.protocol import (
-    RESULT_COLUMNS,
     Done,
     Error,
     Hello,
     Progress,
     Result,
     ResultRow,
-    Run,
 )
 from kernels_bridge.specs import VARIANTS, canonical_dtype, shape_for, shape_to_dict, with_q_heads
 from workbench.commands.common import fail, parse_int_list
@@ -158,12 +155,7 @@ def _analytic(
 
 
 def write_csv(path: Path, rows: list[ResultRow]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(RESULT_COLUMNS)
-        for r in rows:
-            w.writerow(r.csv_values())
+    write_rows_csv(path, rows)
 
 
 def _fmt(x: float | None, spec: str) -> str:
@@ -230,7 +222,7 @@ async def _drive(
     from kernels_bridge.client import Closed, KernelClient
 
     assert isinstance(client, KernelClient)
-    device = args.device if args.device != "auto" else hello.default_device
+    device = target_device(hello, args.device)
     on_cpu = device == "cpu"
     devs = ", ".join(d.get("name", "?") for d in hello.devices)
     print(
@@ -246,16 +238,16 @@ async def _drive(
     if hello.torch_version is None:
         fail("the worker's Python has no torch; pass --worker PATH to one that has it")
         return 1
-    job = Run(
-        job_id=uuid.uuid4().hex[:12],
-        variants=variants,
-        kv_lens=args.kv or ([1024, 4096] if on_cpu else [4096, 16384]),
-        batches=[args.batch or (1 if on_cpu else 128)],
-        q_lens=[args.q_len],
-        dtypes=[dtype or ("fp32" if on_cpu else "bf16")],
-        backends=backends,
-        warmup=args.warmup if args.warmup is not None else (1 if on_cpu else 5),
-        iters=args.iters if args.iters is not None else (5 if on_cpu else 30),
+    job = build_run(
+        variants,
+        backends,
+        on_cpu=on_cpu,
+        kv_lens=args.kv,
+        batch=args.batch,
+        q_len=args.q_len,
+        dtype=dtype,
+        warmup=args.warmup,
+        iters=args.iters,
         device=args.device,
         shapes=shapes,
         check=args.check,

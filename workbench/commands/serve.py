@@ -35,11 +35,31 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--jitter", type=float, default=0.0)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--exit-with-stdin",
+        action="store_true",
+        help="stop when standard input closes (how the app ties this server to its own life)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     return asyncio.run(_serve(args))
+
+
+def _stop_on_stdin_eof(stop: asyncio.Event) -> None:
+    """Set `stop` when stdin reaches EOF: the parent closed it, or died."""
+    import sys
+    import threading
+
+    loop = asyncio.get_running_loop()
+
+    def watch() -> None:
+        while sys.stdin.buffer.read(4096):
+            pass
+        loop.call_soon_threadsafe(stop.set)
+
+    threading.Thread(target=watch, name="stdin-watch", daemon=True).start()
 
 
 async def _serve(args: argparse.Namespace) -> int:
@@ -60,12 +80,16 @@ async def _serve(args: argparse.Namespace) -> int:
             jitter=args.jitter,
             seed=args.seed,
         )
+        stop = asyncio.Event()
+        if args.exit_with_stdin:
+            _stop_on_stdin_eof(stop)
         await serve_forever(
             host=args.host,
             port=args.port,
             api_key=api_key,
             allow_no_v1=not args.v1_only,
             settings=settings,
+            stop_event=stop,
             announce=lambda line: print(line, flush=True),
         )
     except ValueError as exc:  # a bad --gpu or --tp

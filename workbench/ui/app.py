@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import sys
@@ -17,9 +16,13 @@ from workbench.core.provider_store import default_config_dir, load_providers
 from workbench.core.secrets import install_log_redaction, resolve_key
 from workbench.core.store import RunStore
 from workbench.resources import resource
+from workbench.ui.demo import demo_screenshot
 from workbench.ui.error_sink import ErrorSink
+from workbench.ui.kernels_view import KernelsView
 from workbench.ui.main_window import MainWindow
-from workbench.ui.session import LOCAL_PROVIDER, Session
+from workbench.ui.provider_controller import ProviderController, choices_for
+from workbench.ui.provider_panel import ProviderPanel
+from workbench.ui.session import Session
 
 log = logging.getLogger(__name__)
 START_NS = time.perf_counter_ns()
@@ -57,17 +60,6 @@ def apply_color_scheme(app: QApplication) -> bool:
     return dark
 
 
-def _choices(session: Session) -> list[tuple[str, str]]:
-    choices = [
-        (f"{LOCAL_PROVIDER}|{m.id}", f"{m.id}  ({m.attention}, built-in)")
-        for m in session.catalog.simulated()
-    ]
-    for name, provider in session.providers.items():
-        for model in provider.models:
-            choices.append((f"{name}|{model.id}", f"{model.id}  ({name})"))
-    return choices
-
-
 def _load_providers(session: Session) -> None:
     loaded = load_providers()
     if loaded.warning:
@@ -88,12 +80,14 @@ async def run_window(args) -> int:
     session = Session(store=store, time_scale=args.time_scale)
     _load_providers(session)
     window = MainWindow(session, settings())
+    window.add_provider_tab(ProviderPanel(ProviderController(session)))
+    kernels_view = KernelsView()
+    window.add_kernels_tab(kernels_view)
     sink = ErrorSink(window)
     sink.install(asyncio.get_running_loop())
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
-    await session.start_local_provider()
-    window.set_choices(_choices(session))
+    window.set_choices(choices_for(session))
     if not window.restore_state() or args.demo_screenshot:
         window.apply_preset("real")
         window.prompt.set_tokens(32768)
@@ -102,45 +96,25 @@ async def run_window(args) -> int:
             "main window shown after %.0f ms", (time.perf_counter_ns() - START_NS) / 1e6
         )
     )
+    window.run_action.setEnabled(False)  # until the built-in provider listens
     window.show()
+    await session.start_local_provider()
+    window.set_panes(window.pane_keys)  # the panes' targets now carry the provider's URL
+    window.run_action.setEnabled(True)
     code = 0
     try:
         if args.demo_screenshot:
-            code = await _demo_screenshot(window, Path(args.demo_screenshot), args.screenshot_when)
+            code = await demo_screenshot(
+                window, Path(args.demo_screenshot), args.screenshot_when, args.demo
+            )
             window.close()
         else:
             await closed.wait()
     finally:
         sink.uninstall()
+        await kernels_view.aclose()
         await session.close()
     return code
-
-
-async def _demo_screenshot(window: MainWindow, path: Path, when: str) -> int:
-    """Run the default comparison and save a PNG of the whole window (docs/ screenshots)."""
-    task = window.run_all()
-    assert task is not None
-    if when == "streaming":
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not all(p.events >= 20 for p in window.session.panes):
-            await asyncio.sleep(0.05)
-    else:
-        final = await task
-        if final is None or final.status != "finished":
-            print("error: the demo comparison did not finish", file=sys.stderr)
-            return 1
-    await asyncio.sleep(0.2)  # let the last frame paint
-    window._paint()
-    QApplication.processEvents()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not window.grab().save(str(path)):
-        print(f"error: could not write {path}", file=sys.stderr)
-        return 1
-    print(f"saved {path}")
-    window.session.stop_all()
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(task, 5)
-    return 0
 
 
 def main(args) -> int:

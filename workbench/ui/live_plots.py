@@ -18,6 +18,18 @@ from workbench.ui.pane_widget import PANE_COLORS
 from workbench.ui.panes_model import PaneModel
 
 BAR_INTERVAL_S = 0.25
+CURVE_INTERVAL_S = 0.1
+
+
+def _step_up(value: float) -> float:
+    """The next of 1, 2, 5, 10, 20, 50, ... at or above `value`."""
+    step = 1.0
+    while step * 10 <= value:
+        step *= 10
+    for m in (1, 2, 5, 10):
+        if step * m >= value:
+            return step * m
+    return step * 10
 
 
 class LivePlots(QWidget):
@@ -36,6 +48,9 @@ class LivePlots(QWidget):
         self._curves: list[pg.PlotDataItem] = []
         self._painted: dict[int, tuple[object, ...]] = {}
         self._bars_at = 0.0
+        self._curves_at = 0.0
+        self._curves_done: tuple[bool, ...] = ()
+        self._range: tuple[float, float] = (0.0, 0.0)
         self._bars_finished: tuple[bool, ...] = ()
         self._bars: list[pg.BarGraphItem] = []
         layout = QHBoxLayout(self)
@@ -57,6 +72,7 @@ class LivePlots(QWidget):
                 legend.removeItem(curve)
         self._curves = []
         self._painted.clear()
+        self._range = (0.0, 0.0)
         for i, label in enumerate(labels):
             curve = self.tokens_plot.plot(
                 [], [], name=label, pen=pg.mkPen(PANE_COLORS[i % len(PANE_COLORS)], width=2)
@@ -73,7 +89,16 @@ class LivePlots(QWidget):
         return sum(0 if c.xData is None else len(c.xData) for c in self._curves)
 
     def paint(self, panes: Sequence[PaneModel]) -> None:
+        now = time.monotonic()
+        done = tuple(p.result is not None for p in panes)
+        if now - self._curves_at < CURVE_INTERVAL_S and done == self._curves_done:
+            return  # charts repaint at 10 Hz: the eye needs no more, the loop pays for each
+        self._curves_at, self._curves_done = now, done
+        max_t = max_tokens = 0.0
         for i, (curve, pane) in enumerate(zip(self._curves, panes, strict=False)):
+            if pane.curve_t:
+                max_t = max(max_t, pane.curve_t[-1])
+                max_tokens = max(max_tokens, pane.curve_tokens[-1])
             version = (pane.request_id, len(pane.curve_t), pane.result is not None)
             if self._painted.get(i) == version:
                 continue  # nothing new for this curve
@@ -85,13 +110,21 @@ class LivePlots(QWidget):
                 curve.setData(xs, ys, skipFiniteCheck=True)
             else:
                 curve.setData([], [])
-        now = time.monotonic()
-        finished = tuple(p.result is not None for p in panes)
+        self._grow_range(max_t, max_tokens)
+        finished = done
         # bars redraw through a QPicture: a few times a second is plenty for the eye
         if now - self._bars_at >= BAR_INTERVAL_S or finished != self._bars_finished:
             self._bars_at, self._bars_finished = now, finished
             self._paint_bars(self.ttft_plot, [p.ttft_ms() for p in panes], 0)
             self._paint_bars(self.decode_plot, [p.decode_tps() for p in panes], 1)
+
+    def _grow_range(self, max_t: float, max_tokens: float) -> None:
+        """Widen the axes in steps, not every frame: a new range re-lays out every tick label."""
+        want_t = _step_up(max_t * 1.05) if max_t else 1.0
+        want_tokens = _step_up(max_tokens * 1.05) if max_tokens else 10.0
+        if (want_t, want_tokens) != self._range:
+            self._range = (want_t, want_tokens)
+            self.tokens_plot.setRange(xRange=(0, want_t), yRange=(0, want_tokens), padding=0)
 
     def _paint_bars(self, plot: pg.PlotWidget, values: list[float | None], slot: int) -> None:
         while len(self._bars) < 2:

@@ -92,6 +92,8 @@ class PaneWidget(QFrame):
             value = QLabel("–")
             value.setObjectName(f"figure_{key}")
             value.setStyleSheet("font-weight: 600; font-size: 13pt;")
+            # a fixed width: a changing number must not relayout the window 30 times a second
+            value.setMinimumWidth(value.fontMetrics().horizontalAdvance("0,000.0 tok/s") + 12)
             stats.addWidget(head, 0, column)
             stats.addWidget(value, 1, column)
             self.figures[key] = value

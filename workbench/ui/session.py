@@ -92,15 +92,12 @@ class Session(QObject):
     # ---- lifecycle ----
 
     async def start_local_provider(self) -> str:
-        """Start the built-in provider: a real HTTP server on 127.0.0.1, on its own thread."""
+        """Start the built-in provider: a real HTTP server on 127.0.0.1, in its own process."""
         if self._server is None:
-            from workbench.local.background import BackgroundServer
-            from workbench.local.costmodel import SimSettings
+            from workbench.local.process import ServerProcess
 
-            server = BackgroundServer(settings=SimSettings(time_scale=self.time_scale))
-            self.local_base_url = await asyncio.get_running_loop().run_in_executor(
-                None, server.start
-            )
+            server = ServerProcess(time_scale=self.time_scale)
+            self.local_base_url = await server.start()
             self._server = server
             self.local_provider_ready.emit(self.local_base_url)
         assert self.local_base_url is not None
@@ -115,7 +112,7 @@ class Session(QObject):
         self._timer.stop()
         await self._pool.aclose()
         if self._server is not None:
-            self._server.stop()
+            await self._server.stop()
             self._server = None
         save_calibration(self._calibration)
         if self.store is not None:

@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QPoint, QSize, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QMarginsF, QPoint, QSize, Qt
 from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter, QPixmap
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -27,14 +27,14 @@ from workbench.core.summary import summarize
 from workbench.ui.prompt_slider import tokens_label
 
 TABLE_COLUMNS = (
-    "model",
-    "attention",
-    "prompt",
-    "n",
-    "TTFT ms",
-    "decode tok/s",
-    "prefill tok/s",
-    "cost $/request",
+    QT_TRANSLATE_NOOP("SummaryPage", "model"),
+    QT_TRANSLATE_NOOP("SummaryPage", "attention"),
+    QT_TRANSLATE_NOOP("SummaryPage", "prompt"),
+    QT_TRANSLATE_NOOP("SummaryPage", "n"),
+    QT_TRANSLATE_NOOP("SummaryPage", "TTFT ms"),
+    QT_TRANSLATE_NOOP("SummaryPage", "decode tok/s"),
+    QT_TRANSLATE_NOOP("SummaryPage", "prefill tok/s"),
+    QT_TRANSLATE_NOOP("SummaryPage", "cost $/request"),
 )
 
 
@@ -80,8 +80,11 @@ class SummaryPage(QWidget):
                 )
         cost = ""
         if c.cost_change is not None and abs(c.cost_change) >= 0.005:
-            key = "costs %1 % less" if c.cost_change < 0 else "costs %1 % more"
-            cost = self.tr(key).replace("%1", f"{abs(c.cost_change) * 100:.0f}")
+            if c.cost_change < 0:
+                cost = self.tr("costs %1 % less")
+            else:
+                cost = self.tr("costs %1 % more")
+            cost = cost.replace("%1", f"{abs(c.cost_change) * 100:.0f}")
         first = ""
         if c.ttft_ratio is not None:
             first = (

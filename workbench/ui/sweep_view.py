@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -29,9 +29,9 @@ from workbench.ui.prompt_slider import tokens_label
 SWEEP_LENGTHS = (1024, 4096, 16384, 32768, 65536, 131072, 262144, 1048576)
 DEFAULT_CHECKED = (1024, 4096, 16384, 32768, 65536)
 FIGURES = (
-    ("ttft_ms", "TTFT (ms)"),
-    ("prefill_tps", "Prefill tok/s"),
-    ("decode_tps", "Decode tok/s"),
+    ("ttft_ms", QT_TRANSLATE_NOOP("SweepView", "TTFT (ms)")),
+    ("prefill_tps", QT_TRANSLATE_NOOP("SweepView", "Prefill tok/s")),
+    ("decode_tps", QT_TRANSLATE_NOOP("SweepView", "Decode tok/s")),
 )
 
 
@@ -126,6 +126,7 @@ class SweepView(QWidget):
         return out
 
     def _redraw(self) -> None:
+        lengths = sorted({r.prompt_tokens_target or 0 for r in self.results} - {0})
         for key, plot in self.plots.items():
             plot.clear()
             legend = plot.plotItem.legend
@@ -149,3 +150,6 @@ class SweepView(QWidget):
                     high = pg.PlotDataItem(xs, [p[3] for p in points], pen=None)
                     band = pg.FillBetweenItem(low, high, brush=pg.mkBrush(color + "40"))
                     plot.addItem(band)
+            if lengths:  # the x axis spans the measured lengths, not the items' default origin
+                lo, hi = math.log10(lengths[0]), math.log10(lengths[-1])
+                plot.setXRange(lo - 0.15, hi + 0.15, padding=0)

@@ -1,0 +1,1536 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>HistoryView</name>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="28"/>
+        <source>Open results</source>
+        <translation>打开结果</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="29"/>
+        <source>Replay in panes</source>
+        <translation>在窗格中回放</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="34"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="36"/>
+        <source>speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="53"/>
+        <source>%1  %2  %3 — %4 requests, %5 failed — %6</source>
+        <translation>%1  %2  %3 — %4 个请求，%5 个失败 — %6</translation>
+    </message>
+</context>
+<context>
+    <name>ImportPreviewDialog</name>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="89"/>
+        <source>Import providers</source>
+        <translation>导入服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="103"/>
+        <source>Nothing is saved until you press Save. Keys are never written to a file: they stay environment-variable references or go to the OS keyring.</source>
+        <translation>点击“保存”前不会保存任何内容。Key 绝不会写入文件：它们保持为环境变量引用，或存入系统密钥环。</translation>
+    </message>
+</context>
+<context>
+    <name>KernelsView</name>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="182"/>
+        <source>Variants:</source>
+        <translation>变体：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="190"/>
+        <source>KV lengths:</source>
+        <translation>KV 长度：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="73"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="203"/>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="209"/>
+        <source>query length</source>
+        <translation>查询长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="72"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="214"/>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="69"/>
+        <source>variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="70"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="221"/>
+        <source>backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="71"/>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="74"/>
+        <source>KV length</source>
+        <translation>KV 长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="75"/>
+        <source>q length</source>
+        <translation>查询长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="76"/>
+        <source>latency µs</source>
+        <translation>延迟 µs</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="77"/>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="78"/>
+        <source>TFLOP/s</source>
+        <translation>TFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="79"/>
+        <source>% peak BW</source>
+        <translation>峰值带宽 %</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="80"/>
+        <source>roofline µs</source>
+        <translation>Roofline µs</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="81"/>
+        <source>KV B/token</source>
+        <translation>KV 字节/token</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="82"/>
+        <source>timing</source>
+        <translation>计时</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="83"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="225"/>
+        <source>timed launches</source>
+        <translation>计时次数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="228"/>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="229"/>
+        <source>Launches timed per row; auto: 5 on the CPU, 30 on a GPU</source>
+        <translation>每行计时的启动次数；自动：CPU 上 5 次，GPU 上 30 次</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="231"/>
+        <source>roofline on</source>
+        <translation>Roofline 硬件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="235"/>
+        <source>%1 (%2 TB/s, %3 TFLOP/s)</source>
+        <translation>%1 (%2 TB/s, %3 TFLOP/s)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="253"/>
+        <source>Worker:</source>
+        <translation>工作进程：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="255"/>
+        <source>Auto-detect a Python with torch</source>
+        <translation>自动查找带 torch 的 Python</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="256"/>
+        <source>This Python</source>
+        <translation>当前 Python</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="257"/>
+        <source>Connect to HOST:PORT</source>
+        <translation>连接到 HOST:PORT</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="261"/>
+        <source>path of a Python interpreter that has torch</source>
+        <translation>装有 torch 的 Python 解释器路径</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="264"/>
+        <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
+        <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="268"/>
+        <source>token</source>
+        <translation>令牌</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="270"/>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="273"/>
+        <source>No worker yet: it starts on Run or Connect.</source>
+        <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="280"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="282"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="291"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="293"/>
+        <source>Export charts…</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="314"/>
+        <source>KV length (tokens)</source>
+        <translation>KV 长度（Token）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="316"/>
+        <source>Latency per decode step</source>
+        <translation>每步解码延迟</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="316"/>
+        <source>µs (log)</source>
+        <translation>µs（对数）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="319"/>
+        <source>Achieved bandwidth</source>
+        <translation>实测带宽</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="319"/>
+        <source>GB/s (log)</source>
+        <translation>GB/s（对数）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="322"/>
+        <source>KV cache bytes per token (one layer)</source>
+        <translation>每 Token KV 缓存字节数（单层）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="322"/>
+        <source>bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="403"/>
+        <source>Enter the path of a Python interpreter that has torch.</source>
+        <translation>请输入装有 torch 的 Python 解释器路径。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="410"/>
+        <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
+        <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="428"/>
+        <source>the worker&apos;s Python cannot import torch</source>
+        <translation>工作进程的 Python 无法导入 torch</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="430"/>
+        <source>The kernel worker cannot run kernels: %1</source>
+        <translation>内核工作进程无法运行内核：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="433"/>
+        <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
+        <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="445"/>
+        <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU</source>
+        <translation>CPU（墙钟时间）：没有 CUDA 设备，参考后端在 CPU 上计时</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="451"/>
+        <source>%1 (CUDA events)</source>
+        <translation>%1（CUDA 事件）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="473"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="726"/>
+        <source>the worker did not offer it</source>
+        <translation>工作进程未提供该后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="481"/>
+        <source>Available backends are known once the worker has started.</source>
+        <translation>工作进程启动后才能确定可用的后端。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="495"/>
+        <source>Worker without torch: %1</source>
+        <translation>工作进程没有 torch：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="500"/>
+        <source>Worker ready: torch %1, Triton %2, %3</source>
+        <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="502"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="553"/>
+        <source>Starting the kernel worker…</source>
+        <translation>正在启动内核工作进程…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="566"/>
+        <source>Worker start cancelled.</source>
+        <translation>已取消启动工作进程。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="573"/>
+        <source>No worker.</source>
+        <translation>无工作进程。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="575"/>
+        <source>The kernel worker could not start: %1</source>
+        <translation>内核工作进程无法启动：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="578"/>
+        <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
+        <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="606"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="636"/>
+        <source>Worker stopped.</source>
+        <translation>工作进程已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="631"/>
+        <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
+        <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="633"/>
+        <source>Run again to restart it.</source>
+        <translation>再次运行即可重启。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="649"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="753"/>
+        <source>Kernel worker: %1</source>
+        <translation>内核工作进程：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="688"/>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="696"/>
+        <source>Pick at least one variant and one KV length.</source>
+        <translation>请至少选择一个变体和一个 KV 长度。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="712"/>
+        <source>starting the worker…</source>
+        <translation>正在启动工作进程…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="728"/>
+        <source>Backend %1 is not available on this worker: %2</source>
+        <translation>该工作进程不支持后端 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="759"/>
+        <source>Cancelled after %1 rows.</source>
+        <translation>已取消（已完成 %1 行）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="879"/>
+        <source> — CPU (wall-clock)</source>
+        <translation> — CPU（墙钟时间）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="881"/>
+        <source>Latency per decode step%1; dashed: roofline on %2</source>
+        <translation>每步解码延迟%1；虚线：%2 的 Roofline</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="885"/>
+        <source>Achieved bandwidth%1</source>
+        <translation>实测带宽%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="925"/>
+        <source>%1 roofline</source>
+        <translation>%1 Roofline</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="936"/>
+        <source>%1 peak %2 GB/s</source>
+        <translation>%1 峰值 %2 GB/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="967"/>
+        <source>KV cache bytes per token, one layer, %1</source>
+        <translation>每 Token KV 缓存字节数（单层，%1）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="984"/>
+        <source>Export kernel results</source>
+        <translation>导出内核结果</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="987"/>
+        <source>Wrote %1 rows to %2</source>
+        <translation>已将 %1 行写入 %2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="990"/>
+        <source>Export charts to folder</source>
+        <translation>导出图表到文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="996"/>
+        <source>Wrote %1 chart files to %2</source>
+        <translation>已将 %1 个图表文件写入 %2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="1004"/>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>LivePlots</name>
+    <message>
+        <location filename="../../workbench/ui/live_plots.py" line="26"/>
+        <source>Output tokens vs time</source>
+        <translation>输出 Token 数随时间变化</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/live_plots.py" line="27"/>
+        <source>seconds since the request was sent</source>
+        <translation>自发送请求起的秒数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/live_plots.py" line="28"/>
+        <source>tokens</source>
+        <translation>Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/live_plots.py" line="31"/>
+        <source>TTFT (ms)</source>
+        <translation>首 Token 延迟 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/live_plots.py" line="32"/>
+        <source>Decode tok/s</source>
+        <translation>解码 tok/s</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="63"/>
+        <source>Attention Workbench</source>
+        <translation>Attention Workbench</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="90"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="91"/>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="92"/>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="93"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="94"/>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="115"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="119"/>
+        <source>Preset: real models (GQA vs MLA)</source>
+        <translation>预设：真实模型（GQA 对比 MLA）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="120"/>
+        <source>Preset: attention only (70B twins)</source>
+        <translation>预设：仅注意力不同（70B 孪生模型）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="121"/>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="125"/>
+        <source> Panes </source>
+        <translation> 窗格数 </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="131"/>
+        <source>All at once</source>
+        <translation>同时运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="132"/>
+        <source>One after another</source>
+        <translation>依次运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="135"/>
+        <source>Run all</source>
+        <translation>全部运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="138"/>
+        <source>Stop all</source>
+        <translation>全部停止</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="142"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="145"/>
+        <source>Export charts…</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="161"/>
+        <source>Starting the built-in provider…</source>
+        <translation>正在启动内置服务商…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="287"/>
+        <source>ETA %1 s</source>
+        <translation>预计剩余 %1 s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="297"/>
+        <source>Run %1: %2</source>
+        <translation>运行 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="314"/>
+        <source>Built-in provider at %1 (simulated models)</source>
+        <translation>内置服务商：%1（模拟模型）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="341"/>
+        <source>Export CSV</source>
+        <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="346"/>
+        <source>Wrote %1 rows to %2</source>
+        <translation>已将 %1 行写入 %2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="350"/>
+        <source>Export charts to folder</source>
+        <translation>导出图表到文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="354"/>
+        <source>Wrote %1 chart files</source>
+        <translation>已写入 %1 个图表文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="393"/>
+        <source>Providers</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="409"/>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+</context>
+<context>
+    <name>PaneWidget</name>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="65"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="83"/>
+        <source>TTFT</source>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="84"/>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="85"/>
+        <source>tokens</source>
+        <translation>Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="86"/>
+        <source>elapsed</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="87"/>
+        <source>cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="144"/>
+        <source>KV cache %1 at %2</source>
+        <translation>%2 时 KV 缓存 %1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="149"/>
+        <source>%1 per token, all layers (bf16)</source>
+        <translation>每 Token %1，全部层（bf16）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="152"/>
+        <source>KV cache: unknown model shape</source>
+        <translation>KV 缓存：模型结构未知</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="159"/>
+        <source>Prompt + output (%1) exceeds the %2 context window: the server will refuse it</source>
+        <translation>提示词 + 输出（%1）超出 %2 上下文窗口：服务器会拒绝该请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
+        <source>, about $%1 per request</source>
+        <translation>，每次请求约 $%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="171"/>
+        <source>Fits the %1 context window%2</source>
+        <translation>未超出 %1 上下文窗口%2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="191"/>
+        <source>Waiting for the first token…</source>
+        <translation>正在等待首个 Token…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="218"/>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+</context>
+<context>
+    <name>PromptPanel</name>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="62"/>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="63"/>
+        <source>Needle</source>
+        <translation>大海捞针</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="68"/>
+        <source>depth </source>
+        <translation>深度 </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="72"/>
+        <source>max tokens </source>
+        <translation>最大 Token </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="74"/>
+        <source>English text</source>
+        <translation>英文文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="75"/>
+        <source>Chinese text</source>
+        <translation>中文文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="97"/>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="121"/>
+        <source>%1 tokens</source>
+        <translation>%1 Token</translation>
+    </message>
+</context>
+<context>
+    <name>ProviderController</name>
+    <message>
+        <location filename="../../workbench/ui/provider_controller.py" line="163"/>
+        <source>a provider needs a name</source>
+        <translation>服务商必须有名称</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_controller.py" line="166"/>
+        <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
+        <translation>“%1”是内置服务商的名称，请换一个</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_controller.py" line="173"/>
+        <source>a provider named &apos;%1&apos; already exists; choose another name</source>
+        <translation>已存在名为“%1”的服务商，请换一个名称</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_controller.py" line="200"/>
+        <source>no provider named &apos;%1&apos;</source>
+        <translation>没有名为“%1”的服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_controller.py" line="236"/>
+        <source>no key (the built-in provider)</source>
+        <translation>无 Key（内置服务商）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_controller.py" line="239"/>
+        <source>typed into the provider form (not saved yet)</source>
+        <translation>在服务商表单中输入（尚未保存）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_controller.py" line="294"/>
+        <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
+        <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_controller.py" line="303"/>
+        <source>GET /models at %1 failed: %2</source>
+        <translation>%1 的 GET /models 失败：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ProviderPanel</name>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="144"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="145"/>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="146"/>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="148"/>
+        <source>From a config file…</source>
+        <translation>从配置文件…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="149"/>
+        <source>From a folder (home or tool folder)…</source>
+        <translation>从文件夹（主目录或工具目录）…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="163"/>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="167"/>
+        <source>a short name, e.g. deepseek</source>
+        <translation>简短名称，例如 deepseek</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="168"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="172"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="939"/>
+        <source>Base URL</source>
+        <translation>Base URL</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="180"/>
+        <source>Environment variable</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="181"/>
+        <source>OS keyring</source>
+        <translation>系统密钥环</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="182"/>
+        <source>This session only (typed, never saved)</source>
+        <translation>仅本次会话（手动输入，不保存）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="183"/>
+        <source>No key</source>
+        <translation>无 Key</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="187"/>
+        <source>Key from</source>
+        <translation>Key 来源</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="189"/>
+        <source>variable name, e.g. DEEPSEEK_API_KEY</source>
+        <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="190"/>
+        <source>Variable</source>
+        <translation>变量</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="192"/>
+        <source>keyring account (default: the name)</source>
+        <translation>密钥环账户（默认为服务商名称）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
+        <source>Account</source>
+        <translation>账户</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
+        <source>paste the key; it is never shown or written</source>
+        <translation>粘贴 Key；不会显示，也不会写入文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="197"/>
+        <source>Key</source>
+        <translation>Key</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="213"/>
+        <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
+        <translation>每行一个，格式为 Name: value — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="216"/>
+        <source>Extra headers</source>
+        <translation>额外请求头</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="223"/>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="225"/>
+        <source>first token</source>
+        <translation>首 Token</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="227"/>
+        <source>stall</source>
+        <translation>停滞</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="230"/>
+        <source>Timeouts</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="233"/>
+        <source>System (*_PROXY; loopback always direct)</source>
+        <translation>系统（*_PROXY；本地回环始终直连）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="234"/>
+        <source>None (direct)</source>
+        <translation>不使用（直连）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="235"/>
+        <source>This proxy URL</source>
+        <translation>指定代理 URL</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="242"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="940"/>
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="244"/>
+        <source>Verify TLS certificates</source>
+        <translation>验证 TLS 证书</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="249"/>
+        <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
+        <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取 Key 和流量。除非是实验环境，否则请重新开启。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="258"/>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="259"/>
+        <source>Fetch models</source>
+        <translation>获取模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="260"/>
+        <source>Ask the server for its list (GET /models)</source>
+        <translation>向服务器请求模型列表（GET /models）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="263"/>
+        <source>Search models</source>
+        <translation>搜索模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="275"/>
+        <source>Checked models are saved with the provider and offered in the panes.</source>
+        <translation>勾选的模型随服务商一起保存，并可在窗格中选用。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="280"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="283"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="285"/>
+        <source>Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream</source>
+        <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、Key、模型、流式输出</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="293"/>
+        <source>Connection test</source>
+        <translation>连接测试</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="294"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="871"/>
+        <source>Not run yet.</source>
+        <translation>尚未运行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="297"/>
+        <source>Check</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="297"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="348"/>
+        <source>starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="350"/>
+        <source>%1 (built-in, read-only)
+    %2</source>
+        <translation>%1
+    %2
+    （内置，只读）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="355"/>
+        <source>The built-in provider: simulated models on this machine</source>
+        <translation>内置服务商：在本机运行的模拟模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="360"/>
+        <source>⚠ TLS verification OFF</source>
+        <translation>⚠ TLS 验证已关闭</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="420"/>
+        <source>New provider: fill in the base URL and where its key comes from.</source>
+        <translation>新服务商：请填写 Base URL 和 Key 的来源。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="467"/>
+        <source>paste the key; Save puts it in the keyring</source>
+        <translation>粘贴 Key；保存时存入密钥环</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="468"/>
+        <source>Stored in the OS keyring, never in a file. %1</source>
+        <translation>存储在系统密钥环中，不写入文件。%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="472"/>
+        <source>paste the key; kept in memory only</source>
+        <translation>粘贴 Key；仅保存在内存中</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="473"/>
+        <source>Held in memory until the app closes; you type it again next session.</source>
+        <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="475"/>
+        <source>Read from the environment when needed; the file keeps only the name.</source>
+        <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="477"/>
+        <source>For servers that need no key.</source>
+        <translation>适用于无需 Key 的服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="479"/>
+        <source>The OS keyring is unavailable here: %1</source>
+        <translation>此处无法使用系统密钥环：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="484"/>
+        <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
+        <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="511"/>
+        <source>Saved as %1 — %2</source>
+        <translation>已保存为 %1 — %2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="523"/>
+        <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
+        <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="543"/>
+        <source>extra headers, line %1: write it as Name: value</source>
+        <translation>额外请求头第 %1 行：请写成 Name: value</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="566"/>
+        <source>a provider needs a name</source>
+        <translation>服务商必须有名称</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="587"/>
+        <source>the built-in provider has not started yet</source>
+        <translation>内置服务商尚未启动</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="602"/>
+        <source>%1 ctx</source>
+        <translation>上下文 %1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="604"/>
+        <source>not in the catalog</source>
+        <translation>不在模型目录中</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="606"/>
+        <source>not listed by the server</source>
+        <translation>服务器未列出</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="692"/>
+        <source>Saved &apos;%1&apos; to %2.</source>
+        <translation>已将“%1”保存到 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="696"/>
+        <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
+        <translation>注意：本应用的环境中尚未设置 $%1。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="712"/>
+        <source>Remove provider</source>
+        <translation>删除服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="714"/>
+        <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
+        <translation>删除服务商“%1”？其 Key 仍保留在原处（环境变量或密钥环）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="725"/>
+        <source>Nothing removed.</source>
+        <translation>未删除任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="737"/>
+        <source>Removed &apos;%1&apos;.</source>
+        <translation>已删除“%1”。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="743"/>
+        <source>Import providers from a config file</source>
+        <translation>从配置文件导入服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="745"/>
+        <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
+        <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="752"/>
+        <source>Import providers from a folder (e.g. your home folder)</source>
+        <translation>从文件夹导入服务商（例如主目录）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="765"/>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="775"/>
+        <source>Import cancelled: nothing saved.</source>
+        <translation>已取消导入：未保存任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="785"/>
+        <source>Nothing new to save: %1 already saved.</source>
+        <translation>没有需要保存的新内容：%1 已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="788"/>
+        <source>Imported %1 to %2.</source>
+        <translation>已将 %1 导入到 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="797"/>
+        <source>Found: %1 (%2)</source>
+        <translation>发现：%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="799"/>
+        <source>  read %1 (%2)</source>
+        <translation>  已读取 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="807"/>
+        <source>  base URL  %1</source>
+        <translation>  Base URL  %1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="809"/>
+        <source>            note: %1</source>
+        <translation>            注：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="811"/>
+        <source>  models    (none in the file)</source>
+        <translation>  模型      （文件中没有）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="816"/>
+        <source>  model     %1  %2, %3 ctx</source>
+        <translation>  模型      %1  %2，上下文 %3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="822"/>
+        <source>  headers   %1</source>
+        <translation>  请求头    %1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="823"/>
+        <source>  key       from %1</source>
+        <translation>  Key       来自 %1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="828"/>
+        <source>Keyring: %1</source>
+        <translation>密钥环：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="830"/>
+        <source>Warnings:</source>
+        <translation>警告：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="833"/>
+        <source>Nothing new: these providers are already saved.</source>
+        <translation>没有新内容：这些服务商均已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="854"/>
+        <source>Testing the connection…</source>
+        <translation>正在测试连接…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="861"/>
+        <source>Not run.</source>
+        <translation>未运行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="889"/>
+        <source>Cause: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="890"/>
+        <source>Fix: %1</source>
+        <translation>解决办法：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="902"/>
+        <source>✓ All checks passed (%1 passed, %2 skipped).</source>
+        <translation>✓ 全部检查通过（%1 项通过，%2 项跳过）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="908"/>
+        <source>✗ %1 check(s) failed. First: %2 — %3</source>
+        <translation>✗ %1 项检查失败。首个失败：%2 — %3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="913"/>
+        <source>Key: %1</source>
+        <translation>Key：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="915"/>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="919"/>
+        <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
+        <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="941"/>
+        <source>DNS</source>
+        <translation>DNS</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="942"/>
+        <source>TCP connection</source>
+        <translation>TCP 连接</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="943"/>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="944"/>
+        <source>API path (/v1)</source>
+        <translation>API 路径 (/v1)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="945"/>
+        <source>Key (auth)</source>
+        <translation>Key（认证）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="946"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="947"/>
+        <source>Streamed reply</source>
+        <translation>流式响应</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="948"/>
+        <source>Rate limit / quota</source>
+        <translation>限流 / 配额</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="949"/>
+        <source>HTML instead of JSON</source>
+        <translation>返回 HTML 而非 JSON</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="950"/>
+        <source>Network round trip</source>
+        <translation>网络往返</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="960"/>
+        <source>Asking the server for its models…</source>
+        <translation>正在向服务器请求模型列表…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="972"/>
+        <source>%1 model(s) listed by %2.</source>
+        <translation>%2 列出了 %1 个模型。</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsView</name>
+    <message>
+        <location filename="../../workbench/ui/results_view.py" line="99"/>
+        <source>Per request</source>
+        <translation>按请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/results_view.py" line="101"/>
+        <source>Per model and prompt length (median, p10, p90)</source>
+        <translation>按模型和提示词长度（中位数、p10、p90）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/results_view.py" line="128"/>
+        <location filename="../../workbench/ui/results_view.py" line="164"/>
+        <source>%1 requests</source>
+        <translation>%1 个请求</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryPage</name>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="30"/>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="31"/>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="32"/>
+        <source>prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="33"/>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="34"/>
+        <source>TTFT ms</source>
+        <translation>首 Token ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="35"/>
+        <source>decode tok/s</source>
+        <translation>解码 tok/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="36"/>
+        <source>prefill tok/s</source>
+        <translation>预填充 tok/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="37"/>
+        <source>cost $/request</source>
+        <translation>成本 $/请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="76"/>
+        <source>decodes %1× faster than</source>
+        <translation>解码快 %1×</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="78"/>
+        <source>decodes %1× slower than</source>
+        <translation>解码慢 %1×</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="84"/>
+        <source>costs %1 % less</source>
+        <translation>成本低 %1 %</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="86"/>
+        <source>costs %1 % more</source>
+        <translation>成本高 %1 %</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="91"/>
+        <source>first token %1× %2</source>
+        <translation>首 Token %2 %1×</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="93"/>
+        <source>sooner</source>
+        <translation>快</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="93"/>
+        <source>later</source>
+        <translation>慢</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="96"/>
+        <source>At %1 the %2 model &lt;b&gt;%3&lt;/b&gt; %4 the %5 model &lt;b&gt;%6&lt;/b&gt;</source>
+        <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="115"/>
+        <source>Model comparison: %1</source>
+        <translation>模型对比：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="118"/>
+        <source>Measured with Attention Workbench, %1. Medians over repeats; decode tok/s excludes time to first token.</source>
+        <translation>使用 Attention Workbench 测量，%1。取多次重复的中位数；解码 tok/s 不含首 Token 延迟。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="126"/>
+        <source>Run a comparison of at least two models to see a conclusion.</source>
+        <translation>至少对比两个模型后才能得出结论。</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryView</name>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="174"/>
+        <source>Refresh from the latest results</source>
+        <translation>按最新结果刷新</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="175"/>
+        <source>Export PNG…</source>
+        <translation>导出 PNG…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="176"/>
+        <source>Export PDF…</source>
+        <translation>导出 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="219"/>
+        <source>Export summary</source>
+        <translation>导出摘要</translation>
+    </message>
+</context>
+<context>
+    <name>SweepView</name>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="32"/>
+        <source>TTFT (ms)</source>
+        <translation>首 Token 延迟 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="33"/>
+        <source>Prefill tok/s</source>
+        <translation>预填充 tok/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="34"/>
+        <source>Decode tok/s</source>
+        <translation>解码 tok/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="47"/>
+        <source>Prompt lengths:</source>
+        <translation>提示词长度：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="54"/>
+        <source>repeats</source>
+        <translation>重复次数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="59"/>
+        <source>Run sweep</source>
+        <translation>运行扫描</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="60"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="71"/>
+        <source>prompt tokens</source>
+        <translation>提示词 Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="93"/>
+        <source>Pick at least one prompt length.</source>
+        <translation>请至少选择一个提示词长度。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="100"/>
+        <source>, ETA %1 s</source>
+        <translation>，预计剩余 %1 s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="102"/>
+        <source>%1 of %2 requests%3</source>
+        <translation>%1 / %2 个请求%3</translation>
+    </message>
+</context>
+</TS>

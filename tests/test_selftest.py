@@ -1,0 +1,124 @@
+"""`workbench --self-test` from source, as the packaged app runs it (issue 6)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("qasync")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    full = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "WORKBENCH_DATA_DIR": str(tmp_path / "data"),
+        "WORKBENCH_CONFIG_DIR": str(tmp_path / "config"),
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+
+
+@pytest.mark.slow
+def test_self_test_passes_from_source(tmp_path) -> None:
+    proc = _run(["-m", "workbench", "--self-test"], tmp_path)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "self-test passed" in out
+    assert "Traceback" not in out
+    for what in ("models.toml", "corpus", "qtbase_zh_CN.qm", "streamed 2 panes", "CSV: 2 rows"):
+        assert what in out, what
+    # nothing of the user's is touched: the self-test keeps its history and settings to itself
+    assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())
+
+
+@pytest.mark.slow
+def test_self_test_runs_without_any_display_variable(tmp_path) -> None:
+    """No DISPLAY and no QT_QPA_PLATFORM: it goes offscreen by itself instead of aborting."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "workbench", "--self-test"],
+        cwd=ROOT,
+        env={
+            **env,
+            "WORKBENCH_DATA_DIR": str(tmp_path / "d"),
+            "WORKBENCH_CONFIG_DIR": str(tmp_path / "c"),
+        },
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "platform offscreen" in proc.stdout
+
+
+def test_self_test_fails_with_a_reason_when_resources_are_missing(tmp_path) -> None:
+    empty = tmp_path / "empty-resources"
+    empty.mkdir()
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from pathlib import Path
+        import workbench.resources as r
+        r.resources_dir = lambda: Path({str(empty)!r})
+        from workbench.cli import main
+        sys.exit(main(["--self-test"]))
+        """
+    )
+    proc = _run(["-c", script], tmp_path)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    assert "self-test FAILED: model catalog unreadable" in out
+    assert "models.toml" in out
+    assert "Traceback" not in out
+
+
+def test_self_test_fails_with_a_reason_when_a_translation_is_not_compiled(tmp_path) -> None:
+    from workbench.selftest import SelfTestError, check_translations
+
+    folder = tmp_path / "translations"
+    folder.mkdir()
+    assert "none of our own" in check_translations(folder)
+    (folder / "workbench_xx.ts").write_text("<TS/>")
+    with pytest.raises(SelfTestError, match=r"workbench_xx\.ts has no compiled workbench_xx\.qm"):
+        check_translations(folder)
+    (folder / "workbench_xx.qm").write_bytes(b"not a qm file at all....")
+    with pytest.raises(SelfTestError, match="not a compiled Qt translation"):
+        check_translations(folder)
+
+
+def test_check_csv_rejects_a_wrong_row_count(tmp_path) -> None:
+    from workbench.core.csv_export import COLUMNS
+    from workbench.selftest import SelfTestError, check_csv
+
+    path = tmp_path / "x.csv"
+    path.write_text(",".join(COLUMNS) + "\r\n", encoding="utf-8")
+    with pytest.raises(SelfTestError, match="0 rows, expected 2"):
+        check_csv(path, 2, ["a", "b"], 32)
+
+
+def test_self_test_flag_is_in_the_help() -> None:
+    from workbench.cli import build_parser
+
+    assert "--self-test" in build_parser().format_help()

@@ -1,0 +1,418 @@
+"""The main window: presets, prompt slider, 2-8 panes, live plots, and the run/results tabs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QGridLayout,
+    QLabel,
+    QMainWindow,
+    QProgressBar,
+    QSpinBox,
+    QSplitter,
+    QTabWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.csv_export import write_csv
+from workbench.core.results import RequestResult, Target
+from workbench.core.runner import RunFinished, RunPlan
+from workbench.ui.history_view import HistoryView
+from workbench.ui.live_plots import LivePlots
+from workbench.ui.pane_widget import PaneWidget
+from workbench.ui.prompt_slider import PromptPanel
+from workbench.ui.results_view import ResultsView
+from workbench.ui.session import LOCAL_PROVIDER, Session
+from workbench.ui.summary_view import SummaryView
+from workbench.ui.sweep_view import SweepView
+
+if TYPE_CHECKING:
+    from workbench.core.providers import Provider
+    from workbench.ui.kernels_view import KernelsView
+    from workbench.ui.provider_panel import ProviderPanel
+
+log = logging.getLogger(__name__)
+
+PRESETS: dict[str, tuple[str, ...]] = {
+    "real": ("sim-llama-3-70b", "sim-deepseek-v3"),
+    "attention": ("sim-70b-mha", "sim-70b-gqa", "sim-70b-mla", "sim-70b-gla"),
+}
+MAX_PANES = 8
+
+
+class MainWindow(QMainWindow):
+    """Widgets call the session and listen to it; they never touch the network or the store."""
+
+    shown = Signal()
+
+    def __init__(self, session: Session, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.settings = settings or QSettings("attention-workbench", "workbench")
+        self.setWindowTitle(self.tr("Attention Workbench"))
+        self.resize(1400, 900)
+        self.choices: list[tuple[str, str]] = []
+        self.pane_keys: list[str] = []
+        self.pane_widgets: list[PaneWidget] = []
+        self.results: list[RequestResult] = []
+
+        self.prompt = PromptPanel()
+        self.panes_host = QWidget()
+        self.panes_grid = QGridLayout(self.panes_host)
+        self.panes_grid.setContentsMargins(0, 0, 0, 0)
+        self.plots = LivePlots()
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.panes_host)
+        splitter.addWidget(self.plots)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        compare = QWidget()
+        compare_layout = QVBoxLayout(compare)
+        compare_layout.addWidget(self.prompt)
+        compare_layout.addWidget(splitter, 1)
+
+        self.sweep_view = SweepView(session)
+        self.results_view = ResultsView()
+        self.history_view = HistoryView(session)
+        self.summary_view = SummaryView()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(compare, self.tr("Compare"))
+        self.tabs.addTab(self.sweep_view, self.tr("Sweep"))
+        self.tabs.addTab(self.results_view, self.tr("Results"))
+        self.tabs.addTab(self.history_view, self.tr("History"))
+        self.tabs.addTab(self.summary_view, self.tr("Summary"))
+        self.setCentralWidget(self.tabs)
+        self._build_toolbar()
+        self._build_status_bar()
+
+        session.frame.connect(self._paint)
+        session.running_changed.connect(self._on_running)
+        session.progress.connect(self._on_progress)
+        session.request_finished.connect(self._on_request_finished)
+        session.run_finished.connect(self._on_run_finished)
+        session.local_provider_ready.connect(self._on_local_ready)
+        self.prompt.changed.connect(self._refresh_context)
+        self.history_view.replay_requested.connect(self.replay)
+        self.history_view.open_requested.connect(self._show_results)
+        self.sweep_view.run_requested.connect(self._run_sweep)
+        self.sweep_view.stop_requested.connect(self.session.stop_all)
+        self.summary_view.refresh_button.clicked.connect(self.refresh_summary)
+
+    # ---- building ----
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar(self.tr("Run"))
+        bar.setObjectName("mainToolbar")
+        self.addToolBar(bar)
+        self.preset = QComboBox()
+        self.preset.addItem(self.tr("Preset: real models (GQA vs MLA)"), "real")
+        self.preset.addItem(self.tr("Preset: attention only (70B twins)"), "attention")
+        self.preset.addItem(self.tr("Custom"), "custom")
+        self.preset.activated.connect(self._on_preset)
+        bar.addWidget(self.preset)
+        bar.addSeparator()
+        bar.addWidget(QLabel(self.tr(" Panes ")))
+        self.pane_count = QSpinBox()
+        self.pane_count.setRange(2, MAX_PANES)
+        self.pane_count.valueChanged.connect(self._on_pane_count)
+        bar.addWidget(self.pane_count)
+        self.mode = QComboBox()
+        self.mode.addItem(self.tr("All at once"), "parallel")
+        self.mode.addItem(self.tr("One after another"), "sequential")
+        bar.addWidget(self.mode)
+        bar.addSeparator()
+        self.run_action = QAction(self.tr("Run all"), self)
+        self.run_action.setShortcut(QKeySequence("Ctrl+R"))
+        self.run_action.triggered.connect(self.run_all)
+        self.stop_action = QAction(self.tr("Stop all"), self)
+        self.stop_action.setShortcut(QKeySequence("Ctrl+."))
+        self.stop_action.setEnabled(False)
+        self.stop_action.triggered.connect(self.session.stop_all)
+        self.export_action = QAction(self.tr("Export CSV…"), self)
+        self.export_action.setShortcut(QKeySequence("Ctrl+E"))
+        self.export_action.triggered.connect(self._export_csv_dialog)
+        self.export_chart_action = QAction(self.tr("Export charts…"), self)
+        self.export_chart_action.setShortcut(QKeySequence("Ctrl+Shift+E"))
+        self.export_chart_action.triggered.connect(self._export_charts_dialog)
+        for action in (
+            self.run_action,
+            self.stop_action,
+            self.export_action,
+            self.export_chart_action,
+        ):
+            bar.addAction(action)
+
+    def _build_status_bar(self) -> None:
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setMaximumWidth(260)
+        self.progress_bar.hide()
+        self.eta = QLabel()
+        self.local_label = QLabel(self.tr("Starting the built-in provider…"))
+        status = self.statusBar()
+        status.addWidget(self.local_label, 1)
+        status.addPermanentWidget(self.eta)
+        status.addPermanentWidget(self.progress_bar)
+
+    # ---- panes ----
+
+    def set_choices(self, choices: Sequence[tuple[str, str]]) -> None:
+        """Every (provider|model key, label) a pane can pick."""
+        self.choices = list(choices)
+        for widget, key in zip(self.pane_widgets, self.pane_keys, strict=False):
+            widget.set_choices(self.choices, key)
+
+    def set_panes(self, keys: Sequence[str]) -> None:
+        self.pane_keys = list(keys)[:MAX_PANES]
+        while len(self.pane_widgets) < len(self.pane_keys):
+            widget = PaneWidget(len(self.pane_widgets), self.session.catalog)
+            widget.choose.connect(self._on_choose)
+            widget.stop.connect(self.session.stop_pane)
+            self.pane_widgets.append(widget)
+        for widget in self.pane_widgets[len(self.pane_keys) :]:
+            self.panes_grid.removeWidget(widget)
+            widget.hide()
+        columns = 2 if len(self.pane_keys) <= 4 else 4
+        for i, (widget, key) in enumerate(zip(self.pane_widgets, self.pane_keys, strict=False)):
+            self.panes_grid.addWidget(widget, i // columns, i % columns)
+            widget.set_choices(self.choices, key)
+            widget.show()
+        self.pane_count.blockSignals(True)
+        self.pane_count.setValue(len(self.pane_keys))
+        self.pane_count.blockSignals(False)
+        self.session.set_targets([self._target_for(k) for k in self.pane_keys])
+        self.plots.set_panes(
+            [f"{i + 1}: {k.split('|', 1)[-1]}" for i, k in enumerate(self.pane_keys)]
+        )
+        self._refresh_context()
+
+    def _target_for(self, key: str) -> Target | None:
+        provider, _, model = key.partition("|")
+        if provider == LOCAL_PROVIDER:
+            return self.session.local_target(model)
+        return self.session.provider_target(provider, model)
+
+    def apply_preset(self, name: str) -> None:
+        self.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in PRESETS[name]])
+        self.preset.setCurrentIndex(max(0, self.preset.findData(name)))
+
+    def _on_preset(self) -> None:
+        name = self.preset.currentData()
+        if name in PRESETS:
+            self.apply_preset(name)
+
+    def _on_pane_count(self, count: int) -> None:
+        keys = list(self.pane_keys)
+        fallback = [k for k, _ in self.choices if k not in keys] or [keys[-1]]
+        while len(keys) < count:
+            keys.append(fallback[(len(keys)) % len(fallback)])
+        self.preset.setCurrentIndex(self.preset.findData("custom"))
+        self.set_panes(keys[:count])
+
+    def _on_choose(self, index: int, key: str) -> None:
+        if key and index < len(self.pane_keys):
+            keys = list(self.pane_keys)
+            keys[index] = key
+            self.preset.setCurrentIndex(self.preset.findData("custom"))
+            self.set_panes(keys)
+
+    def _refresh_context(self) -> None:
+        for widget, model in zip(self.pane_widgets, self.session.panes, strict=False):
+            widget.show_context(model, self.prompt.tokens(), self.prompt.max_tokens.value())
+
+    # ---- runs ----
+
+    def build_plan(
+        self, lengths: Sequence[int] | None = None, repeats: int = 1, kind: str = "comparison"
+    ) -> RunPlan:
+        targets = tuple(p.target for p in self.session.panes if p.target is not None)
+        unique = tuple(dict.fromkeys(targets))
+        return RunPlan(
+            targets=unique,
+            prompt_lengths=tuple(lengths or (self.prompt.tokens(),)),
+            repeats=repeats,
+            max_tokens=self.prompt.max_tokens.value(),
+            mode=self.mode.currentData(),
+            language=self.prompt.language.currentData(),
+            task=self.prompt.task.currentData(),
+            needle_depth=self.prompt.depth.value(),
+            kind=kind,  # type: ignore[arg-type]
+        )
+
+    def run_all(self) -> asyncio.Task | None:
+        if self.session.running:
+            return None
+        self.results.clear()
+        return self.session.start_run(self.build_plan())
+
+    def _run_sweep(self, lengths: list[int], repeats: int) -> None:
+        if not self.session.running:
+            self.results.clear()
+            self.sweep_view.clear()
+            self.session.start_run(self.build_plan(lengths, repeats, kind="sweep"))
+
+    def replay(self, results: list[RequestResult], speed: float = 1.0) -> asyncio.Task | None:
+        if self.session.running or not results:
+            return None
+        self.tabs.setCurrentIndex(0)
+        keys = []
+        for r in results:
+            key = f"{r.provider}|{r.model}"
+            if key not in keys:
+                keys.append(key)
+        self.pane_keys = keys
+        task = self.session.start_replay(results, speed)
+        self.plots.set_panes([f"{i + 1}: {k.split('|', 1)[-1]}" for i, k in enumerate(keys)])
+        return task
+
+    def _on_running(self, running: bool) -> None:
+        self.run_action.setEnabled(not running)
+        self.stop_action.setEnabled(running)
+        self.progress_bar.setVisible(running)
+        self.sweep_view.set_running(running)
+
+    def _on_progress(self, done: int, total: int, eta: float) -> None:
+        self.progress_bar.setRange(0, max(1, total))
+        self.progress_bar.setValue(done)
+        self.eta.setText("" if eta < 0 else self.tr("ETA %1 s").replace("%1", f"{eta:.0f}"))
+        self.sweep_view.set_progress(done, total, eta)
+
+    def _on_request_finished(self, result: RequestResult) -> None:
+        self.results.append(result)
+        self.results_view.add(result)
+        self.sweep_view.add(result)
+
+    def _on_run_finished(self, final: RunFinished) -> None:
+        self.eta.setText(
+            self.tr("Run %1: %2").replace("%1", final.run_id[:8]).replace("%2", final.status)
+        )
+        self.history_view.refresh()
+        self.refresh_summary()
+
+    def refresh_summary(self) -> None:
+        """Rebuild the stakeholder page from the latest results and the charts that show them."""
+        lengths = {r.prompt_tokens_target for r in self.results}
+        if len(lengths) > 1:
+            widgets = [c.widget for c in self.sweep_view.charts]
+        else:
+            widgets = [c.widget for c in self.plots.charts]
+        first = next((p.target.model for p in self.session.panes if p.target), None)
+        self.summary_view.page.build(self.results, [w.grab() for w in widgets], baseline=first)
+
+    def _on_local_ready(self, url: str) -> None:
+        self.local_label.setText(
+            self.tr("Built-in provider at %1 (simulated models)").replace("%1", url)
+        )
+
+    def _show_results(self, results: list[RequestResult]) -> None:
+        self.results = list(results)
+        self.results_view.set_results(results)
+        self.sweep_view.clear()
+        for r in results:
+            self.sweep_view.add(r)
+        self.tabs.setCurrentWidget(self.results_view)
+
+    def _paint(self) -> None:
+        for widget, model in zip(self.pane_widgets, self.session.panes, strict=False):
+            widget.paint(model)
+        self.plots.paint(self.session.panes)
+
+    # ---- export ----
+
+    def export_csv(self, path: str | Path) -> int:
+        return write_csv(Path(path), self.results)
+
+    def export_charts(self, folder: str | Path, suffix: str = ".png") -> list[Path]:
+        charts = self.plots.charts + self.sweep_view.charts
+        return [c.export(Path(folder) / f"{c.name}{suffix}") for c in charts]
+
+    def _export_csv_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export CSV"), "results.csv", "CSV (*.csv)"
+        )
+        if path:
+            count = self.export_csv(path)
+            self.statusBar().showMessage(
+                self.tr("Wrote %1 rows to %2").replace("%1", str(count)).replace("%2", path), 5000
+            )
+
+    def _export_charts_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Export charts to folder"))
+        if folder:
+            written = self.export_charts(folder, ".png") + self.export_charts(folder, ".svg")
+            self.statusBar().showMessage(
+                self.tr("Wrote %1 chart files").replace("%1", str(len(written))), 5000
+            )
+
+    # ---- persistence ----
+
+    def save_state(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("panes", self.pane_keys)
+        self.settings.setValue("prompt_tokens", self.prompt.tokens())
+        self.settings.setValue("mode", self.mode.currentData())
+
+    def restore_state(self) -> bool:
+        """Restore the last layout; False on a first launch."""
+        panes = self.settings.value("panes")
+        geometry = self.settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+            self.restoreState(self.settings.value("window/state"))
+        tokens = self.settings.value("prompt_tokens")
+        if tokens is not None:
+            self.prompt.set_tokens(int(tokens))
+        mode = self.settings.value("mode")
+        if mode:
+            self.mode.setCurrentIndex(max(0, self.mode.findData(mode)))
+        if isinstance(panes, list) and len(panes) >= 2:
+            known = {k for k, _ in self.choices}
+            keys = [k for k in panes if k in known]
+            if len(keys) >= 2:
+                self.set_panes(keys)
+                self.preset.setCurrentIndex(self.preset.findData("custom"))
+                return True
+        return False
+
+    # ---- providers tab ----
+
+    def add_provider_tab(self, panel: ProviderPanel) -> None:
+        """Add the Providers tab; when its providers change, the panes' choices follow."""
+        self.provider_panel = panel
+        self.tabs.addTab(panel, self.tr("Providers"))
+        panel.providers_changed.connect(self._on_providers_changed)
+
+    def _on_providers_changed(self, providers: dict[str, Provider]) -> None:
+        from workbench.ui.provider_controller import choices_for
+
+        self.session.providers = dict(providers)
+        self.set_choices(choices_for(self.session))
+        if self.pane_keys and not self.session.running:
+            self.set_panes(self.pane_keys)  # a changed base URL reaches the panes' targets
+
+    # ---- kernels tab ----
+
+    def add_kernels_tab(self, view: KernelsView) -> None:
+        """Add the Kernels tab; the app awaits `view.aclose()` on exit to stop its worker."""
+        self.kernels_view = view
+        self.tabs.addTab(view, self.tr("Kernels"))
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.shown.emit()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_state()
+        self.session.stop_all()
+        super().closeEvent(event)

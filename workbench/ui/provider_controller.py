@@ -1,0 +1,315 @@
+"""The provider panel's controller: saved providers, imports, the doctor and model lists.
+
+Widgets call these methods and show what comes back; they never read files, the keyring or the
+network themselves (ARCHITECTURE.md rule 2). Network I/O runs on the app's one asyncio loop
+(qasync); the keyring and config files, which may block on a desktop prompt or a slow disk, go
+to the loop's executor. Errors from the core are raised as they are: their messages are already
+written for the user (and redacted), and the panel shows them in its status line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+import httpx2
+import openai
+from PySide6.QtCore import QObject, Signal
+
+from workbench.core.catalog import Catalog, load_catalog
+from workbench.core.clients import make_client
+from workbench.core.doctor import Check, diagnose
+from workbench.core.errors import classify_exception
+from workbench.core.importers import ImportResult, SavePlan, apply_save, import_path, plan_save
+from workbench.core.provider_store import (
+    ProviderConfigError,
+    default_providers_path,
+    load_providers,
+    save_providers,
+)
+from workbench.core.providers import Provider
+from workbench.core.secrets import (
+    KeyUnavailable,
+    keyring_status,
+    redact,
+    resolve_headers,
+    resolve_key,
+    set_session_key,
+    store_in_keyring,
+)
+
+if TYPE_CHECKING:
+    from workbench.ui.session import Session
+
+log = logging.getLogger(__name__)
+
+LOCAL_PROVIDER = "local"  # the built-in provider's name (session.LOCAL_PROVIDER)
+T = TypeVar("T")
+
+
+class ModelListError(Exception):
+    """The server's model list could not be had; the message is the doctor's cause and fix."""
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """What the panel shows beside a model id: the provider's own entry, else the catalog's."""
+
+    attention: str | None
+    context_window: int | None
+    in_catalog: bool
+
+
+@dataclass(frozen=True)
+class ImportPreview:
+    """What an import found (`result`) and what saving it would do (`plan`); nothing written."""
+
+    result: ImportResult
+    plan: SavePlan
+    keyring: str  # keyring_status()'s sentence
+
+
+@dataclass(frozen=True)
+class DoctorReport:
+    checks: list[Check]
+    key_source: str  # where the key came from, in words (never the key)
+    warnings: list[str] = field(default_factory=list)
+
+
+def choices_for(session: Session) -> list[tuple[str, str]]:
+    """Every ("provider|model", label) a pane can pick: built-in models, then saved ones."""
+    choices = [
+        (f"{LOCAL_PROVIDER}|{m.id}", f"{m.id}  ({m.attention}, built-in)")
+        for m in session.catalog.simulated()
+    ]
+    for name, provider in session.providers.items():
+        for model in provider.models:
+            choices.append((f"{name}|{model.id}", f"{model.id}  ({name})"))
+    return choices
+
+
+class ProviderController(QObject):
+    """Owns the saved provider list; `changed` carries {name: Provider} after every write."""
+
+    changed = Signal(object)  # dict[str, Provider]
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        path: Path | None = None,
+        catalog: Catalog | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.path = path or default_providers_path()
+        self.catalog = catalog or (session.catalog if session is not None else load_catalog())
+        self.providers: list[Provider] = []
+        self.warning: str | None = None
+        self.reload()
+
+    # ---- reading ----
+
+    def reload(self) -> list[Provider]:
+        """Read the providers file again; a broken file gives the last good copy and a warning."""
+        found = load_providers(self.path)
+        self.providers = list(found.providers)
+        self.warning = redact(found.warning) if found.warning else None
+        if found.warning:
+            log.warning("%s", found.warning)
+        return self.providers
+
+    def get(self, name: str) -> Provider | None:
+        return next((p for p in self.providers if p.name == name), None)
+
+    def as_dict(self) -> dict[str, Provider]:
+        return {p.name: p for p in self.providers}
+
+    @property
+    def local_base_url(self) -> str | None:
+        return self.session.local_base_url if self.session is not None else None
+
+    def keyring(self) -> tuple[bool, str]:
+        """Whether the OS keyring can hold keys here, and the sentence that says why (not)."""
+        return keyring_status()
+
+    def model_facts(self, model_id: str, provider: Provider | None = None) -> ModelFacts:
+        own = provider.model(model_id) if provider is not None else None
+        info = self.catalog.get(model_id)
+        return ModelFacts(
+            attention=(own.attention if own else None) or (info.attention if info else None),
+            context_window=(own.context_window if own else None)
+            or (info.context_window if info else None),
+            in_catalog=info is not None,
+        )
+
+    # ---- writing ----
+
+    async def save(
+        self, provider: Provider, *, previous_name: str | None = None, key_text: str = ""
+    ) -> Path:
+        """Save `provider` (replacing `previous_name` when it was renamed).
+
+        A typed key goes to the OS keyring (source `keyring`) or into this session's memory
+        (source `session`) before the file is written, so a saved provider never points at a
+        keyring entry that does not exist. Raises ProviderConfigError, KeyringUnavailable.
+        """
+        name = provider.name.strip()
+        if not name:
+            raise ProviderConfigError(self.tr("a provider needs a name"))
+        if name == LOCAL_PROVIDER:
+            raise ProviderConfigError(
+                self.tr("'%1' is the built-in provider's name; choose another").replace(
+                    "%1", LOCAL_PROVIDER
+                )
+            )
+        clash = self.get(name)
+        if clash is not None and name != previous_name:
+            raise ProviderConfigError(
+                self.tr("a provider named '%1' already exists; choose another name").replace(
+                    "%1", name
+                )
+            )
+        provider = replace(provider, name=name)
+        key_text = key_text.strip()
+        if key_text and provider.key.source == "keyring":
+            account = provider.key.name or name
+            provider = replace(provider, key=replace(provider.key, name=account))
+            await self._off_loop(store_in_keyring, account, key_text)
+        elif key_text and provider.key.source == "session":
+            set_session_key(name, key_text)
+        updated = [p for p in self.providers if p.name not in (previous_name, name)]
+        index = next(
+            (i for i, p in enumerate(self.providers) if p.name in (previous_name, name)),
+            len(self.providers),
+        )
+        updated.insert(min(index, len(updated)), provider)
+        path = await self._off_loop(save_providers, updated, self.path)
+        self.providers = updated
+        self.warning = None
+        self.changed.emit(self.as_dict())
+        return path
+
+    async def remove(self, name: str) -> Path:
+        """Forget a provider (a keyring entry stays: it may serve another provider)."""
+        if self.get(name) is None:
+            raise ProviderConfigError(self.tr("no provider named '%1'").replace("%1", name))
+        updated = [p for p in self.providers if p.name != name]
+        path = await self._off_loop(save_providers, updated, self.path)
+        self.providers = updated
+        set_session_key(name, "")
+        self.changed.emit(self.as_dict())
+        return path
+
+    # ---- importing ----
+
+    async def preview_import(self, path: str | Path) -> ImportPreview:
+        """Read a config file or home folder and plan the save; writes nothing.
+
+        Raises ConfigImportError in the importer's words.
+        """
+        result = await self._off_loop(import_path, Path(path))
+        ok, why = keyring_status()
+        plan = plan_save(result, list(self.providers), ok)
+        return ImportPreview(result, plan, why)
+
+    async def apply_import(self, preview: ImportPreview) -> Path | None:
+        """Save what the preview showed; None when there was nothing new to save."""
+        if not preview.plan.changes:
+            return None
+        path = await self._off_loop(apply_save, preview.plan, self.path)
+        self.providers = list(preview.plan.all_providers)
+        self.warning = None
+        self.changed.emit(self.as_dict())
+        return path
+
+    # ---- the network ----
+
+    def _key_for(self, provider: Provider, key_text: str) -> tuple[str | None, str, list[str]]:
+        """(key, where it came from in words, warnings); a key that cannot be had is a warning,
+        so the doctor's auth check can say what is missing."""
+        if provider.name == LOCAL_PROVIDER:
+            return None, self.tr("no key (the built-in provider)"), []
+        source = provider.key.describe()
+        if key_text.strip() and provider.key.source in ("keyring", "session"):
+            return key_text, self.tr("typed into the provider form (not saved yet)"), []
+        try:
+            return resolve_key(provider), source, []
+        except KeyUnavailable as exc:
+            return None, f"{source}: unavailable ({exc})", [str(exc)]
+
+    def _headers_for(self, provider: Provider) -> tuple[dict[str, str], list[str]]:
+        try:
+            return resolve_headers(provider), []
+        except KeyUnavailable as exc:
+            return dict(provider.headers), [str(exc)]
+
+    async def diagnose(
+        self, provider: Provider, *, key_text: str = "", model: str | None = None
+    ) -> DoctorReport:
+        """Run the connection doctor on `provider` as the form describes it (saved or not)."""
+        api_key, key_source, warnings = self._key_for(provider, key_text)
+        headers, header_warnings = self._headers_for(provider)
+        checks = await diagnose(
+            provider.base_url,
+            api_key,
+            model,
+            headers=headers,
+            proxy=provider.proxy,
+            verify_tls=provider.verify_tls,
+            key_source=key_source,
+        )
+        return DoctorReport(
+            checks, redact(key_source), [redact(w) for w in warnings + header_warnings]
+        )
+
+    async def fetch_models(self, provider: Provider, *, key_text: str = "") -> list[str]:
+        """The ids under GET /models, sorted. Raises KeyUnavailable when the key cannot be had,
+        ModelListError (the doctor's cause and fix) when the server does not answer with a list.
+        """
+        if provider.name == LOCAL_PROVIDER:
+            api_key = None
+        elif key_text.strip() and provider.key.source in ("keyring", "session"):
+            api_key = key_text.strip()
+        else:
+            api_key = resolve_key(provider)
+        client = make_client(
+            provider.base_url,
+            api_key,
+            headers=resolve_headers(provider),
+            proxy=provider.proxy,
+            verify_tls=provider.verify_tls,
+        )
+        try:
+            page = await asyncio.wait_for(client.models.list(), 30)
+            return sorted({m.id for m in page.data})
+        except TimeoutError as exc:
+            raise ModelListError(
+                redact(
+                    self.tr(
+                        "GET /models at %1 did not answer within 30 s; run Test connection "
+                        "to see where it stops"
+                    ).replace("%1", provider.base_url)
+                )
+            ) from exc
+        except (openai.APIError, httpx2.HTTPError, OSError) as exc:  # in the doctor's words
+            diag = classify_exception(exc, "", streaming_started=False)
+            raise ModelListError(
+                redact(
+                    self.tr("GET /models at %1 failed: %2")
+                    .replace("%1", provider.base_url)
+                    .replace("%2", diag.message)
+                )
+            ) from None
+        finally:
+            await client.close()
+
+    # ---- plumbing ----
+
+    async def _off_loop(self, fn: Callable[..., T], *args: object) -> T:
+        """Blocking local work (keyring, files) in the executor, so the window keeps painting."""
+        return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
