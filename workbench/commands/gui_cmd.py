@@ -43,6 +43,12 @@ def add_gui_args(p: argparse.ArgumentParser) -> None:
         help="UI language (default: the saved choice, else the system locale)",
     )
     p.add_argument(
+        "--kernel-csv",
+        metavar="PATH",
+        help="time the built-in provider's attention from a `workbench kernels` CSV "
+        "(measured on a GPU) instead of the analytic model",
+    )
+    p.add_argument(
         "--time-scale",
         type=float,
         default=1.0,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,6 +37,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--jitter", type=float, default=0.0)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
+        "--kernel-csv",
+        metavar="PATH",
+        default=None,
+        help="take per-token attention time from this kernel CSV's measured latencies "
+        "(models whose variant it lacks keep the analytic model)",
+    )
+    p.add_argument(
         "--exit-with-stdin",
         action="store_true",
         help="stop when standard input closes (how the app ties this server to its own life)",
@@ -65,13 +73,25 @@ def _stop_on_stdin_eof(stop: asyncio.Event) -> None:
 async def _serve(args: argparse.Namespace) -> int:
     from workbench.commands.common import fail
     from workbench.core.secrets import key_from_env
-    from workbench.local.costmodel import SimSettings
+    from workbench.local.costmodel import SimSettings, load_kernel_csv
     from workbench.local.server import serve_forever
 
     api_key = key_from_env(args.api_key_env) if args.api_key_env else None
     if args.api_key_env and not api_key:
         fail(f"environment variable {args.api_key_env} is empty or not set")
         return 2
+    if args.kernel_csv is not None:
+        try:
+            measured = load_kernel_csv(args.kernel_csv)
+        except ValueError as exc:
+            fail(str(exc))
+            return 2
+        # stderr: the first stdout line is the "listening at" line the app waits for.
+        print(
+            f"measured attention from {args.kernel_csv}: {', '.join(measured.variants())}",
+            file=sys.stderr,
+            flush=True,
+        )
     try:
         settings = SimSettings(
             gpu=args.gpu,
@@ -79,6 +99,7 @@ async def _serve(args: argparse.Namespace) -> int:
             time_scale=args.time_scale,
             jitter=args.jitter,
             seed=args.seed,
+            kernel_csv=args.kernel_csv,
         )
         stop = asyncio.Event()
         if args.exit_with_stdin:

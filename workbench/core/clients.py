@@ -30,11 +30,12 @@ from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 import httpx2
-import openai
 
 from workbench.core.providers import ProxyChoice, is_loopback, mask_url_password
 
 if TYPE_CHECKING:
+    import openai
+
     from workbench.core.providers import Provider
 
 Transport = Literal["httpx", "aiohttp"]
@@ -189,6 +190,8 @@ def make_client(
 
     TLS verification is off only when `verify_tls=False` is asked for explicitly.
     """
+    import openai
+
     timeout = httpx2.Timeout(None, connect=connect_timeout_s)
     route = plan_route(base_url, proxy, transport)
     kwargs: dict[str, object] = {

@@ -39,17 +39,19 @@ import time
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import httpx2
-import openai
 
 from workbench.core.clients import make_client, network_baseline_ms, plan_route
 from workbench.core.errors import diagnosis, looks_like_html, parse_retry_after
 from workbench.core.providers import ProxyChoice, is_loopback, normalize_base_url
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.secrets import redact, register_secret
+
+if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
+    import openai
 
 CHECK_NAMES: tuple[str, ...] = (
     "base_url",

@@ -10,12 +10,15 @@ import email.utils
 import json
 import time
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import httpx2
-import openai
 
 from workbench.core.results import ErrorClass
 from workbench.core.secrets import redact
+
+if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
+    import openai
 
 
 class MalformedChunk(ValueError):
@@ -195,6 +198,8 @@ def parse_retry_after(value: str | None) -> float | None:
 
 def classify_exception(exc: BaseException, model: str, streaming_started: bool) -> Diagnosis:
     """Classify an exception raised by the SDK or the transport."""
+    import openai
+
     if isinstance(exc, openai.APIStatusError):
         headers = exc.response.headers if exc.response is not None else {}
         diag = classify_status(exc.status_code, _body_text(exc), headers.get("content-type"), model)

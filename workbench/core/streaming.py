@@ -13,9 +13,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-import openai
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.errors import (
     Diagnosis,
@@ -25,6 +23,9 @@ from workbench.core.errors import (
     looks_like_html,
 )
 from workbench.core.results import ErrorClass, RequestResult
+
+if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
+    import openai
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(

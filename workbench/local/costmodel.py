@@ -9,8 +9,10 @@ jitter. docs/cost-model.md explains every assumption.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from dataclasses import dataclass
+from pathlib import Path
 
 from kernels_bridge.analytic import (
     Deployment,
@@ -20,6 +22,7 @@ from kernels_bridge.analytic import (
     prefill_seconds,
     weight_bytes_per_device,
 )
+from kernels_bridge.measured import MeasuredTimings, load_measured_latencies
 from kernels_bridge.variants import kv_tokens_stored
 from workbench.core.catalog import ModelInfo
 
@@ -47,6 +50,30 @@ class SimSettings:
     time_scale: float = 1.0  # multiply every delay; tests use e.g. 0.01, ratios hold
     jitter: float = 0.0  # relative std-dev of per-token time, seeded
     seed: int = 0
+    kernel_csv: str | None = None  # kernel CSV: measured attention replaces the analytic term
+
+
+def load_kernel_csv(path: str | Path) -> MeasuredTimings:
+    """The measured latencies of a kernel CSV, loaded once per (path, mtime).
+
+    ValueError with a readable message when the file cannot be read or has no usable rows.
+    """
+    p = Path(path).expanduser()
+    try:
+        stamp = p.resolve().stat().st_mtime_ns
+    except OSError as exc:
+        raise ValueError(f"cannot read kernel CSV {p}: {exc.strerror or exc}") from None
+    return _load_kernel_csv(str(p.resolve()), stamp)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_kernel_csv(path: str, _mtime_ns: int) -> MeasuredTimings:
+    try:
+        return load_measured_latencies(path)
+    except (OSError, UnicodeDecodeError, KeyError) as exc:
+        raise ValueError(f"cannot read kernel CSV {path}: {exc}") from None
+    except ValueError as exc:  # not a kernel CSV, no usable rows, a non-number in a cell
+        raise ValueError(f"unusable kernel CSV: {exc}") from None
 
 
 def _gb(n: float) -> str:
@@ -81,6 +108,16 @@ class SimTiming:
             batch=base.batch if settings.batch is None else settings.batch,
         )
         self._profile = self.deployment.profile
+        # Measured attention: one layer's decode-attention latency of this model's variant from
+        # a kernel CSV, when the CSV has that variant; otherwise the analytic roofline.
+        self._measured: MeasuredTimings | None = None
+        self._variant = model.shape.kind.lower()  # GQA -> gqa, MoBA -> moba: the CSV's names
+        self.timing_source = "analytic"
+        if settings.kernel_csv is not None:
+            measured = load_kernel_csv(settings.kernel_csv)
+            if self._variant in measured.variants():
+                self._measured = measured
+                self.timing_source = f"measured: {Path(settings.kernel_csv).name}"
 
     # -- admission -----------------------------------------------------------------------------
 
@@ -140,10 +177,28 @@ class SimTiming:
 
     def _step_unscaled_s(self, kv_len: int) -> float:
         m = self.model
+        kv_len = max(0, kv_len)
         step = decode_step(
-            m.shape, m.active_params, self.deployment, max(0, kv_len), total_params=m.total_params
+            m.shape, m.active_params, self.deployment, kv_len, total_params=m.total_params
         )
-        return step.seconds + STEP_OVERHEAD_S + self._comm_s()
+        if self._measured is None:
+            return step.seconds + STEP_OVERHEAD_S + self._comm_s()
+        # Measured: the weight-read / dense-GEMM roofline stays analytic, and the attention-KV
+        # part becomes layers x the CSV's one-layer latency at (kv_len, batch), added rather than
+        # max'd since attention and the GEMMs are separate kernels. Shape caveat: a CSV row times
+        # one layer of the kernel's own default shape (kernels_bridge/specs.py: e.g. gqa 32 q /
+        # 8 KV heads, mla 128 q heads) unsharded on one device; the model's per-device shape at
+        # its tensor-parallel degree may differ (the 70B GQA twin has 64 q heads, 4 KV heads per
+        # device at T=2). The latency is taken as-is, not rescaled to the model's shape.
+        profile = self._profile
+        weights_s = max(
+            step.weight_bytes / (profile.mem_bandwidth_tbs * 1e12),
+            step.dense_flops / (profile.peak_bf16_tflops * 1e12),
+        )
+        attention_s = m.shape.layers * self._measured.latency_s(
+            self._variant, kv_len, self.deployment.batch
+        )
+        return weights_s + attention_s + STEP_OVERHEAD_S + self._comm_s()
 
     def ttft_s(self, prompt_tokens: int) -> float:
         """Scaled time to first token: fixed overhead + prefill (compute- or weight-bound)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import os
 import sys
@@ -77,7 +78,9 @@ async def run_window(args) -> int:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     store = RunStore()
-    session = Session(store=store, time_scale=args.time_scale)
+    session = Session(
+        store=store, time_scale=args.time_scale, kernel_csv=getattr(args, "kernel_csv", None)
+    )
     _load_providers(session)
     window = MainWindow(session, settings())
     window.add_provider_tab(ProviderPanel(ProviderController(session)))
@@ -100,6 +103,8 @@ async def run_window(args) -> int:
     window.show()
     await session.start_local_provider()
     window.set_panes(window.pane_keys)  # the panes' targets now carry the provider's URL
+    # the SDK takes ~1 s to import: load it now, off the UI thread, not at the first Run
+    await asyncio.get_running_loop().run_in_executor(None, importlib.import_module, "openai")
     window.run_action.setEnabled(True)
     code = 0
     try:

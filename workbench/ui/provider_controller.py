@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import httpx2
-import openai
 from PySide6.QtCore import QObject, Signal
 
 from workbench.core.catalog import Catalog, load_catalog
@@ -284,6 +283,8 @@ class ProviderController(QObject):
             proxy=provider.proxy,
             verify_tls=provider.verify_tls,
         )
+        import openai  # loaded on first use: the SDK costs ~1 s to import
+
         try:
             page = await asyncio.wait_for(client.models.list(), 30)
             return sorted({m.id for m in page.data})

@@ -69,11 +69,13 @@ class Session(QObject):
         catalog: Catalog | None = None,
         time_scale: float = 1.0,
         parent: QObject | None = None,
+        kernel_csv: str | None = None,
     ) -> None:
         super().__init__(parent)
         self.catalog = catalog or load_catalog()
         self.store = store
         self.time_scale = time_scale
+        self.kernel_csv = kernel_csv  # measured attention latencies for the built-in provider
         self.panes: list[PaneModel] = []
         self.local_base_url: str | None = None
         self.keys: Callable[[Target], str | None] = lambda _t: None
@@ -96,7 +98,8 @@ class Session(QObject):
         if self._server is None:
             from workbench.local.process import ServerProcess
 
-            server = ServerProcess(time_scale=self.time_scale)
+            extra = ("--kernel-csv", self.kernel_csv) if self.kernel_csv else ()
+            server = ServerProcess(time_scale=self.time_scale, extra=extra)
             self.local_base_url = await server.start()
             self._server = server
             self.local_provider_ready.emit(self.local_base_url)
