@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import socket
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -34,6 +32,7 @@ from workbench.core.clients import Transport, make_client
 from workbench.core.metrics import percentile
 from workbench.core.results import RequestResult
 from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.local.process import ServerProcess
 
 MODEL = "sim-llama-3-70b"
 LAG_LIMIT_MS = 5.0
@@ -54,30 +53,6 @@ class LevelResult:
     lag_p99_ms: float | None
     cpu_us_per_token: float
     lost_tokens: int
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _start_server(port: int, time_scale: float) -> subprocess.Popen[bytes]:
-    exe = Path(sys.executable).with_name("workbench")
-    proc = subprocess.Popen(
-        [str(exe), "serve-local", "--port", str(port), "--time-scale", str(time_scale)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("serve-local did not start")
 
 
 def _time_scale_for(interval_ms: float) -> float:
@@ -166,9 +141,8 @@ def _table(rows: list[LevelResult]) -> str:
 
 async def _main(args: argparse.Namespace) -> int:
     interval_ms = args.interval_ms
-    port = _free_port()
-    server = _start_server(port, _time_scale_for(interval_ms))
-    base_url = f"http://127.0.0.1:{port}/v1"
+    server = ServerProcess(time_scale=_time_scale_for(interval_ms))
+    base_url = await server.start()
     rows: list[LevelResult] = []
     try:
         for transport in args.transports:
@@ -190,8 +164,7 @@ async def _main(args: argparse.Namespace) -> int:
                     break
             capacity[transport] = best
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        await server.stop()
     table = _table(rows)
     summary = "\n".join(
         f"- {t}: highest aggregate rate with p99 token lag <= {LAG_LIMIT_MS} ms: {v:,.0f} tok/s"

@@ -15,8 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -35,39 +33,11 @@ from workbench.core.catalog import load_catalog
 from workbench.core.metrics import percentile
 from workbench.core.providers import ModelEntry, Provider
 from workbench.local.costmodel import SimTiming
+from workbench.local.process import ServerProcess
 from workbench.ui.main_window import MainWindow
 from workbench.ui.session import Session
 
 MODEL = "sim-70b-gqa"
-
-
-def _start_server(time_scale: float) -> tuple[subprocess.Popen[bytes], str]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "workbench",
-            "serve-local",
-            "--port",
-            str(port),
-            "--time-scale",
-            str(time_scale),
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return proc, f"http://127.0.0.1:{port}/v1"
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError("serve-local did not start")
-
-
 PROMPT_TOKENS = 1024
 
 
@@ -76,7 +46,8 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
     assert info is not None
     natural = 1 / SimTiming(info).token_interval_s(PROMPT_TOKENS, 1)
     scale = natural / args.rate
-    proc, url = _start_server(scale)
+    server = ServerProcess(time_scale=scale)
+    url = await server.start()
     session = Session(store=None, time_scale=scale)
     session.providers = {
         f"sim{i + 1}": Provider(f"sim{i + 1}", url, models=(ModelEntry(MODEL),))
@@ -123,8 +94,7 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
     painted = sum(len(w.text.toPlainText()) > 0 for w in window.pane_widgets)
     window.close()
     await session.close()
-    proc.terminate()
-    proc.wait(timeout=10)
+    await server.stop()
     return {
         "panes": args.panes,
         "rate_per_pane": args.rate,

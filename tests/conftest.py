@@ -11,3 +11,17 @@ import pytest
 def _isolated_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("WORKBENCH_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("WORKBENCH_CONFIG_DIR", str(tmp_path / "config"))
+
+
+@pytest.fixture
+def loop(qapp):
+    """A qasync event loop over the test's QApplication, for driving real windows."""
+    import asyncio
+
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    yield loop
+    loop.close()
+    asyncio.set_event_loop(None)

@@ -7,50 +7,25 @@ its own process (as a real one does), so the client's work never delays its toke
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.results import Target
 from workbench.core.runner import RunFinished, Runner, RunPlan
 from workbench.core.summary import summarize
+from workbench.local.process import ServerProcess
 
 TWINS = ("sim-70b-mha", "sim-70b-gqa", "sim-70b-mla", "sim-70b-gla")
 
 
-@contextmanager
-def _provider(*options: str) -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "workbench", "serve-local", "--port", str(port), *options],
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
 async def _decode_tps(
-    models: tuple[str, ...], lengths: tuple[int, ...], *options: str
+    models: tuple[str, ...], lengths: tuple[int, ...], time_scale: float, *options: str
 ) -> dict[tuple[str, int], float]:
     catalog = load_catalog()
-    with _provider(*options) as base_url:
+    server = ServerProcess(time_scale=time_scale, extra=options)
+    base_url = await server.start()
+    pool = ClientPool()
+    final = None
+    try:
         targets = tuple(Target("local", base_url, m, catalog.get(m).attention) for m in models)
         plan = RunPlan(
             targets=targets,
@@ -59,14 +34,12 @@ async def _decode_tps(
             calibrate=False,
             measure_baseline=False,
         )
-        pool = ClientPool()
-        final = None
-        try:
-            async for event in Runner(pool).run(plan):
-                if isinstance(event, RunFinished):
-                    final = event
-        finally:
-            await pool.aclose()
+        async for event in Runner(pool).run(plan):
+            if isinstance(event, RunFinished):
+                final = event
+    finally:
+        await pool.aclose()
+        await server.stop()
     assert final is not None
     failed = [r.error_message for r in final.results if not r.ok]
     assert not failed, failed
@@ -76,14 +49,14 @@ async def _decode_tps(
 
 
 async def test_twins_order_as_physics_says_at_32k() -> None:
-    tps = await _decode_tps(TWINS, (32768,), "--time-scale", "0.5")
+    tps = await _decode_tps(TWINS, (32768,), 0.5)
     gla, mla, gqa, mha = (tps[(m, 32768)] for m in reversed(TWINS))
     assert gla > mla > gqa > mha, tps
 
 
 async def test_mla_edge_over_gqa_grows_with_context() -> None:
     models = ("sim-70b-gqa", "sim-70b-mla")
-    tps = await _decode_tps(models, (1024, 65536), "--time-scale", "0.5")
+    tps = await _decode_tps(models, (1024, 65536), 0.5)
     ratio_1k = tps[("sim-70b-mla", 1024)] / tps[("sim-70b-gqa", 1024)]
     ratio_64k = tps[("sim-70b-mla", 65536)] / tps[("sim-70b-gqa", 65536)]
     # the cost model says 1.00 at 1K and 1.05 at 64K; the client must see the same growth
@@ -92,6 +65,6 @@ async def test_mla_edge_over_gqa_grows_with_context() -> None:
 
 async def test_at_tensor_parallel_8_gqa_overtakes_mla_and_gla_stays_ahead() -> None:
     models = ("sim-70b-gqa", "sim-70b-mla", "sim-70b-gla")
-    tps = await _decode_tps(models, (32768,), "--time-scale", "1.0", "--tp", "8")
+    tps = await _decode_tps(models, (32768,), 1.0, "--tp", "8")
     gqa, mla, gla = (tps[(m, 32768)] for m in models)
     assert gqa > mla and gla > mla, tps

@@ -10,7 +10,6 @@ import time
 import pytest
 
 pytest.importorskip("PySide6")
-import qasync
 from PySide6.QtCore import QSettings, QTimer
 
 from workbench.core.csv_export import COLUMNS
@@ -21,15 +20,6 @@ from workbench.core.streaming import TextDelta
 from workbench.ui.main_window import MainWindow
 from workbench.ui.panes_model import PaneState
 from workbench.ui.session import LOCAL_PROVIDER, Session
-
-
-@pytest.fixture
-def loop(qapp):
-    loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    loop.close()
-    asyncio.set_event_loop(None)
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ import pytest
 
 pytest.importorskip("PySide6")
 import qasync
-from PySide6.QtWidgets import QApplication
 
 from kernels_bridge.analytic import get_profile
 from kernels_bridge.protocol import RESULT_COLUMNS
@@ -31,15 +30,6 @@ needs_torch = pytest.mark.skipif(
     subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode != 0,
     reason="the worker's Python needs torch",
 )
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    loop.close()
-    asyncio.set_event_loop(None)
 
 
 @pytest.fixture

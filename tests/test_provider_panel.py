@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("PySide6")
 import qasync
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QWidget
 
 from workbench.core.doctor import PROXY_VARIABLES
 from workbench.core.provider_store import default_providers_path, load_providers
@@ -39,15 +39,6 @@ def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         monkeypatch.delenv(name, raising=False)
     yield
     clear_session_keys()
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    loop.close()
-    asyncio.set_event_loop(None)
 
 
 @pytest.fixture
