@@ -64,6 +64,7 @@ def test_two_panes_stream_text_plots_fill_and_csv_export(window, loop, tmp_path)
     charts += window.export_charts(tmp_path / "charts", ".png")
     assert len(charts) == 12 and all(p.stat().st_size > 1000 for p in charts)
     # the stakeholder summary names the faster model in words, and exports
+    window.tabs.setCurrentWidget(window.summary_view)  # built when looked at
     text = window.summary_view.page.conclusions.text()
     # the first pane is the baseline; the sentence is about the other model
     assert text.startswith("At 4K the MLA model <b>sim-deepseek-v3</b> decodes")

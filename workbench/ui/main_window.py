@@ -108,6 +108,9 @@ class MainWindow(QMainWindow):
         self.sweep_view.run_requested.connect(self._run_sweep)
         self.sweep_view.stop_requested.connect(self.session.stop_all)
         self.summary_view.refresh_button.clicked.connect(self.refresh_summary)
+        # the summary grabs every chart: build it when it is looked at, not after every run
+        self._summary_stale = False
+        self.tabs.currentChanged.connect(self._on_tab_changed)
 
     # ---- building ----
 
@@ -297,7 +300,13 @@ class MainWindow(QMainWindow):
             self.tr("Run %1: %2").replace("%1", final.run_id[:8]).replace("%2", final.status)
         )
         self.history_view.refresh()
-        self.refresh_summary()
+        self._summary_stale = True
+        if self.tabs.currentWidget() is self.summary_view:
+            self.refresh_summary()
+
+    def _on_tab_changed(self, _index: int) -> None:
+        if self.tabs.currentWidget() is self.summary_view and self._summary_stale:
+            self.refresh_summary()
 
     def refresh_summary(self) -> None:
         """Rebuild the stakeholder page from the latest results and the charts that show them."""
@@ -306,6 +315,7 @@ class MainWindow(QMainWindow):
             widgets = [c.widget for c in self.sweep_view.charts]
         else:
             widgets = [c.widget for c in self.plots.charts]
+        self._summary_stale = False
         first = next((p.target.model for p in self.session.panes if p.target), None)
         self.summary_view.page.build(self.results, [w.grab() for w in widgets], baseline=first)
 
