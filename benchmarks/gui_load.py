@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import os
 import sys
 import time
@@ -31,6 +30,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from workbench.core.catalog import load_catalog
+from workbench.core.clients import warm_up
 from workbench.core.metrics import percentile
 from workbench.core.providers import ModelEntry, Provider
 from workbench.local.costmodel import SimTiming
@@ -75,7 +75,7 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
             stamps.append(time.perf_counter() - t0)
 
     # as the app does after its window shows: the SDK's ~1 s import happens off the UI thread
-    await asyncio.get_running_loop().run_in_executor(None, importlib.import_module, "openai")
+    await asyncio.get_running_loop().run_in_executor(None, warm_up)
     probe_task = asyncio.ensure_future(probe())
     try:
         final = await window.run_all()

@@ -22,6 +22,7 @@ falls back to the httpx transport, which needs the optional `socksio` package.
 from __future__ import annotations
 
 import asyncio
+import functools
 import ssl
 import statistics
 import time
@@ -171,9 +172,19 @@ def _name_proxies(http_client: httpx2.AsyncClient, route: Route) -> None:
             mounts[pattern] = _NamedProxyTransport(transport, url)
 
 
+@functools.cache
 def _ssl_context(verify_tls: bool) -> ssl.SSLContext:
-    # Built here so SSL_CERT_FILE / SSL_CERT_DIR apply even when trust_env is off for proxies.
+    """One TLS context per setting (loading the CA bundle takes ~0.1 s); trust_env so that
+    SSL_CERT_FILE / SSL_CERT_DIR apply even when trust_env is off for proxies."""
     return httpx2.create_ssl_context(verify=verify_tls, trust_env=True)
+
+
+def warm_up() -> None:
+    """Pay the one-off costs of the first request ahead of time, e.g. on a worker thread:
+    importing the SDK (~1 s), its chat resources, and the default TLS context."""
+    import openai.resources.chat.completions  # noqa: F401
+
+    _ssl_context(True)
 
 
 def make_client(

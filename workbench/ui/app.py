@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import os
 import sys
@@ -13,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, Qt, QTranslator
 from PySide6.QtWidgets import QApplication
 
+from workbench.core.clients import warm_up
 from workbench.core.provider_store import default_config_dir, load_providers
 from workbench.core.secrets import install_log_redaction, resolve_key
 from workbench.core.store import RunStore
@@ -104,7 +104,7 @@ async def run_window(args) -> int:
     await session.start_local_provider()
     window.set_panes(window.pane_keys)  # the panes' targets now carry the provider's URL
     # the SDK takes ~1 s to import: load it now, off the UI thread, not at the first Run
-    await asyncio.get_running_loop().run_in_executor(None, importlib.import_module, "openai")
+    await asyncio.get_running_loop().run_in_executor(None, warm_up)
     window.run_action.setEnabled(True)
     code = 0
     try:
