@@ -50,6 +50,7 @@ class HistoryRow:
     models: list[str]
 
 
+YIELD_EVERY = 32  # events applied before the consumer lets other callbacks run
 FRAME_MS = 33  # ~30 Hz: smooth to the eye, cheap for the loop
 LOCAL_PROVIDER = "local"
 
@@ -247,10 +248,14 @@ class Session(QObject):
         self._timer.start()
         final: RunFinished | None = None
         try:
+            applied = 0
             async for event in events:
                 self._apply(event)
                 if isinstance(event, RunFinished):
                     final = event
+                applied += 1
+                if applied % YIELD_EVERY == 0:
+                    await asyncio.sleep(0)  # a burst of queued events must not starve the loop
         except asyncio.CancelledError:
             for pane in self.panes:
                 if pane.state in (PaneState.WAITING, PaneState.STREAMING):
