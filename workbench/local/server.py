@@ -544,22 +544,4 @@ async def serve_forever(
             loop.remove_signal_handler(sig)
 
 
-def run_forever(
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    api_key: str | None = None,
-    allow_no_v1: bool = True,
-    settings: SimSettings | None = None,
-) -> None:
-    """Blocking entry for `workbench serve-local`; returns after Ctrl-C or SIGTERM."""
-    try:
-        asyncio.run(
-            serve_forever(
-                host=host, port=port, api_key=api_key, allow_no_v1=allow_no_v1, settings=settings
-            )
-        )
-    except KeyboardInterrupt:  # Ctrl-C where signal handlers cannot be installed (Windows)
-        pass
-
-
-__all__ = ["EmitLog", "EmitRecord", "LocalServer", "run_forever", "serve_forever"]
+__all__ = ["EmitLog", "EmitRecord", "LocalServer", "serve_forever"]
