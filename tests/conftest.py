@@ -25,3 +25,18 @@ def loop(qapp):
     yield loop
     loop.close()
     asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def memory_keyring():
+    """A real keyring backend that keeps passwords in a dict (there is no OS keyring in CI)."""
+    import keyring
+    from memory_keyring import MemoryKeyring
+
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
+    finally:
+        keyring.set_keyring(previous)

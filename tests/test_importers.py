@@ -9,16 +9,13 @@ import json
 import logging
 import shutil
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
-import keyring
-import keyring.backend
-import keyring.backends.fail
 import pytest
 import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from memory_keyring import MemoryKeyring
 
 from workbench.core.importers import (
     READERS,
@@ -473,34 +470,6 @@ def test_home_folder_merges_and_dedupes(tmp_path: Path) -> None:
 
 
 # ---- saving ----------------------------------------------------------------------------------
-
-
-class MemoryKeyring(keyring.backend.KeyringBackend):
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username), None)
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    try:
-        yield backend
-    finally:
-        keyring.set_keyring(previous)
 
 
 def test_save_literal_key_goes_to_keyring_never_to_the_file(

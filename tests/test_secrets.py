@@ -10,6 +10,7 @@ import keyring
 import keyring.backend
 import keyring.backends.fail
 import pytest
+from memory_keyring import MemoryKeyring
 
 from workbench.core import secrets
 from workbench.core.providers import KeyRef, Provider
@@ -28,36 +29,6 @@ from workbench.core.secrets import (
 )
 
 KEY = "wb-test-key-7f3a9c2e1d"  # a key with no recognisable shape: only registration masks it
-
-
-class MemoryKeyring(keyring.backend.KeyringBackend):
-    """A real keyring backend that keeps passwords in a dict (no OS keyring in CI)."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username), None)
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    try:
-        yield backend
-    finally:
-        keyring.set_keyring(previous)
 
 
 @pytest.fixture
