@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import aiohttp
 import qasync
 from machine import machine_record, write_result
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QEvent, QObject, QSettings
 from PySide6.QtWidgets import QApplication
 
 from workbench.core.catalog import load_catalog
@@ -40,6 +40,36 @@ from workbench.ui.session import Session
 
 MODEL = "sim-70b-gqa"
 PROMPT_TOKENS = 1024
+
+
+class TimedApplication(QApplication):
+    """Times each top-level event delivery (nested ones count in their parent's time)."""
+
+    def __init__(self, argv: list[str]) -> None:
+        super().__init__(argv)
+        self.spent: dict[str, list[float]] = {}
+        self._depth = 0
+
+    def notify(self, receiver: QObject, event: QEvent) -> bool:
+        if self._depth:
+            return super().notify(receiver, event)
+        self._depth += 1
+        start = time.perf_counter()
+        try:
+            return super().notify(receiver, event)
+        finally:
+            self._depth -= 1
+            key = f"{event.type().name} -> {type(receiver).__name__}"
+            self.spent.setdefault(key, []).append(time.perf_counter() - start)
+
+    def report(self, top: int = 15) -> str:
+        rows = sorted(self.spent.items(), key=lambda kv: -sum(kv[1]))[:top]
+        lines = ["event -> receiver: total ms, count, p99 ms, max ms"]
+        for key, spans in rows:
+            ms = sorted(x * 1000 for x in spans)
+            p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+            lines.append(f"  {key}: {sum(ms):.0f}, {len(ms)}, {p99:.1f}, {ms[-1]:.1f}")
+        return "\n".join(lines)
 
 
 async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
@@ -119,10 +149,17 @@ def main() -> int:
     p.add_argument("--rate", type=float, default=200.0, help="tokens/s per pane")
     p.add_argument("--seconds", type=float, default=10.0, help="decode time per pane")
     p.add_argument("--quick", action="store_true")
+    p.add_argument(
+        "--events",
+        action="store_true",
+        help="also report where the GUI thread's time goes, by Qt event type and receiver",
+    )
     args = p.parse_args()
     if args.quick:
         args.seconds = 2.0
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = QApplication.instance() or (TimedApplication if args.events else QApplication)(
+        sys.argv[:1]
+    )
     app.setQuitOnLastWindowClosed(False)
     import tempfile
 
@@ -133,6 +170,8 @@ def main() -> int:
     lines = [
         f"- {k}: {v:.2f}" if isinstance(v, float) else f"- {k}: {v}" for k, v in figures.items()
     ]
+    if isinstance(app, TimedApplication):
+        print(app.report())
     verdict = "PASS" if figures["loop_lag_p99_ms"] < 50 and figures["lost_tokens"] == 0 else "FAIL"
     text = "\n".join(lines) + f"\n\nGoal: loop lag p99 < 50 ms and 0 lost tokens: {verdict}\n"
     print(text)

@@ -83,6 +83,7 @@ def test_faulting_pane_shows_its_error_while_the_other_finishes(window, loop) ->
     assert bad.result.error_class is ErrorClass.SERVER
     error_label = window.pane_widgets[0].error
     assert error_label.isVisible() and "Fix:" in error_label.text()
+    assert error_label.text().startswith("<b>The server failed (5xx)</b>")  # the headline
     assert not window.pane_widgets[1].error.isVisible()
     assert final.status == "finished"
 

@@ -2,29 +2,122 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ErrorClass</name>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="17"/>
+        <source>The server rejected the API key</source>
+        <translation>服务器拒绝了 API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="18"/>
+        <source>Wrong base URL or path (404)</source>
+        <translation>Base URL 或路径错误（404）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="19"/>
+        <source>The server does not serve this model</source>
+        <translation>服务器上没有这个模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="20"/>
+        <source>Rate-limited by the provider (429)</source>
+        <translation>被服务商限流（429）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="21"/>
+        <source>No quota or balance left</source>
+        <translation>额度或余额已用完</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="22"/>
+        <source>The server failed (5xx)</source>
+        <translation>服务器出错（5xx）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="23"/>
+        <source>The server refused the request</source>
+        <translation>服务器拒绝了该请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="24"/>
+        <source>An HTML page came back instead of the API</source>
+        <translation>返回的是 HTML 页面而不是 API 响应</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="25"/>
+        <source>Cannot reach the server</source>
+        <translation>无法连接服务器</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="26"/>
+        <source>The connection dropped mid-stream</source>
+        <translation>流式输出中途连接断开</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="27"/>
+        <source>The stream sent invalid JSON</source>
+        <translation>流中收到无效的 JSON</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="28"/>
+        <source>No first token within the time limit</source>
+        <translation>首 Token 超时</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="29"/>
+        <source>The stream stalled</source>
+        <translation>流式输出停滞</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="30"/>
+        <source>The request ran past its time limit</source>
+        <translation>请求超过总时限</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="31"/>
+        <source>The stream ended without any text</source>
+        <translation>流结束但没有任何文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="32"/>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="33"/>
+        <source>Unexpected error inside Attention Workbench</source>
+        <translation>Attention Workbench 内部意外错误</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="35"/>
+        <source>Request failed</source>
+        <translation>请求失败</translation>
+    </message>
+</context>
+<context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="28"/>
+        <location filename="../../workbench/ui/history_view.py" line="29"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="29"/>
+        <location filename="../../workbench/ui/history_view.py" line="30"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="34"/>
+        <location filename="../../workbench/ui/history_view.py" line="35"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="36"/>
+        <location filename="../../workbench/ui/history_view.py" line="37"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="53"/>
+        <location filename="../../workbench/ui/history_view.py" line="54"/>
         <source>%1  %2  %3 — %4 requests, %5 failed — %6</source>
         <translation>%1  %2  %3 — %4 个请求，%5 个失败 — %6</translation>
     </message>
@@ -454,27 +547,27 @@
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="26"/>
+        <location filename="../../workbench/ui/live_plots.py" line="38"/>
         <source>Output tokens vs time</source>
         <translation>输出 Token 数随时间变化</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="27"/>
+        <location filename="../../workbench/ui/live_plots.py" line="39"/>
         <source>seconds since the request was sent</source>
         <translation>自发送请求起的秒数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="28"/>
+        <location filename="../../workbench/ui/live_plots.py" line="40"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="31"/>
+        <location filename="../../workbench/ui/live_plots.py" line="43"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="32"/>
+        <location filename="../../workbench/ui/live_plots.py" line="44"/>
         <source>Decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
@@ -482,137 +575,137 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="63"/>
+        <location filename="../../workbench/ui/main_window.py" line="64"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="90"/>
+        <location filename="../../workbench/ui/main_window.py" line="91"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="91"/>
+        <location filename="../../workbench/ui/main_window.py" line="92"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="92"/>
+        <location filename="../../workbench/ui/main_window.py" line="93"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="93"/>
+        <location filename="../../workbench/ui/main_window.py" line="94"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="94"/>
+        <location filename="../../workbench/ui/main_window.py" line="95"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="115"/>
+        <location filename="../../workbench/ui/main_window.py" line="119"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="119"/>
+        <location filename="../../workbench/ui/main_window.py" line="123"/>
         <source>Preset: real models (GQA vs MLA)</source>
         <translation>预设：真实模型（GQA 对比 MLA）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="120"/>
+        <location filename="../../workbench/ui/main_window.py" line="124"/>
         <source>Preset: attention only (70B twins)</source>
         <translation>预设：仅注意力不同（70B 孪生模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="121"/>
+        <location filename="../../workbench/ui/main_window.py" line="125"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="125"/>
+        <location filename="../../workbench/ui/main_window.py" line="129"/>
         <source> Panes </source>
         <translation> 窗格数 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="131"/>
+        <location filename="../../workbench/ui/main_window.py" line="135"/>
         <source>All at once</source>
         <translation>同时运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="132"/>
+        <location filename="../../workbench/ui/main_window.py" line="136"/>
         <source>One after another</source>
         <translation>依次运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="135"/>
+        <location filename="../../workbench/ui/main_window.py" line="139"/>
         <source>Run all</source>
         <translation>全部运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="138"/>
+        <location filename="../../workbench/ui/main_window.py" line="142"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="142"/>
+        <location filename="../../workbench/ui/main_window.py" line="146"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="145"/>
+        <location filename="../../workbench/ui/main_window.py" line="149"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="161"/>
+        <location filename="../../workbench/ui/main_window.py" line="165"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="287"/>
+        <location filename="../../workbench/ui/main_window.py" line="291"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="297"/>
+        <location filename="../../workbench/ui/main_window.py" line="301"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="314"/>
+        <location filename="../../workbench/ui/main_window.py" line="327"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="341"/>
+        <location filename="../../workbench/ui/main_window.py" line="354"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="346"/>
+        <location filename="../../workbench/ui/main_window.py" line="359"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="350"/>
+        <location filename="../../workbench/ui/main_window.py" line="363"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="354"/>
+        <location filename="../../workbench/ui/main_window.py" line="367"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="393"/>
+        <location filename="../../workbench/ui/main_window.py" line="406"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="409"/>
+        <location filename="../../workbench/ui/main_window.py" line="422"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -620,72 +713,72 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="65"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="68"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="83"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="86"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="84"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="87"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="85"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="88"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="86"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="89"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="87"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="90"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="144"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="149"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="149"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="152"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="159"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
         <source>Prompt + output (%1) exceeds the %2 context window: the server will refuse it</source>
         <translation>提示词 + 输出（%1）超出 %2 上下文窗口：服务器会拒绝该请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="174"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="171"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="176"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="191"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="196"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="218"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="225"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -736,6 +829,11 @@
 <context>
     <name>ProviderController</name>
     <message>
+        <location filename="../../workbench/ui/provider_controller.py" line="84"/>
+        <source>%1, built-in</source>
+        <translation>%1，内置</translation>
+    </message>
+    <message>
         <location filename="../../workbench/ui/provider_controller.py" line="163"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
@@ -766,12 +864,12 @@
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="294"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="296"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="303"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="305"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -1352,6 +1450,34 @@
         <location filename="../../workbench/ui/results_view.py" line="164"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
+    </message>
+</context>
+<context>
+    <name>RunStatus</name>
+    <message>
+        <location filename="../../workbench/ui/run_status.py" line="10"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_status.py" line="11"/>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_status.py" line="12"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_status.py" line="13"/>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_status.py" line="14"/>
+        <source>failed</source>
+        <translation>失败</translation>
     </message>
 </context>
 <context>

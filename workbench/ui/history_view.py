@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.ui.run_status import run_status_text
 from workbench.ui.session import Session
 
 
@@ -53,7 +54,7 @@ class HistoryView(QWidget):
                 self.tr("%1  %2  %3 — %4 requests, %5 failed — %6")
                 .replace("%1", run.when)
                 .replace("%2", run.kind)
-                .replace("%3", run.status)
+                .replace("%3", run_status_text(run.status))
                 .replace("%4", str(run.requests))
                 .replace("%5", str(run.errors))
                 .replace("%6", ", ".join(run.models))

@@ -33,6 +33,7 @@ from workbench.ui.live_plots import LivePlots
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.prompt_slider import PromptPanel
 from workbench.ui.results_view import ResultsView
+from workbench.ui.run_status import run_status_text
 from workbench.ui.session import LOCAL_PROVIDER, Session
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.sweep_view import SweepView
@@ -297,7 +298,9 @@ class MainWindow(QMainWindow):
 
     def _on_run_finished(self, final: RunFinished) -> None:
         self.eta.setText(
-            self.tr("Run %1: %2").replace("%1", final.run_id[:8]).replace("%2", final.status)
+            self.tr("Run %1: %2")
+            .replace("%1", final.run_id[:8])
+            .replace("%2", run_status_text(final.status))
         )
         self.history_view.refresh()
         self._summary_stale = True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from kernels_bridge.variants import kv_bytes_per_token
 from workbench.core.catalog import Catalog
+from workbench.ui.error_titles import error_title
 from workbench.ui.panes_model import PaneModel, PaneState
 from workbench.ui.prompt_slider import tokens_label
 
@@ -214,10 +217,16 @@ class PaneWidget(QFrame):
         busy = model.state in (PaneState.WAITING, PaneState.STREAMING)
         self.stop_button.setEnabled(busy)
         if model.state == PaneState.ERROR and model.error:
-            self.error.setText(model.error)
-            self.error.show()
+            self._show_error(
+                f"<b>{html.escape(error_title(model.error_class))}</b><br>"
+                f"{html.escape(model.error)}"
+            )
         elif model.state == PaneState.STOPPED:
-            self.error.setText(self.tr("Stopped."))
-            self.error.show()
+            self._show_error(self.tr("Stopped."))
         else:
             self.error.hide()
+
+    def _show_error(self, text: str) -> None:
+        if self.error.text() != text:  # painted every frame: an unchanged label costs nothing
+            self.error.setText(text)
+        self.error.show()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import httpx2
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import make_client
@@ -81,8 +81,9 @@ class DoctorReport:
 
 def choices_for(session: Session) -> list[tuple[str, str]]:
     """Every ("provider|model", label) a pane can pick: built-in models, then saved ones."""
+    built_in = QCoreApplication.translate("ProviderController", "%1, built-in")
     choices = [
-        (f"{LOCAL_PROVIDER}|{m.id}", f"{m.id}  ({m.attention}, built-in)")
+        (f"{LOCAL_PROVIDER}|{m.id}", f"{m.id}  ({built_in.replace('%1', m.attention)})")
         for m in session.catalog.simulated()
     ]
     for name, provider in session.providers.items():
