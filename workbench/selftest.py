@@ -101,7 +101,28 @@ def keyring_note() -> str:
         backend = keyring.get_keyring()
     except Exception as exc:
         raise SelfTestError(f"keyring cannot load: {type(exc).__name__}: {exc}") from exc
-    return f"keyring backend: {type(backend).__module__}.{type(backend).__name__}"
+    note = f"keyring backend: {type(backend).__module__}.{type(backend).__name__}"
+    if sys.platform.startswith("linux"):
+        note += f"; {secret_service_crypto()}"
+    return note
+
+
+def secret_service_crypto() -> str:
+    """The Secret Service session cipher works (Linux keyring: secretstorage encrypts each
+    secret with AES through `cryptography`, whose library the build strips)."""
+    try:
+        from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+        from secretstorage import dhcrypto  # noqa: F401 - what keyring imports for it
+
+        key, iv, block = bytes(range(16)), bytes(16), b"attention-wb-key"
+        sealed = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor().update(block)
+        opened = Cipher(algorithms.AES(key), modes.CBC(iv)).decryptor().update(sealed)
+    except Exception as exc:
+        why = f"{type(exc).__name__}: {exc}"
+        raise SelfTestError(f"the Secret Service cipher fails: {why}") from exc
+    if opened != block or sealed == block:
+        raise SelfTestError("the Secret Service cipher does not round-trip")
+    return "Secret Service cipher ok"
 
 
 def check_translations(folder: Path) -> str:
