@@ -48,7 +48,9 @@ class TimedApplication(QApplication):
     def __init__(self, argv: list[str]) -> None:
         super().__init__(argv)
         self.spent: dict[str, list[float]] = {}
+        self.slowest: list[tuple[float, float, str]] = []  # (ms, at s, event -> receiver)
         self._depth = 0
+        self._t0 = time.perf_counter()
 
     def notify(self, receiver: QObject, event: QEvent) -> bool:
         if self._depth:
@@ -60,7 +62,10 @@ class TimedApplication(QApplication):
         finally:
             self._depth -= 1
             key = f"{event.type().name} -> {type(receiver).__name__}"
-            self.spent.setdefault(key, []).append(time.perf_counter() - start)
+            span = time.perf_counter() - start
+            self.spent.setdefault(key, []).append(span)
+            if span > 0.030:
+                self.slowest.append((span * 1000, start - self._t0, key))
 
     def report(self, top: int = 15) -> str:
         rows = sorted(self.spent.items(), key=lambda kv: -sum(kv[1]))[:top]
@@ -69,6 +74,9 @@ class TimedApplication(QApplication):
             ms = sorted(x * 1000 for x in spans)
             p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
             lines.append(f"  {key}: {sum(ms):.0f}, {len(ms)}, {p99:.1f}, {ms[-1]:.1f}")
+        lines.append("slowest deliveries (ms at s: event -> receiver):")
+        for ms, at, key in sorted(self.slowest, reverse=True)[:12]:
+            lines.append(f"  {ms:.0f} at {at:.2f}: {key}")
         return "\n".join(lines)
 
 

@@ -18,6 +18,7 @@ from workbench.core.results import ErrorClass
 from workbench.core.store import RunStore
 from workbench.core.streaming import TextDelta
 from workbench.ui.main_window import MainWindow
+from workbench.ui.pane_widget import DisplayBreaks
 from workbench.ui.panes_model import PaneState
 from workbench.ui.session import LOCAL_PROVIDER, Session
 
@@ -72,6 +73,86 @@ def test_two_panes_stream_text_plots_fill_and_csv_export(window, loop, tmp_path)
     png = window.summary_view.export(tmp_path / "summary.png")
     pdf = window.summary_view.export(tmp_path / "summary.pdf")
     assert png.stat().st_size > 10_000 and pdf.read_bytes().startswith(b"%PDF")
+
+
+def test_long_paragraphs_get_display_breaks_while_streaming_and_exact_text_at_the_end(
+    window, loop
+) -> None:
+    window.prompt.max_tokens.setValue(600)
+    seen_breaks = []
+
+    async def watch() -> None:
+        while not all(p.result for p in window.session.panes):
+            widget, pane = window.pane_widgets[0], window.session.panes[0]
+            if pane.result is None and "\n" in widget.text.toPlainText():
+                seen_breaks.append(widget.text.toPlainText().count("\n"))
+            await asyncio.sleep(0.05)
+
+    task = window.run_all()
+    _run(loop, asyncio.gather(task, watch()))
+    for widget, pane in zip(window.pane_widgets, window.session.panes, strict=True):
+        assert "\n" not in pane.text and len(pane.text) > 2000  # one long paragraph
+        assert widget.text.toPlainText() == pane.text  # the exact text once finished
+    assert seen_breaks, "the live view never broke the long paragraph"
+
+
+def test_display_breaks_land_after_sentence_ends_past_the_limit() -> None:
+    breaks = DisplayBreaks()
+    shown = "".join(breaks.add(f"Sentence number {i} ends here. ") for i in range(200))
+    lines = shown.split("\n")
+    assert breaks.inserted == len(lines) - 1 >= 5
+    assert all(line.endswith(".") for line in lines[:-1])
+    assert max(len(line) for line in lines) < DisplayBreaks.SOFT_BREAK_CHARS + 40
+    assert shown.replace("\n", " ") == "".join(
+        f"Sentence number {i} ends here. " for i in range(200)
+    )
+    chinese = DisplayBreaks()
+    text = "".join(chinese.add("注意力机制决定了解码速度。") for _ in range(100))
+    assert chinese.inserted >= 2 and all(line.endswith("。") for line in text.split("\n")[:-1])
+    real = DisplayBreaks()
+    real.add("x" * 500)
+    assert real.add("end.\n" + "y" * 100) == "end.\n" + "y" * 100  # a real break resets it
+    assert real.run == 100
+
+
+def _curves_drawn(view) -> int:
+    return sum(
+        1 for plot in view.plots.values() for item in plot.listDataItems() if item.xData is not None
+    )
+
+
+def test_sweep_view_fills_in_live_and_draws_medians_per_model(window, loop) -> None:
+    view = window.sweep_view
+    window.prompt.max_tokens.setValue(160)  # long enough for several redraws mid-sweep
+    window.tabs.setCurrentWidget(view)
+    for n, box in view.length_boxes.items():
+        box.setChecked(n in (1024, 4096))
+    view.repeats.setValue(2)
+    drawn_while_running = []
+
+    async def sweep() -> None:
+        view.run_button.click()
+        task = window.session._task
+        while not task.done():
+            if window.session.running and view.results:
+                drawn_while_running.append(_curves_drawn(view))
+            await asyncio.sleep(0.02)
+        assert (await task).status == "finished"
+
+    _run(loop, sweep(), timeout=120)
+    assert any(drawn_while_running), "the sweep plots stayed empty while the sweep ran"
+    series = view.series("ttft_ms")
+    assert sorted(series) == ["sim-deepseek-v3", "sim-llama-3-70b"]
+    assert all([p[0] for p in points] == [1024, 4096] for points in series.values())
+    assert _curves_drawn(view) >= 3 * 2  # three figures, two models, all drawn at the end
+    # a hidden sweep tab does not redraw until it is shown again
+    window.tabs.setCurrentIndex(0)
+    before = _curves_drawn(view)
+    view.clear()
+    view.add(window.results[0])
+    assert _curves_drawn(view) == 0 and before > 0  # clear() draws at once; add() waits
+    window.tabs.setCurrentWidget(view)
+    assert _curves_drawn(view) == 3  # one model, in each of the three figures
 
 
 def test_faulting_pane_shows_its_error_while_the_other_finishes(window, loop) -> None:

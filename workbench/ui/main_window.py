@@ -315,6 +315,7 @@ class MainWindow(QMainWindow):
         """Rebuild the stakeholder page from the latest results and the charts that show them."""
         lengths = {r.prompt_tokens_target for r in self.results}
         if len(lengths) > 1:
+            self.sweep_view.flush()
             widgets = [c.widget for c in self.sweep_view.charts]
         else:
             widgets = [c.widget for c in self.plots.charts]
@@ -333,6 +334,7 @@ class MainWindow(QMainWindow):
         self.sweep_view.clear()
         for r in results:
             self.sweep_view.add(r)
+        self.sweep_view.flush()
         self.tabs.setCurrentWidget(self.results_view)
 
     def _paint(self) -> None:
@@ -347,6 +349,7 @@ class MainWindow(QMainWindow):
 
     def export_charts(self, folder: str | Path, suffix: str = ".png") -> list[Path]:
         charts = self.plots.charts + self.sweep_view.charts
+        self.sweep_view.flush()
         return [c.export(Path(folder) / f"{c.name}{suffix}") for c in charts]
 
     def _export_csv_dialog(self) -> None:

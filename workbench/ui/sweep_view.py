@@ -9,7 +9,8 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QTimer, Signal
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -33,6 +34,9 @@ FIGURES = (
     ("prefill_tps", QT_TRANSLATE_NOOP("SweepView", "Prefill tok/s")),
     ("decode_tps", QT_TRANSLATE_NOOP("SweepView", "Decode tok/s")),
 )
+
+
+REDRAW_MS = 250
 
 
 class SweepView(QWidget):
@@ -81,6 +85,13 @@ class SweepView(QWidget):
         layout.addLayout(plots, 1)
         self.run_button.clicked.connect(self._on_run)
         self.cancel_button.clicked.connect(self.stop_requested.emit)
+        # results arrive in bursts (8 panes finish together); one redraw per burst, and none
+        # while the tab is hidden
+        self._stale = False
+        self._redraw_timer = QTimer(self)
+        self._redraw_timer.setSingleShot(True)
+        self._redraw_timer.setInterval(REDRAW_MS)
+        self._redraw_timer.timeout.connect(self.flush)
 
     def lengths(self) -> list[int]:
         return [n for n, box in self.length_boxes.items() if box.isChecked()]
@@ -95,6 +106,8 @@ class SweepView(QWidget):
     def set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
+        if not running:
+            self.flush()
 
     def set_progress(self, done: int, total: int, eta: float) -> None:
         eta_text = "" if eta < 0 else self.tr(", ETA %1 s").replace("%1", f"{eta:.0f}")
@@ -107,11 +120,29 @@ class SweepView(QWidget):
 
     def clear(self) -> None:
         self.results.clear()
-        self._redraw()
+        self._stale = True
+        self.flush()
 
     def add(self, result: RequestResult) -> None:
         self.results.append(result)
-        self._redraw()
+        self._stale = True
+        if self.isVisible() and not self._redraw_timer.isActive():
+            self._redraw_timer.start()
+
+    def flush(self) -> None:
+        """Draw the results added since the last redraw (before an export, say)."""
+        self._redraw_timer.stop()
+        if self._stale:
+            self._stale = False
+            self._redraw()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.flush()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        self._redraw_timer.stop()  # flushed when shown again
+        super().hideEvent(event)
 
     def series(self, figure: str) -> dict[str, list[tuple[int, float, float, float]]]:
         """model -> [(prompt length, median, p10, p90)] of a figure, for plots and tests."""
