@@ -52,8 +52,8 @@ def test_two_panes_stream_text_plots_fill_and_csv_export(window, loop, tmp_path)
     assert [p.state for p in panes] == [PaneState.DONE, PaneState.DONE]
     for widget, pane in zip(window.pane_widgets, panes, strict=True):
         assert len(widget.text.toPlainText()) > 100  # the text streamed into the pane
-        assert widget.figures["tokens"].text() == "48"
-        assert widget.figures["ttft"].text().endswith("ms")
+        assert widget.figures.text("tokens") == "48"
+        assert widget.figures.text("ttft").endswith("ms")
         assert pane.curve_t and pane.curve_tokens[-1] == pytest.approx(48)
     assert window.plots.points() >= 2 * 48  # every pane's curve got its points
     out = tmp_path / "gui.csv"

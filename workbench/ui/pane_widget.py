@@ -10,7 +10,6 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
-    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 from kernels_bridge.variants import kv_bytes_per_token
 from workbench.core.catalog import Catalog
 from workbench.ui.error_titles import error_title
+from workbench.ui.figure_strip import FigureStrip
 from workbench.ui.panes_model import PaneModel, PaneState
 from workbench.ui.prompt_slider import tokens_label
 
@@ -115,27 +115,16 @@ class PaneWidget(QFrame):
             "#paneError { background: #fdecea; color: #922b21; padding: 6px; border-radius: 4px; }"
         )
         self.error.hide()
-        self.figures: dict[str, QLabel] = {}
-        stats = QGridLayout()
-        stats.setHorizontalSpacing(14)
-        names = [
-            ("ttft", self.tr("TTFT")),
-            ("decode", self.tr("decode")),
-            ("tokens", self.tr("tokens")),
-            ("elapsed", self.tr("elapsed")),
-            ("cost", self.tr("cost")),
-        ]
-        for column, (key, caption) in enumerate(names):
-            head = QLabel(caption)
-            head.setObjectName("figureCaption")
-            value = QLabel("–")
-            value.setObjectName(f"figure_{key}")
-            value.setStyleSheet("font-weight: 600; font-size: 13pt;")
-            # a fixed width: a changing number must not relayout the window 30 times a second
-            value.setMinimumWidth(value.fontMetrics().horizontalAdvance("0,000.0 tok/s") + 12)
-            stats.addWidget(head, 0, column)
-            stats.addWidget(value, 1, column)
-            self.figures[key] = value
+        self.figures = FigureStrip(
+            [
+                ("ttft", self.tr("TTFT")),
+                ("decode", self.tr("decode")),
+                ("tokens", self.tr("tokens")),
+                ("elapsed", self.tr("elapsed")),
+                ("cost", self.tr("cost")),
+            ]
+        )
+        self.figures.setObjectName("figures")
         header = QHBoxLayout()
         header.addWidget(self.picker, 1)
         header.addWidget(self.badge)
@@ -147,7 +136,7 @@ class PaneWidget(QFrame):
         info.addStretch(1)
         layout.addLayout(info)
         layout.addWidget(self.fit)
-        layout.addLayout(stats)
+        layout.addWidget(self.figures)
         layout.addWidget(self.error)
         layout.addWidget(self.text, 1)
         self._painted_parts = 0
@@ -218,11 +207,6 @@ class PaneWidget(QFrame):
         else:
             self.fit.setText("")
 
-    def _set(self, key: str, text: str) -> None:
-        label = self.figures[key]
-        if label.text() != text:  # an unchanged label costs no relayout
-            label.setText(text)
-
     def paint(self, model: PaneModel) -> None:
         """Repaint from the model: called on the frame timer, never per token."""
         if model.request_id != self._painted_request:
@@ -253,11 +237,11 @@ class PaneWidget(QFrame):
         decode = model.decode_tps()
         elapsed = model.elapsed_s()
         cost = model.cost_usd()
-        self._set("ttft", "–" if ttft is None else f"{ttft:,.0f} ms")
-        self._set("decode", "–" if decode is None else f"{decode:,.1f} tok/s")
-        self._set("tokens", str(model.tokens) if model.t_send_ns else "–")
-        self._set("elapsed", "–" if elapsed is None else f"{elapsed:,.1f} s")
-        self._set("cost", "–" if cost is None else f"${cost:.5f}")
+        self.figures.set("ttft", "–" if ttft is None else f"{ttft:,.0f} ms")
+        self.figures.set("decode", "–" if decode is None else f"{decode:,.1f} tok/s")
+        self.figures.set("tokens", str(model.tokens) if model.t_send_ns else "–")
+        self.figures.set("elapsed", "–" if elapsed is None else f"{elapsed:,.1f} s")
+        self.figures.set("cost", "–" if cost is None else f"${cost:.5f}")
         busy = model.state in (PaneState.WAITING, PaneState.STREAMING)
         self.stop_button.setEnabled(busy)
         if model.state == PaneState.ERROR and model.error:
