@@ -1,7 +1,10 @@
 """Eight panes streaming at 200 tokens/s each into the real main window (issue 4).
 
-Reports the GUI event loop's lag (how late a 10 ms timer fires, p50/p99; goal p99 < 50 ms on
-a 2-core machine) and lost tokens (server chunks that never reached a pane; must be 0).
+Runs the comparison twice in the same window (--runs) and reports the last run, with the
+first run after launch on its own line: that one also pays one-time costs (first paints of
+the charts, glyph caches). Reports the GUI event loop's lag (how late a 10 ms timer fires,
+p50/p99; goal p99 < 50 ms on a 2-core machine) and lost tokens (server chunks that never
+reached a pane; must be 0). --events adds where the UI thread's time went.
 
 The panes stream from the built-in provider run as its own `workbench serve-local` process
 (as a real provider is another machine), registered under eight provider names so that each
@@ -101,6 +104,38 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
     window.prompt.max_tokens.setValue(int(args.rate * args.seconds))
     window.resize(1600, 1000)
     window.show()
+    # as the app does after its window shows: the SDK's ~1 s import happens off the UI thread,
+    # then the start-up heap is frozen
+    await asyncio.get_running_loop().run_in_executor(None, warm_up)
+    freeze_startup_heap()
+    runs = []
+    for _ in range(args.runs):
+        runs.append(await _one_run(window, session))
+    painted = sum(len(w.text.toPlainText()) > 0 for w in window.pane_widgets)
+    window.close()
+    await session.close()
+    await server.stop()
+    first, last = runs[0], runs[-1]
+    return {
+        "panes": args.panes,
+        "rate_per_pane": args.rate,
+        "seconds": args.seconds,
+        "runs": args.runs,
+        "loop_lag_p50_ms": last["p50"],
+        "loop_lag_p99_ms": last["p99"],
+        "loop_lag_max_ms": last["max"],
+        "worst_lags_ms_at_s": last["worst"],
+        "first_run_after_launch_p50_p99_max_ms": (first["p50"], first["p99"], first["max"]),
+        "first_run_worst_lags_ms_at_s": first["worst"],
+        "lost_tokens": sum(r["lost"] for r in runs),
+        "decode_tps_per_pane_median": last["rate"],
+        "panes_painted": painted,
+        "errors": sum(r["errors"] for r in runs),
+    }
+
+
+async def _one_run(window: MainWindow, session: Session) -> dict:
+    """One comparison of every pane, with the loop-lag probe running throughout."""
     lags: list[float] = []
     stamps: list[float] = []
     t0 = time.perf_counter()
@@ -113,10 +148,6 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
             lags.append((time.perf_counter() - start - 0.010) * 1000)
             stamps.append(time.perf_counter() - t0)
 
-    # as the app does after its window shows: the SDK's ~1 s import happens off the UI thread,
-    # then the start-up heap is frozen
-    await asyncio.get_running_loop().run_in_executor(None, warm_up)
-    freeze_startup_heap()
     probe_task = asyncio.ensure_future(probe())
     try:
         final = await window.run_all()
@@ -125,7 +156,6 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
         await probe_task
     assert final is not None
     lost = 0
-    rates = []
     async with aiohttp.ClientSession() as http:
         for result in final.results:
             if result.warmup or not result.response_id:
@@ -133,23 +163,16 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
             async with http.get(f"{result.base_url}/_emit_log/{result.response_id}") as resp:
                 emitted = len((await resp.json())["chunk_emit_ns"])
             lost += max(0, emitted - len(result.event_times))
-    for pane in session.panes:
-        rates.append(pane.decode_tps() or 0.0)
-    painted = sum(len(w.text.toPlainText()) > 0 for w in window.pane_widgets)
-    window.close()
-    await session.close()
-    await server.stop()
     return {
-        "panes": args.panes,
-        "rate_per_pane": args.rate,
-        "seconds": args.seconds,
-        "loop_lag_p50_ms": percentile(lags, 50),
-        "loop_lag_p99_ms": percentile(lags, 99),
-        "loop_lag_max_ms": max(lags),
-        "worst_lags_ms_at_s": sorted(zip(lags, stamps, strict=False), reverse=True)[:5],
-        "lost_tokens": lost,
-        "decode_tps_per_pane_median": percentile(rates, 50),
-        "panes_painted": painted,
+        "p50": percentile(lags, 50),
+        "p99": percentile(lags, 99),
+        "max": max(lags),
+        "worst": [
+            (round(ms, 1), round(at, 2))
+            for ms, at in sorted(zip(lags, stamps, strict=False), reverse=True)[:5]
+        ],
+        "lost": lost,
+        "rate": percentile([p.decode_tps() or 0.0 for p in session.panes], 50),
         "errors": sum(not r.ok for r in final.results),
     }
 
@@ -159,6 +182,13 @@ def main() -> int:
     p.add_argument("--panes", type=int, default=8)
     p.add_argument("--rate", type=float, default=200.0, help="tokens/s per pane")
     p.add_argument("--seconds", type=float, default=10.0, help="decode time per pane")
+    p.add_argument(
+        "--runs",
+        type=int,
+        default=2,
+        help="comparisons in a row; the figures are the last one's (the first run after launch "
+        "also pays one-time costs: first paints, glyph caches), the first is reported too",
+    )
     p.add_argument("--quick", action="store_true")
     p.add_argument(
         "--events",
@@ -198,7 +228,10 @@ def main() -> int:
         print(app.report())
         print(f"full GC collections: {len(gc_pauses)}, ms: {sorted(gc_pauses)[-5:]}")
     verdict = "PASS" if figures["loop_lag_p99_ms"] < 50 and figures["lost_tokens"] == 0 else "FAIL"
-    text = "\n".join(lines) + f"\n\nGoal: loop lag p99 < 50 ms and 0 lost tokens: {verdict}\n"
+    text = "\n".join(lines) + (
+        f"\n\nGoal: loop lag p99 < 50 ms and 0 lost tokens: {verdict} (the figures above are "
+        f"run {args.runs} of {args.runs}; the first run after launch is reported on its own line)\n"
+    )
     print(text)
     write_result(
         "gui_load",

@@ -22,6 +22,7 @@ CURVE_INTERVAL_S = 0.1
 # At most this many points per drawn curve (a plot is ~800 px wide): 8 panes at 200 tok/s
 # reach 2,000 points each in 10 s, and drawing cost grows with points, not pixels.
 CURVE_POINTS = 800
+THICK_POINTS = 400
 
 
 def _step_up(value: float) -> float:
@@ -112,7 +113,6 @@ class LivePlots(QWidget):
         if now - self._curves_at < CURVE_INTERVAL_S and done == self._curves_done:
             return  # charts repaint at 10 Hz: the eye needs no more, the loop pays for each
         self._curves_at, self._curves_done = now, done
-        self._set_pen_width(2 if all(done) else 1)
         max_t = max_tokens = 0.0
         for i, (curve, pane) in enumerate(zip(self._curves, panes, strict=False)):
             if pane.curve_t:
@@ -131,6 +131,11 @@ class LivePlots(QWidget):
                     keep = np.linspace(1, len(xs) - 1, CURVE_POINTS - 1).astype(int)
                     keep = np.unique(np.concatenate(([0], keep)))
                     xs, ys = xs[keep], ys[keep]
+                # 2 px lines while a curve is short; 1 px once it is dense, where the raster
+                # engine's stroker for wider lines costs a third of the chart's paint time
+                width = 2 if len(xs) <= THICK_POINTS else 1
+                if curve.opts["pen"].width() != width:
+                    curve.setPen(pg.mkPen(PANE_COLORS[i % len(PANE_COLORS)], width=width))
                 curve.setData(xs, ys, skipFiniteCheck=True)
             else:
                 curve.setData([], [])
@@ -141,14 +146,6 @@ class LivePlots(QWidget):
             self._bars_at, self._bars_finished = now, finished
             self._paint_bars(self.ttft_plot, [p.ttft_ms() for p in panes], 0)
             self._paint_bars(self.decode_plot, [p.decode_tps() for p in panes], 1)
-
-    def _set_pen_width(self, width: int) -> None:
-        """1 px while streaming (the raster engine draws wider lines through its slow stroker:
-        a third of the chart's paint time), 2 px once every pane is done, for the eye and the
-        exported charts."""
-        for i, curve in enumerate(self._curves):
-            if curve.opts["pen"].width() != width:
-                curve.setPen(pg.mkPen(PANE_COLORS[i % len(PANE_COLORS)], width=width))
 
     def _grow_range(self, max_t: float, max_tokens: float) -> None:
         """Widen the axes in steps, not every frame: a new range re-lays out every tick label."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -39,6 +39,9 @@ def human_bytes(n: float) -> str:
             return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
         n /= 1000
     return f"{n:.1f} TB"
+
+
+EXACT_TEXT_STAGGER_MS = 20
 
 
 class DisplayBreaks:
@@ -216,15 +219,18 @@ class PaneWidget(QFrame):
             if model.state == PaneState.WAITING and not model.text_parts:
                 self.text.setPlainText(self.tr("Waiting for the first token…"))
                 self._painted_parts = -1
-            elif (
-                self._painted_parts < 0
-                or self._painted_parts > len(model.text_parts)
-                or (model.result is not None and self._breaks.inserted)
-            ):
-                # from scratch, and once at the end when display breaks were added: exact text
-                self.text.setPlainText(model.text)
-                self._painted_parts = len(model.text_parts)
-                self._breaks = DisplayBreaks()
+            elif self._painted_parts < 0 or self._painted_parts > len(model.text_parts):
+                self._show_exact(model)
+            elif model.result is not None and self._breaks.inserted:
+                # the exact text replaces the display breaks, a pane at a time: re-laying out
+                # 8 long paragraphs in one go would stall the loop for ~80 ms
+                request = model.request_id
+                QTimer.singleShot(
+                    EXACT_TEXT_STAGGER_MS * (1 + self.index),
+                    self,
+                    lambda: model.request_id == request and self._show_exact(model),
+                )
+                self._breaks.inserted = 0
             elif self._painted_parts < len(model.text_parts):
                 cursor = self.text.textCursor()
                 cursor.movePosition(QTextCursor.MoveOperation.End)
@@ -253,6 +259,13 @@ class PaneWidget(QFrame):
             self._show_error(self.tr("Stopped."))
         else:
             self.error.hide()
+
+    def _show_exact(self, model: PaneModel) -> None:
+        self.text.setPlainText(model.text)
+        self._painted_parts = len(model.text_parts)
+        self._breaks = DisplayBreaks()
+        if model.result is not None:
+            self.text.moveCursor(QTextCursor.MoveOperation.End)
 
     def _show_error(self, text: str) -> None:
         if self.error.text() != text:  # painted every frame: an unchanged label costs nothing
