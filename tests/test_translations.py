@@ -21,6 +21,7 @@ def test_every_ui_string_has_a_chinese_translation(tmp_path: Path) -> None:
     copy = tmp_path / TS.name
     shutil.copy(TS, copy)
     sources = sorted(str(p) for p in (ROOT / "workbench" / "ui").glob("*.py"))
+    sources.append(str(ROOT / "workbench" / "core" / "errors.py"))  # its QT_TRANSLATE_NOOP texts
     subprocess.run(
         [str(lupdate), *sources, "-ts", str(copy), "-no-obsolete", "-silent"],
         check=True,
@@ -35,3 +36,26 @@ def test_every_ui_string_has_a_chinese_translation(tmp_path: Path) -> None:
     ]
     assert not missing, f"untranslated (run scripts/update_translations.sh): {missing[:10]}"
     assert len(list(ET.parse(copy).getroot().iter("message"))) > 300
+
+
+def test_a_pane_error_reads_in_chinese_with_the_servers_words_kept(qapp) -> None:
+    from PySide6.QtCore import QCoreApplication, QTranslator
+
+    from workbench.ui.error_titles import error_html
+
+    message = "HTTP 503 from the server. Cause: the server failed. Fix: retry later"
+    english = error_html("server_error", message)
+    assert english.startswith("<b>The server failed (5xx)</b>")
+    assert english.split("<br>") == [english.split("<br>")[0], message]  # no cause repeated
+    translator = QTranslator()
+    assert translator.load(str(TS.with_suffix(".qm")))
+    QCoreApplication.installTranslator(translator)
+    try:
+        chinese = error_html("server_error", message)
+    finally:
+        QCoreApplication.removeTranslator(translator)
+    lines = chinese.split("<br>")
+    assert lines[0] == "<b>服务器出错（5xx）</b>"
+    assert lines[1] == "原因：服务器处理请求时出错"
+    assert lines[2].startswith("解决：稍后重试")
+    assert lines[3] == message  # verbatim: it quotes the server

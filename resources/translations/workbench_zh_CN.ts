@@ -4,94 +4,277 @@
 <context>
     <name>ErrorClass</name>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="17"/>
+        <location filename="../../workbench/ui/error_titles.py" line="20"/>
         <source>The server rejected the API key</source>
         <translation>服务器拒绝了 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="18"/>
+        <location filename="../../workbench/ui/error_titles.py" line="21"/>
         <source>Wrong base URL or path (404)</source>
         <translation>Base URL 或路径错误（404）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="19"/>
+        <location filename="../../workbench/ui/error_titles.py" line="22"/>
         <source>The server does not serve this model</source>
         <translation>服务器上没有这个模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="20"/>
+        <location filename="../../workbench/ui/error_titles.py" line="23"/>
         <source>Rate-limited by the provider (429)</source>
         <translation>被服务商限流（429）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="21"/>
+        <location filename="../../workbench/ui/error_titles.py" line="24"/>
         <source>No quota or balance left</source>
         <translation>额度或余额已用完</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="22"/>
+        <location filename="../../workbench/ui/error_titles.py" line="25"/>
         <source>The server failed (5xx)</source>
         <translation>服务器出错（5xx）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="23"/>
+        <location filename="../../workbench/ui/error_titles.py" line="26"/>
         <source>The server refused the request</source>
         <translation>服务器拒绝了该请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="24"/>
+        <location filename="../../workbench/ui/error_titles.py" line="27"/>
         <source>An HTML page came back instead of the API</source>
         <translation>返回的是 HTML 页面而不是 API 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="25"/>
+        <location filename="../../workbench/ui/error_titles.py" line="28"/>
         <source>Cannot reach the server</source>
         <translation>无法连接服务器</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="26"/>
+        <location filename="../../workbench/ui/error_titles.py" line="29"/>
         <source>The connection dropped mid-stream</source>
         <translation>流式输出中途连接断开</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="27"/>
+        <location filename="../../workbench/ui/error_titles.py" line="30"/>
         <source>The stream sent invalid JSON</source>
         <translation>流中收到无效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="28"/>
+        <location filename="../../workbench/ui/error_titles.py" line="31"/>
         <source>No first token within the time limit</source>
         <translation>首 Token 超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="29"/>
+        <location filename="../../workbench/ui/error_titles.py" line="32"/>
         <source>The stream stalled</source>
         <translation>流式输出停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="30"/>
+        <location filename="../../workbench/ui/error_titles.py" line="33"/>
         <source>The request ran past its time limit</source>
         <translation>请求超过总时限</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="31"/>
+        <location filename="../../workbench/ui/error_titles.py" line="34"/>
         <source>The stream ended without any text</source>
         <translation>流结束但没有任何文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="32"/>
+        <location filename="../../workbench/ui/error_titles.py" line="35"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="33"/>
+        <location filename="../../workbench/ui/error_titles.py" line="36"/>
         <source>Unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="35"/>
+        <location filename="../../workbench/ui/error_titles.py" line="38"/>
         <source>Request failed</source>
         <translation>请求失败</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="52"/>
+        <source>Cause: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="53"/>
+        <source>Fix: %1</source>
+        <translation>解决：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorFix</name>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="45"/>
+        <source>the server rejected the API key (missing, mistyped, expired, or with stray whitespace)</source>
+        <translation>服务器拒绝了 API 密钥（缺失、输错、已过期，或带有多余的空格）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="50"/>
+        <source>check the key (no spaces or quotes around it), that its environment variable is set in this shell, and that the header is &apos;Authorization: Bearer &lt;key&gt;&apos;; run `workbench doctor`</source>
+        <translation>检查密钥（前后不要有空格或引号）、它的环境变量在当前 shell 中已设置，以及请求头为 &apos;Authorization: Bearer &lt;key&gt;&apos;；运行 `workbench doctor`</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="58"/>
+        <source>the path does not exist on this server: usually a base URL with a missing or extra /v1, or a full .../chat/completions URL pasted as the base URL</source>
+        <translation>服务器上没有这个路径：通常是 Base URL 少了或多了 /v1，或者把完整的 .../chat/completions 地址当成了 Base URL</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="63"/>
+        <source>use the base URL the provider documents (try with and without /v1); `workbench doctor --base-url URL` tries both</source>
+        <translation>使用服务商文档中的 Base URL（带和不带 /v1 都试试）；`workbench doctor --base-url URL` 会两种都试</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="70"/>
+        <source>the server does not serve a model with this id</source>
+        <translation>服务器上没有这个 id 的模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="74"/>
+        <source>pick an id from `workbench models --base-url URL` (ids are usually lower-case with hyphens)</source>
+        <translation>从 `workbench models --base-url URL` 的列表中选择 id（id 通常是小写加连字符）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="81"/>
+        <source>the provider is rate-limiting this key (too many requests or tokens per minute)</source>
+        <translation>服务商正在对这个密钥限流（每分钟请求数或 Token 数过多）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="85"/>
+        <source>lower the concurrency, wait for Retry-After, or ask the provider for a higher limit</source>
+        <translation>降低并发、按 Retry-After 等待，或向服务商申请更高的限额</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="91"/>
+        <source>the account has no quota or balance left</source>
+        <translation>账户的额度或余额已用完</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="95"/>
+        <source>top up or check the plan in the provider&apos;s console</source>
+        <translation>充值，或在服务商控制台检查套餐</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="101"/>
+        <source>the server failed while handling the request</source>
+        <translation>服务器处理请求时出错</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="105"/>
+        <source>retry later; if it persists, report it to the provider with the time and model</source>
+        <translation>稍后重试；如果持续出现，带上时间和模型向服务商反馈</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="111"/>
+        <source>the server refused the request as sent</source>
+        <translation>服务器拒绝了发送的请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="115"/>
+        <source>read the server&apos;s message: often the prompt exceeds the model&apos;s context window, or max_tokens is too large</source>
+        <translation>阅读服务器返回的信息：常见原因是提示词超出模型的上下文窗口，或 max_tokens 过大</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="122"/>
+        <source>an HTML page came back where JSON or a stream was expected: a proxy, gateway login page, or a web site answered instead of the API</source>
+        <translation>本应返回 JSON 或流，却返回了 HTML 页面：回应的是代理、网关登录页或网站，而不是 API</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="127"/>
+        <source>check the base URL points at the API (not the web site), and the proxy settings</source>
+        <translation>检查 Base URL 指向的是 API（而不是网站），以及代理设置</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="133"/>
+        <source>the server could not be reached (DNS, TCP, TLS or proxy)</source>
+        <translation>无法连接服务器（DNS、TCP、TLS 或代理）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="137"/>
+        <source>check the host and port, that the server is running, and HTTP(S)_PROXY / NO_PROXY; a local server must not go through a global proxy</source>
+        <translation>检查主机和端口、服务器是否在运行，以及 HTTP(S)_PROXY / NO_PROXY；本地服务器不能走全局代理</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="144"/>
+        <source>the connection closed before the stream finished</source>
+        <translation>流式输出结束前连接就断开了</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="148"/>
+        <source>retry; if it repeats, a proxy or load balancer may cut long streams (check its timeouts)</source>
+        <translation>重试；如果反复出现，可能是代理或负载均衡器切断了长连接（检查其超时设置）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="155"/>
+        <source>the server sent a stream event that is not valid JSON</source>
+        <translation>服务器发送的流事件不是有效的 JSON</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="159"/>
+        <source>the endpoint is not fully OpenAI-compatible, or a proxy altered the stream; try without the proxy or report it to the provider</source>
+        <translation>该接口不完全兼容 OpenAI，或代理改动了流；不经代理再试，或向服务商反馈</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="166"/>
+        <source>no token arrived within the first-token limit (long prompts take long to prefill)</source>
+        <translation>在首 Token 时限内没有收到任何 Token（长提示词的预填充耗时较长）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="170"/>
+        <source>raise the first-token timeout, or use a shorter prompt</source>
+        <translation>提高首 Token 超时，或使用更短的提示词</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="176"/>
+        <source>the stream stalled: no token for longer than the stall limit</source>
+        <translation>流式输出停滞：超过停滞时限没有新 Token</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="180"/>
+        <source>retry; raise the stall timeout if the server is known to pause</source>
+        <translation>重试；如果已知服务器会暂停，提高停滞超时</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="186"/>
+        <source>the request ran past its total time limit</source>
+        <translation>请求超过了总时限</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="190"/>
+        <source>raise the total timeout or lower max_tokens</source>
+        <translation>提高总超时，或降低 max_tokens</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="196"/>
+        <source>the stream ended without any text</source>
+        <translation>流结束了，但没有任何文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="200"/>
+        <source>check the model id and max_tokens; run `workbench doctor` to see the raw answer</source>
+        <translation>检查模型 id 和 max_tokens；运行 `workbench doctor` 查看原始响应</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="206"/>
+        <source>the request was cancelled</source>
+        <translation>请求已取消</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="210"/>
+        <source>nothing to fix</source>
+        <translation>无需处理</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="216"/>
+        <source>an unexpected error inside Attention Workbench</source>
+        <translation>Attention Workbench 内部出现意外错误</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="220"/>
+        <source>please report it with the message</source>
+        <translation>请带上这条信息反馈给我们</translation>
     </message>
 </context>
 <context>
@@ -547,27 +730,27 @@
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="38"/>
+        <location filename="../../workbench/ui/live_plots.py" line="55"/>
         <source>Output tokens vs time</source>
         <translation>输出 Token 数随时间变化</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="39"/>
+        <location filename="../../workbench/ui/live_plots.py" line="56"/>
         <source>seconds since the request was sent</source>
         <translation>自发送请求起的秒数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="40"/>
+        <location filename="../../workbench/ui/live_plots.py" line="57"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="43"/>
+        <location filename="../../workbench/ui/live_plots.py" line="60"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="44"/>
+        <location filename="../../workbench/ui/live_plots.py" line="61"/>
         <source>Decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
@@ -675,37 +858,37 @@
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="327"/>
+        <location filename="../../workbench/ui/main_window.py" line="328"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="354"/>
+        <location filename="../../workbench/ui/main_window.py" line="357"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="359"/>
+        <location filename="../../workbench/ui/main_window.py" line="362"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="363"/>
+        <location filename="../../workbench/ui/main_window.py" line="366"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="367"/>
+        <location filename="../../workbench/ui/main_window.py" line="370"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="406"/>
+        <location filename="../../workbench/ui/main_window.py" line="409"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="422"/>
+        <location filename="../../workbench/ui/main_window.py" line="425"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -713,72 +896,72 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="68"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="106"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="86"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="122"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="87"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="123"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="88"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="124"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="89"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="125"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="90"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="126"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="149"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="177"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="182"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="185"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="192"/>
         <source>Prompt + output (%1) exceeds the %2 context window: the server will refuse it</source>
         <translation>提示词 + 输出（%1）超出 %2 上下文窗口：服务器会拒绝该请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="174"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="202"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="176"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="204"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="196"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="219"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="225"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="255"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -1604,57 +1787,57 @@
 <context>
     <name>SweepView</name>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="32"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="33"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="33"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="34"/>
         <source>Prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="34"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="35"/>
         <source>Decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="47"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="51"/>
         <source>Prompt lengths:</source>
         <translation>提示词长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="54"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="58"/>
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="59"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="63"/>
         <source>Run sweep</source>
         <translation>运行扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="60"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="64"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="71"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="75"/>
         <source>prompt tokens</source>
         <translation>提示词 Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="93"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="104"/>
         <source>Pick at least one prompt length.</source>
         <translation>请至少选择一个提示词长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="100"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="113"/>
         <source>, ETA %1 s</source>
         <translation>，预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="102"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="115"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
     </message>

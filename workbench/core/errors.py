@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import httpx2
 
+from workbench.core.i18n import QT_TRANSLATE_NOOP
 from workbench.core.results import ErrorClass
 from workbench.core.secrets import redact
 
@@ -41,79 +42,192 @@ class Diagnosis:
 
 _FIXES: dict[ErrorClass, tuple[str, str]] = {
     ErrorClass.AUTH: (
-        "the server rejected the API key (missing, mistyped, expired, or with stray whitespace)",
-        "check the key (no spaces or quotes around it), that its environment variable is set in "
-        "this shell, and that the header is 'Authorization: Bearer <key>'; run `workbench doctor`",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the server rejected the API key (missing, mistyped, expired, or with stray "
+            "whitespace)",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "check the key (no spaces or quotes around it), that its environment variable is set "
+            "in this shell, and that the header is 'Authorization: Bearer <key>'; run `workbench "
+            "doctor`",
+        ),
     ),
     ErrorClass.NOT_FOUND: (
-        "the path does not exist on this server: usually a base URL with a missing or extra /v1, "
-        "or a full .../chat/completions URL pasted as the base URL",
-        "use the base URL the provider documents (try with and without /v1); "
-        "`workbench doctor --base-url URL` tries both",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the path does not exist on this server: usually a base URL with a missing or extra "
+            "/v1, or a full .../chat/completions URL pasted as the base URL",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "use the base URL the provider documents (try with and without /v1); `workbench "
+            "doctor --base-url URL` tries both",
+        ),
     ),
     ErrorClass.MODEL_NOT_FOUND: (
-        "the server does not serve a model with this id",
-        "pick an id from `workbench models --base-url URL` "
-        "(ids are usually lower-case with hyphens)",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the server does not serve a model with this id",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "pick an id from `workbench models --base-url URL` (ids are usually lower-case with "
+            "hyphens)",
+        ),
     ),
     ErrorClass.RATE_LIMIT: (
-        "the provider is rate-limiting this key (too many requests or tokens per minute)",
-        "lower the concurrency, wait for Retry-After, or ask the provider for a higher limit",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the provider is rate-limiting this key (too many requests or tokens per minute)",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "lower the concurrency, wait for Retry-After, or ask the provider for a higher limit",
+        ),
     ),
     ErrorClass.QUOTA: (
-        "the account has no quota or balance left",
-        "top up or check the plan in the provider's console",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the account has no quota or balance left",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "top up or check the plan in the provider's console",
+        ),
     ),
     ErrorClass.SERVER: (
-        "the server failed while handling the request",
-        "retry later; if it persists, report it to the provider with the time and model",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the server failed while handling the request",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "retry later; if it persists, report it to the provider with the time and model",
+        ),
     ),
     ErrorClass.BAD_REQUEST: (
-        "the server refused the request as sent",
-        "read the server's message: often the prompt exceeds the model's context window, "
-        "or max_tokens is too large",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the server refused the request as sent",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "read the server's message: often the prompt exceeds the model's context window, or "
+            "max_tokens is too large",
+        ),
     ),
     ErrorClass.HTML: (
-        "an HTML page came back where JSON or a stream was expected: a proxy, gateway login page, "
-        "or a web site answered instead of the API",
-        "check the base URL points at the API (not the web site), and the proxy settings",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "an HTML page came back where JSON or a stream was expected: a proxy, gateway login "
+            "page, or a web site answered instead of the API",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "check the base URL points at the API (not the web site), and the proxy settings",
+        ),
     ),
     ErrorClass.CONNECT: (
-        "the server could not be reached (DNS, TCP, TLS or proxy)",
-        "check the host and port, that the server is running, and HTTP(S)_PROXY / NO_PROXY; "
-        "a local server must not go through a global proxy",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the server could not be reached (DNS, TCP, TLS or proxy)",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "check the host and port, that the server is running, and HTTP(S)_PROXY / NO_PROXY; a "
+            "local server must not go through a global proxy",
+        ),
     ),
     ErrorClass.DROPPED: (
-        "the connection closed before the stream finished",
-        "retry; if it repeats, a proxy or load balancer may cut long streams (check its timeouts)",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the connection closed before the stream finished",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "retry; if it repeats, a proxy or load balancer may cut long streams (check its "
+            "timeouts)",
+        ),
     ),
     ErrorClass.MALFORMED: (
-        "the server sent a stream event that is not valid JSON",
-        "the endpoint is not fully OpenAI-compatible, or a proxy altered the stream; "
-        "try without the proxy or report it to the provider",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the server sent a stream event that is not valid JSON",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the endpoint is not fully OpenAI-compatible, or a proxy altered the stream; try "
+            "without the proxy or report it to the provider",
+        ),
     ),
     ErrorClass.FIRST_TOKEN_TIMEOUT: (
-        "no token arrived within the first-token limit (long prompts take long to prefill)",
-        "raise the first-token timeout, or use a shorter prompt",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "no token arrived within the first-token limit (long prompts take long to prefill)",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "raise the first-token timeout, or use a shorter prompt",
+        ),
     ),
     ErrorClass.STALL: (
-        "the stream stalled: no token for longer than the stall limit",
-        "retry; raise the stall timeout if the server is known to pause",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the stream stalled: no token for longer than the stall limit",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "retry; raise the stall timeout if the server is known to pause",
+        ),
     ),
     ErrorClass.TOTAL_TIMEOUT: (
-        "the request ran past its total time limit",
-        "raise the total timeout or lower max_tokens",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the request ran past its total time limit",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "raise the total timeout or lower max_tokens",
+        ),
     ),
     ErrorClass.EMPTY: (
-        "the stream ended without any text",
-        "check the model id and max_tokens; run `workbench doctor` to see the raw answer",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the stream ended without any text",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "check the model id and max_tokens; run `workbench doctor` to see the raw answer",
+        ),
     ),
-    ErrorClass.CANCELLED: ("the request was cancelled", "nothing to fix"),
+    ErrorClass.CANCELLED: (
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the request was cancelled",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "nothing to fix",
+        ),
+    ),
     ErrorClass.INTERNAL: (
-        "an unexpected error inside Attention Workbench",
-        "please report it with the message",
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "an unexpected error inside Attention Workbench",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "please report it with the message",
+        ),
     ),
 }
+
+
+def cause_and_fix(error_class: ErrorClass | str) -> tuple[str, str]:
+    """The cause and the fix of an error class, in English (the UI translates them)."""
+    return _FIXES[ErrorClass(error_class)]
 
 
 def diagnosis(error_class: ErrorClass, what: str, status: int | None = None) -> Diagnosis:

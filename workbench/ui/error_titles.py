@@ -6,7 +6,11 @@ because it quotes the server; the headline tells a reader of any language what k
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QCoreApplication
+
+from workbench.core.errors import cause_and_fix
 
 translate = QCoreApplication.translate
 
@@ -32,3 +36,20 @@ def error_title(error_class: str | None) -> str:
         "internal": translate("ErrorClass", "Unexpected error inside Attention Workbench"),
     }
     return titles.get(error_class or "", translate("ErrorClass", "Request failed"))
+
+
+def error_html(error_class: str | None, message: str) -> str:
+    """The headline, then (in a translated UI) the cause and fix in its language, then the
+    message verbatim: it quotes the server, and it is what the CSV and the history keep."""
+    parts = [f"<b>{html.escape(error_title(error_class))}</b>"]
+    try:
+        cause, fix = cause_and_fix(error_class or "")
+    except ValueError:
+        cause = fix = ""
+    local_cause = translate("ErrorFix", cause) if cause else ""
+    if local_cause and local_cause != cause:
+        local_fix = translate("ErrorFix", fix)
+        parts.append(html.escape(translate("ErrorClass", "Cause: %1").replace("%1", local_cause)))
+        parts.append(html.escape(translate("ErrorClass", "Fix: %1").replace("%1", local_fix)))
+    parts.append(html.escape(message))
+    return "<br>".join(parts)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -20,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from kernels_bridge.variants import kv_bytes_per_token
 from workbench.core.catalog import Catalog
-from workbench.ui.error_titles import error_title
+from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
 from workbench.ui.panes_model import PaneModel, PaneState
 from workbench.ui.prompt_slider import tokens_label
@@ -251,10 +250,7 @@ class PaneWidget(QFrame):
         busy = model.state in (PaneState.WAITING, PaneState.STREAMING)
         self.stop_button.setEnabled(busy)
         if model.state == PaneState.ERROR and model.error:
-            self._show_error(
-                f"<b>{html.escape(error_title(model.error_class))}</b><br>"
-                f"{html.escape(model.error)}"
-            )
+            self._show_error(error_html(model.error_class, model.error))
         elif model.state == PaneState.STOPPED:
             self._show_error(self.tr("Stopped."))
         else:
