@@ -106,8 +106,8 @@ class SweepView(QWidget):
     def set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
-        if not running:
-            self.flush()
+        if not running and self.isVisible():
+            self.flush()  # hidden, it redraws when shown
 
     def set_progress(self, done: int, total: int, eta: float) -> None:
         eta_text = "" if eta < 0 else self.tr(", ETA %1 s").replace("%1", f"{eta:.0f}")
