@@ -53,6 +53,7 @@ class TimedApplication(QApplication):
         super().__init__(argv)
         self.spent: dict[str, list[float]] = {}
         self.slowest: list[tuple[float, float, str]] = []  # (ms, at s, event -> receiver)
+        self.timeline: list[tuple[float, float, str]] = []  # (start, seconds, key), > 2 ms
         self._depth = 0
         self._t0 = time.perf_counter()
 
@@ -70,6 +71,13 @@ class TimedApplication(QApplication):
             self.spent.setdefault(key, []).append(span)
             if span > 0.030:
                 self.slowest.append((span * 1000, start - self._t0, key))
+            if span > 0.002:
+                self.timeline.append((start, span, key))
+
+    def inside(self, start: float, end: float) -> str:
+        """The deliveries over 2 ms that overlapped [start, end] (perf_counter seconds)."""
+        hits = [(t, d, k) for t, d, k in self.timeline if t < end and t + d > start]
+        return ", ".join(f"{k} {d * 1000:.0f} ms" for _t, d, k in hits) or "(none over 2 ms)"
 
     def report(self, top: int = 15) -> str:
         rows = sorted(self.spent.items(), key=lambda kv: -sum(kv[1]))[:top]
@@ -138,6 +146,7 @@ async def _one_run(window: MainWindow, session: Session) -> dict:
     """One comparison of every pane, with the loop-lag probe running throughout."""
     lags: list[float] = []
     stamps: list[float] = []
+    windows: list[tuple[float, float]] = []
     t0 = time.perf_counter()
     stop = asyncio.Event()
 
@@ -145,8 +154,10 @@ async def _one_run(window: MainWindow, session: Session) -> dict:
         while not stop.is_set():
             start = time.perf_counter()
             await asyncio.sleep(0.010)
-            lags.append((time.perf_counter() - start - 0.010) * 1000)
-            stamps.append(time.perf_counter() - t0)
+            end = time.perf_counter()
+            lags.append((end - start - 0.010) * 1000)
+            stamps.append(end - t0)
+            windows.append((start, end))
 
     probe_task = asyncio.ensure_future(probe())
     try:
@@ -163,6 +174,10 @@ async def _one_run(window: MainWindow, session: Session) -> dict:
             async with http.get(f"{result.base_url}/_emit_log/{result.response_id}") as resp:
                 emitted = len((await resp.json())["chunk_emit_ns"])
             lost += max(0, emitted - len(result.event_times))
+    app = QApplication.instance()
+    if isinstance(app, TimedApplication):
+        for lag, (start, end), at in sorted(zip(lags, windows, stamps, strict=True))[-3:]:
+            print(f"lag {lag:.0f} ms at {at:.2f} s: {app.inside(start, end)}")
     return {
         "p50": percentile(lags, 50),
         "p99": percentile(lags, 99),

@@ -10,7 +10,9 @@ import time
 import pytest
 
 pytest.importorskip("PySide6")
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QEvent, QSettings, QTimer
+from PySide6.QtGui import QFocusEvent
+from PySide6.QtWidgets import QApplication
 
 from workbench.core.csv_export import COLUMNS
 from workbench.core.replay import replay_events
@@ -91,14 +93,13 @@ def test_long_paragraphs_get_display_breaks_while_streaming_and_exact_text_at_th
     task = window.run_all()
     _run(loop, asyncio.gather(task, watch()))
     widgets, panes = window.pane_widgets, window.session.panes
-
-    async def exact() -> None:
-        while any(w.text.toPlainText() != p.text for w, p in zip(widgets, panes, strict=True)):
-            await asyncio.sleep(0.02)
-
-    _run(loop, exact(), timeout=1)  # the exact text replaces the breaks within a second
-    for pane in panes:
+    for widget, pane in zip(widgets, panes, strict=True):
         assert "\n" not in pane.text and len(pane.text) > 2000  # one long paragraph
+        assert not widget.exact_text_shown()  # still the live view's breaks...
+        assert widget.text.toPlainText().replace("\n", " ") == pane.text  # ...only those
+        QApplication.sendEvent(widget.text, QFocusEvent(QEvent.Type.FocusIn))
+        assert widget.exact_text_shown()  # the reader reaches for the text: exactly as sent
+        assert widget.text.toPlainText() == pane.text
     assert seen_breaks, "the live view never broke the long paragraph"
 
 

@@ -70,6 +70,8 @@ class LivePlots(QWidget):
         self._curves_at = 0.0
         self._curves_done: tuple[bool, ...] = ()
         self._range: tuple[float, float] = (0.0, 0.0)
+        self._expected_tokens = 0.0
+        self._bar_tops = [0.0, 0.0]
         self._bars_finished: tuple[bool, ...] = ()
         self._bars: list[pg.BarGraphItem] = []
         layout = QHBoxLayout(self)
@@ -102,6 +104,13 @@ class LivePlots(QWidget):
         for plot in (self.ttft_plot, self.decode_plot):
             axis = plot.getAxis("bottom")
             axis.setTicks([[(i, str(i + 1)) for i in range(len(labels))]])
+
+    def expect_tokens(self, max_tokens: int) -> None:
+        """A run starts: the token axis spans max_tokens from the start (it only grows past it
+        if a server ignores the limit), so it is not re-laid out as the curves climb."""
+        self._expected_tokens = float(max_tokens)
+        self._range = (0.0, 0.0)
+        self._bar_tops = [0.0, 0.0]
 
     def points(self) -> int:
         """How many points the token curves hold (for tests and the frame budget)."""
@@ -150,7 +159,10 @@ class LivePlots(QWidget):
     def _grow_range(self, max_t: float, max_tokens: float) -> None:
         """Widen the axes in steps, not every frame: a new range re-lays out every tick label."""
         want_t = _step_up(max_t * 1.05) if max_t else 1.0
-        want_tokens = _step_up(max_tokens * 1.05) if max_tokens else 10.0
+        if self._expected_tokens and max_tokens <= self._expected_tokens:
+            want_tokens = self._expected_tokens * 1.05
+        else:
+            want_tokens = _step_up(max_tokens * 1.05) if max_tokens else 10.0
         if (want_t, want_tokens) != self._range:
             self._range = (want_t, want_tokens)
             self.tokens_plot.setRange(xRange=(0, want_t), yRange=(0, want_tokens), padding=0)
@@ -161,6 +173,12 @@ class LivePlots(QWidget):
             self._bars.append(item)
             (self.ttft_plot if len(self._bars) == 1 else self.decode_plot).addItem(item)
         heights = [v or 0.0 for v in values]
+        top = _step_up(max(heights) * 1.1) if max(heights, default=0.0) > 0 else 1.0
+        if top != self._bar_tops[slot]:
+            # in steps, like the token axis: an auto-ranged axis re-lays out its labels (and
+            # re-renders its cached grid) every time a bar moves
+            self._bar_tops[slot] = top
+            plot.setYRange(0, top, padding=0)
         brushes = [PANE_COLORS[i % len(PANE_COLORS)] for i in range(len(values))]
         self._bars[slot].setOpts(
             x=list(range(len(values))), height=heights, width=0.6, brushes=brushes

@@ -257,7 +257,9 @@ class MainWindow(QMainWindow):
         if self.session.running:
             return None
         self.results.clear()
-        return self.session.start_run(self.build_plan())
+        plan = self.build_plan()
+        self.plots.expect_tokens(plan.max_tokens)
+        return self.session.start_run(plan)
 
     def _run_sweep(self, lengths: list[int], repeats: int) -> None:
         if not self.session.running:

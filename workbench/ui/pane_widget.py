@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -40,16 +40,13 @@ def human_bytes(n: float) -> str:
     return f"{n:.1f} TB"
 
 
-EXACT_TEXT_STAGGER_MS = 20
-
-
 class DisplayBreaks:
     """Line breaks the live view adds to very long paragraphs while a stream runs.
 
     Each append re-lays out the whole paragraph it lands in, so an answer streamed as one
     10,000-character paragraph costs more per frame as it grows (8 panes: 20 ms of a 33 ms
-    frame). Past SOFT_BREAK_CHARS the view starts a new line after the next sentence end; the
-    exact text replaces the view when the request finishes.
+    frame). Past SOFT_BREAK_CHARS the view starts a new line after the next sentence end; once
+    the request has finished, the exact text replaces the view when the reader focuses it.
     """
 
     SOFT_BREAK_CHARS = 600
@@ -145,6 +142,8 @@ class PaneWidget(QFrame):
         self._painted_version = -1
         self._painted_request: str | None = None
         self._breaks = DisplayBreaks()
+        self._exact_pending: PaneModel | None = None  # finished, still showing display breaks
+        self.text.installEventFilter(self)
         self.picker.activated.connect(
             lambda _i: self.choose.emit(self.index, self.picker.currentData() or "")
         )
@@ -214,29 +213,27 @@ class PaneWidget(QFrame):
         if model.request_id != self._painted_request:
             self._painted_request = model.request_id
             self._painted_parts = -1  # a new request: repaint from scratch, never append
+            self._exact_pending = None
         if model.text_version != self._painted_version:
             if model.state == PaneState.WAITING and not model.text_parts:
                 self.text.setPlainText(self.tr("Waiting for the first token…"))
                 self._painted_parts = -1
             elif self._painted_parts < 0 or self._painted_parts > len(model.text_parts):
                 self._show_exact(model)
-            elif model.result is not None and self._breaks.inserted:
-                # the exact text replaces the display breaks, a pane at a time: re-laying out
-                # 8 long paragraphs in one go would stall the loop for ~80 ms
-                request = model.request_id
-                QTimer.singleShot(
-                    EXACT_TEXT_STAGGER_MS * (1 + self.index),
-                    self,
-                    lambda: model.request_id == request and self._show_exact(model),
-                )
-                self._breaks.inserted = 0
-            elif self._painted_parts < len(model.text_parts):
-                cursor = self.text.textCursor()
-                cursor.movePosition(QTextCursor.MoveOperation.End)
-                new = "".join(model.text_parts[self._painted_parts :])
-                cursor.insertText(new if model.result is not None else self._breaks.add(new))
-                self._painted_parts = len(model.text_parts)
-                self.text.ensureCursorVisible()
+            else:
+                if self._painted_parts < len(model.text_parts):
+                    cursor = self.text.textCursor()
+                    cursor.movePosition(QTextCursor.MoveOperation.End)
+                    new = "".join(model.text_parts[self._painted_parts :])
+                    cursor.insertText(self._breaks.add(new))
+                    self._painted_parts = len(model.text_parts)
+                    self.text.ensureCursorVisible()
+                if model.result is not None and self._breaks.inserted:
+                    # the exact text replaces the display breaks when the reader reaches for
+                    # the text (focus, context menu): laying out one 12K-character paragraph
+                    # costs ~45 ms, and 8 panes finishing together would stall for 0.4 s
+                    self._exact_pending = model
+                    self._breaks.inserted = 0
             self._painted_version = model.text_version
         ttft = model.ttft_ms()
         decode = model.decode_tps()
@@ -256,7 +253,23 @@ class PaneWidget(QFrame):
         else:
             self.error.hide()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched is self.text
+            and self._exact_pending is not None
+            and event.type() in (QEvent.Type.FocusIn, QEvent.Type.ContextMenu)
+        ):
+            model, self._exact_pending = self._exact_pending, None
+            if model.request_id == self._painted_request:
+                self._show_exact(model)
+        return super().eventFilter(watched, event)
+
+    def exact_text_shown(self) -> bool:
+        """Whether the view holds the text exactly as received (no display breaks)."""
+        return self._exact_pending is None and not self._breaks.inserted
+
     def _show_exact(self, model: PaneModel) -> None:
+        self._exact_pending = None
         self.text.setPlainText(model.text)
         self._painted_parts = len(model.text_parts)
         self._breaks = DisplayBreaks()
