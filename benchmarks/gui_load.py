@@ -134,6 +134,7 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
         "loop_lag_max_ms": last["max"],
         "worst_lags_ms_at_s": last["worst"],
         "first_run_after_launch_p50_p99_max_ms": (first["p50"], first["p99"], first["max"]),
+        "worst_p99_of_all_runs_ms": max(r["p99"] for r in runs),
         "first_run_worst_lags_ms_at_s": first["worst"],
         "lost_tokens": sum(r["lost"] for r in runs),
         "decode_tps_per_pane_median": last["rate"],
@@ -242,10 +243,12 @@ def main() -> int:
     if isinstance(app, TimedApplication):
         print(app.report())
         print(f"full GC collections: {len(gc_pauses)}, ms: {sorted(gc_pauses)[-5:]}")
-    verdict = "PASS" if figures["loop_lag_p99_ms"] < 50 and figures["lost_tokens"] == 0 else "FAIL"
+    ok = figures["worst_p99_of_all_runs_ms"] < 50 and figures["lost_tokens"] == 0
+    verdict = "PASS" if ok else "FAIL"
     text = "\n".join(lines) + (
-        f"\n\nGoal: loop lag p99 < 50 ms and 0 lost tokens: {verdict} (the figures above are "
-        f"run {args.runs} of {args.runs}; the first run after launch is reported on its own line)\n"
+        f"\n\nGoal: loop lag p99 < 50 ms in every run and 0 lost tokens: {verdict} (the figures "
+        f"above are run {args.runs} of {args.runs}; the first run after launch, which also pays "
+        "one-time costs, is reported on its own line)\n"
     )
     print(text)
     write_result(
