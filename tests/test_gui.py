@@ -58,6 +58,14 @@ def test_two_panes_stream_text_plots_fill_and_csv_export(window, loop, tmp_path)
         assert widget.figures.text("ttft").endswith("ms")
         assert pane.curve_t and pane.curve_tokens[-1] == pytest.approx(48)
     assert window.plots.points() >= 2 * 48  # every pane's curve got its points
+    # the token axis spans max_tokens from the start; the bar axes fit their tallest bar
+    assert window.plots.tokens_plot.viewRange()[1][1] == pytest.approx(48 * 1.05)
+    for plot, values in (
+        (window.plots.ttft_plot, [p.ttft_ms() for p in panes]),
+        (window.plots.decode_plot, [p.decode_tps() for p in panes]),
+    ):
+        top = plot.viewRange()[1][1]
+        assert max(values) <= top <= 1.35 * max(values)
     out = tmp_path / "gui.csv"
     assert window.export_csv(out) == 2
     rows = list(csv.DictReader(out.open(encoding="utf-8")))

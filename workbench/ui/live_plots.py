@@ -25,12 +25,16 @@ CURVE_POINTS = 800
 THICK_POINTS = 400
 
 
-def _step_up(value: float) -> float:
-    """The next of 1, 2, 5, 10, 20, 50, ... at or above `value`."""
+COARSE = (1, 2, 5, 10)
+FINE = (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)  # bars: a bar should fill most of its plot
+
+
+def _step_up(value: float, ladder: tuple[float, ...] = COARSE) -> float:
+    """The next of 1, 2, 5, 10, 20, 50, ... (or of a finer ladder) at or above `value`."""
     step = 1.0
     while step * 10 <= value:
         step *= 10
-    for m in (1, 2, 5, 10):
+    for m in ladder:
         if step * m >= value:
             return step * m
     return step * 10
@@ -173,7 +177,7 @@ class LivePlots(QWidget):
             self._bars.append(item)
             (self.ttft_plot if len(self._bars) == 1 else self.decode_plot).addItem(item)
         heights = [v or 0.0 for v in values]
-        top = _step_up(max(heights) * 1.1) if max(heights, default=0.0) > 0 else 1.0
+        top = _step_up(max(heights) * 1.05, FINE) if max(heights, default=0.0) > 0 else 1.0
         if top != self._bar_tops[slot]:
             # in steps, like the token axis: an auto-ranged axis re-lays out its labels (and
             # re-renders its cached grid) every time a bar moves
