@@ -276,3 +276,25 @@ def test_layout_and_panes_are_remembered(qapp, loop, tmp_path) -> None:
     assert win2.prompt.tokens() == 65536
     win2.close()
     loop.run_until_complete(session2.close())
+
+
+def test_figures_wrap_onto_rows_in_a_narrow_pane_and_keep_their_values(qapp) -> None:
+    from workbench.ui.figure_strip import FigureStrip
+
+    strip = FigureStrip(
+        [
+            ("ttft", "TTFT", "00,000 ms"),
+            ("decode", "decode", "00,000.0 tok/s"),
+            ("tokens", "tokens", "000,000"),
+            ("elapsed", "elapsed", "0,000.0 s"),
+            ("cost", "cost", "$0.00000"),
+        ]
+    )
+    one_row = strip.heightForWidth(strip.sizeHint().width())
+    strip.resize(strip.sizeHint().width() // 2, one_row)
+    strip.show()
+    qapp.processEvents()
+    assert strip.minimumHeight() >= 2 * one_row  # wrapped: the layout must give it the rows
+    strip.set("decode", "1,234.5 tok/s")
+    assert strip.text("decode") == "1,234.5 tok/s" and strip.text("ttft") == "–"
+    strip.close()

@@ -2,30 +2,45 @@
 
 Five QLabels per pane cost a relayout on every change (QLabel.setText always asks its layout
 again), and 8 panes change 3-4 figures on every 30 Hz frame: that was most of the window's
-paint time under load (benchmarks/gui_load.py --events). Here a change only repaints the strip.
+paint time under load (benchmarks/gui_load.py --events). Here a change only repaints its cell.
+Cells flow left to right and wrap onto another row in a narrow pane (8 panes side by side).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import (
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-WIDEST_VALUE = "0,000.0 tok/s"  # each column is as wide as this, so numbers never reflow
+GAP = 14
 
 
 class FigureStrip(QWidget):
-    def __init__(self, captions: list[tuple[str, str]], parent: QWidget | None = None) -> None:
-        """captions: (key, caption shown above the value) per column."""
+    def __init__(self, figures: list[tuple[str, str, str]], parent: QWidget | None = None) -> None:
+        """figures: (key, caption, the widest value it shows, e.g. "00,000.0 tok/s")."""
         super().__init__(parent)
-        self._keys = [key for key, _ in captions]
-        self._captions = dict(captions)
+        self._keys = [key for key, _, _ in figures]
+        self._captions = {key: caption for key, caption, _ in figures}
         self._values = dict.fromkeys(self._keys, "–")
         self._value_font = QFont(self.font())
         self._value_font.setPointSizeF(13)
         self._value_font.setWeight(QFont.Weight.DemiBold)
-        self._gap = 14
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        values, captions = QFontMetrics(self._value_font), self.fontMetrics()
+        # a fixed width per cell: a changing number never moves its neighbours
+        self._widths = [
+            max(values.horizontalAdvance(widest), captions.horizontalAdvance(caption)) + GAP
+            for _, caption, widest in figures
+        ]
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
 
     def text(self, key: str) -> str:
         return self._values[key]
@@ -33,39 +48,57 @@ class FigureStrip(QWidget):
     def set(self, key: str, text: str) -> None:
         if self._values[key] != text:
             self._values[key] = text
-            self.update(self._column_rect(self._keys.index(key)))
+            self.update(self._cells(self.width())[self._keys.index(key)])
 
-    def _column_width(self) -> int:
-        return QFontMetrics(self._value_font).horizontalAdvance(WIDEST_VALUE) + self._gap
+    def _row_height(self) -> int:
+        return self.fontMetrics().height() + QFontMetrics(self._value_font).height() + 6
 
-    def _column_rect(self, column: int) -> QRect:
-        width = self._column_width()
-        return QRect(column * width, 0, width, self.height())
+    def _cells(self, width: int) -> list[QRect]:
+        """Each figure's rectangle at this width: left to right, wrapping onto new rows."""
+        cells, x, y, height = [], 0, 0, self._row_height()
+        for w in self._widths:
+            if x and x + w > width:
+                x, y = 0, y + height
+            cells.append(QRect(x, y, w, height))
+            x += w
+        return cells
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._cells(width)[-1].bottom() + 1
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        # the rows this width needs are a minimum: the pane's text shrinks first, never a figure
+        needed = self.heightForWidth(event.size().width())
+        if self.minimumHeight() != needed:
+            self.setMinimumHeight(needed)
+        super().resizeEvent(event)
 
     def sizeHint(self) -> QSize:
-        height = self.fontMetrics().height() + QFontMetrics(self._value_font).height() + 4
-        return QSize(self._column_width() * len(self._keys), height)
+        return QSize(sum(self._widths), self._row_height())
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(self._column_width() * 2, self.sizeHint().height())
+        return QSize(max(self._widths), self._row_height())
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         palette = self.palette()  # the pane's own background shows through
         caption_height = self.fontMetrics().height()
-        width = self._column_width()
-        for column, key in enumerate(self._keys):
-            x = column * width
-            if x > self.width():
-                break
+        for key, cell in zip(self._keys, self._cells(self.width()), strict=True):
+            if not cell.intersects(event.rect()):
+                continue
             painter.setPen(palette.color(QPalette.ColorRole.WindowText))
             painter.setFont(self.font())
             painter.drawText(
-                QRect(x, 0, width, caption_height), Qt.AlignmentFlag.AlignLeft, self._captions[key]
+                QRect(cell.x(), cell.y(), cell.width(), caption_height),
+                Qt.AlignmentFlag.AlignLeft,
+                self._captions[key],
             )
             painter.setFont(self._value_font)
             painter.drawText(
-                QRect(x, caption_height + 2, width, self.height() - caption_height - 2),
+                QRect(cell.x(), cell.y() + caption_height + 2, cell.width(), cell.height()),
                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
                 self._values[key],
             )

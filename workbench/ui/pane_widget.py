@@ -116,11 +116,11 @@ class PaneWidget(QFrame):
         self.error.hide()
         self.figures = FigureStrip(
             [
-                ("ttft", self.tr("TTFT")),
-                ("decode", self.tr("decode")),
-                ("tokens", self.tr("tokens")),
-                ("elapsed", self.tr("elapsed")),
-                ("cost", self.tr("cost")),
+                ("ttft", self.tr("TTFT"), "00,000 ms"),
+                ("decode", self.tr("decode"), "00,000.0 tok/s"),
+                ("tokens", self.tr("tokens"), "000,000"),
+                ("elapsed", self.tr("elapsed"), "0,000.0 s"),
+                ("cost", self.tr("cost"), "$0.00000"),
             ]
         )
         self.figures.setObjectName("figures")
