@@ -21,7 +21,8 @@ def test_every_ui_string_has_a_chinese_translation(tmp_path: Path) -> None:
     copy = tmp_path / TS.name
     shutil.copy(TS, copy)
     sources = sorted(str(p) for p in (ROOT / "workbench" / "ui").glob("*.py"))
-    sources.append(str(ROOT / "workbench" / "core" / "errors.py"))  # its QT_TRANSLATE_NOOP texts
+    # the core texts the UI shows translated (marked with QT_TRANSLATE_NOOP)
+    sources += [str(ROOT / "workbench" / "core" / name) for name in ("errors.py", "doctor.py")]
     subprocess.run(
         [str(lupdate), *sources, "-ts", str(copy), "-no-obsolete", "-silent"],
         check=True,
@@ -59,3 +60,33 @@ def test_a_pane_error_reads_in_chinese_with_the_servers_words_kept(qapp) -> None
     assert lines[1] == "原因：服务器处理请求时出错"
     assert lines[2].startswith("解决：稍后重试")
     assert lines[3] == message  # verbatim: it quotes the server
+
+
+def test_the_doctor_speaks_chinese_in_the_chinese_ui(qapp, loop) -> None:
+    import socket
+
+    from PySide6.QtCore import QCoreApplication, QTranslator
+
+    from workbench.core.doctor import _key_problems, diagnose
+    from workbench.ui.provider_panel import localized
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    checks = loop.run_until_complete(diagnose(f"http://127.0.0.1:{port}/v1", None, "m"))
+    tcp = next(c for c in checks if c.name == "tcp")
+    assert not tcp.ok and tcp.cause.startswith(f"nothing listens on 127.0.0.1:{port}")
+    assert localized(tcp.cause, tcp.cause_phrases) == tcp.cause  # English UI: the same words
+    _key, problems = _key_problems("  sk-test\n")
+    translator = QTranslator()
+    assert translator.load(str(TS.with_suffix(".qm")))
+    QCoreApplication.installTranslator(translator)
+    try:
+        cause = localized(tcp.cause, tcp.cause_phrases)
+        fix = localized(tcp.fix, tcp.fix_phrases)
+        whitespace = problems[0].render(QCoreApplication.translate)
+    finally:
+        QCoreApplication.removeTranslator(translator)
+    assert cause == f"127.0.0.1:{port} 上没有服务在监听：服务器没有运行，或端口错误"
+    assert fix == "启动服务器，或改正 Base URL 中的端口"
+    assert whitespace.startswith("密钥开头有空格，结尾有换行符（前后有空白")  # nested phrases

@@ -37,7 +37,7 @@ import socket
 import ssl
 import time
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -46,6 +46,7 @@ import httpx2
 
 from workbench.core.clients import make_client, network_baseline_ms, plan_route
 from workbench.core.errors import diagnosis, looks_like_html, parse_retry_after
+from workbench.core.i18n import QT_TRANSLATE_NOOP, Phrase, joined, marked, phrase
 from workbench.core.providers import ProxyChoice, is_loopback, normalize_base_url
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.secrets import redact, register_secret
@@ -120,16 +121,38 @@ class Check:
     cause: str = ""
     fix: str = ""
     skipped: bool = False
+    # the cause and the fix as translatable phrases (empty where the text is not one): the UI
+    # shows them in its language; `cause` and `fix` are their English
+    cause_phrases: tuple[Phrase, ...] = field(default=(), compare=False)
+    fix_phrases: tuple[Phrase, ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        del out["cause_phrases"], out["fix_phrases"]
+        return out
+
+
+Said = str | Phrase | Sequence[Phrase]
+
+
+def _said(text: Said) -> tuple[str, tuple[Phrase, ...]]:
+    """(the English, redacted; the phrases, their fields redacted) of a cause or a fix."""
+    if isinstance(text, str):
+        return redact(text), ()
+    parts = (text,) if isinstance(text, Phrase) else tuple(text)
+    parts = tuple(p.map_fields(redact) for p in parts)
+    return redact("".join(str(p) for p in parts)), parts
 
 
 def _check(
-    name: str, ok: bool, evidence: str, cause: str = "", fix: str = "", skipped: bool = False
+    name: str, ok: bool, evidence: str, cause: Said = "", fix: Said = "", skipped: bool = False
 ) -> Check:
     """Every text a check carries goes through `redact`: no key ever leaves in a Check."""
-    return Check(name, ok, redact(evidence), redact(cause), redact(fix), skipped)
+    cause_text, cause_phrases = _said(cause)
+    fix_text, fix_phrases = _said(fix)
+    return Check(
+        name, ok, redact(evidence), cause_text, fix_text, skipped, cause_phrases, fix_phrases
+    )
 
 
 def _skip(name: str, reason: str, *, applies: bool = True) -> Check:
@@ -352,38 +375,75 @@ def _alternative(url: str) -> tuple[str, str]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _key_problems(raw: str | None) -> tuple[str | None, list[str]]:
+def _key_problems(raw: str | None) -> tuple[str | None, list[Phrase]]:
     """(the key to send, what is wrong with its text). The key text itself is never returned
     inside the problems."""
     if raw is None or raw == "":
         return None, []
-    problems: list[str] = []
+    problems: list[Phrase] = []
     key = raw.strip()
     if key != raw:
-        where = []
+        where: list[Phrase] = []
         lead, trail = raw[: len(raw) - len(raw.lstrip())], raw[len(raw.rstrip()) :]
-        for part, side in ((lead, "leading"), (trail, "trailing")):
-            if "\n" in part or "\r" in part:
-                where.append(f"a {side} newline")
-            elif part:
-                where.append(f"{side} spaces")
+        if "\n" in lead or "\r" in lead:
+            where.append(phrase(QT_TRANSLATE_NOOP("Doctor", "a leading newline")))
+        elif lead:
+            where.append(phrase(QT_TRANSLATE_NOOP("Doctor", "leading spaces")))
+        if "\n" in trail or "\r" in trail:
+            where.append(phrase(QT_TRANSLATE_NOOP("Doctor", "a trailing newline")))
+        elif trail:
+            where.append(phrase(QT_TRANSLATE_NOOP("Doctor", "trailing spaces")))
+        both = (
+            phrase(
+                QT_TRANSLATE_NOOP("Doctor", "{first} and {second}"), first=where[0], second=where[1]
+            )
+            if len(where) == 2
+            else where[0]
+        )
         problems.append(
-            f"the key has {' and '.join(where)} (whitespace around it: a copy-paste or "
-            f"`$(cat file)` leftover); sent as is, servers answer 401, and a newline cannot "
-            f"even be sent in a header"
+            phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor",
+                    "the key has {where} (whitespace around it: a copy-paste or `$(cat file)` "
+                    "leftover); sent as is, servers answer 401, and a newline cannot even be "
+                    "sent in a header",
+                ),
+                where=both,
+            )
         )
     if len(key) >= 2 and key[0] == key[-1] and key[0] in "\"'":
         key = key[1:-1].strip()
-        problems.append("the key is wrapped in quotes, which became part of it")
+        problems.append(
+            phrase(
+                QT_TRANSLATE_NOOP("Doctor", "the key is wrapped in quotes, which became part of it")
+            )
+        )
     if key.lower().startswith("bearer "):
         key = key[7:].strip()
-        problems.append("the key starts with 'Bearer ': the client adds that word itself")
+        problems.append(
+            phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor", "the key starts with 'Bearer ': the client adds that word itself"
+                )
+            )
+        )
     if re.search(r"\s", key):
-        problems.append("the key has spaces inside it (an incomplete or joined copy?)")
+        problems.append(
+            phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor", "the key has spaces inside it (an incomplete or joined copy?)"
+                )
+            )
+        )
     if not key.isascii():
         problems.append(
-            "the key has non-ASCII characters: probably the placeholder text of an example "
-            "(like 你的_API_Key) rather than a real key"
+            phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor",
+                    "the key has non-ASCII characters: probably the placeholder text of an "
+                    "example (like 你的_API_Key) rather than a real key",
+                )
+            )
         )
     return key or None, problems
 
@@ -521,8 +581,16 @@ class _Doctor:
                     "base_url",
                     False,
                     f"'{self.raw_url}'",
-                    f"the base URL is not usable: {exc}",
-                    "write the base URL the provider documents, like https://host/v1",
+                    phrase(
+                        QT_TRANSLATE_NOOP("Doctor", "the base URL is not usable: {problem}"),
+                        problem=exc,
+                    ),
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "write the base URL the provider documents, like https://host/v1",
+                        )
+                    ),
                 )
             )
             return False
@@ -532,15 +600,25 @@ class _Doctor:
         if normalized.notes:
             evidence += f" ({'; '.join(normalized.notes)})"
         if serious:
-            cause = "the base URL is not in base form: " + "; ".join(serious)
-            if any("/chat/completions" in n for n in serious):
-                cause += (
-                    " (a full endpoint URL was pasted; the SDK appends /chat/completions "
-                    "itself, so the request would go to .../chat/completions/chat/completions)"
+            cause = [
+                phrase(
+                    QT_TRANSLATE_NOOP("Doctor", "the base URL is not in base form: {notes}"),
+                    notes="; ".join(serious),
                 )
-            self._add(
-                _check("base_url", False, evidence, cause, f"the base URL should be {self.url}")
-            )
+            ]
+            if any("/chat/completions" in n for n in serious):
+                cause.append(
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            " (a full endpoint URL was pasted; the SDK appends "
+                            "/chat/completions itself, so the request would go to "
+                            ".../chat/completions/chat/completions)",
+                        )
+                    )
+                )
+            fix = phrase(QT_TRANSLATE_NOOP("Doctor", "the base URL should be {url}"), url=self.url)
+            self._add(_check("base_url", False, evidence, cause, fix))
         else:
             self._add(_check("base_url", True, evidence))
         return True
@@ -578,20 +656,33 @@ class _Doctor:
         )
         applies = route.proxy is not None and any(v == route.proxy for v, _ in dead)
         if applies:
-            cause = (
-                "local proxy failed: requests to this host go through "
-                f"{_mask_proxy(route.proxy or '')} ({route.source}), and it does not answer: "
-                f"{names}"
+            cause = phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor",
+                    "local proxy failed: requests to this host go through {proxy} ({source}), "
+                    "and it does not answer: {names}",
+                ),
+                proxy=_mask_proxy(route.proxy or ""),
+                source=route.source,
+                names=names,
             )
         else:
-            cause = (
-                f"local proxy failed: {names} points at a proxy nothing answers on; this host is "
-                f"reached directly ({route.reason}), but other hosts and other tools that read "
-                f"these variables will fail"
+            cause = phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor",
+                    "local proxy failed: {names} points at a proxy nothing answers on; this host "
+                    "is reached directly ({reason}), but other hosts and other tools that read "
+                    "these variables will fail",
+                ),
+                names=names,
+                reason=route.reason,
             )
-        fix = (
-            "unset it or fix it (start the proxy, or correct its host and port); "
-            "a local server is reached directly"
+        fix = phrase(
+            QT_TRANSLATE_NOOP(
+                "Doctor",
+                "unset it or fix it (start the proxy, or correct its host and port); "
+                "a local server is reached directly",
+            )
         )
         self._add(_check("proxy", False, evidence, cause, fix))
         if applies and self.proxy_choice.mode != "none":
@@ -639,10 +730,27 @@ class _Doctor:
                         "dns",
                         False,
                         f"looking up {host}: {problem}",
-                        f"the host name {host} does not resolve: a typo in the "
-                        f"{'proxy URL' if via_proxy else 'base URL'}, or no network / DNS here",
-                        "check the spelling of the host (copy it from the provider's docs) and "
-                        "that this machine is online",
+                        phrase(
+                            QT_TRANSLATE_NOOP(
+                                "Doctor",
+                                "the host name {host} does not resolve: a typo in the proxy URL, "
+                                "or no network / DNS here",
+                            )
+                            if via_proxy
+                            else QT_TRANSLATE_NOOP(
+                                "Doctor",
+                                "the host name {host} does not resolve: a typo in the base URL, "
+                                "or no network / DNS here",
+                            ),
+                            host=host,
+                        ),
+                        phrase(
+                            QT_TRANSLATE_NOOP(
+                                "Doctor",
+                                "check the spelling of the host (copy it from the provider's "
+                                "docs) and that this machine is online",
+                            )
+                        ),
                     )
                 )
                 self._skip_rest(f"{host} does not resolve (dns)")
@@ -664,17 +772,31 @@ class _Doctor:
                     f"connect to {who}"
                     + (f" ({target})" if target != host.strip("[]") else "")
                     + f": {why}",
-                    (
-                        f"nothing listens on {who}: the server is not running, or the port is wrong"
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "nothing listens on {who}: the server is not running, or the port "
+                            "is wrong",
+                        )
                         if refused
-                        else f"{who} cannot be reached ({why}): a firewall, a wrong host, or a "
-                        f"network that needs a proxy (a timeout)"
+                        else QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "{who} cannot be reached ({why}): a firewall, a wrong host, or a "
+                            "network that needs a proxy (a timeout)",
+                        ),
+                        who=who,
+                        why=why,
                     ),
-                    (
-                        "start the server, or correct the port in the base URL"
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor", "start the server, or correct the port in the base URL"
+                        )
                         if refused
-                        else "check the host and port; if this network needs a proxy, set "
-                        "HTTPS_PROXY; a local server is reached directly"
+                        else QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "check the host and port; if this network needs a proxy, set "
+                            "HTTPS_PROXY; a local server is reached directly",
+                        )
                     ),
                 )
             )
@@ -716,9 +838,15 @@ class _Doctor:
                     False,
                     f"TLS handshake with {hostname}:{port}: {message}",
                     _certificate_cause(message, hostname),
-                    "if a corporate proxy or antivirus inspects TLS, install its root "
-                    "certificate (or point SSL_CERT_FILE at it); otherwise tell the provider. "
-                    "Turn verification off only for a lab server, with its warning shown",
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "if a corporate proxy or antivirus inspects TLS, install its root "
+                            "certificate (or point SSL_CERT_FILE at it); otherwise tell the "
+                            "provider. Turn verification off only for a lab server, with its "
+                            "warning shown",
+                        )
+                    ),
                 )
             )
             self._skip_rest("the TLS handshake failed (tls)")
@@ -731,13 +859,27 @@ class _Doctor:
                     "tls",
                     False,
                     f"TLS handshake with {hostname}:{port}: {text}",
-                    "the port does not speak TLS: the server answers plain HTTP"
-                    if plain
-                    else "the TLS handshake failed (an old TLS version, or something between "
-                    "you and the server cut it)",
-                    f"use http:// instead of https:// for port {port}"
-                    if plain
-                    else "check the URL's scheme and port; try without a proxy or VPN",
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor", "the port does not speak TLS: the server answers plain HTTP"
+                        )
+                        if plain
+                        else QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "the TLS handshake failed (an old TLS version, or something between "
+                            "you and the server cut it)",
+                        )
+                    ),
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor", "use http:// instead of https:// for port {port}"
+                        )
+                        if plain
+                        else QT_TRANSLATE_NOOP(
+                            "Doctor", "check the URL's scheme and port; try without a proxy or VPN"
+                        ),
+                        port=port,
+                    ),
                 )
             )
             self._skip_rest("the TLS handshake failed (tls)")
@@ -776,8 +918,14 @@ class _Doctor:
                     "models_path",
                     False,
                     f"cannot build an HTTP client: {exc}",
-                    "the proxy URL cannot be used by this client",
-                    "use an http:// proxy, or set the provider's proxy to 'none'",
+                    phrase(
+                        QT_TRANSLATE_NOOP("Doctor", "the proxy URL cannot be used by this client")
+                    ),
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor", "use an http:// proxy, or set the provider's proxy to 'none'"
+                        )
+                    ),
                 )
             )
             self._skip_rest("no HTTP client (models_path)")
@@ -806,8 +954,8 @@ class _Doctor:
                     "stream",
                     False,
                     f"cannot build the client: {exc}",
-                    "the proxy cannot be used",
-                    "use an http:// proxy",
+                    phrase(QT_TRANSLATE_NOOP("Doctor", "the proxy cannot be used")),
+                    phrase(QT_TRANSLATE_NOOP("Doctor", "use an http:// proxy")),
                 )
             )
             self._skip_rest("no client (stream)")
@@ -835,9 +983,20 @@ class _Doctor:
                     "models_path",
                     False,
                     evidence,
-                    f"the server accepted the connection but gave no HTTP answer ({first.error})",
-                    "check that the URL's scheme and port are the API's; raise the timeout for a "
-                    "slow server; try without a proxy",
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "the server accepted the connection but gave no HTTP answer ({error})",
+                        ),
+                        error=first.error,
+                    ),
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "check that the URL's scheme and port are the API's; raise the "
+                            "timeout for a slow server; try without a proxy",
+                        )
+                    ),
                 )
             )
             self._skip_rest("no HTTP answer (models_path)")
@@ -846,24 +1005,31 @@ class _Doctor:
             self._add(_check("models_path", True, evidence))
             return True
         if a == "yes" or (a == "gated" and b == "no"):
-            which = "lacks /v1" if change == "added" else "has an extra /v1"
-            why = (
-                "this server's API lives under /v1"
-                if change == "added"
-                else "this server's API root has no /v1 (the SDK appends /chat/completions to the "
-                "base URL as given)"
-            )
-            probably = " probably" if a == "gated" else ""
-            self._add(
-                _check(
-                    "models_path",
-                    False,
-                    evidence,
-                    f"the base URL {which}: {why}; {alt}{probably} answers, {base} does not "
-                    "(the 404 of a wrong /v1)",
-                    f"the base URL should be {alt}",
+            if change == "added":
+                cause = phrase(
+                    QT_TRANSLATE_NOOP(
+                        "Doctor",
+                        "the base URL lacks /v1: this server's API lives under /v1; "
+                        "{alt}{probably} answers, {base} does not (the 404 of a wrong /v1)",
+                    ),
+                    alt=alt,
+                    probably=" probably" if a == "gated" else "",
+                    base=base,
                 )
-            )
+            else:
+                cause = phrase(
+                    QT_TRANSLATE_NOOP(
+                        "Doctor",
+                        "the base URL has an extra /v1: this server's API root has no /v1 (the "
+                        "SDK appends /chat/completions to the base URL as given); "
+                        "{alt}{probably} answers, {base} does not (the 404 of a wrong /v1)",
+                    ),
+                    alt=alt,
+                    probably=" probably" if a == "gated" else "",
+                    base=base,
+                )
+            fix = phrase(QT_TRANSLATE_NOOP("Doctor", "the base URL should be {url}"), url=alt)
+            self._add(_check("models_path", False, evidence, cause, fix))
             self.url = alt  # the checks below use the URL that answers
             return True
         if b == "no" and a in ("no", "unknown"):
@@ -873,11 +1039,28 @@ class _Doctor:
                     "models_path",
                     False,
                     evidence,
-                    "neither the base URL nor its /v1 variant answers /models or "
-                    "/chat/completions: the path is wrong"
-                    + (", or a web site (HTML) answered instead of the API" if html else "")
-                    + ", or this is not an OpenAI-compatible API",
-                    "use the API base URL from the provider's docs (not the web site's address)",
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "neither the base URL nor its /v1 variant answers /models or "
+                            "/chat/completions: the path is wrong, or a web site (HTML) answered "
+                            "instead of the API, or this is not an OpenAI-compatible API",
+                        )
+                        if html
+                        else QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "neither the base URL nor its /v1 variant answers /models or "
+                            "/chat/completions: the path is wrong, or this is not an "
+                            "OpenAI-compatible API",
+                        )
+                    ),
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "use the API base URL from the provider's docs (not the web site's "
+                            "address)",
+                        )
+                    ),
                 )
             )
             self._skip_rest("no API path answers (models_path)")
@@ -891,11 +1074,17 @@ class _Doctor:
     ) -> bool | None:
         """True: accepted; False: refused (401/403); None: cannot tell."""
         leftover = next((k for k in self.headers if k.lower() == "authorization"), None)
-        problems = list(self.key_problems)
+        problems: list[Phrase] = list(self.key_problems)
         if leftover:
             problems.append(
-                f"the provider's extra headers set '{leftover}', which replaces the key: a "
-                f"leftover OAuth login or an old token is sent instead"
+                phrase(
+                    QT_TRANSLATE_NOOP(
+                        "Doctor",
+                        "the provider's extra headers set '{header}', which replaces the key: a "
+                        "leftover OAuth login or an old token is sent instead",
+                    ),
+                    header=leftover,
+                )
             )
         source = f" (key from {self.key_source})" if self.key_source else ""
         judged = next(
@@ -914,7 +1103,7 @@ class _Doctor:
                         "auth",
                         False,
                         f"{sent}{source}; the server's answer could not be judged",
-                        "; ".join(problems),
+                        joined(problems),
                         _key_fix(problems),
                     )
                 )
@@ -928,38 +1117,80 @@ class _Doctor:
             if judged.headers.get("www-authenticate"):
                 evidence += f"; WWW-Authenticate: {judged.headers['www-authenticate'][:80]}"
             if not self.key:
-                cause = "no key was sent and the server wants one"
+                cause = [
+                    phrase(QT_TRANSLATE_NOOP("Doctor", "no key was sent and the server wants one"))
+                ]
                 if self.key_source:
-                    cause += f"; the key should come from {self.key_source}"
-                fix = (
-                    "set the key: --api-key-env VAR, or the provider's key; for an environment "
-                    "variable, export it in this shell (a changed config needs a new terminal "
-                    "or a reloaded window)"
+                    cause.append(
+                        phrase(
+                            QT_TRANSLATE_NOOP("Doctor", "; the key should come from {source}"),
+                            source=self.key_source,
+                        )
+                    )
+                fix = phrase(
+                    QT_TRANSLATE_NOOP(
+                        "Doctor",
+                        "set the key: --api-key-env VAR, or the provider's key; for an "
+                        "environment variable, export it in this shell (a changed config needs a "
+                        "new terminal or a reloaded window)",
+                    )
                 )
                 self._add(_check("auth", False, evidence, cause, fix))
                 return False
             other = await self._other_header()
+            cause: Said
+            fix: Said
             if other is not None:
-                cause = (
-                    f"the server wants the key in the header '{other}', not in "
-                    "'Authorization: Bearer'"
+                cause = phrase(
+                    QT_TRANSLATE_NOOP(
+                        "Doctor",
+                        "the server wants the key in the header '{header}', not in "
+                        "'Authorization: Bearer'",
+                    ),
+                    header=other,
                 )
-                fix = f"add the header '{other}: <key>' to the provider's extra headers"
+                fix = phrase(
+                    QT_TRANSLATE_NOOP(
+                        "Doctor", "add the header '{header}: <key>' to the provider's extra headers"
+                    ),
+                    header=other,
+                )
             elif leftover:
                 cause = problems[-1]
-                fix = f"remove the '{leftover}' header from the provider's extra headers"
+                fix = phrase(
+                    QT_TRANSLATE_NOOP(
+                        "Doctor", "remove the '{header}' header from the provider's extra headers"
+                    ),
+                    header=leftover,
+                )
             else:
                 hinted = re.search(r"\b(x-api-key|api-key|x-goog-api-key)\b", message, re.I)
-                cause = "the key was sent and rejected: mistyped, copied incompletely, deleted or "
-                cause += "expired, or a key of another provider"
+                rejected = [
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "the key was sent and rejected: mistyped, copied incompletely, "
+                            "deleted or expired, or a key of another provider",
+                        )
+                    )
+                ]
                 if hinted:
-                    cause += f"; the server mentions the header '{hinted.group(1)}'"
-                if problems:
-                    cause = "; ".join([*problems, cause])
-                fix = (
-                    "copy the key again from the provider's console (keys show once); check "
-                    "that the variable holds it whole (echo ${VAR:0:6}); if a tool logged in "
-                    "with OAuth before, clear its old login so the key is used"
+                    rejected.append(
+                        phrase(
+                            QT_TRANSLATE_NOOP(
+                                "Doctor", "; the server mentions the header '{header}'"
+                            ),
+                            header=hinted.group(1),
+                        )
+                    )
+                cause = [*joined(problems), Phrase("; "), *rejected] if problems else rejected
+                fix = phrase(
+                    QT_TRANSLATE_NOOP(
+                        "Doctor",
+                        "copy the key again from the provider's console (keys show once); check "
+                        "that the variable holds it whole (echo ${VAR:0:6}); if a tool logged "
+                        "in with OAuth before, clear its old login so the key is used",
+                    )
                 )
             self._add(_check("auth", False, evidence, cause, fix))
             return False
@@ -974,7 +1205,7 @@ class _Doctor:
                     "auth",
                     False,
                     evidence + " (checked with the whitespace and quotes removed)",
-                    "; ".join(problems),
+                    joined(problems),
                     _key_fix(problems),
                 )
             )
@@ -1019,9 +1250,20 @@ class _Doctor:
                     "model",
                     False,
                     f"GET /models → HTTP {answer.status}: {_first_bytes(answer.body, 160)}",
-                    'the model list is not the OpenAI shape {"data": [{"id": ...}]}: the '
-                    "endpoint is not OpenAI-compatible (the 'reading choices' kind of error)",
-                    "check that the base URL is the provider's OpenAI-compatible one",
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            'the model list is not the OpenAI shape {"data": [{"id": ...}]}: the '
+                            "endpoint is not OpenAI-compatible (the 'reading choices' kind of "
+                            "error)",
+                        )
+                    ),
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "check that the base URL is the provider's OpenAI-compatible one",
+                        )
+                    ),
                 )
             )
             return None
@@ -1036,16 +1278,27 @@ class _Doctor:
         suggestions = suggest_models(self.model, ids)
         evidence = f"'{self.model}' is not among the {len(ids)} listed: {listed}"
         d = diagnosis(ErrorClass.MODEL_NOT_FOUND, "")
-        if suggestions:
-            fix = f"use '{suggestions[0]}'" + (
-                f" (or {', '.join(repr(s) for s in suggestions[1:])})"
-                if len(suggestions) > 1
-                else ""
+        fix: Said
+        if len(suggestions) > 1:
+            fix = phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor",
+                    "use '{first}' (or {others}); model ids must match the server's list exactly",
+                ),
+                first=suggestions[0],
+                others=", ".join(repr(s) for s in suggestions[1:]),
             )
-            fix += "; model ids must match the server's list exactly"
+        elif suggestions:
+            fix = phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor", "use '{first}'; model ids must match the server's list exactly"
+                ),
+                first=suggestions[0],
+            )
         else:
-            fix = d.fix
-        self._add(_check("model", False, evidence, d.cause + f" ('{self.model}')", fix))
+            fix = marked("ErrorFix", d.fix)
+        cause = [marked("ErrorFix", d.cause), Phrase(" ('{model}')", (("model", self.model),))]
+        self._add(_check("model", False, evidence, cause, fix))
         return ids
 
     async def _check_stream(self, client: openai.AsyncOpenAI, ids: list[str] | None) -> None:
@@ -1076,15 +1329,26 @@ class _Doctor:
         if result.error_class is not None:
             what = (result.error_message or "").split(". Cause:")[0]
             d = diagnosis(result.error_class, "")
-            cause = d.cause
+            cause = [marked("ErrorFix", d.cause)]
             if result.error_class is ErrorClass.EMPTY:
-                cause += (
-                    " (no `choices` with text came back: the 'reading choices' error; the "
-                    "endpoint or the model id routes to something not OpenAI-compatible)"
+                cause.append(
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            " (no `choices` with text came back: the 'reading choices' error; the "
+                            "endpoint or the model id routes to something not OpenAI-compatible)",
+                        )
+                    )
                 )
             if result.error_class is ErrorClass.FIRST_TOKEN_TIMEOUT:
-                cause += f"; even 1 token took over {self.timeout_s:g} s"
-            self._add(_check("stream", False, f"{head}; {what}", cause, d.fix))
+                cause.append(
+                    phrase(
+                        QT_TRANSLATE_NOOP("Doctor", "; even 1 token took over {seconds} s"),
+                        seconds=f"{self.timeout_s:g}",
+                    )
+                )
+            fix = marked("ErrorFix", d.fix)
+            self._add(_check("stream", False, f"{head}; {what}", cause, fix))
             return
         send = result.t_send or 0
         ttft = ((result.t_first_token or send) - send) / 1e6
@@ -1126,8 +1390,18 @@ class _Doctor:
                     "baseline",
                     False,
                     f"GET /models failed while timing {samples} round trips",
-                    "the server answered /models once, then failed (flaky server or network)",
-                    "retry; if it repeats, report it to the provider",
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor",
+                            "the server answered /models once, then failed (flaky server or "
+                            "network)",
+                        )
+                    ),
+                    phrase(
+                        QT_TRANSLATE_NOOP(
+                            "Doctor", "retry; if it repeats, report it to the provider"
+                        )
+                    ),
                 )
             )
             return
@@ -1182,10 +1456,15 @@ class _Doctor:
         if retry is None:
             parts.append("no Retry-After header")
         d = diagnosis(ErrorClass.QUOTA if quota else ErrorClass.RATE_LIMIT, "")
-        fix = d.fix
+        fix: list[Phrase] = [marked("ErrorFix", d.fix)]
         if retry is not None and not quota:
-            fix = f"wait {retry:g} s (Retry-After), then retry; {fix}"
-        self._add(_check("rate_limit", False, "; ".join(parts), d.cause, fix))
+            wait = phrase(
+                QT_TRANSLATE_NOOP("Doctor", "wait {seconds} s (Retry-After), then retry; "),
+                seconds=f"{retry:g}",
+            )
+            fix.insert(0, wait)
+        cause = marked("ErrorFix", d.cause)
+        self._add(_check("rate_limit", False, "; ".join(parts), cause, fix))
 
     def _check_html(self) -> None:
         seen = self._answers_seen()
@@ -1214,20 +1493,35 @@ class _Doctor:
             parts.append(f"streamed request → {(result.error_message or '').split('. Cause:')[0]}")
         d = diagnosis(ErrorClass.HTML, "")
         statuses = {a.status for a in pages}
+        cause: Said
         if 407 in statuses:
-            cause = "the proxy wants a login (HTTP 407) and answered with its own page"
+            cause = phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor", "the proxy wants a login (HTTP 407) and answered with its own page"
+                )
+            )
         elif statuses and statuses <= {200}:
-            cause = (
-                "a web page answered with HTTP 200: the base URL points at the web site, not at "
-                "the API (the 'reading choices' error: no JSON `choices` in an HTML page)"
+            cause = phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor",
+                    "a web page answered with HTTP 200: the base URL points at the web site, not "
+                    "at the API (the 'reading choices' error: no JSON `choices` in an HTML page)",
+                )
             )
         else:
             codes = ", ".join(str(s) for s in sorted(s for s in statuses if s is not None))
-            cause = (
-                f"{d.cause}; here a proxy or gateway answered HTTP {codes or '?'} with its own "
-                "error page"
-            )
-        self._add(_check("html", False, "; ".join(parts), cause, d.fix))
+            cause = [
+                marked("ErrorFix", d.cause),
+                phrase(
+                    QT_TRANSLATE_NOOP(
+                        "Doctor",
+                        "; here a proxy or gateway answered HTTP {codes} with its own error page",
+                    ),
+                    codes=codes or "?",
+                ),
+            ]
+        fix = marked("ErrorFix", d.fix)
+        self._add(_check("html", False, "; ".join(parts), cause, fix))
 
 
 def _distinct(answers: list[_Answer], n: int = 2) -> list[_Answer]:
@@ -1242,42 +1536,76 @@ def _distinct(answers: list[_Answer], n: int = 2) -> list[_Answer]:
     return out
 
 
-def _certificate_cause(message: str, hostname: str) -> str:
+def _certificate_cause(message: str, hostname: str) -> Phrase:
     lowered = message.lower()
     if "expired" in lowered:
-        return "the server's certificate has expired"
+        return phrase(QT_TRANSLATE_NOOP("Doctor", "the server's certificate has expired"))
     if "self-signed" in lowered or "self signed" in lowered:
-        return (
-            "the certificate is self-signed, not issued by a trusted authority (a lab server, or "
-            "a corporate proxy that inspects TLS)"
+        return phrase(
+            QT_TRANSLATE_NOOP(
+                "Doctor",
+                "the certificate is self-signed, not issued by a trusted authority (a lab "
+                "server, or a corporate proxy that inspects TLS)",
+            )
         )
     if "local issuer" in lowered or "issuer" in lowered:
-        return (
-            "the certificate's issuer is not trusted here (a missing intermediate certificate, "
-            "or a corporate root certificate not installed on this machine)"
+        return phrase(
+            QT_TRANSLATE_NOOP(
+                "Doctor",
+                "the certificate's issuer is not trusted here (a missing intermediate "
+                "certificate, or a corporate root certificate not installed on this machine)",
+            )
         )
     if "hostname" in lowered or "ip address mismatch" in lowered:
-        return f"the certificate is for another host name, not {hostname}"
+        return phrase(
+            QT_TRANSLATE_NOOP("Doctor", "the certificate is for another host name, not {host}"),
+            host=hostname,
+        )
     if "not yet valid" in lowered:
-        return "the certificate is not valid yet (check this machine's clock)"
-    return f"the certificate was refused: {message}"
+        return phrase(
+            QT_TRANSLATE_NOOP(
+                "Doctor", "the certificate is not valid yet (check this machine's clock)"
+            )
+        )
+    return phrase(
+        QT_TRANSLATE_NOOP("Doctor", "the certificate was refused: {message}"), message=message
+    )
 
 
-def _key_fix(problems: list[str]) -> str:
+def _key_fix(problems: Sequence[Phrase]) -> list[Phrase]:
     fixes = []
-    text = " ".join(problems)
+    text = " ".join(str(p) for p in problems)
     if "whitespace around" in text or "quotes" in text or "Bearer" in text:
         fixes.append(
-            "store the bare key: no spaces, newline, quotes or 'Bearer ' around it "
-            "(export VAR=sk-... ; read files with `tr -d '\\n'`)"
+            phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor",
+                    "store the bare key: no spaces, newline, quotes or 'Bearer ' around it "
+                    "(export VAR=sk-... ; read files with `tr -d '\\n'`)",
+                )
+            )
         )
     if "inside it" in text:
-        fixes.append("copy the key again, whole, from the provider's console")
+        fixes.append(
+            phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor", "copy the key again, whole, from the provider's console"
+                )
+            )
+        )
     if "non-ASCII" in text:
-        fixes.append("replace the placeholder with your real key")
+        fixes.append(
+            phrase(QT_TRANSLATE_NOOP("Doctor", "replace the placeholder with your real key"))
+        )
     if "replaces the key" in text:
-        fixes.append("remove the Authorization header from the provider's extra headers")
-    return "; ".join(fixes) or "check the key"
+        fixes.append(
+            phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor", "remove the Authorization header from the provider's extra headers"
+                )
+            )
+        )
+    return joined(fixes) or [phrase(QT_TRANSLATE_NOOP("Doctor", "check the key"))]
 
 
 def suggest_models(model: str, ids: list[str], n: int = 3) -> list[str]:

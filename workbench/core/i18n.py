@@ -7,6 +7,74 @@ and the UI translates it with QCoreApplication.translate(context, text).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate knows
     return text
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """An English sentence with {named} fields whose template the UI can translate.
+
+    Written as phrase(QT_TRANSLATE_NOOP("Doctor", "the host {host} ..."), host=name): lupdate
+    collects the template, str() gives the English, and the UI renders it with a translator.
+    A field is data (a host, a status code: never translated) or itself a Phrase.
+    """
+
+    template: str
+    fields: tuple[tuple[str, str | Phrase], ...] = ()
+    context: str = "Doctor"  # the translation context its template was marked in
+
+    def render(self, translate: Callable[[str, str], str] | None = None) -> str:
+        """The text; with translate(context, template), in the UI's language."""
+        text = translate(self.context, self.template) if translate else self.template
+        if not self.fields:
+            return text
+        values = {
+            name: value.render(translate) if isinstance(value, Phrase) else value
+            for name, value in self.fields
+        }
+        return text.format_map(values)
+
+    def map_fields(self, change: Callable[[str], str]) -> Phrase:
+        """The same phrase with `change` applied to every data field (redaction)."""
+        return Phrase(
+            self.template,
+            tuple(
+                (name, value.map_fields(change) if isinstance(value, Phrase) else change(value))
+                for name, value in self.fields
+            ),
+            self.context,
+        )
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def phrase(template: str, **fields: object) -> Phrase:
+    """A phrase marked in the "Doctor" context."""
+    return Phrase(
+        template,
+        tuple(
+            (name, value if isinstance(value, Phrase) else str(value))
+            for name, value in fields.items()
+        ),
+    )
+
+
+def joined(parts: Sequence[Phrase | str], separator: str = "; ") -> list[Phrase]:
+    """Phrases to show one after another, with a separator between them."""
+    out: list[Phrase] = []
+    for i, part in enumerate(parts):
+        if i:
+            out.append(Phrase(separator))
+        out.append(part if isinstance(part, Phrase) else Phrase("{text}", (("text", part),)))
+    return out
+
+
+def marked(context: str, text: str) -> Phrase:
+    """A fixed text marked for translation elsewhere, in `context` (e.g. "ErrorFix")."""
+    return Phrase(text, (), context)

@@ -30,7 +30,7 @@ from workbench.core.provider_store import (
     load_providers,
     save_providers,
 )
-from workbench.core.providers import Provider
+from workbench.core.providers import KeyRef, Provider
 from workbench.core.secrets import (
     KeyUnavailable,
     keyring_status,
@@ -77,6 +77,7 @@ class DoctorReport:
     checks: list[Check]
     key_source: str  # where the key came from, in words (never the key)
     warnings: list[str] = field(default_factory=list)
+    key_source_shown: str = ""  # the same, in the UI's language
 
 
 def choices_for(session: Session) -> list[tuple[str, str]]:
@@ -263,9 +264,26 @@ class ProviderController(QObject):
             verify_tls=provider.verify_tls,
             key_source=key_source,
         )
-        return DoctorReport(
-            checks, redact(key_source), [redact(w) for w in warnings + header_warnings]
+        shown = (
+            self._describe_key(provider.key)
+            if key_source == provider.key.describe()
+            else key_source
         )
+        return DoctorReport(
+            checks,
+            redact(key_source),
+            [redact(w) for w in warnings + header_warnings],
+            redact(shown),
+        )
+
+    def _describe_key(self, key: KeyRef) -> str:
+        """KeyRef.describe() in the UI's language."""
+        return {
+            "env": self.tr("environment variable $%1").replace("%1", key.name),
+            "keyring": self.tr("OS keyring (account '%1')").replace("%1", key.name),
+            "session": self.tr("typed in, held in memory for this session only"),
+            "none": self.tr("no key (a keyless server)"),
+        }[key.source]
 
     async def fetch_models(self, provider: Provider, *, key_text: str = "") -> list[str]:
         """The ids under GET /models, sorted. Raises KeyUnavailable when the key cannot be had,

@@ -12,7 +12,7 @@ import asyncio
 import os
 from dataclasses import replace
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 from qasync import asyncSlot
 
 from workbench.core.doctor import passed
+from workbench.core.i18n import Phrase
 from workbench.core.importers import ConfigImportError, FoundKey
 from workbench.core.provider_store import check_headers, check_proxy_url
 from workbench.core.providers import (
@@ -109,6 +110,13 @@ class ImportPreviewDialog(QDialog):
         layout.addWidget(intro)
         layout.addWidget(self.summary, 1)
         layout.addWidget(self.buttons)
+
+
+def localized(text: str, phrases: tuple[Phrase, ...]) -> str:
+    """A doctor's cause or fix in the UI's language (its English when it has no phrases)."""
+    if not phrases:
+        return text
+    return "".join(p.render(QCoreApplication.translate) for p in phrases)
 
 
 class ProviderPanel(QWidget):
@@ -886,8 +894,10 @@ class ProviderPanel(QWidget):
             name.setToolTip(check.name)
             text = check.evidence
             if state == "fail":
-                text += "\n" + self.tr("Cause: %1").replace("%1", check.cause)
-                text += "\n" + self.tr("Fix: %1").replace("%1", check.fix)
+                cause = localized(check.cause, check.cause_phrases)
+                fix = localized(check.fix, check.fix_phrases)
+                text += "\n" + self.tr("Cause: %1").replace("%1", cause)
+                text += "\n" + self.tr("Fix: %1").replace("%1", fix)
                 name.setForeground(QBrush(QColor(_MARK_COLORS["fail"])))
             details = QTableWidgetItem(redact(text))
             details.setToolTip(redact(text))
@@ -904,13 +914,18 @@ class ProviderPanel(QWidget):
                 .replace("%2", str(skipped))
             )
         else:
+            first = failed[0]
+            first_fix = localized(first.fix, first.fix_phrases) or localized(
+                first.cause, first.cause_phrases
+            )
             summary = (
                 self.tr("✗ %1 check(s) failed. First: %2 — %3")
                 .replace("%1", str(len(failed)))
                 .replace("%2", titles.get(failed[0].name, failed[0].name))
-                .replace("%3", failed[0].fix or failed[0].cause)
+                .replace("%3", first_fix)
             )
-        summary += "\n" + self.tr("Key: %1").replace("%1", report.key_source)
+        key = report.key_source_shown or report.key_source
+        summary += "\n" + self.tr("Key: %1").replace("%1", key)
         for warning in report.warnings:
             summary += "\n" + self.tr("Warning: %1").replace("%1", warning)
         self.doctor_summary.setText(redact(summary))
