@@ -52,7 +52,6 @@ class TimedApplication(QApplication):
     def __init__(self, argv: list[str]) -> None:
         super().__init__(argv)
         self.spent: dict[str, list[float]] = {}
-        self.slowest: list[tuple[float, float, str]] = []  # (ms, at s, event -> receiver)
         self.timeline: list[tuple[float, float, str]] = []  # (start, seconds, key), > 2 ms
         self._depth = 0
         self._t0 = time.perf_counter()
@@ -69,8 +68,6 @@ class TimedApplication(QApplication):
             key = f"{event.type().name} -> {type(receiver).__name__}"
             span = time.perf_counter() - start
             self.spent.setdefault(key, []).append(span)
-            if span > 0.030:
-                self.slowest.append((span * 1000, start - self._t0, key))
             if span > 0.002:
                 self.timeline.append((start, span, key))
 
@@ -87,8 +84,8 @@ class TimedApplication(QApplication):
             p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
             lines.append(f"  {key}: {sum(ms):.0f}, {len(ms)}, {p99:.1f}, {ms[-1]:.1f}")
         lines.append("slowest deliveries (ms at s: event -> receiver):")
-        for ms, at, key in sorted(self.slowest, reverse=True)[:12]:
-            lines.append(f"  {ms:.0f} at {at:.2f}: {key}")
+        for start, span, key in sorted(self.timeline, key=lambda t: -t[1])[:12]:
+            lines.append(f"  {span * 1000:.0f} at {start - self._t0:.2f}: {key}")
         return "\n".join(lines)
 
 

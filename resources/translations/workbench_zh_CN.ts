@@ -4,373 +4,393 @@
 <context>
     <name>Doctor</name>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="389"/>
+        <location filename="../../workbench/core/doctor.py" line="394"/>
         <source>a leading newline</source>
         <translation>开头有换行符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="391"/>
+        <location filename="../../workbench/core/doctor.py" line="396"/>
         <source>leading spaces</source>
         <translation>开头有空格</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="393"/>
+        <location filename="../../workbench/core/doctor.py" line="398"/>
         <source>a trailing newline</source>
         <translation>结尾有换行符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="395"/>
+        <location filename="../../workbench/core/doctor.py" line="400"/>
         <source>trailing spaces</source>
         <translation>结尾有空格</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="398"/>
+        <location filename="../../workbench/core/doctor.py" line="403"/>
         <source>{first} and {second}</source>
         <translation>{first}，{second}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="405"/>
+        <location filename="../../workbench/core/doctor.py" line="410"/>
         <source>the key has {where} (whitespace around it: a copy-paste or `$(cat file)` leftover); sent as is, servers answer 401, and a newline cannot even be sent in a header</source>
         <translation>密钥{where}（前后有空白：复制粘贴或 `$(cat file)` 留下的）；原样发送时服务器会返回 401，换行符甚至无法放进请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="418"/>
+        <location filename="../../workbench/core/doctor.py" line="423"/>
         <source>the key is wrapped in quotes, which became part of it</source>
         <translation>密钥被引号包住，引号成了密钥的一部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="425"/>
+        <location filename="../../workbench/core/doctor.py" line="430"/>
         <source>the key starts with &apos;Bearer &apos;: the client adds that word itself</source>
         <translation>密钥以 &apos;Bearer &apos; 开头：客户端会自己加上这个词</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="433"/>
+        <location filename="../../workbench/core/doctor.py" line="438"/>
         <source>the key has spaces inside it (an incomplete or joined copy?)</source>
         <translation>密钥中间有空格（复制不完整或拼接了？）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="441"/>
+        <location filename="../../workbench/core/doctor.py" line="446"/>
         <source>the key has non-ASCII characters: probably the placeholder text of an example (like 你的_API_Key) rather than a real key</source>
         <translation>密钥含有非 ASCII 字符：很可能是示例里的占位文字（如 你的_API_Key），而不是真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="585"/>
+        <location filename="../../workbench/core/doctor.py" line="590"/>
         <source>the base URL is not usable: {problem}</source>
         <translation>Base URL 无法使用：{problem}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="589"/>
+        <location filename="../../workbench/core/doctor.py" line="594"/>
         <source>write the base URL the provider documents, like https://host/v1</source>
         <translation>填写服务商文档给出的 Base URL，例如 https://host/v1</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="605"/>
+        <location filename="../../workbench/core/doctor.py" line="610"/>
         <source>the base URL is not in base form: {notes}</source>
         <translation>Base URL 不是基础形式：{notes}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="612"/>
+        <location filename="../../workbench/core/doctor.py" line="617"/>
         <source> (a full endpoint URL was pasted; the SDK appends /chat/completions itself, so the request would go to .../chat/completions/chat/completions)</source>
         <translation>（粘贴的是完整的接口地址；SDK 会自己加上 /chat/completions，请求会发到 .../chat/completions/chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="620"/>
-        <location filename="../../workbench/core/doctor.py" line="1031"/>
+        <location filename="../../workbench/core/doctor.py" line="625"/>
+        <location filename="../../workbench/core/doctor.py" line="1036"/>
         <source>the base URL should be {url}</source>
         <translation>Base URL 应为 {url}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="660"/>
+        <location filename="../../workbench/core/doctor.py" line="665"/>
         <source>local proxy failed: requests to this host go through {proxy} ({source}), and it does not answer: {names}</source>
         <translation>本地代理失败：发往该主机的请求要经过 {proxy}（{source}），而它没有响应：{names}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="671"/>
+        <location filename="../../workbench/core/doctor.py" line="676"/>
         <source>local proxy failed: {names} points at a proxy nothing answers on; this host is reached directly ({reason}), but other hosts and other tools that read these variables will fail</source>
         <translation>本地代理失败：{names} 指向的代理没有任何响应；该主机是直连的（{reason}），但其他主机和读取这些变量的其他工具会失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="681"/>
+        <location filename="../../workbench/core/doctor.py" line="686"/>
         <source>unset it or fix it (start the proxy, or correct its host and port); a local server is reached directly</source>
         <translation>取消设置或修正它（启动代理，或改正其主机和端口）；本地服务器会直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="734"/>
-        <source>the host name {host} does not resolve: a typo in the proxy URL, or no network / DNS here</source>
-        <translation>主机名 {host} 无法解析：代理 URL 有拼写错误，或本机没有网络 / DNS</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/doctor.py" line="740"/>
-        <source>the host name {host} does not resolve: a typo in the base URL, or no network / DNS here</source>
-        <translation>主机名 {host} 无法解析：Base URL 有拼写错误，或本机没有网络 / DNS</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/doctor.py" line="748"/>
+        <location filename="../../workbench/core/doctor.py" line="750"/>
         <source>check the spelling of the host (copy it from the provider&apos;s docs) and that this machine is online</source>
         <translation>检查主机名的拼写（从服务商文档复制），以及本机是否联网</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="776"/>
+        <location filename="../../workbench/core/doctor.py" line="778"/>
         <source>nothing listens on {who}: the server is not running, or the port is wrong</source>
         <translation>{who} 上没有服务在监听：服务器没有运行，或端口错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="782"/>
+        <location filename="../../workbench/core/doctor.py" line="784"/>
         <source>{who} cannot be reached ({why}): a firewall, a wrong host, or a network that needs a proxy (a timeout)</source>
         <translation>无法连接 {who}（{why}）：防火墙、主机错误，或网络需要代理（超时）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="791"/>
+        <location filename="../../workbench/core/doctor.py" line="793"/>
         <source>start the server, or correct the port in the base URL</source>
         <translation>启动服务器，或改正 Base URL 中的端口</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="795"/>
+        <location filename="../../workbench/core/doctor.py" line="797"/>
         <source>check the host and port; if this network needs a proxy, set HTTPS_PROXY; a local server is reached directly</source>
         <translation>检查主机和端口；如果网络需要代理，设置 HTTPS_PROXY；本地服务器会直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="842"/>
+        <location filename="../../workbench/core/doctor.py" line="844"/>
         <source>if a corporate proxy or antivirus inspects TLS, install its root certificate (or point SSL_CERT_FILE at it); otherwise tell the provider. Turn verification off only for a lab server, with its warning shown</source>
         <translation>如果公司代理或杀毒软件会检查 TLS，安装它的根证书（或让 SSL_CERT_FILE 指向它）；否则告知服务商。只有实验用服务器才可关闭验证，并且会显示警告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="863"/>
+        <location filename="../../workbench/core/doctor.py" line="865"/>
         <source>the port does not speak TLS: the server answers plain HTTP</source>
         <translation>该端口不支持 TLS：服务器返回的是明文 HTTP</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="867"/>
+        <location filename="../../workbench/core/doctor.py" line="869"/>
         <source>the TLS handshake failed (an old TLS version, or something between you and the server cut it)</source>
         <translation>TLS 握手失败（TLS 版本过旧，或你和服务器之间的设备切断了连接）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="874"/>
+        <location filename="../../workbench/core/doctor.py" line="876"/>
         <source>use http:// instead of https:// for port {port}</source>
         <translation>端口 {port} 请用 http:// 而不是 https://</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="878"/>
+        <location filename="../../workbench/core/doctor.py" line="880"/>
         <source>check the URL&apos;s scheme and port; try without a proxy or VPN</source>
         <translation>检查 URL 的协议和端口；试试不用代理或 VPN</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="922"/>
+        <location filename="../../workbench/core/doctor.py" line="924"/>
         <source>the proxy URL cannot be used by this client</source>
         <translation>这个客户端无法使用该代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="925"/>
+        <location filename="../../workbench/core/doctor.py" line="927"/>
         <source>use an http:// proxy, or set the provider&apos;s proxy to &apos;none&apos;</source>
         <translation>使用 http:// 代理，或把该服务商的代理设为 &apos;none&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="957"/>
+        <location filename="../../workbench/core/doctor.py" line="959"/>
         <source>the proxy cannot be used</source>
         <translation>无法使用该代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="958"/>
+        <location filename="../../workbench/core/doctor.py" line="960"/>
         <source>use an http:// proxy</source>
         <translation>使用 http:// 代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="987"/>
+        <location filename="../../workbench/core/doctor.py" line="989"/>
         <source>the server accepted the connection but gave no HTTP answer ({error})</source>
         <translation>服务器接受了连接，但没有返回 HTTP 响应（{error}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="994"/>
+        <location filename="../../workbench/core/doctor.py" line="996"/>
         <source>check that the URL&apos;s scheme and port are the API&apos;s; raise the timeout for a slow server; try without a proxy</source>
         <translation>检查 URL 的协议和端口是否属于 API；服务器较慢时提高超时；试试不用代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1010"/>
-        <source>the base URL lacks /v1: this server&apos;s API lives under /v1; {alt}{probably} answers, {base} does not (the 404 of a wrong /v1)</source>
-        <translation>Base URL 缺少 /v1：该服务器的 API 在 /v1 之下；{alt}{probably} 有响应，{base} 没有（/v1 错误导致的 404）</translation>
+        <location filename="../../workbench/core/doctor.py" line="739"/>
+        <source>the host name {host} does not resolve: a typo in the {url}, or no network / DNS here</source>
+        <translation>主机名 {host} 无法解析：{url} 有拼写错误，或本机没有网络 / DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1021"/>
-        <source>the base URL has an extra /v1: this server&apos;s API root has no /v1 (the SDK appends /chat/completions to the base URL as given); {alt}{probably} answers, {base} does not (the 404 of a wrong /v1)</source>
-        <translation>Base URL 多了 /v1：该服务器的 API 根路径没有 /v1（SDK 会在给定的 Base URL 后加 /chat/completions）；{alt}{probably} 有响应，{base} 没有（/v1 错误导致的 404）</translation>
+        <location filename="../../workbench/core/doctor.py" line="745"/>
+        <source>proxy URL</source>
+        <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1043"/>
+        <location filename="../../workbench/core/doctor.py" line="747"/>
+        <source>base URL</source>
+        <translation>Base URL</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor.py" line="1012"/>
+        <source>the base URL lacks /v1: this server&apos;s API lives under /v1</source>
+        <translation>Base URL 缺少 /v1：该服务器的 API 在 /v1 之下</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor.py" line="1018"/>
+        <source>the base URL has an extra /v1: this server&apos;s API root has no /v1 (the SDK appends /chat/completions to the base URL as given)</source>
+        <translation>Base URL 多了 /v1：该服务器的 API 根路径没有 /v1（SDK 会在给定的 Base URL 后加 /chat/completions）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor.py" line="1025"/>
+        <source>{alt} probably answers, {base} does not</source>
+        <translation>{alt} 可能有响应，{base} 没有</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor.py" line="1027"/>
+        <source>{alt} answers, {base} does not</source>
+        <translation>{alt} 有响应，{base} 没有</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor.py" line="1032"/>
+        <source>{what}; {answers} (the 404 of a wrong /v1)</source>
+        <translation>{what}；{answers}（/v1 错误导致的 404）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor.py" line="1048"/>
         <source>neither the base URL nor its /v1 variant answers /models or /chat/completions: the path is wrong, or a web site (HTML) answered instead of the API, or this is not an OpenAI-compatible API</source>
         <translation>Base URL 及其 /v1 变体都不响应 /models 或 /chat/completions：路径错误，或回应的是网站（HTML）而不是 API，或这不是兼容 OpenAI 的 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1050"/>
+        <location filename="../../workbench/core/doctor.py" line="1055"/>
         <source>neither the base URL nor its /v1 variant answers /models or /chat/completions: the path is wrong, or this is not an OpenAI-compatible API</source>
         <translation>Base URL 及其 /v1 变体都不响应 /models 或 /chat/completions：路径错误，或这不是兼容 OpenAI 的 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1058"/>
+        <location filename="../../workbench/core/doctor.py" line="1063"/>
         <source>use the API base URL from the provider&apos;s docs (not the web site&apos;s address)</source>
         <translation>使用服务商文档中的 API Base URL（不是网站地址）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1081"/>
+        <location filename="../../workbench/core/doctor.py" line="1086"/>
         <source>the provider&apos;s extra headers set &apos;{header}&apos;, which replaces the key: a leftover OAuth login or an old token is sent instead</source>
         <translation>该服务商的额外请求头设置了 &apos;{header}&apos;，它会替换密钥：发送的是遗留的 OAuth 登录或旧令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1121"/>
+        <location filename="../../workbench/core/doctor.py" line="1126"/>
         <source>no key was sent and the server wants one</source>
         <translation>没有发送密钥，而服务器需要密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1126"/>
+        <location filename="../../workbench/core/doctor.py" line="1131"/>
         <source>; the key should come from {source}</source>
         <translation>；密钥应来自 {source}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1131"/>
+        <location filename="../../workbench/core/doctor.py" line="1136"/>
         <source>set the key: --api-key-env VAR, or the provider&apos;s key; for an environment variable, export it in this shell (a changed config needs a new terminal or a reloaded window)</source>
         <translation>设置密钥：--api-key-env VAR，或该服务商的密钥；环境变量要在当前 shell 中 export（改过的配置需要新开终端或重新加载窗口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1145"/>
+        <location filename="../../workbench/core/doctor.py" line="1150"/>
         <source>the server wants the key in the header &apos;{header}&apos;, not in &apos;Authorization: Bearer&apos;</source>
         <translation>服务器要求把密钥放在请求头 &apos;{header}&apos; 中，而不是 &apos;Authorization: Bearer&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1153"/>
+        <location filename="../../workbench/core/doctor.py" line="1158"/>
         <source>add the header &apos;{header}: &lt;key&gt;&apos; to the provider&apos;s extra headers</source>
         <translation>在该服务商的额外请求头中加入 &apos;{header}: &lt;key&gt;&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1161"/>
+        <location filename="../../workbench/core/doctor.py" line="1166"/>
         <source>remove the &apos;{header}&apos; header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1170"/>
+        <location filename="../../workbench/core/doctor.py" line="1175"/>
         <source>the key was sent and rejected: mistyped, copied incompletely, deleted or expired, or a key of another provider</source>
         <translation>密钥已发送但被拒绝：输错、复制不完整、已删除或过期，或是别家服务商的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1180"/>
+        <location filename="../../workbench/core/doctor.py" line="1185"/>
         <source>; the server mentions the header &apos;{header}&apos;</source>
         <translation>；服务器提到了请求头 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1188"/>
+        <location filename="../../workbench/core/doctor.py" line="1193"/>
         <source>copy the key again from the provider&apos;s console (keys show once); check that the variable holds it whole (echo ${VAR:0:6}); if a tool logged in with OAuth before, clear its old login so the key is used</source>
         <translation>从服务商控制台重新复制密钥（密钥只显示一次）；检查变量里的密钥是否完整（echo ${VAR:0:6}）；如果某个工具之前用 OAuth 登录过，清除其旧登录，让密钥生效</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1254"/>
+        <location filename="../../workbench/core/doctor.py" line="1259"/>
         <source>the model list is not the OpenAI shape {&quot;data&quot;: [{&quot;id&quot;: ...}]}: the endpoint is not OpenAI-compatible (the &apos;reading choices&apos; kind of error)</source>
         <translation>模型列表不是 OpenAI 的格式 {&quot;data&quot;: [{&quot;id&quot;: ...}]}：该接口不兼容 OpenAI（属于 &apos;reading choices&apos; 一类错误）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1262"/>
+        <location filename="../../workbench/core/doctor.py" line="1267"/>
         <source>check that the base URL is the provider&apos;s OpenAI-compatible one</source>
         <translation>检查 Base URL 是否为服务商的 OpenAI 兼容地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1284"/>
+        <location filename="../../workbench/core/doctor.py" line="1289"/>
         <source>use &apos;{first}&apos; (or {others}); model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;（或 {others}）；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1293"/>
+        <location filename="../../workbench/core/doctor.py" line="1298"/>
         <source>use &apos;{first}&apos;; model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1336"/>
+        <location filename="../../workbench/core/doctor.py" line="1341"/>
         <source> (no `choices` with text came back: the &apos;reading choices&apos; error; the endpoint or the model id routes to something not OpenAI-compatible)</source>
         <translation>（没有返回带文本的 `choices`：即 &apos;reading choices&apos; 错误；接口或模型 id 指向了不兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1346"/>
+        <location filename="../../workbench/core/doctor.py" line="1351"/>
         <source>; even 1 token took over {seconds} s</source>
         <translation>；连 1 个 Token 都超过了 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1394"/>
+        <location filename="../../workbench/core/doctor.py" line="1399"/>
         <source>the server answered /models once, then failed (flaky server or network)</source>
         <translation>服务器响应了一次 /models，随后失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1401"/>
+        <location filename="../../workbench/core/doctor.py" line="1406"/>
         <source>retry; if it repeats, report it to the provider</source>
         <translation>重试；如果反复出现，向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1462"/>
+        <location filename="../../workbench/core/doctor.py" line="1467"/>
         <source>wait {seconds} s (Retry-After), then retry; </source>
         <translation>等待 {seconds} 秒（Retry-After）后重试；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1499"/>
+        <location filename="../../workbench/core/doctor.py" line="1504"/>
         <source>the proxy wants a login (HTTP 407) and answered with its own page</source>
         <translation>代理要求登录（HTTP 407），并返回了它自己的页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1505"/>
+        <location filename="../../workbench/core/doctor.py" line="1510"/>
         <source>a web page answered with HTTP 200: the base URL points at the web site, not at the API (the &apos;reading choices&apos; error: no JSON `choices` in an HTML page)</source>
         <translation>网页以 HTTP 200 作答：Base URL 指向的是网站而不是 API（即 &apos;reading choices&apos; 错误：HTML 页面里没有 JSON `choices`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1516"/>
+        <location filename="../../workbench/core/doctor.py" line="1521"/>
         <source>; here a proxy or gateway answered HTTP {codes} with its own error page</source>
         <translation>；这里是代理或网关以 HTTP {codes} 返回了它自己的错误页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1542"/>
+        <location filename="../../workbench/core/doctor.py" line="1547"/>
         <source>the server&apos;s certificate has expired</source>
         <translation>服务器证书已过期</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1545"/>
+        <location filename="../../workbench/core/doctor.py" line="1550"/>
         <source>the certificate is self-signed, not issued by a trusted authority (a lab server, or a corporate proxy that inspects TLS)</source>
         <translation>证书是自签名的，不是受信任机构签发的（实验用服务器，或检查 TLS 的公司代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1553"/>
+        <location filename="../../workbench/core/doctor.py" line="1558"/>
         <source>the certificate&apos;s issuer is not trusted here (a missing intermediate certificate, or a corporate root certificate not installed on this machine)</source>
         <translation>本机不信任证书的签发者（缺少中间证书，或本机没有安装公司根证书）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1561"/>
+        <location filename="../../workbench/core/doctor.py" line="1566"/>
         <source>the certificate is for another host name, not {host}</source>
         <translation>证书属于别的主机名，而不是 {host}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1566"/>
+        <location filename="../../workbench/core/doctor.py" line="1571"/>
         <source>the certificate is not valid yet (check this machine&apos;s clock)</source>
         <translation>证书尚未生效（检查本机时钟）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1571"/>
+        <location filename="../../workbench/core/doctor.py" line="1576"/>
         <source>the certificate was refused: {message}</source>
         <translation>证书被拒绝：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1581"/>
+        <location filename="../../workbench/core/doctor.py" line="1586"/>
         <source>store the bare key: no spaces, newline, quotes or &apos;Bearer &apos; around it (export VAR=sk-... ; read files with `tr -d &apos;\n&apos;`)</source>
         <translation>只保存密钥本身：前后不要有空格、换行、引号或 &apos;Bearer &apos;（export VAR=sk-... ；读文件时用 `tr -d &apos;\n&apos;`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1591"/>
+        <location filename="../../workbench/core/doctor.py" line="1596"/>
         <source>copy the key again, whole, from the provider&apos;s console</source>
         <translation>从服务商控制台重新完整复制密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1598"/>
+        <location filename="../../workbench/core/doctor.py" line="1603"/>
         <source>replace the placeholder with your real key</source>
         <translation>把占位文字换成你真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1603"/>
+        <location filename="../../workbench/core/doctor.py" line="1608"/>
         <source>remove the Authorization header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 Authorization</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1608"/>
+        <location filename="../../workbench/core/doctor.py" line="1613"/>
         <source>check the key</source>
         <translation>检查密钥</translation>
     </message>
@@ -1102,6 +1122,29 @@
     </message>
 </context>
 <context>
+    <name>KeyRef</name>
+    <message>
+        <location filename="../../workbench/core/providers.py" line="45"/>
+        <source>environment variable ${name}</source>
+        <translation>环境变量 ${name}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/providers.py" line="46"/>
+        <source>OS keyring (account &apos;{name}&apos;)</source>
+        <translation>系统钥匙串（账户 &apos;{name}&apos;）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/providers.py" line="47"/>
+        <source>typed in, held in memory for this session only</source>
+        <translation>手动输入，仅在本次会话的内存中保存</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/providers.py" line="48"/>
+        <source>no key (a keyless server)</source>
+        <translation>无 Key（无需 Key 的服务器）</translation>
+    </message>
+</context>
+<context>
     <name>LivePlots</name>
     <message>
         <location filename="../../workbench/ui/live_plots.py" line="59"/>
@@ -1421,32 +1464,12 @@
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="282"/>
-        <source>environment variable $%1</source>
-        <translation>环境变量 $%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="283"/>
-        <source>OS keyring (account &apos;%1&apos;)</source>
-        <translation>系统钥匙串（账户 &apos;%1&apos;）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="284"/>
-        <source>typed in, held in memory for this session only</source>
-        <translation>手动输入，仅在本次会话的内存中保存</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="285"/>
-        <source>no key (a keyless server)</source>
-        <translation>无 Key（无需 Key 的服务器）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="314"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="305"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="323"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="314"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -1454,235 +1477,235 @@
 <context>
     <name>ProviderPanel</name>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="152"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="150"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="153"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="151"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="154"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="152"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="156"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="154"/>
         <source>From a config file…</source>
         <translation>从配置文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="157"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="155"/>
         <source>From a folder (home or tool folder)…</source>
         <translation>从文件夹（主目录或工具目录）…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="171"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="169"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="175"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="173"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="176"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="174"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="180"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="954"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="178"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="950"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="188"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="186"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="189"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="187"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="190"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="188"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="191"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="189"/>
         <source>No key</source>
         <translation>无 Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
         <source>Key from</source>
         <translation>Key 来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="197"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="200"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="201"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="199"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="204"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="202"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴 Key；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="205"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="203"/>
         <source>Key</source>
         <translation>Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="221"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="219"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 Name: value — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="224"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="222"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="231"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="229"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="233"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="231"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="235"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="233"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="238"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="236"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="241"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="239"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="242"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="240"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="243"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="241"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="250"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="955"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="248"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="951"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="252"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="250"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="257"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="255"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取 Key 和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="266"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="264"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="267"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="265"/>
         <source>Fetch models</source>
         <translation>获取模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="268"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="266"/>
         <source>Ask the server for its list (GET /models)</source>
         <translation>向服务器请求模型列表（GET /models）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="271"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="269"/>
         <source>Search models</source>
         <translation>搜索模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="283"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="281"/>
         <source>Checked models are saved with the provider and offered in the panes.</source>
         <translation>勾选的模型随服务商一起保存，并可在窗格中选用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="288"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="286"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="291"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="289"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="293"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="291"/>
         <source>Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream</source>
         <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、Key、模型、流式输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="301"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="299"/>
         <source>Connection test</source>
         <translation>连接测试</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="302"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="879"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="300"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="877"/>
         <source>Not run yet.</source>
         <translation>尚未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="305"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="303"/>
         <source>Check</source>
         <translation>检查项</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="305"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="303"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="356"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="354"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="358"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="356"/>
         <source>%1 (built-in, read-only)
     %2</source>
         <translation>%1
@@ -1690,322 +1713,322 @@
     （内置，只读）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="363"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="361"/>
         <source>The built-in provider: simulated models on this machine</source>
         <translation>内置服务商：在本机运行的模拟模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="368"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="366"/>
         <source>⚠ TLS verification OFF</source>
         <translation>⚠ TLS 验证已关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="428"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="426"/>
         <source>New provider: fill in the base URL and where its key comes from.</source>
         <translation>新服务商：请填写 Base URL 和 Key 的来源。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="475"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="473"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴 Key；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="476"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="474"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="480"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="478"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴 Key；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="481"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="479"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="483"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="481"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="485"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="483"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需 Key 的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="487"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="485"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="492"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="490"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="519"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="517"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="531"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="529"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="551"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="549"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 Name: value</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="574"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="572"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="595"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="593"/>
         <source>the built-in provider has not started yet</source>
         <translation>内置服务商尚未启动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="610"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="608"/>
         <source>%1 ctx</source>
         <translation>上下文 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="612"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="610"/>
         <source>not in the catalog</source>
         <translation>不在模型目录中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="614"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="612"/>
         <source>not listed by the server</source>
         <translation>服务器未列出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="700"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="698"/>
         <source>Saved &apos;%1&apos; to %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="704"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="702"/>
         <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
         <translation>注意：本应用的环境中尚未设置 $%1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="720"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="718"/>
         <source>Remove provider</source>
         <translation>删除服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="722"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="720"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
         <translation>删除服务商“%1”？其 Key 仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="733"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="731"/>
         <source>Nothing removed.</source>
         <translation>未删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="745"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="743"/>
         <source>Removed &apos;%1&apos;.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="751"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="749"/>
         <source>Import providers from a config file</source>
         <translation>从配置文件导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="753"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="751"/>
         <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
         <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="760"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="758"/>
         <source>Import providers from a folder (e.g. your home folder)</source>
         <translation>从文件夹导入服务商（例如主目录）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="773"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="771"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="783"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="781"/>
         <source>Import cancelled: nothing saved.</source>
         <translation>已取消导入：未保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="793"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="791"/>
         <source>Nothing new to save: %1 already saved.</source>
         <translation>没有需要保存的新内容：%1 已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="796"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="794"/>
         <source>Imported %1 to %2.</source>
         <translation>已将 %1 导入到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="805"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="803"/>
         <source>Found: %1 (%2)</source>
         <translation>发现：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="807"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="805"/>
         <source>  read %1 (%2)</source>
         <translation>  已读取 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="815"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="813"/>
         <source>  base URL  %1</source>
         <translation>  Base URL  %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="817"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="815"/>
         <source>            note: %1</source>
         <translation>            注：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="819"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="817"/>
         <source>  models    (none in the file)</source>
         <translation>  模型      （文件中没有）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="824"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="822"/>
         <source>  model     %1  %2, %3 ctx</source>
         <translation>  模型      %1  %2，上下文 %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="830"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="828"/>
         <source>  headers   %1</source>
         <translation>  请求头    %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="831"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="829"/>
         <source>  key       from %1</source>
         <translation>  Key       来自 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="836"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="834"/>
         <source>Keyring: %1</source>
         <translation>密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="838"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="836"/>
         <source>Warnings:</source>
         <translation>警告：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="841"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="839"/>
         <source>Nothing new: these providers are already saved.</source>
         <translation>没有新内容：这些服务商均已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="862"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="860"/>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="869"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="867"/>
         <source>Not run.</source>
         <translation>未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="899"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="897"/>
         <source>Cause: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="900"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="898"/>
         <source>Fix: %1</source>
         <translation>解决办法：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="912"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="910"/>
         <source>✓ All checks passed (%1 passed, %2 skipped).</source>
         <translation>✓ 全部检查通过（%1 项通过，%2 项跳过）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="922"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="918"/>
         <source>✗ %1 check(s) failed. First: %2 — %3</source>
         <translation>✗ %1 项检查失败。首个失败：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="928"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="924"/>
         <source>Key: %1</source>
         <translation>Key：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="930"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="926"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="934"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="930"/>
         <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
         <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="956"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="952"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="957"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="953"/>
         <source>TCP connection</source>
         <translation>TCP 连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="958"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="954"/>
         <source>TLS</source>
         <translation>TLS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="959"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="955"/>
         <source>API path (/v1)</source>
         <translation>API 路径 (/v1)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="960"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="956"/>
         <source>Key (auth)</source>
         <translation>Key（认证）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="961"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="957"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="962"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="958"/>
         <source>Streamed reply</source>
         <translation>流式响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="963"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="959"/>
         <source>Rate limit / quota</source>
         <translation>限流 / 配额</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="964"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="960"/>
         <source>HTML instead of JSON</source>
         <translation>返回 HTML 而非 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="965"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="961"/>
         <source>Network round trip</source>
         <translation>网络往返</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="975"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="971"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器请求模型列表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="987"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="983"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
     </message>

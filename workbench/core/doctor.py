@@ -38,7 +38,7 @@ import ssl
 import time
 import urllib.request
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -115,44 +115,49 @@ _QUOTA_WORDS = re.compile(r"quota|insufficient|balance|credit|余额|额度", re
 
 @dataclass(frozen=True)
 class Check:
+    """One check's outcome. Its cause and fix are phrases (workbench.core.i18n): the UI shows
+    them in its language; `cause` and `fix` are their English."""
+
     name: str
     ok: bool
     evidence: str
-    cause: str = ""
-    fix: str = ""
+    cause_phrases: tuple[Phrase, ...] = ()
+    fix_phrases: tuple[Phrase, ...] = ()
     skipped: bool = False
-    # the cause and the fix as translatable phrases (empty where the text is not one): the UI
-    # shows them in its language; `cause` and `fix` are their English
-    cause_phrases: tuple[Phrase, ...] = field(default=(), compare=False)
-    fix_phrases: tuple[Phrase, ...] = field(default=(), compare=False)
+
+    @property
+    def cause(self) -> str:
+        return redact("".join(str(p) for p in self.cause_phrases))
+
+    @property
+    def fix(self) -> str:
+        return redact("".join(str(p) for p in self.fix_phrases))
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        del out["cause_phrases"], out["fix_phrases"]
-        return out
+        return {
+            "name": self.name,
+            "ok": self.ok,
+            "evidence": self.evidence,
+            "cause": self.cause,
+            "fix": self.fix,
+            "skipped": self.skipped,
+        }
 
 
-Said = str | Phrase | Sequence[Phrase]
+Said = Phrase | Sequence[Phrase]
 
 
-def _said(text: Said) -> tuple[str, tuple[Phrase, ...]]:
-    """(the English, redacted; the phrases, their fields redacted) of a cause or a fix."""
-    if isinstance(text, str):
-        return redact(text), ()
+def _phrases(text: Said) -> tuple[Phrase, ...]:
+    """A cause or a fix as phrases, every data field redacted."""
     parts = (text,) if isinstance(text, Phrase) else tuple(text)
-    parts = tuple(p.map_fields(redact) for p in parts)
-    return redact("".join(str(p) for p in parts)), parts
+    return tuple(p.map_fields(redact) for p in parts)
 
 
 def _check(
-    name: str, ok: bool, evidence: str, cause: Said = "", fix: Said = "", skipped: bool = False
+    name: str, ok: bool, evidence: str, cause: Said = (), fix: Said = (), skipped: bool = False
 ) -> Check:
     """Every text a check carries goes through `redact`: no key ever leaves in a Check."""
-    cause_text, cause_phrases = _said(cause)
-    fix_text, fix_phrases = _said(fix)
-    return Check(
-        name, ok, redact(evidence), cause_text, fix_text, skipped, cause_phrases, fix_phrases
-    )
+    return Check(name, ok, redact(evidence), _phrases(cause), _phrases(fix), skipped)
 
 
 def _skip(name: str, reason: str, *, applies: bool = True) -> Check:
@@ -733,16 +738,13 @@ class _Doctor:
                         phrase(
                             QT_TRANSLATE_NOOP(
                                 "Doctor",
-                                "the host name {host} does not resolve: a typo in the proxy URL, "
-                                "or no network / DNS here",
-                            )
-                            if via_proxy
-                            else QT_TRANSLATE_NOOP(
-                                "Doctor",
-                                "the host name {host} does not resolve: a typo in the base URL, "
-                                "or no network / DNS here",
+                                "the host name {host} does not resolve: a typo in the {url}, or "
+                                "no network / DNS here",
                             ),
                             host=host,
+                            url=phrase(QT_TRANSLATE_NOOP("Doctor", "proxy URL"))
+                            if via_proxy
+                            else phrase(QT_TRANSLATE_NOOP("Doctor", "base URL")),
                         ),
                         phrase(
                             QT_TRANSLATE_NOOP(
@@ -1006,28 +1008,31 @@ class _Doctor:
             return True
         if a == "yes" or (a == "gated" and b == "no"):
             if change == "added":
-                cause = phrase(
+                what = phrase(
                     QT_TRANSLATE_NOOP(
-                        "Doctor",
-                        "the base URL lacks /v1: this server's API lives under /v1; "
-                        "{alt}{probably} answers, {base} does not (the 404 of a wrong /v1)",
-                    ),
-                    alt=alt,
-                    probably=" probably" if a == "gated" else "",
-                    base=base,
+                        "Doctor", "the base URL lacks /v1: this server's API lives under /v1"
+                    )
                 )
             else:
-                cause = phrase(
+                what = phrase(
                     QT_TRANSLATE_NOOP(
                         "Doctor",
                         "the base URL has an extra /v1: this server's API root has no /v1 (the "
-                        "SDK appends /chat/completions to the base URL as given); "
-                        "{alt}{probably} answers, {base} does not (the 404 of a wrong /v1)",
-                    ),
-                    alt=alt,
-                    probably=" probably" if a == "gated" else "",
-                    base=base,
+                        "SDK appends /chat/completions to the base URL as given)",
+                    )
                 )
+            answers = phrase(
+                QT_TRANSLATE_NOOP("Doctor", "{alt} probably answers, {base} does not")
+                if a == "gated"
+                else QT_TRANSLATE_NOOP("Doctor", "{alt} answers, {base} does not"),
+                alt=alt,
+                base=base,
+            )
+            cause = phrase(
+                QT_TRANSLATE_NOOP("Doctor", "{what}; {answers} (the 404 of a wrong /v1)"),
+                what=what,
+                answers=answers,
+            )
             fix = phrase(QT_TRANSLATE_NOOP("Doctor", "the base URL should be {url}"), url=alt)
             self._add(_check("models_path", False, evidence, cause, fix))
             self.url = alt  # the checks below use the URL that answers

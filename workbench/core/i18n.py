@@ -54,24 +54,25 @@ class Phrase:
         return self.render()
 
 
-def phrase(template: str, **fields: object) -> Phrase:
-    """A phrase marked in the "Doctor" context."""
+def phrase(template: str, *, context: str = "Doctor", **fields: object) -> Phrase:
+    """A phrase whose template was marked with QT_TRANSLATE_NOOP(context, template)."""
     return Phrase(
         template,
         tuple(
             (name, value if isinstance(value, Phrase) else str(value))
             for name, value in fields.items()
         ),
+        context,
     )
 
 
-def joined(parts: Sequence[Phrase | str], separator: str = "; ") -> list[Phrase]:
+def joined(parts: Sequence[Phrase], separator: str = "; ") -> list[Phrase]:
     """Phrases to show one after another, with a separator between them."""
     out: list[Phrase] = []
     for i, part in enumerate(parts):
         if i:
             out.append(Phrase(separator))
-        out.append(part if isinstance(part, Phrase) else Phrase("{text}", (("text", part),)))
+        out.append(part)
     return out
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
+from workbench.core.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
 from workbench.core.results import Prices
 
 KeySource = Literal["env", "keyring", "session", "none"]
@@ -33,12 +34,19 @@ class KeyRef:
     name: str = ""
 
     def describe(self) -> str:
-        return {
-            "env": f"environment variable ${self.name}",
-            "keyring": f"OS keyring (account '{self.name}')",
-            "session": "typed in, held in memory for this session only",
-            "none": "no key (a keyless server)",
-        }[self.source]
+        return str(self.description())
+
+    def description(self) -> Phrase:
+        """Where the key lives, in words the UI can translate."""
+        return phrase(_KEY_SOURCE_WORDS[self.source], context="KeyRef", name=self.name)
+
+
+_KEY_SOURCE_WORDS: dict[str, str] = {
+    "env": QT_TRANSLATE_NOOP("KeyRef", "environment variable ${name}"),
+    "keyring": QT_TRANSLATE_NOOP("KeyRef", "OS keyring (account '{name}')"),
+    "session": QT_TRANSLATE_NOOP("KeyRef", "typed in, held in memory for this session only"),
+    "none": QT_TRANSLATE_NOOP("KeyRef", "no key (a keyless server)"),
+}
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,6 @@
-"""A one-line headline per error class, in the UI's language, above the doctor's own words.
-
-The message under it (what happened, cause, fix) comes from the core in English, verbatim,
-because it quotes the server; the headline tells a reader of any language what kind of fault it is.
+"""A pane's error in the UI's language: a headline per error class, the cause and fix of that
+class (the core's texts, marked for translation in workbench.core.errors), then the request's
+message verbatim, because it quotes the server.
 """
 
 from __future__ import annotations

@@ -38,6 +38,8 @@ class FigureStrip(QWidget):
             max(values.horizontalAdvance(widest), captions.horizontalAdvance(caption)) + GAP
             for _, caption, widest in figures
         ]
+        self._row_height = captions.height() + values.height() + 6
+        self._laid_out: tuple[int, list[QRect]] = (-1, [])  # (width, cells) of the last layout
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
@@ -50,17 +52,17 @@ class FigureStrip(QWidget):
             self._values[key] = text
             self.update(self._cells(self.width())[self._keys.index(key)])
 
-    def _row_height(self) -> int:
-        return self.fontMetrics().height() + QFontMetrics(self._value_font).height() + 6
-
     def _cells(self, width: int) -> list[QRect]:
         """Each figure's rectangle at this width: left to right, wrapping onto new rows."""
-        cells, x, y, height = [], 0, 0, self._row_height()
+        if self._laid_out[0] == width:
+            return self._laid_out[1]
+        cells, x, y, height = [], 0, 0, self._row_height
         for w in self._widths:
             if x and x + w > width:
                 x, y = 0, y + height
             cells.append(QRect(x, y, w, height))
             x += w
+        self._laid_out = (width, cells)
         return cells
 
     def hasHeightForWidth(self) -> bool:
@@ -77,10 +79,10 @@ class FigureStrip(QWidget):
         super().resizeEvent(event)
 
     def sizeHint(self) -> QSize:
-        return QSize(sum(self._widths), self._row_height())
+        return QSize(sum(self._widths), self._row_height)
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(max(self._widths), self._row_height())
+        return QSize(max(self._widths), self._row_height)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)

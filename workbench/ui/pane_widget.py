@@ -259,9 +259,7 @@ class PaneWidget(QFrame):
             and self._exact_pending is not None
             and event.type() in (QEvent.Type.FocusIn, QEvent.Type.ContextMenu)
         ):
-            model, self._exact_pending = self._exact_pending, None
-            if model.request_id == self._painted_request:
-                self._show_exact(model)
+            self._show_exact(self._exact_pending)  # a new request clears it in paint()
         return super().eventFilter(watched, event)
 
     def exact_text_shown(self) -> bool:

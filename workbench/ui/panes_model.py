@@ -37,7 +37,6 @@ class PaneModel:
     t_last_ns: int | None = None
     result: RequestResult | None = None
     error: str | None = None
-    error_class: str | None = None
     curve_t: list[float] = field(default_factory=list)  # seconds since send
     curve_tokens: list[float] = field(default_factory=list)
     text_version: int = 0  # bumps when text changed since the last paint
@@ -52,7 +51,6 @@ class PaneModel:
         self.t_first_ns = self.t_last_ns = None
         self.result = None
         self.error = None
-        self.error_class = None
         self.curve_t.clear()
         self.curve_tokens.clear()
         self.text_version += 1
@@ -82,12 +80,15 @@ class PaneModel:
         else:
             self.state = PaneState.ERROR
             self.error = result.error_message
-            self.error_class = result.error_class
         # usage gives the true token count: rescale the curve (a chunk may carry several tokens)
         if result.completion_tokens and self.events and self.curve_tokens:
             scale = result.completion_tokens / self.events
             self.curve_tokens = [v * scale for v in self.curve_tokens]
         self.text_version += 1
+
+    @property
+    def error_class(self) -> str | None:
+        return self.result.error_class if self.result is not None else None
 
     @property
     def text(self) -> str:

@@ -30,7 +30,7 @@ from workbench.core.provider_store import (
     load_providers,
     save_providers,
 )
-from workbench.core.providers import KeyRef, Provider
+from workbench.core.providers import Provider
 from workbench.core.secrets import (
     KeyUnavailable,
     keyring_status,
@@ -230,18 +230,23 @@ class ProviderController(QObject):
 
     # ---- the network ----
 
-    def _key_for(self, provider: Provider, key_text: str) -> tuple[str | None, str, list[str]]:
-        """(key, where it came from in words, warnings); a key that cannot be had is a warning,
-        so the doctor's auth check can say what is missing."""
+    def _key_for(self, provider: Provider, key_text: str) -> tuple[str | None, str, str, list[str]]:
+        """(key, where it came from in words, the same in the UI's language, warnings); a key
+        that cannot be had is a warning, so the doctor's auth check can say what is missing."""
         if provider.name == LOCAL_PROVIDER:
-            return None, self.tr("no key (the built-in provider)"), []
-        source = provider.key.describe()
+            words = self.tr("no key (the built-in provider)")
+            return None, words, words, []
         if key_text.strip() and provider.key.source in ("keyring", "session"):
-            return key_text, self.tr("typed into the provider form (not saved yet)"), []
+            words = self.tr("typed into the provider form (not saved yet)")
+            return key_text, words, words, []
+        description = provider.key.description()
+        source = str(description)
         try:
-            return resolve_key(provider), source, []
+            key = resolve_key(provider)
         except KeyUnavailable as exc:
-            return None, f"{source}: unavailable ({exc})", [str(exc)]
+            words = f"{source}: unavailable ({exc})"
+            return None, words, words, [str(exc)]
+        return key, source, description.render(QCoreApplication.translate), []
 
     def _headers_for(self, provider: Provider) -> tuple[dict[str, str], list[str]]:
         try:
@@ -253,7 +258,7 @@ class ProviderController(QObject):
         self, provider: Provider, *, key_text: str = "", model: str | None = None
     ) -> DoctorReport:
         """Run the connection doctor on `provider` as the form describes it (saved or not)."""
-        api_key, key_source, warnings = self._key_for(provider, key_text)
+        api_key, key_source, shown, warnings = self._key_for(provider, key_text)
         headers, header_warnings = self._headers_for(provider)
         checks = await diagnose(
             provider.base_url,
@@ -264,26 +269,12 @@ class ProviderController(QObject):
             verify_tls=provider.verify_tls,
             key_source=key_source,
         )
-        shown = (
-            self._describe_key(provider.key)
-            if key_source == provider.key.describe()
-            else key_source
-        )
         return DoctorReport(
             checks,
             redact(key_source),
             [redact(w) for w in warnings + header_warnings],
             redact(shown),
         )
-
-    def _describe_key(self, key: KeyRef) -> str:
-        """KeyRef.describe() in the UI's language."""
-        return {
-            "env": self.tr("environment variable $%1").replace("%1", key.name),
-            "keyring": self.tr("OS keyring (account '%1')").replace("%1", key.name),
-            "session": self.tr("typed in, held in memory for this session only"),
-            "none": self.tr("no key (a keyless server)"),
-        }[key.source]
 
     async def fetch_models(self, provider: Provider, *, key_text: str = "") -> list[str]:
         """The ids under GET /models, sorted. Raises KeyUnavailable when the key cannot be had,

@@ -112,11 +112,9 @@ class ImportPreviewDialog(QDialog):
         layout.addWidget(self.buttons)
 
 
-def localized(text: str, phrases: tuple[Phrase, ...]) -> str:
-    """A doctor's cause or fix in the UI's language (its English when it has no phrases)."""
-    if not phrases:
-        return text
-    return "".join(p.render(QCoreApplication.translate) for p in phrases)
+def localized(phrases: tuple[Phrase, ...]) -> str:
+    """A doctor's cause or fix in the UI's language."""
+    return redact("".join(p.render(QCoreApplication.translate) for p in phrases))
 
 
 class ProviderPanel(QWidget):
@@ -894,8 +892,8 @@ class ProviderPanel(QWidget):
             name.setToolTip(check.name)
             text = check.evidence
             if state == "fail":
-                cause = localized(check.cause, check.cause_phrases)
-                fix = localized(check.fix, check.fix_phrases)
+                cause = localized(check.cause_phrases)
+                fix = localized(check.fix_phrases)
                 text += "\n" + self.tr("Cause: %1").replace("%1", cause)
                 text += "\n" + self.tr("Fix: %1").replace("%1", fix)
                 name.setForeground(QBrush(QColor(_MARK_COLORS["fail"])))
@@ -915,9 +913,7 @@ class ProviderPanel(QWidget):
             )
         else:
             first = failed[0]
-            first_fix = localized(first.fix, first.fix_phrases) or localized(
-                first.cause, first.cause_phrases
-            )
+            first_fix = localized(first.fix_phrases) or localized(first.cause_phrases)
             summary = (
                 self.tr("✗ %1 check(s) failed. First: %2 — %3")
                 .replace("%1", str(len(failed)))
