@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Create .venv with a Python >= 3.11 and install the project with the given extras.
-# Usage: scripts/bootstrap.sh EXTRAS   (e.g. "gui" or "gui,test")
+# Create .venv with a Python >= 3.11 and install the project (editable) with the given
+# dependency groups of pyproject.toml (PEP 735; pip >= 25.1, which this script upgrades to).
+# Usage: scripts/bootstrap.sh [GROUP ...]   (none: the app alone; "test"; "package")
 # Installs missing system packages with apt-get when run as root (or with sudo) on Debian/Ubuntu;
 # elsewhere it names what is missing and stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-extras="${1:-gui}"
+groups=("$@")
 
 say() { printf '%s\n' "$*" >&2; }
 
@@ -41,7 +42,7 @@ if ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
 fi
 
 # Qt's xcb/offscreen platforms need these shared libraries (a minimal image lacks them).
-if [[ ",$extras," == *",gui,"* ]] && command -v ldconfig >/dev/null 2>&1; then
+if command -v ldconfig >/dev/null 2>&1; then
     missing=()
     for pair in libEGL.so.1:libegl1 libxkbcommon.so.0:libxkbcommon0 \
                 libfontconfig.so.1:libfontconfig1 libdbus-1.so.3:libdbus-1-3 libGL.so.1:libgl1; do
@@ -53,9 +54,11 @@ fi
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
-stamp=".venv/.installed-$(cat pyproject.toml | cksum | cut -d' ' -f1)-${extras//,/_}"
+group_args=()
+for group in "${groups[@]}"; do group_args+=(--group "$group"); done
+stamp=".venv/.installed-$(cksum < pyproject.toml | cut -d' ' -f1)-$(IFS=_; echo "app${groups[*]:+_${groups[*]}}")"
 if [ ! -f "$stamp" ]; then
     .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e ".[${extras}]"
+    .venv/bin/python -m pip install -q -e . "${group_args[@]}"
     touch "$stamp"
 fi

@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-scripts/bootstrap.sh gui,package
+scripts/bootstrap.sh package
 
 # PyInstaller reads shared-library dependencies with ldd and objdump (binutils) on Linux.
 if [ "$(uname -s)" = Linux ] && ! command -v objdump >/dev/null 2>&1; then
@@ -38,8 +38,8 @@ for ts in resources/translations/*.ts; do
     fi
 done
 
-# The bundle is built from its own venv, build/package-venv: the app with the gui and package
-# extras, and on Linux a numpy compiled without BLAS. The app's numpy work is pyqtgraph's
+# The bundle is built from its own venv, build/package-venv: the app with the package
+# dependency group, and on Linux a numpy compiled without BLAS. The app's numpy work is pyqtgraph's
 # arrays of a few thousand points; the stock wheel brings 28 MB of OpenBLAS and gfortran for
 # matrix products it never does, plus 6 MB of SIMD variants. The wheel is built once (about
 # 4 minutes on 2 cores) into build/wheels/ and reused. WORKBENCH_STOCK_NUMPY=1 keeps the stock
@@ -54,7 +54,7 @@ stamp="$venv/.installed-$(cksum < pyproject.toml | cut -d' ' -f1)-$flavour"
 if [ ! -f "$stamp" ]; then
     rm -f "$venv"/.installed-*
     "$venv/bin/python" -m pip install -q --upgrade pip
-    "$venv/bin/python" -m pip install -q -e ".[gui,package]"
+    "$venv/bin/python" -m pip install -q -e . --group package
     if [ "$flavour" = noblas ]; then
         version=$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("numpy"))')
         if ! ls build/wheels/numpy-"$version"-*.whl >/dev/null 2>&1; then

@@ -2,7 +2,7 @@
 # Quick start, command 2: install what the tests need and run the whole suite (lint included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/bootstrap.sh gui,test
+scripts/bootstrap.sh test
 # The kernel tests need torch (CPU build is enough) and triton (its CPU interpreter); install
 # them only when missing, so a second run costs one import check. TORCH_SPEC may pin another.
 if ! .venv/bin/python -c 'import torch' >/dev/null 2>&1; then

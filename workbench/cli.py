@@ -58,6 +58,17 @@ DEFAULT_COMPARISON = [
 ]
 
 
+def gui_main(argv: Sequence[str] | None = None) -> int:
+    """The windowed launcher (`attention-workbench`): always the app, never the headless run."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    problem = gui_cmd.display_problem()
+    if problem is not None:
+        # a windowed launcher may have no console to print to; the message is for a terminal
+        print(f"error: cannot open the window: {problem}", file=sys.stderr)
+        return 2
+    return main(["gui", *args_list])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "--self-test":

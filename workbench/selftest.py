@@ -46,9 +46,10 @@ def say(line: str) -> None:
 
 def check_resources() -> list[str]:
     """The files the app reads at run time, found where resources_dir() says; returns notes."""
-    root = resources.resources_dir()
-    if not root.is_dir():
-        raise SelfTestError(f"resources folder not found: {root}")
+    try:
+        root = resources.resources_dir()
+    except resources.ResourcesMissing as exc:
+        raise SelfTestError(str(exc)) from exc
     notes = [f"resources at {root}"]
 
     models = root / "models.toml"
@@ -149,7 +150,14 @@ def check_kernel_sources() -> str:
     which runs in an outside Python that has torch (see kernels_bridge/client.py)."""
     from kernels_bridge.client import PROJECT_ROOT, child_env
 
-    for rel in ("kernels_bridge/worker.py", "kernels_bridge/protocol.py", "workbench/resources.py"):
+    shipped = (
+        "kernels_bridge/worker.py",
+        "kernels_bridge/protocol.py",
+        "workbench/resources.py",
+        "workbench/_resources/__init__.py",
+        "workbench/_resources/hardware.toml",
+    )
+    for rel in shipped:
         if not (PROJECT_ROOT / rel).is_file():
             raise SelfTestError(
                 f"kernel worker source missing from the bundle: {PROJECT_ROOT / rel}"
@@ -167,7 +175,13 @@ def check_kernel_sources() -> str:
     if probe.returncode != 0:
         return f"kernel worker sources: shipped ({python} is older than 3.11; not tried)"
     proc = subprocess.run(
-        [python, "-c", "import kernels_bridge.protocol, kernels_bridge.worker"],
+        # the worker reads the hardware profiles through workbench.resources, as the app does
+        [
+            python,
+            "-c",
+            "import kernels_bridge.protocol, kernels_bridge.worker, kernels_bridge.analytic as a;"
+            " a.load_hardware_profiles()",
+        ],
         capture_output=True,
         text=True,
         env=child_env(),

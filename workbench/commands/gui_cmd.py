@@ -71,7 +71,11 @@ def display_problem() -> str | None:
     try:
         import PySide6.QtWidgets  # noqa: F401
     except ImportError as exc:
-        return f"the desktop app needs PySide6 ({exc}); install with `pip install -e .[gui]`"
+        return (
+            f"Qt cannot load ({exc}): reinstall attention-workbench (it depends on "
+            "PySide6-Essentials); on Linux, Qt also needs the system libraries libegl1, "
+            "libxkbcommon0, libfontconfig1 and libdbus-1-3"
+        )
     return None
 
 

@@ -1,0 +1,1 @@
+"""The desktop app's widgets: the only package that imports Qt (docs/architecture.md)."""
