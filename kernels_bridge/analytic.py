@@ -2,7 +2,7 @@
 
 The one place these formulas live: the built-in local provider's simulated models
 (`workbench/local/costmodel.py`) and the kernel benchmark's "fraction of the limit" columns both
-call them. Decimal units throughout (GB = 1e9 bytes, TB/s = 1e12 bytes/s) as ATTENTION.md asks.
+call them. Decimal units throughout (GB = 1e9 bytes, TB/s = 1e12 bytes/s), as docs/attention.md.
 """
 
 from __future__ import annotations
@@ -293,7 +293,7 @@ def decode_step(
     """Roofline time of one decode step per device, every sequence at KV length kv_len.
 
     bytes = active weights / T + batch · KV bytes read per device (decode_tokens_read tokens,
-    sharded by ATTENTION.md's rules); flops = 2 · active_params / T · batch + attention FLOPs
+    sharded per docs/attention.md); flops = 2 · active_params / T · batch + attention FLOPs
     of the device's q heads. seconds = max(bytes / BW, flops / peak). No communication cost.
     Given `total_params` of an MoE model, the weights term counts the experts a batch > 1
     touches (`params_read_per_step`) instead of one sequence's active set.

@@ -5,7 +5,7 @@ cancel, bye, auth) and `v` (PROTOCOL_VERSION). A message of another version is r
 ProtocolError that says both versions; so is an unknown type. Unknown fields of a known type
 are ignored (a newer peer of the same version may add optional fields).
 
-RESULT_COLUMNS is the one home of the kernel CSV's column list (ARCHITECTURE.md rule 5).
+RESULT_COLUMNS is the one home of the kernel CSV's column list (docs/architecture.md, rule 6).
 """
 
 from __future__ import annotations

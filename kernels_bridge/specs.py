@@ -1,6 +1,6 @@
 """Default per-variant shapes of the kernel benchmark (one layer each), pure Python.
 
-The shapes follow ATTENTION.md's benchmark settings: GQA 32 q / 8 kv heads of 128 (Llama-3-8B),
+The shapes follow docs/attention.md's benchmark settings: GQA 32 q / 8 kv heads of 128 (Llama-3-8B),
 MLA 128 q heads on one 512 + 64 latent (DeepSeek-V3, FlashMLA's test), GLA-2 (2 latent heads
 of 256 + 64 RoPE, 128 q heads: the GLA paper's benchmark), NSA 64 q / 4 kv heads (the NSA
 paper's 27B model) and MoBA on the GQA layout (block 512, top-k 3). docs/kernels.md lists them.

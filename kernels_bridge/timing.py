@@ -2,8 +2,8 @@
 
 CUDA: warm-up, then per launch an L2 flush (writing a buffer of max(2 × L2, 256 MB)), CUDA
 events around the launch, the median of the launches. A launch shorter than ~20 µs is captured
-in a CUDA graph and replayed, so CPU launch overhead does not count (ATTENTION.md, "How to
-measure a kernel"). CPU: wall clock (perf_counter) median, labelled "wall-clock".
+in a CUDA graph and replayed, so CPU launch overhead does not count (docs/attention.md, "How
+kernels are measured"). CPU: wall clock (perf_counter) median, labelled "wall-clock".
 """
 
 from __future__ import annotations

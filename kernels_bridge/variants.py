@@ -1,10 +1,11 @@
 """Attention variants: shapes, KV-cache bytes per token, tokens read and FLOPs of a decode step.
 
-Pure Python, no torch. Every figure here follows shared/design/ATTENTION.md, and each
-formula names its source. Units: bytes and FLOPs as plain numbers; `elem_bytes` is the size of
+Pure Python, no torch. docs/attention.md explains every figure here, and each formula names
+its source. Units: bytes and FLOPs as plain numbers; `elem_bytes` is the size of
 one cached element (2 for bf16/fp16, 1 for fp8).
 
-Sharding under tensor parallelism of degree T (ATTENTION.md, "Per device, deployment decides"):
+Sharding under tensor parallelism of degree T (docs/attention.md, "Per device under tensor
+parallelism"):
 - MHA/MQA/GQA/GTA/NSA/MoBA: K/V heads split across min(T, h_kv) devices, replicated beyond.
 - MLA: the shared latent (d_c + d_R) is replicated on every device.
 - GLA: the h_c latent heads split across min(T, h_c) devices.
@@ -107,7 +108,7 @@ def _head_split(heads: int, tensor_parallel: int) -> int:
     """Heads one device holds: heads split over min(T, heads) devices, replicated beyond.
 
     ceil() so a head count T does not divide still gives the most-loaded device; it equals
-    heads / min(T, heads) whenever that divides (all ATTENTION.md examples).
+    heads / min(T, heads) whenever that divides (all docs/attention.md examples).
     """
     if tensor_parallel < 1:
         raise ValueError(f"tensor_parallel must be >= 1, got {tensor_parallel}")
@@ -134,7 +135,7 @@ def _bytes_per_token_per_layer_on(shape: AttentionShape, kv_heads: int, elem_byt
     base = kv_heads * (shape.head_dim + shape.v_dim) * elem_bytes
     if k == "NSA":
         # Raw GQA-layout cache plus one compressed token per stride d: base·(1 + 1/d)
-        # (NSA, arXiv 2502.11089 §3.3.1; ATTENTION.md "compressed cache ≈ 1/16").
+        # (NSA, arXiv 2502.11089 §3.3.1: a compressed cache of about 1/16 on top).
         return base + math.ceil(base / shape.nsa_stride)
     # MoBA: base cache plus one mean-pooled key per block per KV head (arXiv 2502.13189 §2.2).
     return base + math.ceil(kv_heads * shape.head_dim * elem_bytes / shape.moba_block)
@@ -171,8 +172,8 @@ def kv_bytes_per_token_per_device(
 ) -> int:
     """Bytes of KV cache one token adds on one device, all layers, under TP degree T.
 
-    ATTENTION.md's sharding rules: head-split kinds divide by min(T, h_kv); MLA is replicated
-    (same as the whole-model figure whatever T); GLA divides by min(T, h_c).
+    docs/attention.md, per-device sharding: head-split kinds divide by min(T, h_kv); MLA is
+    replicated (same as the whole-model figure whatever T); GLA divides by min(T, h_c).
     """
     return kv_bytes_per_token_per_layer_per_device(shape, tensor_parallel, elem_bytes) * (
         shape.layers
@@ -285,7 +286,7 @@ def decode_bytes_and_flops(
 ) -> AttentionCost:
     """Algorithmic bytes and FLOPs of the attention part of one decode step.
 
-    bytes = KV read + q + out (ATTENTION.md "How to measure a kernel"; split-K scratch is not
+    bytes = KV read + q + out (docs/attention.md, "How kernels are measured"; split-K scratch is not
     counted); FLOPs = 2·s_q·Σs_k·h_q·(d_qk + d_v) with Σs_k = batch · tokens read, the
     convention of FlashAttention / FlashMLA benchmarks. MLA/GLA use the absorbed dims.
     With tensor_parallel > 1 the figures are one device's share (its q heads, its KV).
@@ -306,7 +307,7 @@ def decode_bytes_and_flops(
 def arithmetic_intensity(shape: AttentionShape, q_len: int = 1, elem_bytes: int = 2) -> float:
     """FLOPs per byte of KV read at query length q_len (q and out bytes excluded).
 
-    This is what ATTENTION.md's "MHA ≈ 1, GQA ≈ 8, MLA-128 ≈ 242, GLA-2 ≈ 115" assume:
+    The convention of docs/attention.md's table (MHA ≈ 1, GQA-8 ≈ 8, MLA-128 ≈ 242, GLA-2 ≈ 115):
     2·q_len·h_q·(d_qk + d_v) / KV bytes per token per layer, whole model, bf16.
     """
     d_qk, d_v = decode_head_dims(shape)

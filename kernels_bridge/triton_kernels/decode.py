@@ -1,4 +1,4 @@
-"""Split-K flash-decoding in Triton (ATTENTION.md, "Split-K kernel shape in Triton").
+"""Split-K flash-decoding in Triton (docs/attention.md, "How kernels are measured").
 
 Stage 1 (`_split_kernel`), grid (batch, kv-head × q-row-blocks, splits): each program takes the
 q rows of one KV head (its group of q heads × the query steps, padded to BLOCK_H ≥ 16 rows for

@@ -1,6 +1,7 @@
 """`workbench import PATH`: providers from configs already on disk (Cline, CC Switch, Claude
-Code, the seeds' JSON and TOML). Shows what it found and what it will save, then saves (unless
---dry-run). Keys are shown redacted and go to the OS keyring or stay env references."""
+Code, and the benchmark JSON and TOML client configs of setup guides). Shows what it found and
+what it will save, then saves (unless --dry-run). Keys are shown redacted and go to the OS
+keyring or stay env references."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ from workbench.core.secrets import redact
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "import",
-        help="import providers from Cline, CC Switch, Claude Code or the seeds' configs",
+        help="import providers from Cline, CC Switch, Claude Code, or benchmark JSON and TOML "
+        "client configs",
         description="Read providers from a config file or a home folder (~ with .cline, "
         ".cc-switch, .claude), show what was found and what will be saved, then save "
         "them. Keys are never written to a file: they go to the OS keyring or stay "

@@ -23,7 +23,7 @@ The checks, in order (their `name`):
     html         an HTML page where JSON was expected (proxy login page, the web site)
     baseline     network round trip: median of 3 GET /models
 
-Every error in the seeds' troubleshooting sections maps to a check (`SEED_ERRORS`).
+Every error that gateway troubleshooting guides list maps to a check (`TROUBLESHOOTING_ERRORS`).
 """
 
 from __future__ import annotations
@@ -69,9 +69,9 @@ CHECK_NAMES: tuple[str, ...] = (
     "baseline",
 )
 
-# Each error in the seeds' troubleshooting sections (the phrase as the seed writes it) -> the
-# checks that detect it and say its cause.
-SEED_ERRORS: dict[str, tuple[str, ...]] = {
+# Each error that troubleshooting guides for LLM gateways and coding tools list (the phrase as
+# such a guide writes it, often in Chinese) -> the checks that detect it and say its cause.
+TROUBLESHOOTING_ERRORS: dict[str, tuple[str, ...]] = {
     "401 Unauthorized": ("auth",),  # key incomplete, spaces, quotes, Bearer format, expired
     "有没有多余的空格": ("auth",),  # a key with stray whitespace
     "多写引号": ("auth",),  # quotes around the key
@@ -1668,7 +1668,7 @@ async def diagnose(
 __all__ = [
     "CHECK_NAMES",
     "PROXY_VARIABLES",
-    "SEED_ERRORS",
+    "TROUBLESHOOTING_ERRORS",
     "Check",
     "ProxyRoute",
     "diagnose",

@@ -1,7 +1,8 @@
 """Turn whatever went wrong with a request into an ErrorClass and a message with cause and fix.
 
-The messages follow the seeds' troubleshooting lists (401, 404 from a wrong /v1, 429, proxy
-failures, model not found, HTML where JSON was expected, timeouts, no quota).
+The messages cover the errors that troubleshooting guides for LLM gateways list (401, 404 from a
+wrong /v1, 429, proxy failures, model not found, HTML where JSON was expected, timeouts, no
+quota).
 """
 
 from __future__ import annotations

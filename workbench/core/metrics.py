@@ -1,4 +1,4 @@
-"""Every figure of METRICS.md, derived from a RequestResult's raw timestamps, in one place.
+"""Every figure of docs/metrics.md, derived from a RequestResult's raw timestamps, in one place.
 
 The GUI, the CLI and the CSV all call `derive`, so they cannot disagree.
 """
@@ -75,7 +75,7 @@ def cost_usd(
 
 
 def derive(result: RequestResult) -> RequestMetrics:
-    """Compute every METRICS.md figure for one request."""
+    """Compute every figure of docs/metrics.md for one request."""
     ttft = _ms(result.t_send, result.t_first_token)
     ttfc = _ms(result.t_send, result.t_first_content)
     e2e = _ms(result.t_send, result.t_done)

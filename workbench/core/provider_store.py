@@ -365,7 +365,7 @@ def provider_from_dict(name: str, table: object) -> Provider:
 
 
 def _key_from(name: str, table: dict[str, Any]) -> KeyRef:
-    if "api_key_env" in table:  # the seeds' spelling
+    if "api_key_env" in table:  # the spelling of benchmark and TOML client configs
         var = _expect_str(name, "api_key_env", table["api_key_env"])
         var = parse_env_reference(var) or var
         if not is_env_var_name(var):

@@ -5,7 +5,7 @@ pass through `redact`. Keys that the process resolves are registered here so tha
 with no recognisable shape is masked.
 
 Where a key lives (`KeyRef.source`):
-- `env`: an environment variable, read when needed (the seeds' `api_key_env` and `${VAR}`);
+- `env`: an environment variable, read when needed (configs' `api_key_env` and `${VAR}`);
 - `keyring`: the OS keyring (service `attention-workbench`, account `KeyRef.name`);
 - `session`: typed into the app and held in this process's memory only, never written;
 - `none`: a keyless server.

@@ -1,7 +1,7 @@
 """What one pane shows, as plain data the widgets read on each frame (no Qt here).
 
 Runner events land here as they arrive; widgets repaint from these models on a coalescing
-timer, never once per token (STYLE.md: Friture).
+timer, never once per token (as Friture's real-time plots do, tlecomte/friture).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The provider panel's controller: saved providers, imports, the doctor and model lists.
 
 Widgets call these methods and show what comes back; they never read files, the keyring or the
-network themselves (ARCHITECTURE.md rule 2). Network I/O runs on the app's one asyncio loop
+network themselves (docs/architecture.md, rule 4). Network I/O runs on the app's one asyncio loop
 (qasync); the keyring and config files, which may block on a desktop prompt or a slow disk, go
 to the loop's executor. Errors from the core are raised as they are: their messages are already
 written for the user (and redacted), and the panel shows them in its status line.

@@ -1,7 +1,7 @@
 """The app's controller: owns the built-in provider, the runner and the history store.
 
 Widgets call its methods and listen to its signals; they never touch the network or the
-database (ARCHITECTURE.md rule 2). Runner events land in plain PaneModels; one 30 Hz timer
+database (docs/architecture.md, rule 4). Runner events land in plain PaneModels; one 30 Hz timer
 emits `frame` only when something changed, and only while a run is active.
 """
 

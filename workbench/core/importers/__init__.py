@@ -7,10 +7,10 @@ OS keyring; env references stay references. Broken or unknown input raises
 `ConfigImportError` naming the file and the field or line, and nothing is half-imported.
 
 One module per config shape:
-- benchmark.py      benchmark_config.json (seed 000)
-- toml_client.py    the TOML client config (seed 000)
-- vscode.py         VS Code settings.json with cline.openAi* (seed 002)
-- ccswitch_toml.py  the provider switcher TOML with ${VAR} (seed 002)
+- benchmark.py      benchmark_config.json (a gateway setup guide's benchmark scripts)
+- toml_client.py    the hand-written TOML client config (the same guide)
+- vscode.py         VS Code settings.json with cline.openAi* (a Cline setup guide)
+- ccswitch_toml.py  the provider switcher TOML with ${VAR} (the same guide)
 - claude.py         Claude Code settings.json (flat and env shapes)
 - cline.py          Cline providers.json + models.json, legacy globalState.json + secrets.json
 - ccswitch.py       CC Switch cc-switch.db (read-only) and legacy config.json; Codex TOML

@@ -1,5 +1,5 @@
-"""benchmark_config.json (seed 000): `base_url`, `api_key_env`, `models.{name}.{id,
-attention_type, max_context}`."""
+"""benchmark_config.json, as a gateway setup guide's benchmark scripts read it: `base_url`,
+`api_key_env`, `models.{name}.{id, attention_type, max_context}`."""
 
 from __future__ import annotations
 

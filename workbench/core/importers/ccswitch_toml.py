@@ -1,5 +1,5 @@
-"""The seed's CC Switch-style TOML (seed 002): `[provider.X]` tables with name, base_url,
-api_key (often `${VAR}`) and model."""
+"""The CC Switch-style TOML that Cline/CC Switch setup guides show: `[provider.X]` tables with
+name, base_url, api_key (often `${VAR}`) and model."""
 
 from __future__ import annotations
 

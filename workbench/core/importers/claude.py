@@ -1,6 +1,6 @@
 """Claude Code's settings.json in both shapes: the real one (`env.ANTHROPIC_BASE_URL`,
-`env.ANTHROPIC_AUTH_TOKEN`, `env.ANTHROPIC_MODEL` or `model`) and the flat one seed 000 shows
-(`api_base`, `api_key`, `model`)."""
+`env.ANTHROPIC_AUTH_TOKEN`, `env.ANTHROPIC_MODEL` or `model`) and the flat one some gateway
+setup guides show (`api_base`, `api_key`, `model`)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def read_claude_settings(path: Path) -> ImportResult:
         key = classify_key(src, data.get("api_key"), "api_key", b.warnings)
         url_field = field
         b.warnings.append(
-            f"{src.label}: this is the flat api_base/api_key shape from the article; Claude "
+            f"{src.label}: this is the flat api_base/api_key shape some setup guides show; Claude "
             "Code itself reads env.ANTHROPIC_BASE_URL and env.ANTHROPIC_AUTH_TOKEN"
         )
     if data.get("model") is not None:

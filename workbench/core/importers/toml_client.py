@@ -1,5 +1,6 @@
-"""The hand-written TOML client config (seed 000): `[provider]` (name, base_url, api_key_env),
-`[models.*]` (id, attention, context_window) and `[request]` (timeout in seconds)."""
+"""The hand-written TOML client config of gateway setup guides: `[provider]` (name, base_url,
+api_key_env), `[models.*]` (id, attention, context_window) and `[request]` (timeout in
+seconds)."""
 
 from __future__ import annotations
 

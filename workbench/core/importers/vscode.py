@@ -1,7 +1,7 @@
-"""The seed's Cline-style VS Code settings.json (seed 002): JSONC with `cline.openAiBaseUrl`,
+"""The Cline-style VS Code settings.json of setup guides: JSONC with `cline.openAiBaseUrl`,
 `cline.openAiApiKey`, `cline.openAiModelId` and `cline.openAiModelInfo`.
 
-These keys are not settings Cline itself reads; users copy them from the article all the same.
+These keys are not settings Cline itself reads; users copy them from such guides all the same.
 """
 
 from __future__ import annotations
