@@ -6,6 +6,15 @@ os.environ.setdefault("QT_API", "pyside6")
 
 import pytest
 
+# A skip fails the run unless the test is marked @pytest.mark.hardware("..."): the marker's
+# registration and the two report hooks live in skip_policy.py (the inner suite of
+# test_repository_stands_alone.py runs the same file).
+from skip_policy import (  # noqa: F401  (pytest finds hooks by their names in this module)
+    pytest_configure,
+    pytest_make_collect_report,
+    pytest_runtest_makereport,
+)
+
 
 @pytest.fixture(autouse=True)
 def _isolated_data_dir(tmp_path, monkeypatch):

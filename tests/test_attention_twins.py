@@ -1,4 +1,5 @@
-"""The seeds' claim reproduced with attention as the only difference, measured through HTTP.
+"""The claim the gateway guides make (MLA decodes long contexts faster than GQA, and GQA than
+MHA) reproduced with attention as the only difference, measured through HTTP.
 
 The 70B twins share weights and deployment; only attention differs. Decode tok/s is measured
 by the client from token arrival times, not read from the cost model. The provider runs in

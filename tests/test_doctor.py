@@ -14,7 +14,14 @@ import httpx2
 import pytest
 
 from workbench.cli import main
-from workbench.core.doctor import CHECK_NAMES, PROXY_VARIABLES, SEED_ERRORS, Check, diagnose, passed
+from workbench.core.doctor import (
+    CHECK_NAMES,
+    PROXY_VARIABLES,
+    TROUBLESHOOTING_ERRORS,
+    Check,
+    diagnose,
+    passed,
+)
 from workbench.core.providers import ProxyChoice
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
@@ -23,7 +30,8 @@ KEY = "sk-doctor-test-key-0123456789"
 WRONG_KEY = "sk-doctor-wrong-key-9876543210"
 MODEL = "sim-70b-gqa"
 FAST = SimSettings(time_scale=0.01)
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+# the errors a gateway setup guide's troubleshooting section lists (see data/README.md)
+TROUBLESHOOTING_FILE = Path(__file__).parent / "data" / "troubleshooting_errors.txt"
 
 
 @pytest.fixture(autouse=True)
@@ -230,9 +238,21 @@ async def test_pasted_endpoint_url_is_named(server: LocalServer) -> None:
     assert c["base_url"].fix == f"the base URL should be {server.base_url}"
 
 
-def test_seed_errors_map_to_checks() -> None:
-    assert set(CHECK_NAMES) >= {n for names in SEED_ERRORS.values() for n in names}
-    # every error the seeds' troubleshooting sections list has an entry
+def _troubleshooting_phrases() -> list[str]:
+    lines = TROUBLESHOOTING_FILE.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def test_troubleshooting_errors_map_to_checks() -> None:
+    phrases = _troubleshooting_phrases()
+    assert len(phrases) == len(set(phrases)), "a phrase is listed twice"
+    # every error the guide's troubleshooting section lists has an entry, and nothing else does
+    assert set(phrases) == set(TROUBLESHOOTING_ERRORS)
+    for phrase in phrases:
+        checks = TROUBLESHOOTING_ERRORS[phrase]
+        assert checks, f"{phrase!r} names no doctor check"
+        assert set(checks) <= set(CHECK_NAMES), f"{phrase!r} names an unknown check"
+    # the errors users report most, in any of the guide's wordings, are among them
     listed = [
         "401",
         "404",
@@ -255,11 +275,7 @@ def test_seed_errors_map_to_checks() -> None:
         "/chat/completions",
     ]
     for error in listed:
-        assert any(error in phrase for phrase in SEED_ERRORS), error
-    if SEEDS.is_dir():
-        text = "".join(p.read_text(encoding="utf-8") for p in sorted(SEEDS.glob("*.txt")))
-        for phrase in SEED_ERRORS:
-            assert phrase in text, f"{phrase!r} is not in the seeds"
+        assert any(error in phrase for phrase in phrases), error
 
 
 async def _cli(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:

@@ -8,8 +8,6 @@ import gc
 import time
 
 import pytest
-
-pytest.importorskip("PySide6")
 from PySide6.QtCore import QEvent, QSettings, QTimer
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QApplication

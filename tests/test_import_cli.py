@@ -10,14 +10,9 @@ from pathlib import Path
 
 import pytest
 
-CONFIGS = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "configs"
-pytestmark = pytest.mark.skipif(
-    not CONFIGS.is_dir(), reason=f"testdata not found at {CONFIGS} (the repo's sibling ../shared)"
-)
+CONFIGS = Path(__file__).parent / "data" / "configs"  # described in data/README.md
 LITERAL_KEYS = ("sk-placeholder-not-a-real-key",)
-ENTRIES = (
-    sorted(p.name for p in CONFIGS.iterdir() if p.name != "README.md") if CONFIGS.is_dir() else []
-)
+ENTRIES = sorted(p.name for p in CONFIGS.iterdir())
 
 
 @pytest.fixture
@@ -142,5 +137,5 @@ def test_broken_input_exits_2_with_file_and_line(env: dict[str, str], tmp_path: 
 def test_unknown_path_exits_2(env: dict[str, str], tmp_path: Path) -> None:
     proc = _run([str(tmp_path / "nope")], env)
     assert proc.returncode == 2 and "no such file or folder" in proc.stderr
-    proc = _run([str(CONFIGS / "README.md")], env)
+    proc = _run([str(CONFIGS.parent / "README.md")], env)  # a file, but no config
     assert proc.returncode == 2 and "Traceback" not in proc.stderr

@@ -37,10 +37,8 @@ from workbench.core.providers import KeyRef, ModelEntry, Provider
 from workbench.core.results import Prices
 from workbench.core.secrets import KEYRING_SERVICE
 
-CONFIGS = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "configs"
-pytestmark = pytest.mark.skipif(
-    not CONFIGS.is_dir(), reason=f"testdata not found at {CONFIGS} (the repo's sibling ../shared)"
-)
+DATA = Path(__file__).parent / "data"
+CONFIGS = DATA / "configs"  # what each file is and where it comes from: data/README.md
 
 # The literal key text written in the testdata files (they hold no real keys).
 LITERAL_KEYS = ("sk-placeholder-not-a-real-key",)
@@ -113,7 +111,7 @@ def test_ccswitch_style_toml_with_env_reference_merges_same_gateway() -> None:
     assert any("taotoken-long" in w and "merged" in w for w in result.warnings)
 
 
-@pytest.mark.parametrize("name", ["claude_settings.json", "claude_settings_seed_style.json"])
+@pytest.mark.parametrize("name", ["claude_settings.json", "claude_settings_flat.json"])
 def test_claude_settings_both_shapes(name: str) -> None:
     path = CONFIGS / name
     assert detect(path) == "claude_settings"
@@ -129,7 +127,7 @@ def test_claude_settings_both_shapes(name: str) -> None:
 
 def test_claude_settings_field_names_per_shape() -> None:
     real = import_path(CONFIGS / "claude_settings.json")
-    flat = import_path(CONFIGS / "claude_settings_seed_style.json")
+    flat = import_path(CONFIGS / "claude_settings_flat.json")
     assert real.keys["taotoken"].where.endswith("env.ANTHROPIC_AUTH_TOKEN")
     assert flat.keys["taotoken"].where.endswith(": api_key")
     assert any("flat api_base/api_key shape" in w for w in flat.warnings)
@@ -226,15 +224,16 @@ def test_ccswitch_legacy_config_json() -> None:
 
 
 def test_every_testdata_entry_is_covered() -> None:
-    """Each file and store named in the README imports (a new file needs a test above)."""
-    entries = sorted(p.name for p in CONFIGS.iterdir() if p.name != "README.md")
+    """Each file and store imports (a new file needs a test above) and data/README.md says
+    what writes it and where it comes from."""
+    entries = sorted(p.name for p in CONFIGS.iterdir())
     assert entries == [
         "benchmark_config.json",
         "ccswitch_config.toml",
         "ccswitch_home",
         "ccswitch_legacy",
         "claude_settings.json",
-        "claude_settings_seed_style.json",
+        "claude_settings_flat.json",
         "cline_home",
         "cline_legacy",
         "cline_settings.json",
@@ -242,6 +241,10 @@ def test_every_testdata_entry_is_covered() -> None:
     ]
     for entry in entries:
         assert import_path(CONFIGS / entry).providers
+    readme = (DATA / "README.md").read_text(encoding="utf-8")
+    for path in sorted(CONFIGS.rglob("*")):
+        if path.is_file():
+            assert path.relative_to(CONFIGS).as_posix() in readme, path
 
 
 # ---- keys ------------------------------------------------------------------------------------
@@ -289,8 +292,6 @@ def test_found_key_never_shows_its_text() -> None:
 def test_no_key_text_in_results_errors_or_logs(tmp_path: Path, caplog) -> None:
     caplog.set_level(logging.DEBUG)
     for entry in CONFIGS.iterdir():
-        if entry.name == "README.md":
-            continue
         result = import_path(entry)
         shown = repr(result) + "".join(result.warnings) + repr(result.providers)
         for k in result.keys.values():
@@ -584,7 +585,7 @@ _TESTDATA_JSON = [
     "benchmark_config.json",
     "cline_settings.json",
     "claude_settings.json",
-    "claude_settings_seed_style.json",
+    "claude_settings_flat.json",
     "cline_home/.cline/data/settings/providers.json",
     "cline_home/.cline/data/settings/models.json",
     "cline_legacy/.cline/data/globalState.json",

@@ -6,11 +6,10 @@ import dataclasses
 import math
 
 import pytest
+import torch
 
-torch = pytest.importorskip("torch")
-
-from kernels_bridge import reference as ref  # noqa: E402
-from kernels_bridge.variants import AttentionShape  # noqa: E402
+from kernels_bridge import reference as ref
+from kernels_bridge.variants import AttentionShape
 
 SHAPES = {
     "MHA": AttentionShape("MHA", 1, 4, 4, 16),

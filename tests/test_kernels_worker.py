@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch")
-
 from kernels_bridge.client import Closed, KernelClient, WorkerError
 from kernels_bridge.protocol import Done, Error, Progress, Result, Run
 

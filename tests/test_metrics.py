@@ -1,4 +1,4 @@
-"""METRICS.md's definitions, computed from raw timestamps."""
+"""docs/metrics.md's definitions, computed from raw timestamps."""
 
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ from workbench.core.prompts import (
     PromptSpec,
     heuristic_tokens,
 )
+from workbench.local import textgen
 from workbench.resources import resource
 
 QUESTION = re.compile(r"^Question: What is the secret code for (.+)\? Answer with the code only\.$")
@@ -329,7 +330,6 @@ def test_builder_without_key_uses_defaults() -> None:
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_local_server_needle_hook_finds_the_code(language: str) -> None:
-    textgen = pytest.importorskip("workbench.local.textgen")
     builder = PromptBuilder()
     for size, depth in ((128, 0.0), (128, 1.0), (8000, 0.5)):
         prompt = builder.build(PromptSpec(size, language, "needle", depth))  # type: ignore[arg-type]

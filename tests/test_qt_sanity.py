@@ -5,10 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
-
-pytest.importorskip("PySide6")
-
 _EMIT_MANY = """
 import sys
 from PySide6.QtCore import QObject, Signal

@@ -10,9 +10,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("PySide6")
-pytest.importorskip("qasync")
-
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -258,6 +258,7 @@ def test_live_run_of_this_process_is_not_interrupted(db: Path) -> None:
         assert store.runs()[0].status == "running"
 
 
+@pytest.mark.hardware("a Linux host (/proc gives a process's start time)")
 def test_run_with_a_reused_pid_is_interrupted(db: Path) -> None:
     with RunStore(db) as store:
         run_id = store.start_run("comparison", {})
@@ -285,6 +286,7 @@ CHILD = textwrap.dedent(
 )
 
 
+@pytest.mark.hardware("a POSIX host (SIGKILL)")
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_killed_process_keeps_requests_and_run_becomes_interrupted(db: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(REPO))

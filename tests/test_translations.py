@@ -8,16 +8,14 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 TS = ROOT / "resources" / "translations" / "workbench_zh_CN.ts"
 
 
 def test_every_ui_string_has_a_chinese_translation(tmp_path: Path) -> None:
-    lupdate = Path(sys.executable).with_name("pyside6-lupdate")
-    if not lupdate.is_file():
-        pytest.skip("pyside6-lupdate is not installed beside this Python")
+    # PySide6 installs pyside6-lupdate beside the Python it is installed for
+    lupdate = shutil.which("pyside6-lupdate", path=str(Path(sys.executable).parent))
+    assert lupdate, f"pyside6-lupdate is not beside {sys.executable}: install PySide6"
     copy = tmp_path / TS.name
     shutil.copy(TS, copy)
     sources = sorted(str(p) for p in (ROOT / "workbench" / "ui").glob("*.py"))

@@ -1,4 +1,4 @@
-"""ATTENTION.md's numbers, reproduced from kernels_bridge.variants and kernels_bridge.analytic."""
+"""docs/attention.md's numbers, from kernels_bridge.variants and kernels_bridge.analytic."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ TWIN_MLA = AttentionShape("MLA", 80, 64, 1, 128, latent_dim=512, rope_dim=64)
 TWIN_GLA = AttentionShape("GLA", 80, 64, 2, 128, latent_dim=256, rope_dim=64)
 
 
-# --- KV cache per token (ATTENTION.md table) -------------------------------------------------
+# --- KV cache per token (docs/attention.md table) -------------------------------------------------
 
 
 def test_mha_llama2_7b_is_512_kib_per_token():
