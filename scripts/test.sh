@@ -7,10 +7,10 @@ scripts/bootstrap.sh test
 # them only when missing, so a second run costs one import check. TORCH_SPEC may pin another.
 if ! .venv/bin/python -c 'import torch' >/dev/null 2>&1; then
     .venv/bin/python -m pip install -q "${TORCH_SPEC:-torch==2.13.0}" \
-        || echo "torch unavailable: the kernel tests will skip" >&2
+        || echo "torch did not install: the kernel tests will fail" >&2
 fi
 if ! .venv/bin/python -c 'import triton' >/dev/null 2>&1; then
-    .venv/bin/python -m pip install -q triton || echo "triton unavailable: its tests will skip" >&2
+    .venv/bin/python -m pip install -q triton || echo "triton did not install: its tests will fail" >&2
 fi
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}" QT_API=pyside6
 .venv/bin/ruff check .
