@@ -3,7 +3,9 @@
 Rows are plain strings: floats rounded (ms to 3 decimals, tok/s to 2, cost to 8 significant
 figures), None as an empty cell, booleans as "true"/"false". Files are UTF-8 with RFC 4180
 quoting and CRLF row ends, written through the csv module so commas, quotes, newlines and
-Chinese text in error messages survive any spreadsheet.
+Chinese text in error messages survive any spreadsheet. `CsvWriter` appends and flushes each
+row as its request finishes, so an interrupted run keeps every finished row; files it creates
+are 0600 (rows hold model output).
 """
 
 from __future__ import annotations

@@ -327,12 +327,13 @@ class Runner:
                 status, message = "failed", f"internal error: {_describe(producer.exception())}"
             elif self._cancelled:
                 status = "cancelled"
-            if self.sink:
-                try:
-                    self.sink.finish_run(run_id, status)
-                except Exception as exc:  # the store broke: say so, the rows are in the events
-                    problem = f"the run's end could not be recorded: {_describe(exc)}"
-                    status, message = "failed", f"{message}; {problem}" if message else problem
+            sink = self.sink
+            if sink is not None:
+                ending = status
+                problem = await self._store_call(state, lambda: sink.finish_run(run_id, ending))
+                if problem:  # the rows are in the events; the history may lack the end
+                    note = f"the run's end could not be recorded: {problem}"
+                    status, message = "failed", f"{message}; {note}" if message else note
         yield RunFinished(run_id, status, tuple(state.results), message)
 
     async def _produce(self, state: _RunState) -> None:
@@ -568,28 +569,33 @@ class Runner:
             return derive(result)
 
     async def _record(self, state: _RunState, result: RequestResult) -> None:
-        """Store one row; a transient store error is retried, any other fails the run.
-
-        The row still reaches the consumers (and so the CSV) when the store cannot take it.
-        """
+        """Store one row; the row still reaches the consumers (and the CSV) when the store
+        cannot take it, and the run then fails."""
         if self.sink is None or state.failure is not None:
             return
-        deadline = time.monotonic() + self.store_retry_s
+        sink = self.sink
+        problem = await self._store_call(state, lambda: sink.record(result))
+        if problem and state.failure is None:
+            self._fail_run(state, problem)
+
+    async def _store_call(self, state: _RunState, call: Callable[[], object]) -> str | None:
+        """Run one store call; a transient error (a lock) is retried with back-off for
+        `store_retry_s` (a single try once the store has failed the run). None on success,
+        else the problem in words."""
+        patience = 0.0 if state.failure is not None else self.store_retry_s
+        deadline = time.monotonic() + patience
         delay = 0.05
         while True:
             try:
-                self.sink.record(result)
-                return
+                call()
+                return None
             except Exception as exc:
-                if state.failure is not None:
-                    return  # another request already failed the run
                 transient = bool(getattr(exc, "transient", False))
                 if not transient or time.monotonic() + delay > deadline:
-                    retried = (
-                        f" (still failing after {self.store_retry_s:g} s)" if transient else ""
+                    waited = (
+                        f" (still failing after {patience:g} s)" if transient and patience else ""
                     )
-                    self._fail_run(state, f"{_store_problem(exc)}{retried}")
-                    return
+                    return f"{_store_problem(exc)}{waited}"
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
 

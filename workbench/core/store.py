@@ -40,8 +40,8 @@ DATA_DIR_ENV = "WORKBENCH_DATA_DIR"
 DB_FILENAME = "history.sqlite3"
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 5000
-# One `record` waits this long for a lock, blocking the caller's thread (the event loop):
-# the runner retries with asynchronous back-off instead of waiting here.
+# `record` and `finish_run` wait this long for a lock, blocking the caller's thread (the
+# event loop): the runner retries with asynchronous back-off instead of waiting here.
 RECORD_BUSY_MS = 200
 
 RunKind = Literal["comparison", "sweep", "replay"]
@@ -523,10 +523,17 @@ class RunStore:
             raise
 
     @contextlib.contextmanager
-    def _explained(self) -> Iterator[None]:
-        """SQLite's errors as StoreErrors that name this file and the fix."""
+    def _explained(self, busy_ms: int = BUSY_TIMEOUT_MS) -> Iterator[None]:
+        """SQLite's errors as StoreErrors that name this file and the fix; wait at most
+        `busy_ms` for another process's lock (then StoreBusy)."""
         try:
-            yield
+            if busy_ms != BUSY_TIMEOUT_MS:
+                self._conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+            try:
+                yield
+            finally:
+                if busy_ms != BUSY_TIMEOUT_MS:
+                    self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         except sqlite3.Error as error:
             raise _explain(error, self.path) from None
 
@@ -577,10 +584,10 @@ class RunStore:
         )
 
     def finish_run(self, run_id: str, status: RunStatus = "finished") -> None:
-        """Close a run with its final status."""
+        """Close a run with its final status (StoreBusy, like `record`, when locked)."""
         if status not in get_args(RunStatus) or status == "running":
             raise ValueError(f"a run cannot finish as {status!r}")
-        with self._explained():
+        with self._explained(RECORD_BUSY_MS):
             cursor = self._conn.execute(
                 "UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?",
                 (status, time.time(), run_id),
@@ -674,16 +681,13 @@ class RunStore:
             f"INSERT INTO requests ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})"
             f" ON CONFLICT(request_id) DO UPDATE SET {updates}"
         )
-        with self._explained():
-            self._conn.execute(f"PRAGMA busy_timeout = {RECORD_BUSY_MS}")
+        with self._explained(RECORD_BUSY_MS):
             try:
                 self._conn.execute(sql, [values[n] for n in names])
             except sqlite3.IntegrityError as error:
                 if "FOREIGN KEY" in str(error):
                     raise StoreError(f"no run {result.run_id!r}: call start_run first") from error
                 raise
-            finally:
-                self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
     def results(self, run_id: str) -> list[RequestResult]:
         """Every recorded request of a run, in the order they were recorded."""
