@@ -9,20 +9,14 @@ each in its own column, so plain SQL can query them; the raw record round-trips 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
-import math
 import os
 import sqlite3
 import stat
 import sys
 import tempfile
 import time
-import types
-import typing
 import uuid
-import zlib
-from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,10 +24,16 @@ from typing import Any, Literal, get_args
 
 import platformdirs
 
-from workbench.core.metrics import RequestMetrics, derive
+from workbench.core.metrics import derive
 from workbench.core.prompts import Calibration
-from workbench.core.results import ErrorClass, Prices, RequestResult
+from workbench.core.results import Prices, RequestResult
 from workbench.core.secrets import redact as secrets_redact
+from workbench.core.store_columns import (
+    METRIC_COLUMNS,
+    RESULT_COLUMNS,
+    encode_real,
+    requests_columns_sql,
+)
 
 APP_NAME = "attention-workbench"
 DATA_DIR_ENV = "WORKBENCH_DATA_DIR"
@@ -176,165 +176,6 @@ def save_calibration(calibration: Calibration, path: Path | None = None) -> None
 
 
 # --------------------------------------------------------------------------------------------
-# How each RequestResult field is stored: derived from the dataclass, so a new field is either
-# stored or fails loudly at import, never silently dropped.
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Column:
-    name: str
-    sql_type: str
-    encode: Callable[[Any], Any]
-    decode: Callable[[Any], Any]
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _to_bool(value: Any) -> bool | None:
-    return None if value is None else bool(value)
-
-
-def _to_int_flag(value: Any) -> int | None:
-    return None if value is None else int(bool(value))
-
-
-# Encoders never raise: a value a broken server sent (a 2**70 token count, an object where an
-# id belongs, a lone surrogate in text) is stored as near as SQLite allows, never lost with
-# its row.
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
-
-
-def _encode_int(value: Any) -> Any:
-    """An int as INTEGER; beyond int64 as the nearest REAL (NULL beyond a double)."""
-    if value is None:
-        return None
-    if isinstance(value, int) and _INT64_MIN <= value <= _INT64_MAX:
-        return int(value)  # a bool becomes 0 or 1
-    return _encode_real(value)
-
-
-def _decode_int(value: Any) -> Any:
-    if isinstance(value, float) and value.is_integer():
-        return int(value)  # stored as REAL because it did not fit in 64 bits
-    return value
-
-
-def _encode_real(value: Any) -> Any:
-    if value is None:
-        return None
-    if isinstance(value, int | float):
-        try:
-            number = float(value)
-        except OverflowError:
-            return None
-        return number if math.isfinite(number) else None
-    return _encode_text(value)
-
-
-def _encode_text(value: Any) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        try:
-            value = json.dumps(value, ensure_ascii=False, default=str)
-        except (ValueError, RecursionError):
-            value = repr(value)
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate from a JSON escape: SQLite cannot take it
-        value = value.encode("utf-8", "replace").decode("utf-8")
-    return value
-
-
-def _encode_times(times: list[int]) -> bytes:
-    """Compact blob: version byte, then zlib'd little-endian int64 first value and deltas."""
-    deltas = array("q", (b - a for a, b in zip([0, *times], times, strict=False)))
-    if sys.byteorder != "little":
-        deltas.byteswap()
-    return b"\x01" + zlib.compress(deltas.tobytes(), 6)
-
-
-def _decode_times(blob: bytes | None) -> list[int]:
-    if not blob:
-        return []
-    if blob[0] != 1:
-        raise StoreError(f"unknown event_times encoding {blob[0]}")
-    deltas = array("q")
-    deltas.frombytes(zlib.decompress(blob[1:]))
-    if sys.byteorder != "little":
-        deltas.byteswap()
-    times: list[int] = []
-    total = 0
-    for delta in deltas:
-        total += delta
-        times.append(total)
-    return times
-
-
-def _decode_error_class(value: str | None) -> ErrorClass | None:
-    if value is None:
-        return None
-    try:
-        return ErrorClass(value)
-    except ValueError:  # a class from a newer or older version of the app
-        return ErrorClass.INTERNAL
-
-
-def _base_type(hint: Any) -> Any:
-    """int | None -> int; anything else unchanged."""
-    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
-        args = [a for a in typing.get_args(hint) if a is not type(None)]
-        if len(args) == 1:
-            return args[0]
-    return hint
-
-
-def _result_columns() -> tuple[_Column, ...]:
-    hints = typing.get_type_hints(RequestResult)
-    columns: list[_Column] = []
-    for field in dataclasses.fields(RequestResult):
-        kind = _base_type(hints[field.name])
-        name = field.name
-        if kind is Prices:
-            columns += [
-                _Column("price_input", "REAL", _same, _same),
-                _Column("price_output", "REAL", _same, _same),
-                _Column("price_cached_input", "REAL", _same, _same),
-            ]
-        elif hints[name] == list[int]:  # event times and per-event sizes: delta-coded blobs
-            columns.append(_Column(name, "BLOB", _encode_times, _decode_times))
-        elif kind is bool:
-            columns.append(_Column(name, "INTEGER", _to_int_flag, _to_bool))
-        elif kind is ErrorClass:
-            columns.append(
-                _Column(name, "TEXT", lambda v: None if v is None else v.value, _decode_error_class)
-            )
-        elif kind is int:
-            columns.append(_Column(name, "INTEGER", _encode_int, _decode_int))
-        elif kind is float:
-            columns.append(_Column(name, "REAL", _encode_real, _same))
-        elif kind is str:
-            columns.append(_Column(name, "TEXT", _encode_text, _same))
-        else:
-            raise TypeError(f"store.py does not know how to keep RequestResult.{name}: {kind}")
-    return tuple(columns)
-
-
-_RESULT_COLUMNS = _result_columns()
-_METRIC_COLUMNS = tuple(field.name for field in dataclasses.fields(RequestMetrics))
-
-
-def _requests_columns_sql() -> list[tuple[str, str]]:
-    columns = [(c.name, c.sql_type) for c in _RESULT_COLUMNS]
-    columns += [(name, "REAL") for name in _METRIC_COLUMNS]
-    columns += [("event_count", "INTEGER")]  # for SQL only; never read back
-    return columns
-
-
-# --------------------------------------------------------------------------------------------
 # Schema and migrations
 # --------------------------------------------------------------------------------------------
 
@@ -359,7 +200,7 @@ def _create_schema(conn: sqlite3.Connection) -> None:
         f"{name} {sql_type}"
         + (" PRIMARY KEY" if name == "request_id" else "")
         + (" NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE" if name == "run_id" else "")
-        for name, sql_type in _requests_columns_sql()
+        for name, sql_type in requests_columns_sql()
     )
     conn.execute(f"CREATE TABLE IF NOT EXISTS requests (\n{body}\n)")
     conn.execute("CREATE INDEX IF NOT EXISTS requests_run_id ON requests(run_id)")
@@ -373,7 +214,7 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
 
 def _add_missing_columns(conn: sqlite3.Connection) -> None:
     present = {row[1] for row in conn.execute("PRAGMA table_info(requests)")}
-    for name, sql_type in _requests_columns_sql():
+    for name, sql_type in requests_columns_sql():
         if name not in present:
             conn.execute(f"ALTER TABLE requests ADD COLUMN {name} {sql_type}")
 
@@ -659,20 +500,20 @@ class RunStore:
         caller retries), StoreError for anything else; the message names the file and the fix.
         """
         values: dict[str, Any] = {}
-        for column in _RESULT_COLUMNS:
+        for column in RESULT_COLUMNS:
             if column.name.startswith("price_"):
                 continue
             values[column.name] = column.encode(getattr(result, column.name))
-        values["price_input"] = _encode_real(result.prices.input)
-        values["price_output"] = _encode_real(result.prices.output)
-        values["price_cached_input"] = _encode_real(result.prices.cached_input)
+        values["price_input"] = encode_real(result.prices.input)
+        values["price_output"] = encode_real(result.prices.output)
+        values["price_cached_input"] = encode_real(result.prices.cached_input)
         if values["base_url"]:
             values["base_url"] = self._redact(values["base_url"])
         if values["error_message"] is not None:
             values["error_message"] = self._redact(values["error_message"])
         metrics = derive(result)
-        for name in _METRIC_COLUMNS:
-            values[name] = _encode_real(getattr(metrics, name))
+        for name in METRIC_COLUMNS:
+            values[name] = encode_real(getattr(metrics, name))
         values["event_count"] = len(result.event_times)
 
         names = list(values)
@@ -691,7 +532,7 @@ class RunStore:
 
     def results(self, run_id: str) -> list[RequestResult]:
         """Every recorded request of a run, in the order they were recorded."""
-        names = [c.name for c in _RESULT_COLUMNS]
+        names = [c.name for c in RESULT_COLUMNS]
         rows = self._conn.execute(
             f"SELECT {', '.join(names)} FROM requests WHERE run_id = ? ORDER BY rowid",
             (run_id,),
@@ -699,11 +540,14 @@ class RunStore:
         results = []
         for row in rows:
             raw = dict(zip(names, row, strict=True))
-            kwargs = {
-                c.name: c.decode(raw[c.name])
-                for c in _RESULT_COLUMNS
-                if not c.name.startswith("price_")
-            }
+            try:
+                kwargs = {
+                    c.name: c.decode(raw[c.name])
+                    for c in RESULT_COLUMNS
+                    if not c.name.startswith("price_")
+                }
+            except ValueError as error:  # written by a newer version of the app
+                raise StoreError(f"{self.path}: request {raw['request_id']}: {error}") from None
             kwargs["prices"] = Prices(
                 input=raw["price_input"],
                 output=raw["price_output"],
