@@ -193,8 +193,8 @@ def _hold_write_lock(db: Path) -> sqlite3.Connection:
 async def test_a_locked_history_is_waited_for_without_freezing_the_measurements(
     tmp_path: Path,
 ) -> None:
-    """Locked for 1.5 s mid-run: every row is stored afterwards, and the event loop (which
-    timestamps every token) never stalls longer than one short lock attempt."""
+    """Locked for 2.5 s mid-run: every row is stored afterwards, and the event loop (which
+    timestamps every token) never stalls for the lock (it used to, for up to 5 s)."""
     db = tmp_path / "history.sqlite3"
     pool = ClientPool()
     gaps: list[float] = []
@@ -227,7 +227,7 @@ async def test_a_locked_history_is_waited_for_without_freezing_the_measurements(
                     events.append(event)
                     if isinstance(event, RequestFinished) and lock is None:
                         lock = _hold_write_lock(db)
-                        asyncio.get_running_loop().call_later(1.5, lock.commit)
+                        asyncio.get_running_loop().call_later(2.5, lock.commit)
             finally:
                 stop.set()
                 await tick
@@ -238,7 +238,7 @@ async def test_a_locked_history_is_waited_for_without_freezing_the_measurements(
         stored = store.results(final.run_id)
     assert final.status == "finished", final.message
     assert len(stored) == 30 == len(_finished(events))
-    assert max(gaps) < 0.8, f"the loop froze for {max(gaps):.2f} s while the store was locked"
+    assert max(gaps) < 1.2, f"the loop froze for {max(gaps):.2f} s while the store was locked"
 
 
 async def test_a_store_that_stays_locked_fails_the_run_loudly_and_every_sent_request_has_a_row(
