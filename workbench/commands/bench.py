@@ -1,32 +1,66 @@
-"""`workbench bench`: a comparison or sweep from flags, printed as a table and written as CSV."""
+"""`workbench bench`: a comparison or sweep from flags, printed as a table and written as CSV.
+
+Every flag is checked before anything starts (exit 2 names the flag, the range and the fix);
+rows go to the CSV and the history as each request finishes, so an interrupted run keeps
+every finished row. Exit codes: docs/reliability-runs.md.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
+from collections import Counter
+from collections.abc import Callable
 from contextlib import AsyncExitStack
-from pathlib import Path
+from dataclasses import dataclass, field
 
 from workbench.commands.common import (
+    Endpoint,
     add_target_args,
     add_transport_arg,
     fail,
+    float_in,
+    int_in,
     parse_int_list,
     resolve_endpoint,
 )
 from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
-from workbench.core.csv_export import write_csv
-from workbench.core.prompts import PromptBuilder
+from workbench.core.csv_export import CsvWriter, check_csv_path
+from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
 from workbench.core.providers import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S
 from workbench.core.results import Target
-from workbench.core.runner import Progress, RequestFinished, RunFinished, Runner, RunPlan
-from workbench.core.store import RunStore, load_calibration, save_calibration
-from workbench.core.summary import summarize
+from workbench.core.runner import (
+    MAX_CONCURRENCY,
+    MAX_OUTPUT_TOKENS,
+    MAX_REPEATS,
+    MAX_SECONDS,
+    MAX_TEMPERATURE,
+    MAX_WARMUP,
+    Progress,
+    RequestFinished,
+    RunFinished,
+    Runner,
+    RunPlan,
+)
+from workbench.core.store import RunStore, StoreError, load_calibration, save_calibration
+from workbench.core.summary import Summarizer
 from workbench.report import format_summary_table
 
 DEFAULT_CSV = "results.csv"
+EXIT_OK, EXIT_FAILED_RUN, EXIT_BAD_INPUT, EXIT_SOME_FAILED = 0, 1, 2, 3
+_NO_STORE_HINT = " (or pass --no-store to run without recording a history)"
+
+
+def token_counts(text: str) -> list[int]:
+    """--prompt-tokens: whole token counts within what a prompt can be built for."""
+    return parse_int_list(text, MIN_TARGET_TOKENS, MAX_TARGET_TOKENS)
+
+
+def _seconds() -> Callable[[str], float]:
+    return float_in(0, MAX_SECONDS, "a timeout (seconds)", low_open=True)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,7 +69,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="compare models or sweep prompt lengths; print a table and write CSV",
         description="Measure TTFT, decode tok/s and more for each model at each prompt length. "
         "With neither --base-url nor --provider it starts the built-in local provider. "
-        "With --provider, the saved provider's timeouts apply unless flags override them.",
+        "With --provider, the saved provider's timeouts apply unless flags override them. "
+        "Exit 0: every request succeeded; 1: the run stopped early (its rows so far are in "
+        "the CSV); 2: bad input, nothing sent; 3: some requests failed; 130: interrupted.",
     )
     add_target_args(p)
     p.add_argument(
@@ -47,18 +83,41 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--prompt-tokens",
-        default="32768",
-        type=parse_int_list,
+        default=[32768],
+        type=token_counts,
         metavar="N[,N...]",
-        help="prompt length(s) in tokens, 128..1048576 (default 32768); "
-        "suffixes K and M allowed, e.g. 1K,4K,32K",
+        help=f"prompt length(s) in tokens, {MIN_TARGET_TOKENS}..{MAX_TARGET_TOKENS} "
+        "(default 32768); suffixes K and M allowed, e.g. 1K,4K,32K",
     )
-    p.add_argument("--repeats", type=int, default=1, help="measured requests per cell")
-    p.add_argument("--warmup", type=int, default=0, help="warm-up requests per cell, discarded")
-    p.add_argument("--max-tokens", type=int, default=256)
-    p.add_argument("--temperature", type=float, default=0.0)
     p.add_argument(
-        "--concurrency", type=int, default=1, help="requests in flight per model, 1..256"
+        "--repeats",
+        type=int_in(1, MAX_REPEATS, "repeats"),
+        default=1,
+        help=f"measured requests per cell, 1..{MAX_REPEATS:,}",
+    )
+    p.add_argument(
+        "--warmup",
+        type=int_in(0, MAX_WARMUP, "warmup"),
+        default=0,
+        help=f"warm-up requests per cell, discarded, 0..{MAX_WARMUP:,}",
+    )
+    p.add_argument(
+        "--max-tokens",
+        type=int_in(1, MAX_OUTPUT_TOKENS, "max tokens"),
+        default=256,
+        help=f"output tokens per request, 1..{MAX_OUTPUT_TOKENS:,} (default 256)",
+    )
+    p.add_argument(
+        "--temperature",
+        type=float_in(0, MAX_TEMPERATURE, "temperature"),
+        default=0.0,
+        help=f"sampling temperature, 0..{MAX_TEMPERATURE:g} (default 0)",
+    )
+    p.add_argument(
+        "--concurrency",
+        type=int_in(1, MAX_CONCURRENCY, "concurrency"),
+        default=1,
+        help=f"requests in flight per model, 1..{MAX_CONCURRENCY}",
     )
     p.add_argument(
         "--sequential",
@@ -67,7 +126,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--language", choices=("en", "zh"), default="en")
     p.add_argument("--task", choices=("summary", "needle"), default="summary")
-    p.add_argument("--needle-depth", type=float, default=0.5)
+    p.add_argument(
+        "--needle-depth",
+        type=float_in(0, 1, "needle depth"),
+        default=0.5,
+        help="where the needle sits in the prompt, 0 (start)..1 (end)",
+    )
     p.add_argument(
         "--cache-test",
         action="store_true",
@@ -75,7 +139,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--first-token-timeout",
-        type=float,
+        type=_seconds(),
         default=None,
         metavar="S",
         help=f"seconds to wait for the first token (default: the provider's, else "
@@ -83,7 +147,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--stall-timeout",
-        type=float,
+        type=_seconds(),
         default=None,
         metavar="S",
         help=f"seconds without a token before a stream counts as stalled (default: the "
@@ -91,19 +155,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--total-timeout",
-        type=float,
+        type=_seconds(),
         default=None,
         metavar="S",
         help="seconds a whole request may take (default: the provider's, else no limit)",
     )
     p.add_argument(
         "--retry-budget",
-        type=float,
+        type=float_in(0, MAX_SECONDS, "the retry budget (seconds)"),
         default=0.0,
         metavar="S",
         help="retry 429/503 answers that carry Retry-After within this many seconds",
     )
-    p.add_argument("--csv", default=DEFAULT_CSV, metavar="PATH", help="where to write the rows")
+    p.add_argument(
+        "--csv",
+        default=DEFAULT_CSV,
+        metavar="PATH",
+        help="where to write the rows (one per request, appended as each finishes)",
+    )
     p.add_argument("--no-store", action="store_true", help="do not record the run in the history")
     add_transport_arg(p)
     p.set_defaults(func=run)
@@ -121,86 +190,137 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    catalog = load_catalog()
-    async with AsyncExitStack() as stack:
-        endpoint = await resolve_endpoint(args, stack, catalog)
-        if endpoint is None:
-            return 2
-        missing = [m for m in args.model if not endpoint.serves(m)]
-        if missing:
-            for model in missing:
-                hints = catalog.suggest(model) or sorted(endpoint.models)[:5]
-                fail(
-                    f"model '{model}' is not served at {endpoint.base_url}. "
-                    f"Did you mean: {', '.join(hints)}? (`workbench models` lists them)"
-                )
-            return 2
-        targets = []
-        for model in args.model:
-            facts = endpoint.model_facts(catalog, model)
-            targets.append(
-                Target(
-                    provider=endpoint.provider,
-                    base_url=endpoint.base_url,
-                    model=model,
-                    attention=facts.attention,
-                    prices=facts.prices,
-                    context_window=facts.context_window,
-                )
-            )
-        saved = endpoint.saved
-        first_token_s = _pick(
-            args.first_token_timeout,
-            saved and saved.first_token_timeout_s,
-            DEFAULT_FIRST_TOKEN_TIMEOUT_S,
-        )
-        stall_s = _pick(
-            args.stall_timeout, saved and saved.stall_timeout_s, DEFAULT_STALL_TIMEOUT_S
-        )
-        total_s = (
-            args.total_timeout
-            if args.total_timeout is not None
-            else (saved.total_timeout_s if saved else None)
-        )
-        try:
-            plan = RunPlan(
-                targets=tuple(targets),
-                prompt_lengths=tuple(args.prompt_tokens),
-                repeats=args.repeats,
-                concurrency=args.concurrency,
-                warmup=args.warmup,
-                max_tokens=args.max_tokens,
-                temperature=args.temperature,
-                mode="sequential" if args.sequential else "parallel",
-                language=args.language,
-                task=args.task,
-                needle_depth=args.needle_depth,
-                cache_test=args.cache_test,
-                first_token_timeout_s=first_token_s,
-                stall_timeout_s=stall_s,
-                total_timeout_s=total_s,
-                retry_budget_s=args.retry_budget,
-                kind="sweep" if len(args.prompt_tokens) > 1 else "comparison",
-            )
-        except ValueError as exc:
-            fail(str(exc))
-            return 2
+    try:
+        csv_path = check_csv_path(args.csv)
+    except ValueError as exc:
+        fail(f"--csv: {exc}")
+        return EXIT_BAD_INPUT
+    try:
         store = None if args.no_store else RunStore()
+    except StoreError as exc:  # refuse before sending: a run the user cannot find later
+        fail(f"{exc}{_NO_STORE_HINT}")
+        return EXIT_BAD_INPUT
+    async with AsyncExitStack() as stack:
         if store is not None:
-            store.mark_interrupted()
             stack.callback(store.close)
+        endpoint = await resolve_endpoint(args, stack, load_catalog())
+        if endpoint is None:
+            return EXIT_BAD_INPUT
+        plan = _plan(args, endpoint)
+        if plan is None:
+            return EXIT_BAD_INPUT
+        try:
+            writer = CsvWriter(csv_path)
+        except OSError as exc:
+            fail(f"cannot write the CSV {csv_path}: {exc.strerror or exc}; pick another --csv")
+            return EXIT_BAD_INPUT
+        stack.callback(writer.close)
         pool = ClientPool(args.transport)
         stack.push_async_callback(pool.aclose)
         endpoint.register(pool)  # the provider's headers, proxy and TLS for the runner's clients
         calibration = load_calibration()
-        builder = PromptBuilder(calibration)
-        runner = Runner(pool, sink=store, keys=lambda _t: endpoint.api_key, builder=builder)
-        final: RunFinished | None = None
+        runner = Runner(
+            pool,
+            sink=store,
+            keys=lambda _t: endpoint.api_key,
+            builder=PromptBuilder(calibration),
+            keep_results=False,  # rows stream to the CSV and the summary; memory stays flat
+        )
         print(
-            f"Run: {len(targets)} model(s) x {len(plan.prompt_lengths)} length(s), "
+            f"Run: {len(plan.targets)} model(s) x {len(plan.prompt_lengths)} length(s), "
             f"{plan.total_requests} requests against {endpoint.base_url}",
             file=sys.stderr,
         )
+        try:
+            outcome = await _drive(runner, plan, writer)
+        except StoreError as exc:  # the history refused the run before anything was sent
+            fail(f"{exc}{_NO_STORE_HINT}")
+            return EXIT_BAD_INPUT
+        try:
+            save_calibration(calibration)
+        except OSError as exc:
+            print(f"warning: the prompt calibration was not saved: {exc}", file=sys.stderr)
+        return _report(outcome, writer, store is not None)
+
+
+def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
+    """The run's plan from the flags and the endpoint; None after saying what is wrong."""
+    catalog = load_catalog()
+    missing = [m for m in args.model if not endpoint.serves(m)]
+    for model in missing:
+        hints = catalog.suggest(model) or sorted(endpoint.models or ())[:5]
+        fail(
+            f"model '{model}' is not served at {endpoint.base_url}. "
+            f"Did you mean: {', '.join(hints)}? (`workbench models` lists them)"
+        )
+    if missing:
+        return None
+    targets = []
+    for model in args.model:
+        facts = endpoint.model_facts(catalog, model)
+        targets.append(
+            Target(
+                provider=endpoint.provider,
+                base_url=endpoint.base_url,
+                model=model,
+                attention=facts.attention,
+                prices=facts.prices,
+                context_window=facts.context_window,
+            )
+        )
+    saved = endpoint.saved
+    first_token_s = _pick(
+        args.first_token_timeout,
+        saved and saved.first_token_timeout_s,
+        DEFAULT_FIRST_TOKEN_TIMEOUT_S,
+    )
+    stall_s = _pick(args.stall_timeout, saved and saved.stall_timeout_s, DEFAULT_STALL_TIMEOUT_S)
+    total_s = (
+        args.total_timeout
+        if args.total_timeout is not None
+        else (saved.total_timeout_s if saved else None)
+    )
+    try:
+        return RunPlan(
+            targets=tuple(targets),
+            prompt_lengths=tuple(args.prompt_tokens),
+            repeats=args.repeats,
+            concurrency=args.concurrency,
+            warmup=args.warmup,
+            max_tokens=args.max_tokens,
+            temperature=args.temperature,
+            mode="sequential" if args.sequential else "parallel",
+            language=args.language,
+            task=args.task,
+            needle_depth=args.needle_depth,
+            cache_test=args.cache_test,
+            first_token_timeout_s=first_token_s,
+            stall_timeout_s=stall_s,
+            total_timeout_s=total_s,
+            retry_budget_s=args.retry_budget,
+            kind="sweep" if len(args.prompt_tokens) > 1 else "comparison",
+        )
+    except ValueError as exc:  # a saved provider's timeout out of range, say
+        fail(str(exc))
+        return None
+
+
+@dataclass
+class _Outcome:
+    summary: Summarizer = field(default_factory=Summarizer)
+    final: RunFinished | None = None
+    measured: int = 0
+    failed: Counter[str] = field(default_factory=Counter)
+    csv_error: OSError | None = None
+    signal_number: int | None = None
+
+
+async def _drive(runner: Runner, plan: RunPlan, writer: CsvWriter) -> _Outcome:
+    """Consume the run's events: print progress, append each row to the CSV as it finishes."""
+    outcome = _Outcome()
+    stopped_by: list[int] = []
+    remove_handlers = _stop_on_signals(runner, stopped_by)
+    try:
         async for event in runner.run(plan):
             if isinstance(event, Progress):
                 eta = f", ETA {event.eta_s:.0f} s" if event.eta_s is not None else ""
@@ -208,15 +328,93 @@ async def _run(args: argparse.Namespace) -> int:
                     f"  {event.done}/{event.total} done, {event.errors} failed{eta}",
                     file=sys.stderr,
                 )
-            elif isinstance(event, RequestFinished) and not event.result.ok:
-                print(f"  {event.target.model}: {event.result.error_message}", file=sys.stderr)
+            elif isinstance(event, RequestFinished):
+                _take(event, outcome, writer, runner)
             elif isinstance(event, RunFinished):
-                final = event
-        assert final is not None
-        save_calibration(calibration)
-        rows = [r for r in final.results if not r.warmup]
-        print(format_summary_table(summarize(rows)))
-        path = Path(args.csv)
-        written = write_csv(path, rows)
-        print(f"\nWrote {written} rows to {path}" + (f" (run {final.run_id})" if store else ""))
-        return 0 if all(r.ok for r in rows) else 3
+                outcome.final = event
+    finally:
+        remove_handlers()
+    outcome.signal_number = stopped_by[0] if stopped_by else None
+    return outcome
+
+
+def _take(event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: Runner) -> None:
+    """One finished request: its row to the CSV and the summary (warm-ups are not rows)."""
+    result = event.result
+    if not result.ok:
+        print(f"  {event.target.model}: {result.error_message}", file=sys.stderr)
+    if result.warmup:
+        return
+    outcome.summary.add(result)
+    outcome.measured += 1
+    if not result.ok:
+        outcome.failed[str(result.error_class)] += 1
+    if outcome.csv_error is None:
+        try:
+            writer.append(result)
+        except OSError as exc:  # the disk filled up: stop; the history has every row
+            outcome.csv_error = exc
+            runner.cancel()
+
+
+def _stop_on_signals(runner: Runner, stopped_by: list[int]) -> Callable[[], None]:
+    """Ctrl-C (or SIGTERM) stops the run cleanly: requests in flight become 'cancelled' rows
+    and every row reaches the CSV. A second Ctrl-C quits at once."""
+    loop = asyncio.get_running_loop()
+
+    def stop(signum: int) -> None:
+        if stopped_by:
+            raise KeyboardInterrupt
+        stopped_by.append(signum)
+        print(
+            "stopping: cancelling the requests in flight (Ctrl-C again to quit at once)",
+            file=sys.stderr,
+        )
+        runner.cancel()
+
+    installed = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop, int(sig))
+            installed.append(sig)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows; not the main thread
+            pass
+
+    def remove() -> None:
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+
+    return remove
+
+
+def _report(outcome: _Outcome, writer: CsvWriter, stored: bool) -> int:
+    """Print the table and where the rows went; the exit code by docs/reliability-runs.md."""
+    final = outcome.final
+    assert final is not None  # the runner always ends with RunFinished
+    print(format_summary_table(outcome.summary.cells()))
+    run_note = f" (run {final.run_id})" if stored else ""
+    print(f"\nWrote {writer.rows} rows to {writer.path}{run_note}")
+    if outcome.csv_error is not None:
+        where = f"; every row is in the history{run_note}" if stored else ""
+        fail(
+            f"writing the CSV {writer.path} failed after {writer.rows} rows "
+            f"({outcome.csv_error.strerror or outcome.csv_error}){where}; the run was stopped"
+        )
+        return EXIT_FAILED_RUN
+    if final.status == "failed":
+        fail(
+            f"the run stopped early: {final.message}. The {writer.rows} rows finished before "
+            f"that are in {writer.path}"
+        )
+        return EXIT_FAILED_RUN
+    if final.status == "cancelled":
+        print(f"interrupted: {writer.rows} rows are in {writer.path}", file=sys.stderr)
+        return 128 + (outcome.signal_number or signal.SIGINT)
+    if outcome.failed:
+        classes = ", ".join(f"{name} x{count}" for name, count in outcome.failed.most_common())
+        fail(
+            f"{sum(outcome.failed.values())} of {outcome.measured} requests failed ({classes}); "
+            f"their rows in {writer.path} carry error_class and error_message"
+        )
+        return EXIT_SOME_FAILED
+    return EXIT_OK

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
+from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Literal
 
 from workbench.core.catalog import Catalog
@@ -33,20 +36,71 @@ def fail(message: str) -> None:
 
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmM]?)\s*$")
+_UNITS = {"": 1, "k": 1024, "m": 1024 * 1024}
 
 
-def parse_int_list(text: str) -> list[int]:
-    """'1K,4K,32768' -> [1024, 4096, 32768]; K = 1024, M = 1048576 (token counts, binary)."""
+def parse_int_list(text: str, low: int = 1, high: int | None = None) -> list[int]:
+    """'1K,4K,32768' -> [1024, 4096, 32768]; K = 1024, M = 1048576 (token counts, binary).
+
+    Every value must be a whole number of tokens within low..high (1.5K is 1536; 1.5 is not).
+    """
     values = []
+    bounds = f"{low:,}..{high:,}" if high is not None else f"at least {low:,}"
     for part in text.split(","):
         match = _SIZE.match(part)
         if not match:
             raise argparse.ArgumentTypeError(
-                f"'{part}' is not a token count; use numbers like 4096, 32K or 1M"
+                f"'{part}' is not a token count; use numbers like 4096, 32K or 1M "
+                f"({bounds}; K = 1024, M = 1048576)"
             )
-        number, suffix = float(match.group(1)), match.group(2).lower()
-        values.append(int(number * {"": 1, "k": 1024, "m": 1024 * 1024}[suffix]))
+        number = Decimal(match.group(1)) * _UNITS[match.group(2).lower()]
+        if number != number.to_integral_value():
+            raise argparse.ArgumentTypeError(
+                f"'{part.strip()}' is {number} tokens, not a whole number; use e.g. 4096 or 4K"
+            )
+        value = int(number)
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(
+                f"'{part.strip()}' is {value:,} tokens; it must be {bounds} (e.g. 1K, 32K, 1M)"
+            )
+        values.append(value)
     return values
+
+
+def int_in(low: int, high: int, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number within low..high; the error names `what` and the range."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a whole number {low:,}..{high:,}, got {text!r}"
+            ) from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be {low}..{high}, got {value}")
+        return value
+
+    return parse
+
+
+def float_in(
+    low: float, high: float, what: str, *, low_open: bool = False
+) -> Callable[[str], float]:
+    """An argparse type: a finite number within low..high (above low when `low_open`)."""
+    bounds = f"above {low:g} and at most {high:g}" if low_open else f"from {low:g} to {high:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            value = math.nan
+        above_low = value > low if low_open else value >= low
+        if not (math.isfinite(value) and above_low and value <= high):
+            raise argparse.ArgumentTypeError(f"{what} must be a number {bounds}, got {text!r}")
+        return value
+
+    return parse
 
 
 def add_target_args(p: argparse.ArgumentParser) -> None:
@@ -69,29 +123,48 @@ def add_target_args(p: argparse.ArgumentParser) -> None:
     local = p.add_argument_group(
         "built-in local provider (when neither --base-url nor --provider is given)"
     )
-    local.add_argument(
+    add_simulation_args(local)
+
+
+def gpu_profile(text: str) -> str:
+    """An argparse type: a GPU profile the cost model knows (the error lists them)."""
+    from kernels_bridge.analytic import get_profile
+
+    try:
+        return get_profile(text).key
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_simulation_args(group: argparse._ActionsContainer) -> None:
+    """--time-scale, --gpu, --tp, --jitter: how the built-in provider simulates its models."""
+    from workbench.local.costmodel import MAX_JITTER, MAX_TENSOR_PARALLEL, MAX_TIME_SCALE
+
+    group.add_argument(
         "--time-scale",
-        type=float,
+        type=float_in(0, MAX_TIME_SCALE, "the time scale"),
         default=1.0,
-        help="multiply the simulated delays (0.1 = ten times faster; ratios hold)",
+        help=f"multiply the simulated delays, 0..{MAX_TIME_SCALE:g} "
+        "(0.1 = ten times faster; ratios hold)",
     )
-    local.add_argument(
+    group.add_argument(
         "--gpu",
+        type=gpu_profile,
         default=None,
         help="GPU profile for the simulated models: H100, H200, H800, A100, RTX4090",
     )
-    local.add_argument(
+    group.add_argument(
         "--tp",
-        type=int,
+        type=int_in(1, MAX_TENSOR_PARALLEL, "the tensor-parallel degree"),
         default=None,
         metavar="T",
-        help="tensor-parallel degree for the 70B twins, 1..8",
+        help=f"tensor-parallel degree for the 70B twins, 1..{MAX_TENSOR_PARALLEL}",
     )
-    local.add_argument(
+    group.add_argument(
         "--jitter",
-        type=float,
+        type=float_in(0, MAX_JITTER, "jitter"),
         default=0.0,
-        help="relative random spread of simulated token times (seeded)",
+        help=f"relative random spread of simulated token times, 0..{MAX_JITTER:g} (seeded)",
     )
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -22,7 +24,9 @@ from kernels_bridge.protocol import (
     ResultRow,
 )
 from kernels_bridge.specs import VARIANTS, canonical_dtype, shape_for, shape_to_dict, with_q_heads
-from workbench.commands.common import fail, parse_int_list
+from workbench.commands.common import fail, gpu_profile, int_in, parse_int_list
+
+_MAX_COUNT = 1_000_000  # any kernel count flag beyond this is a typo
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,17 +60,34 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--batch",
-        type=int,
+        type=int_in(1, _MAX_COUNT, "batch"),
         default=None,
         help="sequences per step (default 128 on a GPU, 1 on the CPU)",
     )
-    p.add_argument("--q-len", type=int, default=1, help="query tokens per step (default 1)")
+    p.add_argument(
+        "--q-len",
+        type=int_in(1, _MAX_COUNT, "q-len"),
+        default=1,
+        help="query tokens per step (default 1)",
+    )
     p.add_argument(
         "--dtype", default=None, help="bf16, fp16 or fp32 (default bf16 on a GPU, fp32 on the CPU)"
     )
-    p.add_argument("--heads", type=int, default=None, help="override the q-head count")
-    p.add_argument("--iters", type=int, default=None, help="timed launches per row")
-    p.add_argument("--warmup", type=int, default=None, help="warm-up launches per row")
+    p.add_argument(
+        "--heads",
+        type=int_in(1, _MAX_COUNT, "heads"),
+        default=None,
+        help="override the q-head count",
+    )
+    p.add_argument(
+        "--iters", type=int_in(1, _MAX_COUNT, "iters"), default=None, help="timed launches per row"
+    )
+    p.add_argument(
+        "--warmup",
+        type=int_in(0, _MAX_COUNT, "warmup"),
+        default=None,
+        help="warm-up launches per row",
+    )
     p.add_argument(
         "--check",
         action="store_true",
@@ -75,6 +96,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--csv", type=Path, default=None, metavar="PATH", help="write rows here")
     p.add_argument(
         "--gpu",
+        type=gpu_profile,
         default="H200",
         help="hardware profile for the roofline when the device has none, and for "
         "--analytic (H100, H200, H800, A100, RTX4090)",
@@ -88,6 +110,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--token", default=None, help="token for --connect")
     p.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
     p.set_defaults(func=run)
+
+
+EXIT_SOME_FAILED = 3  # the sweep finished but some rows carry an error
+
+
+def _worker_problem(worker: str) -> str | None:
+    """Why --worker cannot be run, in words; None when it names an executable file."""
+    found = shutil.which(worker) if os.sep not in worker else worker
+    path = Path(found or worker).expanduser()
+    if not path.is_file():
+        return (
+            f"--worker {worker}: no such file; give the path to a Python that has torch, "
+            f"e.g. --worker ~/venvs/torch/bin/python"
+        )
+    if not os.access(path, os.X_OK):
+        return f"--worker {worker}: the file is not executable (chmod +x, or pick another)"
+    return None
 
 
 def _shapes(args: argparse.Namespace, variants: list[str]) -> dict[str, dict[str, object]]:
@@ -190,6 +229,11 @@ async def _sweep(
             return 2
         client = KernelClient(connect=(host or "127.0.0.1", int(port)), token=args.token)
     else:
+        if args.worker is not None:
+            problem = _worker_problem(args.worker)
+            if problem:
+                fail(problem)
+                return 2
         client = KernelClient(args.worker)
     try:
         hello = await client.start()
@@ -283,6 +327,8 @@ async def _drive(
         elif isinstance(ev, Closed):
             fail(f"the worker exited (code {ev.exit_code}): {ev.stderr_tail}")
             return 1
-    if any(r.error for r in rows) and code == 0:
-        print(f"{sum(1 for r in rows if r.error)} row(s) with errors (see the error column)")
+    failed = sum(1 for r in rows if r.error)
+    if failed and code == 0:
+        fail(f"{failed} of {len(rows)} row(s) failed (see the error column)")
+        return EXIT_SOME_FAILED
     return code

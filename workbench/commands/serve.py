@@ -6,6 +6,8 @@ import argparse
 import asyncio
 import sys
 
+from workbench.commands.common import add_simulation_args, int_in
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
@@ -14,7 +16,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Serve the built-in simulated models on 127.0.0.1 until Ctrl-C.",
     )
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8765)
+    p.add_argument(
+        "--port",
+        type=int_in(0, 65535, "the port"),
+        default=8765,
+        help="TCP port, 1..65535; 0 picks a free one (default 8765)",
+    )
     p.add_argument(
         "--api-key-env",
         metavar="VAR",
@@ -25,16 +32,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="answer only under /v1 (by default the routes also answer without it)",
     )
-    p.add_argument("--time-scale", type=float, default=1.0)
-    p.add_argument("--gpu", default=None, help="H100, H200, H800, A100, RTX4090")
-    p.add_argument(
-        "--tp",
-        type=int,
-        default=None,
-        metavar="T",
-        help="tensor-parallel degree for the 70B twins, 1..8",
-    )
-    p.add_argument("--jitter", type=float, default=0.0)
+    add_simulation_args(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--kernel-csv",
@@ -92,7 +90,7 @@ async def _serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
-    try:
+    try:  # refused here, before listening: a server must never answer 500 to every request
         settings = SimSettings(
             gpu=args.gpu,
             tensor_parallel=args.tp,
@@ -101,6 +99,10 @@ async def _serve(args: argparse.Namespace) -> int:
             seed=args.seed,
             kernel_csv=args.kernel_csv,
         )
+    except ValueError as exc:
+        fail(str(exc))
+        return 2
+    try:
         stop = asyncio.Event()
         if args.exit_with_stdin:
             _stop_on_stdin_eof(stop)
@@ -113,8 +115,8 @@ async def _serve(args: argparse.Namespace) -> int:
             stop_event=stop,
             announce=lambda line: print(line, flush=True),
         )
-    except ValueError as exc:  # a bad --gpu or --tp
-        fail(str(exc))
+    except ValueError as exc:  # a host name that cannot even be encoded
+        fail(f"cannot listen on {args.host}:{args.port} ({exc}); check --host")
         return 2
     except OSError as exc:
         fail(

@@ -3,17 +3,22 @@
 Rows are plain strings: floats rounded (ms to 3 decimals, tok/s to 2, cost to 8 significant
 figures), None as an empty cell, booleans as "true"/"false". Files are UTF-8 with RFC 4180
 quoting and CRLF row ends, written through the csv module so commas, quotes, newlines and
-Chinese text in error messages survive any spreadsheet.
+Chinese text in error messages survive any spreadsheet. `CsvWriter` appends and flushes each
+row as its request finishes, so an interrupted run keeps every finished row; files it creates
+are 0600 (rows hold model output).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as dt
 import os
+import stat
 from collections.abc import Callable, Iterable
 from decimal import Decimal
 from pathlib import Path
+from typing import TextIO
 from urllib.parse import urlsplit
 
 from workbench.core.metrics import derive
@@ -150,6 +155,95 @@ def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -
     return {name: row[name] for name in COLUMNS}
 
 
+def check_csv_path(path: str | os.PathLike[str]) -> Path:
+    """Refuse a CSV path that cannot be written, before any request is sent.
+
+    ValueError names the cause and the fix. Nothing is truncated here: an existing file keeps
+    its rows until the run really starts writing.
+    """
+    text = os.fspath(path)
+    if not text.strip():
+        raise ValueError("the CSV path is empty; give a file name, e.g. results.csv")
+    target = Path(text).expanduser()
+    if target.is_dir():
+        raise ValueError(
+            f"{target} is a folder; give a file name inside it, e.g. {target / 'results.csv'}"
+        )
+    parent = target.parent
+    if not parent.is_dir():
+        what = "is not a folder" if parent.exists() else "does not exist"
+        raise ValueError(
+            f"the folder {parent} {what}; create it (mkdir -p '{parent}') or pick another path"
+        )
+    if target.exists():
+        kind = target.stat().st_mode
+        if stat.S_ISFIFO(kind) or stat.S_ISSOCK(kind):
+            raise ValueError(f"{target} is a pipe or socket, not a file; pick a file path")
+    existed = target.exists()
+    try:  # open without truncating: proves the folder and the file let us write
+        flags = os.O_WRONLY | (os.O_APPEND if existed else os.O_CREAT | os.O_EXCL)
+        os.close(os.open(target, flags, 0o600))
+    except OSError as exc:
+        raise ValueError(
+            f"cannot write {target}: {exc.strerror or exc}; pick a path you can write to"
+        ) from None
+    if not existed:
+        target.unlink(missing_ok=True)
+    return target
+
+
+def _open_private(path: Path, encoding: str) -> TextIO:
+    """Open for writing from scratch; a file we create is 0600 (rows hold model output)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    # a lone surrogate in an error message must not cost the row: it becomes "?"
+    return open(fd, "w", encoding=encoding, newline="", errors="replace")
+
+
+class CsvWriter:
+    """Rows appended as requests finish, each flushed at once: a crash, Ctrl-C or kill keeps
+    every finished row, and the file is valid CSV after every row.
+
+    The header is written and flushed on open, so an unwritable target (a full disk,
+    /dev/full) fails before the first request. Write errors raise OSError.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        redact: Callable[[str], str] | None = None,
+        excel_bom: bool = False,
+    ) -> None:
+        self.path = Path(path)
+        self.rows = 0
+        self._redact = redact
+        self._handle = _open_private(self.path, "utf-8-sig" if excel_bom else "utf-8")
+        try:
+            self._writer = csv.DictWriter(
+                self._handle, fieldnames=COLUMNS, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n"
+            )
+            self._writer.writeheader()
+            self._handle.flush()
+        except BaseException:
+            self.close()
+            raise
+
+    def append(self, result: RequestResult) -> None:
+        self._writer.writerow(row_for(result, self._redact))
+        self._handle.flush()
+        self.rows += 1
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):  # a failed flush was already reported by append
+            self._handle.close()
+
+    def __enter__(self) -> CsvWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def write_csv(
     path: str | os.PathLike[str],
     results: Iterable[RequestResult],
@@ -161,17 +255,10 @@ def write_csv(
 
     `excel_bom` prefixes a UTF-8 byte-order mark, which Excel needs to show Chinese text.
     """
-    count = 0
-    encoding = "utf-8-sig" if excel_bom else "utf-8"
-    with Path(path).open("w", encoding=encoding, newline="") as handle:
-        writer = csv.DictWriter(
-            handle, fieldnames=COLUMNS, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n"
-        )
-        writer.writeheader()
+    with CsvWriter(path, redact=redact, excel_bom=excel_bom) as writer:
         for result in results:
-            writer.writerow(row_for(result, redact))
-            count += 1
-    return count
+            writer.append(result)
+        return writer.rows
 
 
 def read_csv(path: str | os.PathLike[str]) -> list[dict[str, str]]:

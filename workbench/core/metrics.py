@@ -14,6 +14,7 @@ from workbench.core.results import Prices, RequestResult
 
 _NS_PER_MS = 1_000_000
 _NS_PER_S = 1_000_000_000
+_MAX_COUNT = 2**63 - 1  # the largest count a figure is derived from (SQLite's INTEGER)
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,14 @@ def _ms(start: int | None, end: int | None) -> float | None:
     if start is None or end is None:
         return None
     return (end - start) / _NS_PER_MS
+
+
+def token_count(value: object) -> int | None:
+    """A usable token count, or None: figures are never derived from a garbled usage value
+    (a string, a float, a negative or absurdly large number sent by a broken server)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value if 0 <= value <= _MAX_COUNT else None
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
@@ -79,7 +88,8 @@ def derive(result: RequestResult) -> RequestMetrics:
     ttft = _ms(result.t_send, result.t_first_token)
     ttfc = _ms(result.t_send, result.t_first_content)
     e2e = _ms(result.t_send, result.t_done)
-    out = result.completion_tokens
+    out = token_count(result.completion_tokens)
+    prompt_tokens = token_count(result.prompt_tokens)
 
     decode_tps = tpot = None
     if out is not None and out > 1 and result.t_first_token is not None:
@@ -93,10 +103,10 @@ def derive(result: RequestResult) -> RequestMetrics:
         overall_tps = out / (e2e / 1000.0)
 
     prefill_tps = None
-    if result.prompt_tokens and ttft is not None:
+    if prompt_tokens and ttft is not None:
         prefill_ms = ttft - (result.network_baseline_ms or 0.0)
         if prefill_ms > 0:
-            prefill_tps = result.prompt_tokens / (prefill_ms / 1000.0)
+            prefill_tps = prompt_tokens / (prefill_ms / 1000.0)
 
     itl = inter_token_latencies_ms(result.event_times)
     return RequestMetrics(
@@ -110,7 +120,7 @@ def derive(result: RequestResult) -> RequestMetrics:
         itl_p50_ms=percentile(itl, 50),
         itl_p90_ms=percentile(itl, 90),
         itl_p99_ms=percentile(itl, 99),
-        cost_usd=cost_usd(result.prices, result.prompt_tokens, out, result.cached_tokens),
+        cost_usd=cost_usd(result.prices, prompt_tokens, out, token_count(result.cached_tokens)),
     )
 
 

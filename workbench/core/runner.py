@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass, field
@@ -18,14 +19,37 @@ from typing import Any, Literal, Protocol
 from workbench.core.clients import ClientPool, network_baseline_ms
 from workbench.core.errors import diagnosis
 from workbench.core.metrics import RequestMetrics, derive
-from workbench.core.prompts import BuiltPrompt, Calibration, PromptBuilder, PromptSpec
+from workbench.core.prompts import (
+    MAX_TARGET_TOKENS,
+    MIN_TARGET_TOKENS,
+    BuiltPrompt,
+    Calibration,
+    PromptBuilder,
+    PromptSpec,
+)
 from workbench.core.results import ErrorClass, RequestResult, Target
+from workbench.core.secrets import redact
+from workbench.core.store import StoreError
 from workbench.core.streaming import RequestSpec, TextDelta, stream_chat
 
 Mode = Literal["parallel", "sequential"]
 # A calibration request needs a prompt long enough to average the text's density, not the
 # full length: prefill of a long prompt costs time and money for one token of output.
 CALIBRATION_MAX_TOKENS = 8192
+
+# The limits of a plan (docs/reliability-runs.md); the CLI checks its flags against these.
+MAX_CONCURRENCY = 256
+MAX_REPEATS = 100_000
+MAX_WARMUP = 1_000
+MAX_OUTPUT_TOKENS = 1_048_576
+MAX_TEMPERATURE = 2.0
+MAX_SECONDS = 86_400.0  # one day: any timeout or retry budget beyond it is a typo
+# A store that keeps failing (locked, busy) is retried for this long before the run fails.
+STORE_RETRY_S = 10.0
+
+
+def _finite(value: float) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value)
 
 
 @dataclass(frozen=True)
@@ -53,16 +77,47 @@ class RunPlan:
     kind: Literal["comparison", "sweep", "replay"] = "comparison"
 
     def __post_init__(self) -> None:
+        problem = self._problem()
+        if problem:
+            raise ValueError(problem)
+
+    def _problem(self) -> str | None:
+        """The first value out of range, in words; None when the plan can run."""
         if not self.targets:
-            raise ValueError("a run needs at least one target (provider and model)")
+            return "a run needs at least one target (provider and model)"
         if not self.prompt_lengths:
-            raise ValueError("a run needs at least one prompt length")
-        if not 1 <= self.concurrency <= 256:
-            raise ValueError(f"concurrency must be 1..256, got {self.concurrency}")
-        if self.repeats < 1:
-            raise ValueError(f"repeats must be at least 1, got {self.repeats}")
-        if self.max_tokens < 1:
-            raise ValueError(f"max_tokens must be at least 1, got {self.max_tokens}")
+            return "a run needs at least one prompt length"
+        for length in self.prompt_lengths:
+            if not (isinstance(length, int) and MIN_TARGET_TOKENS <= length <= MAX_TARGET_TOKENS):
+                return (
+                    f"prompt length must be {MIN_TARGET_TOKENS}..{MAX_TARGET_TOKENS} tokens, "
+                    f"got {length!r}"
+                )
+        counts = (
+            ("concurrency", self.concurrency, 1, MAX_CONCURRENCY),
+            ("repeats", self.repeats, 1, MAX_REPEATS),
+            ("warmup", self.warmup, 0, MAX_WARMUP),
+            ("max_tokens", self.max_tokens, 1, MAX_OUTPUT_TOKENS),
+        )
+        for name, value, low, high in counts:
+            if not (isinstance(value, int) and low <= value <= high):
+                return f"{name} must be {low}..{high}, got {value!r}"
+        if not (_finite(self.temperature) and 0 <= self.temperature <= MAX_TEMPERATURE):
+            return f"temperature must be 0..{MAX_TEMPERATURE:g}, got {self.temperature!r}"
+        if not (_finite(self.needle_depth) and 0 <= self.needle_depth <= 1):
+            return f"needle_depth must be 0..1, got {self.needle_depth!r}"
+        limits = (
+            ("first_token_timeout_s", self.first_token_timeout_s),
+            ("stall_timeout_s", self.stall_timeout_s),
+            ("total_timeout_s", self.total_timeout_s),
+        )
+        for name, seconds in limits:
+            if seconds is not None and not (_finite(seconds) and 0 < seconds <= MAX_SECONDS):
+                return f"{name} must be more than 0 and at most {MAX_SECONDS:g} s, got {seconds!r}"
+        budget = self.retry_budget_s
+        if not (_finite(budget) and 0 <= budget <= MAX_SECONDS):
+            return f"retry_budget_s must be 0..{MAX_SECONDS:g} s, got {budget!r}"
+        return None
 
     @property
     def requests_per_cell(self) -> int:
@@ -124,12 +179,30 @@ RunEvent = RunStarted | RequestStarted | TextDelta | RequestFinished | Progress 
 
 
 class ResultSink(Protocol):
+    """Where finished requests go. `record` may raise; an exception whose `transient`
+    attribute is true (a locked database) is retried for `STORE_RETRY_S` before the run fails."""
+
     def start_run(self, kind: str, config: dict[str, Any], run_id: str | None = None) -> str: ...
     def record(self, result: RequestResult) -> None: ...
     def finish_run(self, run_id: str, status: str) -> None: ...
 
 
 KeyResolver = Callable[[Target], str | None]
+_MESSAGE_CHARS = 500  # an internal error's message is cut here, after redaction
+
+
+def _describe(exc: BaseException) -> str:
+    """`Type: message` of the innermost first exception of a group, redacted, then cut."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = str(exc)
+    return redact(f"{type(exc).__name__}: {text}" if text else type(exc).__name__)[:_MESSAGE_CHARS]
+
+
+def _mark_internal(result: RequestResult, exc: BaseException) -> None:
+    """A bug of ours while handling one request becomes that request's row, never a gap."""
+    result.error_class = ErrorClass.INTERNAL
+    result.error_message = f"internal error, please report: {_describe(exc)}"
 
 
 @dataclass
@@ -137,6 +210,7 @@ class _RunState:
     run_id: str
     plan: RunPlan
     queue: asyncio.Queue[RunEvent | None]
+    keep_results: bool = True
     started_ns: int = field(default_factory=time.perf_counter_ns)
     done: int = 0
     errors: int = 0
@@ -145,10 +219,17 @@ class _RunState:
     stopped_targets: set[str] = field(default_factory=set)
     baselines: dict[str, float | None] = field(default_factory=dict)
     seed: int = 0
+    failure: str | None = None  # why the run stopped early (the store failed); None while fine
 
 
 class Runner:
-    """Runs plans; one run at a time per Runner. Consume `run()` to drive it."""
+    """Runs plans; one run at a time per Runner. Consume `run()` to drive it.
+
+    Requests are made lazily: a cell holds at most `concurrency` requests in flight and never
+    creates the rest before they are due, so memory does not grow with `repeats`. With
+    `keep_results=False` the final `RunFinished.results` is empty and consumers take rows
+    from `RequestFinished` events, as the CLI does (memory stays flat over long runs).
+    """
 
     def __init__(
         self,
@@ -156,6 +237,9 @@ class Runner:
         sink: ResultSink | None = None,
         keys: KeyResolver | None = None,
         builder: PromptBuilder | None = None,
+        *,
+        keep_results: bool = True,
+        store_retry_s: float = STORE_RETRY_S,
     ) -> None:
         self.pool = pool
         self.sink = sink
@@ -164,6 +248,8 @@ class Runner:
         if self.builder.calibration is None:
             self.builder.calibration = Calibration()
         self.calibration: Calibration = self.builder.calibration
+        self.keep_results = keep_results
+        self.store_retry_s = store_retry_s
         self._state: _RunState | None = None
         self._cancelled = False
 
@@ -172,10 +258,7 @@ class Runner:
     def cancel(self) -> None:
         """Stop issuing requests and cancel those in flight; each becomes a 'cancelled' row."""
         self._cancelled = True
-        if self._state:
-            for tasks in self._state.tasks.values():
-                for task in tasks:
-                    task.cancel()
+        self._cancel_in_flight()
 
     def stop_target(self, label: str) -> None:
         """Stop one pane: cancel its requests in flight and skip the rest of its cells."""
@@ -188,10 +271,29 @@ class Runner:
     def running(self) -> bool:
         return self._state is not None
 
+    def _cancel_in_flight(self) -> None:
+        if self._state:
+            for tasks in self._state.tasks.values():
+                for task in tasks:
+                    task.cancel()
+
+    def _halted(self, state: _RunState, target: Target) -> bool:
+        return self._cancelled or state.failure is not None or target.label in state.stopped_targets
+
+    def _fail_run(self, state: _RunState, message: str) -> None:
+        """Stop the run because something beyond one request broke (the store)."""
+        if state.failure is None:
+            state.failure = message
+        self._cancel_in_flight()
+
     # ---- the stream ----
 
     async def run(self, plan: RunPlan) -> AsyncIterator[RunEvent]:
-        """Run `plan`, yielding events until RunFinished. Closing the iterator cancels the run."""
+        """Run `plan`, yielding events until RunFinished. Closing the iterator cancels the run.
+
+        `sink.start_run` errors propagate before anything is sent; everything after that ends
+        in a RunFinished whose status and message say how the run ended.
+        """
         if self._state is not None:
             raise RuntimeError("this runner is already running a plan")
         self._cancelled = False
@@ -200,7 +302,7 @@ class Runner:
             if self.sink
             else f"run-{int(time.time() * 1000):x}"
         )
-        state = _RunState(run_id, plan, asyncio.Queue())
+        state = _RunState(run_id, plan, asyncio.Queue(), keep_results=self.keep_results)
         self._state = state
         producer = asyncio.create_task(self._produce(state))
         status: Literal["finished", "cancelled", "failed"] = "finished"
@@ -219,12 +321,19 @@ class Runner:
                 with contextlib.suppress(asyncio.CancelledError):
                     await producer
             self._state = None
-            if self._cancelled:
-                status = "cancelled"
+            if state.failure is not None:
+                status, message = "failed", state.failure
             elif not producer.cancelled() and producer.exception() is not None:
-                status, message = "failed", repr(producer.exception())
-            if self.sink:
-                self.sink.finish_run(run_id, status)
+                status, message = "failed", f"internal error: {_describe(producer.exception())}"
+            elif self._cancelled:
+                status = "cancelled"
+            sink = self.sink
+            if sink is not None:
+                ending = status
+                problem = await self._store_call(state, lambda: sink.finish_run(run_id, ending))
+                if problem:  # the rows are in the events; the history may lack the end
+                    note = f"the run's end could not be recorded: {problem}"
+                    status, message = "failed", f"{message}; {note}" if message else note
         yield RunFinished(run_id, status, tuple(state.results), message)
 
     async def _produce(self, state: _RunState) -> None:
@@ -233,22 +342,28 @@ class Runner:
             if plan.measure_baseline:
                 await self._measure_baselines(state)
             for length in plan.prompt_lengths:
-                if self._cancelled:
+                if self._cancelled or state.failure is not None:
                     break
-                cells = [self._run_cell(state, target, length) for target in plan.targets]
                 if plan.mode == "parallel":
-                    await asyncio.gather(*cells)
+                    # a bug in one cell cancels the others instead of leaving them orphaned
+                    async with asyncio.TaskGroup() as group:
+                        for target in plan.targets:
+                            group.create_task(self._run_cell(state, target, length))
                 else:
-                    for cell in cells:
-                        await cell
+                    for target in plan.targets:
+                        await self._run_cell(state, target, length)
         finally:
             state.queue.put_nowait(None)
 
     async def _measure_baselines(self, state: _RunState) -> None:
         for target in state.plan.targets:
             if target.base_url not in state.baselines and not self._cancelled:
-                client = self.pool.get(target.base_url, self.keys(target))
-                state.baselines[target.base_url] = await network_baseline_ms(client)
+                try:
+                    client = self.pool.get(target.base_url, self.keys(target))
+                    baseline = await network_baseline_ms(client)
+                except Exception:  # no baseline is an empty column, not a failed run
+                    baseline = None
+                state.baselines[target.base_url] = baseline
 
     async def _run_cell(self, state: _RunState, target: Target, length: int) -> None:
         plan = state.plan
@@ -263,22 +378,28 @@ class Runner:
                 calibration=True,
             )
         for i in range(plan.warmup):
+            if self._halted(state, target):
+                return
             await self._request(state, target, length, repeat=i, warmup=True)
-        semaphore = asyncio.Semaphore(plan.concurrency)
+        repeats = iter(range(plan.requests_per_cell))
 
-        async def one(repeat: int) -> None:
-            async with semaphore:
+        async def worker() -> None:
+            # workers share one iterator: each repeat is taken once, and a request exists only
+            # while it is in flight
+            for repeat in repeats:
+                if self._halted(state, target):
+                    return
                 await self._request(state, target, length, repeat=repeat, warmup=False)
 
-        await asyncio.gather(*(one(r) for r in range(plan.requests_per_cell)))
+        async with asyncio.TaskGroup() as group:
+            for _ in range(min(plan.concurrency, plan.requests_per_cell)):
+                group.create_task(worker())
 
     @staticmethod
     def _calibration_key(target: Target) -> str:
         return Calibration.key_for(target.provider, target.model)
 
-    def _build_prompt(self, target: Target, length: int) -> BuiltPrompt:
-        state = self._state
-        assert state is not None
+    def _build_prompt(self, state: _RunState, target: Target, length: int) -> BuiltPrompt:
         plan = state.plan
         spec = PromptSpec(
             target_tokens=length,
@@ -301,12 +422,13 @@ class Runner:
         warmup: bool,
         calibration: bool = False,
     ) -> None:
-        if self._cancelled or target.label in state.stopped_targets:
+        """One planned request and its retries; each attempt ends as exactly one row."""
+        if self._halted(state, target):
             return
         plan = state.plan
-        prompt = self._build_prompt(target, length)
         attempt = 1
         retry_deadline = time.monotonic() + plan.retry_budget_s
+        prompt: BuiltPrompt | None = None
         while True:
             result = RequestResult(
                 model=target.model,
@@ -319,22 +441,23 @@ class Runner:
                 concurrency=plan.concurrency,
                 attempt=attempt,
                 warmup=warmup,
-                task="calibration" if calibration else prompt.task_label,
+                task="calibration" if calibration else plan.task,
                 network_baseline_ms=state.baselines.get(target.base_url),
                 prices=target.prices,
             )
-            spec = RequestSpec(
-                messages=prompt.messages,
-                max_tokens=1 if calibration else plan.max_tokens,
-                temperature=plan.temperature,
-                first_token_timeout_s=plan.first_token_timeout_s,
-                stall_timeout_s=plan.stall_timeout_s,
-                total_timeout_s=plan.total_timeout_s,
-                estimated_prompt_tokens=prompt.estimated_tokens,
-            )
-            await self._execute(state, target, result, spec, prompt, calibration)
+            outer_cancelled = False
+            try:
+                prompt = prompt or self._build_prompt(state, target, length)
+                if not calibration:
+                    result.task = prompt.task_label
+                outer_cancelled = await self._send(state, target, result, prompt, calibration)
+            except Exception as exc:  # a bug of ours must still leave a row, never a gap
+                _mark_internal(result, exc)
+            await self._finish(state, target, result, prompt, calibration)
+            if outer_cancelled:
+                raise asyncio.CancelledError  # the whole cell is being torn down
             wait = self._retry_wait(result, retry_deadline)
-            if wait is None or self._cancelled:
+            if wait is None or self._halted(state, target):
                 return
             await asyncio.sleep(wait)
             attempt += 1
@@ -350,15 +473,25 @@ class Runner:
             return None
         return result.retry_after_s
 
-    async def _execute(
+    async def _send(
         self,
         state: _RunState,
         target: Target,
         result: RequestResult,
-        spec: RequestSpec,
         prompt: BuiltPrompt,
         calibration: bool,
-    ) -> None:
+    ) -> bool:
+        """Stream one request into `result`; True when this task itself was cancelled."""
+        plan = state.plan
+        spec = RequestSpec(
+            messages=prompt.messages,
+            max_tokens=1 if calibration else plan.max_tokens,
+            temperature=plan.temperature,
+            first_token_timeout_s=plan.first_token_timeout_s,
+            stall_timeout_s=plan.stall_timeout_s,
+            total_timeout_s=plan.total_timeout_s,
+            estimated_prompt_tokens=prompt.estimated_tokens,
+        )
         client = self.pool.get(target.base_url, self.keys(target))
         state.queue.put_nowait(
             RequestStarted(
@@ -383,22 +516,38 @@ class Runner:
             if result.error_class is None:  # cancelled before it even started
                 cancelled = diagnosis(ErrorClass.CANCELLED, "stopped by the user")
                 result.error_class, result.error_message = ErrorClass.CANCELLED, cancelled.message
-        except Exception as exc:  # a bug of ours must still leave a row, never a gap
-            if result.error_class is None:
-                result.error_class = ErrorClass.INTERNAL
-                result.error_message = f"internal error: {exc!r}"
+            if state.failure is not None and result.error_class is ErrorClass.CANCELLED:
+                result.error_message = f"cancelled: the run stopped ({state.failure})"[
+                    :_MESSAGE_CHARS
+                ]
+            return task.cancelling() > 0
         finally:
             state.tasks[target.label].discard(inner)
-        if result.ok and prompt.needle_answer is not None:
-            result.needle_found = self.builder.check_answer(prompt, result.text)
-        if calibration and result.prompt_tokens and not result.usage_estimated:
-            self.calibration.observe_prompt(
-                self._calibration_key(target), prompt, result.prompt_tokens
-            )
-        if self.sink:
-            self.sink.record(result)
-        state.results.append(result)
-        state.queue.put_nowait(RequestFinished(result, derive(result), target))
+        return False
+
+    async def _finish(
+        self,
+        state: _RunState,
+        target: Target,
+        result: RequestResult,
+        prompt: BuiltPrompt | None,
+        calibration: bool,
+    ) -> None:
+        """Check the answer, store the row, then tell the consumers: every attempt, once."""
+        try:
+            if result.ok and prompt is not None and prompt.needle_answer is not None:
+                result.needle_found = self.builder.check_answer(prompt, result.text)
+            if calibration and result.prompt_tokens and not result.usage_estimated:
+                self.calibration.observe_prompt(
+                    self._calibration_key(target), prompt, result.prompt_tokens
+                )
+        except Exception as exc:
+            _mark_internal(result, exc)
+        metrics = self._metrics(result)
+        await self._record(state, result)
+        if state.keep_results:
+            state.results.append(result)
+        state.queue.put_nowait(RequestFinished(result, metrics, target))
         if calibration:
             return  # calibration requests are not part of the plan's count
         state.done += 1
@@ -408,3 +557,51 @@ class Runner:
         total = state.plan.total_requests
         eta = elapsed / state.done * max(0, total - state.done) if state.done else None
         state.queue.put_nowait(Progress(state.done, total, state.errors, elapsed, eta))
+
+    @staticmethod
+    def _metrics(result: RequestResult) -> RequestMetrics:
+        """The row's figures; usage a server garbled is dropped (and the row says why)."""
+        try:
+            return derive(result)
+        except Exception as exc:
+            _mark_internal(result, exc)
+            result.prompt_tokens = result.completion_tokens = result.cached_tokens = None
+            return derive(result)
+
+    async def _record(self, state: _RunState, result: RequestResult) -> None:
+        """Store one row; the row still reaches the consumers (and the CSV) when the store
+        cannot take it, and the run then fails."""
+        if self.sink is None or state.failure is not None:
+            return
+        sink = self.sink
+        problem = await self._store_call(state, lambda: sink.record(result))
+        if problem and state.failure is None:
+            self._fail_run(state, problem)
+
+    async def _store_call(self, state: _RunState, call: Callable[[], object]) -> str | None:
+        """Run one store call; a transient error (a lock) is retried with back-off for
+        `store_retry_s` (a single try once the store has failed the run). None on success,
+        else the problem in words."""
+        patience = 0.0 if state.failure is not None else self.store_retry_s
+        deadline = time.monotonic() + patience
+        delay = 0.05
+        while True:
+            try:
+                call()
+                return None
+            except Exception as exc:
+                transient = bool(getattr(exc, "transient", False))
+                if not transient or time.monotonic() + delay > deadline:
+                    waited = (
+                        f" (still failing after {patience:g} s)" if transient and patience else ""
+                    )
+                    return f"{_store_problem(exc)}{waited}"
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+
+def _store_problem(exc: BaseException) -> str:
+    """A StoreError's own message (it names the file and the fix), else the exception."""
+    if isinstance(exc, StoreError):
+        return redact(str(exc))[:_MESSAGE_CHARS]
+    return f"the history store failed: {_describe(exc)}"

@@ -8,41 +8,120 @@ each in its own column, so plain SQL can query them; the raw record round-trips 
 
 from __future__ import annotations
 
-import dataclasses
+import contextlib
 import json
 import os
 import sqlite3
+import stat
 import sys
+import tempfile
 import time
-import types
-import typing
 import uuid
-import zlib
-from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 
 import platformdirs
 
-from workbench.core.metrics import RequestMetrics, derive
+from workbench.core.metrics import derive
 from workbench.core.prompts import Calibration
-from workbench.core.results import ErrorClass, Prices, RequestResult
+from workbench.core.results import Prices, RequestResult
 from workbench.core.secrets import redact as secrets_redact
+from workbench.core.store_columns import (
+    METRIC_COLUMNS,
+    RESULT_COLUMNS,
+    encode_real,
+    requests_columns_sql,
+)
 
 APP_NAME = "attention-workbench"
 DATA_DIR_ENV = "WORKBENCH_DATA_DIR"
 DB_FILENAME = "history.sqlite3"
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 5000
+# `record` and `finish_run` wait this long for a lock, blocking the caller's thread (the
+# event loop): the runner retries with asynchronous back-off instead of waiting here.
+RECORD_BUSY_MS = 200
 
 RunKind = Literal["comparison", "sweep", "replay"]
 RunStatus = Literal["running", "finished", "cancelled", "interrupted", "failed"]
 
 
 class StoreError(RuntimeError):
-    """The history database cannot be used as asked (a newer schema, an unknown run, ...)."""
+    """The history database cannot be used as asked; the message names the file and the fix.
+
+    `transient` is true when waiting may help (another process holds the lock).
+    """
+
+    transient = False
+
+
+class StoreBusy(StoreError):
+    """Another process holds the database's lock."""
+
+    transient = True
+
+
+def _explain(error: BaseException, path: Path) -> StoreError:
+    """A StoreError that says what is wrong with the history file at `path` and what to do."""
+    if isinstance(error, StoreError):
+        return error
+    text = str(error)
+    low = text.lower()
+    elsewhere = f"or set {DATA_DIR_ENV} to use another folder"
+    if "locked" in low or "busy" in low:
+        return StoreBusy(
+            f"the history database {path} is locked by another process: close the program "
+            f"that holds it (another workbench, a SQLite browser), {elsewhere}"
+        )
+    if "full" in low or getattr(error, "errno", None) == 28:
+        return StoreError(
+            f"the disk that holds the history database {path} is full: free some space, "
+            f"{elsewhere} on another disk"
+        )
+    if "readonly" in low or "read-only" in low or isinstance(error, PermissionError):
+        return StoreError(
+            f"the history database {path} cannot be written ({text}): make it and its "
+            f"folder writable, {elsewhere}"
+        )
+    if "not a database" in low or "malformed" in low or "encrypted" in low:
+        return StoreError(
+            f"the history database {path} is damaged ({text}): move it aside "
+            f"(e.g. mv '{path}' '{path}.corrupt') and a new one starts next time, {elsewhere}"
+        )
+    if "unable to open" in low or isinstance(error, OSError):
+        return StoreError(
+            f"cannot open the history database {path} ({text}): check that its folder exists "
+            f"and is writable, {elsewhere}"
+        )
+    return StoreError(f"the history database {path} failed ({text}): {elsewhere}")
+
+
+def private_dir(path: Path) -> Path:
+    """Create `path` and any missing parents as 0700 folders (existing ones are left alone)."""
+    missing: list[Path] = []
+    current = path
+    while not current.exists():
+        missing.append(current)
+        if current.parent == current:
+            break
+        current = current.parent
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):  # another process made it first
+            folder.mkdir(mode=0o700)
+    return path
+
+
+def _private_file(path: Path) -> None:
+    """Create `path` as 0600 if it is missing; tighten our own file if others may read it."""
+    fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o600)
+    try:
+        info = os.fstat(fd)
+        if info.st_mode & 0o077 and stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid():
+            os.fchmod(fd, 0o600)  # written by an older version with the umask's 0644
+    finally:
+        os.close(fd)
 
 
 def default_data_dir() -> Path:
@@ -69,123 +148,31 @@ def load_calibration(path: Path | None = None) -> Calibration:
         return Calibration()
 
 
+_STALE_TMP_S = 600.0  # a temp file this old was left by a killed save
+
+
 def save_calibration(calibration: Calibration, path: Path | None = None) -> None:
+    """Write atomically (a crash never leaves half a file), 0600 in a 0700 folder.
+
+    Each save writes its own temp file (two processes never share one); temp files left by a
+    killed save are removed by the next one.
+    """
     path = path or default_data_dir() / CALIBRATION_FILENAME
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(calibration.to_dict()), encoding="utf-8")
-    tmp.replace(path)  # atomic: a crash never leaves half a file
-
-
-# --------------------------------------------------------------------------------------------
-# How each RequestResult field is stored: derived from the dataclass, so a new field is either
-# stored or fails loudly at import, never silently dropped.
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Column:
-    name: str
-    sql_type: str
-    encode: Callable[[Any], Any]
-    decode: Callable[[Any], Any]
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _to_bool(value: Any) -> bool | None:
-    return None if value is None else bool(value)
-
-
-def _to_int_flag(value: bool | None) -> int | None:
-    return None if value is None else int(value)
-
-
-def _encode_times(times: list[int]) -> bytes:
-    """Compact blob: version byte, then zlib'd little-endian int64 first value and deltas."""
-    deltas = array("q", (b - a for a, b in zip([0, *times], times, strict=False)))
-    if sys.byteorder != "little":
-        deltas.byteswap()
-    return b"\x01" + zlib.compress(deltas.tobytes(), 6)
-
-
-def _decode_times(blob: bytes | None) -> list[int]:
-    if not blob:
-        return []
-    if blob[0] != 1:
-        raise StoreError(f"unknown event_times encoding {blob[0]}")
-    deltas = array("q")
-    deltas.frombytes(zlib.decompress(blob[1:]))
-    if sys.byteorder != "little":
-        deltas.byteswap()
-    times: list[int] = []
-    total = 0
-    for delta in deltas:
-        total += delta
-        times.append(total)
-    return times
-
-
-def _decode_error_class(value: str | None) -> ErrorClass | None:
-    if value is None:
-        return None
+    private_dir(path.parent)
+    now = time.time()
+    for stale in path.parent.glob(f"{path.name}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if now - stale.stat().st_mtime > _STALE_TMP_S:
+                stale.unlink()
+    fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        return ErrorClass(value)
-    except ValueError:  # a class from a newer or older version of the app
-        return ErrorClass.INTERNAL
-
-
-def _base_type(hint: Any) -> Any:
-    """int | None -> int; anything else unchanged."""
-    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
-        args = [a for a in typing.get_args(hint) if a is not type(None)]
-        if len(args) == 1:
-            return args[0]
-    return hint
-
-
-def _result_columns() -> tuple[_Column, ...]:
-    hints = typing.get_type_hints(RequestResult)
-    columns: list[_Column] = []
-    for field in dataclasses.fields(RequestResult):
-        kind = _base_type(hints[field.name])
-        name = field.name
-        if kind is Prices:
-            columns += [
-                _Column("price_input", "REAL", _same, _same),
-                _Column("price_output", "REAL", _same, _same),
-                _Column("price_cached_input", "REAL", _same, _same),
-            ]
-        elif hints[name] == list[int]:  # event times and per-event sizes: delta-coded blobs
-            columns.append(_Column(name, "BLOB", _encode_times, _decode_times))
-        elif kind is bool:
-            columns.append(_Column(name, "INTEGER", _to_int_flag, _to_bool))
-        elif kind is ErrorClass:
-            columns.append(
-                _Column(name, "TEXT", lambda v: None if v is None else v.value, _decode_error_class)
-            )
-        elif kind is int:
-            columns.append(_Column(name, "INTEGER", _same, _same))
-        elif kind is float:
-            columns.append(_Column(name, "REAL", _same, _same))
-        elif kind is str:
-            columns.append(_Column(name, "TEXT", _same, _same))
-        else:
-            raise TypeError(f"store.py does not know how to keep RequestResult.{name}: {kind}")
-    return tuple(columns)
-
-
-_RESULT_COLUMNS = _result_columns()
-_METRIC_COLUMNS = tuple(field.name for field in dataclasses.fields(RequestMetrics))
-
-
-def _requests_columns_sql() -> list[tuple[str, str]]:
-    columns = [(c.name, c.sql_type) for c in _RESULT_COLUMNS]
-    columns += [(name, "REAL") for name in _METRIC_COLUMNS]
-    columns += [("event_count", "INTEGER")]  # for SQL only; never read back
-    return columns
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:  # mkstemp makes it 0600
+            handle.write(json.dumps(calibration.to_dict()))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 # --------------------------------------------------------------------------------------------
@@ -213,7 +200,7 @@ def _create_schema(conn: sqlite3.Connection) -> None:
         f"{name} {sql_type}"
         + (" PRIMARY KEY" if name == "request_id" else "")
         + (" NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE" if name == "run_id" else "")
-        for name, sql_type in _requests_columns_sql()
+        for name, sql_type in requests_columns_sql()
     )
     conn.execute(f"CREATE TABLE IF NOT EXISTS requests (\n{body}\n)")
     conn.execute("CREATE INDEX IF NOT EXISTS requests_run_id ON requests(run_id)")
@@ -227,17 +214,18 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
 
 def _add_missing_columns(conn: sqlite3.Connection) -> None:
     present = {row[1] for row in conn.execute("PRAGMA table_info(requests)")}
-    for name, sql_type in _requests_columns_sql():
+    for name, sql_type in requests_columns_sql():
         if name not in present:
             conn.execute(f"ALTER TABLE requests ADD COLUMN {name} {sql_type}")
 
 
-def _migrate(conn: sqlite3.Connection) -> None:
+def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise StoreError(
-            f"the history database has schema {version}, newer than this app's "
-            f"{SCHEMA_VERSION}; update the app or point {DATA_DIR_ENV} elsewhere"
+            f"the history database {path} was written by a newer version of the app "
+            f"(schema {version}; this one reads up to {SCHEMA_VERSION}): update the app, "
+            f"or set {DATA_DIR_ENV} to use another folder"
         )
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -349,13 +337,17 @@ class RunStore:
         recover: bool = True,
     ) -> None:
         self.path = Path(path) if path is not None else default_db_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._redact = redact or secrets_redact
         self._pid = os.getpid()
         self._marker = _process_start_marker(self._pid)
-        self._conn = sqlite3.connect(
-            self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
-        )
+        try:
+            private_dir(self.path.parent)
+            _private_file(self.path)  # SQLite gives its -wal and -shm files the same mode
+            self._conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+            )
+        except (OSError, sqlite3.Error) as error:
+            raise _explain(error, self.path) from None
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -363,11 +355,28 @@ class RunStore:
                 raise StoreError(f"could not switch {self.path} to WAL mode (got {mode!r})")
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self._conn.execute("PRAGMA foreign_keys = ON")
-            _migrate(self._conn)
-        except BaseException:
+            _migrate(self._conn, self.path)
+            self.recovered: list[str] = self.mark_interrupted() if recover else []
+        except BaseException as error:
             self._conn.close()
+            if isinstance(error, sqlite3.Error | OSError):
+                raise _explain(error, self.path) from None
             raise
-        self.recovered: list[str] = self.mark_interrupted() if recover else []
+
+    @contextlib.contextmanager
+    def _explained(self, busy_ms: int = BUSY_TIMEOUT_MS) -> Iterator[None]:
+        """SQLite's errors as StoreErrors that name this file and the fix; wait at most
+        `busy_ms` for another process's lock (then StoreBusy)."""
+        try:
+            if busy_ms != BUSY_TIMEOUT_MS:
+                self._conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+            try:
+                yield
+            finally:
+                if busy_ms != BUSY_TIMEOUT_MS:
+                    self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        except sqlite3.Error as error:
+            raise _explain(error, self.path) from None
 
     # -- context manager ----------------------------------------------------------------------
 
@@ -393,7 +402,14 @@ class RunStore:
         if kind not in get_args(RunKind):
             raise ValueError(f"kind must be one of {get_args(RunKind)}, got {kind!r}")
         run_id = run_id or uuid.uuid4().hex
-        config_json = self._redact(json.dumps(config, ensure_ascii=False, sort_keys=True))
+        config_json = self._redact(
+            json.dumps(config, ensure_ascii=False, sort_keys=True, default=str)
+        )
+        with self._explained():
+            self._insert_run(run_id, kind, config_json, note)
+        return run_id
+
+    def _insert_run(self, run_id: str, kind: str, config_json: str, note: str | None) -> None:
         self._conn.execute(
             "INSERT INTO runs (run_id, created_at, kind, config_json, status, note, owner_pid,"
             " owner_started) VALUES (?, ?, ?, ?, 'running', ?, ?, ?)",
@@ -407,16 +423,16 @@ class RunStore:
                 self._marker,
             ),
         )
-        return run_id
 
     def finish_run(self, run_id: str, status: RunStatus = "finished") -> None:
-        """Close a run with its final status."""
+        """Close a run with its final status (StoreBusy, like `record`, when locked)."""
         if status not in get_args(RunStatus) or status == "running":
             raise ValueError(f"a run cannot finish as {status!r}")
-        cursor = self._conn.execute(
-            "UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?",
-            (status, time.time(), run_id),
-        )
+        with self._explained(RECORD_BUSY_MS):
+            cursor = self._conn.execute(
+                "UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?",
+                (status, time.time(), run_id),
+            )
         if cursor.rowcount == 0:
             raise StoreError(f"no run {run_id!r} in {self.path}")
 
@@ -428,6 +444,10 @@ class RunStore:
 
     def mark_interrupted(self) -> list[str]:
         """Runs still "running" whose owner process is gone become "interrupted"; their ids."""
+        with self._explained():
+            return self._mark_interrupted()
+
+    def _mark_interrupted(self) -> list[str]:
         rows = self._conn.execute(
             "SELECT run_id, owner_pid, owner_started FROM runs WHERE status = 'running'"
         ).fetchall()
@@ -474,22 +494,26 @@ class RunStore:
     # -- requests -----------------------------------------------------------------------------
 
     def record(self, result: RequestResult) -> None:
-        """Store one finished request and commit at once (recording it again replaces it)."""
+        """Store one finished request and commit at once (recording it again replaces it).
+
+        Raises StoreBusy when another process holds the lock for over RECORD_BUSY_MS (the
+        caller retries), StoreError for anything else; the message names the file and the fix.
+        """
         values: dict[str, Any] = {}
-        for column in _RESULT_COLUMNS:
+        for column in RESULT_COLUMNS:
             if column.name.startswith("price_"):
                 continue
             values[column.name] = column.encode(getattr(result, column.name))
-        values["price_input"] = result.prices.input
-        values["price_output"] = result.prices.output
-        values["price_cached_input"] = result.prices.cached_input
-        if result.base_url:
-            values["base_url"] = self._redact(result.base_url)
-        if result.error_message is not None:
-            values["error_message"] = self._redact(result.error_message)
+        values["price_input"] = encode_real(result.prices.input)
+        values["price_output"] = encode_real(result.prices.output)
+        values["price_cached_input"] = encode_real(result.prices.cached_input)
+        if values["base_url"]:
+            values["base_url"] = self._redact(values["base_url"])
+        if values["error_message"] is not None:
+            values["error_message"] = self._redact(values["error_message"])
         metrics = derive(result)
-        for name in _METRIC_COLUMNS:
-            values[name] = getattr(metrics, name)
+        for name in METRIC_COLUMNS:
+            values[name] = encode_real(getattr(metrics, name))
         values["event_count"] = len(result.event_times)
 
         names = list(values)
@@ -498,16 +522,17 @@ class RunStore:
             f"INSERT INTO requests ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})"
             f" ON CONFLICT(request_id) DO UPDATE SET {updates}"
         )
-        try:
-            self._conn.execute(sql, [values[n] for n in names])
-        except sqlite3.IntegrityError as error:
-            if "FOREIGN KEY" in str(error):
-                raise StoreError(f"no run {result.run_id!r}: call start_run first") from error
-            raise
+        with self._explained(RECORD_BUSY_MS):
+            try:
+                self._conn.execute(sql, [values[n] for n in names])
+            except sqlite3.IntegrityError as error:
+                if "FOREIGN KEY" in str(error):
+                    raise StoreError(f"no run {result.run_id!r}: call start_run first") from error
+                raise
 
     def results(self, run_id: str) -> list[RequestResult]:
         """Every recorded request of a run, in the order they were recorded."""
-        names = [c.name for c in _RESULT_COLUMNS]
+        names = [c.name for c in RESULT_COLUMNS]
         rows = self._conn.execute(
             f"SELECT {', '.join(names)} FROM requests WHERE run_id = ? ORDER BY rowid",
             (run_id,),
@@ -515,11 +540,14 @@ class RunStore:
         results = []
         for row in rows:
             raw = dict(zip(names, row, strict=True))
-            kwargs = {
-                c.name: c.decode(raw[c.name])
-                for c in _RESULT_COLUMNS
-                if not c.name.startswith("price_")
-            }
+            try:
+                kwargs = {
+                    c.name: c.decode(raw[c.name])
+                    for c in RESULT_COLUMNS
+                    if not c.name.startswith("price_")
+                }
+            except ValueError as error:  # written by a newer version of the app
+                raise StoreError(f"{self.path}: request {raw['request_id']}: {error}") from None
             kwargs["prices"] = Prices(
                 input=raw["price_input"],
                 output=raw["price_output"],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +38,9 @@ ALLREDUCES_PER_LAYER = 2
 # Jittered intervals never drop below this fraction of the modelled one.
 _MIN_JITTER_FACTOR = 0.1
 
-_MAX_TENSOR_PARALLEL = 8
+MAX_TENSOR_PARALLEL = 8
+MAX_TIME_SCALE = 1000.0  # beyond this a simulated token takes minutes: a typo, not a wish
+MAX_JITTER = 1.0  # a relative std-dev of 100 %
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,22 @@ class SimSettings:
     jitter: float = 0.0  # relative std-dev of per-token time, seeded
     seed: int = 0
     kernel_csv: str | None = None  # kernel CSV: measured attention replaces the analytic term
+
+    def __post_init__(self) -> None:
+        """Refuse bad settings here, so a server never starts only to fail every request."""
+        if not (math.isfinite(self.time_scale) and 0 <= self.time_scale <= MAX_TIME_SCALE):
+            raise ValueError(
+                f"time_scale (--time-scale) must be 0..{MAX_TIME_SCALE:g}, got {self.time_scale}"
+            )
+        if not (math.isfinite(self.jitter) and 0 <= self.jitter <= MAX_JITTER):
+            raise ValueError(f"jitter (--jitter) must be 0..{MAX_JITTER:g}, got {self.jitter}")
+        tp = self.tensor_parallel
+        if tp is not None and not 1 <= tp <= MAX_TENSOR_PARALLEL:
+            raise ValueError(f"tensor_parallel (--tp) must be 1..{MAX_TENSOR_PARALLEL}, got {tp}")
+        if self.batch is not None and self.batch < 1:
+            raise ValueError(f"batch must be >= 1, got {self.batch}")
+        if self.gpu is not None:
+            get_profile(self.gpu)  # ValueError naming the known profiles
 
 
 def load_kernel_csv(path: str | Path) -> MeasuredTimings:
@@ -89,15 +108,7 @@ class SimTiming:
                 f"{model.id} has no deployment in the catalog, so it cannot be simulated; "
                 "simulated models are listed by Catalog.simulated()"
             )
-        if settings.time_scale < 0:
-            raise ValueError(f"time_scale must be >= 0, got {settings.time_scale}")
-        if settings.jitter < 0:
-            raise ValueError(f"jitter must be >= 0, got {settings.jitter}")
         tp = settings.tensor_parallel
-        if tp is not None and not 1 <= tp <= _MAX_TENSOR_PARALLEL:
-            raise ValueError(f"tensor_parallel must be 1..{_MAX_TENSOR_PARALLEL}, got {tp}")
-        if settings.batch is not None and settings.batch < 1:
-            raise ValueError(f"batch must be >= 1, got {settings.batch}")
         base = model.deployment
         self.model = model
         self.settings = settings

@@ -1,0 +1,176 @@
+"""How each RequestResult field and derived metric is kept in the history's `requests` table.
+
+Derived from the dataclass, so a new field is either stored or fails loudly at import, never
+silently dropped. Encoders never raise: a value a broken server sent (a 2**70 token count, an
+object where an id belongs, a lone surrogate in text) is stored as near as SQLite allows and
+never costs its row.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import sys
+import types
+import typing
+import zlib
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.core.metrics import RequestMetrics
+from workbench.core.results import ErrorClass, Prices, RequestResult
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    sql_type: str
+    encode: Callable[[Any], Any]
+    decode: Callable[[Any], Any]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _to_bool(value: Any) -> bool | None:
+    return None if value is None else bool(value)
+
+
+def _to_int_flag(value: Any) -> int | None:
+    return None if value is None else int(bool(value))
+
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _encode_int(value: Any) -> Any:
+    """An int as INTEGER; beyond int64 as the nearest REAL (NULL beyond a double)."""
+    if value is None:
+        return None
+    if isinstance(value, int) and _INT64_MIN <= value <= _INT64_MAX:
+        return int(value)  # a bool becomes 0 or 1
+    return encode_real(value)
+
+
+def _decode_int(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # stored as REAL because it did not fit in 64 bits
+    return value
+
+
+def encode_real(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, int | float):
+        try:
+            number = float(value)
+        except OverflowError:
+            return None
+        return number if math.isfinite(number) else None
+    return _encode_text(value)
+
+
+def _encode_text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        try:
+            value = json.dumps(value, ensure_ascii=False, default=str)
+        except (ValueError, RecursionError):
+            value = repr(value)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from a JSON escape: SQLite cannot take it
+        value = value.encode("utf-8", "replace").decode("utf-8")
+    return value
+
+
+def _encode_times(times: list[int]) -> bytes:
+    """Compact blob: version byte, then zlib'd little-endian int64 first value and deltas."""
+    deltas = array("q", (b - a for a, b in zip([0, *times], times, strict=False)))
+    if sys.byteorder != "little":
+        deltas.byteswap()
+    return b"\x01" + zlib.compress(deltas.tobytes(), 6)
+
+
+def _decode_times(blob: bytes | None) -> list[int]:
+    if not blob:
+        return []
+    if blob[0] != 1:
+        raise ValueError(f"unknown event_times encoding {blob[0]}")
+    deltas = array("q")
+    deltas.frombytes(zlib.decompress(blob[1:]))
+    if sys.byteorder != "little":
+        deltas.byteswap()
+    times: list[int] = []
+    total = 0
+    for delta in deltas:
+        total += delta
+        times.append(total)
+    return times
+
+
+def _decode_error_class(value: str | None) -> ErrorClass | None:
+    if value is None:
+        return None
+    try:
+        return ErrorClass(value)
+    except ValueError:  # a class from a newer or older version of the app
+        return ErrorClass.INTERNAL
+
+
+def _base_type(hint: Any) -> Any:
+    """int | None -> int; anything else unchanged."""
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return hint
+
+
+def _result_columns() -> tuple[Column, ...]:
+    hints = typing.get_type_hints(RequestResult)
+    columns: list[Column] = []
+    for field in dataclasses.fields(RequestResult):
+        kind = _base_type(hints[field.name])
+        name = field.name
+        if kind is Prices:
+            columns += [
+                Column("price_input", "REAL", _same, _same),
+                Column("price_output", "REAL", _same, _same),
+                Column("price_cached_input", "REAL", _same, _same),
+            ]
+        elif hints[name] == list[int]:  # event times and per-event sizes: delta-coded blobs
+            columns.append(Column(name, "BLOB", _encode_times, _decode_times))
+        elif kind is bool:
+            columns.append(Column(name, "INTEGER", _to_int_flag, _to_bool))
+        elif kind is ErrorClass:
+            columns.append(
+                Column(name, "TEXT", lambda v: None if v is None else v.value, _decode_error_class)
+            )
+        elif kind is int:
+            columns.append(Column(name, "INTEGER", _encode_int, _decode_int))
+        elif kind is float:
+            columns.append(Column(name, "REAL", encode_real, _same))
+        elif kind is str:
+            columns.append(Column(name, "TEXT", _encode_text, _same))
+        else:
+            raise TypeError(
+                f"store_columns.py does not know how to keep RequestResult.{name}: {kind}"
+            )
+    return tuple(columns)
+
+
+RESULT_COLUMNS = _result_columns()
+METRIC_COLUMNS = tuple(field.name for field in dataclasses.fields(RequestMetrics))
+
+
+def requests_columns_sql() -> list[tuple[str, str]]:
+    columns = [(c.name, c.sql_type) for c in RESULT_COLUMNS]
+    columns += [(name, "REAL") for name in METRIC_COLUMNS]
+    columns += [("event_count", "INTEGER")]  # for SQL only; never read back
+    return columns
