@@ -146,6 +146,7 @@ class NormalizedUrl:
     url: str
     notes: tuple[str, ...]  # what was changed and why, for the user to see
     credentials_removed: bool = False  # a user name or password was taken out (drop mode)
+    password: str = field(default="", repr=False, compare=False)  # what was taken out
 
 
 class UrlCredentials(ValueError):
@@ -197,10 +198,11 @@ def normalize_base_url(raw: str, *, drop_credentials: bool = False) -> Normalize
             raise ValueError(f"'{shown}' is not an http(s) URL; write it like https://host/v1")
     parts = urlsplit(text)
     userinfo, _, host = parts.netloc.rpartition("@")
+    password = unquote(userinfo.partition(":")[2])
     if userinfo:
         from workbench.core.secrets import register_secret
 
-        register_secret(unquote(userinfo.partition(":")[2]))
+        register_secret(password)
         if not drop_credentials:
             raise UrlCredentials(url_credentials_fix(shown))
         notes.append("removed the user name and password (never kept in a URL)")
@@ -225,7 +227,10 @@ def normalize_base_url(raw: str, *, drop_credentials: bool = False) -> Normalize
     if parts.path != path and not any("removed '" in n for n in notes):
         notes.append("removed trailing slashes")
     return NormalizedUrl(
-        urlunsplit((parts.scheme.lower(), host, path, "", "")), tuple(notes), bool(userinfo)
+        urlunsplit((parts.scheme.lower(), host, path, "", "")),
+        tuple(notes),
+        bool(userinfo),
+        password,
     )
 
 
