@@ -317,7 +317,11 @@ def env_var_key(src: Source, value: Any, where: str) -> FoundKey:
     if ref:
         name = ref
     if not _ENV_NAME.match(name):
-        raise src.field_error(where, f"{name[:40]!r} is not an environment variable name")
+        raise src.field_error(  # never echoed: it may be a key pasted where a name goes
+            where,
+            "is not an environment variable name (letters, digits and _, like MY_API_KEY); the "
+            "key itself belongs in the variable, never in the file",
+        )
     return FoundKey.env(name, f"{src.label}: {where}")
 
 
