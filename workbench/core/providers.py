@@ -154,6 +154,9 @@ class UrlCredentials(ValueError):
 
 
 _ENDPOINT_SUFFIXES = ("/chat/completions", "/completions", "/models", "/responses")
+_NO_SCHEME_USERINFO = re.compile(
+    r"^(\s*[\"']?(?![a-z][a-z0-9+.\-]*://)[^\s/@:]*)(?::[^\s@]*)?@(?=[\w.\[-])", re.IGNORECASE
+)
 
 
 def url_credentials_fix(shown: str) -> str:
@@ -179,7 +182,7 @@ def normalize_base_url(raw: str, *, drop_credentials: bool = False) -> Normalize
     """
     from workbench.core.secrets import redact  # secrets imports this module for type hints
 
-    shown = redact(mask_credentials(raw))
+    shown = redact(_NO_SCHEME_USERINFO.sub(r"\1:***@", mask_url_password(raw)))
     text = raw.strip().strip("\"'").strip()
     notes: list[str] = []
     if text != raw:
@@ -189,8 +192,9 @@ def normalize_base_url(raw: str, *, drop_credentials: bool = False) -> Normalize
     if re.search(r"\s", text):
         raise ValueError(f"'{shown}' has spaces inside it; remove them (https://host/v1)")
     if not re.match(r"^https?://", text, re.IGNORECASE):
-        if re.match(r"^[\w.-]+(:\d+)?(/|$)", text):
-            host = re.split(r"[:/]", text, maxsplit=1)[0]
+        bare = _NO_SCHEME_USERINFO.sub("", text)  # user:password@host/v1 is found below
+        if re.match(r"^[\w.-]+(:\d+)?(/|$)", bare):
+            host = re.split(r"[:/]", bare, maxsplit=1)[0]
             scheme = "http" if is_loopback(f"http://{host}") else "https"
             text = f"{scheme}://{text}"
             notes.append(f"added {scheme}:// (the URL had no scheme)")
