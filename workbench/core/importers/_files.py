@@ -92,19 +92,23 @@ def open_regular(path: Path) -> BinaryIO:
     Opened non-blocking and checked with fstat before anything is read: opening or reading a
     FIFO with no writer would wait forever, and a device may never end.
     """
+    _refuse_special(path, os.stat(path).st_mode)  # a socket cannot even be opened
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
-            raise NotARegularFile(f"{path} is {kind}, not a config file")
+        _refuse_special(path, os.fstat(fd).st_mode)  # what was opened, if it changed since
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
         raise
+
+
+def _refuse_special(path: Path, mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        raise NotARegularFile(f"{path} is {kind}, not a config file")
 
 
 def read_text(path: Path) -> Source:
