@@ -122,24 +122,7 @@ def provider_from_dict(name: str, table: object) -> Provider:
             name, "base_url", "missing; every provider needs a base URL like https://host/v1"
         )
     notes: list[str] = []
-    try:
-        normalized = normalize_base_url(
-            _expect_str(name, "base_url", table["base_url"]), drop_credentials=True
-        )
-    except ValueError as exc:
-        if isinstance(exc, ProviderConfigError):
-            raise
-        raise _err(name, "base_url", str(exc)) from None
-    base_url = normalized.url
-    if normalized.credentials_removed:
-        var = _env_hint(name, "API_KEY")
-        notes.append(
-            f"provider '{name}': its base URL in the providers file has a user name or "
-            f"password in it, which Attention Workbench never uses, shows or saves: it is "
-            f"ignored, and left out of the file the next time providers are saved. Fix: "
-            f'export {var}=<the password>, then set base_url = "{base_url}" and '
-            f'key = "${{{var}}}" for it in the providers file (or in the app)'
-        )
+    base_url = _base_url_from(name, table["base_url"], notes)
     key = _key_from(name, table)
     headers_raw = table.get("headers", {})
     if not isinstance(headers_raw, dict):
@@ -178,6 +161,26 @@ def provider_from_dict(name: str, table: object) -> Provider:
         source=source,
         load_notes=tuple(notes),
     )
+
+
+def _base_url_from(name: str, raw: object, notes: list[str]) -> str:
+    """The normalised base URL; user:password@ in it is left out and noted in `notes`."""
+    try:
+        normalized = normalize_base_url(_expect_str(name, "base_url", raw), drop_credentials=True)
+    except ValueError as exc:
+        if isinstance(exc, ProviderConfigError):
+            raise
+        raise _err(name, "base_url", str(exc)) from None
+    if normalized.credentials_removed:
+        var = _env_hint(name, "API_KEY")
+        notes.append(
+            f"provider '{name}': its base URL in the providers file has a user name or "
+            f"password in it, which Attention Workbench never uses, shows or saves: it is "
+            f"ignored, and left out of the file the next time providers are saved. Fix: "
+            f'export {var}=<the password>, then set base_url = "{normalized.url}" and '
+            f'key = "${{{var}}}" for it in the providers file (or in the app)'
+        )
+    return normalized.url
 
 
 def _env_hint(name: str, suffix: str) -> str:
