@@ -144,6 +144,8 @@ def test_broken_toml_names_file_and_line_and_the_last_good_copy_loads(tmp_path) 
         ('key = { source = "vault", name = "X" }', "key.source", "unknown key source 'vault'"),
         ('verify_tls = "no"', "verify_tls", "expected true or false"),
         ("stall_timeout_s = -1", "stall_timeout_s", "more than 0"),
+        ("first_token_timeout_s = nan", "first_token_timeout_s", "more than 0"),
+        ("total_timeout_s = inf", "total_timeout_s", "more than 0"),
         ('proxy = { mode = "socks" }', "proxy.mode", "unknown proxy mode"),
         ('base_ur = "https://typo/v1"', "base_ur", "did you mean 'base_url'"),
         ("models = [{ id = 'm', context_window = 'big' }]", "models[0].context_window", "tokens"),

@@ -25,6 +25,7 @@ from workbench.core.secrets import (
     resolve_headers,
     resolve_key,
 )
+from workbench.core.terminal import printable_lines
 
 install_log_redaction()  # every CLI log line goes through `redact`
 
@@ -261,8 +262,8 @@ def load_saved_provider(name: str) -> Provider | None:
     from workbench.core.provider_store import ProviderConfigError, get_provider, load_providers
 
     found = load_providers()
-    if found.warning:
-        print(f"warning: {redact(found.warning)}", file=sys.stderr)
+    if found.warning:  # quotes the hand-editable file: no control characters reach the terminal
+        print(f"warning: {printable_lines(redact(found.warning))}", file=sys.stderr)
     try:
         return get_provider(name)
     except ProviderConfigError as exc:
@@ -325,7 +326,7 @@ async def _saved_endpoint(args: argparse.Namespace) -> Endpoint | None:
     if provider is None:
         return None
     for warning in provider.warnings():
-        print(f"warning: {warning}", file=sys.stderr)
+        print(f"warning: {printable_lines(redact(warning))}", file=sys.stderr)
     try:
         if getattr(args, "api_key_env", None):
             api_key = key_from_env(args.api_key_env)

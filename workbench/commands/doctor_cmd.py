@@ -17,8 +17,9 @@ from typing import Any
 
 from workbench.commands.common import LOCAL_PROVIDER, fail
 from workbench.core.doctor import Check, diagnose, passed
-from workbench.core.providers import ProxyChoice
+from workbench.core.providers import ProxyChoice, UrlCredentials, normalize_base_url
 from workbench.core.secrets import redact, register_secret
+from workbench.core.terminal import escape_quoted, printable
 
 MARKS = {"ok": "✓", "fail": "✗", "skip": "–"}
 
@@ -96,8 +97,10 @@ async def _run(args: argparse.Namespace) -> int:
             timeout_s=args.timeout,
             key_source=target.key_source,
         )
-    if args.json:
-        print(json.dumps([c.to_json() for c in checks], ensure_ascii=False, indent=2))
+    if args.json:  # JSON escapes C0 controls; escape_quoted the C1 and bidi characters
+        print(
+            escape_quoted(json.dumps([c.to_json() for c in checks], ensure_ascii=False, indent=2))
+        )
     else:
         _print_human(target, args.model or target.model, checks)
     return 0 if passed(checks) else 1
@@ -117,6 +120,7 @@ def _key_from_env(var: str) -> tuple[str | None, str]:
 
 async def _resolve(args: argparse.Namespace, stack: AsyncExitStack) -> _Target:
     if args.base_url:
+        _refuse_credentials(args.base_url)
         target = _Target(args.base_url)
         if args.api_key_env:
             target.api_key, target.key_source = _key_from_env(args.api_key_env)
@@ -132,6 +136,17 @@ async def _resolve(args: argparse.Namespace, stack: AsyncExitStack) -> _Target:
             target.api_key, target.key_source = _key_from_env(args.api_key_env)
         return target
     return _saved_provider(args)
+
+
+def _refuse_credentials(url: str) -> None:
+    """A URL with user:password@ is bad input (never sent, never shown); any other oddity of
+    its shape is the doctor's to diagnose."""
+    try:
+        normalize_base_url(url)
+    except UrlCredentials as exc:
+        raise _BadInput(str(exc)) from None
+    except ValueError:
+        pass
 
 
 def _saved_provider(args: argparse.Namespace) -> _Target:
@@ -183,18 +198,24 @@ def _saved_provider(args: argparse.Namespace) -> _Target:
 
 def _print_human(target: _Target, model: str | None, checks: list[Check]) -> None:
     head = f"Connection doctor: {target.base_url}" + (f" (model {model})" if model else "")
-    print(redact(head))
+    _out(head)
     for warning in target.warnings:
-        print(redact(f"WARNING: {warning}"))
+        _out(f"WARNING: {warning}")
     for check in checks:
         mark = MARKS["skip"] if check.skipped else MARKS["ok" if check.ok else "fail"]
-        print(f"{mark} {check.name}: {check.evidence}")
+        _out(f"{mark} {check.name}: {check.evidence}")
         if not check.ok and not check.skipped:
-            print(f"    cause: {check.cause}")
-            print(f"    fix: {check.fix}")
+            _out(f"    cause: {check.cause}")
+            _out(f"    fix: {check.fix}")
     ran = [c for c in checks if not c.skipped]
     failed = sum(1 for c in ran if not c.ok)
     skipped = len(checks) - len(ran)
     verdict = "all checks passed" if not failed else f"{failed} check(s) failed"
-    print(f"{verdict} ({len(ran) - failed} passed, {skipped} skipped)")
+    _out(f"{verdict} ({len(ran) - failed} passed, {skipped} skipped)")
     sys.stdout.flush()
+
+
+def _out(line: str) -> None:
+    """A line that may quote the server (model ids, error text): redacted, and no control or
+    bidi character reaches the terminal."""
+    print(printable(redact(line)))

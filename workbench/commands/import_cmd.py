@@ -24,6 +24,7 @@ from workbench.core.importers import (
 )
 from workbench.core.providers import ModelEntry, Provider
 from workbench.core.secrets import redact
+from workbench.core.terminal import escape_quoted, printable, printable_lines
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _err(message: str) -> None:
-    print(f"error: {redact(message)}", file=sys.stderr)
+    print(f"error: {printable_lines(redact(message))}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,18 +62,22 @@ def run(args: argparse.Namespace) -> int:
     catalog = load_catalog()
     saved_to: Path | None = None
     save_error: str | None = None
+    notices: list[str] = []
     if not args.dry_run and plan.changes:
         try:
-            saved_to = apply_save(plan, existing.path)
+            saved_to = apply_save(plan, existing.path, notices)
         except Exception as exc:  # keyring refused, file not writable: say so, no traceback
             save_error = f"nothing saved to the providers file: {exc}"
+    for notice in notices:  # a broken providers file kept aside before it was replaced
+        print(f"warning: {printable_lines(redact(notice))}", file=sys.stderr)
     if args.json:
         doc = _as_json(result, plan, catalog, args.dry_run, saved_to, save_error, keyring_why)
         doc["existing_warning"] = existing.warning
-        print(redact(json.dumps(doc, indent=2, ensure_ascii=False)))
+        # JSON escapes C0 controls itself; escape_quoted does DEL, C1 and bidi characters
+        print(escape_quoted(redact(json.dumps(doc, indent=2, ensure_ascii=False))))
     else:
         if existing.warning:
-            print(f"warning: {redact(existing.warning)}", file=sys.stderr)
+            print(f"warning: {printable_lines(redact(existing.warning))}", file=sys.stderr)
         _print_text(result, plan, catalog, keyring_why)
         target = existing.path
         if args.dry_run:
@@ -91,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print(line: str = "") -> None:
-    print(redact(line).rstrip())
+    """A line built from what the imported file says: redacted, no control characters."""
+    print(printable(redact(line).rstrip()))
 
 
 def _print_text(result: ImportResult, plan: SavePlan, catalog: Catalog, keyring: str) -> None:

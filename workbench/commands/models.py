@@ -8,6 +8,13 @@ from contextlib import AsyncExitStack
 
 from workbench.commands.common import add_target_args, resolve_endpoint
 from workbench.core.catalog import load_catalog
+from workbench.core.secrets import redact
+from workbench.core.terminal import printable
+
+
+def _out(line: str) -> None:
+    """A line with model ids a server chose: redacted, and no control or bidi characters."""
+    print(printable(redact(line)))
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,26 +40,27 @@ async def _run(args: argparse.Namespace) -> int:
             return 2
         saved_ids = [m.id for m in endpoint.saved.models] if endpoint.saved else []
         if endpoint.models is None:
-            print(f"{endpoint.base_url} has no model list (GET /models answered 404)")
+            _out(f"{endpoint.base_url} has no model list (GET /models answered 404)")
             if not saved_ids:
                 return 0
-            print(f"{len(saved_ids)} model(s) saved for provider '{endpoint.provider}'")
+            _out(f"{len(saved_ids)} model(s) saved for provider '{endpoint.provider}'")
             listed = saved_ids
         else:
-            print(f"{len(endpoint.models)} model(s) at {endpoint.base_url}")
+            _out(f"{len(endpoint.models)} model(s) at {endpoint.base_url}")
             listed = sorted(endpoint.models)
         for model_id in listed:
             facts = endpoint.model_facts(catalog, model_id)
+            shown = printable(model_id)  # escaped before padding, so the columns line up
             if facts.attention is None and facts.context_window is None:
-                print(f"  {model_id}")
+                _out(f"  {shown}")
                 continue
             ctx = f"{facts.context_window // 1024}K ctx" if facts.context_window else ""
             attention = facts.attention or "?"
-            print(f"  {model_id:<28} {attention:<5} {ctx:>9}  {facts.display_name or ''}".rstrip())
+            _out(f"  {shown:<28} {attention:<5} {ctx:>9}  {facts.display_name or ''}".rstrip())
         if endpoint.models is not None:
             missing = [m for m in saved_ids if m not in endpoint.models]
             for model_id in missing:
-                print(
+                _out(
                     f"  warning: saved model '{model_id}' is not in the server's list "
                     f"(`workbench doctor {endpoint.provider} --model {model_id}`)"
                 )

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from workbench.commands.common import fail
+from workbench.core.provider_files import write_private
 from workbench.core.provider_store import (
     ProviderConfigError,
     ProviderSet,
@@ -26,6 +27,7 @@ from workbench.core.providers import (
     normalize_base_url,
 )
 from workbench.core.secrets import is_env_var_name, parse_env_reference, redact
+from workbench.core.terminal import printable, printable_lines
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -81,6 +83,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "or a proxy URL for this provider only",
     )
     add.add_argument(
+        "--proxy-password-env",
+        metavar="VAR",
+        help="environment variable with the proxy's password (never put it in the URL)",
+    )
+    add.add_argument(
         "--insecure",
         action="store_true",
         help="turn TLS certificate verification off for this provider (shown as a warning)",
@@ -98,10 +105,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=_list)
 
 
+def _out(line: str = "") -> None:
+    """One line to stdout: redacted, and with no control or bidi character (the file is
+    hand-editable, so any text in it may be hostile)."""
+    print(printable(redact(line)))
+
+
+def _warn(message: str) -> None:
+    print(f"warning: {printable_lines(redact(message))}", file=sys.stderr)
+
+
 def _load() -> ProviderSet:
     found = load_providers()
     if found.warning:
-        print(f"warning: {redact(found.warning)}", file=sys.stderr)
+        _warn(found.warning)
     return found
 
 
@@ -112,20 +129,20 @@ def _describe_proxy(provider: Provider) -> str:
 def _list(args: argparse.Namespace) -> int:
     found = _load()
     if not found.providers:
-        print(f"No saved providers in {found.path}.")
-        print("Add one: workbench providers add NAME --base-url URL --api-key-env VAR")
+        _out(f"No saved providers in {found.path}.")
+        _out("Add one: workbench providers add NAME --base-url URL --api-key-env VAR")
         return 0
-    print(f"{len(found.providers)} provider(s) in {found.path}")
+    _out(f"{len(found.providers)} provider(s) in {found.path}")
     for provider in found.providers:
         models = ", ".join(m.id for m in provider.models) or "(none saved)"
-        print(f"  {provider.name}")
-        print(f"    base URL: {provider.base_url}")
-        print(f"    key:      {provider.key.describe()}")
-        print(f"    models:   {models}")
+        _out(f"  {provider.name}")
+        _out(f"    base URL: {provider.base_url}")
+        _out(f"    key:      {provider.key.describe()}")
+        _out(f"    models:   {models}")
         if provider.proxy.mode != "system":
-            print(f"    proxy:    {_describe_proxy(provider)}")
+            _out(f"    proxy:    {_describe_proxy(provider)}")
         for warning in provider.warnings():
-            print(f"    WARNING:  {warning}")
+            _out(f"    WARNING:  {warning}")
     return 0
 
 
@@ -141,26 +158,24 @@ def _show(args: argparse.Namespace) -> int:
     provider = _find(_load(), args.name)
     if provider is None:
         return 2
-    print(f"{provider.name}")
-    print(f"  base URL:      {provider.base_url}")
-    print(f"  key:           {provider.key.describe()}")
+    _out(f"{provider.name}")
+    _out(f"  base URL:      {provider.base_url}")
+    _out(f"  key:           {provider.key.describe()}")
     for header, value in provider.headers.items():
-        print(f"  header:        {header}: {redact(value)}")
+        _out(f"  header:        {header}: {redact(value)}")
     total = f"{provider.total_timeout_s:g} s" if provider.total_timeout_s else "none"
-    print(
+    _out(
         f"  timeouts:      first token {provider.first_token_timeout_s:g} s, "
         f"stall {provider.stall_timeout_s:g} s, total {total}"
     )
-    print(f"  proxy:         {_describe_proxy(provider)}")
-    print(f"  TLS verify:    {'on' if provider.verify_tls else 'OFF'}")
+    _out(f"  proxy:         {_describe_proxy(provider)}")
+    _out(f"  TLS verify:    {'on' if provider.verify_tls else 'OFF'}")
     if provider.source:
-        print(f"  imported from: {provider.source}")
+        _out(f"  imported from: {provider.source}")
     for warning in provider.warnings():
-        print(f"  WARNING: {warning}")
+        _out(f"  WARNING: {warning}")
     if not provider.models:
-        print(
-            "  models:        (none saved; `workbench models --provider NAME` lists the server's)"
-        )
+        _out("  models:        (none saved; `workbench models --provider NAME` lists the server's)")
     for m in provider.models:
         facts = [
             x
@@ -172,7 +187,7 @@ def _show(args: argparse.Namespace) -> int:
             )
             if x
         ]
-        print(f"  model:         {m.id}" + (f"  ({', '.join(facts)})" if facts else ""))
+        _out(f"  model:         {m.id}" + (f"  ({', '.join(facts)})" if facts else ""))
     return 0
 
 
@@ -186,8 +201,15 @@ def _remove(args: argparse.Namespace) -> int:
         return 2
     if _find(found, args.name) is None:
         return 2
-    save_providers([p for p in found.providers if p.name != args.name], found.path)
-    print(f"Removed '{args.name}' from {found.path}")
+    notices: list[str] = []
+    try:
+        save_providers([p for p in found.providers if p.name != args.name], found.path, notices)
+    except ProviderConfigError as exc:
+        fail(str(exc))
+        return 2
+    for notice in notices:
+        _warn(notice)
+    _out(f"Removed '{args.name}' from {found.path}")
     return 0
 
 
@@ -223,7 +245,7 @@ def _add(args: argparse.Namespace) -> int:
         fail(str(exc))
         return 2
     for note in normalized.notes:
-        print(f"base URL: {note} -> {normalized.url}")
+        _out(f"base URL: {note} -> {normalized.url}")
     key = _key_ref(args)
     if key is None:
         return 2
@@ -234,10 +256,9 @@ def _add(args: argparse.Namespace) -> int:
             fail(f"--header takes NAME=VALUE, got '{redact(item)}'")
             return 2
         headers[name.strip()] = value.strip()
-    if args.proxy in ("system", "none"):
-        proxy = ProxyChoice(args.proxy)
-    else:
-        proxy = ProxyChoice("url", args.proxy.strip())
+    proxy = _proxy_choice(args)
+    if proxy is None:
+        return 2
     provider = Provider(
         name=args.name,
         base_url=normalized.url,
@@ -250,6 +271,7 @@ def _add(args: argparse.Namespace) -> int:
         verify_tls=not args.insecure,
         models=tuple(ModelEntry(m) for m in dict.fromkeys(args.model)),
     )
+    notices: list[str] = []
     try:
         if proxy.mode == "url":
             check_proxy_url(args.name, proxy.url)
@@ -258,17 +280,37 @@ def _add(args: argparse.Namespace) -> int:
         if existing is not None:  # keep its place in the file
             index = found.providers.index(existing)
             others.insert(index, replace(provider))
-            path = save_providers(others, found.path)
+            path = save_providers(others, found.path, notices)
         else:
-            path = save_providers([*others, provider], found.path)
+            path = save_providers([*others, provider], found.path, notices)
     except ProviderConfigError as exc:
         fail(str(exc))
         return 2
-    print(f"Saved '{provider.name}' ({provider.base_url}) to {path}")
-    print(f"  key: {provider.key.describe()}")
+    for notice in notices:
+        _warn(notice)
+    _out(f"Saved '{provider.name}' ({provider.base_url}) to {path}")
+    _out(f"  key: {provider.key.describe()}")
     for warning in provider.warnings():
-        print(f"  WARNING: {warning}")
+        _out(f"  WARNING: {warning}")
     return 0
+
+
+def _proxy_choice(args: argparse.Namespace) -> ProxyChoice | None:
+    """--proxy and --proxy-password-env as a ProxyChoice; None after saying what is wrong."""
+    var = (args.proxy_password_env or "").strip()
+    var = parse_env_reference(var) or var
+    if args.proxy in ("system", "none"):
+        if var:
+            fail("--proxy-password-env goes with --proxy URL (a proxy of this provider's own)")
+            return None
+        return ProxyChoice(args.proxy)
+    if var and not is_env_var_name(var):
+        fail(
+            "--proxy-password-env takes the NAME of an environment variable (like "
+            "PROXY_PASSWORD), not the password; export PROXY_PASSWORD=<password> first"
+        )
+        return None
+    return ProxyChoice("url", args.proxy.strip(), var)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -280,8 +322,12 @@ def _export(args: argparse.Namespace) -> int:
         return 2
     if args.path:
         target = Path(args.path)
-        target.write_text(text, encoding="utf-8")
-        print(f"Exported {len(found.providers)} provider(s) to {target} (no keys inside)")
+        try:
+            write_private(target, text)  # 0600: it names hosts, accounts and variables
+        except OSError as exc:
+            fail(f"cannot write {target}: {exc.strerror or exc}; choose a writable file path")
+            return 2
+        _out(f"Exported {len(found.providers)} provider(s) to {target} (no keys inside)")
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(text)  # C1 and bidi characters are escaped by the writer
     return 0

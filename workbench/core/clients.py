@@ -110,8 +110,8 @@ def plan_route(base_url: str, proxy: ProxyChoice | None, transport: Transport) -
         if not proxy.url.strip():
             raise ProxyUnsupported("proxy mode 'url' needs a proxy URL like http://proxy:3128")
         chosen: Transport = "httpx" if _is_socks(proxy.url) else transport
-        return Route(
-            chosen, proxy.url.strip(), False, f"through proxy {mask_url_password(proxy.url)}"
+        return Route(  # connect_url: the password from its environment variable, if any
+            chosen, proxy.connect_url(), False, f"through proxy {mask_url_password(proxy.url)}"
         )
     if proxy.mode == "none":
         return Route(transport, None, False, "direct (proxy: none)")

@@ -49,7 +49,7 @@ from workbench.core.errors import diagnosis, looks_like_html, parse_retry_after
 from workbench.core.i18n import QT_TRANSLATE_NOOP, Phrase, joined, marked, phrase
 from workbench.core.providers import ProxyChoice, is_loopback, normalize_base_url
 from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.secrets import redact, register_secret
+from workbench.core.secrets import redact, redact_and_cut, register_secret
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import openai
@@ -313,8 +313,8 @@ class _Answer:
         if isinstance(data, dict):
             err = data.get("error", data)
             if isinstance(err, dict):
-                return str(err.get("message") or err.get("code") or "")[:200]
-            return str(err)[:200]
+                return redact_and_cut(str(err.get("message") or err.get("code") or ""), 200)
+            return redact_and_cut(str(err), 200)
         return _first_bytes(self.body, 120)
 
     @property
@@ -335,7 +335,7 @@ class _Answer:
 
 def _first_bytes(text: str, n: int) -> str:
     flat = re.sub(r"\s+", " ", text).strip()
-    return flat[:n] + ("…" if len(flat) > n else "")
+    return redact_and_cut(flat, n, ellipsis="…")
 
 
 def _html_title(body: str) -> str:
@@ -1120,7 +1120,9 @@ class _Doctor:
             message = judged.message
             evidence = f"{sent}{source}; {seen}" + (f": {message}" if message else "")
             if judged.headers.get("www-authenticate"):
-                evidence += f"; WWW-Authenticate: {judged.headers['www-authenticate'][:80]}"
+                evidence += (
+                    f"; WWW-Authenticate: {redact_and_cut(judged.headers['www-authenticate'], 80)}"
+                )
             if not self.key:
                 cause = [
                     phrase(QT_TRANSLATE_NOOP("Doctor", "no key was sent and the server wants one"))

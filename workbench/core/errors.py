@@ -17,7 +17,7 @@ import httpx2
 
 from workbench.core.i18n import QT_TRANSLATE_NOOP
 from workbench.core.results import ErrorClass
-from workbench.core.secrets import redact
+from workbench.core.secrets import redact, redact_and_cut
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import openai
@@ -238,7 +238,7 @@ def diagnosis(error_class: ErrorClass, what: str, status: int | None = None) -> 
 
 def _body_text(err: openai.APIStatusError) -> str:
     try:
-        return err.response.text[:2000]
+        return redact_and_cut(err.response.text, 2000)
     except Exception:  # the body may be unread or undecodable
         return str(err.body or "")
 
@@ -247,13 +247,13 @@ def _server_message(body: str) -> str:
     try:
         data = json.loads(body)
     except ValueError:
-        return body.strip()[:300]
+        return redact_and_cut(body.strip(), 300)
     if isinstance(data, dict):
         err = data.get("error", data)
         if isinstance(err, dict):
-            return str(err.get("message") or err.get("code") or err)[:300]
-        return str(err)[:300]
-    return str(data)[:300]
+            return redact_and_cut(str(err.get("message") or err.get("code") or err), 300)
+        return redact_and_cut(str(err), 300)
+    return redact_and_cut(str(data), 300)
 
 
 def looks_like_html(content_type: str | None, body: str) -> bool:

@@ -6,10 +6,11 @@ part of a Provider: only a reference to where the key lives (`KeyRef`).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from workbench.core.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
 from workbench.core.results import Prices
@@ -52,17 +53,44 @@ _KEY_SOURCE_WORDS: dict[str, str] = {
 @dataclass(frozen=True)
 class ProxyChoice:
     """`system`: the *_PROXY environment (loopback hosts always bypass it); `none`: direct;
-    `url`: this proxy for this provider only."""
+    `url`: this proxy for this provider only.
+
+    `url` never holds a password (a user name may stay): a proxy that wants one reads it from
+    the environment variable `password_env` when connecting (`connect_url`).
+    """
 
     mode: ProxyMode = "system"
     url: str = ""
+    password_env: str = ""
 
     def describe(self) -> str:
-        return {
-            "system": "system proxy settings (*_PROXY / NO_PROXY; loopback always direct)",
-            "none": "direct, no proxy",
-            "url": f"proxy {mask_url_password(self.url)}",
-        }[self.mode]
+        if self.mode != "url":
+            return {
+                "system": "system proxy settings (*_PROXY / NO_PROXY; loopback always direct)",
+                "none": "direct, no proxy",
+            }[self.mode]
+        password = f" (password from ${self.password_env})" if self.password_env else ""
+        return f"proxy {mask_url_password(self.url)}{password}"
+
+    def connect_url(self) -> str:
+        """The proxy URL to connect with: the password from $`password_env` put in, when set.
+
+        The password is registered for redaction. An unset variable gives the URL without it
+        (the proxy then answers 407, and `Provider.warnings` names the variable).
+        """
+        url = self.url.strip()
+        if not self.password_env:
+            return url
+        from workbench.core.secrets import key_from_env
+
+        password = (key_from_env(self.password_env) or "").strip()
+        if not password:
+            return url
+        parts = urlsplit(url)
+        user = quote(unquote(parts.username or ""), safe="")
+        host = parts.netloc.rpartition("@")[2]
+        netloc = f"{user}:{quote(password, safe='')}@{host}"
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 @dataclass(frozen=True)
@@ -89,17 +117,26 @@ class Provider:
     verify_tls: bool = True  # off only with a visible warning wherever the provider shows
     models: tuple[ModelEntry, ...] = ()
     source: str = ""  # where it was imported from, for the user's reference
+    # what loading the providers file left out and the user must fix (a password in a URL)
+    load_notes: tuple[str, ...] = field(default=(), compare=False)
 
     def model(self, model_id: str) -> ModelEntry | None:
         return next((m for m in self.models if m.id == model_id), None)
 
     def warnings(self) -> list[str]:
-        """What the user must see wherever this provider shows (TLS off, a proxy for loopback)."""
-        out = []
+        """What the user must see wherever this provider shows (TLS off, a password left out
+        of a URL, a proxy password variable that is not set)."""
+        out = list(self.load_notes)
         if not self.verify_tls:
             out.append(
                 f"TLS certificate verification is OFF for '{self.name}': anyone on the network "
                 f"path can read the key and the traffic; turn it back on unless this is a lab"
+            )
+        var = self.proxy.password_env
+        if self.proxy.mode == "url" and var and not os.environ.get(var, "").strip():
+            out.append(
+                f"the proxy password of '{self.name}' comes from ${var}, which is not set in "
+                f"this shell: the proxy will refuse the connection (407); export {var}=<password>"
             )
         return out
 
@@ -108,20 +145,44 @@ class Provider:
 class NormalizedUrl:
     url: str
     notes: tuple[str, ...]  # what was changed and why, for the user to see
+    credentials_removed: bool = False  # a user name or password was taken out (drop mode)
+    password: str = field(default="", repr=False, compare=False)  # what was taken out
+
+
+class UrlCredentials(ValueError):
+    """A base URL with `user:password@` in it, refused where the user enters it."""
 
 
 _ENDPOINT_SUFFIXES = ("/chat/completions", "/completions", "/models", "/responses")
+_NO_SCHEME_USERINFO = re.compile(
+    r"^(\s*[\"']?(?![a-z][a-z0-9+.\-]*://)[^\s/@:]*)(?::[^\s@]*)?@(?=[\w.\[-])", re.IGNORECASE
+)
 
 
-def normalize_base_url(raw: str) -> NormalizedUrl:
+def url_credentials_fix(shown: str) -> str:
+    """Why a base URL with credentials is refused, and what to do instead."""
+    return (
+        f"'{shown}' has a user name or password in it; Attention Workbench never keeps, shows "
+        f"or sends credentials inside a URL. Remove the 'user:password@' part and give the key "
+        f"as a reference: export MY_API_KEY=<the password> and pass --api-key-env MY_API_KEY "
+        f"(in the app: Key from an environment variable or the OS keyring). A gateway behind "
+        f"HTTP Basic auth takes a header instead: --header 'Authorization=Basic ${{MY_BASIC}}', "
+        f"MY_BASIC holding base64 of user:password"
+    )
+
+
+def normalize_base_url(raw: str, *, drop_credentials: bool = False) -> NormalizedUrl:
     """Trim spaces and trailing slashes; recognise a full endpoint URL pasted as the base URL.
 
     Raises ValueError with a fix when the text is not an http(s) URL. A URL with no scheme gets
-    https://, or http:// for a loopback host (local servers rarely speak TLS).
+    https://, or http:// for a loopback host (local servers rarely speak TLS). A URL with a
+    user name or password raises UrlCredentials, or with `drop_credentials` (loading a file
+    written before this rule) loses them and says so (`credentials_removed`); the password is
+    registered for redaction either way.
     """
     from workbench.core.secrets import redact  # secrets imports this module for type hints
 
-    shown = redact(raw)
+    shown = redact(_NO_SCHEME_USERINFO.sub(r"\1:***@", mask_url_password(raw)))
     text = raw.strip().strip("\"'").strip()
     notes: list[str] = []
     if text != raw:
@@ -131,14 +192,24 @@ def normalize_base_url(raw: str) -> NormalizedUrl:
     if re.search(r"\s", text):
         raise ValueError(f"'{shown}' has spaces inside it; remove them (https://host/v1)")
     if not re.match(r"^https?://", text, re.IGNORECASE):
-        if re.match(r"^[\w.-]+(:\d+)?(/|$)", text):
-            host = re.split(r"[:/]", text, maxsplit=1)[0]
+        bare = _NO_SCHEME_USERINFO.sub("", text)  # user:password@host/v1 is found below
+        if re.match(r"^[\w.-]+(:\d+)?(/|$)", bare):
+            host = re.split(r"[:/]", bare, maxsplit=1)[0]
             scheme = "http" if is_loopback(f"http://{host}") else "https"
             text = f"{scheme}://{text}"
             notes.append(f"added {scheme}:// (the URL had no scheme)")
         else:
             raise ValueError(f"'{shown}' is not an http(s) URL; write it like https://host/v1")
     parts = urlsplit(text)
+    userinfo, _, host = parts.netloc.rpartition("@")
+    password = unquote(userinfo.partition(":")[2])
+    if userinfo:
+        from workbench.core.secrets import register_secret
+
+        register_secret(password)
+        if not drop_credentials:
+            raise UrlCredentials(url_credentials_fix(shown))
+        notes.append("removed the user name and password (never kept in a URL)")
     if not parts.hostname:
         raise ValueError(f"'{shown}' has no host; write it like https://host/v1")
     try:
@@ -160,13 +231,39 @@ def normalize_base_url(raw: str) -> NormalizedUrl:
     if parts.path != path and not any("removed '" in n for n in notes):
         notes.append("removed trailing slashes")
     return NormalizedUrl(
-        urlunsplit((parts.scheme.lower(), parts.netloc, path, "", "")), tuple(notes)
+        urlunsplit((parts.scheme.lower(), host, path, "", "")),
+        tuple(notes),
+        bool(userinfo),
+        password,
     )
+
+
+_PASSWORD_IN_URL = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^/@\s:]*):([^@\s]*)@")
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)\S*@")
 
 
 def mask_url_password(url: str) -> str:
     """http://user:secret@proxy:3128 -> http://user:***@proxy:3128 (for showing a proxy URL)."""
-    return re.sub(r"//([^:/@\s]+):[^@/\s]+@", r"//\1:***@", url)
+    return _PASSWORD_IN_URL.sub(lambda m: f"{m[1]}{m[2]}:***@", url)
+
+
+def mask_credentials(text: str) -> str:
+    """Any `scheme://…@` in `text` as `scheme://***@`: for echoing what the user typed, where
+    a password may hold '/', '?' or '#' and the URL parser would not find it."""
+    return _USERINFO.sub(r"\1***@", text)
+
+
+def split_url_password(url: str) -> tuple[str, str]:
+    """(the URL without its password, the password or ''); a user name stays.
+
+    By pattern rather than by urlsplit, so that a password with '/' or '@' in it is found.
+    """
+    text = url.strip()
+    match = _PASSWORD_IN_URL.match(text)
+    if not match:
+        return text, ""
+    user = f"{match[2]}@" if match[2] else ""
+    return f"{match[1]}{user}{text[match.end() :]}", unquote(match[3])
 
 
 def is_loopback(url: str) -> bool:

@@ -78,6 +78,41 @@ def redact(text: str | None) -> str:
     return text
 
 
+_CUT_WINDOW = 4096  # characters beyond `limit` that `redact_and_cut` redacts before cutting
+
+
+def redact_and_cut(text: str | None, limit: int, *, ellipsis: str = "") -> str:
+    """`text` redacted, then cut to `limit` characters (`ellipsis` appended when cut).
+
+    Always in this order: a key cut in half first is no longer recognised by `redact`, and its
+    first half would stay. Only a window of `text` is redacted (a hostile body may be huge);
+    when the window cuts `text`, its last unbroken run of characters, where part of a key could
+    sit, is dropped as well.
+    """
+    if not text:
+        return ""
+    with _lock:
+        longest = max((len(s) for s in _known), default=0)
+    window = text[: limit + _CUT_WINDOW + longest]
+    clean = redact(window)
+    if len(window) < len(text):
+        clean = re.sub(r"\S*$", "", _drop_secret_prefix(clean))
+    if len(clean) <= limit and len(window) == len(text):
+        return clean
+    return clean[:limit] + ellipsis
+
+
+def _drop_secret_prefix(text: str) -> str:
+    """`text` without a trailing first part (4+ characters) of a known key."""
+    with _lock:
+        known = list(_known)
+    for secret in known:
+        for size in range(len(secret) - 1, 3, -1):
+            if text.endswith(secret[:size]):
+                return text[:-size]
+    return text
+
+
 def key_from_env(var: str) -> str | None:
     """Read a key from an environment variable, registering it for redaction."""
     value = os.environ.get(var)

@@ -23,6 +23,7 @@ from workbench.core.errors import (
     looks_like_html,
 )
 from workbench.core.results import ErrorClass, RequestResult
+from workbench.core.secrets import redact_and_cut
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import openai
@@ -264,11 +265,11 @@ async def _consume(
             try:
                 chunk = json.loads(data)
             except ValueError as exc:
-                raise MalformedChunk(f"not JSON: {data[:80]!r}") from exc
+                raise MalformedChunk(f"not JSON: {redact_and_cut(data, 80)!r}") from exc
             if not isinstance(chunk, dict):
-                raise MalformedChunk(f"not a JSON object: {data[:80]!r}")
+                raise MalformedChunk(f"not a JSON object: {redact_and_cut(data, 80)!r}")
             if chunk.get("error"):
-                raise _StreamError(str(chunk["error"])[:300])
+                raise _StreamError(redact_and_cut(str(chunk["error"]), 300))
             if result.response_id is None and chunk.get("id"):
                 result.response_id = chunk["id"]
             if chunk.get("usage"):

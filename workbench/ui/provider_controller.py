@@ -111,6 +111,7 @@ class ProviderController(QObject):
         self.catalog = catalog or (session.catalog if session is not None else load_catalog())
         self.providers: list[Provider] = []
         self.warning: str | None = None
+        self.notices: list[str] = []  # what the last write kept aside (a broken file's copy)
         self.reload()
 
     # ---- reading ----
@@ -189,7 +190,8 @@ class ProviderController(QObject):
             len(self.providers),
         )
         updated.insert(min(index, len(updated)), provider)
-        path = await self._off_loop(save_providers, updated, self.path)
+        self.notices = []
+        path = await self._off_loop(save_providers, updated, self.path, self.notices)
         self.providers = updated
         self.warning = None
         self.changed.emit(self.as_dict())
@@ -200,7 +202,8 @@ class ProviderController(QObject):
         if self.get(name) is None:
             raise ProviderConfigError(self.tr("no provider named '%1'").replace("%1", name))
         updated = [p for p in self.providers if p.name != name]
-        path = await self._off_loop(save_providers, updated, self.path)
+        self.notices = []
+        path = await self._off_loop(save_providers, updated, self.path, self.notices)
         self.providers = updated
         set_session_key(name, "")
         self.changed.emit(self.as_dict())
@@ -222,7 +225,8 @@ class ProviderController(QObject):
         """Save what the preview showed; None when there was nothing new to save."""
         if not preview.plan.changes:
             return None
-        path = await self._off_loop(apply_save, preview.plan, self.path)
+        self.notices = []
+        path = await self._off_loop(apply_save, preview.plan, self.path, self.notices)
         self.providers = list(preview.plan.all_providers)
         self.warning = None
         self.changed.emit(self.as_dict())

@@ -450,6 +450,8 @@ class ProviderPanel(QWidget):
         self._on_key_source()
         self._fill_models([], [m.id for m in provider.models], editable=True)
         self._clear_checks()
+        if saved and provider.load_notes:  # a password left out of a URL: how to fix it
+            self._error(" ".join(provider.load_notes))
 
     def _show_local(self) -> None:
         self._editing = None
@@ -558,8 +560,9 @@ class ProviderPanel(QWidget):
         mode = self.proxy_mode.currentData()
         if mode == "url":
             url = self.proxy_url.text().strip()
-            check_proxy_url(name, url)
-            return ProxyChoice("url", url)
+            check_proxy_url(name, url)  # refuses a password in the URL, saying where it goes
+            old = self._original.proxy if self._original is not None else ProxyChoice()
+            return ProxyChoice("url", url, old.password_env if old.mode == "url" else "")
         return ProxyChoice(mode)
 
     def provider_from_form(self) -> tuple[Provider, tuple[str, ...]]:
@@ -696,6 +699,7 @@ class ProviderPanel(QWidget):
         self.show_provider(saved)
         self._show_url_notes(saved.base_url, notes)
         message = self.tr("Saved '%1' to %2.").replace("%1", saved.name).replace("%2", str(path))
+        message = " ".join([message, *self.controller.notices])  # a broken file kept aside
         if saved.key.source == "env":
             if not os.environ.get(saved.key.name, "").strip():
                 message += " " + self.tr(
@@ -740,7 +744,8 @@ class ProviderPanel(QWidget):
             self.remove_button.setEnabled(self._editing is not None)
         self._editing = None
         self._select(LOCAL_PROVIDER)
-        self._info(self.tr("Removed '%1'.").replace("%1", name))
+        removed = self.tr("Removed '%1'.").replace("%1", name)
+        self._info(" ".join([removed, *self.controller.notices]))
         return True
 
     def _choose_import_file(self) -> None:
@@ -790,9 +795,8 @@ class ProviderPanel(QWidget):
         if saved_to is None:
             self._info(self.tr("Nothing new to save: %1 already saved.").replace("%1", names))
         else:
-            self._info(
-                self.tr("Imported %1 to %2.").replace("%1", names).replace("%2", str(saved_to))
-            )
+            message = self.tr("Imported %1 to %2.").replace("%1", names)
+            self._info(" ".join([message.replace("%2", str(saved_to)), *self.controller.notices]))
         if preview.plan.providers:
             self._select(preview.plan.providers[0].name)
         return True

@@ -1,5 +1,5 @@
-"""What every importer shares: the result types, our one error type, careful file loading
-(JSON with comments, TOML, UTF-8), field access that names the field, and key classification.
+"""What every importer shares: the result types, field access that names the field, and key
+classification; our one error type and careful file loading live in `_files` (re-exported).
 
 A reader only reads. A literal key found in a file is registered for redaction the moment it
 is read and is kept in memory only (`FoundKey`); every error message goes through `redact`.
@@ -8,46 +8,38 @@ is read and is kept in memory only (`FoundKey`); every error message goes throug
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from workbench.core.importers._files import MAX_CONFIG_BYTES as MAX_CONFIG_BYTES
+from workbench.core.importers._files import ConfigImportError as ConfigImportError
+from workbench.core.importers._files import NotARegularFile as NotARegularFile
+from workbench.core.importers._files import NothingToImport as NothingToImport
+from workbench.core.importers._files import Source as Source
+from workbench.core.importers._files import load_json as load_json
+from workbench.core.importers._files import load_toml as load_toml
+from workbench.core.importers._files import open_regular as open_regular
+from workbench.core.importers._files import parse_json_text as parse_json_text
+from workbench.core.importers._files import parse_toml_text as parse_toml_text
+from workbench.core.importers._files import read_text as read_text
+from workbench.core.importers._files import strip_jsonc as strip_jsonc
+from workbench.core.importers._files import type_words
 from workbench.core.providers import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
     KeyRef,
     ModelEntry,
+    NormalizedUrl,
     Provider,
+    mask_credentials,
     normalize_base_url,
 )
 from workbench.core.results import Prices
 from workbench.core.secrets import parse_env_reference, redact, register_secret
-
-MAX_CONFIG_BYTES = 16 * 1024 * 1024  # no config file is this large; refuse rather than chew
-
-
-class ConfigImportError(Exception):
-    """Broken or unknown input. The message names the file and the field or line; it is
-    redacted, so no key text can travel in it."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(redact(message))
-
-    @property
-    def message(self) -> str:
-        return str(self)
-
-
-class NothingToImport(ConfigImportError):
-    """A readable file that holds no OpenAI-compatible gateway (e.g. Claude Code with no
-    ANTHROPIC_BASE_URL). Importing that file alone fails; a home-folder scan skips it."""
-
 
 KeyKind = Literal["env", "literal", "placeholder", "missing"]
 
@@ -141,192 +133,8 @@ class ImportResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# Loading files
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Source:
-    """A file being read, for error messages that name it."""
-
-    path: Path
-    text: str = ""
-
-    @property
-    def label(self) -> str:
-        return self.path.name or str(self.path)
-
-    def error(self, message: str, line: int | None = None) -> ConfigImportError:
-        where = f"{self.label}, line {line}" if line else self.label
-        return ConfigImportError(f"{where}: {message}")
-
-    def nothing(self, message: str) -> NothingToImport:
-        return NothingToImport(f"{self.label}: {message}")
-
-    def line_of(self, key: str) -> int | None:
-        """The first line that holds `"key"` (JSON) or `key =` (TOML), as a hint."""
-        for pattern in (f'"{key}"', f"{key} =", f"{key}="):
-            pos = self.text.find(pattern)
-            if pos >= 0:
-                return self.text.count("\n", 0, pos) + 1
-        return None
-
-    def field_error(self, fieldpath: str, problem: str) -> ConfigImportError:
-        leaf = fieldpath.rsplit(".", 1)[-1] if "." in fieldpath else fieldpath
-        line = self.line_of(leaf) if "is missing" not in problem else None
-        return self.error(f"{fieldpath} {problem}", line)
-
-
-def read_text(path: Path) -> Source:
-    """The file as UTF-8 text (a BOM is fine); errors name the file."""
-    src = Source(path)
-    try:
-        if not path.is_file():
-            raise src.error("not found, or not a file")
-        size = path.stat().st_size
-        if size > MAX_CONFIG_BYTES:
-            raise src.error(f"{size} bytes is too large for a config file")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise src.error(f"cannot read it ({exc.strerror or exc})") from None
-    try:
-        src.text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise src.error(f"not UTF-8 text (byte {exc.start})", line) from None
-    return src
-
-
-def strip_jsonc(text: str) -> str:
-    """JSON with `//` and `/* */` comments and trailing commas → strict JSON.
-
-    Comments become spaces (newlines kept) so line and column numbers still match the file;
-    text inside strings, such as "http://x//y" or "a/*b*/c", is left alone.
-    Raises ValueError(message, line) for a comment that never ends.
-    """
-    out = list(text)
-    n = len(text)
-    i = 0
-    in_string = False
-    last_comma: int | None = None  # a comma after a value, which a closing bracket makes trailing
-    prev = ""  # the last significant character outside strings and comments
-    while i < n:
-        c = text[i]
-        if in_string:
-            if c == "\\":
-                i += 2
-                continue
-            if c == '"':
-                in_string = False
-                prev = '"'
-            i += 1
-            continue
-        if c == "/" and i + 1 < n and text[i + 1] == "/":
-            while i < n and text[i] != "\n":
-                out[i] = " "
-                i += 1
-            continue
-        if c == "/" and i + 1 < n and text[i + 1] == "*":
-            end = text.find("*/", i + 2)
-            if end < 0:
-                line = text.count("\n", 0, i) + 1
-                raise ValueError("a /* comment is never closed", line)
-            for j in range(i, end + 2):
-                if out[j] != "\n":
-                    out[j] = " "
-            i = end + 2
-            continue
-        if c.isspace():
-            i += 1
-            continue
-        if c == "," and prev not in ("", ",", ":", "[", "{"):
-            last_comma = i
-        elif c in "}]" and last_comma is not None and prev == ",":
-            out[last_comma] = " "
-            last_comma = None
-        else:
-            last_comma = None if c != "," else last_comma
-        if c == '"':
-            in_string = True
-        prev = c
-        i += 1
-    return "".join(out)
-
-
-def _no_constants(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def load_json(path: Path) -> tuple[Source, dict[str, Any]]:
-    """A JSON (or JSONC) file whose top level must be an object."""
-    src = read_text(path)
-    return src, parse_json_text(src, src.text)
-
-
-def parse_json_text(src: Source, text: str, what: str = "") -> dict[str, Any]:
-    prefix = f"{what}: " if what else ""
-    try:
-        data = json.loads(strip_jsonc(text), parse_constant=_no_constants)
-    except json.JSONDecodeError as exc:
-        raise src.error(
-            f"{prefix}not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno
-        ) from None
-    except ValueError as exc:  # an unclosed comment, NaN, a number too long to read
-        line = exc.args[1] if len(exc.args) > 1 and isinstance(exc.args[1], int) else None
-        raise src.error(f"{prefix}not valid JSON: {exc.args[0]}", line) from None
-    except RecursionError:
-        raise src.error(f"{prefix}not valid JSON: nested too deeply") from None
-    if not isinstance(data, dict):
-        raise src.error(f"{prefix}expected a JSON object at the top level, found {_type(data)}")
-    return data
-
-
-_TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
-
-
-def load_toml(path: Path) -> tuple[Source, dict[str, Any]]:
-    src = read_text(path)
-    return src, parse_toml_text(src, src.text)
-
-
-def parse_toml_text(src: Source, text: str, what: str = "") -> dict[str, Any]:
-    prefix = f"{what}: " if what else ""
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        msg = str(exc)
-        match = _TOML_POS.search(msg)
-        line = None
-        if match:
-            line = int(match.group(1))
-            msg = f"{msg[: match.start()]} (column {match.group(2)})"
-        if what:  # the TOML is embedded in another file: its line is not the file's line
-            where = f", line {line}" if line else ""
-            raise src.error(f"{what}{where}: not valid TOML: {msg}") from None
-        raise src.error(f"{prefix}not valid TOML: {msg}", line) from None
-    except (ValueError, RecursionError) as exc:
-        raise src.error(f"{prefix}not valid TOML: {type(exc).__name__}") from None
-
-
-# ---------------------------------------------------------------------------------------------
 # Fields
 # ---------------------------------------------------------------------------------------------
-
-
-def _type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table/object"
-    return type(value).__name__
 
 
 def join(path: str, key: str) -> str:
@@ -342,7 +150,7 @@ def get_table(
             raise src.field_error(join(path, key), "is missing")
         return None
     if not isinstance(value, dict):
-        raise src.field_error(join(path, key), f"must be a table/object, found {_type(value)}")
+        raise src.field_error(join(path, key), f"must be a table/object, found {type_words(value)}")
     return value
 
 
@@ -356,7 +164,7 @@ def get_str(
             raise src.field_error(join(path, key), "is missing" if value is None else "is empty")
         return None
     if not isinstance(value, str):
-        raise src.field_error(join(path, key), f"must be text, found {_type(value)}")
+        raise src.field_error(join(path, key), f"must be text, found {type_words(value)}")
     return value.strip()
 
 
@@ -476,7 +284,7 @@ def classify_key(src: Source, value: Any, where: str, warnings: list[str]) -> Fo
     if value is None:
         return FoundKey.missing()
     if not isinstance(value, str):
-        raise src.field_error(where, f"must be text, found {_type(value)}")
+        raise src.field_error(where, f"must be text, found {type_words(value)}")
     text = value.strip()
     if not text:
         warnings.append(f"{at} is empty: no key imported")
@@ -502,14 +310,18 @@ def env_var_key(src: Source, value: Any, where: str) -> FoundKey:
     """A field that names an environment variable (api_key_env, env_key)."""
     if not isinstance(value, str):
         raise src.field_error(
-            where, f"must be the name of an environment variable, found {_type(value)}"
+            where, f"must be the name of an environment variable, found {type_words(value)}"
         )
     name = value.strip()
     ref = env_reference(name)
     if ref:
         name = ref
     if not _ENV_NAME.match(name):
-        raise src.field_error(where, f"{name[:40]!r} is not an environment variable name")
+        raise src.field_error(  # never echoed: it may be a key pasted where a name goes
+            where,
+            "is not an environment variable name (letters, digits and _, like MY_API_KEY); the "
+            "key itself belongs in the variable, never in the file",
+        )
     return FoundKey.env(name, f"{src.label}: {where}")
 
 
@@ -663,13 +475,16 @@ class Builder:
         src: Source | None = None,
     ) -> Provider:
         src = src or self.src
-        if redact(base_url) != base_url:  # a key pasted into the URL field must not be saved
+        outside_userinfo = mask_credentials(base_url)
+        if redact(outside_userinfo) != outside_userinfo:  # a key pasted into the URL field
             raise src.field_error(url_field, "holds what looks like an API key, not a URL")
         try:
-            normalized = normalize_base_url(base_url)
+            normalized = normalize_base_url(base_url, drop_credentials=True)
         except ValueError as exc:
             raise src.field_error(url_field, f"is not a usable base URL: {exc}") from None
         url = normalized.url
+        if normalized.credentials_removed:
+            key = self._key_from_url(normalized, key, f"{src.label}: {url_field}")
         wanted = slug(name or "") or name_from_url(url)
         final = unique_name(wanted, (p.name for p in self.providers))
         first_token = DEFAULT_FIRST_TOKEN_TIMEOUT_S
@@ -704,6 +519,24 @@ class Builder:
                 f"`workbench doctor {final}`"
             )
         return provider
+
+    def _key_from_url(self, normalized: NormalizedUrl, key: FoundKey, where: str) -> FoundKey:
+        """A URL's password is never saved in the URL: it becomes the provider's key when the
+        file gives no other, else it is left out; a warning says which."""
+        if normalized.password and key.kind in ("missing", "placeholder"):
+            found = FoundKey.literal(normalized.password, f"{where} (the password in the URL)")
+            self.warnings.append(
+                f"{where} has a user name and password in it: the URL is saved without them, "
+                f"and the password becomes this provider's key ({found.redacted}), kept as the "
+                "key plan below says; if the server wants HTTP Basic auth instead, give it the "
+                "header Authorization: Basic ${VAR}"
+            )
+            return found
+        self.warnings.append(
+            f"{where} has a user name or password in it, which is never saved in a URL: left "
+            "out" + (" (the file's own key is used)" if key.kind != "missing" else "")
+        )
+        return key
 
     def result(self) -> ImportResult:
         if not self.providers:

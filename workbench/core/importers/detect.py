@@ -12,9 +12,11 @@ from workbench.core.importers._base import (
     ConfigImportError,
     FoundKey,
     ImportResult,
+    NotARegularFile,
     NothingToImport,
     Source,
     merge_models,
+    open_regular,
     parse_json_text,
     parse_toml_text,
     read_text,
@@ -104,8 +106,10 @@ def detect(path: Path | str) -> str:
         raise ConfigImportError(f"{p}: no such file or folder")
     name = p.name.lower()
     try:
-        with p.open("rb") as f:
+        with open_regular(p) as f:  # a FIFO or a device is refused before it can block
             head = f.read(16)
+    except NotARegularFile as exc:
+        raise ConfigImportError(f"{exc}; give the path of the config file itself") from None
     except OSError as exc:
         raise ConfigImportError(f"{p.name}: cannot read it ({exc.strerror or exc})") from None
     if head.startswith(_SQLITE_MAGIC) or name.endswith((".db", ".sqlite", ".sqlite3")):

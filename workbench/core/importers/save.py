@@ -152,11 +152,12 @@ def _key_plan(
     return KeyRef("none"), PlannedKey(name, "none", "no key in the file: saved without a key")
 
 
-def apply_save(plan: SavePlan, path: Path | None = None) -> Path:
+def apply_save(plan: SavePlan, path: Path | None = None, notices: list[str] | None = None) -> Path:
     """Store literal keys in the OS keyring, then write the providers file; returns its path.
 
     Raises KeyringUnavailable before anything is written to the providers file when a key
     cannot be stored, so a provider never points at a keyring entry that does not exist.
+    `notices` gets what the save had to keep aside (a broken providers file's copy).
     """
     from workbench.core.provider_store import save_providers
     from workbench.core.secrets import store_in_keyring
@@ -165,4 +166,4 @@ def apply_save(plan: SavePlan, path: Path | None = None) -> Path:
         secret = found.secret()
         if secret:
             store_in_keyring(account, secret)
-    return save_providers(plan.all_providers, path)
+    return save_providers(plan.all_providers, path, notices)

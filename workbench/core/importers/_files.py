@@ -1,0 +1,262 @@
+"""Reading config files carefully, for every importer: regular files only (a FIFO or a device
+is refused before it can block), a size limit, UTF-8 (a BOM is fine), JSON with comments and
+trailing commas, TOML; every error names the file and the line, and is redacted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from workbench.core.secrets import redact
+
+MAX_CONFIG_BYTES = 16 * 1024 * 1024  # no config file is this large; refuse rather than chew
+
+
+class ConfigImportError(Exception):
+    """Broken or unknown input. The message names the file and the field or line; it is
+    redacted, so no key text can travel in it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(redact(message))
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+class NothingToImport(ConfigImportError):
+    """A readable file that holds no OpenAI-compatible gateway (e.g. Claude Code with no
+    ANTHROPIC_BASE_URL). Importing that file alone fails; a home-folder scan skips it."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading files
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Source:
+    """A file being read, for error messages that name it."""
+
+    path: Path
+    text: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.path.name or str(self.path)
+
+    def error(self, message: str, line: int | None = None) -> ConfigImportError:
+        where = f"{self.label}, line {line}" if line else self.label
+        return ConfigImportError(f"{where}: {message}")
+
+    def nothing(self, message: str) -> NothingToImport:
+        return NothingToImport(f"{self.label}: {message}")
+
+    def line_of(self, key: str) -> int | None:
+        """The first line that holds `"key"` (JSON) or `key =` (TOML), as a hint."""
+        for pattern in (f'"{key}"', f"{key} =", f"{key}="):
+            pos = self.text.find(pattern)
+            if pos >= 0:
+                return self.text.count("\n", 0, pos) + 1
+        return None
+
+    def field_error(self, fieldpath: str, problem: str) -> ConfigImportError:
+        leaf = fieldpath.rsplit(".", 1)[-1] if "." in fieldpath else fieldpath
+        line = self.line_of(leaf) if "is missing" not in problem else None
+        return self.error(f"{fieldpath} {problem}", line)
+
+
+class NotARegularFile(OSError):
+    """The path is a FIFO, a device, a socket or a folder, where a config file was expected."""
+
+
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """`path` opened for reading, when it is a regular file; NotARegularFile otherwise.
+
+    Opened non-blocking and checked with fstat before anything is read: opening or reading a
+    FIFO with no writer would wait forever, and a device may never end.
+    """
+    _refuse_special(path, os.stat(path).st_mode)  # a socket cannot even be opened
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    try:
+        _refuse_special(path, os.fstat(fd).st_mode)  # what was opened, if it changed since
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _refuse_special(path: Path, mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        raise NotARegularFile(f"{path} is {kind}, not a config file")
+
+
+def read_text(path: Path) -> Source:
+    """The file as UTF-8 text (a BOM is fine); errors name the file."""
+    src = Source(path)
+    try:
+        with open_regular(path) as f:
+            data = f.read(MAX_CONFIG_BYTES + 1)
+    except NotARegularFile as exc:
+        raise src.error(f"{exc}; give the path of the config file itself") from None
+    except FileNotFoundError:
+        raise src.error("not found, or not a file") from None
+    except OSError as exc:
+        raise src.error(f"cannot read it ({exc.strerror or exc})") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise src.error(f"more than {MAX_CONFIG_BYTES} bytes is too large for a config file")
+    try:
+        src.text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise src.error(f"not UTF-8 text (byte {exc.start})", line) from None
+    return src
+
+
+def strip_jsonc(text: str) -> str:
+    """JSON with `//` and `/* */` comments and trailing commas → strict JSON.
+
+    Comments become spaces (newlines kept) so line and column numbers still match the file;
+    text inside strings, such as "http://x//y" or "a/*b*/c", is left alone.
+    Raises ValueError(message, line) for a comment that never ends.
+    """
+    out = list(text)
+    n = len(text)
+    i = 0
+    in_string = False
+    last_comma: int | None = None  # a comma after a value, which a closing bracket makes trailing
+    prev = ""  # the last significant character outside strings and comments
+    while i < n:
+        c = text[i]
+        if in_string:
+            if c == "\\":
+                i += 2
+                continue
+            if c == '"':
+                in_string = False
+                prev = '"'
+            i += 1
+            continue
+        if c == "/" and i + 1 < n and text[i + 1] == "/":
+            while i < n and text[i] != "\n":
+                out[i] = " "
+                i += 1
+            continue
+        if c == "/" and i + 1 < n and text[i + 1] == "*":
+            end = text.find("*/", i + 2)
+            if end < 0:
+                line = text.count("\n", 0, i) + 1
+                raise ValueError("a /* comment is never closed", line)
+            for j in range(i, end + 2):
+                if out[j] != "\n":
+                    out[j] = " "
+            i = end + 2
+            continue
+        if c.isspace():
+            i += 1
+            continue
+        if c == "," and prev not in ("", ",", ":", "[", "{"):
+            last_comma = i
+        elif c in "}]" and last_comma is not None and prev == ",":
+            out[last_comma] = " "
+            last_comma = None
+        else:
+            last_comma = None if c != "," else last_comma
+        if c == '"':
+            in_string = True
+        prev = c
+        i += 1
+    return "".join(out)
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def load_json(path: Path) -> tuple[Source, dict[str, Any]]:
+    """A JSON (or JSONC) file whose top level must be an object."""
+    src = read_text(path)
+    return src, parse_json_text(src, src.text)
+
+
+def parse_json_text(src: Source, text: str, what: str = "") -> dict[str, Any]:
+    prefix = f"{what}: " if what else ""
+    try:
+        data = json.loads(strip_jsonc(text), parse_constant=_no_constants)
+    except json.JSONDecodeError as exc:
+        raise src.error(
+            f"{prefix}not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno
+        ) from None
+    except ValueError as exc:  # an unclosed comment, NaN, a number too long to read
+        line = exc.args[1] if len(exc.args) > 1 and isinstance(exc.args[1], int) else None
+        raise src.error(f"{prefix}not valid JSON: {exc.args[0]}", line) from None
+    except RecursionError:
+        raise src.error(f"{prefix}not valid JSON: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise src.error(
+            f"{prefix}expected a JSON object at the top level, found {type_words(data)}"
+        )
+    return data
+
+
+_TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+
+
+def load_toml(path: Path) -> tuple[Source, dict[str, Any]]:
+    src = read_text(path)
+    return src, parse_toml_text(src, src.text)
+
+
+def parse_toml_text(src: Source, text: str, what: str = "") -> dict[str, Any]:
+    prefix = f"{what}: " if what else ""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        match = _TOML_POS.search(msg)
+        line = None
+        if match:
+            line = int(match.group(1))
+            msg = f"{msg[: match.start()]} (column {match.group(2)})"
+        if what:  # the TOML is embedded in another file: its line is not the file's line
+            where = f", line {line}" if line else ""
+            raise src.error(f"{what}{where}: not valid TOML: {msg}") from None
+        raise src.error(f"{prefix}not valid TOML: {msg}", line) from None
+    except (ValueError, RecursionError) as exc:
+        raise src.error(f"{prefix}not valid TOML: {type(exc).__name__}") from None
+
+
+def type_words(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table/object"
+    return type(value).__name__

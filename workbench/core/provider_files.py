@@ -1,0 +1,97 @@
+"""Writing the providers file and its copies safely: atomic, owner-only, and never losing one.
+
+- Every file written here is 0600 (`tempfile.mkstemp`) and replaces its target atomically; a
+  folder created here is 0700, and the app's own config folder is tightened to 0700.
+- `providers.toml.last-good` is the last copy that loaded fully (see provider_store).
+- `providers.toml.broken-<time>` keeps a file that could not be loaded before it is replaced;
+  when that copy cannot be made, the file is not replaced either.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+import time
+from pathlib import Path
+
+LAST_GOOD_SUFFIX = ".last-good"
+BROKEN_SUFFIX = ".broken"
+PRIVATE_DIR_MODE = 0o700
+
+
+def last_good_path(path: Path) -> Path:
+    return path.with_name(path.name + LAST_GOOD_SUFFIX)
+
+
+def ensure_private_dir(folder: Path, *, own: bool = False) -> None:
+    """Create `folder` (0700) when missing. `own`: it is the app's own folder, so an existing
+    one that others may read is tightened to 0700 as well."""
+    if not folder.exists():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(mode=PRIVATE_DIR_MODE)
+        os.chmod(folder, PRIVATE_DIR_MODE)  # mkdir's mode is reduced by the umask
+        return
+    if not own:
+        return
+    uid = getattr(os, "geteuid", None)  # POSIX only; Windows folders have no such bits
+    with contextlib.suppress(OSError):  # a folder we do not own keeps its mode
+        info = folder.stat()
+        if uid is not None and stat.S_IMODE(info.st_mode) & 0o077 and info.st_uid == uid():
+            os.chmod(folder, stat.S_IMODE(info.st_mode) & ~0o077)
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically as a 0600 file (its folder made 0700 if missing)."""
+    ensure_private_dir(path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def keep_broken_copy(path: Path) -> Path:
+    """Copy the file at `path` to `<name>.broken-<time>` (0600) and return the copy's path.
+
+    Raises OSError when the file cannot be read or the copy cannot be written: the caller must
+    then leave the file alone.
+    """
+    if not path.is_file():
+        raise IsADirectoryError(f"{path} is not a regular file")
+    data = path.read_bytes()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}{BROKEN_SUFFIX}-{stamp}")
+    n = 2
+    while target.exists():
+        target = path.with_name(f"{path.name}{BROKEN_SUFFIX}-{stamp}-{n}")
+        n += 1
+    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return target
+
+
+def write_last_good(path: Path, text: str) -> None:
+    """Refresh `path`'s last-good copy with `text` (nothing to do when it is the same)."""
+    backup = last_good_path(path)
+    with contextlib.suppress(OSError):
+        if backup.is_file() and backup.read_text(encoding="utf-8") == text:
+            return
+        write_private(backup, text)

@@ -1,0 +1,47 @@
+"""Text from outside (server answers, imported files, a hand-edited providers file) made safe to
+print on a terminal.
+
+A model id such as ``"m\\x1b]0;pwned\\x07"`` would retitle the terminal, ``"\\x1b[31m"`` recolour
+it, and a right-to-left override (U+202E) would show text in another order than it is.
+`printable` replaces every such character with a visible escape (``\\x1b``, ``\\u202e``):
+C0 controls (tab and newline too: one value is one line), DEL, C1 controls, and the Unicode
+bidirectional marks, embeddings, overrides and isolates. Everything else, Chinese included,
+is left as it is.
+
+`escape_quoted` does the same inside JSON or TOML text that we print or write, using the
+formats' own ``\\uXXXX`` escape, so the document still parses to the same values (both formats
+already escape C0 controls themselves).
+"""
+
+from __future__ import annotations
+
+import re
+
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}]")
+_UNSAFE_IN_QUOTES = re.compile(f"[\x7f-\x9f{_BIDI}]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: object) -> str:
+    """`text` as one line with every control, escape and bidi character shown as an escape."""
+    return _UNSAFE.sub(_visible, str(text))
+
+
+def printable_lines(text: object) -> str:
+    """Like `printable`, but line breaks stay line breaks (for a message of several lines)."""
+    return "\n".join(printable(line) for line in str(text).split("\n"))
+
+
+def escape_quoted(document: str) -> str:
+    """JSON or TOML text with DEL, C1 and bidi characters as ``\\uXXXX`` escapes.
+
+    Valid because both formats only allow such characters inside quoted strings, where
+    ``\\uXXXX`` means the same character (the writers used here never emit TOML literal
+    strings).
+    """
+    return _UNSAFE_IN_QUOTES.sub(lambda m: f"\\u{ord(m.group()):04x}", document)
