@@ -150,3 +150,21 @@ def test_import_prints_what_a_file_says_inert(tmp_path, env) -> None:
     assert "\\x1b[31mred" in text.stdout
     ids = [m["id"] for m in json.loads(as_json.stdout)["providers"][0]["models"]]
     assert ids == [RED, BIDI, C1]  # JSON readers still get the ids exactly
+
+
+def test_bench_shows_hostile_ids_and_errors_as_escapes(
+    hostile_server: str, env: dict[str, str], tmp_path: Path
+) -> None:
+    # each listed id is served (its chat answer is a 404 that quotes escapes): the per-request
+    # error lines, the summary table and an unknown id's suggestions all stay inert
+    models = [arg for model in (TITLE, RED) for arg in ("--model", model)]
+    csv_path = str(tmp_path / "r.csv")
+    run = _run(["bench", "--base-url", hostile_server, *models, "--csv", csv_path], env)
+    assert run.returncode == 3, run.stderr
+    assert "does not exist" in run.stderr and "m\\x1b]0;pwned\\x07" in run.stdout
+    _assert_inert(run.stdout + run.stderr)
+    unknown = _run(
+        ["bench", "--base-url", hostile_server, "--model", "nope", "--csv", csv_path], env
+    )
+    assert unknown.returncode == 2 and "Did you mean" in unknown.stderr
+    _assert_inert(unknown.stdout + unknown.stderr)

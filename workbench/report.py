@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from workbench.core.summary import CellSummary
+from workbench.core.terminal import printable
 
 
 def _fmt(value: float | None, digits: int = 1) -> str:
@@ -46,7 +47,7 @@ def format_summary_table(cells: Sequence[CellSummary]) -> str:
     for c in cells:
         rows.append(
             (
-                c.model,
+                printable(c.model),  # a server's or a config's id: no terminal escapes
                 c.attention or "?",
                 _tokens(c.prompt_tokens_target),
                 str(c.n),

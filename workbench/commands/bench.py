@@ -47,6 +47,7 @@ from workbench.core.runner import (
 )
 from workbench.core.store import RunStore, StoreError, load_calibration, save_calibration
 from workbench.core.summary import Summarizer
+from workbench.core.terminal import printable
 from workbench.report import format_summary_table
 
 DEFAULT_CSV = "results.csv"
@@ -342,7 +343,7 @@ def _take(event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: 
     """One finished request: its row to the CSV and the summary (warm-ups are not rows)."""
     result = event.result
     if not result.ok:
-        print(f"  {event.target.model}: {result.error_message}", file=sys.stderr)
+        print(printable(f"  {event.target.model}: {result.error_message}"), file=sys.stderr)
     if result.warmup:
         return
     outcome.summary.add(result)

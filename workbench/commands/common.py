@@ -33,7 +33,8 @@ LOCAL_PROVIDER = "local"
 
 
 def fail(message: str) -> None:
-    print(f"error: {redact(message)}", file=sys.stderr)
+    # redacted, and what a server or a config said is shown, never obeyed by the terminal
+    print(f"error: {printable_lines(redact(message))}", file=sys.stderr)
 
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmM]?)\s*$")

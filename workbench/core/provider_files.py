@@ -11,41 +11,23 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import tempfile
 import time
 from pathlib import Path
 
+from workbench.core.private_files import private_dir
+
 LAST_GOOD_SUFFIX = ".last-good"
 BROKEN_SUFFIX = ".broken"
-PRIVATE_DIR_MODE = 0o700
 
 
 def last_good_path(path: Path) -> Path:
     return path.with_name(path.name + LAST_GOOD_SUFFIX)
 
 
-def ensure_private_dir(folder: Path, *, own: bool = False) -> None:
-    """Create `folder` (0700) when missing. `own`: it is the app's own folder, so an existing
-    one that others may read is tightened to 0700 as well."""
-    if not folder.exists():
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        with contextlib.suppress(FileExistsError):
-            folder.mkdir(mode=PRIVATE_DIR_MODE)
-        os.chmod(folder, PRIVATE_DIR_MODE)  # mkdir's mode is reduced by the umask
-        return
-    if not own:
-        return
-    uid = getattr(os, "geteuid", None)  # POSIX only; Windows folders have no such bits
-    with contextlib.suppress(OSError):  # a folder we do not own keeps its mode
-        info = folder.stat()
-        if uid is not None and stat.S_IMODE(info.st_mode) & 0o077 and info.st_uid == uid():
-            os.chmod(folder, stat.S_IMODE(info.st_mode) & ~0o077)
-
-
 def write_private(path: Path, text: str) -> None:
     """Write `text` to `path` atomically as a 0600 file (its folder made 0700 if missing)."""
-    ensure_private_dir(path.parent)
+    private_dir(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:

@@ -55,10 +55,10 @@ from pathlib import Path
 import platformdirs
 import tomli_w
 
+from workbench.core.private_files import private_dir
 from workbench.core.provider_files import BROKEN_SUFFIX as BROKEN_SUFFIX
 from workbench.core.provider_files import LAST_GOOD_SUFFIX as LAST_GOOD_SUFFIX
 from workbench.core.provider_files import (
-    ensure_private_dir,
     keep_broken_copy,
     write_last_good,
     write_private,
@@ -349,7 +349,7 @@ def save_providers(
     """
     path = path or default_providers_path()
     text = dumps_providers(providers)
-    ensure_private_dir(path.parent, own=path.parent == default_config_dir())
+    private_dir(path.parent, own=path.parent == default_config_dir())
     on_disk = _names_on_disk(path)
     if on_disk is None:
         try:

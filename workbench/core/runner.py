@@ -28,7 +28,7 @@ from workbench.core.prompts import (
     PromptSpec,
 )
 from workbench.core.results import ErrorClass, RequestResult, Target
-from workbench.core.secrets import redact
+from workbench.core.secrets import redact_and_cut
 from workbench.core.store import StoreError
 from workbench.core.streaming import RequestSpec, TextDelta, stream_chat
 
@@ -196,7 +196,9 @@ def _describe(exc: BaseException) -> str:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     text = str(exc)
-    return redact(f"{type(exc).__name__}: {text}" if text else type(exc).__name__)[:_MESSAGE_CHARS]
+    return redact_and_cut(
+        f"{type(exc).__name__}: {text}" if text else type(exc).__name__, _MESSAGE_CHARS
+    )
 
 
 def _mark_internal(result: RequestResult, exc: BaseException) -> None:
@@ -603,5 +605,5 @@ class Runner:
 def _store_problem(exc: BaseException) -> str:
     """A StoreError's own message (it names the file and the fix), else the exception."""
     if isinstance(exc, StoreError):
-        return redact(str(exc))[:_MESSAGE_CHARS]
+        return redact_and_cut(str(exc), _MESSAGE_CHARS)
     return f"the history store failed: {_describe(exc)}"

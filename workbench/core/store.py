@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import sqlite3
-import stat
 import sys
 import tempfile
 import time
@@ -25,6 +24,7 @@ from typing import Any, Literal, get_args
 import platformdirs
 
 from workbench.core.metrics import derive
+from workbench.core.private_files import private_dir, private_file
 from workbench.core.prompts import Calibration
 from workbench.core.results import Prices, RequestResult
 from workbench.core.secrets import redact as secrets_redact
@@ -96,32 +96,6 @@ def _explain(error: BaseException, path: Path) -> StoreError:
             f"and is writable, {elsewhere}"
         )
     return StoreError(f"the history database {path} failed ({text}): {elsewhere}")
-
-
-def private_dir(path: Path) -> Path:
-    """Create `path` and any missing parents as 0700 folders (existing ones are left alone)."""
-    missing: list[Path] = []
-    current = path
-    while not current.exists():
-        missing.append(current)
-        if current.parent == current:
-            break
-        current = current.parent
-    for folder in reversed(missing):
-        with contextlib.suppress(FileExistsError):  # another process made it first
-            folder.mkdir(mode=0o700)
-    return path
-
-
-def _private_file(path: Path) -> None:
-    """Create `path` as 0600 if it is missing; tighten our own file if others may read it."""
-    fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o600)
-    try:
-        info = os.fstat(fd)
-        if info.st_mode & 0o077 and stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid():
-            os.fchmod(fd, 0o600)  # written by an older version with the umask's 0644
-    finally:
-        os.close(fd)
 
 
 def default_data_dir() -> Path:
@@ -342,7 +316,7 @@ class RunStore:
         self._marker = _process_start_marker(self._pid)
         try:
             private_dir(self.path.parent)
-            _private_file(self.path)  # SQLite gives its -wal and -shm files the same mode
+            private_file(self.path)  # SQLite gives its -wal and -shm files the same mode
             self._conn = sqlite3.connect(
                 self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
             )
