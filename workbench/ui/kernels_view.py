@@ -46,7 +46,6 @@ from kernels_bridge.jobs import build_run, defaults_for, target_device, write_ro
 from kernels_bridge.protocol import Done, Error, Hello, Progress, Result, ResultRow, Run
 from kernels_bridge.specs import VARIANTS
 from workbench.ui.chart_export import ExportableChart
-from workbench.ui.pane_widget import BADGE_COLORS, PANE_COLORS
 from workbench.ui.prompt_slider import tokens_label
 
 KV_CHOICES = (1024, 4096, 16384, 32768, 65536, 131072)
@@ -96,8 +95,15 @@ def _cell(field: str, value: object) -> str:
     return str(value)
 
 
+# kernel variants, not models: the Kernels tab compares attention kinds on one device
+VARIANT_COLORS = {
+    "MHA": "#c0392b", "MQA": "#d35400", "GQA": "#2471a3", "GTA": "#148f77",
+    "MLA": "#7d3c98", "GLA": "#1e8449", "NSA": "#b7950b", "MOBA": "#6e2c00",
+}  # fmt: skip
+
+
 def variant_color(variant: str) -> str:
-    return BADGE_COLORS.get(variant.upper(), PANE_COLORS[-1])
+    return VARIANT_COLORS.get(variant.upper(), "#566573")
 
 
 def parse_host_port(text: str) -> tuple[str, int]:

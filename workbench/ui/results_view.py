@@ -129,6 +129,13 @@ class ResultsView(QWidget):
         else:
             self._rebuild()
 
+    def shown_results(self) -> list[RequestResult]:
+        """The requests the table holds, in the order it shows them (per request), else all."""
+        if self.view_mode.currentData() != "requests":
+            return list(self.results)
+        rows = range(self.proxy.rowCount())
+        return [self.results[self.proxy.mapToSource(self.proxy.index(r, 0)).row()] for r in rows]
+
     def set_results(self, results: Sequence[RequestResult]) -> None:
         self.results = list(results)
         self._rebuild()
