@@ -150,7 +150,7 @@ class MainWindow(QMainWindow):
     # ---- building ----
 
     def _build_toolbar(self) -> None:
-        bar = QToolBar(self.tr("Run"))
+        bar = self.toolbar = QToolBar(self.tr("Run"))
         bar.setObjectName("mainToolbar")
         self.addToolBar(bar)
         self.preset = QComboBox()

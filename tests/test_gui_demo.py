@@ -1,0 +1,267 @@
+"""The demo a presenter gives, clicked and typed through the real window (issue 12).
+
+Every number on screen belongs to its model, failures look like failures, the clock moves, and
+the summary is a page a stakeholder can read alone. pytest-qt drives real widgets against the
+built-in provider (its own process, on 127.0.0.1); nothing calls a slot directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, QSettings, Qt
+
+from workbench.core.store import RunStore
+from workbench.ui import colors
+from workbench.ui.main_window import MainWindow
+from workbench.ui.panes_model import PaneState
+from workbench.ui.prompt_slider import STOPS, handle_centre, tokens_label
+from workbench.ui.session import LOCAL_PROVIDER, Session
+
+TIMEOUT = 90
+
+
+def _window(loop: Any, tmp_path: Path, time_scale: float = 0.05) -> MainWindow:
+    session = Session(store=RunStore(tmp_path / "history.sqlite3"), time_scale=time_scale)
+    settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(session, settings)
+    loop.run_until_complete(session.start_local_provider())
+    win.set_choices([(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()])
+    win.apply_preset("real")
+    win.prompt.set_tokens(4096)
+    win.prompt.max_tokens.setValue(32)
+    win.show()
+    return win
+
+
+@pytest.fixture
+def window(qapp, loop, tmp_path):
+    win = _window(loop, tmp_path)
+    yield win
+    win.close()
+    loop.run_until_complete(win.session.close())
+
+
+def _run(loop: Any, coro: Any, timeout: float = TIMEOUT) -> Any:
+    return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+
+async def _until(condition: Any, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+def _click_action(window: MainWindow, qtbot: Any, action: Any) -> None:
+    """Click the toolbar button of `action` (Run all, Stop all), as a presenter does."""
+    qtbot.mouseClick(window.toolbar.widgetForAction(action), Qt.MouseButton.LeftButton)
+
+
+def _click_run(window: MainWindow, qtbot: Any, loop: Any) -> Any:
+    """Click Run all, then wait for the run to end."""
+    before = window.session._task
+    _click_action(window, qtbot, window.run_action)
+    assert window.session._task is not before, "Run all did not start a run"
+    return _run(loop, window.session._task)
+
+
+def _click_tab(window: MainWindow, qtbot: Any, widget: Any) -> None:
+    bar = window.tabs.tabBar()
+    qtbot.mouseClick(
+        bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(window.tabs.indexOf(widget)).center()
+    )
+    assert window.tabs.currentWidget() is widget
+
+
+def _set_panes(window: MainWindow, models: list[str]) -> None:
+    window.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in models])
+
+
+# ---- 2. numbers stay with their model --------------------------------------------------------
+
+
+def test_switching_preset_after_a_run_clears_the_old_models_figures(window, qtbot, loop) -> None:
+    final = _click_run(window, qtbot, loop)
+    assert final.status == "finished"
+    assert window.pane_widgets[1].figures.text("decode").endswith("tok/s")
+    window.preset.setFocus()
+    qtbot.keyClick(window.preset, Qt.Key.Key_Down)  # the attention-only preset
+    assert [k.split("|")[1] for k in window.pane_keys][:2] == ["sim-70b-mha", "sim-70b-gqa"]
+    for widget in window.pane_widgets[:4]:
+        assert all(widget.figures.text(k) == "–" for k in ("ttft", "decode", "elapsed", "cost"))
+        assert widget.text.toPlainText() == ""
+    assert [w.badge.text() for w in window.pane_widgets[:4]] == ["MHA", "GQA", "MLA", "GLA"]
+    assert window.plots.points() == 0  # the old curves are gone with their models
+
+
+def test_panes_cannot_change_model_mid_run(window, qtbot, loop) -> None:
+    window.prompt.max_tokens.setValue(2000)
+    _click_action(window, qtbot, window.run_action)
+    _run(loop, _until(lambda: any(p.state is PaneState.STREAMING for p in window.session.panes)))
+    assert not window.preset.isEnabled() and not window.pane_widgets[0].picker.isEnabled()
+    _click_action(window, qtbot, window.stop_action)
+    _run(loop, window.session._task)
+    assert window.preset.isEnabled() and window.pane_widgets[0].picker.isEnabled()
+
+
+# ---- 7, 8. failures drawn as failures; one colour per model ----------------------------------
+
+
+def test_a_failed_model_is_a_marked_bar_and_the_status_counts_it(window, qtbot, loop) -> None:
+    _set_panes(window, ["sim-70b-gqa+500", "sim-70b-mla"])
+    final = _click_run(window, qtbot, loop)
+    assert final.status == "finished"
+    assert window.eta.text().endswith("finished, 1 failed")
+    marks = [
+        item.toPlainText()
+        for item in window.plots.ttft_plot.plotItem.items
+        if type(item).__name__ == "TextItem"
+    ]
+    assert marks == ["failed: server_error"]
+    ticks = window.plots.ttft_plot.getAxis("bottom")._tickLevels[0]
+    assert [label for _x, label in ticks] == ["sim-70b-gqa+500", "sim-70b-mla"]
+
+
+def _pen_color(item: Any) -> str:
+    return item.opts["pen"].color().name()
+
+
+def test_each_model_keeps_one_colour_everywhere_and_across_sessions(
+    qapp, loop, tmp_path, qtbot
+) -> None:
+    win = _window(loop, tmp_path)
+    try:
+        _set_panes(win, ["sim-70b-mha", "sim-70b-gqa"])
+        _click_run(win, qtbot, loop)
+        first = {}
+        for widget, pane, curve in zip(win.pane_widgets, win.session.panes, win.plots._curves):
+            color = colors.model_color(LOCAL_PROVIDER, pane.target.model)
+            first[pane.target.model] = color
+            assert color in widget.badge.styleSheet() and color in widget.styleSheet()
+            assert _pen_color(curve) == color
+        bars = win.plots._bars[0].opts["brushes"]
+        assert [str(b) for b in bars] == list(first.values())
+        assert len(set(first.values())) == 2
+        _click_tab(win, qtbot, win.summary_view)
+        assert win.summary_view.document.colors == first
+        _set_panes(win, ["sim-70b-gqa", "sim-70b-mha"])  # order changes, colours do not
+        assert [_pen_color(c) for c in win.plots._curves] == [
+            first["sim-70b-gqa"],
+            first["sim-70b-mha"],
+        ]
+    finally:
+        win.close()
+        loop.run_until_complete(win.session.close())
+    colors._by_dir.clear()  # a new session reads the remembered colours from the data dir
+    assert colors.model_color(LOCAL_PROVIDER, "sim-70b-mha") == first["sim-70b-mha"]
+    assert colors.model_color(LOCAL_PROVIDER, "sim-70b-gqa") == first["sim-70b-gqa"]
+
+
+# ---- 6. slider stops and what will not fit ---------------------------------------------------
+
+
+def test_every_prompt_stop_sits_under_its_label_and_dragging_there_selects_it(
+    window, qtbot
+) -> None:
+    slider, labels = window.prompt.slider, window.prompt.stops
+    qtbot.waitExposed(window)
+    centres = labels.centres()
+    for i, n in enumerate(STOPS):
+        x = (
+            centres[i]
+            + labels.mapTo(window, QPoint(0, 0)).x()
+            - slider.mapTo(window, QPoint(0, 0)).x()
+        )
+        assert abs(x - handle_centre(slider, i)) <= 1, tokens_label(n)
+    y = slider.height() // 2
+    for i in (len(STOPS) - 1, 8, 10, 0):  # 1M, 32K, 128K, 128: drag the handle onto the label
+        start = QPoint(handle_centre(slider, slider.value()), y)
+        target = QPoint(centres[i] + labels.x() - slider.x(), y)
+        qtbot.mousePress(slider, Qt.MouseButton.LeftButton, pos=start)
+        qtbot.mouseMove(slider, pos=target)
+        qtbot.mouseRelease(slider, Qt.MouseButton.LeftButton, pos=target)
+        assert window.prompt.tokens() == STOPS[i], tokens_label(STOPS[i])
+        assert window.prompt.value_label.text() == f"{tokens_label(STOPS[i])} tokens"
+
+
+def test_a_prompt_that_overflows_the_window_is_flagged_before_sending_and_clamped_in_one_click(
+    window, qtbot
+) -> None:
+    _set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    window.prompt.max_tokens.setValue(256)
+    window.prompt.slider.setFocus()
+    qtbot.keyClick(window.prompt.slider, Qt.Key.Key_End)  # 1M
+    for _ in range(3):
+        qtbot.keyClick(window.prompt.slider, Qt.Key.Key_Left)
+    assert window.prompt.tokens() == 131072
+    pane = window.pane_widgets[0]
+    assert pane.fit.text().startswith("Will not fit: prompt 131,072 + output 256 = 131,328")
+    assert pane.clamp_button.isVisible()
+    qtbot.mouseClick(pane.clamp_button, Qt.MouseButton.LeftButton)
+    tokens = window.prompt.tokens()
+    assert tokens + 256 <= 131072 and tokens > 128_000
+    assert window.prompt.value_label.text() == f"{tokens:,} tokens"
+    assert pane.fit.text().startswith("Fits the 128K context window")
+    assert not pane.clamp_button.isVisible()
+
+
+def test_a_kv_cache_larger_than_the_deployment_is_flagged_before_sending(window, qtbot) -> None:
+    _set_panes(window, ["sim-70b-mha", "sim-70b-gqa"])
+    window.prompt.set_tokens(65536)
+    mha, gqa = window.pane_widgets[:2]
+    assert mha.fit.text().startswith("Will not fit in memory: KV cache")
+    assert "2×H200" in mha.fit.text()
+    assert gqa.fit.text().startswith("Fits the 128K context window")
+
+
+# ---- 5. the clock moves during prefill -------------------------------------------------------
+
+
+def test_elapsed_eta_and_progress_move_while_a_pane_waits_for_its_first_token(
+    qapp, loop, tmp_path, qtbot
+) -> None:
+    win = _window(loop, tmp_path, time_scale=0.2)
+    try:
+        _set_panes(win, ["sim-70b-mla", "sim-70b-gqa"])
+        win.mode.setCurrentIndex(win.mode.findData("sequential"))
+        win.prompt.set_tokens(65536)
+        win.prompt.max_tokens.setValue(8)
+        _click_action(win, qtbot, win.run_action)
+        second = win.session.panes
+        _run(
+            loop,
+            _until(
+                lambda: (
+                    second[0].result is not None
+                    and second[1].state is PaneState.WAITING
+                    and second[1].t_send_ns is not None
+                )
+            ),
+        )
+
+        def sample() -> tuple[str, str, int, int]:
+            return (
+                win.pane_widgets[1].figures.text("elapsed"),
+                win.eta.text(),
+                win.progress_bar.value(),
+                win.progress_bar.maximum(),
+            )
+
+        _run(loop, asyncio.sleep(0.4))
+        before = sample()
+        _run(loop, asyncio.sleep(0.6))
+        after = sample()
+        assert second[1].state is PaneState.WAITING, "the prefill ended too soon to watch"
+        assert before[0] != after[0] and after[0].endswith(" s")
+        assert before[1] != after[1] and "elapsed" in after[1] and "ETA" in after[1]
+        assert after[3] == 0 or after[2] > before[2]  # busy, or filling
+        _run(loop, win.session._task)
+    finally:
+        win.close()
+        loop.run_until_complete(win.session.close())
