@@ -140,7 +140,9 @@ def test_each_model_keeps_one_colour_everywhere_and_across_sessions(
         _set_panes(win, ["sim-70b-mha", "sim-70b-gqa"])
         _click_run(win, qtbot, loop)
         first = {}
-        for widget, pane, curve in zip(win.pane_widgets, win.session.panes, win.plots._curves):
+        for widget, pane, curve in zip(
+            win.pane_widgets, win.session.panes, win.plots._curves, strict=False
+        ):
             color = colors.model_color(LOCAL_PROVIDER, pane.target.model)
             first[pane.target.model] = color
             assert color in widget.badge.styleSheet() and color in widget.styleSheet()
