@@ -223,6 +223,7 @@ class KernelsView(QWidget):
             self.dtype.addItem(d, d)
         self.dtype.activated.connect(lambda: self._touch("dtype"))
         self.dtype.currentIndexChanged.connect(self.schedule_redraw)
+        self.dtype.currentIndexChanged.connect(self._show_device)
         row.addWidget(self.dtype)
         row.addWidget(QLabel(self.tr("backend")))
         self.backend = QComboBox()
@@ -248,6 +249,11 @@ class KernelsView(QWidget):
                 self.profile.count() - 1, p.source, Qt.ItemDataRole.ToolTipRole
             )
         self.profile.setCurrentIndex(max(0, self.profile.findData(DEFAULT_PROFILE)))
+        # the longest choice ("H200 (4.8 TB/s, 989.4 TFLOP/s)") must not set the tab's width
+        self.profile.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.profile.setMinimumContentsLength(16)
         self.profile.activated.connect(lambda: self._touch("profile"))
         self.profile.currentIndexChanged.connect(self.schedule_redraw)
         row.addWidget(self.profile)
@@ -448,7 +454,10 @@ class KernelsView(QWidget):
             return
         if target_device(hello) == "cpu":
             self.device_label.setText(
-                self.tr("CPU (wall-clock): no CUDA device; the reference backend times on the CPU")
+                self.tr(
+                    "CPU (wall-clock): no CUDA device; the reference backend times on the CPU "
+                    "in %1 as chosen (fp32 runs faster there)"
+                ).replace("%1", str(self.dtype.currentData()))
             )
             self.device_label.setStyleSheet(_CPU_STYLE)
         else:
@@ -515,12 +524,11 @@ class KernelsView(QWidget):
         self.schedule_redraw()
 
     def _apply_device_defaults(self, hello: Hello) -> None:
-        """dtype, batch and profile follow the device unless the user has chosen them."""
+        """Batch and profile follow the device unless the user has chosen them. The dtype never
+        changes by itself: the KV bytes chart and every row would silently mean another
+        precision (the CPU reference runs bf16; the device label says fp32 is faster there)."""
         on_cpu = target_device(hello) == "cpu"
         d = defaults_for(on_cpu)
-        if "dtype" not in self._touched:
-            with QSignalBlocker(self.dtype):
-                self.dtype.setCurrentIndex(max(0, self.dtype.findData(d.dtype)))
         if "batch" not in self._touched:
             with QSignalBlocker(self.batch):
                 self.batch.setValue(d.batch)
@@ -930,6 +938,10 @@ class KernelsView(QWidget):
                 pen=pg.mkPen(variant_color(variant), width=1.5, style=Qt.PenStyle.DashLine),
                 name=self.tr("%1 roofline").replace("%1", variant),
             )
+        # the measured lengths with a margin on both sides, as the bandwidth chart has: an
+        # auto range put the last point on the frame and cut its tick label
+        xs = [math.log10(n) for n in self.kv_lens()] or [math.log10(KV_CHOICES[0])]
+        plot.setXRange(min(xs) - 0.1, max(xs) + 0.1, padding=0)
 
     def _draw_bandwidth(self, profile: HardwareProfile) -> None:
         plot = self.bandwidth_plot

@@ -87,7 +87,7 @@ class LivePlots(QWidget):
         self.colors: list[str] = []
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.tokens_plot, 3)
+        layout.addWidget(self.tokens_plot, 2)
         layout.addWidget(self.ttft_plot, 1)
         layout.addWidget(self.decode_plot, 1)
         self.charts = [
@@ -114,7 +114,7 @@ class LivePlots(QWidget):
             self._curves.append(curve)
         for plot in (self.ttft_plot, self.decode_plot):
             axis = plot.getAxis("bottom")
-            axis.setTicks([[(i, _short(label)) for i, label in enumerate(labels)]])
+            axis.setTicks([list(enumerate(short_names(labels)))])
 
     def expect_tokens(self, max_tokens: int) -> None:
         """A run starts: the token axis spans max_tokens from the start (it only grows past it
@@ -243,7 +243,15 @@ class LivePlots(QWidget):
                 self._failures[slot].append(item)
 
 
-def _short(label: str) -> str:
-    """A model name that fits under its bar: the part after the provider, at most 16 chars."""
-    name = label.split(": ", 1)[-1]
-    return name if len(name) <= 16 else name[:15] + "…"
+def short_names(names: Sequence[str], limit: int = 14) -> list[str]:
+    """Names that fit under narrow bars: a prefix all of them share ("sim-70b-") is dropped at a
+    dash, then each is cut to `limit` characters. The legend and the panes carry full names."""
+    common = ""
+    if len(names) > 1:
+        shared = names[0]
+        for name in names[1:]:
+            while not name.startswith(shared):
+                shared = shared[:-1]
+        common = shared[: shared.rfind("-") + 1]
+    out = [name[len(common) :] or name for name in names]
+    return [n if len(n) <= limit else n[: limit - 1] + "…" for n in out]

@@ -57,7 +57,6 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "attention": ("sim-70b-mha", "sim-70b-gqa", "sim-70b-mla", "sim-70b-gla"),
 }
 MAX_PANES = 8
-MIN_SIZE = (960, 640)  # a 1024x768 projector less the desktop's bars still shows every chart
 MIN_CHART_HEIGHT = 190
 MIN_PANES_HEIGHT = 150
 CLOCK_REFRESH_S = 0.25
@@ -74,7 +73,6 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings("attention-workbench", "workbench")
         self.setWindowTitle(self.tr("Attention Workbench"))
         self.resize(1400, 900)
-        self.setMinimumSize(*MIN_SIZE)
         self.choices: list[tuple[str, str]] = []
         self.pane_keys: list[str] = []
         self.pane_widgets: list[PaneWidget] = []
@@ -82,6 +80,7 @@ class MainWindow(QMainWindow):
         self.run_kind = "comparison"
         self.clock = RunClock()
         self._clock_at = 0.0
+        self._split_once = False
 
         self.prompt = PromptPanel()
         self.panes_host = QWidget()
@@ -533,6 +532,10 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        if not self._split_once:  # panes first, charts below: never a 50 px strip of chart
+            self._split_once = True
+            total = max(self.splitter.height(), MIN_PANES_HEIGHT + MIN_CHART_HEIGHT)
+            self.splitter.setSizes([round(total * 0.56), round(total * 0.44)])
         self.shown.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -15,6 +15,7 @@ from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QSlider,
@@ -126,22 +127,32 @@ class PromptPanel(QWidget):
         self.language.addItem(self.tr("English text"), "en")
         self.language.addItem(self.tr("Chinese text"), "zh")
 
-        left = QWidget()
-        column = QVBoxLayout(left)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(0)
-        column.addWidget(self.slider)
-        column.addWidget(self.stops)
-
-        row = QHBoxLayout(self)
-        row.setContentsMargins(4, 2, 4, 2)
+        # the slider and its labels take the width; the settings sit two by two beside them
+        grid = QGridLayout(self)
+        grid.setContentsMargins(4, 2, 4, 2)
+        grid.setVerticalSpacing(2)
         title = QLabel(self.tr("Prompt"))
         title.setObjectName("sectionTitle")
-        row.addWidget(title)
-        row.addWidget(left, 1)
-        row.addWidget(self.value_label)
-        for widget in (self.task, self.depth, self.language, self.max_tokens):
-            row.addWidget(widget)
+        grid.addWidget(title, 0, 0, 2, 1)
+        # the labels are wider than the slider by half a label each side, so the first and the
+        # last ("128", "1M") are never cut at the widget's edge
+        track = QWidget()
+        column = QVBoxLayout(track)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        half = self.fontMetrics().horizontalAdvance("512K") // 2 + 2
+        inset = QHBoxLayout()
+        inset.setContentsMargins(half, 0, half, 0)
+        inset.addWidget(self.slider)
+        column.addLayout(inset)
+        column.addWidget(self.stops)
+        grid.addWidget(track, 0, 1, 2, 1)
+        grid.addWidget(self.value_label, 0, 2, 2, 1)
+        grid.addWidget(self.task, 0, 3)
+        grid.addWidget(self.depth, 0, 4)
+        grid.addWidget(self.language, 1, 3)
+        grid.addWidget(self.max_tokens, 1, 4)
+        grid.setColumnStretch(1, 1)
 
         self.slider.valueChanged.connect(self._on_slider)
         self.task.currentIndexChanged.connect(self._on_change)
