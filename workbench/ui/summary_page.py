@@ -11,7 +11,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QRectF, QSizeF, Qt
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QDateTime,
+    QLocale,
+    QRectF,
+    QSizeF,
+    Qt,
+)
 from PySide6.QtGui import QColor, QFontMetricsF, QPageSize, QPainter, QPen, QTextDocument
 
 from workbench.core.conclusions import Conclusion, conclude
@@ -36,8 +44,7 @@ ROW_HEIGHT = 26.0
 PAPERS = {"A4": QPageSize.PageSizeId.A4, "Letter": QPageSize.PageSizeId.Letter}
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("SummaryPage", text)
+translate = QCoreApplication.translate
 
 
 def default_paper() -> str:
@@ -90,22 +97,35 @@ def sentence(c: Conclusion) -> str:
     speed = ""
     if c.decode_ratio is not None:
         if c.decode_ratio >= 1:
-            speed = tr("decodes %1× faster than").replace("%1", f"{c.decode_ratio:.1f}")
+            speed = translate("SummaryPage", "decodes %1× faster than").replace(
+                "%1", f"{c.decode_ratio:.1f}"
+            )
         else:
-            speed = tr("decodes %1× slower than").replace("%1", f"{1 / c.decode_ratio:.1f}")
+            speed = translate("SummaryPage", "decodes %1× slower than").replace(
+                "%1", f"{1 / c.decode_ratio:.1f}"
+            )
     cost = ""
     if c.cost_change is not None and abs(c.cost_change) >= 0.005:
-        cost = tr("costs %1 % less") if c.cost_change < 0 else tr("costs %1 % more")
+        cost = (
+            translate("SummaryPage", "costs %1 % less")
+            if c.cost_change < 0
+            else translate("SummaryPage", "costs %1 % more")
+        )
         cost = cost.replace("%1", f"{abs(c.cost_change) * 100:.0f}")
     first = ""
     if c.ttft_ratio is not None:
         first = (
-            tr("first token %1× %2")
+            translate("SummaryPage", "first token %1× %2")
             .replace("%1", f"{max(c.ttft_ratio, 1 / c.ttft_ratio):.1f}")
-            .replace("%2", tr("sooner") if c.ttft_ratio >= 1 else tr("later"))
+            .replace(
+                "%2",
+                translate("SummaryPage", "sooner")
+                if c.ttft_ratio >= 1
+                else translate("SummaryPage", "later"),
+            )
         )
     text = (
-        tr("At %1 the %2 model <b>%3</b> %4 the %5 model <b>%6</b>")
+        translate("SummaryPage", "At %1 the %2 model <b>%3</b> %4 the %5 model <b>%6</b>")
         .replace("%1", tokens_label(c.prompt_tokens))
         .replace("%2", c.attention or "?")
         .replace("%3", _esc(c.model))
@@ -120,7 +140,7 @@ def sentence(c: Conclusion) -> str:
 def failure_sentence(row: ModelRow) -> str:
     c = row.cell
     return (
-        tr("<b>%1</b> failed at %2: %3 of %4 requests (%5).")
+        translate("SummaryPage", "<b>%1</b> failed at %2: %3 of %4 requests (%5).")
         .replace("%1", _esc(c.model))
         .replace("%2", tokens_label(c.prompt_tokens_target))
         .replace("%3", str(c.errors))
@@ -153,9 +173,11 @@ class SummaryDocument:
     # ---- words ----
 
     def title(self) -> str:
-        names = tr(" vs ").join(self.report.models) or tr("no measured requests")
-        key = "Prompt-length sweep: %1" if self.report.is_sweep else "Model comparison: %1"
-        return tr(key).replace("%1", names)
+        names = translate("SummaryPage", " vs ").join(self.report.models)
+        names = names or translate("SummaryPage", "no measured requests")
+        if self.report.is_sweep:
+            return translate("SummaryPage", "Prompt-length sweep: %1").replace("%1", names)
+        return translate("SummaryPage", "Model comparison: %1").replace("%1", names)
 
     def subtitle(self) -> list[str]:
         r = self.report
@@ -164,20 +186,21 @@ class SummaryDocument:
         lengths = ", ".join(tokens_label(n) for n in r.prompt_lengths) or "–"
         counted = ""
         if r.prompt_tokens_median:
-            counted = tr(" (servers counted a median of %1)").replace(
+            counted = translate("SummaryPage", " (servers counted a median of %1)").replace(
                 "%1", f"{r.prompt_tokens_median:,.0f}"
             )
         lines = [
-            tr("%1 · prompt length %2 tokens%3")
+            translate("SummaryPage", "%1 · prompt length %2 tokens%3")
             .replace("%1", date)
             .replace("%2", lengths)
             .replace("%3", counted),
-            tr("Endpoint: %1").replace("%1", ", ".join(r.endpoints) or "–")
+            translate("SummaryPage", "Endpoint: %1").replace("%1", ", ".join(r.endpoints) or "–")
             if len(r.endpoints) <= 1
-            else tr("Endpoints: %1").replace("%1", ", ".join(r.endpoints)),
-            tr(
+            else translate("SummaryPage", "Endpoints: %1").replace("%1", ", ".join(r.endpoints)),
+            translate(
+                "SummaryPage",
                 "Medians over up to %1 request(s) per model and length; decode tok/s excludes "
-                "the time to first token. Run %2, measured with Attention Workbench."
+                "the time to first token. Run %2, measured with Attention Workbench.",
             )
             .replace("%1", str(r.repeats))
             .replace("%2", r.run_id[:12] or "–"),
@@ -209,9 +232,11 @@ class SummaryDocument:
             html = "".join(f"<p style='margin-bottom:5px'>{s}</p>" for s in self.conclusions)
             plain = tuple(_plain(s) for s in self.conclusions)
         else:
-            empty = tr("Run a comparison of at least two models to see a conclusion.")
+            empty = translate(
+                "SummaryPage", "Run a comparison of at least two models to see a conclusion."
+            )
             html, plain = _esc(empty), (empty,)
-        heading = tr("Conclusion")
+        heading = translate("SummaryPage", "Conclusion")
         html = f"<div style='font-size:17px; font-weight:700'>{_esc(heading)}</div>" + html
         return _rich_block(html, width, 15, (heading, *plain))
 
@@ -259,11 +284,31 @@ class SummaryDocument:
         return Block(CHART_HEIGHT + 14, paint, texts + tuple(r.models))
 
     def _chart_specs(self) -> list[tuple[ChartText, str]]:
-        x = tr("prompt length (tokens, log scale)") if self.report.is_sweep else tr("model")
-        failed = tr("failed: %1")
+        x = (
+            translate("SummaryPage", "prompt length (tokens, log scale)")
+            if self.report.is_sweep
+            else translate("SummaryPage", "model")
+        )
+        failed = translate("SummaryPage", "failed: %1")
         return [
-            (ChartText(tr("Time to first token"), tr("TTFT (ms)"), x, failed), "ttft_ms"),
-            (ChartText(tr("Decode speed"), tr("decode (tokens/s)"), x, failed), "decode_tps"),
+            (
+                ChartText(
+                    translate("SummaryPage", "Time to first token"),
+                    translate("SummaryPage", "TTFT (ms)"),
+                    x,
+                    failed,
+                ),
+                "ttft_ms",
+            ),
+            (
+                ChartText(
+                    translate("SummaryPage", "Decode speed"),
+                    translate("SummaryPage", "decode (tokens/s)"),
+                    x,
+                    failed,
+                ),
+                "decode_tps",
+            ),
         ]
 
     def _bars(self, figure: str) -> list[Bar]:
@@ -273,7 +318,9 @@ class SummaryDocument:
             row = self.report.row(model, length)
             value = row.cell.median(figure) if row else None
             classes = ", ".join(row.cell.error_classes) if row else ""
-            failure = tr("failed: %1").replace("%1", classes or tr("no answer"))
+            failure = translate("SummaryPage", "failed: %1").replace(
+                "%1", classes or translate("SummaryPage", "no answer")
+            )
             bars.append(Bar(model, self.colors[model], value, failure))
         return bars
 
@@ -298,12 +345,18 @@ class SummaryDocument:
     # ---- the table ----
 
     COLUMNS = (
-        ("model", 0.25), ("attention", 0.09), ("prompt", 0.08), ("ok / failed", 0.1),
-        ("TTFT ms", 0.1), ("decode tok/s", 0.12), ("prefill tok/s", 0.12), ("$ / request", 0.14),
-    )  # fmt: skip
+        (QT_TRANSLATE_NOOP("SummaryPage", "model"), 0.25),
+        (QT_TRANSLATE_NOOP("SummaryPage", "attention"), 0.09),
+        (QT_TRANSLATE_NOOP("SummaryPage", "prompt"), 0.08),
+        (QT_TRANSLATE_NOOP("SummaryPage", "ok / failed"), 0.1),
+        (QT_TRANSLATE_NOOP("SummaryPage", "TTFT ms"), 0.1),
+        (QT_TRANSLATE_NOOP("SummaryPage", "decode tok/s"), 0.12),
+        (QT_TRANSLATE_NOOP("SummaryPage", "prefill tok/s"), 0.12),
+        (QT_TRANSLATE_NOOP("SummaryPage", "$ / request"), 0.14),
+    )
 
     def _table_header(self) -> Block:
-        names = [tr(name) for name, _w in self.COLUMNS]
+        names = [translate("SummaryPage", name) for name, _w in self.COLUMNS]
 
         def paint(painter: QPainter, rect: QRectF) -> None:
             painter.setFont(font(12, bold=True))
@@ -338,7 +391,9 @@ class SummaryDocument:
             _fmt(c.median("prefill_tps"), 0),
             _fmt(c.median("cost_usd"), 5),
         ]
-        reason = tr("Failed: %1").replace("%1", row.reason) if row.reason else ""
+        reason = (
+            translate("SummaryPage", "Failed: %1").replace("%1", row.reason) if row.reason else ""
+        )
         metrics = QFontMetricsF(font(12))
         flags = int(Qt.TextFlag.TextWordWrap)
         reason_h = (
@@ -411,7 +466,7 @@ class SummaryDocument:
         painter.setFont(font(11))
         painter.setPen(QColor("#85929e"))
         footer = (
-            tr("Attention Workbench — page %1 of %2")
+            translate("SummaryPage", "Attention Workbench — page %1 of %2")
             .replace("%1", str(index + 1))
             .replace("%2", str(len(pages)))
         )
