@@ -222,6 +222,8 @@ class MainWindow(QMainWindow):
             self.panes_grid.removeWidget(widget)
             widget.hide()
         columns = 2 if len(self.pane_keys) <= 4 else 4
+        for row in range(MAX_PANES // 2):  # rows share the height: no pane hides another
+            self.panes_grid.setRowStretch(row, 1 if row * columns < len(self.pane_keys) else 0)
         for i, (widget, key) in enumerate(zip(self.pane_widgets, self.pane_keys, strict=False)):
             self.panes_grid.addWidget(widget, i // columns, i % columns)
             widget.set_choices(self.choices, key)
@@ -348,7 +350,7 @@ class MainWindow(QMainWindow):
         self.sweep_view.set_running(running)
         # a run's panes keep their models until it ends: switching them mid-run would put one
         # model's numbers under another's name
-        for widget in (self.preset, self.pane_count, *self.pane_widgets):
+        for widget in (self.preset, self.pane_count, *(w.picker for w in self.pane_widgets)):
             widget.setEnabled(not running)
 
     def _on_progress(self, done: int, total: int, eta: float) -> None:
@@ -381,7 +383,8 @@ class MainWindow(QMainWindow):
             else self.tr("ETA %1 s").replace("%1", f"{eta:,.0f}")
         )
         self.eta.setText(f"{elapsed} · {left}")
-        self.sweep_view.set_progress(self.clock.done, self.clock.total, -1 if eta is None else eta)
+        if self.run_kind == "sweep":
+            self.sweep_view.set_progress(self.clock.done, self.clock.total, eta)
 
     def _on_request_finished(self, result: RequestResult) -> None:
         self.clock.finished(result.ok, (derive(result).e2e_ms or 0) / 1000)
@@ -535,7 +538,7 @@ class MainWindow(QMainWindow):
         if not self._split_once:  # panes first, charts below: never a 50 px strip of chart
             self._split_once = True
             total = max(self.splitter.height(), MIN_PANES_HEIGHT + MIN_CHART_HEIGHT)
-            self.splitter.setSizes([round(total * 0.56), round(total * 0.44)])
+            self.splitter.setSizes([round(total * 0.6), round(total * 0.4)])
         self.shown.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:

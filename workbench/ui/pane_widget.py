@@ -108,6 +108,7 @@ class PaneWidget(QFrame):
         self.text.setReadOnly(True)
         self.text.setObjectName("paneText")
         self.text.setMaximumBlockCount(2000)
+        self.text.setMinimumHeight(44)  # four panes fit a 1000 px window without scrolling
         self.error = QLabel()
         self.error.setObjectName("paneError")
         self.error.setWordWrap(True)

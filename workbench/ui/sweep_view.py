@@ -118,8 +118,8 @@ class SweepView(QWidget):
         if not running and self.isVisible():
             self.flush()  # hidden, it redraws when shown
 
-    def set_progress(self, done: int, total: int, eta: float) -> None:
-        eta_text = "" if eta < 0 else self.tr(", ETA %1 s").replace("%1", f"{eta:.0f}")
+    def set_progress(self, done: int, total: int, eta: float | None) -> None:
+        eta_text = "" if eta is None else self.tr(", ETA %1 s").replace("%1", f"{eta:.0f}")
         self.status.setText(
             self.tr("%1 of %2 requests%3")
             .replace("%1", str(done))
@@ -165,6 +165,24 @@ class SweepView(QWidget):
             out.setdefault(cell.model, []).append((cell.prompt_tokens_target, agg.median, p10, p90))
         return out
 
+    def _mark_failed(self, plot: pg.PlotWidget, model: str, color: str) -> None:
+        """A length where every request of a model failed: a cross on the axis, not a gap."""
+        failed = [
+            c.prompt_tokens_target
+            for c in summarize(r for r in self.results if r.model == model)
+            if c.n == 0 and c.errors
+        ]
+        if failed:
+            plot.plot(
+                np.log10(failed),
+                [0.0] * len(failed),
+                pen=None,
+                symbol="x",
+                symbolSize=16,
+                symbolPen=pg.mkPen(color, width=3),
+                symbolBrush=color,
+            )
+
     def _redraw(self) -> None:
         lengths = sorted({r.prompt_tokens_target or 0 for r in self.results} - {0})
         providers = {r.model: r.provider for r in self.results}
@@ -176,6 +194,7 @@ class SweepView(QWidget):
             series = self.series(key)
             top = 0.0
             for model in models:
+                self._mark_failed(plot, model, colors[model])
                 points = sorted(series.get(model, []))
                 if not points:
                     continue
