@@ -138,6 +138,7 @@ def test_sweep_shows_only_sweeps_and_replay_is_labelled_never_doubles_rows(
     ]
     spread = [pt for pts in view.series("ttft_ms").values() for pt in pts if pt[2] != pt[3]]
     assert len(bands) >= 1 and spread
+    assert all(band.boundingRect().height() > 0 for band in bands)  # drawn, not an empty path
     for plot in view.plots.values():
         assert plot.viewRange()[1][0] == 0  # from zero
 

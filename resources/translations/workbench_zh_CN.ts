@@ -1320,67 +1320,67 @@
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="326"/>
+        <location filename="../../workbench/ui/main_window.py" line="331"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="377"/>
+        <location filename="../../workbench/ui/main_window.py" line="382"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="379"/>
+        <location filename="../../workbench/ui/main_window.py" line="384"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="381"/>
+        <location filename="../../workbench/ui/main_window.py" line="386"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="399"/>
+        <location filename="../../workbench/ui/main_window.py" line="405"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="403"/>
+        <location filename="../../workbench/ui/main_window.py" line="409"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="425"/>
+        <location filename="../../workbench/ui/main_window.py" line="431"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="463"/>
+        <location filename="../../workbench/ui/main_window.py" line="470"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="468"/>
+        <location filename="../../workbench/ui/main_window.py" line="475"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="472"/>
+        <location filename="../../workbench/ui/main_window.py" line="479"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="476"/>
+        <location filename="../../workbench/ui/main_window.py" line="483"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="515"/>
+        <location filename="../../workbench/ui/main_window.py" line="522"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="531"/>
+        <location filename="../../workbench/ui/main_window.py" line="538"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -1393,77 +1393,77 @@
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="121"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="122"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="122"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="123"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="123"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="124"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="124"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="125"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="125"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="126"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="182"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="183"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="187"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="188"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="190"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="191"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="203"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="204"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="205"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="206"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="217"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="218"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="225"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="226"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="242"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="243"/>
         <source>Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 usable on %4.</source>
         <translation>显存放不下：每个设备 KV 缓存 %1 + 权重 %2，超过 %4 上可用的 %3。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="259"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="260"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="292"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="293"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -2173,64 +2173,64 @@
 <context>
     <name>SummaryPage</name>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="290"/>
-        <location filename="../../workbench/ui/summary_page.py" line="348"/>
+        <location filename="../../workbench/ui/summary_page.py" line="292"/>
+        <location filename="../../workbench/ui/summary_page.py" line="350"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="292"/>
-        <location filename="../../workbench/ui/summary_page.py" line="321"/>
+        <location filename="../../workbench/ui/summary_page.py" line="294"/>
+        <location filename="../../workbench/ui/summary_page.py" line="323"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="296"/>
+        <location filename="../../workbench/ui/summary_page.py" line="298"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="297"/>
+        <location filename="../../workbench/ui/summary_page.py" line="299"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="305"/>
+        <location filename="../../workbench/ui/summary_page.py" line="307"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="306"/>
+        <location filename="../../workbench/ui/summary_page.py" line="308"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="322"/>
+        <location filename="../../workbench/ui/summary_page.py" line="324"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="349"/>
+        <location filename="../../workbench/ui/summary_page.py" line="351"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="350"/>
+        <location filename="../../workbench/ui/summary_page.py" line="352"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="352"/>
+        <location filename="../../workbench/ui/summary_page.py" line="354"/>
         <source>TTFT ms</source>
         <translation>首 Token ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="353"/>
+        <location filename="../../workbench/ui/summary_page.py" line="355"/>
         <source>decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="354"/>
+        <location filename="../../workbench/ui/summary_page.py" line="356"/>
         <source>prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
@@ -2255,107 +2255,112 @@
         <translation>成本高 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="118"/>
+        <location filename="../../workbench/ui/summary_page.py" line="117"/>
+        <source>about the same time to first token</source>
+        <translation>首 Token 延迟大致相同</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="120"/>
         <source>first token %1× %2</source>
         <translation>首 Token %2 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="122"/>
+        <location filename="../../workbench/ui/summary_page.py" line="124"/>
         <source>sooner</source>
         <translation>快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="124"/>
+        <location filename="../../workbench/ui/summary_page.py" line="126"/>
         <source>later</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="128"/>
+        <location filename="../../workbench/ui/summary_page.py" line="130"/>
         <source>At %1 the %2 model &lt;b&gt;%3&lt;/b&gt; %4 the %5 model &lt;b&gt;%6&lt;/b&gt;</source>
         <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="143"/>
+        <location filename="../../workbench/ui/summary_page.py" line="145"/>
         <source>&lt;b&gt;%1&lt;/b&gt; failed at %2: %3 of %4 requests (%5).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时失败：%4 个请求中 %3 个失败（%5）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="176"/>
+        <location filename="../../workbench/ui/summary_page.py" line="178"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="177"/>
+        <location filename="../../workbench/ui/summary_page.py" line="179"/>
         <source>no measured requests</source>
         <translation>没有测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="179"/>
+        <location filename="../../workbench/ui/summary_page.py" line="181"/>
         <source>Prompt-length sweep: %1</source>
         <translation>提示长度扫描：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="180"/>
+        <location filename="../../workbench/ui/summary_page.py" line="182"/>
         <source>Model comparison: %1</source>
         <translation>模型对比：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="189"/>
+        <location filename="../../workbench/ui/summary_page.py" line="191"/>
         <source> (servers counted a median of %1)</source>
         <translation>（服务器统计的中位数为 %1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="193"/>
+        <location filename="../../workbench/ui/summary_page.py" line="195"/>
         <source>%1 · prompt length %2 tokens%3</source>
         <translation>%1 · 提示长度 %2 tokens%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="197"/>
+        <location filename="../../workbench/ui/summary_page.py" line="199"/>
         <source>Endpoint: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="199"/>
+        <location filename="../../workbench/ui/summary_page.py" line="201"/>
         <source>Endpoints: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="200"/>
+        <location filename="../../workbench/ui/summary_page.py" line="202"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, measured with Attention Workbench.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="239"/>
+        <location filename="../../workbench/ui/summary_page.py" line="241"/>
         <source>Conclusion</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="288"/>
+        <location filename="../../workbench/ui/summary_page.py" line="290"/>
         <source>prompt length (tokens, log scale)</source>
         <translation>提示长度（tokens，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="351"/>
+        <location filename="../../workbench/ui/summary_page.py" line="353"/>
         <source>ok / failed</source>
         <translation>成功 / 失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="355"/>
+        <location filename="../../workbench/ui/summary_page.py" line="357"/>
         <source>$ / request</source>
         <translation>$ / 请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="395"/>
+        <location filename="../../workbench/ui/summary_page.py" line="397"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="469"/>
+        <location filename="../../workbench/ui/summary_page.py" line="471"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="235"/>
+        <location filename="../../workbench/ui/summary_page.py" line="237"/>
         <source>Run a comparison of at least two models to see a conclusion.</source>
         <translation>至少对比两个模型后才能得出结论。</translation>
     </message>
@@ -2426,47 +2431,47 @@
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="55"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="56"/>
         <source>Prompt lengths:</source>
         <translation>提示词长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="62"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="63"/>
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="67"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="68"/>
         <source>Run sweep</source>
         <translation>运行扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="68"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="69"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="82"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="83"/>
         <source>prompt tokens (log scale)</source>
         <translation>提示 tokens（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="206"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="231"/>
         <source>line: median; shaded: p10–p90 over %1 repeat(s)</source>
         <translation>线：中位数；阴影：%1 次重复的 p10–p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="113"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="114"/>
         <source>Pick at least one prompt length.</source>
         <translation>请至少选择一个提示词长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="122"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="123"/>
         <source>, ETA %1 s</source>
         <translation>，预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="124"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="125"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
     </message>

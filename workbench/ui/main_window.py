@@ -304,8 +304,11 @@ class MainWindow(QMainWindow):
 
     def _run_sweep(self, lengths: list[int], repeats: int) -> None:
         if not self.session.running:
+            plan = self.build_plan(lengths, repeats, kind="sweep")
+            self.sweep_view.order = [t.model for t in plan.targets]
             self.sweep_view.clear()
-            self.session.start_run(self.build_plan(lengths, repeats, kind="sweep"))
+            self.plots.expect_tokens(plan.max_tokens)
+            self.session.start_run(plan)
 
     def replay(self, results: list[RequestResult], speed: float = 1.0) -> asyncio.Task | None:
         """Play a recorded run in the panes. It is shown as a replay, its rows are the recorded
@@ -437,6 +440,7 @@ class MainWindow(QMainWindow):
         lengths = {r.prompt_tokens_target for r in measured}
         self.run_kind = "sweep" if len(lengths) > 1 else "comparison"
         if self.run_kind == "sweep":
+            self.sweep_view.order = []
             self.sweep_view.clear()
             for r in measured:
                 self.sweep_view.add(r)

@@ -113,7 +113,9 @@ def sentence(c: Conclusion) -> str:
         )
         cost = cost.replace("%1", f"{abs(c.cost_change) * 100:.0f}")
     first = ""
-    if c.ttft_ratio is not None:
+    if c.ttft_ratio is not None and abs(c.ttft_ratio - 1) < 0.05:
+        first = translate("SummaryPage", "about the same time to first token")
+    elif c.ttft_ratio is not None:
         first = (
             translate("SummaryPage", "first token %1× %2")
             .replace("%1", f"{max(c.ttft_ratio, 1 / c.ttft_ratio):.1f}")

@@ -50,6 +50,7 @@ class SweepView(QWidget):
     def __init__(self, session: object | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.results: list[RequestResult] = []
+        self.order: list[str] = []  # models in the panes' order, for the legend and colours
         self.length_boxes: dict[int, QCheckBox] = {}
         controls = QHBoxLayout()
         controls.addWidget(QLabel(self.tr("Prompt lengths:")))
@@ -178,15 +179,17 @@ class SweepView(QWidget):
                 [0.0] * len(failed),
                 pen=None,
                 symbol="x",
-                symbolSize=16,
-                symbolPen=pg.mkPen(color, width=3),
+                symbolSize=18,
+                symbolPen=pg.mkPen("#c0392b", width=1),
                 symbolBrush=color,
             )
 
     def _redraw(self) -> None:
         lengths = sorted({r.prompt_tokens_target or 0 for r in self.results} - {0})
         providers = {r.model: r.provider for r in self.results}
-        models = list(dict.fromkeys(r.model for r in self.results))  # the panes' order
+        # the panes' order, then any other model as it first finished
+        models = list(dict.fromkeys([*self.order, *(r.model for r in self.results)]))
+        models = [m for m in models if m in providers]
         colors = {m: model_color(providers[m], m) for m in models}
         repeats = max((c.n + c.errors for c in summarize(self.results)), default=0)
         for key, plot in self.plots.items():
@@ -201,8 +204,11 @@ class SweepView(QWidget):
                 xs = np.log10([p[0] for p in points])
                 color = colors[model]
                 if any(p[2] != p[3] for p in points):  # the band first: the line stays on top
-                    low = pg.PlotDataItem(xs, [p[2] for p in points], pen=None)
-                    high = pg.PlotDataItem(xs, [p[3] for p in points], pen=None)
+                    # its edges need a pen: pyqtgraph builds no path for a curve without one,
+                    # and the fill between two empty paths was an invisible band
+                    edge = pg.mkPen(color + "66", width=1)
+                    low = pg.PlotDataItem(xs, [p[2] for p in points], pen=edge)
+                    high = pg.PlotDataItem(xs, [p[3] for p in points], pen=edge)
                     plot.addItem(pg.FillBetweenItem(low, high, brush=pg.mkBrush(color + "55")))
                 plot.plot(
                     xs,
