@@ -39,7 +39,7 @@ from workbench.ui.live_plots import LivePlots
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.prompt_slider import PromptPanel
 from workbench.ui.results_view import ResultsView
-from workbench.ui.run_clock import RunClock
+from workbench.ui.run_clock import Flight, RunClock
 from workbench.ui.run_status import run_status_text
 from workbench.ui.session import LOCAL_PROVIDER, Session
 from workbench.ui.summary_view import SummaryView
@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self.run_kind = "comparison"
         self.clock = RunClock()
         self._clock_at = 0.0
+        self._max_tokens = 0
         self._split_once = False
 
         self.prompt = PromptPanel()
@@ -341,6 +342,7 @@ class MainWindow(QMainWindow):
     def _on_run_started(self, plan: RunPlan) -> None:
         self.run_kind = plan.kind
         self.clock.start(time.perf_counter(), plan.total_requests)
+        self._max_tokens = plan.max_tokens
         self._clock_at = 0.0
         if plan.kind != "replay":
             self.results = []
@@ -367,13 +369,7 @@ class MainWindow(QMainWindow):
         if not self.session.running or now - self._clock_at < CLOCK_REFRESH_S:
             return
         self._clock_at = now
-        flying = [
-            p.t_send_ns / 1e9
-            for p in self.session.panes
-            if p.t_send_ns is not None and p.result is None and p.request_id is not None
-        ]
-        share = self.clock.fraction(now, flying)
-        eta = self.clock.eta(now, flying)
+        share, eta = self.clock.estimate(self._flights(now))
         if share is None:
             self.progress_bar.setRange(0, 0)  # busy: how far along is not known yet
         else:
@@ -388,6 +384,17 @@ class MainWindow(QMainWindow):
         self.eta.setText(f"{elapsed} · {left}")
         if self.run_kind == "sweep":
             self.sweep_view.set_progress(self.clock.done, self.clock.total, eta)
+
+    def _flights(self, now: float) -> list[Flight]:
+        """The panes' requests in flight; a streaming one knows its own time left."""
+        flights = []
+        for p in self.session.panes:
+            if p.t_send_ns is None or p.result is not None or p.request_id is None:
+                continue
+            rate = p.decode_tps()
+            left = (self._max_tokens - p.tokens) / rate if rate else None
+            flights.append(Flight(now - p.t_send_ns / 1e9, left))
+        return flights
 
     def _on_request_finished(self, result: RequestResult) -> None:
         self.clock.finished(result.ok, (derive(result).e2e_ms or 0) / 1000)

@@ -1,17 +1,27 @@
 """Elapsed time, progress and ETA of a run that keep moving while requests wait in prefill.
 
-The runner reports progress when a request finishes; a 30 s prefill would freeze both in
-between. Here an in-flight request counts as the share of a typical request's duration (the
-median of the successful ones so far) it has already spent, capped below one, so progress and
-ETA move with the clock; before any request has succeeded the progress is unknown, not zero.
+The runner reports progress when a request finishes, so a 30 s prefill froze both in between,
+and its ETA (elapsed / done × remaining) said "0 s" once a quick failure had finished first.
+Here each request in flight has its own estimate: a streaming one its tokens still to come at
+its own decode rate, a waiting one a typical request's duration (the median of the successful
+ones so far) less its age. Requests not started yet cost a typical duration each, shared by
+the requests that run side by side. Where nothing is known yet, the estimate is None, not 0.
 """
 
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable
+from dataclasses import dataclass
 
-IN_FLIGHT_CAP = 0.95  # an in-flight request never counts as done
+MIN_SHARE_LEFT = 0.1  # a request past the typical duration still has a little to go
+
+
+@dataclass(frozen=True)
+class Flight:
+    """A request in flight: seconds since it was sent, and its own estimate of what is left."""
+
+    age_s: float
+    left_s: float | None = None  # known for a streaming request (tokens to come / its rate)
 
 
 class RunClock:
@@ -33,16 +43,27 @@ class RunClock:
     def elapsed(self, now: float) -> float:
         return 0.0 if self.started is None else max(0.0, now - self.started)
 
-    def fraction(self, now: float, in_flight_since: Iterable[float]) -> float | None:
-        """Share of the run done, counting in-flight requests by their age; None when unknown."""
-        if not self.total or not self.durations:
+    def _left(self, flight: Flight, typical: float | None) -> float | None:
+        if flight.left_s is not None:
+            return max(0.0, flight.left_s)
+        if typical is None:
             return None
-        typical = statistics.median(self.durations)
-        partial = sum(min(IN_FLIGHT_CAP, max(0.0, now - t) / typical) for t in in_flight_since)
-        return min(1.0, (self.done + partial) / self.total)
+        return max(typical - flight.age_s, MIN_SHARE_LEFT * typical)
 
-    def eta(self, now: float, in_flight_since: Iterable[float]) -> float | None:
-        share = self.fraction(now, in_flight_since)
-        if share is None or share <= 0:
-            return None
-        return self.elapsed(now) * (1 - share) / share
+    def estimate(self, flights: list[Flight]) -> tuple[float | None, float | None]:
+        """(share of the run done, seconds left); either is None while it cannot be known."""
+        if not self.total:
+            return None, None
+        typical = statistics.median(self.durations) if self.durations else None
+        lefts = [self._left(f, typical) for f in flights]
+        if any(left is None for left in lefts):
+            return None, None
+        known = [left for left in lefts if left is not None]
+        waiting = max(0, self.total - self.done - len(flights))
+        if waiting and typical is None:
+            return None, None
+        queue = waiting * (typical or 0.0) / max(1, len(flights))
+        eta = max(known, default=0.0) + queue
+        shares = sum(f.age_s / (f.age_s + left) if f.age_s + left > 0 else 0.0
+                     for f, left in zip(flights, known, strict=True))  # fmt: skip
+        return min(1.0, (self.done + shares) / self.total), eta
