@@ -75,8 +75,14 @@ def run(args: argparse.Namespace) -> int:
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     ):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from workbench.ui.summary_export import write_summary
-
+    try:
+        from workbench.ui.summary_export import write_summary
+    except ImportError as exc:
+        fail(
+            f"Qt cannot load ({exc}): the page is drawn with Qt; reinstall attention-workbench, "
+            "and on Linux install libegl1, libxkbcommon0, libfontconfig1 and libdbus-1-3"
+        )
+        return 2
     try:
         order = [str(t.get("model")) for t in info.config.get("targets", ()) if isinstance(t, dict)]
         pages = write_summary(results, info.kind, path, args.paper, args.baseline, order)
