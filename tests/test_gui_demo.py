@@ -8,86 +8,39 @@ built-in provider (its own process, on 127.0.0.1); nothing calls a slot directly
 from __future__ import annotations
 
 import asyncio
-import time
-from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, QSettings, Qt
+from gui_driver import (
+    click_action,
+    click_run,
+    click_tab,
+    make_window,
+    run_for,
+    set_panes,
+    until,
+)
+from PySide6.QtCore import QPoint, Qt
 
-from workbench.core.store import RunStore
 from workbench.ui import colors
-from workbench.ui.main_window import MainWindow
 from workbench.ui.panes_model import PaneState
 from workbench.ui.prompt_slider import STOPS, handle_centre, tokens_label
-from workbench.ui.session import LOCAL_PROVIDER, Session
-
-TIMEOUT = 90
-
-
-def _window(loop: Any, tmp_path: Path, time_scale: float = 0.05) -> MainWindow:
-    session = Session(store=RunStore(tmp_path / "history.sqlite3"), time_scale=time_scale)
-    settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(session, settings)
-    loop.run_until_complete(session.start_local_provider())
-    win.set_choices([(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()])
-    win.apply_preset("real")
-    win.prompt.set_tokens(4096)
-    win.prompt.max_tokens.setValue(32)
-    win.show()
-    return win
+from workbench.ui.session import LOCAL_PROVIDER
 
 
 @pytest.fixture
 def window(qapp, loop, tmp_path):
-    win = _window(loop, tmp_path)
+    win = make_window(loop, tmp_path)
     yield win
     win.close()
     loop.run_until_complete(win.session.close())
-
-
-def _run(loop: Any, coro: Any, timeout: float = TIMEOUT) -> Any:
-    return loop.run_until_complete(asyncio.wait_for(coro, timeout))
-
-
-async def _until(condition: Any, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.01)
-
-
-def _click_action(window: MainWindow, qtbot: Any, action: Any) -> None:
-    """Click the toolbar button of `action` (Run all, Stop all), as a presenter does."""
-    qtbot.mouseClick(window.toolbar.widgetForAction(action), Qt.MouseButton.LeftButton)
-
-
-def _click_run(window: MainWindow, qtbot: Any, loop: Any) -> Any:
-    """Click Run all, then wait for the run to end."""
-    before = window.session._task
-    _click_action(window, qtbot, window.run_action)
-    assert window.session._task is not before, "Run all did not start a run"
-    return _run(loop, window.session._task)
-
-
-def _click_tab(window: MainWindow, qtbot: Any, widget: Any) -> None:
-    bar = window.tabs.tabBar()
-    qtbot.mouseClick(
-        bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(window.tabs.indexOf(widget)).center()
-    )
-    assert window.tabs.currentWidget() is widget
-
-
-def _set_panes(window: MainWindow, models: list[str]) -> None:
-    window.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in models])
 
 
 # ---- 2. numbers stay with their model --------------------------------------------------------
 
 
 def test_switching_preset_after_a_run_clears_the_old_models_figures(window, qtbot, loop) -> None:
-    final = _click_run(window, qtbot, loop)
+    final = click_run(window, qtbot, loop)
     assert final.status == "finished"
     assert window.pane_widgets[1].figures.text("decode").endswith("tok/s")
     window.preset.setFocus()
@@ -102,11 +55,11 @@ def test_switching_preset_after_a_run_clears_the_old_models_figures(window, qtbo
 
 def test_panes_cannot_change_model_mid_run(window, qtbot, loop) -> None:
     window.prompt.max_tokens.setValue(2000)
-    _click_action(window, qtbot, window.run_action)
-    _run(loop, _until(lambda: any(p.state is PaneState.STREAMING for p in window.session.panes)))
+    click_action(window, qtbot, window.run_action)
+    run_for(loop, until(lambda: any(p.state is PaneState.STREAMING for p in window.session.panes)))
     assert not window.preset.isEnabled() and not window.pane_widgets[0].picker.isEnabled()
-    _click_action(window, qtbot, window.stop_action)
-    _run(loop, window.session._task)
+    click_action(window, qtbot, window.stop_action)
+    run_for(loop, window.session._task)
     assert window.preset.isEnabled() and window.pane_widgets[0].picker.isEnabled()
 
 
@@ -114,8 +67,8 @@ def test_panes_cannot_change_model_mid_run(window, qtbot, loop) -> None:
 
 
 def test_a_failed_model_is_a_marked_bar_and_the_status_counts_it(window, qtbot, loop) -> None:
-    _set_panes(window, ["sim-70b-gqa+500", "sim-70b-mla"])
-    final = _click_run(window, qtbot, loop)
+    set_panes(window, ["sim-70b-gqa+500", "sim-70b-mla"])
+    final = click_run(window, qtbot, loop)
     assert final.status == "finished"
     assert window.eta.text().endswith("finished, 1 failed")
     marks = [
@@ -135,10 +88,10 @@ def _pen_color(item: Any) -> str:
 def test_each_model_keeps_one_colour_everywhere_and_across_sessions(
     qapp, loop, tmp_path, qtbot
 ) -> None:
-    win = _window(loop, tmp_path)
+    win = make_window(loop, tmp_path)
     try:
-        _set_panes(win, ["sim-70b-mha", "sim-70b-gqa"])
-        _click_run(win, qtbot, loop)
+        set_panes(win, ["sim-70b-mha", "sim-70b-gqa"])
+        click_run(win, qtbot, loop)
         first = {}
         for widget, pane, curve in zip(
             win.pane_widgets, win.session.panes, win.plots._curves, strict=False
@@ -150,9 +103,9 @@ def test_each_model_keeps_one_colour_everywhere_and_across_sessions(
         bars = win.plots._bars[0].opts["brushes"]
         assert [str(b) for b in bars] == list(first.values())
         assert len(set(first.values())) == 2
-        _click_tab(win, qtbot, win.summary_view)
+        click_tab(win, qtbot, win.summary_view)
         assert win.summary_view.document.colors == first
-        _set_panes(win, ["sim-70b-gqa", "sim-70b-mha"])  # order changes, colours do not
+        set_panes(win, ["sim-70b-gqa", "sim-70b-mha"])  # order changes, colours do not
         assert [_pen_color(c) for c in win.plots._curves] == [
             first["sim-70b-gqa"],
             first["sim-70b-mha"],
@@ -195,7 +148,7 @@ def test_every_prompt_stop_sits_under_its_label_and_dragging_there_selects_it(
 def test_a_prompt_that_overflows_the_window_is_flagged_before_sending_and_clamped_in_one_click(
     window, qtbot
 ) -> None:
-    _set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
     window.prompt.max_tokens.setValue(256)
     window.prompt.slider.setFocus()
     qtbot.keyClick(window.prompt.slider, Qt.Key.Key_End)  # 1M
@@ -214,7 +167,7 @@ def test_a_prompt_that_overflows_the_window_is_flagged_before_sending_and_clampe
 
 
 def test_a_kv_cache_larger_than_the_deployment_is_flagged_before_sending(window, qtbot) -> None:
-    _set_panes(window, ["sim-70b-mha", "sim-70b-gqa"])
+    set_panes(window, ["sim-70b-mha", "sim-70b-gqa"])
     window.prompt.set_tokens(65536)
     mha, gqa = window.pane_widgets[:2]
     assert mha.fit.text().startswith("Will not fit in memory: KV cache")
@@ -228,17 +181,17 @@ def test_a_kv_cache_larger_than_the_deployment_is_flagged_before_sending(window,
 def test_elapsed_eta_and_progress_move_while_a_pane_waits_for_its_first_token(
     qapp, loop, tmp_path, qtbot
 ) -> None:
-    win = _window(loop, tmp_path, time_scale=0.2)
+    win = make_window(loop, tmp_path, time_scale=0.2)
     try:
-        _set_panes(win, ["sim-70b-mla", "sim-70b-gqa"])
+        set_panes(win, ["sim-70b-mla", "sim-70b-gqa"])
         win.mode.setCurrentIndex(win.mode.findData("sequential"))
         win.prompt.set_tokens(65536)
         win.prompt.max_tokens.setValue(8)
-        _click_action(win, qtbot, win.run_action)
+        click_action(win, qtbot, win.run_action)
         second = win.session.panes
-        _run(
+        run_for(
             loop,
-            _until(
+            until(
                 lambda: (
                     second[0].result is not None
                     and second[1].state is PaneState.WAITING
@@ -255,15 +208,15 @@ def test_elapsed_eta_and_progress_move_while_a_pane_waits_for_its_first_token(
                 win.progress_bar.maximum(),
             )
 
-        _run(loop, asyncio.sleep(0.4))
+        run_for(loop, asyncio.sleep(0.4))
         before = sample()
-        _run(loop, asyncio.sleep(0.6))
+        run_for(loop, asyncio.sleep(0.6))
         after = sample()
         assert second[1].state is PaneState.WAITING, "the prefill ended too soon to watch"
         assert before[0] != after[0] and after[0].endswith(" s")
         assert before[1] != after[1] and "elapsed" in after[1] and "ETA" in after[1]
         assert after[3] == 0 or after[2] > before[2]  # busy, or filling
-        _run(loop, win.session._task)
+        run_for(loop, win.session._task)
     finally:
         win.close()
         loop.run_until_complete(win.session.close())

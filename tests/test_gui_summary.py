@@ -10,10 +10,10 @@ import math
 from typing import Any
 
 import pytest
+from gui_driver import click_run, click_tab, make_window, run_for, set_panes
 from pdf_text import read_pdf
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QColor, QImage
-from test_gui_demo import _click_run, _click_tab, _run, _set_panes, _window
 
 from workbench.core.store import RunStore
 from workbench.core.summary import build_report
@@ -24,7 +24,7 @@ from workbench.ui.summary_page import MARGIN, PAGE_WIDTH, SummaryDocument, page_
 
 @pytest.fixture
 def window(qapp, loop, tmp_path):
-    win = _window(loop, tmp_path)
+    win = make_window(loop, tmp_path)
     yield win
     win.close()
     loop.run_until_complete(win.session.close())
@@ -40,9 +40,9 @@ def _click(qtbot: Any, button: Any) -> None:
 def test_summary_names_models_titles_charts_and_gives_a_failed_models_reason(
     window, qtbot, loop, tmp_path
 ) -> None:
-    _set_panes(window, ["sim-70b-mla", "sim-70b-gqa+500"])
-    _click_run(window, qtbot, loop)
-    _click_tab(window, qtbot, window.summary_view)
+    set_panes(window, ["sim-70b-mla", "sim-70b-gqa+500"])
+    click_run(window, qtbot, loop)
+    click_tab(window, qtbot, window.summary_view)
     document = window.summary_view.document
     texts = document.texts()
     assert texts[0] == "Model comparison: sim-70b-mla vs sim-70b-gqa+500"
@@ -119,13 +119,13 @@ def test_sweep_shows_only_sweeps_and_replay_is_labelled_never_doubles_rows(
     window, qtbot, loop
 ) -> None:
     view = window.sweep_view
-    _click_tab(window, qtbot, view)
+    click_tab(window, qtbot, view)
     for n, box in view.length_boxes.items():
         if box.isChecked() != (n in (1024, 4096)):
             _click(qtbot, box)
     view.repeats.setValue(3)
     _click(qtbot, view.run_button)
-    assert _run(loop, window.session._task).status == "finished"
+    assert run_for(loop, window.session._task).status == "finished"
     swept = list(view.results)
     assert len(swept) == 2 * 2 * 3
     assert all(p.plotItem.legend is None for p in view.plots.values())  # never over the lines
@@ -142,25 +142,25 @@ def test_sweep_shows_only_sweeps_and_replay_is_labelled_never_doubles_rows(
     for plot in view.plots.values():
         assert plot.viewRange()[1][0] == 0  # from zero
 
-    _click_tab(window, qtbot, window.tabs.widget(0))
-    final = _click_run(window, qtbot, loop)  # a comparison does not land in the sweep
+    click_tab(window, qtbot, window.tabs.widget(0))
+    final = click_run(window, qtbot, loop)  # a comparison does not land in the sweep
     assert view.results == swept
     assert len(window.results_view.results) == 12 + 2
 
-    _click_tab(window, qtbot, window.history_view)
+    click_tab(window, qtbot, window.history_view)
     table = window.history_view.table
     assert table.item(0, 1).text() == "comparison"
     _click(qtbot, window.history_view.replay_button)
     assert window.replay_banner.isVisible()
     assert window.replay_banner.text().startswith(f"Replay of run {final.run_id[:8]}, recorded")
-    replayed = _run(loop, window.session._task)
+    replayed = run_for(loop, window.session._task)
     assert replayed.run_id == f"replay-of-{final.run_id}"
     assert len(window.results_view.results) == 2  # the recorded rows, once
     assert view.results == swept  # the sweep's data stays
     for widget, pane in zip(window.pane_widgets, window.session.panes, strict=True):
         recorded = (pane.result.t_done - pane.result.t_send) / 1e9
         assert widget.figures.text("elapsed") == f"{recorded:,.1f} s"  # the original, positive
-    _click_tab(window, qtbot, window.summary_view)
+    click_tab(window, qtbot, window.summary_view)
     assert [r.cell.n for r in window.summary_view.document.report.rows] == [1, 1]
     assert window.eta.text() == f"Run replay of {final.run_id[:8]}: finished"
 
@@ -171,9 +171,9 @@ def test_sweep_shows_only_sweeps_and_replay_is_labelled_never_doubles_rows(
 def test_history_is_filled_at_start_with_prompt_length_and_calibration_apart(
     qapp, loop, tmp_path, qtbot
 ) -> None:
-    first = _window(loop, tmp_path)
+    first = make_window(loop, tmp_path)
     try:
-        _click_run(first, qtbot, loop)
+        click_run(first, qtbot, loop)
     finally:
         first.close()
         loop.run_until_complete(first.session.close())
@@ -212,11 +212,11 @@ def _arrow_points_up(header: Any, section: int) -> bool:
 def test_sorting_arrow_matches_the_order_and_export_writes_every_shown_row(
     window, qtbot, loop, tmp_path
 ) -> None:
-    _click_run(window, qtbot, loop)
-    _set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
-    _click_run(window, qtbot, loop)
+    click_run(window, qtbot, loop)
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    click_run(window, qtbot, loop)
     view = window.results_view
-    _click_tab(window, qtbot, view)
+    click_tab(window, qtbot, view)
     header = view.table.horizontalHeader()
     column = view.requests_model.columns.index("model")
     position = header.sectionViewportPosition(column) + 5
