@@ -258,6 +258,12 @@ def test_window_at_1024x700_keeps_panes_and_charts_readable(window, qapp, loop) 
     qapp.processEvents()
     kernels.set_kv_lens([1024, 4096, 16384])
     kernels.redraw()
+    qapp.processEvents()
+    for chart in kernels.charts:  # each chart inside its column, its title inside the chart
+        widget = chart.widget
+        assert widget.geometry().right() < widget.parentWidget().width(), chart.name
+        title = widget.plotItem.titleLabel.item.boundingRect().width()
+        assert title <= widget.width(), chart.name
     right = kernels.latency_plot.viewRange()[0][1]
     assert right >= math.log10(16384) + 0.05  # the last length and its label inside the frame
     loop.run_until_complete(kernels.aclose())

@@ -755,29 +755,29 @@
 <context>
     <name>KernelsView</name>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="188"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="189"/>
         <source>Variants:</source>
         <translation>变体：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="196"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="197"/>
         <source>KV lengths:</source>
         <translation>KV 长度：</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/kernels_view.py" line="72"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="209"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="210"/>
         <source>batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="215"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="216"/>
         <source>query length</source>
         <translation>查询长度</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/kernels_view.py" line="71"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="220"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="221"/>
         <source>dtype</source>
         <translation>dtype</translation>
     </message>
@@ -788,7 +788,7 @@
     </message>
     <message>
         <location filename="../../workbench/ui/kernels_view.py" line="69"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="228"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="229"/>
         <source>backend</source>
         <translation>后端</translation>
     </message>
@@ -848,315 +848,320 @@
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="232"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="233"/>
         <source>timed launches</source>
         <translation>计时次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="235"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="236"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="236"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="237"/>
         <source>Launches timed per row; auto: 5 on the CPU, 30 on a GPU</source>
         <translation>每行计时的启动次数；自动：CPU 上 5 次，GPU 上 30 次</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="238"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="239"/>
         <source>roofline on</source>
         <translation>Roofline 硬件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="242"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="243"/>
         <source>%1 (%2 TB/s, %3 TFLOP/s)</source>
         <translation>%1 (%2 TB/s, %3 TFLOP/s)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="265"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="266"/>
         <source>Worker:</source>
         <translation>工作进程：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="267"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="268"/>
         <source>Auto-detect a Python with torch</source>
         <translation>自动查找带 torch 的 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="268"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="269"/>
         <source>This Python</source>
         <translation>当前 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="269"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="270"/>
         <source>Connect to HOST:PORT</source>
         <translation>连接到 HOST:PORT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="273"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="274"/>
         <source>path of a Python interpreter that has torch</source>
         <translation>装有 torch 的 Python 解释器路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="276"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="277"/>
         <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
         <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="280"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="281"/>
         <source>token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="282"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="283"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="285"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
         <source>No worker yet: it starts on Run or Connect.</source>
         <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="292"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="293"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="294"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="295"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="303"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="304"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="305"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="306"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="326"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="327"/>
         <source>KV length (tokens)</source>
         <translation>KV 长度（Token）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="328"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
         <source>Latency per decode step</source>
         <translation>每步解码延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="328"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
         <source>µs (log)</source>
         <translation>µs（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="331"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="332"/>
         <source>Achieved bandwidth</source>
         <translation>实测带宽</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="331"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="332"/>
         <source>GB/s (log)</source>
         <translation>GB/s（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="334"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
         <source>KV cache bytes per token (one layer)</source>
         <translation>每 Token KV 缓存字节数（单层）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="334"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
         <source>bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="415"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="416"/>
         <source>Enter the path of a Python interpreter that has torch.</source>
         <translation>请输入装有 torch 的 Python 解释器路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="422"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="423"/>
         <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
         <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="440"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="441"/>
         <source>the worker&apos;s Python cannot import torch</source>
         <translation>工作进程的 Python 无法导入 torch</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="442"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="443"/>
         <source>The kernel worker cannot run kernels: %1</source>
         <translation>内核工作进程无法运行内核：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="445"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="446"/>
         <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="458"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="459"/>
         <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
         <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="466"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="467"/>
         <source>%1 (CUDA events)</source>
         <translation>%1（CUDA 事件）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="488"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="740"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="489"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="741"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="496"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="497"/>
         <source>Available backends are known once the worker has started.</source>
         <translation>工作进程启动后才能确定可用的后端。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="510"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="511"/>
         <source>Worker without torch: %1</source>
         <translation>工作进程没有 torch：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="515"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="516"/>
         <source>Worker ready: torch %1, Triton %2, %3</source>
         <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="517"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="518"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="567"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="568"/>
         <source>Starting the kernel worker…</source>
         <translation>正在启动内核工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="580"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="581"/>
         <source>Worker start cancelled.</source>
         <translation>已取消启动工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="587"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="588"/>
         <source>No worker.</source>
         <translation>无工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="589"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="590"/>
         <source>The kernel worker could not start: %1</source>
         <translation>内核工作进程无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="592"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="593"/>
         <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="620"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="650"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="621"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="651"/>
         <source>Worker stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="645"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="646"/>
         <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
         <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="647"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="648"/>
         <source>Run again to restart it.</source>
         <translation>再次运行即可重启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="663"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="767"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="664"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="768"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="702"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="703"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="710"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="711"/>
         <source>Pick at least one variant and one KV length.</source>
         <translation>请至少选择一个变体和一个 KV 长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="726"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="727"/>
         <source>starting the worker…</source>
         <translation>正在启动工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="742"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="743"/>
         <source>Backend %1 is not available on this worker: %2</source>
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="773"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="774"/>
         <source>Cancelled after %1 rows.</source>
         <translation>已取消（已完成 %1 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="893"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="894"/>
         <source> — CPU (wall-clock)</source>
         <translation> — CPU（墙钟时间）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="895"/>
-        <source>Latency per decode step%1; dashed: roofline on %2</source>
-        <translation>每步解码延迟%1；虚线：%2 的 Roofline</translation>
+        <location filename="../../workbench/ui/kernels_view.py" line="898"/>
+        <source>Latency per decode step%1</source>
+        <translation>每步解码延迟%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="899"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="901"/>
+        <source>µs (log); dashed: %1 roofline</source>
+        <translation>µs（对数）；虚线：%1 的 Roofline</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="991"/>
+        <source>KV bytes per token, one layer, %1</source>
+        <translation>每 Token KV 字节数（单层，%1）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="904"/>
         <source>Achieved bandwidth%1</source>
         <translation>实测带宽%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="939"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="945"/>
         <source>%1 roofline</source>
         <translation>%1 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="954"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="960"/>
         <source>%1 peak %2 GB/s</source>
         <translation>%1 峰值 %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="985"/>
-        <source>KV cache bytes per token, one layer, %1</source>
-        <translation>每 Token KV 缓存字节数（单层，%1）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1002"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1009"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1005"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1012"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1008"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1015"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1014"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1021"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1022"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1029"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -1235,152 +1240,152 @@
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="122"/>
+        <location filename="../../workbench/ui/main_window.py" line="123"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="123"/>
+        <location filename="../../workbench/ui/main_window.py" line="124"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="124"/>
+        <location filename="../../workbench/ui/main_window.py" line="125"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="125"/>
+        <location filename="../../workbench/ui/main_window.py" line="126"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="126"/>
+        <location filename="../../workbench/ui/main_window.py" line="127"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="152"/>
+        <location filename="../../workbench/ui/main_window.py" line="153"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="156"/>
+        <location filename="../../workbench/ui/main_window.py" line="157"/>
         <source>Preset: real models (GQA vs MLA)</source>
         <translation>预设：真实模型（GQA 对比 MLA）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="157"/>
+        <location filename="../../workbench/ui/main_window.py" line="158"/>
         <source>Preset: attention only (70B twins)</source>
         <translation>预设：仅注意力不同（70B 孪生模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="158"/>
+        <location filename="../../workbench/ui/main_window.py" line="159"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="162"/>
+        <location filename="../../workbench/ui/main_window.py" line="163"/>
         <source> Panes </source>
         <translation> 窗格数 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="168"/>
+        <location filename="../../workbench/ui/main_window.py" line="169"/>
         <source>All at once</source>
         <translation>同时运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="169"/>
+        <location filename="../../workbench/ui/main_window.py" line="170"/>
         <source>One after another</source>
         <translation>依次运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="172"/>
+        <location filename="../../workbench/ui/main_window.py" line="173"/>
         <source>Run all</source>
         <translation>全部运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="175"/>
+        <location filename="../../workbench/ui/main_window.py" line="176"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="179"/>
+        <location filename="../../workbench/ui/main_window.py" line="180"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="182"/>
+        <location filename="../../workbench/ui/main_window.py" line="183"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="199"/>
+        <location filename="../../workbench/ui/main_window.py" line="200"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="331"/>
+        <location filename="../../workbench/ui/main_window.py" line="332"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="382"/>
+        <location filename="../../workbench/ui/main_window.py" line="378"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="384"/>
+        <location filename="../../workbench/ui/main_window.py" line="380"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="386"/>
+        <location filename="../../workbench/ui/main_window.py" line="382"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="405"/>
+        <location filename="../../workbench/ui/main_window.py" line="412"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="409"/>
+        <location filename="../../workbench/ui/main_window.py" line="416"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="431"/>
+        <location filename="../../workbench/ui/main_window.py" line="438"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="470"/>
+        <location filename="../../workbench/ui/main_window.py" line="477"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="475"/>
+        <location filename="../../workbench/ui/main_window.py" line="482"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="479"/>
+        <location filename="../../workbench/ui/main_window.py" line="486"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="483"/>
+        <location filename="../../workbench/ui/main_window.py" line="490"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="522"/>
+        <location filename="../../workbench/ui/main_window.py" line="529"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="538"/>
+        <location filename="../../workbench/ui/main_window.py" line="545"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>

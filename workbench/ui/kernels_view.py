@@ -95,6 +95,7 @@ def _cell(field: str, value: object) -> str:
     return str(value)
 
 
+TITLE_SIZE = "10pt"
 # kernel variants, not models: the Kernels tab compares attention kinds on one device
 VARIANT_COLORS = {
     "MHA": "#c0392b", "MQA": "#d35400", "GQA": "#2471a3", "GTA": "#148f77",
@@ -891,12 +892,17 @@ class KernelsView(QWidget):
         profile = self.selected_profile()
         cpu = self.hello is not None and self.hello.torch_version is not None and self.on_cpu()
         suffix = self.tr(" — CPU (wall-clock)") if cpu else ""
+        # short titles: pyqtgraph makes a title's width the chart's minimum, and a long one
+        # pushed the latency chart past its column at every window size
         self.latency_plot.setTitle(
-            self.tr("Latency per decode step%1; dashed: roofline on %2")
-            .replace("%1", suffix)
-            .replace("%2", profile.key)
+            self.tr("Latency per decode step%1").replace("%1", suffix), size=TITLE_SIZE
         )
-        self.bandwidth_plot.setTitle(self.tr("Achieved bandwidth%1").replace("%1", suffix))
+        self.latency_plot.setLabel(
+            "left", self.tr("µs (log); dashed: %1 roofline").replace("%1", profile.key)
+        )
+        self.bandwidth_plot.setTitle(
+            self.tr("Achieved bandwidth%1").replace("%1", suffix), size=TITLE_SIZE
+        )
         self._draw_latency()
         self._draw_bandwidth(profile)
         self._draw_kv_bars()
@@ -982,9 +988,10 @@ class KernelsView(QWidget):
         plot.setYRange(0, max(heights) * 1.15)
         plot.setXRange(-0.6, len(names) - 0.4)
         plot.setTitle(
-            self.tr("KV cache bytes per token, one layer, %1").replace(
+            self.tr("KV bytes per token, one layer, %1").replace(
                 "%1", str(self.dtype.currentData())
-            )
+            ),
+            size=TITLE_SIZE,
         )
 
     # ---- export ----
