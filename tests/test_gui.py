@@ -75,7 +75,7 @@ def test_two_panes_stream_text_plots_fill_and_csv_export(window, loop, tmp_path)
     assert len(charts) == 12 and all(p.stat().st_size > 1000 for p in charts)
     # the stakeholder summary names the faster model in words, and exports
     window.tabs.setCurrentWidget(window.summary_view)  # built when looked at
-    text = window.summary_view.page.conclusions.text()
+    text = window.summary_view.document.conclusions[0]
     # the first pane is the baseline; the sentence is about the other model
     assert text.startswith("At 4K the MLA model <b>sim-deepseek-v3</b> decodes")
     assert "than the GQA model <b>sim-llama-3-70b</b>" in text

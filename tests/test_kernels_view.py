@@ -239,3 +239,18 @@ def test_importing_the_view_and_window_never_imports_torch() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, env=env
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_a_cpu_worker_keeps_the_chosen_bf16_and_says_how_the_cpu_runs_it(
+    view: KernelsView, loop: qasync.QEventLoop, qtbot
+) -> None:
+    from PySide6.QtCore import Qt
+
+    assert view.dtype.currentData() == "bf16"
+    bars_before = view.kv_bytes()
+    qtbot.mouseClick(view.connect_button, Qt.MouseButton.LeftButton)
+    _run(loop, _until(lambda: view.hello is not None and not view._busy))
+    assert view.dtype.currentData() == "bf16"  # never switched to fp32 behind the user's back
+    assert view.kv_bytes() == bars_before
+    if not view.hello.cuda_available:
+        assert "in bf16 as chosen (fp32 runs faster there)" in view.device_label.text()

@@ -124,7 +124,7 @@ def test_add_provider_saves_the_reference_never_the_key(
 
 
 def test_test_connection_passes_every_check(
-    panel: ProviderPanel, server: LocalServer, loop: qasync.QEventLoop, monkeypatch
+    panel: ProviderPanel, server: LocalServer, loop: qasync.QEventLoop, monkeypatch, qtbot: Any
 ) -> None:
     monkeypatch.setenv(KEY_VAR, KEY)
     _fill(panel, "lab", server.base_url)
@@ -132,12 +132,11 @@ def test_test_connection_passes_every_check(
     panel.set_model_checked(MODEL)
 
     async def click_and_watch() -> bool:
-        task = asyncio.ensure_future(panel.on_test_connection())  # what the click runs
+        qtbot.mouseClick(panel.test_button, Qt.MouseButton.LeftButton)
         disabled_while_running = False
-        while not task.done():
+        while panel.last_report is None or not panel.test_button.isEnabled():
             disabled_while_running |= not panel.test_button.isEnabled()
             await asyncio.sleep(0.001)
-        await task
         return disabled_while_running
 
     assert _run(loop, click_and_watch(), 60)  # disabled while the doctor runs
@@ -354,3 +353,28 @@ def test_main_window_pane_choices_follow_saved_providers(
     window.close()
     _run(loop, session.close())
     window.deleteLater()
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_clicking_test_connection_on_a_closed_port_shows_the_failed_tcp_check(
+    panel: ProviderPanel, loop: qasync.QEventLoop, qtbot: Any
+) -> None:
+    port = _closed_port()
+    _fill(panel, "down", f"http://127.0.0.1:{port}/v1", var="UNSET_PANEL_KEY_VAR")
+    assert panel.doctor_summary.text() == "Not run yet."
+    qtbot.mouseClick(panel.test_button, Qt.MouseButton.LeftButton)  # what a user does
+    _run(loop, _until(lambda: panel.last_report is not None, timeout=30), 40)
+    tcp = panel.check_row("tcp")
+    assert tcp is not None and tcp[0] == "✗"
+    assert str(port) in tcp[2] and "Fix:" in tcp[2]
+    summary = panel.doctor_summary.text()
+    assert "check(s) failed" in summary and "TCP connection" in summary
+    assert panel.test_button.isEnabled()

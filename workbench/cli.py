@@ -16,6 +16,7 @@ from workbench.commands import (
     models,
     providers,
     serve,
+    summary_cmd,
 )
 
 
@@ -42,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor_cmd.add_parser(sub)
     providers.add_parser(sub)
     import_cmd.add_parser(sub)
+    summary_cmd.add_parser(sub)
     return parser
 
 

@@ -398,102 +398,102 @@
 <context>
     <name>ErrorClass</name>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="20"/>
+        <location filename="../../workbench/ui/error_titles.py" line="19"/>
         <source>The server rejected the API key</source>
         <translation>服务器拒绝了 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="21"/>
+        <location filename="../../workbench/ui/error_titles.py" line="20"/>
         <source>Wrong base URL or path (404)</source>
         <translation>Base URL 或路径错误（404）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="22"/>
+        <location filename="../../workbench/ui/error_titles.py" line="21"/>
         <source>The server does not serve this model</source>
         <translation>服务器上没有这个模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="23"/>
+        <location filename="../../workbench/ui/error_titles.py" line="22"/>
         <source>Rate-limited by the provider (429)</source>
         <translation>被服务商限流（429）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="24"/>
+        <location filename="../../workbench/ui/error_titles.py" line="23"/>
         <source>No quota or balance left</source>
         <translation>额度或余额已用完</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="25"/>
+        <location filename="../../workbench/ui/error_titles.py" line="24"/>
         <source>The server failed (5xx)</source>
         <translation>服务器出错（5xx）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="26"/>
+        <location filename="../../workbench/ui/error_titles.py" line="25"/>
         <source>The server refused the request</source>
         <translation>服务器拒绝了该请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="27"/>
+        <location filename="../../workbench/ui/error_titles.py" line="26"/>
         <source>An HTML page came back instead of the API</source>
         <translation>返回的是 HTML 页面而不是 API 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="28"/>
+        <location filename="../../workbench/ui/error_titles.py" line="27"/>
         <source>Cannot reach the server</source>
         <translation>无法连接服务器</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="29"/>
+        <location filename="../../workbench/ui/error_titles.py" line="28"/>
         <source>The connection dropped mid-stream</source>
         <translation>流式输出中途连接断开</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="30"/>
+        <location filename="../../workbench/ui/error_titles.py" line="29"/>
         <source>The stream sent invalid JSON</source>
         <translation>流中收到无效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="31"/>
+        <location filename="../../workbench/ui/error_titles.py" line="30"/>
         <source>No first token within the time limit</source>
         <translation>首 Token 超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="32"/>
+        <location filename="../../workbench/ui/error_titles.py" line="31"/>
         <source>The stream stalled</source>
         <translation>流式输出停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="33"/>
+        <location filename="../../workbench/ui/error_titles.py" line="32"/>
         <source>The request ran past its time limit</source>
         <translation>请求超过总时限</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="34"/>
+        <location filename="../../workbench/ui/error_titles.py" line="33"/>
         <source>The stream ended without any text</source>
         <translation>流结束但没有任何文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="35"/>
+        <location filename="../../workbench/ui/error_titles.py" line="34"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="36"/>
+        <location filename="../../workbench/ui/error_titles.py" line="35"/>
         <source>Unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="38"/>
+        <location filename="../../workbench/ui/error_titles.py" line="37"/>
         <source>Request failed</source>
         <translation>请求失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="52"/>
+        <location filename="../../workbench/ui/error_titles.py" line="51"/>
         <source>Cause: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="53"/>
+        <location filename="../../workbench/ui/error_titles.py" line="52"/>
         <source>Fix: %1</source>
         <translation>解决：%1</translation>
     </message>
@@ -501,172 +501,172 @@
 <context>
     <name>ErrorFix</name>
     <message>
-        <location filename="../../workbench/core/errors.py" line="45"/>
+        <location filename="../../workbench/core/errors.py" line="46"/>
         <source>the server rejected the API key (missing, mistyped, expired, or with stray whitespace)</source>
         <translation>服务器拒绝了 API 密钥（缺失、输错、已过期，或带有多余的空格）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="50"/>
+        <location filename="../../workbench/core/errors.py" line="51"/>
         <source>check the key (no spaces or quotes around it), that its environment variable is set in this shell, and that the header is &apos;Authorization: Bearer &lt;key&gt;&apos;; run `workbench doctor`</source>
         <translation>检查密钥（前后不要有空格或引号）、它的环境变量在当前 shell 中已设置，以及请求头为 &apos;Authorization: Bearer &lt;key&gt;&apos;；运行 `workbench doctor`</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="58"/>
+        <location filename="../../workbench/core/errors.py" line="59"/>
         <source>the path does not exist on this server: usually a base URL with a missing or extra /v1, or a full .../chat/completions URL pasted as the base URL</source>
         <translation>服务器上没有这个路径：通常是 Base URL 少了或多了 /v1，或者把完整的 .../chat/completions 地址当成了 Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="63"/>
+        <location filename="../../workbench/core/errors.py" line="64"/>
         <source>use the base URL the provider documents (try with and without /v1); `workbench doctor --base-url URL` tries both</source>
         <translation>使用服务商文档中的 Base URL（带和不带 /v1 都试试）；`workbench doctor --base-url URL` 会两种都试</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="70"/>
+        <location filename="../../workbench/core/errors.py" line="71"/>
         <source>the server does not serve a model with this id</source>
         <translation>服务器上没有这个 id 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="74"/>
+        <location filename="../../workbench/core/errors.py" line="75"/>
         <source>pick an id from `workbench models --base-url URL` (ids are usually lower-case with hyphens)</source>
         <translation>从 `workbench models --base-url URL` 的列表中选择 id（id 通常是小写加连字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="81"/>
+        <location filename="../../workbench/core/errors.py" line="82"/>
         <source>the provider is rate-limiting this key (too many requests or tokens per minute)</source>
         <translation>服务商正在对这个密钥限流（每分钟请求数或 Token 数过多）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="85"/>
+        <location filename="../../workbench/core/errors.py" line="86"/>
         <source>lower the concurrency, wait for Retry-After, or ask the provider for a higher limit</source>
         <translation>降低并发、按 Retry-After 等待，或向服务商申请更高的限额</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="91"/>
+        <location filename="../../workbench/core/errors.py" line="92"/>
         <source>the account has no quota or balance left</source>
         <translation>账户的额度或余额已用完</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="95"/>
+        <location filename="../../workbench/core/errors.py" line="96"/>
         <source>top up or check the plan in the provider&apos;s console</source>
         <translation>充值，或在服务商控制台检查套餐</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="101"/>
+        <location filename="../../workbench/core/errors.py" line="102"/>
         <source>the server failed while handling the request</source>
         <translation>服务器处理请求时出错</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="105"/>
+        <location filename="../../workbench/core/errors.py" line="106"/>
         <source>retry later; if it persists, report it to the provider with the time and model</source>
         <translation>稍后重试；如果持续出现，带上时间和模型向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="111"/>
+        <location filename="../../workbench/core/errors.py" line="112"/>
         <source>the server refused the request as sent</source>
         <translation>服务器拒绝了发送的请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="115"/>
+        <location filename="../../workbench/core/errors.py" line="116"/>
         <source>read the server&apos;s message: often the prompt exceeds the model&apos;s context window, or max_tokens is too large</source>
         <translation>阅读服务器返回的信息：常见原因是提示词超出模型的上下文窗口，或 max_tokens 过大</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="122"/>
+        <location filename="../../workbench/core/errors.py" line="123"/>
         <source>an HTML page came back where JSON or a stream was expected: a proxy, gateway login page, or a web site answered instead of the API</source>
         <translation>本应返回 JSON 或流，却返回了 HTML 页面：回应的是代理、网关登录页或网站，而不是 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="127"/>
+        <location filename="../../workbench/core/errors.py" line="128"/>
         <source>check the base URL points at the API (not the web site), and the proxy settings</source>
         <translation>检查 Base URL 指向的是 API（而不是网站），以及代理设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="133"/>
+        <location filename="../../workbench/core/errors.py" line="134"/>
         <source>the server could not be reached (DNS, TCP, TLS or proxy)</source>
         <translation>无法连接服务器（DNS、TCP、TLS 或代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="137"/>
+        <location filename="../../workbench/core/errors.py" line="138"/>
         <source>check the host and port, that the server is running, and HTTP(S)_PROXY / NO_PROXY; a local server must not go through a global proxy</source>
         <translation>检查主机和端口、服务器是否在运行，以及 HTTP(S)_PROXY / NO_PROXY；本地服务器不能走全局代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="144"/>
+        <location filename="../../workbench/core/errors.py" line="145"/>
         <source>the connection closed before the stream finished</source>
         <translation>流式输出结束前连接就断开了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="148"/>
+        <location filename="../../workbench/core/errors.py" line="149"/>
         <source>retry; if it repeats, a proxy or load balancer may cut long streams (check its timeouts)</source>
         <translation>重试；如果反复出现，可能是代理或负载均衡器切断了长连接（检查其超时设置）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="155"/>
+        <location filename="../../workbench/core/errors.py" line="156"/>
         <source>the server sent a stream event that is not valid JSON</source>
         <translation>服务器发送的流事件不是有效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="159"/>
+        <location filename="../../workbench/core/errors.py" line="160"/>
         <source>the endpoint is not fully OpenAI-compatible, or a proxy altered the stream; try without the proxy or report it to the provider</source>
         <translation>该接口不完全兼容 OpenAI，或代理改动了流；不经代理再试，或向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="166"/>
+        <location filename="../../workbench/core/errors.py" line="167"/>
         <source>no token arrived within the first-token limit (long prompts take long to prefill)</source>
         <translation>在首 Token 时限内没有收到任何 Token（长提示词的预填充耗时较长）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="170"/>
+        <location filename="../../workbench/core/errors.py" line="171"/>
         <source>raise the first-token timeout, or use a shorter prompt</source>
         <translation>提高首 Token 超时，或使用更短的提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="176"/>
+        <location filename="../../workbench/core/errors.py" line="177"/>
         <source>the stream stalled: no token for longer than the stall limit</source>
         <translation>流式输出停滞：超过停滞时限没有新 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="180"/>
+        <location filename="../../workbench/core/errors.py" line="181"/>
         <source>retry; raise the stall timeout if the server is known to pause</source>
         <translation>重试；如果已知服务器会暂停，提高停滞超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="186"/>
+        <location filename="../../workbench/core/errors.py" line="187"/>
         <source>the request ran past its total time limit</source>
         <translation>请求超过了总时限</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="190"/>
+        <location filename="../../workbench/core/errors.py" line="191"/>
         <source>raise the total timeout or lower max_tokens</source>
         <translation>提高总超时，或降低 max_tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="196"/>
+        <location filename="../../workbench/core/errors.py" line="197"/>
         <source>the stream ended without any text</source>
         <translation>流结束了，但没有任何文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="200"/>
+        <location filename="../../workbench/core/errors.py" line="201"/>
         <source>check the model id and max_tokens; run `workbench doctor` to see the raw answer</source>
         <translation>检查模型 id 和 max_tokens；运行 `workbench doctor` 查看原始响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="206"/>
+        <location filename="../../workbench/core/errors.py" line="207"/>
         <source>the request was cancelled</source>
         <translation>请求已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="210"/>
+        <location filename="../../workbench/core/errors.py" line="211"/>
         <source>nothing to fix</source>
         <translation>无需处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="216"/>
+        <location filename="../../workbench/core/errors.py" line="217"/>
         <source>an unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部出现意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="220"/>
+        <location filename="../../workbench/core/errors.py" line="221"/>
         <source>please report it with the message</source>
         <translation>请带上这条信息反馈给我们</translation>
     </message>
@@ -674,29 +674,69 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="29"/>
+        <location filename="../../workbench/ui/history_view.py" line="30"/>
+        <source>when</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="31"/>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="32"/>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="33"/>
+        <source>models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="34"/>
+        <source>prompt</source>
+        <translation>提示长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="35"/>
+        <source>measured</source>
+        <translation>测量请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="36"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="37"/>
+        <source>calibration / warm-up</source>
+        <translation>校准 / 预热</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="59"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="30"/>
+        <location filename="../../workbench/ui/history_view.py" line="60"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="35"/>
+        <location filename="../../workbench/ui/history_view.py" line="65"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="37"/>
+        <location filename="../../workbench/ui/history_view.py" line="67"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="54"/>
-        <source>%1  %2  %3 — %4 requests, %5 failed — %6</source>
-        <translation>%1  %2  %3 — %4 个请求，%5 个失败 — %6</translation>
+        <location filename="../../workbench/ui/history_view.py" line="93"/>
+        <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
+        <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
 </context>
 <context>
@@ -715,408 +755,413 @@
 <context>
     <name>KernelsView</name>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="182"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="189"/>
         <source>Variants:</source>
         <translation>变体：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="190"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="197"/>
         <source>KV lengths:</source>
         <translation>KV 长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="73"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="203"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="72"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="210"/>
         <source>batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="209"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="216"/>
         <source>query length</source>
         <translation>查询长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="72"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="214"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="71"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="221"/>
         <source>dtype</source>
         <translation>dtype</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="69"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="68"/>
         <source>variant</source>
         <translation>变体</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="70"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="221"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="69"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="229"/>
         <source>backend</source>
         <translation>后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="71"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="70"/>
         <source>device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="74"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="73"/>
         <source>KV length</source>
         <translation>KV 长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="75"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="74"/>
         <source>q length</source>
         <translation>查询长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="76"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="75"/>
         <source>latency µs</source>
         <translation>延迟 µs</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="77"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="76"/>
         <source>GB/s</source>
         <translation>GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="78"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="77"/>
         <source>TFLOP/s</source>
         <translation>TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="79"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="78"/>
         <source>% peak BW</source>
         <translation>峰值带宽 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="80"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="79"/>
         <source>roofline µs</source>
         <translation>Roofline µs</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="81"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="80"/>
         <source>KV B/token</source>
         <translation>KV 字节/token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="82"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="81"/>
         <source>timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="83"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="82"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="225"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="233"/>
         <source>timed launches</source>
         <translation>计时次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="228"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="236"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="229"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="237"/>
         <source>Launches timed per row; auto: 5 on the CPU, 30 on a GPU</source>
         <translation>每行计时的启动次数；自动：CPU 上 5 次，GPU 上 30 次</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="231"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="239"/>
         <source>roofline on</source>
         <translation>Roofline 硬件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="235"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="243"/>
         <source>%1 (%2 TB/s, %3 TFLOP/s)</source>
         <translation>%1 (%2 TB/s, %3 TFLOP/s)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="253"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="266"/>
         <source>Worker:</source>
         <translation>工作进程：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="255"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="268"/>
         <source>Auto-detect a Python with torch</source>
         <translation>自动查找带 torch 的 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="256"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="269"/>
         <source>This Python</source>
         <translation>当前 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="257"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="270"/>
         <source>Connect to HOST:PORT</source>
         <translation>连接到 HOST:PORT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="261"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="274"/>
         <source>path of a Python interpreter that has torch</source>
         <translation>装有 torch 的 Python 解释器路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="264"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="277"/>
         <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
         <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="268"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="281"/>
         <source>token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="270"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="283"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="273"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
         <source>No worker yet: it starts on Run or Connect.</source>
         <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="280"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="293"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="282"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="295"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="291"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="304"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="293"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="306"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="314"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="327"/>
         <source>KV length (tokens)</source>
         <translation>KV 长度（Token）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="316"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
         <source>Latency per decode step</source>
         <translation>每步解码延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="316"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
         <source>µs (log)</source>
         <translation>µs（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="319"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="332"/>
         <source>Achieved bandwidth</source>
         <translation>实测带宽</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="319"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="332"/>
         <source>GB/s (log)</source>
         <translation>GB/s（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="322"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
         <source>KV cache bytes per token (one layer)</source>
         <translation>每 Token KV 缓存字节数（单层）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="322"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
         <source>bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="403"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="416"/>
         <source>Enter the path of a Python interpreter that has torch.</source>
         <translation>请输入装有 torch 的 Python 解释器路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="410"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="423"/>
         <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
         <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="428"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="441"/>
         <source>the worker&apos;s Python cannot import torch</source>
         <translation>工作进程的 Python 无法导入 torch</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="430"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="443"/>
         <source>The kernel worker cannot run kernels: %1</source>
         <translation>内核工作进程无法运行内核：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="433"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="446"/>
         <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="445"/>
-        <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU</source>
-        <translation>CPU（墙钟时间）：没有 CUDA 设备，参考后端在 CPU 上计时</translation>
+        <location filename="../../workbench/ui/kernels_view.py" line="459"/>
+        <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
+        <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="451"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="467"/>
         <source>%1 (CUDA events)</source>
         <translation>%1（CUDA 事件）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="473"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="726"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="489"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="741"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="481"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="497"/>
         <source>Available backends are known once the worker has started.</source>
         <translation>工作进程启动后才能确定可用的后端。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="495"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="511"/>
         <source>Worker without torch: %1</source>
         <translation>工作进程没有 torch：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="500"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="516"/>
         <source>Worker ready: torch %1, Triton %2, %3</source>
         <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="502"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="518"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="553"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="568"/>
         <source>Starting the kernel worker…</source>
         <translation>正在启动内核工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="566"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="581"/>
         <source>Worker start cancelled.</source>
         <translation>已取消启动工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="573"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="588"/>
         <source>No worker.</source>
         <translation>无工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="575"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="590"/>
         <source>The kernel worker could not start: %1</source>
         <translation>内核工作进程无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="578"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="593"/>
         <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="606"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="636"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="621"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="651"/>
         <source>Worker stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="631"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="646"/>
         <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
         <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="633"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="648"/>
         <source>Run again to restart it.</source>
         <translation>再次运行即可重启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="649"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="753"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="664"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="768"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="688"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="703"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="696"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="711"/>
         <source>Pick at least one variant and one KV length.</source>
         <translation>请至少选择一个变体和一个 KV 长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="712"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="727"/>
         <source>starting the worker…</source>
         <translation>正在启动工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="728"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="743"/>
         <source>Backend %1 is not available on this worker: %2</source>
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="759"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="774"/>
         <source>Cancelled after %1 rows.</source>
         <translation>已取消（已完成 %1 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="879"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="894"/>
         <source> — CPU (wall-clock)</source>
         <translation> — CPU（墙钟时间）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="881"/>
-        <source>Latency per decode step%1; dashed: roofline on %2</source>
-        <translation>每步解码延迟%1；虚线：%2 的 Roofline</translation>
+        <location filename="../../workbench/ui/kernels_view.py" line="898"/>
+        <source>Latency per decode step%1</source>
+        <translation>每步解码延迟%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="885"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="901"/>
+        <source>µs (log); dashed: %1 roofline</source>
+        <translation>µs（对数）；虚线：%1 的 Roofline</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="991"/>
+        <source>KV bytes per token, one layer, %1</source>
+        <translation>每 Token KV 字节数（单层，%1）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="904"/>
         <source>Achieved bandwidth%1</source>
         <translation>实测带宽%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="925"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="945"/>
         <source>%1 roofline</source>
         <translation>%1 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="936"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="960"/>
         <source>%1 peak %2 GB/s</source>
         <translation>%1 峰值 %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="967"/>
-        <source>KV cache bytes per token, one layer, %1</source>
-        <translation>每 Token KV 缓存字节数（单层，%1）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="984"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1009"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="987"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1012"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="990"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1015"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="996"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1021"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1004"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1029"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -1147,165 +1192,200 @@
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="59"/>
+        <location filename="../../workbench/ui/live_plots.py" line="60"/>
         <source>Output tokens vs time</source>
         <translation>输出 Token 数随时间变化</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="60"/>
+        <location filename="../../workbench/ui/live_plots.py" line="61"/>
         <source>seconds since the request was sent</source>
         <translation>自发送请求起的秒数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="61"/>
+        <location filename="../../workbench/ui/live_plots.py" line="62"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="64"/>
+        <location filename="../../workbench/ui/live_plots.py" line="65"/>
+        <source>Time to first token</source>
+        <translation>首 Token 延迟</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/live_plots.py" line="66"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="65"/>
-        <source>Decode tok/s</source>
-        <translation>解码 tok/s</translation>
+        <location filename="../../workbench/ui/live_plots.py" line="67"/>
+        <source>Decode speed</source>
+        <translation>解码速度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/live_plots.py" line="68"/>
+        <source>decode (tokens/s)</source>
+        <translation>解码（tokens/s）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/live_plots.py" line="234"/>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="64"/>
+        <location filename="../../workbench/ui/main_window.py" line="74"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="91"/>
+        <location filename="../../workbench/ui/main_window.py" line="123"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="92"/>
+        <location filename="../../workbench/ui/main_window.py" line="124"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="93"/>
+        <location filename="../../workbench/ui/main_window.py" line="125"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="94"/>
+        <location filename="../../workbench/ui/main_window.py" line="126"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="95"/>
+        <location filename="../../workbench/ui/main_window.py" line="127"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="119"/>
+        <location filename="../../workbench/ui/main_window.py" line="153"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="123"/>
+        <location filename="../../workbench/ui/main_window.py" line="157"/>
         <source>Preset: real models (GQA vs MLA)</source>
         <translation>预设：真实模型（GQA 对比 MLA）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="124"/>
+        <location filename="../../workbench/ui/main_window.py" line="158"/>
         <source>Preset: attention only (70B twins)</source>
         <translation>预设：仅注意力不同（70B 孪生模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="125"/>
+        <location filename="../../workbench/ui/main_window.py" line="159"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="129"/>
+        <location filename="../../workbench/ui/main_window.py" line="163"/>
         <source> Panes </source>
         <translation> 窗格数 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="135"/>
+        <location filename="../../workbench/ui/main_window.py" line="169"/>
         <source>All at once</source>
         <translation>同时运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="136"/>
+        <location filename="../../workbench/ui/main_window.py" line="170"/>
         <source>One after another</source>
         <translation>依次运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="139"/>
+        <location filename="../../workbench/ui/main_window.py" line="173"/>
         <source>Run all</source>
         <translation>全部运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="142"/>
+        <location filename="../../workbench/ui/main_window.py" line="176"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="146"/>
+        <location filename="../../workbench/ui/main_window.py" line="180"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="149"/>
+        <location filename="../../workbench/ui/main_window.py" line="183"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="165"/>
+        <location filename="../../workbench/ui/main_window.py" line="200"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="293"/>
+        <location filename="../../workbench/ui/main_window.py" line="332"/>
+        <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
+        <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="378"/>
+        <source>elapsed %1 s</source>
+        <translation>已用 %1 秒</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="380"/>
+        <source>ETA estimating…</source>
+        <translation>预计剩余：估算中…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="382"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="303"/>
+        <location filename="../../workbench/ui/main_window.py" line="412"/>
+        <source>replay of %1</source>
+        <translation>%1 的回放</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="416"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="330"/>
+        <location filename="../../workbench/ui/main_window.py" line="438"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="359"/>
+        <location filename="../../workbench/ui/main_window.py" line="477"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="364"/>
+        <location filename="../../workbench/ui/main_window.py" line="482"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="368"/>
+        <location filename="../../workbench/ui/main_window.py" line="486"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="372"/>
+        <location filename="../../workbench/ui/main_window.py" line="490"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="411"/>
+        <location filename="../../workbench/ui/main_window.py" line="529"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="427"/>
+        <location filename="../../workbench/ui/main_window.py" line="545"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -1313,72 +1393,82 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="103"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="105"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="119"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="122"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="120"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="123"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="121"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="124"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="122"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="125"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="123"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="126"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="176"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="183"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="181"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="188"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="184"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="191"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="191"/>
-        <source>Prompt + output (%1) exceeds the %2 context window: the server will refuse it</source>
-        <translation>提示词 + 输出（%1）超出 %2 上下文窗口：服务器会拒绝该请求</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="201"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="204"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="203"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="206"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="219"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="218"/>
+        <source>Fit: prompt %1 tokens</source>
+        <translation>适配：提示 %1 tokens</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="226"/>
+        <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
+        <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="243"/>
+        <source>Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 usable on %4.</source>
+        <translation>显存放不下：每个设备 KV 缓存 %1 + 权重 %2，超过 %4 上可用的 %3。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="260"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="252"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="293"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -1386,42 +1476,42 @@
 <context>
     <name>PromptPanel</name>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="62"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="115"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="63"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="116"/>
         <source>Needle</source>
         <translation>大海捞针</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="68"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="121"/>
         <source>depth </source>
         <translation>深度 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="72"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="125"/>
         <source>max tokens </source>
         <translation>最大 Token </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="74"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="127"/>
         <source>English text</source>
         <translation>英文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="75"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="128"/>
         <source>Chinese text</source>
         <translation>中文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="97"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="134"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="121"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="184"/>
         <source>%1 tokens</source>
         <translation>%1 Token</translation>
     </message>
@@ -2036,18 +2126,18 @@
 <context>
     <name>ResultsView</name>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="99"/>
+        <location filename="../../workbench/ui/results_view.py" line="135"/>
         <source>Per request</source>
         <translation>按请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="101"/>
+        <location filename="../../workbench/ui/results_view.py" line="137"/>
         <source>Per model and prompt length (median, p10, p90)</source>
         <translation>按模型和提示词长度（中位数、p10、p90）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="128"/>
-        <location filename="../../workbench/ui/results_view.py" line="164"/>
+        <location filename="../../workbench/ui/results_view.py" line="170"/>
+        <location filename="../../workbench/ui/results_view.py" line="213"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>
@@ -2055,125 +2145,227 @@
 <context>
     <name>RunStatus</name>
     <message>
-        <location filename="../../workbench/ui/run_status.py" line="10"/>
+        <location filename="../../workbench/ui/run_status.py" line="11"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_status.py" line="11"/>
+        <location filename="../../workbench/ui/run_status.py" line="12"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_status.py" line="12"/>
+        <location filename="../../workbench/ui/run_status.py" line="13"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_status.py" line="13"/>
+        <location filename="../../workbench/ui/run_status.py" line="14"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_status.py" line="14"/>
+        <location filename="../../workbench/ui/run_status.py" line="15"/>
         <source>failed</source>
         <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_status.py" line="19"/>
+        <source>, %1 failed</source>
+        <translation>，%1 个失败</translation>
     </message>
 </context>
 <context>
     <name>SummaryPage</name>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="30"/>
+        <location filename="../../workbench/ui/summary_page.py" line="292"/>
+        <location filename="../../workbench/ui/summary_page.py" line="350"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="31"/>
+        <location filename="../../workbench/ui/summary_page.py" line="294"/>
+        <location filename="../../workbench/ui/summary_page.py" line="323"/>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="298"/>
+        <source>Time to first token</source>
+        <translation>首 Token 延迟</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="299"/>
+        <source>TTFT (ms)</source>
+        <translation>首 Token 延迟 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="307"/>
+        <source>Decode speed</source>
+        <translation>解码速度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="308"/>
+        <source>decode (tokens/s)</source>
+        <translation>解码（tokens/s）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="324"/>
+        <source>no answer</source>
+        <translation>无应答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="351"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="32"/>
+        <location filename="../../workbench/ui/summary_page.py" line="352"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="33"/>
-        <source>n</source>
-        <translation>n</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/summary_view.py" line="34"/>
+        <location filename="../../workbench/ui/summary_page.py" line="354"/>
         <source>TTFT ms</source>
         <translation>首 Token ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="35"/>
+        <location filename="../../workbench/ui/summary_page.py" line="355"/>
         <source>decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="36"/>
+        <location filename="../../workbench/ui/summary_page.py" line="356"/>
         <source>prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="37"/>
-        <source>cost $/request</source>
-        <translation>成本 $/请求</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/summary_view.py" line="76"/>
+        <location filename="../../workbench/ui/summary_page.py" line="100"/>
         <source>decodes %1× faster than</source>
         <translation>解码快 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="78"/>
+        <location filename="../../workbench/ui/summary_page.py" line="104"/>
         <source>decodes %1× slower than</source>
         <translation>解码慢 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="84"/>
+        <location filename="../../workbench/ui/summary_page.py" line="110"/>
         <source>costs %1 % less</source>
         <translation>成本低 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="86"/>
+        <location filename="../../workbench/ui/summary_page.py" line="112"/>
         <source>costs %1 % more</source>
         <translation>成本高 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="91"/>
+        <location filename="../../workbench/ui/summary_page.py" line="117"/>
+        <source>about the same time to first token</source>
+        <translation>首 Token 延迟大致相同</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="120"/>
         <source>first token %1× %2</source>
         <translation>首 Token %2 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="93"/>
+        <location filename="../../workbench/ui/summary_page.py" line="124"/>
         <source>sooner</source>
         <translation>快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="93"/>
+        <location filename="../../workbench/ui/summary_page.py" line="126"/>
         <source>later</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="96"/>
+        <location filename="../../workbench/ui/summary_page.py" line="130"/>
         <source>At %1 the %2 model &lt;b&gt;%3&lt;/b&gt; %4 the %5 model &lt;b&gt;%6&lt;/b&gt;</source>
         <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="115"/>
+        <location filename="../../workbench/ui/summary_page.py" line="145"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; failed at %2: %3 of %4 requests (%5).</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时失败：%4 个请求中 %3 个失败（%5）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="178"/>
+        <source> vs </source>
+        <translation> 对比 </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="179"/>
+        <source>no measured requests</source>
+        <translation>没有测量请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="181"/>
+        <source>Prompt-length sweep: %1</source>
+        <translation>提示长度扫描：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="182"/>
         <source>Model comparison: %1</source>
         <translation>模型对比：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="118"/>
-        <source>Measured with Attention Workbench, %1. Medians over repeats; decode tok/s excludes time to first token.</source>
-        <translation>使用 Attention Workbench 测量，%1。取多次重复的中位数；解码 tok/s 不含首 Token 延迟。</translation>
+        <location filename="../../workbench/ui/summary_page.py" line="191"/>
+        <source> (servers counted a median of %1)</source>
+        <translation>（服务器统计的中位数为 %1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="126"/>
+        <location filename="../../workbench/ui/summary_page.py" line="195"/>
+        <source>%1 · prompt length %2 tokens%3</source>
+        <translation>%1 · 提示长度 %2 tokens%3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="199"/>
+        <source>Endpoint: %1</source>
+        <translation>端点：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="201"/>
+        <source>Endpoints: %1</source>
+        <translation>端点：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="202"/>
+        <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, measured with Attention Workbench.</source>
+        <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，由 Attention Workbench 测量。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="241"/>
+        <source>Conclusion</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="290"/>
+        <source>prompt length (tokens, log scale)</source>
+        <translation>提示长度（tokens，对数刻度）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="353"/>
+        <source>ok / failed</source>
+        <translation>成功 / 失败</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="357"/>
+        <source>$ / request</source>
+        <translation>$ / 请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="397"/>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="471"/>
+        <source>Attention Workbench — page %1 of %2</source>
+        <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="237"/>
         <source>Run a comparison of at least two models to see a conclusion.</source>
         <translation>至少对比两个模型后才能得出结论。</translation>
     </message>
@@ -2181,22 +2373,32 @@
 <context>
     <name>SummaryView</name>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="174"/>
+        <location filename="../../workbench/ui/summary_view.py" line="105"/>
         <source>Refresh from the latest results</source>
         <translation>按最新结果刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="175"/>
+        <location filename="../../workbench/ui/summary_view.py" line="110"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="176"/>
+        <location filename="../../workbench/ui/summary_view.py" line="111"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="219"/>
+        <location filename="../../workbench/ui/summary_view.py" line="112"/>
+        <source>Run a comparison or a sweep: its summary appears here.</source>
+        <translation>运行一次对比或扫描：摘要会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="115"/>
+        <source>Paper</source>
+        <translation>纸张</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="160"/>
         <source>Export summary</source>
         <translation>导出摘要</translation>
     </message>
@@ -2204,57 +2406,77 @@
 <context>
     <name>SweepView</name>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="33"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="35"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/sweep_view.py" line="34"/>
-        <source>Prefill tok/s</source>
-        <translation>预填充 tok/s</translation>
+        <source>Time to first token</source>
+        <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="35"/>
-        <source>Decode tok/s</source>
-        <translation>解码 tok/s</translation>
+        <location filename="../../workbench/ui/sweep_view.py" line="36"/>
+        <source>Prefill speed</source>
+        <translation>预填充速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="51"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="37"/>
+        <source>prefill (tokens/s)</source>
+        <translation>预填充（tokens/s）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="38"/>
+        <source>Decode speed</source>
+        <translation>解码速度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="39"/>
+        <source>decode (tokens/s)</source>
+        <translation>解码（tokens/s）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="56"/>
         <source>Prompt lengths:</source>
         <translation>提示词长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="58"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="63"/>
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="63"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="68"/>
         <source>Run sweep</source>
         <translation>运行扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="64"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="69"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="75"/>
-        <source>prompt tokens</source>
-        <translation>提示词 Token 数</translation>
+        <location filename="../../workbench/ui/sweep_view.py" line="83"/>
+        <source>prompt tokens (log scale)</source>
+        <translation>提示 tokens（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="104"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="231"/>
+        <source>line: median; shaded: p10–p90 over %1 repeat(s)</source>
+        <translation>线：中位数；阴影：%1 次重复的 p10–p90</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="114"/>
         <source>Pick at least one prompt length.</source>
         <translation>请至少选择一个提示词长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="113"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="123"/>
         <source>, ETA %1 s</source>
         <translation>，预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="115"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="125"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
     </message>

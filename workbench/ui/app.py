@@ -10,14 +10,13 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, Qt, QTranslator
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from workbench.core.clients import warm_up
-from workbench.core.provider_store import default_config_dir, load_providers
+from workbench.core.provider_store import load_providers
 from workbench.core.secrets import install_log_redaction, resolve_key
 from workbench.core.store import RunStore
-from workbench.resources import resource
 from workbench.ui.demo import demo_screenshot
 from workbench.ui.error_sink import ErrorSink
 from workbench.ui.kernels_view import KernelsView
@@ -25,28 +24,10 @@ from workbench.ui.main_window import MainWindow
 from workbench.ui.provider_controller import ProviderController, choices_for
 from workbench.ui.provider_panel import ProviderPanel
 from workbench.ui.session import Session
+from workbench.ui.translators import install_translators, settings
 
 log = logging.getLogger(__name__)
 START_NS = time.perf_counter_ns()
-
-
-def settings() -> QSettings:
-    path = default_config_dir() / "gui.ini"
-    return QSettings(str(path), QSettings.Format.IniFormat)
-
-
-def install_translators(app: QApplication, language: str | None) -> str:
-    """Load our .qm and Qt's own for `language` (or the system locale); returns what was used."""
-    name = language or str(settings().value("language", "")) or QLocale.system().name()
-    if not name.startswith("zh"):
-        return "en"
-    ours = QTranslator(app)
-    if ours.load(str(resource("translations", "workbench_zh_CN.qm"))):
-        app.installTranslator(ours)
-    qt = QTranslator(app)
-    if qt.load("qtbase_zh_CN", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
-        app.installTranslator(qt)
-    return "zh_CN"
 
 
 def apply_color_scheme(app: QApplication) -> bool:

@@ -46,7 +46,6 @@ from kernels_bridge.jobs import build_run, defaults_for, target_device, write_ro
 from kernels_bridge.protocol import Done, Error, Hello, Progress, Result, ResultRow, Run
 from kernels_bridge.specs import VARIANTS
 from workbench.ui.chart_export import ExportableChart
-from workbench.ui.pane_widget import BADGE_COLORS, PANE_COLORS
 from workbench.ui.prompt_slider import tokens_label
 
 KV_CHOICES = (1024, 4096, 16384, 32768, 65536, 131072)
@@ -96,8 +95,16 @@ def _cell(field: str, value: object) -> str:
     return str(value)
 
 
+TITLE_SIZE = "10pt"
+# kernel variants, not models: the Kernels tab compares attention kinds on one device
+VARIANT_COLORS = {
+    "MHA": "#c0392b", "MQA": "#d35400", "GQA": "#2471a3", "GTA": "#148f77",
+    "MLA": "#7d3c98", "GLA": "#1e8449", "NSA": "#b7950b", "MOBA": "#6e2c00",
+}  # fmt: skip
+
+
 def variant_color(variant: str) -> str:
-    return BADGE_COLORS.get(variant.upper(), PANE_COLORS[-1])
+    return VARIANT_COLORS.get(variant.upper(), "#566573")
 
 
 def parse_host_port(text: str) -> tuple[str, int]:
@@ -217,6 +224,7 @@ class KernelsView(QWidget):
             self.dtype.addItem(d, d)
         self.dtype.activated.connect(lambda: self._touch("dtype"))
         self.dtype.currentIndexChanged.connect(self.schedule_redraw)
+        self.dtype.currentIndexChanged.connect(self._show_device)
         row.addWidget(self.dtype)
         row.addWidget(QLabel(self.tr("backend")))
         self.backend = QComboBox()
@@ -242,6 +250,11 @@ class KernelsView(QWidget):
                 self.profile.count() - 1, p.source, Qt.ItemDataRole.ToolTipRole
             )
         self.profile.setCurrentIndex(max(0, self.profile.findData(DEFAULT_PROFILE)))
+        # the longest choice ("H200 (4.8 TB/s, 989.4 TFLOP/s)") must not set the tab's width
+        self.profile.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.profile.setMinimumContentsLength(16)
         self.profile.activated.connect(lambda: self._touch("profile"))
         self.profile.currentIndexChanged.connect(self.schedule_redraw)
         row.addWidget(self.profile)
@@ -442,7 +455,10 @@ class KernelsView(QWidget):
             return
         if target_device(hello) == "cpu":
             self.device_label.setText(
-                self.tr("CPU (wall-clock): no CUDA device; the reference backend times on the CPU")
+                self.tr(
+                    "CPU (wall-clock): no CUDA device; the reference backend times on the CPU "
+                    "in %1 as chosen (fp32 runs faster there)"
+                ).replace("%1", str(self.dtype.currentData()))
             )
             self.device_label.setStyleSheet(_CPU_STYLE)
         else:
@@ -509,12 +525,11 @@ class KernelsView(QWidget):
         self.schedule_redraw()
 
     def _apply_device_defaults(self, hello: Hello) -> None:
-        """dtype, batch and profile follow the device unless the user has chosen them."""
+        """Batch and profile follow the device unless the user has chosen them. The dtype never
+        changes by itself: the KV bytes chart and every row would silently mean another
+        precision (the CPU reference runs bf16; the device label says fp32 is faster there)."""
         on_cpu = target_device(hello) == "cpu"
         d = defaults_for(on_cpu)
-        if "dtype" not in self._touched:
-            with QSignalBlocker(self.dtype):
-                self.dtype.setCurrentIndex(max(0, self.dtype.findData(d.dtype)))
         if "batch" not in self._touched:
             with QSignalBlocker(self.batch):
                 self.batch.setValue(d.batch)
@@ -877,12 +892,17 @@ class KernelsView(QWidget):
         profile = self.selected_profile()
         cpu = self.hello is not None and self.hello.torch_version is not None and self.on_cpu()
         suffix = self.tr(" — CPU (wall-clock)") if cpu else ""
+        # short titles: pyqtgraph makes a title's width the chart's minimum, and a long one
+        # pushed the latency chart past its column at every window size
         self.latency_plot.setTitle(
-            self.tr("Latency per decode step%1; dashed: roofline on %2")
-            .replace("%1", suffix)
-            .replace("%2", profile.key)
+            self.tr("Latency per decode step%1").replace("%1", suffix), size=TITLE_SIZE
         )
-        self.bandwidth_plot.setTitle(self.tr("Achieved bandwidth%1").replace("%1", suffix))
+        self.latency_plot.setLabel(
+            "left", self.tr("µs (log); dashed: %1 roofline").replace("%1", profile.key)
+        )
+        self.bandwidth_plot.setTitle(
+            self.tr("Achieved bandwidth%1").replace("%1", suffix), size=TITLE_SIZE
+        )
         self._draw_latency()
         self._draw_bandwidth(profile)
         self._draw_kv_bars()
@@ -924,6 +944,10 @@ class KernelsView(QWidget):
                 pen=pg.mkPen(variant_color(variant), width=1.5, style=Qt.PenStyle.DashLine),
                 name=self.tr("%1 roofline").replace("%1", variant),
             )
+        # the measured lengths with a margin on both sides, as the bandwidth chart has: an
+        # auto range put the last point on the frame and cut its tick label
+        xs = [math.log10(n) for n in self.kv_lens()] or [math.log10(KV_CHOICES[0])]
+        plot.setXRange(min(xs) - 0.1, max(xs) + 0.1, padding=0)
 
     def _draw_bandwidth(self, profile: HardwareProfile) -> None:
         plot = self.bandwidth_plot
@@ -964,9 +988,10 @@ class KernelsView(QWidget):
         plot.setYRange(0, max(heights) * 1.15)
         plot.setXRange(-0.6, len(names) - 0.4)
         plot.setTitle(
-            self.tr("KV cache bytes per token, one layer, %1").replace(
+            self.tr("KV bytes per token, one layer, %1").replace(
                 "%1", str(self.dtype.currentData())
-            )
+            ),
+            size=TITLE_SIZE,
         )
 
     # ---- export ----

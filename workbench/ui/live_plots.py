@@ -11,11 +11,12 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
 
 from workbench.ui.chart_export import ExportableChart
-from workbench.ui.pane_widget import PANE_COLORS
-from workbench.ui.panes_model import PaneModel
+from workbench.ui.panes_model import PaneModel, PaneState
 
 BAR_INTERVAL_S = 0.25
 CURVE_INTERVAL_S = 0.1
@@ -61,11 +62,14 @@ class LivePlots(QWidget):
         self.tokens_plot.setLabel("left", self.tr("tokens"))
         self.tokens_plot.showGrid(x=True, y=True, alpha=0.2)
         self.tokens_plot.addLegend(offset=(10, 10))
-        self.ttft_plot = pg.PlotWidget(title=self.tr("TTFT (ms)"))
-        self.decode_plot = pg.PlotWidget(title=self.tr("Decode tok/s"))
+        self.ttft_plot = pg.PlotWidget(title=self.tr("Time to first token"))
+        self.ttft_plot.setLabel("left", self.tr("TTFT (ms)"))
+        self.decode_plot = pg.PlotWidget(title=self.tr("Decode speed"))
+        self.decode_plot.setLabel("left", self.tr("decode (tokens/s)"))
         for plot in (self.ttft_plot, self.decode_plot):
             plot.showGrid(y=True, alpha=0.2)
             plot.getAxis("bottom").setStyle(tickTextOffset=4)
+            plot.setMouseEnabled(x=False, y=False)
         for plot in (self.tokens_plot, self.ttft_plot, self.decode_plot):
             cache_static_parts(plot)
         self._curves: list[pg.PlotDataItem] = []
@@ -78,9 +82,12 @@ class LivePlots(QWidget):
         self._bar_tops = [0.0, 0.0]
         self._bars_finished: tuple[bool, ...] = ()
         self._bars: list[pg.BarGraphItem] = []
+        self._failures: list[list[pg.GraphicsObject]] = [[], []]  # per bar chart
+        self._failure_keys: list[object] = [None, None]
+        self.colors: list[str] = []
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.tokens_plot, 3)
+        layout.addWidget(self.tokens_plot, 2)
         layout.addWidget(self.ttft_plot, 1)
         layout.addWidget(self.decode_plot, 1)
         self.charts = [
@@ -89,7 +96,9 @@ class LivePlots(QWidget):
             ExportableChart("decode_tps", self.decode_plot),
         ]
 
-    def set_panes(self, labels: Sequence[str]) -> None:
+    def set_panes(self, labels: Sequence[str], colors: Sequence[str]) -> None:
+        """One curve and one bar per pane, in the pane's model colour, named by its model."""
+        self.colors = list(colors)
         legend = self.tokens_plot.plotItem.legend
         for curve in self._curves:
             self.tokens_plot.removeItem(curve)
@@ -99,15 +108,13 @@ class LivePlots(QWidget):
         self._painted.clear()
         self._range = (0.0, 0.0)
         for i, label in enumerate(labels):
-            curve = self.tokens_plot.plot(
-                [], [], name=label, pen=pg.mkPen(PANE_COLORS[i % len(PANE_COLORS)], width=2)
-            )
+            curve = self.tokens_plot.plot([], [], name=label, pen=pg.mkPen(colors[i], width=2))
             curve.setClipToView(True)
             curve.setDownsampling(auto=True, method="peak")
             self._curves.append(curve)
         for plot in (self.ttft_plot, self.decode_plot):
             axis = plot.getAxis("bottom")
-            axis.setTicks([[(i, str(i + 1)) for i in range(len(labels))]])
+            axis.setTicks([list(enumerate(short_names(labels)))])
 
     def expect_tokens(self, max_tokens: int) -> None:
         """A run starts: the token axis spans max_tokens from the start (it only grows past it
@@ -148,7 +155,7 @@ class LivePlots(QWidget):
                 # engine's stroker for wider lines costs a third of the chart's paint time
                 width = 2 if len(xs) <= THICK_POINTS else 1
                 if curve.opts["pen"].width() != width:
-                    curve.setPen(pg.mkPen(PANE_COLORS[i % len(PANE_COLORS)], width=width))
+                    curve.setPen(pg.mkPen(self.colors[i], width=width))
                 curve.setData(xs, ys, skipFiniteCheck=True)
             else:
                 curve.setData([], [])
@@ -157,8 +164,8 @@ class LivePlots(QWidget):
         # bars redraw through a QPicture: a few times a second is plenty for the eye
         if now - self._bars_at >= BAR_INTERVAL_S or finished != self._bars_finished:
             self._bars_at, self._bars_finished = now, finished
-            self._paint_bars(self.ttft_plot, [p.ttft_ms() for p in panes], 0)
-            self._paint_bars(self.decode_plot, [p.decode_tps() for p in panes], 1)
+            self._paint_bars(self.ttft_plot, [p.ttft_ms() for p in panes], 0, panes)
+            self._paint_bars(self.decode_plot, [p.decode_tps() for p in panes], 1, panes)
 
     def _grow_range(self, max_t: float, max_tokens: float) -> None:
         """Widen the axes in steps, not every frame: a new range re-lays out every tick label."""
@@ -171,19 +178,80 @@ class LivePlots(QWidget):
             self._range = (want_t, want_tokens)
             self.tokens_plot.setRange(xRange=(0, want_t), yRange=(0, want_tokens), padding=0)
 
-    def _paint_bars(self, plot: pg.PlotWidget, values: list[float | None], slot: int) -> None:
+    def _paint_bars(
+        self,
+        plot: pg.PlotWidget,
+        values: list[float | None],
+        slot: int,
+        panes: Sequence[PaneModel],
+    ) -> None:
         while len(self._bars) < 2:
             item = pg.BarGraphItem(x=[], height=[], width=0.6)
             self._bars.append(item)
             (self.ttft_plot if len(self._bars) == 1 else self.decode_plot).addItem(item)
-        heights = [v or 0.0 for v in values]
+        failed = [p.state is PaneState.ERROR for p in panes]
+        heights = [0.0 if bad else (v or 0.0) for v, bad in zip(values, failed, strict=False)]
         top = _step_up(max(heights) * 1.05, FINE) if max(heights, default=0.0) > 0 else 1.0
         if top != self._bar_tops[slot]:
             # in steps, like the token axis: an auto-ranged axis re-lays out its labels (and
             # re-renders its cached grid) every time a bar moves
             self._bar_tops[slot] = top
             plot.setYRange(0, top, padding=0)
-        brushes = [PANE_COLORS[i % len(PANE_COLORS)] for i in range(len(values))]
+        brushes = self.colors[: len(values)]
         self._bars[slot].setOpts(
             x=list(range(len(values))), height=heights, width=0.6, brushes=brushes
         )
+        self._mark_failures(plot, slot, panes, failed, top)
+
+    def _mark_failures(
+        self,
+        plot: pg.PlotWidget,
+        slot: int,
+        panes: Sequence[PaneModel],
+        failed: list[bool],
+        top: float,
+    ) -> None:
+        """A failed pane is a hatched full-height bar naming its error class, never a zero."""
+        key = (
+            top,
+            tuple(str(p.error_class) if bad else "" for p, bad in zip(panes, failed, strict=False)),
+        )
+        if self._failure_keys[slot] == key:
+            return
+        self._failure_keys[slot] = key
+        for item in self._failures[slot]:
+            plot.removeItem(item)
+        self._failures[slot] = []
+        for i, (pane, bad) in enumerate(zip(panes, failed, strict=False)):
+            if not bad:
+                continue
+            brush = QBrush(QColor("#c0392b"), Qt.BrushStyle.BDiagPattern)
+            bar = pg.BarGraphItem(
+                x=[i], height=[top * 0.98], width=0.6, brush=brush,
+                pen=pg.mkPen("#c0392b", width=1.5, style=Qt.PenStyle.DashLine),
+            )  # fmt: skip
+            label = pg.TextItem(
+                self.tr("failed: %1").replace("%1", str(pane.error_class or "?")),
+                color="#c0392b",
+                angle=90,
+                anchor=(0.5, 0.5),
+                fill=pg.mkBrush("#ffffffd0"),
+            )
+            label.setPos(i, top * 0.5)
+            for item in (bar, label):
+                plot.addItem(item)
+                self._failures[slot].append(item)
+
+
+def short_names(names: Sequence[str], limit: int = 14) -> list[str]:
+    """Names that fit under narrow bars: a prefix all of them share ("sim-70b-") is dropped at a
+    dash, then each is cut to `limit` characters. The legend and the panes carry full names."""
+    common = ""
+    if len(names) > 1:
+        shared = names[0]
+        for name in names[1:]:
+            while not name.startswith(shared):
+                shared = shared[:-1]
+        common = shared[: shared.rfind("-") + 1]
+    out = [name[len(common) :] or name for name in names]
+    return [n if len(n) <= limit else n[: limit - 1] + "…" for n in out]

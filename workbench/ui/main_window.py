@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,10 +14,12 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
+    QFrame,
     QGridLayout,
     QLabel,
     QMainWindow,
     QProgressBar,
+    QScrollArea,
     QSpinBox,
     QSplitter,
     QTabWidget,
@@ -26,13 +29,17 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.csv_export import write_csv
+from workbench.core.metrics import derive
 from workbench.core.results import RequestResult, Target
 from workbench.core.runner import RunFinished, RunPlan
+from workbench.core.summary import build_report
+from workbench.ui.colors import model_color
 from workbench.ui.history_view import HistoryView
 from workbench.ui.live_plots import LivePlots
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.prompt_slider import PromptPanel
 from workbench.ui.results_view import ResultsView
+from workbench.ui.run_clock import Flight, RunClock
 from workbench.ui.run_status import run_status_text
 from workbench.ui.session import LOCAL_PROVIDER, Session
 from workbench.ui.summary_view import SummaryView
@@ -50,6 +57,9 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "attention": ("sim-70b-mha", "sim-70b-gqa", "sim-70b-mla", "sim-70b-gla"),
 }
 MAX_PANES = 8
+MIN_CHART_HEIGHT = 190
+MIN_PANES_HEIGHT = 150
+CLOCK_REFRESH_S = 0.25
 
 
 class MainWindow(QMainWindow):
@@ -66,22 +76,44 @@ class MainWindow(QMainWindow):
         self.choices: list[tuple[str, str]] = []
         self.pane_keys: list[str] = []
         self.pane_widgets: list[PaneWidget] = []
-        self.results: list[RequestResult] = []
+        self.results: list[RequestResult] = []  # the last run's measured requests
+        self.run_kind = "comparison"
+        self.clock = RunClock()
+        self._clock_at = 0.0
+        self._max_tokens = 0
+        self._split_once = False
 
         self.prompt = PromptPanel()
         self.panes_host = QWidget()
         self.panes_grid = QGridLayout(self.panes_host)
         self.panes_grid.setContentsMargins(0, 0, 0, 0)
+        panes_scroll = QScrollArea()
+        panes_scroll.setWidget(self.panes_host)
+        panes_scroll.setWidgetResizable(True)
+        panes_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        panes_scroll.setMinimumHeight(MIN_PANES_HEIGHT)
         self.plots = LivePlots()
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.panes_host)
-        splitter.addWidget(self.plots)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
+        self.plots.setMinimumHeight(MIN_CHART_HEIGHT)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(panes_scroll)
+        self.splitter.addWidget(self.plots)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
+        self.replay_banner = QLabel()
+        self.replay_banner.setObjectName("replayBanner")
+        self.replay_banner.setWordWrap(True)
+        self.replay_banner.setStyleSheet(
+            "#replayBanner { background: #fef5e7; color: #7e5109; border: 1px solid #f0b27a;"
+            " padding: 6px; font-weight: 600; }"
+        )
+        self.replay_banner.hide()
         compare = QWidget()
         compare_layout = QVBoxLayout(compare)
+        compare_layout.setContentsMargins(4, 4, 4, 4)
         compare_layout.addWidget(self.prompt)
-        compare_layout.addWidget(splitter, 1)
+        compare_layout.addWidget(self.replay_banner)
+        compare_layout.addWidget(self.splitter, 1)
 
         self.sweep_view = SweepView(session)
         self.results_view = ResultsView()
@@ -106,17 +138,19 @@ class MainWindow(QMainWindow):
         self.prompt.changed.connect(self._refresh_context)
         self.history_view.replay_requested.connect(self.replay)
         self.history_view.open_requested.connect(self._show_results)
+        self.session.run_started.connect(self._on_run_started)
         self.sweep_view.run_requested.connect(self._run_sweep)
         self.sweep_view.stop_requested.connect(self.session.stop_all)
         self.summary_view.refresh_button.clicked.connect(self.refresh_summary)
         # the summary grabs every chart: build it when it is looked at, not after every run
         self._summary_stale = False
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.history_view.refresh()  # past runs are there from the start
 
     # ---- building ----
 
     def _build_toolbar(self) -> None:
-        bar = QToolBar(self.tr("Run"))
+        bar = self.toolbar = QToolBar(self.tr("Run"))
         bar.setObjectName("mainToolbar")
         self.addToolBar(bar)
         self.preset = QComboBox()
@@ -162,6 +196,7 @@ class MainWindow(QMainWindow):
         self.progress_bar.setMaximumWidth(260)
         self.progress_bar.hide()
         self.eta = QLabel()
+        self.eta.setObjectName("runClock")
         self.local_label = QLabel(self.tr("Starting the built-in provider…"))
         status = self.statusBar()
         status.addWidget(self.local_label, 1)
@@ -182,11 +217,14 @@ class MainWindow(QMainWindow):
             widget = PaneWidget(len(self.pane_widgets), self.session.catalog)
             widget.choose.connect(self._on_choose)
             widget.stop.connect(self.session.stop_pane)
+            widget.clamp.connect(self.prompt.set_tokens)
             self.pane_widgets.append(widget)
         for widget in self.pane_widgets[len(self.pane_keys) :]:
             self.panes_grid.removeWidget(widget)
             widget.hide()
         columns = 2 if len(self.pane_keys) <= 4 else 4
+        for row in range(MAX_PANES // 2):  # rows share the height: no pane hides another
+            self.panes_grid.setRowStretch(row, 1 if row * columns < len(self.pane_keys) else 0)
         for i, (widget, key) in enumerate(zip(self.pane_widgets, self.pane_keys, strict=False)):
             self.panes_grid.addWidget(widget, i // columns, i % columns)
             widget.set_choices(self.choices, key)
@@ -195,10 +233,15 @@ class MainWindow(QMainWindow):
         self.pane_count.setValue(len(self.pane_keys))
         self.pane_count.blockSignals(False)
         self.session.set_targets([self._target_for(k) for k in self.pane_keys])
-        self.plots.set_panes(
-            [f"{i + 1}: {k.split('|', 1)[-1]}" for i, k in enumerate(self.pane_keys)]
-        )
+        self._set_plot_panes(self.pane_keys)
+        self.replay_banner.hide()
         self._refresh_context()
+        self._paint()  # the panes show their new models' (empty) figures at once, never old ones
+
+    def _set_plot_panes(self, keys: Sequence[str]) -> None:
+        labels = [k.split("|", 1)[-1] for k in keys]
+        colors = [model_color(*k.split("|", 1)) for k in keys]
+        self.plots.set_panes(labels, colors)
 
     def _target_for(self, key: str) -> Target | None:
         provider, _, model = key.partition("|")
@@ -256,53 +299,123 @@ class MainWindow(QMainWindow):
     def run_all(self) -> asyncio.Task | None:
         if self.session.running:
             return None
-        self.results.clear()
         plan = self.build_plan()
         self.plots.expect_tokens(plan.max_tokens)
         return self.session.start_run(plan)
 
     def _run_sweep(self, lengths: list[int], repeats: int) -> None:
         if not self.session.running:
-            self.results.clear()
+            plan = self.build_plan(lengths, repeats, kind="sweep")
+            self.sweep_view.order = [t.model for t in plan.targets]
             self.sweep_view.clear()
-            self.session.start_run(self.build_plan(lengths, repeats, kind="sweep"))
+            self.plots.expect_tokens(plan.max_tokens)
+            self.session.start_run(plan)
 
     def replay(self, results: list[RequestResult], speed: float = 1.0) -> asyncio.Task | None:
-        if self.session.running or not results:
+        """Play a recorded run in the panes. It is shown as a replay, its rows are the recorded
+        ones (never added again), and the sweep keeps its own data."""
+        measured = [r for r in results if not r.warmup]
+        if self.session.running or not measured:
             return None
         self.tabs.setCurrentIndex(0)
-        keys = []
-        for r in results:
-            key = f"{r.provider}|{r.model}"
-            if key not in keys:
-                keys.append(key)
+        keys = list(dict.fromkeys(f"{r.provider}|{r.model}" for r in measured))
         self.pane_keys = keys
-        task = self.session.start_replay(results, speed)
-        self.plots.set_panes([f"{i + 1}: {k.split('|', 1)[-1]}" for i, k in enumerate(keys)])
+        task = self.session.start_replay(measured, speed)
+        self._set_plot_panes(keys)
+        self._refresh_context()
+        self.results = measured
+        self.results_view.set_results(measured)
+        self._summary_stale = True
+        started = min((r.started_at for r in measured if r.started_at), default=0.0)
+        self.replay_banner.setText(
+            self.tr(
+                "Replay of run %1, recorded %2, at %3× speed: the recorded text and times, "
+                "not a new measurement."
+            )
+            .replace("%1", measured[0].run_id[:8])
+            .replace("%2", time.strftime("%Y-%m-%d %H:%M", time.localtime(started)))
+            .replace("%3", f"{speed:g}")
+        )
+        self.replay_banner.show()
         return task
+
+    def _on_run_started(self, plan: RunPlan) -> None:
+        self.run_kind = plan.kind
+        self.clock.start(time.perf_counter(), plan.total_requests)
+        self._max_tokens = plan.max_tokens
+        self._clock_at = 0.0
+        if plan.kind != "replay":
+            self.results = []
+            self.replay_banner.hide()
 
     def _on_running(self, running: bool) -> None:
         self.run_action.setEnabled(not running)
         self.stop_action.setEnabled(running)
         self.progress_bar.setVisible(running)
         self.sweep_view.set_running(running)
+        # a run's panes keep their models until it ends: switching them mid-run would put one
+        # model's numbers under another's name
+        for widget in (self.preset, self.pane_count, *(w.picker for w in self.pane_widgets)):
+            widget.setEnabled(not running)
 
     def _on_progress(self, done: int, total: int, eta: float) -> None:
-        self.progress_bar.setRange(0, max(1, total))
-        self.progress_bar.setValue(done)
-        self.eta.setText("" if eta < 0 else self.tr("ETA %1 s").replace("%1", f"{eta:.0f}"))
-        self.sweep_view.set_progress(done, total, eta)
+        self.clock.done, self.clock.total = done, total
+        self._clock_at = 0.0
+        self._show_clock()
+
+    def _show_clock(self) -> None:
+        """Elapsed, progress and ETA; called on every frame, so they move during prefill."""
+        now = time.perf_counter()
+        if not self.session.running or now - self._clock_at < CLOCK_REFRESH_S:
+            return
+        self._clock_at = now
+        share, eta = self.clock.estimate(self._flights(now))
+        if share is None:
+            self.progress_bar.setRange(0, 0)  # busy: how far along is not known yet
+        else:
+            self.progress_bar.setRange(0, 1000)
+            self.progress_bar.setValue(round(share * 1000))
+        elapsed = self.tr("elapsed %1 s").replace("%1", f"{self.clock.elapsed(now):,.1f}")
+        left = (
+            self.tr("ETA estimating…")
+            if eta is None
+            else self.tr("ETA %1 s").replace("%1", f"{eta:,.0f}")
+        )
+        self.eta.setText(f"{elapsed} · {left}")
+        if self.run_kind == "sweep":
+            self.sweep_view.set_progress(self.clock.done, self.clock.total, eta)
+
+    def _flights(self, now: float) -> list[Flight]:
+        """The panes' requests in flight; a streaming one knows its own time left."""
+        flights = []
+        for p in self.session.panes:
+            if p.t_send_ns is None or p.result is not None or p.request_id is None:
+                continue
+            rate = p.decode_tps()
+            left = (self._max_tokens - p.tokens) / rate if rate else None
+            flights.append(Flight(now - p.t_send_ns / 1e9, left))
+        return flights
 
     def _on_request_finished(self, result: RequestResult) -> None:
+        self.clock.finished(result.ok, (derive(result).e2e_ms or 0) / 1000)
+        if self.run_kind == "replay":
+            return  # the recorded rows are already shown once
         self.results.append(result)
         self.results_view.add(result)
-        self.sweep_view.add(result)
+        if self.run_kind == "sweep":
+            self.sweep_view.add(result)
 
     def _on_run_finished(self, final: RunFinished) -> None:
+        failed = sum(1 for r in final.results if not r.warmup and not r.ok)
+        name = final.run_id[:8]
+        if self.run_kind == "replay":
+            name = self.tr("replay of %1").replace(
+                "%1", final.run_id.removeprefix("replay-of-")[:8]
+            )
         self.eta.setText(
             self.tr("Run %1: %2")
-            .replace("%1", final.run_id[:8])
-            .replace("%2", run_status_text(final.status))
+            .replace("%1", name)
+            .replace("%2", run_status_text(final.status, failed))
         )
         self.history_view.refresh()
         self._summary_stale = True
@@ -314,16 +427,11 @@ class MainWindow(QMainWindow):
             self.refresh_summary()
 
     def refresh_summary(self) -> None:
-        """Rebuild the stakeholder page from the latest results and the charts that show them."""
-        lengths = {r.prompt_tokens_target for r in self.results}
-        if len(lengths) > 1:
-            self.sweep_view.flush()
-            widgets = [c.widget for c in self.sweep_view.charts]
-        else:
-            widgets = [c.widget for c in self.plots.charts]
+        """Rebuild the stakeholder page from the last run (or the one opened or replayed)."""
         self._summary_stale = False
-        first = next((p.target.model for p in self.session.panes if p.target), None)
-        self.summary_view.page.build(self.results, [w.grab() for w in widgets], baseline=first)
+        order = [p.target.model for p in self.session.panes if p.target]
+        report = build_report(self.results, kind=self.run_kind, order=order)
+        self.summary_view.set_report(report, baseline=order[0] if order else None)
 
     def _on_local_ready(self, url: str) -> None:
         self.local_label.setText(
@@ -331,23 +439,33 @@ class MainWindow(QMainWindow):
         )
 
     def _show_results(self, results: list[RequestResult]) -> None:
-        self.results = list(results)
-        self.results_view.set_results(results)
-        self.sweep_view.clear()
-        for r in results:
-            self.sweep_view.add(r)
-        self.sweep_view.flush()
+        """A run opened from the history: the Results table and the Summary show it; a sweep
+        also fills the Sweep tab, a comparison leaves the sweep's data alone."""
+        measured = [r for r in results if not r.warmup]
+        self.results = measured
+        self.results_view.set_results(measured)
+        lengths = {r.prompt_tokens_target for r in measured}
+        self.run_kind = "sweep" if len(lengths) > 1 else "comparison"
+        if self.run_kind == "sweep":
+            self.sweep_view.order = []
+            self.sweep_view.clear()
+            for r in measured:
+                self.sweep_view.add(r)
+            self.sweep_view.flush()
+        self._summary_stale = True
         self.tabs.setCurrentWidget(self.results_view)
 
     def _paint(self) -> None:
         for widget, model in zip(self.pane_widgets, self.session.panes, strict=False):
             widget.paint(model)
         self.plots.paint(self.session.panes)
+        self._show_clock()
 
     # ---- export ----
 
     def export_csv(self, path: str | Path) -> int:
-        return write_csv(Path(path), self.results)
+        """Every request the Results table shows, in its order (all the runs it holds)."""
+        return write_csv(Path(path), self.results_view.shown_results())
 
     def export_charts(self, folder: str | Path, suffix: str = ".png") -> list[Path]:
         charts = self.plots.charts + self.sweep_view.charts
@@ -428,6 +546,10 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        if not self._split_once:  # panes first, charts below: never a 50 px strip of chart
+            self._split_once = True
+            total = max(self.splitter.height(), MIN_PANES_HEIGHT + MIN_CHART_HEIGHT)
+            self.splitter.setSizes([round(total * 0.6), round(total * 0.4)])
         self.shown.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -17,19 +17,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kernels_bridge.analytic import kv_fit, weight_bytes_per_device
 from kernels_bridge.variants import kv_bytes_per_token
-from workbench.core.catalog import Catalog
+from workbench.core.catalog import Catalog, ModelInfo
+from workbench.ui.colors import model_color
 from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
 from workbench.ui.panes_model import PaneModel, PaneState
 from workbench.ui.prompt_slider import tokens_label
-
-BADGE_COLORS = {
-    "MHA": "#c0392b", "MQA": "#d35400", "GQA": "#2471a3", "GTA": "#148f77",
-    "MLA": "#7d3c98", "GLA": "#1e8449", "NSA": "#b7950b", "MOBA": "#6e2c00",
-}  # fmt: skip
-PANE_COLORS = ("#2471a3", "#c0392b", "#1e8449", "#7d3c98", "#d35400", "#148f77", "#b7950b",
-               "#566573")  # fmt: skip
 
 
 def human_bytes(n: float) -> str:
@@ -80,6 +75,7 @@ class PaneWidget(QFrame):
 
     choose = Signal(int, str)
     stop = Signal(int)
+    clamp = Signal(int)  # a prompt length that fits this pane's context window
 
     def __init__(self, index: int, catalog: Catalog, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -87,8 +83,8 @@ class PaneWidget(QFrame):
         self.catalog = catalog
         self.setObjectName("pane")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        color = PANE_COLORS[index % len(PANE_COLORS)]
-        self.setStyleSheet(f"#pane {{ border-top: 3px solid {color}; }}")
+        self.color = ""
+        self.clamp_to: int | None = None
         self.picker = QComboBox()
         self.picker.setObjectName("modelPicker")
         self.picker.setMinimumContentsLength(18)
@@ -100,12 +96,19 @@ class PaneWidget(QFrame):
         self.fit = QLabel()
         self.fit.setObjectName("fitLabel")
         self.fit.setWordWrap(True)
+        self.clamp_button = QPushButton()
+        self.clamp_button.setObjectName("clampButton")
+        self.clamp_button.hide()
+        self.clamp_button.clicked.connect(
+            lambda: self.clamp_to is not None and self.clamp.emit(self.clamp_to)
+        )
         self.stop_button = QPushButton(self.tr("Stop"))
         self.stop_button.setEnabled(False)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setObjectName("paneText")
         self.text.setMaximumBlockCount(2000)
+        self.text.setMinimumHeight(44)  # four panes fit a 1000 px window without scrolling
         self.error = QLabel()
         self.error.setObjectName("paneError")
         self.error.setWordWrap(True)
@@ -135,6 +138,7 @@ class PaneWidget(QFrame):
         info.addStretch(1)
         layout.addLayout(info)
         layout.addWidget(self.fit)
+        layout.addWidget(self.clamp_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.figures)
         layout.addWidget(self.error)
         layout.addWidget(self.text, 1)
@@ -160,16 +164,19 @@ class PaneWidget(QFrame):
         self.picker.blockSignals(False)
 
     def show_context(self, model: PaneModel, prompt_tokens: int, max_tokens: int) -> None:
-        """Badge, KV size and context-window fit for the current prompt length."""
+        """Colour, badge, KV size and what will not fit, before anything is sent."""
         target = model.target
         info = self.catalog.get(target.model.split("+", 1)[0]) if target else None
         attention = (target.attention if target else None) or (info.attention if info else "?")
+        color = model_color(target.provider, target.model) if target else "#7f8c8d"
+        if color != self.color:
+            self.color = color
+            self.setStyleSheet(f"#pane {{ border-top: 4px solid {color}; }}")
+            self.badge.setStyleSheet(
+                f"background: {color}; color: white; font-weight: 700; padding: 2px 8px;"
+                " border-radius: 8px;"
+            )
         self.badge.setText(attention)
-        color = BADGE_COLORS.get(attention.upper(), "#7f8c8d")
-        self.badge.setStyleSheet(
-            f"background: {color}; color: white; font-weight: 700; padding: 2px 8px;"
-            " border-radius: 8px;"
-        )
         if info is not None:
             per_token = kv_bytes_per_token(info.shape)
             self.kv.setText(
@@ -185,15 +192,11 @@ class PaneWidget(QFrame):
         window = (target.context_window if target else None) or (
             info.context_window if info else None
         )
-        if window and prompt_tokens + max_tokens > window:
-            self.fit.setText(
-                self.tr(
-                    "Prompt + output (%1) exceeds the %2 context window: the server will refuse it"
-                )
-                .replace("%1", tokens_label(prompt_tokens + max_tokens))
-                .replace("%2", tokens_label(window))
-            )
-            self.fit.setStyleSheet("color: #b9770e;")
+        problem = self._context_problem(prompt_tokens, max_tokens, window)
+        problem = problem or self._memory_problem(info, prompt_tokens + max_tokens)
+        if problem:
+            self.fit.setText(problem)
+            self.fit.setStyleSheet("color: #b03a2e; font-weight: 600;")
         elif window:
             price = ""
             if info is not None and (info.prices.input or info.prices.output):
@@ -207,6 +210,44 @@ class PaneWidget(QFrame):
             self.fit.setStyleSheet("color: #5d6d7e;")
         else:
             self.fit.setText("")
+        self.clamp_to = None
+        if window and prompt_tokens + max_tokens > window:
+            # a prompt's token count varies a little by server and text: leave 1 % of headroom
+            self.clamp_to = max(1, window - max_tokens - window // 100)
+            self.clamp_button.setText(
+                self.tr("Fit: prompt %1 tokens").replace("%1", f"{self.clamp_to:,}")
+            )
+        self.clamp_button.setVisible(self.clamp_to is not None and self.clamp_to >= 128)
+
+    def _context_problem(self, prompt: int, max_tokens: int, window: int | None) -> str:
+        if not window or prompt + max_tokens <= window:
+            return ""
+        return (
+            self.tr("Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.")
+            .replace("%1", f"{prompt:,}")
+            .replace("%2", f"{max_tokens:,}")
+            .replace("%3", f"{prompt + max_tokens:,}")
+            .replace("%4", f"{window:,}")
+        )
+
+    def _memory_problem(self, info: ModelInfo | None, tokens: int) -> str:
+        """Where the catalog knows the deployment: KV cache beside the weights, per device."""
+        if info is None or info.deployment is None:
+            return ""
+        fit = kv_fit(info.shape, info.total_params, info.deployment, tokens)
+        if fit.fits:
+            return ""
+        weights = weight_bytes_per_device(info.total_params, info.deployment)
+        return (
+            self.tr(
+                "Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 "
+                "usable on %4."
+            )
+            .replace("%1", human_bytes(fit.needed_bytes - weights))
+            .replace("%2", human_bytes(weights))
+            .replace("%3", human_bytes(fit.available_bytes))
+            .replace("%4", info.deployment.describe())
+        )
 
     def paint(self, model: PaneModel) -> None:
         """Repaint from the model: called on the frame timer, never per token."""

@@ -116,10 +116,16 @@ class PaneModel:
         return (self.events - 1) / span if span > 0 else None
 
     def elapsed_s(self) -> float | None:
+        """Seconds since the request was sent; once finished, its recorded duration (a replay
+        shows the original, measured on the recording's own clock)."""
+        if self.result is not None:
+            if self.result.t_send is None:
+                return None
+            end = self.result.t_done or self.result.t_last_token or self.result.t_send
+            return (end - self.result.t_send) / 1e9
         if self.t_send_ns is None:
             return None
-        end = self.result.t_done if self.result is not None and self.result.t_done else None
-        return ((end or time.perf_counter_ns()) - self.t_send_ns) / 1e9
+        return (time.perf_counter_ns() - self.t_send_ns) / 1e9
 
     def cost_usd(self) -> float | None:
         if self.result is not None:

@@ -1,10 +1,17 @@
-"""The prompt-length slider: log scale from 128 to 1M tokens, with labelled stops."""
+"""The prompt-length slider: a stop per power of two from 128 to 1M tokens, each labelled.
+
+The slider only takes the labelled stops, and each label is painted centred on the pixel where
+the handle's centre sits at that stop (asked from the style, as the slider itself draws), so a
+label is always exactly under the handle that selects it. A length between stops (a clamp to
+fit a context window) is kept exactly and shown in the value label, the handle at its stop.
+"""
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QRect, QSize, Qt, Signal
+from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -13,13 +20,16 @@ from PySide6.QtWidgets import (
     QLabel,
     QSlider,
     QSpinBox,
+    QStyle,
+    QStyleOptionSlider,
+    QVBoxLayout,
     QWidget,
 )
 
 MIN_TOKENS = 128
 MAX_TOKENS = 1024 * 1024
-STEPS_PER_DOUBLING = 4  # 128 .. 1M is 13 doublings: 52 positions, stops land on powers of 2
-STOPS = (1024, 4096, 16384, 32768, 65536, 131072, 262144, 1048576)
+STOPS = tuple(MIN_TOKENS * 2**i for i in range(14))  # 128, 256, ..., 512K, 1M
+LABEL_GAP = 6  # pixels between neighbouring labels at the narrowest width
 
 
 def tokens_label(n: int) -> str:
@@ -30,16 +40,57 @@ def tokens_label(n: int) -> str:
     return str(n)
 
 
-def position_for(tokens: int) -> int:
+def stop_index(tokens: int) -> int:
+    """The stop nearest to `tokens` (on the log scale the slider shows)."""
     tokens = min(MAX_TOKENS, max(MIN_TOKENS, tokens))
-    return round(math.log2(tokens / MIN_TOKENS) * STEPS_PER_DOUBLING)
+    return min(range(len(STOPS)), key=lambda i: abs(math.log2(STOPS[i] / tokens)))
 
 
-def tokens_for(position: int) -> int:
-    value = MIN_TOKENS * 2 ** (position / STEPS_PER_DOUBLING)
-    # round to a tidy number: powers of two stay exact, the steps between to 1/64 of their size
-    grain = max(1, 2 ** math.floor(math.log2(value)) // 64)
-    return int(round(value / grain) * grain)
+def handle_centre(slider: QSlider, value: int) -> int:
+    """The x pixel (in the slider's coordinates) of the handle's centre at `value`."""
+    option = QStyleOptionSlider()
+    slider.initStyleOption(option)
+    style = slider.style()
+    groove = style.subControlRect(
+        QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderGroove, slider
+    )
+    handle = style.subControlRect(
+        QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderHandle, slider
+    )
+    span = groove.width() - handle.width()
+    offset = QStyle.sliderPositionFromValue(slider.minimum(), slider.maximum(), value, span)
+    return groove.x() + offset + handle.width() // 2
+
+
+class StopLabels(QWidget):
+    """The stops' labels, each centred under the handle position of its stop."""
+
+    def __init__(self, slider: QSlider, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.slider = slider
+        self.labels = [tokens_label(n) for n in STOPS]
+        self.setObjectName("stopLabels")
+
+    def centres(self) -> list[int]:
+        """Each label's centre x in this widget's coordinates."""
+        origin = self.slider.mapTo(self.parentWidget(), self.slider.rect().topLeft()).x()
+        mine = self.mapTo(self.parentWidget(), self.rect().topLeft()).x()
+        return [handle_centre(self.slider, i) + origin - mine for i in range(len(STOPS))]
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.minimumSizeHint().width(), self.fontMetrics().height() + 2)
+
+    def minimumSizeHint(self) -> QSize:
+        widest = max(self.fontMetrics().horizontalAdvance(t) for t in self.labels)
+        return QSize((widest + LABEL_GAP) * len(self.labels), self.fontMetrics().height() + 2)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        metrics = self.fontMetrics()
+        for text, x in zip(self.labels, self.centres(), strict=True):
+            w = metrics.horizontalAdvance(text)
+            painter.drawText(QRect(x - w // 2, 0, w + 1, self.height()), 0, text)
+        painter.end()
 
 
 class PromptPanel(QWidget):
@@ -49,15 +100,17 @@ class PromptPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._exact: int | None = None  # a length between stops, set by a clamp
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("promptSlider")
-        self.slider.setRange(0, position_for(MAX_TOKENS))
+        self.slider.setRange(0, len(STOPS) - 1)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
-        self.slider.setTickInterval(STEPS_PER_DOUBLING)
-        self.slider.setPageStep(STEPS_PER_DOUBLING)
+        self.slider.setTickInterval(1)
+        self.slider.setPageStep(1)
+        self.stops = StopLabels(self.slider)
         self.value_label = QLabel()
         self.value_label.setObjectName("promptValue")
-        self.value_label.setMinimumWidth(150)
+        self.value_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("000,000 tokens"))
         self.task = QComboBox()
         self.task.addItem(self.tr("Summary"), "summary")
         self.task.addItem(self.tr("Needle"), "needle")
@@ -74,35 +127,34 @@ class PromptPanel(QWidget):
         self.language.addItem(self.tr("English text"), "en")
         self.language.addItem(self.tr("Chinese text"), "zh")
 
-        stops = QWidget()
-        stops_layout = QGridLayout(stops)
-        stops_layout.setContentsMargins(0, 0, 0, 0)
-        last = position_for(MAX_TOKENS)
-        for stop in STOPS:
-            label = QLabel(tokens_label(stop))
-            label.setObjectName("stopLabel")
-            column = round(position_for(stop) / last * 100)
-            stops_layout.addWidget(label, 0, column, Qt.AlignmentFlag.AlignHCenter)
-        for column in range(101):
-            stops_layout.setColumnStretch(column, 1)
-
-        left = QWidget()
-        grid = QGridLayout(left)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setVerticalSpacing(0)
-        grid.addWidget(self.slider, 0, 0)
-        grid.addWidget(stops, 1, 0)
-
-        row = QHBoxLayout(self)
+        # the slider and its labels take the width; the settings sit two by two beside them
+        grid = QGridLayout(self)
+        grid.setContentsMargins(4, 2, 4, 2)
+        grid.setVerticalSpacing(2)
         title = QLabel(self.tr("Prompt"))
         title.setObjectName("sectionTitle")
-        row.addWidget(title)
-        row.addWidget(left, 1)
-        row.addWidget(self.value_label)
-        for widget in (self.task, self.depth, self.language, self.max_tokens):
-            row.addWidget(widget)
+        grid.addWidget(title, 0, 0, 2, 1)
+        # the labels are wider than the slider by half a label each side, so the first and the
+        # last ("128", "1M") are never cut at the widget's edge
+        track = QWidget()
+        column = QVBoxLayout(track)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        half = self.fontMetrics().horizontalAdvance("512K") // 2 + 2
+        inset = QHBoxLayout()
+        inset.setContentsMargins(half, 0, half, 0)
+        inset.addWidget(self.slider)
+        column.addLayout(inset)
+        column.addWidget(self.stops)
+        grid.addWidget(track, 0, 1, 2, 1)
+        grid.addWidget(self.value_label, 0, 2, 2, 1)
+        grid.addWidget(self.task, 0, 3)
+        grid.addWidget(self.depth, 0, 4)
+        grid.addWidget(self.language, 1, 3)
+        grid.addWidget(self.max_tokens, 1, 4)
+        grid.setColumnStretch(1, 1)
 
-        self.slider.valueChanged.connect(self._on_change)
+        self.slider.valueChanged.connect(self._on_slider)
         self.task.currentIndexChanged.connect(self._on_change)
         self.depth.valueChanged.connect(self._on_change)
         self.max_tokens.valueChanged.connect(self._on_change)
@@ -110,13 +162,25 @@ class PromptPanel(QWidget):
         self.set_tokens(32768)
 
     def tokens(self) -> int:
-        return tokens_for(self.slider.value())
+        return self._exact if self._exact is not None else STOPS[self.slider.value()]
 
     def set_tokens(self, tokens: int) -> None:
-        self.slider.setValue(position_for(tokens))
+        """Any length from 1 up: a stop moves the handle; a length between stops stays exact."""
+        index = stop_index(tokens)
+        self._exact = None if STOPS[index] == tokens else max(1, tokens)
+        self.slider.blockSignals(True)
+        self.slider.setValue(index)
+        self.slider.blockSignals(False)
+        self._on_change()
+
+    def _on_slider(self) -> None:
+        self._exact = None  # the user picked a stop
         self._on_change()
 
     def _on_change(self) -> None:
         self.depth.setEnabled(self.task.currentData() == "needle")
-        self.value_label.setText(self.tr("%1 tokens").replace("%1", tokens_label(self.tokens())))
+        n = self.tokens()
+        text = tokens_label(n) if n in STOPS else f"{n:,}"
+        self.value_label.setText(self.tr("%1 tokens").replace("%1", text))
+        self.stops.update()
         self.changed.emit()

@@ -843,7 +843,6 @@ class ProviderPanel(QWidget):
             lines += ["", self.tr("Nothing new: these providers are already saved.")]
         return [redact(line) for line in lines]
 
-    @asyncSlot()
     async def demo_doctor(self) -> DoctorReport | None:
         """For the docs screenshot: a gateway entry with a mistyped model id, then the doctor."""
         url = self.controller.local_base_url or ""
@@ -854,6 +853,7 @@ class ProviderPanel(QWidget):
         self._fill_models(["sim-70b-gqq"], ["sim-70b-gqq"], editable=True)
         return await self.test_connection()
 
+    @asyncSlot()
     async def on_test_connection(self) -> None:
         await self.test_connection()
 

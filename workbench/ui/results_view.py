@@ -12,7 +12,18 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QProxyStyle,
+    QStyle,
+    QStyleOption,
+    QStyleOptionHeader,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from workbench.core.csv_export import COLUMNS, row_for
 from workbench.core.results import RequestResult
@@ -91,6 +102,31 @@ def _fmt(v: float | None, digits: int = 1) -> str:
     return "" if v is None else f"{v:.{digits}f}"
 
 
+class SortArrowStyle(QProxyStyle):
+    """Qt draws an ascending sort as a down arrow (an old Windows convention), so a column
+    sorted descending showed an up arrow. Here the arrow points up for ascending, as most
+    readers expect (smallest first, growing downwards)."""
+
+    def drawPrimitive(
+        self,
+        element: QStyle.PrimitiveElement,
+        option: QStyleOption,
+        painter: Any,
+        widget: QWidget | None = None,
+    ) -> None:
+        if element == QStyle.PrimitiveElement.PE_IndicatorHeaderArrow and isinstance(
+            option, QStyleOptionHeader
+        ):
+            swapped = QStyleOptionHeader(option)
+            flip = {
+                QStyleOptionHeader.SortIndicator.SortUp: QStyleOptionHeader.SortIndicator.SortDown,
+                QStyleOptionHeader.SortIndicator.SortDown: QStyleOptionHeader.SortIndicator.SortUp,
+            }
+            swapped.sortIndicator = flip.get(option.sortIndicator, option.sortIndicator)
+            option = swapped
+        super().drawPrimitive(element, option, painter, widget)
+
+
 class ResultsView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -108,6 +144,12 @@ class ResultsView(QWidget):
         self.proxy.setSourceModel(self.requests_model)
         self.table = QTableView()
         self.table.setModel(self.proxy)
+        self.arrow_style = SortArrowStyle()
+        self.table.horizontalHeader().setStyle(self.arrow_style)
+        # oldest request first, and the header says so
+        self.table.horizontalHeader().setSortIndicator(
+            COLUMNS.index("started_at"), Qt.SortOrder.AscendingOrder
+        )
         self.table.setSortingEnabled(True)
         self.table.setAlternatingRowColors(True)
         self.count = QLabel()
@@ -128,6 +170,13 @@ class ResultsView(QWidget):
             self.count.setText(self.tr("%1 requests").replace("%1", str(len(self.results))))
         else:
             self._rebuild()
+
+    def shown_results(self) -> list[RequestResult]:
+        """The requests the table holds, in the order it shows them (per request), else all."""
+        if self.view_mode.currentData() != "requests":
+            return list(self.results)
+        rows = range(self.proxy.rowCount())
+        return [self.results[self.proxy.mapToSource(self.proxy.index(r, 0)).row()] for r in rows]
 
     def set_results(self, results: Sequence[RequestResult]) -> None:
         self.results = list(results)

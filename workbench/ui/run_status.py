@@ -1,11 +1,12 @@
-"""A run's status word (the store's and runner's English keyword) in the UI's language."""
+"""A run's status in the UI's language: the store's and runner's English keyword, and how many
+of its requests failed ("finished, 1 failed"), so a run with failures never reads as clean."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
 
-def run_status_text(status: str) -> str:
+def run_status_text(status: str, failed: int = 0) -> str:
     words = {
         "running": QCoreApplication.translate("RunStatus", "running"),
         "finished": QCoreApplication.translate("RunStatus", "finished"),
@@ -13,4 +14,7 @@ def run_status_text(status: str) -> str:
         "interrupted": QCoreApplication.translate("RunStatus", "interrupted"),
         "failed": QCoreApplication.translate("RunStatus", "failed"),
     }
-    return words.get(status, status)
+    word = words.get(status, status)
+    if failed:
+        word += QCoreApplication.translate("RunStatus", ", %1 failed").replace("%1", str(failed))
+    return word

@@ -45,13 +45,18 @@ class HistoryRow:
     when: str
     kind: str
     status: str
-    requests: int
+    requests: int  # measured requests: warm-up and calibration requests are counted apart
     errors: int
     models: list[str]
+    prompt_lengths: list[int]
+    calibration: int = 0  # hidden 1-token requests that measured each model's tokenizer
+    warmup: int = 0
+    created_at: float = 0.0
 
 
 YIELD_EVERY = 32  # events applied before the consumer lets other callbacks run
 FRAME_MS = 33  # ~30 Hz: smooth to the eye, cheap for the loop
+CLOCK_S = 0.1  # while a request waits for its first token, clocks still move at 10 Hz
 LOCAL_PROVIDER = "local"
 
 
@@ -87,6 +92,7 @@ class Session(QObject):
         self._runner: Runner | None = None
         self._task: asyncio.Task[RunFinished | None] | None = None
         self._dirty = False
+        self._framed_at = 0.0
         self._by_request: dict[str, list[int]] = {}
         self._timer = QTimer(self)
         self._timer.setInterval(FRAME_MS)
@@ -170,15 +176,27 @@ class Session(QObject):
     def history(self, limit: int = 100) -> list[HistoryRow]:
         if self.store is None:
             return []
+        counts: dict[str, tuple[int, int, int, int]] = {}
+        for run_id, measured, errors, calibration, warmup in self.store.query(
+            "SELECT run_id,"
+            " SUM(warmup = 0), SUM(warmup = 0 AND error_class IS NOT NULL),"
+            " SUM(task = 'calibration'), SUM(warmup = 1 AND task != 'calibration')"
+            " FROM requests GROUP BY run_id"
+        ):
+            counts[run_id] = (measured or 0, errors or 0, calibration or 0, warmup or 0)
         rows = []
         for run in self.store.runs(limit):
-            models = [
-                t.get("model", "?") for t in run.config.get("targets", ()) if isinstance(t, dict)
-            ]
+            targets = [t for t in run.config.get("targets", ()) if isinstance(t, dict)]
+            lengths = [int(n) for n in run.config.get("prompt_lengths", ()) if isinstance(n, int)]
             when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(run.created_at))
+            measured, errors, calibration, warmup = counts.get(run.run_id, (0, 0, 0, 0))
             rows.append(
-                HistoryRow(run.run_id, when, run.kind, run.status, run.requests, run.errors, models)
-            )
+                HistoryRow(
+                    run.run_id, when, run.kind, run.status, measured, errors,
+                    [str(t.get("model", "?")) for t in targets], lengths, calibration, warmup,
+                    run.created_at,
+                )
+            )  # fmt: skip
         return rows
 
     def load_run(self, run_id: str) -> list[RequestResult]:
@@ -198,23 +216,28 @@ class Session(QObject):
         return self._task
 
     def start_replay(self, results: Sequence[RequestResult], speed: float = 1.0) -> asyncio.Task:
-        """Replay recorded requests in the panes with their original timing."""
+        """Replay recorded requests in the panes with their original timing.
+
+        A replay is its own run ("replay-of-<run id>"), never recorded: the history already
+        holds these requests, and the panes show the recorded figures, not new ones."""
         if self.running:
             raise RuntimeError("a run is already in progress")
         targets = []
         for r in results:
             t = Target(r.provider, r.base_url, r.model, r.attention, r.prices)
+            if r.warmup:
+                continue
             if t not in targets:
                 targets.append(t)
         self.set_targets(targets)
         plan = RunPlan(
             targets=tuple(targets),
-            prompt_lengths=(results[0].prompt_tokens_target or 1,),
+            prompt_lengths=tuple(dict.fromkeys(r.prompt_tokens_target or 1 for r in results)),
             kind="replay",
         )
-        self._task = asyncio.ensure_future(
-            self._consume(replay_events(results, speed=speed), plan, replay=True)
-        )
+        run_id = f"replay-of-{results[0].run_id}"
+        events = replay_events(results, speed=speed, run_id=run_id)
+        self._task = asyncio.ensure_future(self._consume(events, plan, replay=True))
         return self._task
 
     def stop_all(self) -> None:
@@ -305,6 +328,9 @@ class Session(QObject):
         self._dirty = True
 
     def _tick(self) -> None:
-        if self._dirty:
+        now = time.monotonic()
+        waiting = any(p.state is PaneState.WAITING for p in self.panes)
+        if self._dirty or (waiting and now - self._framed_at >= CLOCK_S):
             self._dirty = False
+            self._framed_at = now
             self.frame.emit()

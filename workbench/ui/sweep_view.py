@@ -5,6 +5,7 @@ One median line per model with a p10-p90 band over repeats; log-scale x (prompt 
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -24,16 +25,19 @@ from PySide6.QtWidgets import (
 from workbench.core.results import RequestResult
 from workbench.core.summary import summarize
 from workbench.ui.chart_export import ExportableChart
-from workbench.ui.pane_widget import PANE_COLORS
+from workbench.ui.colors import model_color
 from workbench.ui.prompt_slider import tokens_label
 
 SWEEP_LENGTHS = (1024, 4096, 16384, 32768, 65536, 131072, 262144, 1048576)
 DEFAULT_CHECKED = (1024, 4096, 16384, 32768, 65536)
 FIGURES = (
-    ("ttft_ms", QT_TRANSLATE_NOOP("SweepView", "TTFT (ms)")),
-    ("prefill_tps", QT_TRANSLATE_NOOP("SweepView", "Prefill tok/s")),
-    ("decode_tps", QT_TRANSLATE_NOOP("SweepView", "Decode tok/s")),
-)
+    ("ttft_ms", QT_TRANSLATE_NOOP("SweepView", "Time to first token"),
+     QT_TRANSLATE_NOOP("SweepView", "TTFT (ms)")),
+    ("prefill_tps", QT_TRANSLATE_NOOP("SweepView", "Prefill speed"),
+     QT_TRANSLATE_NOOP("SweepView", "prefill (tokens/s)")),
+    ("decode_tps", QT_TRANSLATE_NOOP("SweepView", "Decode speed"),
+     QT_TRANSLATE_NOOP("SweepView", "decode (tokens/s)")),
+)  # fmt: skip
 
 
 REDRAW_MS = 250
@@ -46,6 +50,7 @@ class SweepView(QWidget):
     def __init__(self, session: object | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.results: list[RequestResult] = []
+        self.order: list[str] = []  # models in the panes' order, for the legend and colours
         self.length_boxes: dict[int, QCheckBox] = {}
         controls = QHBoxLayout()
         controls.addWidget(QLabel(self.tr("Prompt lengths:")))
@@ -70,11 +75,15 @@ class SweepView(QWidget):
         plots = QHBoxLayout()
         self.plots: dict[str, pg.PlotWidget] = {}
         self.charts: list[ExportableChart] = []
-        for key, title in FIGURES:
+        self.legend = QLabel()
+        self.legend.setObjectName("sweepLegend")
+        self.legend.setWordWrap(True)
+        for key, title, unit in FIGURES:
             plot = pg.PlotWidget(title=self.tr(title))
-            plot.setLabel("bottom", self.tr("prompt tokens"))
+            plot.setLabel("bottom", self.tr("prompt tokens (log scale)"))
+            plot.setLabel("left", self.tr(unit))
             plot.showGrid(x=True, y=True, alpha=0.2)
-            plot.addLegend(offset=(10, 10))
+            plot.setMinimumSize(220, 200)
             axis = plot.getAxis("bottom")
             axis.setTicks([[(math.log10(n), tokens_label(n)) for n in SWEEP_LENGTHS]])
             self.plots[key] = plot
@@ -82,6 +91,7 @@ class SweepView(QWidget):
             plots.addWidget(plot)
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
+        layout.addWidget(self.legend)
         layout.addLayout(plots, 1)
         self.run_button.clicked.connect(self._on_run)
         self.cancel_button.clicked.connect(self.stop_requested.emit)
@@ -109,8 +119,8 @@ class SweepView(QWidget):
         if not running and self.isVisible():
             self.flush()  # hidden, it redraws when shown
 
-    def set_progress(self, done: int, total: int, eta: float) -> None:
-        eta_text = "" if eta < 0 else self.tr(", ETA %1 s").replace("%1", f"{eta:.0f}")
+    def set_progress(self, done: int, total: int, eta: float | None) -> None:
+        eta_text = "" if eta is None else self.tr(", ETA %1 s").replace("%1", f"{eta:.0f}")
         self.status.setText(
             self.tr("%1 of %2 requests%3")
             .replace("%1", str(done))
@@ -156,17 +166,50 @@ class SweepView(QWidget):
             out.setdefault(cell.model, []).append((cell.prompt_tokens_target, agg.median, p10, p90))
         return out
 
+    def _mark_failed(self, plot: pg.PlotWidget, model: str, color: str) -> None:
+        """A length where every request of a model failed: a cross on the axis, not a gap."""
+        failed = [
+            c.prompt_tokens_target
+            for c in summarize(r for r in self.results if r.model == model)
+            if c.n == 0 and c.errors
+        ]
+        if failed:
+            plot.plot(
+                np.log10(failed),
+                [0.0] * len(failed),
+                pen=None,
+                symbol="x",
+                symbolSize=18,
+                symbolPen=pg.mkPen("#c0392b", width=1),
+                symbolBrush=color,
+            )
+
     def _redraw(self) -> None:
         lengths = sorted({r.prompt_tokens_target or 0 for r in self.results} - {0})
+        providers = {r.model: r.provider for r in self.results}
+        # the panes' order, then any other model as it first finished
+        models = list(dict.fromkeys([*self.order, *(r.model for r in self.results)]))
+        models = [m for m in models if m in providers]
+        colors = {m: model_color(providers[m], m) for m in models}
+        repeats = max((c.n + c.errors for c in summarize(self.results)), default=0)
         for key, plot in self.plots.items():
             plot.clear()
-            legend = plot.plotItem.legend
-            if legend is not None:
-                legend.clear()
-            for i, (model, points) in enumerate(sorted(self.series(key).items())):
-                points.sort()
+            series = self.series(key)
+            top = 0.0
+            for model in models:
+                self._mark_failed(plot, model, colors[model])
+                points = sorted(series.get(model, []))
+                if not points:
+                    continue
                 xs = np.log10([p[0] for p in points])
-                color = PANE_COLORS[i % len(PANE_COLORS)]
+                color = colors[model]
+                if any(p[2] != p[3] for p in points):  # the band first: the line stays on top
+                    # its edges need a pen: pyqtgraph builds no path for a curve without one,
+                    # and the fill between two empty paths was an invisible band
+                    edge = pg.mkPen(color + "66", width=1)
+                    low = pg.PlotDataItem(xs, [p[2] for p in points], pen=edge)
+                    high = pg.PlotDataItem(xs, [p[3] for p in points], pen=edge)
+                    plot.addItem(pg.FillBetweenItem(low, high, brush=pg.mkBrush(color + "55")))
                 plot.plot(
                     xs,
                     [p[1] for p in points],
@@ -176,11 +219,16 @@ class SweepView(QWidget):
                     symbolBrush=color,
                     name=model,
                 )
-                if len(points) > 0 and any(p[2] != p[3] for p in points):
-                    low = pg.PlotDataItem(xs, [p[2] for p in points], pen=None)
-                    high = pg.PlotDataItem(xs, [p[3] for p in points], pen=None)
-                    band = pg.FillBetweenItem(low, high, brush=pg.mkBrush(color + "40"))
-                    plot.addItem(band)
+                top = max(top, *(p[3] for p in points))
             if lengths:  # the x axis spans the measured lengths, not the items' default origin
                 lo, hi = math.log10(lengths[0]), math.log10(lengths[-1])
                 plot.setXRange(lo - 0.15, hi + 0.15, padding=0)
+            plot.setYRange(0, top * 1.08 if top > 0 else 1.0, padding=0)  # from zero
+        swatches = "&nbsp;&nbsp; ".join(
+            f"<span style='color:{colors[m]}; font-size:16px'>■</span> {html.escape(m)}"
+            for m in models
+        )
+        note = self.tr("line: median; shaded: p10–p90 over %1 repeat(s)").replace(
+            "%1", str(repeats)
+        )
+        self.legend.setText(f"{swatches}&nbsp;&nbsp;&nbsp; <i>{note}</i>" if models else "")

@@ -1,0 +1,70 @@
+"""Driving the real main window in tests as a presenter does: toolbar clicks, tab clicks, waits.
+
+Shared by the GUI test modules of issue 12; nothing here calls a slot directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt
+
+from workbench.core.store import RunStore
+from workbench.ui.main_window import MainWindow
+from workbench.ui.session import LOCAL_PROVIDER, Session
+
+TIMEOUT = 90
+
+
+def make_window(loop: Any, tmp_path: Path, time_scale: float = 0.05) -> MainWindow:
+    """The real window on the built-in provider: the real-models preset, 4K prompt, 32 tokens."""
+    session = Session(store=RunStore(tmp_path / "history.sqlite3"), time_scale=time_scale)
+    settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(session, settings)
+    loop.run_until_complete(session.start_local_provider())
+    win.set_choices([(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()])
+    win.apply_preset("real")
+    win.prompt.set_tokens(4096)
+    win.prompt.max_tokens.setValue(32)
+    win.show()
+    return win
+
+
+def run_for(loop: Any, coro: Any, timeout: float = TIMEOUT) -> Any:
+    return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+
+async def until(condition: Any, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+def click_action(window: MainWindow, qtbot: Any, action: Any) -> None:
+    """Click the toolbar button of `action` (Run all, Stop all), as a presenter does."""
+    qtbot.mouseClick(window.toolbar.widgetForAction(action), Qt.MouseButton.LeftButton)
+
+
+def click_run(window: MainWindow, qtbot: Any, loop: Any) -> Any:
+    """Click Run all, then wait for the run to end."""
+    before = window.session._task
+    click_action(window, qtbot, window.run_action)
+    assert window.session._task is not before, "Run all did not start a run"
+    return run_for(loop, window.session._task)
+
+
+def click_tab(window: MainWindow, qtbot: Any, widget: Any) -> None:
+    bar = window.tabs.tabBar()
+    qtbot.mouseClick(
+        bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(window.tabs.indexOf(widget)).center()
+    )
+    assert window.tabs.currentWidget() is widget
+
+
+def set_panes(window: MainWindow, models: list[str]) -> None:
+    window.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in models])

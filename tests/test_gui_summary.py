@@ -1,0 +1,269 @@
+"""Summary, replay, sweep, history and export in the real window, clicked as a presenter would
+(issue 12). The built-in provider runs in its own process on 127.0.0.1; the history is a real
+SQLite file; PDFs are read back in plain Python (tests/pdf_text.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from typing import Any
+
+import pytest
+from gui_driver import click_run, click_tab, make_window, run_for, set_panes
+from pdf_text import read_pdf
+from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtGui import QColor, QImage
+
+from workbench.core.store import RunStore
+from workbench.core.summary import build_report
+from workbench.ui.main_window import MainWindow
+from workbench.ui.session import Session
+from workbench.ui.summary_page import MARGIN, PAGE_WIDTH, SummaryDocument, page_height
+
+
+@pytest.fixture
+def window(qapp, loop, tmp_path):
+    win = make_window(loop, tmp_path)
+    yield win
+    win.close()
+    loop.run_until_complete(win.session.close())
+
+
+def _click(qtbot: Any, button: Any) -> None:
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+# ---- 3. the summary is a page a stakeholder can read alone -----------------------------------
+
+
+def test_summary_names_models_titles_charts_and_gives_a_failed_models_reason(
+    window, qtbot, loop, tmp_path
+) -> None:
+    set_panes(window, ["sim-70b-mla", "sim-70b-gqa+500"])
+    click_run(window, qtbot, loop)
+    click_tab(window, qtbot, window.summary_view)
+    document = window.summary_view.document
+    texts = document.texts()
+    assert texts[0] == "Model comparison: sim-70b-mla vs sim-70b-gqa+500"
+    assert "prompt length 4K tokens" in texts[1] and texts[2].startswith(
+        "Endpoint: local (127.0.0.1:"
+    )
+    for title in ("Time to first token", "TTFT (ms)", "Decode speed", "decode (tokens/s)", "model"):
+        assert title in texts
+    # one order everywhere: the panes', in the legend, the charts and the table
+    assert document.report.models == ("sim-70b-mla", "sim-70b-gqa+500")
+    assert [b.label for b in document._bars("ttft_ms")] == list(document.report.models)
+    assert [r.cell.model for r in document.report.rows] == list(document.report.models)
+    failed = document._bars("ttft_ms")[1]
+    assert failed.value is None and failed.failure == "failed: server_error"
+    reason = next(t for t in texts if t.startswith("Failed: server_error"))
+    assert "500" in reason
+    assert any(t.startswith("sim-70b-gqa+500 failed at 4K: 1 of 1 requests") for t in texts)
+    # the app shows whole pages at once, never a squashed first render
+    canvas = window.summary_view.canvas
+    scale = canvas.scale(canvas.width())
+    assert canvas.height() >= page_height(canvas.paper) * scale
+    assert scale * PAGE_WIDTH >= 560
+    for paper, size in (("A4", (595.0, 842.0)), ("Letter", (612.0, 792.0))):
+        out = window.summary_view.export(tmp_path / f"s-{paper}.pdf", paper)
+        pdf = read_pdf(out)
+        assert len(pdf.pages) == len(document.pages(paper)) == 1
+        assert pdf.media_boxes == [size]
+        assert "Model comparison: sim-70b-mla vs sim-70b-gqa+500" in pdf.text
+        assert "failed: server_error" in pdf.text and "Time to first token" in pdf.text
+    png = QImage(str(window.summary_view.export(tmp_path / "s.png", "A4")))
+    assert png.width() == 1600 and abs(png.height() - page_height("A4") * 1.6) <= 1
+
+
+def test_a_long_summary_flows_onto_pages_that_hold_every_block_at_a4_and_letter(
+    qapp, tmp_path
+) -> None:
+    from workbench.core.results import RequestResult
+
+    models = [f"very-long-model-name-number-{i}-with-a-suffix-{'x' * 20}" for i in range(8)]
+    results = [
+        RequestResult(
+            model=m, provider="p", base_url="http://127.0.0.1:9/v1", run_id="r",
+            prompt_tokens_target=n, t_send=0, t_first_token=10**8, t_last_token=2 * 10**8,
+            t_done=2 * 10**8, completion_tokens=10, prompt_tokens=n, started_at=1.7e9,
+        )
+        for m in models
+        for n in (1024, 4096, 16384, 32768, 65536)
+    ]  # fmt: skip
+    document = SummaryDocument(build_report(results), models[0])
+    for paper in ("A4", "Letter"):
+        pages = document.pages(paper)
+        assert len(pages) >= 2  # 40 table rows do not fit one page
+        bottom = page_height(paper) - MARGIN
+        for page in pages:
+            for block, y in page:
+                assert MARGIN <= y and y + block.height <= bottom, (paper, block.texts[:1])
+        for page in pages:  # every page with table rows shows the table's header
+            blocks = [b for b, _y in page]
+            if any(b.repeat_header for b in blocks):
+                assert any(b.table_header for b in blocks)
+        out = tmp_path / f"long-{paper}.pdf"
+        from workbench.ui.summary_page import render_pdf
+
+        assert render_pdf(document, str(out), paper) == len(pages)
+        text = read_pdf(out).text
+        assert all(m in text for m in models)  # a title this long wraps; nothing is cut
+        assert f"page {len(pages)} of {len(pages)}" in text
+
+
+# ---- 4, 9. replay and the sweep keep their own data -----------------------------------------
+
+
+def test_sweep_shows_only_sweeps_and_replay_is_labelled_never_doubles_rows(
+    window, qtbot, loop
+) -> None:
+    view = window.sweep_view
+    click_tab(window, qtbot, view)
+    for n, box in view.length_boxes.items():
+        if box.isChecked() != (n in (1024, 4096)):
+            _click(qtbot, box)
+    view.repeats.setValue(3)
+    _click(qtbot, view.run_button)
+    assert run_for(loop, window.session._task).status == "finished"
+    swept = list(view.results)
+    assert len(swept) == 2 * 2 * 3
+    assert all(p.plotItem.legend is None for p in view.plots.values())  # never over the lines
+    assert "sim-llama-3-70b" in view.legend.text() and "p10–p90" in view.legend.text()
+    bands = [
+        i
+        for p in view.plots.values()
+        for i in p.plotItem.items
+        if type(i).__name__ == "FillBetweenItem"
+    ]
+    spread = [pt for pts in view.series("ttft_ms").values() for pt in pts if pt[2] != pt[3]]
+    assert len(bands) >= 1 and spread
+    assert all(band.boundingRect().height() > 0 for band in bands)  # drawn, not an empty path
+    for plot in view.plots.values():
+        assert plot.viewRange()[1][0] == 0  # from zero
+
+    click_tab(window, qtbot, window.tabs.widget(0))
+    final = click_run(window, qtbot, loop)  # a comparison does not land in the sweep
+    assert view.results == swept
+    assert len(window.results_view.results) == 12 + 2
+
+    click_tab(window, qtbot, window.history_view)
+    table = window.history_view.table
+    assert table.item(0, 1).text() == "comparison"
+    _click(qtbot, window.history_view.replay_button)
+    assert window.replay_banner.isVisible()
+    assert window.replay_banner.text().startswith(f"Replay of run {final.run_id[:8]}, recorded")
+    replayed = run_for(loop, window.session._task)
+    assert replayed.run_id == f"replay-of-{final.run_id}"
+    assert len(window.results_view.results) == 2  # the recorded rows, once
+    assert view.results == swept  # the sweep's data stays
+    for widget, pane in zip(window.pane_widgets, window.session.panes, strict=True):
+        recorded = (pane.result.t_done - pane.result.t_send) / 1e9
+        assert widget.figures.text("elapsed") == f"{recorded:,.1f} s"  # the original, positive
+    click_tab(window, qtbot, window.summary_view)
+    assert [r.cell.n for r in window.summary_view.document.report.rows] == [1, 1]
+    assert window.eta.text() == f"Run replay of {final.run_id[:8]}: finished"
+
+
+# ---- 10. history and export -----------------------------------------------------------------
+
+
+def test_history_is_filled_at_start_with_prompt_length_and_calibration_apart(
+    qapp, loop, tmp_path, qtbot
+) -> None:
+    first = make_window(loop, tmp_path)
+    try:
+        click_run(first, qtbot, loop)
+    finally:
+        first.close()
+        loop.run_until_complete(first.session.close())
+    session = Session(store=RunStore(tmp_path / "history.sqlite3"), time_scale=0.05)
+    second = MainWindow(session, QSettings(str(tmp_path / "g2.ini"), QSettings.Format.IniFormat))
+    try:
+        table = second.history_view.table  # no Refresh clicked
+        assert table.rowCount() == 1
+        headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+        row = {h: table.item(0, c).text() for c, h in enumerate(headers)}
+        assert row["prompt"] == "4K" and row["status"] == "finished"
+        assert row["models"] == "sim-llama-3-70b, sim-deepseek-v3"
+        assert row["measured"] == "2" and row["failed"] == "0"
+        assert row["calibration / warm-up"] == "2 / 0"  # one per model, not measurements
+    finally:
+        second.close()
+        loop.run_until_complete(session.close())
+
+
+def _arrow_points_up(header: Any, section: int) -> bool:
+    """Read the sort arrow's shape from the header's pixels: wider at the bottom = up."""
+    image = header.grab().toImage()
+    left = header.sectionViewportPosition(section)
+    right = left + header.sectionSize(section)
+    widths = []
+    for y in range(image.height()):
+        dark = sum(
+            1 for x in range(right - 24, right) if QColor(image.pixel(x, y)).lightness() < 120
+        )
+        if dark:
+            widths.append(dark)
+    assert len(widths) >= 2, "no sort arrow drawn"
+    return widths[-1] > widths[0]
+
+
+def test_sorting_arrow_matches_the_order_and_export_writes_every_shown_row(
+    window, qtbot, loop, tmp_path
+) -> None:
+    click_run(window, qtbot, loop)
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    click_run(window, qtbot, loop)
+    view = window.results_view
+    click_tab(window, qtbot, view)
+    header = view.table.horizontalHeader()
+    column = view.requests_model.columns.index("model")
+    position = header.sectionViewportPosition(column) + 5
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(position, 5))
+    shown = [view.proxy.index(r, column).data() for r in range(view.proxy.rowCount())]
+    ascending = header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder
+    assert shown == sorted(shown, reverse=not ascending) and len(shown) == 4
+    assert _arrow_points_up(header, column) == ascending
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(position, 5))
+    shown = [view.proxy.index(r, column).data() for r in range(view.proxy.rowCount())]
+    ascending = header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder
+    assert shown == sorted(shown, reverse=not ascending)
+    assert _arrow_points_up(header, column) == ascending
+    out = tmp_path / "all.csv"
+    assert window.export_csv(out) == 4  # both runs, as the table shows them
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [r["model"] for r in rows] == shown
+    assert len({r["run_id"] for r in rows}) == 2
+
+
+# ---- 11. small windows ----------------------------------------------------------------------
+
+
+def test_window_at_1024x700_keeps_panes_and_charts_readable(window, qapp, loop) -> None:
+    from workbench.ui.kernels_view import KernelsView
+
+    kernels = KernelsView()
+    window.add_kernels_tab(kernels)
+    hint = window.minimumSizeHint()
+    assert hint.width() <= 1024 and hint.height() <= 700
+    window.resize(1024, 700)
+    qapp.processEvents()
+    assert window.width() == 1024 and window.height() == 700
+    for plot in (window.plots.tokens_plot, window.plots.ttft_plot, window.plots.decode_plot):
+        assert plot.height() >= 180 and plot.width() >= 200
+    for widget in window.pane_widgets:
+        assert widget.text.height() >= 60 and widget.figures.height() > 0
+    window.tabs.setCurrentWidget(kernels)
+    qapp.processEvents()
+    kernels.set_kv_lens([1024, 4096, 16384])
+    kernels.redraw()
+    qapp.processEvents()
+    for chart in kernels.charts:  # each chart inside its column, its title inside the chart
+        widget = chart.widget
+        assert widget.geometry().right() < widget.parentWidget().width(), chart.name
+        title = widget.plotItem.titleLabel.item.boundingRect().width()
+        assert title <= widget.width(), chart.name
+    right = kernels.latency_plot.viewRange()[0][1]
+    assert right >= math.log10(16384) + 0.05  # the last length and its label inside the frame
+    loop.run_until_complete(kernels.aclose())
