@@ -142,7 +142,7 @@ class Conn:
 
 
 Mode = Callable[[Conn, Request], Awaitable[None]]
-USAGE = {"prompt_tokens": 20, "completion_tokens": 4, "total_tokens": 24}
+USAGE = {"prompt_tokens": 20, "completion_tokens": 3, "total_tokens": 23}
 
 
 async def healthy(conn: Conn, req: Request, *, chunked: bool = True, delay: float = 0.0) -> None:
@@ -211,21 +211,20 @@ async def empty_deltas(conn: Conn, req: Request) -> None:
 
 
 async def long_line(conn: Conn, req: Request) -> None:
-    """One `data:` line longer than the client's line cap (1 MiB), with no newline in sight."""
+    """One `data:` line that never ends (the 400 MB line, up to the server's own bound)."""
     await conn.head()
     await conn.body(b"data: " + b"x" * (64 * 1024))
-    while not conn.exhausted and conn.sent < 2 * MiB:
+    while not conn.exhausted:
         await conn.body(b"x" * (64 * 1024))
     await conn.end()
 
 
 async def big_event(conn: Conn, req: Request) -> None:
-    """One event of many `data:` lines, each short, together over the event cap."""
+    """One event of endless `data:` lines, each short (256 KiB), never a blank line."""
     await conn.head()
     line = b"data: " + b"y" * (256 * 1024) + b"\n"
-    while not conn.exhausted and conn.sent < 3 * MiB:
+    while not conn.exhausted:
         await conn.body(line)
-    await conn.body(b"\n")
     await conn.end()
 
 
@@ -266,6 +265,20 @@ async def reset_after_headers(conn: Conn, req: Request) -> None:
     conn.reset()
 
 
+async def reset_close_delimited(conn: Conn, req: Request) -> None:
+    """Headers of a close-delimited body, then a reset: aiohttp reads that as a clean end."""
+    await conn.head(chunked=False)
+    await asyncio.sleep(0.05)
+    conn.reset()
+
+
+async def json_body(conn: Conn, req: Request) -> None:
+    """A whole non-streamed completion, as a server that ignores `stream: true` sends it."""
+    message = {"role": "assistant", "content": "not a stream"}
+    choice = {"index": 0, "message": message, "finish_reason": "stop"}
+    await conn.json(200, {"id": "x", "object": "chat.completion", "choices": [choice]})
+
+
 async def reset_mid_stream(conn: Conn, req: Request) -> None:
     await _tokens_then(conn, 2, chunked=True)
     await asyncio.sleep(0.05)
@@ -297,7 +310,9 @@ async def long_header(conn: Conn, req: Request) -> None:
 def _redirect(status: int) -> Mode:
     async def mode(conn: Conn, req: Request) -> None:
         location = f"{conn.server.elsewhere_url}/chat/completions"
-        await conn.head(status, "Moved", {"Location": location, "Content-Length": "0"}, chunked=False)
+        await conn.head(
+            status, "Moved", {"Location": location, "Content-Length": "0"}, chunked=False
+        )
         conn.writer.close()
 
     return mode
@@ -333,14 +348,9 @@ async def _ok_close_delimited(conn: Conn, req: Request) -> None:
     await healthy(conn, req, chunked=False)
 
 
-async def _ok_slow(conn: Conn, req: Request) -> None:
-    await healthy(conn, req, delay=0.02)
-
-
 MODES: dict[str, Mode] = {
     "ok": _ok,
     "ok-close-delimited": _ok_close_delimited,
-    "ok-slow": _ok_slow,
     "finish-without-done": finish_without_done,
     "truncated": truncated,
     "truncated-chunked": truncated_chunked,
@@ -355,11 +365,14 @@ MODES: dict[str, Mode] = {
     "usage-negative": _bad_usage(-3),
     "usage-float": _bad_usage(4.5),
     "usage-bool": _bad_usage(True),
+    "usage-overrun": _bad_usage(100_000),
     "id-object": _bad_chunk(chunk_json(TOKEN, cid={"nested": 1})),
     "choices-null": _bad_chunk({"id": "x", "choices": [None]}),
     "delta-string": _bad_chunk({"id": "x", "choices": [{"index": 0, "delta": "hi"}]}),
     "content-number": _bad_chunk({"id": "x", "choices": [{"index": 0, "delta": {"content": 7}}]}),
     "reset-after-headers": reset_after_headers,
+    "reset-close-delimited": reset_close_delimited,
+    "json-body": json_body,
     "reset-mid-stream": reset_mid_stream,
     "bad-chunked": bad_chunked,
     "too-many-headers": too_many_headers,
@@ -395,9 +408,17 @@ async def _read_request(reader: asyncio.StreamReader) -> Request | None:
     return Request(method, path, headers, body if isinstance(body, dict) else {})
 
 
+@dataclass(frozen=True)
+class Served:
+    model: str
+    sent: int
+    seconds: float
+
+
 @dataclass
 class HostileServer:
-    """Both listeners on 127.0.0.1; `requests` records (listener, method, path, model).
+    """Both listeners on 127.0.0.1; `requests` records (listener, method, path, model), and
+    `served` each answered chat request: model, body bytes written, seconds until it ended.
 
     `everything`: a mode that answers every request, whatever its method, path or model (a
     server that streams forever even to `GET /models`, as the doctor must survive).
@@ -409,6 +430,7 @@ class HostileServer:
     port: int = 0
     elsewhere_port: int = 0
     requests: list[tuple[str, str, str, str]] = field(default_factory=list)
+    served: list[Served] = field(default_factory=list)
     _servers: list[asyncio.Server] = field(default_factory=list)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -424,12 +446,14 @@ class HostileServer:
         task = asyncio.current_task()
         assert task is not None
         self._tasks.add(task)
+        served: tuple[str, Conn] | None = None
         try:
             req = await _read_request(reader)
             if req is None:
                 return
             self.requests.append((listener, req.method, req.path, req.model))
             conn = Conn(writer, self)
+            served = (req.model, conn)
             if listener == "elsewhere":
                 await healthy(conn, req)
             elif self.everything is not None:
@@ -452,6 +476,9 @@ class HostileServer:
         finally:
             self._tasks.discard(task)
             writer.close()
+            if served is not None and listener == "main" and served[0]:
+                model, conn = served
+                self.served.append(Served(model, conn.sent, time.monotonic() - conn.started))
 
     async def start(self) -> HostileServer:
         for name in ("main", "elsewhere"):
