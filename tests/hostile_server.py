@@ -340,6 +340,16 @@ async def html_endless(conn: Conn, req: Request) -> None:
     await conn.end()
 
 
+async def raw_body(conn: Conn, req: Request) -> None:
+    """Whatever `server.raw_pieces` holds, written piece by piece as one body (the property
+    test's arbitrary bytes); chunked or close-delimited as `server.raw_chunked` says."""
+    await conn.head(chunked=conn.server.raw_chunked)
+    for piece in conn.server.raw_pieces:
+        if piece:
+            await conn.body(piece)
+    await conn.end()
+
+
 async def _ok(conn: Conn, req: Request) -> None:
     await healthy(conn, req)
 
@@ -384,6 +394,7 @@ MODES: dict[str, Mode] = {
     "rate-limited": rate_limited,
     "huge-error": huge_error,
     "html-endless": html_endless,
+    "raw-body": raw_body,
 }
 
 
@@ -425,6 +436,8 @@ class HostileServer:
     """
 
     everything: str | None = None
+    raw_pieces: list[bytes] = field(default_factory=list)
+    raw_chunked: bool = True
     max_seconds: float = 4.0
     max_bytes: int = 24 * MiB
     port: int = 0

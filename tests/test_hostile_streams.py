@@ -103,6 +103,7 @@ async def test_a_broken_stream_is_a_classified_row_never_a_success(
 
 def test_every_hostile_mode_has_a_test() -> None:
     tested = {f[0] for f in FAILURES} | set(SUCCESSES) | set(BAD_USAGE) | {"endless-slow"}
+    tested.add("raw-body")  # arbitrary bodies: tests/test_sse_property.py
     assert tested == set(MODES)
 
 
