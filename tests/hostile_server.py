@@ -444,6 +444,7 @@ class HostileServer:
     elsewhere_port: int = 0
     requests: list[tuple[str, str, str, str]] = field(default_factory=list)
     served: list[Served] = field(default_factory=list)
+    bytes_sent: int = 0  # body bytes written on every connection that has ended
     _servers: list[asyncio.Server] = field(default_factory=list)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -489,9 +490,11 @@ class HostileServer:
         finally:
             self._tasks.discard(task)
             writer.close()
-            if served is not None and listener == "main" and served[0]:
+            if served is not None:
                 model, conn = served
-                self.served.append(Served(model, conn.sent, time.monotonic() - conn.started))
+                self.bytes_sent += conn.sent
+                if listener == "main" and model:
+                    self.served.append(Served(model, conn.sent, time.monotonic() - conn.started))
 
     async def start(self) -> HostileServer:
         for name in ("main", "elsewhere"):

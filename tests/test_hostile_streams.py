@@ -235,3 +235,25 @@ async def test_a_huge_error_body_is_read_only_in_part() -> None:
     assert result.error_class is ErrorClass.SERVER and result.http_status == 500
     assert len(result.error_message or "") < 1000
     assert seconds < 1.0 and served.sent < 16 << 20
+
+
+@pytest.mark.parametrize("mode", ["endless", "endless-slow", "long-line", "html-endless"])
+async def test_the_doctor_survives_a_server_that_never_stops_talking(mode: str) -> None:
+    """Every request, GET /models included, answered with an endless body: the doctor still
+    finishes in bounded time and memory (it once read 1.77 GB in 20 s)."""
+    from workbench.core.doctor import diagnose
+
+    async with HostileServer(everything=mode, max_seconds=60, max_bytes=1 << 30) as server:
+        tracemalloc.start()
+        start = time.monotonic()
+        try:
+            checks = await diagnose(server.base_url, None, "m", timeout_s=1.0)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        seconds = time.monotonic() - start
+    assert seconds < 15  # not the server's 60 s
+    assert peak < 64 << 20  # a model list of at most 8 MiB, twice over while it is joined
+    assert server.bytes_sent < 256 << 20  # not the 1 GiB on offer per request
+    stream = next(c for c in checks if c.name == "stream")
+    assert not stream.ok

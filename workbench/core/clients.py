@@ -14,7 +14,7 @@ verification. Proxy choice:
 Redirects are never followed: a 301/302 would turn the POST into a GET (and a 307/308 would
 send the key to another address); the answer becomes a classified `redirect` error that names
 the new address. Bodies that are not a stream are capped (`bound_body`): an error answer is read
-up to MAX_ERROR_BODY_BYTES (the rest is dropped unread), any other non-streamed answer up to
+up to MAX_ERROR_BODY_BYTES (the rest is dropped unread), a successful GET (a model list) up to
 MAX_BODY_BYTES (beyond that the request fails as `oversized`). A key or header value HTTP
 cannot carry (a line break, a non-ASCII character) is refused before anything is sent.
 
@@ -53,7 +53,7 @@ NO_KEY = "no-key"  # the SDK insists on a key; keyless servers ignore this one
 
 CONNECT_TIMEOUT_S = 10.0
 MAX_ERROR_BODY_BYTES = 64 << 10  # of an error answer (status >= 300): the rest is not read
-MAX_BODY_BYTES = 32 << 20  # of any other answer that is not a stream (a /models list)
+MAX_BODY_BYTES = 8 << 20  # of a successful GET (a /models list: ~1 MB for 400 models)
 BASELINE_TIMEOUT_S = 10.0  # one GET /models round trip of the network baseline, in all
 
 
@@ -229,13 +229,11 @@ class _CappedBody(httpx2.AsyncByteStream):
 
 
 async def bound_body(response: httpx2.Response) -> None:
-    """httpx response hook: cap every body but a successful stream (streaming.py caps those,
-    by max_tokens)."""
+    """httpx response hook: cap every body but a successful POST, the stream that
+    streaming.py caps by max_tokens."""
     if response.status_code >= 300:
         response.stream = _CappedBody(response.stream, MAX_ERROR_BODY_BYTES, quiet=True)
-    elif "text/event-stream" not in response.headers.get("content-type", "") and (
-        response.request.method != "POST"
-    ):
+    elif response.request.method != "POST":  # GET /models, whatever its content type
         response.stream = _CappedBody(response.stream, MAX_BODY_BYTES, quiet=False)
 
 
