@@ -339,8 +339,10 @@ class _StreamError(Exception):
 
 def _text_field(delta: dict[str, Any], key: str, strict: bool) -> str:
     value = delta.get(key)
-    if value is None or isinstance(value, str):
-        return value or ""
+    if value is None:
+        return ""
+    if type(value) is str:
+        return value
     if strict:
         raise MalformedChunk(f"delta.{key} is a {type(value).__name__}, not a string")
     return ""
@@ -394,10 +396,13 @@ class _Stream:
         self.spec = spec
         self.on_text = on_text
         self.body_limit = body_limit_bytes(spec.max_tokens)
+        self.event_limit = overrun_event_limit(spec.max_tokens)
+        self.estimate_limit = overrun_estimate_limit(spec.max_tokens)
         self.received = 0  # body bytes
         self.events = 0  # SSE data events, [DONE] included
         self.done = False  # [DONE] seen
-        self.estimated = 0  # estimate_tokens of all text so far
+        self.chars = 0  # characters of all text so far
+        self.estimated = 0  # estimate_tokens of all text so far, kept once chars pass the limit
         self.text_parts: list[str] = []
         self.reasoning_parts: list[str] = []
 
@@ -416,10 +421,10 @@ class _Stream:
             self.result.text = "".join(self.text_parts)
             self.result.reasoning_text = "".join(self.reasoning_parts)
 
-    async def _lines(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
-        """Lines ending in CRLF, LF or CR, none longer than MAX_LINE_BYTES, the body no longer
-        than its limit; bytes, so that only the JSON of each event is ever decoded."""
-        buf = bytearray()
+    async def _lines(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[list[bytes]]:
+        """The lines of each read (ending in CRLF, LF or CR), none longer than MAX_LINE_BYTES,
+        the body no longer than its limit; bytes, so that only each event's JSON is decoded."""
+        pending = b""
         async for piece in chunks:
             self.received += len(piece)
             if self.received > self.body_limit:
@@ -428,41 +433,40 @@ class _Stream:
                     f"max_tokens={self.spec.max_tokens} (1 MiB + 4 KiB per token); "
                     "stopped reading"
                 )
-            buf += piece
-            start = 0
-            while (eol := _EOL.search(buf, start)) is not None:
-                if eol.group() == b"\r" and eol.end() == len(buf):
-                    break  # maybe the first half of a CRLF split across two reads
-                if eol.start() - start > MAX_LINE_BYTES:
-                    break
-                yield bytes(buf[start : eol.start()])
-                start = eol.end()
-            del buf[:start]
-            if len(buf) > MAX_LINE_BYTES:
+            data = pending + piece if pending else piece
+            held = b""
+            if data.endswith(b"\r"):  # maybe the first half of a CRLF split across two reads
+                data, held = data[:-1], b"\r"
+            lines = _EOL.split(data) if b"\r" in data else data.split(b"\n")
+            pending = lines.pop() + held
+            if len(pending) > MAX_LINE_BYTES or any(len(x) > MAX_LINE_BYTES for x in lines):
                 raise Oversized(f"an SSE line passed {MAX_LINE_BYTES} bytes; stopped reading")
-        if buf:
-            yield bytes(buf.rstrip(b"\r"))
+            if lines:
+                yield lines
+        if pending.rstrip(b"\r"):
+            yield [pending.rstrip(b"\r")]
 
     async def _events(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
         """The `data` payloads of a Server-Sent Events stream (multi-line data joined by \\n).
         `event:`, `id:`, `retry:` and `:` comment lines carry nothing we measure."""
         data: list[bytes] = []
         size = 0
-        async with aclosing(self._lines(chunks)) as lines:
-            async for line in lines:
-                if not line:
-                    if data:
-                        yield b"\n".join(data)
-                        data, size = [], 0
-                    continue
-                if line.startswith(b"data:"):
-                    value = line[6:] if line.startswith(b"data: ") else line[5:]
-                    size += len(value) + 1
-                    if size > MAX_EVENT_BYTES:
-                        raise Oversized(
-                            f"an SSE event passed {MAX_EVENT_BYTES} bytes; stopped reading"
-                        )
-                    data.append(value)
+        async with aclosing(self._lines(chunks)) as batches:
+            async for lines in batches:
+                for line in lines:
+                    if not line:
+                        if data:
+                            yield b"\n".join(data)
+                            data, size = [], 0
+                        continue
+                    if line.startswith(b"data:"):
+                        value = line[6:] if line.startswith(b"data: ") else line[5:]
+                        size += len(value) + 1
+                        if size > MAX_EVENT_BYTES:
+                            raise Oversized(
+                                f"an SSE event passed {MAX_EVENT_BYTES} bytes; stopped reading"
+                            )
+                        data.append(value)
         if data:
             yield b"\n".join(data)
 
@@ -473,7 +477,7 @@ class _Stream:
         self.events += 1
         if result.t_first_chunk is None:
             result.t_first_chunk = now
-        if data.strip() == b"[DONE]":
+        if len(data) < 32 and data.strip() == b"[DONE]":
             return True
         try:
             chunk = json.loads(data)
@@ -483,9 +487,11 @@ class _Stream:
             raise MalformedChunk(f"not a JSON object: {_shown(data)!r}")
         if chunk.get("error"):
             raise _StreamError(redact(str(chunk["error"]))[:300])  # redact first, then cut
-        response_id = _response_id(chunk.get("id"))
-        if result.response_id is None and response_id:
-            result.response_id = response_id
+        chunk_id = chunk.get("id")
+        if type(chunk_id) is not str or result.response_id is None:
+            response_id = _response_id(chunk_id)  # checks it: an object id is malformed
+            if result.response_id is None and response_id:
+                result.response_id = response_id
         if chunk.get("usage"):
             _record_usage(result, chunk["usage"])
         for choice in _choices(chunk):
@@ -497,10 +503,12 @@ class _Stream:
         if choice.get("finish_reason"):
             result.finish_reason = choice["finish_reason"][:64]
         delta = choice.get("delta") or {}
+        if not delta:
+            return  # an empty delta is never a token
         content = _text_field(delta, "content", strict=True)
-        reasoning = _text_field(delta, "reasoning_content", strict=True) or _text_field(
-            delta, "reasoning", strict=False
-        )
+        reasoning = _text_field(delta, "reasoning_content", strict=True)
+        if not reasoning and "reasoning" in delta:
+            reasoning = _text_field(delta, "reasoning", strict=False)
         if not reasoning and not content:
             return  # a role-only or empty delta is never a token
         if result.t_first_token is None:
@@ -524,16 +532,22 @@ class _Stream:
 
     def _check_overrun(self, content: str, reasoning: str) -> None:
         """Stop at once when the output outgrows max_tokens: by events, or by estimated text."""
-        max_tokens = self.spec.max_tokens
         events = len(self.result.event_times)
-        if events > overrun_event_limit(max_tokens):
+        if events > self.event_limit:
             raise Overrun(
-                f"{events} text events for max_tokens={max_tokens} (at most "
-                f"{overrun_event_limit(max_tokens)} allowed); stopped reading"
+                f"{events} text events for max_tokens={self.spec.max_tokens} (at most "
+                f"{self.event_limit} allowed); stopped reading"
             )
-        self.estimated += estimate_tokens(content) + estimate_tokens(reasoning)
-        if self.estimated > overrun_estimate_limit(max_tokens):
+        # the estimate never exceeds the characters, so it is worth computing only past the limit
+        self.chars += len(content) + len(reasoning)
+        if self.chars <= self.estimate_limit:
+            return
+        if self.estimated:
+            self.estimated += estimate_tokens(content) + estimate_tokens(reasoning)
+        else:  # the first time past the limit: all the text so far
+            self.estimated = estimate_tokens("".join(self.text_parts + self.reasoning_parts))
+        if self.estimated > self.estimate_limit:
             raise Overrun(
-                f"about {self.estimated} tokens of text for max_tokens={max_tokens} (at most "
-                f"{overrun_estimate_limit(max_tokens)} allowed); stopped reading"
+                f"about {self.estimated} tokens of text for max_tokens={self.spec.max_tokens} "
+                f"(at most {self.estimate_limit} allowed); stopped reading"
             )
