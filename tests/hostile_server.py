@@ -10,8 +10,9 @@ whichever comes first, and closes the connection; the caps of the client under t
 below those bounds. Redirects point at a second listener (another port) that answers any
 method with a healthy stream, so following one would look like a success.
 
-`python tests/hostile_server.py` runs it in the foreground and prints its base URL, for trying
-a case by hand (`workbench bench --base-url URL --model ok --model endless`).
+`python tests/hostile_server.py [--max-seconds S] [--max-mib N] [--everything MODE]` runs it in
+the foreground and prints its base URL, for trying a case by hand (`workbench bench --base-url
+URL --model ok --model endless`).
 """
 
 from __future__ import annotations
@@ -553,11 +554,23 @@ def hostile_server_thread(**kwargs: Any) -> Iterator[HostileServer]:
         thread.join(10)
 
 
-if __name__ == "__main__":
+def _main() -> None:
+    import argparse
 
-    async def _main() -> None:
-        async with HostileServer(max_seconds=10) as server:
+    parser = argparse.ArgumentParser(description="the hostile server on 127.0.0.1, by hand")
+    parser.add_argument("--max-seconds", type=float, default=10.0, help="bound of endless modes")
+    parser.add_argument("--max-mib", type=int, default=24, help="bound of endless modes, MiB")
+    parser.add_argument("--everything", choices=sorted(MODES), help="one mode for every request")
+    args = parser.parse_args()
+
+    async def serve() -> None:
+        server = HostileServer(args.everything, args.max_seconds, args.max_mib * MiB)
+        async with server:
             print(server.base_url, flush=True)
             await asyncio.Event().wait()
 
-    asyncio.run(_main())
+    asyncio.run(serve())
+
+
+if __name__ == "__main__":
+    _main()
