@@ -273,6 +273,14 @@ async def reset_close_delimited(conn: Conn, req: Request) -> None:
     conn.reset()
 
 
+async def keepalive_then_end(conn: Conn, req: Request) -> None:
+    """Keep-alive comments during a long prefill, then the body ends: cut before any event."""
+    await conn.head()
+    for _ in range(3):
+        await conn.body(b": keep-alive\n\n")
+    await conn.end()
+
+
 async def json_body(conn: Conn, req: Request) -> None:
     """A whole non-streamed completion, as a server that ignores `stream: true` sends it."""
     message = {"role": "assistant", "content": "not a stream"}
@@ -384,6 +392,7 @@ MODES: dict[str, Mode] = {
     "reset-after-headers": reset_after_headers,
     "reset-close-delimited": reset_close_delimited,
     "json-body": json_body,
+    "keepalive-then-end": keepalive_then_end,
     "reset-mid-stream": reset_mid_stream,
     "bad-chunked": bad_chunked,
     "too-many-headers": too_many_headers,

@@ -71,6 +71,7 @@ FAILURES = [
     ("delta-string", ErrorClass.MALFORMED, "a delta is a str"),
     ("content-number", ErrorClass.MALFORMED, "delta.content is a int"),
     ("json-body", ErrorClass.MALFORMED, "held no SSE `data:` event"),
+    ("keepalive-then-end", ErrorClass.DROPPED, "before any stream event"),
     ("reset-after-headers", ErrorClass.DROPPED, ""),
     ("reset-close-delimited", ErrorClass.DROPPED, ""),
     ("reset-mid-stream", ErrorClass.DROPPED, ""),

@@ -274,8 +274,10 @@ def _judge(result: RequestResult, spec: RequestSpec, stream: _Stream, content_ty
     if result.error_class is not None:
         return
     if not stream.done and result.finish_reason is None:
-        if stream.events == 0 and stream.received == 0:
-            what = "the connection closed after the response headers, before any stream event"
+        if stream.events == 0 and "text/event-stream" in content_type:
+            what = (  # keep-alive comments at most: cut before the first event
+                f"the body ended after {stream.received} bytes, before any stream event"
+            )
             _fail(result, diagnosis(ErrorClass.DROPPED, what))
         elif stream.events == 0:
             what = (
