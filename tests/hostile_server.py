@@ -295,11 +295,22 @@ async def reset_mid_stream(conn: Conn, req: Request) -> None:
 
 
 async def bad_chunked(conn: Conn, req: Request) -> None:
-    """A chunk size that is not hexadecimal, then silence (the connection stays open)."""
+    """A chunk size that is not hexadecimal, in a read of its own after the first event (the
+    case aiohttp once left waiting), then silence (the connection stays open)."""
     await conn.head()
     await conn.body(event(chunk_json("", role="assistant")))
+    await asyncio.sleep(0.05)
     conn.writer.write(b"zz-not-hex\r\nhello\r\n")
     await conn.writer.drain()
+    await asyncio.sleep(min(3.0, conn.server.max_seconds))
+    conn.writer.close()
+
+
+async def bad_chunked_at_once(conn: Conn, req: Request) -> None:
+    """The headers, a first event and a bad chunk size in one write."""
+    role = event(chunk_json("", role="assistant"))
+    body = f"{len(role):x}\r\n".encode() + role + b"\r\nzz-not-hex\r\n"
+    await conn.head(raw=body)
     await asyncio.sleep(min(3.0, conn.server.max_seconds))
     conn.writer.close()
 
@@ -395,6 +406,7 @@ MODES: dict[str, Mode] = {
     "keepalive-then-end": keepalive_then_end,
     "reset-mid-stream": reset_mid_stream,
     "bad-chunked": bad_chunked,
+    "bad-chunked-at-once": bad_chunked_at_once,
     "too-many-headers": too_many_headers,
     "long-header": long_header,
     "redirect-301": _redirect(301),

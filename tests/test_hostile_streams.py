@@ -76,6 +76,7 @@ FAILURES = [
     ("reset-close-delimited", ErrorClass.DROPPED, ""),
     ("reset-mid-stream", ErrorClass.DROPPED, ""),
     ("bad-chunked", ErrorClass.PROTOCOL, "broken HTTP response"),
+    ("bad-chunked-at-once", ErrorClass.PROTOCOL, "broken HTTP response"),
     ("too-many-headers", ErrorClass.PROTOCOL, "broken HTTP response"),
     ("long-header", ErrorClass.PROTOCOL, "broken HTTP response"),
     ("redirect-301", ErrorClass.REDIRECT, "not followed"),

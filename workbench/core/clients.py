@@ -228,9 +228,45 @@ class _CappedBody(httpx2.AsyncByteStream):
         await self.inner.aclose()
 
 
+def _watch_aiohttp_body(response: httpx2.Response) -> None:
+    """Make a broken chunk reach the body that waits for it (aiohttp transport only).
+
+    aiohttp (3.14) hands a chunked-encoding error that arrives after the headers to the
+    connection, not to the body: the body then waits for data forever, and a bad chunk reads as
+    a stall. When the connection closes while the body is still open, this gives the body the
+    connection's error (or a dropped connection). Reaching the aiohttp response goes through
+    two private attributes (httpx's bound stream, the vendored transport's stream); where they
+    are missing (the httpx transport) nothing is done.
+    """
+    import aiohttp
+
+    aio = getattr(getattr(response.stream, "_stream", None), "_aiohttp_response", None)
+    connection = getattr(aio, "connection", None)
+    protocol = getattr(connection, "protocol", None)
+    closed = getattr(protocol, "closed", None)
+    if aio is None or connection is None or protocol is None or closed is None:
+        return
+    content = aio.content
+
+    def on_close(future: asyncio.Future[None]) -> None:
+        if not future.cancelled():
+            future.exception()  # retrieved: no "never retrieved" warning
+        if content.is_eof() or content.exception() is not None:
+            return
+        error = protocol.exception() or aiohttp.ClientPayloadError(
+            "the connection closed before the body ended"
+        )
+        content.set_exception(error)
+
+    closed.add_done_callback(on_close)
+    connection.add_callback(lambda: closed.remove_done_callback(on_close))
+
+
 async def bound_body(response: httpx2.Response) -> None:
     """httpx response hook: cap every body but a successful POST, the stream that
-    streaming.py caps by max_tokens."""
+    streaming.py caps by max_tokens; watch the connection under every successful body."""
+    if response.status_code < 300:
+        _watch_aiohttp_body(response)
     if response.status_code >= 300:
         response.stream = _CappedBody(response.stream, MAX_ERROR_BODY_BYTES, quiet=True)
     elif response.request.method != "POST":  # GET /models, whatever its content type

@@ -396,7 +396,11 @@ def _broken_http(chain: list[BaseException]) -> BaseException | None:
     A body that merely stops early ("not enough data", "peer closed connection") is a dropped
     connection, not a protocol error, and is left to the caller.
     """
-    from aiohttp.http_exceptions import BadHttpMessage, ContentLengthError, TransferEncodingError
+    from aiohttp.http_exceptions import (
+        ContentLengthError,
+        HttpProcessingError,
+        TransferEncodingError,
+    )
 
     for exc in chain:
         text = str(exc)
@@ -405,7 +409,7 @@ def _broken_http(chain: list[BaseException]) -> BaseException | None:
             and "Not enough data" in text
         ):
             return None
-        if isinstance(exc, BadHttpMessage):
+        if isinstance(exc, HttpProcessingError):  # BadHttpMessage, LineTooLong, a bad chunk
             return exc
         if isinstance(exc, httpx2.RemoteProtocolError):
             ended = ("peer closed connection", "Server disconnected")
