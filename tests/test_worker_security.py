@@ -149,20 +149,25 @@ async def test_idle_and_slow_connections_do_not_lock_out_a_client(
             await slow_writer.drain()
             await asyncio.sleep(0.5)
 
+    async def refusal() -> tuple[dict, float]:
+        reply = await _reply(slow_reader, within_s=AUTH_DEADLINE_S + 30)
+        return reply, time.monotonic() - opened
+
     trickling = asyncio.create_task(trickle())
+    refused = asyncio.create_task(refusal())
     try:
         start = time.monotonic()
         await _good_client_runs_a_job(port, "beside-60-idle")
         assert time.monotonic() - start < 30
         # the slow one is cut at the auth deadline, for the whole line, not per read
-        reply = await _reply(slow_reader, within_s=AUTH_DEADLINE_S + 5)
-        waited = time.monotonic() - opened
+        reply, waited = await refused
         assert reply["message"] == f"refused: no auth message within {AUTH_DEADLINE_S:g} s"
         assert AUTH_DEADLINE_S - 0.5 < waited < AUTH_DEADLINE_S + 3
         for reader, _ in idle:
             assert (await _reply(reader))["message"].startswith("refused: no auth message")
     finally:
         trickling.cancel()
+        refused.cancel()
         for _, w in [*idle, (slow_reader, slow_writer)]:
             w.close()
 
