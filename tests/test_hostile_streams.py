@@ -8,6 +8,7 @@ bytes); both HTTP transports the client offers are driven through the real opena
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 import tracemalloc
 
@@ -265,3 +266,25 @@ async def test_the_doctor_survives_a_server_that_never_stops_talking(mode: str) 
     assert server.bytes_sent < 256 << 20  # not the 1 GiB on offer per request
     stream = next(c for c in checks if c.name == "stream")
     assert not stream.ok
+
+
+@pytest.mark.parametrize(
+    ("first", "stall", "total"),
+    [(math.inf, math.inf, math.inf), (math.nan, None, 1e300), (None, None, None)],
+)
+async def test_limits_that_are_not_finite_still_leave_a_finite_deadline(
+    first: float | None, stall: float | None, total: float | None
+) -> None:
+    """The CLI refuses such flags; below it, a saved or programmatic one must not crash a
+    request: the default total limit applies, and it is finite."""
+    spec = RequestSpec(
+        messages=SPEC.messages,
+        max_tokens=8,
+        first_token_timeout_s=first,
+        stall_timeout_s=stall,
+        total_timeout_s=total,
+    )
+    assert math.isfinite(default_total_timeout_s(spec))
+    async with HostileServer() as server:
+        result, _ = await _stream(server, "ok", spec=spec)
+    assert result.ok, result.error_message

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import time
 from collections.abc import AsyncIterator, Callable
@@ -52,6 +53,7 @@ OVERRUN_SLACK = 16  # text events (or estimated tokens) allowed beyond max_token
 OVERRUN_ESTIMATE_FACTOR = 4  # the text estimate may exceed max_tokens this many times
 MAX_USAGE_COUNT = 10**9  # a usage count at or above this is not believed
 SECONDS_PER_TOKEN = 1.0  # the default total limit allows this much per max_tokens
+MAX_LIMIT_S = 1e7  # a longer time limit is taken as this (115 days): no overflow
 
 
 def body_limit_bytes(max_tokens: int) -> int:
@@ -116,19 +118,16 @@ class RequestSpec:
 def default_total_timeout_s(spec: RequestSpec) -> float:
     """The total limit when none is given: the first-token limit, one stall limit, and one
     second per max_tokens (a server slower than 1 token/s is not worth waiting for)."""
-    first = spec.first_token_timeout_s
-    stall = spec.stall_timeout_s
+    first, stall = spec.first_token_timeout_s, spec.stall_timeout_s
     return (
-        (DEFAULT_FIRST_TOKEN_TIMEOUT_S if first is None else first)
-        + (DEFAULT_STALL_TIMEOUT_S if stall is None else stall)
+        (first if _finite(first) else DEFAULT_FIRST_TOKEN_TIMEOUT_S)
+        + (stall if _finite(stall) else DEFAULT_STALL_TIMEOUT_S)
         + max(1, spec.max_tokens) * SECONDS_PER_TOKEN
     )
 
 
-def total_limit_s(spec: RequestSpec) -> float:
-    return (
-        spec.total_timeout_s if spec.total_timeout_s is not None else default_total_timeout_s(spec)
-    )
+def _finite(seconds: float | None) -> bool:
+    return seconds is not None and math.isfinite(seconds)
 
 
 class _Watchdog(Exception):
@@ -139,21 +138,29 @@ class _Watchdog(Exception):
 
 
 def _next_deadline(result: RequestResult, spec: RequestSpec) -> tuple[int, ErrorClass, float]:
-    """The nearest limit for the next event: first-token limit, stall limit, or total limit."""
+    """The nearest limit for the next event: first-token limit, stall limit, or total limit
+    (the first of them on a tie). A limit that is not a finite number is no limit."""
     assert result.t_send is not None
-    total = total_limit_s(spec)
-    candidates = [(result.t_send + int(total * 1e9), ErrorClass.TOTAL_TIMEOUT, total)]
+    candidates = []
     if result.t_first_token is None:
         if spec.first_token_timeout_s is not None:
-            limit = spec.first_token_timeout_s
             candidates.append(
-                (result.t_send + int(limit * 1e9), ErrorClass.FIRST_TOKEN_TIMEOUT, limit)
+                (result.t_send, ErrorClass.FIRST_TOKEN_TIMEOUT, spec.first_token_timeout_s)
             )
     elif spec.stall_timeout_s is not None:
         last = result.event_times[-1] if result.event_times else result.t_first_token
-        limit = spec.stall_timeout_s
-        candidates.append((last + int(limit * 1e9), ErrorClass.STALL, limit))
-    return min(candidates, key=lambda c: c[0])
+        candidates.append((last, ErrorClass.STALL, spec.stall_timeout_s))
+    total = spec.total_timeout_s
+    total = total if _finite(total) else default_total_timeout_s(spec)  # always finite
+    candidates.append((result.t_send, ErrorClass.TOTAL_TIMEOUT, total))
+    return min(
+        (
+            (start + int(min(limit, MAX_LIMIT_S) * 1e9), kind, limit)
+            for start, kind, limit in candidates
+            if _finite(limit)
+        ),
+        key=lambda c: c[0],
+    )
 
 
 async def _with_deadline(awaitable: Any, result: RequestResult, spec: RequestSpec) -> Any:
