@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kernels_bridge.protocol import (
+    TOKEN_ENV,
     Auth,
     Bye,
     Cancel,
@@ -136,7 +137,8 @@ def find_worker_python(configured: str | None = None, timeout_s: float = 30.0) -
 
 
 class KernelClient:
-    """One worker connection. Either `python` (spawn) or `connect=(host, port)` with a token."""
+    """One worker connection. Either `python` (spawn) or `connect=(host, port)` with a token
+    (`token`, else $WORKBENCH_KERNEL_TOKEN)."""
 
     def __init__(
         self,
@@ -150,7 +152,8 @@ class KernelClient:
     ) -> None:
         self.python = python
         self.connect = connect
-        self.token = token
+        # never from argv: given by the caller (a UI field, --token-file) or from the environment
+        self.token = token or os.environ.get(TOKEN_ENV, "").strip()
         self.configured_python = configured_python
         self.extra_env = env or {}
         self.hello_timeout_s = hello_timeout_s
@@ -188,7 +191,7 @@ class KernelClient:
                 )
             except OSError as exc:
                 raise WorkerError(f"cannot connect to {host}:{port}: {exc}") from exc
-            self._writer.write((Auth(token=self.token or "").to_json() + "\n").encode())
+            self._writer.write((Auth(token=self.token).to_json() + "\n").encode())
             await self._writer.drain()
         else:
             python = self.python

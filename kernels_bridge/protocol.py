@@ -2,8 +2,10 @@
 
 One message per line, a JSON object with `type` (hello, run, progress, result, done, error,
 cancel, bye, auth) and `v` (PROTOCOL_VERSION). A message of another version is refused with a
-ProtocolError that says both versions; so is an unknown type. Unknown fields of a known type
-are ignored (a newer peer of the same version may add optional fields).
+ProtocolError that says both versions; so is an unknown type, and so is a known field whose
+value has the wrong type (`"token": null`, `"kv_lens": "4096"`): every message is checked
+against its dataclass's annotations before it is built. Unknown fields of a known type are
+ignored (a newer peer of the same version may add optional fields).
 
 RESULT_COLUMNS is the one home of the kernel CSV's column list (docs/architecture.md, rule 6).
 """
@@ -12,14 +14,25 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import sys
+import types
+import typing
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 PROTOCOL_VERSION = 1
+# The TCP worker's shared token: from this environment variable or a file, never from argv,
+# where every user of the machine can read it (`ps`).
+TOKEN_ENV = "WORKBENCH_KERNEL_TOKEN"
 
 
 class ProtocolError(ValueError):
-    """A line that is not a message this side understands."""
+    """A line that is not a message this side understands; `job_id` when the line named one."""
+
+    def __init__(self, message: str, job_id: str | None = None) -> None:
+        super().__init__(message)
+        self.job_id = job_id
 
 
 @dataclass
@@ -226,29 +239,90 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
 }
 
 
+def read_token_file(path: str) -> str:
+    """The token in a file (surrounding whitespace dropped); ValueError saying what is wrong."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            token = handle.read(4096).strip()
+        mode = os.stat(path).st_mode
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read the token file {path}: {exc}") from None
+    if not token:
+        raise ValueError(f"the token file {path} is empty; write the shared token into it")
+    if mode & 0o077:
+        print(
+            f"warning: the token file {path} is readable by other users; `chmod 600 {path}`",
+            file=sys.stderr,
+        )
+    return token
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    """Whether a JSON value fits a field's annotation (the few shapes messages use)."""
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return True
+    if origin is typing.Union or origin is types.UnionType:
+        return any(_conforms(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        return isinstance(value, list) and all(_conforms(v, item) for v in value)
+    if origin is dict:
+        key, item = typing.get_args(hint)
+        return isinstance(value, dict) and all(
+            _conforms(k, key) and _conforms(v, item) for k, v in value.items()
+        )
+    return False
+
+
+def _hint_name(hint: Any) -> str:
+    if typing.get_args(hint):  # list[int], str | None
+        return str(hint).replace("typing.", "")
+    return getattr(hint, "__name__", str(hint))
+
+
 def from_json(line: str | bytes) -> Message:
     """Parse one line; ProtocolError names what is wrong (not JSON, version, type, fields)."""
     try:
         data = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ProtocolError(f"not a JSON message: {exc}") from exc
+    except (ValueError, RecursionError) as exc:  # bad JSON, bad UTF-8, absurd nesting
+        raise ProtocolError(f"not a JSON message: {str(exc)[:200]}") from exc
     if not isinstance(data, dict):
         raise ProtocolError("a message must be a JSON object")
     version = data.pop("v", None)
     if version != PROTOCOL_VERSION:
         raise ProtocolError(
-            f"unsupported protocol version {version!r}; this side speaks v{PROTOCOL_VERSION} "
-            "(update the worker and the app together)"
+            f"unsupported protocol version {repr(version)[:40]}; this side speaks "
+            f"v{PROTOCOL_VERSION} (update the worker and the app together)"
         )
     kind = data.pop("type", None)
     cls = MESSAGE_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise ProtocolError(f"unknown message type {kind!r}")
-    names = {f.name for f in dataclasses.fields(cls)}
-    try:
-        return cls(**{k: v for k, v in data.items() if k in names})
-    except TypeError as exc:
-        raise ProtocolError(f"bad {kind} message: {exc}") from exc
+        raise ProtocolError(f"unknown message type {repr(kind)[:40]}")
+    job_id = data.get("job_id") if isinstance(data.get("job_id"), str) else None
+    hints = typing.get_type_hints(cls)
+    fields = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            continue
+        if not _conforms(data[f.name], hints[f.name]):
+            got = type(data[f.name]).__name__
+            raise ProtocolError(
+                f"bad {kind} message: {f.name} must be {_hint_name(hints[f.name])}, not {got}",
+                job_id,
+            )
+        fields[f.name] = data[f.name]
+    return cls(**fields)
 
 
 def validate_run(run: Run) -> list[str]:

@@ -1,30 +1,38 @@
 """The kernel benchmark backend process: `python -m kernels_bridge.worker`.
 
-Speaks kernels_bridge.protocol over stdio (default) or TCP (`--listen 127.0.0.1:PORT --token T`,
-for a GPU box reached through an SSH tunnel: the client's first line must be an `auth` message
-with the token, else the connection is refused with an error and closed). It is the only place
-torch is imported, lazily, when a session starts: without torch the hello says so and every run
-is answered with an error. A bad job gets an error message and the worker stays up. A reader
-thread takes messages while a job runs, so `cancel` stops a job between two launches (well under
-a second for kernel-sized launches).
+Speaks kernels_bridge.protocol over stdio (default) or TCP (`--listen 127.0.0.1:PORT`, for a GPU
+box reached through an SSH tunnel). It is the only place torch is imported, lazily, when a
+session starts: without torch the hello says so and every run is answered with an error. A bad
+job gets an error message and the worker stays up. A reader thread takes messages while a job
+runs, so `cancel` stops a job between two launches (well under a second for kernel-sized
+launches).
+
+Over TCP the token comes from $WORKBENCH_KERNEL_TOKEN or `--token-file`, never from the command
+line (where `ps` shows it to every user). Connections are served concurrently on one asyncio
+loop: each must send its `auth` line within AUTH_DEADLINE_S in all and MAX_AUTH_LINE_BYTES, or
+it is refused and closed, so idle or slow connections cannot lock out a real client; after
+auth a line may hold MAX_LINE_BYTES. Every message is checked against its schema
+(protocol.from_json): a malformed one gets an error reply, never a crash. Jobs of concurrent
+sessions run one at a time. A non-loopback `--listen` address prints a loud warning.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import hmac
+import ipaddress
 import os
 import platform
 import queue
 import secrets
-import socket
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterable
-from typing import IO, Any
+from collections.abc import Callable, Iterable, Iterator
 
 from kernels_bridge.protocol import (
+    TOKEN_ENV,
     Auth,
     Bye,
     Cancel,
@@ -34,10 +42,12 @@ from kernels_bridge.protocol import (
     ProtocolError,
     Run,
     from_json,
+    read_token_file,
     validate_run,
 )
 
 WORKER_VERSION = "0.1.0"
+_ONE_JOB_AT_A_TIME = threading.Lock()
 
 
 def build_hello() -> Hello:
@@ -119,7 +129,7 @@ class Session:
                 try:
                     msg = from_json(line)
                 except ProtocolError as exc:
-                    self.send(Error(message=f"bad message: {exc}"))
+                    self.send(Error(message=f"bad message: {exc}", job_id=exc.job_id))
                     continue
                 if isinstance(msg, Cancel):
                     self._cancel.set()
@@ -166,17 +176,13 @@ class Session:
         from kernels_bridge.bench import run_job
 
         try:
-            done = run_job(run, self.send, self._cancel.is_set)
+            with _ONE_JOB_AT_A_TIME:  # jobs of two TCP clients would skew each other's timing
+                done = run_job(run, self.send, self._cancel.is_set)
         except Exception as exc:
             traceback.print_exc(file=sys.stderr)
             self.send(Error(message=f"job failed: {type(exc).__name__}: {exc}", job_id=run.job_id))
             return
         self.send(done)
-
-
-# ---------------------------------------------------------------------------------------------
-# transports
-# ---------------------------------------------------------------------------------------------
 
 
 def serve_stdio() -> int:
@@ -194,61 +200,197 @@ def serve_stdio() -> int:
     return 0
 
 
+AUTH_DEADLINE_S = 5.0  # for the whole auth line, not per read
+MAX_AUTH_LINE_BYTES = 64 * 1024  # the first line, read before the client is known
+MAX_LINE_BYTES = 1 << 20  # any later line of an authenticated client
+MAX_PENDING_AUTH = 256  # connections still authenticating; more are closed at once
+
+
+class _LineTooLong(Exception):
+    pass
+
+
+class _Lines:
+    """Lines from a socket, each at most `cap` bytes, whatever the peer sends."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self.reader = reader
+        self.buf = bytearray()
+
+    async def line(self, cap: int) -> bytes | None:
+        """The next line without its newline; None at the end of input."""
+        while True:
+            end = self.buf.find(b"\n")
+            if end > cap or (end < 0 and len(self.buf) > cap):
+                raise _LineTooLong
+            if end >= 0:
+                line = bytes(self.buf[:end])
+                del self.buf[: end + 1]
+                return line
+            piece = await self.reader.read(64 * 1024)
+            if not piece:
+                rest, self.buf = bytes(self.buf), bytearray()
+                return rest or None
+            self.buf += piece
+
+
+class TcpWorker:
+    """Accepts connections concurrently; each authenticates, then runs a Session in a thread."""
+
+    def __init__(self, token: str, once: bool = False) -> None:
+        self.token = token.encode()
+        self.once = once
+        self.pending_auth = 0
+        self.done = asyncio.Event()
+
+    async def serve(self, host: str, port: int) -> int:
+        server = await asyncio.start_server(self._handle, host, port)
+        actual = server.sockets[0].getsockname()[1]
+        print(f"kernels worker listening on {host}:{actual}", file=sys.stderr, flush=True)
+        async with server:
+            await self.done.wait()
+        return 0
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        lines = _Lines(reader)
+        try:
+            if await self._authenticate(lines, writer):
+                await self._session(lines, writer)
+                if self.once:
+                    self.done.set()
+        except (ConnectionError, OSError):
+            pass  # the peer went away; the worker serves the others
+        finally:
+            writer.close()
+
+    async def _authenticate(self, lines: _Lines, writer: asyncio.StreamWriter) -> bool:
+        if self.pending_auth >= MAX_PENDING_AUTH:
+            await _refuse(lines, writer, "too many connections are authenticating")
+            return False
+        self.pending_auth += 1
+        try:
+            async with asyncio.timeout(AUTH_DEADLINE_S):
+                first = await lines.line(MAX_AUTH_LINE_BYTES)
+        except TimeoutError:
+            why = f"no auth message within {AUTH_DEADLINE_S:g} s"
+        except _LineTooLong:
+            why = f"the first line is over {MAX_AUTH_LINE_BYTES} bytes"
+        else:
+            why = self._check_auth(first)
+        finally:
+            self.pending_auth -= 1
+        if why:
+            await _refuse(lines, writer, why)
+            return False
+        return True
+
+    def _check_auth(self, first: bytes | None) -> str:
+        """Why the first line does not authenticate; empty when it does."""
+        if not first or not first.strip():
+            return "wrong or missing token"
+        try:
+            msg = from_json(first)
+        except ProtocolError as exc:
+            return f"bad auth message ({exc})"
+        if not isinstance(msg, Auth) or not hmac.compare_digest(msg.token.encode(), self.token):
+            return "wrong or missing token"
+        return ""
+
+    async def _session(self, lines: _Lines, writer: asyncio.StreamWriter) -> None:
+        loop = asyncio.get_running_loop()
+
+        async def next_line() -> str | None:
+            try:
+                line = await lines.line(MAX_LINE_BYTES)
+            except _LineTooLong:
+                why = f"a message over {MAX_LINE_BYTES} bytes; closing the connection"
+                await _send(writer, Error(message=why, fatal=True))
+                return None
+            except (ConnectionError, OSError):
+                return None
+            return None if line is None else line.decode("utf-8", "replace")
+
+        def read() -> Iterator[str]:  # on the session's reader thread
+            while (
+                line := asyncio.run_coroutine_threadsafe(next_line(), loop).result()
+            ) is not None:
+                yield line
+
+        def write(text: str) -> None:  # on the session's threads
+            asyncio.run_coroutine_threadsafe(_write(writer, text), loop).result()
+
+        await asyncio.to_thread(Session(read(), write).serve)
+
+
+async def _write(writer: asyncio.StreamWriter, text: str) -> None:
+    writer.write(text.encode())
+    await writer.drain()
+
+
+async def _send(writer: asyncio.StreamWriter, msg: Message) -> None:
+    await _write(writer, msg.to_json() + "\n")
+
+
+async def _refuse(lines: _Lines, writer: asyncio.StreamWriter, why: str) -> None:
+    """Say why, then close gently: a peer still sending would otherwise get a reset that
+    can destroy the reply before it is read. What it sends meanwhile is dropped unread (1 s,
+    1 MiB at most)."""
+    await _send(writer, Error(message=f"refused: {why}", fatal=True))
+    if writer.can_write_eof():
+        writer.write_eof()
+    dropped = 0
+    try:
+        async with asyncio.timeout(1.0):
+            while dropped < (1 << 20) and (piece := await lines.reader.read(64 * 1024)):
+                dropped += len(piece)
+    except (TimeoutError, ConnectionError, OSError):
+        pass
+
+
 def _parse_hostport(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not port.isdigit() or int(port) > 65535:
         raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
     return host or "127.0.0.1", int(port)
 
 
-def serve_tcp(host: str, port: int, token: str, once: bool = False) -> int:
-    server = socket.create_server((host, port))
-    actual = server.getsockname()[1]
-    print(f"kernels worker listening on {host}:{actual}", file=sys.stderr, flush=True)
+def _is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
     try:
-        while True:
-            conn, _addr = server.accept()
-            with conn:
-                _serve_conn(conn, token)
-            if once:
-                return 0
-    finally:
-        server.close()
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name: it may resolve to anything
 
 
-def _serve_conn(conn: socket.socket, token: str) -> None:
-    conn.settimeout(10.0)
-    rfile: IO[Any] = conn.makefile("r", encoding="utf-8", newline="\n")
-    wfile: IO[Any] = conn.makefile("w", encoding="utf-8", newline="\n")
-
-    def write(text: str) -> None:
-        wfile.write(text)
-        wfile.flush()
-
-    try:
-        first = rfile.readline()
-        msg: Message | None
+def _token(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    if args.token is not None:
+        parser.error(
+            "--token is gone: a token on the command line shows in `ps` to every user of this "
+            f"machine. Set ${TOKEN_ENV}, or put it in a file (chmod 600) and pass --token-file"
+        )
+    if args.token_file:
         try:
-            msg = from_json(first) if first.strip() else None
-        except ProtocolError:
-            msg = None
-        if not isinstance(msg, Auth) or not hmac.compare_digest(msg.token.encode(), token.encode()):
-            write(Error(message="refused: wrong or missing token", fatal=True).to_json() + "\n")
-            return
-        conn.settimeout(None)
-        Session(rfile, write).serve()
-    except (OSError, ValueError):
-        return
-    finally:
-        for f in (rfile, wfile):
-            try:
-                f.close()
-            except OSError:
-                pass
+            return read_token_file(args.token_file)
+        except ValueError as exc:
+            parser.error(str(exc))
+    token = os.environ.get(TOKEN_ENV, "").strip()
+    if not token:
+        token = secrets.token_urlsafe(16)
+        print(
+            f"kernels worker token (none in ${TOKEN_ENV} or --token-file): {token}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return token
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m kernels_bridge.worker", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m kernels_bridge.worker",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument(
         "--listen",
         type=_parse_hostport,
@@ -256,20 +398,32 @@ def main(argv: list[str] | None = None) -> int:
         help="serve over TCP instead of stdio (port 0 picks a free one)",
     )
     parser.add_argument(
-        "--token",
-        default=os.environ.get("KB_WORKER_TOKEN"),
-        help="shared secret a TCP client must send first (env KB_WORKER_TOKEN)",
+        "--token-file",
+        metavar="PATH",
+        help=f"file holding the shared token a TCP client must send first (else ${TOKEN_ENV})",
     )
-    parser.add_argument("--once", action="store_true", help="exit after one TCP connection")
+    parser.add_argument("--token", help=argparse.SUPPRESS)  # refused with the reason
+    parser.add_argument("--once", action="store_true", help="exit after one TCP session")
     args = parser.parse_args(argv)
     if args.listen is None:
         return serve_stdio()
-    token = args.token
-    if not token:
-        token = secrets.token_urlsafe(16)
-        print(f"kernels worker token: {token}", file=sys.stderr, flush=True)
+    token = _token(parser, args)
     host, port = args.listen
-    return serve_tcp(host, port, token, args.once)
+    if not _is_loopback(host):
+        print(
+            f"WARNING: listening on {host}:{port} exposes the kernel worker beyond this machine: "
+            "anyone who reaches the port can try tokens and run jobs on its GPU. Prefer "
+            "--listen 127.0.0.1:PORT and an SSH tunnel (ssh -L PORT:127.0.0.1:PORT gpu-box).",
+            file=sys.stderr,
+            flush=True,
+        )
+    try:
+        return asyncio.run(TcpWorker(token, args.once).serve(host, port))
+    except OSError as exc:
+        print(f"error: cannot listen on {host}:{port}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

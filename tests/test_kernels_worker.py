@@ -111,14 +111,12 @@ async def test_tcp_wrong_token_is_refused_right_token_works():
             "kernels_bridge.worker",
             "--listen",
             "127.0.0.1:0",
-            "--token",
-            "s3cret",
         ],
         cwd=ROOT,
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        env=dict(os.environ, PYTHONPATH=str(ROOT), WORKBENCH_KERNEL_TOKEN="s3cret"),
     )
     try:
         assert proc.stderr is not None

@@ -4,393 +4,393 @@
 <context>
     <name>Doctor</name>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="394"/>
+        <location filename="../../workbench/core/doctor.py" line="395"/>
         <source>a leading newline</source>
         <translation>开头有换行符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="396"/>
+        <location filename="../../workbench/core/doctor.py" line="397"/>
         <source>leading spaces</source>
         <translation>开头有空格</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="398"/>
+        <location filename="../../workbench/core/doctor.py" line="399"/>
         <source>a trailing newline</source>
         <translation>结尾有换行符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="400"/>
+        <location filename="../../workbench/core/doctor.py" line="401"/>
         <source>trailing spaces</source>
         <translation>结尾有空格</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="403"/>
+        <location filename="../../workbench/core/doctor.py" line="404"/>
         <source>{first} and {second}</source>
         <translation>{first}，{second}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="410"/>
+        <location filename="../../workbench/core/doctor.py" line="411"/>
         <source>the key has {where} (whitespace around it: a copy-paste or `$(cat file)` leftover); sent as is, servers answer 401, and a newline cannot even be sent in a header</source>
         <translation>密钥{where}（前后有空白：复制粘贴或 `$(cat file)` 留下的）；原样发送时服务器会返回 401，换行符甚至无法放进请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="423"/>
+        <location filename="../../workbench/core/doctor.py" line="424"/>
         <source>the key is wrapped in quotes, which became part of it</source>
         <translation>密钥被引号包住，引号成了密钥的一部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="430"/>
+        <location filename="../../workbench/core/doctor.py" line="431"/>
         <source>the key starts with &apos;Bearer &apos;: the client adds that word itself</source>
         <translation>密钥以 &apos;Bearer &apos; 开头：客户端会自己加上这个词</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="438"/>
+        <location filename="../../workbench/core/doctor.py" line="439"/>
         <source>the key has spaces inside it (an incomplete or joined copy?)</source>
         <translation>密钥中间有空格（复制不完整或拼接了？）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="446"/>
+        <location filename="../../workbench/core/doctor.py" line="447"/>
         <source>the key has non-ASCII characters: probably the placeholder text of an example (like 你的_API_Key) rather than a real key</source>
         <translation>密钥含有非 ASCII 字符：很可能是示例里的占位文字（如 你的_API_Key），而不是真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="590"/>
+        <location filename="../../workbench/core/doctor.py" line="613"/>
         <source>the base URL is not usable: {problem}</source>
         <translation>Base URL 无法使用：{problem}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="594"/>
+        <location filename="../../workbench/core/doctor.py" line="617"/>
         <source>write the base URL the provider documents, like https://host/v1</source>
         <translation>填写服务商文档给出的 Base URL，例如 https://host/v1</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="610"/>
+        <location filename="../../workbench/core/doctor.py" line="633"/>
         <source>the base URL is not in base form: {notes}</source>
         <translation>Base URL 不是基础形式：{notes}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="617"/>
+        <location filename="../../workbench/core/doctor.py" line="640"/>
         <source> (a full endpoint URL was pasted; the SDK appends /chat/completions itself, so the request would go to .../chat/completions/chat/completions)</source>
         <translation>（粘贴的是完整的接口地址；SDK 会自己加上 /chat/completions，请求会发到 .../chat/completions/chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="625"/>
-        <location filename="../../workbench/core/doctor.py" line="1036"/>
+        <location filename="../../workbench/core/doctor.py" line="648"/>
+        <location filename="../../workbench/core/doctor.py" line="1065"/>
         <source>the base URL should be {url}</source>
         <translation>Base URL 应为 {url}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="665"/>
+        <location filename="../../workbench/core/doctor.py" line="688"/>
         <source>local proxy failed: requests to this host go through {proxy} ({source}), and it does not answer: {names}</source>
         <translation>本地代理失败：发往该主机的请求要经过 {proxy}（{source}），而它没有响应：{names}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="676"/>
+        <location filename="../../workbench/core/doctor.py" line="699"/>
         <source>local proxy failed: {names} points at a proxy nothing answers on; this host is reached directly ({reason}), but other hosts and other tools that read these variables will fail</source>
         <translation>本地代理失败：{names} 指向的代理没有任何响应；该主机是直连的（{reason}），但其他主机和读取这些变量的其他工具会失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="686"/>
+        <location filename="../../workbench/core/doctor.py" line="709"/>
         <source>unset it or fix it (start the proxy, or correct its host and port); a local server is reached directly</source>
         <translation>取消设置或修正它（启动代理，或改正其主机和端口）；本地服务器会直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="750"/>
+        <location filename="../../workbench/core/doctor.py" line="773"/>
         <source>check the spelling of the host (copy it from the provider&apos;s docs) and that this machine is online</source>
         <translation>检查主机名的拼写（从服务商文档复制），以及本机是否联网</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="778"/>
+        <location filename="../../workbench/core/doctor.py" line="801"/>
         <source>nothing listens on {who}: the server is not running, or the port is wrong</source>
         <translation>{who} 上没有服务在监听：服务器没有运行，或端口错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="784"/>
+        <location filename="../../workbench/core/doctor.py" line="807"/>
         <source>{who} cannot be reached ({why}): a firewall, a wrong host, or a network that needs a proxy (a timeout)</source>
         <translation>无法连接 {who}（{why}）：防火墙、主机错误，或网络需要代理（超时）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="793"/>
+        <location filename="../../workbench/core/doctor.py" line="816"/>
         <source>start the server, or correct the port in the base URL</source>
         <translation>启动服务器，或改正 Base URL 中的端口</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="797"/>
+        <location filename="../../workbench/core/doctor.py" line="820"/>
         <source>check the host and port; if this network needs a proxy, set HTTPS_PROXY; a local server is reached directly</source>
         <translation>检查主机和端口；如果网络需要代理，设置 HTTPS_PROXY；本地服务器会直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="844"/>
+        <location filename="../../workbench/core/doctor.py" line="867"/>
         <source>if a corporate proxy or antivirus inspects TLS, install its root certificate (or point SSL_CERT_FILE at it); otherwise tell the provider. Turn verification off only for a lab server, with its warning shown</source>
         <translation>如果公司代理或杀毒软件会检查 TLS，安装它的根证书（或让 SSL_CERT_FILE 指向它）；否则告知服务商。只有实验用服务器才可关闭验证，并且会显示警告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="865"/>
+        <location filename="../../workbench/core/doctor.py" line="888"/>
         <source>the port does not speak TLS: the server answers plain HTTP</source>
         <translation>该端口不支持 TLS：服务器返回的是明文 HTTP</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="869"/>
+        <location filename="../../workbench/core/doctor.py" line="892"/>
         <source>the TLS handshake failed (an old TLS version, or something between you and the server cut it)</source>
         <translation>TLS 握手失败（TLS 版本过旧，或你和服务器之间的设备切断了连接）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="876"/>
+        <location filename="../../workbench/core/doctor.py" line="899"/>
         <source>use http:// instead of https:// for port {port}</source>
         <translation>端口 {port} 请用 http:// 而不是 https://</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="880"/>
+        <location filename="../../workbench/core/doctor.py" line="903"/>
         <source>check the URL&apos;s scheme and port; try without a proxy or VPN</source>
         <translation>检查 URL 的协议和端口；试试不用代理或 VPN</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="924"/>
+        <location filename="../../workbench/core/doctor.py" line="947"/>
         <source>the proxy URL cannot be used by this client</source>
         <translation>这个客户端无法使用该代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="927"/>
+        <location filename="../../workbench/core/doctor.py" line="950"/>
         <source>use an http:// proxy, or set the provider&apos;s proxy to &apos;none&apos;</source>
         <translation>使用 http:// 代理，或把该服务商的代理设为 &apos;none&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="959"/>
+        <location filename="../../workbench/core/doctor.py" line="988"/>
         <source>the proxy cannot be used</source>
         <translation>无法使用该代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="960"/>
+        <location filename="../../workbench/core/doctor.py" line="989"/>
         <source>use an http:// proxy</source>
         <translation>使用 http:// 代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="989"/>
+        <location filename="../../workbench/core/doctor.py" line="1018"/>
         <source>the server accepted the connection but gave no HTTP answer ({error})</source>
         <translation>服务器接受了连接，但没有返回 HTTP 响应（{error}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="996"/>
+        <location filename="../../workbench/core/doctor.py" line="1025"/>
         <source>check that the URL&apos;s scheme and port are the API&apos;s; raise the timeout for a slow server; try without a proxy</source>
         <translation>检查 URL 的协议和端口是否属于 API；服务器较慢时提高超时；试试不用代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="739"/>
+        <location filename="../../workbench/core/doctor.py" line="762"/>
         <source>the host name {host} does not resolve: a typo in the {url}, or no network / DNS here</source>
         <translation>主机名 {host} 无法解析：{url} 有拼写错误，或本机没有网络 / DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="745"/>
+        <location filename="../../workbench/core/doctor.py" line="768"/>
         <source>proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="747"/>
+        <location filename="../../workbench/core/doctor.py" line="770"/>
         <source>base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1012"/>
+        <location filename="../../workbench/core/doctor.py" line="1041"/>
         <source>the base URL lacks /v1: this server&apos;s API lives under /v1</source>
         <translation>Base URL 缺少 /v1：该服务器的 API 在 /v1 之下</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1018"/>
+        <location filename="../../workbench/core/doctor.py" line="1047"/>
         <source>the base URL has an extra /v1: this server&apos;s API root has no /v1 (the SDK appends /chat/completions to the base URL as given)</source>
         <translation>Base URL 多了 /v1：该服务器的 API 根路径没有 /v1（SDK 会在给定的 Base URL 后加 /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1025"/>
+        <location filename="../../workbench/core/doctor.py" line="1054"/>
         <source>{alt} probably answers, {base} does not</source>
         <translation>{alt} 可能有响应，{base} 没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1027"/>
+        <location filename="../../workbench/core/doctor.py" line="1056"/>
         <source>{alt} answers, {base} does not</source>
         <translation>{alt} 有响应，{base} 没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1032"/>
+        <location filename="../../workbench/core/doctor.py" line="1061"/>
         <source>{what}; {answers} (the 404 of a wrong /v1)</source>
         <translation>{what}；{answers}（/v1 错误导致的 404）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1048"/>
+        <location filename="../../workbench/core/doctor.py" line="1077"/>
         <source>neither the base URL nor its /v1 variant answers /models or /chat/completions: the path is wrong, or a web site (HTML) answered instead of the API, or this is not an OpenAI-compatible API</source>
         <translation>Base URL 及其 /v1 变体都不响应 /models 或 /chat/completions：路径错误，或回应的是网站（HTML）而不是 API，或这不是兼容 OpenAI 的 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1055"/>
+        <location filename="../../workbench/core/doctor.py" line="1084"/>
         <source>neither the base URL nor its /v1 variant answers /models or /chat/completions: the path is wrong, or this is not an OpenAI-compatible API</source>
         <translation>Base URL 及其 /v1 变体都不响应 /models 或 /chat/completions：路径错误，或这不是兼容 OpenAI 的 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1063"/>
+        <location filename="../../workbench/core/doctor.py" line="1092"/>
         <source>use the API base URL from the provider&apos;s docs (not the web site&apos;s address)</source>
         <translation>使用服务商文档中的 API Base URL（不是网站地址）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1086"/>
+        <location filename="../../workbench/core/doctor.py" line="1115"/>
         <source>the provider&apos;s extra headers set &apos;{header}&apos;, which replaces the key: a leftover OAuth login or an old token is sent instead</source>
         <translation>该服务商的额外请求头设置了 &apos;{header}&apos;，它会替换密钥：发送的是遗留的 OAuth 登录或旧令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1126"/>
+        <location filename="../../workbench/core/doctor.py" line="1157"/>
         <source>no key was sent and the server wants one</source>
         <translation>没有发送密钥，而服务器需要密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1131"/>
+        <location filename="../../workbench/core/doctor.py" line="1162"/>
         <source>; the key should come from {source}</source>
         <translation>；密钥应来自 {source}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1136"/>
+        <location filename="../../workbench/core/doctor.py" line="1167"/>
         <source>set the key: --api-key-env VAR, or the provider&apos;s key; for an environment variable, export it in this shell (a changed config needs a new terminal or a reloaded window)</source>
         <translation>设置密钥：--api-key-env VAR，或该服务商的密钥；环境变量要在当前 shell 中 export（改过的配置需要新开终端或重新加载窗口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1150"/>
+        <location filename="../../workbench/core/doctor.py" line="1181"/>
         <source>the server wants the key in the header &apos;{header}&apos;, not in &apos;Authorization: Bearer&apos;</source>
         <translation>服务器要求把密钥放在请求头 &apos;{header}&apos; 中，而不是 &apos;Authorization: Bearer&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1158"/>
+        <location filename="../../workbench/core/doctor.py" line="1189"/>
         <source>add the header &apos;{header}: &lt;key&gt;&apos; to the provider&apos;s extra headers</source>
         <translation>在该服务商的额外请求头中加入 &apos;{header}: &lt;key&gt;&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1166"/>
+        <location filename="../../workbench/core/doctor.py" line="1197"/>
         <source>remove the &apos;{header}&apos; header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1175"/>
+        <location filename="../../workbench/core/doctor.py" line="1206"/>
         <source>the key was sent and rejected: mistyped, copied incompletely, deleted or expired, or a key of another provider</source>
         <translation>密钥已发送但被拒绝：输错、复制不完整、已删除或过期，或是别家服务商的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1185"/>
+        <location filename="../../workbench/core/doctor.py" line="1216"/>
         <source>; the server mentions the header &apos;{header}&apos;</source>
         <translation>；服务器提到了请求头 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1193"/>
+        <location filename="../../workbench/core/doctor.py" line="1224"/>
         <source>copy the key again from the provider&apos;s console (keys show once); check that the variable holds it whole (echo ${VAR:0:6}); if a tool logged in with OAuth before, clear its old login so the key is used</source>
         <translation>从服务商控制台重新复制密钥（密钥只显示一次）；检查变量里的密钥是否完整（echo ${VAR:0:6}）；如果某个工具之前用 OAuth 登录过，清除其旧登录，让密钥生效</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1259"/>
+        <location filename="../../workbench/core/doctor.py" line="1290"/>
         <source>the model list is not the OpenAI shape {&quot;data&quot;: [{&quot;id&quot;: ...}]}: the endpoint is not OpenAI-compatible (the &apos;reading choices&apos; kind of error)</source>
         <translation>模型列表不是 OpenAI 的格式 {&quot;data&quot;: [{&quot;id&quot;: ...}]}：该接口不兼容 OpenAI（属于 &apos;reading choices&apos; 一类错误）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1267"/>
+        <location filename="../../workbench/core/doctor.py" line="1298"/>
         <source>check that the base URL is the provider&apos;s OpenAI-compatible one</source>
         <translation>检查 Base URL 是否为服务商的 OpenAI 兼容地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1289"/>
+        <location filename="../../workbench/core/doctor.py" line="1320"/>
         <source>use &apos;{first}&apos; (or {others}); model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;（或 {others}）；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1298"/>
+        <location filename="../../workbench/core/doctor.py" line="1329"/>
         <source>use &apos;{first}&apos;; model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1341"/>
+        <location filename="../../workbench/core/doctor.py" line="1372"/>
         <source> (no `choices` with text came back: the &apos;reading choices&apos; error; the endpoint or the model id routes to something not OpenAI-compatible)</source>
         <translation>（没有返回带文本的 `choices`：即 &apos;reading choices&apos; 错误；接口或模型 id 指向了不兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1351"/>
+        <location filename="../../workbench/core/doctor.py" line="1382"/>
         <source>; even 1 token took over {seconds} s</source>
         <translation>；连 1 个 Token 都超过了 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1399"/>
+        <location filename="../../workbench/core/doctor.py" line="1430"/>
         <source>the server answered /models once, then failed (flaky server or network)</source>
         <translation>服务器响应了一次 /models，随后失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1406"/>
+        <location filename="../../workbench/core/doctor.py" line="1437"/>
         <source>retry; if it repeats, report it to the provider</source>
         <translation>重试；如果反复出现，向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1467"/>
+        <location filename="../../workbench/core/doctor.py" line="1498"/>
         <source>wait {seconds} s (Retry-After), then retry; </source>
         <translation>等待 {seconds} 秒（Retry-After）后重试；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1504"/>
+        <location filename="../../workbench/core/doctor.py" line="1535"/>
         <source>the proxy wants a login (HTTP 407) and answered with its own page</source>
         <translation>代理要求登录（HTTP 407），并返回了它自己的页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1510"/>
+        <location filename="../../workbench/core/doctor.py" line="1541"/>
         <source>a web page answered with HTTP 200: the base URL points at the web site, not at the API (the &apos;reading choices&apos; error: no JSON `choices` in an HTML page)</source>
         <translation>网页以 HTTP 200 作答：Base URL 指向的是网站而不是 API（即 &apos;reading choices&apos; 错误：HTML 页面里没有 JSON `choices`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1521"/>
+        <location filename="../../workbench/core/doctor.py" line="1552"/>
         <source>; here a proxy or gateway answered HTTP {codes} with its own error page</source>
         <translation>；这里是代理或网关以 HTTP {codes} 返回了它自己的错误页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1547"/>
+        <location filename="../../workbench/core/doctor.py" line="1578"/>
         <source>the server&apos;s certificate has expired</source>
         <translation>服务器证书已过期</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1550"/>
+        <location filename="../../workbench/core/doctor.py" line="1581"/>
         <source>the certificate is self-signed, not issued by a trusted authority (a lab server, or a corporate proxy that inspects TLS)</source>
         <translation>证书是自签名的，不是受信任机构签发的（实验用服务器，或检查 TLS 的公司代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1558"/>
+        <location filename="../../workbench/core/doctor.py" line="1589"/>
         <source>the certificate&apos;s issuer is not trusted here (a missing intermediate certificate, or a corporate root certificate not installed on this machine)</source>
         <translation>本机不信任证书的签发者（缺少中间证书，或本机没有安装公司根证书）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1566"/>
+        <location filename="../../workbench/core/doctor.py" line="1597"/>
         <source>the certificate is for another host name, not {host}</source>
         <translation>证书属于别的主机名，而不是 {host}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1571"/>
+        <location filename="../../workbench/core/doctor.py" line="1602"/>
         <source>the certificate is not valid yet (check this machine&apos;s clock)</source>
         <translation>证书尚未生效（检查本机时钟）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1576"/>
+        <location filename="../../workbench/core/doctor.py" line="1607"/>
         <source>the certificate was refused: {message}</source>
         <translation>证书被拒绝：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1586"/>
+        <location filename="../../workbench/core/doctor.py" line="1617"/>
         <source>store the bare key: no spaces, newline, quotes or &apos;Bearer &apos; around it (export VAR=sk-... ; read files with `tr -d &apos;\n&apos;`)</source>
         <translation>只保存密钥本身：前后不要有空格、换行、引号或 &apos;Bearer &apos;（export VAR=sk-... ；读文件时用 `tr -d &apos;\n&apos;`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1596"/>
+        <location filename="../../workbench/core/doctor.py" line="1627"/>
         <source>copy the key again, whole, from the provider&apos;s console</source>
         <translation>从服务商控制台重新完整复制密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1603"/>
+        <location filename="../../workbench/core/doctor.py" line="1634"/>
         <source>replace the placeholder with your real key</source>
         <translation>把占位文字换成你真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1608"/>
+        <location filename="../../workbench/core/doctor.py" line="1639"/>
         <source>remove the Authorization header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 Authorization</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1613"/>
+        <location filename="../../workbench/core/doctor.py" line="1644"/>
         <source>check the key</source>
         <translation>检查密钥</translation>
     </message>
@@ -449,51 +449,81 @@
     </message>
     <message>
         <location filename="../../workbench/ui/error_titles.py" line="29"/>
+        <source>The stream was cut short</source>
+        <translation>流被提前截断</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="30"/>
+        <source>More output than max_tokens allows</source>
+        <translation>输出超出 max_tokens 的上限</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="31"/>
+        <source>The server sent more data than allowed</source>
+        <translation>服务器发送的数据超出上限</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="32"/>
+        <source>The server broke the HTTP protocol</source>
+        <translation>服务器违反了 HTTP 协议</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="33"/>
+        <source>The server redirects elsewhere</source>
+        <translation>服务器重定向到别处</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="34"/>
+        <source>The API key cannot be sent</source>
+        <translation>API 密钥无法发送</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="35"/>
         <source>The stream sent invalid JSON</source>
         <translation>流中收到无效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="30"/>
+        <location filename="../../workbench/ui/error_titles.py" line="36"/>
         <source>No first token within the time limit</source>
         <translation>首 Token 超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="31"/>
+        <location filename="../../workbench/ui/error_titles.py" line="37"/>
         <source>The stream stalled</source>
         <translation>流式输出停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="32"/>
+        <location filename="../../workbench/ui/error_titles.py" line="38"/>
         <source>The request ran past its time limit</source>
         <translation>请求超过总时限</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="33"/>
+        <location filename="../../workbench/ui/error_titles.py" line="39"/>
         <source>The stream ended without any text</source>
         <translation>流结束但没有任何文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="34"/>
+        <location filename="../../workbench/ui/error_titles.py" line="40"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="35"/>
+        <location filename="../../workbench/ui/error_titles.py" line="41"/>
         <source>Unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="37"/>
+        <location filename="../../workbench/ui/error_titles.py" line="43"/>
         <source>Request failed</source>
         <translation>请求失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="51"/>
+        <location filename="../../workbench/ui/error_titles.py" line="57"/>
         <source>Cause: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="52"/>
+        <location filename="../../workbench/ui/error_titles.py" line="58"/>
         <source>Fix: %1</source>
         <translation>解决：%1</translation>
     </message>
@@ -501,172 +531,232 @@
 <context>
     <name>ErrorFix</name>
     <message>
-        <location filename="../../workbench/core/errors.py" line="46"/>
+        <location filename="../../workbench/core/errors.py" line="58"/>
         <source>the server rejected the API key (missing, mistyped, expired, or with stray whitespace)</source>
         <translation>服务器拒绝了 API 密钥（缺失、输错、已过期，或带有多余的空格）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="51"/>
+        <location filename="../../workbench/core/errors.py" line="63"/>
         <source>check the key (no spaces or quotes around it), that its environment variable is set in this shell, and that the header is &apos;Authorization: Bearer &lt;key&gt;&apos;; run `workbench doctor`</source>
         <translation>检查密钥（前后不要有空格或引号）、它的环境变量在当前 shell 中已设置，以及请求头为 &apos;Authorization: Bearer &lt;key&gt;&apos;；运行 `workbench doctor`</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="59"/>
+        <location filename="../../workbench/core/errors.py" line="71"/>
         <source>the path does not exist on this server: usually a base URL with a missing or extra /v1, or a full .../chat/completions URL pasted as the base URL</source>
         <translation>服务器上没有这个路径：通常是 Base URL 少了或多了 /v1，或者把完整的 .../chat/completions 地址当成了 Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="64"/>
+        <location filename="../../workbench/core/errors.py" line="76"/>
         <source>use the base URL the provider documents (try with and without /v1); `workbench doctor --base-url URL` tries both</source>
         <translation>使用服务商文档中的 Base URL（带和不带 /v1 都试试）；`workbench doctor --base-url URL` 会两种都试</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="71"/>
+        <location filename="../../workbench/core/errors.py" line="83"/>
         <source>the server does not serve a model with this id</source>
         <translation>服务器上没有这个 id 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="75"/>
+        <location filename="../../workbench/core/errors.py" line="87"/>
         <source>pick an id from `workbench models --base-url URL` (ids are usually lower-case with hyphens)</source>
         <translation>从 `workbench models --base-url URL` 的列表中选择 id（id 通常是小写加连字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="82"/>
+        <location filename="../../workbench/core/errors.py" line="94"/>
         <source>the provider is rate-limiting this key (too many requests or tokens per minute)</source>
         <translation>服务商正在对这个密钥限流（每分钟请求数或 Token 数过多）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="86"/>
+        <location filename="../../workbench/core/errors.py" line="98"/>
         <source>lower the concurrency, wait for Retry-After, or ask the provider for a higher limit</source>
         <translation>降低并发、按 Retry-After 等待，或向服务商申请更高的限额</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="92"/>
+        <location filename="../../workbench/core/errors.py" line="104"/>
         <source>the account has no quota or balance left</source>
         <translation>账户的额度或余额已用完</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="96"/>
+        <location filename="../../workbench/core/errors.py" line="108"/>
         <source>top up or check the plan in the provider&apos;s console</source>
         <translation>充值，或在服务商控制台检查套餐</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="102"/>
+        <location filename="../../workbench/core/errors.py" line="114"/>
         <source>the server failed while handling the request</source>
         <translation>服务器处理请求时出错</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="106"/>
+        <location filename="../../workbench/core/errors.py" line="118"/>
         <source>retry later; if it persists, report it to the provider with the time and model</source>
         <translation>稍后重试；如果持续出现，带上时间和模型向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="112"/>
+        <location filename="../../workbench/core/errors.py" line="124"/>
         <source>the server refused the request as sent</source>
         <translation>服务器拒绝了发送的请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="116"/>
+        <location filename="../../workbench/core/errors.py" line="128"/>
         <source>read the server&apos;s message: often the prompt exceeds the model&apos;s context window, or max_tokens is too large</source>
         <translation>阅读服务器返回的信息：常见原因是提示词超出模型的上下文窗口，或 max_tokens 过大</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="123"/>
+        <location filename="../../workbench/core/errors.py" line="135"/>
         <source>an HTML page came back where JSON or a stream was expected: a proxy, gateway login page, or a web site answered instead of the API</source>
         <translation>本应返回 JSON 或流，却返回了 HTML 页面：回应的是代理、网关登录页或网站，而不是 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="128"/>
+        <location filename="../../workbench/core/errors.py" line="140"/>
         <source>check the base URL points at the API (not the web site), and the proxy settings</source>
         <translation>检查 Base URL 指向的是 API（而不是网站），以及代理设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="134"/>
+        <location filename="../../workbench/core/errors.py" line="146"/>
         <source>the server could not be reached (DNS, TCP, TLS or proxy)</source>
         <translation>无法连接服务器（DNS、TCP、TLS 或代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="138"/>
+        <location filename="../../workbench/core/errors.py" line="150"/>
         <source>check the host and port, that the server is running, and HTTP(S)_PROXY / NO_PROXY; a local server must not go through a global proxy</source>
         <translation>检查主机和端口、服务器是否在运行，以及 HTTP(S)_PROXY / NO_PROXY；本地服务器不能走全局代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="145"/>
+        <location filename="../../workbench/core/errors.py" line="157"/>
         <source>the connection closed before the stream finished</source>
         <translation>流式输出结束前连接就断开了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="149"/>
+        <location filename="../../workbench/core/errors.py" line="161"/>
         <source>retry; if it repeats, a proxy or load balancer may cut long streams (check its timeouts)</source>
         <translation>重试；如果反复出现，可能是代理或负载均衡器切断了长连接（检查其超时设置）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="156"/>
-        <source>the server sent a stream event that is not valid JSON</source>
-        <translation>服务器发送的流事件不是有效的 JSON</translation>
+        <location filename="../../workbench/core/errors.py" line="168"/>
+        <source>the stream ended without [DONE] and without a finish_reason: the server or a proxy cut it short, so the answer and its token counts are incomplete</source>
+        <translation>流结束时既没有 [DONE] 也没有 finish_reason：服务器或代理把它提前截断了，回答和 token 数都不完整</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="160"/>
+        <location filename="../../workbench/core/errors.py" line="173"/>
+        <source>retry; if it repeats, check the timeouts of any proxy or load balancer on the way and the server&apos;s logs (the row is kept but never enters the figures)</source>
+        <translation>重试；若反复出现，检查途经的代理或负载均衡器的超时设置以及服务器日志（该行会保留，但不计入统计数字）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="180"/>
+        <source>the server sent more output than max_tokens allows (it ignores max_tokens, or the stream never ends); the client stopped reading at once</source>
+        <translation>服务器发送的输出超出 max_tokens 允许的量（它忽略了 max_tokens，或者流永不结束）；客户端已立即停止读取</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="185"/>
+        <source>check that the server or gateway honours max_tokens, and report it to the provider; such a stream cannot be compared with others</source>
+        <translation>确认服务器或网关遵守 max_tokens，并向服务商报告；这样的流无法与其他结果比较</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="192"/>
+        <source>the server sent a line, an event or a body larger than the client accepts; the client stopped reading to keep its memory bounded</source>
+        <translation>服务器发送的一行、一个事件或整个响应体超出客户端接受的大小；客户端已停止读取，以限制内存占用</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="197"/>
+        <source>check that the base URL is an OpenAI-compatible API and that no proxy rewrites the stream; report it to the provider</source>
+        <translation>确认 Base URL 指向 OpenAI 兼容的 API，且没有代理改写数据流；并向服务商报告</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="204"/>
+        <source>the server or a proxy broke the HTTP protocol (bad chunked encoding, a header line too long, too many headers)</source>
+        <translation>服务器或代理违反了 HTTP 协议（分块编码错误、头部行过长或头部过多）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="209"/>
+        <source>try without the proxy; if it persists, report it to the provider with the time</source>
+        <translation>不经代理再试；若仍然出现，请附上时间向服务商报告</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="215"/>
+        <source>the server answered with a redirect; a request is never re-sent to another address, because that can turn a POST into a GET or send the key elsewhere</source>
+        <translation>服务器返回了重定向；请求绝不会被重新发往另一个地址，因为这可能把 POST 变成 GET，或把密钥发到别处</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="220"/>
+        <source>use the new address (named in the message) as the base URL; `workbench doctor --base-url URL` checks it</source>
+        <translation>把新地址（见消息中）用作 Base URL；可用 `workbench doctor --base-url URL` 检查</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="227"/>
+        <source>the API key or a custom header contains characters HTTP headers cannot carry (a line break, or a non-ASCII character such as a full-width space or a curly quote)</source>
+        <translation>API 密钥或自定义头部含有 HTTP 头部无法承载的字符（换行符，或全角空格、弯引号等非 ASCII 字符）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="232"/>
+        <source>copy the key again as plain text, with no quotes, spaces or line breaks, and set it again; nothing was sent</source>
+        <translation>以纯文本重新复制密钥（不带引号、空格或换行）并重新设置；本次没有发送任何请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="239"/>
+        <source>the server sent a stream event that is not valid JSON or not shaped like a chat completion chunk</source>
+        <translation>服务器发送的流事件不是有效的 JSON，或不符合 chat completion 数据块的格式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="244"/>
         <source>the endpoint is not fully OpenAI-compatible, or a proxy altered the stream; try without the proxy or report it to the provider</source>
         <translation>该接口不完全兼容 OpenAI，或代理改动了流；不经代理再试，或向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="167"/>
+        <location filename="../../workbench/core/errors.py" line="251"/>
         <source>no token arrived within the first-token limit (long prompts take long to prefill)</source>
         <translation>在首 Token 时限内没有收到任何 Token（长提示词的预填充耗时较长）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="171"/>
+        <location filename="../../workbench/core/errors.py" line="255"/>
         <source>raise the first-token timeout, or use a shorter prompt</source>
         <translation>提高首 Token 超时，或使用更短的提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="177"/>
+        <location filename="../../workbench/core/errors.py" line="261"/>
         <source>the stream stalled: no token for longer than the stall limit</source>
         <translation>流式输出停滞：超过停滞时限没有新 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="181"/>
+        <location filename="../../workbench/core/errors.py" line="265"/>
         <source>retry; raise the stall timeout if the server is known to pause</source>
         <translation>重试；如果已知服务器会暂停，提高停滞超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="187"/>
+        <location filename="../../workbench/core/errors.py" line="271"/>
         <source>the request ran past its total time limit</source>
         <translation>请求超过了总时限</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="191"/>
+        <location filename="../../workbench/core/errors.py" line="275"/>
         <source>raise the total timeout or lower max_tokens</source>
         <translation>提高总超时，或降低 max_tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="197"/>
+        <location filename="../../workbench/core/errors.py" line="281"/>
         <source>the stream ended without any text</source>
         <translation>流结束了，但没有任何文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="201"/>
+        <location filename="../../workbench/core/errors.py" line="285"/>
         <source>check the model id and max_tokens; run `workbench doctor` to see the raw answer</source>
         <translation>检查模型 id 和 max_tokens；运行 `workbench doctor` 查看原始响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="207"/>
+        <location filename="../../workbench/core/errors.py" line="291"/>
         <source>the request was cancelled</source>
         <translation>请求已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="211"/>
+        <location filename="../../workbench/core/errors.py" line="295"/>
         <source>nothing to fix</source>
         <translation>无需处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="217"/>
+        <location filename="../../workbench/core/errors.py" line="301"/>
         <source>an unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部出现意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="221"/>
+        <location filename="../../workbench/core/errors.py" line="305"/>
         <source>please report it with the message</source>
         <translation>请带上这条信息反馈给我们</translation>
     </message>
@@ -1169,22 +1259,22 @@
 <context>
     <name>KeyRef</name>
     <message>
-        <location filename="../../workbench/core/providers.py" line="45"/>
+        <location filename="../../workbench/core/providers.py" line="46"/>
         <source>environment variable ${name}</source>
         <translation>环境变量 ${name}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="46"/>
+        <location filename="../../workbench/core/providers.py" line="47"/>
         <source>OS keyring (account &apos;{name}&apos;)</source>
         <translation>系统钥匙串（账户 &apos;{name}&apos;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="47"/>
+        <location filename="../../workbench/core/providers.py" line="48"/>
         <source>typed in, held in memory for this session only</source>
         <translation>手动输入，仅在本次会话的内存中保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="48"/>
+        <location filename="../../workbench/core/providers.py" line="49"/>
         <source>no key (a keyless server)</source>
         <translation>无 Key（无需 Key 的服务器）</translation>
     </message>
@@ -1524,42 +1614,42 @@
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="164"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="165"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="167"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="168"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="174"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="175"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="201"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="203"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="237"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="241"/>
         <source>no key (the built-in provider)</source>
         <translation>无 Key（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="240"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="244"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="305"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="309"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="314"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="318"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -1608,7 +1698,7 @@
     </message>
     <message>
         <location filename="../../workbench/ui/provider_panel.py" line="178"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="950"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="954"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
@@ -1714,7 +1804,7 @@
     </message>
     <message>
         <location filename="../../workbench/ui/provider_panel.py" line="248"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="951"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="955"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
@@ -1775,7 +1865,7 @@
     </message>
     <message>
         <location filename="../../workbench/ui/provider_panel.py" line="300"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="877"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="881"/>
         <source>Not run yet.</source>
         <translation>尚未运行。</translation>
     </message>
@@ -1818,307 +1908,307 @@
         <translation>新服务商：请填写 Base URL 和 Key 的来源。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="473"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="475"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴 Key；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="474"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="476"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="478"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="480"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴 Key；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="479"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="481"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="481"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="483"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="483"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="485"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需 Key 的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="485"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="487"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="490"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="492"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="517"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="519"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="529"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="531"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="549"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="551"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 Name: value</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="572"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="575"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="593"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="596"/>
         <source>the built-in provider has not started yet</source>
         <translation>内置服务商尚未启动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="608"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="611"/>
         <source>%1 ctx</source>
         <translation>上下文 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="610"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="613"/>
         <source>not in the catalog</source>
         <translation>不在模型目录中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="612"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="615"/>
         <source>not listed by the server</source>
         <translation>服务器未列出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="698"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="701"/>
         <source>Saved &apos;%1&apos; to %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="702"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="706"/>
         <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
         <translation>注意：本应用的环境中尚未设置 $%1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="718"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="722"/>
         <source>Remove provider</source>
         <translation>删除服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="720"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="724"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
         <translation>删除服务商“%1”？其 Key 仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="731"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="735"/>
         <source>Nothing removed.</source>
         <translation>未删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="743"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="747"/>
         <source>Removed &apos;%1&apos;.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="749"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="754"/>
         <source>Import providers from a config file</source>
         <translation>从配置文件导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="751"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="756"/>
         <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
         <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="758"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="763"/>
         <source>Import providers from a folder (e.g. your home folder)</source>
         <translation>从文件夹导入服务商（例如主目录）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="771"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="776"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="781"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="786"/>
         <source>Import cancelled: nothing saved.</source>
         <translation>已取消导入：未保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="791"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="796"/>
         <source>Nothing new to save: %1 already saved.</source>
         <translation>没有需要保存的新内容：%1 已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="794"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="798"/>
         <source>Imported %1 to %2.</source>
         <translation>已将 %1 导入到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="803"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="807"/>
         <source>Found: %1 (%2)</source>
         <translation>发现：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="805"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="809"/>
         <source>  read %1 (%2)</source>
         <translation>  已读取 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="813"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="817"/>
         <source>  base URL  %1</source>
         <translation>  Base URL  %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="815"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="819"/>
         <source>            note: %1</source>
         <translation>            注：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="817"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="821"/>
         <source>  models    (none in the file)</source>
         <translation>  模型      （文件中没有）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="822"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="826"/>
         <source>  model     %1  %2, %3 ctx</source>
         <translation>  模型      %1  %2，上下文 %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="828"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="832"/>
         <source>  headers   %1</source>
         <translation>  请求头    %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="829"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="833"/>
         <source>  key       from %1</source>
         <translation>  Key       来自 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="834"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="838"/>
         <source>Keyring: %1</source>
         <translation>密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="836"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="840"/>
         <source>Warnings:</source>
         <translation>警告：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="839"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="843"/>
         <source>Nothing new: these providers are already saved.</source>
         <translation>没有新内容：这些服务商均已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="860"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="864"/>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="867"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="871"/>
         <source>Not run.</source>
         <translation>未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="897"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="901"/>
         <source>Cause: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="898"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="902"/>
         <source>Fix: %1</source>
         <translation>解决办法：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="910"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="914"/>
         <source>✓ All checks passed (%1 passed, %2 skipped).</source>
         <translation>✓ 全部检查通过（%1 项通过，%2 项跳过）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="918"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="922"/>
         <source>✗ %1 check(s) failed. First: %2 — %3</source>
         <translation>✗ %1 项检查失败。首个失败：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="924"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="928"/>
         <source>Key: %1</source>
         <translation>Key：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="926"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="930"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="930"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="934"/>
         <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
         <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="952"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="956"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="953"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="957"/>
         <source>TCP connection</source>
         <translation>TCP 连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="954"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="958"/>
         <source>TLS</source>
         <translation>TLS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="955"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="959"/>
         <source>API path (/v1)</source>
         <translation>API 路径 (/v1)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="956"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="960"/>
         <source>Key (auth)</source>
         <translation>Key（认证）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="957"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="961"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="958"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="962"/>
         <source>Streamed reply</source>
         <translation>流式响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="959"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="963"/>
         <source>Rate limit / quota</source>
         <translation>限流 / 配额</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="960"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="964"/>
         <source>HTML instead of JSON</source>
         <translation>返回 HTML 而非 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="961"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="965"/>
         <source>Network round trip</source>
         <translation>网络往返</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="971"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="975"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器请求模型列表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="983"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="987"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
     </message>

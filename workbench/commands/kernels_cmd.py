@@ -1,7 +1,8 @@
 """`workbench kernels`: a headless decode-kernel sweep through the kernel worker (table + CSV).
 
 torch is never imported here: the sweep runs in `python -m kernels_bridge.worker`, spawned with
---worker PYTHON (or an auto-detected one) or reached with --connect HOST:PORT --token T.
+--worker PYTHON (or an auto-detected one) or reached with --connect HOST:PORT, the token from
+$WORKBENCH_KERNEL_TOKEN or --token-file (never the command line, where `ps` shows it).
 `--analytic` prints the roofline of each combination for a --gpu profile, with no worker.
 """
 
@@ -107,7 +108,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     where = p.add_mutually_exclusive_group()
     where.add_argument("--worker", metavar="PYTHON", help="Python interpreter that runs the worker")
     where.add_argument("--connect", metavar="HOST:PORT", help="a worker started with --listen")
-    p.add_argument("--token", default=None, help="token for --connect")
+    p.add_argument(
+        "--token-file",
+        metavar="PATH",
+        help="file holding the worker's token, for --connect (else $WORKBENCH_KERNEL_TOKEN)",
+    )
+    p.add_argument("--token", help=argparse.SUPPRESS)  # refused: argv is visible in `ps`
     p.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
     p.set_defaults(func=run)
 
@@ -213,6 +219,29 @@ def print_row(r: ResultRow) -> None:
     print(line, flush=True)
 
 
+def _connect_token(args: argparse.Namespace) -> str | None:
+    """The worker's token from --token-file or the environment; None after saying why not."""
+    from kernels_bridge.protocol import TOKEN_ENV, read_token_file
+
+    if args.token is not None:
+        fail(
+            "--token is gone: a token on the command line shows in `ps` to every user of this "
+            f"machine. Set ${TOKEN_ENV}, or put it in a file (chmod 600) and pass --token-file"
+        )
+        return None
+    if args.token_file:
+        try:
+            return read_token_file(args.token_file)
+        except ValueError as exc:
+            fail(str(exc))
+            return None
+    token = os.environ.get(TOKEN_ENV, "").strip()
+    if not token:
+        fail(f"--connect needs the worker's token: set ${TOKEN_ENV} or pass --token-file PATH")
+        return None
+    return token
+
+
 async def _sweep(
     args: argparse.Namespace,
     variants: list[str],
@@ -227,7 +256,10 @@ async def _sweep(
         if not port.isdigit():
             fail(f"--connect expects HOST:PORT, got {args.connect!r}")
             return 2
-        client = KernelClient(connect=(host or "127.0.0.1", int(port)), token=args.token)
+        token = _connect_token(args)
+        if token is None:
+            return 2
+        client = KernelClient(connect=(host or "127.0.0.1", int(port)), token=token)
     else:
         if args.worker is not None:
             problem = _worker_problem(args.worker)

@@ -11,6 +11,13 @@ verification. Proxy choice:
 - `none`: direct, whatever the environment says;
 - `url`: that proxy, for this provider only.
 
+Redirects are never followed: a 301/302 would turn the POST into a GET (and a 307/308 would
+send the key to another address); the answer becomes a classified `redirect` error that names
+the new address. Bodies that are not a stream are capped (`bound_body`): an error answer is read
+up to MAX_ERROR_BODY_BYTES (the rest is dropped unread), a successful GET (a model list) up to
+MAX_BODY_BYTES (beyond that the request fails as `oversized`). A key or header value HTTP
+cannot carry (a line break, a non-ASCII character) is refused before anything is sent.
+
 Transports: the vendored aiohttp transport (`openai._vendor.httpx_aiohttp`) is an
 `httpx2.AsyncClient` subclass, so httpx2 itself reads the proxy environment (`trust_env`) and
 mounts one `AiohttpTransport(proxy=...)` per proxied scheme; aiohttp's own session never reads
@@ -26,12 +33,14 @@ import functools
 import ssl
 import statistics
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 import httpx2
 
+from workbench.core.errors import Oversized, UnsendableHeader
 from workbench.core.providers import ProxyChoice, is_loopback, mask_url_password
 
 if TYPE_CHECKING:
@@ -43,6 +52,9 @@ Transport = Literal["httpx", "aiohttp"]
 NO_KEY = "no-key"  # the SDK insists on a key; keyless servers ignore this one
 
 CONNECT_TIMEOUT_S = 10.0
+MAX_ERROR_BODY_BYTES = 64 << 10  # of an error answer (status >= 300): the rest is not read
+MAX_BODY_BYTES = 8 << 20  # of a successful GET (a /models list: ~1 MB for 400 models)
+BASELINE_TIMEOUT_S = 10.0  # one GET /models round trip of the network baseline, in all
 
 
 _DIRECT_OR_SYSTEM = ProxyChoice()
@@ -172,6 +184,95 @@ def _name_proxies(http_client: httpx2.AsyncClient, route: Route) -> None:
             mounts[pattern] = _NamedProxyTransport(transport, url)
 
 
+def check_headers(api_key: str | None, headers: dict[str, str] | None = None) -> None:
+    """Raise UnsendableHeader when the key or a header value cannot go into an HTTP header.
+
+    The message names the header and the kind of character, never the value itself.
+    """
+    values = [("the API key", api_key or "")]
+    values += [(f"the header {name!r}", value) for name, value in (headers or {}).items()]
+    for what, value in values:
+        if any(c in value for c in "\r\n\0"):
+            problem = "a line break or NUL character"
+        elif not value.isascii():
+            problem = "a non-ASCII character (a full-width space, a curly quote, CJK text?)"
+        else:
+            continue
+        raise UnsendableHeader(f"{what} contains {problem}")
+
+
+class _CappedBody(httpx2.AsyncByteStream):
+    """A response body read no further than `cap` bytes: cut short quietly (an error answer,
+    of which only the start is shown) or failing with Oversized (anything else)."""
+
+    def __init__(self, inner: httpx2.AsyncByteStream, cap: int, quiet: bool) -> None:
+        self.inner = inner
+        self.cap = cap
+        self.quiet = quiet
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        seen = 0
+        async for piece in self.inner:
+            if seen + len(piece) > self.cap:
+                if not self.quiet:
+                    raise Oversized(
+                        f"the response body passed {self.cap} bytes, the cap for an answer "
+                        "that is not a stream; stopped reading"
+                    )
+                yield piece[: self.cap - seen]
+                return
+            seen += len(piece)
+            yield piece
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def _watch_aiohttp_body(response: httpx2.Response) -> None:
+    """Make a broken chunk reach the body that waits for it (aiohttp transport only).
+
+    aiohttp (3.14) hands a chunked-encoding error that arrives after the headers to the
+    connection, not to the body: the body then waits for data forever, and a bad chunk reads as
+    a stall. When the connection closes while the body is still open, this gives the body the
+    connection's error (or a dropped connection). Reaching the aiohttp response goes through
+    two private attributes (httpx's bound stream, the vendored transport's stream); where they
+    are missing (the httpx transport) nothing is done.
+    """
+    import aiohttp
+
+    aio = getattr(getattr(response.stream, "_stream", None), "_aiohttp_response", None)
+    connection = getattr(aio, "connection", None)
+    protocol = getattr(connection, "protocol", None)
+    closed = getattr(protocol, "closed", None)
+    if aio is None or connection is None or protocol is None or closed is None:
+        return
+    content = aio.content
+
+    def on_close(future: asyncio.Future[None]) -> None:
+        if not future.cancelled():
+            future.exception()  # retrieved: no "never retrieved" warning
+        if content.is_eof() or content.exception() is not None:
+            return
+        error = protocol.exception() or aiohttp.ClientPayloadError(
+            "the connection closed before the body ended"
+        )
+        content.set_exception(error)
+
+    closed.add_done_callback(on_close)
+    connection.add_callback(lambda: closed.remove_done_callback(on_close))
+
+
+async def bound_body(response: httpx2.Response) -> None:
+    """httpx response hook: cap every body but a successful POST, the stream that
+    streaming.py caps by max_tokens; watch the connection under every successful body."""
+    if response.status_code < 300:
+        _watch_aiohttp_body(response)
+    if response.status_code >= 300:
+        response.stream = _CappedBody(response.stream, MAX_ERROR_BODY_BYTES, quiet=True)
+    elif response.request.method != "POST":  # GET /models, whatever its content type
+        response.stream = _CappedBody(response.stream, MAX_BODY_BYTES, quiet=False)
+
+
 @functools.cache
 def _ssl_context(verify_tls: bool) -> ssl.SSLContext:
     """One TLS context per setting (loading the CA bundle takes ~0.1 s); trust_env so that
@@ -199,16 +300,20 @@ def make_client(
 ) -> openai.AsyncOpenAI:
     """An SDK client for one endpoint; see the module docstring for proxy and TLS choices.
 
-    TLS verification is off only when `verify_tls=False` is asked for explicitly.
+    TLS verification is off only when `verify_tls=False` is asked for explicitly. Raises
+    UnsendableHeader for a key or header that HTTP cannot carry.
     """
     import openai
 
+    check_headers(api_key, headers)
     timeout = httpx2.Timeout(None, connect=connect_timeout_s)
     route = plan_route(base_url, proxy, transport)
     kwargs: dict[str, object] = {
         "timeout": timeout,
         "trust_env": route.trust_env,
         "verify": _ssl_context(verify_tls),
+        "follow_redirects": False,
+        "event_hooks": {"response": [bound_body]},
     }
     if route.proxy_url:
         kwargs["proxy"] = route.proxy_url
@@ -256,8 +361,30 @@ def client_for_provider(
     )
 
 
+class _Refuse(httpx2.AsyncBaseTransport):
+    """A transport that sends nothing: every request fails with the error given."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        raise self.error
+
+
+def _refusing_client(base_url: str, error: UnsendableHeader) -> openai.AsyncOpenAI:
+    import openai
+
+    http_client = httpx2.AsyncClient(transport=_Refuse(error))
+    return openai.AsyncOpenAI(
+        base_url=base_url, api_key=NO_KEY, max_retries=0, http_client=http_client
+    )
+
+
 class ClientPool:
     """Clients keyed by (base URL, key, transport, options); `aclose` before the loop closes.
+
+    A key or header that HTTP cannot carry gets a client that sends nothing and fails every
+    request as `invalid_key`, so that a run still ends with one row per request.
 
     The runner asks for `get(base_url, api_key)`; options registered for that base URL with
     `configure` (a saved provider's headers, proxy, TLS) apply to those clients.
@@ -282,15 +409,18 @@ class ClientPool:
         key = (base_url, api_key, self.transport, opts)
         client = self._clients.get(key)
         if client is None:
-            client = make_client(
-                base_url,
-                api_key,
-                self.transport,
-                opts.connect_timeout_s,
-                headers=dict(opts.headers),
-                proxy=opts.proxy,
-                verify_tls=opts.verify_tls,
-            )
+            try:
+                client = make_client(
+                    base_url,
+                    api_key,
+                    self.transport,
+                    opts.connect_timeout_s,
+                    headers=dict(opts.headers),
+                    proxy=opts.proxy,
+                    verify_tls=opts.verify_tls,
+                )
+            except UnsendableHeader as exc:  # each request becomes a classified row instead
+                client = _refusing_client(base_url, exc)
             self._clients[key] = client
         return client
 
@@ -310,13 +440,19 @@ class ClientPool:
         await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
 
 
-async def network_baseline_ms(client: openai.AsyncOpenAI, samples: int = 3) -> float | None:
-    """Median round trip of `GET /models`: the network and server overhead to subtract."""
+async def network_baseline_ms(
+    client: openai.AsyncOpenAI, samples: int = 3, timeout_s: float = BASELINE_TIMEOUT_S
+) -> float | None:
+    """Median round trip of `GET /models`: the network and server overhead to subtract.
+
+    Each round trip gets `timeout_s` in all: a list that trickles in forever is no baseline.
+    """
     times: list[float] = []
     for _ in range(samples):
         start = time.perf_counter_ns()
         try:
-            await client.models.list()
+            async with asyncio.timeout(timeout_s):
+                await client.models.list()
         except Exception:  # a server without /models has no baseline; the column stays empty
             return None
         times.append((time.perf_counter_ns() - start) / 1e6)

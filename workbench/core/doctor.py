@@ -44,8 +44,8 @@ from urllib.parse import urlsplit
 
 import httpx2
 
-from workbench.core.clients import make_client, network_baseline_ms, plan_route
-from workbench.core.errors import diagnosis, looks_like_html, parse_retry_after
+from workbench.core.clients import check_headers, make_client, network_baseline_ms, plan_route
+from workbench.core.errors import UnsendableHeader, diagnosis, looks_like_html, parse_retry_after
 from workbench.core.i18n import QT_TRANSLATE_NOOP, Phrase, joined, marked, phrase
 from workbench.core.providers import ProxyChoice, is_loopback, normalize_base_url
 from workbench.core.results import ErrorClass, RequestResult
@@ -108,6 +108,7 @@ PROXY_VARIABLES: tuple[str, ...] = (
 
 _PROBE_PROMPT = [{"role": "user", "content": "Reply with OK."}]
 _BODY_KEEP = 4000
+_PROBE_READ_BYTES = 64 << 10  # of a probe's answer; an endless body is not read further
 _PROXY_PROBE_TIMEOUT_S = 3.0
 _ALT_AUTH_HEADERS = ("x-api-key", "api-key")
 _QUOTA_WORDS = re.compile(r"quota|insufficient|balance|credit|余额|额度", re.IGNORECASE)
@@ -453,6 +454,15 @@ def _key_problems(raw: str | None) -> tuple[str | None, list[Phrase]]:
     return key or None, problems
 
 
+def _sendable(key: str) -> bool:
+    """Whether a key can go into a header at all (the auth check names what is wrong)."""
+    try:
+        check_headers(key)
+    except UnsendableHeader:
+        return False
+    return True
+
+
 class _Doctor:
     def __init__(
         self,
@@ -493,7 +503,7 @@ class _Doctor:
 
     def _request_headers(self, auth: str | None = "Authorization") -> dict[str, str]:
         out: dict[str, str] = {"Accept": "application/json"}
-        if self.key and self.key.isascii() and auth:
+        if self.key and _sendable(self.key) and auth:
             out[auth] = f"Bearer {self.key}" if auth == "Authorization" else self.key
         for name, value in self.headers.items():
             out[name] = value
@@ -526,24 +536,37 @@ class _Doctor:
     ) -> _Answer:
         answer = _Answer(method, url)
         start = time.perf_counter()
+        head = bytearray()
+        encoding = "utf-8"
         try:
-            response = await client.request(
-                method, url, json=payload, headers=self._request_headers(auth)
-            )
-            answer.status = response.status_code
-            answer.content_type = response.headers.get("content-type", "")
-            answer.body = response.text[:_BODY_KEEP]
-            answer.headers = {
-                k.lower(): v
-                for k, v in response.headers.items()
-                if k.lower() in ("retry-after", "www-authenticate", "content-type", "server")
-            }
+            # bounded in time and bytes: a server that streams forever gets timeout_s in all
+            async with asyncio.timeout(self.timeout_s):
+                async with client.stream(
+                    method, url, json=payload, headers=self._request_headers(auth)
+                ) as response:
+                    answer.status = response.status_code
+                    answer.content_type = response.headers.get("content-type", "")
+                    answer.headers = {
+                        k.lower(): v
+                        for k, v in response.headers.items()
+                        if k.lower()
+                        in ("retry-after", "www-authenticate", "content-type", "server")
+                    }
+                    encoding = response.encoding or "utf-8"
+                    async for piece in response.aiter_bytes():
+                        head += piece
+                        if len(head) >= _PROBE_READ_BYTES:
+                            break
         except httpx2.ProxyError as exc:
             answer.error, answer.proxy_error = f"proxy failed: {exc}", True
-        except httpx2.TimeoutException:
-            answer.error, answer.timeout = f"no answer within {self.timeout_s:g} s", True
+        except (httpx2.TimeoutException, TimeoutError):
+            if answer.status is None:  # else an endless body: keep the answer and its start
+                answer.error, answer.timeout = f"no answer within {self.timeout_s:g} s", True
         except (httpx2.HTTPError, OSError, ssl.SSLError) as exc:
+            answer.status = None  # a body that broke off is no answer
             answer.error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        if answer.status is not None:
+            answer.body = head.decode(encoding, "replace")[:_BODY_KEEP]
         answer.ms = (time.perf_counter() - start) * 1e3
         if record:
             self.answers.append(answer)
@@ -950,6 +973,12 @@ class _Doctor:
         ids = self._check_model(models_answer, auth_ok)
         try:
             sdk = self._sdk_client()
+        except UnsendableHeader as exc:  # the auth check has said what is wrong with the key
+            d = diagnosis(ErrorClass.INVALID_KEY, str(exc))
+            cause, fix = marked("ErrorFix", d.cause), marked("ErrorFix", d.fix)
+            self._add(_check("stream", False, str(exc), cause, fix))
+            self._skip_rest("no client (stream)")
+            return
         except ValueError as exc:  # ProxyUnsupported: a SOCKS proxy without socksio
             self._add(
                 _check(
@@ -1390,7 +1419,7 @@ class _Doctor:
             )
             return
         samples = 3
-        baseline = await network_baseline_ms(client, samples)
+        baseline = await network_baseline_ms(client, samples, self.timeout_s)
         if baseline is None:
             self._add(
                 _check(

@@ -27,6 +27,18 @@ class MalformedChunk(ValueError):
     """A stream event that is not the JSON object the protocol promises."""
 
 
+class Oversized(ValueError):
+    """A line, event or body over its size cap; the message names which cap."""
+
+
+class Overrun(ValueError):
+    """More output than max_tokens allows; the message says how much."""
+
+
+class UnsendableHeader(ValueError):
+    """A key or header value that HTTP cannot carry; the message never holds the value."""
+
+
 @dataclass(frozen=True)
 class Diagnosis:
     error_class: ErrorClass
@@ -152,10 +164,82 @@ _FIXES: dict[ErrorClass, tuple[str, str]] = {
             "timeouts)",
         ),
     ),
+    ErrorClass.TRUNCATED: (
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the stream ended without [DONE] and without a finish_reason: the server or a proxy "
+            "cut it short, so the answer and its token counts are incomplete",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "retry; if it repeats, check the timeouts of any proxy or load balancer on the way "
+            "and the server's logs (the row is kept but never enters the figures)",
+        ),
+    ),
+    ErrorClass.OVERRUN: (
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the server sent more output than max_tokens allows (it ignores max_tokens, or the "
+            "stream never ends); the client stopped reading at once",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "check that the server or gateway honours max_tokens, and report it to the provider; "
+            "such a stream cannot be compared with others",
+        ),
+    ),
+    ErrorClass.OVERSIZED: (
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the server sent a line, an event or a body larger than the client accepts; the "
+            "client stopped reading to keep its memory bounded",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "check that the base URL is an OpenAI-compatible API and that no proxy rewrites the "
+            "stream; report it to the provider",
+        ),
+    ),
+    ErrorClass.PROTOCOL: (
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the server or a proxy broke the HTTP protocol (bad chunked encoding, a header line "
+            "too long, too many headers)",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "try without the proxy; if it persists, report it to the provider with the time",
+        ),
+    ),
+    ErrorClass.REDIRECT: (
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the server answered with a redirect; a request is never re-sent to another "
+            "address, because that can turn a POST into a GET or send the key elsewhere",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "use the new address (named in the message) as the base URL; `workbench doctor "
+            "--base-url URL` checks it",
+        ),
+    ),
+    ErrorClass.INVALID_KEY: (
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the API key or a custom header contains characters HTTP headers cannot carry (a "
+            "line break, or a non-ASCII character such as a full-width space or a curly quote)",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "copy the key again as plain text, with no quotes, spaces or line breaks, and set "
+            "it again; nothing was sent",
+        ),
+    ),
     ErrorClass.MALFORMED: (
         QT_TRANSLATE_NOOP(
             "ErrorFix",
-            "the server sent a stream event that is not valid JSON",
+            "the server sent a stream event that is not valid JSON or not shaped like a chat "
+            "completion chunk",
         ),
         QT_TRANSLATE_NOOP(
             "ErrorFix",
@@ -296,6 +380,55 @@ def _root_cause(exc: BaseException) -> BaseException:
     return exc
 
 
+def _chain(exc: BaseException) -> list[BaseException]:
+    """The exception and every cause or context behind it, outermost first."""
+    out: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and all(current is not seen for seen in out):
+        out.append(current)
+        current = current.__cause__ or current.__context__
+    return out
+
+
+def _broken_http(chain: list[BaseException]) -> BaseException | None:
+    """The parser error behind a response that breaks HTTP itself, if that is what happened.
+
+    A body that merely stops early ("not enough data", "peer closed connection") is a dropped
+    connection, not a protocol error, and is left to the caller.
+    """
+    from aiohttp.http_exceptions import (
+        ContentLengthError,
+        HttpProcessingError,
+        TransferEncodingError,
+    )
+
+    for exc in chain:
+        text = str(exc)
+        if (
+            isinstance(exc, TransferEncodingError | ContentLengthError)
+            and "Not enough data" in text
+        ):
+            return None
+        if isinstance(exc, HttpProcessingError):  # BadHttpMessage, LineTooLong, a bad chunk
+            return exc
+        if isinstance(exc, httpx2.RemoteProtocolError):
+            ended = ("peer closed connection", "Server disconnected")
+            return None if any(phrase in text for phrase in ended) else exc
+    return None
+
+
+def _redirect(err: openai.APIStatusError) -> Diagnosis:
+    location = err.response.headers.get("location", "") if err.response is not None else ""
+    if not location:
+        return diagnosis(ErrorClass.REDIRECT, f"HTTP {err.status_code} redirect", err.status_code)
+    base = location.split("?")[0].removesuffix("/chat/completions").removesuffix("/models")
+    what = (
+        f"HTTP {err.status_code} redirect to {redact_and_cut(location, 300)}; not followed. "
+        f"Try the base URL {redact_and_cut(base, 300)}"
+    )
+    return diagnosis(ErrorClass.REDIRECT, what, err.status_code)
+
+
 def parse_retry_after(value: str | None) -> float | None:
     """Seconds from a Retry-After header (delta-seconds or an HTTP date)."""
     if not value:
@@ -316,13 +449,30 @@ def classify_exception(exc: BaseException, model: str, streaming_started: bool) 
     import openai
 
     if isinstance(exc, openai.APIStatusError):
+        if 300 <= exc.status_code < 400:
+            return _redirect(exc)
         headers = exc.response.headers if exc.response is not None else {}
         diag = classify_status(exc.status_code, _body_text(exc), headers.get("content-type"), model)
         return replace(diag, retry_after_s=parse_retry_after(headers.get("retry-after")))
+    chain = _chain(exc)
     root = _root_cause(exc)
     detail = f"{type(root).__name__}: {root}" if str(root) else type(root).__name__
+    for kind, error_class in (
+        (UnsendableHeader, ErrorClass.INVALID_KEY),
+        (Oversized, ErrorClass.OVERSIZED),
+        (Overrun, ErrorClass.OVERRUN),
+    ):
+        found = next((e for e in chain if isinstance(e, kind)), None)
+        if found is not None:
+            return diagnosis(error_class, str(found))
     if isinstance(exc, MalformedChunk) or isinstance(root, json.JSONDecodeError):
         return diagnosis(ErrorClass.MALFORMED, f"bad stream event ({detail})")
+    broken = _broken_http(chain)
+    if broken is not None:
+        text = redact_and_cut(" ".join(str(broken).split()), 300)
+        return diagnosis(
+            ErrorClass.PROTOCOL, f"broken HTTP response ({type(broken).__name__}: {text})"
+        )
     if isinstance(exc, openai.APIError) and not isinstance(exc, openai.APIConnectionError):
         # an `error` event inside the stream
         return diagnosis(ErrorClass.SERVER, f"error event in the stream: {exc}")

@@ -48,7 +48,13 @@ class ErrorClass(StrEnum):
     HTML = "html_response"  # an HTML page where JSON or SSE was expected
     CONNECT = "connect_error"  # DNS, TCP, TLS, proxy
     DROPPED = "dropped"  # the connection ended mid-stream
-    MALFORMED = "malformed_chunk"  # an SSE event that is not valid JSON
+    TRUNCATED = "truncated"  # the body ended without [DONE] or any finish_reason
+    OVERRUN = "overrun"  # more output than max_tokens allows; reading stopped
+    OVERSIZED = "oversized"  # a line, event or body over its size cap; reading stopped
+    PROTOCOL = "protocol_error"  # HTTP itself broken: bad chunked encoding, huge headers
+    REDIRECT = "redirect"  # a 3xx answer: never followed for a POST
+    INVALID_KEY = "invalid_key"  # a key or header value HTTP cannot carry; nothing was sent
+    MALFORMED = "malformed_chunk"  # an SSE event that is not valid JSON or not a chunk
     FIRST_TOKEN_TIMEOUT = "first_token_timeout"
     STALL = "stall_timeout"  # no token for longer than the stall limit
     TOTAL_TIMEOUT = "total_timeout"

@@ -3,30 +3,74 @@
 `stream_chat` never raises for a request failure: it returns a RequestResult whose error
 fields say what happened, keeping every timestamp and token that arrived before it.
 It never re-sends a request; retries are the runner's business and get their own rows.
+
+Every stream is judged, and bounded (docs/reliability-wire.md lists each limit and its test):
+- a body that ends without `[DONE]` and without any finish_reason is `truncated`, never a
+  success;
+- more output than max_tokens allows is `overrun`, and reading stops at once;
+- a line, an event or a whole body over its cap is `oversized`, and reading stops at once;
+- usage values that are not plain counts are ignored and the row's usage is estimated;
+- with no total limit given, a request still ends at a default one derived from max_tokens.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import time
 from collections.abc import AsyncIterator, Callable
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.errors import (
     Diagnosis,
     MalformedChunk,
+    Overrun,
+    Oversized,
     classify_exception,
     diagnosis,
     looks_like_html,
 )
+from workbench.core.providers import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.secrets import redact_and_cut
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
+    import httpx2
     import openai
+
+KiB = 1 << 10
+MiB = 1 << 20
+MAX_LINE_BYTES = 1 * MiB  # one SSE line (a chunk of one token is ~200 bytes)
+MAX_EVENT_BYTES = 1 * MiB  # the data of one SSE event, i.e. one chunk's JSON
+BODY_BASE_BYTES = 1 * MiB  # a response body may hold this much ...
+BODY_BYTES_PER_TOKEN = 4 * KiB  # ... plus this much per max_tokens
+HTML_HEAD_BYTES = 64 * KiB  # what is read of an HTML page that came instead of a stream
+OVERRUN_SLACK = 16  # text events (or estimated tokens) allowed beyond max_tokens
+OVERRUN_ESTIMATE_FACTOR = 4  # the text estimate may exceed max_tokens this many times
+MAX_USAGE_COUNT = 10**9  # a usage count at or above this is not believed
+SECONDS_PER_TOKEN = 1.0  # the default total limit allows this much per max_tokens
+MAX_LIMIT_S = 1e7  # a longer time limit is taken as this (115 days): no overflow
+
+
+def body_limit_bytes(max_tokens: int) -> int:
+    """The most bytes one streamed response may carry: generous, but finite."""
+    return BODY_BASE_BYTES + BODY_BYTES_PER_TOKEN * max(0, max_tokens)
+
+
+def overrun_event_limit(max_tokens: int) -> int:
+    """Text events beyond this many mean the server ignores max_tokens (an event holds at
+    least one token)."""
+    return max(0, max_tokens) + OVERRUN_SLACK
+
+
+def overrun_estimate_limit(max_tokens: int) -> int:
+    """Estimated tokens beyond this many mean the same; loose because the estimate is rough."""
+    return OVERRUN_ESTIMATE_FACTOR * max(0, max_tokens) + OVERRUN_SLACK
+
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(
@@ -54,7 +98,11 @@ class TextDelta:
 
 @dataclass(frozen=True)
 class RequestSpec:
-    """What to send and how long to wait; timeouts in seconds (None = no limit)."""
+    """What to send and how long to wait; timeouts in seconds.
+
+    `first_token_timeout_s` or `stall_timeout_s` None means no such limit; `total_timeout_s`
+    None means the default total limit (`default_total_timeout_s`), never no limit at all.
+    """
 
     messages: list[dict[str, Any]]
     max_tokens: int = 256
@@ -67,6 +115,21 @@ class RequestSpec:
     extra_headers: dict[str, str] = field(default_factory=dict)
 
 
+def default_total_timeout_s(spec: RequestSpec) -> float:
+    """The total limit when none is given: the first-token limit, one stall limit, and one
+    second per max_tokens (a server slower than 1 token/s is not worth waiting for)."""
+    first, stall = spec.first_token_timeout_s, spec.stall_timeout_s
+    return (
+        (first if _finite(first) else DEFAULT_FIRST_TOKEN_TIMEOUT_S)
+        + (stall if _finite(stall) else DEFAULT_STALL_TIMEOUT_S)
+        + max(1, spec.max_tokens) * SECONDS_PER_TOKEN
+    )
+
+
+def _finite(seconds: float | None) -> bool:
+    return seconds is not None and math.isfinite(seconds)
+
+
 class _Watchdog(Exception):
     def __init__(self, error_class: ErrorClass, limit_s: float) -> None:
         super().__init__(error_class.value)
@@ -74,48 +137,44 @@ class _Watchdog(Exception):
         self.limit_s = limit_s
 
 
-def _next_deadline(result: RequestResult, spec: RequestSpec) -> tuple[int | None, ErrorClass]:
-    """The nearest limit for the next event: first-token limit, stall limit, or total limit."""
+def _next_deadline(result: RequestResult, spec: RequestSpec) -> tuple[int, ErrorClass, float]:
+    """The nearest limit for the next event: first-token limit, stall limit, or total limit
+    (the first of them on a tie). A limit that is not a finite number is no limit."""
     assert result.t_send is not None
-    candidates: list[tuple[int, ErrorClass]] = []
+    candidates = []
     if result.t_first_token is None:
         if spec.first_token_timeout_s is not None:
             candidates.append(
-                (
-                    result.t_send + int(spec.first_token_timeout_s * 1e9),
-                    ErrorClass.FIRST_TOKEN_TIMEOUT,
-                )
+                (result.t_send, ErrorClass.FIRST_TOKEN_TIMEOUT, spec.first_token_timeout_s)
             )
     elif spec.stall_timeout_s is not None:
         last = result.event_times[-1] if result.event_times else result.t_first_token
-        candidates.append((last + int(spec.stall_timeout_s * 1e9), ErrorClass.STALL))
-    if spec.total_timeout_s is not None:
-        candidates.append(
-            (result.t_send + int(spec.total_timeout_s * 1e9), ErrorClass.TOTAL_TIMEOUT)
-        )
-    if not candidates:
-        return None, ErrorClass.TOTAL_TIMEOUT
-    return min(candidates)
+        candidates.append((last, ErrorClass.STALL, spec.stall_timeout_s))
+    total = spec.total_timeout_s
+    total = total if _finite(total) else default_total_timeout_s(spec)  # always finite
+    candidates.append((result.t_send, ErrorClass.TOTAL_TIMEOUT, total))
+    return min(
+        (
+            (start + int(min(limit, MAX_LIMIT_S) * 1e9), kind, limit)
+            for start, kind, limit in candidates
+            if _finite(limit)
+        ),
+        key=lambda c: c[0],
+    )
 
 
 async def _with_deadline(awaitable: Any, result: RequestResult, spec: RequestSpec) -> Any:
-    deadline, error_class = _next_deadline(result, spec)
-    if deadline is None:
-        return await awaitable
+    deadline, error_class, limit = _next_deadline(result, spec)
     remaining = max(0.0, (deadline - time.perf_counter_ns()) / 1e9)
     try:
         async with asyncio.timeout(remaining):
             return await awaitable
     except TimeoutError:
-        limit = {
-            ErrorClass.FIRST_TOKEN_TIMEOUT: spec.first_token_timeout_s,
-            ErrorClass.STALL: spec.stall_timeout_s,
-        }.get(error_class, spec.total_timeout_s)
-        raise _Watchdog(error_class, limit or 0.0) from None
+        raise _Watchdog(error_class, limit) from None
 
 
 def _fill_estimates(result: RequestResult, spec: RequestSpec) -> None:
-    """A server that sent no usage gets an estimate, and the row says so."""
+    """A server that sent no (believable) usage gets an estimate, and the row says so."""
     if result.completion_tokens is None and (result.text or result.reasoning_text):
         result.completion_tokens = max(
             len(result.event_times), estimate_tokens(result.text + result.reasoning_text)
@@ -158,32 +217,17 @@ async def stream_chat(
         result.t_headers = time.perf_counter_ns()
         http = response.http_response
         result.http_status = http.status_code
-        if looks_like_html(http.headers.get("content-type", ""), ""):
-            body = (await http.aread()).decode("utf-8", "replace")
-            _fail(
-                result,
-                diagnosis(
-                    ErrorClass.HTML,
-                    f"HTTP {http.status_code} with an "
-                    f"HTML page ({len(body)} bytes) instead of a stream",
-                ),
-            )
+        content_type = http.headers.get("content-type", "")
+        if looks_like_html(content_type, ""):
+            _fail(result, await _html_instead(http, result, spec))
             return result
-        await _consume(http.aiter_lines(), result, spec, on_text)
+        stream = _Stream(result, spec, on_text)
+        await stream.consume(http)
         result.t_done = time.perf_counter_ns()
-        if result.error_class is None and not result.text and not result.reasoning_text:
-            _fail(result, diagnosis(ErrorClass.EMPTY, "the stream ended with no text"))
+        _judge(result, spec, stream, content_type)
     except _Watchdog as dog:
         result.t_done = time.perf_counter_ns()
-        _fail(
-            result,
-            diagnosis(
-                dog.error_class,
-                f"no token for {dog.limit_s:g} s"
-                if dog.error_class is ErrorClass.STALL
-                else f"gave up after {dog.limit_s:g} s",
-            ),
-        )
+        _fail(result, _watchdog_diagnosis(dog, spec))
     except asyncio.CancelledError:
         result.t_done = time.perf_counter_ns()
         _fail(result, diagnosis(ErrorClass.CANCELLED, "stopped by the user"))
@@ -193,13 +237,75 @@ async def stream_chat(
         result.t_done = time.perf_counter_ns()
         _fail(result, classify_exception(exc, result.model, result.t_headers is not None))
     finally:
-        if entered:
+        if entered:  # closes the response: an overrun or oversized body is not read further
             try:
                 await asyncio.shield(manager.__aexit__(None, None, None))
             except Exception:  # closing a broken stream may raise again; the row is written
                 pass
         _fill_estimates(result, spec)
     return result
+
+
+def _watchdog_diagnosis(dog: _Watchdog, spec: RequestSpec) -> Diagnosis:
+    if dog.error_class is ErrorClass.STALL:
+        return diagnosis(dog.error_class, f"no token for {dog.limit_s:g} s")
+    what = f"gave up after {dog.limit_s:g} s"
+    if dog.error_class is ErrorClass.TOTAL_TIMEOUT and spec.total_timeout_s is None:
+        what += (
+            f" (the default total limit for max_tokens={spec.max_tokens}: first-token limit + "
+            f"stall limit + {SECONDS_PER_TOKEN:g} s per token)"
+        )
+    return diagnosis(dog.error_class, what)
+
+
+async def _html_instead(
+    http: httpx2.Response, result: RequestResult, spec: RequestSpec
+) -> Diagnosis:
+    """An HTML page where the stream should be: read its head only, never all of it."""
+    head = bytearray()
+    async with aclosing(http.aiter_bytes()) as chunks:
+        while len(head) <= HTML_HEAD_BYTES:
+            try:
+                head += await _with_deadline(chunks.__anext__(), result, spec)
+            except StopAsyncIteration:
+                break
+    size = f"{len(head)} bytes" if len(head) <= HTML_HEAD_BYTES else "over 64 KiB, not read"
+    return diagnosis(
+        ErrorClass.HTML,
+        f"HTTP {http.status_code} with an HTML page ({size}) instead of a stream",
+    )
+
+
+def _judge(result: RequestResult, spec: RequestSpec, stream: _Stream, content_type: str) -> None:
+    """A body that ended without an error: complete, truncated, empty, or overrun by usage."""
+    if result.error_class is not None:
+        return
+    if not stream.done and result.finish_reason is None:
+        if stream.events == 0 and "text/event-stream" in content_type:
+            what = (  # keep-alive comments at most: cut before the first event
+                f"the body ended after {stream.received} bytes, before any stream event"
+            )
+            _fail(result, diagnosis(ErrorClass.DROPPED, what))
+        elif stream.events == 0:
+            what = (
+                f"{stream.received} bytes of body (Content-Type {content_type[:60] or 'none'}) "
+                "held no SSE `data:` event: not a stream"
+            )
+            _fail(result, diagnosis(ErrorClass.MALFORMED, what))
+        else:
+            what = (
+                f"the body ended after {len(result.event_times)} text events with no [DONE] "
+                "and no finish_reason"
+            )
+            _fail(result, diagnosis(ErrorClass.TRUNCATED, what))
+        return
+    if not result.text and not result.reasoning_text:
+        _fail(result, diagnosis(ErrorClass.EMPTY, "the stream ended with no text"))
+        return
+    reported = result.completion_tokens
+    if reported is not None and reported > overrun_event_limit(spec.max_tokens):
+        what = f"the server reported {reported} completion tokens for max_tokens={spec.max_tokens}"
+        _fail(result, diagnosis(ErrorClass.OVERRUN, what))
 
 
 def _fail(result: RequestResult, diag: Diagnosis) -> None:
@@ -212,95 +318,245 @@ def _fail(result: RequestResult, diag: Diagnosis) -> None:
     result.retry_after_s = diag.retry_after_s
 
 
-async def _sse_data(lines: AsyncIterator[str]) -> AsyncIterator[str]:
-    """The `data` payloads of a Server-Sent Events stream (multi-line data joined by \\n)."""
-    data: list[str] = []
-    async for line in lines:
-        if not line:
-            if data:
-                yield "\n".join(data)
-                data = []
-            continue
-        if line.startswith("data:"):
-            data.append(line[6:] if line.startswith("data: ") else line[5:])
-        # `event:`, `id:`, `retry:` and `:` comments carry nothing we measure
-    if data:
-        yield "\n".join(data)
+def _count(value: Any) -> int | None:
+    """A usage count as the protocol defines it: a plain integer, 0 <= n < 10**9."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_USAGE_COUNT:
+        return value
+    return None
 
 
-def _record_usage(result: RequestResult, usage: dict[str, Any]) -> None:
-    result.prompt_tokens = usage.get("prompt_tokens")
-    result.completion_tokens = usage.get("completion_tokens")
-    details = usage.get("prompt_tokens_details") or {}
-    cached = details.get("cached_tokens") if isinstance(details, dict) else None
-    if cached is None:  # DeepSeek reports its prefix cache this way
-        cached = usage.get("prompt_cache_hit_tokens")
-    result.cached_tokens = cached
+def _record_usage(result: RequestResult, usage: Any) -> None:
+    """Take the counts a usage block holds; any value that is not a plain count (a string, a
+    float, a negative or absurd number) is left out and the row's usage marked estimated."""
+    if not isinstance(usage, dict):
+        result.usage_estimated = True
+        return
+    details = usage.get("prompt_tokens_details")
+    cached_raw = details.get("cached_tokens") if isinstance(details, dict) else None
+    if cached_raw is None:  # DeepSeek reports its prefix cache this way
+        cached_raw = usage.get("prompt_cache_hit_tokens")
+    raw = (usage.get("prompt_tokens"), usage.get("completion_tokens"), cached_raw)
+    counts = [_count(v) for v in raw]
+    if any(v is not None and c is None for v, c in zip(raw, counts, strict=True)):
+        result.usage_estimated = True
+    result.prompt_tokens, result.completion_tokens, result.cached_tokens = counts
 
 
 class _StreamError(Exception):
     """An `error` object sent inside the stream."""
 
 
-async def _consume(
-    lines: AsyncIterator[str],
-    result: RequestResult,
-    spec: RequestSpec,
-    on_text: Callable[[TextDelta], None] | None,
-) -> None:
-    events = _sse_data(lines).__aiter__()
-    text_parts: list[str] = []
-    reasoning_parts: list[str] = []
-    try:
-        while True:
-            try:
-                data = await _with_deadline(events.__anext__(), result, spec)
-            except StopAsyncIteration:
-                break
-            now = time.perf_counter_ns()
-            if result.t_first_chunk is None:
-                result.t_first_chunk = now
-            if data.strip() == "[DONE]":
-                break
-            try:
-                chunk = json.loads(data)
-            except ValueError as exc:
-                raise MalformedChunk(f"not JSON: {redact_and_cut(data, 80)!r}") from exc
-            if not isinstance(chunk, dict):
-                raise MalformedChunk(f"not a JSON object: {redact_and_cut(data, 80)!r}")
-            if chunk.get("error"):
-                raise _StreamError(redact_and_cut(str(chunk["error"]), 300))
-            if result.response_id is None and chunk.get("id"):
-                result.response_id = chunk["id"]
-            if chunk.get("usage"):
-                _record_usage(result, chunk["usage"])
-            for choice in chunk.get("choices") or ():
-                if choice.get("finish_reason"):
-                    result.finish_reason = choice["finish_reason"]
-                delta = choice.get("delta") or {}
-                content = delta.get("content")
-                reasoning = delta.get("reasoning_content") or delta.get("reasoning")
-                if not reasoning and not content:
-                    continue  # a role-only or empty delta is never a token
-                if result.t_first_token is None:
-                    result.t_first_token = now
-                if content and result.t_first_content is None:
-                    result.t_first_content = now
-                result.t_last_token = now
-                result.event_times.append(now)
-                result.event_chars.append(len(content or ""))
-                result.event_reasoning_chars.append(len(reasoning or ""))
-                if reasoning:
-                    reasoning_parts.append(reasoning)
-                if content:
-                    text_parts.append(content)
-                if on_text is not None:
-                    if reasoning:
-                        on_text(TextDelta(result.request_id, reasoning, True, now))
-                    if content:
-                        on_text(TextDelta(result.request_id, content, False, now))
-    except _StreamError as err:
-        _fail(result, diagnosis(ErrorClass.SERVER, f"error event in the stream: {err}"))
-    finally:
-        result.text = "".join(text_parts)
-        result.reasoning_text = "".join(reasoning_parts)
+def _text_field(delta: dict[str, Any], key: str, strict: bool) -> str:
+    value = delta.get(key)
+    if value is None:
+        return ""
+    if type(value) is str:
+        return value
+    if strict:
+        raise MalformedChunk(f"delta.{key} is a {type(value).__name__}, not a string")
+    return ""
+
+
+def _choices(chunk: dict[str, Any]) -> list[dict[str, Any]]:
+    """The chunk's choices, checked: a list of objects, each delta an object."""
+    choices = chunk.get("choices")
+    if choices is None:
+        return []
+    if not isinstance(choices, list):
+        raise MalformedChunk(f"choices is a {type(choices).__name__}, not a list")
+    for choice in choices:
+        if not isinstance(choice, dict):
+            raise MalformedChunk(f"a choice is {json.dumps(choice)[:40]}, not an object")
+        delta = choice.get("delta")
+        if delta is not None and not isinstance(delta, dict):
+            raise MalformedChunk(f"a delta is a {type(delta).__name__}, not an object")
+        finish = choice.get("finish_reason")
+        if finish is not None and not isinstance(finish, str):
+            raise MalformedChunk(f"finish_reason is a {type(finish).__name__}, not a string")
+    return choices
+
+
+def _shown(data: bytes) -> str:
+    """The start of a bad event for a message: redacted first, then cut."""
+    return redact_and_cut(data[:4096].decode("utf-8", "replace"), 80)
+
+
+def _response_id(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, str | int) and not isinstance(value, bool):
+        return str(value)[:200]
+    raise MalformedChunk(f"the chunk id is a {type(value).__name__}, not a string")
+
+
+_EOL = re.compile(rb"\r\n|\r|\n")
+
+
+class _Stream:
+    """Reads one SSE body within its caps and fills the result as events arrive."""
+
+    def __init__(
+        self,
+        result: RequestResult,
+        spec: RequestSpec,
+        on_text: Callable[[TextDelta], None] | None,
+    ) -> None:
+        self.result = result
+        self.spec = spec
+        self.on_text = on_text
+        self.body_limit = body_limit_bytes(spec.max_tokens)
+        self.event_limit = overrun_event_limit(spec.max_tokens)
+        self.estimate_limit = overrun_estimate_limit(spec.max_tokens)
+        self.received = 0  # body bytes
+        self.events = 0  # SSE data events, [DONE] included
+        self.done = False  # [DONE] seen
+        self.chars = 0  # characters of all text so far
+        self.estimated = 0  # estimate_tokens of all text so far, kept once chars pass the limit
+        self.text_parts: list[str] = []
+        self.reasoning_parts: list[str] = []
+
+    async def consume(self, http: httpx2.Response) -> None:
+        try:
+            async with aclosing(self._events(http.aiter_bytes())) as events:
+                while not self.done:
+                    try:
+                        data = await _with_deadline(events.__anext__(), self.result, self.spec)
+                    except StopAsyncIteration:
+                        break
+                    self.done = self._handle(data)
+        except _StreamError as err:
+            _fail(self.result, diagnosis(ErrorClass.SERVER, f"error event in the stream: {err}"))
+        finally:
+            self.result.text = "".join(self.text_parts)
+            self.result.reasoning_text = "".join(self.reasoning_parts)
+
+    async def _lines(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[list[bytes]]:
+        """The lines of each read (ending in CRLF, LF or CR), none longer than MAX_LINE_BYTES,
+        the body no longer than its limit; bytes, so that only each event's JSON is decoded."""
+        pending = b""
+        async for piece in chunks:
+            self.received += len(piece)
+            if self.received > self.body_limit:
+                raise Oversized(
+                    f"the response body passed {self.body_limit} bytes, the cap for "
+                    f"max_tokens={self.spec.max_tokens} (1 MiB + 4 KiB per token); "
+                    "stopped reading"
+                )
+            data = pending + piece if pending else piece
+            held = b""
+            if data.endswith(b"\r"):  # maybe the first half of a CRLF split across two reads
+                data, held = data[:-1], b"\r"
+            lines = _EOL.split(data) if b"\r" in data else data.split(b"\n")
+            pending = lines.pop() + held
+            if len(pending) > MAX_LINE_BYTES or any(len(x) > MAX_LINE_BYTES for x in lines):
+                raise Oversized(f"an SSE line passed {MAX_LINE_BYTES} bytes; stopped reading")
+            if lines:
+                yield lines
+        if pending.rstrip(b"\r"):
+            yield [pending.rstrip(b"\r")]
+
+    async def _events(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        """The `data` payloads of a Server-Sent Events stream (multi-line data joined by \\n).
+        `event:`, `id:`, `retry:` and `:` comment lines carry nothing we measure."""
+        data: list[bytes] = []
+        size = 0
+        async with aclosing(self._lines(chunks)) as batches:
+            async for lines in batches:
+                for line in lines:
+                    if not line:
+                        if data:
+                            yield b"\n".join(data)
+                            data, size = [], 0
+                        continue
+                    if line.startswith(b"data:"):
+                        value = line[6:] if line.startswith(b"data: ") else line[5:]
+                        size += len(value) + 1
+                        if size > MAX_EVENT_BYTES:
+                            raise Oversized(
+                                f"an SSE event passed {MAX_EVENT_BYTES} bytes; stopped reading"
+                            )
+                        data.append(value)
+        if data:
+            yield b"\n".join(data)
+
+    def _handle(self, data: bytes) -> bool:
+        """One event; True for [DONE]."""
+        result = self.result
+        now = time.perf_counter_ns()
+        self.events += 1
+        if result.t_first_chunk is None:
+            result.t_first_chunk = now
+        if len(data) < 32 and data.strip() == b"[DONE]":
+            return True
+        try:
+            chunk = json.loads(data)
+        except (ValueError, RecursionError) as exc:  # RecursionError: absurdly nested JSON
+            raise MalformedChunk(f"not JSON: {_shown(data)!r}") from exc
+        if not isinstance(chunk, dict):
+            raise MalformedChunk(f"not a JSON object: {_shown(data)!r}")
+        if chunk.get("error"):
+            raise _StreamError(redact_and_cut(str(chunk["error"]), 300))
+        chunk_id = chunk.get("id")
+        if type(chunk_id) is not str or result.response_id is None:
+            response_id = _response_id(chunk_id)  # checks it: an object id is malformed
+            if result.response_id is None and response_id:
+                result.response_id = response_id
+        if chunk.get("usage"):
+            _record_usage(result, chunk["usage"])
+        for choice in _choices(chunk):
+            self._choice(choice, now)
+        return False
+
+    def _choice(self, choice: dict[str, Any], now: int) -> None:
+        result = self.result
+        if choice.get("finish_reason"):
+            result.finish_reason = choice["finish_reason"][:64]
+        delta = choice.get("delta") or {}
+        if not delta:
+            return  # an empty delta is never a token
+        content = _text_field(delta, "content", strict=True)
+        reasoning = _text_field(delta, "reasoning_content", strict=True)
+        if not reasoning and "reasoning" in delta:
+            reasoning = _text_field(delta, "reasoning", strict=False)
+        if not reasoning and not content:
+            return  # a role-only or empty delta is never a token
+        if result.t_first_token is None:
+            result.t_first_token = now
+        if content and result.t_first_content is None:
+            result.t_first_content = now
+        result.t_last_token = now
+        result.event_times.append(now)
+        result.event_chars.append(len(content))
+        result.event_reasoning_chars.append(len(reasoning))
+        if reasoning:
+            self.reasoning_parts.append(reasoning)
+        if content:
+            self.text_parts.append(content)
+        if self.on_text is not None:
+            if reasoning:
+                self.on_text(TextDelta(result.request_id, reasoning, True, now))
+            if content:
+                self.on_text(TextDelta(result.request_id, content, False, now))
+        self._check_overrun(content, reasoning)
+
+    def _check_overrun(self, content: str, reasoning: str) -> None:
+        """Stop at once when the output outgrows max_tokens: by events, or by estimated text."""
+        events = len(self.result.event_times)
+        if events > self.event_limit:
+            raise Overrun(
+                f"{events} text events for max_tokens={self.spec.max_tokens} (at most "
+                f"{self.event_limit} allowed); stopped reading"
+            )
+        # the estimate never exceeds the characters, so it is worth computing only past the limit
+        self.chars += len(content) + len(reasoning)
+        if self.chars <= self.estimate_limit:
+            return
+        if self.estimated:
+            self.estimated += estimate_tokens(content) + estimate_tokens(reasoning)
+        else:  # the first time past the limit: all the text so far
+            self.estimated = estimate_tokens("".join(self.text_parts + self.reasoning_parts))
+        if self.estimated > self.estimate_limit:
+            raise Overrun(
+                f"about {self.estimated} tokens of text for max_tokens={self.spec.max_tokens} "
+                f"(at most {self.estimate_limit} allowed); stopped reading"
+            )
