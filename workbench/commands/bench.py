@@ -159,7 +159,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         type=_seconds(),
         default=None,
         metavar="S",
-        help="seconds a whole request may take (default: the provider's, else no limit)",
+        help="seconds a whole request may take (default: the provider's, else first-token "
+        "limit + stall limit + 1 s per max_tokens)",
     )
     p.add_argument(
         "--retry-budget",

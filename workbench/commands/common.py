@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import math
 import re
 import sys
@@ -234,6 +235,9 @@ async def start_local_provider(args: argparse.Namespace, stack: AsyncExitStack) 
     return server.base_url
 
 
+MODEL_LIST_TIMEOUT_S = 60.0
+
+
 async def list_models(
     base_url: str, api_key: str | None, options: ClientOptions | None = None
 ) -> set[str] | None:
@@ -250,10 +254,16 @@ async def list_models(
         verify_tls=opts.verify_tls,
     )
     try:
-        page = await client.models.list()
+        # a list that trickles in must not hang the command before any request is sent
+        async with asyncio.timeout(MODEL_LIST_TIMEOUT_S):
+            page = await client.models.list()
         return {m.id for m in page.data}
     except openai.NotFoundError:
         return None
+    except TimeoutError:
+        raise TimeoutError(
+            f"the model list took longer than {MODEL_LIST_TIMEOUT_S:g} s to arrive"
+        ) from None
     finally:
         await client.close()
 
@@ -316,6 +326,12 @@ async def _server_models(
         return await list_models(base_url, api_key, options)
     except ProxyUnsupported as exc:
         fail(str(exc))
+        return False
+    except TimeoutError as exc:
+        fail(
+            f"{base_url}: {exc}: the server answers, but too slowly (a stalled server, or a "
+            "gateway waiting on its upstream); check its load and try again"
+        )
         return False
     except Exception as exc:  # report the classified cause, not a traceback
         fail(f"{base_url}: {classify_exception(exc, '', False).message}")

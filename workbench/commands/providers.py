@@ -163,7 +163,11 @@ def _show(args: argparse.Namespace) -> int:
     _out(f"  key:           {provider.key.describe()}")
     for header, value in provider.headers.items():
         _out(f"  header:        {header}: {redact(value)}")
-    total = f"{provider.total_timeout_s:g} s" if provider.total_timeout_s else "none"
+    total = (
+        f"{provider.total_timeout_s:g} s"
+        if provider.total_timeout_s
+        else "default (first-token + stall + 1 s per max_tokens)"
+    )
     _out(
         f"  timeouts:      first token {provider.first_token_timeout_s:g} s, "
         f"stall {provider.stall_timeout_s:g} s, total {total}"
