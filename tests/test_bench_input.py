@@ -255,7 +255,7 @@ def test_kernels_exits_3_when_rows_fail(tmp_path: Path, capsys: pytest.CaptureFi
 
 # ---- the property: whatever the numbers, the CLI answers with a clean exit ----
 
-# The documented ranges (docs/reliability-runs.md), written out again independently.
+# The documented ranges (docs/reliability.md, "Runs and input"), written out again independently.
 _INT_RANGES = {
     "--repeats": (1, 100_000),
     "--warmup": (0, 1000),

@@ -2,7 +2,7 @@
 
 Every flag is checked before anything starts (exit 2 names the flag, the range and the fix);
 rows go to the CSV and the history as each request finishes, so an interrupted run keeps
-every finished row. Exit codes: docs/reliability-runs.md.
+every finished row. Exit codes: docs/reliability.md.
 """
 
 from __future__ import annotations
@@ -390,7 +390,7 @@ def _stop_on_signals(runner: Runner, stopped_by: list[int]) -> Callable[[], None
 
 
 def _report(outcome: _Outcome, writer: CsvWriter, stored: bool) -> int:
-    """Print the table and where the rows went; the exit code by docs/reliability-runs.md."""
+    """Print the table and where the rows went; the exit code by docs/reliability.md."""
     final = outcome.final
     assert final is not None  # the runner always ends with RunFinished
     print(format_summary_table(outcome.summary.cells()))

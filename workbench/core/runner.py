@@ -37,7 +37,8 @@ Mode = Literal["parallel", "sequential"]
 # full length: prefill of a long prompt costs time and money for one token of output.
 CALIBRATION_MAX_TOKENS = 8192
 
-# The limits of a plan (docs/reliability-runs.md); the CLI checks its flags against these.
+# The limits of a plan (docs/reliability.md, "Runs and input"); the CLI checks its flags
+# against these.
 MAX_CONCURRENCY = 256
 MAX_REPEATS = 100_000
 MAX_WARMUP = 1_000
