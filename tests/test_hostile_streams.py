@@ -73,7 +73,6 @@ FAILURES = [
     ("empty-deltas", ErrorClass.OVERSIZED, "the response body passed"),
     ("long-line", ErrorClass.OVERSIZED, "an SSE line passed"),
     ("big-event", ErrorClass.OVERSIZED, "an SSE event passed"),
-    ("id-object", ErrorClass.MALFORMED, "the chunk id is a dict"),
     ("choices-null", ErrorClass.MALFORMED, "a choice is null"),
     ("delta-string", ErrorClass.MALFORMED, "a delta is a str"),
     ("content-number", ErrorClass.MALFORMED, "delta.content is a int"),
@@ -111,7 +110,8 @@ async def test_a_broken_stream_is_a_classified_row_never_a_success(
 
 
 def test_every_hostile_mode_has_a_test() -> None:
-    tested = {f[0] for f in FAILURES} | set(SUCCESSES) | set(BAD_USAGE) | {"endless-slow"}
+    tested = {f[0] for f in FAILURES} | set(SUCCESSES) | set(BAD_USAGE)
+    tested |= {"endless-slow", "id-object"}
     tested.add("raw-body")  # arbitrary bodies: tests/test_sse_property.py
     assert tested == set(MODES)
 
@@ -127,6 +127,16 @@ async def test_a_complete_stream_stays_a_success(transport: str, mode: str) -> N
     assert result.ok, result.error_message
     assert not result.usage_estimated
     assert result.completion_tokens == len(result.event_times)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+async def test_a_chunk_id_that_is_an_object_is_left_out_and_the_text_kept(transport: str) -> None:
+    # the id only labels the row (to match server logs); the text and its timing are real
+    async with HostileServer() as server:
+        result, _ = await _stream(server, "id-object", transport)
+    assert result.ok, result.error_message
+    # the first chunk's good id is kept; the later garbled one is ignored
+    assert result.response_id == "chatcmpl-hostile" and result.text and result.event_times
 
 
 BAD_USAGE = ["usage-string", "usage-huge", "usage-negative", "usage-float", "usage-bool"]
