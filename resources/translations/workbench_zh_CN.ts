@@ -434,96 +434,101 @@
     </message>
     <message>
         <location filename="../../workbench/ui/error_titles.py" line="26"/>
+        <source>The server is out of memory for this request</source>
+        <translation>服务器内存不足，无法处理此请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="27"/>
         <source>An HTML page came back instead of the API</source>
         <translation>返回的是 HTML 页面而不是 API 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="27"/>
+        <location filename="../../workbench/ui/error_titles.py" line="28"/>
         <source>Cannot reach the server</source>
         <translation>无法连接服务器</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="28"/>
+        <location filename="../../workbench/ui/error_titles.py" line="29"/>
         <source>The connection dropped mid-stream</source>
         <translation>流式输出中途连接断开</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="29"/>
+        <location filename="../../workbench/ui/error_titles.py" line="30"/>
         <source>The stream was cut short</source>
         <translation>流被提前截断</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="30"/>
+        <location filename="../../workbench/ui/error_titles.py" line="31"/>
         <source>More output than max_tokens allows</source>
         <translation>输出超出 max_tokens 的上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="31"/>
+        <location filename="../../workbench/ui/error_titles.py" line="32"/>
         <source>The server sent more data than allowed</source>
         <translation>服务器发送的数据超出上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="32"/>
+        <location filename="../../workbench/ui/error_titles.py" line="33"/>
         <source>The server broke the HTTP protocol</source>
         <translation>服务器违反了 HTTP 协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="33"/>
+        <location filename="../../workbench/ui/error_titles.py" line="34"/>
         <source>The server redirects elsewhere</source>
         <translation>服务器重定向到别处</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="34"/>
+        <location filename="../../workbench/ui/error_titles.py" line="35"/>
         <source>The API key cannot be sent</source>
         <translation>API 密钥无法发送</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="35"/>
+        <location filename="../../workbench/ui/error_titles.py" line="36"/>
         <source>The stream sent invalid JSON</source>
         <translation>流中收到无效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="36"/>
+        <location filename="../../workbench/ui/error_titles.py" line="37"/>
         <source>No first token within the time limit</source>
         <translation>首 Token 超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="37"/>
+        <location filename="../../workbench/ui/error_titles.py" line="38"/>
         <source>The stream stalled</source>
         <translation>流式输出停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="38"/>
+        <location filename="../../workbench/ui/error_titles.py" line="39"/>
         <source>The request ran past its time limit</source>
         <translation>请求超过总时限</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="39"/>
+        <location filename="../../workbench/ui/error_titles.py" line="40"/>
         <source>The stream ended without any text</source>
         <translation>流结束但没有任何文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="40"/>
+        <location filename="../../workbench/ui/error_titles.py" line="41"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="41"/>
+        <location filename="../../workbench/ui/error_titles.py" line="42"/>
         <source>Unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="43"/>
+        <location filename="../../workbench/ui/error_titles.py" line="44"/>
         <source>Request failed</source>
         <translation>请求失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="57"/>
+        <location filename="../../workbench/ui/error_titles.py" line="58"/>
         <source>Cause: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="58"/>
+        <location filename="../../workbench/ui/error_titles.py" line="59"/>
         <source>Fix: %1</source>
         <translation>解决：%1</translation>
     </message>
@@ -531,232 +536,242 @@
 <context>
     <name>ErrorFix</name>
     <message>
-        <location filename="../../workbench/core/errors.py" line="58"/>
+        <location filename="../../workbench/core/errors.py" line="59"/>
         <source>the server rejected the API key (missing, mistyped, expired, or with stray whitespace)</source>
         <translation>服务器拒绝了 API 密钥（缺失、输错、已过期，或带有多余的空格）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="63"/>
+        <location filename="../../workbench/core/errors.py" line="64"/>
         <source>check the key (no spaces or quotes around it), that its environment variable is set in this shell, and that the header is &apos;Authorization: Bearer &lt;key&gt;&apos;; run `workbench doctor`</source>
         <translation>检查密钥（前后不要有空格或引号）、它的环境变量在当前 shell 中已设置，以及请求头为 &apos;Authorization: Bearer &lt;key&gt;&apos;；运行 `workbench doctor`</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="71"/>
+        <location filename="../../workbench/core/errors.py" line="72"/>
         <source>the path does not exist on this server: usually a base URL with a missing or extra /v1, or a full .../chat/completions URL pasted as the base URL</source>
         <translation>服务器上没有这个路径：通常是 Base URL 少了或多了 /v1，或者把完整的 .../chat/completions 地址当成了 Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="76"/>
+        <location filename="../../workbench/core/errors.py" line="77"/>
         <source>use the base URL the provider documents (try with and without /v1); `workbench doctor --base-url URL` tries both</source>
         <translation>使用服务商文档中的 Base URL（带和不带 /v1 都试试）；`workbench doctor --base-url URL` 会两种都试</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="83"/>
+        <location filename="../../workbench/core/errors.py" line="84"/>
         <source>the server does not serve a model with this id</source>
         <translation>服务器上没有这个 id 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="87"/>
+        <location filename="../../workbench/core/errors.py" line="88"/>
         <source>pick an id from `workbench models --base-url URL` (ids are usually lower-case with hyphens)</source>
         <translation>从 `workbench models --base-url URL` 的列表中选择 id（id 通常是小写加连字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="94"/>
+        <location filename="../../workbench/core/errors.py" line="95"/>
         <source>the provider is rate-limiting this key (too many requests or tokens per minute)</source>
         <translation>服务商正在对这个密钥限流（每分钟请求数或 Token 数过多）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="98"/>
+        <location filename="../../workbench/core/errors.py" line="99"/>
         <source>lower the concurrency, wait for Retry-After, or ask the provider for a higher limit</source>
         <translation>降低并发、按 Retry-After 等待，或向服务商申请更高的限额</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="104"/>
+        <location filename="../../workbench/core/errors.py" line="105"/>
         <source>the account has no quota or balance left</source>
         <translation>账户的额度或余额已用完</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="108"/>
+        <location filename="../../workbench/core/errors.py" line="109"/>
         <source>top up or check the plan in the provider&apos;s console</source>
         <translation>充值，或在服务商控制台检查套餐</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="114"/>
+        <location filename="../../workbench/core/errors.py" line="115"/>
         <source>the server failed while handling the request</source>
         <translation>服务器处理请求时出错</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="118"/>
+        <location filename="../../workbench/core/errors.py" line="119"/>
         <source>retry later; if it persists, report it to the provider with the time and model</source>
         <translation>稍后重试；如果持续出现，带上时间和模型向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="124"/>
+        <location filename="../../workbench/core/errors.py" line="125"/>
         <source>the server refused the request as sent</source>
         <translation>服务器拒绝了发送的请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="128"/>
+        <location filename="../../workbench/core/errors.py" line="129"/>
         <source>read the server&apos;s message: often the prompt exceeds the model&apos;s context window, or max_tokens is too large</source>
         <translation>阅读服务器返回的信息：常见原因是提示词超出模型的上下文窗口，或 max_tokens 过大</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="135"/>
+        <location filename="../../workbench/core/errors.py" line="136"/>
+        <source>the server has no memory left for this request: its KV cache, beside the model&apos;s weights and the other requests in flight, does not fit on the GPU</source>
+        <translation>服务器没有足够的内存处理此请求：它的 KV 缓存加上模型权重和其他进行中的请求，超出了 GPU 显存</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="141"/>
+        <source>use a shorter prompt, a lower max_tokens or fewer requests at once, or a deployment with more memory per device (a higher tensor-parallel degree)</source>
+        <translation>使用更短的提示词、更小的 max_tokens 或更少的并发请求，或换用每张卡显存更多的部署（更高的张量并行度）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="148"/>
         <source>an HTML page came back where JSON or a stream was expected: a proxy, gateway login page, or a web site answered instead of the API</source>
         <translation>本应返回 JSON 或流，却返回了 HTML 页面：回应的是代理、网关登录页或网站，而不是 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="140"/>
+        <location filename="../../workbench/core/errors.py" line="153"/>
         <source>check the base URL points at the API (not the web site), and the proxy settings</source>
         <translation>检查 Base URL 指向的是 API（而不是网站），以及代理设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="146"/>
+        <location filename="../../workbench/core/errors.py" line="159"/>
         <source>the server could not be reached (DNS, TCP, TLS or proxy)</source>
         <translation>无法连接服务器（DNS、TCP、TLS 或代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="150"/>
+        <location filename="../../workbench/core/errors.py" line="163"/>
         <source>check the host and port, that the server is running, and HTTP(S)_PROXY / NO_PROXY; a local server must not go through a global proxy</source>
         <translation>检查主机和端口、服务器是否在运行，以及 HTTP(S)_PROXY / NO_PROXY；本地服务器不能走全局代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="157"/>
+        <location filename="../../workbench/core/errors.py" line="170"/>
         <source>the connection closed before the stream finished</source>
         <translation>流式输出结束前连接就断开了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="161"/>
+        <location filename="../../workbench/core/errors.py" line="174"/>
         <source>retry; if it repeats, a proxy or load balancer may cut long streams (check its timeouts)</source>
         <translation>重试；如果反复出现，可能是代理或负载均衡器切断了长连接（检查其超时设置）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="168"/>
+        <location filename="../../workbench/core/errors.py" line="181"/>
         <source>the stream ended without [DONE] and without a finish_reason: the server or a proxy cut it short, so the answer and its token counts are incomplete</source>
         <translation>流结束时既没有 [DONE] 也没有 finish_reason：服务器或代理把它提前截断了，回答和 token 数都不完整</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="173"/>
+        <location filename="../../workbench/core/errors.py" line="186"/>
         <source>retry; if it repeats, check the timeouts of any proxy or load balancer on the way and the server&apos;s logs (the row is kept but never enters the figures)</source>
         <translation>重试；若反复出现，检查途经的代理或负载均衡器的超时设置以及服务器日志（该行会保留，但不计入统计数字）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="180"/>
+        <location filename="../../workbench/core/errors.py" line="193"/>
         <source>the server sent more output than max_tokens allows (it ignores max_tokens, or the stream never ends); the client stopped reading at once</source>
         <translation>服务器发送的输出超出 max_tokens 允许的量（它忽略了 max_tokens，或者流永不结束）；客户端已立即停止读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="185"/>
+        <location filename="../../workbench/core/errors.py" line="198"/>
         <source>check that the server or gateway honours max_tokens, and report it to the provider; such a stream cannot be compared with others</source>
         <translation>确认服务器或网关遵守 max_tokens，并向服务商报告；这样的流无法与其他结果比较</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="192"/>
+        <location filename="../../workbench/core/errors.py" line="205"/>
         <source>the server sent a line, an event or a body larger than the client accepts; the client stopped reading to keep its memory bounded</source>
         <translation>服务器发送的一行、一个事件或整个响应体超出客户端接受的大小；客户端已停止读取，以限制内存占用</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="197"/>
+        <location filename="../../workbench/core/errors.py" line="210"/>
         <source>check that the base URL is an OpenAI-compatible API and that no proxy rewrites the stream; report it to the provider</source>
         <translation>确认 Base URL 指向 OpenAI 兼容的 API，且没有代理改写数据流；并向服务商报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="204"/>
+        <location filename="../../workbench/core/errors.py" line="217"/>
         <source>the server or a proxy broke the HTTP protocol (bad chunked encoding, a header line too long, too many headers)</source>
         <translation>服务器或代理违反了 HTTP 协议（分块编码错误、头部行过长或头部过多）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="209"/>
+        <location filename="../../workbench/core/errors.py" line="222"/>
         <source>try without the proxy; if it persists, report it to the provider with the time</source>
         <translation>不经代理再试；若仍然出现，请附上时间向服务商报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="215"/>
+        <location filename="../../workbench/core/errors.py" line="228"/>
         <source>the server answered with a redirect; a request is never re-sent to another address, because that can turn a POST into a GET or send the key elsewhere</source>
         <translation>服务器返回了重定向；请求绝不会被重新发往另一个地址，因为这可能把 POST 变成 GET，或把密钥发到别处</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="220"/>
+        <location filename="../../workbench/core/errors.py" line="233"/>
         <source>use the new address (named in the message) as the base URL; `workbench doctor --base-url URL` checks it</source>
         <translation>把新地址（见消息中）用作 Base URL；可用 `workbench doctor --base-url URL` 检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="227"/>
+        <location filename="../../workbench/core/errors.py" line="240"/>
         <source>the API key or a custom header contains characters HTTP headers cannot carry (a line break, or a non-ASCII character such as a full-width space or a curly quote)</source>
         <translation>API 密钥或自定义头部含有 HTTP 头部无法承载的字符（换行符，或全角空格、弯引号等非 ASCII 字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="232"/>
+        <location filename="../../workbench/core/errors.py" line="245"/>
         <source>copy the key again as plain text, with no quotes, spaces or line breaks, and set it again; nothing was sent</source>
         <translation>以纯文本重新复制密钥（不带引号、空格或换行）并重新设置；本次没有发送任何请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="239"/>
+        <location filename="../../workbench/core/errors.py" line="252"/>
         <source>the server sent a stream event that is not valid JSON or not shaped like a chat completion chunk</source>
         <translation>服务器发送的流事件不是有效的 JSON，或不符合 chat completion 数据块的格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="244"/>
+        <location filename="../../workbench/core/errors.py" line="257"/>
         <source>the endpoint is not fully OpenAI-compatible, or a proxy altered the stream; try without the proxy or report it to the provider</source>
         <translation>该接口不完全兼容 OpenAI，或代理改动了流；不经代理再试，或向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="251"/>
+        <location filename="../../workbench/core/errors.py" line="264"/>
         <source>no token arrived within the first-token limit (long prompts take long to prefill)</source>
         <translation>在首 Token 时限内没有收到任何 Token（长提示词的预填充耗时较长）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="255"/>
+        <location filename="../../workbench/core/errors.py" line="268"/>
         <source>raise the first-token timeout, or use a shorter prompt</source>
         <translation>提高首 Token 超时，或使用更短的提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="261"/>
+        <location filename="../../workbench/core/errors.py" line="274"/>
         <source>the stream stalled: no token for longer than the stall limit</source>
         <translation>流式输出停滞：超过停滞时限没有新 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="265"/>
+        <location filename="../../workbench/core/errors.py" line="278"/>
         <source>retry; raise the stall timeout if the server is known to pause</source>
         <translation>重试；如果已知服务器会暂停，提高停滞超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="271"/>
+        <location filename="../../workbench/core/errors.py" line="284"/>
         <source>the request ran past its total time limit</source>
         <translation>请求超过了总时限</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="275"/>
+        <location filename="../../workbench/core/errors.py" line="288"/>
         <source>raise the total timeout or lower max_tokens</source>
         <translation>提高总超时，或降低 max_tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="281"/>
+        <location filename="../../workbench/core/errors.py" line="294"/>
         <source>the stream ended without any text</source>
         <translation>流结束了，但没有任何文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="285"/>
+        <location filename="../../workbench/core/errors.py" line="298"/>
         <source>check the model id and max_tokens; run `workbench doctor` to see the raw answer</source>
         <translation>检查模型 id 和 max_tokens；运行 `workbench doctor` 查看原始响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="291"/>
+        <location filename="../../workbench/core/errors.py" line="304"/>
         <source>the request was cancelled</source>
         <translation>请求已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="295"/>
+        <location filename="../../workbench/core/errors.py" line="308"/>
         <source>nothing to fix</source>
         <translation>无需处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="301"/>
+        <location filename="../../workbench/core/errors.py" line="314"/>
         <source>an unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部出现意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="305"/>
+        <location filename="../../workbench/core/errors.py" line="318"/>
         <source>please report it with the message</source>
         <translation>请带上这条信息反馈给我们</translation>
     </message>

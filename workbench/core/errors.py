@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import email.utils
 import json
+import re
 import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -129,6 +130,18 @@ _FIXES: dict[ErrorClass, tuple[str, str]] = {
             "ErrorFix",
             "read the server's message: often the prompt exceeds the model's context window, or "
             "max_tokens is too large",
+        ),
+    ),
+    ErrorClass.OUT_OF_MEMORY: (
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the server has no memory left for this request: its KV cache, beside the model's "
+            "weights and the other requests in flight, does not fit on the GPU",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "use a shorter prompt, a lower max_tokens or fewer requests at once, or a deployment "
+            "with more memory per device (a higher tensor-parallel degree)",
         ),
     ),
     ErrorClass.HTML: (
@@ -347,6 +360,14 @@ def looks_like_html(content_type: str | None, body: str) -> bool:
     )
 
 
+# what servers say when memory, not the context window, is what a request lacks: vLLM's and
+# SGLang's KV-cache refusals, PyTorch's "CUDA out of memory", the built-in provider's refusal
+_MEMORY = re.compile(
+    r"out of memory|\boom\b|kv cache for|kv[ -]cache (?:is )?full|not enough (?:gpu |kv )?memory"
+    r"|insufficient (?:gpu |kv )?memory|no (?:free )?(?:gpu )?memory"
+)
+
+
 def classify_status(status: int, body: str, content_type: str | None, model: str) -> Diagnosis:
     """Classify an HTTP error answer by status and body."""
     if looks_like_html(content_type, body):
@@ -356,6 +377,8 @@ def classify_status(status: int, body: str, content_type: str | None, model: str
     what = f"HTTP {status}: {message}" if message else f"HTTP {status}"
     if status in (401, 403):
         return diagnosis(ErrorClass.AUTH, what, status)
+    if status != 429 and _MEMORY.search(lowered):
+        return diagnosis(ErrorClass.OUT_OF_MEMORY, what, status)
     if status == 402 or "quota" in lowered or "insufficient" in lowered or "balance" in lowered:
         return diagnosis(ErrorClass.QUOTA, what, status)
     if status == 429:

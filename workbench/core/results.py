@@ -45,6 +45,7 @@ class ErrorClass(StrEnum):
     QUOTA = "quota"  # 402, or 429 whose body says the quota is spent
     SERVER = "server_error"  # 5xx
     BAD_REQUEST = "bad_request"  # other 4xx (context too long, refused)
+    OUT_OF_MEMORY = "out_of_memory"  # the server says the KV cache (or the GPU) is out of memory
     HTML = "html_response"  # an HTML page where JSON or SSE was expected
     CONNECT = "connect_error"  # DNS, TCP, TLS, proxy
     DROPPED = "dropped"  # the connection ended mid-stream

@@ -23,6 +23,7 @@ def error_title(error_class: str | None) -> str:
         "quota": translate("ErrorClass", "No quota or balance left"),
         "server_error": translate("ErrorClass", "The server failed (5xx)"),
         "bad_request": translate("ErrorClass", "The server refused the request"),
+        "out_of_memory": translate("ErrorClass", "The server is out of memory for this request"),
         "html_response": translate("ErrorClass", "An HTML page came back instead of the API"),
         "connect_error": translate("ErrorClass", "Cannot reach the server"),
         "dropped": translate("ErrorClass", "The connection dropped mid-stream"),
