@@ -68,6 +68,7 @@ def full_result(run_id: str, **changes: object) -> RequestResult:
         event_times=[t0 + 250_000_000 + i * 19_999_993 + (i % 7) * 1_111 for i in range(101)],
         event_chars=[3 + i % 5 for i in range(101)],
         event_reasoning_chars=[0] * 100 + [7],
+        token_events=104,
         text='答案是 QXR-4821。\nDone, "quoted", with commas.',
         reasoning_text="Let me look for the code…",
         prompt_tokens=32_801,

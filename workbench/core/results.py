@@ -93,6 +93,9 @@ class RequestResult:
     event_times: list[int] = field(default_factory=list)  # every event that carried text
     event_chars: list[int] = field(default_factory=list)  # content characters of each event
     event_reasoning_chars: list[int] = field(default_factory=list)  # reasoning chars of each
+    # events from the first text on whose delta held a content field, empty ones included
+    # (0: unknown, e.g. a row stored by an older version; then one per text event)
+    token_events: int = 0
     text: str = ""
     reasoning_text: str = ""
     prompt_tokens: int | None = None

@@ -502,16 +502,21 @@ class _Stream:
             response_id = _response_id(chunk_id)  # checks it: an object id is malformed
             if result.response_id is None and response_id:
                 result.response_id = response_id
-        if chunk.get("usage"):
+        has_usage = bool(chunk.get("usage"))
+        if has_usage:
             _record_usage(result, chunk["usage"])
         for choice in _choices(chunk):
             self._choice(choice, now)
+        if has_usage and result.finish_reason is None and result.t_first_token is not None:
+            result.t_last_token = now  # no finish chunk: the usage chunk closes the decode span
         return False
 
     def _choice(self, choice: dict[str, Any], now: int) -> None:
         result = self.result
         if choice.get("finish_reason"):
             result.finish_reason = choice["finish_reason"][:64]
+            if result.t_first_token is not None:
+                result.t_last_token = now  # tokens without text end here (docs/metrics.md)
         delta = choice.get("delta") or {}
         if not delta:
             return  # an empty delta is never a token
@@ -519,10 +524,17 @@ class _Stream:
         reasoning = _text_field(delta, "reasoning_content", strict=True)
         if not reasoning and "reasoning" in delta:
             reasoning = _text_field(delta, "reasoning", strict=False)
+        if result.t_first_token is not None and (
+            "content" in delta or "reasoning_content" in delta or "reasoning" in delta
+        ):
+            result.token_events += 1  # textless after the first text: a special token, say
+            if not reasoning and not content:
+                result.t_last_token = now
         if not reasoning and not content:
             return  # a role-only or empty delta is never a token
         if result.t_first_token is None:
             result.t_first_token = now
+            result.token_events = 1
         if content and result.t_first_content is None:
             result.t_first_content = now
         result.t_last_token = now
