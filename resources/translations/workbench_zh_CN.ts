@@ -504,26 +504,31 @@
     </message>
     <message>
         <location filename="../../workbench/ui/error_titles.py" line="40"/>
+        <source>Tokens came back, but no visible text</source>
+        <translation>返回了 token，但没有可见文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/error_titles.py" line="41"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="41"/>
+        <location filename="../../workbench/ui/error_titles.py" line="42"/>
         <source>Unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="43"/>
+        <location filename="../../workbench/ui/error_titles.py" line="44"/>
         <source>Request failed</source>
         <translation>请求失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="57"/>
+        <location filename="../../workbench/ui/error_titles.py" line="58"/>
         <source>Cause: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/error_titles.py" line="58"/>
+        <location filename="../../workbench/ui/error_titles.py" line="59"/>
         <source>Fix: %1</source>
         <translation>解决：%1</translation>
     </message>
@@ -742,21 +747,31 @@
     </message>
     <message>
         <location filename="../../workbench/core/errors.py" line="291"/>
+        <source>the model generated tokens but none of them is visible text: special tokens the server does not decode, or a character cut in the middle of its UTF-8 bytes</source>
+        <translation>模型生成了 token，但没有一个是可见文本：服务器未解码的特殊 token，或在 UTF-8 字节中间被截断的字符</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="296"/>
+        <source>check the model&apos;s chat template and tokenizer on the server (does it stop at or print its end-of-turn token?); raise max_tokens if finish_reason is length</source>
+        <translation>检查服务器上该模型的对话模板（chat template）和分词器（它是否在结束标记处停止，或把结束标记输出？）；若 finish_reason 为 length，请调高 max_tokens</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="303"/>
         <source>the request was cancelled</source>
         <translation>请求已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="295"/>
+        <location filename="../../workbench/core/errors.py" line="307"/>
         <source>nothing to fix</source>
         <translation>无需处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="301"/>
+        <location filename="../../workbench/core/errors.py" line="313"/>
         <source>an unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部出现意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="305"/>
+        <location filename="../../workbench/core/errors.py" line="317"/>
         <source>please report it with the message</source>
         <translation>请带上这条信息反馈给我们</translation>
     </message>

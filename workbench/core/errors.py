@@ -287,6 +287,18 @@ _FIXES: dict[ErrorClass, tuple[str, str]] = {
             "check the model id and max_tokens; run `workbench doctor` to see the raw answer",
         ),
     ),
+    ErrorClass.NO_VISIBLE_TEXT: (
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the model generated tokens but none of them is visible text: special tokens the "
+            "server does not decode, or a character cut in the middle of its UTF-8 bytes",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "check the model's chat template and tokenizer on the server (does it stop at or "
+            "print its end-of-turn token?); raise max_tokens if finish_reason is length",
+        ),
+    ),
     ErrorClass.CANCELLED: (
         QT_TRANSLATE_NOOP(
             "ErrorFix",

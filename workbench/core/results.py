@@ -59,6 +59,7 @@ class ErrorClass(StrEnum):
     STALL = "stall_timeout"  # no token for longer than the stall limit
     TOTAL_TIMEOUT = "total_timeout"
     EMPTY = "empty_response"  # the stream ended without any text
+    NO_VISIBLE_TEXT = "no_visible_text"  # tokens came (usage, or finish length), but no text
     CANCELLED = "cancelled"
     INTERNAL = "internal"  # a bug of ours; the message says what
 

@@ -301,12 +301,24 @@ def _judge(result: RequestResult, spec: RequestSpec, stream: _Stream, content_ty
             _fail(result, diagnosis(ErrorClass.TRUNCATED, what))
         return
     if not result.text and not result.reasoning_text:
-        _fail(result, diagnosis(ErrorClass.EMPTY, "the stream ended with no text"))
+        _fail(result, _no_text(result))
         return
     reported = result.completion_tokens
     if reported is not None and reported > overrun_event_limit(spec.max_tokens):
         what = f"the server reported {reported} completion tokens for max_tokens={spec.max_tokens}"
         _fail(result, diagnosis(ErrorClass.OVERRUN, what))
+
+
+def _no_text(result: RequestResult) -> Diagnosis:
+    """No text at all, or tokens without visible text (special tokens, partial UTF-8)."""
+    tokens = result.completion_tokens or 0
+    if tokens > 0 or result.finish_reason == "length":
+        what = (
+            f"the server generated tokens (completion_tokens={result.completion_tokens}, "
+            f"finish_reason={result.finish_reason}) but sent no visible text"
+        )
+        return diagnosis(ErrorClass.NO_VISIBLE_TEXT, what)
+    return diagnosis(ErrorClass.EMPTY, "the stream ended with no text")
 
 
 def _fail(result: RequestResult, diag: Diagnosis) -> None:
