@@ -38,7 +38,7 @@ EXPECTED_COLUMNS = (
     "usage_estimated", "ttft_ms", "ttfc_ms", "e2e_ms", "decode_tps", "overall_tps", "prefill_tps",
     "tpot_ms", "itl_p50_ms", "itl_p90_ms", "itl_p99_ms", "network_baseline_ms", "cost_usd",
     "finish_reason", "needle_found", "http_status", "error_class", "error_message", "repeat",
-    "concurrency", "attempt", "warmup",
+    "concurrency", "attempt", "warmup", "price_known",
 )  # fmt: skip
 
 

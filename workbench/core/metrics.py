@@ -79,7 +79,7 @@ def first_event_tokens(result: RequestResult, completion_tokens: int) -> int:
 def cost_usd(
     prices: Prices, prompt_tokens: int | None, completion_tokens: int | None, cached: int | None
 ) -> float | None:
-    if prompt_tokens is None and completion_tokens is None:
+    if not prices.known or (prompt_tokens is None and completion_tokens is None):
         return None
     prompt = prompt_tokens or 0
     cached_tokens = min(cached or 0, prompt)

@@ -12,11 +12,18 @@ from enum import StrEnum
 
 @dataclass(frozen=True)
 class Prices:
-    """USD per million tokens; `cached_input` applies to prompt tokens served from a cache."""
+    """USD per million tokens; `cached_input` applies to prompt tokens served from a cache.
+
+    `known` is False when no catalog entry or providers.toml gives the model's prices (a
+    gateway alias, a self-hosted model): its cost is unknown, never $0."""
 
     input: float = 0.0
     output: float = 0.0
     cached_input: float | None = None
+    known: bool = True
+
+
+UNKNOWN_PRICES = Prices(known=False)
 
 
 @dataclass(frozen=True)
