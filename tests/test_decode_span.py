@@ -76,3 +76,24 @@ async def test_packed_chunks_leave_the_first_events_tokens_out_of_decode() -> No
     assert measured is not None
     # counting 63 tokens in the span would overstate it by 5 %
     assert abs(measured - truth) / truth < 0.025, (measured, truth)
+
+
+async def test_usage_below_the_text_events_is_suspect_and_decode_uses_the_events() -> None:
+    # 20 text events, one token each, but the usage (made up by a gateway) says 12
+    script: list[Step] = [(0.05, chunk("w0 "))]
+    script += [(0.02, chunk(f"w{i} ")) for i in range(1, 20)]
+    script += [(0, chunk(finish="stop")), (0, chunk(usage=_usage(12))), (0, "[DONE]")]
+    result, emit = await _measure(script)
+    assert result.ok and result.usage_suspect and not result.usage_estimated
+    assert result.completion_tokens == 12  # what the server reported is kept
+    truth = _tps(19, emit[0], emit[20])
+    measured = derive(result).decode_tps
+    assert measured is not None
+    assert abs(measured - truth) / truth < 0.1, (measured, truth)  # 11 tokens would say ~0.6x
+
+
+async def test_believable_usage_is_not_suspect() -> None:
+    script: list[Step] = [(0, chunk("a b ")), (0.01, chunk("c d ", finish="stop"))]
+    script += [(0, chunk(usage=_usage(4))), (0, "[DONE]")]
+    result, _ = await _measure(script)
+    assert result.ok and not result.usage_suspect

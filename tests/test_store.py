@@ -39,6 +39,7 @@ EXPECTED_COLUMNS = (
     "tpot_ms", "itl_p50_ms", "itl_p90_ms", "itl_p99_ms", "network_baseline_ms", "cost_usd",
     "finish_reason", "needle_found", "http_status", "error_class", "error_message", "repeat",
     "concurrency", "attempt", "warmup", "price_known",
+    "usage_suspect",
 )  # fmt: skip
 
 
@@ -75,6 +76,7 @@ def full_result(run_id: str, **changes: object) -> RequestResult:
         completion_tokens=120,
         cached_tokens=1024,
         usage_estimated=True,
+        usage_suspect=True,
         finish_reason="stop",
         http_status=200,
         response_id="chatcmpl-123",

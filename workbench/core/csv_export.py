@@ -62,6 +62,7 @@ COLUMN_DOCS: tuple[tuple[str, str], ...] = (
     ("attempt", "1 for a first try; higher for a retry"),
     ("warmup", "true for a warm-up request (kept, but not in aggregates)"),
     ("price_known", "false when no catalog or providers.toml price is known: cost_usd is blank"),
+    ("usage_suspect", "true when completion_tokens < text events: decode_tps uses the events"),
 )
 COLUMNS: tuple[str, ...] = tuple(name for name, _ in COLUMN_DOCS)
 
@@ -149,6 +150,7 @@ def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -
         "attempt": _text(result.attempt),
         "warmup": _text(result.warmup),
         "price_known": _text(result.prices.known),
+        "usage_suspect": _text(result.usage_suspect),
     }
     for name in _MS_COLUMNS:
         row[name] = _fixed(getattr(metrics, name), 3)

@@ -101,7 +101,8 @@ def derive(result: RequestResult) -> RequestMetrics:
     prompt_tokens = token_count(result.prompt_tokens)
 
     decode_tps = tpot = None
-    after_first = None if out is None else out - first_event_tokens(result, out)
+    decoded = len(result.event_times) if result.usage_suspect else out  # at least one per event
+    after_first = None if decoded is None else decoded - first_event_tokens(result, decoded)
     if after_first is not None and after_first > 0 and result.t_first_token is not None:
         span = _ms(result.t_first_token, result.t_last_token)
         if span is not None and span > 0:

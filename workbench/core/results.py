@@ -110,6 +110,7 @@ class RequestResult:
     completion_tokens: int | None = None
     cached_tokens: int | None = None
     usage_estimated: bool = False
+    usage_suspect: bool = False  # usage counted fewer output tokens than text events arrived
     finish_reason: str | None = None
     http_status: int | None = None
     response_id: str | None = None  # the server's completion id (chunk.id)

@@ -175,7 +175,11 @@ async def _with_deadline(awaitable: Any, result: RequestResult, spec: RequestSpe
 
 
 def _fill_estimates(result: RequestResult, spec: RequestSpec) -> None:
-    """A server that sent no (believable) usage gets an estimate, and the row says so."""
+    """A server that sent no (believable) usage gets an estimate, and the row says so; usage
+    below the text events (an event holds at least one token) is flagged as made up."""
+    reported = result.completion_tokens
+    if reported is not None and not result.usage_estimated:
+        result.usage_suspect = reported < len(result.event_times)
     if result.completion_tokens is None and (result.text or result.reasoning_text):
         result.completion_tokens = max(
             len(result.event_times), estimate_tokens(result.text + result.reasoning_text)
