@@ -28,13 +28,21 @@ def _result(**kw) -> RequestResult:
 
 
 def test_definitions_follow_metrics_md() -> None:
-    m = derive(_result(network_baseline_ms=100.0))
+    # 11 token events (7 of them without text), so the first event carried one token
+    m = derive(_result(network_baseline_ms=100.0, token_events=11))
     assert m.ttft_ms == 200 and m.ttfc_ms == 300 and m.e2e_ms == 1250
     assert m.decode_tps == pytest.approx(10 / 1.0)  # (11 - 1) tokens over 1.0 s
     assert m.tpot_ms == pytest.approx(100.0)
     assert m.overall_tps == pytest.approx(11 / 1.25)
     assert m.prefill_tps == pytest.approx(1000 / 0.1)  # TTFT minus the 100 ms baseline
     assert m.itl_p50_ms == pytest.approx(100.0)
+
+
+def test_packed_events_leave_the_first_events_tokens_out_of_decode() -> None:
+    # 11 tokens in 4 events: ~3 per event, so 8 tokens follow the first event over 1.0 s
+    m = derive(_result())
+    assert m.decode_tps == pytest.approx(8 / 1.0)
+    assert m.tpot_ms == pytest.approx(1000 / 8)
 
 
 def test_one_token_has_no_decode_rate() -> None:

@@ -38,7 +38,8 @@ EXPECTED_COLUMNS = (
     "usage_estimated", "ttft_ms", "ttfc_ms", "e2e_ms", "decode_tps", "overall_tps", "prefill_tps",
     "tpot_ms", "itl_p50_ms", "itl_p90_ms", "itl_p99_ms", "network_baseline_ms", "cost_usd",
     "finish_reason", "needle_found", "http_status", "error_class", "error_message", "repeat",
-    "concurrency", "attempt", "warmup",
+    "concurrency", "attempt", "warmup", "price_known",
+    "usage_suspect",
 )  # fmt: skip
 
 
@@ -68,12 +69,14 @@ def full_result(run_id: str, **changes: object) -> RequestResult:
         event_times=[t0 + 250_000_000 + i * 19_999_993 + (i % 7) * 1_111 for i in range(101)],
         event_chars=[3 + i % 5 for i in range(101)],
         event_reasoning_chars=[0] * 100 + [7],
+        token_events=104,
         text='答案是 QXR-4821。\nDone, "quoted", with commas.',
         reasoning_text="Let me look for the code…",
         prompt_tokens=32_801,
         completion_tokens=120,
         cached_tokens=1024,
         usage_estimated=True,
+        usage_suspect=True,
         finish_reason="stop",
         http_status=200,
         response_id="chatcmpl-123",

@@ -56,7 +56,7 @@ def format_summary_table(cells: Sequence[CellSummary]) -> str:
                 _spread(c, "decode_tps", 1),
                 _spread(c, "prefill_tps", 0),
                 _spread(c, "e2e_ms", 0),
-                _fmt(c.median("cost_usd"), 5),
+                _fmt(c.median("cost_usd"), 5) if c.price_known else "no price",
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]

@@ -17,7 +17,7 @@ from workbench.core.catalog import Catalog
 from workbench.core.clients import ClientOptions, ClientPool, ProxyUnsupported, make_client
 from workbench.core.errors import classify_exception
 from workbench.core.providers import ModelEntry, Provider, normalize_base_url
-from workbench.core.results import Prices
+from workbench.core.results import UNKNOWN_PRICES, Prices
 from workbench.core.secrets import (
     KeyUnavailable,
     install_log_redaction,
@@ -200,7 +200,7 @@ class Endpoint:
         entry = entry or ModelEntry(model)
         return ModelFacts(
             attention=entry.attention or (info.attention if info else None),
-            prices=entry.prices or (info.prices if info else Prices()),
+            prices=entry.prices or (info.prices if info else UNKNOWN_PRICES),
             context_window=entry.context_window or (info.context_window if info else None),
             display_name=entry.display_name or (info.display_name if info else None),
         )

@@ -51,7 +51,7 @@ COLUMN_DOCS: tuple[tuple[str, str], ...] = (
     ("itl_p90_ms", "90th percentile gap between text events"),
     ("itl_p99_ms", "99th percentile gap between text events"),
     ("network_baseline_ms", "median round trip of a tiny request to the same host"),
-    ("cost_usd", "prompt and output tokens at the model's prices, cached tokens at their price"),
+    ("cost_usd", "tokens at the model's prices (cached at their price); blank if price unknown"),
     ("finish_reason", "the server's finish_reason (stop, length, ...)"),
     ("needle_found", "for a needle task, whether the answer contained the secret code"),
     ("http_status", "HTTP status of the response"),
@@ -61,6 +61,8 @@ COLUMN_DOCS: tuple[tuple[str, str], ...] = (
     ("concurrency", "requests in flight at once in this step"),
     ("attempt", "1 for a first try; higher for a retry"),
     ("warmup", "true for a warm-up request (kept, but not in aggregates)"),
+    ("price_known", "false when no catalog or providers.toml price is known: cost_usd is blank"),
+    ("usage_suspect", "true when completion_tokens < text events: decode_tps uses the events"),
 )
 COLUMNS: tuple[str, ...] = tuple(name for name, _ in COLUMN_DOCS)
 
@@ -147,6 +149,8 @@ def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -
         "concurrency": _text(result.concurrency),
         "attempt": _text(result.attempt),
         "warmup": _text(result.warmup),
+        "price_known": _text(result.prices.known),
+        "usage_suspect": _text(result.usage_suspect),
     }
     for name in _MS_COLUMNS:
         row[name] = _fixed(getattr(metrics, name), 3)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import email.utils
 import json
+import math
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -300,6 +302,18 @@ _FIXES: dict[ErrorClass, tuple[str, str]] = {
             "check the model id and max_tokens; run `workbench doctor` to see the raw answer",
         ),
     ),
+    ErrorClass.NO_VISIBLE_TEXT: (
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the model generated tokens but none of them is visible text: special tokens the "
+            "server does not decode, or a character cut in the middle of its UTF-8 bytes",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "check the model's chat template and tokenizer on the server (does it stop at or "
+            "print its end-of-turn token?); raise max_tokens if finish_reason is length",
+        ),
+    ),
     ErrorClass.CANCELLED: (
         QT_TRANSLATE_NOOP(
             "ErrorFix",
@@ -457,14 +471,43 @@ def parse_retry_after(value: str | None) -> float | None:
     if not value:
         return None
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
         pass
+    else:
+        return max(0.0, seconds) if math.isfinite(seconds) else None
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
     return max(0.0, when.timestamp() - time.time())
+
+
+def _parse_retry_after_ms(value: str) -> float | None:
+    try:
+        ms = float(value)
+    except ValueError:
+        return None
+    return max(0.0, ms / 1000) if math.isfinite(ms) else None
+
+
+def retry_after_from_headers(headers: Mapping[str, str]) -> float | None:
+    """Seconds a 429/503 answer asks us to wait, from the first of these that parses:
+    `retry-after-ms` (OpenAI, Azure), `Retry-After` (seconds or an HTTP date), then the same two
+    behind a gateway's prefix (`*-retry-after-ms`, `*-retry-after`: LiteLLM forwards the
+    upstream's as `llm_provider-retry-after`). `x-ratelimit-reset-*` is not read: it says when
+    a quota window resets, which may be much later than a retry could succeed."""
+    lowered = {key.lower(): value for key, value in headers.items()}
+    candidates = [(lowered.get("retry-after-ms"), True), (lowered.get("retry-after"), False)]
+    for suffix, in_ms in (("-retry-after-ms", True), ("-retry-after", False)):
+        candidates += [(v, in_ms) for k, v in sorted(lowered.items()) if k.endswith(suffix)]
+    for value, in_ms in candidates:
+        if not value:
+            continue
+        seconds = _parse_retry_after_ms(value) if in_ms else parse_retry_after(value)
+        if seconds is not None:
+            return seconds
+    return None
 
 
 def classify_exception(exc: BaseException, model: str, streaming_started: bool) -> Diagnosis:
@@ -476,7 +519,7 @@ def classify_exception(exc: BaseException, model: str, streaming_started: bool) 
             return _redirect(exc)
         headers = exc.response.headers if exc.response is not None else {}
         diag = classify_status(exc.status_code, _body_text(exc), headers.get("content-type"), model)
-        return replace(diag, retry_after_s=parse_retry_after(headers.get("retry-after")))
+        return replace(diag, retry_after_s=retry_after_from_headers(headers))
     chain = _chain(exc)
     root = _root_cause(exc)
     detail = f"{type(root).__name__}: {root}" if str(root) else type(root).__name__

@@ -67,10 +67,19 @@ def inter_token_latencies_ms(event_times: Sequence[int]) -> list[float]:
     return [(b - a) / _NS_PER_MS for a, b in itertools.pairwise(event_times)]
 
 
+def first_event_tokens(result: RequestResult, completion_tokens: int) -> int:
+    """Tokens the first text event carried, which arrive at TTFT and so lie outside the decode
+    span: 1, or the average per event when a server packs several tokens into each."""
+    events = result.token_events or len(result.event_times)
+    if events <= 0:
+        return 1
+    return max(1, round(completion_tokens / events))
+
+
 def cost_usd(
     prices: Prices, prompt_tokens: int | None, completion_tokens: int | None, cached: int | None
 ) -> float | None:
-    if prompt_tokens is None and completion_tokens is None:
+    if not prices.known or (prompt_tokens is None and completion_tokens is None):
         return None
     prompt = prompt_tokens or 0
     cached_tokens = min(cached or 0, prompt)
@@ -92,11 +101,13 @@ def derive(result: RequestResult) -> RequestMetrics:
     prompt_tokens = token_count(result.prompt_tokens)
 
     decode_tps = tpot = None
-    if out is not None and out > 1 and result.t_first_token is not None:
+    decoded = len(result.event_times) if result.usage_suspect else out  # at least one per event
+    after_first = None if decoded is None else decoded - first_event_tokens(result, decoded)
+    if after_first is not None and after_first > 0 and result.t_first_token is not None:
         span = _ms(result.t_first_token, result.t_last_token)
         if span is not None and span > 0:
-            decode_tps = (out - 1) / (span / 1000.0)
-            tpot = span / (out - 1)
+            decode_tps = after_first / (span / 1000.0)
+            tpot = span / after_first
 
     overall_tps = None
     if out is not None and e2e and e2e > 0:

@@ -12,11 +12,18 @@ from enum import StrEnum
 
 @dataclass(frozen=True)
 class Prices:
-    """USD per million tokens; `cached_input` applies to prompt tokens served from a cache."""
+    """USD per million tokens; `cached_input` applies to prompt tokens served from a cache.
+
+    `known` is False when no catalog entry or providers.toml gives the model's prices (a
+    gateway alias, a self-hosted model): its cost is unknown, never $0."""
 
     input: float = 0.0
     output: float = 0.0
     cached_input: float | None = None
+    known: bool = True
+
+
+UNKNOWN_PRICES = Prices(known=False)
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,7 @@ class ErrorClass(StrEnum):
     STALL = "stall_timeout"  # no token for longer than the stall limit
     TOTAL_TIMEOUT = "total_timeout"
     EMPTY = "empty_response"  # the stream ended without any text
+    NO_VISIBLE_TEXT = "no_visible_text"  # tokens came (usage, or finish length), but no text
     CANCELLED = "cancelled"
     INTERNAL = "internal"  # a bug of ours; the message says what
 
@@ -94,12 +102,16 @@ class RequestResult:
     event_times: list[int] = field(default_factory=list)  # every event that carried text
     event_chars: list[int] = field(default_factory=list)  # content characters of each event
     event_reasoning_chars: list[int] = field(default_factory=list)  # reasoning chars of each
+    # events from the first text on whose delta held a content field, empty ones included
+    # (0: unknown, e.g. a row stored by an older version; then one per text event)
+    token_events: int = 0
     text: str = ""
     reasoning_text: str = ""
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     cached_tokens: int | None = None
     usage_estimated: bool = False
+    usage_suspect: bool = False  # usage counted fewer output tokens than text events arrived
     finish_reason: str | None = None
     http_status: int | None = None
     response_id: str | None = None  # the server's completion id (chunk.id)

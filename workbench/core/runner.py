@@ -540,7 +540,8 @@ class Runner:
         try:
             if result.ok and prompt is not None and prompt.needle_answer is not None:
                 result.needle_found = self.builder.check_answer(prompt, result.text)
-            if calibration and result.prompt_tokens and not result.usage_estimated:
+            trusted = not (result.usage_estimated or result.usage_suspect)
+            if calibration and result.prompt_tokens and trusted:
                 self.calibration.observe_prompt(
                     self._calibration_key(target), prompt, result.prompt_tokens
                 )

@@ -481,6 +481,7 @@ class RunStore:
         values["price_input"] = encode_real(result.prices.input)
         values["price_output"] = encode_real(result.prices.output)
         values["price_cached_input"] = encode_real(result.prices.cached_input)
+        values["price_known"] = int(result.prices.known)
         if values["base_url"]:
             values["base_url"] = self._redact(values["base_url"])
         if values["error_message"] is not None:
@@ -526,6 +527,7 @@ class RunStore:
                 input=raw["price_input"],
                 output=raw["price_output"],
                 cached_input=raw["price_cached_input"],
+                known=raw["price_known"] != 0,  # NULL: a row from before prices could be unknown
             )
             results.append(RequestResult(**kwargs))
         return results

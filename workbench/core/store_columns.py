@@ -143,6 +143,7 @@ def _result_columns() -> tuple[Column, ...]:
                 Column("price_input", "REAL", _same, _same),
                 Column("price_output", "REAL", _same, _same),
                 Column("price_cached_input", "REAL", _same, _same),
+                Column("price_known", "INTEGER", _to_int_flag, _to_bool),
             ]
         elif hints[name] == list[int]:  # event times and per-event sizes: delta-coded blobs
             columns.append(Column(name, "BLOB", _encode_times, _decode_times))

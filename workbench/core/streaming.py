@@ -175,7 +175,11 @@ async def _with_deadline(awaitable: Any, result: RequestResult, spec: RequestSpe
 
 
 def _fill_estimates(result: RequestResult, spec: RequestSpec) -> None:
-    """A server that sent no (believable) usage gets an estimate, and the row says so."""
+    """A server that sent no (believable) usage gets an estimate, and the row says so; usage
+    below the text events (an event holds at least one token) is flagged as made up."""
+    reported = result.completion_tokens
+    if reported is not None and not result.usage_estimated:
+        result.usage_suspect = reported < len(result.event_times)
     if result.completion_tokens is None and (result.text or result.reasoning_text):
         result.completion_tokens = max(
             len(result.event_times), estimate_tokens(result.text + result.reasoning_text)
@@ -301,12 +305,24 @@ def _judge(result: RequestResult, spec: RequestSpec, stream: _Stream, content_ty
             _fail(result, diagnosis(ErrorClass.TRUNCATED, what))
         return
     if not result.text and not result.reasoning_text:
-        _fail(result, diagnosis(ErrorClass.EMPTY, "the stream ended with no text"))
+        _fail(result, _no_text(result))
         return
     reported = result.completion_tokens
     if reported is not None and reported > overrun_event_limit(spec.max_tokens):
         what = f"the server reported {reported} completion tokens for max_tokens={spec.max_tokens}"
         _fail(result, diagnosis(ErrorClass.OVERRUN, what))
+
+
+def _no_text(result: RequestResult) -> Diagnosis:
+    """No text at all, or tokens without visible text (special tokens, partial UTF-8)."""
+    tokens = result.completion_tokens or 0
+    if tokens > 0 or result.finish_reason == "length":
+        what = (
+            f"the server generated tokens (completion_tokens={result.completion_tokens}, "
+            f"finish_reason={result.finish_reason}) but sent no visible text"
+        )
+        return diagnosis(ErrorClass.NO_VISIBLE_TEXT, what)
+    return diagnosis(ErrorClass.EMPTY, "the stream ended with no text")
 
 
 def _fail(result: RequestResult, diag: Diagnosis) -> None:
@@ -502,16 +518,21 @@ class _Stream:
             response_id = _response_id(chunk_id)  # checks it: an object id is malformed
             if result.response_id is None and response_id:
                 result.response_id = response_id
-        if chunk.get("usage"):
+        has_usage = bool(chunk.get("usage"))
+        if has_usage:
             _record_usage(result, chunk["usage"])
         for choice in _choices(chunk):
             self._choice(choice, now)
+        if has_usage and result.finish_reason is None and result.t_first_token is not None:
+            result.t_last_token = now  # no finish chunk: the usage chunk closes the decode span
         return False
 
     def _choice(self, choice: dict[str, Any], now: int) -> None:
         result = self.result
         if choice.get("finish_reason"):
             result.finish_reason = choice["finish_reason"][:64]
+            if result.t_first_token is not None:
+                result.t_last_token = now  # tokens without text end here (docs/metrics.md)
         delta = choice.get("delta") or {}
         if not delta:
             return  # an empty delta is never a token
@@ -519,10 +540,17 @@ class _Stream:
         reasoning = _text_field(delta, "reasoning_content", strict=True)
         if not reasoning and "reasoning" in delta:
             reasoning = _text_field(delta, "reasoning", strict=False)
+        if result.t_first_token is not None and (
+            "content" in delta or "reasoning_content" in delta or "reasoning" in delta
+        ):
+            result.token_events += 1  # textless after the first text: a special token, say
+            if not reasoning and not content:
+                result.t_last_token = now
         if not reasoning and not content:
             return  # a role-only or empty delta is never a token
         if result.t_first_token is None:
             result.t_first_token = now
+            result.token_events = 1
         if content and result.t_first_content is None:
             result.t_first_content = now
         result.t_last_token = now

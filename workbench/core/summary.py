@@ -24,6 +24,7 @@ class CellSummary:
     prompt_tokens_median: float | None
     figures: dict[str, Aggregate]
     error_classes: tuple[str, ...]
+    price_known: bool = True  # False when any row had no known price: cost is not summed
 
     def median(self, figure: str) -> float | None:
         return self.figures[figure].median
@@ -40,6 +41,7 @@ class _Cell:
     )
     prompt_tokens: array[float] = field(default_factory=lambda: array("d"))
     error_classes: set[str] = field(default_factory=set)
+    price_known: bool = True
 
 
 class Summarizer:
@@ -53,6 +55,7 @@ class Summarizer:
             return
         key = (result.provider, result.model, result.prompt_tokens_target or 0)
         cell = self._cells.setdefault(key, _Cell(result.attention))
+        cell.price_known = cell.price_known and result.prices.known
         if not result.ok:
             cell.errors += 1
             cell.error_classes.add(str(result.error_class))
@@ -83,6 +86,7 @@ class Summarizer:
                     for name, values in cell.figures.items()
                 },
                 error_classes=tuple(sorted(cell.error_classes)),
+                price_known=cell.price_known,
             )
             for (provider, model, length), cell in self._cells.items()
         ]

@@ -38,6 +38,7 @@ def error_title(error_class: str | None) -> str:
         "stall_timeout": translate("ErrorClass", "The stream stalled"),
         "total_timeout": translate("ErrorClass", "The request ran past its time limit"),
         "empty_response": translate("ErrorClass", "The stream ended without any text"),
+        "no_visible_text": translate("ErrorClass", "Tokens came back, but no visible text"),
         "cancelled": translate("ErrorClass", "Cancelled"),
         "internal": translate("ErrorClass", "Unexpected error inside Attention Workbench"),
     }

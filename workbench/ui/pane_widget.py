@@ -284,7 +284,10 @@ class PaneWidget(QFrame):
         self.figures.set("decode", "–" if decode is None else f"{decode:,.1f} tok/s")
         self.figures.set("tokens", str(model.tokens) if model.t_send_ns else "–")
         self.figures.set("elapsed", "–" if elapsed is None else f"{elapsed:,.1f} s")
-        self.figures.set("cost", "–" if cost is None else f"${cost:.5f}")
+        if cost is None and model.target is not None and not model.target.prices.known:
+            self.figures.set("cost", self.tr("no price"))
+        else:
+            self.figures.set("cost", "–" if cost is None else f"${cost:.5f}")
         busy = model.state in (PaneState.WAITING, PaneState.STREAMING)
         self.stop_button.setEnabled(busy)
         if model.state == PaneState.ERROR and model.error:

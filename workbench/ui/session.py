@@ -21,7 +21,7 @@ from workbench.core.clients import ClientPool
 from workbench.core.prompts import PromptBuilder
 from workbench.core.providers import Provider
 from workbench.core.replay import replay_events
-from workbench.core.results import Prices, RequestResult, Target
+from workbench.core.results import UNKNOWN_PRICES, RequestResult, Target
 from workbench.core.runner import (
     Progress,
     RequestFinished,
@@ -139,7 +139,7 @@ class Session(QObject):
             base_url=self.local_base_url or "http://127.0.0.1:0/v1",
             model=model_id,
             attention=info.attention if info else None,
-            prices=info.prices if info else Prices(),
+            prices=info.prices if info else UNKNOWN_PRICES,
             context_window=info.context_window if info else None,
         )
 
@@ -166,7 +166,7 @@ class Session(QObject):
             model=model,
             attention=(own.attention if own else None) or (info.attention if info else None),
             prices=(own.prices if own and own.prices else None)
-            or (info.prices if info else Prices()),
+            or (info.prices if info else UNKNOWN_PRICES),
             context_window=(own.context_window if own else None)
             or (info.context_window if info else None),
         )
