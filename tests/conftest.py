@@ -22,6 +22,29 @@ def _isolated_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("WORKBENCH_CONFIG_DIR", str(tmp_path / "config"))
 
 
+@pytest.fixture(autouse=True)
+def _qt_objects_die_on_the_main_thread(request):
+    """After a test that used Qt: run deferred deletions, then collect garbage, here.
+
+    A window left in a reference cycle would otherwise be freed by whichever thread next
+    triggers a collection (a later test's loopback server thread, say), destroying Qt objects
+    off the GUI thread: the suite then segfaults at random inside the next processEvents.
+    """
+    yield
+    if not {"qtbot", "qapp", "loop"} & set(request.fixturenames):
+        return
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is not None:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        app.processEvents()
+    gc.collect()
+
+
 @pytest.fixture
 def loop(qapp):
     """A qasync event loop over the test's QApplication, for driving real windows."""
