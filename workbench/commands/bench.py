@@ -17,6 +17,7 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
 from workbench.commands.common import (
+    LOCAL_PROVIDER,
     Endpoint,
     add_target_args,
     add_transport_arg,
@@ -26,9 +27,10 @@ from workbench.commands.common import (
     parse_int_list,
     resolve_endpoint,
 )
-from workbench.core.catalog import load_catalog
+from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.csv_export import CsvWriter, check_csv_path
+from workbench.core.doctor import suggest_models
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
 from workbench.core.providers import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S
 from workbench.core.results import Target
@@ -245,17 +247,40 @@ async def _run(args: argparse.Namespace) -> int:
         return _report(outcome, writer, store is not None)
 
 
+def suggestions(model: str, endpoint: Endpoint, catalog: Catalog) -> list[str]:
+    """Ids to offer for a model the server does not list: the closest of the server's own ids;
+    only when it lists nothing, the catalog's, and never a simulated one for another server."""
+    listed = sorted(endpoint.models or ())
+    if listed:
+        return [m for m in suggest_models(model, listed) if m != model]
+    simulated = endpoint.provider == LOCAL_PROVIDER
+    return [m for m in catalog.suggest(model, n=3, simulated=simulated) if m != model]
+
+
 def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
     """The run's plan from the flags and the endpoint; None after saying what is wrong."""
     catalog = load_catalog()
     missing = [m for m in args.model if not endpoint.serves(m)]
     for model in missing:
-        hints = catalog.suggest(model) or sorted(endpoint.models or ())[:5]
-        fail(
-            f"model '{model}' is not served at {endpoint.base_url}. "
-            f"Did you mean: {', '.join(hints)}? (`workbench models` lists them)"
+        hints = ", ".join(printable(h) for h in suggestions(model, endpoint, catalog))
+        mean = f" Did you mean: {hints}?" if hints else ""
+        if endpoint.provider == LOCAL_PROVIDER:  # the built-in serves exactly what it lists
+            fail(
+                f"model '{model}' is not served at {endpoint.base_url}.{mean} "
+                "(`workbench models` lists them)"
+            )
+            continue
+        listed = sorted(endpoint.models or ())
+        shown = ", ".join(printable(m) for m in listed[:8]) + (" …" if len(listed) > 8 else "")
+        print(
+            printable(
+                f"warning: model '{model}' is not on the list of {endpoint.base_url} "
+                f"(it lists {len(listed)}: {shown or 'nothing'}); trying it anyway, since some "
+                f"servers list only the models they have loaded.{mean}"
+            ),
+            file=sys.stderr,
         )
-    if missing:
+    if missing and endpoint.provider == LOCAL_PROVIDER:
         return None
     targets = []
     for model in args.model:
