@@ -4,393 +4,403 @@
 <context>
     <name>Doctor</name>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="395"/>
+        <location filename="../../workbench/core/doctor.py" line="409"/>
         <source>a leading newline</source>
         <translation>开头有换行符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="397"/>
+        <location filename="../../workbench/core/doctor.py" line="411"/>
         <source>leading spaces</source>
         <translation>开头有空格</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="399"/>
+        <location filename="../../workbench/core/doctor.py" line="413"/>
         <source>a trailing newline</source>
         <translation>结尾有换行符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="401"/>
+        <location filename="../../workbench/core/doctor.py" line="415"/>
         <source>trailing spaces</source>
         <translation>结尾有空格</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="404"/>
+        <location filename="../../workbench/core/doctor.py" line="418"/>
         <source>{first} and {second}</source>
         <translation>{first}，{second}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="411"/>
+        <location filename="../../workbench/core/doctor.py" line="425"/>
         <source>the key has {where} (whitespace around it: a copy-paste or `$(cat file)` leftover); sent as is, servers answer 401, and a newline cannot even be sent in a header</source>
         <translation>密钥{where}（前后有空白：复制粘贴或 `$(cat file)` 留下的）；原样发送时服务器会返回 401，换行符甚至无法放进请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="424"/>
+        <location filename="../../workbench/core/doctor.py" line="438"/>
         <source>the key is wrapped in quotes, which became part of it</source>
         <translation>密钥被引号包住，引号成了密钥的一部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="431"/>
+        <location filename="../../workbench/core/doctor.py" line="445"/>
         <source>the key starts with &apos;Bearer &apos;: the client adds that word itself</source>
         <translation>密钥以 &apos;Bearer &apos; 开头：客户端会自己加上这个词</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="439"/>
+        <location filename="../../workbench/core/doctor.py" line="453"/>
         <source>the key has spaces inside it (an incomplete or joined copy?)</source>
         <translation>密钥中间有空格（复制不完整或拼接了？）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="447"/>
+        <location filename="../../workbench/core/doctor.py" line="461"/>
         <source>the key has non-ASCII characters: probably the placeholder text of an example (like 你的_API_Key) rather than a real key</source>
         <translation>密钥含有非 ASCII 字符：很可能是示例里的占位文字（如 你的_API_Key），而不是真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="613"/>
+        <location filename="../../workbench/core/doctor.py" line="628"/>
         <source>the base URL is not usable: {problem}</source>
         <translation>Base URL 无法使用：{problem}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="617"/>
+        <location filename="../../workbench/core/doctor.py" line="632"/>
         <source>write the base URL the provider documents, like https://host/v1</source>
         <translation>填写服务商文档给出的 Base URL，例如 https://host/v1</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="633"/>
+        <location filename="../../workbench/core/doctor.py" line="648"/>
         <source>the base URL is not in base form: {notes}</source>
         <translation>Base URL 不是基础形式：{notes}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="640"/>
+        <location filename="../../workbench/core/doctor.py" line="655"/>
         <source> (a full endpoint URL was pasted; the SDK appends /chat/completions itself, so the request would go to .../chat/completions/chat/completions)</source>
         <translation>（粘贴的是完整的接口地址；SDK 会自己加上 /chat/completions，请求会发到 .../chat/completions/chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="648"/>
-        <location filename="../../workbench/core/doctor.py" line="1065"/>
+        <location filename="../../workbench/core/doctor.py" line="663"/>
+        <location filename="../../workbench/core/doctor.py" line="1080"/>
         <source>the base URL should be {url}</source>
         <translation>Base URL 应为 {url}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="688"/>
+        <location filename="../../workbench/core/doctor.py" line="703"/>
         <source>local proxy failed: requests to this host go through {proxy} ({source}), and it does not answer: {names}</source>
         <translation>本地代理失败：发往该主机的请求要经过 {proxy}（{source}），而它没有响应：{names}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="699"/>
+        <location filename="../../workbench/core/doctor.py" line="714"/>
         <source>local proxy failed: {names} points at a proxy nothing answers on; this host is reached directly ({reason}), but other hosts and other tools that read these variables will fail</source>
         <translation>本地代理失败：{names} 指向的代理没有任何响应；该主机是直连的（{reason}），但其他主机和读取这些变量的其他工具会失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="709"/>
+        <location filename="../../workbench/core/doctor.py" line="724"/>
         <source>unset it or fix it (start the proxy, or correct its host and port); a local server is reached directly</source>
         <translation>取消设置或修正它（启动代理，或改正其主机和端口）；本地服务器会直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="773"/>
+        <location filename="../../workbench/core/doctor.py" line="788"/>
         <source>check the spelling of the host (copy it from the provider&apos;s docs) and that this machine is online</source>
         <translation>检查主机名的拼写（从服务商文档复制），以及本机是否联网</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="801"/>
+        <location filename="../../workbench/core/doctor.py" line="816"/>
         <source>nothing listens on {who}: the server is not running, or the port is wrong</source>
         <translation>{who} 上没有服务在监听：服务器没有运行，或端口错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="807"/>
+        <location filename="../../workbench/core/doctor.py" line="822"/>
         <source>{who} cannot be reached ({why}): a firewall, a wrong host, or a network that needs a proxy (a timeout)</source>
         <translation>无法连接 {who}（{why}）：防火墙、主机错误，或网络需要代理（超时）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="816"/>
+        <location filename="../../workbench/core/doctor.py" line="831"/>
         <source>start the server, or correct the port in the base URL</source>
         <translation>启动服务器，或改正 Base URL 中的端口</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="820"/>
+        <location filename="../../workbench/core/doctor.py" line="835"/>
         <source>check the host and port; if this network needs a proxy, set HTTPS_PROXY; a local server is reached directly</source>
         <translation>检查主机和端口；如果网络需要代理，设置 HTTPS_PROXY；本地服务器会直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="867"/>
+        <location filename="../../workbench/core/doctor.py" line="882"/>
         <source>if a corporate proxy or antivirus inspects TLS, install its root certificate (or point SSL_CERT_FILE at it); otherwise tell the provider. Turn verification off only for a lab server, with its warning shown</source>
         <translation>如果公司代理或杀毒软件会检查 TLS，安装它的根证书（或让 SSL_CERT_FILE 指向它）；否则告知服务商。只有实验用服务器才可关闭验证，并且会显示警告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="888"/>
+        <location filename="../../workbench/core/doctor.py" line="903"/>
         <source>the port does not speak TLS: the server answers plain HTTP</source>
         <translation>该端口不支持 TLS：服务器返回的是明文 HTTP</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="892"/>
+        <location filename="../../workbench/core/doctor.py" line="907"/>
         <source>the TLS handshake failed (an old TLS version, or something between you and the server cut it)</source>
         <translation>TLS 握手失败（TLS 版本过旧，或你和服务器之间的设备切断了连接）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="899"/>
+        <location filename="../../workbench/core/doctor.py" line="914"/>
         <source>use http:// instead of https:// for port {port}</source>
         <translation>端口 {port} 请用 http:// 而不是 https://</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="903"/>
+        <location filename="../../workbench/core/doctor.py" line="918"/>
         <source>check the URL&apos;s scheme and port; try without a proxy or VPN</source>
         <translation>检查 URL 的协议和端口；试试不用代理或 VPN</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="947"/>
+        <location filename="../../workbench/core/doctor.py" line="962"/>
         <source>the proxy URL cannot be used by this client</source>
         <translation>这个客户端无法使用该代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="950"/>
+        <location filename="../../workbench/core/doctor.py" line="965"/>
         <source>use an http:// proxy, or set the provider&apos;s proxy to &apos;none&apos;</source>
         <translation>使用 http:// 代理，或把该服务商的代理设为 &apos;none&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="988"/>
+        <location filename="../../workbench/core/doctor.py" line="1003"/>
         <source>the proxy cannot be used</source>
         <translation>无法使用该代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="989"/>
+        <location filename="../../workbench/core/doctor.py" line="1004"/>
         <source>use an http:// proxy</source>
         <translation>使用 http:// 代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1018"/>
+        <location filename="../../workbench/core/doctor.py" line="1033"/>
         <source>the server accepted the connection but gave no HTTP answer ({error})</source>
         <translation>服务器接受了连接，但没有返回 HTTP 响应（{error}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1025"/>
+        <location filename="../../workbench/core/doctor.py" line="1040"/>
         <source>check that the URL&apos;s scheme and port are the API&apos;s; raise the timeout for a slow server; try without a proxy</source>
         <translation>检查 URL 的协议和端口是否属于 API；服务器较慢时提高超时；试试不用代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="762"/>
+        <location filename="../../workbench/core/doctor.py" line="777"/>
         <source>the host name {host} does not resolve: a typo in the {url}, or no network / DNS here</source>
         <translation>主机名 {host} 无法解析：{url} 有拼写错误，或本机没有网络 / DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="768"/>
+        <location filename="../../workbench/core/doctor.py" line="783"/>
         <source>proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="770"/>
+        <location filename="../../workbench/core/doctor.py" line="785"/>
         <source>base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1041"/>
+        <location filename="../../workbench/core/doctor.py" line="1056"/>
         <source>the base URL lacks /v1: this server&apos;s API lives under /v1</source>
         <translation>Base URL 缺少 /v1：该服务器的 API 在 /v1 之下</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1047"/>
+        <location filename="../../workbench/core/doctor.py" line="1062"/>
         <source>the base URL has an extra /v1: this server&apos;s API root has no /v1 (the SDK appends /chat/completions to the base URL as given)</source>
         <translation>Base URL 多了 /v1：该服务器的 API 根路径没有 /v1（SDK 会在给定的 Base URL 后加 /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1054"/>
+        <location filename="../../workbench/core/doctor.py" line="1069"/>
         <source>{alt} probably answers, {base} does not</source>
         <translation>{alt} 可能有响应，{base} 没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1056"/>
+        <location filename="../../workbench/core/doctor.py" line="1071"/>
         <source>{alt} answers, {base} does not</source>
         <translation>{alt} 有响应，{base} 没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1061"/>
+        <location filename="../../workbench/core/doctor.py" line="1076"/>
         <source>{what}; {answers} (the 404 of a wrong /v1)</source>
         <translation>{what}；{answers}（/v1 错误导致的 404）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1077"/>
+        <location filename="../../workbench/core/doctor.py" line="1092"/>
         <source>neither the base URL nor its /v1 variant answers /models or /chat/completions: the path is wrong, or a web site (HTML) answered instead of the API, or this is not an OpenAI-compatible API</source>
         <translation>Base URL 及其 /v1 变体都不响应 /models 或 /chat/completions：路径错误，或回应的是网站（HTML）而不是 API，或这不是兼容 OpenAI 的 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1084"/>
+        <location filename="../../workbench/core/doctor.py" line="1099"/>
         <source>neither the base URL nor its /v1 variant answers /models or /chat/completions: the path is wrong, or this is not an OpenAI-compatible API</source>
         <translation>Base URL 及其 /v1 变体都不响应 /models 或 /chat/completions：路径错误，或这不是兼容 OpenAI 的 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1092"/>
+        <location filename="../../workbench/core/doctor.py" line="1107"/>
         <source>use the API base URL from the provider&apos;s docs (not the web site&apos;s address)</source>
         <translation>使用服务商文档中的 API Base URL（不是网站地址）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1115"/>
+        <location filename="../../workbench/core/doctor.py" line="1130"/>
         <source>the provider&apos;s extra headers set &apos;{header}&apos;, which replaces the key: a leftover OAuth login or an old token is sent instead</source>
         <translation>该服务商的额外请求头设置了 &apos;{header}&apos;，它会替换密钥：发送的是遗留的 OAuth 登录或旧令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1157"/>
+        <location filename="../../workbench/core/doctor.py" line="1176"/>
         <source>no key was sent and the server wants one</source>
         <translation>没有发送密钥，而服务器需要密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1162"/>
+        <location filename="../../workbench/core/doctor.py" line="1181"/>
         <source>; the key should come from {source}</source>
         <translation>；密钥应来自 {source}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1167"/>
+        <location filename="../../workbench/core/doctor.py" line="1186"/>
         <source>set the key: --api-key-env VAR, or the provider&apos;s key; for an environment variable, export it in this shell (a changed config needs a new terminal or a reloaded window)</source>
         <translation>设置密钥：--api-key-env VAR，或该服务商的密钥；环境变量要在当前 shell 中 export（改过的配置需要新开终端或重新加载窗口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1181"/>
+        <location filename="../../workbench/core/doctor.py" line="1200"/>
         <source>the server wants the key in the header &apos;{header}&apos;, not in &apos;Authorization: Bearer&apos;</source>
         <translation>服务器要求把密钥放在请求头 &apos;{header}&apos; 中，而不是 &apos;Authorization: Bearer&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1189"/>
+        <location filename="../../workbench/core/doctor.py" line="1208"/>
         <source>add the header &apos;{header}: &lt;key&gt;&apos; to the provider&apos;s extra headers</source>
         <translation>在该服务商的额外请求头中加入 &apos;{header}: &lt;key&gt;&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1197"/>
+        <location filename="../../workbench/core/doctor.py" line="1216"/>
         <source>remove the &apos;{header}&apos; header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1206"/>
+        <location filename="../../workbench/core/doctor.py" line="1225"/>
         <source>the key was sent and rejected: mistyped, copied incompletely, deleted or expired, or a key of another provider</source>
         <translation>密钥已发送但被拒绝：输错、复制不完整、已删除或过期，或是别家服务商的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1216"/>
+        <location filename="../../workbench/core/doctor.py" line="1235"/>
         <source>; the server mentions the header &apos;{header}&apos;</source>
         <translation>；服务器提到了请求头 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1224"/>
+        <location filename="../../workbench/core/doctor.py" line="1243"/>
         <source>copy the key again from the provider&apos;s console (keys show once); check that the variable holds it whole (echo ${VAR:0:6}); if a tool logged in with OAuth before, clear its old login so the key is used</source>
         <translation>从服务商控制台重新复制密钥（密钥只显示一次）；检查变量里的密钥是否完整（echo ${VAR:0:6}）；如果某个工具之前用 OAuth 登录过，清除其旧登录，让密钥生效</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1290"/>
+        <location filename="../../workbench/core/doctor.py" line="1322"/>
         <source>the model list is not the OpenAI shape {&quot;data&quot;: [{&quot;id&quot;: ...}]}: the endpoint is not OpenAI-compatible (the &apos;reading choices&apos; kind of error)</source>
         <translation>模型列表不是 OpenAI 的格式 {&quot;data&quot;: [{&quot;id&quot;: ...}]}：该接口不兼容 OpenAI（属于 &apos;reading choices&apos; 一类错误）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1298"/>
+        <location filename="../../workbench/core/doctor.py" line="1330"/>
         <source>check that the base URL is the provider&apos;s OpenAI-compatible one</source>
         <translation>检查 Base URL 是否为服务商的 OpenAI 兼容地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1320"/>
+        <location filename="../../workbench/core/doctor.py" line="1352"/>
         <source>use &apos;{first}&apos; (or {others}); model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;（或 {others}）；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1329"/>
+        <location filename="../../workbench/core/doctor.py" line="1361"/>
         <source>use &apos;{first}&apos;; model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1372"/>
+        <location filename="../../workbench/core/doctor.py" line="1402"/>
         <source> (no `choices` with text came back: the &apos;reading choices&apos; error; the endpoint or the model id routes to something not OpenAI-compatible)</source>
         <translation>（没有返回带文本的 `choices`：即 &apos;reading choices&apos; 错误；接口或模型 id 指向了不兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1382"/>
+        <location filename="../../workbench/core/doctor.py" line="1412"/>
         <source>; even 1 token took over {seconds} s</source>
         <translation>；连 1 个 Token 都超过了 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1430"/>
+        <location filename="../../workbench/core/doctor.py" line="1468"/>
+        <source>the gateway lists this model, but its upstream refuses it (HTTP {status}): {words}</source>
+        <translation>网关列出了这个模型，但其上游拒绝了它（HTTP {status}）：{words}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor.py" line="1478"/>
+        <source>check the gateway&apos;s route for this model: the upstream&apos;s model id, address and key in the gateway&apos;s configuration, and the upstream&apos;s own logs</source>
+        <translation>检查网关中这个模型的路由：网关配置里上游的模型 id、地址和密钥，以及上游自己的日志</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor.py" line="1505"/>
         <source>the server answered /models once, then failed (flaky server or network)</source>
         <translation>服务器响应了一次 /models，随后失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1437"/>
+        <location filename="../../workbench/core/doctor.py" line="1512"/>
         <source>retry; if it repeats, report it to the provider</source>
         <translation>重试；如果反复出现，向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1498"/>
+        <location filename="../../workbench/core/doctor.py" line="1573"/>
         <source>wait {seconds} s (Retry-After), then retry; </source>
         <translation>等待 {seconds} 秒（Retry-After）后重试；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1535"/>
+        <location filename="../../workbench/core/doctor.py" line="1610"/>
         <source>the proxy wants a login (HTTP 407) and answered with its own page</source>
         <translation>代理要求登录（HTTP 407），并返回了它自己的页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1541"/>
+        <location filename="../../workbench/core/doctor.py" line="1616"/>
         <source>a web page answered with HTTP 200: the base URL points at the web site, not at the API (the &apos;reading choices&apos; error: no JSON `choices` in an HTML page)</source>
         <translation>网页以 HTTP 200 作答：Base URL 指向的是网站而不是 API（即 &apos;reading choices&apos; 错误：HTML 页面里没有 JSON `choices`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1552"/>
+        <location filename="../../workbench/core/doctor.py" line="1627"/>
         <source>; here a proxy or gateway answered HTTP {codes} with its own error page</source>
         <translation>；这里是代理或网关以 HTTP {codes} 返回了它自己的错误页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1578"/>
+        <location filename="../../workbench/core/doctor.py" line="1702"/>
         <source>the server&apos;s certificate has expired</source>
         <translation>服务器证书已过期</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1581"/>
+        <location filename="../../workbench/core/doctor.py" line="1705"/>
         <source>the certificate is self-signed, not issued by a trusted authority (a lab server, or a corporate proxy that inspects TLS)</source>
         <translation>证书是自签名的，不是受信任机构签发的（实验用服务器，或检查 TLS 的公司代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1589"/>
+        <location filename="../../workbench/core/doctor.py" line="1713"/>
         <source>the certificate&apos;s issuer is not trusted here (a missing intermediate certificate, or a corporate root certificate not installed on this machine)</source>
         <translation>本机不信任证书的签发者（缺少中间证书，或本机没有安装公司根证书）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1597"/>
+        <location filename="../../workbench/core/doctor.py" line="1721"/>
         <source>the certificate is for another host name, not {host}</source>
         <translation>证书属于别的主机名，而不是 {host}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1602"/>
+        <location filename="../../workbench/core/doctor.py" line="1726"/>
         <source>the certificate is not valid yet (check this machine&apos;s clock)</source>
         <translation>证书尚未生效（检查本机时钟）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1607"/>
+        <location filename="../../workbench/core/doctor.py" line="1731"/>
         <source>the certificate was refused: {message}</source>
         <translation>证书被拒绝：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1617"/>
+        <location filename="../../workbench/core/doctor.py" line="1741"/>
         <source>store the bare key: no spaces, newline, quotes or &apos;Bearer &apos; around it (export VAR=sk-... ; read files with `tr -d &apos;\n&apos;`)</source>
         <translation>只保存密钥本身：前后不要有空格、换行、引号或 &apos;Bearer &apos;（export VAR=sk-... ；读文件时用 `tr -d &apos;\n&apos;`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1627"/>
+        <location filename="../../workbench/core/doctor.py" line="1751"/>
         <source>copy the key again, whole, from the provider&apos;s console</source>
         <translation>从服务商控制台重新完整复制密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1634"/>
+        <location filename="../../workbench/core/doctor.py" line="1758"/>
         <source>replace the placeholder with your real key</source>
         <translation>把占位文字换成你真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1639"/>
+        <location filename="../../workbench/core/doctor.py" line="1763"/>
         <source>remove the Authorization header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 Authorization</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1644"/>
+        <location filename="../../workbench/core/doctor.py" line="1768"/>
         <source>check the key</source>
         <translation>检查密钥</translation>
     </message>
@@ -531,234 +541,244 @@
 <context>
     <name>ErrorFix</name>
     <message>
-        <location filename="../../workbench/core/errors.py" line="58"/>
+        <location filename="../../workbench/core/errors.py" line="59"/>
         <source>the server rejected the API key (missing, mistyped, expired, or with stray whitespace)</source>
         <translation>服务器拒绝了 API 密钥（缺失、输错、已过期，或带有多余的空格）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="63"/>
+        <location filename="../../workbench/core/errors.py" line="64"/>
         <source>check the key (no spaces or quotes around it), that its environment variable is set in this shell, and that the header is &apos;Authorization: Bearer &lt;key&gt;&apos;; run `workbench doctor`</source>
         <translation>检查密钥（前后不要有空格或引号）、它的环境变量在当前 shell 中已设置，以及请求头为 &apos;Authorization: Bearer &lt;key&gt;&apos;；运行 `workbench doctor`</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="71"/>
+        <location filename="../../workbench/core/errors.py" line="72"/>
         <source>the path does not exist on this server: usually a base URL with a missing or extra /v1, or a full .../chat/completions URL pasted as the base URL</source>
         <translation>服务器上没有这个路径：通常是 Base URL 少了或多了 /v1，或者把完整的 .../chat/completions 地址当成了 Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="76"/>
+        <location filename="../../workbench/core/errors.py" line="77"/>
         <source>use the base URL the provider documents (try with and without /v1); `workbench doctor --base-url URL` tries both</source>
         <translation>使用服务商文档中的 Base URL（带和不带 /v1 都试试）；`workbench doctor --base-url URL` 会两种都试</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="83"/>
+        <location filename="../../workbench/core/errors.py" line="84"/>
         <source>the server does not serve a model with this id</source>
         <translation>服务器上没有这个 id 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="87"/>
+        <location filename="../../workbench/core/errors.py" line="88"/>
         <source>pick an id from `workbench models --base-url URL` (ids are usually lower-case with hyphens)</source>
         <translation>从 `workbench models --base-url URL` 的列表中选择 id（id 通常是小写加连字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="94"/>
+        <location filename="../../workbench/core/errors.py" line="95"/>
         <source>the provider is rate-limiting this key (too many requests or tokens per minute)</source>
         <translation>服务商正在对这个密钥限流（每分钟请求数或 Token 数过多）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="98"/>
+        <location filename="../../workbench/core/errors.py" line="99"/>
         <source>lower the concurrency, wait for Retry-After, or ask the provider for a higher limit</source>
         <translation>降低并发、按 Retry-After 等待，或向服务商申请更高的限额</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="104"/>
+        <location filename="../../workbench/core/errors.py" line="105"/>
         <source>the account has no quota or balance left</source>
         <translation>账户的额度或余额已用完</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="108"/>
+        <location filename="../../workbench/core/errors.py" line="109"/>
         <source>top up or check the plan in the provider&apos;s console</source>
         <translation>充值，或在服务商控制台检查套餐</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="114"/>
+        <location filename="../../workbench/core/errors.py" line="115"/>
         <source>the server failed while handling the request</source>
         <translation>服务器处理请求时出错</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="118"/>
+        <location filename="../../workbench/core/errors.py" line="119"/>
         <source>retry later; if it persists, report it to the provider with the time and model</source>
         <translation>稍后重试；如果持续出现，带上时间和模型向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="124"/>
+        <location filename="../../workbench/core/errors.py" line="125"/>
         <source>the server refused the request as sent</source>
         <translation>服务器拒绝了发送的请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="128"/>
+        <location filename="../../workbench/core/errors.py" line="129"/>
         <source>read the server&apos;s message: often the prompt exceeds the model&apos;s context window, or max_tokens is too large</source>
         <translation>阅读服务器返回的信息：常见原因是提示词超出模型的上下文窗口，或 max_tokens 过大</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="135"/>
+        <location filename="../../workbench/core/errors.py" line="136"/>
         <source>an HTML page came back where JSON or a stream was expected: a proxy, gateway login page, or a web site answered instead of the API</source>
         <translation>本应返回 JSON 或流，却返回了 HTML 页面：回应的是代理、网关登录页或网站，而不是 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="140"/>
+        <location filename="../../workbench/core/errors.py" line="141"/>
         <source>check the base URL points at the API (not the web site), and the proxy settings</source>
         <translation>检查 Base URL 指向的是 API（而不是网站），以及代理设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="146"/>
+        <location filename="../../workbench/core/errors.py" line="147"/>
         <source>the server could not be reached (DNS, TCP, TLS or proxy)</source>
         <translation>无法连接服务器（DNS、TCP、TLS 或代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="150"/>
+        <location filename="../../workbench/core/errors.py" line="151"/>
         <source>check the host and port, that the server is running, and HTTP(S)_PROXY / NO_PROXY; a local server must not go through a global proxy</source>
         <translation>检查主机和端口、服务器是否在运行，以及 HTTP(S)_PROXY / NO_PROXY；本地服务器不能走全局代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="157"/>
+        <location filename="../../workbench/core/errors.py" line="158"/>
         <source>the connection closed before the stream finished</source>
         <translation>流式输出结束前连接就断开了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="161"/>
+        <location filename="../../workbench/core/errors.py" line="162"/>
         <source>retry; if it repeats, a proxy or load balancer may cut long streams (check its timeouts)</source>
         <translation>重试；如果反复出现，可能是代理或负载均衡器切断了长连接（检查其超时设置）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="168"/>
+        <location filename="../../workbench/core/errors.py" line="169"/>
         <source>the stream ended without [DONE] and without a finish_reason: the server or a proxy cut it short, so the answer and its token counts are incomplete</source>
         <translation>流结束时既没有 [DONE] 也没有 finish_reason：服务器或代理把它提前截断了，回答和 token 数都不完整</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="173"/>
+        <location filename="../../workbench/core/errors.py" line="174"/>
         <source>retry; if it repeats, check the timeouts of any proxy or load balancer on the way and the server&apos;s logs (the row is kept but never enters the figures)</source>
         <translation>重试；若反复出现，检查途经的代理或负载均衡器的超时设置以及服务器日志（该行会保留，但不计入统计数字）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="180"/>
+        <location filename="../../workbench/core/errors.py" line="181"/>
         <source>the server sent more output than max_tokens allows (it ignores max_tokens, or the stream never ends); the client stopped reading at once</source>
         <translation>服务器发送的输出超出 max_tokens 允许的量（它忽略了 max_tokens，或者流永不结束）；客户端已立即停止读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="185"/>
+        <location filename="../../workbench/core/errors.py" line="186"/>
         <source>check that the server or gateway honours max_tokens, and report it to the provider; such a stream cannot be compared with others</source>
         <translation>确认服务器或网关遵守 max_tokens，并向服务商报告；这样的流无法与其他结果比较</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="192"/>
+        <location filename="../../workbench/core/errors.py" line="193"/>
         <source>the server sent a line, an event or a body larger than the client accepts; the client stopped reading to keep its memory bounded</source>
         <translation>服务器发送的一行、一个事件或整个响应体超出客户端接受的大小；客户端已停止读取，以限制内存占用</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="197"/>
+        <location filename="../../workbench/core/errors.py" line="198"/>
         <source>check that the base URL is an OpenAI-compatible API and that no proxy rewrites the stream; report it to the provider</source>
         <translation>确认 Base URL 指向 OpenAI 兼容的 API，且没有代理改写数据流；并向服务商报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="204"/>
+        <location filename="../../workbench/core/errors.py" line="205"/>
         <source>the server or a proxy broke the HTTP protocol (bad chunked encoding, a header line too long, too many headers)</source>
         <translation>服务器或代理违反了 HTTP 协议（分块编码错误、头部行过长或头部过多）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="209"/>
+        <location filename="../../workbench/core/errors.py" line="210"/>
         <source>try without the proxy; if it persists, report it to the provider with the time</source>
         <translation>不经代理再试；若仍然出现，请附上时间向服务商报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="215"/>
+        <location filename="../../workbench/core/errors.py" line="216"/>
         <source>the server answered with a redirect; a request is never re-sent to another address, because that can turn a POST into a GET or send the key elsewhere</source>
         <translation>服务器返回了重定向；请求绝不会被重新发往另一个地址，因为这可能把 POST 变成 GET，或把密钥发到别处</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="220"/>
+        <location filename="../../workbench/core/errors.py" line="221"/>
         <source>use the new address (named in the message) as the base URL; `workbench doctor --base-url URL` checks it</source>
         <translation>把新地址（见消息中）用作 Base URL；可用 `workbench doctor --base-url URL` 检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="227"/>
+        <location filename="../../workbench/core/errors.py" line="228"/>
         <source>the API key or a custom header contains characters HTTP headers cannot carry (a line break, or a non-ASCII character such as a full-width space or a curly quote)</source>
         <translation>API 密钥或自定义头部含有 HTTP 头部无法承载的字符（换行符，或全角空格、弯引号等非 ASCII 字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="232"/>
+        <location filename="../../workbench/core/errors.py" line="233"/>
         <source>copy the key again as plain text, with no quotes, spaces or line breaks, and set it again; nothing was sent</source>
         <translation>以纯文本重新复制密钥（不带引号、空格或换行）并重新设置；本次没有发送任何请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="239"/>
+        <location filename="../../workbench/core/errors.py" line="240"/>
         <source>the server sent a stream event that is not valid JSON or not shaped like a chat completion chunk</source>
         <translation>服务器发送的流事件不是有效的 JSON，或不符合 chat completion 数据块的格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="244"/>
+        <location filename="../../workbench/core/errors.py" line="245"/>
         <source>the endpoint is not fully OpenAI-compatible, or a proxy altered the stream; try without the proxy or report it to the provider</source>
         <translation>该接口不完全兼容 OpenAI，或代理改动了流；不经代理再试，或向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="251"/>
+        <location filename="../../workbench/core/errors.py" line="252"/>
         <source>no token arrived within the first-token limit (long prompts take long to prefill)</source>
         <translation>在首 Token 时限内没有收到任何 Token（长提示词的预填充耗时较长）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="255"/>
+        <location filename="../../workbench/core/errors.py" line="256"/>
         <source>raise the first-token timeout, or use a shorter prompt</source>
         <translation>提高首 Token 超时，或使用更短的提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="261"/>
+        <location filename="../../workbench/core/errors.py" line="262"/>
         <source>the stream stalled: no token for longer than the stall limit</source>
         <translation>流式输出停滞：超过停滞时限没有新 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="265"/>
+        <location filename="../../workbench/core/errors.py" line="266"/>
         <source>retry; raise the stall timeout if the server is known to pause</source>
         <translation>重试；如果已知服务器会暂停，提高停滞超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="271"/>
+        <location filename="../../workbench/core/errors.py" line="272"/>
         <source>the request ran past its total time limit</source>
         <translation>请求超过了总时限</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="275"/>
+        <location filename="../../workbench/core/errors.py" line="276"/>
         <source>raise the total timeout or lower max_tokens</source>
         <translation>提高总超时，或降低 max_tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="281"/>
+        <location filename="../../workbench/core/errors.py" line="282"/>
         <source>the stream ended without any text</source>
         <translation>流结束了，但没有任何文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="285"/>
+        <location filename="../../workbench/core/errors.py" line="286"/>
         <source>check the model id and max_tokens; run `workbench doctor` to see the raw answer</source>
         <translation>检查模型 id 和 max_tokens；运行 `workbench doctor` 查看原始响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="291"/>
+        <location filename="../../workbench/core/errors.py" line="292"/>
         <source>the request was cancelled</source>
         <translation>请求已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="295"/>
+        <location filename="../../workbench/core/errors.py" line="296"/>
         <source>nothing to fix</source>
         <translation>无需处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="301"/>
+        <location filename="../../workbench/core/errors.py" line="302"/>
         <source>an unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部出现意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="305"/>
+        <location filename="../../workbench/core/errors.py" line="306"/>
         <source>please report it with the message</source>
         <translation>请带上这条信息反馈给我们</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="324"/>
+        <source>the server refused the key: its answer speaks of the key or of access, though its status is not 401 (gateways such as a LiteLLM proxy without a database answer a bad key with 400), or it refused even the model list</source>
+        <translation>服务器拒绝了密钥：它的回答说到密钥或访问权限，尽管状态码不是 401（例如没有数据库的 LiteLLM 代理对错误的密钥回答 400），或者它连模型列表都拒绝了</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="330"/>
+        <source>check the key for this gateway (the gateway&apos;s own key, not the upstream provider&apos;s; no spaces or quotes around it); run `workbench doctor --base-url URL`</source>
+        <translation>检查这个网关的密钥（网关自己的密钥，而不是上游服务商的；前后不要有空格或引号）；运行 `workbench doctor --base-url URL`</translation>
     </message>
 </context>
 <context>
