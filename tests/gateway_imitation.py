@@ -33,6 +33,17 @@ LITELLM_BROKEN_ROUTE = {
     }
 }
 
+# LiteLLM, a listed alias whose upstream is down: the upstream's connection error, wrapped
+LITELLM_UPSTREAM_DOWN = {
+    "error": {
+        "message": "litellm.InternalServerError: OpenAIException - Connection error.. Received "
+        "Model Group=gw-model",
+        "type": None,
+        "param": None,
+        "code": "500",
+    }
+}
+
 
 @dataclass
 class Refusal:

@@ -13,7 +13,13 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from gateway_imitation import LITELLM_BROKEN_ROUTE, LITELLM_NO_DB, Imitation, Refusal
+from gateway_imitation import (
+    LITELLM_BROKEN_ROUTE,
+    LITELLM_NO_DB,
+    LITELLM_UPSTREAM_DOWN,
+    Imitation,
+    Refusal,
+)
 from loopback import ThreadedLoop
 
 from workbench.core.doctor import PROXY_VARIABLES
@@ -127,9 +133,16 @@ def test_a_good_key_with_a_400_to_an_empty_chat_request_passes_auth() -> None:
         assert next(c for c in checks if c["name"] == "auth")["ok"]
 
 
-def test_doctor_reads_a_broken_gateway_route_as_one() -> None:
-    # the listed alias answers with its upstream's 404, as LiteLLM wraps it
-    imitation = Imitation(["gw-model"], [], refuse_chat=Refusal(404, LITELLM_BROKEN_ROUTE))
+@pytest.mark.parametrize(
+    ("refusal", "upstream_words"),
+    [
+        (Refusal(404, LITELLM_BROKEN_ROUTE), "wrong-upstream-id"),
+        (Refusal(500, LITELLM_UPSTREAM_DOWN), "Connection error"),
+    ],
+)
+def test_doctor_reads_a_broken_gateway_route_as_one(refusal: Refusal, upstream_words: str) -> None:
+    # the listed alias answers with its upstream's refusal, as LiteLLM wraps it
+    imitation = Imitation(["gw-model"], [], refuse_chat=refusal)
     for url in _serve(imitation):
         code, checks = _doctor(url, "--model", "gw-model")
     by_name = {c["name"]: c for c in checks}
@@ -138,5 +151,15 @@ def test_doctor_reads_a_broken_gateway_route_as_one() -> None:
     stream = by_name["stream"]
     assert not stream["ok"]
     assert "the gateway lists this model, but its upstream refuses it" in str(stream["cause"])
-    assert "wrong-upstream-id" in str(stream["cause"])
+    assert upstream_words in str(stream["cause"])
     assert "workbench models" not in str(stream["fix"])
+
+
+def test_a_plain_server_error_of_a_listed_model_is_no_broken_route() -> None:
+    # a 5xx whose words name no upstream stays the server's own failure
+    refusal = Refusal(500, {"error": {"message": "CUDA out of memory", "type": "server_error"}})
+    for url in _serve(Imitation(["m"], [], refuse_chat=refusal)):
+        code, checks = _doctor(url, "--model", "m")
+    stream = next(c for c in checks if c["name"] == "stream")
+    assert code != 0 and not stream["ok"]
+    assert "upstream" not in str(stream["cause"]) and "server failed" in str(stream["cause"])
