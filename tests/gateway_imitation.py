@@ -5,7 +5,9 @@ it serves. Used by the tests that run the real CLI against it in a subprocess.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from dataclasses import dataclass, field
 
 from aiohttp import web
@@ -62,6 +64,8 @@ class Imitation:
     refuse_models: Refusal | None = None
     refuse_chat: Refusal | None = None
     chat_requests: list[str] = field(default_factory=list)
+    token_delay_s: float = 0.0  # between streamed tokens
+    spans: list[tuple[str, float, float]] = field(default_factory=list)  # model, start, end
 
     def app(self) -> web.Application:
         app = web.Application()
@@ -92,14 +96,20 @@ class Imitation:
             message = f"The model '{model}' does not exist"
             body = {"error": {"message": message, "type": "invalid_request_error"}}
             return web.json_response(body, status=404)
-        return await _stream(request, model, int(payload.get("max_tokens") or 4))
+        start = time.monotonic()
+        max_tokens = int(payload.get("max_tokens") or 4)
+        response = await _stream(request, model, max_tokens, self.token_delay_s)
+        self.spans.append((model, start, time.monotonic()))
+        return response
 
 
 def _refusal(refusal: Refusal) -> web.Response:
     return web.json_response(refusal.body, status=refusal.status, headers=refusal.headers)
 
 
-async def _stream(request: web.Request, model: str, max_tokens: int) -> web.StreamResponse:
+async def _stream(
+    request: web.Request, model: str, max_tokens: int, delay_s: float
+) -> web.StreamResponse:
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
     await response.prepare(request)
     n = min(max_tokens, 4)
@@ -107,6 +117,7 @@ async def _stream(request: web.Request, model: str, max_tokens: int) -> web.Stre
     for i in range(n):
         finish = "length" if i == n - 1 else None
         choice = {"index": 0, "delta": {"content": f"w{i} "}, "finish_reason": finish}
+        await asyncio.sleep(delay_s)
         await response.write(f"data: {json.dumps({**base, 'choices': [choice]})}\n\n".encode())
     usage = {"prompt_tokens": 12, "completion_tokens": n, "total_tokens": 12 + n}
     await response.write(

@@ -41,6 +41,7 @@ from workbench.core.runner import (
     MAX_SECONDS,
     MAX_TEMPERATURE,
     MAX_WARMUP,
+    Mode,
     Progress,
     RequestFinished,
     RunFinished,
@@ -122,10 +123,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=1,
         help=f"requests in flight per model, 1..{MAX_CONCURRENCY}",
     )
-    p.add_argument(
+    order = p.add_mutually_exclusive_group()
+    order.add_argument(
         "--sequential",
         action="store_true",
-        help="run models one after another instead of all at once",
+        help="run models one after another (the default for a real server: models on one "
+        "server share its compute, so run at once each would measure the others' load)",
+    )
+    order.add_argument(
+        "--simultaneous",
+        action="store_true",
+        help="run all models at once (the default for the built-in provider, whose simulated "
+        "models share nothing)",
     )
     p.add_argument("--language", choices=("en", "zh"), default="en")
     p.add_argument("--task", choices=("summary", "needle"), default="summary")
@@ -257,6 +266,24 @@ def suggestions(model: str, endpoint: Endpoint, catalog: Catalog) -> list[str]:
     return [m for m in catalog.suggest(model, n=3, simulated=simulated) if m != model]
 
 
+def _mode(args: argparse.Namespace, endpoint: Endpoint) -> Mode:
+    """Models on one real server run one after another unless --simultaneous asks otherwise."""
+    if args.sequential:
+        return "sequential"
+    if endpoint.provider == LOCAL_PROVIDER:
+        return "parallel"  # simulated timings are a function of the request alone
+    if not args.simultaneous:
+        return "sequential"
+    if len(set(args.model)) > 1:
+        print(
+            f"warning: {len(set(args.model))} models run at once on one server "
+            f"({endpoint.base_url}): they share its compute, so each one's figures include "
+            "the others' load; drop --simultaneous to run them one after another",
+            file=sys.stderr,
+        )
+    return "parallel"
+
+
 def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
     """The run's plan from the flags and the endpoint; None after saying what is wrong."""
     catalog = load_catalog()
@@ -316,7 +343,7 @@ def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
             warmup=args.warmup,
             max_tokens=args.max_tokens,
             temperature=args.temperature,
-            mode="sequential" if args.sequential else "parallel",
+            mode=_mode(args, endpoint),
             language=args.language,
             task=args.task,
             needle_depth=args.needle_depth,
