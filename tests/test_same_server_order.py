@@ -8,6 +8,9 @@ from pathlib import Path
 from gateway_imitation import Imitation
 from test_gateway_answers import _cli, _serve
 
+from workbench.core.results import Target
+from workbench.core.runner import RunPlan
+
 MODELS = ["tiny-gqa", "tiny-mha"]
 
 
@@ -44,3 +47,37 @@ def test_simultaneous_runs_them_at_once_with_a_warning_why(tmp_path: Path) -> No
     assert _overlaps(imitation.spans)
     warnings = [line for line in stderr.splitlines() if "share its compute" in line]
     assert len(warnings) == 1 and "2 models run at once on one server" in warnings[0]
+
+
+def _plan(mode: str, *targets: tuple[str, str, str]) -> RunPlan:
+    return RunPlan(
+        targets=tuple(Target(p, url, m) for p, url, m in targets),
+        prompt_lengths=(1024,),
+        mode=mode,  # type: ignore[arg-type]
+    )
+
+
+def test_the_gui_warns_when_models_on_one_server_run_at_once(qapp, tmp_path: Path) -> None:
+    from PySide6.QtCore import QSettings
+
+    from workbench.ui.main_window import MainWindow, shared_server
+    from workbench.ui.session import LOCAL_PROVIDER, Session
+
+    gw = "http://127.0.0.1:4000/v1"
+    same = _plan("parallel", ("gw", gw, "a"), ("gw2", "http://127.0.0.1:4000", "b"))
+    assert shared_server(same) == "127.0.0.1:4000"
+    assert shared_server(_plan("sequential", ("gw", gw, "a"), ("gw", gw, "b"))) is None
+    apart = _plan("parallel", ("gw", gw, "a"), ("other", "http://127.0.0.1:4001/v1", "b"))
+    assert shared_server(apart) is None
+    local = "http://127.0.0.1:5000/v1"
+    built_in = _plan("parallel", (LOCAL_PROVIDER, local, "a"), (LOCAL_PROVIDER, local, "b"))
+    assert shared_server(built_in) is None  # simulated models share no compute
+
+    settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(Session(store=None), settings)
+    try:
+        window._warn_shared_server(same)
+        message = window.statusBar().currentMessage()
+        assert "127.0.0.1:4000" in message and "share its compute" in message
+    finally:
+        window.close()
