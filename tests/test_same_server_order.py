@@ -57,7 +57,7 @@ def _plan(mode: str, *targets: tuple[str, str, str]) -> RunPlan:
     )
 
 
-def test_the_gui_warns_when_models_on_one_server_run_at_once(qapp, tmp_path: Path) -> None:
+def test_the_gui_warns_when_models_on_one_server_run_at_once(qapp, loop, tmp_path: Path) -> None:
     from PySide6.QtCore import QSettings
 
     from workbench.ui.main_window import MainWindow, shared_server
@@ -74,10 +74,12 @@ def test_the_gui_warns_when_models_on_one_server_run_at_once(qapp, tmp_path: Pat
     assert shared_server(built_in) is None  # simulated models share no compute
 
     settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(Session(store=None), settings)
+    session = Session(store=None)
+    window = MainWindow(session, settings)
     try:
         window._warn_shared_server(same)
         message = window.statusBar().currentMessage()
         assert "127.0.0.1:4000" in message and "share its compute" in message
     finally:
         window.close()
+        loop.run_until_complete(session.close())
