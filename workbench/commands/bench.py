@@ -17,6 +17,7 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
 from workbench.commands.common import (
+    LOCAL_PROVIDER,
     Endpoint,
     add_target_args,
     add_transport_arg,
@@ -26,9 +27,10 @@ from workbench.commands.common import (
     parse_int_list,
     resolve_endpoint,
 )
-from workbench.core.catalog import load_catalog
+from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.csv_export import CsvWriter, check_csv_path
+from workbench.core.doctor import suggest_models
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
 from workbench.core.providers import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S
 from workbench.core.results import Target
@@ -39,6 +41,7 @@ from workbench.core.runner import (
     MAX_SECONDS,
     MAX_TEMPERATURE,
     MAX_WARMUP,
+    Mode,
     Progress,
     RequestFinished,
     RunFinished,
@@ -120,10 +123,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=1,
         help=f"requests in flight per model, 1..{MAX_CONCURRENCY}",
     )
-    p.add_argument(
+    order = p.add_mutually_exclusive_group()
+    order.add_argument(
         "--sequential",
         action="store_true",
-        help="run models one after another instead of all at once",
+        help="run models one after another (the default for a real server: models on one "
+        "server share its compute, so run at once each would measure the others' load)",
+    )
+    order.add_argument(
+        "--simultaneous",
+        action="store_true",
+        help="run all models at once (the default for the built-in provider, whose simulated "
+        "models share nothing)",
     )
     p.add_argument("--language", choices=("en", "zh"), default="en")
     p.add_argument("--task", choices=("summary", "needle"), default="summary")
@@ -245,17 +256,58 @@ async def _run(args: argparse.Namespace) -> int:
         return _report(outcome, writer, store is not None)
 
 
+def suggestions(model: str, endpoint: Endpoint, catalog: Catalog) -> list[str]:
+    """Ids to offer for a model the server does not list: the closest of the server's own ids;
+    only when it lists nothing, the catalog's, and never a simulated one for another server."""
+    listed = sorted(endpoint.models or ())
+    if listed:
+        return [m for m in suggest_models(model, listed) if m != model]
+    simulated = endpoint.provider == LOCAL_PROVIDER
+    return [m for m in catalog.suggest(model, n=3, simulated=simulated) if m != model]
+
+
+def _mode(args: argparse.Namespace, endpoint: Endpoint) -> Mode:
+    """Models on one real server run one after another unless --simultaneous asks otherwise."""
+    if args.sequential:
+        return "sequential"
+    if endpoint.provider == LOCAL_PROVIDER:
+        return "parallel"  # simulated timings are a function of the request alone
+    if not args.simultaneous:
+        return "sequential"
+    if len(set(args.model)) > 1:
+        print(
+            f"warning: {len(set(args.model))} models run at once on one server "
+            f"({endpoint.base_url}): they share its compute, so each one's figures include "
+            "the others' load; drop --simultaneous to run them one after another",
+            file=sys.stderr,
+        )
+    return "parallel"
+
+
 def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
     """The run's plan from the flags and the endpoint; None after saying what is wrong."""
     catalog = load_catalog()
     missing = [m for m in args.model if not endpoint.serves(m)]
     for model in missing:
-        hints = catalog.suggest(model) or sorted(endpoint.models or ())[:5]
-        fail(
-            f"model '{model}' is not served at {endpoint.base_url}. "
-            f"Did you mean: {', '.join(hints)}? (`workbench models` lists them)"
+        hints = ", ".join(printable(h) for h in suggestions(model, endpoint, catalog))
+        mean = f" Did you mean: {hints}?" if hints else ""
+        if endpoint.provider == LOCAL_PROVIDER:  # the built-in serves exactly what it lists
+            fail(
+                f"model '{model}' is not served at {endpoint.base_url}.{mean} "
+                "(`workbench models` lists them)"
+            )
+            continue
+        listed = sorted(endpoint.models or ())
+        shown = ", ".join(printable(m) for m in listed[:8]) + (" …" if len(listed) > 8 else "")
+        print(
+            printable(
+                f"warning: model '{model}' is not on the list of {endpoint.base_url} "
+                f"(it lists {len(listed)}: {shown or 'nothing'}); trying it anyway, since some "
+                f"servers list only the models they have loaded.{mean}"
+            ),
+            file=sys.stderr,
         )
-    if missing:
+    if missing and endpoint.provider == LOCAL_PROVIDER:
         return None
     targets = []
     for model in args.model:
@@ -291,7 +343,7 @@ def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
             warmup=args.warmup,
             max_tokens=args.max_tokens,
             temperature=args.temperature,
-            mode="sequential" if args.sequential else "parallel",
+            mode=_mode(args, endpoint),
             language=args.language,
             task=args.task,
             needle_depth=args.needle_depth,

@@ -15,7 +15,7 @@ from typing import Literal
 
 from workbench.core.catalog import Catalog
 from workbench.core.clients import ClientOptions, ClientPool, ProxyUnsupported, make_client
-from workbench.core.errors import classify_exception
+from workbench.core.errors import classify_exception, list_refusal
 from workbench.core.providers import ModelEntry, Provider, normalize_base_url
 from workbench.core.results import UNKNOWN_PRICES, Prices
 from workbench.core.secrets import (
@@ -334,7 +334,8 @@ async def _server_models(
         )
         return False
     except Exception as exc:  # report the classified cause, not a traceback
-        fail(f"{base_url}: {classify_exception(exc, '', False).message}")
+        diag = list_refusal(classify_exception(exc, "", False))
+        fail(f"{base_url}: {diag.message}")
         return False
 
 

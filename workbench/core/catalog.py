@@ -151,10 +151,12 @@ class Catalog:
                 best = (len(key), model_id)
         return None if best is None else best[1]
 
-    def suggest(self, model_id: str, n: int = 3) -> list[str]:
-        """Up to n ids whose id or alias is close to model_id (difflib), best first."""
+    def suggest(self, model_id: str, n: int = 3, *, simulated: bool = True) -> list[str]:
+        """Up to n ids whose id or alias is close to model_id (difflib), best first;
+        simulated=False leaves out the models only the built-in provider serves."""
         name = _norm(model_id).rsplit("/", 1)[-1]
-        matches = difflib.get_close_matches(name, list(self._index), n=n * 4, cutoff=0.5)
+        keys = [k for k in self._index if simulated or not self._models[self._index[k]].simulated]
+        matches = difflib.get_close_matches(name, keys, n=n * 4, cutoff=0.5)
         out: list[str] = []
         for key in matches:
             owner = self._index[key]

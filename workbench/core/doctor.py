@@ -45,7 +45,15 @@ from urllib.parse import urlsplit
 import httpx2
 
 from workbench.core.clients import check_headers, make_client, network_baseline_ms, plan_route
-from workbench.core.errors import UnsendableHeader, diagnosis, looks_like_html, parse_retry_after
+from workbench.core.errors import (
+    GATEWAY_AUTH_CAUSE,
+    GATEWAY_AUTH_FIX,
+    UnsendableHeader,
+    diagnosis,
+    looks_like_html,
+    parse_retry_after,
+    says_auth,
+)
 from workbench.core.i18n import QT_TRANSLATE_NOOP, Phrase, joined, marked, phrase
 from workbench.core.providers import ProxyChoice, is_loopback, normalize_base_url
 from workbench.core.results import ErrorClass, RequestResult
@@ -111,6 +119,12 @@ _BODY_KEEP = 4000
 _PROBE_READ_BYTES = 64 << 10  # of a probe's answer; an endless body is not read further
 _PROXY_PROBE_TIMEOUT_S = 3.0
 _ALT_AUTH_HEADERS = ("x-api-key", "api-key")
+# Words with which a gateway's error names the upstream behind it (LiteLLM: "litellm.
+# NotFoundError: OpenAIException - Error code: 404 ...", "No deployments available")
+_UPSTREAM_WORDS = re.compile(
+    r"upstream|litellm\.|exception|deployment|provider|api_base|error code: \d{3}|channel|渠道",
+    re.IGNORECASE,
+)
 _QUOTA_WORDS = re.compile(r"quota|insufficient|balance|credit|余额|额度", re.IGNORECASE)
 
 
@@ -551,6 +565,7 @@ class _Doctor:
                         for k, v in response.headers.items()
                         if k.lower()
                         in ("retry-after", "www-authenticate", "content-type", "server")
+                        or k.lower().startswith(("x-litellm-", "x-ms-", "apim-request-id"))
                     }
                     encoding = response.encoding or "utf-8"
                     async for piece in response.aiter_bytes():
@@ -1130,6 +1145,10 @@ class _Doctor:
             None,
         )
         sent = "no key sent" if not self.key else "key sent as a Bearer token"
+        refusal = _refused_by_words(models, chat)
+        if refusal is not None:
+            self._add(self._gateway_refusal(refusal, f"{sent}{source}", problems))
+            return False
         if judged is None:
             if problems:
                 self._add(
@@ -1252,6 +1271,19 @@ class _Doctor:
         self._add(_check("auth", True, evidence))
         return True
 
+    def _gateway_refusal(self, answer: _Answer, sent: str, problems: list[Phrase]) -> Check:
+        """The key refused by a 400/404 that speaks of it, or by a refused model list."""
+        evidence = f"{sent}; {answer.label(self.url)} → HTTP {answer.status}"
+        evidence += f": {answer.message}" if answer.message else ""
+        gateway = gateway_of(self.answers, self.url)
+        if gateway:
+            evidence += f"; the answers are those of {gateway}"
+        cause: list[Phrase] = [marked("ErrorFix", GATEWAY_AUTH_CAUSE)]
+        if problems:
+            cause = [*joined(problems), Phrase("; "), *cause]
+        fix = [*_key_fix(problems), Phrase("; ")] if problems else []
+        return _check("auth", False, evidence, cause, [*fix, marked("ErrorFix", GATEWAY_AUTH_FIX)])
+
     async def _other_header(self) -> str | None:
         """The header name under which the server accepts the key, when Bearer is refused."""
         if not self.key or not self.key.isascii():
@@ -1340,9 +1372,7 @@ class _Doctor:
     async def _check_stream(self, client: openai.AsyncOpenAI, ids: list[str] | None) -> None:
         model = self.model
         picked = ""
-        if ids is not None and model and model not in ids:
-            self._add(_skip("stream", f"'{model}' is not on the server's list (model)"))
-            return
+        # an unlisted id is asked anyway: some servers list only the models they have loaded
         if not model:
             if not ids:
                 self._add(_skip("stream", "no model to ask: pass --model M", applies=False))
@@ -1383,9 +1413,22 @@ class _Doctor:
                         seconds=f"{self.timeout_s:g}",
                     )
                 )
-            fix = marked("ErrorFix", d.fix)
+            fix: Said = marked("ErrorFix", d.fix)
+            upstream = self._broken_route(result, ids)
+            if upstream is not None:
+                cause, fix = upstream
             self._add(_check("stream", False, f"{head}; {what}", cause, fix))
             return
+        if ids is not None and model not in ids:
+            self._add(
+                _check(
+                    "model",
+                    True,
+                    f"'{model}' is not listed, but served: the streamed request got an answer "
+                    f"(the server lists {len(ids)}: {', '.join(ids[:8])}"
+                    f"{' …' if len(ids) > 8 else ''}; some servers list only loaded models)",
+                )
+            )
         send = result.t_send or 0
         ttft = ((result.t_first_token or send) - send) / 1e6
         role_only = (
@@ -1407,6 +1450,38 @@ class _Doctor:
             f"reasoning: {'yes' if result.reasoning_text else 'no'}; finish_reason: {finish}"
         )
         self._add(_check("stream", True, evidence))
+
+    def _broken_route(
+        self, result: RequestResult, ids: list[str] | None
+    ) -> tuple[list[Phrase], Said] | None:
+        """Cause and fix when a listed model's request fails with a 404, or with a 5xx whose
+        words name an upstream: the gateway's route to its upstream is broken."""
+        status = result.http_status or 0
+        message = (result.error_message or "").split(". Cause:")[0]
+        if ids is None or result.model not in ids:
+            return None
+        if status != 404 and not (status >= 500 and _UPSTREAM_WORDS.search(message)):
+            return None
+        words = re.sub(r"^HTTP \d+: ", "", message)
+        cause = [
+            phrase(
+                QT_TRANSLATE_NOOP(
+                    "Doctor",
+                    "the gateway lists this model, but its upstream refuses it (HTTP {status}): "
+                    "{words}",
+                ),
+                status=str(status),
+                words=words,
+            )
+        ]
+        fix = phrase(
+            QT_TRANSLATE_NOOP(
+                "Doctor",
+                "check the gateway's route for this model: the upstream's model id, address and "
+                "key in the gateway's configuration, and the upstream's own logs",
+            )
+        )
+        return cause, fix
 
     async def _check_baseline(self, client: openai.AsyncOpenAI, answer: _Answer) -> None:
         if answer.status is None or answer.status >= 300 or answer.html:
@@ -1558,6 +1633,55 @@ class _Doctor:
             ]
         fix = marked("ErrorFix", d.fix)
         self._add(_check("html", False, "; ".join(parts), cause, fix))
+
+
+def _refused_by_words(models: _Answer, chat: _Answer) -> _Answer | None:
+    """The answer that refuses the key without a 401/403: a 400 or 404 whose error speaks of the
+    key or of access, or a GET /models (which has no body to find fault with) refused with
+    another 4xx. None when the model list was given, or nothing refuses."""
+    if models.status is not None and models.status < 300:
+        return None
+    for answer in (models, chat):
+        if answer.status in (400, 404) and not answer.html and says_auth(answer.body):
+            return answer
+    status = models.status or 0
+    if 400 <= status < 500 and status not in (401, 402, 403, 404, 405, 407, 429):
+        return None if models.html else models
+    return None
+
+
+# Header prefixes and names that gateways document on their answers
+_GATEWAY_HEADERS: tuple[tuple[str, str], ...] = (
+    ("x-litellm-", "a LiteLLM proxy"),
+    ("apim-request-id", "Azure (API Management)"),
+    ("x-ms-", "Azure"),
+)
+
+
+def gateway_of(answers: Sequence[_Answer], url: str) -> str | None:
+    """The gateway the answers come from, when their headers or error shapes tell (with why)."""
+    for answer in answers:
+        for name in answer.headers:
+            for prefix, gateway in _GATEWAY_HEADERS:
+                if name.startswith(prefix):
+                    return f"{gateway} (header {name})"
+    for answer in answers:
+        data = answer.json()
+        err = data.get("error") if isinstance(data, dict) else None
+        if not isinstance(err, dict):
+            continue
+        kind, message = str(err.get("type") or ""), str(err.get("message") or "")
+        if kind == "no_db_connection" or message.lower().startswith("litellm."):
+            return f"a LiteLLM proxy (error '{kind or message.split(':')[0]}')"
+        if kind in ("one_api_error", "new_api_error"):
+            name = "One API" if kind == "one_api_error" else "New API"
+            return f"a {name} gateway (error type '{kind}')"
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "openrouter.ai" or host.endswith(".openrouter.ai"):
+        return "OpenRouter (host openrouter.ai)"
+    if host.endswith((".openai.azure.com", ".azure-api.net")):
+        return f"Azure (host {host})"
+    return None
 
 
 def _distinct(answers: list[_Answer], n: int = 2) -> list[_Answer]:

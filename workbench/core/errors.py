@@ -337,6 +337,60 @@ _FIXES: dict[ErrorClass, tuple[str, str]] = {
 }
 
 
+# Gateways answer a bad key with 400 or 404 as well as 401/403: LiteLLM without a database says
+# `{"error": {"type": "no_db_connection", ...}}`, New API says "无效的令牌" (invalid token).
+# Matched on the error's type, code and message; bare "token" is left out ("max_tokens").
+_AUTH_WORDS = re.compile(
+    r"(api|secret|access|virtual|master|invalid|wrong|bad)[ _-]?key|key (is )?(invalid|not valid|"
+    r"expired|revoked|missing|required)|\bauth|unauthori[sz]ed|permission|forbidden|credential|"
+    r"no_db_connection|no connected db|(invalid|access|bearer|auth)[ _-]?token|"
+    r"token[ _-]?(is )?(invalid|expired|revoked|missing)|无效的令牌|令牌无效|密钥|未授权|鉴权",
+    re.IGNORECASE,
+)
+GATEWAY_AUTH_CAUSE = QT_TRANSLATE_NOOP(
+    "ErrorFix",
+    "the server refused the key: its answer speaks of the key or of access, though its status is "
+    "not 401 (gateways such as a LiteLLM proxy without a database answer a bad key with 400), or "
+    "it refused even the model list",
+)
+GATEWAY_AUTH_FIX = QT_TRANSLATE_NOOP(
+    "ErrorFix",
+    "check the key for this gateway (the gateway's own key, not the upstream provider's; no "
+    "spaces or quotes around it); run `workbench doctor --base-url URL`",
+)
+
+
+def says_auth(body: str) -> bool:
+    """Whether an error body's type, code or message speaks of the key or of access."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return bool(_AUTH_WORDS.search(body[:2000]))
+    err = data.get("error", data) if isinstance(data, dict) else data
+    if isinstance(err, dict):
+        fields = " ".join(str(err.get(k) or "") for k in ("type", "code", "message"))
+        return bool(_AUTH_WORDS.search(fields))
+    return bool(_AUTH_WORDS.search(str(err)))
+
+
+def gateway_auth(what: str, status: int | None) -> Diagnosis:
+    """A key refused by what the answer says, with the gateway's cause and fix."""
+    return Diagnosis(ErrorClass.AUTH, what, GATEWAY_AUTH_CAUSE, GATEWAY_AUTH_FIX, status)
+
+
+def list_refusal(diag: Diagnosis) -> Diagnosis:
+    """A refused GET /models: it has no body to find fault with, so a 4xx that is not 404
+    (no list), 402/429 (quota, rate) or 407 (proxy) refuses the caller, i.e. the key."""
+    status = diag.http_status
+    if status is None or not 400 <= status < 500 or status in (402, 404, 407, 429):
+        return diag
+    if diag.error_class in (ErrorClass.HTML, ErrorClass.QUOTA, ErrorClass.RATE_LIMIT):
+        return diag
+    if diag.error_class is ErrorClass.AUTH and status in (401, 403):
+        return diag
+    return gateway_auth(diag.what, status)
+
+
 def cause_and_fix(error_class: ErrorClass | str) -> tuple[str, str]:
     """The cause and the fix of an error class, in English (the UI translates them)."""
     return _FIXES[ErrorClass(error_class)]
@@ -395,6 +449,8 @@ def classify_status(status: int, body: str, content_type: str | None, model: str
         return diagnosis(ErrorClass.OUT_OF_MEMORY, what, status)
     if status == 402 or "quota" in lowered or "insufficient" in lowered or "balance" in lowered:
         return diagnosis(ErrorClass.QUOTA, what, status)
+    if status in (400, 404) and says_auth(body):
+        return gateway_auth(what, status)
     if status == 429:
         return diagnosis(ErrorClass.RATE_LIMIT, what, status)
     mentions_model = "model" in lowered and (

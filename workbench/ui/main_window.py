@@ -8,6 +8,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -296,16 +297,31 @@ class MainWindow(QMainWindow):
             kind=kind,  # type: ignore[arg-type]
         )
 
+    def _warn_shared_server(self, plan: RunPlan) -> None:
+        """All at once, targets on one server measure each other's load: say so."""
+        host = shared_server(plan)
+        if host is not None:
+            self.statusBar().showMessage(
+                self.tr(
+                    "Several models on one server (%1) run at once: they share its compute, so "
+                    "each one's figures include the others' load. Choose One after another to "
+                    "measure each alone."
+                ).replace("%1", host),
+                15000,
+            )
+
     def run_all(self) -> asyncio.Task | None:
         if self.session.running:
             return None
         plan = self.build_plan()
+        self._warn_shared_server(plan)
         self.plots.expect_tokens(plan.max_tokens)
         return self.session.start_run(plan)
 
     def _run_sweep(self, lengths: list[int], repeats: int) -> None:
         if not self.session.running:
             plan = self.build_plan(lengths, repeats, kind="sweep")
+            self._warn_shared_server(plan)
             self.sweep_view.order = [t.model for t in plan.targets]
             self.sweep_view.clear()
             self.plots.expect_tokens(plan.max_tokens)
@@ -556,3 +572,17 @@ class MainWindow(QMainWindow):
         self.save_state()
         self.session.stop_all()
         super().closeEvent(event)
+
+
+def shared_server(plan: RunPlan) -> str | None:
+    """The host:port that several of a parallel plan's models share, if any. The built-in
+    provider's simulated models share nothing (their timings depend on the request alone)."""
+    if plan.mode != "parallel":
+        return None
+    seen: dict[str, set[str]] = {}
+    for target in plan.targets:
+        if target.provider != LOCAL_PROVIDER:
+            parts = urlsplit(target.base_url)
+            host = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
+            seen.setdefault(host, set()).add(target.model)
+    return next((host for host, models in seen.items() if len(models) > 1), None)
