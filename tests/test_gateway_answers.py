@@ -157,7 +157,7 @@ def test_doctor_reads_a_broken_gateway_route_as_one(refusal: Refusal, upstream_w
 
 def test_a_plain_server_error_of_a_listed_model_is_no_broken_route() -> None:
     # a 5xx whose words name no upstream stays the server's own failure
-    refusal = Refusal(500, {"error": {"message": "CUDA out of memory", "type": "server_error"}})
+    refusal = Refusal(500, {"error": {"message": "worker process died", "type": "server_error"}})
     for url in _serve(Imitation(["m"], [], refuse_chat=refusal)):
         code, checks = _doctor(url, "--model", "m")
     stream = next(c for c in checks if c["name"] == "stream")
