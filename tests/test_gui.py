@@ -8,6 +8,7 @@ import gc
 import time
 
 import pytest
+from gui_driver import make_window
 from PySide6.QtCore import QEvent, QSettings, QTimer
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QApplication
@@ -25,19 +26,11 @@ from workbench.ui.session import LOCAL_PROVIDER, Session
 
 @pytest.fixture
 def window(qapp, loop, tmp_path):
-    store = RunStore(tmp_path / "history.sqlite3")
-    session = Session(store=store, time_scale=0.05)
-    settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(session, settings)
-    loop.run_until_complete(session.start_local_provider())
-    win.set_choices([(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()])
-    win.apply_preset("real")
-    win.prompt.set_tokens(4096)
+    win = make_window(loop, tmp_path)
     win.prompt.max_tokens.setValue(48)
-    win.show()
     yield win
     win.close()
-    loop.run_until_complete(session.close())
+    loop.run_until_complete(win.session.close())
 
 
 def _run(loop, coro, timeout=60):

@@ -28,13 +28,18 @@ def last_good_path(path: Path) -> Path:
 def write_private(path: Path, text: str) -> None:
     """Write `text` to `path` atomically as a 0600 file (its folder made 0700 if missing)."""
     private_dir(path.parent)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    _replace_atomically(path, text.encode("utf-8"))
+
+
+def _replace_atomically(target: Path, data: bytes) -> None:
+    """`target` holds `data` or is untouched: a 0600 temp file beside it, synced, renamed."""
+    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -56,17 +61,7 @@ def keep_broken_copy(path: Path) -> Path:
     while target.exists():
         target = path.with_name(f"{path.name}{BROKEN_SUFFIX}-{stamp}-{n}")
         n += 1
-    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    _replace_atomically(target, data)
     return target
 
 
