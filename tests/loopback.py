@@ -11,9 +11,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import threading
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
+
+from aiohttp import web
 
 T = TypeVar("T")
 
@@ -39,6 +42,32 @@ class ThreadedLoop:
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float = 30) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+
+@asynccontextmanager
+async def serving(app: web.Application) -> AsyncIterator[str]:
+    """`app` on 127.0.0.1 at a free port, on the running loop; yields its `/v1` base URL."""
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        await runner.cleanup()
+
+
+@contextmanager
+def serving_in_thread(app: web.Application) -> Iterator[str]:
+    """The same on a loop of its own thread, for tests that run the CLI as a subprocess."""
+    with ThreadedLoop() as background:
+        served = serving(app)
+        base_url = background.run(served.__aenter__())
+        try:
+            yield base_url
+        finally:
+            background.run(served.__aexit__(None, None, None))
 
 
 class AuthProxy:

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from aiohttp import web
 from gateway_imitation import (
     LITELLM_BROKEN_ROUTE,
     LITELLM_NO_DB,
@@ -20,7 +19,7 @@ from gateway_imitation import (
     Imitation,
     Refusal,
 )
-from loopback import ThreadedLoop
+from loopback import serving_in_thread
 
 from workbench.core.doctor import PROXY_VARIABLES
 
@@ -29,16 +28,8 @@ GATEWAY_FIX = "check the key for this gateway"
 
 
 def _serve(imitation: Imitation) -> Iterator[str]:
-    with ThreadedLoop() as loop:
-        runner = web.AppRunner(imitation.app())
-        loop.run(runner.setup())
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        loop.run(site.start())
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        try:
-            yield f"http://127.0.0.1:{port}/v1"
-        finally:
-            loop.run(runner.cleanup())
+    with serving_in_thread(imitation.app()) as base_url:
+        yield base_url
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

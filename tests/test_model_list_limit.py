@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
+from loopback import serving
 
 from workbench.cli import main
 from workbench.commands import common
@@ -25,29 +26,12 @@ async def test_a_model_list_that_never_arrives_ends_bench_with_exit_2(
 
     app = web.Application()
     app.router.add_get("/v1/models", models)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     monkeypatch.setattr(common, "MODEL_LIST_TIMEOUT_S", 0.5)
-    try:
+    async with serving(app) as base_url:
         started = time.monotonic()
-        code = await asyncio.to_thread(
-            main,
-            [
-                "bench",
-                "--base-url",
-                f"http://127.0.0.1:{port}/v1",
-                "--model",
-                "m",
-                "--csv",
-                str(tmp_path / "r.csv"),
-            ],
-        )
+        args = ["bench", "--base-url", base_url, "--model", "m", "--csv", str(tmp_path / "r.csv")]
+        code = await asyncio.to_thread(main, args)
         elapsed = time.monotonic() - started
-    finally:
-        await runner.cleanup()
     assert code == 2
     assert elapsed < 10
     assert "took longer than 0.5 s" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from loopback import ThreadedLoop
+from loopback import serving_in_thread
 
 from workbench.core.terminal import escape_quoted, printable, printable_lines
 
@@ -62,16 +62,8 @@ def hostile_server() -> Iterator[str]:
     app = web.Application()
     app.router.add_get("/v1/models", models)
     app.router.add_post("/v1/chat/completions", chat)
-    with ThreadedLoop() as background:
-        runner = web.AppRunner(app)
-        background.run(runner.setup())
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        background.run(site.start())
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        try:
-            yield f"http://127.0.0.1:{port}/v1"
-        finally:
-            background.run(runner.cleanup())
+    with serving_in_thread(app) as base_url:
+        yield base_url
 
 
 def test_printable_shows_every_control_as_an_escape() -> None:
