@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import torch
@@ -116,7 +117,7 @@ def chain_llama(ids: list[int]) -> LlamaForCausalLM:
         head.zero_()
         # a logit is the dot product of two normed vectors: 64 for the row set from the current
         # token itself, about ±8 (random 64-d vectors) for any other
-        for current, following in [*zip(ids, ids[1:], strict=False), (ids[-1], ids[-1])]:
+        for current, following in [*pairwise(ids), (ids[-1], ids[-1])]:
             head[following] += normed[current]
     return model
 
