@@ -12,6 +12,15 @@ fi
 if ! .venv/bin/python -c 'import triton' >/dev/null 2>&1; then
     .venv/bin/python -m pip install -q triton || echo "triton did not install: its tests will fail" >&2
 fi
+# tests/test_transformers_serve.py runs a real `transformers serve` from a venv of its own (its
+# pins would fight ours); installed only when missing (about a minute from the local wheels). A
+# failed install is said here, and those tests then fail naming the cause and the fix.
+if ! .venv-transformers/bin/python -c 'import transformers, fastapi, uvicorn' >/dev/null 2>&1; then
+    { .venv/bin/python -m venv .venv-transformers && .venv-transformers/bin/python -m pip install -q \
+        "${TORCH_SPEC:-torch==2.13.0}" "${TRANSFORMERS_SPEC:-transformers[serving]==5.24.0}"; } \
+        || echo "transformers serve did not install into .venv-transformers:" \
+            "tests/test_transformers_serve.py will fail" >&2
+fi
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}" QT_API=pyside6
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"

@@ -142,7 +142,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     port = _free_port()
     log = work / "serve.log"
     command = [str(VENV / "bin" / "transformers"), "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--device", "cpu", "--log-level", "info"]
+    command += ["--port", str(port), "--device", "cpu"]
     with log.open("wb") as sink:
         proc = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
     try:
