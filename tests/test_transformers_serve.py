@@ -43,7 +43,7 @@ VENV = ROOT / ".venv-transformers"
 HELPER = Path(__file__).with_name("tiny_transformers.py")
 INSTALL_FIX = (
     "run scripts/test.sh, which installs it, or by hand: python3 -m venv .venv-transformers && "
-    ".venv-transformers/bin/python -m pip install torch==2.13.0 'transformers[serving]'"
+    ".venv-transformers/bin/python -m pip install torch==2.13.0 'transformers[serving]==5.24.0'"
 )
 READY_LIMIT_S = 90
 LISTED = "tiny-llama-gqa"  # loaded (and so listed) before any test runs
@@ -316,9 +316,10 @@ def test_decode_span_ends_at_the_last_token_not_the_last_text(
         assert row["completion_tokens"] == "32" and row["finish_reason"] == "length"
         truth = 31 / (exchange.span_ns() / 1e9)  # the 31 tokens after the first
         decode = float(row["decode_tps"])
-        # Ending the span at the last text would give ~2x. The first event's tokens are taken
-        # as round(32 tokens / 16 events) = 2, not 1: 30/31 of the truth (docs/gateways.md)
-        assert abs(decode - truth) / truth < 0.08, (decode, truth)
+        # Ending the span at the last text gave 1.66x. The first event's tokens are taken as
+        # round(32 tokens / 16 events) = 2, not 1, so 30/31 of the truth is expected
+        # (measured 0.95-1.00; docs/gateways.md): the bound leaves room for a loaded machine
+        assert abs(decode - truth) / truth < 0.1, (decode, truth)
 
 
 def test_tokens_without_visible_text_from_a_real_server_are_no_visible_text(
