@@ -78,6 +78,20 @@ async def test_packed_chunks_leave_the_first_events_tokens_out_of_decode() -> No
     assert abs(measured - truth) / truth < 0.025, (measured, truth)
 
 
+async def test_trailing_tokens_sent_without_events_are_not_taken_for_packed_ones() -> None:
+    # transformers serve sends no event at all for a special token: 8 words, then 24 tokens in
+    # silence, then the finish chunk. 32 tokens over 8 events is no sign of 4 tokens per event
+    script: list[Step] = [(0.05, chunk("w0 "))]
+    script += [(0.02, chunk(f"w{i} ")) for i in range(1, 8)]
+    script += [(0.02 * 24, chunk(finish="length")), (0, chunk(usage=_usage(32))), (0, "[DONE]")]
+    result, emit = await _measure(script)
+    assert result.ok and result.completion_tokens == 32 and len(result.event_times) == 8
+    truth = _tps(31, emit[0], emit[8])
+    measured = derive(result).decode_tps
+    assert measured is not None
+    assert abs(measured - truth) / truth < 0.03, (measured, truth)  # 4 per event: 28/31
+
+
 async def test_usage_below_the_text_events_is_suspect_and_decode_uses_the_events() -> None:
     # 20 text events, one token each, but the usage (made up by a gateway) says 12
     script: list[Step] = [(0.05, chunk("w0 "))]

@@ -69,11 +69,28 @@ def inter_token_latencies_ms(event_times: Sequence[int]) -> list[float]:
 
 def first_event_tokens(result: RequestResult, completion_tokens: int) -> int:
     """Tokens the first text event carried, which arrive at TTFT and so lie outside the decode
-    span: 1, or the average per event when a server packs several tokens into each."""
+    span: 1, or more when a server packs several tokens into each event.
+
+    At a steady rate the k tokens of each later event fill the events' share `f` of the span,
+    and all n − k tokens after the first event the whole span: (events − 1)·k = (n − k)·f, so
+    k = n·f / (events − 1 + f), which is n / events when the last token came with the last
+    event (f = 1). Tokens sent with no event at all after the last text (special tokens that
+    `transformers serve` does not send) shorten `f` instead of passing for packed ones."""
     events = result.token_events or len(result.event_times)
     if events <= 0:
         return 1
-    return max(1, round(completion_tokens / events))
+    share = _events_share(result)
+    if events - 1 + share <= 0:  # one event and nothing after it: all tokens came with it
+        return max(1, round(completion_tokens / events))
+    return max(1, round(completion_tokens * share / (events - 1 + share)))
+
+
+def _events_share(result: RequestResult) -> float:
+    """(last text event − first token) / (last token − first token), 1 when unknown."""
+    first, last = result.t_first_token, result.t_last_token
+    if first is None or last is None or last <= first or not result.event_times:
+        return 1.0
+    return min(1.0, max(0.0, (result.event_times[-1] - first) / (last - first)))
 
 
 def cost_usd(
