@@ -33,7 +33,7 @@ SHARED_JOIN = re.compile(r"""/\s*["']shared["']|["']shared/""")
 # words of the private material the project was designed from; "--seed" (the RNG) is fine
 NOT_SHIPPED = ("seeds", "seed 000", "seed 002", "article")
 SKIPPED_DIRS = {".venv", "venv", "build", "dist", ".git", "__pycache__", ".hypothesis"}
-SKIPPED_DIRS |= {".pytest_cache", ".ruff_cache", ".mypy_cache"}
+SKIPPED_DIRS |= {".pytest_cache", ".ruff_cache", ".mypy_cache", ".venv-transformers"}
 
 
 def _git(*args: str) -> str | None:

@@ -38,6 +38,8 @@ from test_gateway_answers import _cli
 from workbench.core.doctor import PROXY_VARIABLES
 from workbench.core.prompts import PromptBuilder, PromptSpec
 
+pytestmark = pytest.mark.slow  # a server to start, models to make: ~40 s for the file
+
 ROOT = Path(__file__).resolve().parents[1]
 VENV = ROOT / ".venv-transformers"
 HELPER = Path(__file__).with_name("tiny_transformers.py")
