@@ -259,6 +259,7 @@ def _measured(exchanges: list[Exchange], max_tokens: int) -> list[Exchange]:
 
 
 def _tokenizer_counts(server: Server, exchanges: list[Exchange]) -> list[int]:
+    """Prompt tokens of each request by the models' tokenizer (all four share one)."""
     counted = subprocess.run(
         [str(VENV / "bin" / "python"), str(HELPER), "count", server.model(LISTED)],
         input=json.dumps([e.body for e in exchanges]),
