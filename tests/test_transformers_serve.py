@@ -127,7 +127,7 @@ def _load(base_url: str, model: str) -> None:
         response.read(1 << 20)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # stopped when this file is done, not at the end of the run
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     python = _tf_python()
     work = tmp_path_factory.mktemp("transformers-serve")
