@@ -64,10 +64,12 @@ def make_config(
     models: Mapping[str, str] | Sequence[str] = DEFAULT_MODELS,
     extra_entries: Sequence[Mapping[str, Any]] = (),
     num_retries: int = 0,
+    router_settings: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The proxy config. `models` maps alias -> upstream id (a plain list uses the id as the
-    alias); `extra_entries` are further model_list entries taken as they are. Retries are off
-    by default so that what the upstream answered reaches the client once, unchanged."""
+    alias); `extra_entries` are further model_list entries taken as they are; `router_settings`
+    are added to LiteLLM's (e.g. cooldown_time). Retries are off by default so that what the
+    upstream answered reaches the client once, unchanged."""
     pairs = models.items() if isinstance(models, Mapping) else ((m, m) for m in models)
     model_list = [model_entry(alias, up, upstream_base_url) for alias, up in pairs]
     model_list.extend(dict(entry) for entry in extra_entries)
@@ -75,7 +77,7 @@ def make_config(
         "model_list": model_list,
         "general_settings": {"master_key": key},
         "litellm_settings": {"num_retries": num_retries, "telemetry": False},
-        "router_settings": {"num_retries": num_retries},
+        "router_settings": {"num_retries": num_retries, **(router_settings or {})},
     }
 
 
@@ -194,11 +196,14 @@ def running_litellm(
     workdir: str | Path | None = None,
     ready_timeout_s: float = READY_TIMEOUT_S,
     key: str | None = None,
+    router_settings: Mapping[str, Any] | None = None,
 ) -> Iterator[tuple[str, str]]:
     """A running proxy; yields (base_url ending in /v1, master_key). The log is kept in
     `workdir` when one is given (a temporary directory otherwise, removed afterwards)."""
     key = key or master_key()
-    config = make_config(upstream_base_url, key, models, extra_entries)
+    config = make_config(
+        upstream_base_url, key, models, extra_entries, router_settings=router_settings
+    )
     with tempfile.TemporaryDirectory(prefix="litellm-") as scratch:
         where = Path(workdir) if workdir is not None else Path(scratch)
         where.mkdir(parents=True, exist_ok=True)
@@ -221,6 +226,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     models = {alias: up or alias for alias, up in models.items()}
     # The key never goes to stdout: it is the caller's (LITELLM_MASTER_KEY) or in a 0600 file.
     key = os.environ.get("LITELLM_MASTER_KEY") or master_key()
+    # SIGTERM (kill, timeout) unwinds like Ctrl-C, so the proxy's process group is ended too.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="litellm-"))
     try:
         with running_litellm(args.venv, args.upstream, models, workdir=workdir, key=key) as up:
