@@ -65,7 +65,7 @@ def litellm_venv() -> Path:
     return venv
 
 
-def _proxy_module() -> ModuleType:
+def proxy_module() -> ModuleType:
     """scripts/litellm_proxy.py, which is a script, not a package module."""
     spec = importlib.util.spec_from_file_location(
         "litellm_proxy", ROOT / "scripts/litellm_proxy.py"
@@ -118,7 +118,7 @@ class Gateway:
 @contextmanager
 def running_gateway(log_dir: Path) -> Iterator[Gateway]:
     venv = litellm_venv()
-    proxy = _proxy_module()
+    proxy = proxy_module()
     with ThreadedLoop() as background:
         server = LocalServer()
         server.emit_log = RecordingEmitLog()
