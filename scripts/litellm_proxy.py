@@ -139,18 +139,26 @@ class LiteLLMProxy:
     def start(self, ready_timeout_s: float = READY_TIMEOUT_S) -> None:
         exe = litellm_executable(self.venv)
         config_path = self.workdir / "litellm_config.yaml"
-        # JSON is YAML, so no YAML library is needed here.
-        config_path.write_text(json.dumps(self.config, indent=2), encoding="utf-8")
-        config_path.chmod(0o600)  # it holds the master key
+        # JSON is YAML, so no YAML library is needed here; 0600 from the start: it holds the key
+        config_path.unlink(missing_ok=True)
+        fd = os.open(config_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(self.config, out, indent=2)
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
         env.update(LITELLM_LOCAL_MODEL_COST_MAP="True", NO_PROXY="127.0.0.1,localhost")
         args = [str(exe), "--config", str(config_path), "--host", "127.0.0.1"]
         args += ["--port", str(self.port), "--telemetry", "False"]
         with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(
-                args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                env=env, cwd=self.workdir, start_new_session=True,
-            )  # fmt: skip
+            try:
+                self.process = subprocess.Popen(
+                    args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                    env=env, cwd=self.workdir, start_new_session=True,
+                )  # fmt: skip
+            except OSError as exc:
+                raise LiteLLMError(
+                    f"cannot start {exe} ({exc}): reinstall it with scripts/test.sh, or point"
+                    " WORKBENCH_LITELLM_VENV at a venv that has litellm[proxy]"
+                ) from exc
         self._wait_ready(ready_timeout_s)
 
     def _wait_ready(self, timeout_s: float) -> None:
@@ -207,7 +215,8 @@ def running_litellm(
     with tempfile.TemporaryDirectory(prefix="litellm-") as scratch:
         where = Path(workdir) if workdir is not None else Path(scratch)
         where.mkdir(parents=True, exist_ok=True)
-        proxy = LiteLLMProxy(Path(venv), config, key, where)
+        # absolute: the proxy runs with `where` as its working directory
+        proxy = LiteLLMProxy(Path(venv).absolute(), config, key, where.absolute())
         try:
             proxy.start(ready_timeout_s)
             yield proxy.base_url, key
@@ -232,8 +241,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with running_litellm(args.venv, args.upstream, models, workdir=workdir, key=key) as up:
             key_file = workdir / "master_key"
-            key_file.write_text(key + "\n", encoding="utf-8")
-            key_file.chmod(0o600)
+            key_file.unlink(missing_ok=True)
+            fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(key + "\n")
             print(f"LiteLLM at {up[0]}; master key in {key_file}; log in {workdir}; Ctrl-C stops")
             sys.stdout.flush()
             while True:

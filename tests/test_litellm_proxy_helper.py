@@ -44,10 +44,13 @@ def test_missing_litellm_names_the_install_fix(tmp_path: Path) -> None:
     assert "WORKBENCH_LITELLM_VENV" in str(caught.value)
 
 
-def test_a_proxy_that_exits_at_start_shows_its_log_tail(tmp_path: Path) -> None:
-    venv = _venv_with(tmp_path, 'echo "ValueError: bad model_list entry"; exit 3')
+def test_a_proxy_that_exits_at_start_shows_its_log_tail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _venv_with(tmp_path, 'echo "ValueError: bad model_list entry"; exit 3')
+    monkeypatch.chdir(tmp_path)  # paths as typed by hand: relative to where one stands
     with pytest.raises(proxy.LiteLLMError) as caught:
-        with proxy.running_litellm(venv, "http://127.0.0.1:9/v1", workdir=tmp_path / "w"):
+        with proxy.running_litellm("venv", "http://127.0.0.1:9/v1", workdir="w"):
             pass
     assert "exited with code 3" in str(caught.value)
     assert "ValueError: bad model_list entry" in str(caught.value)
