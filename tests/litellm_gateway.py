@@ -186,13 +186,21 @@ def cli(key: str | None, *args: str, csv_path: Path | None = None) -> CliRun:
 
 
 def bench(
-    gateway: Gateway, csv_path: Path, model: str, *extra: str, key: str | None = None
+    gateway: Gateway,
+    csv_path: Path,
+    model: str,
+    *extra: str,
+    key: str | None = None,
+    store: bool = False,
 ) -> CliRun:
-    """One `workbench bench` through the gateway at a 128-token prompt, rows read back."""
+    """One `workbench bench` through the gateway at a 128-token prompt, rows read back; the
+    history (under $WORKBENCH_DATA_DIR) only when `store`."""
     args = [
         "bench", "--base-url", gateway.base_url, "--api-key-env", KEY_VARIABLE, "--model", model,
-        "--prompt-tokens", "128", "--csv", str(csv_path), "--no-store", *extra,
+        "--prompt-tokens", "128", "--csv", str(csv_path), *extra,
     ]  # fmt: skip
+    if not store:
+        args.append("--no-store")
     return cli(key or gateway.key, *args, csv_path=csv_path)
 
 

@@ -8,6 +8,7 @@ is missing every test here fails, naming the fix. docs/gateways.md says what eac
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from itertools import pairwise
@@ -80,10 +81,13 @@ def _check_against_emit_log(rows: list[dict[str, str]], records: list, slack_ms:
 
 def test_good_key_rows_match_the_upstream_emit_log(gateway: Gateway, tmp_path: Path) -> None:
     mark = gateway.mark()
-    run = bench(gateway, tmp_path / "r.csv", "sim-70b-gqa", "--max-tokens", "24", "--repeats", "3")
+    run = bench(gateway, tmp_path / "r.csv", "sim-70b-gqa", "--max-tokens", "24",
+                "--repeats", "3", store=True)  # fmt: skip
     assert run.returncode == 0, run.stderr
     records = gateway.measured_since(mark)
     assert [r["error_class"] for r in run.rows] == ["", "", ""]
+    # LiteLLM relays the upstream's role-only first chunk as it arrives, ~30 ms before the first
+    # token: a TTFT that counted it would read earlier than the upstream's first emit
     _check_against_emit_log(run.rows, records, GATEWAY_SLACK_C1_MS)
     for row, record in zip(run.rows, records, strict=True):  # one at a time: in order
         assert row["usage_estimated"] == "false" and row["usage_suspect"] == "false"
@@ -91,6 +95,10 @@ def test_good_key_rows_match_the_upstream_emit_log(gateway: Gateway, tmp_path: P
         # decode tok/s spans first to last token; the gateway relays each within ms of the next
         assert float(row["decode_tps"]) == pytest.approx(_server_decode_tps(record), rel=0.15)
         assert row["price_known"] == "true" and float(row["cost_usd"]) > 0
+    history = list(Path(os.environ["WORKBENCH_DATA_DIR"]).rglob("*"))
+    assert any(p.suffix in (".db", ".sqlite", ".sqlite3") for p in history), history
+    for path in (p for p in history if p.is_file()):
+        assert gateway.key.encode() not in path.read_bytes(), path
 
 
 def test_wrong_key_fails_the_doctor_at_auth_first(gateway: Gateway) -> None:
@@ -237,7 +245,8 @@ def test_rate_limit_retry_after_forwarded_by_the_gateway_is_obeyed(
         assert "litellm.RateLimitError" in row["error_message"]
     starts = [_started_ns(r) / 1e9 for r in run.rows]
     gaps = [b - a for a, b in pairwise(starts)]
-    assert all(1.0 - CLOCK_SLACK_MS / 1e3 <= gap < 2.0 for gap in gaps), gaps
+    # 1 s asked for, plus the next request's own time on a busy machine (the budget caps it)
+    assert all(1.0 - CLOCK_SLACK_MS / 1e3 <= gap < 2.5 for gap in gaps), gaps
     assert gateway.emitted_since(mark) == []  # refused before any completion began
 
 
