@@ -21,6 +21,24 @@ if ! .venv-transformers/bin/python -c 'import transformers, fastapi, uvicorn' >/
         || echo "transformers serve did not install into .venv-transformers:" \
             "tests/test_transformers_serve.py will fail" >&2
 fi
+# The gateway conformance tests (tests/test_litellm_conformance.py) start a real LiteLLM proxy
+# from a venv of its own (its pins clash with ours): installed only when missing or at another
+# spec, so a second run costs one file check. LITELLM_SPEC tries another version. A failed
+# install leaves no .venv-litellm, so those tests fail (not skip), naming this fix.
+litellm_spec="${LITELLM_SPEC:-litellm[proxy]==1.108.7}"
+if [ "$(cat .venv-litellm/installed-spec 2>/dev/null)" != "$litellm_spec" ]; then
+    base_python="$(.venv/bin/python -c 'import sys; print(sys._base_executable)')"
+    rm -f .venv-litellm/installed-spec
+    if { [ -x .venv-litellm/bin/python ] || "$base_python" -m venv .venv-litellm; } \
+        && .venv-litellm/bin/python -m pip install -q "$litellm_spec"; then
+        echo "$litellm_spec" > .venv-litellm/installed-spec
+    else
+        rm -rf .venv-litellm
+        echo "LITELLM DID NOT INSTALL ($litellm_spec into .venv-litellm): the gateway conformance" \
+            "tests will FAIL. Fix: check the network and pip's message above, then run" \
+            "scripts/test.sh again, or set WORKBENCH_LITELLM_VENV to a venv with litellm[proxy]" >&2
+    fi
+fi
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}" QT_API=pyside6
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"

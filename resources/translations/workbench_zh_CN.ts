@@ -810,6 +810,22 @@
         <source>check the key for this gateway (the gateway&apos;s own key, not the upstream provider&apos;s; no spaces or quotes around it); run `workbench doctor --base-url URL`</source>
         <translation>检查这个网关的密钥（网关自己的密钥，而不是上游服务商的；前后不要有空格或引号）；运行 `workbench doctor --base-url URL`</translation>
     </message>
+    <message>
+        <source>the gateway took the request, but the upstream it routes this model to refused it (the message carries the upstream&apos;s words): the gateway&apos;s route for this model is broken</source>
+        <translation>网关接受了请求，但它为这个模型路由到的上游拒绝了它（消息里带着上游的原话）：网关中这个模型的路由坏了</translation>
+    </message>
+    <message>
+        <source>check the gateway&apos;s route for this model: the upstream&apos;s model id, address and key in the gateway&apos;s configuration, and the upstream&apos;s own logs</source>
+        <translation>检查网关中这个模型的路由：网关配置里上游的模型 id、地址和密钥，以及上游自己的日志</translation>
+    </message>
+    <message>
+        <source>the gateway refused the request itself: its upstream for this model failed a moment ago (an error or a rate limit), so the gateway sends it nothing until a cooldown ends</source>
+        <translation>请求被网关自己拒绝：这个模型的上游刚刚出错（报错或限流），冷却期结束前网关不再向它发送请求</translation>
+    </message>
+    <message>
+        <source>find out why the upstream failed: the first request it refused carries the upstream&apos;s words (`workbench bench` prints every failure), and `workbench doctor --model M` shows them once the cooldown ends; check the gateway&apos;s route for this model and its logs</source>
+        <translation>查明上游为何出错：被拒绝的第一个请求带着上游的原话（`workbench bench` 会打印每个失败），冷却期结束后 `workbench doctor --model M` 也会显示；检查网关中这个模型的路由和网关日志</translation>
+    </message>
 </context>
 <context>
     <name>HistoryView</name>

@@ -48,6 +48,7 @@ from workbench.core.clients import check_headers, make_client, network_baseline_
 from workbench.core.errors import (
     GATEWAY_AUTH_CAUSE,
     GATEWAY_AUTH_FIX,
+    GATEWAY_COOLDOWN_WORDS,
     UnsendableHeader,
     diagnosis,
     looks_like_html,
@@ -1454,13 +1455,15 @@ class _Doctor:
     def _broken_route(
         self, result: RequestResult, ids: list[str] | None
     ) -> tuple[list[Phrase], Said] | None:
-        """Cause and fix when a listed model's request fails with a 404, or with a 5xx whose
-        words name an upstream: the gateway's route to its upstream is broken."""
+        """Cause and fix when a listed model's request fails with a 404, with a 5xx whose
+        words name an upstream, or with LiteLLM's 429 for an upstream it has put in cooldown
+        after a failure: the gateway's route to its upstream is broken."""
         status = result.http_status or 0
         message = (result.error_message or "").split(". Cause:")[0]
         if ids is None or result.model not in ids:
             return None
-        if status != 404 and not (status >= 500 and _UPSTREAM_WORDS.search(message)):
+        upstream_failed = status >= 500 and _UPSTREAM_WORDS.search(message)
+        if status != 404 and not upstream_failed and not GATEWAY_COOLDOWN_WORDS.search(message):
             return None
         words = re.sub(r"^HTTP \d+: ", "", message)
         cause = [

@@ -360,6 +360,39 @@ GATEWAY_AUTH_FIX = QT_TRANSLATE_NOOP(
 )
 
 
+# LiteLLM wraps what an upstream answered in an exception of its own, named in the message
+# ("litellm.NotFoundError: ... OpenAIException - The model `x` does not exist"): a 404 that says
+# so is the gateway's route that failed, not a path or a model id the user can fix here.
+_GATEWAY_WRAPPED = re.compile(r"^\s*litellm\.[A-Za-z]+Error\b")
+GATEWAY_ROUTE_CAUSE = QT_TRANSLATE_NOOP(
+    "ErrorFix",
+    "the gateway took the request, but the upstream it routes this model to refused it (the "
+    "message carries the upstream's words): the gateway's route for this model is broken",
+)
+GATEWAY_ROUTE_FIX = QT_TRANSLATE_NOOP(
+    "ErrorFix",
+    "check the gateway's route for this model: the upstream's model id, address and key in the "
+    "gateway's configuration, and the upstream's own logs",
+)
+# After an upstream fails, LiteLLM stops sending to it for a while and answers 429 itself ("No
+# deployments available ... in cooldown"): no rate limit of the user's, and the upstream's
+# words are gone.
+GATEWAY_COOLDOWN_WORDS = re.compile(
+    r"no deployments available|deployments? .{0,60}in cooldown", re.I
+)
+GATEWAY_COOLDOWN_CAUSE = QT_TRANSLATE_NOOP(
+    "ErrorFix",
+    "the gateway refused the request itself: its upstream for this model failed a moment ago (an "
+    "error or a rate limit), so the gateway sends it nothing until a cooldown ends",
+)
+GATEWAY_COOLDOWN_FIX = QT_TRANSLATE_NOOP(
+    "ErrorFix",
+    "find out why the upstream failed: the first request it refused carries the upstream's "
+    "words (`workbench bench` prints every failure), and `workbench doctor --model M` shows them "
+    "once the cooldown ends; check the gateway's route for this model and its logs",
+)
+
+
 def says_auth(body: str) -> bool:
     """Whether an error body's type, code or message speaks of the key or of access."""
     try:
@@ -445,6 +478,10 @@ def classify_status(status: int, body: str, content_type: str | None, model: str
     what = f"HTTP {status}: {message}" if message else f"HTTP {status}"
     if status in (401, 403):
         return diagnosis(ErrorClass.AUTH, what, status)
+    if GATEWAY_COOLDOWN_WORDS.search(message):
+        return Diagnosis(
+            ErrorClass.SERVER, what, GATEWAY_COOLDOWN_CAUSE, GATEWAY_COOLDOWN_FIX, status
+        )
     if status != 429 and _MEMORY.search(lowered):
         return diagnosis(ErrorClass.OUT_OF_MEMORY, what, status)
     if status == 402 or "quota" in lowered or "insufficient" in lowered or "balance" in lowered:
@@ -456,6 +493,9 @@ def classify_status(status: int, body: str, content_type: str | None, model: str
     mentions_model = "model" in lowered and (
         model.lower() in lowered or "not found" in lowered or "does not exist" in lowered
     )
+    if status == 404 and _GATEWAY_WRAPPED.match(message):
+        not_found = ErrorClass.MODEL_NOT_FOUND if mentions_model else ErrorClass.NOT_FOUND
+        return Diagnosis(not_found, what, GATEWAY_ROUTE_CAUSE, GATEWAY_ROUTE_FIX, status)
     if status in (400, 404) and mentions_model:
         return diagnosis(ErrorClass.MODEL_NOT_FOUND, what, status)
     if status == 404:

@@ -1,0 +1,209 @@
+"""A real LiteLLM proxy in front of the built-in provider, for tests/test_litellm_conformance.py.
+
+The upstream is a `LocalServer` on a loop of its own thread in the test process, so its emit log
+(when it received each request and wrote each chunk, by time.perf_counter_ns) is at hand; the
+proxy runs from its own venv through scripts/litellm_proxy.py; the CLI runs as a subprocess.
+On Linux perf_counter_ns is CLOCK_MONOTONIC, one clock for every process on the host.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from loopback import ThreadedLoop
+
+from workbench.core.doctor import PROXY_VARIABLES
+from workbench.local.emitlog import EmitLog, EmitRecord
+from workbench.local.server import LocalServer
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV_VARIABLE = "WORKBENCH_LITELLM_VENV"
+KEY_VARIABLE = "GW_KEY"
+CLI_TIMEOUT_S = 120
+
+# Gateway alias -> upstream model id (a `+fault` suffix picks a serve-local fault mode).
+ROUTES = {
+    "sim-70b-gqa": "sim-70b-gqa",  # an alias the catalog prices
+    "gw-unpriced": "sim-70b-gqa",  # the same upstream under a name nobody prices
+    "gw-no-usage": "sim-70b-gqa+no-usage",
+    "gw-429": "sim-70b-gqa+429",
+    "gw-drop": "sim-70b-gqa+drop",
+    # two broken routes, one per tool: LiteLLM puts a failing route in a cooldown of its own
+    "gw-broken": "wrong-upstream-id",
+    "gw-broken-bench": "another-wrong-id",
+}
+
+# LiteLLM's cooldown of a failed route lasts 5 s by default; a longer one keeps the tests that
+# meet it from depending on how fast a busy machine runs the next command.
+ROUTER_SETTINGS = {"cooldown_time": 60}
+
+
+def litellm_venv() -> Path:
+    """The venv with LiteLLM in it; a missing one fails the test (never skips) with the fix."""
+    venv = Path(os.environ.get(VENV_VARIABLE) or ROOT / ".venv-litellm")
+    if not (venv / "bin" / "litellm").is_file():
+        pytest.fail(
+            f"LiteLLM is not installed in {venv} (no bin/litellm), so the gateway conformance "
+            "suite cannot run. Fix: run scripts/test.sh, which installs litellm[proxy] into "
+            f".venv-litellm (read its output if it said the install failed), or set {VENV_VARIABLE}"
+            " to a venv that has litellm[proxy]",
+            pytrace=False,
+        )
+    return venv
+
+
+def proxy_module() -> ModuleType:
+    """scripts/litellm_proxy.py, which is a script, not a package module."""
+    spec = importlib.util.spec_from_file_location(
+        "litellm_proxy", ROOT / "scripts/litellm_proxy.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("litellm_proxy", module)  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+class RecordingEmitLog(EmitLog):
+    """The server's emit log, also kept in arrival order so a test can take what its run added."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.in_order: list[EmitRecord] = []
+
+    def add(self, record: EmitRecord) -> None:
+        super().add(record)
+        self.in_order.append(record)
+
+
+@dataclass
+class Gateway:
+    """The proxy (`base_url` ends in /v1), its master key, and the upstream's emit log."""
+
+    base_url: str
+    key: str
+    emits: RecordingEmitLog
+    log_dir: Path
+
+    @property
+    def root_url(self) -> str:
+        return self.base_url.removesuffix("/v1")
+
+    def mark(self) -> int:
+        return len(self.emits.in_order)
+
+    def emitted_since(self, mark: int) -> list[EmitRecord]:
+        return self.emits.in_order[mark:]
+
+    def measured_since(self, mark: int) -> list[EmitRecord]:
+        """What a bench run's measured requests made the upstream emit: without the hidden
+        1-token calibration request that `bench` sends first for a model it has not met (its
+        row is not in the CSV); every measured request in these tests asks for more tokens."""
+        return [r for r in self.emitted_since(mark) if r.completion_tokens != 1]
+
+
+@contextmanager
+def running_gateway(log_dir: Path) -> Iterator[Gateway]:
+    venv = litellm_venv()
+    proxy = proxy_module()
+    with ThreadedLoop() as background:
+        server = LocalServer()
+        server.emit_log = RecordingEmitLog()
+        background.run(server.start())
+        try:
+            with proxy.running_litellm(
+                venv, server.base_url, ROUTES, workdir=log_dir, router_settings=ROUTER_SETTINGS
+            ) as up:
+                base_url, key = up
+                gateway = Gateway(base_url, key, server.emit_log, log_dir)
+                _warm_up(gateway)
+                yield gateway
+        finally:
+            background.run(server.stop())
+
+
+def _warm_up(gateway: Gateway) -> None:
+    """One request through the proxy first: LiteLLM's first ever call pays ~0.5 s of imports and
+    setup, which no test should measure as the gateway's overhead."""
+    result = cli(
+        gateway.key, "models", "--base-url", gateway.base_url, "--api-key-env", KEY_VARIABLE
+    )
+    assert result.returncode == 0, result.stderr
+    result = cli(
+        gateway.key, "bench", "--base-url", gateway.base_url, "--api-key-env", KEY_VARIABLE,
+        "--model", "sim-70b-gqa", "--prompt-tokens", "128", "--max-tokens", "2", "--no-store",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+
+
+@dataclass
+class CliRun:
+    returncode: int
+    stdout: str
+    stderr: str
+    rows: list[dict[str, str]] = field(default_factory=list)
+    checks: list[dict[str, Any]] = field(default_factory=list)
+
+    def check(self, name: str) -> dict[str, Any]:
+        return next(c for c in self.checks if c["name"] == name)
+
+    def first_failed(self) -> dict[str, Any]:
+        return next(c for c in self.checks if not c["ok"] and not c["skipped"])
+
+
+def cli(key: str | None, *args: str, csv_path: Path | None = None) -> CliRun:
+    """`workbench ARGS` in a subprocess with the key (if any) in $GW_KEY; the key must not show
+    in anything it printed or wrote."""
+    env = {k: v for k, v in os.environ.items() if k not in PROXY_VARIABLES}
+    env.pop(KEY_VARIABLE, None)
+    if key is not None:
+        env[KEY_VARIABLE] = key
+    done = subprocess.run(
+        [sys.executable, "-m", "workbench", *args],
+        capture_output=True, text=True, timeout=CLI_TIMEOUT_S, env=env,
+    )  # fmt: skip
+    run = CliRun(done.returncode, done.stdout, done.stderr)
+    written = csv_path.read_text(encoding="utf-8") if csv_path and csv_path.exists() else ""
+    if key is not None:
+        assert key not in done.stdout + done.stderr + written, "the key leaked"
+    run.rows = list(csv.DictReader(written.splitlines())) if written else []
+    if "--json" in args and args[0] == "doctor":
+        run.checks = json.loads(done.stdout)
+    return run
+
+
+def bench(
+    gateway: Gateway,
+    csv_path: Path,
+    model: str,
+    *extra: str,
+    key: str | None = None,
+    store: bool = False,
+) -> CliRun:
+    """One `workbench bench` through the gateway at a 128-token prompt, rows read back; the
+    history (under $WORKBENCH_DATA_DIR) only when `store`."""
+    args = [
+        "bench", "--base-url", gateway.base_url, "--api-key-env", KEY_VARIABLE, "--model", model,
+        "--prompt-tokens", "128", "--csv", str(csv_path), *extra,
+    ]  # fmt: skip
+    if not store:
+        args.append("--no-store")
+    return cli(key or gateway.key, *args, csv_path=csv_path)
+
+
+def wall_ns(perf_ns: int) -> float:
+    """A perf_counter_ns time as wall-clock ns (the two clocks' offset, read now)."""
+    return perf_ns + (time.time_ns() - time.perf_counter_ns())
