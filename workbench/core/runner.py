@@ -17,7 +17,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol
 
 from workbench.core.clients import ClientPool, network_baseline_ms
-from workbench.core.errors import diagnosis
+from workbench.core.errors import (
+    UNFIXABLE_BY_REPEAT,
+    after_calibration,
+    diagnosis,
+    not_sent,
+)
 from workbench.core.metrics import RequestMetrics, derive
 from workbench.core.prompts import (
     MAX_TARGET_TOKENS,
@@ -36,6 +41,18 @@ Mode = Literal["parallel", "sequential"]
 # A calibration request needs a prompt long enough to average the text's density, not the
 # full length: prefill of a long prompt costs time and money for one token of output.
 CALIBRATION_MAX_TOKENS = 8192
+# A calibration request asks for a few output tokens, not one: one token cannot show usage that
+# counts fewer tokens than arrived, so its usage could not be checked before it is learned from.
+CALIBRATION_OUTPUT_TOKENS = 16
+# A prompt count further than 5 % (and 32 tokens) from a calibrated estimate is made up, or
+# counted by another tokenizer. Measured on the built-in provider (en/zh, summary/needle, 128 to
+# 128K tokens), a calibration from a prompt of 1,024 tokens or more missed longer prompts by at
+# most 1.8 %, and shorter ones by at most 19 tokens; one from a 128-token prompt missed long
+# prompts by up to 20 %, so a prompt longer than any the calibration saw (under 1,024) is not
+# judged.
+PROMPT_COUNT_TOLERANCE = 0.05
+PROMPT_COUNT_SLACK_TOKENS = 32
+COVERING_PROMPT_TOKENS = 1024
 
 # The limits of a plan (docs/reliability.md, "Runs and input"); the CLI checks its flags
 # against these.
@@ -69,7 +86,7 @@ class RunPlan:
     task: Literal["summary", "needle"] = "summary"
     needle_depth: float = 0.5
     cache_test: bool = False  # same prompt (no nonce) every repeat: cold vs warm prefix cache
-    calibrate: bool = True  # one 1-token request per target when it has no calibration yet
+    calibrate: bool = True  # one short request per target when it has no calibration yet
     measure_baseline: bool = True
     first_token_timeout_s: float | None = 300.0
     stall_timeout_s: float | None = 60.0
@@ -223,6 +240,8 @@ class _RunState:
     baselines: dict[str, float | None] = field(default_factory=dict)
     seed: int = 0
     failure: str | None = None  # why the run stopped early (the store failed); None while fine
+    # (target label, prompt length) -> the calibration request that failed in that cell
+    failed_calibrations: dict[tuple[str, int], RequestResult] = field(default_factory=dict)
 
 
 class Runner:
@@ -372,18 +391,19 @@ class Runner:
         plan = state.plan
         key = self._calibration_key(target)
         if plan.calibrate and self.calibration.ratio(key, plan.language) is None:
-            await self._request(
-                state,
-                target,
-                min(length, CALIBRATION_MAX_TOKENS),
-                repeat=-1,
-                warmup=True,
-                calibration=True,
+            calibration = await self._request(
+                state, target, min(length, CALIBRATION_MAX_TOKENS), repeat=-1, phase="calibration"
             )
+            if calibration is not None and not calibration.ok:
+                if calibration.error_class is not ErrorClass.CANCELLED:
+                    state.failed_calibrations[(target.label, length)] = calibration
+                if calibration.error_class in UNFIXABLE_BY_REPEAT:
+                    await self._not_sent(state, target, length, calibration)
+                    return
         for i in range(plan.warmup):
             if self._halted(state, target):
                 return
-            await self._request(state, target, length, repeat=i, warmup=True)
+            await self._request(state, target, length, repeat=i, phase="warmup")
         repeats = iter(range(plan.requests_per_cell))
 
         async def worker() -> None:
@@ -392,11 +412,55 @@ class Runner:
             for repeat in repeats:
                 if self._halted(state, target):
                     return
-                await self._request(state, target, length, repeat=repeat, warmup=False)
+                await self._request(state, target, length, repeat=repeat, phase="measured")
 
         async with asyncio.TaskGroup() as group:
             for _ in range(min(plan.concurrency, plan.requests_per_cell)):
                 group.create_task(worker())
+
+    async def _not_sent(
+        self, state: _RunState, target: Target, length: int, calibration: RequestResult
+    ) -> None:
+        """The cell's planned requests as rows that say why they were not sent: its calibration
+        request failed with a class no repeat can fix (a wrong key, model id or path)."""
+        assert calibration.error_class is not None
+        plan = state.plan
+        planned = [(i, "warmup") for i in range(plan.warmup)]
+        planned += [(i, "measured") for i in range(plan.requests_per_cell)]
+        for repeat, phase in planned:
+            if self._halted(state, target):
+                return
+            result = self._new_result(state, target, length, repeat, phase, attempt=1)
+            result.task = plan.task
+            why = not_sent(calibration.error_class, calibration.error_message or "", phase)
+            result.error_class, result.error_message = why.error_class, why.message
+            state.queue.put_nowait(
+                RequestStarted(
+                    result.request_id, target, length, repeat, result.warmup, time.perf_counter_ns()
+                )
+            )
+            await self._finish(state, target, result, None, phase)
+
+    def _new_result(
+        self, state: _RunState, target: Target, length: int, repeat: int, phase: str, attempt: int
+    ) -> RequestResult:
+        plan = state.plan
+        return RequestResult(
+            model=target.model,
+            provider=target.provider,
+            base_url=target.base_url,
+            attention=target.attention,
+            run_id=state.run_id,
+            prompt_tokens_target=length,
+            repeat=repeat,
+            concurrency=plan.concurrency,
+            attempt=attempt,
+            warmup=phase != "measured",
+            phase=phase,
+            task="calibration" if phase == "calibration" else plan.task,
+            network_baseline_ms=state.baselines.get(target.base_url),
+            prices=target.prices,
+        )
 
     @staticmethod
     def _calibration_key(target: Target) -> str:
@@ -422,32 +486,19 @@ class Runner:
         target: Target,
         length: int,
         repeat: int,
-        warmup: bool,
-        calibration: bool = False,
-    ) -> None:
-        """One planned request and its retries; each attempt ends as exactly one row."""
+        phase: str,
+    ) -> RequestResult | None:
+        """One planned request and its retries; each attempt ends as exactly one row. Returns
+        the last attempt's row (None when the run had stopped before it)."""
         if self._halted(state, target):
-            return
+            return None
         plan = state.plan
+        calibration = phase == "calibration"
         attempt = 1
         retry_deadline = time.monotonic() + plan.retry_budget_s
         prompt: BuiltPrompt | None = None
         while True:
-            result = RequestResult(
-                model=target.model,
-                provider=target.provider,
-                base_url=target.base_url,
-                attention=target.attention,
-                run_id=state.run_id,
-                prompt_tokens_target=length,
-                repeat=repeat,
-                concurrency=plan.concurrency,
-                attempt=attempt,
-                warmup=warmup,
-                task="calibration" if calibration else plan.task,
-                network_baseline_ms=state.baselines.get(target.base_url),
-                prices=target.prices,
-            )
+            result = self._new_result(state, target, length, repeat, phase, attempt)
             outer_cancelled = False
             try:
                 prompt = prompt or self._build_prompt(state, target, length)
@@ -456,12 +507,12 @@ class Runner:
                 outer_cancelled = await self._send(state, target, result, prompt, calibration)
             except Exception as exc:  # a bug of ours must still leave a row, never a gap
                 _mark_internal(result, exc)
-            await self._finish(state, target, result, prompt, calibration)
+            await self._finish(state, target, result, prompt, phase)
             if outer_cancelled:
                 raise asyncio.CancelledError  # the whole cell is being torn down
             wait = self._retry_wait(result, retry_deadline)
             if wait is None or self._halted(state, target):
-                return
+                return result
             await asyncio.sleep(wait)
             attempt += 1
 
@@ -488,7 +539,7 @@ class Runner:
         plan = state.plan
         spec = RequestSpec(
             messages=prompt.messages,
-            max_tokens=1 if calibration else plan.max_tokens,
+            max_tokens=CALIBRATION_OUTPUT_TOKENS if calibration else plan.max_tokens,
             temperature=plan.temperature,
             first_token_timeout_s=plan.first_token_timeout_s,
             stall_timeout_s=plan.stall_timeout_s,
@@ -534,17 +585,24 @@ class Runner:
         target: Target,
         result: RequestResult,
         prompt: BuiltPrompt | None,
-        calibration: bool,
+        phase: str,
     ) -> None:
         """Check the answer, store the row, then tell the consumers: every attempt, once."""
         try:
             if result.ok and prompt is not None and prompt.needle_answer is not None:
                 result.needle_found = self.builder.check_answer(prompt, result.text)
-            trusted = not (result.usage_estimated or result.usage_suspect)
-            if calibration and result.prompt_tokens and trusted:
-                self.calibration.observe_prompt(
-                    self._calibration_key(target), prompt, result.prompt_tokens
-                )
+            if phase == "calibration":
+                trusted = not (result.usage_estimated or result.usage_suspect)
+                if prompt is not None and result.prompt_tokens and trusted:
+                    self.calibration.observe_prompt(
+                        self._calibration_key(target), prompt, result.prompt_tokens
+                    )
+            else:
+                key = self._calibration_key(target)
+                longest = self.calibration.longest(key, state.plan.language)
+                if prompt is not None and _prompt_count_far(result, prompt, longest):
+                    result.usage_suspect = True
+                self._after_failed_calibration(state, target, result)
         except Exception as exc:
             _mark_internal(result, exc)
         metrics = self._metrics(result)
@@ -552,7 +610,7 @@ class Runner:
         if state.keep_results:
             state.results.append(result)
         state.queue.put_nowait(RequestFinished(result, metrics, target))
-        if calibration:
+        if phase == "calibration":
             return  # calibration requests are not part of the plan's count
         state.done += 1
         if not result.ok:
@@ -561,6 +619,24 @@ class Runner:
         total = state.plan.total_requests
         eta = elapsed / state.done * max(0, total - state.done) if state.done else None
         state.queue.put_nowait(Progress(state.done, total, state.errors, elapsed, eta))
+
+    @staticmethod
+    def _after_failed_calibration(state: _RunState, target: Target, result: RequestResult) -> None:
+        """A request sent after its cell's calibration request failed, and failing too, says
+        so: its own failure (a gateway's cooldown 429, say) follows from that one."""
+        length = result.prompt_tokens_target or 0
+        calibration = state.failed_calibrations.get((target.label, length))
+        if calibration is None or calibration.error_class is None:
+            return
+        if result.ok or result.t_send is None or result.error_class is ErrorClass.CANCELLED:
+            return
+        assert result.error_class is not None
+        result.error_message = after_calibration(
+            result.error_class,
+            result.error_message or "",
+            calibration.error_class,
+            calibration.error_message or "",
+        )
 
     @staticmethod
     def _metrics(result: RequestResult) -> RequestMetrics:
@@ -602,6 +678,20 @@ class Runner:
                     return f"{_store_problem(exc)}{waited}"
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
+
+
+def _prompt_count_far(result: RequestResult, prompt: BuiltPrompt, longest: int) -> bool:
+    """Whether the server's prompt count is too far from a calibrated estimate to be real.
+    Not judged: a prompt built without a calibration (a default ratio), or one longer than any
+    the calibration saw while that was under COVERING_PROMPT_TOKENS. `longest`: the longest
+    prompt the calibration observed, in the server's tokens."""
+    if not prompt.calibrated or result.usage_estimated or not result.prompt_tokens:
+        return False
+    estimate = prompt.estimated_tokens
+    if longest < min(COVERING_PROMPT_TOKENS, estimate):
+        return False
+    slack = max(PROMPT_COUNT_TOLERANCE * estimate, PROMPT_COUNT_SLACK_TOKENS)
+    return abs(result.prompt_tokens - estimate) > slack
 
 
 def _store_problem(exc: BaseException) -> str:
