@@ -105,7 +105,7 @@ def test_warmup_of_zero_and_big_token_suffixes_are_accepted_as_documented(
     assert "1/1 done" in captured.err and "/-" not in captured.err
     # header, the calibration row and one measured row of 1536
     assert out.read_text(encoding="utf-8").count("\n") == 3
-    assert out.read_text(encoding="utf-8").count(",measured\r\n") == 1
+    assert out.read_text(encoding="utf-8").count(",measured\n") == 1
     assert ",1536," in out.read_text(encoding="utf-8")
 
 

@@ -317,7 +317,7 @@ class Session(QObject):
             for i in self._by_request.pop(event.result.request_id, ()):
                 if self.panes[i].request_id == event.result.request_id:
                     self.panes[i].finish(event.result)
-            if not event.result.warmup:
+            if event.result.phase != "warmup":  # calibration rows go to the results table
                 self.request_finished.emit(event.result)
         elif isinstance(event, Progress):
             self.progress.emit(
