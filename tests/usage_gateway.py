@@ -44,12 +44,18 @@ class UsageGateway:
         return web.json_response({"object": "list", "data": [{"id": "gw-model"}]})
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
-        payload: dict[str, Any] = await request.json()
+        try:
+            payload: dict[str, Any] = await request.json()
+        except ValueError:
+            payload = {}
         self.max_tokens_asked.append(int(payload.get("max_tokens") or 0))
         refusal = self.refusals.pop(0) if self.refusals else self.then
         if refusal is not None:
             return web.json_response(refusal.body, status=refusal.status, headers=refusal.headers)
-        chars = sum(len(str(m.get("content", ""))) for m in payload["messages"])
+        messages = payload.get("messages") or []
+        if not messages:  # the doctor's empty probe: refused as an OpenAI server does
+            return web.json_response({"error": {"message": "messages is required"}}, status=400)
+        chars = sum(len(str(m.get("content", ""))) for m in messages)
         prompt = round(chars / CHARS_PER_TOKEN) + TEMPLATE_TOKENS
         events = min(int(payload.get("max_tokens") or 1), MAX_EVENTS)
         completion = events
