@@ -4,6 +4,14 @@
 <context>
     <name>Doctor</name>
     <message>
+        <source>the server generated tokens (completion_tokens {tokens}, finish_reason {finish}) but sent none as visible text: special tokens it does not decode (an end-of-turn or a thinking marker), or a character cut in the middle of its UTF-8 bytes. The model id is fine: it answered</source>
+        <translation>服务器生成了 token（completion_tokens {tokens}，finish_reason {finish}），但没有发送任何可见文本：可能是它不解码的特殊 token（回合结束或思考标记），或一个在 UTF-8 字节中间被截断的字符。模型 ID 没有问题：它作出了回答</translation>
+    </message>
+    <message>
+        <source>raise max_tokens (with finish_reason length the answer may not have reached any text yet); check the model&apos;s chat template and tokenizer on the server: does it stop at, or print, its end-of-turn token?</source>
+        <translation>调大 max_tokens（finish_reason 为 length 时，回答可能还没写到任何文本）；检查服务器上该模型的聊天模板和分词器：它是在回合结束 token 处停止，还是把它打印出来？</translation>
+    </message>
+    <message>
         <location filename="../../workbench/core/doctor.py" line="409"/>
         <source>a leading newline</source>
         <translation>开头有换行符</translation>
@@ -550,6 +558,10 @@
 </context>
 <context>
     <name>ErrorFix</name>
+    <message>
+        <source>the calibration request failed first; a gateway (LiteLLM, say) that sees a deployment fail puts it in cooldown and answers 429 &apos;No deployments available&apos; until the cooldown ends, so this 429 follows that failure and is no sign of too many requests</source>
+        <translation>校准请求先失败了；网关（例如 LiteLLM）看到某个部署失败后会让它进入冷却，并在冷却结束前对所有请求回答 429“No deployments available”，所以这个 429 是那次失败的后果，并不表示请求过多</translation>
+    </message>
     <message>
         <location filename="../../workbench/core/errors.py" line="61"/>
         <source>the server rejected the API key (missing, mistyped, expired, or with stray whitespace)</source>
