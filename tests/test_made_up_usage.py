@@ -10,11 +10,12 @@ from loopback import serving
 from scripted_server import ScriptedServer, chunk
 from usage_gateway import UsageGateway
 
+from workbench.core.calibration_checks import CALIBRATION_OUTPUT_TOKENS
 from workbench.core.clients import ClientPool
 from workbench.core.csv_export import row_for
 from workbench.core.doctor import Check, diagnose
 from workbench.core.results import RequestResult, Target
-from workbench.core.runner import CALIBRATION_OUTPUT_TOKENS, RunFinished, Runner, RunPlan
+from workbench.core.runner import RunFinished, Runner, RunPlan
 
 
 async def _run(gateway: UsageGateway, lengths: tuple[int, ...]) -> tuple[Runner, list]:

@@ -599,37 +599,6 @@ AFTER_CALIBRATION_CAUSE = QT_TRANSLATE_NOOP(
 )
 
 
-def words_of(message: str | None) -> str:
-    """What a row's error message says happened, without our cause and fix."""
-    return (message or "").split(". Cause: ")[0]
-
-
-def after_calibration(
-    error_class: ErrorClass, message: str, calibration_class: ErrorClass, calibration_message: str
-) -> str:
-    """A failed request's message once its cell's calibration request has failed: it names that
-    failure, and a 429 gets the calibration's fix instead of "lower the concurrency"."""
-    what, _, rest = message.partition(". Cause: ")
-    note = (
-        f"{what.rstrip('. ')}, after the calibration request failed: {calibration_class.value}: "
-        f"{words_of(calibration_message)}"
-    )
-    if error_class is not ErrorClass.RATE_LIMIT:
-        return redact(f"{note}. Cause: {rest}" if rest else note)
-    fix = cause_and_fix(calibration_class)[1]
-    return redact(f"{note}. Cause: {AFTER_CALIBRATION_CAUSE}. Fix: {fix}")
-
-
-def not_sent(calibration_class: ErrorClass, calibration_message: str, phase: str) -> Diagnosis:
-    """The row of a request the runner did not send, because its cell's calibration request
-    failed in a way no repeat can fix."""
-    what = (
-        f"not sent ({phase}): the calibration request failed with {calibration_class.value}, "
-        f"which repeating the request cannot fix: {words_of(calibration_message)}"
-    )
-    return diagnosis(calibration_class, what)
-
-
 def classify_exception(exc: BaseException, model: str, streaming_started: bool) -> Diagnosis:
     """Classify an exception raised by the SDK or the transport."""
     import openai

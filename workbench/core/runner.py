@@ -16,13 +16,15 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol
 
-from workbench.core.clients import ClientPool, network_baseline_ms
-from workbench.core.errors import (
-    UNFIXABLE_BY_REPEAT,
-    after_calibration,
-    diagnosis,
+from workbench.core.calibration_checks import (
+    CALIBRATION_MAX_TOKENS,
+    CALIBRATION_OUTPUT_TOKENS,
+    name_failed_calibration,
     not_sent,
+    prompt_count_far,
 )
+from workbench.core.clients import ClientPool, network_baseline_ms
+from workbench.core.errors import UNFIXABLE_BY_REPEAT, diagnosis
 from workbench.core.metrics import RequestMetrics, derive
 from workbench.core.prompts import (
     MAX_TARGET_TOKENS,
@@ -38,22 +40,6 @@ from workbench.core.store import StoreError
 from workbench.core.streaming import RequestSpec, TextDelta, stream_chat
 
 Mode = Literal["parallel", "sequential"]
-# A calibration request needs a prompt long enough to average the text's density, not the
-# full length: prefill of a long prompt costs time and money for one token of output.
-CALIBRATION_MAX_TOKENS = 8192
-# A calibration request asks for a few output tokens, not one: one token cannot show usage that
-# counts fewer tokens than arrived, so its usage could not be checked before it is learned from.
-CALIBRATION_OUTPUT_TOKENS = 16
-# A prompt count further than 5 % (and 32 tokens) from a calibrated estimate is made up, or
-# counted by another tokenizer. Measured on the built-in provider (en/zh, summary/needle, 128 to
-# 128K tokens), a calibration from a prompt of 1,024 tokens or more missed longer prompts by at
-# most 1.8 %, and shorter ones by at most 19 tokens; one from a 128-token prompt missed long
-# prompts by up to 20 %, so a prompt longer than any the calibration saw (under 1,024) is not
-# judged.
-PROMPT_COUNT_TOLERANCE = 0.05
-PROMPT_COUNT_SLACK_TOKENS = 32
-COVERING_PROMPT_TOKENS = 1024
-
 # The limits of a plan (docs/reliability.md, "Runs and input"); the CLI checks its flags
 # against these.
 MAX_CONCURRENCY = 256
@@ -600,9 +586,12 @@ class Runner:
             else:
                 key = self._calibration_key(target)
                 longest = self.calibration.longest(key, state.plan.language)
-                if prompt is not None and _prompt_count_far(result, prompt, longest):
+                if prompt is not None and prompt_count_far(result, prompt, longest):
                     result.usage_suspect = True
-                self._after_failed_calibration(state, target, result)
+                length = result.prompt_tokens_target or 0
+                failed = state.failed_calibrations.get((target.label, length))
+                if failed is not None:
+                    name_failed_calibration(result, failed)
         except Exception as exc:
             _mark_internal(result, exc)
         metrics = self._metrics(result)
@@ -619,24 +608,6 @@ class Runner:
         total = state.plan.total_requests
         eta = elapsed / state.done * max(0, total - state.done) if state.done else None
         state.queue.put_nowait(Progress(state.done, total, state.errors, elapsed, eta))
-
-    @staticmethod
-    def _after_failed_calibration(state: _RunState, target: Target, result: RequestResult) -> None:
-        """A request sent after its cell's calibration request failed, and failing too, says
-        so: its own failure (a gateway's cooldown 429, say) follows from that one."""
-        length = result.prompt_tokens_target or 0
-        calibration = state.failed_calibrations.get((target.label, length))
-        if calibration is None or calibration.error_class is None:
-            return
-        if result.ok or result.t_send is None or result.error_class is ErrorClass.CANCELLED:
-            return
-        assert result.error_class is not None
-        result.error_message = after_calibration(
-            result.error_class,
-            result.error_message or "",
-            calibration.error_class,
-            calibration.error_message or "",
-        )
 
     @staticmethod
     def _metrics(result: RequestResult) -> RequestMetrics:
@@ -678,20 +649,6 @@ class Runner:
                     return f"{_store_problem(exc)}{waited}"
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
-
-
-def _prompt_count_far(result: RequestResult, prompt: BuiltPrompt, longest: int) -> bool:
-    """Whether the server's prompt count is too far from a calibrated estimate to be real.
-    Not judged: a prompt built without a calibration (a default ratio), or one longer than any
-    the calibration saw while that was under COVERING_PROMPT_TOKENS. `longest`: the longest
-    prompt the calibration observed, in the server's tokens."""
-    if not prompt.calibrated or result.usage_estimated or not result.prompt_tokens:
-        return False
-    estimate = prompt.estimated_tokens
-    if longest < min(COVERING_PROMPT_TOKENS, estimate):
-        return False
-    slack = max(PROMPT_COUNT_TOLERANCE * estimate, PROMPT_COUNT_SLACK_TOKENS)
-    return abs(result.prompt_tokens - estimate) > slack
 
 
 def _store_problem(exc: BaseException) -> str:
