@@ -18,10 +18,12 @@ from workbench.core.results import RequestResult, Target
 from workbench.core.runner import RunFinished, Runner, RunPlan
 
 
-async def _run(gateway: UsageGateway, lengths: tuple[int, ...]) -> tuple[Runner, list]:
+async def _run(
+    gateway: UsageGateway, lengths: tuple[int, ...], max_tokens: int = 8
+) -> tuple[Runner, list]:
     async with serving(gateway.app()) as url:
         target = Target("gw", url, "gw-model")
-        plan = RunPlan(targets=(target,), prompt_lengths=lengths, repeats=2, max_tokens=8)
+        plan = RunPlan(targets=(target,), prompt_lengths=lengths, repeats=2, max_tokens=max_tokens)
         pool = ClientPool()
         runner = Runner(pool)
         final = None
@@ -46,7 +48,7 @@ def _phase(results: list[RequestResult], phase: str) -> list[RequestResult]:
 async def test_calibration_asks_for_several_tokens_and_never_learns_made_up_counts() -> None:
     # from its first answer on, the gateway reports half the tokens it streamed
     gateway = UsageGateway(honest=0, completion_factor=0.5)
-    runner, results = await _run(gateway, (2048,))
+    runner, results = await _run(gateway, (2048,), max_tokens=256)
     assert gateway.max_tokens_asked[0] == CALIBRATION_OUTPUT_TOKENS == 16
     [calibration] = _phase(results, "calibration")
     assert calibration.ok and len(calibration.event_times) == 16

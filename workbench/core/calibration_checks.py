@@ -19,7 +19,15 @@ from workbench.core.secrets import redact
 CALIBRATION_MAX_TOKENS = 8192
 # A calibration request asks for a few output tokens, not one: one token cannot show usage that
 # counts fewer tokens than arrived, so its usage could not be checked before it is learned from.
+# Never more than the run's own max_tokens, but at least two.
 CALIBRATION_OUTPUT_TOKENS = 16
+
+
+def calibration_output_tokens(max_tokens: int) -> int:
+    """max_tokens of a calibration request in a run whose requests ask for `max_tokens`."""
+    return max(2, min(CALIBRATION_OUTPUT_TOKENS, max_tokens))
+
+
 # A prompt count further than 5 % (and 32 tokens) from a calibrated estimate is made up, or
 # counted by another tokenizer. Measured on the built-in provider (en/zh, summary/needle, 128 to
 # 128K tokens), a calibration from a prompt of 1,024 tokens or more missed longer prompts by at

@@ -18,7 +18,7 @@ from typing import Any, Literal, Protocol
 
 from workbench.core.calibration_checks import (
     CALIBRATION_MAX_TOKENS,
-    CALIBRATION_OUTPUT_TOKENS,
+    calibration_output_tokens,
     name_failed_calibration,
     not_sent,
     prompt_count_far,
@@ -525,7 +525,9 @@ class Runner:
         plan = state.plan
         spec = RequestSpec(
             messages=prompt.messages,
-            max_tokens=CALIBRATION_OUTPUT_TOKENS if calibration else plan.max_tokens,
+            max_tokens=calibration_output_tokens(plan.max_tokens)
+            if calibration
+            else plan.max_tokens,
             temperature=plan.temperature,
             first_token_timeout_s=plan.first_token_timeout_s,
             stall_timeout_s=plan.stall_timeout_s,
