@@ -81,11 +81,13 @@ def test_a_calibration_refused_as_model_not_found_keeps_its_cause_and_stops_its_
     gateway = UsageGateway(refusals=[Refusal(404, LONG_404)], then=Refusal(429, COOLDOWN_429))
     out = tmp_path / "run.csv"
     with serving_in_thread(gateway.app()) as url:
-        run = _bench(url, out, "--repeats", "3")
+        run = _bench(url, out, "--repeats", "3", "--prompt-tokens", "1K,2K")
     assert run.returncode == 3, run.stderr
-    assert len(gateway.max_tokens_asked) == 1  # nothing more is sent: no repeat fixes a 404
+    # nothing more is sent: no repeat and no other prompt length fixes a wrong model id
+    assert len(gateway.max_tokens_asked) == 1
     rows = _rows(out)
-    assert [r["phase"] for r in rows] == ["calibration", "measured", "measured", "measured"]
+    assert [r["phase"] for r in rows] == ["calibration"] + ["measured"] * 6
+    assert [r["prompt_tokens_target"] for r in rows[1:]] == ["1024"] * 3 + ["2048"] * 3
     calibration = rows[0]
     assert calibration["error_class"] == "model_not_found"
     upstream = LONG_404["error"]["message"]

@@ -228,6 +228,8 @@ class _RunState:
     failure: str | None = None  # why the run stopped early (the store failed); None while fine
     # (target label, prompt length) -> the calibration request that failed in that cell
     failed_calibrations: dict[tuple[str, int], RequestResult] = field(default_factory=dict)
+    # target label -> its calibration request that failed in a way no repeat can fix
+    unfixable: dict[str, RequestResult] = field(default_factory=dict)
 
 
 class Runner:
@@ -376,6 +378,9 @@ class Runner:
     async def _run_cell(self, state: _RunState, target: Target, length: int) -> None:
         plan = state.plan
         key = self._calibration_key(target)
+        if target.label in state.unfixable:  # refused at an earlier length: no length fixes it
+            await self._not_sent(state, target, length, state.unfixable[target.label])
+            return
         if plan.calibrate and self.calibration.ratio(key, plan.language) is None:
             calibration = await self._request(
                 state, target, min(length, CALIBRATION_MAX_TOKENS), repeat=-1, phase="calibration"
@@ -384,6 +389,7 @@ class Runner:
                 if calibration.error_class is not ErrorClass.CANCELLED:
                     state.failed_calibrations[(target.label, length)] = calibration
                 if calibration.error_class in UNFIXABLE_BY_REPEAT:
+                    state.unfixable[target.label] = calibration
                     await self._not_sent(state, target, length, calibration)
                     return
         for i in range(plan.warmup):

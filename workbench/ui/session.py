@@ -49,7 +49,7 @@ class HistoryRow:
     errors: int
     models: list[str]
     prompt_lengths: list[int]
-    calibration: int = 0  # hidden 1-token requests that measured each model's tokenizer
+    calibration: int = 0  # short requests that measured each model's tokenizer
     warmup: int = 0
     created_at: float = 0.0
 
