@@ -59,6 +59,15 @@ async def test_calibration_asks_for_several_tokens_and_never_learns_made_up_coun
     assert len(measured) == 2 and all(r.ok and r.usage_suspect for r in measured)
 
 
+async def test_calibration_never_learns_from_estimated_usage() -> None:
+    gateway = UsageGateway(usage=False)
+    runner, results = await _run(gateway, (2048,))
+    [calibration] = _phase(results, "calibration")
+    assert calibration.ok and calibration.usage_estimated and calibration.prompt_tokens
+    assert not _learned(runner)  # the estimate is the builder's own: nothing to learn
+    assert not any(r.usage_suspect for r in _phase(results, "measured"))  # nothing to judge
+
+
 @pytest.mark.parametrize(("factor", "suspect"), [(1.09, True), (1.0, False)])
 async def test_a_prompt_count_nine_percent_off_the_calibration_is_suspect(
     factor: float, suspect: bool

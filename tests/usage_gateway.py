@@ -31,6 +31,7 @@ class UsageGateway:
     completion_factor: float = 1.0
     refusals: list[Refusal] = field(default_factory=list)
     then: Refusal | None = None
+    usage: bool = True  # False: no usage block at all, as an upstream without it
     max_tokens_asked: list[int] = field(default_factory=list)  # per chat request, in order
     answered: int = 0  # streams sent
 
@@ -63,11 +64,11 @@ class UsageGateway:
             prompt = round(prompt * self.prompt_factor)
             completion = math.floor(events * self.completion_factor)
         self.answered += 1
-        return await _stream(request, events, prompt, completion)
+        return await _stream(request, events, prompt, completion, self.usage)
 
 
 async def _stream(
-    request: web.Request, events: int, prompt: int, completion: int
+    request: web.Request, events: int, prompt: int, completion: int, usage_block: bool
 ) -> web.StreamResponse:
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
     await response.prepare(request)
@@ -76,11 +77,11 @@ async def _stream(
         finish = "length" if i == events - 1 else None
         choice = {"index": 0, "delta": {"content": f"w{i} "}, "finish_reason": finish}
         await response.write(f"data: {json.dumps({**base, 'choices': [choice]})}\n\n".encode())
-    usage = {"prompt_tokens": prompt, "completion_tokens": completion}
-    usage["total_tokens"] = prompt + completion
-    await response.write(
-        f"data: {json.dumps({**base, 'choices': [], 'usage': usage})}\n\n".encode()
-    )
+    if usage_block:
+        usage = {"prompt_tokens": prompt, "completion_tokens": completion}
+        usage["total_tokens"] = prompt + completion
+        chunk = {**base, "choices": [], "usage": usage}
+        await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
     await response.write(b"data: [DONE]\n\n")
     await response.write_eof()
     return response

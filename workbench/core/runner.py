@@ -529,11 +529,12 @@ class Runner:
     ) -> bool:
         """Stream one request into `result`; True when this task itself was cancelled."""
         plan = state.plan
+        max_tokens = plan.max_tokens
+        if calibration:
+            max_tokens = calibration_output_tokens(max_tokens)
         spec = RequestSpec(
             messages=prompt.messages,
-            max_tokens=calibration_output_tokens(plan.max_tokens)
-            if calibration
-            else plan.max_tokens,
+            max_tokens=max_tokens,
             temperature=plan.temperature,
             first_token_timeout_s=plan.first_token_timeout_s,
             stall_timeout_s=plan.stall_timeout_s,
