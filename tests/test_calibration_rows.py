@@ -102,6 +102,7 @@ def test_a_calibration_refused_as_model_not_found_keeps_its_cause_and_stops_its_
     assert len(labelled) == 1
     assert "its deployment id is not the model's name" in labelled[0]  # the end of it too
     assert "rate_limit" not in run.stderr and "lower the concurrency" not in run.stderr
+    assert run.stderr.count("gw-model: not sent (measured)") == 1  # six rows, said once
 
 
 def test_cooldown_429s_after_a_failed_calibration_name_it_and_do_not_blame_the_concurrency(

@@ -370,6 +370,7 @@ class _Outcome:
     failed: Counter[str] = field(default_factory=Counter)
     csv_error: OSError | None = None
     signal_number: int | None = None
+    not_sent: set[str] = field(default_factory=set)  # models whose 'not sent' row was printed
 
 
 async def _drive(runner: Runner, plan: RunPlan, writer: CsvWriter) -> _Outcome:
@@ -400,9 +401,12 @@ def _take(event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: 
     is, since its failure is often the cause of the others'), measured ones to the summary."""
     result = event.result
     label = "" if result.phase == "measured" else f"{result.phase}: "
-    if not result.ok:
+    unsent = result.t_send is None and (result.error_message or "").startswith("not sent (")
+    if not result.ok and not (unsent and event.target.label in outcome.not_sent):
         line = f"  {label}{event.target.model}: {result.error_message}"
         print(printable(line), file=sys.stderr)
+        if unsent:  # the model's other unsent rows say the same: printed once
+            outcome.not_sent.add(event.target.label)
     elif result.phase == "calibration" and (result.usage_suspect or result.usage_estimated):
         what = (
             f"usage looks made up (completion_tokens {result.completion_tokens} for "
