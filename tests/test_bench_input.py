@@ -103,7 +103,9 @@ def test_warmup_of_zero_and_big_token_suffixes_are_accepted_as_documented(
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "1/1 done" in captured.err and "/-" not in captured.err
-    assert out.read_text(encoding="utf-8").count("\n") == 2  # header and one row of 1536
+    # header, the calibration row and one measured row of 1536
+    assert out.read_text(encoding="utf-8").count("\n") == 3
+    assert out.read_text(encoding="utf-8").count(",measured\n") == 1
     assert ",1536," in out.read_text(encoding="utf-8")
 
 

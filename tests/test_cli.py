@@ -62,6 +62,12 @@ def test_bench_on_builtin_provider_prints_table_and_writes_documented_csv(tmp_pa
         reader = csv.DictReader(f)
         rows = list(reader)
     assert tuple(reader.fieldnames) == COLUMNS
+    # one calibration row per model (its prompt size learned at the first length), then the
+    # four measured requests
+    calibration = [r for r in rows if r["phase"] == "calibration"]
+    assert sorted(r["model"] for r in calibration) == ["sim-70b-gqa", "sim-70b-mla"]
+    assert all(r["warmup"] == "true" and r["task"] == "calibration" for r in calibration)
+    rows = [r for r in rows if r["phase"] == "measured"]
     assert len(rows) == 4
     assert {(r["model"], r["prompt_tokens_target"]) for r in rows} == {
         ("sim-70b-gqa", "1024"),

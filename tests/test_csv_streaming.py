@@ -85,7 +85,9 @@ def _csv_rows(path: Path) -> list[dict[str, str]]:
 def _db_rows(db: Path) -> tuple[set[str], list[str]]:
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        ids = {r[0] for r in conn.execute("SELECT request_id FROM requests WHERE warmup = 0")}
+        ids = {
+            r[0] for r in conn.execute("SELECT request_id FROM requests WHERE phase != 'warmup'")
+        }
         statuses = [r[0] for r in conn.execute("SELECT status FROM runs")]
     return ids, statuses
 

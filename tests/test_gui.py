@@ -59,10 +59,15 @@ def test_two_panes_stream_text_plots_fill_and_csv_export(window, loop, tmp_path)
         # the next step of the ladder above 1.05 x the tallest bar (steps are at most 4/3 apart)
         assert max(values) <= top <= 1.05 * 4 / 3 * max(values) + 1e-9
     out = tmp_path / "gui.csv"
-    assert window.export_csv(out) == 2
+    # each model's calibration request is a row of the table too, labelled by its phase
+    assert window.export_csv(out) == 4
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert tuple(rows[0].keys()) == COLUMNS
     assert {r["model"] for r in rows} == {"sim-llama-3-70b", "sim-deepseek-v3"}
+    assert sorted(r["phase"] for r in rows) == ["calibration"] * 2 + ["measured"] * 2
+    phase = window.results_view.requests_model.columns.index("phase")
+    shown = {window.results_view.requests_model.rows[i][phase] for i in range(4)}
+    assert shown == {"calibration", "measured"}
     charts = window.export_charts(tmp_path / "charts", ".svg")
     charts += window.export_charts(tmp_path / "charts", ".png")
     assert len(charts) == 12 and all(p.stat().st_size > 1000 for p in charts)

@@ -145,7 +145,10 @@ def test_sweep_shows_only_sweeps_and_replay_is_labelled_never_doubles_rows(
     click_tab(window, qtbot, window.tabs.widget(0))
     final = click_run(window, qtbot, loop)  # a comparison does not land in the sweep
     assert view.results == swept
-    assert len(window.results_view.results) == 12 + 2
+    # 12 swept, 2 compared, and the sweep's calibration row per model (calibrated once)
+    assert len(window.results_view.results) == 12 + 2 + 2
+    phases = [r.phase for r in window.results_view.results]
+    assert phases.count("calibration") == 2 and phases.count("measured") == 14
 
     click_tab(window, qtbot, window.history_view)
     table = window.history_view.table
@@ -223,7 +226,8 @@ def test_sorting_arrow_matches_the_order_and_export_writes_every_shown_row(
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(position, 5))
     shown = [view.proxy.index(r, column).data() for r in range(view.proxy.rowCount())]
     ascending = header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder
-    assert shown == sorted(shown, reverse=not ascending) and len(shown) == 4
+    # two runs of two models, each model with its calibration row: eight rows
+    assert shown == sorted(shown, reverse=not ascending) and len(shown) == 8
     assert _arrow_points_up(header, column) == ascending
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(position, 5))
     shown = [view.proxy.index(r, column).data() for r in range(view.proxy.rowCount())]
@@ -231,7 +235,7 @@ def test_sorting_arrow_matches_the_order_and_export_writes_every_shown_row(
     assert shown == sorted(shown, reverse=not ascending)
     assert _arrow_points_up(header, column) == ascending
     out = tmp_path / "all.csv"
-    assert window.export_csv(out) == 4  # both runs, as the table shows them
+    assert window.export_csv(out) == 8  # both runs, as the table shows them
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert [r["model"] for r in rows] == shown
     assert len({r["run_id"] for r in rows}) == 2

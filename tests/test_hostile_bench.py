@@ -54,7 +54,8 @@ def _bench(server: HostileServer, model: str, csv: Path, *extra: str) -> int:
 
 
 def _rows(csv: Path, model: str) -> list[dict[str, str]]:
-    return [r for r in read_csv(csv) if r["model"] == model]
+    """The model's measured rows (its calibration row is in the CSV too)."""
+    return [r for r in read_csv(csv) if r["model"] == model and r["phase"] == "measured"]
 
 
 def _stored(run_id: str) -> list[str]:

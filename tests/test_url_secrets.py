@@ -25,7 +25,7 @@ from aiohttp import web
 from loopback import AuthProxy, ThreadedLoop
 
 from workbench.core.clients import client_for_provider
-from workbench.core.errors import classify_exception
+from workbench.core.errors import SERVER_MESSAGE_CHARS, classify_exception
 from workbench.core.importers import import_path
 from workbench.core.provider_store import ProviderConfigError, check_proxy_url, load_providers
 from workbench.core.providers import KeyRef, Provider, ProxyChoice, normalize_base_url
@@ -277,7 +277,7 @@ def test_bench_through_a_proxy_that_wants_a_password(env, tmp_path, local_server
 # ---- redact first, then cut ----
 
 KEY = "ZQ7PX2MW9RK4TB8NV5CJ"  # no key shape: only registering it lets redaction find it
-CUT = 300  # where errors.py cuts a server's message
+CUT = SERVER_MESSAGE_CHARS  # where errors.py cuts a server's message
 
 
 def _fragments(key: str) -> list[str]:

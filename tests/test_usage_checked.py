@@ -40,7 +40,10 @@ async def test_calibration_learns_only_from_believable_usage(
         finally:
             await pool.aclose()
     assert final is not None and final.results
-    assert all(r.usage_suspect is not learned for r in final.results)
-    assert {row_for(r)["usage_suspect"] for r in final.results} == {str(not learned).lower()}
+    # the measured row is judged by the learned calibration (and this script's fixed prompt
+    # count is then far off): only the calibration row is about this test
+    calibration = [r for r in final.results if r.phase == "calibration"]
+    assert len(calibration) == 1 and calibration[0].usage_suspect is not learned
+    assert row_for(calibration[0])["usage_suspect"] == str(not learned).lower()
     ratio = runner.calibration.ratio(Runner._calibration_key(target), "en")
     assert (ratio is not None) is learned

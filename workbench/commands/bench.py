@@ -178,7 +178,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         type=float_in(0, MAX_SECONDS, "the retry budget (seconds)"),
         default=0.0,
         metavar="S",
-        help="retry 429/503 answers that carry Retry-After within this many seconds",
+        help="retry 429/503 answers within this many seconds when they say how long to wait: "
+        "Retry-After (seconds or an HTTP date), retry-after-ms, or a gateway's prefixed "
+        "*-retry-after / *-retry-after-ms (LiteLLM: llm_provider-retry-after); each attempt is "
+        "its own row",
     )
     p.add_argument(
         "--csv",
@@ -367,6 +370,7 @@ class _Outcome:
     failed: Counter[str] = field(default_factory=Counter)
     csv_error: OSError | None = None
     signal_number: int | None = None
+    not_sent: set[str] = field(default_factory=set)  # models whose 'not sent' row was printed
 
 
 async def _drive(runner: Runner, plan: RunPlan, writer: CsvWriter) -> _Outcome:
@@ -393,16 +397,37 @@ async def _drive(runner: Runner, plan: RunPlan, writer: CsvWriter) -> _Outcome:
 
 
 def _take(event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: Runner) -> None:
-    """One finished request: its row to the CSV and the summary (warm-ups are not rows)."""
+    """One finished request: its row to the CSV (warm-ups are not rows; a calibration request
+    is, since its failure is often the cause of the others'), measured ones to the summary."""
     result = event.result
-    if not result.ok:
-        print(printable(f"  {event.target.model}: {result.error_message}"), file=sys.stderr)
-    if result.warmup:
+    label = "" if result.phase == "measured" else f"{result.phase}: "
+    unsent = result.t_send is None and (result.error_message or "").startswith("not sent (")
+    if not result.ok and not (unsent and event.target.label in outcome.not_sent):
+        line = f"  {label}{event.target.model}: {result.error_message}"
+        print(printable(line), file=sys.stderr)
+        if unsent:  # the model's other unsent rows say the same: printed once
+            outcome.not_sent.add(event.target.label)
+    elif result.phase == "calibration" and (result.usage_suspect or result.usage_estimated):
+        what = (
+            f"usage looks made up (completion_tokens {result.completion_tokens} for "
+            f"{len(result.event_times)} text events)"
+            if result.usage_suspect
+            else "no believable usage came"
+        )
+        print(
+            printable(
+                f"  {label}{event.target.model}: {what}; prompts keep the default size estimate "
+                "and their token counts go unchecked"
+            ),
+            file=sys.stderr,
+        )
+    if result.phase == "warmup":
         return
-    outcome.summary.add(result)
-    outcome.measured += 1
-    if not result.ok:
-        outcome.failed[str(result.error_class)] += 1
+    if result.phase == "measured":
+        outcome.summary.add(result)
+        outcome.measured += 1
+        if not result.ok:
+            outcome.failed[str(result.error_class)] += 1
     if outcome.csv_error is None:
         try:
             writer.append(result)

@@ -62,7 +62,12 @@ COLUMN_DOCS: tuple[tuple[str, str], ...] = (
     ("attempt", "1 for a first try; higher for a retry"),
     ("warmup", "true for a warm-up request (kept, but not in aggregates)"),
     ("price_known", "false when no catalog or providers.toml price is known: cost_usd is blank"),
-    ("usage_suspect", "true when completion_tokens < text events: decode_tps uses the events"),
+    (
+        "usage_suspect",
+        "true when usage looks made up (completion_tokens < text events, or prompt_tokens over "
+        "5 % from the calibrated estimate): decode_tps uses the events",
+    ),
+    ("phase", "calibration, warmup or measured: why the request was sent"),
 )
 COLUMNS: tuple[str, ...] = tuple(name for name, _ in COLUMN_DOCS)
 
@@ -151,6 +156,7 @@ def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -
         "warmup": _text(result.warmup),
         "price_known": _text(result.prices.known),
         "usage_suspect": _text(result.usage_suspect),
+        "phase": result.phase,
     }
     for name in _MS_COLUMNS:
         row[name] = _fixed(getattr(metrics, name), 3)

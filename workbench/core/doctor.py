@@ -18,8 +18,10 @@ The checks, in order (their `name`):
     models_path  /models and /chat/completions at the base URL and with /v1 added or removed
     auth         401/403: no key, whitespace or quotes around it, rejected, another header
     model        the model is on the server's list; close matches when it is not
-    stream       a 1-token streamed chat request: TTFT, usage, role-only first chunk, reasoning
-    rate_limit   a 429 / 402 / quota answer anywhere, with Retry-After
+    stream       a short (16-token) streamed chat request: TTFT, usage (and whether it is made
+                 up), role-only first chunk, reasoning
+    rate_limit   a 429 / 402 / quota answer anywhere, with the wait it asks for (Retry-After,
+                 retry-after-ms, a gateway's *-retry-after)
     html         an HTML page where JSON was expected (proxy login page, the web site)
     baseline     network round trip: median of 3 GET /models
 
@@ -52,7 +54,7 @@ from workbench.core.errors import (
     UnsendableHeader,
     diagnosis,
     looks_like_html,
-    parse_retry_after,
+    retry_after_from_headers,
     says_auth,
 )
 from workbench.core.i18n import QT_TRANSLATE_NOOP, Phrase, joined, marked, phrase
@@ -115,7 +117,10 @@ PROXY_VARIABLES: tuple[str, ...] = (
     "no_proxy",
 )
 
-_PROBE_PROMPT = [{"role": "user", "content": "Reply with OK."}]
+# Several tokens, not one: usage that counts fewer tokens than arrived (made up by a gateway)
+# shows only when more than one token comes.
+_PROBE_PROMPT = [{"role": "user", "content": "Count from one to ten in words."}]
+_PROBE_TOKENS = 16
 _BODY_KEEP = 4000
 _PROBE_READ_BYTES = 64 << 10  # of a probe's answer; an endless body is not read further
 _PROXY_PROBE_TIMEOUT_S = 3.0
@@ -126,6 +131,9 @@ _UPSTREAM_WORDS = re.compile(
     r"upstream|litellm\.|exception|deployment|provider|api_base|error code: \d{3}|channel|渠道",
     re.IGNORECASE,
 )
+# the headers `errors.retry_after_from_headers` reads: Retry-After, retry-after-ms, and both
+# behind a gateway's prefix (LiteLLM: llm_provider-retry-after)
+_RETRY_HEADER_ENDINGS = ("retry-after", "retry-after-ms")
 _QUOTA_WORDS = re.compile(r"quota|insufficient|balance|credit|余额|额度", re.IGNORECASE)
 
 
@@ -335,7 +343,17 @@ class _Answer:
 
     @property
     def retry_after(self) -> str | None:
-        return self.headers.get("retry-after")
+        """The answer's wait headers as said (`Retry-After: 2`), or None when it has none."""
+        said = [
+            f"{'Retry-After' if name == 'retry-after' else name}: {value}"
+            for name, value in sorted(self.headers.items())
+            if name.endswith(_RETRY_HEADER_ENDINGS)
+        ]
+        return "; ".join(said) or None
+
+    @property
+    def retry_after_s(self) -> float | None:
+        return retry_after_from_headers(self.headers)
 
     def label(self, base: str | None = None) -> str:
         path = self.url[len(base) :] if base and self.url.startswith(base) else self.url
@@ -564,8 +582,8 @@ class _Doctor:
                     answer.headers = {
                         k.lower(): v
                         for k, v in response.headers.items()
-                        if k.lower()
-                        in ("retry-after", "www-authenticate", "content-type", "server")
+                        if k.lower() in ("www-authenticate", "content-type", "server")
+                        or k.lower().endswith(_RETRY_HEADER_ENDINGS)
                         or k.lower().startswith(("x-litellm-", "x-ms-", "apim-request-id"))
                     }
                     encoding = response.encoding or "utf-8"
@@ -1383,7 +1401,7 @@ class _Doctor:
 
         spec = RequestSpec(
             messages=_PROBE_PROMPT,
-            max_tokens=1,
+            max_tokens=_PROBE_TOKENS,
             temperature=0.0,
             first_token_timeout_s=self.timeout_s,
             stall_timeout_s=self.timeout_s,
@@ -1407,6 +1425,9 @@ class _Doctor:
                         )
                     )
                 )
+            fix: Said = marked("ErrorFix", d.fix)
+            if result.error_class is ErrorClass.NO_VISIBLE_TEXT:
+                cause, fix = _no_visible_text(result)
             if result.error_class is ErrorClass.FIRST_TOKEN_TIMEOUT:
                 cause.append(
                     phrase(
@@ -1414,7 +1435,6 @@ class _Doctor:
                         seconds=f"{self.timeout_s:g}",
                     )
                 )
-            fix: Said = marked("ErrorFix", d.fix)
             upstream = self._broken_route(result, ids)
             if upstream is not None:
                 cause, fix = upstream
@@ -1437,17 +1457,15 @@ class _Doctor:
             and result.t_first_token is not None
             and result.t_first_chunk < result.t_first_token
         )
-        usage = (
-            f"present (prompt {result.prompt_tokens}, completion {result.completion_tokens})"
-            if not result.usage_estimated and result.completion_tokens is not None
-            else "absent (token counts will be estimated)"
-        )
         finish = result.finish_reason or "none"
         if finish == "length":
-            finish += " (expected with max_tokens=1; in a run it means max_tokens cut the answer)"
+            finish += (
+                f" (expected with max_tokens={_PROBE_TOKENS}; in a run it means max_tokens cut "
+                "the answer)"
+            )
         evidence = (
             f"{head}; HTTP {result.http_status}; TTFT {ttft:.0f} ms; "
-            f"first chunk role-only: {'yes' if role_only else 'no'}; usage: {usage}; "
+            f"first chunk role-only: {'yes' if role_only else 'no'}; usage: {_usage(result)}; "
             f"reasoning: {'yes' if result.reasoning_text else 'no'}; finish_reason: {finish}"
         )
         self._add(_check("stream", True, evidence))
@@ -1552,10 +1570,9 @@ class _Doctor:
         for a in _distinct(limited):
             text = f"{a.label(self.url)} → HTTP {a.status}: {a.message}"
             if a.retry_after is not None:
-                text += f"; Retry-After: {a.retry_after}"
-                seconds = parse_retry_after(a.retry_after)
-                if seconds is not None and retry is None:
-                    retry = seconds
+                text += f"; {a.retry_after}"
+                if a.retry_after_s is not None and retry is None:
+                    retry = a.retry_after_s
             parts.append(text)
             quota = quota or a.status == 402 or bool(_QUOTA_WORDS.search(a.message or ""))
         if len(limited) > len(_distinct(limited)):
@@ -1636,6 +1653,46 @@ class _Doctor:
             ]
         fix = marked("ErrorFix", d.fix)
         self._add(_check("html", False, "; ".join(parts), cause, fix))
+
+
+def _usage(result: RequestResult) -> str:
+    """The stream check's word on usage: absent, made up by the gateway, or present."""
+    counts = f"prompt {result.prompt_tokens}, completion {result.completion_tokens}"
+    if result.usage_estimated or result.completion_tokens is None:
+        return "absent (token counts will be estimated)"
+    if result.usage_suspect:
+        return (
+            f"present but made up by the gateway ({counts}, yet {len(result.event_times)} text "
+            "events came: the usage was counted by something other than the model's tokenizer, "
+            "so runs mark it usage_suspect and time decoding by the events)"
+        )
+    return f"present ({counts})"
+
+
+def _no_visible_text(result: RequestResult) -> tuple[list[Phrase], Said]:
+    """Cause and fix when tokens came but none was visible text."""
+    cause = [
+        phrase(
+            QT_TRANSLATE_NOOP(
+                "Doctor",
+                "the server generated tokens (completion_tokens {tokens}, finish_reason "
+                "{finish}) but sent none as visible text: special tokens it does not decode "
+                "(an end-of-turn or a thinking marker), or a character cut in the middle of "
+                "its UTF-8 bytes. The model id is fine: it answered",
+            ),
+            tokens=str(result.completion_tokens),
+            finish=str(result.finish_reason),
+        )
+    ]
+    fix = phrase(
+        QT_TRANSLATE_NOOP(
+            "Doctor",
+            "raise max_tokens (with finish_reason length the answer may not have reached any "
+            "text yet); check the model's chat template and tokenizer on the server: does it "
+            "stop at, or print, its end-of-turn token?",
+        )
+    )
+    return cause, fix
 
 
 def _refused_by_words(models: _Answer, chat: _Answer) -> _Answer | None:

@@ -441,17 +441,37 @@ def _body_text(err: openai.APIStatusError) -> str:
         return str(err.body or "")
 
 
+# A server's error message is kept whole up to this many characters (a gateway's wraps the
+# upstream's, which is the real cause); a longer one is cut at a word, with "…".
+SERVER_MESSAGE_CHARS = 1000
+_CUT_MARK = "\x00"  # appended by redact_and_cut when it cut (a text ending in NUL: shown as cut)
+
+
+def cut_at_word(text: str, limit: int) -> str:
+    """`text` redacted, whole when it fits in `limit` characters, else cut after its last
+    whole word within them and ended with "…"."""
+    shown = redact_and_cut(text, limit, ellipsis=_CUT_MARK)
+    if not shown.endswith(_CUT_MARK):
+        return shown
+    head = shown[: -len(_CUT_MARK)]
+    space = max(head.rfind(" "), head.rfind("\n"))
+    if space > limit // 2:  # a word boundary not too far back; else cut inside the word
+        head = head[:space]
+    return head.rstrip(" ,;:-") + "…"
+
+
 def _server_message(body: str) -> str:
     try:
         data = json.loads(body)
     except ValueError:
-        return redact_and_cut(body.strip(), 300)
+        return cut_at_word(body.strip(), SERVER_MESSAGE_CHARS)
     if isinstance(data, dict):
         err = data.get("error", data)
         if isinstance(err, dict):
-            return redact_and_cut(str(err.get("message") or err.get("code") or err), 300)
-        return redact_and_cut(str(err), 300)
-    return redact_and_cut(str(data), 300)
+            text = str(err.get("message") or err.get("code") or err)
+            return cut_at_word(text, SERVER_MESSAGE_CHARS)
+        return cut_at_word(str(err), SERVER_MESSAGE_CHARS)
+    return cut_at_word(str(data), SERVER_MESSAGE_CHARS)
 
 
 def looks_like_html(content_type: str | None, body: str) -> bool:
@@ -604,6 +624,19 @@ def retry_after_from_headers(headers: Mapping[str, str]) -> float | None:
         if seconds is not None:
             return seconds
     return None
+
+
+# Classes no repeat of the same request can fix: a cell whose calibration request failed so
+# sends nothing more (docs/gateways.md, "A calibration that fails").
+UNFIXABLE_BY_REPEAT = frozenset(
+    {ErrorClass.AUTH, ErrorClass.NOT_FOUND, ErrorClass.MODEL_NOT_FOUND, ErrorClass.INVALID_KEY}
+)
+AFTER_CALIBRATION_CAUSE = QT_TRANSLATE_NOOP(
+    "ErrorFix",
+    "the calibration request failed first; a gateway (LiteLLM, say) that sees a deployment fail "
+    "puts it in cooldown and answers 429 'No deployments available' until the cooldown ends, so "
+    "this 429 follows that failure and is no sign of too many requests",
+)
 
 
 def classify_exception(exc: BaseException, model: str, streaming_started: bool) -> Diagnosis:

@@ -218,6 +218,10 @@ class Calibration:
             return None
         return fit
 
+    def longest(self, key: str, language: str) -> int:
+        """The largest prompt, in the server's tokens, that this entry has observed (0: none)."""
+        return max((p.tokens for p in self._points.get((key, language), ())), default=0)
+
     def ratio(self, key: str, language: str) -> float | None:
         """Learned characters per token, or None when nothing has been observed."""
         fit = self.fit(key, language)

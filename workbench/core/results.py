@@ -72,6 +72,10 @@ class ErrorClass(StrEnum):
     INTERNAL = "internal"  # a bug of ours; the message says what
 
 
+# Why a request was sent: to learn the model's tokenizer, to warm the server, or to be measured.
+PHASES: tuple[str, ...] = ("calibration", "warmup", "measured")
+
+
 @dataclass
 class RequestResult:
     """One request as it happened: raw `perf_counter_ns` timestamps and what the server said.
@@ -90,7 +94,8 @@ class RequestResult:
     repeat: int = 0
     concurrency: int = 1
     attempt: int = 1  # 1 for the first try; a retry is a new row with attempt > 1
-    warmup: bool = False
+    warmup: bool = False  # not measured: a warm-up or a calibration request
+    phase: str = "measured"  # one of PHASES: why the request was sent
     task: str = ""  # "summary" or "needle@0.50"
     t_send: int | None = None
     t_headers: int | None = None
@@ -111,7 +116,9 @@ class RequestResult:
     completion_tokens: int | None = None
     cached_tokens: int | None = None
     usage_estimated: bool = False
-    usage_suspect: bool = False  # usage counted fewer output tokens than text events arrived
+    # usage made up: fewer output tokens than text events, or a prompt count far from the
+    # calibrated estimate (docs/metrics.md)
+    usage_suspect: bool = False
     finish_reason: str | None = None
     http_status: int | None = None
     response_id: str | None = None  # the server's completion id (chunk.id)

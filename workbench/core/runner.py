@@ -16,8 +16,15 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol
 
+from workbench.core.calibration_checks import (
+    CALIBRATION_MAX_TOKENS,
+    calibration_output_tokens,
+    name_failed_calibration,
+    not_sent,
+    prompt_count_far,
+)
 from workbench.core.clients import ClientPool, network_baseline_ms
-from workbench.core.errors import diagnosis
+from workbench.core.errors import UNFIXABLE_BY_REPEAT, diagnosis
 from workbench.core.metrics import RequestMetrics, derive
 from workbench.core.prompts import (
     MAX_TARGET_TOKENS,
@@ -33,10 +40,6 @@ from workbench.core.store import StoreError
 from workbench.core.streaming import RequestSpec, TextDelta, stream_chat
 
 Mode = Literal["parallel", "sequential"]
-# A calibration request needs a prompt long enough to average the text's density, not the
-# full length: prefill of a long prompt costs time and money for one token of output.
-CALIBRATION_MAX_TOKENS = 8192
-
 # The limits of a plan (docs/reliability.md, "Runs and input"); the CLI checks its flags
 # against these.
 MAX_CONCURRENCY = 256
@@ -69,7 +72,7 @@ class RunPlan:
     task: Literal["summary", "needle"] = "summary"
     needle_depth: float = 0.5
     cache_test: bool = False  # same prompt (no nonce) every repeat: cold vs warm prefix cache
-    calibrate: bool = True  # one 1-token request per target when it has no calibration yet
+    calibrate: bool = True  # one short request per target when it has no calibration yet
     measure_baseline: bool = True
     first_token_timeout_s: float | None = 300.0
     stall_timeout_s: float | None = 60.0
@@ -223,6 +226,10 @@ class _RunState:
     baselines: dict[str, float | None] = field(default_factory=dict)
     seed: int = 0
     failure: str | None = None  # why the run stopped early (the store failed); None while fine
+    # (target label, prompt length) -> the calibration request that failed in that cell
+    failed_calibrations: dict[tuple[str, int], RequestResult] = field(default_factory=dict)
+    # target label -> its calibration request that failed in a way no repeat can fix
+    unfixable: dict[str, RequestResult] = field(default_factory=dict)
 
 
 class Runner:
@@ -371,19 +378,24 @@ class Runner:
     async def _run_cell(self, state: _RunState, target: Target, length: int) -> None:
         plan = state.plan
         key = self._calibration_key(target)
+        if target.label in state.unfixable:  # refused at an earlier length: no length fixes it
+            await self._not_sent(state, target, length, state.unfixable[target.label])
+            return
         if plan.calibrate and self.calibration.ratio(key, plan.language) is None:
-            await self._request(
-                state,
-                target,
-                min(length, CALIBRATION_MAX_TOKENS),
-                repeat=-1,
-                warmup=True,
-                calibration=True,
+            calibration = await self._request(
+                state, target, min(length, CALIBRATION_MAX_TOKENS), repeat=-1, phase="calibration"
             )
+            if calibration is not None and not calibration.ok:
+                if calibration.error_class is not ErrorClass.CANCELLED:
+                    state.failed_calibrations[(target.label, length)] = calibration
+                if calibration.error_class in UNFIXABLE_BY_REPEAT:
+                    state.unfixable[target.label] = calibration
+                    await self._not_sent(state, target, length, calibration)
+                    return
         for i in range(plan.warmup):
             if self._halted(state, target):
                 return
-            await self._request(state, target, length, repeat=i, warmup=True)
+            await self._request(state, target, length, repeat=i, phase="warmup")
         repeats = iter(range(plan.requests_per_cell))
 
         async def worker() -> None:
@@ -392,11 +404,55 @@ class Runner:
             for repeat in repeats:
                 if self._halted(state, target):
                     return
-                await self._request(state, target, length, repeat=repeat, warmup=False)
+                await self._request(state, target, length, repeat=repeat, phase="measured")
 
         async with asyncio.TaskGroup() as group:
             for _ in range(min(plan.concurrency, plan.requests_per_cell)):
                 group.create_task(worker())
+
+    async def _not_sent(
+        self, state: _RunState, target: Target, length: int, calibration: RequestResult
+    ) -> None:
+        """The cell's planned requests as rows that say why they were not sent: its calibration
+        request failed with a class no repeat can fix (a wrong key, model id or path)."""
+        assert calibration.error_class is not None
+        plan = state.plan
+        planned = [(i, "warmup") for i in range(plan.warmup)]
+        planned += [(i, "measured") for i in range(plan.requests_per_cell)]
+        for repeat, phase in planned:
+            if self._halted(state, target):
+                return
+            result = self._new_result(state, target, length, repeat, phase, attempt=1)
+            result.task = plan.task
+            why = not_sent(calibration.error_class, calibration.error_message or "", phase)
+            result.error_class, result.error_message = why.error_class, why.message
+            state.queue.put_nowait(
+                RequestStarted(
+                    result.request_id, target, length, repeat, result.warmup, time.perf_counter_ns()
+                )
+            )
+            await self._finish(state, target, result, None, phase)
+
+    def _new_result(
+        self, state: _RunState, target: Target, length: int, repeat: int, phase: str, attempt: int
+    ) -> RequestResult:
+        plan = state.plan
+        return RequestResult(
+            model=target.model,
+            provider=target.provider,
+            base_url=target.base_url,
+            attention=target.attention,
+            run_id=state.run_id,
+            prompt_tokens_target=length,
+            repeat=repeat,
+            concurrency=plan.concurrency,
+            attempt=attempt,
+            warmup=phase != "measured",
+            phase=phase,
+            task="calibration" if phase == "calibration" else plan.task,
+            network_baseline_ms=state.baselines.get(target.base_url),
+            prices=target.prices,
+        )
 
     @staticmethod
     def _calibration_key(target: Target) -> str:
@@ -422,32 +478,19 @@ class Runner:
         target: Target,
         length: int,
         repeat: int,
-        warmup: bool,
-        calibration: bool = False,
-    ) -> None:
-        """One planned request and its retries; each attempt ends as exactly one row."""
+        phase: str,
+    ) -> RequestResult | None:
+        """One planned request and its retries; each attempt ends as exactly one row. Returns
+        the last attempt's row (None when the run had stopped before it)."""
         if self._halted(state, target):
-            return
+            return None
         plan = state.plan
+        calibration = phase == "calibration"
         attempt = 1
         retry_deadline = time.monotonic() + plan.retry_budget_s
         prompt: BuiltPrompt | None = None
         while True:
-            result = RequestResult(
-                model=target.model,
-                provider=target.provider,
-                base_url=target.base_url,
-                attention=target.attention,
-                run_id=state.run_id,
-                prompt_tokens_target=length,
-                repeat=repeat,
-                concurrency=plan.concurrency,
-                attempt=attempt,
-                warmup=warmup,
-                task="calibration" if calibration else plan.task,
-                network_baseline_ms=state.baselines.get(target.base_url),
-                prices=target.prices,
-            )
+            result = self._new_result(state, target, length, repeat, phase, attempt)
             outer_cancelled = False
             try:
                 prompt = prompt or self._build_prompt(state, target, length)
@@ -456,12 +499,12 @@ class Runner:
                 outer_cancelled = await self._send(state, target, result, prompt, calibration)
             except Exception as exc:  # a bug of ours must still leave a row, never a gap
                 _mark_internal(result, exc)
-            await self._finish(state, target, result, prompt, calibration)
+            await self._finish(state, target, result, prompt, phase)
             if outer_cancelled:
                 raise asyncio.CancelledError  # the whole cell is being torn down
             wait = self._retry_wait(result, retry_deadline)
             if wait is None or self._halted(state, target):
-                return
+                return result
             await asyncio.sleep(wait)
             attempt += 1
 
@@ -486,9 +529,12 @@ class Runner:
     ) -> bool:
         """Stream one request into `result`; True when this task itself was cancelled."""
         plan = state.plan
+        max_tokens = plan.max_tokens
+        if calibration:
+            max_tokens = calibration_output_tokens(max_tokens)
         spec = RequestSpec(
             messages=prompt.messages,
-            max_tokens=1 if calibration else plan.max_tokens,
+            max_tokens=max_tokens,
             temperature=plan.temperature,
             first_token_timeout_s=plan.first_token_timeout_s,
             stall_timeout_s=plan.stall_timeout_s,
@@ -534,17 +580,27 @@ class Runner:
         target: Target,
         result: RequestResult,
         prompt: BuiltPrompt | None,
-        calibration: bool,
+        phase: str,
     ) -> None:
         """Check the answer, store the row, then tell the consumers: every attempt, once."""
         try:
             if result.ok and prompt is not None and prompt.needle_answer is not None:
                 result.needle_found = self.builder.check_answer(prompt, result.text)
-            trusted = not (result.usage_estimated or result.usage_suspect)
-            if calibration and result.prompt_tokens and trusted:
-                self.calibration.observe_prompt(
-                    self._calibration_key(target), prompt, result.prompt_tokens
-                )
+            if phase == "calibration":
+                trusted = not (result.usage_estimated or result.usage_suspect)
+                if prompt is not None and result.prompt_tokens and trusted:
+                    self.calibration.observe_prompt(
+                        self._calibration_key(target), prompt, result.prompt_tokens
+                    )
+            else:
+                key = self._calibration_key(target)
+                longest = self.calibration.longest(key, state.plan.language)
+                if prompt is not None and prompt_count_far(result, prompt, longest):
+                    result.usage_suspect = True
+                length = result.prompt_tokens_target or 0
+                failed = state.failed_calibrations.get((target.label, length))
+                if failed is not None:
+                    name_failed_calibration(result, failed)
         except Exception as exc:
             _mark_internal(result, exc)
         metrics = self._metrics(result)
@@ -552,7 +608,7 @@ class Runner:
         if state.keep_results:
             state.results.append(result)
         state.queue.put_nowait(RequestFinished(result, metrics, target))
-        if calibration:
+        if phase == "calibration":
             return  # calibration requests are not part of the plan's count
         state.done += 1
         if not result.ok:

@@ -38,7 +38,7 @@ from workbench.core.store_columns import (
 APP_NAME = "attention-workbench"
 DATA_DIR_ENV = "WORKBENCH_DATA_DIR"
 DB_FILENAME = "history.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 5000
 # `record` and `finish_run` wait this long for a lock, blocking the caller's thread (the
 # event loop): the runner retries with asynchronous back-off instead of waiting here.
@@ -183,7 +183,19 @@ def _create_schema(conn: sqlite3.Connection) -> None:
 # Migration hook: MIGRATIONS[n] upgrades a database from schema n to n + 1, inside one
 # transaction. Adding a RequestResult field or a metric needs no entry: missing columns are
 # added on open (see _add_missing_columns); renames and reshapes go here.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+def _add_phase(conn: sqlite3.Connection) -> None:
+    """Schema 1 -> 2: every request gets its `phase`, read from what schema 1 kept (a
+    calibration request was a warm-up with task 'calibration')."""
+    present = {row[1] for row in conn.execute("PRAGMA table_info(requests)")}
+    if "phase" not in present:
+        conn.execute("ALTER TABLE requests ADD COLUMN phase TEXT")
+    conn.execute(
+        "UPDATE requests SET phase = CASE WHEN task = 'calibration' THEN 'calibration'"
+        " WHEN warmup = 1 THEN 'warmup' ELSE 'measured' END WHERE phase IS NULL"
+    )
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_phase}
 
 
 def _add_missing_columns(conn: sqlite3.Connection) -> None:

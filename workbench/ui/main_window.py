@@ -413,6 +413,10 @@ class MainWindow(QMainWindow):
         return flights
 
     def _on_request_finished(self, result: RequestResult) -> None:
+        if result.phase == "calibration":  # a row of the table, outside the plan and figures
+            if self.run_kind != "replay":
+                self.results_view.add(result)
+            return
         self.clock.finished(result.ok, (derive(result).e2e_ms or 0) / 1000)
         if self.run_kind == "replay":
             return  # the recorded rows are already shown once
@@ -459,7 +463,7 @@ class MainWindow(QMainWindow):
         also fills the Sweep tab, a comparison leaves the sweep's data alone."""
         measured = [r for r in results if not r.warmup]
         self.results = measured
-        self.results_view.set_results(measured)
+        self.results_view.set_results([r for r in results if r.phase != "warmup"])
         lengths = {r.prompt_tokens_target for r in measured}
         self.run_kind = "sweep" if len(lengths) > 1 else "comparison"
         if self.run_kind == "sweep":

@@ -112,8 +112,13 @@ async def _stream(tmp: Path, args, notes: list[str]) -> Outcome:
         notes.append(f"exported {len(charts)} chart files (SVG and PNG)")
         csv_path = tmp / "selftest.csv"
         written = window.export_csv(csv_path)
-        if written != len(models):
-            raise SelfTestError(f"CSV export wrote {written} rows, expected {len(models)}")
+        shown = window.results_view.shown_results()  # calibration rows are shown too
+        measured = sum(1 for r in shown if r.phase == "measured")
+        if written != len(shown) or measured != len(models):
+            raise SelfTestError(
+                f"CSV export wrote {written} rows ({measured} measured), expected {len(shown)} "
+                f"({len(models)} measured)"
+            )
         return Outcome(csv_path=csv_path, models=models, notes=notes)
     finally:
         window.close()

@@ -49,7 +49,7 @@ class HistoryRow:
     errors: int
     models: list[str]
     prompt_lengths: list[int]
-    calibration: int = 0  # hidden 1-token requests that measured each model's tokenizer
+    calibration: int = 0  # short requests that measured each model's tokenizer
     warmup: int = 0
     created_at: float = 0.0
 
@@ -317,7 +317,7 @@ class Session(QObject):
             for i in self._by_request.pop(event.result.request_id, ()):
                 if self.panes[i].request_id == event.result.request_id:
                     self.panes[i].finish(event.result)
-            if not event.result.warmup:
+            if event.result.phase != "warmup":  # calibration rows go to the results table
                 self.request_finished.emit(event.result)
         elif isinstance(event, Progress):
             self.progress.emit(
