@@ -16,7 +16,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol
 
-from workbench.core.clients import ClientPool, network_baseline_ms
+from workbench.core.baseline import Baseline, measure_baseline
+from workbench.core.clients import ClientPool
 from workbench.core.errors import diagnosis
 from workbench.core.metrics import RequestMetrics, derive
 from workbench.core.prompts import (
@@ -61,6 +62,8 @@ class RunPlan:
     prompt_lengths: tuple[int, ...]
     repeats: int = 1
     concurrency: int = 1
+    # several levels run in turn, each cell at every level (a route comparison); () = concurrency
+    concurrency_levels: tuple[int, ...] = ()
     warmup: int = 0
     max_tokens: int = 256
     temperature: float = 0.0
@@ -95,7 +98,7 @@ class RunPlan:
                     f"got {length!r}"
                 )
         counts = (
-            ("concurrency", self.concurrency, 1, MAX_CONCURRENCY),
+            *(("concurrency", level, 1, MAX_CONCURRENCY) for level in self.levels),
             ("repeats", self.repeats, 1, MAX_REPEATS),
             ("warmup", self.warmup, 0, MAX_WARMUP),
             ("max_tokens", self.max_tokens, 1, MAX_OUTPUT_TOKENS),
@@ -121,12 +124,18 @@ class RunPlan:
         return None
 
     @property
-    def requests_per_cell(self) -> int:
-        return max(self.repeats, self.concurrency)
+    def levels(self) -> tuple[int, ...]:
+        """The concurrency levels, in the order they run."""
+        return self.concurrency_levels or (self.concurrency,)
+
+    def requests_at(self, concurrency: int) -> int:
+        """Requests per (target, length) cell at one concurrency level."""
+        return max(self.repeats, concurrency)
 
     @property
     def total_requests(self) -> int:
-        return len(self.targets) * len(self.prompt_lengths) * (self.requests_per_cell + self.warmup)
+        per_target = sum(self.requests_at(c) + self.warmup for c in self.levels)
+        return len(self.targets) * len(self.prompt_lengths) * per_target
 
     def to_config(self) -> dict[str, Any]:
         return asdict(self)
@@ -220,7 +229,7 @@ class _RunState:
     results: list[RequestResult] = field(default_factory=list)
     tasks: dict[str, set[asyncio.Task[None]]] = field(default_factory=dict)
     stopped_targets: set[str] = field(default_factory=set)
-    baselines: dict[str, float | None] = field(default_factory=dict)
+    baselines: dict[tuple[str, str], Baseline] = field(default_factory=dict)
     seed: int = 0
     failure: str | None = None  # why the run stopped early (the store failed); None while fine
 
@@ -344,31 +353,37 @@ class Runner:
             plan = state.plan
             if plan.measure_baseline:
                 await self._measure_baselines(state)
-            for length in plan.prompt_lengths:
-                if self._cancelled or state.failure is not None:
-                    break
-                if plan.mode == "parallel":
-                    # a bug in one cell cancels the others instead of leaving them orphaned
-                    async with asyncio.TaskGroup() as group:
+            for level in plan.levels:
+                for length in plan.prompt_lengths:
+                    if self._cancelled or state.failure is not None:
+                        return
+                    if plan.mode == "parallel":
+                        # a bug in one cell cancels the others instead of leaving them orphaned
+                        async with asyncio.TaskGroup() as group:
+                            for target in plan.targets:
+                                group.create_task(self._run_cell(state, target, length, level))
+                    else:
                         for target in plan.targets:
-                            group.create_task(self._run_cell(state, target, length))
-                else:
-                    for target in plan.targets:
-                        await self._run_cell(state, target, length)
+                            await self._run_cell(state, target, length, level)
         finally:
             state.queue.put_nowait(None)
 
     async def _measure_baselines(self, state: _RunState) -> None:
+        """One baseline per (base URL, model): a gateway may route each model differently.
+        Its requests are neither rows nor part of the plan's count."""
         for target in state.plan.targets:
-            if target.base_url not in state.baselines and not self._cancelled:
+            key = (target.base_url, target.model)
+            if key not in state.baselines and not self._cancelled:
                 try:
                     client = self.pool.get(target.base_url, self.keys(target))
-                    baseline = await network_baseline_ms(client)
+                    baseline = await measure_baseline(client, target.model)
                 except Exception:  # no baseline is an empty column, not a failed run
-                    baseline = None
-                state.baselines[target.base_url] = baseline
+                    baseline = Baseline()
+                state.baselines[key] = baseline
 
-    async def _run_cell(self, state: _RunState, target: Target, length: int) -> None:
+    async def _run_cell(
+        self, state: _RunState, target: Target, length: int, concurrency: int
+    ) -> None:
         plan = state.plan
         key = self._calibration_key(target)
         if plan.calibrate and self.calibration.ratio(key, plan.language) is None:
@@ -378,13 +393,14 @@ class Runner:
                 min(length, CALIBRATION_MAX_TOKENS),
                 repeat=-1,
                 warmup=True,
+                concurrency=concurrency,
                 calibration=True,
             )
         for i in range(plan.warmup):
             if self._halted(state, target):
                 return
-            await self._request(state, target, length, repeat=i, warmup=True)
-        repeats = iter(range(plan.requests_per_cell))
+            await self._request(state, target, length, i, True, concurrency)
+        repeats = iter(range(plan.requests_at(concurrency)))
 
         async def worker() -> None:
             # workers share one iterator: each repeat is taken once, and a request exists only
@@ -392,10 +408,10 @@ class Runner:
             for repeat in repeats:
                 if self._halted(state, target):
                     return
-                await self._request(state, target, length, repeat=repeat, warmup=False)
+                await self._request(state, target, length, repeat, False, concurrency)
 
         async with asyncio.TaskGroup() as group:
-            for _ in range(min(plan.concurrency, plan.requests_per_cell)):
+            for _ in range(min(concurrency, plan.requests_at(concurrency))):
                 group.create_task(worker())
 
     @staticmethod
@@ -423,6 +439,7 @@ class Runner:
         length: int,
         repeat: int,
         warmup: bool,
+        concurrency: int,
         calibration: bool = False,
     ) -> None:
         """One planned request and its retries; each attempt ends as exactly one row."""
@@ -432,6 +449,7 @@ class Runner:
         attempt = 1
         retry_deadline = time.monotonic() + plan.retry_budget_s
         prompt: BuiltPrompt | None = None
+        baseline = state.baselines.get((target.base_url, target.model), Baseline())
         while True:
             result = RequestResult(
                 model=target.model,
@@ -441,11 +459,13 @@ class Runner:
                 run_id=state.run_id,
                 prompt_tokens_target=length,
                 repeat=repeat,
-                concurrency=plan.concurrency,
+                concurrency=concurrency,
                 attempt=attempt,
                 warmup=warmup,
                 task="calibration" if calibration else plan.task,
-                network_baseline_ms=state.baselines.get(target.base_url),
+                network_baseline_ms=baseline.ms,
+                baseline_method=baseline.method,
+                route=target.route,
                 prices=target.prices,
             )
             outer_cancelled = False
