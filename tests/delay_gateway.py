@@ -1,5 +1,7 @@
 """A tiny forwarding gateway on 127.0.0.1: every request goes to an upstream base URL after a
 fixed delay, and the answer streams back chunk by chunk, so a gateway's added latency is known.
+A chat request may be delayed more than a model list, as a real gateway's chat path costs more
+(auth, routing, opening the upstream stream) than its `GET /models`.
 
 It can rename models (an alias, as LiteLLM's model groups do) and demand its own key, which it
 never forwards. Bounded: request bodies are capped, the upstream call has a time limit.
@@ -18,10 +20,16 @@ _UPSTREAM_LIMIT_S = 60.0
 
 
 def delay_gateway(
-    upstream: str, delay_s: float, aliases: dict[str, str] | None = None, key: str | None = None
+    upstream: str,
+    chat_delay_s: float,
+    models_delay_s: float | None = None,
+    aliases: dict[str, str] | None = None,
+    key: str | None = None,
 ) -> web.Application:
-    """The gateway's app: `upstream` is a base URL ending in /v1; `aliases` maps the gateway's
-    model ids to the upstream's."""
+    """The gateway's app: `upstream` is a base URL ending in /v1; a POST waits `chat_delay_s`,
+    any other request `models_delay_s` (default: the same); `aliases` maps the gateway's model
+    ids to the upstream's."""
+    models_delay = chat_delay_s if models_delay_s is None else models_delay_s
     aliases = aliases or {}
     app = web.Application(client_max_size=_BODY_LIMIT)
     session: list[aiohttp.ClientSession] = []
@@ -35,7 +43,7 @@ def delay_gateway(
     async def forward(request: web.Request) -> web.StreamResponse:
         if key is not None and request.headers.get("Authorization") != f"Bearer {key}":
             return web.json_response({"error": {"message": "bad key", "type": "auth"}}, status=401)
-        await asyncio.sleep(delay_s)
+        await asyncio.sleep(chat_delay_s if request.method == "POST" else models_delay)
         body = await request.read()
         if body and aliases:
             payload = json.loads(body)
