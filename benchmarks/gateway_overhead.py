@@ -29,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from litellm_proxy import running_litellm
 from machine import RESULTS, machine_record, write_result
 
+from workbench.core.clients import make_client, network_baseline_ms
+from workbench.core.results import RequestResult
 from workbench.core.route_compare import LevelComparison, RouteFigures, compare_routes
 from workbench.core.store import RunStore
 from workbench.local.process import ServerProcess
@@ -49,29 +51,32 @@ def _bench_argv(args: argparse.Namespace, direct: str, gateway: str, csv: Path) 
     return argv
 
 
-async def _measure(args: argparse.Namespace, scratch: Path) -> tuple[list[LevelComparison], str]:
-    """Start the upstream and the proxy, run the comparison; the levels and the bench's table.
+async def _measure(
+    args: argparse.Namespace, scratch: Path
+) -> tuple[list[RequestResult], dict[str, float | None], str]:
+    """Start the upstream and the proxy, run the comparison: the run's rows, each route's
+    `GET /models` round trip (the old baseline, for comparison) and the bench's table.
 
     The blocking parts run in a thread, so the loop keeps draining the upstream's output."""
     server = ServerProcess(time_scale=args.time_scale)
     direct = await server.start()
     try:
-        proc = await asyncio.to_thread(_bench_through_litellm, args, direct, scratch)
+        proc, models_ms = await asyncio.to_thread(_bench_through_litellm, args, direct, scratch)
     finally:
         await server.stop()
     if proc.returncode != 0:
         sys.exit(f"bench exited {proc.returncode}:\n{proc.stderr[-3000:]}")
     with RunStore(scratch / "data" / "history.sqlite3") as store:
         (run,) = store.runs(limit=1)
-        return compare_routes(store.results(run.run_id)), proc.stdout
+        return store.results(run.run_id), models_ms, proc.stdout
 
 
 def _bench_through_litellm(
     args: argparse.Namespace, direct: str, scratch: Path
-) -> subprocess.CompletedProcess[str]:
+) -> tuple[subprocess.CompletedProcess[str], dict[str, float | None]]:
     with running_litellm(args.litellm_venv, direct, {ALIAS: MODEL}) as (gateway, key):
         env = {**os.environ, KEY_ENV: key, "WORKBENCH_DATA_DIR": str(scratch / "data")}
-        return subprocess.run(
+        proc = subprocess.run(
             _bench_argv(args, direct, gateway, scratch / "rows.csv"),
             capture_output=True,
             text=True,
@@ -79,6 +84,29 @@ def _bench_through_litellm(
             timeout=1800,
             check=False,
         )
+        models_ms = {
+            "direct": asyncio.run(_models_round_trip(direct, None)),
+            "gateway": asyncio.run(_models_round_trip(gateway, key)),
+        }
+    return proc, models_ms
+
+
+async def _models_round_trip(base_url: str, key: str | None) -> float | None:
+    client = make_client(base_url, key)
+    try:
+        return await network_baseline_ms(client, samples=5)
+    finally:
+        await client.close()
+
+
+def baselines(rows: list[RequestResult], models_ms: dict[str, float | None]) -> str:
+    """Each route's baseline as the run measured it (chat path) beside its GET /models."""
+    lines = ["\nroute | baseline (run) ms | method | GET /models ms", "---|---|---|---"]
+    for route in ("direct", "gateway"):
+        row = next(r for r in rows if r.route == route)
+        run_ms = _fmt(row.network_baseline_ms, 2)
+        lines.append(f"{route} | {run_ms} | {row.baseline_method} | {_fmt(models_ms[route], 2)}")
+    return "\n".join(lines) + "\n"
 
 
 def _fmt(value: float | None, digits: int = 1, sign: bool = False) -> str:
@@ -152,17 +180,29 @@ def main() -> int:
     args = p.parse_args()
     if args.quick:
         args.concurrency, args.repeats, args.warmup, args.max_tokens = "1,4", 4, 0, 16
-    started = time.monotonic()
+    started, load_before = time.monotonic(), os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="gateway-overhead-") as scratch:
-        levels, table = asyncio.run(_measure(args, Path(scratch)))
+        rows, models_ms, table = asyncio.run(_measure(args, Path(scratch)))
+    load_after = os.getloadavg()
+    levels = compare_routes(rows)
     print(table)
-    text = markdown(levels, args)
+    load = f"Load average (1 min) before/after: {load_before[0]:.1f} / {load_after[0]:.1f}.\n"
+    text = markdown(levels, args) + baselines(rows, models_ms) + "\n" + load
     print(text)
     command = "python benchmarks/gateway_overhead.py " + " ".join(sys.argv[1:])
     data = {
         "figures": [_as_dict(c) for c in levels],
         "setup": {k: v for k, v in vars(args).items() if k != "litellm_venv"},
         "litellm": _litellm_version(Path(args.litellm_venv)),
+        "baseline_ms": {
+            route: {
+                "run": next(r.network_baseline_ms for r in rows if r.route == route),
+                "method": next(r.baseline_method for r in rows if r.route == route),
+                "models_get": models_ms[route],
+            }
+            for route in ("direct", "gateway")
+        },
+        "load_average_1min": [load_before[0], load_after[0]],
         "seconds": round(time.monotonic() - started, 1),
         "machine": machine_record(),
     }
