@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from workbench.core.clients import BASELINE_TIMEOUT_S, network_baseline_ms
-from workbench.core.results import RequestResult
+from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.streaming import RequestSpec, stream_chat
 
 if TYPE_CHECKING:
@@ -25,6 +25,8 @@ BaselineMethod = Literal["chat", "models"]
 BASELINE_SAMPLES = 3
 # The shortest prompt every chat template accepts; one output token keeps it off the bill.
 BASELINE_MESSAGES: tuple[dict[str, str], ...] = ({"role": "user", "content": "Hi"},)
+# A sample that hit a limit says nothing about the path's overhead (an endless stream, say).
+_TIMEOUTS = (ErrorClass.FIRST_TOKEN_TIMEOUT, ErrorClass.STALL, ErrorClass.TOTAL_TIMEOUT)
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ async def chat_first_event_ms(
     client: openai.AsyncOpenAI, model: str, timeout_s: float = BASELINE_TIMEOUT_S
 ) -> float | None:
     """Send one minimal streamed request; ms from sending to its first SSE event, or None when
-    no event came (refused, unreachable, not a stream)."""
+    no event came (refused, unreachable, not a stream) or the request ran into `timeout_s`."""
     spec = RequestSpec(
         messages=[dict(m) for m in BASELINE_MESSAGES],
         max_tokens=1,
@@ -50,6 +52,8 @@ async def chat_first_event_ms(
     result = await stream_chat(client, RequestResult(model=model), spec)
     if result.t_send is None or result.t_first_chunk is None or result.http_status != 200:
         return None
+    if result.error_class in _TIMEOUTS:
+        return None
     return (result.t_first_chunk - result.t_send) / 1e6
 
 
@@ -57,7 +61,8 @@ async def measure_baseline(
     client: openai.AsyncOpenAI, model: str, samples: int = BASELINE_SAMPLES
 ) -> Baseline:
     """The chat-path baseline of (client's base URL, model); `GET /models` when the chat path
-    cannot be used; an empty Baseline when neither answers."""
+    cannot be used; an empty Baseline when neither answers. The first failed sample ends the
+    chat path's attempt, so a hostile server costs at most one `timeout_s` there."""
     times: list[float] = []
     for _ in range(samples):
         ms = await chat_first_event_ms(client, model)
