@@ -237,19 +237,10 @@ async def _run(args: argparse.Namespace) -> int:
     async with AsyncExitStack() as stack:
         if store is not None:
             stack.callback(store.close)
-        routed = await _routed_plan(args, stack) if args.compare_route else None
-        if args.compare_route and routed is None:
+        planned = await (_routed_plan if args.compare_route else _single_plan)(args, stack)
+        if planned is None:
             return EXIT_BAD_INPUT
-        if routed is None:
-            endpoint = await resolve_endpoint(args, stack, load_catalog())
-            if endpoint is None:
-                return EXIT_BAD_INPUT
-            endpoints = {None: endpoint}
-            plan = _plan(args, endpoint)
-        else:
-            plan, endpoints = routed
-        if plan is None:
-            return EXIT_BAD_INPUT
+        plan, endpoints = planned
         try:
             writer = CsvWriter(csv_path)
         except OSError as exc:
@@ -289,9 +280,20 @@ async def _run(args: argparse.Namespace) -> int:
         return code
 
 
-async def _routed_plan(
-    args: argparse.Namespace, stack: AsyncExitStack
-) -> tuple[RunPlan | None, dict[str | None, Endpoint]] | None:
+# The run's plan and its endpoints by route (None: no route comparison, one endpoint).
+_Planned = tuple[RunPlan, dict[str | None, Endpoint]]
+
+
+async def _single_plan(args: argparse.Namespace, stack: AsyncExitStack) -> _Planned | None:
+    """--base-url, --provider or the built-in provider; None after saying what is wrong."""
+    endpoint = await resolve_endpoint(args, stack, load_catalog())
+    if endpoint is None:
+        return None
+    plan = _plan(args, endpoint)
+    return None if plan is None else (plan, {None: endpoint})
+
+
+async def _routed_plan(args: argparse.Namespace, stack: AsyncExitStack) -> _Planned | None:
     """--compare-route: the two routes' endpoints and a sequential plan over both."""
     catalog = load_catalog()
     found = await route_endpoints(args, stack, catalog)
@@ -300,10 +302,10 @@ async def _routed_plan(
     targets = []
     for route in ROUTES:
         model = route_model(args, route)
-        _check_model(found[route], model, catalog)
+        _check_model(found[route], model, catalog)  # a real server's unlisted id: a warning
         targets.append(route_target(found[route], model, route, catalog))
     plan = _make_plan(args, tuple(targets), None, "sequential")
-    return plan, dict(found.items())
+    return (plan, dict(found.items())) if plan is not None else None
 
 
 def suggestions(model: str, endpoint: Endpoint, catalog: Catalog) -> list[str]:

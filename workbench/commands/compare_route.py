@@ -160,8 +160,9 @@ def route_target(endpoint: Endpoint, model: str, route: RouteName, catalog: Cata
     )
 
 
-def write_chart(levels: list[LevelComparison], chart: str, model: str) -> bool:
-    """Draw the chart with Qt (offscreen without a display); False after saying why not."""
+def write_chart(levels: list[LevelComparison], chart: str, model: str) -> None:
+    """Draw the chart with Qt (offscreen without a display); says so when it cannot. The run's
+    exit code stands: its rows are complete in the CSV and the history either way."""
     if sys.platform.startswith("linux") and not (
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     ):
@@ -170,11 +171,10 @@ def write_chart(levels: list[LevelComparison], chart: str, model: str) -> bool:
         from workbench.ui.route_chart import write_route_chart
     except ImportError as exc:
         fail(f"Qt cannot load ({exc}), so no chart was drawn; the table and the CSV are complete")
-        return False
+        return
     try:
         write_route_chart(levels, Path(chart).expanduser(), model)
     except OSError as exc:
         fail(f"the chart {chart} could not be written ({exc.strerror or exc}); pick another path")
-        return False
+        return
     print(f"Wrote the chart to {chart}")
-    return True
