@@ -20,7 +20,7 @@ from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel
 
 MODEL = "sim-70b-gqa"
-DELAY_S = 0.08
+DELAY_S = 0.15
 
 
 @pytest.fixture
@@ -77,7 +77,8 @@ def test_gateway_preset_puts_one_model_on_both_routes_and_measures_the_delay(
     ttft = {r.provider: derive(r).ttft_ms for r in final.results if not r.warmup}
     assert set(ttft) == {"upstream", "gateway"}
     added = ttft["gateway"] - ttft["upstream"]
-    assert DELAY_S * 1000 - 5 <= added <= DELAY_S * 1000 + 60
+    # one request per route, beside repaints on a shared machine: a wide band around the delay
+    assert DELAY_S * 1000 - 40 <= added <= DELAY_S * 1000 + 100
 
 
 def test_gateway_preset_without_a_shared_model_says_what_to_add(

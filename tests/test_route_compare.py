@@ -27,9 +27,12 @@ from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 
 MODEL = "sim-70b-gqa"
-DELAY_S = 0.06
-# What the forwarding itself may add on a loaded 2-core machine, beyond the delay put in.
-FORWARD_SLACK_MS = 40.0
+DELAY_S = 0.15
+# On a loaded 2-core machine the direct route's median may come out this much slower than its
+# share (the difference then falls short of the delay), and the forwarding itself may add
+# FORWARD_SLACK_MS beyond the delay.
+NOISE_MS = 30.0
+FORWARD_SLACK_MS = 60.0
 
 
 def _targets(direct: str, gateway: str, gateway_model: str = MODEL) -> tuple[Target, Target]:
@@ -51,7 +54,8 @@ async def _run(plan: RunPlan) -> RunFinished:
 
 
 async def test_added_ttft_per_level_is_the_gateways_delay() -> None:
-    async with LocalServer(settings=SimSettings(time_scale=0.05)) as server:
+    # tokens ~4 ms apart: far enough for the forwarding not to bunch them on a busy machine
+    async with LocalServer(settings=SimSettings(time_scale=0.2)) as server:
         app = delay_gateway(server.base_url, DELAY_S, aliases={"gw-gqa": MODEL})
         async with serving(app) as gateway:
             plan = RunPlan(
@@ -75,8 +79,9 @@ async def test_added_ttft_per_level_is_the_gateways_delay() -> None:
     for level in levels:
         assert level.direct.n == level.gateway.n == 5
         assert level.added_ttft_median_ms is not None and level.added_ttft_p90_ms is not None
-        assert delay_ms - 5 <= level.added_ttft_median_ms <= delay_ms + FORWARD_SLACK_MS
-        assert delay_ms - 5 <= level.added_e2e_median_ms <= delay_ms + FORWARD_SLACK_MS  # type: ignore[operator]
+        assert delay_ms - NOISE_MS <= level.added_ttft_median_ms <= delay_ms + FORWARD_SLACK_MS
+        assert level.added_e2e_median_ms is not None
+        assert delay_ms - NOISE_MS <= level.added_e2e_median_ms <= delay_ms + FORWARD_SLACK_MS
         # the delay sits before the first token: decode speed barely moves
         assert abs(level.decode_tps_change_pct or 0.0) < 25
 
@@ -128,7 +133,7 @@ async def test_baseline_is_measured_on_the_chat_path_of_each_target() -> None:
     direct, via = by_route["direct"].network_baseline_ms, by_route["gateway"].network_baseline_ms
     assert direct is not None and via is not None
     assert models_ms is not None and models_ms < 40  # GET /models misses the chat path's cost
-    assert 50 - 5 <= via <= 50 + FORWARD_SLACK_MS
+    assert 50 - 10 <= via <= 50 + FORWARD_SLACK_MS  # a median of three, on an idle path
     assert direct < 40
     # calibration and baseline requests are not rows of the plan
     assert len([r for r in final.results if not r.warmup]) == plan.total_requests == 2
@@ -205,7 +210,7 @@ def test_compare_route_prints_the_added_ttft_writes_route_rows_and_a_chart(
     added = [line.split() for line in proc.stdout.splitlines() if " added " in line]
     assert [row[0] for row in added] == ["1", "4"]
     for row in added:  # conc, "added", TTFT median, TTFT p90, ...
-        assert DELAY_S * 1000 - 5 <= float(row[2]) <= DELAY_S * 1000 + FORWARD_SLACK_MS
+        assert DELAY_S * 1000 - NOISE_MS <= float(row[2]) <= DELAY_S * 1000 + FORWARD_SLACK_MS
     with out.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert sorted({(r["route"], r["model"], r["concurrency"]) for r in rows}) == [
