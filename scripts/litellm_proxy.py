@@ -64,10 +64,12 @@ def make_config(
     models: Mapping[str, str] | Sequence[str] = DEFAULT_MODELS,
     extra_entries: Sequence[Mapping[str, Any]] = (),
     num_retries: int = 0,
+    router_settings: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The proxy config. `models` maps alias -> upstream id (a plain list uses the id as the
-    alias); `extra_entries` are further model_list entries taken as they are. Retries are off
-    by default so that what the upstream answered reaches the client once, unchanged."""
+    alias); `extra_entries` are further model_list entries taken as they are; `router_settings`
+    are added to LiteLLM's (e.g. cooldown_time). Retries are off by default so that what the
+    upstream answered reaches the client once, unchanged."""
     pairs = models.items() if isinstance(models, Mapping) else ((m, m) for m in models)
     model_list = [model_entry(alias, up, upstream_base_url) for alias, up in pairs]
     model_list.extend(dict(entry) for entry in extra_entries)
@@ -75,7 +77,7 @@ def make_config(
         "model_list": model_list,
         "general_settings": {"master_key": key},
         "litellm_settings": {"num_retries": num_retries, "telemetry": False},
-        "router_settings": {"num_retries": num_retries},
+        "router_settings": {"num_retries": num_retries, **(router_settings or {})},
     }
 
 
@@ -137,18 +139,26 @@ class LiteLLMProxy:
     def start(self, ready_timeout_s: float = READY_TIMEOUT_S) -> None:
         exe = litellm_executable(self.venv)
         config_path = self.workdir / "litellm_config.yaml"
-        # JSON is YAML, so no YAML library is needed here.
-        config_path.write_text(json.dumps(self.config, indent=2), encoding="utf-8")
-        config_path.chmod(0o600)  # it holds the master key
+        # JSON is YAML, so no YAML library is needed here; 0600 from the start: it holds the key
+        config_path.unlink(missing_ok=True)
+        fd = os.open(config_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(self.config, out, indent=2)
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
         env.update(LITELLM_LOCAL_MODEL_COST_MAP="True", NO_PROXY="127.0.0.1,localhost")
         args = [str(exe), "--config", str(config_path), "--host", "127.0.0.1"]
         args += ["--port", str(self.port), "--telemetry", "False"]
         with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(
-                args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                env=env, cwd=self.workdir, start_new_session=True,
-            )  # fmt: skip
+            try:
+                self.process = subprocess.Popen(
+                    args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                    env=env, cwd=self.workdir, start_new_session=True,
+                )  # fmt: skip
+            except OSError as exc:
+                raise LiteLLMError(
+                    f"cannot start {exe} ({exc}): reinstall it with scripts/test.sh, or point"
+                    " WORKBENCH_LITELLM_VENV at a venv that has litellm[proxy]"
+                ) from exc
         self._wait_ready(ready_timeout_s)
 
     def _wait_ready(self, timeout_s: float) -> None:
@@ -194,15 +204,19 @@ def running_litellm(
     workdir: str | Path | None = None,
     ready_timeout_s: float = READY_TIMEOUT_S,
     key: str | None = None,
+    router_settings: Mapping[str, Any] | None = None,
 ) -> Iterator[tuple[str, str]]:
     """A running proxy; yields (base_url ending in /v1, master_key). The log is kept in
     `workdir` when one is given (a temporary directory otherwise, removed afterwards)."""
     key = key or master_key()
-    config = make_config(upstream_base_url, key, models, extra_entries)
+    config = make_config(
+        upstream_base_url, key, models, extra_entries, router_settings=router_settings
+    )
     with tempfile.TemporaryDirectory(prefix="litellm-") as scratch:
         where = Path(workdir) if workdir is not None else Path(scratch)
         where.mkdir(parents=True, exist_ok=True)
-        proxy = LiteLLMProxy(Path(venv), config, key, where)
+        # absolute: the proxy runs with `where` as its working directory
+        proxy = LiteLLMProxy(Path(venv).absolute(), config, key, where.absolute())
         try:
             proxy.start(ready_timeout_s)
             yield proxy.base_url, key
@@ -221,12 +235,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     models = {alias: up or alias for alias, up in models.items()}
     # The key never goes to stdout: it is the caller's (LITELLM_MASTER_KEY) or in a 0600 file.
     key = os.environ.get("LITELLM_MASTER_KEY") or master_key()
+    # SIGTERM (kill, timeout) unwinds like Ctrl-C, so the proxy's process group is ended too.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="litellm-"))
     try:
         with running_litellm(args.venv, args.upstream, models, workdir=workdir, key=key) as up:
             key_file = workdir / "master_key"
-            key_file.write_text(key + "\n", encoding="utf-8")
-            key_file.chmod(0o600)
+            key_file.unlink(missing_ok=True)
+            fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(key + "\n")
             print(f"LiteLLM at {up[0]}; master key in {key_file}; log in {workdir}; Ctrl-C stops")
             sys.stdout.flush()
             while True:
