@@ -36,10 +36,11 @@ EXPECTED_COLUMNS = (
     "run_id", "request_id", "started_at", "provider", "base_url_host", "model", "attention",
     "task", "prompt_tokens_target", "prompt_tokens", "completion_tokens", "cached_tokens",
     "usage_estimated", "ttft_ms", "ttfc_ms", "e2e_ms", "decode_tps", "overall_tps", "prefill_tps",
-    "tpot_ms", "itl_p50_ms", "itl_p90_ms", "itl_p99_ms", "network_baseline_ms", "cost_usd",
+    "tpot_ms", "itl_p50_ms", "itl_p90_ms", "itl_p99_ms", "network_baseline_ms",
+    "baseline_method", "cost_usd",
     "finish_reason", "needle_found", "http_status", "error_class", "error_message", "repeat",
     "concurrency", "attempt", "warmup", "price_known",
-    "usage_suspect", "phase",
+    "usage_suspect", "phase", "route",
 )  # fmt: skip
 
 
@@ -86,6 +87,8 @@ def full_result(run_id: str, **changes: object) -> RequestResult:
         retry_after_s=2.5,
         needle_found=False,
         network_baseline_ms=12.5,
+        baseline_method="chat",
+        route="gateway",
         prices=Prices(input=0.27, output=1.1, cached_input=0.07),
     )
     return dataclasses.replace(result, **changes)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from workbench.core.route_compare import LevelComparison, RouteFigures
 from workbench.core.summary import CellSummary
 from workbench.core.terminal import printable
 
@@ -66,6 +67,66 @@ def format_summary_table(cells: Sequence[CellSummary]) -> str:
             text.ljust(widths[i]) if i < 3 else text.rjust(widths[i]) for i, text in enumerate(row)
         ]
         lines.append("  ".join(cells_text).rstrip())
+        if index == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _signed(value: float | None, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:+,.{digits}f}"
+
+
+def _route_row(level: int, route: str, f: RouteFigures) -> tuple[str, ...]:
+    return (
+        str(level),
+        route,
+        str(f.n),
+        str(f.errors),
+        _fmt(f.ttft_median_ms),
+        _fmt(f.ttft_p90_ms),
+        _fmt(f.decode_tps_median),
+        _fmt(f.e2e_median_ms, 0),
+        _fmt(f.e2e_p90_ms, 0),
+    )
+
+
+def format_route_table(levels: Sequence[LevelComparison]) -> str:
+    """Direct, gateway and the gateway's addition (gateway minus direct) per concurrency."""
+    header = (
+        "conc",
+        "route",
+        "n",
+        "err",
+        "TTFT ms",
+        "TTFT p90",
+        "decode tok/s",
+        "e2e ms",
+        "e2e p90",
+    )
+    rows = [header]
+    for c in levels:
+        rows.append(_route_row(c.concurrency, "direct", c.direct))
+        rows.append(_route_row(c.concurrency, "gateway", c.gateway))
+        pct = c.decode_tps_change_pct
+        decode = _signed(c.decode_tps_change) + (f" ({pct:+.1f}%)" if pct is not None else "")
+        rows.append(
+            (
+                str(c.concurrency),
+                "added",
+                "",
+                "",
+                _signed(c.added_ttft_median_ms),
+                _signed(c.added_ttft_p90_ms),
+                decode,
+                _signed(c.added_e2e_median_ms, 0),
+                _signed(c.added_e2e_p90_ms, 0),
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    lines = []
+    for index, row in enumerate(rows):
+        text = [t.ljust(widths[i]) if i < 2 else t.rjust(widths[i]) for i, t in enumerate(row)]
+        lines.append("  ".join(text).rstrip())
         if index == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)

@@ -1410,162 +1410,177 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="75"/>
+        <location filename="../../workbench/ui/main_window.py" line="76"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="124"/>
+        <location filename="../../workbench/ui/main_window.py" line="125"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="125"/>
+        <location filename="../../workbench/ui/main_window.py" line="126"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="126"/>
+        <location filename="../../workbench/ui/main_window.py" line="127"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="127"/>
+        <location filename="../../workbench/ui/main_window.py" line="128"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="128"/>
+        <location filename="../../workbench/ui/main_window.py" line="129"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="154"/>
+        <location filename="../../workbench/ui/main_window.py" line="155"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="158"/>
+        <location filename="../../workbench/ui/main_window.py" line="159"/>
         <source>Preset: real models (GQA vs MLA)</source>
         <translation>预设：真实模型（GQA 对比 MLA）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="159"/>
+        <location filename="../../workbench/ui/main_window.py" line="160"/>
         <source>Preset: attention only (70B twins)</source>
         <translation>预设：仅注意力不同（70B 孪生模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="160"/>
+        <location filename="../../workbench/ui/main_window.py" line="161"/>
+        <source>Preset: Gateway overhead (direct vs gateway)</source>
+        <translation>预设：网关开销（直连 vs 网关）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="162"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="164"/>
+        <location filename="../../workbench/ui/main_window.py" line="166"/>
         <source> Panes </source>
         <translation> 窗格数 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="170"/>
+        <location filename="../../workbench/ui/main_window.py" line="172"/>
         <source>All at once</source>
         <translation>同时运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="171"/>
+        <location filename="../../workbench/ui/main_window.py" line="173"/>
         <source>One after another</source>
         <translation>依次运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="174"/>
+        <location filename="../../workbench/ui/main_window.py" line="176"/>
         <source>Run all</source>
         <translation>全部运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="177"/>
+        <location filename="../../workbench/ui/main_window.py" line="179"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="181"/>
+        <location filename="../../workbench/ui/main_window.py" line="183"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="184"/>
+        <location filename="../../workbench/ui/main_window.py" line="186"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="201"/>
+        <location filename="../../workbench/ui/main_window.py" line="203"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="306"/>
+        <location filename="../../workbench/ui/main_window.py" line="275"/>
+        <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
+        <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="286"/>
+        <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
+        <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="335"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="348"/>
+        <location filename="../../workbench/ui/main_window.py" line="377"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="394"/>
+        <location filename="../../workbench/ui/main_window.py" line="423"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="396"/>
+        <location filename="../../workbench/ui/main_window.py" line="425"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="398"/>
+        <location filename="../../workbench/ui/main_window.py" line="427"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="432"/>
+        <location filename="../../workbench/ui/main_window.py" line="461"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="436"/>
+        <location filename="../../workbench/ui/main_window.py" line="465"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="458"/>
+        <location filename="../../workbench/ui/main_window.py" line="487"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="497"/>
+        <location filename="../../workbench/ui/main_window.py" line="526"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="502"/>
+        <location filename="../../workbench/ui/main_window.py" line="531"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="506"/>
+        <location filename="../../workbench/ui/main_window.py" line="535"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="510"/>
+        <location filename="../../workbench/ui/main_window.py" line="539"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="549"/>
+        <location filename="../../workbench/ui/main_window.py" line="578"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="565"/>
+        <location filename="../../workbench/ui/main_window.py" line="594"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>

@@ -27,13 +27,27 @@ from workbench.commands.common import (
     parse_int_list,
     resolve_endpoint,
 )
+from workbench.commands.compare_route import (
+    add_compare_args,
+    check_compare_args,
+    concurrency_levels,
+    route_endpoints,
+    route_model,
+    route_target,
+    write_chart,
+)
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.csv_export import CsvWriter, check_csv_path
 from workbench.core.doctor import suggest_models
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
-from workbench.core.providers import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S
+from workbench.core.providers import (
+    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
+    DEFAULT_STALL_TIMEOUT_S,
+    Provider,
+)
 from workbench.core.results import Target
+from workbench.core.route_compare import ROUTES, RouteComparison
 from workbench.core.runner import (
     MAX_CONCURRENCY,
     MAX_OUTPUT_TOKENS,
@@ -51,7 +65,7 @@ from workbench.core.runner import (
 from workbench.core.store import RunStore, StoreError, load_calibration, save_calibration
 from workbench.core.summary import Summarizer
 from workbench.core.terminal import printable
-from workbench.report import format_summary_table
+from workbench.report import format_route_table, format_summary_table
 
 DEFAULT_CSV = "results.csv"
 EXIT_OK, EXIT_FAILED_RUN, EXIT_BAD_INPUT, EXIT_SOME_FAILED = 0, 1, 2, 3
@@ -119,9 +133,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--concurrency",
-        type=int_in(1, MAX_CONCURRENCY, "concurrency"),
-        default=1,
-        help=f"requests in flight per model, 1..{MAX_CONCURRENCY}",
+        type=concurrency_levels,
+        default=[1],
+        metavar="N[,N...]",
+        help=f"requests in flight per model, 1..{MAX_CONCURRENCY}; with --compare-route a "
+        "list of levels run in turn, e.g. 1,8,32",
     )
     order = p.add_mutually_exclusive_group()
     order.add_argument(
@@ -191,6 +207,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--no-store", action="store_true", help="do not record the run in the history")
     add_transport_arg(p)
+    add_compare_args(p)
     p.set_defaults(func=run)
 
 
@@ -206,6 +223,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace) -> int:
+    problem = check_compare_args(args)
+    if problem:
+        fail(problem)
+        return EXIT_BAD_INPUT
     try:
         csv_path = check_csv_path(args.csv)
     except ValueError as exc:
@@ -219,12 +240,10 @@ async def _run(args: argparse.Namespace) -> int:
     async with AsyncExitStack() as stack:
         if store is not None:
             stack.callback(store.close)
-        endpoint = await resolve_endpoint(args, stack, load_catalog())
-        if endpoint is None:
+        planned = await (_routed_plan if args.compare_route else _single_plan)(args, stack)
+        if planned is None:
             return EXIT_BAD_INPUT
-        plan = _plan(args, endpoint)
-        if plan is None:
-            return EXIT_BAD_INPUT
+        plan, endpoints = planned
         try:
             writer = CsvWriter(csv_path)
         except OSError as exc:
@@ -233,22 +252,24 @@ async def _run(args: argparse.Namespace) -> int:
         stack.callback(writer.close)
         pool = ClientPool(args.transport)
         stack.push_async_callback(pool.aclose)
-        endpoint.register(pool)  # the provider's headers, proxy and TLS for the runner's clients
+        for endpoint in endpoints.values():  # headers, proxy and TLS for the runner's clients
+            endpoint.register(pool)
         calibration = load_calibration()
         runner = Runner(
             pool,
             sink=store,
-            keys=lambda _t: endpoint.api_key,
+            keys=lambda target: endpoints[target.route].api_key,
             builder=PromptBuilder(calibration),
             keep_results=False,  # rows stream to the CSV and the summary; memory stays flat
         )
+        where = " and ".join(e.base_url for e in endpoints.values())
         print(
             f"Run: {len(plan.targets)} model(s) x {len(plan.prompt_lengths)} length(s), "
-            f"{plan.total_requests} requests against {endpoint.base_url}",
+            f"{plan.total_requests} requests against {where}",
             file=sys.stderr,
         )
         try:
-            outcome = await _drive(runner, plan, writer)
+            outcome = await _drive(runner, plan, writer, bool(args.compare_route))
         except StoreError as exc:  # the history refused the run before anything was sent
             fail(f"{exc}{_NO_STORE_HINT}")
             return EXIT_BAD_INPUT
@@ -256,7 +277,38 @@ async def _run(args: argparse.Namespace) -> int:
             save_calibration(calibration)
         except OSError as exc:
             print(f"warning: the prompt calibration was not saved: {exc}", file=sys.stderr)
-        return _report(outcome, writer, store is not None)
+        code = _report(outcome, writer, store is not None)
+        if outcome.routes is not None and args.chart:
+            write_chart(outcome.routes.levels(), args.chart, args.model[0])
+        return code
+
+
+# The run's plan and its endpoints by route (None: no route comparison, one endpoint).
+_Planned = tuple[RunPlan, dict[str | None, Endpoint]]
+
+
+async def _single_plan(args: argparse.Namespace, stack: AsyncExitStack) -> _Planned | None:
+    """--base-url, --provider or the built-in provider; None after saying what is wrong."""
+    endpoint = await resolve_endpoint(args, stack, load_catalog())
+    if endpoint is None:
+        return None
+    plan = _plan(args, endpoint)
+    return None if plan is None else (plan, {None: endpoint})
+
+
+async def _routed_plan(args: argparse.Namespace, stack: AsyncExitStack) -> _Planned | None:
+    """--compare-route: the two routes' endpoints and a sequential plan over both."""
+    catalog = load_catalog()
+    found = await route_endpoints(args, stack, catalog)
+    if found is None:
+        return None
+    targets = []
+    for route in ROUTES:
+        model = route_model(args, route)
+        _check_model(found[route], model, catalog)  # a real server's unlisted id: a warning
+        targets.append(route_target(found[route], model, route, catalog))
+    plan = _make_plan(args, tuple(targets), None, "sequential")
+    return (plan, dict(found.items())) if plan is not None else None
 
 
 def suggestions(model: str, endpoint: Endpoint, catalog: Catalog) -> list[str]:
@@ -287,30 +339,37 @@ def _mode(args: argparse.Namespace, endpoint: Endpoint) -> Mode:
     return "parallel"
 
 
+def _check_model(endpoint: Endpoint, model: str, catalog: Catalog) -> bool:
+    """False (after saying so) when the built-in provider does not serve `model`; a real
+    server's unlisted id is tried anyway, with a warning."""
+    if endpoint.serves(model):
+        return True
+    hints = ", ".join(printable(h) for h in suggestions(model, endpoint, catalog))
+    mean = f" Did you mean: {hints}?" if hints else ""
+    if endpoint.provider == LOCAL_PROVIDER:  # the built-in serves exactly what it lists
+        fail(
+            f"model '{model}' is not served at {endpoint.base_url}.{mean} "
+            "(`workbench models` lists them)"
+        )
+        return False
+    listed = sorted(endpoint.models or ())
+    shown = ", ".join(printable(m) for m in listed[:8]) + (" …" if len(listed) > 8 else "")
+    print(
+        printable(
+            f"warning: model '{model}' is not on the list of {endpoint.base_url} "
+            f"(it lists {len(listed)}: {shown or 'nothing'}); trying it anyway, since some "
+            f"servers list only the models they have loaded.{mean}"
+        ),
+        file=sys.stderr,
+    )
+    return True
+
+
 def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
     """The run's plan from the flags and the endpoint; None after saying what is wrong."""
     catalog = load_catalog()
-    missing = [m for m in args.model if not endpoint.serves(m)]
-    for model in missing:
-        hints = ", ".join(printable(h) for h in suggestions(model, endpoint, catalog))
-        mean = f" Did you mean: {hints}?" if hints else ""
-        if endpoint.provider == LOCAL_PROVIDER:  # the built-in serves exactly what it lists
-            fail(
-                f"model '{model}' is not served at {endpoint.base_url}.{mean} "
-                "(`workbench models` lists them)"
-            )
-            continue
-        listed = sorted(endpoint.models or ())
-        shown = ", ".join(printable(m) for m in listed[:8]) + (" …" if len(listed) > 8 else "")
-        print(
-            printable(
-                f"warning: model '{model}' is not on the list of {endpoint.base_url} "
-                f"(it lists {len(listed)}: {shown or 'nothing'}); trying it anyway, since some "
-                f"servers list only the models they have loaded.{mean}"
-            ),
-            file=sys.stderr,
-        )
-    if missing and endpoint.provider == LOCAL_PROVIDER:
+    served = [_check_model(endpoint, m, catalog) for m in args.model]
+    if not all(served):
         return None
     targets = []
     for model in args.model:
@@ -325,7 +384,13 @@ def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
                 context_window=facts.context_window,
             )
         )
-    saved = endpoint.saved
+    return _make_plan(args, tuple(targets), endpoint.saved, _mode(args, endpoint))
+
+
+def _make_plan(
+    args: argparse.Namespace, targets: tuple[Target, ...], saved: Provider | None, mode: Mode
+) -> RunPlan | None:
+    """The plan from the flags; timeouts: a flag, else the saved provider's, else the default."""
     first_token_s = _pick(
         args.first_token_timeout,
         saved and saved.first_token_timeout_s,
@@ -339,14 +404,15 @@ def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
     )
     try:
         return RunPlan(
-            targets=tuple(targets),
+            targets=targets,
             prompt_lengths=tuple(args.prompt_tokens),
             repeats=args.repeats,
-            concurrency=args.concurrency,
+            concurrency=args.concurrency[0],
+            concurrency_levels=tuple(args.concurrency) if len(args.concurrency) > 1 else (),
             warmup=args.warmup,
             max_tokens=args.max_tokens,
             temperature=args.temperature,
-            mode=_mode(args, endpoint),
+            mode=mode,
             language=args.language,
             task=args.task,
             needle_depth=args.needle_depth,
@@ -365,6 +431,7 @@ def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
 @dataclass
 class _Outcome:
     summary: Summarizer = field(default_factory=Summarizer)
+    routes: RouteComparison | None = None  # --compare-route: direct vs gateway per level
     final: RunFinished | None = None
     measured: int = 0
     failed: Counter[str] = field(default_factory=Counter)
@@ -373,9 +440,9 @@ class _Outcome:
     not_sent: set[str] = field(default_factory=set)  # models whose 'not sent' row was printed
 
 
-async def _drive(runner: Runner, plan: RunPlan, writer: CsvWriter) -> _Outcome:
+async def _drive(runner: Runner, plan: RunPlan, writer: CsvWriter, routed: bool) -> _Outcome:
     """Consume the run's events: print progress, append each row to the CSV as it finishes."""
-    outcome = _Outcome()
+    outcome = _Outcome(routes=RouteComparison() if routed else None)
     stopped_by: list[int] = []
     remove_handlers = _stop_on_signals(runner, stopped_by)
     try:
@@ -425,6 +492,8 @@ def _take(event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: 
         return
     if result.phase == "measured":
         outcome.summary.add(result)
+        if outcome.routes is not None:
+            outcome.routes.add(result)
         outcome.measured += 1
         if not result.ok:
             outcome.failed[str(result.error_class)] += 1
@@ -470,7 +539,10 @@ def _report(outcome: _Outcome, writer: CsvWriter, stored: bool) -> int:
     """Print the table and where the rows went; the exit code by docs/reliability.md."""
     final = outcome.final
     assert final is not None  # the runner always ends with RunFinished
-    print(format_summary_table(outcome.summary.cells()))
+    if outcome.routes is not None:  # the summary's groups would mix the concurrency levels
+        print(format_route_table(outcome.routes.levels()))
+    else:
+        print(format_summary_table(outcome.summary.cells()))
     run_note = f" (run {final.run_id})" if stored else ""
     print(f"\nWrote {writer.rows} rows to {writer.path}{run_note}")
     if outcome.csv_error is not None:

@@ -50,7 +50,8 @@ COLUMN_DOCS: tuple[tuple[str, str], ...] = (
     ("itl_p50_ms", "median gap between text events"),
     ("itl_p90_ms", "90th percentile gap between text events"),
     ("itl_p99_ms", "99th percentile gap between text events"),
-    ("network_baseline_ms", "median round trip of a tiny request to the same host"),
+    ("network_baseline_ms", "median time to the first event of a 1-token chat request (ms)"),
+    ("baseline_method", "how the baseline was measured: chat (the chat path) or models"),
     ("cost_usd", "tokens at the model's prices (cached at their price); blank if price unknown"),
     ("finish_reason", "the server's finish_reason (stop, length, ...)"),
     ("needle_found", "for a needle task, whether the answer contained the secret code"),
@@ -68,6 +69,7 @@ COLUMN_DOCS: tuple[tuple[str, str], ...] = (
         "5 % from the calibrated estimate): decode_tps uses the events",
     ),
     ("phase", "calibration, warmup or measured: why the request was sent"),
+    ("route", "direct or gateway in a route comparison (--compare-route); else empty"),
 )
 COLUMNS: tuple[str, ...] = tuple(name for name, _ in COLUMN_DOCS)
 
@@ -144,6 +146,7 @@ def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -
         "cached_tokens": _text(result.cached_tokens),
         "usage_estimated": _text(result.usage_estimated),
         "network_baseline_ms": _fixed(result.network_baseline_ms, 3),
+        "baseline_method": _text(result.baseline_method),
         "cost_usd": _significant(metrics.cost_usd),
         "finish_reason": _text(result.finish_reason),
         "needle_found": _text(result.needle_found),
@@ -157,6 +160,7 @@ def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -
         "price_known": _text(result.prices.known),
         "usage_suspect": _text(result.usage_suspect),
         "phase": result.phase,
+        "route": _text(result.route),
     }
     for name in _MS_COLUMNS:
         row[name] = _fixed(getattr(metrics, name), 3)

@@ -36,6 +36,7 @@ class Target:
     attention: str | None = None
     prices: Prices = field(default_factory=Prices)
     context_window: int | None = None
+    route: str | None = None  # "direct" or "gateway" in a route comparison (--compare-route)
 
     @property
     def label(self) -> str:
@@ -127,6 +128,8 @@ class RequestResult:
     retry_after_s: float | None = None  # from a 429/503 answer's Retry-After header
     needle_found: bool | None = None
     network_baseline_ms: float | None = None
+    baseline_method: str | None = None  # "chat" or "models": how the baseline was measured
+    route: str | None = None  # "direct" or "gateway" in a route comparison
     prices: Prices = field(default_factory=Prices)
 
     @property

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol
 
+from workbench.core.baseline import Baseline, measure_baseline
 from workbench.core.calibration_checks import (
     CALIBRATION_MAX_TOKENS,
     calibration_output_tokens,
@@ -23,7 +24,7 @@ from workbench.core.calibration_checks import (
     not_sent,
     prompt_count_far,
 )
-from workbench.core.clients import ClientPool, network_baseline_ms
+from workbench.core.clients import ClientPool
 from workbench.core.errors import UNFIXABLE_BY_REPEAT, diagnosis
 from workbench.core.metrics import RequestMetrics, derive
 from workbench.core.prompts import (
@@ -64,6 +65,8 @@ class RunPlan:
     prompt_lengths: tuple[int, ...]
     repeats: int = 1
     concurrency: int = 1
+    # several levels run in turn, each cell at every level (a route comparison); () = concurrency
+    concurrency_levels: tuple[int, ...] = ()
     warmup: int = 0
     max_tokens: int = 256
     temperature: float = 0.0
@@ -98,7 +101,7 @@ class RunPlan:
                     f"got {length!r}"
                 )
         counts = (
-            ("concurrency", self.concurrency, 1, MAX_CONCURRENCY),
+            *(("concurrency", level, 1, MAX_CONCURRENCY) for level in self.levels),
             ("repeats", self.repeats, 1, MAX_REPEATS),
             ("warmup", self.warmup, 0, MAX_WARMUP),
             ("max_tokens", self.max_tokens, 1, MAX_OUTPUT_TOKENS),
@@ -124,12 +127,18 @@ class RunPlan:
         return None
 
     @property
-    def requests_per_cell(self) -> int:
-        return max(self.repeats, self.concurrency)
+    def levels(self) -> tuple[int, ...]:
+        """The concurrency levels, in the order they run."""
+        return self.concurrency_levels or (self.concurrency,)
+
+    def requests_at(self, concurrency: int) -> int:
+        """Requests per (target, length) cell at one concurrency level."""
+        return max(self.repeats, concurrency)
 
     @property
     def total_requests(self) -> int:
-        return len(self.targets) * len(self.prompt_lengths) * (self.requests_per_cell + self.warmup)
+        per_target = sum(self.requests_at(c) + self.warmup for c in self.levels)
+        return len(self.targets) * len(self.prompt_lengths) * per_target
 
     def to_config(self) -> dict[str, Any]:
         return asdict(self)
@@ -223,7 +232,7 @@ class _RunState:
     results: list[RequestResult] = field(default_factory=list)
     tasks: dict[str, set[asyncio.Task[None]]] = field(default_factory=dict)
     stopped_targets: set[str] = field(default_factory=set)
-    baselines: dict[str, float | None] = field(default_factory=dict)
+    baselines: dict[tuple[str, str], Baseline] = field(default_factory=dict)
     seed: int = 0
     failure: str | None = None  # why the run stopped early (the store failed); None while fine
     # (target label, prompt length) -> the calibration request that failed in that cell
@@ -351,52 +360,63 @@ class Runner:
             plan = state.plan
             if plan.measure_baseline:
                 await self._measure_baselines(state)
-            for length in plan.prompt_lengths:
-                if self._cancelled or state.failure is not None:
-                    break
-                if plan.mode == "parallel":
-                    # a bug in one cell cancels the others instead of leaving them orphaned
-                    async with asyncio.TaskGroup() as group:
+            for level in plan.levels:
+                for length in plan.prompt_lengths:
+                    if self._cancelled or state.failure is not None:
+                        return
+                    if plan.mode == "parallel":
+                        # a bug in one cell cancels the others instead of leaving them orphaned
+                        async with asyncio.TaskGroup() as group:
+                            for target in plan.targets:
+                                group.create_task(self._run_cell(state, target, length, level))
+                    else:
                         for target in plan.targets:
-                            group.create_task(self._run_cell(state, target, length))
-                else:
-                    for target in plan.targets:
-                        await self._run_cell(state, target, length)
+                            await self._run_cell(state, target, length, level)
         finally:
             state.queue.put_nowait(None)
 
     async def _measure_baselines(self, state: _RunState) -> None:
+        """One baseline per (base URL, model): a gateway may route each model differently.
+        Its requests are neither rows nor part of the plan's count."""
         for target in state.plan.targets:
-            if target.base_url not in state.baselines and not self._cancelled:
+            key = (target.base_url, target.model)
+            if key not in state.baselines and not self._cancelled:
                 try:
                     client = self.pool.get(target.base_url, self.keys(target))
-                    baseline = await network_baseline_ms(client)
+                    baseline = await measure_baseline(client, target.model)
                 except Exception:  # no baseline is an empty column, not a failed run
-                    baseline = None
-                state.baselines[target.base_url] = baseline
+                    baseline = Baseline()
+                state.baselines[key] = baseline
 
-    async def _run_cell(self, state: _RunState, target: Target, length: int) -> None:
+    async def _run_cell(
+        self, state: _RunState, target: Target, length: int, concurrency: int
+    ) -> None:
         plan = state.plan
         key = self._calibration_key(target)
         if target.label in state.unfixable:  # refused at an earlier length: no length fixes it
-            await self._not_sent(state, target, length, state.unfixable[target.label])
+            await self._not_sent(state, target, length, concurrency, state.unfixable[target.label])
             return
         if plan.calibrate and self.calibration.ratio(key, plan.language) is None:
             calibration = await self._request(
-                state, target, min(length, CALIBRATION_MAX_TOKENS), repeat=-1, phase="calibration"
+                state,
+                target,
+                min(length, CALIBRATION_MAX_TOKENS),
+                repeat=-1,
+                phase="calibration",
+                concurrency=concurrency,
             )
             if calibration is not None and not calibration.ok:
                 if calibration.error_class is not ErrorClass.CANCELLED:
                     state.failed_calibrations[(target.label, length)] = calibration
                 if calibration.error_class in UNFIXABLE_BY_REPEAT:
                     state.unfixable[target.label] = calibration
-                    await self._not_sent(state, target, length, calibration)
+                    await self._not_sent(state, target, length, concurrency, calibration)
                     return
         for i in range(plan.warmup):
             if self._halted(state, target):
                 return
-            await self._request(state, target, length, repeat=i, phase="warmup")
-        repeats = iter(range(plan.requests_per_cell))
+            await self._request(state, target, length, i, "warmup", concurrency)
+        repeats = iter(range(plan.requests_at(concurrency)))
 
         async def worker() -> None:
             # workers share one iterator: each repeat is taken once, and a request exists only
@@ -404,25 +424,30 @@ class Runner:
             for repeat in repeats:
                 if self._halted(state, target):
                     return
-                await self._request(state, target, length, repeat=repeat, phase="measured")
+                await self._request(state, target, length, repeat, "measured", concurrency)
 
         async with asyncio.TaskGroup() as group:
-            for _ in range(min(plan.concurrency, plan.requests_per_cell)):
+            for _ in range(min(concurrency, plan.requests_at(concurrency))):
                 group.create_task(worker())
 
     async def _not_sent(
-        self, state: _RunState, target: Target, length: int, calibration: RequestResult
+        self,
+        state: _RunState,
+        target: Target,
+        length: int,
+        concurrency: int,
+        calibration: RequestResult,
     ) -> None:
         """The cell's planned requests as rows that say why they were not sent: its calibration
         request failed with a class no repeat can fix (a wrong key, model id or path)."""
         assert calibration.error_class is not None
         plan = state.plan
         planned = [(i, "warmup") for i in range(plan.warmup)]
-        planned += [(i, "measured") for i in range(plan.requests_per_cell)]
+        planned += [(i, "measured") for i in range(plan.requests_at(concurrency))]
         for repeat, phase in planned:
             if self._halted(state, target):
                 return
-            result = self._new_result(state, target, length, repeat, phase, attempt=1)
+            result = self._new_result(state, target, length, repeat, phase, 1, concurrency)
             result.task = plan.task
             why = not_sent(calibration.error_class, calibration.error_message or "", phase)
             result.error_class, result.error_message = why.error_class, why.message
@@ -434,9 +459,17 @@ class Runner:
             await self._finish(state, target, result, None, phase)
 
     def _new_result(
-        self, state: _RunState, target: Target, length: int, repeat: int, phase: str, attempt: int
+        self,
+        state: _RunState,
+        target: Target,
+        length: int,
+        repeat: int,
+        phase: str,
+        attempt: int,
+        concurrency: int,
     ) -> RequestResult:
         plan = state.plan
+        baseline = state.baselines.get((target.base_url, target.model), Baseline())
         return RequestResult(
             model=target.model,
             provider=target.provider,
@@ -445,12 +478,14 @@ class Runner:
             run_id=state.run_id,
             prompt_tokens_target=length,
             repeat=repeat,
-            concurrency=plan.concurrency,
+            concurrency=concurrency,
             attempt=attempt,
             warmup=phase != "measured",
             phase=phase,
             task="calibration" if phase == "calibration" else plan.task,
-            network_baseline_ms=state.baselines.get(target.base_url),
+            network_baseline_ms=baseline.ms,
+            baseline_method=baseline.method,
+            route=target.route,
             prices=target.prices,
         )
 
@@ -479,6 +514,7 @@ class Runner:
         length: int,
         repeat: int,
         phase: str,
+        concurrency: int,
     ) -> RequestResult | None:
         """One planned request and its retries; each attempt ends as exactly one row. Returns
         the last attempt's row (None when the run had stopped before it)."""
@@ -490,7 +526,7 @@ class Runner:
         retry_deadline = time.monotonic() + plan.retry_budget_s
         prompt: BuiltPrompt | None = None
         while True:
-            result = self._new_result(state, target, length, repeat, phase, attempt)
+            result = self._new_result(state, target, length, repeat, phase, attempt, concurrency)
             outer_cancelled = False
             try:
                 prompt = prompt or self._build_prompt(state, target, length)

@@ -40,6 +40,7 @@ from workbench.ui.live_plots import LivePlots
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.prompt_slider import PromptPanel
 from workbench.ui.results_view import ResultsView
+from workbench.ui.route_preset import route_pair
 from workbench.ui.run_clock import Flight, RunClock
 from workbench.ui.run_status import run_status_text
 from workbench.ui.session import LOCAL_PROVIDER, Session
@@ -157,6 +158,7 @@ class MainWindow(QMainWindow):
         self.preset = QComboBox()
         self.preset.addItem(self.tr("Preset: real models (GQA vs MLA)"), "real")
         self.preset.addItem(self.tr("Preset: attention only (70B twins)"), "attention")
+        self.preset.addItem(self.tr("Preset: Gateway overhead (direct vs gateway)"), "gateway")
         self.preset.addItem(self.tr("Custom"), "custom")
         self.preset.activated.connect(self._on_preset)
         bar.addWidget(self.preset)
@@ -258,6 +260,33 @@ class MainWindow(QMainWindow):
         name = self.preset.currentData()
         if name in PRESETS:
             self.apply_preset(name)
+        elif name == "gateway":
+            self.apply_gateway_preset()
+
+    def apply_gateway_preset(self) -> None:
+        """Two panes, one model: the first provider that holds it as the direct route, the
+        second as the gateway; run one after another (both reach the same upstream)."""
+        current = self.pane_keys[0].partition("|")[2] if self.pane_keys else None
+        pair = route_pair(self.session.providers, self.session.catalog, current)
+        if pair is None:
+            self.preset.setCurrentIndex(self.preset.findData("custom"))
+            self.statusBar().showMessage(
+                self.tr(
+                    "Gateway overhead needs one model on two saved providers: add the upstream "
+                    "(direct) and the gateway in front of it in the Providers tab, each with "
+                    "that model in its list (%1 saved)."
+                ).replace("%1", str(len(self.session.providers)))
+            )
+            return
+        self.set_panes(pair)
+        self.mode.setCurrentIndex(self.mode.findData("sequential"))
+        self.preset.setCurrentIndex(self.preset.findData("gateway"))
+        direct, gateway = (key.partition("|")[0] for key in pair)
+        self.statusBar().showMessage(
+            self.tr("Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)")
+            .replace("%1", direct)
+            .replace("%2", gateway)
+        )
 
     def _on_pane_count(self, count: int) -> None:
         keys = list(self.pane_keys)
