@@ -108,11 +108,11 @@ class Gateway:
     def emitted_since(self, mark: int) -> list[EmitRecord]:
         return self.emits.in_order[mark:]
 
-    def measured_since(self, mark: int) -> list[EmitRecord]:
-        """What a bench run's measured requests made the upstream emit: without the hidden
-        1-token calibration request that `bench` sends first for a model it has not met (its
-        row is not in the CSV); every measured request in these tests asks for more tokens."""
-        return [r for r in self.emitted_since(mark) if r.completion_tokens != 1]
+    def measured_since(self, mark: int, calibrated: int = 1) -> list[EmitRecord]:
+        """What a bench run's measured requests made the upstream emit: without the network
+        baseline's 1-token probes (every measured request in these tests asks for more tokens)
+        and without the `calibrated` calibration requests, which a target sees first."""
+        return [r for r in self.emitted_since(mark) if r.completion_tokens != 1][calibrated:]
 
 
 @contextmanager
@@ -154,7 +154,8 @@ class CliRun:
     returncode: int
     stdout: str
     stderr: str
-    rows: list[dict[str, str]] = field(default_factory=list)
+    rows: list[dict[str, str]] = field(default_factory=list)  # the measured requests' rows
+    calibration: list[dict[str, str]] = field(default_factory=list)  # bench's calibration rows
     checks: list[dict[str, Any]] = field(default_factory=list)
 
     def check(self, name: str) -> dict[str, Any]:
@@ -179,7 +180,9 @@ def cli(key: str | None, *args: str, csv_path: Path | None = None) -> CliRun:
     written = csv_path.read_text(encoding="utf-8") if csv_path and csv_path.exists() else ""
     if key is not None:
         assert key not in done.stdout + done.stderr + written, "the key leaked"
-    run.rows = list(csv.DictReader(written.splitlines())) if written else []
+    rows = list(csv.DictReader(written.splitlines())) if written else []
+    run.rows = [r for r in rows if r["phase"] == "measured"]
+    run.calibration = [r for r in rows if r["phase"] == "calibration"]
     if "--json" in args and args[0] == "doctor":
         run.checks = json.loads(done.stdout)
     return run

@@ -20,8 +20,6 @@ from litellm_gateway import KEY_VARIABLE, Gateway, bench, cli, running_gateway, 
 from workbench.core.errors import (
     GATEWAY_AUTH_CAUSE,
     GATEWAY_AUTH_FIX,
-    GATEWAY_COOLDOWN_CAUSE,
-    GATEWAY_COOLDOWN_FIX,
     GATEWAY_ROUTE_CAUSE,
     GATEWAY_ROUTE_FIX,
     cause_and_fix,
@@ -218,24 +216,26 @@ def test_broken_route_is_named_by_doctor_and_kept_in_bench_rows(
     assert stream["cause"].startswith("the gateway lists this model, but its upstream refuses it")
     assert "wrong-upstream-id" in stream["cause"] and "HTTP 404" in stream["cause"]
     assert "check the gateway's route for this model" in stream["fix"]
-    # bench: its first request (the hidden 1-token calibration, whose failure goes to stderr
-    # only) gets the upstream's 404; LiteLLM then puts the route in a cooldown and answers the
-    # measured requests itself, with a 429 that names no upstream (and Retry-After: the cooldown)
+    # bench: its first request, the calibration, gets the upstream's 404 and keeps it in its row;
+    # no repeat can fix a route, so nothing more is sent and the measured rows say why
     run = bench(gateway, tmp_path / "r.csv", "gw-broken-bench", "--max-tokens", "4",
                 "--repeats", "2")  # fmt: skip
     assert run.returncode == 3
-    assert "HTTP 404: litellm.NotFoundError" in run.stderr
-    assert "`another-wrong-id` does not exist" in run.stderr
-    assert f"Cause: {GATEWAY_ROUTE_CAUSE}. Fix: {GATEWAY_ROUTE_FIX}" in run.stderr
+    (calibration,) = run.calibration
+    assert calibration["http_status"] == "404"
+    assert calibration["error_class"] == ErrorClass.MODEL_NOT_FOUND
+    assert "HTTP 404: litellm.NotFoundError" in calibration["error_message"]
+    assert "`another-wrong-id` does not exist" in calibration["error_message"]
+    assert f"Cause: {GATEWAY_ROUTE_CAUSE}. Fix: {GATEWAY_ROUTE_FIX}" in calibration["error_message"]
+    assert "  calibration: gw-broken-bench: HTTP 404: litellm.NotFoundError" in run.stderr
     assert "workbench models" not in run.stderr
     assert len(run.rows) == 2
     for row in run.rows:
-        assert (row["http_status"], row["error_class"]) == ("429", ErrorClass.SERVER)
-        assert "No deployments available" in row["error_message"]
-        assert (
-            f"Cause: {GATEWAY_COOLDOWN_CAUSE}. Fix: {GATEWAY_COOLDOWN_FIX}" in row["error_message"]
-        )
-        assert "rate-limiting this key" not in row["error_message"]
+        assert (row["http_status"], row["error_class"]) == ("", ErrorClass.MODEL_NOT_FOUND)
+        assert row["error_message"].startswith("not sent (measured): the calibration request")
+        assert "`another-wrong-id` does not exist" in row["error_message"]
+        assert f"Cause: {GATEWAY_ROUTE_CAUSE}. Fix: {GATEWAY_ROUTE_FIX}" in row["error_message"]
+        assert "workbench models" not in row["error_message"]
     # the doctor meets the cooldown too, and still reads it as the route's failure
     again = cli(gateway.key, "doctor", "--base-url", gateway.base_url, "--api-key-env",
                 KEY_VARIABLE, "--model", "gw-broken-bench", "--json")  # fmt: skip

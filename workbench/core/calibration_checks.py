@@ -96,4 +96,10 @@ def not_sent(calibration_class: ErrorClass, calibration_message: str, phase: str
         f"not sent ({phase}): the calibration request failed with {calibration_class.value}, "
         f"which repeating the request cannot fix: {words_of(calibration_message)}"
     )
+    # the calibration's own cause and fix, which may be sharper than its class's (a gateway's
+    # broken route is model_not_found whose fix is the route, not the id)
+    _, _, said = calibration_message.partition(". Cause: ")
+    cause, found, fix = said.rpartition(". Fix: ")
+    if found and cause and fix:
+        return Diagnosis(calibration_class, what, cause, fix)
     return diagnosis(calibration_class, what)

@@ -358,8 +358,6 @@ class Runner:
     async def _produce(self, state: _RunState) -> None:
         try:
             plan = state.plan
-            if plan.measure_baseline:
-                await self._measure_baselines(state)
             for level in plan.levels:
                 for length in plan.prompt_lengths:
                     if self._cancelled or state.failure is not None:
@@ -375,18 +373,21 @@ class Runner:
         finally:
             state.queue.put_nowait(None)
 
-    async def _measure_baselines(self, state: _RunState) -> None:
+    async def _ensure_baseline(self, state: _RunState, target: Target) -> None:
         """One baseline per (base URL, model): a gateway may route each model differently.
-        Its requests are neither rows nor part of the plan's count."""
-        for target in state.plan.targets:
-            key = (target.base_url, target.model)
-            if key not in state.baselines and not self._cancelled:
-                try:
-                    client = self.pool.get(target.base_url, self.keys(target))
-                    baseline = await measure_baseline(client, target.model)
-                except Exception:  # no baseline is an empty column, not a failed run
-                    baseline = Baseline()
-                state.baselines[key] = baseline
+        Its requests are neither rows nor part of the plan's count. Measured after the target's
+        calibration, so that the first request a target sees is a row: a broken gateway route
+        refuses the first request and puts the route in cooldown, and that first refusal is the
+        cause the user needs."""
+        key = (target.base_url, target.model)
+        if not state.plan.measure_baseline or key in state.baselines or self._cancelled:
+            return
+        try:
+            client = self.pool.get(target.base_url, self.keys(target))
+            baseline = await measure_baseline(client, target.model)
+        except Exception:  # no baseline is an empty column, not a failed run
+            baseline = Baseline()
+        state.baselines[key] = baseline
 
     async def _run_cell(
         self, state: _RunState, target: Target, length: int, concurrency: int
@@ -412,6 +413,7 @@ class Runner:
                     state.unfixable[target.label] = calibration
                     await self._not_sent(state, target, length, concurrency, calibration)
                     return
+        await self._ensure_baseline(state, target)
         for i in range(plan.warmup):
             if self._halted(state, target):
                 return
