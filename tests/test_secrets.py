@@ -163,3 +163,20 @@ def test_redaction_filter_on_a_plain_handler(monkeypatch) -> None:
     finally:
         log.removeHandler(handler)
     assert KEY not in stream.getvalue() and "***" in stream.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        # our own advice names the header's shape: the scheme word stays, so it still reads
+        (
+            "the header is 'Authorization: Bearer <key>'",
+            "the header is 'Authorization: Bearer <key>'",
+        ),
+        ("Authorization: Bearer gw-0123456789abcdef", "Authorization: Bearer ***"),
+        ("authorization: Basic dXNlcjpwYXNzd29yZA==", "authorization: Basic ***"),
+        ("Authorization: gw-0123456789abcdef", "Authorization: ***"),
+    ],
+)
+def test_an_authorization_header_masks_the_credential_not_the_scheme(text: str, shown: str) -> None:
+    assert redact(text) == shown

@@ -33,9 +33,12 @@ _session_keys: dict[str, str] = {}
 # Shapes that look like credentials even when we never resolved them ourselves.
 _PATTERNS = [
     re.compile(r"\bsk-[A-Za-z0-9_\-]{8,}"),  # OpenAI-style and most gateways
-    re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._\-~+/=]{8,}"),
+    re.compile(r"(?i)((?:bearer|basic)\s+)[A-Za-z0-9._\-~+/=]{8,}"),
+    # the scheme word after "Authorization:" is no secret (the credential after it is masked
+    # above): masking it turned our own advice "'Authorization: Bearer <key>'" into nonsense
     re.compile(
-        r"(?i)((?:api[_-]?key|token|authorization|secret)[\"']?\s*[:=]\s*[\"']?)[^\s\"',;&]{6,}"
+        r"(?i)((?:api[_-]?key|token|authorization|secret)[\"']?\s*[:=]\s*[\"']?)"
+        r"(?!(?:bearer|basic)\b)[^\s\"',;&]{6,}"
     ),
     re.compile(r"(?i)([?&](?:api[_-]?key|key|token)=)[^&\s]+"),
 ]
