@@ -45,6 +45,15 @@ def test_packed_events_leave_the_first_events_tokens_out_of_decode() -> None:
     assert m.tpot_ms == pytest.approx(1000 / 8)
 
 
+def test_suspect_usage_counts_at_least_one_token_per_event() -> None:
+    # an undercount (2 tokens reported for 4 text events) is replaced by the events...
+    under = derive(_result(completion_tokens=2, usage_suspect=True))
+    assert under.decode_tps == pytest.approx(3 / 1.0)  # 4 events, the first one's token left out
+    # ...while a row suspect for its prompt count keeps packed events' larger count
+    packed = derive(_result(usage_suspect=True))
+    assert packed.decode_tps == derive(_result()).decode_tps == pytest.approx(8 / 1.0)
+
+
 def test_one_token_has_no_decode_rate() -> None:
     m = derive(_result(completion_tokens=1))
     assert m.decode_tps is None and m.tpot_ms is None

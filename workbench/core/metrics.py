@@ -118,7 +118,9 @@ def derive(result: RequestResult) -> RequestMetrics:
     prompt_tokens = token_count(result.prompt_tokens)
 
     decode_tps = tpot = None
-    decoded = len(result.event_times) if result.usage_suspect else out  # at least one per event
+    decoded = out
+    if result.usage_suspect:  # at least one token per text event; more when the usage says so
+        decoded = max(out or 0, len(result.event_times))
     after_first = None if decoded is None else decoded - first_event_tokens(result, decoded)
     if after_first is not None and after_first > 0 and result.t_first_token is not None:
         span = _ms(result.t_first_token, result.t_last_token)
