@@ -39,7 +39,7 @@ EXPECTED_COLUMNS = (
     "tpot_ms", "itl_p50_ms", "itl_p90_ms", "itl_p99_ms", "network_baseline_ms", "cost_usd",
     "finish_reason", "needle_found", "http_status", "error_class", "error_message", "repeat",
     "concurrency", "attempt", "warmup", "price_known",
-    "usage_suspect",
+    "usage_suspect", "dispatch_ms", "response_id",
 )  # fmt: skip
 
 
@@ -59,6 +59,7 @@ def full_result(run_id: str, **changes: object) -> RequestResult:
         attempt=2,
         warmup=True,
         task="needle@0.50",
+        t_intended=t0 - 3_500_000,
         t_send=t0,
         t_headers=t0 + 40_000_000,
         t_first_chunk=t0 + 41_000_000,

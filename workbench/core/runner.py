@@ -14,9 +14,9 @@ import math
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from workbench.core.clients import ClientPool, network_baseline_ms
+from workbench.core.clients import ClientPool, network_baseline_ms, open_connections
 from workbench.core.errors import diagnosis
 from workbench.core.metrics import RequestMetrics, derive
 from workbench.core.prompts import (
@@ -31,6 +31,9 @@ from workbench.core.results import ErrorClass, RequestResult, Target
 from workbench.core.secrets import redact_and_cut
 from workbench.core.store import StoreError
 from workbench.core.streaming import RequestSpec, TextDelta, stream_chat
+
+if TYPE_CHECKING:
+    import openai
 
 Mode = Literal["parallel", "sequential"]
 # A calibration request needs a prompt long enough to average the text's density, not the
@@ -75,6 +78,7 @@ class RunPlan:
     stall_timeout_s: float | None = 60.0
     total_timeout_s: float | None = None
     retry_budget_s: float = 0.0  # 429/503 with Retry-After are retried within this budget
+    warm_connections: bool = True  # open `concurrency` connections before the first request
     kind: Literal["comparison", "sweep", "replay"] = "comparison"
 
     def __post_init__(self) -> None:
@@ -342,8 +346,12 @@ class Runner:
     async def _produce(self, state: _RunState) -> None:
         try:
             plan = state.plan
+            for target in plan.targets:  # the clients (and the SDK's lazy parts) before any row
+                self._client_ahead(target)
             if plan.measure_baseline:
                 await self._measure_baselines(state)
+            if plan.warm_connections and plan.concurrency > 1:
+                await self._open_connections(state)
             for length in plan.prompt_lengths:
                 if self._cancelled or state.failure is not None:
                     break
@@ -368,6 +376,30 @@ class Runner:
                     baseline = None
                 state.baselines[target.base_url] = baseline
 
+    async def _open_connections(self, state: _RunState) -> None:
+        """Open as many connections per base URL as requests will be in flight on it, before
+        the first measured request, so the opening burst does not pay for them."""
+        plan = state.plan
+        wanted: dict[str, tuple[Target, int]] = {}
+        for target in plan.targets:
+            first, count = wanted.get(target.base_url, (target, 0))
+            share = plan.concurrency if plan.mode == "parallel" or not count else 0
+            wanted[target.base_url] = (first, count + share)
+        for target, count in wanted.values():
+            client = self._client_ahead(target)
+            if self._cancelled:
+                return
+            if client is not None:
+                await open_connections(client, count)
+
+    def _client_ahead(self, target: Target) -> openai.AsyncOpenAI | None:
+        """The target's client before its requests; None when its key cannot be had (each of
+        its requests then becomes a row that says why)."""
+        try:
+            return self.pool.get(target.base_url, self.keys(target))
+        except Exception:
+            return None
+
     async def _run_cell(self, state: _RunState, target: Target, length: int) -> None:
         plan = state.plan
         key = self._calibration_key(target)
@@ -385,18 +417,25 @@ class Runner:
                 return
             await self._request(state, target, length, repeat=i, warmup=True)
         repeats = iter(range(plan.requests_per_cell))
+        opening = time.perf_counter_ns()  # the whole opening burst is due now
 
-        async def worker() -> None:
+        async def worker(intended: int | None) -> None:
             # workers share one iterator: each repeat is taken once, and a request exists only
-            # while it is in flight
+            # while it is in flight; a worker's later requests are due when it takes them
             for repeat in repeats:
                 if self._halted(state, target):
                     return
-                await self._request(state, target, length, repeat=repeat, warmup=False)
+                await self._request(
+                    state, target, length, repeat=repeat, warmup=False, intended=intended
+                )
+                intended = None
 
         async with asyncio.TaskGroup() as group:
             for _ in range(min(plan.concurrency, plan.requests_per_cell)):
-                group.create_task(worker())
+                group.create_task(worker(opening))
+                # paced: one request is prepared per turn of the loop, between which the
+                # streams already running read their tokens; the wait shows in dispatch_ms
+                await asyncio.sleep(0)
 
     @staticmethod
     def _calibration_key(target: Target) -> str:
@@ -424,8 +463,11 @@ class Runner:
         repeat: int,
         warmup: bool,
         calibration: bool = False,
+        intended: int | None = None,
     ) -> None:
-        """One planned request and its retries; each attempt ends as exactly one row."""
+        """One planned request and its retries; each attempt ends as exactly one row.
+
+        `intended` is when the request was due (its cell's opening burst); by default, now."""
         if self._halted(state, target):
             return
         plan = state.plan
@@ -434,6 +476,7 @@ class Runner:
         prompt: BuiltPrompt | None = None
         while True:
             result = RequestResult(
+                t_intended=intended or time.perf_counter_ns(),
                 model=target.model,
                 provider=target.provider,
                 base_url=target.base_url,
@@ -464,6 +507,7 @@ class Runner:
                 return
             await asyncio.sleep(wait)
             attempt += 1
+            intended = None  # a retry is due when its wait ends
 
     @staticmethod
     def _retry_wait(result: RequestResult, deadline: float) -> float | None:
