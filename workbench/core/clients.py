@@ -320,12 +320,18 @@ async def open_connections(
             return False
         return True
 
+    tasks: list[asyncio.Task[bool]] = []
     try:
         async with asyncio.timeout(timeout_s):
-            answered = await asyncio.gather(*(one() for _ in range(count)))
+            for _ in range(count):
+                tasks.append(asyncio.create_task(one()))
+                await asyncio.sleep(0)  # one request prepared per turn of the loop, as in a run
+            await asyncio.gather(*tasks)
     except TimeoutError:
-        return 0
-    return sum(answered)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return sum(t.result() for t in tasks if t.done() and not t.cancelled())
 
 
 def _traced_session(transport: AiohttpTransport) -> aiohttp.ClientSession:

@@ -8,8 +8,9 @@ context) and stamp that request's `t_send` and `started_at`:
   and `on_request_chunk_sent` right before it writes the first body chunk together with that
   head (one write); so the first chunk's signal is when the request leaves, and a request
   without a body leaves with its head;
-- httpx: httpcore's `trace` extension, at `send_request_headers.complete` (the head written to
-  the socket).
+- httpx: httpcore's `trace` extension, at `send_request_headers.started`, right before the head
+  is serialised and written to the socket (at `.complete` a server on another thread may
+  already have read it).
 
 Nothing is stamped for a request sent outside `sending` (the network baseline, the doctor), so
 the hooks cost one context-variable read there.
@@ -81,8 +82,8 @@ def aiohttp_trace_config() -> aiohttp.TraceConfig:
 
 
 async def httpcore_trace(event: str, _info: dict[str, Any]) -> None:
-    """httpcore's `trace` request extension: stamps when the head has been written."""
-    if event.endswith("send_request_headers.complete"):
+    """httpcore's `trace` request extension: stamps as the head is written."""
+    if event.endswith("send_request_headers.started"):
         marker = _SENDING.get()
         if marker is not None:
             marker.stamp()
