@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -19,11 +20,13 @@ import aiohttp
 import pytest
 from aiohttp import web
 from loopback import ThreadedLoop, serving_in_thread
+from scripted_server import ScriptedServer, chunk
 
 from workbench.core.clients import ClientPool, Transport, make_client
 from workbench.core.csv_export import read_csv, write_csv
 from workbench.core.results import RequestResult, Target
 from workbench.core.runner import RequestFinished, Runner, RunPlan
+from workbench.core.store import RunStore
 from workbench.core.streaming import RequestSpec, TextDelta, stream_chat
 from workbench.local.costmodel import SimSettings
 from workbench.local.process import ServerProcess
@@ -269,3 +272,39 @@ def test_the_first_measured_request_finds_the_sdk_warm(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split() == ["warm"]
+
+
+async def test_a_numeric_completion_id_is_left_out_and_the_first_string_id_kept() -> None:
+    """The row's response_id names the completion in the server's logs: only a string does."""
+    first = chunk("Hel")
+    first["id"] = 12345
+    script = [(0.0, first), (0.0, chunk("lo", finish="stop")), (0.0, "[DONE]")]
+    async with ScriptedServer(script) as server:
+        client = make_client(server.base_url, None)
+        try:
+            result = await stream_chat(client, RequestResult(model="m"), SPEC)
+        finally:
+            await client.close()
+    assert result.ok and result.text == "Hello"
+    assert read_back([result])[0]["response_id"] == "chatcmpl-test"
+
+
+def test_an_older_history_gains_the_new_columns_and_keeps_its_rows(tmp_path: Path) -> None:
+    db = tmp_path / "history.sqlite3"
+    t0 = 5_000_000_000
+    with RunStore(db) as store:
+        run_id = store.start_run("comparison", {})
+        store.record(RequestResult(model="old", run_id=run_id, t_send=t0, t_done=t0 + 10**9))
+    conn = sqlite3.connect(db)  # as the app before dispatch_ms left it
+    for column in ("t_intended", "dispatch_ms"):
+        conn.execute(f"ALTER TABLE requests DROP COLUMN {column}")
+    conn.commit()
+    conn.close()
+    with RunStore(db) as store:
+        new = RequestResult(model="new", run_id=run_id, t_intended=t0, t_send=t0 + 2_500_000)
+        store.record(new)
+        old_row, new_row = store.results(run_id)
+        assert old_row.model == "old" and old_row.t_intended is None and old_row.t_done
+        assert new_row == new
+        dispatch = store.query("SELECT model, dispatch_ms FROM requests ORDER BY model")
+    assert dispatch == [("new", 2.5), ("old", None)]
