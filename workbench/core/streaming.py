@@ -39,6 +39,7 @@ from workbench.core.providers import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STAL
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.secrets import redact_and_cut
 from workbench.core.send_stamp import sending
+from workbench.core.watchdog import Watch
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import httpx2
@@ -439,14 +440,20 @@ class _Stream:
         self.reasoning_parts: list[str] = []
 
     async def consume(self, http: httpx2.Response) -> None:
+        result, spec = self.result, self.spec
+        watch = Watch(  # the limits as they stand: one timer, nothing per event (watchdog.py)
+            lambda: _next_deadline(result, spec)[0],
+            lambda: _Watchdog(*_next_deadline(result, spec)[1:]),
+        )
         try:
-            async with aclosing(self._events(http.aiter_bytes())) as events:
-                while not self.done:
-                    try:
-                        data = await _with_deadline(events.__anext__(), self.result, self.spec)
-                    except StopAsyncIteration:
+            async with aclosing(self._events(http.aiter_bytes())) as events, watch:
+                async for data in events:
+                    waiting = result.t_first_token is None
+                    if self._handle(data):
+                        self.done = True
                         break
-                    self.done = self._handle(data)
+                    if waiting and result.t_first_token is not None:
+                        watch.rearm()  # the first-token limit gives way to the nearer stall limit
         except _StreamError as err:
             _fail(self.result, diagnosis(ErrorClass.SERVER, f"error event in the stream: {err}"))
         finally:
