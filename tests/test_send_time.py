@@ -231,8 +231,10 @@ async def test_an_opening_burst_does_not_starve_a_stream_already_running() -> No
         if burst_start <= emitted <= burst_end
     ]
     assert len(lags_ms) > 20  # the burst overlapped the stream
-    # paced: 30-130 ms on 2 shared cores; unpaced: 245-280 ms
-    assert max(lags_ms) < 150, f"a token of the running stream waited {max(lags_ms):.0f} ms"
+    # the median token's lag while the burst goes out: paced 5-14 ms here (the worst 30-130 ms
+    # on 2 shared cores); unpaced 34-63 ms (the worst 180-380 ms)
+    median = sorted(lags_ms)[len(lags_ms) // 2]
+    assert median < 20, f"the running stream's tokens waited {median:.0f} ms (median)"
 
 
 def test_the_first_measured_request_finds_the_sdk_warm(tmp_path: Path) -> None:
