@@ -78,7 +78,7 @@ class RunPlan:
     stall_timeout_s: float | None = 60.0
     total_timeout_s: float | None = None
     retry_budget_s: float = 0.0  # 429/503 with Retry-After are retried within this budget
-    warm_connections: bool = True  # open `concurrency` connections before the first request
+    warm_connections: bool = True  # open a cell's connections before its opening burst
     kind: Literal["comparison", "sweep", "replay"] = "comparison"
 
     def __post_init__(self) -> None:
@@ -350,8 +350,6 @@ class Runner:
                 self._client_ahead(target)
             if plan.measure_baseline:
                 await self._measure_baselines(state)
-            if plan.warm_connections and plan.concurrency > 1:
-                await self._open_connections(state)
             for length in plan.prompt_lengths:
                 if self._cancelled or state.failure is not None:
                     break
@@ -375,22 +373,6 @@ class Runner:
                 except Exception:  # no baseline is an empty column, not a failed run
                     baseline = None
                 state.baselines[target.base_url] = baseline
-
-    async def _open_connections(self, state: _RunState) -> None:
-        """Open as many connections per base URL as requests will be in flight on it, before
-        the first measured request, so the opening burst does not pay for them."""
-        plan = state.plan
-        wanted: dict[str, tuple[Target, int]] = {}
-        for target in plan.targets:
-            first, count = wanted.get(target.base_url, (target, 0))
-            share = plan.concurrency if plan.mode == "parallel" or not count else 0
-            wanted[target.base_url] = (first, count + share)
-        for target, count in wanted.values():
-            client = self._client_ahead(target)
-            if self._cancelled:
-                return
-            if client is not None:
-                await open_connections(client, count)
 
     def _client_ahead(self, target: Target) -> openai.AsyncOpenAI | None:
         """The target's client before its requests; None when its key cannot be had (each of
@@ -416,6 +398,13 @@ class Runner:
             if self._halted(state, target):
                 return
             await self._request(state, target, length, repeat=i, warmup=True)
+        burst = min(plan.concurrency, plan.requests_per_cell)
+        client = self._client_ahead(target)
+        if plan.warm_connections and burst > 1 and client is not None:
+            # right before the burst: a connection idle for 5 s (a long calibration) is closed
+            await open_connections(client, burst)
+        if self._halted(state, target):
+            return
         repeats = iter(range(plan.requests_per_cell))
         opening = time.perf_counter_ns()  # the whole opening burst is due now
 
@@ -431,7 +420,7 @@ class Runner:
                 intended = None
 
         async with asyncio.TaskGroup() as group:
-            for _ in range(min(plan.concurrency, plan.requests_per_cell)):
+            for _ in range(burst):
                 group.create_task(worker(opening))
                 # paced: one request is prepared per turn of the loop, between which the
                 # streams already running read their tokens; the wait shows in dispatch_ms
