@@ -28,6 +28,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -146,7 +147,9 @@ def _table(rows: list[LevelResult]) -> str:
     return "\n".join(lines)
 
 
-async def _token_side(base_url: str, args: argparse.Namespace) -> tuple[list, dict]:
+async def _token_side(
+    base_url: str, args: argparse.Namespace
+) -> tuple[list[LevelResult], dict[str, float]]:
     rows: list[LevelResult] = []
     for transport in args.transports:
         for conc in args.concurrency:
@@ -174,11 +177,11 @@ def _rounds(concurrency: int, asked: int | None) -> int:
     return asked or max(3, 12 // max(1, concurrency.bit_length() - 1))
 
 
-async def _send_side(base_url: str, args: argparse.Namespace) -> list[dict]:
+async def _send_side(base_url: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     repo = Path(__file__).resolve().parent.parent
     codes = [(args.compare_label, Path(args.compare_with))] if args.compare_with else []
     codes.append((f"this ({machine_record()['commit']})", repo))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for conc in args.send_concurrency:
         for label, root in codes:  # interleaved: the machine's load hits both alike
             row = await run_child(

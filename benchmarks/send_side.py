@@ -49,10 +49,12 @@ async def _emit_records(base_url: str, ids: list[str]) -> dict[str, dict[str, An
     return records
 
 
-async def send_level(base_url: str, model: str, concurrency: int, tokens: int, rounds: int):
+async def send_level(
+    base_url: str, model: str, concurrency: int, tokens: int, rounds: int
+) -> dict[str, Any]:
     """One level, in this process with whatever workbench PYTHONPATH gave it: a dict row."""
     from workbench.core.clients import ClientPool
-    from workbench.core.results import Target
+    from workbench.core.results import RequestResult, Target
     from workbench.core.runner import RequestFinished, Runner, RunPlan
 
     plan = RunPlan(
@@ -66,7 +68,7 @@ async def send_level(base_url: str, model: str, concurrency: int, tokens: int, r
         stall_timeout_s=30,
     )
     pool = ClientPool()
-    rows = []
+    rows: list[RequestResult] = []
     cpu0, wall0 = time.process_time(), time.perf_counter()
     try:
         async for event in Runner(pool, keep_results=False).run(plan):
