@@ -1,16 +1,20 @@
-"""How truthful and how cheap is our client? (foundation issue, benchmark item 8)
+"""How truthful and how cheap is our client? (foundation issue, benchmark item 8; issue 14)
 
-(a) fidelity: client-measured TTFT and per-token arrival against the local server's own emit
-    times, at several concurrencies: p50 and p99 of (client time - server emit time) in ms.
+(a) token arrival: the client's first token and every later one against the local server's own
+    emit times, at several concurrencies: p50 and p99 of (client time - server emit time) in ms.
 (b) overhead: client CPU seconds per streamed token, and the highest aggregate tokens/s at
     which the p99 per-token lag stays under 5 ms.
 (c) transport: the same load through the SDK's httpx client and its aiohttp client.
+(d) send side (send_side.py): TTFT as the Runner measures it against the server's own TTFT
+    (its arrival stamp to its first emit), our send stamp against its arrival, and dispatch_ms;
+    the opening burst apart from the steady state. `--compare-with DIR` measures the code in
+    DIR (e.g. `git archive main`) too, interleaved, against the same server.
 
 The server runs in its own process (`workbench serve-local`), as a real provider would, and its
 emit times come back over `GET /v1/_emit_log/{id}`. On Linux `perf_counter_ns` is
 CLOCK_MONOTONIC, one clock for both processes. Results go to benchmarks/results/ with the machine.
 
-    .venv/bin/python benchmarks/client_fidelity.py            # full run, about 3 minutes
+    .venv/bin/python benchmarks/client_fidelity.py            # full run, about 4 minutes
     .venv/bin/python benchmarks/client_fidelity.py --quick    # a smoke run
 """
 
@@ -18,15 +22,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import machine_record, write_result
+from send_side import run_child, send_level, send_table
 
 from workbench.core.clients import Transport, make_client
 from workbench.core.metrics import percentile
@@ -47,8 +55,8 @@ class LevelResult:
     errors: int
     tokens: int
     aggregate_tps: float
-    ttft_err_p50_ms: float | None
-    ttft_err_p99_ms: float | None
+    first_token_lag_p50_ms: float | None
+    first_token_lag_p99_ms: float | None
     lag_p50_ms: float | None
     lag_p99_ms: float | None
     cpu_us_per_token: float
@@ -86,7 +94,7 @@ async def _level(
         await client.close()
     wall = time.perf_counter() - wall0
     cpu = time.process_time() - cpu0
-    ttft_err: list[float] = []
+    first_lags: list[float] = []
     lags: list[float] = []
     lost = 0
     async with aiohttp.ClientSession() as http:
@@ -99,7 +107,7 @@ async def _level(
             emits = record["chunk_emit_ns"]
             lost += max(0, len(emits) - len(r.event_times))
             if r.t_first_token is not None and emits:
-                ttft_err.append((r.t_first_token - emits[0]) / 1e6)
+                first_lags.append((r.t_first_token - emits[0]) / 1e6)
             lags += [(c - s) / 1e6 for c, s in zip(r.event_times, emits, strict=False)]
     n_tokens = sum(len(r.event_times) for r in results)
     return LevelResult(
@@ -110,8 +118,8 @@ async def _level(
         errors=sum(not r.ok for r in results),
         tokens=n_tokens,
         aggregate_tps=n_tokens / wall,
-        ttft_err_p50_ms=percentile(ttft_err, 50),
-        ttft_err_p99_ms=percentile(ttft_err, 99),
+        first_token_lag_p50_ms=percentile(first_lags, 50),
+        first_token_lag_p99_ms=percentile(first_lags, 99),
         lag_p50_ms=percentile(lags, 50),
         lag_p99_ms=percentile(lags, 99),
         cpu_us_per_token=cpu / max(1, n_tokens) * 1e6,
@@ -125,44 +133,72 @@ def _fmt(v: float | None) -> str:
 
 def _table(rows: list[LevelResult]) -> str:
     head = (
-        "transport | conc | interval ms | tok/s agg | TTFT err p50/p99 ms | "
+        "transport | conc | interval ms | tok/s agg | first token lag p50/p99 ms | "
         "token lag p50/p99 ms | client CPU µs/token | errors | lost"
     )
     lines = [head, "|".join("---" for _ in head.split("|"))]
     for r in rows:
         lines.append(
             f"{r.transport} | {r.concurrency} | {r.token_interval_ms:.0f} | {r.aggregate_tps:,.0f}"
-            f" | {_fmt(r.ttft_err_p50_ms)} / {_fmt(r.ttft_err_p99_ms)}"
+            f" | {_fmt(r.first_token_lag_p50_ms)} / {_fmt(r.first_token_lag_p99_ms)}"
             f" | {_fmt(r.lag_p50_ms)} / {_fmt(r.lag_p99_ms)} | {r.cpu_us_per_token:.1f}"
             f" | {r.errors} | {r.lost_tokens}"
         )
     return "\n".join(lines)
 
 
-async def _main(args: argparse.Namespace) -> int:
-    interval_ms = args.interval_ms
-    server = ServerProcess(time_scale=_time_scale_for(interval_ms))
-    base_url = await server.start()
+async def _token_side(
+    base_url: str, args: argparse.Namespace
+) -> tuple[list[LevelResult], dict[str, float]]:
     rows: list[LevelResult] = []
+    for transport in args.transports:
+        for conc in args.concurrency:
+            row = await _level(base_url, transport, conc, args.tokens, args.interval_ms)
+            rows.append(row)
+            print(_table([row]).splitlines()[-1], flush=True)
+    # (b) capacity: raise the aggregate rate until the p99 lag passes the limit
+    capacity: dict[str, float] = {}
+    for transport in args.transports:
+        best = 0.0
+        for conc in args.capacity_levels:
+            row = await _level(base_url, transport, conc, args.tokens, args.interval_ms)
+            rows.append(row)
+            print(_table([row]).splitlines()[-1], flush=True)
+            if row.lag_p99_ms is not None and row.lag_p99_ms <= LAG_LIMIT_MS and not row.errors:
+                best = max(best, row.aggregate_tps)
+            else:
+                break
+        capacity[transport] = best
+    return rows, capacity
+
+
+def _rounds(concurrency: int, asked: int | None) -> int:
+    """Requests per worker: enough for a p99 at c=1, a few rounds of steady state above."""
+    return asked or max(3, 12 // max(1, concurrency.bit_length() - 1))
+
+
+async def _send_side(base_url: str, args: argparse.Namespace) -> list[dict[str, Any]]:
+    repo = Path(__file__).resolve().parent.parent
+    codes = [(args.compare_label, Path(args.compare_with))] if args.compare_with else []
+    codes.append((f"this ({machine_record()['commit']})", repo))
+    rows: list[dict[str, Any]] = []
+    for conc in args.send_concurrency:
+        for label, root in codes:  # interleaved: the machine's load hits both alike
+            row = await run_child(
+                root, base_url, MODEL, conc, args.send_tokens, _rounds(conc, args.rounds)
+            )
+            row["code"] = label
+            rows.append(row)
+            print(send_table([row]).splitlines()[-1], flush=True)
+    return rows
+
+
+async def _main(args: argparse.Namespace) -> int:
+    server = ServerProcess(time_scale=_time_scale_for(args.interval_ms))
+    base_url = await server.start()
     try:
-        for transport in args.transports:
-            for conc in args.concurrency:
-                row = await _level(base_url, transport, conc, args.tokens, interval_ms)
-                rows.append(row)
-                print(_table([row]).splitlines()[-1], flush=True)
-        # (b) capacity: raise the aggregate rate until the p99 lag passes the limit
-        capacity: dict[str, float] = {}
-        for transport in args.transports:
-            best = 0.0
-            for conc in args.capacity_levels:
-                row = await _level(base_url, transport, conc, args.tokens, interval_ms)
-                rows.append(row)
-                print(_table([row]).splitlines()[-1], flush=True)
-                if row.lag_p99_ms is not None and row.lag_p99_ms <= LAG_LIMIT_MS and not row.errors:
-                    best = max(best, row.aggregate_tps)
-                else:
-                    break
-            capacity[transport] = best
+        rows, capacity = ([], {}) if args.skip_token_side else await _token_side(base_url, args)
+        send_rows = await _send_side(base_url, args)
     finally:
         await server.stop()
     table = _table(rows)
@@ -170,14 +206,23 @@ async def _main(args: argparse.Namespace) -> int:
         f"- {t}: highest aggregate rate with p99 token lag <= {LAG_LIMIT_MS} ms: {v:,.0f} tok/s"
         for t, v in capacity.items()
     )
-    print("\n" + table + "\n\n" + summary)
+    send_md = (
+        f"## Send side: TTFT against the server's own (arrival to first emit)\n\n"
+        f"{args.interval_ms:g} ms per token, {args.send_tokens} tokens per request, a "
+        f"~256-token prompt, the Runner with the aiohttp transport; the opening burst is each "
+        f"level's first `concurrency` requests, the steady state the rest. Load average at the "
+        f"end: {os.getloadavg()[0]:.2f}.\n\n{send_table(send_rows)}\n"
+    )
+    token_md = f"## Token arrival\n\n{table}\n\n{summary}\n\n" if rows else ""
+    print("\n" + token_md + send_md)
     write_result(
         "client_fidelity",
         command=" ".join([Path(sys.executable).name, *sys.argv]),
-        markdown=f"{table}\n\n{summary}\n",
+        markdown=token_md + send_md,
         data={
             "rows": [r.__dict__ for r in rows],
             "capacity_tps": capacity,
+            "send_side": send_rows,
             "machine": machine_record(),
         },
         quick=args.quick,
@@ -194,12 +239,27 @@ def main() -> int:
     )
     p.add_argument("--tokens", type=int, default=100, help="tokens per request")
     p.add_argument("--interval-ms", type=float, default=20.0, help="server's per-token interval")
+    p.add_argument("--send-concurrency", type=int, nargs="+", default=[1, 8, 64, 256])
+    p.add_argument("--send-tokens", type=int, default=64, help="tokens per send-side request")
+    p.add_argument("--rounds", type=int, default=None, help="send-side requests per worker")
+    p.add_argument("--compare-with", metavar="DIR", help="also measure the code in DIR")
+    p.add_argument("--compare-label", default="before", help="what DIR's code is called")
+    p.add_argument("--skip-token-side", action="store_true", help="only the send side")
+    p.add_argument("--send-level", type=int, help=argparse.SUPPRESS)  # a child's one level
+    p.add_argument("--base-url", help=argparse.SUPPRESS)
     p.add_argument(
         "--quick", action="store_true", help="a short smoke run, not recorded as a result"
     )
     args = p.parse_args()
+    if args.send_level:
+        row = asyncio.run(
+            send_level(args.base_url, MODEL, args.send_level, args.send_tokens, args.rounds)
+        )
+        print(json.dumps(row))
+        return 0
     if args.quick:
         args.concurrency, args.capacity_levels, args.tokens = [1, 16], [32], 30
+        args.send_concurrency, args.send_tokens = [1, 8], 16
     return asyncio.run(_main(args))
 
 

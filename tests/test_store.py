@@ -40,7 +40,7 @@ EXPECTED_COLUMNS = (
     "baseline_method", "cost_usd",
     "finish_reason", "needle_found", "http_status", "error_class", "error_message", "repeat",
     "concurrency", "attempt", "warmup", "price_known",
-    "usage_suspect", "phase", "route",
+    "usage_suspect", "phase", "route", "dispatch_ms", "response_id",
 )  # fmt: skip
 
 
@@ -61,6 +61,7 @@ def full_result(run_id: str, **changes: object) -> RequestResult:
         warmup=True,
         phase="warmup",
         task="needle@0.50",
+        t_intended=t0 - 3_500_000,
         t_send=t0,
         t_headers=t0 + 40_000_000,
         t_first_chunk=t0 + 41_000_000,

@@ -42,9 +42,12 @@ import httpx2
 
 from workbench.core.errors import Oversized, UnsendableHeader
 from workbench.core.providers import ProxyChoice, is_loopback, mask_url_password
+from workbench.core.send_stamp import aiohttp_trace_config, httpcore_trace
 
 if TYPE_CHECKING:
+    import aiohttp
     import openai
+    from openai._vendor.httpx_aiohttp import AiohttpTransport
 
     from workbench.core.providers import Provider
 
@@ -55,6 +58,8 @@ CONNECT_TIMEOUT_S = 10.0
 MAX_ERROR_BODY_BYTES = 64 << 10  # of an error answer (status >= 300): the rest is not read
 MAX_BODY_BYTES = 8 << 20  # of a successful GET (a /models list: ~1 MB for 400 models)
 BASELINE_TIMEOUT_S = 10.0  # one GET /models round trip of the network baseline, in all
+MAX_WARM_CONNECTIONS = 256  # connections opened ahead of a run, per client
+WARM_CONNECTIONS_TIMEOUT_S = 10.0  # opening them, in all
 
 
 _DIRECT_OR_SYSTEM = ProxyChoice()
@@ -283,9 +288,81 @@ def _ssl_context(verify_tls: bool) -> ssl.SSLContext:
 def warm_up() -> None:
     """Pay the one-off costs of the first request ahead of time, e.g. on a worker thread:
     importing the SDK (~1 s), its chat resources, and the default TLS context."""
-    import openai.resources.chat.completions  # noqa: F401
+    import openai.resources.chat.completions.completions  # noqa: F401
 
     _ssl_context(True)
+
+
+def warm_client(client: openai.AsyncOpenAI) -> None:
+    """Touch the SDK's lazy parts that the first request would otherwise pay for: the chat
+    and models resources and `with_streaming_response` import ~20 ms of modules on first use,
+    which used to land inside the first measured request of a run."""
+    _ = client.chat.completions.with_streaming_response.create
+    _ = client.models.list
+
+
+async def open_connections(
+    client: openai.AsyncOpenAI, count: int, timeout_s: float = WARM_CONNECTIONS_TIMEOUT_S
+) -> int:
+    """Open up to `count` keep-alive connections ahead of a run (at most MAX_WARM_CONNECTIONS),
+    with that many `GET /models` at once; returns how many answered.
+
+    A burst of requests then finds its connections open instead of paying TCP (and TLS) setup
+    while the streams already running wait for the loop. Any failure only means fewer
+    connections: the run's own requests report what is wrong.
+    """
+    count = max(0, min(count, MAX_WARM_CONNECTIONS))
+
+    async def one() -> bool:
+        try:
+            await client.models.with_raw_response.list()
+        except Exception:  # an error answer still leaves its connection open when read
+            return False
+        return True
+
+    tasks: list[asyncio.Task[bool]] = []
+    try:
+        async with asyncio.timeout(timeout_s):
+            for _ in range(count):
+                tasks.append(asyncio.create_task(one()))
+                await asyncio.sleep(0)  # one request prepared per turn of the loop, as in a run
+            await asyncio.gather(*tasks)
+    except TimeoutError:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return sum(t.result() for t in tasks if t.done() and not t.cancelled())
+
+
+def _traced_session(transport: AiohttpTransport) -> aiohttp.ClientSession:
+    """The session the vendored aiohttp transport would make, plus the trace that stamps the
+    moment each request is written (send_stamp.py)."""
+    import aiohttp
+
+    limits = transport.limits
+    connector = aiohttp.TCPConnector(
+        keepalive_timeout=limits.keepalive_expiry,
+        ssl=transport.ssl_context,
+        limit=limits.max_connections or 0,  # 0: no limit, as httpx's None
+    )
+    return aiohttp.ClientSession(connector=connector, trace_configs=[aiohttp_trace_config()])
+
+
+def _trace_sends(http_client: httpx2.AsyncClient) -> None:
+    """Give every aiohttp transport of the client (direct and proxied) a traced session."""
+    from openai._vendor.httpx_aiohttp import AiohttpTransport
+
+    mounts = getattr(http_client, "_mounts", None)
+    transports = [getattr(http_client, "_transport", None)]
+    transports += list(mounts.values()) if isinstance(mounts, dict) else []
+    for transport in transports:
+        if isinstance(transport, AiohttpTransport) and transport.client is None:
+            transport.client = functools.partial(_traced_session, transport)
+
+
+async def _trace_request(request: httpx2.Request) -> None:
+    """httpx request hook: httpcore reports the head's write through this extension."""
+    request.extensions["trace"] = httpcore_trace
 
 
 def make_client(
@@ -315,6 +392,8 @@ def make_client(
         "follow_redirects": False,
         "event_hooks": {"response": [bound_body]},
     }
+    if route.transport == "httpx":
+        kwargs["event_hooks"] = {"request": [_trace_request], "response": [bound_body]}
     if route.proxy_url:
         kwargs["proxy"] = route.proxy_url
     try:
@@ -322,6 +401,7 @@ def make_client(
             http_client: httpx2.AsyncClient = openai.DefaultAioHttpClient(**kwargs)
         else:
             http_client = openai.DefaultAsyncHttpxClient(**kwargs)
+        _trace_sends(http_client)
         _name_proxies(http_client, route)
     except ImportError as exc:  # httpx's SOCKS support is an optional extra
         raise ProxyUnsupported(
@@ -419,6 +499,7 @@ class ClientPool:
                     proxy=opts.proxy,
                     verify_tls=opts.verify_tls,
                 )
+                warm_client(client)  # the first measured request must not pay for it
             except UnsendableHeader as exc:  # each request becomes a classified row instead
                 client = _refusing_client(base_url, exc)
             self._clients[key] = client

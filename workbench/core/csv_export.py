@@ -70,10 +70,21 @@ COLUMN_DOCS: tuple[tuple[str, str], ...] = (
     ),
     ("phase", "calibration, warmup or measured: why the request was sent"),
     ("route", "direct or gateway in a route comparison (--compare-route); else empty"),
+    ("dispatch_ms", "client-side wait from the request's intended start to its bytes leaving"),
+    ("response_id", "the server's completion id (the chunks' id), to find the row in its logs"),
 )
 COLUMNS: tuple[str, ...] = tuple(name for name, _ in COLUMN_DOCS)
 
-_MS_COLUMNS = ("ttft_ms", "ttfc_ms", "e2e_ms", "tpot_ms", "itl_p50_ms", "itl_p90_ms", "itl_p99_ms")
+_MS_COLUMNS = (
+    "ttft_ms",
+    "ttfc_ms",
+    "e2e_ms",
+    "tpot_ms",
+    "itl_p50_ms",
+    "itl_p90_ms",
+    "itl_p99_ms",
+    "dispatch_ms",
+)
 _TPS_COLUMNS = ("decode_tps", "overall_tps", "prefill_tps")
 
 
@@ -128,9 +139,10 @@ def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -
     The error message goes through `redact` (default: secrets.redact): servers echo keys.
     """
     metrics = derive(result)
+    redact = redact or secrets_redact
     message = result.error_message
     if message is not None:
-        message = (redact or secrets_redact)(message)
+        message = redact(message)
     row = {
         "run_id": result.run_id,
         "request_id": result.request_id,
@@ -161,6 +173,7 @@ def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -
         "usage_suspect": _text(result.usage_suspect),
         "phase": result.phase,
         "route": _text(result.route),
+        "response_id": redact(result.response_id or ""),  # the server chose it: it may echo
     }
     for name in _MS_COLUMNS:
         row[name] = _fixed(getattr(metrics, name), 3)

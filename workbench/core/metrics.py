@@ -32,6 +32,7 @@ class RequestMetrics:
     itl_p90_ms: float | None
     itl_p99_ms: float | None
     cost_usd: float | None
+    dispatch_ms: float | None  # intended start -> bytes written: the client's queue
 
 
 def _ms(start: int | None, end: int | None) -> float | None:
@@ -151,6 +152,7 @@ def derive(result: RequestResult) -> RequestMetrics:
         itl_p90_ms=percentile(itl, 90),
         itl_p99_ms=percentile(itl, 99),
         cost_usd=cost_usd(result.prices, prompt_tokens, out, token_count(result.cached_tokens)),
+        dispatch_ms=_ms(result.t_intended, result.t_send),
     )
 
 

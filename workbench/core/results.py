@@ -98,7 +98,9 @@ class RequestResult:
     warmup: bool = False  # not measured: a warm-up or a calibration request
     phase: str = "measured"  # one of PHASES: why the request was sent
     task: str = ""  # "summary" or "needle@0.50"
-    t_send: int | None = None
+    # when the request was due (the runner's schedule); t_send - t_intended is dispatch_ms
+    t_intended: int | None = None
+    t_send: int | None = None  # when its bytes were written (send_stamp.py)
     t_headers: int | None = None
     t_first_chunk: int | None = None
     t_first_token: int | None = None

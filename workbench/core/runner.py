@@ -14,7 +14,7 @@ import math
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from workbench.core.baseline import Baseline, measure_baseline
 from workbench.core.calibration_checks import (
@@ -24,7 +24,7 @@ from workbench.core.calibration_checks import (
     not_sent,
     prompt_count_far,
 )
-from workbench.core.clients import ClientPool
+from workbench.core.clients import ClientPool, open_connections
 from workbench.core.errors import UNFIXABLE_BY_REPEAT, diagnosis
 from workbench.core.metrics import RequestMetrics, derive
 from workbench.core.prompts import (
@@ -39,6 +39,9 @@ from workbench.core.results import ErrorClass, RequestResult, Target
 from workbench.core.secrets import redact_and_cut
 from workbench.core.store import StoreError
 from workbench.core.streaming import RequestSpec, TextDelta, stream_chat
+
+if TYPE_CHECKING:
+    import openai
 
 Mode = Literal["parallel", "sequential"]
 # The limits of a plan (docs/reliability.md, "Runs and input"); the CLI checks its flags
@@ -81,6 +84,7 @@ class RunPlan:
     stall_timeout_s: float | None = 60.0
     total_timeout_s: float | None = None
     retry_budget_s: float = 0.0  # 429/503 with Retry-After are retried within this budget
+    warm_connections: bool = True  # open a cell's connections before its opening burst
     kind: Literal["comparison", "sweep", "replay"] = "comparison"
 
     def __post_init__(self) -> None:
@@ -358,6 +362,8 @@ class Runner:
     async def _produce(self, state: _RunState) -> None:
         try:
             plan = state.plan
+            for target in plan.targets:  # the clients (and the SDK's lazy parts) before any row
+                self._client_ahead(target)
             for level in plan.levels:
                 for length in plan.prompt_lengths:
                     if self._cancelled or state.failure is not None:
@@ -389,6 +395,14 @@ class Runner:
             baseline = Baseline()
         state.baselines[key] = baseline
 
+    def _client_ahead(self, target: Target) -> openai.AsyncOpenAI | None:
+        """The target's client before its requests; None when its key cannot be had (each of
+        its requests then becomes a row that says why)."""
+        try:
+            return self.pool.get(target.base_url, self.keys(target))
+        except Exception:
+            return None
+
     async def _run_cell(
         self, state: _RunState, target: Target, length: int, concurrency: int
     ) -> None:
@@ -418,19 +432,33 @@ class Runner:
             if self._halted(state, target):
                 return
             await self._request(state, target, length, i, "warmup", concurrency)
+        burst = min(concurrency, plan.requests_at(concurrency))
+        client = self._client_ahead(target)
+        if plan.warm_connections and burst > 1 and client is not None:
+            # right before the burst: a connection idle for 5 s (a long calibration) is closed
+            await open_connections(client, burst)
+        if self._halted(state, target):
+            return
         repeats = iter(range(plan.requests_at(concurrency)))
+        opening = time.perf_counter_ns()  # the whole opening burst is due now
 
-        async def worker() -> None:
+        async def worker(intended: int | None) -> None:
             # workers share one iterator: each repeat is taken once, and a request exists only
-            # while it is in flight
+            # while it is in flight; a worker's later requests are due when it takes them
             for repeat in repeats:
                 if self._halted(state, target):
                     return
-                await self._request(state, target, length, repeat, "measured", concurrency)
+                await self._request(
+                    state, target, length, repeat, "measured", concurrency, intended=intended
+                )
+                intended = None
 
         async with asyncio.TaskGroup() as group:
-            for _ in range(min(concurrency, plan.requests_at(concurrency))):
-                group.create_task(worker())
+            for _ in range(burst):
+                group.create_task(worker(opening))
+                # paced: one request is prepared per turn of the loop, between which the
+                # streams already running read their tokens; the wait shows in dispatch_ms
+                await asyncio.sleep(0)
 
     async def _not_sent(
         self,
@@ -517,9 +545,11 @@ class Runner:
         repeat: int,
         phase: str,
         concurrency: int,
+        intended: int | None = None,
     ) -> RequestResult | None:
         """One planned request and its retries; each attempt ends as exactly one row. Returns
-        the last attempt's row (None when the run had stopped before it)."""
+        the last attempt's row (None when the run had stopped before it). `intended` is when
+        the request was due (its cell's opening burst); by default, now."""
         if self._halted(state, target):
             return None
         plan = state.plan
@@ -529,6 +559,7 @@ class Runner:
         prompt: BuiltPrompt | None = None
         while True:
             result = self._new_result(state, target, length, repeat, phase, attempt, concurrency)
+            result.t_intended = intended or time.perf_counter_ns()
             outer_cancelled = False
             try:
                 prompt = prompt or self._build_prompt(state, target, length)
@@ -545,6 +576,7 @@ class Runner:
                 return result
             await asyncio.sleep(wait)
             attempt += 1
+            intended = None  # a retry is due when its wait ends
 
     @staticmethod
     def _retry_wait(result: RequestResult, deadline: float) -> float | None:

@@ -38,6 +38,8 @@ from workbench.core.errors import (
 from workbench.core.providers import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.secrets import redact_and_cut
+from workbench.core.send_stamp import sending
+from workbench.core.watchdog import Watch
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import httpx2
@@ -203,6 +205,10 @@ async def stream_chat(
     ~0.5 ms of CPU per token (benchmarks/results/client_fidelity.md), which would make the
     client the bottleneck it must never be.
     """
+    if result.t_intended is None:
+        result.t_intended = time.perf_counter_ns()
+    # until the transport reports the write (send_stamp.py), the send is now: a request that
+    # fails before any byte leaves (no connection) still has a start for its limits
     result.started_at = time.time()
     result.t_send = time.perf_counter_ns()
     manager = client.chat.completions.with_streaming_response.create(
@@ -217,7 +223,8 @@ async def stream_chat(
     )
     entered = False
     try:
-        response = await _with_deadline(manager.__aenter__(), result, spec)
+        with sending(result):
+            response = await _with_deadline(manager.__aenter__(), result, spec)
         entered = True
         result.t_headers = time.perf_counter_ns()
         http = response.http_response
@@ -399,10 +406,10 @@ def _shown(data: bytes) -> str:
 
 
 def _response_id(value: Any) -> str | None:
-    # the id only labels the row (to match it with server logs): a garbled one is left out,
-    # since the text and its timing are real measurements all the same
-    if isinstance(value, str | int) and not isinstance(value, bool) and value != "":
-        return str(value)[:200]
+    # the id only labels the row (to match it with server logs): anything but a string is left
+    # out, since the text and its timing are real measurements all the same
+    if isinstance(value, str) and value:
+        return value[:200]
     return None
 
 
@@ -433,14 +440,20 @@ class _Stream:
         self.reasoning_parts: list[str] = []
 
     async def consume(self, http: httpx2.Response) -> None:
+        result, spec = self.result, self.spec
+        watch = Watch(  # the limits as they stand: one timer, nothing per event (watchdog.py)
+            lambda: _next_deadline(result, spec)[0],
+            lambda: _Watchdog(*_next_deadline(result, spec)[1:]),
+        )
         try:
-            async with aclosing(self._events(http.aiter_bytes())) as events:
-                while not self.done:
-                    try:
-                        data = await _with_deadline(events.__anext__(), self.result, self.spec)
-                    except StopAsyncIteration:
+            async with aclosing(self._events(http.aiter_bytes())) as events, watch:
+                async for data in events:
+                    waiting = result.t_first_token is None
+                    if self._handle(data):
+                        self.done = True
                         break
-                    self.done = self._handle(data)
+                    if waiting and result.t_first_token is not None:
+                        watch.rearm()  # the first-token limit gives way to the nearer stall limit
         except _StreamError as err:
             _fail(self.result, diagnosis(ErrorClass.SERVER, f"error event in the stream: {err}"))
         finally:
@@ -513,11 +526,8 @@ class _Stream:
             raise MalformedChunk(f"not a JSON object: {_shown(data)!r}")
         if chunk.get("error"):
             raise _StreamError(redact_and_cut(str(chunk["error"]), 300))
-        chunk_id = chunk.get("id")
-        if type(chunk_id) is not str or result.response_id is None:
-            response_id = _response_id(chunk_id)  # checks it: an object id is malformed
-            if result.response_id is None and response_id:
-                result.response_id = response_id
+        if result.response_id is None:
+            result.response_id = _response_id(chunk.get("id"))
         has_usage = bool(chunk.get("usage"))
         if has_usage:
             _record_usage(result, chunk["usage"])
