@@ -60,6 +60,10 @@ def name_failed_calibration(result: RequestResult, calibration: RequestResult) -
         return
     if result.error_class is ErrorClass.CANCELLED:
         return
+    if result.error_class is calibration.error_class and result.http_status == (
+        calibration.http_status
+    ):
+        return  # the same refusal again (a plain rate limit): the one failure needs no history
     result.error_message = after_calibration(
         result.error_class,
         result.error_message or "",
