@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from workbench.core.baseline import Baseline, measure_baseline
 from workbench.core.calibration_checks import (
-    CALIBRATION_MAX_TOKENS,
+    calibration_length,
     calibration_output_tokens,
     name_failed_calibration,
     not_sent,
@@ -415,7 +415,7 @@ class Runner:
             calibration = await self._request(
                 state,
                 target,
-                min(length, CALIBRATION_MAX_TOKENS),
+                calibration_length(plan.prompt_lengths),
                 repeat=-1,
                 phase="calibration",
                 concurrency=concurrency,
