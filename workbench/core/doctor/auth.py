@@ -90,12 +90,7 @@ async def check_auth(
     leftover = next((k for k in d.headers if k.lower() == "authorization"), None)
     problems: list[Phrase] = list(d.key_problems)
     if leftover:
-        problems.append(
-            phrase(
-                msg.PROVIDER_S_EXTRA_HEADERS_SET_HEADER,
-                header=leftover,
-            )
-        )
+        problems.append(phrase(msg.PROVIDER_S_EXTRA_HEADERS_SET_HEADER, header=leftover))
     source = f" (key from {d.key_source})" if d.key_source else ""
     judged = next(
         (
@@ -126,55 +121,7 @@ async def check_auth(
         return None
     seen = f"{judged.label(d.url)} → HTTP {judged.status}"
     if judged.status in (401, 403):
-        message = judged.message
-        evidence = f"{sent}{source}; {seen}" + (f": {message}" if message else "")
-        if judged.headers.get("www-authenticate"):
-            evidence += (
-                f"; WWW-Authenticate: {redact_and_cut(judged.headers['www-authenticate'], 80)}"
-            )
-        if not d.key:
-            cause = [phrase(msg.NO_KEY_SENT_SERVER_WANTS_ONE)]
-            if d.key_source:
-                cause.append(
-                    phrase(
-                        msg.KEY_SHOULD_COME_SOURCE,
-                        source=d.key_source,
-                    )
-                )
-            fix = phrase(msg.SET_KEY_API_KEY_ENV_VAR)
-            d.add(checked("auth", False, evidence, cause, fix))
-            return False
-        other = await _other_header(d)
-        cause: Said
-        fix: Said
-        if other is not None:
-            cause = phrase(
-                msg.SERVER_WANTS_KEY_HEADER_HEADER_NOT,
-                header=other,
-            )
-            fix = phrase(
-                msg.ADD_HEADER_HEADER_KEY_PROVIDER_S,
-                header=other,
-            )
-        elif leftover:
-            cause = problems[-1]
-            fix = phrase(
-                msg.REMOVE_HEADER_HEADER_PROVIDER_S_EXTRA,
-                header=leftover,
-            )
-        else:
-            hinted = re.search(r"\b(x-api-key|api-key|x-goog-api-key)\b", message, re.I)
-            rejected = [phrase(msg.KEY_SENT_REJECTED_MISTYPED_COPIED_INCOMPLETELY)]
-            if hinted:
-                rejected.append(
-                    phrase(
-                        msg.SERVER_MENTIONS_HEADER_HEADER,
-                        header=hinted.group(1),
-                    )
-                )
-            cause = [*joined(problems), Phrase("; "), *rejected] if problems else rejected
-            fix = phrase(msg.COPY_KEY_AGAIN_PROVIDER_S_CONSOLE)
-        d.add(checked("auth", False, evidence, cause, fix))
+        d.add(await _refused(d, judged, f"{sent}{source}; {seen}", problems, leftover))
         return False
     evidence = f"{sent}{source}; {seen}: not refused"
     if judged.status in (402, 429) or (judged.status or 0) >= 500:
@@ -197,6 +144,38 @@ async def check_auth(
         return None
     d.add(checked("auth", True, evidence))
     return True
+
+
+async def _refused(
+    d: Doctor, judged: Answer, said: str, problems: list[Phrase], leftover: str | None
+) -> Check:
+    """The auth check when the server answered 401/403: why, from what was sent and said."""
+    message = judged.message
+    evidence = said + (f": {message}" if message else "")
+    if judged.headers.get("www-authenticate"):
+        evidence += f"; WWW-Authenticate: {redact_and_cut(judged.headers['www-authenticate'], 80)}"
+    cause: Said
+    fix: Said
+    if not d.key:
+        cause = [phrase(msg.NO_KEY_SENT_SERVER_WANTS_ONE)]
+        if d.key_source:
+            cause.append(phrase(msg.KEY_SHOULD_COME_SOURCE, source=d.key_source))
+        return checked("auth", False, evidence, cause, phrase(msg.SET_KEY_API_KEY_ENV_VAR))
+    other = await _other_header(d)
+    if other is not None:
+        cause = phrase(msg.SERVER_WANTS_KEY_HEADER_HEADER_NOT, header=other)
+        fix = phrase(msg.ADD_HEADER_HEADER_KEY_PROVIDER_S, header=other)
+    elif leftover:
+        cause = problems[-1]
+        fix = phrase(msg.REMOVE_HEADER_HEADER_PROVIDER_S_EXTRA, header=leftover)
+    else:
+        hinted = re.search(r"\b(x-api-key|api-key|x-goog-api-key)\b", message, re.I)
+        rejected = [phrase(msg.KEY_SENT_REJECTED_MISTYPED_COPIED_INCOMPLETELY)]
+        if hinted:
+            rejected.append(phrase(msg.SERVER_MENTIONS_HEADER_HEADER, header=hinted.group(1)))
+        cause = [*joined(problems), Phrase("; "), *rejected] if problems else rejected
+        fix = phrase(msg.COPY_KEY_AGAIN_PROVIDER_S_CONSOLE)
+    return checked("auth", False, evidence, cause, fix)
 
 
 def _gateway_refusal(d: Doctor, answer: Answer, sent: str, problems: list[Phrase]) -> Check:

@@ -157,84 +157,19 @@ async def check_network(d: Doctor, route: ProxyRoute) -> bool:
     via_proxy = route.proxy is not None
     if via_proxy:
         address = _proxy_address(route.proxy or "")
-        assert address is not None
+        assert address is not None  # check_proxy stopped the run for a proxy it cannot read
         host, port = address
         who = f"proxy {host}:{port}"
     else:
         host = parts.hostname or ""
         port = parts.port or (443 if parts.scheme == "https" else 80)
         who = f"{host}:{port}"
-    # DNS
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-        addresses = [host.strip("[]")]
-        d.add(checked("dns", True, f"{host} is an IP address: nothing to look up"))
-    except ValueError:
-        start = time.perf_counter()
-        try:
-            async with asyncio.timeout(d.timeout_s):
-                infos = await asyncio.get_running_loop().getaddrinfo(
-                    host, port, type=socket.SOCK_STREAM
-                )
-            addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
-            ms = (time.perf_counter() - start) * 1e3
-            shown = ", ".join(addresses[:4]) + (" …" if len(addresses) > 4 else "")
-            d.add(checked("dns", True, f"{host} → {shown} ({ms:.0f} ms)"))
-        except (OSError, TimeoutError) as exc:
-            problem = (
-                f"no answer within {d.timeout_s:g} s" if isinstance(exc, TimeoutError) else str(exc)
-            )
-            d.add(
-                checked(
-                    "dns",
-                    False,
-                    f"looking up {host}: {problem}",
-                    phrase(
-                        msg.HOST_NAME_HOST_DOES_NOT_RESOLVE,
-                        host=host,
-                        url=phrase(msg.PROXY_URL) if via_proxy else phrase(msg.BASE_URL),
-                    ),
-                    phrase(msg.CHECK_SPELLING_HOST_COPY_PROVIDER_S),
-                )
-            )
-            d.skip_rest(f"{host} does not resolve (dns)")
-            return False
-    # TCP
-    why: str | None = "no address"
-    ms = 0.0
-    target = addresses[0]
-    for target in addresses[:3]:
-        ms, why = await _tcp_connect(target, port, d.timeout_s)
-        if why is None:
-            break
-    if why is not None:
-        refused = "refused" in why
-        d.add(
-            checked(
-                "tcp",
-                False,
-                f"connect to {who}"
-                + (f" ({target})" if target != host.strip("[]") else "")
-                + f": {why}",
-                phrase(
-                    msg.NOTHING_LISTENS_WHO_SERVER_NOT_RUNNING
-                    if refused
-                    else msg.WHO_CANNOT_REACHED_WHY_FIREWALL_WRONG,
-                    who=who,
-                    why=why,
-                ),
-                phrase(
-                    msg.START_SERVER_CORRECT_PORT_BASE_URL
-                    if refused
-                    else msg.CHECK_HOST_PORT_IF_NETWORK_NEEDS
-                ),
-            )
-        )
-        d.skip_rest(f"no TCP connection to {who} (tcp)")
+    addresses = await _check_dns(d, host, port, via_proxy)
+    if addresses is None:
         return False
-    shown_ip = f" ({target})" if target != host.strip("[]") else ""
-    d.add(checked("tcp", True, f"connected to {who}{shown_ip} in {ms:.1f} ms"))
-    # TLS
+    target = await _check_tcp(d, host, port, who, addresses)
+    if target is None:
+        return False
     if parts.scheme != "https":
         note = "plain http: no TLS"
         if not is_loopback(d.url):
@@ -251,6 +186,84 @@ async def check_network(d: Doctor, route: ProxyRoute) -> bool:
         )
         return True
     return await check_tls(d, parts.hostname or host, target, port)
+
+
+async def _check_dns(d: Doctor, host: str, port: int, via_proxy: bool) -> list[str] | None:
+    """The host's addresses (an IP address is its own), or None when it does not resolve."""
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        pass
+    else:
+        d.add(checked("dns", True, f"{host} is an IP address: nothing to look up"))
+        return [host.strip("[]")]
+    start = time.perf_counter()
+    try:
+        async with asyncio.timeout(d.timeout_s):
+            infos = await asyncio.get_running_loop().getaddrinfo(
+                host, port, type=socket.SOCK_STREAM
+            )
+    except (OSError, TimeoutError) as exc:
+        problem = (
+            f"no answer within {d.timeout_s:g} s" if isinstance(exc, TimeoutError) else str(exc)
+        )
+        d.add(
+            checked(
+                "dns",
+                False,
+                f"looking up {host}: {problem}",
+                phrase(
+                    msg.HOST_NAME_HOST_DOES_NOT_RESOLVE,
+                    host=host,
+                    url=phrase(msg.PROXY_URL) if via_proxy else phrase(msg.BASE_URL),
+                ),
+                phrase(msg.CHECK_SPELLING_HOST_COPY_PROVIDER_S),
+            )
+        )
+        d.skip_rest(f"{host} does not resolve (dns)")
+        return None
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
+    ms = (time.perf_counter() - start) * 1e3
+    shown = ", ".join(addresses[:4]) + (" …" if len(addresses) > 4 else "")
+    d.add(checked("dns", True, f"{host} → {shown} ({ms:.0f} ms)"))
+    return addresses
+
+
+async def _check_tcp(d: Doctor, host: str, port: int, who: str, addresses: list[str]) -> str | None:
+    """The address a TCP connection opened to (of the first three), or None."""
+    why: str | None = "no address"
+    ms = 0.0
+    target = addresses[0]
+    for target in addresses[:3]:
+        ms, why = await _tcp_connect(target, port, d.timeout_s)
+        if why is None:
+            break
+    shown_ip = f" ({target})" if target != host.strip("[]") else ""
+    if why is None:
+        d.add(checked("tcp", True, f"connected to {who}{shown_ip} in {ms:.1f} ms"))
+        return target
+    refused = "refused" in why
+    d.add(
+        checked(
+            "tcp",
+            False,
+            f"connect to {who}{shown_ip}: {why}",
+            phrase(
+                msg.NOTHING_LISTENS_WHO_SERVER_NOT_RUNNING
+                if refused
+                else msg.WHO_CANNOT_REACHED_WHY_FIREWALL_WRONG,
+                who=who,
+                why=why,
+            ),
+            phrase(
+                msg.START_SERVER_CORRECT_PORT_BASE_URL
+                if refused
+                else msg.CHECK_HOST_PORT_IF_NETWORK_NEEDS
+            ),
+        )
+    )
+    d.skip_rest(f"no TCP connection to {who} (tcp)")
+    return None
 
 
 async def check_tls(d: Doctor, hostname: str, address: str, port: int) -> bool:
