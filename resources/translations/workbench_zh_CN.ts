@@ -4,12 +4,12 @@
 <context>
     <name>Doctor</name>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="271"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="276"/>
         <source>the server generated tokens (completion_tokens {tokens}, finish_reason {finish}) but sent none as visible text: special tokens it does not decode (an end-of-turn or a thinking marker), or a character cut in the middle of its UTF-8 bytes. The model id is fine: it answered</source>
         <translation>服务器生成了 token（completion_tokens {tokens}，finish_reason {finish}），但没有发送任何可见文本：可能是它不解码的特殊 token（回合结束或思考标记），或一个在 UTF-8 字节中间被截断的字符。模型 ID 没有问题：它作出了回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="278"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="283"/>
         <source>raise max_tokens (with finish_reason length the answer may not have reached any text yet); check the model&apos;s chat template and tokenizer on the server: does it stop at, or print, its end-of-turn token?</source>
         <translation>调大 max_tokens（finish_reason 为 length 时，回答可能还没写到任何文本）；检查服务器上该模型的聊天模板和分词器：它是在回合结束 token 处停止，还是把它打印出来？</translation>
     </message>
@@ -335,81 +335,86 @@
     </message>
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="250"/>
+        <source>the server answered a streamed request once, then failed while it was timed (flaky server or network)</source>
+        <translation>服务器响应了一次流式请求，随后在计时中失败（服务器或网络不稳定）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="255"/>
         <source>retry; if it repeats, report it to the provider</source>
         <translation>重试；如果反复出现，向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="254"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="259"/>
         <source>wait {seconds} s (Retry-After), then retry; </source>
         <translation>等待 {seconds} 秒（Retry-After）后重试；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="258"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="263"/>
         <source>the proxy wants a login (HTTP 407) and answered with its own page</source>
         <translation>代理要求登录（HTTP 407），并返回了它自己的页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="262"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="267"/>
         <source>a web page answered with HTTP 200: the base URL points at the web site, not at the API (the &apos;reading choices&apos; error: no JSON `choices` in an HTML page)</source>
         <translation>网页以 HTTP 200 作答：Base URL 指向的是网站而不是 API（即 &apos;reading choices&apos; 错误：HTML 页面里没有 JSON `choices`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="267"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="272"/>
         <source>; here a proxy or gateway answered HTTP {codes} with its own error page</source>
         <translation>；这里是代理或网关以 HTTP {codes} 返回了它自己的错误页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="284"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="289"/>
         <source>the server&apos;s certificate has expired</source>
         <translation>服务器证书已过期</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="288"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="293"/>
         <source>the certificate is self-signed, not issued by a trusted authority (a lab server, or a corporate proxy that inspects TLS)</source>
         <translation>证书是自签名的，不是受信任机构签发的（实验用服务器，或检查 TLS 的公司代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="293"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="298"/>
         <source>the certificate&apos;s issuer is not trusted here (a missing intermediate certificate, or a corporate root certificate not installed on this machine)</source>
         <translation>本机不信任证书的签发者（缺少中间证书，或本机没有安装公司根证书）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="298"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="303"/>
         <source>the certificate is for another host name, not {host}</source>
         <translation>证书属于别的主机名，而不是 {host}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="302"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="307"/>
         <source>the certificate is not valid yet (check this machine&apos;s clock)</source>
         <translation>证书尚未生效（检查本机时钟）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="306"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="311"/>
         <source>the certificate was refused: {message}</source>
         <translation>证书被拒绝：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="307"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="312"/>
         <source>store the bare key: no spaces, newline, quotes or &apos;Bearer &apos; around it (export VAR=sk-... ; read files with `tr -d &apos;\n&apos;`)</source>
         <translation>只保存密钥本身：前后不要有空格、换行、引号或 &apos;Bearer &apos;（export VAR=sk-... ；读文件时用 `tr -d &apos;\n&apos;`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="312"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="317"/>
         <source>copy the key again, whole, from the provider&apos;s console</source>
         <translation>从服务商控制台重新完整复制密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="316"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="321"/>
         <source>replace the placeholder with your real key</source>
         <translation>把占位文字换成你真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="320"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="325"/>
         <source>remove the Authorization header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 Authorization</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="324"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="329"/>
         <source>check the key</source>
         <translation>检查密钥</translation>
     </message>

@@ -247,6 +247,11 @@ SERVER_ANSWERED_MODELS_ONCE_THEN_FAILED = QT_TRANSLATE_NOOP(
     "Doctor",
     "the server answered /models once, then failed (flaky server or network)",
 )
+SERVER_ANSWERED_CHAT_ONCE_THEN_FAILED = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "the server answered a streamed request once, then failed while it was timed (flaky server "
+    "or network)",
+)
 RETRY_IF_REPEATS_REPORT_PROVIDER = QT_TRANSLATE_NOOP(
     "Doctor",
     "retry; if it repeats, report it to the provider",
