@@ -11,7 +11,9 @@ check is `ok`.
 The checks, in order (their `name`):
 
     base_url     the base URL's shape: a pasted .../chat/completions, a query string, no scheme
-    proxy        *_PROXY / NO_PROXY in effect, whether they apply to this host, a dead proxy
+    proxy        *_PROXY / NO_PROXY in effect; the route to this host (the client's own, from
+                 core/proxy_route.py) with the variable and NO_PROXY entry that decided; a dead
+                 proxy
     dns          the host name resolves
     tcp          a TCP connection opens (and how long it took)
     tls          the TLS handshake for https (certificate problems named)
@@ -23,7 +25,8 @@ The checks, in order (their `name`):
     rate_limit   a 429 / 402 / quota answer anywhere, with the wait it asks for (Retry-After,
                  retry-after-ms, a gateway's *-retry-after)
     html         an HTML page where JSON was expected (proxy login page, the web site)
-    baseline     network round trip: median of 3 GET /models
+    baseline     network round trip as runs measure it (core/baseline.py): on the chat path,
+                 GET /models when no model answered; the evidence names the method
 
 Every error that gateway troubleshooting guides list maps to a check (`TROUBLESHOOTING_ERRORS`).
 
