@@ -90,7 +90,7 @@ async def check_auth(
     leftover = next((k for k in d.headers if k.lower() == "authorization"), None)
     problems: list[Phrase] = list(d.key_problems)
     if leftover:
-        problems.append(phrase(msg.PROVIDER_S_EXTRA_HEADERS_SET_HEADER, header=leftover))
+        problems.append(phrase(msg.PROVIDER_EXTRA_HEADERS_SET_HEADER, header=leftover))
     source = f" (key from {d.key_source})" if d.key_source else ""
     judged = next(
         (
@@ -164,17 +164,17 @@ async def _refused(
     other = await _other_header(d)
     if other is not None:
         cause = phrase(msg.SERVER_WANTS_KEY_HEADER_HEADER_NOT, header=other)
-        fix = phrase(msg.ADD_HEADER_HEADER_KEY_PROVIDER_S, header=other)
+        fix = phrase(msg.ADD_HEADER_HEADER_KEY_PROVIDER, header=other)
     elif leftover:
         cause = problems[-1]
-        fix = phrase(msg.REMOVE_HEADER_HEADER_PROVIDER_S_EXTRA, header=leftover)
+        fix = phrase(msg.REMOVE_HEADER_HEADER_PROVIDER_EXTRA, header=leftover)
     else:
         hinted = re.search(r"\b(x-api-key|api-key|x-goog-api-key)\b", message, re.I)
         rejected = [phrase(msg.KEY_SENT_REJECTED_MISTYPED_COPIED_INCOMPLETELY)]
         if hinted:
             rejected.append(phrase(msg.SERVER_MENTIONS_HEADER_HEADER, header=hinted.group(1)))
         cause = [*joined(problems), Phrase("; "), *rejected] if problems else rejected
-        fix = phrase(msg.COPY_KEY_AGAIN_PROVIDER_S_CONSOLE)
+        fix = phrase(msg.COPY_KEY_AGAIN_PROVIDER_CONSOLE)
     return checked("auth", False, evidence, cause, fix)
 
 
@@ -210,9 +210,9 @@ def key_fix(problems: Sequence[Phrase]) -> list[Phrase]:
     if "whitespace around" in text or "quotes" in text or "Bearer" in text:
         fixes.append(phrase(msg.STORE_BARE_KEY_NO_SPACES_NEWLINE))
     if "inside it" in text:
-        fixes.append(phrase(msg.COPY_KEY_AGAIN_WHOLE_PROVIDER_S))
+        fixes.append(phrase(msg.COPY_KEY_AGAIN_WHOLE_PROVIDER))
     if "non-ASCII" in text:
         fixes.append(phrase(msg.REPLACE_PLACEHOLDER_YOUR_REAL_KEY))
     if "replaces the key" in text:
-        fixes.append(phrase(msg.REMOVE_AUTHORIZATION_HEADER_PROVIDER_S_EXTRA))
+        fixes.append(phrase(msg.REMOVE_AUTHORIZATION_HEADER_PROVIDER_EXTRA))
     return joined(fixes) or [phrase(msg.CHECK_KEY)]

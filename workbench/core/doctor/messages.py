@@ -72,7 +72,7 @@ HOST_NAME_HOST_DOES_NOT_RESOLVE = QT_TRANSLATE_NOOP(
 )
 PROXY_URL = QT_TRANSLATE_NOOP("Doctor", "proxy URL")
 BASE_URL = QT_TRANSLATE_NOOP("Doctor", "base URL")
-CHECK_SPELLING_HOST_COPY_PROVIDER_S = QT_TRANSLATE_NOOP(
+CHECK_SPELLING_HOST_COPY_PROVIDER = QT_TRANSLATE_NOOP(
     "Doctor",
     "check the spelling of the host (copy it from the provider's docs) and that this "
     "machine is online",
@@ -109,11 +109,11 @@ TLS_HANDSHAKE_FAILED_OLD_TLS_VERSION = QT_TRANSLATE_NOOP(
     "Doctor",
     "the TLS handshake failed (an old TLS version, or something between you and the server cut it)",
 )
-USE_HTTP_INSTEAD_HTTPS_PORT_PORT = QT_TRANSLATE_NOOP(
+USE_HTTP_INSTEAD_OF_HTTPS_FOR_PORT = QT_TRANSLATE_NOOP(
     "Doctor",
     "use http:// instead of https:// for port {port}",
 )
-CHECK_URL_S_SCHEME_PORT_TRY = QT_TRANSLATE_NOOP(
+CHECK_URL_SCHEME_PORT_WITHOUT_PROXY = QT_TRANSLATE_NOOP(
     "Doctor",
     "check the URL's scheme and port; try without a proxy or VPN",
 )
@@ -121,7 +121,7 @@ PROXY_URL_CANNOT_USED_CLIENT = QT_TRANSLATE_NOOP(
     "Doctor",
     "the proxy URL cannot be used by this client",
 )
-USE_HTTP_PROXY_SET_PROVIDER_S = QT_TRANSLATE_NOOP(
+USE_HTTP_PROXY_SET_PROVIDER = QT_TRANSLATE_NOOP(
     "Doctor",
     "use an http:// proxy, or set the provider's proxy to 'none'",
 )
@@ -131,12 +131,12 @@ SERVER_ACCEPTED_CONNECTION_BUT_GAVE_NO = QT_TRANSLATE_NOOP(
     "Doctor",
     "the server accepted the connection but gave no HTTP answer ({error})",
 )
-CHECK_URL_S_SCHEME_PORT_API = QT_TRANSLATE_NOOP(
+CHECK_URL_SCHEME_PORT_ARE_API = QT_TRANSLATE_NOOP(
     "Doctor",
     "check that the URL's scheme and port are the API's; raise the timeout for a slow "
     "server; try without a proxy",
 )
-BASE_URL_LACKS_V1_SERVER_S = QT_TRANSLATE_NOOP(
+BASE_URL_LACKS_V1_SERVER = QT_TRANSLATE_NOOP(
     "Doctor",
     "the base URL lacks /v1: this server's API lives under /v1",
 )
@@ -165,11 +165,11 @@ NEITHER_BASE_URL_NOR_V1_VARIANT = QT_TRANSLATE_NOOP(
     "neither the base URL nor its /v1 variant answers /models or /chat/completions: the "
     "path is wrong, or this is not an OpenAI-compatible API",
 )
-USE_API_BASE_URL_PROVIDER_S = QT_TRANSLATE_NOOP(
+USE_API_BASE_URL_PROVIDER = QT_TRANSLATE_NOOP(
     "Doctor",
     "use the API base URL from the provider's docs (not the web site's address)",
 )
-PROVIDER_S_EXTRA_HEADERS_SET_HEADER = QT_TRANSLATE_NOOP(
+PROVIDER_EXTRA_HEADERS_SET_HEADER = QT_TRANSLATE_NOOP(
     "Doctor",
     "the provider's extra headers set '{header}', which replaces the key: a leftover "
     "OAuth login or an old token is sent instead",
@@ -188,11 +188,11 @@ SERVER_WANTS_KEY_HEADER_HEADER_NOT = QT_TRANSLATE_NOOP(
     "Doctor",
     "the server wants the key in the header '{header}', not in 'Authorization: Bearer'",
 )
-ADD_HEADER_HEADER_KEY_PROVIDER_S = QT_TRANSLATE_NOOP(
+ADD_HEADER_HEADER_KEY_PROVIDER = QT_TRANSLATE_NOOP(
     "Doctor",
     "add the header '{header}: <key>' to the provider's extra headers",
 )
-REMOVE_HEADER_HEADER_PROVIDER_S_EXTRA = QT_TRANSLATE_NOOP(
+REMOVE_HEADER_HEADER_PROVIDER_EXTRA = QT_TRANSLATE_NOOP(
     "Doctor",
     "remove the '{header}' header from the provider's extra headers",
 )
@@ -205,7 +205,7 @@ SERVER_MENTIONS_HEADER_HEADER = QT_TRANSLATE_NOOP(
     "Doctor",
     "; the server mentions the header '{header}'",
 )
-COPY_KEY_AGAIN_PROVIDER_S_CONSOLE = QT_TRANSLATE_NOOP(
+COPY_KEY_AGAIN_PROVIDER_CONSOLE = QT_TRANSLATE_NOOP(
     "Doctor",
     "copy the key again from the provider's console (keys show once); check that the "
     "variable holds it whole (echo ${VAR:0:6}); if a tool logged in with OAuth before, "
@@ -216,7 +216,7 @@ MODEL_LIST_NOT_OPENAI_SHAPE_DATA = QT_TRANSLATE_NOOP(
     'the model list is not the OpenAI shape {"data": [{"id": ...}]}: the endpoint is not '
     "OpenAI-compatible (the 'reading choices' kind of error)",
 )
-CHECK_BASE_URL_PROVIDER_S_OPENAI = QT_TRANSLATE_NOOP(
+CHECK_BASE_URL_PROVIDER_OPENAI = QT_TRANSLATE_NOOP(
     "Doctor",
     "check that the base URL is the provider's OpenAI-compatible one",
 )
@@ -238,7 +238,7 @@ GATEWAY_LISTS_MODEL_BUT_UPSTREAM_REFUSES = QT_TRANSLATE_NOOP(
     "Doctor",
     "the gateway lists this model, but its upstream refuses it (HTTP {status}): {words}",
 )
-CHECK_GATEWAY_S_ROUTE_MODEL_UPSTREAM = QT_TRANSLATE_NOOP(
+CHECK_GATEWAY_ROUTE_MODEL_UPSTREAM = QT_TRANSLATE_NOOP(
     "Doctor",
     "check the gateway's route for this model: the upstream's model id, address and key "
     "in the gateway's configuration, and the upstream's own logs",
@@ -256,7 +256,7 @@ RETRY_IF_REPEATS_REPORT_PROVIDER = QT_TRANSLATE_NOOP(
     "Doctor",
     "retry; if it repeats, report it to the provider",
 )
-WAIT_SECONDS_S_RETRY_AFTER_THEN = QT_TRANSLATE_NOOP(
+WAIT_SECONDS_RETRY_AFTER_THEN = QT_TRANSLATE_NOOP(
     "Doctor",
     "wait {seconds} s (Retry-After), then retry; ",
 )
@@ -286,7 +286,7 @@ RAISE_MAX_TOKENS_FINISH_REASON_LENGTH = QT_TRANSLATE_NOOP(
     " yet); check the model's chat template and tokenizer on the server: does it stop at,"
     " or print, its end-of-turn token?",
 )
-SERVER_S_CERTIFICATE_HAS_EXPIRED = QT_TRANSLATE_NOOP(
+SERVER_CERTIFICATE_HAS_EXPIRED = QT_TRANSLATE_NOOP(
     "Doctor",
     "the server's certificate has expired",
 )
@@ -295,7 +295,7 @@ CERTIFICATE_SELF_SIGNED_NOT_ISSUED_TRUSTED = QT_TRANSLATE_NOOP(
     "the certificate is self-signed, not issued by a trusted authority (a lab server, or "
     "a corporate proxy that inspects TLS)",
 )
-CERTIFICATE_S_ISSUER_NOT_TRUSTED_HERE = QT_TRANSLATE_NOOP(
+CERTIFICATE_ISSUER_NOT_TRUSTED_HERE = QT_TRANSLATE_NOOP(
     "Doctor",
     "the certificate's issuer is not trusted here (a missing intermediate certificate, or"
     " a corporate root certificate not installed on this machine)",
@@ -314,7 +314,7 @@ STORE_BARE_KEY_NO_SPACES_NEWLINE = QT_TRANSLATE_NOOP(
     "store the bare key: no spaces, newline, quotes or 'Bearer ' around it (export "
     "VAR=sk-... ; read files with `tr -d '\\n'`)",
 )
-COPY_KEY_AGAIN_WHOLE_PROVIDER_S = QT_TRANSLATE_NOOP(
+COPY_KEY_AGAIN_WHOLE_PROVIDER = QT_TRANSLATE_NOOP(
     "Doctor",
     "copy the key again, whole, from the provider's console",
 )
@@ -322,7 +322,7 @@ REPLACE_PLACEHOLDER_YOUR_REAL_KEY = QT_TRANSLATE_NOOP(
     "Doctor",
     "replace the placeholder with your real key",
 )
-REMOVE_AUTHORIZATION_HEADER_PROVIDER_S_EXTRA = QT_TRANSLATE_NOOP(
+REMOVE_AUTHORIZATION_HEADER_PROVIDER_EXTRA = QT_TRANSLATE_NOOP(
     "Doctor",
     "remove the Authorization header from the provider's extra headers",
 )

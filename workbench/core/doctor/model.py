@@ -42,7 +42,7 @@ def check_model(d: Doctor, answer: Answer, auth_ok: bool | None) -> list[str] | 
                 False,
                 f"GET /models → HTTP {answer.status}: {first_bytes(answer.body, 160)}",
                 phrase(msg.MODEL_LIST_NOT_OPENAI_SHAPE_DATA),
-                phrase(msg.CHECK_BASE_URL_PROVIDER_S_OPENAI),
+                phrase(msg.CHECK_BASE_URL_PROVIDER_OPENAI),
             )
         )
         return None

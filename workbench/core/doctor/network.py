@@ -217,7 +217,7 @@ async def _check_dns(d: Doctor, host: str, port: int, via_proxy: bool) -> list[s
                     host=host,
                     url=phrase(msg.PROXY_URL) if via_proxy else phrase(msg.BASE_URL),
                 ),
-                phrase(msg.CHECK_SPELLING_HOST_COPY_PROVIDER_S),
+                phrase(msg.CHECK_SPELLING_HOST_COPY_PROVIDER),
             )
         )
         d.skip_rest(f"{host} does not resolve (dns)")
@@ -301,9 +301,9 @@ async def check_tls(d: Doctor, hostname: str, address: str, port: int) -> bool:
                     else msg.TLS_HANDSHAKE_FAILED_OLD_TLS_VERSION
                 ),
                 phrase(
-                    msg.USE_HTTP_INSTEAD_HTTPS_PORT_PORT
+                    msg.USE_HTTP_INSTEAD_OF_HTTPS_FOR_PORT
                     if plain
-                    else msg.CHECK_URL_S_SCHEME_PORT_TRY,
+                    else msg.CHECK_URL_SCHEME_PORT_WITHOUT_PROXY,
                     port=port,
                 ),
             )
@@ -337,11 +337,11 @@ async def check_tls(d: Doctor, hostname: str, address: str, port: int) -> bool:
 def _certificate_cause(message: str, hostname: str) -> Phrase:
     lowered = message.lower()
     if "expired" in lowered:
-        return phrase(msg.SERVER_S_CERTIFICATE_HAS_EXPIRED)
+        return phrase(msg.SERVER_CERTIFICATE_HAS_EXPIRED)
     if "self-signed" in lowered or "self signed" in lowered:
         return phrase(msg.CERTIFICATE_SELF_SIGNED_NOT_ISSUED_TRUSTED)
     if "local issuer" in lowered or "issuer" in lowered:
-        return phrase(msg.CERTIFICATE_S_ISSUER_NOT_TRUSTED_HERE)
+        return phrase(msg.CERTIFICATE_ISSUER_NOT_TRUSTED_HERE)
     if "hostname" in lowered or "ip address mismatch" in lowered:
         return phrase(
             msg.CERTIFICATE_ANOTHER_HOST_NAME_NOT_HOST,

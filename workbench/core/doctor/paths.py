@@ -40,7 +40,7 @@ async def check_http(d: Doctor) -> None:
                 False,
                 f"cannot build an HTTP client: {exc}",
                 phrase(msg.PROXY_URL_CANNOT_USED_CLIENT),
-                phrase(msg.USE_HTTP_PROXY_SET_PROVIDER_S),
+                phrase(msg.USE_HTTP_PROXY_SET_PROVIDER),
             )
         )
         d.skip_rest("no HTTP client (models_path)")
@@ -109,7 +109,7 @@ def check_models_path(
                     msg.SERVER_ACCEPTED_CONNECTION_BUT_GAVE_NO,
                     error=first.error,
                 ),
-                phrase(msg.CHECK_URL_S_SCHEME_PORT_API),
+                phrase(msg.CHECK_URL_SCHEME_PORT_ARE_API),
             )
         )
         d.skip_rest("no HTTP answer (models_path)")
@@ -119,7 +119,7 @@ def check_models_path(
         return True
     if a == "yes" or (a == "gated" and b == "no"):
         if change == "added":
-            what = phrase(msg.BASE_URL_LACKS_V1_SERVER_S)
+            what = phrase(msg.BASE_URL_LACKS_V1_SERVER)
         else:
             what = phrase(msg.BASE_URL_HAS_EXTRA_V1_SERVER)
         answers = phrase(
@@ -150,7 +150,7 @@ def check_models_path(
                     if html
                     else msg.NEITHER_BASE_URL_NOR_V1_VARIANT
                 ),
-                phrase(msg.USE_API_BASE_URL_PROVIDER_S),
+                phrase(msg.USE_API_BASE_URL_PROVIDER),
             )
         )
         d.skip_rest("no API path answers (models_path)")

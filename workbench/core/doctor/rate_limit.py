@@ -69,7 +69,7 @@ def check_rate_limit(d: Doctor) -> None:
     fix: list[Phrase] = [marked("ErrorFix", said.fix)]
     if retry is not None and not quota:
         wait = phrase(
-            msg.WAIT_SECONDS_S_RETRY_AFTER_THEN,
+            msg.WAIT_SECONDS_RETRY_AFTER_THEN,
             seconds=f"{retry:g}",
         )
         fix.insert(0, wait)

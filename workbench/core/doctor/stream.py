@@ -129,7 +129,7 @@ def _broken_route(
             words=words,
         )
     ]
-    fix = phrase(msg.CHECK_GATEWAY_S_ROUTE_MODEL_UPSTREAM)
+    fix = phrase(msg.CHECK_GATEWAY_ROUTE_MODEL_UPSTREAM)
     return cause, fix
 
 
