@@ -4,413 +4,417 @@
 <context>
     <name>Doctor</name>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1676"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="276"/>
         <source>the server generated tokens (completion_tokens {tokens}, finish_reason {finish}) but sent none as visible text: special tokens it does not decode (an end-of-turn or a thinking marker), or a character cut in the middle of its UTF-8 bytes. The model id is fine: it answered</source>
         <translation>服务器生成了 token（completion_tokens {tokens}，finish_reason {finish}），但没有发送任何可见文本：可能是它不解码的特殊 token（回合结束或思考标记），或一个在 UTF-8 字节中间被截断的字符。模型 ID 没有问题：它作出了回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1688"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="283"/>
         <source>raise max_tokens (with finish_reason length the answer may not have reached any text yet); check the model&apos;s chat template and tokenizer on the server: does it stop at, or print, its end-of-turn token?</source>
         <translation>调大 max_tokens（finish_reason 为 length 时，回答可能还没写到任何文本）；检查服务器上该模型的聊天模板和分词器：它是在回合结束 token 处停止，还是把它打印出来？</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="428"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="11"/>
         <source>a leading newline</source>
         <translation>开头有换行符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="430"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="12"/>
         <source>leading spaces</source>
         <translation>开头有空格</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="432"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="13"/>
         <source>a trailing newline</source>
         <translation>结尾有换行符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="434"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="14"/>
         <source>trailing spaces</source>
         <translation>结尾有空格</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="437"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="15"/>
         <source>{first} and {second}</source>
         <translation>{first}，{second}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="444"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="16"/>
         <source>the key has {where} (whitespace around it: a copy-paste or `$(cat file)` leftover); sent as is, servers answer 401, and a newline cannot even be sent in a header</source>
         <translation>密钥{where}（前后有空白：复制粘贴或 `$(cat file)` 留下的）；原样发送时服务器会返回 401，换行符甚至无法放进请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="457"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="21"/>
         <source>the key is wrapped in quotes, which became part of it</source>
         <translation>密钥被引号包住，引号成了密钥的一部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="464"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="25"/>
         <source>the key starts with &apos;Bearer &apos;: the client adds that word itself</source>
         <translation>密钥以 &apos;Bearer &apos; 开头：客户端会自己加上这个词</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="472"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="29"/>
         <source>the key has spaces inside it (an incomplete or joined copy?)</source>
         <translation>密钥中间有空格（复制不完整或拼接了？）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="480"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="33"/>
         <source>the key has non-ASCII characters: probably the placeholder text of an example (like 你的_API_Key) rather than a real key</source>
         <translation>密钥含有非 ASCII 字符：很可能是示例里的占位文字（如 你的_API_Key），而不是真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="647"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="38"/>
         <source>the base URL is not usable: {problem}</source>
         <translation>Base URL 无法使用：{problem}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="651"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="39"/>
         <source>write the base URL the provider documents, like https://host/v1</source>
         <translation>填写服务商文档给出的 Base URL，例如 https://host/v1</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="667"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="43"/>
         <source>the base URL is not in base form: {notes}</source>
         <translation>Base URL 不是基础形式：{notes}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="674"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="47"/>
         <source> (a full endpoint URL was pasted; the SDK appends /chat/completions itself, so the request would go to .../chat/completions/chat/completions)</source>
         <translation>（粘贴的是完整的接口地址；SDK 会自己加上 /chat/completions，请求会发到 .../chat/completions/chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="682"/>
-        <location filename="../../workbench/core/doctor.py" line="1099"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="52"/>
         <source>the base URL should be {url}</source>
         <translation>Base URL 应为 {url}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="722"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="53"/>
         <source>local proxy failed: requests to this host go through {proxy} ({source}), and it does not answer: {names}</source>
         <translation>本地代理失败：发往该主机的请求要经过 {proxy}（{source}），而它没有响应：{names}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="733"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="58"/>
         <source>local proxy failed: {names} points at a proxy nothing answers on; this host is reached directly ({reason}), but other hosts and other tools that read these variables will fail</source>
         <translation>本地代理失败：{names} 指向的代理没有任何响应；该主机是直连的（{reason}），但其他主机和读取这些变量的其他工具会失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="743"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="64"/>
         <source>unset it or fix it (start the proxy, or correct its host and port); a local server is reached directly</source>
         <translation>取消设置或修正它（启动代理，或改正其主机和端口）；本地服务器会直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="807"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="75"/>
         <source>check the spelling of the host (copy it from the provider&apos;s docs) and that this machine is online</source>
         <translation>检查主机名的拼写（从服务商文档复制），以及本机是否联网</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="835"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="80"/>
         <source>nothing listens on {who}: the server is not running, or the port is wrong</source>
         <translation>{who} 上没有服务在监听：服务器没有运行，或端口错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="841"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="84"/>
         <source>{who} cannot be reached ({why}): a firewall, a wrong host, or a network that needs a proxy (a timeout)</source>
         <translation>无法连接 {who}（{why}）：防火墙、主机错误，或网络需要代理（超时）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="850"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="89"/>
         <source>start the server, or correct the port in the base URL</source>
         <translation>启动服务器，或改正 Base URL 中的端口</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="854"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="93"/>
         <source>check the host and port; if this network needs a proxy, set HTTPS_PROXY; a local server is reached directly</source>
         <translation>检查主机和端口；如果网络需要代理，设置 HTTPS_PROXY；本地服务器会直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="901"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="98"/>
         <source>if a corporate proxy or antivirus inspects TLS, install its root certificate (or point SSL_CERT_FILE at it); otherwise tell the provider. Turn verification off only for a lab server, with its warning shown</source>
         <translation>如果公司代理或杀毒软件会检查 TLS，安装它的根证书（或让 SSL_CERT_FILE 指向它）；否则告知服务商。只有实验用服务器才可关闭验证，并且会显示警告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="922"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="104"/>
         <source>the port does not speak TLS: the server answers plain HTTP</source>
         <translation>该端口不支持 TLS：服务器返回的是明文 HTTP</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="926"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="108"/>
         <source>the TLS handshake failed (an old TLS version, or something between you and the server cut it)</source>
         <translation>TLS 握手失败（TLS 版本过旧，或你和服务器之间的设备切断了连接）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="933"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="112"/>
         <source>use http:// instead of https:// for port {port}</source>
         <translation>端口 {port} 请用 http:// 而不是 https://</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="937"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="116"/>
         <source>check the URL&apos;s scheme and port; try without a proxy or VPN</source>
         <translation>检查 URL 的协议和端口；试试不用代理或 VPN</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="981"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="120"/>
         <source>the proxy URL cannot be used by this client</source>
         <translation>这个客户端无法使用该代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="984"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="124"/>
         <source>use an http:// proxy, or set the provider&apos;s proxy to &apos;none&apos;</source>
         <translation>使用 http:// 代理，或把该服务商的代理设为 &apos;none&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1022"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="128"/>
         <source>the proxy cannot be used</source>
         <translation>无法使用该代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1023"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="129"/>
         <source>use an http:// proxy</source>
         <translation>使用 http:// 代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1052"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="130"/>
         <source>the server accepted the connection but gave no HTTP answer ({error})</source>
         <translation>服务器接受了连接，但没有返回 HTTP 响应（{error}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1059"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="134"/>
         <source>check that the URL&apos;s scheme and port are the API&apos;s; raise the timeout for a slow server; try without a proxy</source>
         <translation>检查 URL 的协议和端口是否属于 API；服务器较慢时提高超时；试试不用代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="796"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="69"/>
         <source>the host name {host} does not resolve: a typo in the {url}, or no network / DNS here</source>
         <translation>主机名 {host} 无法解析：{url} 有拼写错误，或本机没有网络 / DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="802"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="73"/>
         <source>proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="804"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="74"/>
         <source>base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1075"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="139"/>
         <source>the base URL lacks /v1: this server&apos;s API lives under /v1</source>
         <translation>Base URL 缺少 /v1：该服务器的 API 在 /v1 之下</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1081"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="143"/>
         <source>the base URL has an extra /v1: this server&apos;s API root has no /v1 (the SDK appends /chat/completions to the base URL as given)</source>
         <translation>Base URL 多了 /v1：该服务器的 API 根路径没有 /v1（SDK 会在给定的 Base URL 后加 /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1088"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="148"/>
         <source>{alt} probably answers, {base} does not</source>
         <translation>{alt} 可能有响应，{base} 没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1090"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="152"/>
         <source>{alt} answers, {base} does not</source>
         <translation>{alt} 有响应，{base} 没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1095"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="153"/>
         <source>{what}; {answers} (the 404 of a wrong /v1)</source>
         <translation>{what}；{answers}（/v1 错误导致的 404）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1111"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="157"/>
         <source>neither the base URL nor its /v1 variant answers /models or /chat/completions: the path is wrong, or a web site (HTML) answered instead of the API, or this is not an OpenAI-compatible API</source>
         <translation>Base URL 及其 /v1 变体都不响应 /models 或 /chat/completions：路径错误，或回应的是网站（HTML）而不是 API，或这不是兼容 OpenAI 的 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1118"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="163"/>
         <source>neither the base URL nor its /v1 variant answers /models or /chat/completions: the path is wrong, or this is not an OpenAI-compatible API</source>
         <translation>Base URL 及其 /v1 变体都不响应 /models 或 /chat/completions：路径错误，或这不是兼容 OpenAI 的 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1126"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="168"/>
         <source>use the API base URL from the provider&apos;s docs (not the web site&apos;s address)</source>
         <translation>使用服务商文档中的 API Base URL（不是网站地址）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1149"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="172"/>
         <source>the provider&apos;s extra headers set &apos;{header}&apos;, which replaces the key: a leftover OAuth login or an old token is sent instead</source>
         <translation>该服务商的额外请求头设置了 &apos;{header}&apos;，它会替换密钥：发送的是遗留的 OAuth 登录或旧令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1195"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="177"/>
         <source>no key was sent and the server wants one</source>
         <translation>没有发送密钥，而服务器需要密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1200"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="181"/>
         <source>; the key should come from {source}</source>
         <translation>；密钥应来自 {source}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1205"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="182"/>
         <source>set the key: --api-key-env VAR, or the provider&apos;s key; for an environment variable, export it in this shell (a changed config needs a new terminal or a reloaded window)</source>
         <translation>设置密钥：--api-key-env VAR，或该服务商的密钥；环境变量要在当前 shell 中 export（改过的配置需要新开终端或重新加载窗口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1219"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="187"/>
         <source>the server wants the key in the header &apos;{header}&apos;, not in &apos;Authorization: Bearer&apos;</source>
         <translation>服务器要求把密钥放在请求头 &apos;{header}&apos; 中，而不是 &apos;Authorization: Bearer&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1227"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="191"/>
         <source>add the header &apos;{header}: &lt;key&gt;&apos; to the provider&apos;s extra headers</source>
         <translation>在该服务商的额外请求头中加入 &apos;{header}: &lt;key&gt;&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1235"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="195"/>
         <source>remove the &apos;{header}&apos; header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1244"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="199"/>
         <source>the key was sent and rejected: mistyped, copied incompletely, deleted or expired, or a key of another provider</source>
         <translation>密钥已发送但被拒绝：输错、复制不完整、已删除或过期，或是别家服务商的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1254"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="204"/>
         <source>; the server mentions the header &apos;{header}&apos;</source>
         <translation>；服务器提到了请求头 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1262"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="208"/>
         <source>copy the key again from the provider&apos;s console (keys show once); check that the variable holds it whole (echo ${VAR:0:6}); if a tool logged in with OAuth before, clear its old login so the key is used</source>
         <translation>从服务商控制台重新复制密钥（密钥只显示一次）；检查变量里的密钥是否完整（echo ${VAR:0:6}）；如果某个工具之前用 OAuth 登录过，清除其旧登录，让密钥生效</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1341"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="214"/>
         <source>the model list is not the OpenAI shape {&quot;data&quot;: [{&quot;id&quot;: ...}]}: the endpoint is not OpenAI-compatible (the &apos;reading choices&apos; kind of error)</source>
         <translation>模型列表不是 OpenAI 的格式 {&quot;data&quot;: [{&quot;id&quot;: ...}]}：该接口不兼容 OpenAI（属于 &apos;reading choices&apos; 一类错误）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1349"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="219"/>
         <source>check that the base URL is the provider&apos;s OpenAI-compatible one</source>
         <translation>检查 Base URL 是否为服务商的 OpenAI 兼容地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1371"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="223"/>
         <source>use &apos;{first}&apos; (or {others}); model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;（或 {others}）；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1380"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="227"/>
         <source>use &apos;{first}&apos;; model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1421"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="231"/>
         <source> (no `choices` with text came back: the &apos;reading choices&apos; error; the endpoint or the model id routes to something not OpenAI-compatible)</source>
         <translation>（没有返回带文本的 `choices`：即 &apos;reading choices&apos; 错误；接口或模型 id 指向了不兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1434"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="236"/>
         <source>; even 1 token took over {seconds} s</source>
         <translation>；连 1 个 Token 都超过了 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1489"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="237"/>
         <source>the gateway lists this model, but its upstream refuses it (HTTP {status}): {words}</source>
         <translation>网关列出了这个模型，但其上游拒绝了它（HTTP {status}）：{words}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1499"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="241"/>
         <source>check the gateway&apos;s route for this model: the upstream&apos;s model id, address and key in the gateway&apos;s configuration, and the upstream&apos;s own logs</source>
         <translation>检查网关中这个模型的路由：网关配置里上游的模型 id、地址和密钥，以及上游自己的日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1526"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="246"/>
         <source>the server answered /models once, then failed (flaky server or network)</source>
         <translation>服务器响应了一次 /models，随后失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1533"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="250"/>
+        <source>the server answered a streamed request once, then failed while it was timed (flaky server or network)</source>
+        <translation>服务器响应了一次流式请求，随后在计时中失败（服务器或网络不稳定）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="255"/>
         <source>retry; if it repeats, report it to the provider</source>
         <translation>重试；如果反复出现，向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1593"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="259"/>
         <source>wait {seconds} s (Retry-After), then retry; </source>
         <translation>等待 {seconds} 秒（Retry-After）后重试；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1630"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="263"/>
         <source>the proxy wants a login (HTTP 407) and answered with its own page</source>
         <translation>代理要求登录（HTTP 407），并返回了它自己的页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1636"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="267"/>
         <source>a web page answered with HTTP 200: the base URL points at the web site, not at the API (the &apos;reading choices&apos; error: no JSON `choices` in an HTML page)</source>
         <translation>网页以 HTTP 200 作答：Base URL 指向的是网站而不是 API（即 &apos;reading choices&apos; 错误：HTML 页面里没有 JSON `choices`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1647"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="272"/>
         <source>; here a proxy or gateway answered HTTP {codes} with its own error page</source>
         <translation>；这里是代理或网关以 HTTP {codes} 返回了它自己的错误页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1762"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="289"/>
         <source>the server&apos;s certificate has expired</source>
         <translation>服务器证书已过期</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1765"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="293"/>
         <source>the certificate is self-signed, not issued by a trusted authority (a lab server, or a corporate proxy that inspects TLS)</source>
         <translation>证书是自签名的，不是受信任机构签发的（实验用服务器，或检查 TLS 的公司代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1773"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="298"/>
         <source>the certificate&apos;s issuer is not trusted here (a missing intermediate certificate, or a corporate root certificate not installed on this machine)</source>
         <translation>本机不信任证书的签发者（缺少中间证书，或本机没有安装公司根证书）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1781"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="303"/>
         <source>the certificate is for another host name, not {host}</source>
         <translation>证书属于别的主机名，而不是 {host}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1786"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="307"/>
         <source>the certificate is not valid yet (check this machine&apos;s clock)</source>
         <translation>证书尚未生效（检查本机时钟）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1791"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="311"/>
         <source>the certificate was refused: {message}</source>
         <translation>证书被拒绝：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1801"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="312"/>
         <source>store the bare key: no spaces, newline, quotes or &apos;Bearer &apos; around it (export VAR=sk-... ; read files with `tr -d &apos;\n&apos;`)</source>
         <translation>只保存密钥本身：前后不要有空格、换行、引号或 &apos;Bearer &apos;（export VAR=sk-... ；读文件时用 `tr -d &apos;\n&apos;`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1811"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="317"/>
         <source>copy the key again, whole, from the provider&apos;s console</source>
         <translation>从服务商控制台重新完整复制密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1818"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="321"/>
         <source>replace the placeholder with your real key</source>
         <translation>把占位文字换成你真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1823"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="325"/>
         <source>remove the Authorization header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 Authorization</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1828"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="329"/>
         <source>check the key</source>
         <translation>检查密钥</translation>
     </message>
