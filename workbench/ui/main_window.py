@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.csv_export import write_csv
 from workbench.core.metrics import derive
+from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan
 from workbench.core.results import RequestResult, Target
 from workbench.core.runner import RunFinished, RunPlan
 from workbench.core.summary import build_report
@@ -43,7 +44,7 @@ from workbench.ui.results_view import ResultsView
 from workbench.ui.route_preset import route_pair
 from workbench.ui.run_clock import Flight, RunClock
 from workbench.ui.run_status import run_status_text
-from workbench.ui.session import LOCAL_PROVIDER, Session
+from workbench.ui.session import Session
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.sweep_view import SweepView
 
@@ -312,10 +313,9 @@ class MainWindow(QMainWindow):
     def build_plan(
         self, lengths: Sequence[int] | None = None, repeats: int = 1, kind: str = "comparison"
     ) -> RunPlan:
-        targets = tuple(p.target for p in self.session.panes if p.target is not None)
-        unique = tuple(dict.fromkeys(targets))
-        return RunPlan(
-            targets=unique,
+        """The panes' targets (each with its provider's limits) and the window's choices."""
+        targets = [p.target for p in self.session.panes if p.target is not None]
+        choices = Choices(
             prompt_lengths=tuple(lengths or (self.prompt.tokens(),)),
             repeats=repeats,
             max_tokens=self.prompt.max_tokens.value(),
@@ -325,6 +325,7 @@ class MainWindow(QMainWindow):
             needle_depth=self.prompt.depth.value(),
             kind=kind,  # type: ignore[arg-type]
         )
+        return build_plan(targets, choices)
 
     def _warn_shared_server(self, plan: RunPlan) -> None:
         """All at once, targets on one server measure each other's load: say so."""
