@@ -79,7 +79,11 @@ class MainWindow(QMainWindow):
         self.choices: list[tuple[str, str]] = []
         self.pane_keys: list[str] = []
         self.pane_widgets: list[PaneWidget] = []
-        self.results: list[RequestResult] = []  # the last run's measured requests
+        # Rows are read from the run history (session.rows), never collected here: these say
+        # which runs the Sweep and Summary tabs show (the last, opened or replayed one) and
+        # which the Results table holds (runs accumulate there until one is opened).
+        self.shown_run: str | None = None
+        self.table_runs: list[str] = []
         self.run_kind = "comparison"
         self.clock = RunClock()
         self._clock_at = 0.0
@@ -369,8 +373,9 @@ class MainWindow(QMainWindow):
         task = self.session.start_replay(measured, speed)
         self._set_plot_panes(keys)
         self._refresh_context()
-        self.results = measured
-        self.results_view.set_results(measured)
+        self.shown_run = measured[0].run_id
+        self.table_runs = [self.shown_run]
+        self.results_view.set_results(self.results)  # the recorded run's measured rows
         self._summary_stale = True
         started = min((r.started_at for r in measured if r.started_at), default=0.0)
         self.replay_banner.setText(
@@ -391,7 +396,7 @@ class MainWindow(QMainWindow):
         self._max_tokens = plan.max_tokens
         self._clock_at = 0.0
         if plan.kind != "replay":
-            self.results = []
+            self.shown_run = None
             self.replay_banner.hide()
 
     def _on_running(self, running: bool) -> None:
@@ -445,15 +450,29 @@ class MainWindow(QMainWindow):
     def _on_request_finished(self, result: RequestResult) -> None:
         if result.phase == "calibration":  # a row of the table, outside the plan and figures
             if self.run_kind != "replay":
-                self.results_view.add(result)
+                self._add_row(result)
             return
         self.clock.finished(result.ok, (derive(result).e2e_ms or 0) / 1000)
         if self.run_kind == "replay":
             return  # the recorded rows are already shown once
-        self.results.append(result)
-        self.results_view.add(result)
+        self.shown_run = result.run_id
+        self._add_row(result)
         if self.run_kind == "sweep":
             self.sweep_view.add(result)
+
+    def _add_row(self, result: RequestResult) -> None:
+        """Show a row as it is recorded (the history has it already: the runner records a
+        request before it reports it); the run's end reads the rows back from the history."""
+        if result.run_id not in self.table_runs:
+            self.table_runs.append(result.run_id)
+        self.results_view.add(result)
+
+    @property
+    def results(self) -> list[RequestResult]:
+        """The measured requests of the run the Sweep and Summary show, from the history."""
+        if self.shown_run is None:
+            return []
+        return [r for r in self.session.rows([self.shown_run]) if r.phase == "measured"]
 
     def _on_run_finished(self, final: RunFinished) -> None:
         failed = sum(1 for r in final.results if not r.warmup and not r.ok)
@@ -467,6 +486,10 @@ class MainWindow(QMainWindow):
             .replace("%1", name)
             .replace("%2", run_status_text(final.status, failed))
         )
+        if self.run_kind != "replay" and final.run_id in self.table_runs:
+            self.results_view.set_results(self.session.rows(self.table_runs))
+            if self.run_kind == "sweep":
+                self.sweep_view.set_results(self.results)
         self.history_view.refresh()
         self._summary_stale = True
         if self.tabs.currentWidget() is self.summary_view:
@@ -491,16 +514,15 @@ class MainWindow(QMainWindow):
     def _show_results(self, results: list[RequestResult]) -> None:
         """A run opened from the history: the Results table and the Summary show it; a sweep
         also fills the Sweep tab, a comparison leaves the sweep's data alone."""
-        measured = [r for r in results if not r.warmup]
-        self.results = measured
-        self.results_view.set_results([r for r in results if r.phase != "warmup"])
+        self.table_runs = list(dict.fromkeys(r.run_id for r in results))
+        self.shown_run = self.table_runs[0] if self.table_runs else None
+        self.results_view.set_results(self.session.rows(self.table_runs))
+        measured = self.results
         lengths = {r.prompt_tokens_target for r in measured}
         self.run_kind = "sweep" if len(lengths) > 1 else "comparison"
         if self.run_kind == "sweep":
             self.sweep_view.order = []
-            self.sweep_view.clear()
-            for r in measured:
-                self.sweep_view.add(r)
+            self.sweep_view.set_results(measured)
             self.sweep_view.flush()
         self._summary_stale = True
         self.tabs.setCurrentWidget(self.results_view)
@@ -514,8 +536,11 @@ class MainWindow(QMainWindow):
     # ---- export ----
 
     def export_csv(self, path: str | Path) -> int:
-        """Every request the Results table shows, in its order (all the runs it holds)."""
-        return write_csv(Path(path), self.results_view.shown_results())
+        """Every request the Results table shows (all the runs it holds), in its order, as the
+        run history holds it."""
+        recorded = {r.request_id: r for r in self.session.rows(self.table_runs)}
+        shown = [r.request_id for r in self.results_view.shown_results()]
+        return write_csv(Path(path), [recorded[i] for i in shown if i in recorded])
 
     def export_charts(self, folder: str | Path, suffix: str = ".png") -> list[Path]:
         charts = self.plots.charts + self.sweep_view.charts

@@ -35,7 +35,7 @@ from workbench.core.runner import (
     RunStarted,
 )
 from workbench.core.secrets import KeyUnavailable, redact, resolve_headers
-from workbench.core.store import RunStore, load_calibration, save_calibration
+from workbench.core.store import IN_MEMORY, RunStore, load_calibration, save_calibration
 from workbench.core.streaming import TextDelta
 from workbench.ui.panes_model import PaneModel, PaneState
 
@@ -81,7 +81,9 @@ class Session(QObject):
     ) -> None:
         super().__init__(parent)
         self.catalog = catalog or load_catalog()
-        self.store = store
+        # the one source of rows for the table, sweep, summary and export; without a history
+        # file (none given, or it could not open) the runs are kept in memory for the session
+        self.store: RunStore | None = store if store is not None else RunStore(IN_MEMORY)
         self.time_scale = time_scale
         self.kernel_csv = kernel_csv  # measured attention latencies for the built-in provider
         self.panes: list[PaneModel] = []
@@ -182,6 +184,11 @@ class Session(QObject):
 
     def load_run(self, run_id: str) -> list[RequestResult]:
         return [] if self.store is None else self.store.results(run_id)
+
+    def rows(self, run_ids: Sequence[str]) -> list[RequestResult]:
+        """The rows of these runs as the history holds them, run by run (warm-ups left out:
+        they are never rows of a table or a CSV)."""
+        return [r for run_id in run_ids for r in self.load_run(run_id) if r.phase != "warmup"]
 
     @property
     def running(self) -> bool:
