@@ -13,12 +13,13 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp import web
-from gui_driver import click_run
+from gui_driver import click_action, click_run
 from loopback import serving_in_thread
 from PySide6.QtCore import QSettings
 from usage_gateway import UsageGateway
@@ -169,3 +170,24 @@ def test_a_provider_timeout_out_of_range_is_refused_naming_the_target(seconds):
     target = saved_target(load_catalog(), provider, "m")
     with pytest.raises(ValueError, match="gw/m: stall timeout must be more than 0"):
         build_plan([target], Choices())
+
+
+def test_a_saved_timeout_beyond_a_day_stops_run_all_with_words_not_a_traceback(
+    loop, qtbot, tmp_path
+):
+    slow = Provider("slow", "http://127.0.0.1:9/v1", first_token_timeout_s=200_000.0)
+    save_providers([replace(slow, models=(ModelEntry("m"),))])
+    session = Session(store=RunStore(tmp_path / "gui-history.sqlite3"))
+    _load_providers(session)
+    window = MainWindow(session, QSettings(str(tmp_path / "g.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.set_choices(choices_for(session))
+    window.set_panes(["slow|m"])
+    try:
+        click_action(window, qtbot, window.run_action)
+        assert window.session._task is None  # nothing was sent
+        message = window.statusBar().currentMessage()
+        assert "slow/m: first-token timeout must be more than 0 and at most 86400 s" in message
+        assert "Providers tab" in message
+    finally:
+        loop.run_until_complete(session.close())

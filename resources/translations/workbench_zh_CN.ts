@@ -1410,6 +1410,11 @@
 <context>
     <name>MainWindow</name>
     <message>
+        <location filename="../../workbench/ui/main_window.py" line="356"/>
+        <source>Cannot run: %1. Change it in the Providers tab.</source>
+        <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
+    </message>
+    <message>
         <location filename="../../workbench/ui/main_window.py" line="76"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>

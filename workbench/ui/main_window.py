@@ -344,17 +344,32 @@ class MainWindow(QMainWindow):
                 15000,
             )
 
+    def _plan_or_say(
+        self, lengths: Sequence[int] | None = None, repeats: int = 1, kind: str = "comparison"
+    ) -> RunPlan | None:
+        """The plan, or None after the status bar says which value is out of range (a saved
+        provider's timeout beyond a day, say) and where to change it."""
+        try:
+            return self.build_plan(lengths, repeats, kind)
+        except ValueError as exc:
+            self.statusBar().showMessage(
+                self.tr("Cannot run: %1. Change it in the Providers tab.").replace("%1", str(exc))
+            )
+            return None
+
     def run_all(self) -> asyncio.Task | None:
         if self.session.running:
             return None
-        plan = self.build_plan()
+        plan = self._plan_or_say()
+        if plan is None:
+            return None
         self._warn_shared_server(plan)
         self.plots.expect_tokens(plan.max_tokens)
         return self.session.start_run(plan)
 
     def _run_sweep(self, lengths: list[int], repeats: int) -> None:
-        if not self.session.running:
-            plan = self.build_plan(lengths, repeats, kind="sweep")
+        plan = None if self.session.running else self._plan_or_say(lengths, repeats, "sweep")
+        if plan is not None:
             self._warn_shared_server(plan)
             self.sweep_view.order = [t.model for t in plan.targets]
             self.sweep_view.clear()
