@@ -9,6 +9,9 @@ compares the plans the two histories recorded and the requests the server saw.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import csv
 import json
 import os
 import subprocess
@@ -28,7 +31,7 @@ from workbench.core.catalog import load_catalog
 from workbench.core.plan import Choices, build_plan, saved_target
 from workbench.core.provider_store import save_providers
 from workbench.core.providers import KeyRef, ModelEntry, Provider
-from workbench.core.results import Prices, Timeouts
+from workbench.core.results import ErrorClass, Prices, Timeouts
 from workbench.core.store import RunStore
 from workbench.ui.app import _load_providers
 from workbench.ui.main_window import MainWindow
@@ -62,7 +65,30 @@ class RecordingGateway(UsageGateway):
         return await super()._chat(request)
 
 
-def _save_provider(base_url: str) -> Provider:
+STALL_S = 2.0  # how long the stalling server goes quiet mid-stream
+STALL_LIMIT_S = 0.5  # the saved provider's stall limit: well under the stall, far under 60 s
+
+
+class StallingGateway(UsageGateway):
+    """The usage gateway, except that a measured request (more output than a calibration's 16
+    tokens) goes quiet for STALL_S after its first token."""
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        payload = await request.json()
+        if int(payload.get("max_tokens") or 0) <= 16:
+            return await super()._chat(request)
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        choice = {"index": 0, "delta": {"content": "w0 "}, "finish_reason": None}
+        event = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "choices": [choice]}
+        with contextlib.suppress(ConnectionError):  # the client gave up on the stall: fine
+            await response.write(f"data: {json.dumps(event)}\n\n".encode())
+            await asyncio.sleep(STALL_S)
+            await response.write(b"data: [DONE]\n\n")
+        return response
+
+
+def _save_provider(base_url: str, **limits: float) -> Provider:
     provider = Provider(
         "gw",
         base_url,
@@ -73,14 +99,15 @@ def _save_provider(base_url: str) -> Provider:
         total_timeout_s=99.0,
         models=(ModelEntry("gw-model", attention="gqa", context_window=8192, prices=Prices(1, 2)),),
     )
+    provider = replace(provider, **limits)
     save_providers([provider])
     return provider
 
 
-def _run_cli(tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def _run_cli(tmp_path: Path, max_tokens: int = MAX_TOKENS) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "cli-data")}
     flags = ["--provider", "gw", "--model", "gw-model", "--prompt-tokens", str(PROMPT_TOKENS)]
-    flags += ["--max-tokens", str(MAX_TOKENS), "--csv", str(tmp_path / "cli.csv")]
+    flags += ["--max-tokens", str(max_tokens), "--csv", str(tmp_path / "cli.csv")]
     return subprocess.run(
         [sys.executable, "-m", "workbench", "bench", *flags],
         capture_output=True,
@@ -90,7 +117,7 @@ def _run_cli(tmp_path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _run_window(loop: Any, qtbot: Any, tmp_path: Path) -> Any:
+def _run_window(loop: Any, qtbot: Any, tmp_path: Path, max_tokens: int = MAX_TOKENS) -> Any:
     """The window as the app builds it (providers from the file), one pane, Run all clicked."""
     session = Session(store=RunStore(tmp_path / "gui-history.sqlite3"))
     _load_providers(session)
@@ -101,7 +128,7 @@ def _run_window(loop: Any, qtbot: Any, tmp_path: Path) -> Any:
     window.set_panes(["gw|gw-model"])
     window.mode.setCurrentIndex(window.mode.findData("sequential"))  # the CLI's default here
     window.prompt.set_tokens(PROMPT_TOKENS)
-    window.prompt.max_tokens.setValue(MAX_TOKENS)
+    window.prompt.max_tokens.setValue(max_tokens)
     window.show()
     final = click_run(window, qtbot, loop)
     loop.run_until_complete(session.close())
@@ -139,6 +166,22 @@ def test_window_and_cli_send_a_saved_provider_the_same_plan(loop, qtbot, tmp_pat
     assert target["timeouts"] == {"first_token_s": 42.0, "stall_s": 7.0, "total_s": 99.0}
     assert (target["attention"], target["context_window"]) == ("gqa", 8192)
     assert (target["prices"]["input"], target["prices"]["output"]) == (1, 2)
+
+
+def test_both_faces_stop_a_stalled_stream_at_the_saved_providers_stall_limit(
+    loop, qtbot, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("ONE_PLAN_KEY", KEY)
+    with serving_in_thread(StallingGateway().app()) as base_url:
+        _save_provider(base_url, stall_timeout_s=STALL_LIMIT_S)
+        cli = _run_cli(tmp_path, max_tokens=32)
+        final = _run_window(loop, qtbot, tmp_path, max_tokens=32)
+    assert cli.returncode == 3, cli.stderr  # some requests failed
+    with (tmp_path / "cli.csv").open(encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["phase"] == "measured"]
+    assert [r["error_class"] for r in rows] == ["stall_timeout"]
+    (measured,) = [r for r in final.results if r.phase == "measured"]
+    assert measured.error_class is ErrorClass.STALL  # not the 60 s default: it would succeed
 
 
 def test_a_timeout_flag_overrides_the_provider_and_the_rest_stay_its_own():
