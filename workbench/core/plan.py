@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
+from urllib.parse import urlsplit
 
 from workbench.core.catalog import Catalog
 from workbench.core.prompts import MIN_TARGET_TOKENS
@@ -162,3 +163,17 @@ def _override(own: Timeouts | None, chosen: Timeouts) -> Timeouts:
         chosen.stall_s if chosen.stall_s is not None else base.stall_s,
         chosen.total_s if chosen.total_s is not None else base.total_s,
     )
+
+
+def shared_server(plan: RunPlan) -> str | None:
+    """The host:port that several of a parallel plan's models share, if any. The built-in
+    provider's simulated models share nothing (their timings depend on the request alone)."""
+    if plan.mode != "parallel":
+        return None
+    seen: dict[str, set[str]] = {}
+    for target in plan.targets:
+        if target.provider != LOCAL_PROVIDER:
+            parts = urlsplit(target.base_url)
+            host = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
+            seen.setdefault(host, set()).add(target.model)
+    return next((host for host, models in seen.items() if len(models) > 1), None)

@@ -8,7 +8,6 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -31,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.csv_export import write_csv
 from workbench.core.metrics import derive
-from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan
+from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
 from workbench.core.results import RequestResult, Target
 from workbench.core.runner import RunFinished, RunPlan
 from workbench.core.summary import build_report
@@ -646,17 +645,3 @@ class MainWindow(QMainWindow):
         self.save_state()
         self.session.stop_all()
         super().closeEvent(event)
-
-
-def shared_server(plan: RunPlan) -> str | None:
-    """The host:port that several of a parallel plan's models share, if any. The built-in
-    provider's simulated models share nothing (their timings depend on the request alone)."""
-    if plan.mode != "parallel":
-        return None
-    seen: dict[str, set[str]] = {}
-    for target in plan.targets:
-        if target.provider != LOCAL_PROVIDER:
-            parts = urlsplit(target.base_url)
-            host = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
-            seen.setdefault(host, set()).add(target.model)
-    return next((host for host, models in seen.items() if len(models) > 1), None)
