@@ -44,6 +44,7 @@ from workbench.ui.route_preset import route_pair
 from workbench.ui.run_clock import Flight, RunClock
 from workbench.ui.run_status import run_status_text
 from workbench.ui.session import Session
+from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.sweep_view import SweepView
 
@@ -78,11 +79,7 @@ class MainWindow(QMainWindow):
         self.choices: list[tuple[str, str]] = []
         self.pane_keys: list[str] = []
         self.pane_widgets: list[PaneWidget] = []
-        # Rows are read from the run history (session.rows), never collected here: these say
-        # which runs the Sweep and Summary tabs show (the last, opened or replayed one) and
-        # which the Results table holds (runs accumulate there until one is opened).
-        self.shown_run: str | None = None
-        self.table_runs: list[str] = []
+        self.shown_runs = ShownRuns(session)  # run ids; every row shown is read from the history
         self.run_kind = "comparison"
         self.clock = RunClock()
         self._clock_at = 0.0
@@ -387,8 +384,7 @@ class MainWindow(QMainWindow):
         task = self.session.start_replay(measured, speed)
         self._set_plot_panes(keys)
         self._refresh_context()
-        self.shown_run = measured[0].run_id
-        self.table_runs = [self.shown_run]
+        self.shown_runs.show([measured[0].run_id])
         self.results_view.set_results(self.results)  # the recorded run's measured rows
         self._summary_stale = True
         started = min((r.started_at for r in measured if r.started_at), default=0.0)
@@ -410,7 +406,7 @@ class MainWindow(QMainWindow):
         self._max_tokens = plan.max_tokens
         self._clock_at = 0.0
         if plan.kind != "replay":
-            self.shown_run = None
+            self.shown_runs.current = None
             self.replay_banner.hide()
 
     def _on_running(self, running: bool) -> None:
@@ -469,24 +465,19 @@ class MainWindow(QMainWindow):
         self.clock.finished(result.ok, (derive(result).e2e_ms or 0) / 1000)
         if self.run_kind == "replay":
             return  # the recorded rows are already shown once
-        self.shown_run = result.run_id
-        self._add_row(result)
+        self._add_row(result, current=True)
         if self.run_kind == "sweep":
             self.sweep_view.add(result)
 
-    def _add_row(self, result: RequestResult) -> None:
-        """Show a row as it is recorded (the history has it already: the runner records a
-        request before it reports it); the run's end reads the rows back from the history."""
-        if result.run_id not in self.table_runs:
-            self.table_runs.append(result.run_id)
+    def _add_row(self, result: RequestResult, current: bool = False) -> None:
+        """Show a row as it is recorded; the run's end reads the rows back from the history."""
+        self.shown_runs.recorded(result, current)
         self.results_view.add(result)
 
     @property
     def results(self) -> list[RequestResult]:
         """The measured requests of the run the Sweep and Summary show, from the history."""
-        if self.shown_run is None:
-            return []
-        return [r for r in self.session.rows([self.shown_run]) if r.phase == "measured"]
+        return self.shown_runs.measured()
 
     def _on_run_finished(self, final: RunFinished) -> None:
         failed = sum(1 for r in final.results if not r.warmup and not r.ok)
@@ -500,8 +491,8 @@ class MainWindow(QMainWindow):
             .replace("%1", name)
             .replace("%2", run_status_text(final.status, failed))
         )
-        if self.run_kind != "replay" and final.run_id in self.table_runs:
-            self.results_view.set_results(self.session.rows(self.table_runs))
+        if self.run_kind != "replay" and final.run_id in self.shown_runs.table:
+            self.results_view.set_results(self.shown_runs.table_rows())
             if self.run_kind == "sweep":
                 self.sweep_view.set_results(self.results)
         self.history_view.refresh()
@@ -528,9 +519,8 @@ class MainWindow(QMainWindow):
     def _show_results(self, results: list[RequestResult]) -> None:
         """A run opened from the history: the Results table and the Summary show it; a sweep
         also fills the Sweep tab, a comparison leaves the sweep's data alone."""
-        self.table_runs = list(dict.fromkeys(r.run_id for r in results))
-        self.shown_run = self.table_runs[0] if self.table_runs else None
-        self.results_view.set_results(self.session.rows(self.table_runs))
+        self.shown_runs.show(r.run_id for r in results)
+        self.results_view.set_results(self.shown_runs.table_rows())
         measured = self.results
         lengths = {r.prompt_tokens_target for r in measured}
         self.run_kind = "sweep" if len(lengths) > 1 else "comparison"
@@ -552,9 +542,8 @@ class MainWindow(QMainWindow):
     def export_csv(self, path: str | Path) -> int:
         """Every request the Results table shows (all the runs it holds), in its order, as the
         run history holds it."""
-        recorded = {r.request_id: r for r in self.session.rows(self.table_runs)}
-        shown = [r.request_id for r in self.results_view.shown_results()]
-        return write_csv(Path(path), [recorded[i] for i in shown if i in recorded])
+        shown = (r.request_id for r in self.results_view.shown_results())
+        return write_csv(Path(path), self.shown_runs.in_order(shown))
 
     def export_charts(self, folder: str | Path, suffix: str = ".png") -> list[Path]:
         charts = self.plots.charts + self.sweep_view.charts
