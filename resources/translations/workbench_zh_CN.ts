@@ -1348,22 +1348,22 @@
 <context>
     <name>KeyRef</name>
     <message>
-        <location filename="../../workbench/core/providers.py" line="46"/>
+        <location filename="../../workbench/core/providers.py" line="47"/>
         <source>environment variable ${name}</source>
         <translation>环境变量 ${name}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="47"/>
+        <location filename="../../workbench/core/providers.py" line="48"/>
         <source>OS keyring (account &apos;{name}&apos;)</source>
         <translation>系统钥匙串（账户 &apos;{name}&apos;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="48"/>
+        <location filename="../../workbench/core/providers.py" line="49"/>
         <source>typed in, held in memory for this session only</source>
         <translation>手动输入，仅在本次会话的内存中保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="49"/>
+        <location filename="../../workbench/core/providers.py" line="50"/>
         <source>no key (a keyless server)</source>
         <translation>无 Key（无需 Key 的服务器）</translation>
     </message>
@@ -1414,177 +1414,182 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="76"/>
+        <location filename="../../workbench/ui/main_window.py" line="352"/>
+        <source>Cannot run: %1. Change it in the Providers tab.</source>
+        <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="77"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="125"/>
+        <location filename="../../workbench/ui/main_window.py" line="126"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="126"/>
+        <location filename="../../workbench/ui/main_window.py" line="127"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="127"/>
+        <location filename="../../workbench/ui/main_window.py" line="128"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="128"/>
+        <location filename="../../workbench/ui/main_window.py" line="129"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="129"/>
+        <location filename="../../workbench/ui/main_window.py" line="130"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="155"/>
+        <location filename="../../workbench/ui/main_window.py" line="156"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="159"/>
+        <location filename="../../workbench/ui/main_window.py" line="160"/>
         <source>Preset: real models (GQA vs MLA)</source>
         <translation>预设：真实模型（GQA 对比 MLA）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="160"/>
+        <location filename="../../workbench/ui/main_window.py" line="161"/>
         <source>Preset: attention only (70B twins)</source>
         <translation>预设：仅注意力不同（70B 孪生模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="161"/>
+        <location filename="../../workbench/ui/main_window.py" line="162"/>
         <source>Preset: Gateway overhead (direct vs gateway)</source>
         <translation>预设：网关开销（直连 vs 网关）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="162"/>
+        <location filename="../../workbench/ui/main_window.py" line="163"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="166"/>
+        <location filename="../../workbench/ui/main_window.py" line="167"/>
         <source> Panes </source>
         <translation> 窗格数 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="172"/>
+        <location filename="../../workbench/ui/main_window.py" line="173"/>
         <source>All at once</source>
         <translation>同时运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="173"/>
+        <location filename="../../workbench/ui/main_window.py" line="174"/>
         <source>One after another</source>
         <translation>依次运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="176"/>
+        <location filename="../../workbench/ui/main_window.py" line="177"/>
         <source>Run all</source>
         <translation>全部运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="179"/>
+        <location filename="../../workbench/ui/main_window.py" line="180"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="183"/>
+        <location filename="../../workbench/ui/main_window.py" line="184"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="186"/>
+        <location filename="../../workbench/ui/main_window.py" line="187"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="203"/>
+        <location filename="../../workbench/ui/main_window.py" line="204"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="275"/>
+        <location filename="../../workbench/ui/main_window.py" line="276"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="286"/>
+        <location filename="../../workbench/ui/main_window.py" line="287"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="335"/>
+        <location filename="../../workbench/ui/main_window.py" line="336"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="377"/>
+        <location filename="../../workbench/ui/main_window.py" line="393"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="423"/>
+        <location filename="../../workbench/ui/main_window.py" line="439"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="425"/>
+        <location filename="../../workbench/ui/main_window.py" line="441"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="427"/>
+        <location filename="../../workbench/ui/main_window.py" line="443"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="461"/>
+        <location filename="../../workbench/ui/main_window.py" line="486"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="465"/>
+        <location filename="../../workbench/ui/main_window.py" line="490"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="487"/>
+        <location filename="../../workbench/ui/main_window.py" line="516"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="526"/>
+        <location filename="../../workbench/ui/main_window.py" line="555"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="531"/>
+        <location filename="../../workbench/ui/main_window.py" line="560"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="535"/>
+        <location filename="../../workbench/ui/main_window.py" line="564"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="539"/>
+        <location filename="../../workbench/ui/main_window.py" line="568"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="578"/>
+        <location filename="../../workbench/ui/main_window.py" line="607"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="594"/>
+        <location filename="../../workbench/ui/main_window.py" line="623"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -1723,47 +1728,47 @@
 <context>
     <name>ProviderController</name>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="85"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="77"/>
         <source>%1, built-in</source>
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="165"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="151"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="168"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="154"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="175"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="161"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="203"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="189"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="241"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="227"/>
         <source>no key (the built-in provider)</source>
         <translation>无 Key（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="244"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="230"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="309"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="295"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="318"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="304"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -2610,77 +2615,77 @@
 <context>
     <name>SweepView</name>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="35"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="36"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="34"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="35"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="36"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="37"/>
         <source>Prefill speed</source>
         <translation>预填充速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="37"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="38"/>
         <source>prefill (tokens/s)</source>
         <translation>预填充（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="38"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="39"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="39"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="40"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="56"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="57"/>
         <source>Prompt lengths:</source>
         <translation>提示词长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="63"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="64"/>
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="68"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="69"/>
         <source>Run sweep</source>
         <translation>运行扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="69"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="70"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="83"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="84"/>
         <source>prompt tokens (log scale)</source>
         <translation>提示 tokens（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="231"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="239"/>
         <source>line: median; shaded: p10–p90 over %1 repeat(s)</source>
         <translation>线：中位数；阴影：%1 次重复的 p10–p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="114"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="115"/>
         <source>Pick at least one prompt length.</source>
         <translation>请至少选择一个提示词长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="123"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="124"/>
         <source>, ETA %1 s</source>
         <translation>，预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="125"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="126"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
     </message>

@@ -40,13 +40,14 @@ from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.csv_export import CsvWriter, check_csv_path
 from workbench.core.doctor import suggest_models
+from workbench.core.plan import Choices, build_plan
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
-from workbench.core.providers import (
+from workbench.core.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
-    Provider,
+    Target,
+    Timeouts,
 )
-from workbench.core.results import Target
 from workbench.core.route_compare import ROUTES, RouteComparison
 from workbench.core.runner import (
     MAX_CONCURRENCY,
@@ -211,13 +212,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=run)
 
 
-def _pick(flag: float | None, saved: float | None, default: float) -> float:
-    """A flag wins over the saved provider's value, which wins over the default."""
-    if flag is not None:
-        return flag
-    return saved if saved else default
-
-
 def run(args: argparse.Namespace) -> int:
     return asyncio.run(_run(args))
 
@@ -307,7 +301,7 @@ async def _routed_plan(args: argparse.Namespace, stack: AsyncExitStack) -> _Plan
         model = route_model(args, route)
         _check_model(found[route], model, catalog)  # a real server's unlisted id: a warning
         targets.append(route_target(found[route], model, route, catalog))
-    plan = _make_plan(args, tuple(targets), None, "sequential")
+    plan = _make_plan(args, tuple(targets), "sequential")
     return (plan, dict(found.items())) if plan is not None else None
 
 
@@ -371,58 +365,29 @@ def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
     served = [_check_model(endpoint, m, catalog) for m in args.model]
     if not all(served):
         return None
-    targets = []
-    for model in args.model:
-        facts = endpoint.model_facts(catalog, model)
-        targets.append(
-            Target(
-                provider=endpoint.provider,
-                base_url=endpoint.base_url,
-                model=model,
-                attention=facts.attention,
-                prices=facts.prices,
-                context_window=facts.context_window,
-            )
-        )
-    return _make_plan(args, tuple(targets), endpoint.saved, _mode(args, endpoint))
+    targets = tuple(endpoint.target(catalog, model) for model in args.model)
+    return _make_plan(args, targets, _mode(args, endpoint))
 
 
-def _make_plan(
-    args: argparse.Namespace, targets: tuple[Target, ...], saved: Provider | None, mode: Mode
-) -> RunPlan | None:
-    """The plan from the flags; timeouts: a flag, else the saved provider's, else the default."""
-    first_token_s = _pick(
-        args.first_token_timeout,
-        saved and saved.first_token_timeout_s,
-        DEFAULT_FIRST_TOKEN_TIMEOUT_S,
-    )
-    stall_s = _pick(args.stall_timeout, saved and saved.stall_timeout_s, DEFAULT_STALL_TIMEOUT_S)
-    total_s = (
-        args.total_timeout
-        if args.total_timeout is not None
-        else (saved.total_timeout_s if saved else None)
+def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode) -> RunPlan | None:
+    """The plan from the flags (core/plan.py); a timeout flag overrides each provider's."""
+    choices = Choices(
+        prompt_lengths=tuple(args.prompt_tokens),
+        repeats=args.repeats,
+        concurrency_levels=tuple(args.concurrency),
+        warmup=args.warmup,
+        max_tokens=args.max_tokens,
+        temperature=args.temperature,
+        mode=mode,
+        language=args.language,
+        task=args.task,
+        needle_depth=args.needle_depth,
+        cache_test=args.cache_test,
+        retry_budget_s=args.retry_budget,
+        timeouts=Timeouts(args.first_token_timeout, args.stall_timeout, args.total_timeout),
     )
     try:
-        return RunPlan(
-            targets=targets,
-            prompt_lengths=tuple(args.prompt_tokens),
-            repeats=args.repeats,
-            concurrency=args.concurrency[0],
-            concurrency_levels=tuple(args.concurrency) if len(args.concurrency) > 1 else (),
-            warmup=args.warmup,
-            max_tokens=args.max_tokens,
-            temperature=args.temperature,
-            mode=mode,
-            language=args.language,
-            task=args.task,
-            needle_depth=args.needle_depth,
-            cache_test=args.cache_test,
-            first_token_timeout_s=first_token_s,
-            stall_timeout_s=stall_s,
-            total_timeout_s=total_s,
-            retry_budget_s=args.retry_budget,
-            kind="sweep" if len(args.prompt_tokens) > 1 else "comparison",
-        )
+        return build_plan(targets, choices)
     except ValueError as exc:  # a saved provider's timeout out of range, say
         fail(str(exc))
         return None

@@ -35,7 +35,14 @@ from workbench.core.prompts import (
     PromptBuilder,
     PromptSpec,
 )
-from workbench.core.results import ErrorClass, RequestResult, Target
+from workbench.core.results import (
+    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
+    DEFAULT_STALL_TIMEOUT_S,
+    ErrorClass,
+    RequestResult,
+    Target,
+    Timeouts,
+)
 from workbench.core.secrets import redact_and_cut
 from workbench.core.store import StoreError
 from workbench.core.streaming import RequestSpec, TextDelta, stream_chat
@@ -80,8 +87,9 @@ class RunPlan:
     cache_test: bool = False  # same prompt (no nonce) every repeat: cold vs warm prefix cache
     calibrate: bool = True  # one short request per target when it has no calibration yet
     measure_baseline: bool = True
-    first_token_timeout_s: float | None = 300.0
-    stall_timeout_s: float | None = 60.0
+    # the limits of a target that carries none of its own (core/plan.py gives each its own)
+    first_token_timeout_s: float | None = DEFAULT_FIRST_TOKEN_TIMEOUT_S
+    stall_timeout_s: float | None = DEFAULT_STALL_TIMEOUT_S
     total_timeout_s: float | None = None
     retry_budget_s: float = 0.0  # 429/503 with Retry-After are retried within this budget
     warm_connections: bool = True  # open a cell's connections before its opening burst
@@ -117,11 +125,18 @@ class RunPlan:
             return f"temperature must be 0..{MAX_TEMPERATURE:g}, got {self.temperature!r}"
         if not (_finite(self.needle_depth) and 0 <= self.needle_depth <= 1):
             return f"needle_depth must be 0..1, got {self.needle_depth!r}"
-        limits = (
+        limits = [
             ("first_token_timeout_s", self.first_token_timeout_s),
             ("stall_timeout_s", self.stall_timeout_s),
             ("total_timeout_s", self.total_timeout_s),
-        )
+        ]
+        for t in self.targets:
+            own = t.timeouts or Timeouts(None, None, None)
+            limits += [
+                (f"{t.label}: first-token timeout", own.first_token_s),
+                (f"{t.label}: stall timeout", own.stall_s),
+                (f"{t.label}: total timeout", own.total_s),
+            ]
         for name, seconds in limits:
             if seconds is not None and not (_finite(seconds) and 0 < seconds <= MAX_SECONDS):
                 return f"{name} must be more than 0 and at most {MAX_SECONDS:g} s, got {seconds!r}"
@@ -129,6 +144,12 @@ class RunPlan:
         if not (_finite(budget) and 0 <= budget <= MAX_SECONDS):
             return f"retry_budget_s must be 0..{MAX_SECONDS:g} s, got {budget!r}"
         return None
+
+    def timeouts_for(self, target: Target) -> Timeouts:
+        """The target's own limits (its provider's), else the plan's."""
+        if target.timeouts is not None:
+            return target.timeouts
+        return Timeouts(self.first_token_timeout_s, self.stall_timeout_s, self.total_timeout_s)
 
     @property
     def levels(self) -> tuple[int, ...]:
@@ -602,13 +623,14 @@ class Runner:
         max_tokens = plan.max_tokens
         if calibration:
             max_tokens = calibration_output_tokens(max_tokens)
+        limits = plan.timeouts_for(target)
         spec = RequestSpec(
             messages=prompt.messages,
             max_tokens=max_tokens,
             temperature=plan.temperature,
-            first_token_timeout_s=plan.first_token_timeout_s,
-            stall_timeout_s=plan.stall_timeout_s,
-            total_timeout_s=plan.total_timeout_s,
+            first_token_timeout_s=limits.first_token_s,
+            stall_timeout_s=limits.stall_s,
+            total_timeout_s=limits.total_s,
             estimated_prompt_tokens=prompt.estimated_tokens,
         )
         client = self.pool.get(target.base_url, self.keys(target))

@@ -106,6 +106,11 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+# A history kept in memory for as long as its store is open: a run that keeps no history
+# (the app when the file cannot be opened) still has its rows in one place to read and export.
+IN_MEMORY = ":memory:"
+
+
 def default_db_path() -> Path:
     return default_data_dir() / DB_FILENAME
 
@@ -313,6 +318,7 @@ class RunStore:
     pasted by mistake: the run config JSON, run notes, base URLs and error messages; the model's
     own text is kept as it came. The connection may only be used from the thread that opened it.
     Opening marks runs left "running" by dead processes as "interrupted" (see `recovered`).
+    `RunStore(IN_MEMORY)` keeps the same history in memory only, gone when it closes.
     """
 
     def __init__(
@@ -323,21 +329,25 @@ class RunStore:
         recover: bool = True,
     ) -> None:
         self.path = Path(path) if path is not None else default_db_path()
+        self.in_memory = str(path) == IN_MEMORY
         self._redact = redact or secrets_redact
         self._pid = os.getpid()
         self._marker = _process_start_marker(self._pid)
         try:
-            private_dir(self.path.parent)
-            private_file(self.path)  # SQLite gives its -wal and -shm files the same mode
+            if not self.in_memory:
+                private_dir(self.path.parent)
+                private_file(self.path)  # SQLite gives its -wal and -shm files the same mode
             self._conn = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+                IN_MEMORY if self.in_memory else self.path,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,
             )
         except (OSError, sqlite3.Error) as error:
             raise _explain(error, self.path) from None
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
+            if str(mode).lower() != "wal" and not self.in_memory:
                 raise StoreError(f"could not switch {self.path} to WAL mode (got {mode!r})")
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self._conn.execute("PRAGMA foreign_keys = ON")

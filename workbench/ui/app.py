@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 from workbench.core.clients import warm_up
 from workbench.core.provider_store import load_providers
 from workbench.core.secrets import install_log_redaction, resolve_key
-from workbench.core.store import RunStore
+from workbench.core.store import RunStore, StoreError
 from workbench.ui.demo import demo_screenshot
 from workbench.ui.error_sink import ErrorSink
 from workbench.ui.kernels_view import KernelsView
@@ -67,7 +67,11 @@ def freeze_startup_heap() -> None:
 async def run_window(args) -> int:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
-    store = RunStore()
+    try:
+        store: RunStore | None = RunStore()
+    except StoreError as exc:  # runs still show and export, from a history kept in memory
+        log.warning("%s; this session's runs are kept in memory only", exc)
+        store = None
     session = Session(
         store=store, time_scale=args.time_scale, kernel_csv=getattr(args, "kernel_csv", None)
     )

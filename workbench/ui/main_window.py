@@ -8,7 +8,6 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.csv_export import write_csv
 from workbench.core.metrics import derive
+from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
 from workbench.core.results import RequestResult, Target
 from workbench.core.runner import RunFinished, RunPlan
 from workbench.core.summary import build_report
@@ -43,7 +43,8 @@ from workbench.ui.results_view import ResultsView
 from workbench.ui.route_preset import route_pair
 from workbench.ui.run_clock import Flight, RunClock
 from workbench.ui.run_status import run_status_text
-from workbench.ui.session import LOCAL_PROVIDER, Session
+from workbench.ui.session import Session
+from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.sweep_view import SweepView
 
@@ -78,7 +79,7 @@ class MainWindow(QMainWindow):
         self.choices: list[tuple[str, str]] = []
         self.pane_keys: list[str] = []
         self.pane_widgets: list[PaneWidget] = []
-        self.results: list[RequestResult] = []  # the last run's measured requests
+        self.shown_runs = ShownRuns(session)  # run ids; every row shown is read from the history
         self.run_kind = "comparison"
         self.clock = RunClock()
         self._clock_at = 0.0
@@ -312,10 +313,9 @@ class MainWindow(QMainWindow):
     def build_plan(
         self, lengths: Sequence[int] | None = None, repeats: int = 1, kind: str = "comparison"
     ) -> RunPlan:
-        targets = tuple(p.target for p in self.session.panes if p.target is not None)
-        unique = tuple(dict.fromkeys(targets))
-        return RunPlan(
-            targets=unique,
+        """The panes' targets (each with its provider's limits) and the window's choices."""
+        targets = [p.target for p in self.session.panes if p.target is not None]
+        choices = Choices(
             prompt_lengths=tuple(lengths or (self.prompt.tokens(),)),
             repeats=repeats,
             max_tokens=self.prompt.max_tokens.value(),
@@ -325,6 +325,7 @@ class MainWindow(QMainWindow):
             needle_depth=self.prompt.depth.value(),
             kind=kind,  # type: ignore[arg-type]
         )
+        return build_plan(targets, choices)
 
     def _warn_shared_server(self, plan: RunPlan) -> None:
         """All at once, targets on one server measure each other's load: say so."""
@@ -339,17 +340,32 @@ class MainWindow(QMainWindow):
                 15000,
             )
 
+    def _plan_or_say(
+        self, lengths: Sequence[int] | None = None, repeats: int = 1, kind: str = "comparison"
+    ) -> RunPlan | None:
+        """The plan, or None after the status bar says which value is out of range (a saved
+        provider's timeout beyond a day, say) and where to change it."""
+        try:
+            return self.build_plan(lengths, repeats, kind)
+        except ValueError as exc:
+            self.statusBar().showMessage(
+                self.tr("Cannot run: %1. Change it in the Providers tab.").replace("%1", str(exc))
+            )
+            return None
+
     def run_all(self) -> asyncio.Task | None:
         if self.session.running:
             return None
-        plan = self.build_plan()
+        plan = self._plan_or_say()
+        if plan is None:
+            return None
         self._warn_shared_server(plan)
         self.plots.expect_tokens(plan.max_tokens)
         return self.session.start_run(plan)
 
     def _run_sweep(self, lengths: list[int], repeats: int) -> None:
-        if not self.session.running:
-            plan = self.build_plan(lengths, repeats, kind="sweep")
+        plan = None if self.session.running else self._plan_or_say(lengths, repeats, "sweep")
+        if plan is not None:
             self._warn_shared_server(plan)
             self.sweep_view.order = [t.model for t in plan.targets]
             self.sweep_view.clear()
@@ -368,8 +384,8 @@ class MainWindow(QMainWindow):
         task = self.session.start_replay(measured, speed)
         self._set_plot_panes(keys)
         self._refresh_context()
-        self.results = measured
-        self.results_view.set_results(measured)
+        self.shown_runs.show([measured[0].run_id])
+        self.results_view.set_results(self.results)  # the recorded run's measured rows
         self._summary_stale = True
         started = min((r.started_at for r in measured if r.started_at), default=0.0)
         self.replay_banner.setText(
@@ -390,7 +406,7 @@ class MainWindow(QMainWindow):
         self._max_tokens = plan.max_tokens
         self._clock_at = 0.0
         if plan.kind != "replay":
-            self.results = []
+            self.shown_runs.current = None
             self.replay_banner.hide()
 
     def _on_running(self, running: bool) -> None:
@@ -444,15 +460,24 @@ class MainWindow(QMainWindow):
     def _on_request_finished(self, result: RequestResult) -> None:
         if result.phase == "calibration":  # a row of the table, outside the plan and figures
             if self.run_kind != "replay":
-                self.results_view.add(result)
+                self._add_row(result)
             return
         self.clock.finished(result.ok, (derive(result).e2e_ms or 0) / 1000)
         if self.run_kind == "replay":
             return  # the recorded rows are already shown once
-        self.results.append(result)
-        self.results_view.add(result)
+        self._add_row(result, current=True)
         if self.run_kind == "sweep":
             self.sweep_view.add(result)
+
+    def _add_row(self, result: RequestResult, current: bool = False) -> None:
+        """Show a row as it is recorded; the run's end reads the rows back from the history."""
+        self.shown_runs.recorded(result, current)
+        self.results_view.add(result)
+
+    @property
+    def results(self) -> list[RequestResult]:
+        """The measured requests of the run the Sweep and Summary show, from the history."""
+        return self.shown_runs.measured()
 
     def _on_run_finished(self, final: RunFinished) -> None:
         failed = sum(1 for r in final.results if not r.warmup and not r.ok)
@@ -466,6 +491,10 @@ class MainWindow(QMainWindow):
             .replace("%1", name)
             .replace("%2", run_status_text(final.status, failed))
         )
+        if self.run_kind != "replay" and final.run_id in self.shown_runs.table:
+            self.results_view.set_results(self.shown_runs.table_rows())
+            if self.run_kind == "sweep":
+                self.sweep_view.set_results(self.results)
         self.history_view.refresh()
         self._summary_stale = True
         if self.tabs.currentWidget() is self.summary_view:
@@ -490,16 +519,14 @@ class MainWindow(QMainWindow):
     def _show_results(self, results: list[RequestResult]) -> None:
         """A run opened from the history: the Results table and the Summary show it; a sweep
         also fills the Sweep tab, a comparison leaves the sweep's data alone."""
-        measured = [r for r in results if not r.warmup]
-        self.results = measured
-        self.results_view.set_results([r for r in results if r.phase != "warmup"])
+        self.shown_runs.show(r.run_id for r in results)
+        self.results_view.set_results(self.shown_runs.table_rows())
+        measured = self.results
         lengths = {r.prompt_tokens_target for r in measured}
         self.run_kind = "sweep" if len(lengths) > 1 else "comparison"
         if self.run_kind == "sweep":
             self.sweep_view.order = []
-            self.sweep_view.clear()
-            for r in measured:
-                self.sweep_view.add(r)
+            self.sweep_view.set_results(measured)
             self.sweep_view.flush()
         self._summary_stale = True
         self.tabs.setCurrentWidget(self.results_view)
@@ -513,8 +540,10 @@ class MainWindow(QMainWindow):
     # ---- export ----
 
     def export_csv(self, path: str | Path) -> int:
-        """Every request the Results table shows, in its order (all the runs it holds)."""
-        return write_csv(Path(path), self.results_view.shown_results())
+        """Every request the Results table shows (all the runs it holds), in its order, as the
+        run history holds it."""
+        shown = (r.request_id for r in self.results_view.shown_results())
+        return write_csv(Path(path), self.shown_runs.in_order(shown))
 
     def export_charts(self, folder: str | Path, suffix: str = ".png") -> list[Path]:
         charts = self.plots.charts + self.sweep_view.charts
@@ -605,17 +634,3 @@ class MainWindow(QMainWindow):
         self.save_state()
         self.session.stop_all()
         super().closeEvent(event)
-
-
-def shared_server(plan: RunPlan) -> str | None:
-    """The host:port that several of a parallel plan's models share, if any. The built-in
-    provider's simulated models share nothing (their timings depend on the request alone)."""
-    if plan.mode != "parallel":
-        return None
-    seen: dict[str, set[str]] = {}
-    for target in plan.targets:
-        if target.provider != LOCAL_PROVIDER:
-            parts = urlsplit(target.base_url)
-            host = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
-            seen.setdefault(host, set()).add(target.model)
-    return next((host for host, models in seen.items() if len(models) > 1), None)
