@@ -296,20 +296,6 @@ def store_in_keyring(account: str, key: str) -> None:
         ) from None
 
 
-def delete_from_keyring(account: str) -> bool:
-    """Remove the key stored under `account`; False when there was none or no keyring."""
-    if not keyring_status()[0]:
-        return False
-    import keyring
-    import keyring.errors
-
-    try:
-        keyring.delete_password(KEYRING_SERVICE, account)
-    except keyring.errors.KeyringError:
-        return False
-    return True
-
-
 # ---- logging ----
 
 
