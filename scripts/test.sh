@@ -41,4 +41,8 @@ if [ "$(cat .venv-litellm/installed-spec 2>/dev/null)" != "$litellm_spec" ]; the
 fi
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}" QT_API=pyside6
 .venv/bin/ruff check .
+.venv/bin/ruff format --check .
+# the layers of docs/architecture.md ([tool.importlinter] in pyproject.toml) and the core's types
+.venv/bin/lint-imports --no-cache
+.venv/bin/mypy
 exec .venv/bin/python -m pytest "$@"

@@ -195,9 +195,10 @@ def _apply_override(model: ModelInfo, name: str, fields: Mapping[str, Any]) -> M
         bad = set(flat) - _PRICE_KEYS
         if bad:
             raise ValueError(f"override for {name!r}: unknown price fields {sorted(bad)}")
-        prices = dataclasses.replace(
-            prices, **{k: _price(v, f"override for {name!r}: {k}") for k, v in flat.items()}
-        )
+        changes: dict[str, Any] = {
+            k: _price(v, f"override for {name!r}: {k}") for k, v in flat.items()
+        }
+        prices = dataclasses.replace(prices, **changes)
     context = model.context_window
     if "context_window" in fields:
         context = _positive_int(fields["context_window"], f"override for {name!r}: context_window")
@@ -353,7 +354,11 @@ def _prices(where: str, raw: Any) -> Prices:
     if unknown:
         raise ValueError(f"{where}: unknown price fields {sorted(unknown)}")
     values = {k: _price(v, f"{where}: prices.{k}") for k, v in raw.items()}
-    return Prices(**values)
+    return Prices(
+        input=values.get("input", 0.0),
+        output=values.get("output", 0.0),
+        cached_input=values.get("cached_input"),
+    )
 
 
 def _read_toml(path: Path, what: str) -> dict[str, Any]:

@@ -198,8 +198,8 @@ def _key_from(name: str, table: dict[str, Any]) -> KeyRef:
         return KeyRef("env", var)
     raw = table.get("key", {"source": "none"})
     if isinstance(raw, str):
-        var = parse_env_reference(raw)
-        if var is None:
+        referenced = parse_env_reference(raw)
+        if referenced is None:
             # never echo the text: it may be the key itself
             raise _err(
                 name,
@@ -207,7 +207,7 @@ def _key_from(name: str, table: dict[str, Any]) -> KeyRef:
                 "a key's text is never stored in this file; reference an environment variable "
                 'as key = "${MY_API_KEY}", or use key = { source = "keyring", name = "ACCOUNT" }',
             )
-        return KeyRef("env", var)
+        return KeyRef("env", referenced)
     if not isinstance(raw, dict):
         raise _err(
             name,
@@ -233,7 +233,7 @@ def _key_from(name: str, table: dict[str, Any]) -> KeyRef:
         key_name = name  # the account defaults to the provider's name
     elif source in ("session", "none"):
         key_name = ""
-    return KeyRef(source, key_name)  # type: ignore[arg-type]
+    return KeyRef(source, key_name)
 
 
 def _proxy_from(name: str, raw: object, notes: list[str]) -> ProxyChoice:
@@ -268,7 +268,7 @@ def _proxy_from(name: str, raw: object, notes: list[str]) -> ProxyChoice:
             name, "proxy.password_env", "expected an environment variable name like PROXY_PASSWORD"
         )
     if mode != "url":
-        return ProxyChoice(mode)  # type: ignore[arg-type]
+        return ProxyChoice(mode)
     if password:
         register_secret(password)
         hint = var or _env_hint(name, "PROXY_PASSWORD")
