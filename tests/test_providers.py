@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tomllib
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -373,3 +374,52 @@ def test_bench_and_models_with_a_saved_provider_and_env_key(tmp_path, env, keyed
             assert KEY.encode() not in path.read_bytes(), path
     for path in (tmp_path / "config").rglob("*"):
         assert KEY not in path.read_text(), path
+
+
+HAND_WRITTEN = """\
+# My providers: keep this line (top of the file)
+
+[providers.mine]  # my gateway, the header's comment
+base_url = "https://mine.example/v1"  # after a value
+# inside the table: ask Bob before changing the gateway
+key = "${MINE_KEY}"
+stall_timeout_s = 45  # seconds, as I typed it
+"""
+USER_COMMENTS = [
+    "# My providers: keep this line (top of the file)",
+    "# my gateway, the header's comment",
+    "# after a value",
+    "# inside the table: ask Bob before changing the gateway",
+    "# seconds, as I typed it",
+]
+
+
+def test_user_comments_and_layout_survive_providers_add(tmp_path, env) -> None:
+    saved = tmp_path / "config" / "providers.toml"
+    saved.parent.mkdir(mode=0o700)
+    saved.write_text(HAND_WRITTEN, encoding="utf-8")
+    added = _run(["providers", "add", "gw", "--base-url", "https://gw.example/v1",
+                  "--api-key-env", "GW_KEY"], env)  # fmt: skip
+    assert added.returncode == 0, added.stderr
+    text = saved.read_text(encoding="utf-8")
+    assert text.startswith(HAND_WRITTEN)  # the user's provider is untouched, shorthand and all
+    assert all(comment in text for comment in USER_COMMENTS)
+    assert (saved.stat().st_mode & 0o777) == 0o600
+    loaded = load_providers(saved)
+    assert loaded.warning is None and loaded.names() == ["mine", "gw"]
+    assert loaded.get("gw") == Provider("gw", "https://gw.example/v1", KeyRef("env", "GW_KEY"))
+    assert last_good_path(saved).read_text(encoding="utf-8") == text
+
+
+def test_an_edit_replaces_only_the_changed_value(tmp_path) -> None:
+    path = tmp_path / "providers.toml"
+    path.write_text(HAND_WRITTEN, encoding="utf-8")
+    mine = load_providers(path).get("mine")
+    assert mine is not None
+    save_providers([replace(mine, first_token_timeout_s=77.0, key=KeyRef("env", "OTHER"))], path)
+    text = path.read_text(encoding="utf-8")
+    assert all(comment in text for comment in USER_COMMENTS)
+    assert "${MINE_KEY}" not in text and "stall_timeout_s = 45  #" in text
+    assert load_providers(path).providers == [
+        replace(mine, first_token_timeout_s=77.0, key=KeyRef("env", "OTHER"))
+    ]

@@ -40,6 +40,10 @@ last good copy with a warning naming file, line and problem; a file that lost pr
 short at a section boundary, it still parses) loads with a warning naming them, and the last
 good copy keeps them. Saving over a file that cannot be loaded first keeps it as
 `providers.toml.broken-<time>`. Every file is 0600 in a 0700 folder (`provider_files`).
+
+A save edits the file as the user wrote it (`provider_layout`): comments, order and the
+spelling of unchanged values survive; only what changed is rewritten, and when the edited text
+would not load back as exactly the providers saved, the file is written afresh instead.
 """
 
 from __future__ import annotations
@@ -53,7 +57,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import platformdirs
-import tomli_w
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
 
 from workbench.core.private_files import private_dir
 from workbench.core.provider_files import BROKEN_SUFFIX as BROKEN_SUFFIX
@@ -64,6 +69,7 @@ from workbench.core.provider_files import (
     write_private,
 )
 from workbench.core.provider_files import last_good_path as last_good_path
+from workbench.core.provider_layout import unchanged_names, update_document
 from workbench.core.provider_schema import ProviderConfigError as ProviderConfigError
 from workbench.core.provider_schema import check_headers as check_headers
 from workbench.core.provider_schema import check_proxy_url as check_proxy_url
@@ -324,7 +330,7 @@ def dumps_providers(providers: list[Provider] | tuple[Provider, ...], header: st
     for name in names:
         if not name.strip():
             raise ProviderConfigError("a provider needs a name")
-    body = tomli_w.dumps({"providers": {p.name: provider_to_dict(p) for p in providers}})
+    body = tomlkit.dumps({"providers": {p.name: provider_to_dict(p) for p in providers}})
     text = header + "\n" + escape_quoted(body)  # no raw C1 or bidi character in the file
     parse_providers_toml(text)  # what we write must load back
     return text
@@ -351,6 +357,8 @@ def save_providers(
     text = dumps_providers(providers)
     private_dir(path.parent, own=path.parent == default_config_dir())
     on_disk = _names_on_disk(path)
+    if on_disk:
+        text = _keep_layout(path, list(providers), text)
     if on_disk is None:
         try:
             copy = keep_broken_copy(path)
@@ -368,6 +376,26 @@ def save_providers(
     if not _drops_lost_providers(path, on_disk, providers):
         write_last_good(path, text)
     return path
+
+
+def _keep_layout(path: Path, providers: list[Provider], fresh: str) -> str:
+    """The file at `path` edited in place to hold `providers` (its comments and order kept);
+    `fresh` when that cannot be done or would not load back as exactly `providers`."""
+    try:
+        current = _read(path)
+        on_disk = parse_providers_toml(current, path)
+        before = {p.name: provider_to_dict(p) for p in on_disk if not p.load_notes}
+        keep = unchanged_names(on_disk, providers)
+        tables = {p.name: provider_to_dict(p) for p in providers}
+        text = escape_quoted(update_document(current, tables, keep, before))
+        loaded = {p.name: p for p in parse_providers_toml(text, path)}
+    except (ProviderConfigError, TOMLKitError, OSError, UnicodeDecodeError, RecursionError) as exc:
+        log.debug("providers file rewritten from scratch: %s", exc)
+        return fresh
+    if loaded != {p.name: p for p in providers} or any(p.load_notes for p in loaded.values()):
+        log.debug("providers file rewritten from scratch: an in-place edit would not load back")
+        return fresh
+    return text
 
 
 def _names_on_disk(path: Path) -> list[str] | None:
