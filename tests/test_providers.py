@@ -150,6 +150,10 @@ def test_broken_toml_names_file_and_line_and_the_last_good_copy_loads(tmp_path) 
         ('proxy = { mode = "socks" }', "proxy.mode", "unknown proxy mode"),
         ('base_ur = "https://typo/v1"', "base_ur", "did you mean 'base_url'"),
         ("models = [{ id = 'm', context_window = 'big' }]", "models[0].context_window", "tokens"),
+        ('key = { source = "env", nme = "X" }', "key.nme", "did you mean 'name'"),
+        ("headers = { X-Title = 1 }", "headers.X-Title", "expected text in quotes, got a whole"),
+        ("models = [{ id = 'm', prices = { input = -1 } }]", "models[0].prices.input", ">= 0"),
+        ("stall_timeout_s = true", "stall_timeout_s", "expected seconds (a number), got true"),
     ],
 )
 def test_invalid_fields_name_provider_field_and_line(tmp_path, snippet, field, problem) -> None:
@@ -423,3 +427,15 @@ def test_an_edit_replaces_only_the_changed_value(tmp_path) -> None:
     assert load_providers(path).providers == [
         replace(mine, first_token_timeout_s=77.0, key=KeyRef("env", "OTHER"))
     ]
+
+
+def test_a_bad_nested_value_names_its_line_field_cause_and_fix(tmp_path) -> None:
+    path = tmp_path / "providers.toml"
+    path.write_text(
+        '[providers.gw]\nbase_url = "https://gw.example/v1"\n\n[providers.gw.proxy]\n'
+        'mode = "url"\nurl = 3128\n',
+        encoding="utf-8",
+    )
+    warning = load_providers(path).warning or ""
+    assert f"{path}: line 6: provider 'gw', field 'proxy.url'" in warning
+    assert "expected a proxy URL like http://proxy:3128 in quotes, got a whole number" in warning

@@ -77,6 +77,7 @@ from workbench.core.provider_schema import provider_from_dict as provider_from_d
 from workbench.core.provider_schema import provider_to_dict as provider_to_dict
 from workbench.core.providers import Provider
 from workbench.core.terminal import escape_quoted
+from workbench.core.validation import toml_line_of
 
 log = logging.getLogger(__name__)
 
@@ -270,7 +271,7 @@ def parse_providers_toml(text: str, path: Path | None = None) -> list[Provider]:
         try:
             out.append(provider_from_dict(name, table))
         except ProviderConfigError as exc:
-            line = _line_of(text, name, exc.field)
+            line = toml_line_of(text, "providers", name, exc.field)
             at = f"line {line}: " if line else ""
             raise ProviderConfigError(
                 f"{where}: {at}{exc}", path=path, line=line, provider=name, field=exc.field
@@ -284,39 +285,6 @@ def _decode_error_line(exc: tomllib.TOMLDecodeError) -> int | None:
         return lineno
     match = re.search(r"line (\d+)", str(exc))
     return int(match.group(1)) if match else None
-
-
-def _line_of(text: str, provider: str, field_name: str | None) -> int | None:
-    """Best effort: the line of `field` inside the provider's section, else the section header."""
-    lines = text.splitlines()
-    quoted = re.escape(provider)
-    name = rf"(?:\"{quoted}\"|'{quoted}'|{quoted})"
-    header = re.compile(rf"^\s*\[\[?\s*providers\s*\.\s*{name}\s*(\]|\.)")
-    start = next((i for i, line in enumerate(lines) if header.match(line)), None)
-    if start is None:
-        return None
-    if not field_name:
-        return start + 1
-    parts = [re.sub(r"\[\d+\]$", "", part) for part in field_name.split(".")]
-    top, sub = parts[0], parts[1] if len(parts) > 1 else None
-    assign = re.compile(rf"^\s*[\"']?{re.escape(top)}[\"']?\s*=")
-    table = re.compile(rf"^\s*\[\[?\s*providers\s*\.\s*{name}\s*\.\s*{re.escape(top)}\s*\]")
-    for i in range(start, len(lines)):
-        line = lines[i]
-        if i > start and line.lstrip().startswith("[") and not header.match(line):
-            break  # the next provider's section
-        if assign.match(line):
-            return i + 1
-        if table.match(line):
-            if sub:
-                sub_assign = re.compile(rf"^\s*[\"']?{re.escape(sub)}[\"']?\s*=")
-                for j in range(i + 1, len(lines)):
-                    if lines[j].lstrip().startswith("["):
-                        break
-                    if sub_assign.match(lines[j]):
-                        return j + 1
-            return i + 1
-    return start + 1
 
 
 # ---- saving ----
