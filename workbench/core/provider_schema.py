@@ -35,7 +35,7 @@ from workbench.core.secrets import (
     redact,
     register_secret,
 )
-from workbench.core.validation import Count, Invalid, Price, Schema, Seconds, validate
+from workbench.core.validation import Count, Invalid, PricesTable, Schema, Seconds, validate
 
 _SENSITIVE_HEADER = re.compile(r"(?i)(authorization|api[-_]?key|token|secret|password|cookie)")
 _PLACEHOLDER = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
@@ -93,12 +93,6 @@ def _proxy_shorthand(raw: object) -> object:
 def _model_shorthand(raw: object) -> object:
     """`models = ["id", ...]`: a bare id is a model table with only its id."""
     return {"id": raw} if isinstance(raw, str) else raw
-
-
-class PricesTable(Schema):
-    input: Price | None = None
-    output: Price | None = None
-    cached_input: Price | None = None
 
 
 def _model_id(text: str) -> str:

@@ -176,6 +176,19 @@ Price = Annotated[float, AfterValidator(_price)]
 Count = Annotated[int, BeforeValidator(_whole), AfterValidator(_count)]
 
 
+class PricesTable(Schema):
+    """`prices = { input = ..., output = ..., cached_input = ... }`, USD per million tokens, as
+    providers.toml, models.toml and the catalog overrides write it."""
+
+    input: Price | None = None
+    output: Price | None = None
+    cached_input: Price | None = None
+
+    def changes(self) -> dict[str, float]:
+        """The prices given, by field name."""
+        return {k: v for k, v in self.model_dump().items() if v is not None}
+
+
 # ---- where a field is written ----
 
 
@@ -224,4 +237,23 @@ def _sub_line(lines: list[str], start: int, sub: str | None) -> int:
                 break
             if sub_assign.match(lines[j]):
                 return j + 1
+    return start + 1
+
+
+def array_line_of(text: str, table: str, index: int, field: str | None) -> int | None:
+    """The line of `field` in the `index`-th (from 1) `[[table]]` of TOML text, else that
+    entry's header line; None when there is no such entry."""
+    lines = text.splitlines()
+    header = re.compile(rf"^\s*\[\[\s*{re.escape(table)}\s*\]\]")
+    starts = [i for i, line in enumerate(lines) if header.match(line)]
+    if not 1 <= index <= len(starts):
+        return None
+    start = starts[index - 1]
+    end = starts[index] if index < len(starts) else len(lines)
+    top = re.sub(r"\[\d+\]$", "", field.split(".")[0]) if field else ""
+    assign = re.compile(rf"^\s*[\"']?{re.escape(top)}[\"']?\s*=")
+    subtable = re.compile(rf"^\s*\[\s*{re.escape(table)}\s*\.\s*{re.escape(top)}\s*\]")
+    for i in range(start, end):
+        if top and (assign.match(lines[i]) or subtable.match(lines[i])):
+            return i + 1
     return start + 1
