@@ -146,7 +146,7 @@ def _schema_in(annotation: Any) -> type[Schema] | None:
 
 def _finite_positive(value: float) -> float:
     if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"must be more than 0 seconds, got {value}")
+        raise ValueError(f"must be more than 0 seconds, got {value:g}")
     return float(value)
 
 
