@@ -439,3 +439,22 @@ def test_a_bad_nested_value_names_its_line_field_cause_and_fix(tmp_path) -> None
     warning = load_providers(path).warning or ""
     assert f"{path}: line 6: provider 'gw', field 'proxy.url'" in warning
     assert "expected a proxy URL like http://proxy:3128 in quotes, got a whole number" in warning
+
+
+def test_a_file_of_comments_alone_keeps_them_and_a_url_password_is_dropped(tmp_path) -> None:
+    path = tmp_path / "providers.toml"
+    path.write_text("# my notes about gateways\n", encoding="utf-8")
+    added = Provider("b", "https://b.example/v1", KeyRef("env", "B"))
+    save_providers([added], path)
+    assert path.read_text(encoding="utf-8").startswith("# my notes about gateways\n")
+    path.write_text(
+        '[providers.a]  # mine\nbase_url = "https://u:pw@a.example/v1"  # the gateway\n',
+        encoding="utf-8",
+    )
+    save_providers([*load_providers(path).providers, added], path)
+    text = path.read_text(encoding="utf-8")
+    assert "pw@" not in text and '"https://a.example/v1"  # the gateway' in text
+    assert "# mine" in text and load_providers(path).names() == ["a", "b"]
+    path.write_text('providers = { a = { base_url = "https://a.example/v1" } }\n')
+    save_providers([*load_providers(path).providers, added], path)  # one line: written afresh
+    assert load_providers(path).names() == ["a", "b"]

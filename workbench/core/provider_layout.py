@@ -45,9 +45,11 @@ def update_document(
     a field equal there is left as the user wrote it, even when spelled another way."""
     doc = tomlkit.parse(text)
     providers = doc.get("providers")
-    if not isinstance(providers, Table):
+    if providers is None:
         providers = tomlkit.table(is_super_table=True)
         doc["providers"] = providers
+    elif not isinstance(providers, Table):  # `providers = { ... }` on one line
+        raise ValueError("the providers are an inline table: written afresh")
     for name in [n for n in providers if n not in tables]:
         del providers[name]
     for name, table in tables.items():

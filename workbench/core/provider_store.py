@@ -325,7 +325,7 @@ def save_providers(
     text = dumps_providers(providers)
     private_dir(path.parent, own=path.parent == default_config_dir())
     on_disk = _names_on_disk(path)
-    if on_disk:
+    if on_disk is not None and path.is_file():  # a file of comments alone keeps them too
         text = _keep_layout(path, list(providers), text)
     if on_disk is None:
         try:
@@ -357,7 +357,7 @@ def _keep_layout(path: Path, providers: list[Provider], fresh: str) -> str:
         tables = {p.name: provider_to_dict(p) for p in providers}
         text = escape_quoted(update_document(current, tables, keep, before))
         loaded = {p.name: p for p in parse_providers_toml(text, path)}
-    except (ProviderConfigError, TOMLKitError, OSError, UnicodeDecodeError, RecursionError) as exc:
+    except (TOMLKitError, ValueError, KeyError, TypeError, OSError, RecursionError) as exc:
         log.debug("providers file rewritten from scratch: %s", exc)
         return fresh
     if loaded != {p.name: p for p in providers} or any(p.load_notes for p in loaded.values()):
