@@ -290,7 +290,7 @@ def _decode_error_line(exc: tomllib.TOMLDecodeError) -> int | None:
 # ---- saving ----
 
 
-def dumps_providers(providers: list[Provider] | tuple[Provider, ...], header: str = _HEADER) -> str:
+def _check_names(providers: list[Provider] | tuple[Provider, ...]) -> None:
     names = [p.name for p in providers]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -298,6 +298,10 @@ def dumps_providers(providers: list[Provider] | tuple[Provider, ...], header: st
     for name in names:
         if not name.strip():
             raise ProviderConfigError("a provider needs a name")
+
+
+def dumps_providers(providers: list[Provider] | tuple[Provider, ...], header: str = _HEADER) -> str:
+    _check_names(providers)
     body = tomlkit.dumps({"providers": {p.name: provider_to_dict(p) for p in providers}})
     text = header + "\n" + escape_quoted(body)  # no raw C1 or bidi character in the file
     parse_providers_toml(text)  # what we write must load back
@@ -322,11 +326,14 @@ def save_providers(
     holds providers that the current file lost and this save does not have either.
     """
     path = path or default_providers_path()
-    text = dumps_providers(providers)
+    _check_names(providers)
     private_dir(path.parent, own=path.parent == default_config_dir())
-    on_disk = _names_on_disk(path)
-    if on_disk is not None and path.is_file():  # a file of comments alone keeps them too
-        text = _keep_layout(path, list(providers), text)
+    current = _current(path)
+    on_disk = None if current is None else [p.name for p in current[1]]
+    text = None
+    if current is not None and path.is_file():  # a file of comments alone keeps them too
+        text = _keep_layout(*current, list(providers))
+    text = text or dumps_providers(providers)  # a new file, or one that cannot be kept
     if on_disk is None:
         try:
             copy = keep_broken_copy(path)
@@ -346,32 +353,31 @@ def save_providers(
     return path
 
 
-def _keep_layout(path: Path, providers: list[Provider], fresh: str) -> str:
-    """The file at `path` edited in place to hold `providers` (its comments and order kept);
-    `fresh` when that cannot be done or would not load back as exactly `providers`."""
+def _keep_layout(current: str, on_disk: list[Provider], providers: list[Provider]) -> str | None:
+    """The file's text `current` edited in place to hold `providers` (its comments and order
+    kept); None when that cannot be done or would not load back as exactly `providers`."""
     try:
-        current = _read(path)
-        on_disk = parse_providers_toml(current, path)
         before = {p.name: provider_to_dict(p) for p in on_disk if not p.load_notes}
         keep = unchanged_names(on_disk, providers)
         tables = {p.name: provider_to_dict(p) for p in providers}
         text = escape_quoted(update_document(current, tables, keep, before))
-        loaded = {p.name: p for p in parse_providers_toml(text, path)}
-    except (TOMLKitError, ValueError, KeyError, TypeError, OSError, RecursionError) as exc:
+        loaded = {p.name: p for p in parse_providers_toml(text)}
+    except (TOMLKitError, ValueError, KeyError, TypeError, RecursionError) as exc:
         log.debug("providers file rewritten from scratch: %s", exc)
-        return fresh
+        return None
     if loaded != {p.name: p for p in providers} or any(p.load_notes for p in loaded.values()):
         log.debug("providers file rewritten from scratch: an in-place edit would not load back")
-        return fresh
+        return None
     return text
 
 
-def _names_on_disk(path: Path) -> list[str] | None:
-    """The provider names of the current file; [] when there is none, None when it is broken."""
+def _current(path: Path) -> tuple[str, list[Provider]] | None:
+    """The current file's text and providers; ("", []) when there is none, None when broken."""
     if not path.exists() and not path.is_symlink():
-        return []
+        return "", []
     try:
-        return [p.name for p in parse_providers_toml(_read(path), path)]
+        text = _read(path)
+        return text, parse_providers_toml(text, path)
     except (ProviderConfigError, OSError, UnicodeDecodeError):
         return None
 
