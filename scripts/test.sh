@@ -42,7 +42,8 @@ fi
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}" QT_API=pyside6
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-# the layers of docs/architecture.md ([tool.importlinter] in pyproject.toml) and the core's types
+# the layers of docs/architecture.md ([tool.importlinter] in pyproject.toml); the types of the core
+# and kernels_bridge ([tool.mypy]; after torch is installed, since the worker side imports it)
 .venv/bin/lint-imports --no-cache
 .venv/bin/mypy
 exec .venv/bin/python -m pytest "$@"
