@@ -210,7 +210,7 @@ class KernelClient:
                 env=env,
                 limit=1 << 24,
             )
-            self._reader, self._writer = self.proc.stdout, self.proc.stdin  # type: ignore[assignment]
+            self._reader, self._writer = self.proc.stdout, self.proc.stdin
             self._tasks.append(asyncio.create_task(self._drain_stderr()))
         self._running = True
         self._tasks.append(asyncio.create_task(self._read_loop()))

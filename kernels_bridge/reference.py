@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 import torch
 
@@ -367,7 +366,3 @@ def decode(inp: DecodeInputs) -> torch.Tensor:
     else:  # pragma: no cover - AttentionShape validates kinds
         raise ValueError(f"unknown kind {kind}")
     return out.to(q.dtype)
-
-
-def describe_inputs(inp: DecodeInputs) -> dict[str, Any]:
-    return {name: list(t.shape) for name, t in inp.tensors.items()}

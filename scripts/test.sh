@@ -41,4 +41,9 @@ if [ "$(cat .venv-litellm/installed-spec 2>/dev/null)" != "$litellm_spec" ]; the
 fi
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}" QT_API=pyside6
 .venv/bin/ruff check .
+.venv/bin/ruff format --check .
+# the layers of docs/architecture.md ([tool.importlinter] in pyproject.toml); the types of the core
+# and kernels_bridge ([tool.mypy]; after torch is installed, since the worker side imports it)
+.venv/bin/lint-imports --no-cache
+.venv/bin/mypy
 exec .venv/bin/python -m pytest "$@"

@@ -378,3 +378,44 @@ def test_clicking_test_connection_on_a_closed_port_shows_the_failed_tcp_check(
     summary = panel.doctor_summary.text()
     assert "check(s) failed" in summary and "TCP connection" in summary
     assert panel.test_button.isEnabled()
+
+
+HAND_WRITTEN = """\
+# My providers: keep this line (top of the file)
+
+[providers.mine]  # my gateway, the header's comment
+base_url = "https://mine.example/v1"  # after a value
+# inside the table: ask Bob before changing the gateway
+key = "${MINE_KEY}"
+"""
+
+
+def test_user_comments_survive_saves_from_the_providers_tab(
+    qtbot: Any, loop: qasync.QEventLoop
+) -> None:
+    path = default_providers_path()
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.write_text(HAND_WRITTEN, encoding="utf-8")
+    panel = ProviderPanel(ProviderController())
+    qtbot.addWidget(panel)
+    panel.show()
+    row = next(r for r in range(panel.list.count()) if panel.list.item(r).text().startswith("mine"))
+    panel.list.setCurrentRow(row)
+    assert panel.name_edit.text() == "mine"
+    panel.first_token.setValue(77)
+    assert _run(loop, panel.save()), panel.status.text()
+    _fill(panel, "second", "https://second.example/v1")
+    assert _run(loop, panel.save()), panel.status.text()
+    text = path.read_text(encoding="utf-8")
+    for comment in (
+        "# My providers: keep this line (top of the file)",
+        "# my gateway, the header's comment",
+        '"https://mine.example/v1"  # after a value',
+        "# inside the table: ask Bob before changing the gateway",
+    ):
+        assert comment in text
+    assert 'key = "${MINE_KEY}"' in text  # an unchanged field stays as the user wrote it
+    loaded = load_providers()
+    assert loaded.names() == ["mine", "second"]
+    mine = loaded.get("mine")
+    assert mine is not None and mine.first_token_timeout_s == 77

@@ -20,7 +20,6 @@ CODE_ROOTS = ("workbench", "kernels_bridge")
 # import name -> distribution name, where they differ
 DISTRIBUTION_OF = {
     "PySide6": "PySide6-Essentials",
-    "tomli_w": "tomli-w",
     "secretstorage": "SecretStorage",
 }
 # the kernel worker's stack: the `kernels` extra, imported only on the worker side

@@ -38,7 +38,7 @@ import statistics
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import httpx2
 
@@ -259,9 +259,14 @@ async def bound_body(response: httpx2.Response) -> None:
     if response.status_code < 300:
         _watch_aiohttp_body(response)
     if response.status_code >= 300:
-        response.stream = _CappedBody(response.stream, MAX_ERROR_BODY_BYTES, quiet=True)
+        response.stream = _CappedBody(_async_body(response), MAX_ERROR_BODY_BYTES, quiet=True)
     elif response.request.method != "POST":  # GET /models, whatever its content type
-        response.stream = _CappedBody(response.stream, MAX_BODY_BYTES, quiet=False)
+        response.stream = _CappedBody(_async_body(response), MAX_BODY_BYTES, quiet=False)
+
+
+def _async_body(response: httpx2.Response) -> httpx2.AsyncByteStream:
+    # an AsyncClient's response body is always the async kind; httpx types it as either
+    return cast(httpx2.AsyncByteStream, response.stream)
 
 
 @functools.cache
@@ -371,7 +376,7 @@ def make_client(
     check_headers(api_key, headers)
     timeout = httpx2.Timeout(None, connect=connect_timeout_s)
     route = plan_route(base_url, proxy, transport)
-    kwargs: dict[str, object] = {
+    kwargs: dict[str, Any] = {
         "timeout": timeout,
         "trust_env": False,  # the proxy is route's decision, never httpx's own reading
         "verify": _ssl_context(verify_tls),

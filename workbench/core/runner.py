@@ -255,7 +255,7 @@ class _RunState:
     done: int = 0
     errors: int = 0
     results: list[RequestResult] = field(default_factory=list)
-    tasks: dict[str, set[asyncio.Task[None]]] = field(default_factory=dict)
+    tasks: dict[str, set[asyncio.Task[RequestResult]]] = field(default_factory=dict)
     stopped_targets: set[str] = field(default_factory=set)
     baselines: dict[tuple[str, str], Baseline] = field(default_factory=dict)
     seed: int = 0
@@ -367,8 +367,8 @@ class Runner:
             self._state = None
             if state.failure is not None:
                 status, message = "failed", state.failure
-            elif not producer.cancelled() and producer.exception() is not None:
-                status, message = "failed", f"internal error: {_describe(producer.exception())}"
+            elif not producer.cancelled() and (error := producer.exception()) is not None:
+                status, message = "failed", f"internal error: {_describe(error)}"
             elif self._cancelled:
                 status = "cancelled"
             sink = self.sink

@@ -432,12 +432,6 @@ class RunStore:
         if cursor.rowcount == 0:
             raise StoreError(f"no run {run_id!r} in {self.path}")
 
-    def set_note(self, run_id: str, note: str | None) -> None:
-        self._conn.execute(
-            "UPDATE runs SET note = ? WHERE run_id = ?",
-            (None if note is None else self._redact(note), run_id),
-        )
-
     def mark_interrupted(self) -> list[str]:
         """Runs still "running" whose owner process is gone become "interrupted"; their ids."""
         with self._explained():

@@ -21,10 +21,10 @@ import json
 import math
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from workbench.core.errors import (
     Diagnosis,
@@ -129,7 +129,7 @@ def default_total_timeout_s(spec: RequestSpec) -> float:
     )
 
 
-def _finite(seconds: float | None) -> bool:
+def _finite(seconds: float | None) -> TypeGuard[float]:
     return seconds is not None and math.isfinite(seconds)
 
 
@@ -211,9 +211,10 @@ async def stream_chat(
     # fails before any byte leaves (no connection) still has a start for its limits
     result.started_at = time.time()
     result.t_send = time.perf_counter_ns()
-    manager = client.chat.completions.with_streaming_response.create(
+    # messages and stream_options are plain dicts, not the SDK's TypedDicts: no overload matches
+    manager = client.chat.completions.with_streaming_response.create(  # type: ignore[call-overload]
         model=result.model,
-        messages=spec.messages,  # type: ignore[arg-type]
+        messages=spec.messages,
         max_tokens=spec.max_tokens,
         temperature=spec.temperature,
         stream=True,
@@ -460,7 +461,7 @@ class _Stream:
             self.result.text = "".join(self.text_parts)
             self.result.reasoning_text = "".join(self.reasoning_parts)
 
-    async def _lines(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[list[bytes]]:
+    async def _lines(self, chunks: AsyncIterator[bytes]) -> AsyncGenerator[list[bytes], None]:
         """The lines of each read (ending in CRLF, LF or CR), none longer than MAX_LINE_BYTES,
         the body no longer than its limit; bytes, so that only each event's JSON is decoded."""
         pending = b""
@@ -485,7 +486,7 @@ class _Stream:
         if pending.rstrip(b"\r"):
             yield [pending.rstrip(b"\r")]
 
-    async def _events(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    async def _events(self, chunks: AsyncIterator[bytes]) -> AsyncGenerator[bytes, None]:
         """The `data` payloads of a Server-Sent Events stream (multi-line data joined by \\n).
         `event:`, `id:`, `retry:` and `:` comment lines carry nothing we measure."""
         data: list[bytes] = []
