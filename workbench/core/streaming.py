@@ -35,8 +35,12 @@ from workbench.core.errors import (
     diagnosis,
     looks_like_html,
 )
-from workbench.core.providers import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S
-from workbench.core.results import ErrorClass, RequestResult
+from workbench.core.results import (
+    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
+    DEFAULT_STALL_TIMEOUT_S,
+    ErrorClass,
+    RequestResult,
+)
 from workbench.core.secrets import redact_and_cut
 from workbench.core.send_stamp import sending
 from workbench.core.watchdog import Watch
