@@ -263,6 +263,7 @@ class Runner:
         *,
         keep_results: bool = True,
         store_retry_s: float = STORE_RETRY_S,
+        calibrate_only: bool = False,
     ) -> None:
         self.pool = pool
         self.sink = sink
@@ -273,6 +274,9 @@ class Runner:
         self.calibration: Calibration = self.builder.calibration
         self.keep_results = keep_results
         self.store_retry_s = store_retry_s
+        # only each cell's calibration (and the rows of cells it rules out): the coordinator
+        # of a run over several worker processes calibrates once, then shares the result
+        self.calibrate_only = calibrate_only
         self._state: _RunState | None = None
         self._cancelled = False
 
@@ -427,6 +431,8 @@ class Runner:
                     state.unfixable[target.label] = calibration
                     await self._not_sent(state, target, length, concurrency, calibration)
                     return
+        if self.calibrate_only:
+            return
         await self._ensure_baseline(state, target)
         for i in range(plan.warmup):
             if self._halted(state, target):
