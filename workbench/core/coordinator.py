@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
@@ -31,6 +31,7 @@ from workbench.core.runner import (
     Runner,
     RunPlan,
     RunStarted,
+    store_call,
 )
 from workbench.core.shards import (
     Job,
@@ -267,11 +268,6 @@ class ShardedRunner:
         async for event in self._emit(tally, RequestFinished(result, metrics, target)):
             yield event
 
-    async def _store(self, tally: _Tally, call: Any) -> str | None:
-        """The Runner's store call, with its retries of a locked database."""
-        return await self._calibrator._store_call(_StoreState(tally.failure), call)
-
-
-@dataclass
-class _StoreState:
-    failure: str | None
+    async def _store(self, tally: _Tally, call: Callable[[], object]) -> str | None:
+        """A store call with the Runner's retries of a locked database (one try once failed)."""
+        return await store_call(call, 0.0 if tally.failure is not None else self.store_retry_s)
