@@ -18,6 +18,10 @@ import time
 from pathlib import Path
 
 import pytest
+from gateway_imitation import Imitation
+from litellm_gateway import KEY_VARIABLE, cli
+from loopback import serving_in_thread
+from test_gateway_cooldown import KEY, LITELLM_COOLDOWN
 
 from workbench.core.csv_export import COLUMNS
 
@@ -159,3 +163,24 @@ def test_a_killed_worker_process_leaves_classified_rows_and_the_rest_finish(
     assert "killed by signal 9" in lost[0]["error_message"]
     assert "Fix:" in lost[0]["error_message"]
     assert "worker_lost" in err
+
+
+def test_two_workers_name_a_failed_calibration_as_one_process_does_and_keep_the_key(
+    tmp_path: Path,
+) -> None:
+    """The coordinator's calibration failed (a gateway in cooldown): every worker's row says so,
+    word for word as in one process; the key reaches the workers but nothing they print or
+    write (`cli` checks the output and the CSV)."""
+    runs = {}
+    with serving_in_thread(Imitation(["gw-model"], [], refuse_chat=LITELLM_COOLDOWN).app()) as url:
+        for workers in ("1", "2"):
+            csv_path = tmp_path / f"w{workers}.csv"
+            runs[workers] = cli(KEY, "bench", "--base-url", url, "--api-key-env", KEY_VARIABLE,
+                                "--model", "gw-model", "--prompt-tokens", "128", "--max-tokens",
+                                "4", "--concurrency", "4", "--workers", workers, "--csv",
+                                str(csv_path), "--no-store", csv_path=csv_path)  # fmt: skip
+    assert runs["1"].returncode == runs["2"].returncode == 3
+    assert "Workers: 2 worker processes" in runs["2"].stderr
+    messages = {w: sorted(r["error_message"] for r in run.rows) for w, run in runs.items()}
+    assert len(messages["2"]) == 4 and messages["2"] == messages["1"]
+    assert all("after the calibration request failed" in m for m in messages["2"])

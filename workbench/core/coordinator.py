@@ -17,9 +17,10 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
+from workbench.core.calibration_checks import name_failed_calibration
 from workbench.core.clients import ClientOptions, ClientPool, Transport
 from workbench.core.prompts import PromptBuilder
-from workbench.core.results import RequestResult, Target
+from workbench.core.results import ErrorClass, RequestResult, Target
 from workbench.core.runner import (
     STORE_RETRY_S,
     KeyResolver,
@@ -91,6 +92,8 @@ class _Tally:
     errors: int = 0
     failure: str | None = None
     results: list[RequestResult] = field(default_factory=list)
+    # (target label, prompt length) -> its calibration request that failed, as the Runner keeps
+    failed_calibrations: dict[tuple[str, int], RequestResult] = field(default_factory=dict)
 
 
 class ShardedRunner:
@@ -179,8 +182,12 @@ class ShardedRunner:
         self._calibrator.store_retry_s = self.store_retry_s
         async for event in self._calibrator.run(tally.plan):
             if isinstance(event, RequestFinished):
-                if event.result.phase != "calibration":
+                result = event.result
+                if result.phase != "calibration":
                     skipped.add(event.target.label)
+                elif not result.ok and result.error_class is not ErrorClass.CANCELLED:
+                    cell = (event.target.label, result.prompt_tokens_target or 0)
+                    tally.failed_calibrations[cell] = result
                 async for out in self._emit(tally, event):
                     yield out
             elif isinstance(event, RunFinished):
@@ -258,6 +265,9 @@ class ShardedRunner:
     async def _row(
         self, tally: _Tally, result: RequestResult, target: Target
     ) -> AsyncIterator[RunEvent]:
+        failed = tally.failed_calibrations.get((target.label, result.prompt_tokens_target or 0))
+        if failed is not None:  # as the Runner names it in one process
+            name_failed_calibration(result, failed)
         metrics = Runner._metrics(result)  # the unchanged metrics module, as one process
         if self.sink is not None and tally.failure is None:
             sink = self.sink
