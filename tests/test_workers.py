@@ -184,3 +184,34 @@ def test_two_workers_name_a_failed_calibration_as_one_process_does_and_keep_the_
     messages = {w: sorted(r["error_message"] for r in run.rows) for w, run in runs.items()}
     assert len(messages["2"]) == 4 and messages["2"] == messages["1"]
     assert all("after the calibration request failed" in m for m in messages["2"])
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="finds the workers through /proc")
+def test_ctrl_c_stops_every_worker_and_keeps_every_finished_row(tmp_path: Path, env) -> None:
+    csv_path = tmp_path / "stop.csv"
+    args = bench_args(csv_path, "--workers", "2", repeats=2000, scale="0.5")
+    proc = subprocess.Popen(
+        [*WORKBENCH, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stderr is not None
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            line = proc.stderr.readline()
+            if not line or (" done, " in line and int(line.split("/")[0].strip()) >= 4):
+                break
+        workers = _worker_pids(proc.pid)
+        assert len(workers) == 2, workers
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    rows = csv_rows(csv_path)
+    assert 4 <= len(measured(rows)) < 2000
+    assert any(r["error_class"] == "cancelled" for r in rows)  # in flight when stopped
+    assert not [r for r in rows if r["error_class"] not in ("", "cancelled")]
+    assert history(tmp_path / "data") == [(rows[0]["run_id"], len(rows))]
+    for pid in workers:  # no worker outlives the run
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text()
