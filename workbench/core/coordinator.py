@@ -34,6 +34,7 @@ from workbench.core.runner import (
     RunStarted,
     store_call,
 )
+from workbench.core.secrets import redact_and_cut
 from workbench.core.shards import (
     Job,
     RequestKey,
@@ -154,6 +155,9 @@ class ShardedRunner:
                         break
                     async for event in self._round(tally, part):
                         yield event
+        except Exception as exc:  # a bug of ours ends the run failed, with its rows kept
+            text = redact_and_cut(f"{type(exc).__name__}: {exc}", 500)
+            tally.failure = tally.failure or f"internal error: {text}"
         finally:
             self.workers.cancel()  # only workers still in a round: a consumer that left early
             await self.workers.close()

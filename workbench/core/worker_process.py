@@ -51,7 +51,8 @@ async def _child_round(job: Job, conn: Connection) -> None:
             run.cancel()
 
     run = ShardRun(job, lambda result: send(("row", result)))
-    loop.add_signal_handler(signal.SIGTERM, run.cancel)
+    with contextlib.suppress(NotImplementedError):  # Windows: terminate() stops it outright
+        loop.add_signal_handler(signal.SIGTERM, run.cancel)
     try:
         send(("ready",))
         go = await loop.run_in_executor(None, _receive, conn)
@@ -60,7 +61,8 @@ async def _child_round(job: Job, conn: Connection) -> None:
         status, message = await run.run(go[1])
         send(("end", status, message))
     finally:
-        loop.remove_signal_handler(signal.SIGTERM)
+        with contextlib.suppress(NotImplementedError):
+            loop.remove_signal_handler(signal.SIGTERM)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
