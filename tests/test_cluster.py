@@ -72,7 +72,7 @@ def test_a_ray_cluster_gives_the_same_rows_as_one_process(
     two = run_bench(args, env2)
     assert two.returncode == 0, two.stderr
     assert "Workers: 2 Ray actors at" in two.stderr
-    assert "clock offset" in two.stderr  # the per-node offset the timeline uses
+    assert "2 actor(s), concurrency 4, clock offset" in two.stderr  # one node here
 
     rows_one, rows_ray = csv_rows(tmp_path / "one.csv"), csv_rows(tmp_path / "ray.csv")
     assert len(rows_ray) == len(rows_one)

@@ -93,7 +93,7 @@ def test_two_workers_give_the_same_rows_as_one_process(tmp_path: Path, env) -> N
     env2 = {**env, "WORKBENCH_DATA_DIR": str(tmp_path / "data2")}
     two = run_bench(bench_args(tmp_path / "two.csv", "--workers", "2"), env2)
     assert two.returncode == 0, two.stderr
-    assert "Workers: 2 worker processes" in two.stderr
+    assert "Workers: 2 worker processes on this machine (concurrency 2 + 2)" in two.stderr
 
     rows_one, rows_two = csv_rows(tmp_path / "one.csv"), csv_rows(tmp_path / "two.csv")
     assert len(rows_two) == len(rows_one)

@@ -14,7 +14,7 @@ from workbench.core.cluster import ClusterError
 from workbench.core.coordinator import ShardedRunner, Workers
 from workbench.core.prompts import PromptBuilder
 from workbench.core.runner import MAX_CONCURRENCY, Runner, RunPlan
-from workbench.core.shards import shard_count
+from workbench.core.shards import shard_count, split
 from workbench.core.store import RunStore
 
 DEFAULT_WORKERS = os.cpu_count() or 1
@@ -93,7 +93,8 @@ def make_runner(
             builder=builder,
             keep_results=False,  # rows stream to the CSV and the summary; memory stays flat
         )
-    print(f"Workers: {workers.describe()}", file=sys.stderr)
+    shares = [shard.plan.concurrency for shard in split(plan, workers.count)]
+    print(f"Workers: {workers.describe(shares)}", file=sys.stderr)
     return ShardedRunner(
         workers,
         pool,

@@ -156,16 +156,20 @@ class RayWorkers:
         assert best is not None
         return best
 
-    def describe(self) -> str:
+    def describe(self, shares: Sequence[int]) -> str:
+        """Each node: its actors, their concurrency (`shares[i]` is actor i's) and clock offset."""
         nodes: dict[str, list[int]] = {}
         for i, host in self._hosts.items():
             nodes.setdefault(host, []).append(i)
-        parts = [
-            f"{host}: {len(ids)} actor(s), clock offset "
-            f"{max((self._offsets[i][0] for i in ids), key=abs) * 1e3:+.1f} ms "
-            f"± {max(self._offsets[i][1] for i in ids) * 1e3:.1f} ms"
-            for host, ids in nodes.items()
-        ]
+        parts = []
+        for host, ids in nodes.items():
+            offset = max((self._offsets[i][0] for i in ids), key=abs) * 1e3
+            error = max(self._offsets[i][1] for i in ids) * 1e3
+            concurrency = sum(shares[i] for i in ids if i < len(shares))
+            parts.append(
+                f"{host}: {len(ids)} actor(s), concurrency {concurrency}, "
+                f"clock offset {offset:+.1f} ms ± {error:.1f} ms"
+            )
         return f"{self.count} Ray actors at {self.address} ({'; '.join(parts)})"
 
     def offset_s(self, index: int) -> float:

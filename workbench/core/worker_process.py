@@ -84,8 +84,9 @@ class ProcessWorkers:
         self._lost: dict[int, str] = {}
         self._busy: set[int] = set()
 
-    def describe(self) -> str:
-        return f"{self.count} worker processes on this machine"
+    def describe(self, shares: Sequence[int]) -> str:
+        split = " + ".join(str(share) for share in shares)
+        return f"{self.count} worker processes on this machine (concurrency {split})"
 
     def offset_s(self, index: int) -> float:
         return 0.0  # one machine, one wall clock
