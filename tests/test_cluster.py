@@ -1,8 +1,8 @@
 """`workbench bench --cluster`: the workers as Ray actors on a real local Ray cluster
 (issue 14, item 3), and Ray staying an optional extra that the app never imports.
 
-The cluster (tests/ray_head.py) runs on this machine with token authentication off: every
-connection stays on this host, and each test's cluster is stopped with it.
+The cluster (tests/ray_head.py) runs on this machine with Ray's defaults (token
+authentication on), and each test's cluster is stopped with it.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ def cluster_env(tmp_path: Path) -> dict[str, str]:
     return {
         **os.environ,
         "WORKBENCH_DATA_DIR": str(tmp_path / "data"),
-        "RAY_AUTH_MODE": "disabled",
         "RAY_USAGE_STATS_ENABLED": "0",
     }
 

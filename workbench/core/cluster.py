@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from workbench.core.shards import Job, ShardRun
@@ -38,6 +40,7 @@ class ClusterError(Exception):
 
 def ray_module() -> Any:
     """Ray, or ClusterError naming the install command."""
+    _token_auth_when_available()  # read when Ray is imported
     try:
         import ray
     except ImportError as exc:
@@ -59,6 +62,17 @@ def address_of(text: str) -> str:
             "(the head node's GCS port, 6379 by default) or auto"
         )
     return text
+
+
+def _token_auth_when_available() -> None:
+    """Send the cluster token when there is one. Ray (2.60) makes a new cluster use token
+    authentication, but a driver joining one does not send its token unless RAY_AUTH_MODE says
+    so; a cluster without authentication ignores the token. Only this process's environment."""
+    if os.environ.get("RAY_AUTH_MODE"):
+        return  # the user's choice
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or str(Path.home() / ".ray" / "auth_token")
+    if os.environ.get("RAY_AUTH_TOKEN") or Path(path).is_file():
+        os.environ["RAY_AUTH_MODE"] = "token"
 
 
 class _ShardActor:
