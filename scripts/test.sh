@@ -12,6 +12,11 @@ fi
 if ! .venv/bin/python -c 'import triton' >/dev/null 2>&1; then
     .venv/bin/python -m pip install -q triton || echo "triton did not install: its tests will fail" >&2
 fi
+# tests/test_cluster.py runs a real local Ray cluster (the `cluster` extra); pip install ray only
+# when missing (about 10 s from the wheel)
+if ! .venv/bin/python -c 'import ray' >/dev/null 2>&1; then
+    .venv/bin/python -m pip install -q "ray>=2.40" || echo "ray did not install: tests/test_cluster.py will fail" >&2
+fi
 # tests/test_transformers_serve.py runs a real `transformers serve` from a venv of its own (its
 # pins would fight ours); installed only when missing (about a minute from the local wheels). A
 # failed install is said here, and those tests then fail naming the cause and the fix.

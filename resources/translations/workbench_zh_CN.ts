@@ -565,7 +565,7 @@
 <context>
     <name>ErrorFix</name>
     <message>
-        <location filename="../../workbench/core/errors.py" line="634"/>
+        <location filename="../../workbench/core/errors.py" line="646"/>
         <source>the calibration request failed first; a gateway (LiteLLM, say) that sees a deployment fail puts it in cooldown and answers 429 &apos;No deployments available&apos; until the cooldown ends, so this 429 follows that failure and is no sign of too many requests</source>
         <translation>校准请求先失败了；网关（例如 LiteLLM）看到某个部署失败后会让它进入冷却，并在冷却结束前对所有请求回答 429“No deployments available”，所以这个 429 是那次失败的后果，并不表示请求过多</translation>
     </message>
@@ -811,41 +811,51 @@
     </message>
     <message>
         <location filename="../../workbench/core/errors.py" line="328"/>
+        <source>the client worker process (or cluster node) that ran this request died before the request finished</source>
+        <translation>运行此请求的客户端工作进程（或集群节点）在请求完成前已终止</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="333"/>
+        <source>check the machine&apos;s memory and the worker&apos;s logs, then run again; --workers 1 runs everything in one process</source>
+        <translation>检查该机器的内存和工作进程的日志，然后重新运行；--workers 1 会在单个进程中运行全部请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="340"/>
         <source>an unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部出现意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="332"/>
+        <location filename="../../workbench/core/errors.py" line="344"/>
         <source>please report it with the message</source>
         <translation>请带上这条信息反馈给我们</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="350"/>
+        <location filename="../../workbench/core/errors.py" line="362"/>
         <source>the server refused the key: its answer speaks of the key or of access, though its status is not 401 (gateways such as a LiteLLM proxy without a database answer a bad key with 400), or it refused even the model list</source>
         <translation>服务器拒绝了密钥：它的回答说到密钥或访问权限，尽管状态码不是 401（例如没有数据库的 LiteLLM 代理对错误的密钥回答 400），或者它连模型列表都拒绝了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="356"/>
+        <location filename="../../workbench/core/errors.py" line="368"/>
         <source>check the key for this gateway (the gateway&apos;s own key, not the upstream provider&apos;s; no spaces or quotes around it); run `workbench doctor --base-url URL`</source>
         <translation>检查这个网关的密钥（网关自己的密钥，而不是上游服务商的；前后不要有空格或引号）；运行 `workbench doctor --base-url URL`</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="367"/>
+        <location filename="../../workbench/core/errors.py" line="379"/>
         <source>the gateway took the request, but the upstream it routes this model to refused it (the message carries the upstream&apos;s words): the gateway&apos;s route for this model is broken</source>
         <translation>网关接受了请求，但它为这个模型路由到的上游拒绝了它（消息里带着上游的原话）：网关中这个模型的路由坏了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="372"/>
+        <location filename="../../workbench/core/errors.py" line="384"/>
         <source>check the gateway&apos;s route for this model: the upstream&apos;s model id, address and key in the gateway&apos;s configuration, and the upstream&apos;s own logs</source>
         <translation>检查网关中这个模型的路由：网关配置里上游的模型 id、地址和密钥，以及上游自己的日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="383"/>
+        <location filename="../../workbench/core/errors.py" line="395"/>
         <source>the gateway refused the request itself: its upstream for this model failed a moment ago (an error or a rate limit), so the gateway sends it nothing until a cooldown ends</source>
         <translation>请求被网关自己拒绝：这个模型的上游刚刚出错（报错或限流），冷却期结束前网关不再向它发送请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="388"/>
+        <location filename="../../workbench/core/errors.py" line="400"/>
         <source>find out why the upstream failed: the first request it refused carries the upstream&apos;s words (`workbench bench` prints every failure), and `workbench doctor --model M` shows them once the cooldown ends; check the gateway&apos;s route for this model and its logs</source>
         <translation>查明上游为何出错：被拒绝的第一个请求带着上游的原话（`workbench bench` 会打印每个失败），冷却期结束后 `workbench doctor --model M` 也会显示；检查网关中这个模型的路由和网关日志</translation>
     </message>

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
+from workbench.commands.bench_workers import add_worker_args, check_cluster, make_runner
 from workbench.commands.common import (
     LOCAL_PROVIDER,
     Endpoint,
@@ -38,6 +39,7 @@ from workbench.commands.compare_route import (
 )
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientPool
+from workbench.core.coordinator import ShardedRunner
 from workbench.core.csv_export import CsvWriter, check_csv_path
 from workbench.core.doctor import suggest_models
 from workbench.core.plan import Choices, build_plan
@@ -208,6 +210,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--no-store", action="store_true", help="do not record the run in the history")
     add_transport_arg(p)
+    add_worker_args(p)
     add_compare_args(p)
     p.set_defaults(func=run)
 
@@ -220,6 +223,8 @@ async def _run(args: argparse.Namespace) -> int:
     problem = check_compare_args(args)
     if problem:
         fail(problem)
+        return EXIT_BAD_INPUT
+    if not check_cluster(args):  # Ray missing, an address that is none
         return EXIT_BAD_INPUT
     try:
         csv_path = check_csv_path(args.csv)
@@ -249,13 +254,9 @@ async def _run(args: argparse.Namespace) -> int:
         for endpoint in endpoints.values():  # headers, proxy and TLS for the runner's clients
             endpoint.register(pool)
         calibration = load_calibration()
-        runner = Runner(
-            pool,
-            sink=store,
-            keys=lambda target: endpoints[target.route].api_key,
-            builder=PromptBuilder(calibration),
-            keep_results=False,  # rows stream to the CSV and the summary; memory stays flat
-        )
+        runner = make_runner(args, plan, pool, store, endpoints, PromptBuilder(calibration))
+        if runner is None:  # the cluster cannot be reached or used
+            return EXIT_BAD_INPUT
         where = " and ".join(e.base_url for e in endpoints.values())
         print(
             f"Run: {len(plan.targets)} model(s) x {len(plan.prompt_lengths)} length(s), "
@@ -405,7 +406,9 @@ class _Outcome:
     not_sent: set[str] = field(default_factory=set)  # models whose 'not sent' row was printed
 
 
-async def _drive(runner: Runner, plan: RunPlan, writer: CsvWriter, routed: bool) -> _Outcome:
+async def _drive(
+    runner: Runner | ShardedRunner, plan: RunPlan, writer: CsvWriter, routed: bool
+) -> _Outcome:
     """Consume the run's events: print progress, append each row to the CSV as it finishes."""
     outcome = _Outcome(routes=RouteComparison() if routed else None)
     stopped_by: list[int] = []
@@ -428,7 +431,9 @@ async def _drive(runner: Runner, plan: RunPlan, writer: CsvWriter, routed: bool)
     return outcome
 
 
-def _take(event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: Runner) -> None:
+def _take(
+    event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: Runner | ShardedRunner
+) -> None:
     """One finished request: its row to the CSV (warm-ups are not rows; a calibration request
     is, since its failure is often the cause of the others'), measured ones to the summary."""
     result = event.result
@@ -470,7 +475,7 @@ def _take(event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: 
             runner.cancel()
 
 
-def _stop_on_signals(runner: Runner, stopped_by: list[int]) -> Callable[[], None]:
+def _stop_on_signals(runner: Runner | ShardedRunner, stopped_by: list[int]) -> Callable[[], None]:
     """Ctrl-C (or SIGTERM) stops the run cleanly: requests in flight become 'cancelled' rows
     and every row reaches the CSV. A second Ctrl-C quits at once."""
     loop = asyncio.get_running_loop()

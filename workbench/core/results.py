@@ -84,6 +84,7 @@ class ErrorClass(StrEnum):
     EMPTY = "empty_response"  # the stream ended without any text
     NO_VISIBLE_TEXT = "no_visible_text"  # tokens came (usage, or finish length), but no text
     CANCELLED = "cancelled"
+    WORKER_LOST = "worker_lost"  # the client process (or cluster node) running it died
     INTERNAL = "internal"  # a bug of ours; the message says what
 
 

@@ -284,6 +284,7 @@ class Runner:
         *,
         keep_results: bool = True,
         store_retry_s: float = STORE_RETRY_S,
+        calibrate_only: bool = False,
     ) -> None:
         self.pool = pool
         self.sink = sink
@@ -294,6 +295,9 @@ class Runner:
         self.calibration: Calibration = self.builder.calibration
         self.keep_results = keep_results
         self.store_retry_s = store_retry_s
+        # only each cell's calibration (and the rows of cells it rules out): the coordinator
+        # of a run over several worker processes calibrates once, then shares the result
+        self.calibrate_only = calibrate_only
         self._state: _RunState | None = None
         self._cancelled = False
 
@@ -448,6 +452,8 @@ class Runner:
                     state.unfixable[target.label] = calibration
                     await self._not_sent(state, target, length, concurrency, calibration)
                     return
+        if self.calibrate_only:
+            return
         await self._ensure_baseline(state, target)
         for i in range(plan.warmup):
             if self._halted(state, target):
@@ -731,25 +737,28 @@ class Runner:
             self._fail_run(state, problem)
 
     async def _store_call(self, state: _RunState, call: Callable[[], object]) -> str | None:
-        """Run one store call; a transient error (a lock) is retried with back-off for
-        `store_retry_s` (a single try once the store has failed the run). None on success,
-        else the problem in words."""
+        """Run one store call with `store_call`'s retries (a single try once the store has
+        failed the run). None on success, else the problem in words."""
         patience = 0.0 if state.failure is not None else self.store_retry_s
-        deadline = time.monotonic() + patience
-        delay = 0.05
-        while True:
-            try:
-                call()
-                return None
-            except Exception as exc:
-                transient = bool(getattr(exc, "transient", False))
-                if not transient or time.monotonic() + delay > deadline:
-                    waited = (
-                        f" (still failing after {patience:g} s)" if transient and patience else ""
-                    )
-                    return f"{_store_problem(exc)}{waited}"
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 1.0)
+        return await store_call(call, patience)
+
+
+async def store_call(call: Callable[[], object], patience: float) -> str | None:
+    """Run one store call; a transient error (a lock) is retried with back-off for `patience`
+    seconds. None on success, else the problem in words."""
+    deadline = time.monotonic() + patience
+    delay = 0.05
+    while True:
+        try:
+            call()
+            return None
+        except Exception as exc:
+            transient = bool(getattr(exc, "transient", False))
+            if not transient or time.monotonic() + delay > deadline:
+                waited = f" (still failing after {patience:g} s)" if transient and patience else ""
+                return f"{_store_problem(exc)}{waited}"
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 1.0)
 
 
 def _store_problem(exc: BaseException) -> str:
