@@ -1,7 +1,9 @@
 """The Kernels tab: decode-attention kernel sweeps through the kernel worker, next to the roofline.
 
 torch and Triton never load here: the sweep runs in `python -m kernels_bridge.worker`, started
-lazily (first Run or Connect) through `kernels_bridge.client.KernelClient`, or reached over TCP.
+lazily (first Run or Connect), or reached over TCP, by `kernels_bridge.client.run_controller`,
+which runs the worker's life cycle and events for this view and `workbench kernels` alike; the
+view is its listener and keeps the controls, charts, table and exports.
 The analytic parts (KV bytes per token, roofline latency, peak bandwidth) need no worker. Every
 failure of the worker shows up in the view's message line; none reaches the app as a crash.
 """
@@ -12,7 +14,6 @@ import asyncio
 import contextlib
 import math
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +42,11 @@ from PySide6.QtWidgets import (
 from kernels_bridge.analytic import HardwareProfile, get_profile, load_hardware_profiles
 from kernels_bridge.bench_names import BACKENDS
 from kernels_bridge.bench_rows import analytic_row
-from kernels_bridge.client import Closed, Event, KernelClient, WorkerError
-from kernels_bridge.jobs import build_run, defaults_for, target_device, write_rows_csv
-from kernels_bridge.protocol import Done, Error, Hello, Progress, Result, ResultRow, Run
+from kernels_bridge.client.connection import KernelClient
+from kernels_bridge.client.jobs import build_run, defaults_for, target_device, write_rows_csv
+from kernels_bridge.client.launcher import WorkerError
+from kernels_bridge.client.run_controller import KernelRunController, WorkerChoice, WorkerCrash
+from kernels_bridge.protocol import Hello, ResultRow, Run
 from kernels_bridge.specs import VARIANTS
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.prompt_slider import tokens_label
@@ -53,7 +56,6 @@ DEFAULT_VARIANTS = ("gqa", "mla")
 DEFAULT_KV = (1024, 4096, 16384)
 DTYPE_CHOICES = ("bf16", "fp16", "fp32")
 DEFAULT_PROFILE = "H200"
-CANCEL_GRACE_S = 0.6  # after this the worker is stopped: a launch can outlast one cancel check
 REDRAW_MS = 40  # one coalescing repaint of the charts, whatever the row rate
 INSTALL_HINT = "pip install 'attention-workbench[kernels]'"
 BACKEND_SYMBOLS = ("o", "s", "t", "d", "x", "+")
@@ -115,21 +117,6 @@ def parse_host_port(text: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
-@dataclass(frozen=True)
-class WorkerChoice:
-    """Which worker to use: auto-detected Python, a given Python, or a TCP address."""
-
-    mode: str  # auto | python | connect
-    python: str | None = None
-    connect: tuple[str, int] | None = None
-    token: str = ""
-
-    def client(self) -> KernelClient:
-        if self.connect is not None:
-            return KernelClient(connect=self.connect, token=self.token)
-        return KernelClient(self.python)
-
-
 class KernelsView(QWidget):
     """Variants × KV lengths sweeps of decode kernels, their charts, table and exports."""
 
@@ -138,16 +125,10 @@ class KernelsView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.client: KernelClient | None = None
+        self.runs = KernelRunController(self)
         self.hello: Hello | None = None
         self.rows: list[ResultRow] = []
-        self.job: Run | None = None
         self.last_outcome = ""
-        self._job_done: asyncio.Future[str] | None = None
-        self._pump: asyncio.Task[None] | None = None
-        self._starting: asyncio.Task[Hello] | None = None
-        self._client_key: WorkerChoice | None = None
-        self._start_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[object]] = set()
         self._busy = False
         self._cancel_requested = False
@@ -552,118 +533,82 @@ class KernelsView(QWidget):
         finally:
             self.connect_button.setEnabled(not self._busy)
 
+    @property
+    def client(self) -> KernelClient | None:
+        """The running worker's connection, None when there is none."""
+        return self.runs.client
+
+    @property
+    def job(self) -> Run | None:
+        """The sweep the worker runs now."""
+        return self.runs.job
+
     async def ensure_worker(self) -> KernelClient | None:
         """The running worker the controls ask for, started if needed; None (with the reason
         shown) when it cannot start or the start was cancelled."""
-        async with self._start_lock:
-            try:
-                key = self.worker_choice()
-            except ValueError as exc:
-                self._show_error(str(exc))
-                return None
-            if self.client is not None and self.client.is_running and key == self._client_key:
-                return self.client
-            await self._stop_worker()
-            client = key.client()
-            self.worker_status.setText(self.tr("Starting the kernel worker…"))
-            starting = asyncio.ensure_future(client.start())
-            self._starting = starting
-            try:
-                await asyncio.wait({starting})
-            except asyncio.CancelledError:
-                starting.cancel()
-                await self._discard(client)
-                raise
-            finally:
-                self._starting = None
-            if starting.cancelled():
-                await self._discard(client)
-                self.worker_status.setText(self.tr("Worker start cancelled."))
-                return None
-            failure = starting.exception()
-            if failure is not None:
-                await self._discard(client)
-                if not isinstance(failure, (WorkerError, OSError)):
-                    raise failure
-                self.worker_status.setText(self.tr("No worker."))
-                self._show_error(
-                    self.tr("The kernel worker could not start: %1").replace("%1", str(failure))
-                    + "\n"
-                    + self.tr(
-                        "Fix: choose a Python that has torch under Worker (%1), or connect to "
-                        "a worker started with --listen. The KV bytes/token bars and the "
-                        "roofline lines work without it."
-                    ).replace("%1", INSTALL_HINT)
-                )
-                return None
-            self.client, self._client_key = client, key
-            self._pump = asyncio.ensure_future(self._pump_events(client))
-            self._on_hello(starting.result())
-            return client
+        try:
+            choice = self.worker_choice()
+        except ValueError as exc:
+            self._show_error(str(exc))
+            return None
+        try:
+            hello = await self.runs.ensure_worker(choice)
+        except WorkerError as exc:
+            self.worker_status.setText(self.tr("No worker."))
+            self._show_error(
+                self.tr("The kernel worker could not start: %1").replace("%1", str(exc))
+                + "\n"
+                + self.tr(
+                    "Fix: choose a Python that has torch under Worker (%1), or connect to "
+                    "a worker started with --listen. The KV bytes/token bars and the "
+                    "roofline lines work without it."
+                ).replace("%1", INSTALL_HINT)
+            )
+            return None
+        if hello is None:
+            self.worker_status.setText(self.tr("Worker start cancelled."))
+            return None
+        if hello is not self.hello:  # a worker (re)started
+            self._on_hello(hello)
+        return self.client
 
-    @staticmethod
-    async def _discard(client: KernelClient) -> None:
-        with contextlib.suppress(Exception):
-            await client.shutdown(timeout_s=0.2)
+    # ---- what the worker says (RunListener) ----
 
-    async def _stop_worker(self, timeout_s: float = 5.0) -> None:
-        client, pump = self.client, self._pump
-        self.client, self._pump, self._client_key = None, None, None
-        if client is not None:
-            with contextlib.suppress(Exception):
-                await client.shutdown(timeout_s=timeout_s)
-        if pump is not None:
-            try:
-                await asyncio.wait_for(pump, 1.0)
-            except (TimeoutError, asyncio.CancelledError):
-                pump.cancel()
-        if client is not None and not self._closed:  # after aclose the widget may be gone
+    def worker_starting(self) -> None:
+        self.worker_status.setText(self.tr("Starting the kernel worker…"))
+
+    def worker_stopped(self) -> None:
+        if not self._closed:  # after aclose the widget may be gone
             self.worker_status.setText(self.tr("Worker stopped."))
             self.worker_changed.emit(False)
 
-    async def _pump_events(self, client: KernelClient) -> None:
-        async for ev in client.events():
-            try:
-                self._on_event(client, ev)
-            except Exception:  # a bad message must not end the stream of the good ones
-                import logging
-
-                logging.getLogger(__name__).exception("kernels view: bad worker event %r", ev)
-
-    def _finish_job(self, outcome: str) -> None:
-        if self._job_done is not None and not self._job_done.done():
-            self._job_done.set_result(outcome)
-
-    def _on_event(self, client: KernelClient, ev: Event) -> None:
+    def worker_crashed(self, crash: WorkerCrash) -> None:
         if self._closed:
             return
-        job_id = self.job.job_id if self.job else None
-        if isinstance(ev, Closed):
-            if client is self.client:  # it died on its own; a stop we asked for is not news
-                self.client, self._client_key, self._pump = None, None, None
-                tail = ev.stderr_tail.strip()
-                self._show_error(
-                    self.tr("The kernel worker stopped unexpectedly (exit code %1). %2")
-                    .replace("%1", str(ev.exit_code))
-                    .replace("%2", self.tr("Run again to restart it."))
-                    + ("\n" + tail[-1500:] if tail else "")
-                )
-                self.worker_status.setText(self.tr("Worker stopped."))
-                self.worker_changed.emit(False)
-                self._finish_job("failed")
+        tail = crash.stderr_tail
+        self._show_error(
+            self.tr("The kernel worker stopped unexpectedly (exit code %1). %2")
+            .replace("%1", str(crash.exit_code))
+            .replace("%2", self.tr("Run again to restart it."))
+            + ("\n" + tail[-1500:] if tail else "")
+        )
+        self.worker_status.setText(self.tr("Worker stopped."))
+        self.worker_changed.emit(False)
+
+    def worker_error(self, message: str) -> None:
+        if not self._closed:
+            self._show_error(self.tr("Kernel worker: %1").replace("%1", message))
+
+    def job_progress(self, done: int, total: int, message: str) -> None:
+        if not self._closed:
+            self._set_progress(done, total, message)
+
+    def job_row(self, row: ResultRow) -> None:
+        if self._closed:
             return
-        if isinstance(ev, Progress) and ev.job_id == job_id:
-            self._set_progress(ev.done, ev.total, ev.message)
-        elif isinstance(ev, Result) and ev.job_id == job_id:
-            self.add_row(ev.result_row)
-            total = self.job.combos() if self.job else len(self.rows)
-            self._set_progress(len(self.rows), total, "")
-        elif isinstance(ev, Done) and ev.job_id == job_id:
-            self._finish_job("cancelled" if ev.cancelled else "finished")
-        elif isinstance(ev, Error):
-            self._show_error(self.tr("Kernel worker: %1").replace("%1", ev.message))
-            if job_id is not None and (ev.job_id == job_id or ev.fatal):
-                self._finish_job("failed")
+        self.add_row(row)
+        total = self.job.combos() if self.job else len(self.rows)
+        self._set_progress(len(self.rows), total, "")
 
     # ---- runs ----
 
@@ -725,8 +670,7 @@ class KernelsView(QWidget):
         outcome = "failed"
         try:
             self._set_progress(0, 0, self.tr("starting the worker…"))
-            client = await self.ensure_worker()
-            if client is None or self.hello is None:
+            if await self.ensure_worker() is None or self.hello is None:
                 outcome = "cancelled" if self._cancel_requested else "failed"
                 return outcome
             if self._cancel_requested:
@@ -758,11 +702,8 @@ class KernelsView(QWidget):
             )
             self.clear_results()
             self._show_info(" ".join(hello.notes))
-            self.job = job
-            self._job_done = asyncio.get_running_loop().create_future()
             self._set_progress(0, job.combos(), "")
-            await client.run(job)
-            outcome = await self._job_done
+            outcome = await self.runs.run(job)
             return outcome
         except WorkerError as exc:
             self._show_error(self.tr("Kernel worker: %1").replace("%1", str(exc)))
@@ -773,7 +714,6 @@ class KernelsView(QWidget):
                 self.progress_label.setText(
                     self.tr("Cancelled after %1 rows.").replace("%1", str(len(self.rows)))
                 )
-            self.job, self._job_done = None, None
             self._set_running(False)
             self.redraw()
 
@@ -782,20 +722,7 @@ class KernelsView(QWidget):
         if not self._busy:
             return
         self._cancel_requested = True
-        if self._starting is not None:
-            self._starting.cancel()
-            return
-        job, done, client = self.job, self._job_done, self.client
-        if job is None or done is None or client is None:
-            return
-        with contextlib.suppress(WorkerError):
-            await client.cancel(job.job_id)
-        try:
-            await asyncio.wait_for(asyncio.shield(done), CANCEL_GRACE_S)
-        except TimeoutError:
-            # one launch outlasts the grace (a long CPU step): a fresh worker starts next Run
-            await self._stop_worker(timeout_s=0.1)
-            self._finish_job("cancelled")
+        await self.runs.cancel()
 
     async def aclose(self) -> None:
         """Cancel what runs and shut the worker down; the app awaits this on exit. Idempotent.
@@ -807,10 +734,7 @@ class KernelsView(QWidget):
         self._closed = True
         with contextlib.suppress(RuntimeError):  # the widget may already be deleted
             self._redraw_timer.stop()
-        if self._starting is not None:
-            self._starting.cancel()
-        self._finish_job("cancelled")
-        await self._stop_worker(timeout_s=2.0)
+        await self.runs.aclose(timeout_s=2.0)
         pending = [t for t in self._tasks if not t.done()]
         if pending:
             _done, still = await asyncio.wait(pending, timeout=3.0)
