@@ -1097,415 +1097,317 @@
     </message>
 </context>
 <context>
-    <name>KernelsView</name>
+    <name>KernelCharts</name>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="170"/>
-        <source>Variants:</source>
-        <translation>变体：</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="178"/>
-        <source>KV lengths:</source>
-        <translation>KV 长度：</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="74"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="191"/>
-        <source>batch</source>
-        <translation>批大小</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="197"/>
-        <source>query length</source>
-        <translation>查询长度</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="73"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="202"/>
-        <source>dtype</source>
-        <translation>dtype</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="70"/>
-        <source>variant</source>
-        <translation>变体</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="71"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="210"/>
-        <source>backend</source>
-        <translation>后端</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="72"/>
-        <source>device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="75"/>
-        <source>KV length</source>
-        <translation>KV 长度</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="76"/>
-        <source>q length</source>
-        <translation>查询长度</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="77"/>
-        <source>latency µs</source>
-        <translation>延迟 µs</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="78"/>
-        <source>GB/s</source>
-        <translation>GB/s</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="79"/>
-        <source>TFLOP/s</source>
-        <translation>TFLOP/s</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="80"/>
-        <source>% peak BW</source>
-        <translation>峰值带宽 %</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="81"/>
-        <source>roofline µs</source>
-        <translation>Roofline µs</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="82"/>
-        <source>KV B/token</source>
-        <translation>KV 字节/token</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="83"/>
-        <source>timing</source>
-        <translation>计时</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="84"/>
-        <source>error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="214"/>
-        <source>timed launches</source>
-        <translation>计时次数</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="217"/>
-        <source>auto</source>
-        <translation>自动</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="218"/>
-        <source>Launches timed per row; auto: 5 on the CPU, 30 on a GPU</source>
-        <translation>每行计时的启动次数；自动：CPU 上 5 次，GPU 上 30 次</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="220"/>
-        <source>roofline on</source>
-        <translation>Roofline 硬件</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="224"/>
-        <source>%1 (%2 TB/s, %3 TFLOP/s)</source>
-        <translation>%1 (%2 TB/s, %3 TFLOP/s)</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="247"/>
-        <source>Worker:</source>
-        <translation>工作进程：</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="249"/>
-        <source>Auto-detect a Python with torch</source>
-        <translation>自动查找带 torch 的 Python</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="250"/>
-        <source>This Python</source>
-        <translation>当前 Python</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="251"/>
-        <source>Connect to HOST:PORT</source>
-        <translation>连接到 HOST:PORT</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="255"/>
-        <source>path of a Python interpreter that has torch</source>
-        <translation>装有 torch 的 Python 解释器路径</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="258"/>
-        <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
-        <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="262"/>
-        <source>token</source>
-        <translation>令牌</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="264"/>
-        <source>Connect</source>
-        <translation>连接</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="267"/>
-        <source>No worker yet: it starts on Run or Connect.</source>
-        <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="274"/>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="276"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="285"/>
-        <source>Export CSV…</source>
-        <translation>导出 CSV…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="287"/>
-        <source>Export charts…</source>
-        <translation>导出图表…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="308"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="74"/>
         <source>KV length (tokens)</source>
         <translation>KV 长度（Token）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="310"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="76"/>
         <source>Latency per decode step</source>
         <translation>每步解码延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="310"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="76"/>
         <source>µs (log)</source>
         <translation>µs（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="313"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="79"/>
         <source>Achieved bandwidth</source>
         <translation>实测带宽</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="313"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="79"/>
         <source>GB/s (log)</source>
         <translation>GB/s（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="316"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="82"/>
         <source>KV cache bytes per token (one layer)</source>
         <translation>每 Token KV 缓存字节数（单层）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="316"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="82"/>
         <source>bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="397"/>
-        <source>Enter the path of a Python interpreter that has torch.</source>
-        <translation>请输入装有 torch 的 Python 解释器路径。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="404"/>
-        <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
-        <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="422"/>
-        <source>the worker&apos;s Python cannot import torch</source>
-        <translation>工作进程的 Python 无法导入 torch</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="424"/>
-        <source>The kernel worker cannot run kernels: %1</source>
-        <translation>内核工作进程无法运行内核：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="427"/>
-        <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
-        <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="440"/>
-        <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
-        <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="448"/>
-        <source>%1 (CUDA events)</source>
-        <translation>%1（CUDA 事件）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="470"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="685"/>
-        <source>the worker did not offer it</source>
-        <translation>工作进程未提供该后端</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="478"/>
-        <source>Available backends are known once the worker has started.</source>
-        <translation>工作进程启动后才能确定可用的后端。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="492"/>
-        <source>Worker without torch: %1</source>
-        <translation>工作进程没有 torch：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="497"/>
-        <source>Worker ready: torch %1, Triton %2, %3</source>
-        <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="499"/>
-        <source>none</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="578"/>
-        <source>Starting the kernel worker…</source>
-        <translation>正在启动内核工作进程…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="569"/>
-        <source>Worker start cancelled.</source>
-        <translation>已取消启动工作进程。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="557"/>
-        <source>No worker.</source>
-        <translation>无工作进程。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="559"/>
-        <source>The kernel worker could not start: %1</source>
-        <translation>内核工作进程无法启动：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="562"/>
-        <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
-        <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="582"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="595"/>
-        <source>Worker stopped.</source>
-        <translation>工作进程已停止。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="590"/>
-        <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
-        <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="592"/>
-        <source>Run again to restart it.</source>
-        <translation>再次运行即可重启。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="600"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="709"/>
-        <source>Kernel worker: %1</source>
-        <translation>内核工作进程：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="648"/>
-        <source>%1 of %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="656"/>
-        <source>Pick at least one variant and one KV length.</source>
-        <translation>请至少选择一个变体和一个 KV 长度。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="672"/>
-        <source>starting the worker…</source>
-        <translation>正在启动工作进程…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="687"/>
-        <source>Backend %1 is not available on this worker: %2</source>
-        <translation>该工作进程不支持后端 %1：%2</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="715"/>
-        <source>Cancelled after %1 rows.</source>
-        <translation>已取消（已完成 %1 行）。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="818"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="112"/>
         <source> — CPU (wall-clock)</source>
         <translation> — CPU（墙钟时间）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="822"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="116"/>
         <source>Latency per decode step%1</source>
         <translation>每步解码延迟%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="825"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
         <source>µs (log); dashed: %1 roofline</source>
         <translation>µs（对数）；虚线：%1 的 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="915"/>
-        <source>KV bytes per token, one layer, %1</source>
-        <translation>每 Token KV 字节数（单层，%1）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="828"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="122"/>
         <source>Achieved bandwidth%1</source>
         <translation>实测带宽%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="869"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="161"/>
         <source>%1 roofline</source>
         <translation>%1 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="884"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="177"/>
         <source>%1 peak %2 GB/s</source>
         <translation>%1 峰值 %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="933"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="206"/>
+        <source>KV bytes per token, one layer, %1</source>
+        <translation>每 Token KV 字节数（单层，%1）</translation>
+    </message>
+</context>
+<context>
+    <name>KernelTable</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="15"/>
+        <source>variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="16"/>
+        <source>backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="17"/>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="18"/>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="19"/>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="20"/>
+        <source>KV length</source>
+        <translation>KV 长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="21"/>
+        <source>q length</source>
+        <translation>查询长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="22"/>
+        <source>latency µs</source>
+        <translation>延迟 µs</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="23"/>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="24"/>
+        <source>TFLOP/s</source>
+        <translation>TFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="25"/>
+        <source>% peak BW</source>
+        <translation>峰值带宽 %</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="26"/>
+        <source>roofline µs</source>
+        <translation>Roofline µs</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="27"/>
+        <source>KV B/token</source>
+        <translation>KV 字节/token</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="28"/>
+        <source>timing</source>
+        <translation>计时</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="29"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+</context>
+<context>
+    <name>KernelsView</name>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="127"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="129"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="138"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="140"/>
+        <source>Export charts…</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="196"/>
+        <source>the worker&apos;s Python cannot import torch</source>
+        <translation>工作进程的 Python 无法导入 torch</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="198"/>
+        <source>The kernel worker cannot run kernels: %1</source>
+        <translation>内核工作进程无法运行内核：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="201"/>
+        <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
+        <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="214"/>
+        <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
+        <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="222"/>
+        <source>%1 (CUDA events)</source>
+        <translation>%1（CUDA 事件）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="413"/>
+        <source>the worker did not offer it</source>
+        <translation>工作进程未提供该后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="236"/>
+        <source>Worker without torch: %1</source>
+        <translation>工作进程没有 torch：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="241"/>
+        <source>Worker ready: torch %1, Triton %2, %3</source>
+        <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="243"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="307"/>
+        <source>Starting the kernel worker…</source>
+        <translation>正在启动内核工作进程…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="298"/>
+        <source>Worker start cancelled.</source>
+        <translation>已取消启动工作进程。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
+        <source>No worker.</source>
+        <translation>无工作进程。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="288"/>
+        <source>The kernel worker could not start: %1</source>
+        <translation>内核工作进程无法启动：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="291"/>
+        <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
+        <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="311"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="324"/>
+        <source>Worker stopped.</source>
+        <translation>工作进程已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="319"/>
+        <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
+        <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="321"/>
+        <source>Run again to restart it.</source>
+        <translation>再次运行即可重启。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="437"/>
+        <source>Kernel worker: %1</source>
+        <translation>内核工作进程：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="376"/>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="384"/>
+        <source>Pick at least one variant and one KV length.</source>
+        <translation>请至少选择一个变体和一个 KV 长度。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="400"/>
+        <source>starting the worker…</source>
+        <translation>正在启动工作进程…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="415"/>
+        <source>Backend %1 is not available on this worker: %2</source>
+        <translation>该工作进程不支持后端 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="443"/>
+        <source>Cancelled after %1 rows.</source>
+        <translation>已取消（已完成 %1 行）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="548"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="936"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="551"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="939"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="554"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="945"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="560"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="953"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="568"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -2621,6 +2523,74 @@
     </message>
 </context>
 <context>
+    <name>SweepChoices</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="56"/>
+        <source>Variants:</source>
+        <translation>变体：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="64"/>
+        <source>KV lengths:</source>
+        <translation>KV 长度：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="77"/>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="83"/>
+        <source>query length</source>
+        <translation>查询长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="88"/>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="95"/>
+        <source>backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="99"/>
+        <source>timed launches</source>
+        <translation>计时次数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="102"/>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="103"/>
+        <source>Launches timed per row; auto: 5 on the CPU, 30 on a GPU</source>
+        <translation>每行计时的启动次数；自动：CPU 上 5 次，GPU 上 30 次</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="105"/>
+        <source>roofline on</source>
+        <translation>Roofline 硬件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="114"/>
+        <source>%1 (%2 TB/s, %3 TFLOP/s)</source>
+        <translation>%1 (%2 TB/s, %3 TFLOP/s)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="183"/>
+        <source>the worker did not offer it</source>
+        <translation>工作进程未提供该后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="191"/>
+        <source>Available backends are known once the worker has started.</source>
+        <translation>工作进程启动后才能确定可用的后端。</translation>
+    </message>
+</context>
+<context>
     <name>SweepView</name>
     <message>
         <location filename="../../workbench/ui/sweep_view.py" line="35"/>
@@ -2696,6 +2666,64 @@
         <location filename="../../workbench/ui/sweep_view.py" line="125"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
+    </message>
+</context>
+<context>
+    <name>WorkerRow</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="28"/>
+        <source>Worker:</source>
+        <translation>工作进程：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="30"/>
+        <source>Auto-detect a Python with torch</source>
+        <translation>自动查找带 torch 的 Python</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="31"/>
+        <source>This Python</source>
+        <translation>当前 Python</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="32"/>
+        <source>Connect to HOST:PORT</source>
+        <translation>连接到 HOST:PORT</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="36"/>
+        <source>path of a Python interpreter that has torch</source>
+        <translation>装有 torch 的 Python 解释器路径</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="39"/>
+        <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
+        <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="43"/>
+        <source>token</source>
+        <translation>令牌</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="45"/>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="47"/>
+        <source>No worker yet: it starts on Run or Connect.</source>
+        <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="69"/>
+        <source>Enter the path of a Python interpreter that has torch.</source>
+        <translation>请输入装有 torch 的 Python 解释器路径。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="76"/>
+        <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
+        <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>
 </context>
 </TS>
