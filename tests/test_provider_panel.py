@@ -417,5 +417,5 @@ def test_clicking_add_fetch_and_save_stores_the_form_with_the_checked_models(
     assert panel.confirm_box is not None
     yes = panel.confirm_box.button(QMessageBox.StandardButton.Yes)
     qtbot.mouseClick(yes, Qt.MouseButton.LeftButton)
-    _run(loop, _until(lambda: load_providers().get("clicked") is None))
-    assert panel.name_edit.text() == LOCAL_PROVIDER and not panel.edit_box.isEnabled()
+    _run(loop, _until(lambda: panel.name_edit.text() == LOCAL_PROVIDER))
+    assert load_providers().get("clicked") is None and not panel.edit_box.isEnabled()

@@ -38,6 +38,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Sweep decode-attention kernels over variants × KV lengths on a local GPU "
         "(or the CPU reference), print a table with the analytic roofline and write a CSV.",
     )
+    _add_sweep_flags(p)
+    _add_output_and_worker_flags(p)
+    p.set_defaults(func=run)
+
+
+def _add_sweep_flags(p: argparse.ArgumentParser) -> None:
+    """What to measure: backends, variants, shapes, dtype and launch counts."""
     p.add_argument(
         "--backend",
         action="append",
@@ -95,6 +102,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="compare every backend with the reference (max_abs_err column)",
     )
+
+
+def _add_output_and_worker_flags(p: argparse.ArgumentParser) -> None:
+    """Where rows go, the roofline's profile, and which worker runs the sweep."""
     p.add_argument("--csv", type=Path, default=None, metavar="PATH", help="write rows here")
     p.add_argument(
         "--gpu",
@@ -116,7 +127,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--token", help=argparse.SUPPRESS)  # refused: argv is visible in `ps`
     p.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
-    p.set_defaults(func=run)
 
 
 EXIT_SOME_FAILED = 3  # the sweep finished but some rows carry an error
