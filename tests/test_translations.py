@@ -69,7 +69,7 @@ def test_the_doctor_speaks_chinese_in_the_chinese_ui(qapp, loop) -> None:
     from PySide6.QtCore import QCoreApplication, QTranslator
 
     from workbench.core.doctor import _key_problems, diagnose
-    from workbench.ui.provider_panel import localized
+    from workbench.ui.connection_test import localized
 
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))

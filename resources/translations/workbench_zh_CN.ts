@@ -2,6 +2,120 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ConnectionTest</name>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="41"/>
+        <source>Connection test</source>
+        <translation>连接测试</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="43"/>
+        <location filename="../../workbench/ui/connection_test.py" line="62"/>
+        <source>Not run yet.</source>
+        <translation>尚未运行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="46"/>
+        <source>Check</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="46"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="80"/>
+        <source>Cause: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="81"/>
+        <source>Fix: %1</source>
+        <translation>解决办法：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="101"/>
+        <source>✓ All checks passed (%1 passed, %2 skipped).</source>
+        <translation>✓ 全部检查通过（%1 项通过，%2 项跳过）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="109"/>
+        <source>✗ %1 check(s) failed. First: %2 — %3</source>
+        <translation>✗ %1 项检查失败。首个失败：%2 — %3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="115"/>
+        <source>Key: %1</source>
+        <translation>Key：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="117"/>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="134"/>
+        <source>Base URL</source>
+        <translation>Base URL</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="135"/>
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="136"/>
+        <source>DNS</source>
+        <translation>DNS</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="137"/>
+        <source>TCP connection</source>
+        <translation>TCP 连接</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="138"/>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="139"/>
+        <source>API path (/v1)</source>
+        <translation>API 路径 (/v1)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="140"/>
+        <source>Key (auth)</source>
+        <translation>Key（认证）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="141"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="142"/>
+        <source>Streamed reply</source>
+        <translation>流式响应</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="143"/>
+        <source>Rate limit / quota</source>
+        <translation>限流 / 配额</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="144"/>
+        <source>HTML instead of JSON</source>
+        <translation>返回 HTML 而非 JSON</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="145"/>
+        <source>Network round trip</source>
+        <translation>网络往返</translation>
+    </message>
+</context>
+<context>
     <name>Doctor</name>
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="276"/>
@@ -931,426 +1045,383 @@
 <context>
     <name>ImportPreviewDialog</name>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="90"/>
+        <location filename="../../workbench/ui/import_preview.py" line="36"/>
         <source>Import providers</source>
         <translation>导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="104"/>
+        <location filename="../../workbench/ui/import_preview.py" line="50"/>
         <source>Nothing is saved until you press Save. Keys are never written to a file: they stay environment-variable references or go to the OS keyring.</source>
         <translation>点击“保存”前不会保存任何内容。Key 绝不会写入文件：它们保持为环境变量引用，或存入系统密钥环。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="63"/>
+        <source>Found: %1 (%2)</source>
+        <translation>发现：%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="65"/>
+        <source>  read %1 (%2)</source>
+        <translation>  已读取 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="74"/>
+        <source>  key       from %1</source>
+        <translation>  Key       来自 %1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="79"/>
+        <source>Keyring: %1</source>
+        <translation>密钥环：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="81"/>
+        <source>Warnings:</source>
+        <translation>警告：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="84"/>
+        <source>Nothing new: these providers are already saved.</source>
+        <translation>没有新内容：这些服务商均已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="88"/>
+        <source>  base URL  %1</source>
+        <translation>  Base URL  %1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="90"/>
+        <source>            note: %1</source>
+        <translation>            注：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="92"/>
+        <source>  models    (none in the file)</source>
+        <translation>  模型      （文件中没有）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="97"/>
+        <source>  model     %1  %2, %3 ctx</source>
+        <translation>  模型      %1  %2，上下文 %3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="103"/>
+        <source>  headers   %1</source>
+        <translation>  请求头    %1</translation>
+    </message>
+</context>
+<context>
+    <name>KernelCharts</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="74"/>
+        <source>KV length (tokens)</source>
+        <translation>KV 长度（Token）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="76"/>
+        <source>Latency per decode step</source>
+        <translation>每步解码延迟</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="76"/>
+        <source>µs (log)</source>
+        <translation>µs（对数）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="79"/>
+        <source>Achieved bandwidth</source>
+        <translation>实测带宽</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="79"/>
+        <source>GB/s (log)</source>
+        <translation>GB/s（对数）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="82"/>
+        <source>KV cache bytes per token (one layer)</source>
+        <translation>每 Token KV 缓存字节数（单层）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="82"/>
+        <source>bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="112"/>
+        <source> — CPU (wall-clock)</source>
+        <translation> — CPU（墙钟时间）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="116"/>
+        <source>Latency per decode step%1</source>
+        <translation>每步解码延迟%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
+        <source>µs (log); dashed: %1 roofline</source>
+        <translation>µs（对数）；虚线：%1 的 Roofline</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="122"/>
+        <source>Achieved bandwidth%1</source>
+        <translation>实测带宽%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="161"/>
+        <source>%1 roofline</source>
+        <translation>%1 Roofline</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="177"/>
+        <source>%1 peak %2 GB/s</source>
+        <translation>%1 峰值 %2 GB/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="206"/>
+        <source>KV bytes per token, one layer, %1</source>
+        <translation>每 Token KV 字节数（单层，%1）</translation>
+    </message>
+</context>
+<context>
+    <name>KernelTable</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="15"/>
+        <source>variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="16"/>
+        <source>backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="17"/>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="18"/>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="19"/>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="20"/>
+        <source>KV length</source>
+        <translation>KV 长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="21"/>
+        <source>q length</source>
+        <translation>查询长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="22"/>
+        <source>latency µs</source>
+        <translation>延迟 µs</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="23"/>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="24"/>
+        <source>TFLOP/s</source>
+        <translation>TFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="25"/>
+        <source>% peak BW</source>
+        <translation>峰值带宽 %</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="26"/>
+        <source>roofline µs</source>
+        <translation>Roofline µs</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="27"/>
+        <source>KV B/token</source>
+        <translation>KV 字节/token</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="28"/>
+        <source>timing</source>
+        <translation>计时</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="29"/>
+        <source>error</source>
+        <translation>错误</translation>
     </message>
 </context>
 <context>
     <name>KernelsView</name>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="189"/>
-        <source>Variants:</source>
-        <translation>变体：</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="197"/>
-        <source>KV lengths:</source>
-        <translation>KV 长度：</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="72"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="210"/>
-        <source>batch</source>
-        <translation>批大小</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="216"/>
-        <source>query length</source>
-        <translation>查询长度</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="71"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="221"/>
-        <source>dtype</source>
-        <translation>dtype</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="68"/>
-        <source>variant</source>
-        <translation>变体</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="69"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="229"/>
-        <source>backend</source>
-        <translation>后端</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="70"/>
-        <source>device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="73"/>
-        <source>KV length</source>
-        <translation>KV 长度</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="74"/>
-        <source>q length</source>
-        <translation>查询长度</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="75"/>
-        <source>latency µs</source>
-        <translation>延迟 µs</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="76"/>
-        <source>GB/s</source>
-        <translation>GB/s</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="77"/>
-        <source>TFLOP/s</source>
-        <translation>TFLOP/s</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="78"/>
-        <source>% peak BW</source>
-        <translation>峰值带宽 %</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="79"/>
-        <source>roofline µs</source>
-        <translation>Roofline µs</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="80"/>
-        <source>KV B/token</source>
-        <translation>KV 字节/token</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="81"/>
-        <source>timing</source>
-        <translation>计时</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="82"/>
-        <source>error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="233"/>
-        <source>timed launches</source>
-        <translation>计时次数</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="236"/>
-        <source>auto</source>
-        <translation>自动</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="237"/>
-        <source>Launches timed per row; auto: 5 on the CPU, 30 on a GPU</source>
-        <translation>每行计时的启动次数；自动：CPU 上 5 次，GPU 上 30 次</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="239"/>
-        <source>roofline on</source>
-        <translation>Roofline 硬件</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="243"/>
-        <source>%1 (%2 TB/s, %3 TFLOP/s)</source>
-        <translation>%1 (%2 TB/s, %3 TFLOP/s)</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="266"/>
-        <source>Worker:</source>
-        <translation>工作进程：</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="268"/>
-        <source>Auto-detect a Python with torch</source>
-        <translation>自动查找带 torch 的 Python</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="269"/>
-        <source>This Python</source>
-        <translation>当前 Python</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="270"/>
-        <source>Connect to HOST:PORT</source>
-        <translation>连接到 HOST:PORT</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="274"/>
-        <source>path of a Python interpreter that has torch</source>
-        <translation>装有 torch 的 Python 解释器路径</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="277"/>
-        <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
-        <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="281"/>
-        <source>token</source>
-        <translation>令牌</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="283"/>
-        <source>Connect</source>
-        <translation>连接</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
-        <source>No worker yet: it starts on Run or Connect.</source>
-        <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="293"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="127"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="295"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="129"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="304"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="138"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="306"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="140"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="327"/>
-        <source>KV length (tokens)</source>
-        <translation>KV 长度（Token）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
-        <source>Latency per decode step</source>
-        <translation>每步解码延迟</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
-        <source>µs (log)</source>
-        <translation>µs（对数）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="332"/>
-        <source>Achieved bandwidth</source>
-        <translation>实测带宽</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="332"/>
-        <source>GB/s (log)</source>
-        <translation>GB/s（对数）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
-        <source>KV cache bytes per token (one layer)</source>
-        <translation>每 Token KV 缓存字节数（单层）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
-        <source>bytes</source>
-        <translation>字节</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="416"/>
-        <source>Enter the path of a Python interpreter that has torch.</source>
-        <translation>请输入装有 torch 的 Python 解释器路径。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="423"/>
-        <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
-        <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="441"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="196"/>
         <source>the worker&apos;s Python cannot import torch</source>
         <translation>工作进程的 Python 无法导入 torch</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="443"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="198"/>
         <source>The kernel worker cannot run kernels: %1</source>
         <translation>内核工作进程无法运行内核：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="446"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="201"/>
         <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="459"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="214"/>
         <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
         <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="467"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="222"/>
         <source>%1 (CUDA events)</source>
         <translation>%1（CUDA 事件）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="489"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="741"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="413"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="497"/>
-        <source>Available backends are known once the worker has started.</source>
-        <translation>工作进程启动后才能确定可用的后端。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="511"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="236"/>
         <source>Worker without torch: %1</source>
         <translation>工作进程没有 torch：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="516"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="241"/>
         <source>Worker ready: torch %1, Triton %2, %3</source>
         <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="518"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="243"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="568"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="307"/>
         <source>Starting the kernel worker…</source>
         <translation>正在启动内核工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="581"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="298"/>
         <source>Worker start cancelled.</source>
         <translation>已取消启动工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="588"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
         <source>No worker.</source>
         <translation>无工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="590"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="288"/>
         <source>The kernel worker could not start: %1</source>
         <translation>内核工作进程无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="593"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="291"/>
         <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="621"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="651"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="311"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="324"/>
         <source>Worker stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="646"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="319"/>
         <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
         <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="648"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="321"/>
         <source>Run again to restart it.</source>
         <translation>再次运行即可重启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="664"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="768"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="437"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="703"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="376"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="711"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="384"/>
         <source>Pick at least one variant and one KV length.</source>
         <translation>请至少选择一个变体和一个 KV 长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="727"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="400"/>
         <source>starting the worker…</source>
         <translation>正在启动工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="743"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="415"/>
         <source>Backend %1 is not available on this worker: %2</source>
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="774"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="443"/>
         <source>Cancelled after %1 rows.</source>
         <translation>已取消（已完成 %1 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="894"/>
-        <source> — CPU (wall-clock)</source>
-        <translation> — CPU（墙钟时间）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="898"/>
-        <source>Latency per decode step%1</source>
-        <translation>每步解码延迟%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="901"/>
-        <source>µs (log); dashed: %1 roofline</source>
-        <translation>µs（对数）；虚线：%1 的 Roofline</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="991"/>
-        <source>KV bytes per token, one layer, %1</source>
-        <translation>每 Token KV 字节数（单层，%1）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="904"/>
-        <source>Achieved bandwidth%1</source>
-        <translation>实测带宽%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="945"/>
-        <source>%1 roofline</source>
-        <translation>%1 Roofline</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="960"/>
-        <source>%1 peak %2 GB/s</source>
-        <translation>%1 峰值 %2 GB/s</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1009"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="548"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1012"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="551"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1015"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="554"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1021"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="560"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1029"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="568"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -1605,6 +1676,49 @@
     </message>
 </context>
 <context>
+    <name>ModelList</name>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="50"/>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="51"/>
+        <source>Fetch models</source>
+        <translation>获取模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="52"/>
+        <source>Ask the server for its list (GET /models)</source>
+        <translation>向服务器请求模型列表（GET /models）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="54"/>
+        <source>Search models</source>
+        <translation>搜索模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="66"/>
+        <source>Checked models are saved with the provider and offered in the panes.</source>
+        <translation>勾选的模型随服务商一起保存，并可在窗格中选用。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="81"/>
+        <source>%1 ctx</source>
+        <translation>上下文 %1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="83"/>
+        <source>not in the catalog</source>
+        <translation>不在模型目录中</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="85"/>
+        <source>not listed by the server</source>
+        <translation>服务器未列出</translation>
+    </message>
+</context>
+<context>
     <name>PaneWidget</name>
     <message>
         <location filename="../../workbench/ui/pane_widget.py" line="105"/>
@@ -1784,237 +1898,252 @@
     </message>
 </context>
 <context>
-    <name>ProviderPanel</name>
+    <name>ProviderForm</name>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="150"/>
-        <source>Add</source>
-        <translation>添加</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="151"/>
-        <source>Remove</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="152"/>
-        <source>Import…</source>
-        <translation>导入…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="154"/>
-        <source>From a config file…</source>
-        <translation>从配置文件…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="155"/>
-        <source>From a folder (home or tool folder)…</source>
-        <translation>从文件夹（主目录或工具目录）…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="169"/>
+        <location filename="../../workbench/ui/provider_form.py" line="48"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="173"/>
+        <location filename="../../workbench/ui/provider_form.py" line="63"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="174"/>
+        <location filename="../../workbench/ui/provider_form.py" line="64"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="178"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="954"/>
+        <location filename="../../workbench/ui/provider_form.py" line="68"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="186"/>
+        <location filename="../../workbench/ui/provider_form.py" line="77"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="187"/>
+        <location filename="../../workbench/ui/provider_form.py" line="78"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="188"/>
+        <location filename="../../workbench/ui/provider_form.py" line="79"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="189"/>
+        <location filename="../../workbench/ui/provider_form.py" line="80"/>
         <source>No key</source>
         <translation>无 Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
+        <location filename="../../workbench/ui/provider_form.py" line="84"/>
         <source>Key from</source>
         <translation>Key 来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
+        <location filename="../../workbench/ui/provider_form.py" line="86"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
+        <location filename="../../workbench/ui/provider_form.py" line="87"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
+        <location filename="../../workbench/ui/provider_form.py" line="89"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="199"/>
+        <location filename="../../workbench/ui/provider_form.py" line="90"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="202"/>
+        <location filename="../../workbench/ui/provider_form.py" line="93"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴 Key；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="203"/>
+        <location filename="../../workbench/ui/provider_form.py" line="94"/>
         <source>Key</source>
         <translation>Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="219"/>
+        <location filename="../../workbench/ui/provider_form.py" line="111"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 Name: value — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="222"/>
+        <location filename="../../workbench/ui/provider_form.py" line="114"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="229"/>
+        <location filename="../../workbench/ui/provider_form.py" line="120"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="231"/>
+        <location filename="../../workbench/ui/provider_form.py" line="122"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="233"/>
+        <location filename="../../workbench/ui/provider_form.py" line="124"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="236"/>
+        <location filename="../../workbench/ui/provider_form.py" line="127"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="239"/>
+        <location filename="../../workbench/ui/provider_form.py" line="131"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="240"/>
+        <location filename="../../workbench/ui/provider_form.py" line="132"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="241"/>
+        <location filename="../../workbench/ui/provider_form.py" line="133"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="248"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="955"/>
+        <location filename="../../workbench/ui/provider_form.py" line="140"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="250"/>
+        <location filename="../../workbench/ui/provider_form.py" line="141"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="255"/>
+        <location filename="../../workbench/ui/provider_form.py" line="146"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取 Key 和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="264"/>
-        <source>Models</source>
-        <translation>模型</translation>
+        <location filename="../../workbench/ui/provider_form.py" line="182"/>
+        <source>paste the key; Save puts it in the keyring</source>
+        <translation>粘贴 Key；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="265"/>
-        <source>Fetch models</source>
-        <translation>获取模型</translation>
+        <location filename="../../workbench/ui/provider_form.py" line="184"/>
+        <source>paste the key; kept in memory only</source>
+        <translation>粘贴 Key；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="266"/>
-        <source>Ask the server for its list (GET /models)</source>
-        <translation>向服务器请求模型列表（GET /models）</translation>
+        <location filename="../../workbench/ui/provider_form.py" line="190"/>
+        <source>Stored in the OS keyring, never in a file. %1</source>
+        <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="269"/>
-        <source>Search models</source>
-        <translation>搜索模型</translation>
+        <location filename="../../workbench/ui/provider_form.py" line="194"/>
+        <source>Held in memory until the app closes; you type it again next session.</source>
+        <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="281"/>
-        <source>Checked models are saved with the provider and offered in the panes.</source>
-        <translation>勾选的模型随服务商一起保存，并可在窗格中选用。</translation>
+        <location filename="../../workbench/ui/provider_form.py" line="196"/>
+        <source>Read from the environment when needed; the file keeps only the name.</source>
+        <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="286"/>
+        <location filename="../../workbench/ui/provider_form.py" line="198"/>
+        <source>For servers that need no key.</source>
+        <translation>适用于无需 Key 的服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="200"/>
+        <source>The OS keyring is unavailable here: %1</source>
+        <translation>此处无法使用系统密钥环：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="205"/>
+        <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
+        <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="233"/>
+        <source>Saved as %1 — %2</source>
+        <translation>已保存为 %1 — %2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="246"/>
+        <source>a provider needs a name</source>
+        <translation>服务商必须有名称</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="270"/>
+        <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
+        <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="290"/>
+        <source>extra headers, line %1: write it as Name: value</source>
+        <translation>额外请求头第 %1 行：请写成 Name: value</translation>
+    </message>
+</context>
+<context>
+    <name>ProviderPanel</name>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="121"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="122"/>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="123"/>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="125"/>
+        <source>From a config file…</source>
+        <translation>从配置文件…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="126"/>
+        <source>From a folder (home or tool folder)…</source>
+        <translation>从文件夹（主目录或工具目录）…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="142"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="289"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="145"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="291"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="147"/>
         <source>Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream</source>
         <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、Key、模型、流式输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="299"/>
-        <source>Connection test</source>
-        <translation>连接测试</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="300"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="881"/>
-        <source>Not run yet.</source>
-        <translation>尚未运行。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="303"/>
-        <source>Check</source>
-        <translation>检查项</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="303"/>
-        <source>Result</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="354"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="184"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="356"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="186"/>
         <source>%1 (built-in, read-only)
     %2</source>
         <translation>%1
@@ -2022,322 +2151,112 @@
     （内置，只读）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="361"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="191"/>
         <source>The built-in provider: simulated models on this machine</source>
         <translation>内置服务商：在本机运行的模拟模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="366"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
         <source>⚠ TLS verification OFF</source>
         <translation>⚠ TLS 验证已关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="426"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="256"/>
         <source>New provider: fill in the base URL and where its key comes from.</source>
         <translation>新服务商：请填写 Base URL 和 Key 的来源。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="475"/>
-        <source>paste the key; Save puts it in the keyring</source>
-        <translation>粘贴 Key；保存时存入密钥环</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="476"/>
-        <source>Stored in the OS keyring, never in a file. %1</source>
-        <translation>存储在系统密钥环中，不写入文件。%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="480"/>
-        <source>paste the key; kept in memory only</source>
-        <translation>粘贴 Key；仅保存在内存中</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="481"/>
-        <source>Held in memory until the app closes; you type it again next session.</source>
-        <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="483"/>
-        <source>Read from the environment when needed; the file keeps only the name.</source>
-        <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="485"/>
-        <source>For servers that need no key.</source>
-        <translation>适用于无需 Key 的服务器。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="487"/>
-        <source>The OS keyring is unavailable here: %1</source>
-        <translation>此处无法使用系统密钥环：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="492"/>
-        <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
-        <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="519"/>
-        <source>Saved as %1 — %2</source>
-        <translation>已保存为 %1 — %2</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="531"/>
-        <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
-        <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="551"/>
-        <source>extra headers, line %1: write it as Name: value</source>
-        <translation>额外请求头第 %1 行：请写成 Name: value</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="575"/>
-        <source>a provider needs a name</source>
-        <translation>服务商必须有名称</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="596"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="294"/>
         <source>the built-in provider has not started yet</source>
         <translation>内置服务商尚未启动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="611"/>
-        <source>%1 ctx</source>
-        <translation>上下文 %1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="613"/>
-        <source>not in the catalog</source>
-        <translation>不在模型目录中</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="615"/>
-        <source>not listed by the server</source>
-        <translation>服务器未列出</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="701"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="347"/>
         <source>Saved &apos;%1&apos; to %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="706"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="352"/>
         <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
         <translation>注意：本应用的环境中尚未设置 $%1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="722"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="368"/>
         <source>Remove provider</source>
         <translation>删除服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="724"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="370"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
         <translation>删除服务商“%1”？其 Key 仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="735"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="381"/>
         <source>Nothing removed.</source>
         <translation>未删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="747"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="393"/>
         <source>Removed &apos;%1&apos;.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="754"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="400"/>
         <source>Import providers from a config file</source>
         <translation>从配置文件导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="756"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="402"/>
         <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
         <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="763"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="409"/>
         <source>Import providers from a folder (e.g. your home folder)</source>
         <translation>从文件夹导入服务商（例如主目录）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="776"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="422"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="786"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="432"/>
         <source>Import cancelled: nothing saved.</source>
         <translation>已取消导入：未保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="796"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="442"/>
         <source>Nothing new to save: %1 already saved.</source>
         <translation>没有需要保存的新内容：%1 已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="798"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="444"/>
         <source>Imported %1 to %2.</source>
         <translation>已将 %1 导入到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="807"/>
-        <source>Found: %1 (%2)</source>
-        <translation>发现：%1（%2）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="809"/>
-        <source>  read %1 (%2)</source>
-        <translation>  已读取 %1（%2）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="817"/>
-        <source>  base URL  %1</source>
-        <translation>  Base URL  %1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="819"/>
-        <source>            note: %1</source>
-        <translation>            注：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="821"/>
-        <source>  models    (none in the file)</source>
-        <translation>  模型      （文件中没有）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="826"/>
-        <source>  model     %1  %2, %3 ctx</source>
-        <translation>  模型      %1  %2，上下文 %3</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="832"/>
-        <source>  headers   %1</source>
-        <translation>  请求头    %1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="833"/>
-        <source>  key       from %1</source>
-        <translation>  Key       来自 %1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="838"/>
-        <source>Keyring: %1</source>
-        <translation>密钥环：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="840"/>
-        <source>Warnings:</source>
-        <translation>警告：</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="843"/>
-        <source>Nothing new: these providers are already saved.</source>
-        <translation>没有新内容：这些服务商均已保存。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="864"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="468"/>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="871"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="475"/>
         <source>Not run.</source>
         <translation>未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="901"/>
-        <source>Cause: %1</source>
-        <translation>原因：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="902"/>
-        <source>Fix: %1</source>
-        <translation>解决办法：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="914"/>
-        <source>✓ All checks passed (%1 passed, %2 skipped).</source>
-        <translation>✓ 全部检查通过（%1 项通过，%2 项跳过）。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="922"/>
-        <source>✗ %1 check(s) failed. First: %2 — %3</source>
-        <translation>✗ %1 项检查失败。首个失败：%2 — %3</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="928"/>
-        <source>Key: %1</source>
-        <translation>Key：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="930"/>
-        <source>Warning: %1</source>
-        <translation>警告：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="934"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="491"/>
         <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
         <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="956"/>
-        <source>DNS</source>
-        <translation>DNS</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="957"/>
-        <source>TCP connection</source>
-        <translation>TCP 连接</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="958"/>
-        <source>TLS</source>
-        <translation>TLS</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="959"/>
-        <source>API path (/v1)</source>
-        <translation>API 路径 (/v1)</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="960"/>
-        <source>Key (auth)</source>
-        <translation>Key（认证）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="961"/>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="962"/>
-        <source>Streamed reply</source>
-        <translation>流式响应</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="963"/>
-        <source>Rate limit / quota</source>
-        <translation>限流 / 配额</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="964"/>
-        <source>HTML instead of JSON</source>
-        <translation>返回 HTML 而非 JSON</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="965"/>
-        <source>Network round trip</source>
-        <translation>网络往返</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="975"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="508"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器请求模型列表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="987"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="520"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
     </message>
@@ -2623,6 +2542,74 @@
     </message>
 </context>
 <context>
+    <name>SweepChoices</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="56"/>
+        <source>Variants:</source>
+        <translation>变体：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="64"/>
+        <source>KV lengths:</source>
+        <translation>KV 长度：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="77"/>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="83"/>
+        <source>query length</source>
+        <translation>查询长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="88"/>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="95"/>
+        <source>backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="99"/>
+        <source>timed launches</source>
+        <translation>计时次数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="102"/>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="103"/>
+        <source>Launches timed per row; auto: 5 on the CPU, 30 on a GPU</source>
+        <translation>每行计时的启动次数；自动：CPU 上 5 次，GPU 上 30 次</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="105"/>
+        <source>roofline on</source>
+        <translation>Roofline 硬件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="114"/>
+        <source>%1 (%2 TB/s, %3 TFLOP/s)</source>
+        <translation>%1 (%2 TB/s, %3 TFLOP/s)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="183"/>
+        <source>the worker did not offer it</source>
+        <translation>工作进程未提供该后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="191"/>
+        <source>Available backends are known once the worker has started.</source>
+        <translation>工作进程启动后才能确定可用的后端。</translation>
+    </message>
+</context>
+<context>
     <name>SweepView</name>
     <message>
         <location filename="../../workbench/ui/sweep_view.py" line="36"/>
@@ -2698,6 +2685,64 @@
         <location filename="../../workbench/ui/sweep_view.py" line="126"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
+    </message>
+</context>
+<context>
+    <name>WorkerRow</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="28"/>
+        <source>Worker:</source>
+        <translation>工作进程：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="30"/>
+        <source>Auto-detect a Python with torch</source>
+        <translation>自动查找带 torch 的 Python</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="31"/>
+        <source>This Python</source>
+        <translation>当前 Python</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="32"/>
+        <source>Connect to HOST:PORT</source>
+        <translation>连接到 HOST:PORT</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="36"/>
+        <source>path of a Python interpreter that has torch</source>
+        <translation>装有 torch 的 Python 解释器路径</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="39"/>
+        <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
+        <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="43"/>
+        <source>token</source>
+        <translation>令牌</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="45"/>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="47"/>
+        <source>No worker yet: it starts on Run or Connect.</source>
+        <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="69"/>
+        <source>Enter the path of a Python interpreter that has torch.</source>
+        <translation>请输入装有 torch 的 Python 解释器路径。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="76"/>
+        <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
+        <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>
 </context>
 </TS>

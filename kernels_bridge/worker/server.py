@@ -65,7 +65,7 @@ def build_hello() -> Hello:
         hello.unavailable = {b: reason for b in BACKENDS}
         return hello
     from kernels_bridge.analytic import profile_for_device
-    from kernels_bridge.bench import backend_availability
+    from kernels_bridge.worker.bench import backend_availability
 
     hello.torch_version = str(torch.__version__)
     try:
@@ -173,7 +173,7 @@ class Session:
         if problems:
             self.send(Error(message="bad job: " + "; ".join(problems), job_id=run.job_id))
             return
-        from kernels_bridge.bench import run_job
+        from kernels_bridge.worker.bench import run_job
 
         try:
             with _ONE_JOB_AT_A_TIME:  # jobs of two TCP clients would skew each other's timing
@@ -424,7 +424,3 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())

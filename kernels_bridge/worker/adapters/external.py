@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from kernels_bridge.reference import DecodeInputs
+from kernels_bridge.worker.reference import DecodeInputs
 
 
 def _import(module: str) -> tuple[Any | None, str | None]:

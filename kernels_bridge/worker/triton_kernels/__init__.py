@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import torch
 
-from kernels_bridge.reference import DecodeInputs, moba_select_blocks, nsa_select_blocks
-from kernels_bridge.triton_kernels.decode import flash_decode, sparse_decode
+from kernels_bridge.worker.reference import DecodeInputs, moba_select_blocks, nsa_select_blocks
+from kernels_bridge.worker.triton_kernels.decode import flash_decode, sparse_decode
 
 __all__ = ["decode", "flash_decode", "sparse_decode"]
 

@@ -1,8 +1,8 @@
 """Running a Run message in the worker: inputs, backends, timing, result rows (imports torch).
 
-Backends: `reference` (kernels_bridge.reference), `triton` (kernels_bridge.triton_kernels),
-`torch-sdpa`, `flash-attn`, `flashinfer`, `flashmla` (kernels_bridge.adapters). A backend that
-cannot run a combination gives a row whose `error` says why; the sweep goes on.
+Backends: `reference` (worker/reference.py), `triton` (worker/triton_kernels/), `torch-sdpa`,
+`flash-attn`, `flashinfer`, `flashmla` (worker/adapters/). A backend that cannot run a
+combination gives a row whose `error` says why; the sweep goes on.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from typing import Any
 
 import torch
 
-from kernels_bridge import reference
 from kernels_bridge.analytic import HardwareProfile, get_profile, profile_for_device
 from kernels_bridge.bench_names import BACKENDS
 from kernels_bridge.bench_rows import analytic_row
 from kernels_bridge.protocol import Done, Message, Progress, Result, ResultRow, Run
 from kernels_bridge.specs import DTYPES, canonical_dtype, canonical_variant, shape_for
-from kernels_bridge.timing import Cancelled, measure
+from kernels_bridge.worker import reference
+from kernels_bridge.worker.timing import Cancelled, measure
 
 
 def _triton_availability(device_kind: str) -> str | None:
@@ -38,7 +38,7 @@ def _triton_availability(device_kind: str) -> str | None:
 
 def backend_availability(device_kind: str) -> dict[str, str | None]:
     """backend -> None when usable on this device kind, else the reason it is not."""
-    from kernels_bridge.adapters import external, sdpa
+    from kernels_bridge.worker.adapters import external, sdpa
 
     return {
         "reference": None,
@@ -55,14 +55,14 @@ def prepare(backend: str, inp: reference.DecodeInputs) -> Callable[[], torch.Ten
     if backend == "reference":
         return lambda: reference.decode(inp)
     if backend == "triton":
-        from kernels_bridge import triton_kernels
+        from kernels_bridge.worker import triton_kernels
 
         if inp.shape.kind in ("NSA", "MoBA") and inp.q_len != 1:
             raise NotImplementedError(f"triton {inp.shape.kind} decodes q_len 1 only")
         if inp.q.device.type == "cpu" and inp.q.dtype == torch.bfloat16:
             raise NotImplementedError("the Triton CPU interpreter has no bf16")
         return lambda: triton_kernels.decode(inp)
-    from kernels_bridge.adapters import external, sdpa
+    from kernels_bridge.worker.adapters import external, sdpa
 
     table: dict[str, Callable[[reference.DecodeInputs], Callable[[], torch.Tensor]]] = {
         "torch-sdpa": sdpa.prepare,

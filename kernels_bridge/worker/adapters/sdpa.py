@@ -15,7 +15,7 @@ from collections.abc import Callable
 import torch
 import torch.nn.functional as F
 
-from kernels_bridge.reference import DecodeInputs, gta_keys_values, latent_keys_values
+from kernels_bridge.worker.reference import DecodeInputs, gta_keys_values, latent_keys_values
 
 
 def availability(device_kind: str) -> str | None:
