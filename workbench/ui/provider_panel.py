@@ -164,6 +164,7 @@ class ProviderPanel(QWidget):
         self.key_edit = form.key_edit
         self.key_note = form.key_note
         self.headers_edit = form.headers_edit
+        self.first_token = form.first_token
         self.stall = form.stall
         self.proxy_url = form.proxy_url
         self.verify_tls = form.verify_tls
