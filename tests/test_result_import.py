@@ -6,6 +6,7 @@ real SQLite; the fixtures under tests/data/results/ follow each tool's documente
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -216,3 +217,30 @@ def test_our_run_exported_as_vllm_json_imports_back_with_the_same_figures(env, t
         )
         for figure in ("ttft_ms", "decode_tps", "itl_p50_ms", "itl_p99_ms", "tpot_ms"):
             assert getattr(b, figure) == pytest.approx(getattr(a, figure), rel=1e-6), figure
+
+
+def test_genai_perf_export_counts_only_chunks_with_text_and_leaves_tokens_blank(env) -> None:
+    path = DATA / "genai_perf_profile_export.json"
+    doc = json.loads(path.read_text())
+    outcomes = _imported(env, [path])
+    assert [o["tool"] for o in outcomes] == ["genai-perf", "genai-perf"]
+    with _store(env) as store:
+        infos = [store.run(o["run_id"]) for o in outcomes]
+        rows = store.results(outcomes[0]["run_id"])
+    assert [(i.config["concurrency"], i.config["request_rate"]) for i in infos] == [
+        (2, None),
+        (None, 2.0),
+    ]
+    assert infos[0].config["targets"][0]["model"] == "llama-3.1-8b"  # from the request payload
+    for row, request in zip(rows, doc["experiments"][0]["requests"], strict=True):
+        sent, stamps = request["timestamp"], request["response_timestamps"]
+        # the role chunk before the text and the finish/[DONE] chunks after it are no tokens
+        text_stamps = stamps[1:-2]
+        figures = derive(row)
+        assert figures.ttft_ms == pytest.approx((text_stamps[0] - sent) / 1e6)
+        gaps = [(b - a) / 1e6 for a, b in itertools.pairwise(text_stamps)]
+        assert inter_token_latencies_ms(row.event_times) == pytest.approx(gaps)
+        assert figures.e2e_ms == pytest.approx((stamps[-1] - sent) / 1e6)
+        assert row.prompt_tokens is None and row.completion_tokens is None
+        assert figures.decode_tps is None  # no token count in the file: no speed made up
+    assert [r.text for r in rows] == ["Dogs are very cool", "I like warm tea"]

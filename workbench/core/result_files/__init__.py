@@ -1,8 +1,9 @@
 """Result files other benchmark tools write, read into our own request rows.
 
 Read: vLLM `bench serve --save-result [--save-detailed]` JSON, guidellm `benchmarks.json`/
-`.yaml`, AIPerf `profile_export.jsonl` (per request) and AIPerf / GenAI-Perf
-`profile_export_*.json` (aggregates). The format is told from the content, never the name.
+`.yaml`, AIPerf `profile_export.jsonl` and GenAI-Perf `profile_export.json` (per request),
+and AIPerf / GenAI-Perf `profile_export_*.json` (aggregates). The format is told from the
+content, never the name.
 Each file gives one or more `ImportedRun`s; what a file lacks stays None (never invented).
 """
 
@@ -17,6 +18,8 @@ from workbench.core.result_files._common import ImportedRun, ResultFileError
 from workbench.core.result_files.aiperf import looks_like_aiperf_jsonl, looks_like_aiperf_summary
 from workbench.core.result_files.aiperf import read_jsonl as read_aiperf_jsonl
 from workbench.core.result_files.aiperf import read_summary as read_aiperf_summary
+from workbench.core.result_files.genai_perf import looks_like_genai_perf
+from workbench.core.result_files.genai_perf import read as read_genai_perf
 from workbench.core.result_files.guidellm import looks_like_guidellm
 from workbench.core.result_files.guidellm import read as read_guidellm
 from workbench.core.result_files.vllm import looks_like_vllm
@@ -28,7 +31,8 @@ MAX_FILE_BYTES = 512 * 1024 * 1024  # a detailed export of a long run; anything 
 
 FORMATS_HELP = (
     "a vLLM `bench serve --save-result` JSON, a guidellm benchmarks.json or .yaml, an AIPerf "
-    "profile_export.jsonl, or an AIPerf / GenAI-Perf profile_export_*.json"
+    "profile_export.jsonl, a GenAI-Perf profile_export.json, or an AIPerf / GenAI-Perf "
+    "profile_export_*.json"
 )
 
 
@@ -63,6 +67,8 @@ def read_result_file(path: Path) -> list[ImportedRun]:
             return read_vllm(document, path.name, sha)
         if looks_like_guidellm(document):
             return read_guidellm(document, path.name, sha)
+        if looks_like_genai_perf(document):
+            return read_genai_perf(document, path.name, sha)
         if looks_like_aiperf_summary(document):
             return read_aiperf_summary(document, path.name, sha)
     raise ResultFileError(
