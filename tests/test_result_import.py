@@ -244,3 +244,27 @@ def test_genai_perf_export_counts_only_chunks_with_text_and_leaves_tokens_blank(
         assert row.prompt_tokens is None and row.completion_tokens is None
         assert figures.decode_tps is None  # no token count in the file: no speed made up
     assert [r.text for r in rows] == ["Dogs are very cool", "I like warm tea"]
+
+
+def test_a_key_in_a_files_target_url_never_reaches_the_history_or_the_output(env, tmp_path) -> None:
+    doc = json.loads((DATA / "guidellm_benchmarks.json").read_text())
+    password, key = "hunter2-not-a-real-password", "sk-proj-NotARealKey0123456789abcdef"
+    for benchmark in doc["benchmarks"]:
+        benchmark["worker"]["backend_target"] = (
+            f"http://bob:{password}@127.0.0.1:8000/v1?api_key={key}"
+        )
+    path = tmp_path / "benchmarks.json"
+    path.write_text(json.dumps(doc))
+    proc = _run(["import-results", "--json", str(path)], env)
+    assert proc.returncode == 0, proc.stderr
+    outcomes = json.loads(proc.stdout)
+    with _store(env) as store:
+        info = store.run(outcomes[0]["run_id"])
+        rows = store.results(outcomes[0]["run_id"])
+    assert info.config["targets"][0]["base_url"] == "http://127.0.0.1:8000/v1"
+    assert {r.base_url for r in rows} == {"http://127.0.0.1:8000/v1"}
+    data = Path(env["WORKBENCH_DATA_DIR"])
+    stored = b"".join(p.read_bytes() for p in data.iterdir() if p.is_file())
+    for secret in (password, key):
+        assert secret.encode() not in stored
+        assert secret not in proc.stdout + proc.stderr

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from workbench.core.results import UNKNOWN_PRICES, ErrorClass, RequestResult
 
@@ -37,10 +38,25 @@ class ImportedRun:
     aggregates: dict[tuple[str, str], float] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # the tool's own run settings
 
+    def __post_init__(self) -> None:
+        if self.base_url:
+            self.base_url = bare_url(self.base_url)
+
     @property
     def run_id(self) -> str:
         """The same file gives the same ids, so importing it twice adds nothing."""
         return f"import-{self.sha256[:20]}-{self.index}"
+
+
+def bare_url(url: str) -> str | None:
+    """A tool's target URL without user name, password, query or fragment: a key pasted
+    into it never reaches the history."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # a malformed host ("http://[x/"): nothing safe to keep
+        return None
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, parts.path, "", "")) or None
 
 
 def fail(file_name: str, where: str, problem: str) -> ResultFileError:
