@@ -123,6 +123,11 @@ def test_imported_vllm_and_guidellm_files_plot_their_own_figures_beside_a_local_
     assert models.count(model) == 1 and models.count(g_model) == 2
     assert "Imported 2 run(s), 0 already" in history.import_status.text()
 
+    # the stakeholder summary puts them beside the local models
+    click_tab(window, qtbot, window.summary_view)
+    summarised = window.summary_view.document.report.models
+    assert {model, g_model} | local_models <= set(summarised)
+
     _import(window, qtbot, DATA / "guidellm_benchmarks.json")  # again: nothing doubles
     assert "Imported 0 run(s), 2 already" in history.import_status.text()
     assert history.table.rowCount() == len(models)
