@@ -849,6 +849,34 @@
 <context>
     <name>HistoryView</name>
     <message>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
+        <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
+    </message>
+    <message>
+        <source>Import result files</source>
+        <translation>导入结果文件</translation>
+    </message>
+    <message>
+        <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
+        <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>No run history is open: nothing can be imported.</source>
+        <translation>没有打开运行历史：无法导入。</translation>
+    </message>
+    <message>
+        <source>Imported %1 run(s), %2 already in the history.</source>
+        <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
+    </message>
+    <message>
         <location filename="../../workbench/ui/history_view.py" line="30"/>
         <source>when</source>
         <translation>时间</translation>
