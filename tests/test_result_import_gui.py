@@ -121,6 +121,9 @@ def test_imported_vllm_and_guidellm_files_plot_their_own_figures_beside_a_local_
     history = window.history_view
     models = [history.table.item(r, 3).text() for r in range(history.table.rowCount())]
     assert models.count(model) == 1 and models.count(g_model) == 2
+    kinds = [history.table.item(r, 1).text() for r in range(history.table.rowCount())]
+    assert sum(k.endswith("imported from vllm") for k in kinds) == 1
+    assert sum(k.endswith("imported from guidellm") for k in kinds) == 2
     assert "Imported 2 run(s), 0 already" in history.import_status.text()
 
     # the stakeholder summary puts them beside the local models

@@ -849,6 +849,10 @@
 <context>
     <name>HistoryView</name>
     <message>
+        <source>%1, imported from %2</source>
+        <translation>%1，导入自 %2</translation>
+    </message>
+    <message>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>

@@ -129,7 +129,11 @@ class HistoryView(QWidget):
     def _cells(self, run: HistoryRow) -> list[str]:
         return [
             run.when,
-            run.kind,
+            run.kind
+            if run.imported_from is None
+            else self.tr("%1, imported from %2")
+            .replace("%1", run.kind)
+            .replace("%2", run.imported_from),
             run_status_text(run.status, run.errors),
             ", ".join(run.models),
             ", ".join(tokens_label(n) for n in run.prompt_lengths),
