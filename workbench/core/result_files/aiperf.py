@@ -56,12 +56,19 @@ def _ms(metrics: dict[str, Any], name: str, file_name: str, at: str) -> float | 
     block = mapping(metrics.get(name), file_name, where)
     if block.get("value") is None:
         return None
+    return (number(block["value"], file_name, f"{where}.value") or 0.0) * _scale(
+        block, file_name, where
+    )
+
+
+def _scale(block: dict[str, Any], file_name: str, where: str) -> float:
+    """Milliseconds per unit of a time metric (ms when the block names none)."""
     unit = block.get("unit", "ms")
-    if unit not in _TIME_UNITS:
+    if not isinstance(unit, str) or unit not in _TIME_UNITS:
         raise fail(
             file_name, f"{where}.unit", f"is {unit!r}, expected one of {sorted(_TIME_UNITS)}"
         )
-    return (number(block["value"], file_name, f"{where}.value") or 0.0) * _TIME_UNITS[unit]
+    return _TIME_UNITS[unit]
 
 
 def _tokens(metrics: dict[str, Any], name: str, file_name: str, at: str) -> int | None:
@@ -75,7 +82,7 @@ def _chunk_gaps(metrics: dict[str, Any], file_name: str, at: str) -> list[float]
     if metrics.get("inter_chunk_latency") is None:
         return None
     block = mapping(metrics["inter_chunk_latency"], file_name, where)
-    scale = _TIME_UNITS.get(block.get("unit", "ms"), 1.0)
+    scale = _scale(block, file_name, where)
     values = sequence(block.get("value"), file_name, f"{where}.value")
     return [
         (number(v, file_name, f"{where}.value[{j}]", optional=False) or 0.0) * scale
