@@ -92,7 +92,18 @@ def test_an_aggregate_only_file_keeps_its_figures_and_adds_no_rows(env) -> None:
         info = store.run(outcome["run_id"])
     assert aggregates[("ttft", "median")] == 140.0 and aggregates[("e2el", "p99")] == 529.0
     assert info.config["request_rate"] == 4.0 and info.config["concurrency"] is None
+    # it goes back out as vLLM wrote it: the same figures under the same names
     proc = _run(["history", "export", outcome["run_id"], "--format", "vllm"], env)
+    assert proc.returncode == 0, proc.stderr
+    original = json.loads((DATA / "vllm_save_result.json").read_text())
+    exported = json.loads(proc.stdout)
+    # (what the file left null, a label, a goodput never measured, is left out)
+    kept = {k: v for k, v in exported.items() if v is not None}
+    assert kept == {k: v for k, v in original.items() if v is not None}
+    assert exported["max_concurrency"] is None and exported["request_rate"] == 4.0
+    # an aggregate-only run of another tool has nothing vLLM's format can carry
+    [aiperf] = _imported(env, [DATA / "aiperf_profile_export_aiperf.json"])
+    proc = _run(["history", "export", aiperf["run_id"], "--format", "vllm"], env)
     assert proc.returncode == 2 and "no per-request rows" in proc.stderr
 
 

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from workbench.core.result_files import vllm
 from workbench.core.result_import import ImportOutcome, import_files
@@ -108,6 +109,20 @@ def _find_run(store: RunStore, wanted: str) -> list[str]:
     return [r.run_id for r in store.runs(limit=-1) if r.run_id.startswith(wanted)]
 
 
+def _vllm_settings(config: dict[str, Any]) -> dict[str, Any]:
+    """The run settings an imported vLLM file gave, under vLLM's names."""
+    source = config.get("imported") or {}
+    settings = source.get("settings") if isinstance(source, dict) else None
+    targets = config.get("targets") or [{}]
+    rate = config.get("request_rate")
+    return {
+        **(settings if isinstance(settings, dict) else {}),
+        "model_id": targets[0].get("model") if isinstance(targets[0], dict) else None,
+        "request_rate": "inf" if rate is None else rate,
+        "max_concurrency": config.get("concurrency"),
+    }
+
+
 def run_export(args: argparse.Namespace) -> int:
     try:
         with RunStore(recover=False) as store:
@@ -121,16 +136,24 @@ def run_export(args: argparse.Namespace) -> int:
                 return 2
             info = store.run(matches[0])
             results = store.results(matches[0])
+            aggregates = store.aggregates(matches[0])
     except StoreError as exc:
         _err(str(exc))
         return 2
-    if not any(not r.warmup for r in results):
+    source = info.config.get("imported")
+    if any(not r.warmup for r in results):
+        doc = vllm.export(results, info.config)
+    elif aggregates and isinstance(source, dict) and source.get("tool") == "vllm":
+        # an aggregate-only vLLM import goes back out as vLLM wrote it: its own figures
+        doc = {**_vllm_settings(info.config), **vllm.export_aggregates(aggregates)}
+    else:
         _err(
-            f"run {info.run_id} has no per-request rows (an aggregate-only import or an empty "
-            "run): vLLM's JSON is built from requests, so there is nothing to export"
+            f"run {info.run_id} has no per-request rows (an aggregate-only import from another "
+            "tool, or an empty run): vLLM's JSON is built from requests, so there is nothing "
+            "to export"
         )
         return 2
-    text = json.dumps(vllm.export(results, info.config), indent=2, ensure_ascii=False)
+    text = json.dumps(doc, indent=2, ensure_ascii=False)
     if args.output is None:
         print(text)
         return 0

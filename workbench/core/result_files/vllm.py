@@ -49,7 +49,15 @@ _TOTALS = (
     "max_output_tokens_per_s",
     "max_concurrent_requests",
 )
-_SETTINGS = ("date", "backend", "endpoint_type", "label", "tokenizer_id", "num_prompts")
+_SETTINGS = (
+    "date",
+    "backend",
+    "endpoint_type",
+    "label",
+    "tokenizer_id",
+    "num_prompts",
+    "burstiness",
+)
 _DETAILED = ("input_lens", "output_lens", "ttfts", "itls")
 LAST_TOKEN = "workbench_last_token_s"
 
@@ -130,6 +138,17 @@ def _requests(document: dict[str, Any], run: ImportedRun) -> list[RequestResult]
         )
         rows.append(request_row(run, i, figures))
     return rows
+
+
+def export_aggregates(aggregates: dict[tuple[str, str], float]) -> dict[str, float]:
+    """A vLLM file's own aggregates, kept by an aggregate-only import, under vLLM's names."""
+    out = {}
+    for (metric, stat), value in aggregates.items():
+        if stat == "value" and metric in _TOTALS:
+            out[metric] = value
+        elif _STAT.match(f"{stat}_{metric}_ms"):
+            out[f"{stat}_{metric}_ms"] = value
+    return out
 
 
 def _stats(values: Sequence[float], name: str, into: dict[str, Any]) -> None:
