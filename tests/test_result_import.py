@@ -178,6 +178,10 @@ def test_format_is_read_from_content_and_a_foreign_file_is_refused_with_the_fix(
     assert "benchmarks.yaml: vllm run" in proc.stdout
     assert "none of the result formats" in proc.stderr and "vLLM" in proc.stderr
     assert "Traceback" not in proc.stderr
+    proc = _run(["import-results", str(tmp_path / "missing.json"), str(tmp_path)], env)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "cannot read" in proc.stderr and "check the path" in proc.stderr
+    assert "is a folder: pass the result file inside it" in proc.stderr
 
 
 def test_a_broken_field_is_named_and_nothing_of_that_file_is_stored(env, tmp_path) -> None:
