@@ -22,6 +22,7 @@ scalars = (
     st.none()
     | st.booleans()
     | st.integers(-(2**70), 2**70)
+    | st.sampled_from([10**400, -(10**400), 2**63])  # beyond a double, beyond int64
     | st.floats(allow_nan=True, allow_infinity=True)
     | st.text(max_size=12)
 )

@@ -24,6 +24,7 @@ from workbench.core.result_files._common import (
     fail,
     mapping,
     number,
+    numbers,
     request_row,
     sequence,
     text,
@@ -82,12 +83,7 @@ def _chunk_gaps(metrics: dict[str, Any], file_name: str, at: str) -> list[float]
     if metrics.get("inter_chunk_latency") is None:
         return None
     block = mapping(metrics["inter_chunk_latency"], file_name, where)
-    scale = _scale(block, file_name, where)
-    values = sequence(block.get("value"), file_name, f"{where}.value")
-    return [
-        (number(v, file_name, f"{where}.value[{j}]", optional=False) or 0.0) * scale
-        for j, v in enumerate(values)
-    ]
+    return numbers(block.get("value"), file_name, f"{where}.value", _scale(block, file_name, where))
 
 
 def read_jsonl(records: list[Any], file_name: str, sha256: str) -> list[ImportedRun]:

@@ -102,7 +102,7 @@ def read(document: dict[str, Any], file_name: str, sha256: str) -> list[Imported
 
 def _stamp(value: Any, file_name: str, where: str) -> float:
     """A nanosecond timestamp; kept an int (a double cannot hold today's ns exactly)."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63:
         return value
     return number(value, file_name, where, optional=False) or 0.0
 

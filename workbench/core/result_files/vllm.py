@@ -29,6 +29,7 @@ from workbench.core.result_files._common import (
     count,
     fail,
     number,
+    numbers,
     request_row,
     sequence,
     text,
@@ -115,10 +116,7 @@ def _requests(document: dict[str, Any], run: ImportedRun) -> list[RequestResult]
     rows = []
     for i in range(total):
         error = text(optional.get("errors", [None] * total)[i], name, f"errors[{i}]")
-        itls = [
-            (number(gap, name, f"itls[{i}][{j}]", optional=False) or 0.0) * 1000
-            for j, gap in enumerate(sequence(lists["itls"][i], name, f"itls[{i}]"))
-        ]
+        itls = numbers(lists["itls"][i], name, f"itls[{i}]", scale=1000)
         ttft = number(lists["ttfts"][i], name, f"ttfts[{i}]")
         start = optional.get("start_times", [None] * total)[i]
         output = None if error else count(lists["output_lens"][i], name, f"output_lens[{i}]")
