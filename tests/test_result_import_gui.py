@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
 import statistics
 from pathlib import Path
 from typing import Any
@@ -134,3 +135,22 @@ def test_imported_vllm_and_guidellm_files_plot_their_own_figures_beside_a_local_
     _import(window, qtbot, DATA / "guidellm_benchmarks.json")  # again: nothing doubles
     assert "Imported 0 run(s), 2 already" in history.import_status.text()
     assert history.table.rowCount() == len(models)
+
+
+def test_an_import_into_a_locked_history_says_why_and_the_next_one_works(
+    window, qtbot, tmp_path
+) -> None:
+    history = window.history_view
+    rows_before = history.table.rowCount()
+    holder = sqlite3.connect(tmp_path / "history.sqlite3", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another program holds the history
+    try:
+        _import(window, qtbot, DATA / "vllm_save_detailed.json")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert "locked by another process" in history.import_status.text()
+    assert history.table.rowCount() == rows_before
+    _import(window, qtbot, DATA / "vllm_save_detailed.json")
+    assert "Imported 1 run(s), 0 already" in history.import_status.text()
+    assert history.table.rowCount() == rows_before + 1

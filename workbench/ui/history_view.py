@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QDoubleSpinBox,
     QFileDialog,
     QHBoxLayout,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.result_import import import_files
 from workbench.core.secrets import redact
+from workbench.core.store import StoreError
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.run_status import run_status_text
 from workbench.ui.session import HistoryRow, Session
@@ -162,7 +164,15 @@ class HistoryView(QWidget):
         if store is None:
             self.import_status.setText(self.tr("No run history is open: nothing can be imported."))
             return
-        outcomes = import_files(store, [Path(p) for p in paths])
+        # a detailed file of 10,000 requests takes seconds: say so while the window waits
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            outcomes = import_files(store, [Path(p) for p in paths])
+        except StoreError as error:  # the history is locked or its disk is full
+            self.import_status.setText(redact(str(error)))
+            return
+        finally:
+            QApplication.restoreOverrideCursor()
         errors = [o.error for o in outcomes if o.error]
         runs = [o for o in outcomes if o.run_id]
         added = sum(o.added for o in runs)
