@@ -283,3 +283,13 @@ def test_a_key_in_a_files_target_url_never_reaches_the_history_or_the_output(env
     for secret in (password, key):
         assert secret.encode() not in stored
         assert secret not in proc.stdout + proc.stderr
+
+
+def test_a_history_made_before_imports_gains_the_aggregates_table_on_open(env) -> None:
+    db = Path(env["WORKBENCH_DATA_DIR"]) / "history.sqlite3"
+    with RunStore(db) as store:
+        store.query("DROP TABLE run_aggregates")  # as a history from before this feature
+        assert not store.query("SELECT name FROM sqlite_master WHERE name = 'run_aggregates'")
+    [outcome] = _imported(env, [DATA / "vllm_save_result.json"])
+    with _store(env) as store:
+        assert store.aggregates(outcome["run_id"])[("ttft", "p99")] == 409.2
