@@ -15,6 +15,7 @@ from workbench.commands import (
     kernels_cmd,
     models,
     providers,
+    results_cmd,
     serve,
     summary_cmd,
 )
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor_cmd.add_parser(sub)
     providers.add_parser(sub)
     import_cmd.add_parser(sub)
+    results_cmd.add_parser(sub)
     summary_cmd.add_parser(sub)
     return parser
 

@@ -977,67 +977,107 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="30"/>
+        <location filename="../../workbench/ui/history_view.py" line="136"/>
+        <source>%1, imported from %2</source>
+        <translation>%1，导入自 %2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="75"/>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="78"/>
+        <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
+        <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="86"/>
+        <source>Import result files</source>
+        <translation>导入结果文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="90"/>
+        <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
+        <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="90"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="165"/>
+        <source>No run history is open: nothing can be imported.</source>
+        <translation>没有打开运行历史：无法导入。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="180"/>
+        <source>Imported %1 run(s), %2 already in the history.</source>
+        <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="38"/>
         <source>when</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="31"/>
+        <location filename="../../workbench/ui/history_view.py" line="39"/>
         <source>kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="32"/>
+        <location filename="../../workbench/ui/history_view.py" line="40"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="33"/>
+        <location filename="../../workbench/ui/history_view.py" line="41"/>
         <source>models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="34"/>
+        <location filename="../../workbench/ui/history_view.py" line="42"/>
         <source>prompt</source>
         <translation>提示长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="35"/>
+        <location filename="../../workbench/ui/history_view.py" line="43"/>
         <source>measured</source>
         <translation>测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="36"/>
+        <location filename="../../workbench/ui/history_view.py" line="44"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="37"/>
+        <location filename="../../workbench/ui/history_view.py" line="45"/>
         <source>calibration / warm-up</source>
         <translation>校准 / 预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="59"/>
+        <location filename="../../workbench/ui/history_view.py" line="68"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="60"/>
+        <location filename="../../workbench/ui/history_view.py" line="69"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="65"/>
+        <location filename="../../workbench/ui/history_view.py" line="74"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="67"/>
+        <location filename="../../workbench/ui/history_view.py" line="94"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="93"/>
+        <location filename="../../workbench/ui/history_view.py" line="123"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
@@ -1495,7 +1535,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="352"/>
+        <location filename="../../workbench/ui/main_window.py" line="353"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
@@ -1530,147 +1570,147 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="156"/>
+        <location filename="../../workbench/ui/main_window.py" line="157"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="160"/>
+        <location filename="../../workbench/ui/main_window.py" line="161"/>
         <source>Preset: real models (GQA vs MLA)</source>
         <translation>预设：真实模型（GQA 对比 MLA）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="161"/>
+        <location filename="../../workbench/ui/main_window.py" line="162"/>
         <source>Preset: attention only (70B twins)</source>
         <translation>预设：仅注意力不同（70B 孪生模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="162"/>
+        <location filename="../../workbench/ui/main_window.py" line="163"/>
         <source>Preset: Gateway overhead (direct vs gateway)</source>
         <translation>预设：网关开销（直连 vs 网关）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="163"/>
+        <location filename="../../workbench/ui/main_window.py" line="164"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="167"/>
+        <location filename="../../workbench/ui/main_window.py" line="168"/>
         <source> Panes </source>
         <translation> 窗格数 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="173"/>
+        <location filename="../../workbench/ui/main_window.py" line="174"/>
         <source>All at once</source>
         <translation>同时运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="174"/>
+        <location filename="../../workbench/ui/main_window.py" line="175"/>
         <source>One after another</source>
         <translation>依次运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="177"/>
+        <location filename="../../workbench/ui/main_window.py" line="178"/>
         <source>Run all</source>
         <translation>全部运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="180"/>
+        <location filename="../../workbench/ui/main_window.py" line="181"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="184"/>
+        <location filename="../../workbench/ui/main_window.py" line="185"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="187"/>
+        <location filename="../../workbench/ui/main_window.py" line="188"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="204"/>
+        <location filename="../../workbench/ui/main_window.py" line="205"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="276"/>
+        <location filename="../../workbench/ui/main_window.py" line="277"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="287"/>
+        <location filename="../../workbench/ui/main_window.py" line="288"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="336"/>
+        <location filename="../../workbench/ui/main_window.py" line="337"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="393"/>
+        <location filename="../../workbench/ui/main_window.py" line="394"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="439"/>
+        <location filename="../../workbench/ui/main_window.py" line="440"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="441"/>
+        <location filename="../../workbench/ui/main_window.py" line="442"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="443"/>
+        <location filename="../../workbench/ui/main_window.py" line="444"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="486"/>
+        <location filename="../../workbench/ui/main_window.py" line="487"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="490"/>
+        <location filename="../../workbench/ui/main_window.py" line="491"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="516"/>
+        <location filename="../../workbench/ui/main_window.py" line="517"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="555"/>
+        <location filename="../../workbench/ui/main_window.py" line="568"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="560"/>
+        <location filename="../../workbench/ui/main_window.py" line="573"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="564"/>
+        <location filename="../../workbench/ui/main_window.py" line="577"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="568"/>
+        <location filename="../../workbench/ui/main_window.py" line="581"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="607"/>
+        <location filename="../../workbench/ui/main_window.py" line="620"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="623"/>
+        <location filename="../../workbench/ui/main_window.py" line="636"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -2138,12 +2178,12 @@
         <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、Key、模型、流式输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="184"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="185"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="186"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="187"/>
         <source>%1 (built-in, read-only)
     %2</source>
         <translation>%1
@@ -2151,112 +2191,112 @@
     （内置，只读）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="191"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="192"/>
         <source>The built-in provider: simulated models on this machine</source>
         <translation>内置服务商：在本机运行的模拟模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="197"/>
         <source>⚠ TLS verification OFF</source>
         <translation>⚠ TLS 验证已关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="256"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="257"/>
         <source>New provider: fill in the base URL and where its key comes from.</source>
         <translation>新服务商：请填写 Base URL 和 Key 的来源。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="294"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="295"/>
         <source>the built-in provider has not started yet</source>
         <translation>内置服务商尚未启动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="347"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="348"/>
         <source>Saved &apos;%1&apos; to %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="352"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="353"/>
         <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
         <translation>注意：本应用的环境中尚未设置 $%1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="368"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="369"/>
         <source>Remove provider</source>
         <translation>删除服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="370"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="371"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
         <translation>删除服务商“%1”？其 Key 仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="381"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="382"/>
         <source>Nothing removed.</source>
         <translation>未删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="393"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="394"/>
         <source>Removed &apos;%1&apos;.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="400"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="401"/>
         <source>Import providers from a config file</source>
         <translation>从配置文件导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="402"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="403"/>
         <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
         <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="409"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="410"/>
         <source>Import providers from a folder (e.g. your home folder)</source>
         <translation>从文件夹导入服务商（例如主目录）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="422"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="423"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="432"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="433"/>
         <source>Import cancelled: nothing saved.</source>
         <translation>已取消导入：未保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="442"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="443"/>
         <source>Nothing new to save: %1 already saved.</source>
         <translation>没有需要保存的新内容：%1 已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="444"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="445"/>
         <source>Imported %1 to %2.</source>
         <translation>已将 %1 导入到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="468"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="469"/>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="475"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="476"/>
         <source>Not run.</source>
         <translation>未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="491"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="492"/>
         <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
         <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="508"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="509"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器请求模型列表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="520"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="521"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
     </message>

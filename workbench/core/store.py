@@ -183,6 +183,22 @@ def _create_schema(conn: sqlite3.Connection) -> None:
     )
     conn.execute(f"CREATE TABLE IF NOT EXISTS requests (\n{body}\n)")
     conn.execute("CREATE INDEX IF NOT EXISTS requests_run_id ON requests(run_id)")
+    _add_aggregates_table(conn)
+
+
+def _add_aggregates_table(conn: sqlite3.Connection) -> None:
+    """A run's figures as another tool computed them (an imported result file): kept apart
+    from `requests`, which holds only real requests, so counts and exports never mistake a
+    mean for a request. One row per (metric, statistic), e.g. ("ttft", "p99") in ms."""
+    conn.execute(
+        """CREATE TABLE IF NOT EXISTS run_aggregates (
+            run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+            metric TEXT NOT NULL,
+            statistic TEXT NOT NULL,
+            value REAL NOT NULL,
+            PRIMARY KEY (run_id, metric, statistic)
+        )"""
+    )
 
 
 # Migration hook: MIGRATIONS[n] upgrades a database from schema n to n + 1, inside one
@@ -228,6 +244,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
                 MIGRATIONS[version](conn)
                 version += 1
         _add_missing_columns(conn)
+        _add_aggregates_table(conn)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
@@ -547,6 +564,26 @@ class RunStore:
             )
             results.append(RequestResult(**kwargs))
         return results
+
+    def has_run(self, run_id: str) -> bool:
+        return bool(self._conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchall())
+
+    def record_aggregates(self, run_id: str, values: dict[tuple[str, str], float]) -> None:
+        """Keep a run's (metric, statistic) -> value figures, replacing any kept before."""
+        with self._explained():
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO run_aggregates (run_id, metric, statistic, value)"
+                " VALUES (?, ?, ?, ?)",
+                [(run_id, m, s, float(v)) for (m, s), v in values.items()],
+            )
+
+    def aggregates(self, run_id: str) -> dict[tuple[str, str], float]:
+        rows = self._conn.execute(
+            "SELECT metric, statistic, value FROM run_aggregates WHERE run_id = ?"
+            " ORDER BY metric, statistic",
+            (run_id,),
+        ).fetchall()
+        return {(m, s): v for m, s, v in rows}
 
     def query(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Rows of one SQL statement over the history, for reports and tests."""

@@ -141,6 +141,7 @@ class MainWindow(QMainWindow):
         self.prompt.changed.connect(self._refresh_context)
         self.history_view.replay_requested.connect(self.replay)
         self.history_view.open_requested.connect(self._show_results)
+        self.history_view.imported.connect(self._add_imported)
         self.session.run_started.connect(self._on_run_started)
         self.sweep_view.run_requested.connect(self._run_sweep)
         self.sweep_view.stop_requested.connect(self.session.stop_all)
@@ -530,6 +531,18 @@ class MainWindow(QMainWindow):
             self.sweep_view.flush()
         self._summary_stale = True
         self.tabs.setCurrentWidget(self.results_view)
+
+    def _add_imported(self, results: list[RequestResult]) -> None:
+        """Imported result files join what is shown, nothing is cleared: the sweep chart, the
+        Results table and the Summary put them beside our own runs."""
+        measured = [r for r in results if not r.warmup]
+        self.results = [*self.results, *measured]
+        shown = [r for r in results if r.phase != "warmup"]
+        self.results_view.set_results([*self.results_view.results, *shown])
+        for r in measured:
+            self.sweep_view.add(r)
+        self.sweep_view.flush()
+        self._summary_stale = True
 
     def _paint(self) -> None:
         for widget, model in zip(self.pane_widgets, self.session.panes, strict=False):

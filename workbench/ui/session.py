@@ -55,6 +55,13 @@ class HistoryRow:
     calibration: int = 0  # short requests that measured each model's tokenizer
     warmup: int = 0
     created_at: float = 0.0
+    imported_from: str | None = None  # the tool whose result file the run was imported from
+
+
+def _imported_from(config: dict[str, object]) -> str | None:
+    source = config.get("imported")
+    tool = source.get("tool") if isinstance(source, dict) else None
+    return tool if isinstance(tool, str) else None
 
 
 YIELD_EVERY = 32  # events applied before the consumer lets other callbacks run
@@ -177,7 +184,7 @@ class Session(QObject):
                 HistoryRow(
                     run.run_id, when, run.kind, run.status, measured, errors,
                     [str(t.get("model", "?")) for t in targets], lengths, calibration, warmup,
-                    run.created_at,
+                    run.created_at, _imported_from(run.config),
                 )
             )  # fmt: skip
         return rows
