@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.result_files import ImportedRun, ResultFileError, read_result_file
-from workbench.core.store import RunStore
+from workbench.core.store import RunKind, RunStore
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def store_run(store: RunStore, run: ImportedRun) -> bool:
     """Add one imported run (False when it is there already)."""
     if store.has_run(run.run_id):
         return False
-    kind = "sweep" if len(run_config(run)["prompt_lengths"]) > 1 else "comparison"
+    kind: RunKind = "sweep" if len(run_config(run)["prompt_lengths"]) > 1 else "comparison"
     store.start_run(kind, run_config(run), run_id=run.run_id)
     try:
         for result in run.results:

@@ -88,9 +88,10 @@ def _parse(text: str, path: Path) -> Any:
         for number, line in enumerate(lines, 1):
             try:
                 records.append(json.loads(line))
-            except ValueError as error:
+            except ValueError as error:  # a JSONDecodeError, or an integer too long to read
+                why = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
                 raise ResultFileError(
-                    f"{path}, line {number}: not JSON ({error.msg}): a profile_export.jsonl "
+                    f"{path}, line {number}: not JSON ({why}): a profile_export.jsonl "
                     "holds one JSON record a line; re-export it or remove the broken line"
                 ) from None
         return records

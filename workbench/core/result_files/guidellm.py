@@ -96,7 +96,7 @@ def _aggregates(run: ImportedRun, metrics: dict[str, Any], where: str) -> None:
 
 def _requests(run: ImportedRun, requests: dict[str, Any], where: str) -> list[RequestResult]:
     name = run.file_name
-    rows = []
+    rows: list[RequestResult] = []
     for status in ("successful", "errored", "incomplete"):
         for i, record in enumerate(
             sequence(requests.get(status, []), name, f"{where}.requests.{status}")
