@@ -271,12 +271,15 @@ class KernelsView(QWidget):
         self.worker_mode.currentIndexChanged.connect(self._on_worker_mode)
         row.addWidget(self.worker_mode)
         self.python_edit = QLineEdit()
+        self.python_edit.setAccessibleName(self.tr("Worker Python"))
         self.python_edit.setPlaceholderText(self.tr("path of a Python interpreter that has torch"))
         row.addWidget(self.python_edit, 2)
         self.host_edit = QLineEdit()
+        self.host_edit.setAccessibleName(self.tr("Worker address"))
         self.host_edit.setPlaceholderText(self.tr("127.0.0.1:7777 (an SSH tunnel to the GPU box)"))
         row.addWidget(self.host_edit, 1)
         self.token_edit = QLineEdit()
+        self.token_edit.setAccessibleName(self.tr("Worker token"))
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.token_edit.setPlaceholderText(self.tr("token"))
         row.addWidget(self.token_edit)
@@ -354,6 +357,7 @@ class KernelsView(QWidget):
 
     def _build_table(self) -> QTableWidget:
         self.table = QTableWidget(0, len(TABLE_COLUMNS))
+        self.table.setAccessibleName(self.tr("Kernel timings"))
         self.table.setHorizontalHeaderLabels([self.tr(h) for _, h in TABLE_COLUMNS])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)

@@ -72,6 +72,7 @@ class LivePlots(QWidget):
             plot.setMouseEnabled(x=False, y=False)
         for plot in (self.tokens_plot, self.ttft_plot, self.decode_plot):
             cache_static_parts(plot)
+            plot.setAccessibleName(plot.getPlotItem().titleLabel.text)
         self._curves: list[pg.PlotDataItem] = []
         self._painted: dict[int, tuple[object, ...]] = {}
         self._bars_at = 0.0
