@@ -175,6 +175,10 @@ def test_view_theme_dark_recolours_panes_and_charts_then_light_again(window, qtb
         background, foreground = chart_colors(plot)
         assert luminance(background) < 60 and luminance(foreground) > 180
         assert foreground.name() in plot.getPlotItem().titleLabel.item.toHtml()
+    legend = window.plots.tokens_plot.getPlotItem().legend
+    assert len(legend.items) == 2  # one entry per pane, written in the new text colour
+    text = QApplication.palette().color(QPalette.ColorRole.Text).name()
+    assert all(text in label.item.toHtml() for _s, label in legend.items)
     # a chart's painted background follows, not only its brush
     assert luminance(rendered(window.plots.tokens_plot)) < 60
     # the pane's note keeps its contrast on the dark base

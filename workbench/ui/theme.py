@@ -94,7 +94,9 @@ def recolor_plot(plot: pg.PlotWidget, palette: QPalette) -> None:
     if title.text:
         title.setText(title.text, color=foreground.name())
     if item.legend is not None:
-        item.legend.setLabelTextColor(foreground)
+        item.legend.setLabelTextColor(foreground)  # for the entries added from now on
+        for _sample, label in item.legend.items:  # setLabelTextColor does not re-render these
+            label.setText(label.text, color=foreground.name())
         item.legend.setBrush(pg.mkBrush(mix(background, foreground, 0.05)))
 
 
