@@ -889,27 +889,32 @@
         <translation>校准 / 预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="59"/>
+        <location filename="../../workbench/ui/history_view.py" line="51"/>
+        <source>Run history</source>
+        <translation>运行历史</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="60"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="60"/>
+        <location filename="../../workbench/ui/history_view.py" line="61"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="65"/>
+        <location filename="../../workbench/ui/history_view.py" line="66"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="67"/>
+        <location filename="../../workbench/ui/history_view.py" line="68"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="93"/>
+        <location filename="../../workbench/ui/history_view.py" line="94"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
@@ -1069,274 +1074,294 @@
     </message>
     <message>
         <location filename="../../workbench/ui/kernels_view.py" line="274"/>
+        <source>Worker Python</source>
+        <translation>工作进程的 Python</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="275"/>
         <source>path of a Python interpreter that has torch</source>
         <translation>装有 torch 的 Python 解释器路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="277"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="278"/>
+        <source>Worker address</source>
+        <translation>工作进程地址</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="279"/>
         <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
         <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="281"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="282"/>
+        <source>Worker token</source>
+        <translation>工作进程令牌</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="284"/>
         <source>token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="283"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="289"/>
         <source>No worker yet: it starts on Run or Connect.</source>
         <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="293"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="296"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="295"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="298"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="304"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="307"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="306"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="309"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="327"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="330"/>
         <source>KV length (tokens)</source>
         <translation>KV 长度（Token）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="332"/>
         <source>Latency per decode step</source>
         <translation>每步解码延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="332"/>
         <source>µs (log)</source>
         <translation>µs（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="332"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
         <source>Achieved bandwidth</source>
         <translation>实测带宽</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="332"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
         <source>GB/s (log)</source>
         <translation>GB/s（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="338"/>
         <source>KV cache bytes per token (one layer)</source>
         <translation>每 Token KV 缓存字节数（单层）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="338"/>
         <source>bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="416"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="360"/>
+        <source>Kernel timings</source>
+        <translation>内核计时</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="420"/>
         <source>Enter the path of a Python interpreter that has torch.</source>
         <translation>请输入装有 torch 的 Python 解释器路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="423"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="427"/>
         <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
         <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="441"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="445"/>
         <source>the worker&apos;s Python cannot import torch</source>
         <translation>工作进程的 Python 无法导入 torch</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="443"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="447"/>
         <source>The kernel worker cannot run kernels: %1</source>
         <translation>内核工作进程无法运行内核：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="446"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="450"/>
         <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="459"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="463"/>
         <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
         <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="467"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="471"/>
         <source>%1 (CUDA events)</source>
         <translation>%1（CUDA 事件）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="489"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="741"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="493"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="745"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="497"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="501"/>
         <source>Available backends are known once the worker has started.</source>
         <translation>工作进程启动后才能确定可用的后端。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="511"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="515"/>
         <source>Worker without torch: %1</source>
         <translation>工作进程没有 torch：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="516"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="520"/>
         <source>Worker ready: torch %1, Triton %2, %3</source>
         <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="518"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="522"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="568"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="572"/>
         <source>Starting the kernel worker…</source>
         <translation>正在启动内核工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="581"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="585"/>
         <source>Worker start cancelled.</source>
         <translation>已取消启动工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="588"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="592"/>
         <source>No worker.</source>
         <translation>无工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="590"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="594"/>
         <source>The kernel worker could not start: %1</source>
         <translation>内核工作进程无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="593"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="597"/>
         <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="621"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="651"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="625"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="655"/>
         <source>Worker stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="646"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="650"/>
         <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
         <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="648"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="652"/>
         <source>Run again to restart it.</source>
         <translation>再次运行即可重启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="664"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="768"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="668"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="772"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="703"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="707"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="711"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="715"/>
         <source>Pick at least one variant and one KV length.</source>
         <translation>请至少选择一个变体和一个 KV 长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="727"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="731"/>
         <source>starting the worker…</source>
         <translation>正在启动工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="743"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="747"/>
         <source>Backend %1 is not available on this worker: %2</source>
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="774"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="778"/>
         <source>Cancelled after %1 rows.</source>
         <translation>已取消（已完成 %1 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="894"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="898"/>
         <source> — CPU (wall-clock)</source>
         <translation> — CPU（墙钟时间）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="898"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="902"/>
         <source>Latency per decode step%1</source>
         <translation>每步解码延迟%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="901"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="905"/>
         <source>µs (log); dashed: %1 roofline</source>
         <translation>µs（对数）；虚线：%1 的 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="991"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="995"/>
         <source>KV bytes per token, one layer, %1</source>
         <translation>每 Token KV 字节数（单层，%1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="904"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="908"/>
         <source>Achieved bandwidth%1</source>
         <translation>实测带宽%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="945"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="949"/>
         <source>%1 roofline</source>
         <translation>%1 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="960"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="964"/>
         <source>%1 peak %2 GB/s</source>
         <translation>%1 峰值 %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1009"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1013"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1012"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1016"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1015"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1019"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1021"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1025"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1029"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="1033"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -1367,42 +1392,42 @@
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="60"/>
+        <location filename="../../workbench/ui/live_plots.py" line="61"/>
         <source>Output tokens vs time</source>
         <translation>输出 Token 数随时间变化</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="61"/>
+        <location filename="../../workbench/ui/live_plots.py" line="62"/>
         <source>seconds since the request was sent</source>
         <translation>自发送请求起的秒数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="62"/>
+        <location filename="../../workbench/ui/live_plots.py" line="63"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="65"/>
+        <location filename="../../workbench/ui/live_plots.py" line="66"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="66"/>
+        <location filename="../../workbench/ui/live_plots.py" line="67"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="67"/>
+        <location filename="../../workbench/ui/live_plots.py" line="68"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="68"/>
+        <location filename="../../workbench/ui/live_plots.py" line="69"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="234"/>
+        <location filename="../../workbench/ui/live_plots.py" line="238"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
@@ -1410,265 +1435,368 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="76"/>
+        <location filename="../../workbench/ui/main_window.py" line="80"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="125"/>
+        <location filename="../../workbench/ui/main_window.py" line="129"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="126"/>
+        <location filename="../../workbench/ui/main_window.py" line="130"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="127"/>
+        <location filename="../../workbench/ui/main_window.py" line="131"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="128"/>
+        <location filename="../../workbench/ui/main_window.py" line="132"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="129"/>
+        <location filename="../../workbench/ui/main_window.py" line="133"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="155"/>
+        <location filename="../../workbench/ui/main_window.py" line="163"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="159"/>
+        <location filename="../../workbench/ui/main_window.py" line="167"/>
         <source>Preset: real models (GQA vs MLA)</source>
         <translation>预设：真实模型（GQA 对比 MLA）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="160"/>
+        <location filename="../../workbench/ui/main_window.py" line="168"/>
         <source>Preset: attention only (70B twins)</source>
         <translation>预设：仅注意力不同（70B 孪生模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="161"/>
+        <location filename="../../workbench/ui/main_window.py" line="169"/>
         <source>Preset: Gateway overhead (direct vs gateway)</source>
         <translation>预设：网关开销（直连 vs 网关）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="162"/>
+        <location filename="../../workbench/ui/main_window.py" line="170"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="166"/>
-        <source> Panes </source>
-        <translation> 窗格数 </translation>
+        <location filename="../../workbench/ui/main_window.py" line="172"/>
+        <source>Preset</source>
+        <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="172"/>
+        <location filename="../../workbench/ui/main_window.py" line="175"/>
+        <source> &amp;Panes </source>
+        <translation> 窗格数(&amp;P) </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="183"/>
+        <source>Run mode</source>
+        <translation>运行方式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="184"/>
         <source>All at once</source>
         <translation>同时运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="173"/>
+        <location filename="../../workbench/ui/main_window.py" line="185"/>
         <source>One after another</source>
         <translation>依次运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="176"/>
+        <location filename="../../workbench/ui/main_window.py" line="188"/>
         <source>Run all</source>
         <translation>全部运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="179"/>
+        <location filename="../../workbench/ui/main_window.py" line="191"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="183"/>
+        <location filename="../../workbench/ui/main_window.py" line="195"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="186"/>
+        <location filename="../../workbench/ui/main_window.py" line="198"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="203"/>
+        <location filename="../../workbench/ui/main_window.py" line="215"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="275"/>
+        <location filename="../../workbench/ui/main_window.py" line="301"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="286"/>
+        <location filename="../../workbench/ui/main_window.py" line="312"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="335"/>
+        <location filename="../../workbench/ui/main_window.py" line="361"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="377"/>
+        <location filename="../../workbench/ui/main_window.py" line="403"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="423"/>
+        <location filename="../../workbench/ui/main_window.py" line="449"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="425"/>
+        <location filename="../../workbench/ui/main_window.py" line="451"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="427"/>
+        <location filename="../../workbench/ui/main_window.py" line="453"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="461"/>
+        <location filename="../../workbench/ui/main_window.py" line="487"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="465"/>
+        <location filename="../../workbench/ui/main_window.py" line="491"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="487"/>
+        <location filename="../../workbench/ui/main_window.py" line="513"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="526"/>
+        <location filename="../../workbench/ui/main_window.py" line="552"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="531"/>
+        <location filename="../../workbench/ui/main_window.py" line="557"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="535"/>
+        <location filename="../../workbench/ui/main_window.py" line="561"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="539"/>
+        <location filename="../../workbench/ui/main_window.py" line="565"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="578"/>
+        <location filename="../../workbench/ui/main_window.py" line="604"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="594"/>
+        <location filename="../../workbench/ui/main_window.py" line="621"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
 </context>
 <context>
+    <name>MenuBar</name>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="56"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="60"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="67"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="68"/>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="72"/>
+        <source>&amp;System</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="73"/>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="74"/>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="79"/>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="85"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="86"/>
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="89"/>
+        <source>&amp;About Attention Workbench</source>
+        <translation>关于 Attention Workbench(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="118"/>
+        <source>The language changes to %1 at the next start.</source>
+        <translation>下次启动时界面语言改为%1。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="128"/>
+        <source>The documentation is the docs/ folder of the source release (attention-workbench-%1.tar.gz) and its README.md.</source>
+        <translation>文档位于源码发布包（attention-workbench-%1.tar.gz）的 docs/ 文件夹及其 README.md 中。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="138"/>
+        <source>About Attention Workbench</source>
+        <translation>关于 Attention Workbench</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="141"/>
+        <source>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;Measures LLM servers behind OpenAI-compatible APIs: time to first token and decode speed, per request.</source>
+        <translation>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;测量 OpenAI 兼容接口后的大模型服务：逐个请求的首 token 延迟与解码速度。</translation>
+    </message>
+</context>
+<context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="105"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="96"/>
+        <source>Model of pane %1</source>
+        <translation>窗格 %1 的模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="108"/>
+        <source>Fit the prompt to pane %1&apos;s context window</source>
+        <translation>将提示词长度调整到窗格 %1 的上下文窗口内</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="114"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="122"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="119"/>
+        <source>Answer in pane %1</source>
+        <translation>窗格 %1 中的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="129"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="123"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="130"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="124"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="131"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="125"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="132"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="126"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="133"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="183"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="190"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="188"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="195"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="191"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="198"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="204"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="213"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="206"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="215"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="218"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="226"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="226"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="252"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="243"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="269"/>
         <source>Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 usable on %4.</source>
         <translation>显存放不下：每个设备 KV 缓存 %1 + 权重 %2，超过 %4 上可用的 %3。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="260"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="286"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="288"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="314"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="296"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="322"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -1676,42 +1804,67 @@
 <context>
     <name>PromptPanel</name>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="115"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="106"/>
+        <source>Prompt length</source>
+        <translation>提示词长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="116"/>
+        <source>Prompt task</source>
+        <translation>提示词任务</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="117"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="116"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="118"/>
         <source>Needle</source>
         <translation>大海捞针</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="121"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="120"/>
+        <source>Needle depth</source>
+        <translation>“针”的位置深度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="124"/>
         <source>depth </source>
         <translation>深度 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="125"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="126"/>
+        <source>Maximum output tokens</source>
+        <translation>最大输出 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="129"/>
         <source>max tokens </source>
         <translation>最大 Token </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="127"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="131"/>
+        <source>Prompt text language</source>
+        <translation>提示词文本语言</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="132"/>
         <source>English text</source>
         <translation>英文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="128"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="133"/>
         <source>Chinese text</source>
         <translation>中文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="134"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="139"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="184"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="189"/>
         <source>%1 tokens</source>
         <translation>%1 Token</translation>
     </message>
@@ -1767,235 +1920,253 @@
 <context>
     <name>ProviderPanel</name>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="150"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="151"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="151"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="152"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="152"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="153"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="154"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="155"/>
         <source>From a config file…</source>
         <translation>从配置文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="155"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="156"/>
         <source>From a folder (home or tool folder)…</source>
         <translation>从文件夹（主目录或工具目录）…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="169"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="170"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="173"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="174"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="174"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="175"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="178"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="954"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="179"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="960"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="186"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="187"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="187"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="188"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="188"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="189"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="189"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="190"/>
         <source>No key</source>
         <translation>无 Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="194"/>
         <source>Key from</source>
         <translation>Key 来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="197"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="199"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="199"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="200"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="202"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="203"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴 Key；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="203"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="204"/>
         <source>Key</source>
         <translation>Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="219"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="220"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 Name: value — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="222"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="223"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="229"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="230"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="231"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="232"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="233"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="234"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="236"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="237"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="239"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="241"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="240"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="242"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="241"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="243"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="248"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="955"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="240"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="251"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="961"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="250"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="148"/>
+        <source>Saved providers</source>
+        <translation>已保存的服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="245"/>
+        <source>Proxy URL</source>
+        <translation>代理 URL</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="253"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="255"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="258"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取 Key 和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="264"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="267"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="277"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="265"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="268"/>
         <source>Fetch models</source>
         <translation>获取模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="266"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="269"/>
         <source>Ask the server for its list (GET /models)</source>
         <translation>向服务器请求模型列表（GET /models）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="269"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="272"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="273"/>
         <source>Search models</source>
         <translation>搜索模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="281"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="286"/>
         <source>Checked models are saved with the provider and offered in the panes.</source>
         <translation>勾选的模型随服务商一起保存，并可在窗格中选用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="286"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="291"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="289"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="294"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="291"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="296"/>
         <source>Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream</source>
         <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、Key、模型、流式输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="299"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="304"/>
         <source>Connection test</source>
         <translation>连接测试</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="300"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="881"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="305"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="887"/>
         <source>Not run yet.</source>
         <translation>尚未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="303"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="308"/>
+        <source>Connection checks</source>
+        <translation>连接检查</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="309"/>
         <source>Check</source>
         <translation>检查项</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="303"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="309"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="354"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="360"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="356"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="362"/>
         <source>%1 (built-in, read-only)
     %2</source>
         <translation>%1
@@ -2003,322 +2174,322 @@
     （内置，只读）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="361"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="367"/>
         <source>The built-in provider: simulated models on this machine</source>
         <translation>内置服务商：在本机运行的模拟模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="366"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="372"/>
         <source>⚠ TLS verification OFF</source>
         <translation>⚠ TLS 验证已关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="426"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="432"/>
         <source>New provider: fill in the base URL and where its key comes from.</source>
         <translation>新服务商：请填写 Base URL 和 Key 的来源。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="475"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="481"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴 Key；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="476"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="482"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="480"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="486"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴 Key；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="481"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="487"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="483"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="489"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="485"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="491"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需 Key 的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="487"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="493"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="492"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="498"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="519"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="525"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="531"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="537"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="551"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="557"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 Name: value</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="575"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="581"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="596"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="602"/>
         <source>the built-in provider has not started yet</source>
         <translation>内置服务商尚未启动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="611"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="617"/>
         <source>%1 ctx</source>
         <translation>上下文 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="613"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="619"/>
         <source>not in the catalog</source>
         <translation>不在模型目录中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="615"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="621"/>
         <source>not listed by the server</source>
         <translation>服务器未列出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="701"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="707"/>
         <source>Saved &apos;%1&apos; to %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="706"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="712"/>
         <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
         <translation>注意：本应用的环境中尚未设置 $%1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="722"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="728"/>
         <source>Remove provider</source>
         <translation>删除服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="724"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="730"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
         <translation>删除服务商“%1”？其 Key 仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="735"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="741"/>
         <source>Nothing removed.</source>
         <translation>未删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="747"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="753"/>
         <source>Removed &apos;%1&apos;.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="754"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="760"/>
         <source>Import providers from a config file</source>
         <translation>从配置文件导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="756"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="762"/>
         <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
         <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="763"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="769"/>
         <source>Import providers from a folder (e.g. your home folder)</source>
         <translation>从文件夹导入服务商（例如主目录）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="776"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="782"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="786"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="792"/>
         <source>Import cancelled: nothing saved.</source>
         <translation>已取消导入：未保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="796"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="802"/>
         <source>Nothing new to save: %1 already saved.</source>
         <translation>没有需要保存的新内容：%1 已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="798"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="804"/>
         <source>Imported %1 to %2.</source>
         <translation>已将 %1 导入到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="807"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="813"/>
         <source>Found: %1 (%2)</source>
         <translation>发现：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="809"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="815"/>
         <source>  read %1 (%2)</source>
         <translation>  已读取 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="817"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="823"/>
         <source>  base URL  %1</source>
         <translation>  Base URL  %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="819"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="825"/>
         <source>            note: %1</source>
         <translation>            注：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="821"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="827"/>
         <source>  models    (none in the file)</source>
         <translation>  模型      （文件中没有）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="826"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="832"/>
         <source>  model     %1  %2, %3 ctx</source>
         <translation>  模型      %1  %2，上下文 %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="832"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="838"/>
         <source>  headers   %1</source>
         <translation>  请求头    %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="833"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="839"/>
         <source>  key       from %1</source>
         <translation>  Key       来自 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="838"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="844"/>
         <source>Keyring: %1</source>
         <translation>密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="840"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="846"/>
         <source>Warnings:</source>
         <translation>警告：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="843"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="849"/>
         <source>Nothing new: these providers are already saved.</source>
         <translation>没有新内容：这些服务商均已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="864"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="870"/>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="871"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="877"/>
         <source>Not run.</source>
         <translation>未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="901"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="907"/>
         <source>Cause: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="902"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="908"/>
         <source>Fix: %1</source>
         <translation>解决办法：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="914"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="920"/>
         <source>✓ All checks passed (%1 passed, %2 skipped).</source>
         <translation>✓ 全部检查通过（%1 项通过，%2 项跳过）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="922"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="928"/>
         <source>✗ %1 check(s) failed. First: %2 — %3</source>
         <translation>✗ %1 项检查失败。首个失败：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="928"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="934"/>
         <source>Key: %1</source>
         <translation>Key：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="930"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="936"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="934"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="940"/>
         <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
         <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="956"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="962"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="957"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="963"/>
         <source>TCP connection</source>
         <translation>TCP 连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="958"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="964"/>
         <source>TLS</source>
         <translation>TLS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="959"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="965"/>
         <source>API path (/v1)</source>
         <translation>API 路径 (/v1)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="960"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="966"/>
         <source>Key (auth)</source>
         <translation>Key（认证）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="961"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="967"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="962"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="968"/>
         <source>Streamed reply</source>
         <translation>流式响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="963"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="969"/>
         <source>Rate limit / quota</source>
         <translation>限流 / 配额</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="964"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="970"/>
         <source>HTML instead of JSON</source>
         <translation>返回 HTML 而非 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="965"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="971"/>
         <source>Network round trip</source>
         <translation>网络往返</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="975"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="981"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器请求模型列表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="987"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="993"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
     </message>
@@ -2327,17 +2498,27 @@
     <name>ResultsView</name>
     <message>
         <location filename="../../workbench/ui/results_view.py" line="135"/>
+        <source>Results grouping</source>
+        <translation>结果分组方式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/results_view.py" line="136"/>
         <source>Per request</source>
         <translation>按请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="137"/>
+        <location filename="../../workbench/ui/results_view.py" line="138"/>
         <source>Per model and prompt length (median, p10, p90)</source>
         <translation>按模型和提示词长度（中位数、p10、p90）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="170"/>
-        <location filename="../../workbench/ui/results_view.py" line="213"/>
+        <location filename="../../workbench/ui/results_view.py" line="147"/>
+        <source>Results table</source>
+        <translation>结果表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/results_view.py" line="172"/>
+        <location filename="../../workbench/ui/results_view.py" line="215"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>

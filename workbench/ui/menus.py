@@ -7,7 +7,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QUrl, qVersion
+from PySide6.QtCore import QObject, QUrl, qVersion
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QMenu, QMessageBox
 
@@ -46,46 +46,47 @@ def docs_folder() -> Path | None:
     return folder if (folder / "metrics.md").is_file() else None
 
 
-class MenuBar:
+class MenuBar(QObject):
     """Builds the menus on `window`; the File actions are the toolbar's own QActions."""
 
     def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
         self.window = window
         bar = window.menuBar()
-        self.file_menu = bar.addMenu(window.tr("&File"))
+        self.file_menu = bar.addMenu(self.tr("&File"))
         self.file_menu.addAction(window.export_action)
         self.file_menu.addAction(window.export_chart_action)
         self.file_menu.addSeparator()
-        self.quit_action = QAction(window.tr("&Quit"), window)
+        self.quit_action = QAction(self.tr("&Quit"), window)
         # Ctrl+Q spelled out: StandardKey.Quit is empty on Windows and without a platform theme
         self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         self.quit_action.triggered.connect(window.close)
         self.file_menu.addAction(self.quit_action)
 
-        self.view_menu = bar.addMenu(window.tr("&View"))
-        self.theme_menu = self.view_menu.addMenu(window.tr("&Theme"))
+        self.view_menu = bar.addMenu(self.tr("&View"))
+        self.theme_menu = self.view_menu.addMenu(self.tr("&Theme"))
         self.theme_actions = self._choices(
             self.theme_menu,
             [
-                ("system", window.tr("&System")),
-                ("light", window.tr("&Light")),
-                ("dark", window.tr("&Dark")),
+                ("system", self.tr("&System")),
+                ("light", self.tr("&Light")),
+                ("dark", self.tr("&Dark")),
             ],
             window.theme.choice,
             window.theme.set_choice,
         )
-        self.language_menu = self.view_menu.addMenu(window.tr("&Language"))
+        self.language_menu = self.view_menu.addMenu(self.tr("&Language"))
         saved = str(window.settings.value("language", "") or "")
         self.language_actions = self._choices(
             self.language_menu, list(LANGUAGES), saved, self._set_language
         )
 
-        self.help_menu = bar.addMenu(window.tr("&Help"))
-        self.docs_action = QAction(window.tr("&Documentation"), window)
+        self.help_menu = bar.addMenu(self.tr("&Help"))
+        self.docs_action = QAction(self.tr("&Documentation"), window)
         self.docs_action.setShortcut(QKeySequence("F1"))
         self.docs_action.triggered.connect(self.open_docs)
-        self.about_action = QAction(window.tr("&About Attention Workbench"), window)
+        self.about_action = QAction(self.tr("&About Attention Workbench"), window)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.show_about)
         self.help_menu.addAction(self.docs_action)
@@ -114,7 +115,7 @@ class MenuBar:
         self.window.settings.sync()
         name = dict(LANGUAGES)[language]
         self.window.statusBar().showMessage(
-            self.window.tr("The language changes to %1 at the next start.").replace("%1", name),
+            self.tr("The language changes to %1 at the next start.").replace("%1", name),
             10000,
         )
 
@@ -123,7 +124,7 @@ class MenuBar:
         if folder is not None:
             return QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
         self.window.statusBar().showMessage(
-            self.window.tr(
+            self.tr(
                 "The documentation is the docs/ folder of the source release "
                 "(attention-workbench-%1.tar.gz) and its README.md."
             ).replace("%1", workbench.__version__),
@@ -134,9 +135,9 @@ class MenuBar:
     def show_about(self) -> QMessageBox:
         rows = "".join(f"<tr><td>{name}</td><td>{v}</td></tr>" for name, v in versions())
         box = QMessageBox(self.window)
-        box.setWindowTitle(self.window.tr("About Attention Workbench"))
+        box.setWindowTitle(self.tr("About Attention Workbench"))
         box.setText(
-            self.window.tr(
+            self.tr(
                 "<b>Attention Workbench</b><br>Measures LLM servers behind OpenAI-compatible "
                 "APIs: time to first token and decode speed, per request."
             )
