@@ -185,6 +185,8 @@ def test_view_theme_dark_recolours_panes_and_charts_then_light_again(window, qtb
     fit_color = QColor(pane.fit.styleSheet().split("color:")[1].split(";")[0].strip())
     assert abs(luminance(fit_color) - luminance(dark_text)) > 80
     assert window.settings.value("theme") == "dark"
+    window.replay_banner.show()  # the replay notice reads light on dark too
+    assert luminance(rendered(window.replay_banner)) < 90
 
     choose(qtbot, window, "View", "Theme", "Light")
     assert luminance(rendered(pane.text)) > 200

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QColor, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -49,7 +49,7 @@ from workbench.ui.run_status import run_status_text
 from workbench.ui.session import LOCAL_PROVIDER, Session
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.sweep_view import SweepView
-from workbench.ui.theme import NOTICE_AMBER, Theme, mix, recolor_charts
+from workbench.ui.theme import Theme, notice_style, recolor_charts
 
 if TYPE_CHECKING:
     from workbench.core.providers import Provider
@@ -137,7 +137,9 @@ class MainWindow(QMainWindow):
         self.menus = MenuBar(self)
         label_fields(self)
         self.theme.changed.connect(self.apply_palette)
-        self.apply_palette(QApplication.palette())
+        # the charts were made after theme.apply() set pyqtgraph's colours: only the banner's
+        # style sheet needs the palette now (recolouring every chart would cost ~10 ms at start)
+        self.replay_banner.setStyleSheet(notice_style("replayBanner", QApplication.palette()))
 
         session.frame.connect(self._paint)
         session.running_changed.connect(self._on_running)
@@ -259,13 +261,7 @@ class MainWindow(QMainWindow):
         recolor_charts(self, palette)
         for widget in self.pane_widgets:
             widget.restyle(palette)
-        base = palette.color(QPalette.ColorRole.Window)
-        amber = QColor(NOTICE_AMBER)
-        self.replay_banner.setStyleSheet(
-            f"#replayBanner {{ background: {mix(base, amber, 0.18).name()};"
-            f" color: {palette.color(QPalette.ColorRole.WindowText).name()};"
-            f" border: 1px solid {mix(base, amber, 0.6).name()}; padding: 6px; font-weight: 600; }}"
-        )
+        self.replay_banner.setStyleSheet(notice_style("replayBanner", palette))
 
     def _set_plot_panes(self, keys: Sequence[str]) -> None:
         labels = [k.split("|", 1)[-1] for k in keys]

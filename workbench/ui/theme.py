@@ -35,8 +35,14 @@ def mix(a: QColor, b: QColor, share_of_b: float) -> QColor:
     )
 
 
-def is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+def notice_style(object_name: str, palette: QPalette) -> str:
+    """A notice banner (the replay banner): an amber tint of the window, in the window's text."""
+    base, amber = palette.color(QPalette.ColorRole.Window), QColor(NOTICE_AMBER)
+    return (
+        f"#{object_name} {{ background: {mix(base, amber, 0.18).name()};"
+        f" color: {palette.color(QPalette.ColorRole.WindowText).name()};"
+        f" border: 1px solid {mix(base, amber, 0.6).name()}; padding: 6px; font-weight: 600; }}"
+    )
 
 
 def dark_palette() -> QPalette:
