@@ -185,6 +185,14 @@ def test_view_theme_dark_recolours_panes_and_charts_then_light_again(window, qtb
     fit_color = QColor(pane.fit.styleSheet().split("color:")[1].split(";")[0].strip())
     assert abs(luminance(fit_color) - luminance(dark_text)) > 80
     assert window.settings.value("theme") == "dark"
+    # a failed pane's error box, and a prompt that will not fit, read on the dark base
+    pane.error.setText("HTTP 503 from the server")
+    pane.error.show()
+    assert luminance(rendered(pane.error)) < 90
+    window.prompt.set_tokens(1024 * 1024)
+    assert pane.fit.text().startswith("Will not fit")
+    problem = QColor(pane.fit.styleSheet().split("color:")[1].split(";")[0].strip())
+    assert luminance(problem) > 100 and problem.red() > problem.green()
     window.replay_banner.show()  # the replay notice reads light on dark too
     assert luminance(rendered(window.replay_banner)) < 90
 

@@ -203,7 +203,7 @@ class PaneWidget(QFrame):
         problem = problem or self._memory_problem(info, prompt_tokens + max_tokens)
         if bool(problem) != self._fit_problem:
             self._fit_problem = bool(problem)
-            self.restyle(self.palette())
+            self._style_fit(self.palette())
         if problem:
             self.fit.setText(problem)
         elif window:
@@ -239,8 +239,13 @@ class PaneWidget(QFrame):
             f"#paneError {{ background: {error_bg.name()}; color: {error_text.name()};"
             " padding: 6px; border-radius: 4px; }"
         )
+        self._style_fit(palette)
+
+    def _style_fit(self, palette: QPalette) -> None:
+        """The fit note: the error text colour when something will not fit, else muted."""
         if self._fit_problem:
-            self.fit.setStyleSheet(f"color: {error_text.name()}; font-weight: 600;")
+            color = error_colors(palette)[1]
+            self.fit.setStyleSheet(f"color: {color.name()}; font-weight: 600;")
         else:
             muted = palette.color(QPalette.ColorRole.PlaceholderText)
             self.fit.setStyleSheet(f"color: {muted.name()};")
