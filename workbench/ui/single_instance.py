@@ -2,8 +2,9 @@
 
 The first instance listens on a local socket whose name is per user and per configuration
 folder (two configurations are two apps). A second launch connects, sends one line and leaves.
-A crashed instance leaves its socket file behind on Unix: nobody answers on it, so the next
-start removes it and listens.
+A crashed instance leaves its socket file behind on Unix. Nobody answers on it, and listening
+with UserAccessOption binds in a private folder and renames the socket over the old name, so
+the stale file never blocks a start (tests/test_single_instance.py kills an instance to check).
 """
 
 from __future__ import annotations
@@ -59,11 +60,6 @@ class InstanceGuard(QObject):
         self.server.newConnection.connect(self._on_connection)
 
     def listen(self) -> bool:
-        if self.server.listen(self.name):
-            return True
-        # nobody answered (checked before), so the socket file is a crashed instance's: remove it
-        log.info("removing a stale single-instance socket %s", self.name)
-        QLocalServer.removeServer(self.name)
         return self.server.listen(self.name)
 
     def _on_connection(self) -> None:
