@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from workbench import __version__
 from workbench.commands import (
     bench,
+    desktop_cmd,
     doctor_cmd,
     gui_cmd,
     import_cmd,
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     import_cmd.add_parser(sub)
     results_cmd.add_parser(sub)
     summary_cmd.add_parser(sub)
+    desktop_cmd.add_parser(sub)
     return parser
 
 

@@ -10,107 +10,112 @@
     </message>
     <message>
         <location filename="../../workbench/ui/connection_test.py" line="43"/>
-        <location filename="../../workbench/ui/connection_test.py" line="62"/>
+        <location filename="../../workbench/ui/connection_test.py" line="63"/>
         <source>Not run yet.</source>
         <translation>尚未运行。</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/connection_test.py" line="46"/>
+        <source>Connection checks</source>
+        <translation>连接检查</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="47"/>
         <source>Check</source>
         <translation>检查项</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="46"/>
+        <location filename="../../workbench/ui/connection_test.py" line="47"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="80"/>
+        <location filename="../../workbench/ui/connection_test.py" line="81"/>
         <source>Cause: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="81"/>
+        <location filename="../../workbench/ui/connection_test.py" line="82"/>
         <source>Fix: %1</source>
         <translation>解决办法：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="101"/>
+        <location filename="../../workbench/ui/connection_test.py" line="102"/>
         <source>✓ All checks passed (%1 passed, %2 skipped).</source>
         <translation>✓ 全部检查通过（%1 项通过，%2 项跳过）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="109"/>
+        <location filename="../../workbench/ui/connection_test.py" line="110"/>
         <source>✗ %1 check(s) failed. First: %2 — %3</source>
         <translation>✗ %1 项检查失败。首个失败：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="115"/>
+        <location filename="../../workbench/ui/connection_test.py" line="116"/>
         <source>Key: %1</source>
         <translation>Key：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="117"/>
+        <location filename="../../workbench/ui/connection_test.py" line="118"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="134"/>
+        <location filename="../../workbench/ui/connection_test.py" line="135"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="135"/>
+        <location filename="../../workbench/ui/connection_test.py" line="136"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="136"/>
+        <location filename="../../workbench/ui/connection_test.py" line="137"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="137"/>
+        <location filename="../../workbench/ui/connection_test.py" line="138"/>
         <source>TCP connection</source>
         <translation>TCP 连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="138"/>
+        <location filename="../../workbench/ui/connection_test.py" line="139"/>
         <source>TLS</source>
         <translation>TLS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="139"/>
+        <location filename="../../workbench/ui/connection_test.py" line="140"/>
         <source>API path (/v1)</source>
         <translation>API 路径 (/v1)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="140"/>
+        <location filename="../../workbench/ui/connection_test.py" line="141"/>
         <source>Key (auth)</source>
         <translation>Key（认证）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="141"/>
+        <location filename="../../workbench/ui/connection_test.py" line="142"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="142"/>
+        <location filename="../../workbench/ui/connection_test.py" line="143"/>
         <source>Streamed reply</source>
         <translation>流式响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="143"/>
+        <location filename="../../workbench/ui/connection_test.py" line="144"/>
         <source>Rate limit / quota</source>
         <translation>限流 / 配额</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="144"/>
+        <location filename="../../workbench/ui/connection_test.py" line="145"/>
         <source>HTML instead of JSON</source>
         <translation>返回 HTML 而非 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="145"/>
+        <location filename="../../workbench/ui/connection_test.py" line="146"/>
         <source>Network round trip</source>
         <translation>网络往返</translation>
     </message>
@@ -977,42 +982,42 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="136"/>
+        <location filename="../../workbench/ui/history_view.py" line="137"/>
         <source>%1, imported from %2</source>
         <translation>%1，导入自 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="75"/>
+        <location filename="../../workbench/ui/history_view.py" line="76"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="78"/>
+        <location filename="../../workbench/ui/history_view.py" line="79"/>
         <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
         <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="86"/>
+        <location filename="../../workbench/ui/history_view.py" line="87"/>
         <source>Import result files</source>
         <translation>导入结果文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="90"/>
+        <location filename="../../workbench/ui/history_view.py" line="91"/>
         <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
         <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="90"/>
+        <location filename="../../workbench/ui/history_view.py" line="91"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="165"/>
+        <location filename="../../workbench/ui/history_view.py" line="166"/>
         <source>No run history is open: nothing can be imported.</source>
         <translation>没有打开运行历史：无法导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="180"/>
+        <location filename="../../workbench/ui/history_view.py" line="181"/>
         <source>Imported %1 run(s), %2 already in the history.</source>
         <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
     </message>
@@ -1057,27 +1062,32 @@
         <translation>校准 / 预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="68"/>
+        <location filename="../../workbench/ui/history_view.py" line="60"/>
+        <source>Run history</source>
+        <translation>运行历史</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="69"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="69"/>
+        <location filename="../../workbench/ui/history_view.py" line="70"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="74"/>
+        <location filename="../../workbench/ui/history_view.py" line="75"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="94"/>
+        <location filename="../../workbench/ui/history_view.py" line="95"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="123"/>
+        <location filename="../../workbench/ui/history_view.py" line="124"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
@@ -1300,6 +1310,11 @@
         <source>error</source>
         <translation>错误</translation>
     </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="50"/>
+        <source>Kernel timings</source>
+        <translation>内核计时</translation>
+    </message>
 </context>
 <context>
     <name>KernelsView</name>
@@ -1492,42 +1507,42 @@
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="60"/>
+        <location filename="../../workbench/ui/live_plots.py" line="61"/>
         <source>Output tokens vs time</source>
         <translation>输出 Token 数随时间变化</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="61"/>
+        <location filename="../../workbench/ui/live_plots.py" line="62"/>
         <source>seconds since the request was sent</source>
         <translation>自发送请求起的秒数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="62"/>
+        <location filename="../../workbench/ui/live_plots.py" line="63"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="65"/>
+        <location filename="../../workbench/ui/live_plots.py" line="66"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="66"/>
+        <location filename="../../workbench/ui/live_plots.py" line="67"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="67"/>
+        <location filename="../../workbench/ui/live_plots.py" line="68"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="68"/>
+        <location filename="../../workbench/ui/live_plots.py" line="69"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="234"/>
+        <location filename="../../workbench/ui/live_plots.py" line="238"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
@@ -1535,190 +1550,279 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="353"/>
+        <location filename="../../workbench/ui/main_window.py" line="375"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="77"/>
+        <location filename="../../workbench/ui/main_window.py" line="81"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="126"/>
+        <location filename="../../workbench/ui/main_window.py" line="130"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="127"/>
+        <location filename="../../workbench/ui/main_window.py" line="131"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="128"/>
+        <location filename="../../workbench/ui/main_window.py" line="132"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="129"/>
+        <location filename="../../workbench/ui/main_window.py" line="133"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="130"/>
+        <location filename="../../workbench/ui/main_window.py" line="134"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="157"/>
+        <location filename="../../workbench/ui/main_window.py" line="167"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="161"/>
+        <location filename="../../workbench/ui/main_window.py" line="171"/>
         <source>Preset: real models (GQA vs MLA)</source>
         <translation>预设：真实模型（GQA 对比 MLA）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="162"/>
+        <location filename="../../workbench/ui/main_window.py" line="172"/>
         <source>Preset: attention only (70B twins)</source>
         <translation>预设：仅注意力不同（70B 孪生模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="163"/>
+        <location filename="../../workbench/ui/main_window.py" line="173"/>
         <source>Preset: Gateway overhead (direct vs gateway)</source>
         <translation>预设：网关开销（直连 vs 网关）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="164"/>
+        <location filename="../../workbench/ui/main_window.py" line="174"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="168"/>
-        <source> Panes </source>
-        <translation> 窗格数 </translation>
+        <location filename="../../workbench/ui/main_window.py" line="176"/>
+        <source>Preset</source>
+        <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="174"/>
+        <location filename="../../workbench/ui/main_window.py" line="179"/>
+        <source> &amp;Panes </source>
+        <translation> 窗格数(&amp;P) </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="187"/>
+        <source>Run mode</source>
+        <translation>运行方式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="188"/>
         <source>All at once</source>
         <translation>同时运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="175"/>
+        <location filename="../../workbench/ui/main_window.py" line="189"/>
         <source>One after another</source>
         <translation>依次运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="178"/>
+        <location filename="../../workbench/ui/main_window.py" line="192"/>
         <source>Run all</source>
         <translation>全部运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="181"/>
+        <location filename="../../workbench/ui/main_window.py" line="195"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="185"/>
+        <location filename="../../workbench/ui/main_window.py" line="199"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="188"/>
+        <location filename="../../workbench/ui/main_window.py" line="202"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="205"/>
+        <location filename="../../workbench/ui/main_window.py" line="219"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="277"/>
+        <location filename="../../workbench/ui/main_window.py" line="299"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="288"/>
+        <location filename="../../workbench/ui/main_window.py" line="310"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="337"/>
+        <location filename="../../workbench/ui/main_window.py" line="359"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="394"/>
+        <location filename="../../workbench/ui/main_window.py" line="416"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="440"/>
+        <location filename="../../workbench/ui/main_window.py" line="462"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="442"/>
+        <location filename="../../workbench/ui/main_window.py" line="464"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="444"/>
+        <location filename="../../workbench/ui/main_window.py" line="466"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="487"/>
+        <location filename="../../workbench/ui/main_window.py" line="509"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="491"/>
+        <location filename="../../workbench/ui/main_window.py" line="513"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="517"/>
+        <location filename="../../workbench/ui/main_window.py" line="539"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="568"/>
+        <location filename="../../workbench/ui/main_window.py" line="590"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="573"/>
+        <location filename="../../workbench/ui/main_window.py" line="595"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="577"/>
+        <location filename="../../workbench/ui/main_window.py" line="599"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="581"/>
+        <location filename="../../workbench/ui/main_window.py" line="603"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="620"/>
+        <location filename="../../workbench/ui/main_window.py" line="642"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="636"/>
+        <location filename="../../workbench/ui/main_window.py" line="659"/>
         <source>Kernels</source>
         <translation>内核</translation>
+    </message>
+</context>
+<context>
+    <name>MenuBar</name>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="56"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="60"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="67"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="68"/>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="72"/>
+        <source>&amp;System</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="73"/>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="74"/>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="79"/>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="85"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="86"/>
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="89"/>
+        <source>&amp;About Attention Workbench</source>
+        <translation>关于 Attention Workbench(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="118"/>
+        <source>The language changes to %1 at the next start.</source>
+        <translation>下次启动时界面语言改为%1。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="128"/>
+        <source>The documentation is the docs/ folder of the source release (attention-workbench-%1.tar.gz) and its README.md.</source>
+        <translation>文档位于源码发布包（attention-workbench-%1.tar.gz）的 docs/ 文件夹及其 README.md 中。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="138"/>
+        <source>About Attention Workbench</source>
+        <translation>关于 Attention Workbench</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="141"/>
+        <source>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;Measures LLM servers behind OpenAI-compatible APIs: time to first token and decode speed, per request.</source>
+        <translation>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;测量 OpenAI 兼容接口后的大模型服务：逐个请求的首 token 延迟与解码速度。</translation>
     </message>
 </context>
 <context>
     <name>ModelList</name>
     <message>
         <location filename="../../workbench/ui/model_list.py" line="50"/>
+        <location filename="../../workbench/ui/model_list.py" line="59"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
@@ -1734,26 +1838,27 @@
     </message>
     <message>
         <location filename="../../workbench/ui/model_list.py" line="54"/>
+        <location filename="../../workbench/ui/model_list.py" line="55"/>
         <source>Search models</source>
         <translation>搜索模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="66"/>
+        <location filename="../../workbench/ui/model_list.py" line="68"/>
         <source>Checked models are saved with the provider and offered in the panes.</source>
         <translation>勾选的模型随服务商一起保存，并可在窗格中选用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="81"/>
+        <location filename="../../workbench/ui/model_list.py" line="83"/>
         <source>%1 ctx</source>
         <translation>上下文 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="83"/>
+        <location filename="../../workbench/ui/model_list.py" line="85"/>
         <source>not in the catalog</source>
         <translation>不在模型目录中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="85"/>
+        <location filename="../../workbench/ui/model_list.py" line="87"/>
         <source>not listed by the server</source>
         <translation>服务器未列出</translation>
     </message>
@@ -1761,87 +1866,102 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="105"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="96"/>
+        <source>Model of pane %1</source>
+        <translation>窗格 %1 的模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="108"/>
+        <source>Fit the prompt to pane %1&apos;s context window</source>
+        <translation>将提示词长度调整到窗格 %1 的上下文窗口内</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="114"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="122"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="119"/>
+        <source>Answer in pane %1</source>
+        <translation>窗格 %1 中的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="129"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="123"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="130"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="124"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="131"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="125"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="132"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="126"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="133"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="183"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="190"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="188"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="195"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="191"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="198"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="204"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="213"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="206"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="215"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="218"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="226"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="226"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="257"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="243"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="274"/>
         <source>Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 usable on %4.</source>
         <translation>显存放不下：每个设备 KV 缓存 %1 + 权重 %2，超过 %4 上可用的 %3。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="260"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="291"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="288"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="319"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="296"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="327"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -1849,42 +1969,67 @@
 <context>
     <name>PromptPanel</name>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="115"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="106"/>
+        <source>Prompt length</source>
+        <translation>提示词长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="116"/>
+        <source>Prompt task</source>
+        <translation>提示词任务</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="117"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="116"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="118"/>
         <source>Needle</source>
         <translation>大海捞针</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="121"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="120"/>
+        <source>Needle depth</source>
+        <translation>“针”的位置深度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="124"/>
         <source>depth </source>
         <translation>深度 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="125"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="126"/>
+        <source>Maximum output tokens</source>
+        <translation>最大输出 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="129"/>
         <source>max tokens </source>
         <translation>最大 Token </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="127"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="131"/>
+        <source>Prompt text language</source>
+        <translation>提示词文本语言</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="132"/>
         <source>English text</source>
         <translation>英文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="128"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="133"/>
         <source>Chinese text</source>
         <translation>中文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="134"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="139"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="184"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="189"/>
         <source>%1 tokens</source>
         <translation>%1 Token</translation>
     </message>
@@ -2045,92 +2190,98 @@
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="131"/>
+        <location filename="../../workbench/ui/provider_form.py" line="132"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="132"/>
+        <location filename="../../workbench/ui/provider_form.py" line="133"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="133"/>
+        <location filename="../../workbench/ui/provider_form.py" line="134"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="140"/>
+        <location filename="../../workbench/ui/provider_form.py" line="131"/>
+        <location filename="../../workbench/ui/provider_form.py" line="142"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="141"/>
+        <location filename="../../workbench/ui/provider_form.py" line="136"/>
+        <source>Proxy URL</source>
+        <translation>代理 URL</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="143"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="146"/>
+        <location filename="../../workbench/ui/provider_form.py" line="148"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取 Key 和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="182"/>
+        <location filename="../../workbench/ui/provider_form.py" line="184"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴 Key；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="184"/>
+        <location filename="../../workbench/ui/provider_form.py" line="186"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴 Key；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="190"/>
+        <location filename="../../workbench/ui/provider_form.py" line="192"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="194"/>
+        <location filename="../../workbench/ui/provider_form.py" line="196"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="196"/>
+        <location filename="../../workbench/ui/provider_form.py" line="198"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="198"/>
+        <location filename="../../workbench/ui/provider_form.py" line="200"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需 Key 的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="200"/>
+        <location filename="../../workbench/ui/provider_form.py" line="202"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="205"/>
+        <location filename="../../workbench/ui/provider_form.py" line="207"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="233"/>
+        <location filename="../../workbench/ui/provider_form.py" line="235"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="246"/>
+        <location filename="../../workbench/ui/provider_form.py" line="248"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="270"/>
+        <location filename="../../workbench/ui/provider_form.py" line="272"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="290"/>
+        <location filename="../../workbench/ui/provider_form.py" line="292"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 Name: value</translation>
     </message>
@@ -2138,52 +2289,57 @@
 <context>
     <name>ProviderPanel</name>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="121"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="119"/>
+        <source>Saved providers</source>
+        <translation>已保存的服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="122"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="122"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="123"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="123"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="124"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="125"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="126"/>
         <source>From a config file…</source>
         <translation>从配置文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="126"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="127"/>
         <source>From a folder (home or tool folder)…</source>
         <translation>从文件夹（主目录或工具目录）…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="142"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="143"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="145"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="146"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="147"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="148"/>
         <source>Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream</source>
         <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、Key、模型、流式输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="185"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="186"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="187"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="188"/>
         <source>%1 (built-in, read-only)
     %2</source>
         <translation>%1
@@ -2191,112 +2347,112 @@
     （内置，只读）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="192"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
         <source>The built-in provider: simulated models on this machine</source>
         <translation>内置服务商：在本机运行的模拟模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="197"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
         <source>⚠ TLS verification OFF</source>
         <translation>⚠ TLS 验证已关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="257"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="258"/>
         <source>New provider: fill in the base URL and where its key comes from.</source>
         <translation>新服务商：请填写 Base URL 和 Key 的来源。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="295"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="296"/>
         <source>the built-in provider has not started yet</source>
         <translation>内置服务商尚未启动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="348"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="349"/>
         <source>Saved &apos;%1&apos; to %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="353"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="354"/>
         <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
         <translation>注意：本应用的环境中尚未设置 $%1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="369"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="370"/>
         <source>Remove provider</source>
         <translation>删除服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="371"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="372"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
         <translation>删除服务商“%1”？其 Key 仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="382"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="383"/>
         <source>Nothing removed.</source>
         <translation>未删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="394"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="395"/>
         <source>Removed &apos;%1&apos;.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="401"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="402"/>
         <source>Import providers from a config file</source>
         <translation>从配置文件导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="403"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="404"/>
         <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
         <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="410"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="411"/>
         <source>Import providers from a folder (e.g. your home folder)</source>
         <translation>从文件夹导入服务商（例如主目录）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="423"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="424"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="433"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="434"/>
         <source>Import cancelled: nothing saved.</source>
         <translation>已取消导入：未保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="443"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="444"/>
         <source>Nothing new to save: %1 already saved.</source>
         <translation>没有需要保存的新内容：%1 已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="445"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="446"/>
         <source>Imported %1 to %2.</source>
         <translation>已将 %1 导入到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="469"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="470"/>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="476"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="477"/>
         <source>Not run.</source>
         <translation>未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="492"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="493"/>
         <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
         <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="509"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="510"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器请求模型列表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="521"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="522"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
     </message>
@@ -2305,17 +2461,27 @@
     <name>ResultsView</name>
     <message>
         <location filename="../../workbench/ui/results_view.py" line="135"/>
+        <source>Results grouping</source>
+        <translation>结果分组方式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/results_view.py" line="136"/>
         <source>Per request</source>
         <translation>按请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="137"/>
+        <location filename="../../workbench/ui/results_view.py" line="138"/>
         <source>Per model and prompt length (median, p10, p90)</source>
         <translation>按模型和提示词长度（中位数、p10、p90）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="170"/>
-        <location filename="../../workbench/ui/results_view.py" line="213"/>
+        <location filename="../../workbench/ui/results_view.py" line="147"/>
+        <source>Results table</source>
+        <translation>结果表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/results_view.py" line="172"/>
+        <location filename="../../workbench/ui/results_view.py" line="215"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>
@@ -2751,36 +2917,51 @@
     </message>
     <message>
         <location filename="../../workbench/ui/kernel_worker_row.py" line="36"/>
+        <source>Worker Python</source>
+        <translation>工作进程的 Python</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="37"/>
         <source>path of a Python interpreter that has torch</source>
         <translation>装有 torch 的 Python 解释器路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="39"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="40"/>
+        <source>Worker address</source>
+        <translation>工作进程地址</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="41"/>
         <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
         <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="43"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="44"/>
+        <source>Worker token</source>
+        <translation>工作进程令牌</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="46"/>
         <source>token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="45"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="48"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="47"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="50"/>
         <source>No worker yet: it starts on Run or Connect.</source>
         <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="69"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="72"/>
         <source>Enter the path of a Python interpreter that has torch.</source>
         <translation>请输入装有 torch 的 Python 解释器路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="76"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="79"/>
         <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
         <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>

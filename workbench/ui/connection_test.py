@@ -43,6 +43,7 @@ class ConnectionTest(QGroupBox):
         self.doctor_summary = QLabel(self.tr("Not run yet."))
         self.doctor_summary.setWordWrap(True)
         self.checks_table = QTableWidget(0, 3)
+        self.checks_table.setAccessibleName(self.tr("Connection checks"))
         self.checks_table.setHorizontalHeaderLabels(["", self.tr("Check"), self.tr("Result")])
         self.checks_table.verticalHeader().hide()
         self.checks_table.setWordWrap(True)

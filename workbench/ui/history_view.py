@@ -57,6 +57,7 @@ class HistoryView(QWidget):
         self.session = session
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("historyTable")
+        self.table.setAccessibleName(self.tr("Run history"))
         self.table.setHorizontalHeaderLabels([self.tr(c) for c in COLUMNS])
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -47,6 +47,7 @@ class KernelTable(QTableWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(TABLE_COLUMNS), parent)
+        self.setAccessibleName(self.tr("Kernel timings"))
         self.setHorizontalHeaderLabels([self.tr(h) for _, h in TABLE_COLUMNS])
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.horizontalHeader().setStretchLastSection(True)

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFileDialog,
     QFrame,
@@ -34,9 +35,11 @@ from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_serv
 from workbench.core.results import RequestResult, Target
 from workbench.core.runner import RunFinished, RunPlan
 from workbench.core.summary import build_report
+from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import model_color
 from workbench.ui.history_view import HistoryView
 from workbench.ui.live_plots import LivePlots
+from workbench.ui.menus import MenuBar
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.prompt_slider import PromptPanel
 from workbench.ui.results_view import ResultsView
@@ -47,6 +50,7 @@ from workbench.ui.session import Session
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.sweep_view import SweepView
+from workbench.ui.theme import Theme, notice_style, recolor_charts
 
 if TYPE_CHECKING:
     from workbench.core.providers import Provider
@@ -85,6 +89,10 @@ class MainWindow(QMainWindow):
         self._clock_at = 0.0
         self._max_tokens = 0
         self._split_once = False
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        self.theme = Theme(app, self.settings, self)
+        self.theme.apply()  # before the charts are made: they take pyqtgraph's defaults
 
         self.prompt = PromptPanel()
         self.panes_host = QWidget()
@@ -106,10 +114,6 @@ class MainWindow(QMainWindow):
         self.replay_banner = QLabel()
         self.replay_banner.setObjectName("replayBanner")
         self.replay_banner.setWordWrap(True)
-        self.replay_banner.setStyleSheet(
-            "#replayBanner { background: #fef5e7; color: #7e5109; border: 1px solid #f0b27a;"
-            " padding: 6px; font-weight: 600; }"
-        )
         self.replay_banner.hide()
         compare = QWidget()
         compare_layout = QVBoxLayout(compare)
@@ -131,6 +135,12 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self._build_toolbar()
         self._build_status_bar()
+        self.menus = MenuBar(self)
+        label_fields(self)
+        self.theme.changed.connect(self.apply_palette)
+        # the charts were made after theme.apply() set pyqtgraph's colours: only the banner's
+        # style sheet needs the palette now (recolouring every chart would cost ~10 ms at start)
+        self.replay_banner.setStyleSheet(notice_style("replayBanner", QApplication.palette()))
 
         session.frame.connect(self._paint)
         session.running_changed.connect(self._on_running)
@@ -163,14 +173,18 @@ class MainWindow(QMainWindow):
         self.preset.addItem(self.tr("Preset: Gateway overhead (direct vs gateway)"), "gateway")
         self.preset.addItem(self.tr("Custom"), "custom")
         self.preset.activated.connect(self._on_preset)
+        self.preset.setAccessibleName(self.tr("Preset"))
         bar.addWidget(self.preset)
         bar.addSeparator()
-        bar.addWidget(QLabel(self.tr(" Panes ")))
+        panes_label = QLabel(self.tr(" &Panes "))
+        bar.addWidget(panes_label)
         self.pane_count = QSpinBox()
         self.pane_count.setRange(2, MAX_PANES)
         self.pane_count.valueChanged.connect(self._on_pane_count)
+        panes_label.setBuddy(self.pane_count)
         bar.addWidget(self.pane_count)
         self.mode = QComboBox()
+        self.mode.setAccessibleName(self.tr("Run mode"))
         self.mode.addItem(self.tr("All at once"), "parallel")
         self.mode.addItem(self.tr("One after another"), "sequential")
         bar.addWidget(self.mode)
@@ -223,6 +237,7 @@ class MainWindow(QMainWindow):
             widget.choose.connect(self._on_choose)
             widget.stop.connect(self.session.stop_pane)
             widget.clamp.connect(self.prompt.set_tokens)
+            widget.restyle(QApplication.palette())
             self.pane_widgets.append(widget)
         for widget in self.pane_widgets[len(self.pane_keys) :]:
             self.panes_grid.removeWidget(widget)
@@ -242,6 +257,13 @@ class MainWindow(QMainWindow):
         self.replay_banner.hide()
         self._refresh_context()
         self._paint()  # the panes show their new models' (empty) figures at once, never old ones
+
+    def apply_palette(self, palette: QPalette) -> None:
+        """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
+        recolor_charts(self, palette)
+        for widget in self.pane_widgets:
+            widget.restyle(palette)
+        self.replay_banner.setStyleSheet(notice_style("replayBanner", palette))
 
     def _set_plot_panes(self, keys: Sequence[str]) -> None:
         labels = [k.split("|", 1)[-1] for k in keys]
@@ -618,6 +640,7 @@ class MainWindow(QMainWindow):
         """Add the Providers tab; when its providers change, the panes' choices follow."""
         self.provider_panel = panel
         self.tabs.addTab(panel, self.tr("Providers"))
+        label_fields(panel)
         panel.providers_changed.connect(self._on_providers_changed)
 
     def _on_providers_changed(self, providers: dict[str, Provider]) -> None:
@@ -634,6 +657,7 @@ class MainWindow(QMainWindow):
         """Add the Kernels tab; the app awaits `view.aclose()` on exit to stop its worker."""
         self.kernels_view = view
         self.tabs.addTab(view, self.tr("Kernels"))
+        label_fields(view)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -128,10 +128,12 @@ class ProviderForm(QGroupBox):
 
     def _build_proxy_and_tls(self) -> None:
         self.proxy_mode = QComboBox()
+        self.proxy_mode.setAccessibleName(self.tr("Proxy"))
         self.proxy_mode.addItem(self.tr("System (*_PROXY; loopback always direct)"), "system")
         self.proxy_mode.addItem(self.tr("None (direct)"), "none")
         self.proxy_mode.addItem(self.tr("This proxy URL"), "url")
         self.proxy_url = QLineEdit()
+        self.proxy_url.setAccessibleName(self.tr("Proxy URL"))
         self.proxy_url.setPlaceholderText("http://proxy:3128")
         self.proxy_mode.currentIndexChanged.connect(self._on_proxy_mode)
         proxy = QHBoxLayout()

@@ -116,6 +116,7 @@ class ProviderPanel(QWidget):
     def _build_list(self) -> QWidget:
         """The providers, and Add / Remove / Import under them."""
         self.list = QListWidget()
+        self.list.setAccessibleName(self.tr("Saved providers"))
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.currentItemChanged.connect(self._on_current_changed)
         self.add_button = QPushButton(self.tr("Add"))
