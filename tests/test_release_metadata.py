@@ -21,6 +21,7 @@ CODE_ROOTS = ("workbench", "kernels_bridge")
 DISTRIBUTION_OF = {
     "PySide6": "PySide6-Essentials",
     "secretstorage": "SecretStorage",
+    "yaml": "PyYAML",
 }
 # the kernel worker's stack: the `kernels` extra, imported only on the worker side
 KERNEL_ONLY = {"torch", "triton"}

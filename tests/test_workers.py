@@ -24,6 +24,7 @@ from loopback import serving_in_thread
 from test_gateway_cooldown import KEY, LITELLM_COOLDOWN
 
 from workbench.core.csv_export import COLUMNS
+from workbench.core.errors import GATEWAY_COOLDOWN_CAUSE
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 MODEL = "sim-70b-gqa"
@@ -168,9 +169,9 @@ def test_a_killed_worker_process_leaves_classified_rows_and_the_rest_finish(
 def test_two_workers_name_a_failed_calibration_as_one_process_does_and_keep_the_key(
     tmp_path: Path,
 ) -> None:
-    """The coordinator's calibration failed (a gateway in cooldown): every worker's row says so,
-    word for word as in one process; the key reaches the workers but nothing they print or
-    write (`cli` checks the output and the CSV)."""
+    """The coordinator's calibration failed (a gateway in cooldown): every worker's row says what
+    the gateway answered, word for word as in one process; the key reaches the workers but
+    nothing they print or write (`cli` checks the output and the CSV)."""
     runs = {}
     with serving_in_thread(Imitation(["gw-model"], [], refuse_chat=LITELLM_COOLDOWN).app()) as url:
         for workers in ("1", "2"):
@@ -183,7 +184,15 @@ def test_two_workers_name_a_failed_calibration_as_one_process_does_and_keep_the_
     assert "Workers: 2 worker processes" in runs["2"].stderr
     messages = {w: sorted(r["error_message"] for r in run.rows) for w, run in runs.items()}
     assert len(messages["2"]) == 4 and messages["2"] == messages["1"]
-    assert all("after the calibration request failed" in m for m in messages["2"])
+    # each row is the same cooldown refusal the calibration met: named as such, with no note
+    # that it follows the calibration (that note is for a different failure caused by it)
+    assert all(f"Cause: {GATEWAY_COOLDOWN_CAUSE}" in m for m in messages["2"])
+    assert not any("after the calibration request failed" in m for m in messages["2"])
+    (calibration,) = runs["2"].calibration
+    assert (
+        calibration["http_status"] == "429"
+        and "No deployments available" in calibration["error_message"]
+    )
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="finds the workers through /proc")

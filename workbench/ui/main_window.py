@@ -556,13 +556,12 @@ class MainWindow(QMainWindow):
 
     def _add_imported(self, results: list[RequestResult]) -> None:
         """Imported result files join what is shown, nothing is cleared: the sweep chart, the
-        Results table and the Summary put them beside our own runs."""
-        measured = [r for r in results if not r.warmup]
-        self.results = [*self.results, *measured]
-        shown = [r for r in results if r.phase != "warmup"]
-        self.results_view.set_results([*self.results_view.results, *shown])
-        for r in measured:
-            self.sweep_view.add(r)
+        Results table and the Summary put them beside our own runs (read from the history)."""
+        self.shown_runs.add_beside(r.run_id for r in results)
+        self.results_view.set_results(self.shown_runs.table_rows())
+        for r in results:
+            if r.phase == "measured":
+                self.sweep_view.add(r)
         self.sweep_view.flush()
         self._summary_stale = True
 

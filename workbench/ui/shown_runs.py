@@ -21,11 +21,22 @@ class ShownRuns:
         self.session = session
         self.table: list[str] = []  # the Results table's runs: they pile up until one is opened
         self.current: str | None = None  # the Sweep's and Summary's run: last, opened, replayed
+        # runs imported from other tools' result files, shown beside the current one
+        self.beside: list[str] = []
 
     def show(self, run_ids: Iterable[str]) -> None:
         """Show these runs alone (a run opened or replayed from the history)."""
         self.table = list(dict.fromkeys(run_ids))
         self.current = self.table[0] if self.table else None
+        self.beside = []
+
+    def add_beside(self, run_ids: Iterable[str]) -> None:
+        """Imported runs join what is shown (the table, the Sweep, the Summary); nothing goes."""
+        for run_id in dict.fromkeys(run_ids):
+            if run_id not in self.table:
+                self.table.append(run_id)
+            if run_id not in self.beside and run_id != self.current:
+                self.beside.append(run_id)
 
     def recorded(self, result: RequestResult, current: bool) -> None:
         """A row just recorded by a live run (the runner records a request before it reports
@@ -39,10 +50,11 @@ class ShownRuns:
         return self.session.rows(self.table)
 
     def measured(self) -> list[RequestResult]:
-        """The measured requests of the current run."""
-        if self.current is None:
+        """The measured requests of the current run and of the imported runs beside it."""
+        runs = ([self.current] if self.current is not None else []) + self.beside
+        if not runs:
             return []
-        return [r for r in self.session.rows([self.current]) if r.phase == "measured"]
+        return [r for r in self.session.rows(runs) if r.phase == "measured"]
 
     def in_order(self, request_ids: Iterable[str]) -> list[RequestResult]:
         """The table's rows as the history holds them, in the given order (the table's)."""
