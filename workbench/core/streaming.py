@@ -21,16 +21,16 @@ import json
 import math
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from workbench.core.body_reader import BodyReader
 from workbench.core.errors import (
     Diagnosis,
     MalformedChunk,
     Overrun,
-    Oversized,
     classify_exception,
     diagnosis,
     looks_like_html,
@@ -39,16 +39,15 @@ from workbench.core.providers import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STAL
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.secrets import redact_and_cut
 from workbench.core.send_stamp import sending
+from workbench.core.sse import MAX_EVENT_BYTES as MAX_EVENT_BYTES  # the caps, re-exported
+from workbench.core.sse import MAX_LINE_BYTES as MAX_LINE_BYTES
+from workbench.core.sse import KiB, MiB, SSESplitter
 from workbench.core.watchdog import Watch
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import httpx2
     import openai
 
-KiB = 1 << 10
-MiB = 1 << 20
-MAX_LINE_BYTES = 1 * MiB  # one SSE line (a chunk of one token is ~200 bytes)
-MAX_EVENT_BYTES = 1 * MiB  # the data of one SSE event, i.e. one chunk's JSON
 BODY_BASE_BYTES = 1 * MiB  # a response body may hold this much ...
 BODY_BYTES_PER_TOKEN = 4 * KiB  # ... plus this much per max_tokens
 HTML_HEAD_BYTES = 64 * KiB  # what is read of an HTML page that came instead of a stream
@@ -295,13 +294,13 @@ def _judge(result: RequestResult, spec: RequestSpec, stream: _Stream, content_ty
     if not stream.done and result.finish_reason is None:
         if stream.events == 0 and "text/event-stream" in content_type:
             what = (  # keep-alive comments at most: cut before the first event
-                f"the body ended after {stream.received} bytes, before any stream event"
+                f"the body ended after {stream.splitter.received} bytes, before any stream event"
             )
             _fail(result, diagnosis(ErrorClass.DROPPED, what))
         elif stream.events == 0:
             what = (
-                f"{stream.received} bytes of body (Content-Type {content_type[:60] or 'none'}) "
-                "held no SSE `data:` event: not a stream"
+                f"{stream.splitter.received} bytes of body (Content-Type "
+                f"{content_type[:60] or 'none'}) held no SSE `data:` event: not a stream"
             )
             _fail(result, diagnosis(ErrorClass.MALFORMED, what))
         else:
@@ -413,9 +412,6 @@ def _response_id(value: Any) -> str | None:
     return None
 
 
-_EOL = re.compile(rb"\r\n|\r|\n")
-
-
 class _Stream:
     """Reads one SSE body within its caps and fills the result as events arrive."""
 
@@ -428,10 +424,9 @@ class _Stream:
         self.result = result
         self.spec = spec
         self.on_text = on_text
-        self.body_limit = body_limit_bytes(spec.max_tokens)
+        self.splitter = SSESplitter(body_limit_bytes(spec.max_tokens), spec.max_tokens)
         self.event_limit = overrun_event_limit(spec.max_tokens)
         self.estimate_limit = overrun_estimate_limit(spec.max_tokens)
-        self.received = 0  # body bytes
         self.events = 0  # SSE data events, [DONE] included
         self.done = False  # [DONE] seen
         self.chars = 0  # characters of all text so far
@@ -445,69 +440,41 @@ class _Stream:
             lambda: _next_deadline(result, spec)[0],
             lambda: _Watchdog(*_next_deadline(result, spec)[1:]),
         )
+        body = BodyReader(http)
         try:
-            async with aclosing(self._events(http.aiter_bytes())) as events, watch:
-                async for data in events:
-                    waiting = result.t_first_token is None
-                    if self._handle(data):
-                        self.done = True
-                        break
-                    if waiting and result.t_first_token is not None:
-                        watch.rearm()  # the first-token limit gives way to the nearer stall limit
+            async with watch:
+                await self._read(body.read, watch)
         except _StreamError as err:
             _fail(self.result, diagnosis(ErrorClass.SERVER, f"error event in the stream: {err}"))
         finally:
+            await body.aclose()
             self.result.text = "".join(self.text_parts)
             self.result.reasoning_text = "".join(self.reasoning_parts)
 
-    async def _lines(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[list[bytes]]:
-        """The lines of each read (ending in CRLF, LF or CR), none longer than MAX_LINE_BYTES,
-        the body no longer than its limit; bytes, so that only each event's JSON is decoded."""
-        pending = b""
-        async for piece in chunks:
-            self.received += len(piece)
-            if self.received > self.body_limit:
-                raise Oversized(
-                    f"the response body passed {self.body_limit} bytes, the cap for "
-                    f"max_tokens={self.spec.max_tokens} (1 MiB + 4 KiB per token); "
-                    "stopped reading"
-                )
-            data = pending + piece if pending else piece
-            held = b""
-            if data.endswith(b"\r"):  # maybe the first half of a CRLF split across two reads
-                data, held = data[:-1], b"\r"
-            lines = _EOL.split(data) if b"\r" in data else data.split(b"\n")
-            pending = lines.pop() + held
-            if len(pending) > MAX_LINE_BYTES or any(len(x) > MAX_LINE_BYTES for x in lines):
-                raise Oversized(f"an SSE line passed {MAX_LINE_BYTES} bytes; stopped reading")
-            if lines:
-                yield lines
-        if pending.rstrip(b"\r"):
-            yield [pending.rstrip(b"\r")]
+    async def _read(self, read: Callable[[], Awaitable[bytes]], watch: Watch) -> None:
+        """Every event of the body in order, until [DONE] or its end (sse.py splits it)."""
+        splitter = self.splitter
+        while True:
+            piece = await read()
+            lines = splitter.lines(piece) if piece else splitter.last_lines()
+            for data in splitter.events(lines):
+                if self._event(data, watch):
+                    return
+            if not piece:
+                last = splitter.last_event()
+                if last is not None:
+                    self._event(last, watch)
+                return
 
-    async def _events(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
-        """The `data` payloads of a Server-Sent Events stream (multi-line data joined by \\n).
-        `event:`, `id:`, `retry:` and `:` comment lines carry nothing we measure."""
-        data: list[bytes] = []
-        size = 0
-        async with aclosing(self._lines(chunks)) as batches:
-            async for lines in batches:
-                for line in lines:
-                    if not line:
-                        if data:
-                            yield b"\n".join(data)
-                            data, size = [], 0
-                        continue
-                    if line.startswith(b"data:"):
-                        value = line[6:] if line.startswith(b"data: ") else line[5:]
-                        size += len(value) + 1
-                        if size > MAX_EVENT_BYTES:
-                            raise Oversized(
-                                f"an SSE event passed {MAX_EVENT_BYTES} bytes; stopped reading"
-                            )
-                        data.append(value)
-        if data:
-            yield b"\n".join(data)
+    def _event(self, data: bytes, watch: Watch) -> bool:
+        """One event; True for [DONE]."""
+        waiting = self.result.t_first_token is None
+        if self._handle(data):
+            self.done = True
+            return True
+        if waiting and self.result.t_first_token is not None:
+            watch.rearm()  # the first-token limit gives way to the nearer stall limit
+        return False
 
     def _handle(self, data: bytes) -> bool:
         """One event; True for [DONE]."""
