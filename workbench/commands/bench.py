@@ -36,6 +36,7 @@ from workbench.commands.compare_route import (
     route_target,
     write_chart,
 )
+from workbench.core import loop as event_loop
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.csv_export import CsvWriter, check_csv_path
@@ -219,7 +220,7 @@ def _pick(flag: float | None, saved: float | None, default: float) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    return asyncio.run(_run(args))
+    return event_loop.run(_run(args))  # uvloop where available (core/loop.py)
 
 
 async def _run(args: argparse.Namespace) -> int:
