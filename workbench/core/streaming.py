@@ -95,12 +95,15 @@ def estimate_tokens(text: str) -> int:
 
 @dataclass(frozen=True)
 class TextDelta:
-    """Text as it arrives, for live views; `t_ns` is the perf_counter_ns of its event."""
+    """Text as it arrives, for live views; `t_ns` is the perf_counter_ns of its event, and
+    `t_send_ns` the request's send stamp (when its bytes were written), so that a live TTFT
+    counts from the send as `metrics.derive` does, not from the request's intended start."""
 
     request_id: str
     text: str
     reasoning: bool
     t_ns: int
+    t_send_ns: int | None = None
 
 
 @dataclass(frozen=True)
@@ -564,9 +567,9 @@ class _Stream:
             self.text_parts.append(content)
         if self.on_text is not None:
             if reasoning:
-                self.on_text(TextDelta(result.request_id, reasoning, True, now))
+                self.on_text(TextDelta(result.request_id, reasoning, True, now, result.t_send))
             if content:
-                self.on_text(TextDelta(result.request_id, content, False, now))
+                self.on_text(TextDelta(result.request_id, content, False, now, result.t_send))
         self._check_overrun(content, reasoning)
 
     def _check_overrun(self, content: str, reasoning: str) -> None:
