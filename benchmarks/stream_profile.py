@@ -9,6 +9,7 @@ the event loop).
     .venv/bin/python benchmarks/stream_profile.py                 # CPU per token at c=64
     .venv/bin/python benchmarks/stream_profile.py --profile       # and where it goes
     .venv/bin/python benchmarks/stream_profile.py --loop asyncio  # without uvloop
+    .venv/bin/python benchmarks/stream_profile.py --floor         # bare aiohttp, no parsing
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import pstats
 import sys
 import time
 from pathlib import Path
+
+import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from client_fidelity import MODEL, _time_scale_for
@@ -72,15 +75,46 @@ async def _waves(base_url: str, args: argparse.Namespace) -> tuple[float, int, i
     return cpu, tokens, errors
 
 
+async def _floor(base_url: str, args: argparse.Namespace) -> tuple[float, int, int]:
+    """The floor under any client on this loop: the same requests through a bare aiohttp
+    session, their bodies read and counted ("data:" lines) but not parsed, no SDK, no httpx."""
+    body = {
+        "model": MODEL,
+        "messages": [{"role": "user", "content": "Explain KV caches briefly."}],
+        "max_tokens": args.tokens,
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
+
+    async def one(http: aiohttp.ClientSession) -> int:
+        async with http.post(f"{base_url}/chat/completions", json=body) as resp:
+            events = 0
+            while piece := await resp.content.read(16384):
+                events += piece.count(b"data:")
+            return events - 4  # the role, finish and usage chunks and [DONE] carry no token
+
+    cpu, tokens = 0.0, 0
+    async with aiohttp.ClientSession() as http:
+        for wave in range(args.rounds + 1):  # wave 0 opens the connections
+            cpu0 = time.process_time()
+            counts = await asyncio.gather(*(one(http) for _ in range(args.concurrency)))
+            if wave:
+                cpu += time.process_time() - cpu0
+                tokens += sum(counts)
+    return cpu, tokens, 0
+
+
 async def _main(args: argparse.Namespace) -> None:
     server = ServerProcess(time_scale=_time_scale_for(args.interval_ms))
     base_url = await server.start()
     try:
-        cpu, tokens, errors = await _waves(base_url, args)
+        measure = _floor if args.floor else _waves
+        cpu, tokens, errors = await measure(base_url, args)
     finally:
         await server.stop()
     print(
-        f"loop={args.loop} c={args.concurrency} rounds={args.rounds} tokens={tokens} "
+        f"{'bare aiohttp floor ' if args.floor else ''}loop={args.loop} c={args.concurrency} "
+        f"rounds={args.rounds} tokens={tokens} "
         f"errors={errors} client CPU per token: {cpu / max(1, tokens) * 1e6:.1f} µs"
         + (" (under cProfile)" if args.profile else "")
     )
@@ -94,6 +128,7 @@ def main() -> None:
     p.add_argument("--interval-ms", type=float, default=20.0)
     p.add_argument("--loop", choices=["auto", "asyncio"], default="auto")
     p.add_argument("--profile", action="store_true")
+    p.add_argument("--floor", action="store_true", help="bare aiohttp reads: the loop's floor")
     p.add_argument("--top", type=int, default=40)
     args = p.parse_args()
     if args.loop == "auto":

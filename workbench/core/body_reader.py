@@ -12,6 +12,8 @@ a compressed body, a wrapped stream) is read through httpx as before.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -36,16 +38,32 @@ def _aiohttp_content(response: httpx2.Response) -> Any:
 
 
 class BodyReader:
-    """`await reader.read()`: the next bytes of the body, b"" at its end; `aclose` when done."""
+    """`await reader.read()`: the next bytes of the body, b"" at its end; reads inside
+    `with reader.errors():`, which raises aiohttp's errors as the httpx errors the transport
+    would raise (errors.py classifies those); `aclose` when done."""
 
     def __init__(self, response: httpx2.Response) -> None:
         content = _aiohttp_content(response)
         self._iterator: AsyncIterator[bytes] | None = None
+        self._direct = content is not None
         if content is not None:
-            self.read: Callable[[], Awaitable[bytes]] = _mapped(content)
+            from openai._vendor.httpx_aiohttp.transport import AiohttpResponseStream
+
+            # aiohttp's own read, as the transport makes it (at most 16 KiB), with no wrapper
+            # of ours around it: one await level less at every token
+            self.read: Callable[[], Awaitable[bytes]] = functools.partial(
+                content.read, AiohttpResponseStream.CHUNK_SIZE
+            )
         else:
             self._iterator = response.aiter_bytes()
             self.read = self._next
+
+    def errors(self) -> contextlib.AbstractContextManager[None]:
+        if not self._direct:
+            return contextlib.nullcontext()  # httpx raises its own errors
+        from openai._vendor.httpx_aiohttp.transport import map_aiohttp_exceptions
+
+        return map_aiohttp_exceptions()  # only aiohttp's errors: any other passes unchanged
 
     async def _next(self) -> bytes:
         assert self._iterator is not None
@@ -57,25 +75,3 @@ class BodyReader:
     async def aclose(self) -> None:
         if self._iterator is not None:
             await self._iterator.aclose()  # type: ignore[attr-defined]
-
-
-def _mapped(content: Any) -> Callable[[], Awaitable[bytes]]:
-    """Reads of aiohttp's body as the transport makes them, its errors raised as the httpx
-    errors the transport would raise (errors.py classifies those), at no cost while nothing
-    fails."""
-    from openai._vendor.httpx_aiohttp.transport import (
-        AiohttpResponseStream,
-        map_aiohttp_exceptions,
-    )
-
-    size = AiohttpResponseStream.CHUNK_SIZE
-    read_at_most = content.read
-
-    async def read() -> bytes:
-        try:
-            return await read_at_most(size)
-        except Exception as exc:
-            with map_aiohttp_exceptions():  # re-raises, as its httpx counterpart if it has one
-                raise exc
-
-    return read
