@@ -203,9 +203,7 @@ async def _soak(args: argparse.Namespace) -> int:
     server = ServerProcess(time_scale=_time_scale_for(args.interval_ms))
     base_url = await server.start()
     try:
-        row = await soak(
-            base_url, MODEL, args.soak_concurrency, args.soak_tokens, args.soak, args.interval_ms
-        )
+        row = await soak(base_url, MODEL, args.soak_concurrency, args.soak_tokens, args.soak)
     finally:
         await server.stop()
     md = soak_markdown(row, args.soak_tokens, args.interval_ms)

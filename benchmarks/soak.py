@@ -1,7 +1,8 @@
 """A long run at high concurrency: every token arrives, every request ends, memory stays flat.
 
-`client_fidelity.py --soak SECONDS` runs the Runner (as `workbench bench` does, rows not kept)
-at `--soak-concurrency` streams for that long against the server, then checks every request
+`client_fidelity.py --soak SECONDS` keeps `--soak-concurrency` streams going through
+`stream_chat` for that long (each starting a new request as its last ends), then checks every
+request
 against the server's emit log: a token the server wrote that the client never recorded is lost,
 a request that did not succeed is dropped. The client's RSS is sampled every second; "flat"
 compares the last quarter of the run with the second quarter (after connections, buffers and
@@ -11,12 +12,11 @@ caches have grown to their working size).
 from __future__ import annotations
 
 import asyncio
-import math
 import time
 from pathlib import Path
 from typing import Any
 
-from send_side import PROMPT_TOKENS, _emit_records
+from send_side import _emit_records
 
 SAMPLE_S = 1.0
 
@@ -45,36 +45,38 @@ def _mean(values: list[float]) -> float | None:
 
 
 async def soak(
-    base_url: str, model: str, concurrency: int, tokens: int, seconds: float, interval_ms: float
+    base_url: str, model: str, concurrency: int, tokens: int, seconds: float
 ) -> dict[str, Any]:
-    """One long level; a dict row with lost tokens, dropped requests and the RSS samples."""
-    from workbench.core.clients import ClientPool
-    from workbench.core.results import Target
-    from workbench.core.runner import RequestFinished, Runner, RunPlan
+    """One long level; a dict row with lost tokens, dropped requests and the RSS samples.
 
-    per_request_s = tokens * interval_ms / 1000 + 0.1
-    rounds = max(1, math.ceil(seconds / per_request_s))
-    plan = RunPlan(
-        targets=(Target("local", base_url, model),),
-        prompt_lengths=(PROMPT_TOKENS,),
-        repeats=concurrency * rounds,
-        concurrency=concurrency,
+    `concurrency` workers each start a request as their last one ends, until `seconds` have
+    passed; the requests in flight then finish (nothing is cancelled)."""
+    from workbench.core.clients import ClientPool
+    from workbench.core.results import RequestResult
+    from workbench.core.streaming import RequestSpec, stream_chat
+
+    spec = RequestSpec(
+        [{"role": "user", "content": "Explain KV caches in detail."}],
         max_tokens=tokens,
-        calibrate=False,
         first_token_timeout_s=60,
         stall_timeout_s=30,
     )
     pool = ClientPool()
+    client = pool.get(base_url, None)
     rows: list[tuple[str | None, int, bool, str | None]] = []  # small: memory is measured
     samples: list[tuple[float, float]] = []
     start = time.perf_counter()
+    deadline = start + seconds
+
+    async def worker() -> None:
+        while time.perf_counter() < deadline:
+            r = await stream_chat(client, RequestResult(model=model), spec)
+            rows.append((r.response_id, len(r.event_times), r.ok, r.error_class))
+
     cpu0 = time.process_time()
     sampler = asyncio.ensure_future(_sample(samples, start))
     try:
-        async for event in Runner(pool, keep_results=False).run(plan):
-            if isinstance(event, RequestFinished):
-                r = event.result
-                rows.append((r.response_id, len(r.event_times), r.ok, r.error_class))
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
     finally:
         sampler.cancel()
         await pool.aclose()
@@ -85,9 +87,8 @@ async def soak(
         record = records.get(rid or "")
         if record is None:
             missing += 1
-            continue
-        lost += max(0, len(record["chunk_emit_ns"]) - events) if ok else 0
-    dropped = sum(not ok for _, _, ok, _ in rows)
+        elif ok:
+            lost += max(0, len(record["chunk_emit_ns"]) - events)
     quarter = wall / 4
     second = [m for t, m in samples if quarter <= t < 2 * quarter]
     last = [m for t, m in samples if t >= 3 * quarter]
@@ -96,8 +97,7 @@ async def soak(
         "concurrency": concurrency,
         "seconds": wall,
         "requests": len(rows),
-        "requests_planned": plan.repeats,
-        "dropped_requests": dropped,
+        "dropped_requests": sum(not ok for _, _, ok, _ in rows),
         "error_classes": sorted({str(e) for *_, e in rows if e}),
         "lost_tokens": lost,
         "rows_without_emit_record": missing,
@@ -117,12 +117,12 @@ def soak_markdown(row: dict[str, Any], tokens: int, interval_ms: float) -> str:
 
     return (
         f"## Soak: c={row['concurrency']} for {row['seconds']:.0f} s\n\n"
-        f"The Runner (rows not kept, as `workbench bench` runs), {tokens} tokens per request at "
+        f"`stream_chat` on one pooled client, {tokens} tokens per request at "
         f"{interval_ms:g} ms per token, every request checked against the server's emit log.\n\n"
-        "requests (planned) | dropped | lost tokens | rows without emit record | tokens | "
+        "requests | dropped | lost tokens | rows without emit record | tokens | "
         "tok/s | CPU µs/token | RSS MiB, 2nd quarter → last quarter (max)\n"
         "---|---|---|---|---|---|---|---\n"
-        f"{row['requests']} ({row['requests_planned']}) | {row['dropped_requests']} | "
+        f"{row['requests']} | {row['dropped_requests']} | "
         f"{row['lost_tokens']} | {row['rows_without_emit_record']} | {row['tokens']:,} | "
         f"{row['aggregate_tps']:,.0f} | {row['cpu_us_per_token']:.0f} | "
         f"{f(row['rss_mib_second_quarter'])} → {f(row['rss_mib_last_quarter'])} "
