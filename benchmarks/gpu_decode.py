@@ -83,9 +83,9 @@ def main(argv: list[str] | None = None) -> int:
 
     import torch
 
-    from kernels_bridge.bench import backend_availability, run_job
     from kernels_bridge.protocol import Done, Message, Result, ResultRow, Run
     from kernels_bridge.specs import shape_for, shape_to_dict
+    from kernels_bridge.worker.bench import backend_availability, run_job
 
     on_gpu = torch.cuda.is_available()
     if not on_gpu and not args.allow_cpu:

@@ -17,6 +17,6 @@ rm -rf "$venv"
 .venv/bin/uv pip install -q -p "$venv/bin/python" --resolution lowest-direct -e . --group test
 .venv/bin/python -m pip --python "$venv/bin/python" install -q "${TORCH_SPEC:-torch==2.13.0}" triton
 .venv/bin/uv pip list -p "$venv/bin/python" 2>/dev/null |
-    grep -i -E '^(openai|httpx2|aiohttp|platformdirs|tomli-w|keyring|secretstorage|cryptography|pyside6-essentials|qasync|pyqtgraph|numpy|pytest|pytest-asyncio|pytest-qt) '
+    grep -i -E '^(openai|httpx2|aiohttp|platformdirs|tomlkit|keyring|secretstorage|cryptography|pyside6-essentials|qasync|pyqtgraph|numpy|pytest|pytest-asyncio|pytest-qt) '
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}" QT_API=pyside6
 exec "$venv/bin/python" -m pytest -q -p no:cacheprovider "$@"

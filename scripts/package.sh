@@ -82,6 +82,14 @@ start=$(date +%s)
 rm -rf dist/attention-workbench "dist/Attention Workbench.app"
 "$venv/bin/pyinstaller" --noconfirm --log-level WARN \
     --distpath dist --workpath build/pyinstaller build.spec
+if [ "$(uname -s)" = Linux ]; then
+    # the freedesktop files in their usual layout beside the binary, for a tarball or a distro
+    # package (share/applications, share/icons/hicolor); `attention-workbench install-desktop`
+    # installs them for one user, with Exec pointing at this binary
+    mkdir -p dist/attention-workbench/share/applications dist/attention-workbench/share/icons
+    cp resources/desktop/attention-workbench.desktop dist/attention-workbench/share/applications/
+    cp -r resources/icons/hicolor dist/attention-workbench/share/icons/
+fi
 echo "built dist/attention-workbench in $(( $(date +%s) - start )) s ($(du -sh dist/attention-workbench | cut -f1))"
 
 binary=dist/attention-workbench/attention-workbench

@@ -12,6 +12,11 @@ fi
 if ! .venv/bin/python -c 'import triton' >/dev/null 2>&1; then
     .venv/bin/python -m pip install -q triton || echo "triton did not install: its tests will fail" >&2
 fi
+# tests/test_cluster.py runs a real local Ray cluster (the `cluster` extra); pip install ray only
+# when missing (about 10 s from the wheel)
+if ! .venv/bin/python -c 'import ray' >/dev/null 2>&1; then
+    .venv/bin/python -m pip install -q "ray>=2.40" || echo "ray did not install: tests/test_cluster.py will fail" >&2
+fi
 # tests/test_transformers_serve.py runs a real `transformers serve` from a venv of its own (its
 # pins would fight ours); installed only when missing (about a minute from the local wheels). A
 # failed install is said here, and those tests then fail naming the cause and the fix.
@@ -41,4 +46,9 @@ if [ "$(cat .venv-litellm/installed-spec 2>/dev/null)" != "$litellm_spec" ]; the
 fi
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}" QT_API=pyside6
 .venv/bin/ruff check .
+.venv/bin/ruff format --check .
+# the layers of docs/architecture.md ([tool.importlinter] in pyproject.toml); the types of the core
+# and kernels_bridge ([tool.mypy]; after torch is installed, since the worker side imports it)
+.venv/bin/lint-imports --no-cache
+.venv/bin/mypy
 exec .venv/bin/python -m pytest "$@"

@@ -183,3 +183,19 @@ def test_retry_budget_help_names_the_headers_it_honours(
     budget = text[text.rindex("--retry-budget S") :]  # the option, not the usage line
     for header in ("Retry-After", "retry-after-ms", "llm_provider-retry-after"):
         assert header in budget[:500], header
+
+
+def test_a_sweep_from_a_short_prompt_calibrates_at_its_longest(tmp_path: Path) -> None:
+    # a ratio learned from the first, 128-token prompt sized the 32K prompts 7-20 % short
+    out = tmp_path / "sweep.csv"
+    code = main(["bench", "--model", "sim-70b-gqa", "--prompt-tokens", "128,32K", "--max-tokens",
+                 "4", "--time-scale", "0.01", "--language", "zh", "--task", "needle",
+                 "--csv", str(out), "--no-store"])  # fmt: skip
+    assert code == 0
+    rows = _rows(out)
+    (calibration,) = [r for r in rows if r["phase"] == "calibration"]
+    assert calibration["prompt_tokens_target"] == "8192"
+    for row in rows:
+        if row["phase"] == "measured":
+            asked, got = int(row["prompt_tokens_target"]), int(row["prompt_tokens"])
+            assert abs(got - asked) <= max(0.03 * asked, 32), (asked, got)

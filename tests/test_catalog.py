@@ -199,8 +199,11 @@ def test_a_small_valid_file_loads(tmp_path: Path):
         ("[[model]\nid=", "not valid TOML"),
         ("[meta]\nschema = 1\n", "no \\[\\[model\\]\\] entries"),
         (GOOD.replace('kind = "GQA"', 'kind = "XQA"'), "unknown attention kind"),
-        (GOOD.replace("context_window = 4096", ""), "missing 'context_window'"),
-        (GOOD.replace("total_params = 1e9", "total_params = 1e9\ncolour = 1"), "unknown keys"),
+        (GOOD.replace("context_window = 4096", ""), "'context_window': missing"),
+        (
+            GOOD.replace("total_params = 1e9", "total_params = 1e9\ncolour = 1"),
+            "line 5: model #1 \\(m\\): field 'colour': unknown field",
+        ),
         (GOOD + GOOD, "appears twice"),
         (GOOD.replace('id = "m"', 'id = "m"\nlike = "x"'), "names no model"),
         (GOOD.replace("active_params = 1e9", "active_params = 2e9"), "exceeds total_params"),

@@ -56,7 +56,7 @@ async def server() -> AsyncIterator[LocalServer]:
 @pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_loopback_goes_direct_under_a_global_proxy(server, dead_proxy, transport) -> None:
     route = plan_route(server.base_url, ProxyChoice("system"), transport)
-    assert not route.trust_env and route.proxy_url is None and "loopback" in route.note
+    assert route.proxy_url is None and "loopback" in route.note
     client = make_client(server.base_url, KEY, transport, proxy=ProxyChoice("system"))
     try:
         page = await client.models.list()
@@ -85,7 +85,7 @@ async def test_system_proxy_applies_to_remote_hosts(dead_proxy, transport) -> No
     """A non-loopback host under `system` goes to the environment's proxy (here: down)."""
     base = "http://api.invalid.example/v1"
     route = plan_route(base, ProxyChoice("system"), transport)
-    assert route.trust_env and dead_proxy in route.note
+    assert route.proxy_url == dead_proxy and dead_proxy in route.note
     client = make_client(base, KEY, transport, proxy=ProxyChoice("system"))
     try:
         with pytest.raises(Exception) as err:
@@ -98,7 +98,7 @@ async def test_system_proxy_applies_to_remote_hosts(dead_proxy, transport) -> No
 
 async def test_proxy_none_ignores_the_environment(dead_proxy) -> None:
     route = plan_route("https://api.example.com/v1", ProxyChoice("none"), "aiohttp")
-    assert not route.trust_env and route.proxy_url is None
+    assert route.proxy_url is None and "direct" in route.note
 
 
 def test_socks_proxy_uses_the_httpx_transport() -> None:

@@ -78,15 +78,22 @@ def test_a_plain_429_is_still_a_rate_limit(tmp_path: Path) -> None:
 
 
 def test_litellm_wrapped_404_points_at_the_route_not_the_model_list(tmp_path: Path) -> None:
-    (row,) = _bench(LITELLM_WRAPPED_404, tmp_path).rows
-    assert (row["http_status"], row["error_class"]) == ("404", ErrorClass.MODEL_NOT_FOUND)
-    assert "`wrong-upstream-id` does not exist" in row["error_message"]
-    assert f"Cause: {GATEWAY_ROUTE_CAUSE}. Fix: {GATEWAY_ROUTE_FIX}" in row["error_message"]
-    assert "workbench models" not in row["error_message"]
+    run = _bench(LITELLM_WRAPPED_404, tmp_path)
+    # the calibration meets the 404; the measured request is then not sent, saying the same
+    (calibration,), (measured,) = run.calibration, run.rows
+    assert (calibration["http_status"], calibration["error_class"]) == (
+        "404",
+        ErrorClass.MODEL_NOT_FOUND,
+    )
+    assert measured["error_message"].startswith("not sent (measured)")
+    for row in (calibration, measured):
+        assert "`wrong-upstream-id` does not exist" in row["error_message"]
+        assert f"Cause: {GATEWAY_ROUTE_CAUSE}. Fix: {GATEWAY_ROUTE_FIX}" in row["error_message"]
+        assert "workbench models" not in row["error_message"]
 
 
 def test_a_plain_404_naming_the_model_still_suggests_the_model_list(tmp_path: Path) -> None:
-    (row,) = _bench(PLAIN_404, tmp_path).rows
+    (row,) = _bench(PLAIN_404, tmp_path).calibration
     cause, fix = cause_and_fix(ErrorClass.MODEL_NOT_FOUND)
     assert row["error_class"] == ErrorClass.MODEL_NOT_FOUND
     assert f"Cause: {cause}. Fix: {fix}" in row["error_message"]

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-import tomli_w
+import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from memory_keyring import MemoryKeyring
@@ -709,7 +709,7 @@ toml_docs = st.recursive(
 def test_random_toml_raises_only_config_import_error(name: str, doc: dict) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / name
-        path.write_text(tomli_w.dumps(doc), encoding="utf-8")
+        path.write_text(tomlkit.dumps(doc), encoding="utf-8")
         _check_all_readers(path)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kernels_bridge import protocol as p
-from kernels_bridge.client import candidate_pythons, child_env
+from kernels_bridge.client.launcher import candidate_pythons, child_env
 from kernels_bridge.measured import load_measured_latencies
 from kernels_bridge.specs import DEFAULT_SHAPES, VARIANTS, shape_for
 
@@ -113,7 +113,8 @@ def test_gui_and_core_never_import_torch():
         "workbench.cli",
         "workbench.core.runner",
         "workbench.local.server",
-        "kernels_bridge.client",
+        "kernels_bridge.client.connection",
+        "kernels_bridge.client.run_controller",
         "kernels_bridge.analytic",
         "kernels_bridge.protocol",
         "kernels_bridge.measured",

@@ -8,8 +8,8 @@ import math
 import pytest
 import torch
 
-from kernels_bridge import reference as ref
 from kernels_bridge.variants import AttentionShape
+from kernels_bridge.worker import reference as ref
 
 SHAPES = {
     "MHA": AttentionShape("MHA", 1, 4, 4, 16),

@@ -60,8 +60,8 @@ def _main() -> None:
     assert os.environ.get("TRITON_INTERPRET") == "1"
     import torch
 
-    from kernels_bridge import reference as ref
-    from kernels_bridge import triton_kernels as tk
+    from kernels_bridge.worker import reference as ref
+    from kernels_bridge.worker import triton_kernels as tk
 
     for name, shape, kv_len, q_len, dtype in _cases():
         inp = ref.make_inputs(shape, batch=1, kv_len=kv_len, q_len=q_len, dtype=dtype, seed=7)

@@ -254,3 +254,59 @@ def test_a_cpu_worker_keeps_the_chosen_bf16_and_says_how_the_cpu_runs_it(
     assert view.kv_bytes() == bars_before
     if not view.hello.cuda_available:
         assert "in bf16 as chosen (fp32 runs faster there)" in view.device_label.text()
+
+
+def _click_and_settle(view: KernelsView, loop: qasync.QEventLoop, qtbot, button) -> None:
+    """A real click, then wait for what it started (the view keeps its tasks)."""
+    from PySide6.QtCore import Qt
+
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    pending = list(view._tasks)
+    assert pending, "the click started nothing"
+    _run(loop, asyncio.gather(*pending))
+
+
+def test_clicking_connect_reuses_the_worker_and_a_changed_python_restarts_it(
+    view: KernelsView, loop: qasync.QEventLoop, qtbot
+) -> None:
+    changes: list[bool] = []
+    view.worker_changed.connect(changes.append)
+    _click_and_settle(view, loop, qtbot, view.connect_button)
+    assert view.worker_status.text().startswith("Worker ready")
+    first = view.client.pid if view.client else None
+    assert first is not None and changes == [True]
+
+    _click_and_settle(view, loop, qtbot, view.connect_button)  # the same choice: kept
+    assert view.client is not None and view.client.pid == first and changes == [True]
+
+    here = Path(sys.executable)
+    view.python_edit.setText(f"{here.parent}/./{here.name}")  # another spelling: a restart
+    _click_and_settle(view, loop, qtbot, view.connect_button)
+    assert changes == [True, False, True]
+    assert view.client is not None and view.client.pid != first
+    assert view.worker_status.text().startswith("Worker ready")
+    assert view.connect_button.isEnabled()
+
+
+def test_clicking_run_fills_the_table_and_clicking_cancel_stops_the_next_run(
+    view: KernelsView, loop: qasync.QEventLoop, qtbot
+) -> None:
+    from PySide6.QtCore import Qt
+
+    _tiny(view, ["gqa"])
+    qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    assert view.running and not view.run_button.isEnabled()
+    _run(loop, _until(lambda: not view.running))
+    assert view.last_outcome == "finished" and view.table.rowCount() == 1
+    assert not view.rows[0].error and view.progress_label.text().startswith("1 of 1")
+
+    view.iters.setValue(1_000_000)
+    qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    _run(loop, _until(lambda: view.job is not None))
+    _run(loop, asyncio.sleep(0.3))
+    start = time.perf_counter()
+    qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
+    _run(loop, _until(lambda: not view.running, timeout=5))
+    assert time.perf_counter() - start < 1.5
+    assert view.last_outcome == "cancelled" and view.run_button.isEnabled()
+    assert view.progress_label.text() == "Cancelled after 0 rows."

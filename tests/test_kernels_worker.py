@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from kernels_bridge.client import Closed, KernelClient, WorkerError
+from kernels_bridge.client.connection import Closed, KernelClient, WorkerError
 from kernels_bridge.protocol import Done, Error, Progress, Result, Run
 
 ROOT = Path(__file__).resolve().parent.parent

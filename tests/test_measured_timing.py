@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kernels_bridge.analytic import decode_step
-from kernels_bridge.jobs import write_rows_csv
+from kernels_bridge.client.jobs import write_rows_csv
 from kernels_bridge.protocol import ResultRow
 from workbench.core.catalog import Catalog, ModelInfo, load_catalog
 from workbench.local.costmodel import STEP_OVERHEAD_S, SimSettings, SimTiming

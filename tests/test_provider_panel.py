@@ -378,3 +378,85 @@ def test_clicking_test_connection_on_a_closed_port_shows_the_failed_tcp_check(
     summary = panel.doctor_summary.text()
     assert "check(s) failed" in summary and "TCP connection" in summary
     assert panel.test_button.isEnabled()
+
+
+HAND_WRITTEN = """\
+# My providers: keep this line (top of the file)
+
+[providers.mine]  # my gateway, the header's comment
+base_url = "https://mine.example/v1"  # after a value
+# inside the table: ask Bob before changing the gateway
+key = "${MINE_KEY}"
+"""
+
+
+def test_user_comments_survive_saves_from_the_providers_tab(
+    qtbot: Any, loop: qasync.QEventLoop
+) -> None:
+    path = default_providers_path()
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.write_text(HAND_WRITTEN, encoding="utf-8")
+    panel = ProviderPanel(ProviderController())
+    qtbot.addWidget(panel)
+    panel.show()
+    row = next(r for r in range(panel.list.count()) if panel.list.item(r).text().startswith("mine"))
+    panel.list.setCurrentRow(row)
+    assert panel.name_edit.text() == "mine"
+    panel.first_token.setValue(77)
+    assert _run(loop, panel.save()), panel.status.text()
+    _fill(panel, "second", "https://second.example/v1")
+    assert _run(loop, panel.save()), panel.status.text()
+    text = path.read_text(encoding="utf-8")
+    for comment in (
+        "# My providers: keep this line (top of the file)",
+        "# my gateway, the header's comment",
+        '"https://mine.example/v1"  # after a value',
+        "# inside the table: ask Bob before changing the gateway",
+    ):
+        assert comment in text
+    assert 'key = "${MINE_KEY}"' in text  # an unchanged field stays as the user wrote it
+    loaded = load_providers()
+    assert loaded.names() == ["mine", "second"]
+    mine = loaded.get("mine")
+    assert mine is not None and mine.first_token_timeout_s == 77
+
+
+def test_clicking_add_fetch_and_save_stores_the_form_with_the_checked_models(
+    panel: ProviderPanel, server: LocalServer, loop: qasync.QEventLoop, monkeypatch, qtbot: Any
+) -> None:
+    monkeypatch.setenv(KEY_VAR, KEY)
+    qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    assert panel.name_edit.text() == "new-provider" and panel.models.count() == 0
+    panel.name_edit.setText("clicked")
+    panel.base_url_edit.setText(server.base_url)
+    panel.key_source.setCurrentIndex(panel.key_source.findData("env"))
+    panel.key_env.setText(KEY_VAR)
+    panel.stall.setValue(42)
+    qtbot.mouseClick(panel.fetch_button, Qt.MouseButton.LeftButton)
+    _run(loop, _until(lambda: panel.models.count() > 0 and panel.fetch_button.isEnabled()))
+    panel.set_model_checked(MODEL)
+    qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)
+    _run(loop, _until(lambda: load_providers().get("clicked") is not None))
+    saved = load_providers().get("clicked")
+    assert saved is not None and saved.base_url == server.base_url
+    assert saved.key.name == KEY_VAR and saved.stall_timeout_s == 42
+    assert [m.id for m in saved.models] == [MODEL]
+    # shown again from the file: the form and the checked model in the list
+    panel._select(LOCAL_PROVIDER)
+    panel._select("clicked")
+    assert panel.name_edit.text() == "clicked" and panel.stall.value() == 42
+    checked = [
+        panel.models.item(r).data(Qt.ItemDataRole.UserRole)
+        for r in range(panel.models.count())
+        if panel.models.item(r).checkState() == Qt.CheckState.Checked
+    ]
+    assert checked == [MODEL]
+
+    # and Remove, confirmed, forgets it
+    qtbot.mouseClick(panel.remove_button, Qt.MouseButton.LeftButton)
+    _run(loop, _until(lambda: panel.confirm_box is not None and panel.confirm_box.isVisible()))
+    assert panel.confirm_box is not None
+    yes = panel.confirm_box.button(QMessageBox.StandardButton.Yes)
+    qtbot.mouseClick(yes, Qt.MouseButton.LeftButton)
+    _run(loop, _until(lambda: panel.name_edit.text() == LOCAL_PROVIDER))
+    assert load_providers().get("clicked") is None and not panel.edit_box.isEnabled()

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tomllib
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -149,6 +150,10 @@ def test_broken_toml_names_file_and_line_and_the_last_good_copy_loads(tmp_path) 
         ('proxy = { mode = "socks" }', "proxy.mode", "unknown proxy mode"),
         ('base_ur = "https://typo/v1"', "base_ur", "did you mean 'base_url'"),
         ("models = [{ id = 'm', context_window = 'big' }]", "models[0].context_window", "tokens"),
+        ('key = { source = "env", nme = "X" }', "key.nme", "did you mean 'name'"),
+        ("headers = { X-Title = 1 }", "headers.X-Title", "expected text in quotes, got a whole"),
+        ("models = [{ id = 'm', prices = { input = -1 } }]", "models[0].prices.input", ">= 0"),
+        ("stall_timeout_s = true", "stall_timeout_s", "expected seconds (a number), got true"),
     ],
 )
 def test_invalid_fields_name_provider_field_and_line(tmp_path, snippet, field, problem) -> None:
@@ -373,3 +378,83 @@ def test_bench_and_models_with_a_saved_provider_and_env_key(tmp_path, env, keyed
             assert KEY.encode() not in path.read_bytes(), path
     for path in (tmp_path / "config").rglob("*"):
         assert KEY not in path.read_text(), path
+
+
+HAND_WRITTEN = """\
+# My providers: keep this line (top of the file)
+
+[providers.mine]  # my gateway, the header's comment
+base_url = "https://mine.example/v1"  # after a value
+# inside the table: ask Bob before changing the gateway
+key = "${MINE_KEY}"
+stall_timeout_s = 45  # seconds, as I typed it
+"""
+USER_COMMENTS = [
+    "# My providers: keep this line (top of the file)",
+    "# my gateway, the header's comment",
+    "# after a value",
+    "# inside the table: ask Bob before changing the gateway",
+    "# seconds, as I typed it",
+]
+
+
+def test_user_comments_and_layout_survive_providers_add(tmp_path, env) -> None:
+    saved = tmp_path / "config" / "providers.toml"
+    saved.parent.mkdir(mode=0o700)
+    saved.write_text(HAND_WRITTEN, encoding="utf-8")
+    added = _run(["providers", "add", "gw", "--base-url", "https://gw.example/v1",
+                  "--api-key-env", "GW_KEY"], env)  # fmt: skip
+    assert added.returncode == 0, added.stderr
+    text = saved.read_text(encoding="utf-8")
+    assert text.startswith(HAND_WRITTEN)  # the user's provider is untouched, shorthand and all
+    assert all(comment in text for comment in USER_COMMENTS)
+    assert (saved.stat().st_mode & 0o777) == 0o600
+    loaded = load_providers(saved)
+    assert loaded.warning is None and loaded.names() == ["mine", "gw"]
+    assert loaded.get("gw") == Provider("gw", "https://gw.example/v1", KeyRef("env", "GW_KEY"))
+    assert last_good_path(saved).read_text(encoding="utf-8") == text
+
+
+def test_an_edit_replaces_only_the_changed_value(tmp_path) -> None:
+    path = tmp_path / "providers.toml"
+    path.write_text(HAND_WRITTEN, encoding="utf-8")
+    mine = load_providers(path).get("mine")
+    assert mine is not None
+    save_providers([replace(mine, first_token_timeout_s=77.0, key=KeyRef("env", "OTHER"))], path)
+    text = path.read_text(encoding="utf-8")
+    assert all(comment in text for comment in USER_COMMENTS)
+    assert "${MINE_KEY}" not in text and "stall_timeout_s = 45  #" in text
+    assert load_providers(path).providers == [
+        replace(mine, first_token_timeout_s=77.0, key=KeyRef("env", "OTHER"))
+    ]
+
+
+def test_a_bad_nested_value_names_its_line_field_cause_and_fix(tmp_path) -> None:
+    path = tmp_path / "providers.toml"
+    path.write_text(
+        '[providers.gw]\nbase_url = "https://gw.example/v1"\n\n[providers.gw.proxy]\n'
+        'mode = "url"\nurl = 3128\n',
+        encoding="utf-8",
+    )
+    warning = load_providers(path).warning or ""
+    assert f"{path}: line 6: provider 'gw', field 'proxy.url'" in warning
+    assert "expected a proxy URL like http://proxy:3128 in quotes, got a whole number" in warning
+
+
+def test_a_file_of_comments_alone_keeps_them_and_a_url_password_is_dropped(tmp_path) -> None:
+    path = tmp_path / "providers.toml"
+    path.write_text("# my notes about gateways\n", encoding="utf-8")
+    added = Provider("b", "https://b.example/v1", KeyRef("env", "B"))
+    save_providers([added], path)
+    assert path.read_text(encoding="utf-8").startswith("# my notes about gateways\n")
+    path.write_text(
+        '[providers.a]  # mine\nbase_url = "https://u:pw@a.example/v1"  # the gateway\n',
+        encoding="utf-8",
+    )
+    save_providers([*load_providers(path).providers, added], path)
+    text = path.read_text(encoding="utf-8")
+    assert "pw@" not in text and '"https://a.example/v1"  # the gateway' in text
+    assert "# mine" in text and load_providers(path).names() == ["a", "b"]
+    path.write_text('providers = { a = { base_url = "https://a.example/v1" } }\n')
+    save_providers([*load_providers(path).providers, added], path)  # one line: written afresh
+    assert load_providers(path).names() == ["a", "b"]

@@ -20,7 +20,6 @@ CODE_ROOTS = ("workbench", "kernels_bridge")
 # import name -> distribution name, where they differ
 DISTRIBUTION_OF = {
     "PySide6": "PySide6-Essentials",
-    "tomli_w": "tomli-w",
     "secretstorage": "SecretStorage",
 }
 # the kernel worker's stack: the `kernels` extra, imported only on the worker side
@@ -84,9 +83,13 @@ def test_every_resource_the_app_reads_is_package_data() -> None:
 def test_every_import_is_declared() -> None:
     core = _requirement_names(PYPROJECT["project"]["dependencies"])
     kernels = _requirement_names(PYPROJECT["project"]["optional-dependencies"]["kernels"])
+    cluster = _requirement_names(PYPROJECT["project"]["optional-dependencies"]["cluster"])
     for module, files in sorted(_third_party_imports().items()):
         distribution = DISTRIBUTION_OF.get(module, module).lower()
-        if module in KERNEL_ONLY:
+        if module == "ray":  # the cluster extra: one module, which imports it lazily
+            assert distribution in cluster, "ray is not in [cluster]"
+            assert sorted(files) == ["workbench/core/cluster.py"], files
+        elif module in KERNEL_ONLY:
             assert distribution in kernels, f"{module} ({sorted(files)}) is not in [kernels]"
             outside = sorted(f for f in files if not f.startswith("kernels_bridge/"))
             assert not outside, f"{module} imported outside the kernel worker side: {outside}"
@@ -113,7 +116,10 @@ def test_license_is_an_spdx_expression_with_its_file() -> None:
 def test_developer_tools_are_dependency_groups_not_extras() -> None:
     extras = PYPROJECT["project"]["optional-dependencies"]
     groups = PYPROJECT["dependency-groups"]
-    assert set(extras) == {"kernels"}, "extras are for users; test and packaging tools are groups"
+    assert set(extras) == {"kernels", "cluster"}, (
+        "extras are for users; test and packaging tools are groups"
+    )
+    assert _requirement_names(extras["cluster"]) == {"ray"}
     assert {"pytest", "pytest-qt", "hypothesis", "ruff"} <= _requirement_names(groups["test"])
     assert "pyinstaller" in _requirement_names(groups["package"])
 

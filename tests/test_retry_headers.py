@@ -62,7 +62,13 @@ class RateLimitedOnce:
 async def _bench(server: RateLimitedOnce) -> list[RequestResult]:
     target = Target("gw", f"http://127.0.0.1:{server.port}/v1", "m")
     plan = RunPlan(
-        targets=(target,), prompt_lengths=(128,), max_tokens=3, calibrate=False, retry_budget_s=5
+        targets=(target,),
+        prompt_lengths=(128,),
+        max_tokens=3,
+        retry_budget_s=5,
+        # the measured request must be the server's first: no calibration, no baseline probe
+        calibrate=False,
+        measure_baseline=False,
     )
     pool = ClientPool()
     final = None

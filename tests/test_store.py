@@ -353,13 +353,6 @@ def test_csv_header_written_even_without_rows(tmp_path: Path) -> None:
     assert read_csv(path) == []
 
 
-def test_excel_bom_is_optional_and_read_back(tmp_path: Path) -> None:
-    path = tmp_path / "excel.csv"
-    write_csv(path, [full_result("r")], excel_bom=True)
-    assert path.read_bytes().startswith(b"\xef\xbb\xbfrun_id,")
-    assert read_csv(path)[0]["run_id"] == "r"
-
-
 def test_row_formats_numbers_flags_and_blanks() -> None:
     result = full_result("run-9", error_class=None, error_message=None)
     row = row_for(result)

@@ -249,13 +249,26 @@ def _bench(
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
+    """The measured requests' rows (bench also writes its calibration requests' rows)."""
     with path.open(newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
+        return [row for row in csv.DictReader(f) if row["phase"] == "measured"]
 
 
 def _measured(exchanges: list[Exchange], max_tokens: int) -> list[Exchange]:
-    """The bench's own requests, not its 1-token calibration requests."""
-    return [e for e in exchanges if e.max_tokens == max_tokens]
+    """The bench's measured requests: not the network baseline's 1-token probes, and not each
+    model's calibration request, which is the first request a model gets."""
+    calibrated: set[str] = set()
+    measured = []
+    for exchange in exchanges:
+        if exchange.max_tokens <= 1:
+            continue
+        model = exchange.body["model"]
+        if model not in calibrated:
+            calibrated.add(model)
+            continue
+        if exchange.max_tokens == max_tokens:
+            measured.append(exchange)
+    return measured
 
 
 def _tokenizer_counts(server: Server, exchanges: list[Exchange]) -> list[int]:

@@ -22,7 +22,7 @@ def test_every_ui_string_has_a_chinese_translation(tmp_path: Path) -> None:
     # the core texts the UI shows translated (marked with QT_TRANSLATE_NOOP)
     sources += [
         str(ROOT / "workbench" / "core" / name)
-        for name in ("errors.py", "doctor.py", "providers.py")
+        for name in ("errors.py", "doctor/messages.py", "providers.py")
     ]
     subprocess.run(
         [str(lupdate), *sources, "-ts", str(copy), "-no-obsolete", "-silent"],
@@ -69,7 +69,7 @@ def test_the_doctor_speaks_chinese_in_the_chinese_ui(qapp, loop) -> None:
     from PySide6.QtCore import QCoreApplication, QTranslator
 
     from workbench.core.doctor import _key_problems, diagnose
-    from workbench.ui.provider_panel import localized
+    from workbench.ui.connection_test import localized
 
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))

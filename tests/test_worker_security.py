@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from kernels_bridge.client import KernelClient, WorkerError
+from kernels_bridge.client.connection import KernelClient, WorkerError
 from kernels_bridge.protocol import TOKEN_ENV, Done, Error, Result, Run
-from kernels_bridge.worker import AUTH_DEADLINE_S, MAX_AUTH_LINE_BYTES, MAX_LINE_BYTES
+from kernels_bridge.worker.server import AUTH_DEADLINE_S, MAX_AUTH_LINE_BYTES, MAX_LINE_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "s3cret-token-for-tests"

@@ -9,12 +9,14 @@ from collections.abc import Sequence
 from workbench import __version__
 from workbench.commands import (
     bench,
+    desktop_cmd,
     doctor_cmd,
     gui_cmd,
     import_cmd,
     kernels_cmd,
     models,
     providers,
+    results_cmd,
     serve,
     summary_cmd,
 )
@@ -43,7 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     doctor_cmd.add_parser(sub)
     providers.add_parser(sub)
     import_cmd.add_parser(sub)
+    results_cmd.add_parser(sub)
     summary_cmd.add_parser(sub)
+    desktop_cmd.add_parser(sub)
     return parser
 
 

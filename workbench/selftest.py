@@ -147,11 +147,12 @@ def check_translations(folder: Path) -> str:
 
 def check_kernel_sources() -> str:
     """The frozen app ships kernels_bridge/ and workbench/ as source for the kernel worker,
-    which runs in an outside Python that has torch (see kernels_bridge/client.py)."""
-    from kernels_bridge.client import PROJECT_ROOT, child_env
+    which runs in an outside Python that has torch (see kernels_bridge/client/launcher.py)."""
+    from kernels_bridge.client.launcher import PROJECT_ROOT, child_env
 
     shipped = (
-        "kernels_bridge/worker.py",
+        "kernels_bridge/worker/__main__.py",
+        "kernels_bridge/worker/server.py",
         "kernels_bridge/protocol.py",
         "workbench/resources.py",
         "workbench/_resources/__init__.py",
@@ -179,8 +180,8 @@ def check_kernel_sources() -> str:
         [
             python,
             "-c",
-            "import kernels_bridge.protocol, kernels_bridge.worker, kernels_bridge.analytic as a;"
-            " a.load_hardware_profiles()",
+            "import kernels_bridge.protocol, kernels_bridge.worker.server;"
+            " import kernels_bridge.analytic as a; a.load_hardware_profiles()",
         ],
         capture_output=True,
         text=True,

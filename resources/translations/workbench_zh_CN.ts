@@ -2,415 +2,538 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ConnectionTest</name>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="41"/>
+        <source>Connection test</source>
+        <translation>连接测试</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="43"/>
+        <location filename="../../workbench/ui/connection_test.py" line="63"/>
+        <source>Not run yet.</source>
+        <translation>尚未运行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="46"/>
+        <source>Connection checks</source>
+        <translation>连接检查</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="47"/>
+        <source>Check</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="47"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="81"/>
+        <source>Cause: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="82"/>
+        <source>Fix: %1</source>
+        <translation>解决办法：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="102"/>
+        <source>✓ All checks passed (%1 passed, %2 skipped).</source>
+        <translation>✓ 全部检查通过（%1 项通过，%2 项跳过）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="110"/>
+        <source>✗ %1 check(s) failed. First: %2 — %3</source>
+        <translation>✗ %1 项检查失败。首个失败：%2 — %3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="116"/>
+        <source>Key: %1</source>
+        <translation>Key：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="118"/>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="135"/>
+        <source>Base URL</source>
+        <translation>Base URL</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="136"/>
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="137"/>
+        <source>DNS</source>
+        <translation>DNS</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="138"/>
+        <source>TCP connection</source>
+        <translation>TCP 连接</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="139"/>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="140"/>
+        <source>API path (/v1)</source>
+        <translation>API 路径 (/v1)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="141"/>
+        <source>Key (auth)</source>
+        <translation>Key（认证）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="142"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="143"/>
+        <source>Streamed reply</source>
+        <translation>流式响应</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="144"/>
+        <source>Rate limit / quota</source>
+        <translation>限流 / 配额</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="145"/>
+        <source>HTML instead of JSON</source>
+        <translation>返回 HTML 而非 JSON</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/connection_test.py" line="146"/>
+        <source>Network round trip</source>
+        <translation>网络往返</translation>
+    </message>
+</context>
+<context>
     <name>Doctor</name>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1676"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="276"/>
         <source>the server generated tokens (completion_tokens {tokens}, finish_reason {finish}) but sent none as visible text: special tokens it does not decode (an end-of-turn or a thinking marker), or a character cut in the middle of its UTF-8 bytes. The model id is fine: it answered</source>
         <translation>服务器生成了 token（completion_tokens {tokens}，finish_reason {finish}），但没有发送任何可见文本：可能是它不解码的特殊 token（回合结束或思考标记），或一个在 UTF-8 字节中间被截断的字符。模型 ID 没有问题：它作出了回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1688"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="283"/>
         <source>raise max_tokens (with finish_reason length the answer may not have reached any text yet); check the model&apos;s chat template and tokenizer on the server: does it stop at, or print, its end-of-turn token?</source>
         <translation>调大 max_tokens（finish_reason 为 length 时，回答可能还没写到任何文本）；检查服务器上该模型的聊天模板和分词器：它是在回合结束 token 处停止，还是把它打印出来？</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="428"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="11"/>
         <source>a leading newline</source>
         <translation>开头有换行符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="430"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="12"/>
         <source>leading spaces</source>
         <translation>开头有空格</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="432"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="13"/>
         <source>a trailing newline</source>
         <translation>结尾有换行符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="434"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="14"/>
         <source>trailing spaces</source>
         <translation>结尾有空格</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="437"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="15"/>
         <source>{first} and {second}</source>
         <translation>{first}，{second}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="444"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="16"/>
         <source>the key has {where} (whitespace around it: a copy-paste or `$(cat file)` leftover); sent as is, servers answer 401, and a newline cannot even be sent in a header</source>
         <translation>密钥{where}（前后有空白：复制粘贴或 `$(cat file)` 留下的）；原样发送时服务器会返回 401，换行符甚至无法放进请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="457"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="21"/>
         <source>the key is wrapped in quotes, which became part of it</source>
         <translation>密钥被引号包住，引号成了密钥的一部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="464"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="25"/>
         <source>the key starts with &apos;Bearer &apos;: the client adds that word itself</source>
         <translation>密钥以 &apos;Bearer &apos; 开头：客户端会自己加上这个词</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="472"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="29"/>
         <source>the key has spaces inside it (an incomplete or joined copy?)</source>
         <translation>密钥中间有空格（复制不完整或拼接了？）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="480"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="33"/>
         <source>the key has non-ASCII characters: probably the placeholder text of an example (like 你的_API_Key) rather than a real key</source>
         <translation>密钥含有非 ASCII 字符：很可能是示例里的占位文字（如 你的_API_Key），而不是真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="647"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="38"/>
         <source>the base URL is not usable: {problem}</source>
         <translation>Base URL 无法使用：{problem}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="651"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="39"/>
         <source>write the base URL the provider documents, like https://host/v1</source>
         <translation>填写服务商文档给出的 Base URL，例如 https://host/v1</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="667"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="43"/>
         <source>the base URL is not in base form: {notes}</source>
         <translation>Base URL 不是基础形式：{notes}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="674"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="47"/>
         <source> (a full endpoint URL was pasted; the SDK appends /chat/completions itself, so the request would go to .../chat/completions/chat/completions)</source>
         <translation>（粘贴的是完整的接口地址；SDK 会自己加上 /chat/completions，请求会发到 .../chat/completions/chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="682"/>
-        <location filename="../../workbench/core/doctor.py" line="1099"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="52"/>
         <source>the base URL should be {url}</source>
         <translation>Base URL 应为 {url}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="722"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="53"/>
         <source>local proxy failed: requests to this host go through {proxy} ({source}), and it does not answer: {names}</source>
         <translation>本地代理失败：发往该主机的请求要经过 {proxy}（{source}），而它没有响应：{names}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="733"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="58"/>
         <source>local proxy failed: {names} points at a proxy nothing answers on; this host is reached directly ({reason}), but other hosts and other tools that read these variables will fail</source>
         <translation>本地代理失败：{names} 指向的代理没有任何响应；该主机是直连的（{reason}），但其他主机和读取这些变量的其他工具会失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="743"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="64"/>
         <source>unset it or fix it (start the proxy, or correct its host and port); a local server is reached directly</source>
         <translation>取消设置或修正它（启动代理，或改正其主机和端口）；本地服务器会直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="807"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="75"/>
         <source>check the spelling of the host (copy it from the provider&apos;s docs) and that this machine is online</source>
         <translation>检查主机名的拼写（从服务商文档复制），以及本机是否联网</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="835"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="80"/>
         <source>nothing listens on {who}: the server is not running, or the port is wrong</source>
         <translation>{who} 上没有服务在监听：服务器没有运行，或端口错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="841"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="84"/>
         <source>{who} cannot be reached ({why}): a firewall, a wrong host, or a network that needs a proxy (a timeout)</source>
         <translation>无法连接 {who}（{why}）：防火墙、主机错误，或网络需要代理（超时）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="850"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="89"/>
         <source>start the server, or correct the port in the base URL</source>
         <translation>启动服务器，或改正 Base URL 中的端口</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="854"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="93"/>
         <source>check the host and port; if this network needs a proxy, set HTTPS_PROXY; a local server is reached directly</source>
         <translation>检查主机和端口；如果网络需要代理，设置 HTTPS_PROXY；本地服务器会直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="901"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="98"/>
         <source>if a corporate proxy or antivirus inspects TLS, install its root certificate (or point SSL_CERT_FILE at it); otherwise tell the provider. Turn verification off only for a lab server, with its warning shown</source>
         <translation>如果公司代理或杀毒软件会检查 TLS，安装它的根证书（或让 SSL_CERT_FILE 指向它）；否则告知服务商。只有实验用服务器才可关闭验证，并且会显示警告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="922"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="104"/>
         <source>the port does not speak TLS: the server answers plain HTTP</source>
         <translation>该端口不支持 TLS：服务器返回的是明文 HTTP</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="926"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="108"/>
         <source>the TLS handshake failed (an old TLS version, or something between you and the server cut it)</source>
         <translation>TLS 握手失败（TLS 版本过旧，或你和服务器之间的设备切断了连接）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="933"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="112"/>
         <source>use http:// instead of https:// for port {port}</source>
         <translation>端口 {port} 请用 http:// 而不是 https://</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="937"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="116"/>
         <source>check the URL&apos;s scheme and port; try without a proxy or VPN</source>
         <translation>检查 URL 的协议和端口；试试不用代理或 VPN</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="981"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="120"/>
         <source>the proxy URL cannot be used by this client</source>
         <translation>这个客户端无法使用该代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="984"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="124"/>
         <source>use an http:// proxy, or set the provider&apos;s proxy to &apos;none&apos;</source>
         <translation>使用 http:// 代理，或把该服务商的代理设为 &apos;none&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1022"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="128"/>
         <source>the proxy cannot be used</source>
         <translation>无法使用该代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1023"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="129"/>
         <source>use an http:// proxy</source>
         <translation>使用 http:// 代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1052"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="130"/>
         <source>the server accepted the connection but gave no HTTP answer ({error})</source>
         <translation>服务器接受了连接，但没有返回 HTTP 响应（{error}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1059"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="134"/>
         <source>check that the URL&apos;s scheme and port are the API&apos;s; raise the timeout for a slow server; try without a proxy</source>
         <translation>检查 URL 的协议和端口是否属于 API；服务器较慢时提高超时；试试不用代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="796"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="69"/>
         <source>the host name {host} does not resolve: a typo in the {url}, or no network / DNS here</source>
         <translation>主机名 {host} 无法解析：{url} 有拼写错误，或本机没有网络 / DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="802"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="73"/>
         <source>proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="804"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="74"/>
         <source>base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1075"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="139"/>
         <source>the base URL lacks /v1: this server&apos;s API lives under /v1</source>
         <translation>Base URL 缺少 /v1：该服务器的 API 在 /v1 之下</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1081"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="143"/>
         <source>the base URL has an extra /v1: this server&apos;s API root has no /v1 (the SDK appends /chat/completions to the base URL as given)</source>
         <translation>Base URL 多了 /v1：该服务器的 API 根路径没有 /v1（SDK 会在给定的 Base URL 后加 /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1088"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="148"/>
         <source>{alt} probably answers, {base} does not</source>
         <translation>{alt} 可能有响应，{base} 没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1090"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="152"/>
         <source>{alt} answers, {base} does not</source>
         <translation>{alt} 有响应，{base} 没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1095"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="153"/>
         <source>{what}; {answers} (the 404 of a wrong /v1)</source>
         <translation>{what}；{answers}（/v1 错误导致的 404）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1111"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="157"/>
         <source>neither the base URL nor its /v1 variant answers /models or /chat/completions: the path is wrong, or a web site (HTML) answered instead of the API, or this is not an OpenAI-compatible API</source>
         <translation>Base URL 及其 /v1 变体都不响应 /models 或 /chat/completions：路径错误，或回应的是网站（HTML）而不是 API，或这不是兼容 OpenAI 的 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1118"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="163"/>
         <source>neither the base URL nor its /v1 variant answers /models or /chat/completions: the path is wrong, or this is not an OpenAI-compatible API</source>
         <translation>Base URL 及其 /v1 变体都不响应 /models 或 /chat/completions：路径错误，或这不是兼容 OpenAI 的 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1126"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="168"/>
         <source>use the API base URL from the provider&apos;s docs (not the web site&apos;s address)</source>
         <translation>使用服务商文档中的 API Base URL（不是网站地址）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1149"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="172"/>
         <source>the provider&apos;s extra headers set &apos;{header}&apos;, which replaces the key: a leftover OAuth login or an old token is sent instead</source>
         <translation>该服务商的额外请求头设置了 &apos;{header}&apos;，它会替换密钥：发送的是遗留的 OAuth 登录或旧令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1195"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="177"/>
         <source>no key was sent and the server wants one</source>
         <translation>没有发送密钥，而服务器需要密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1200"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="181"/>
         <source>; the key should come from {source}</source>
         <translation>；密钥应来自 {source}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1205"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="182"/>
         <source>set the key: --api-key-env VAR, or the provider&apos;s key; for an environment variable, export it in this shell (a changed config needs a new terminal or a reloaded window)</source>
         <translation>设置密钥：--api-key-env VAR，或该服务商的密钥；环境变量要在当前 shell 中 export（改过的配置需要新开终端或重新加载窗口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1219"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="187"/>
         <source>the server wants the key in the header &apos;{header}&apos;, not in &apos;Authorization: Bearer&apos;</source>
         <translation>服务器要求把密钥放在请求头 &apos;{header}&apos; 中，而不是 &apos;Authorization: Bearer&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1227"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="191"/>
         <source>add the header &apos;{header}: &lt;key&gt;&apos; to the provider&apos;s extra headers</source>
         <translation>在该服务商的额外请求头中加入 &apos;{header}: &lt;key&gt;&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1235"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="195"/>
         <source>remove the &apos;{header}&apos; header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1244"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="199"/>
         <source>the key was sent and rejected: mistyped, copied incompletely, deleted or expired, or a key of another provider</source>
         <translation>密钥已发送但被拒绝：输错、复制不完整、已删除或过期，或是别家服务商的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1254"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="204"/>
         <source>; the server mentions the header &apos;{header}&apos;</source>
         <translation>；服务器提到了请求头 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1262"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="208"/>
         <source>copy the key again from the provider&apos;s console (keys show once); check that the variable holds it whole (echo ${VAR:0:6}); if a tool logged in with OAuth before, clear its old login so the key is used</source>
         <translation>从服务商控制台重新复制密钥（密钥只显示一次）；检查变量里的密钥是否完整（echo ${VAR:0:6}）；如果某个工具之前用 OAuth 登录过，清除其旧登录，让密钥生效</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1341"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="214"/>
         <source>the model list is not the OpenAI shape {&quot;data&quot;: [{&quot;id&quot;: ...}]}: the endpoint is not OpenAI-compatible (the &apos;reading choices&apos; kind of error)</source>
         <translation>模型列表不是 OpenAI 的格式 {&quot;data&quot;: [{&quot;id&quot;: ...}]}：该接口不兼容 OpenAI（属于 &apos;reading choices&apos; 一类错误）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1349"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="219"/>
         <source>check that the base URL is the provider&apos;s OpenAI-compatible one</source>
         <translation>检查 Base URL 是否为服务商的 OpenAI 兼容地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1371"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="223"/>
         <source>use &apos;{first}&apos; (or {others}); model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;（或 {others}）；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1380"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="227"/>
         <source>use &apos;{first}&apos;; model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1421"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="231"/>
         <source> (no `choices` with text came back: the &apos;reading choices&apos; error; the endpoint or the model id routes to something not OpenAI-compatible)</source>
         <translation>（没有返回带文本的 `choices`：即 &apos;reading choices&apos; 错误；接口或模型 id 指向了不兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1434"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="236"/>
         <source>; even 1 token took over {seconds} s</source>
         <translation>；连 1 个 Token 都超过了 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1489"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="237"/>
         <source>the gateway lists this model, but its upstream refuses it (HTTP {status}): {words}</source>
         <translation>网关列出了这个模型，但其上游拒绝了它（HTTP {status}）：{words}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1499"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="241"/>
         <source>check the gateway&apos;s route for this model: the upstream&apos;s model id, address and key in the gateway&apos;s configuration, and the upstream&apos;s own logs</source>
         <translation>检查网关中这个模型的路由：网关配置里上游的模型 id、地址和密钥，以及上游自己的日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1526"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="246"/>
         <source>the server answered /models once, then failed (flaky server or network)</source>
         <translation>服务器响应了一次 /models，随后失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1533"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="250"/>
+        <source>the server answered a streamed request once, then failed while it was timed (flaky server or network)</source>
+        <translation>服务器响应了一次流式请求，随后在计时中失败（服务器或网络不稳定）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="255"/>
         <source>retry; if it repeats, report it to the provider</source>
         <translation>重试；如果反复出现，向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1593"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="259"/>
         <source>wait {seconds} s (Retry-After), then retry; </source>
         <translation>等待 {seconds} 秒（Retry-After）后重试；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1630"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="263"/>
         <source>the proxy wants a login (HTTP 407) and answered with its own page</source>
         <translation>代理要求登录（HTTP 407），并返回了它自己的页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1636"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="267"/>
         <source>a web page answered with HTTP 200: the base URL points at the web site, not at the API (the &apos;reading choices&apos; error: no JSON `choices` in an HTML page)</source>
         <translation>网页以 HTTP 200 作答：Base URL 指向的是网站而不是 API（即 &apos;reading choices&apos; 错误：HTML 页面里没有 JSON `choices`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1647"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="272"/>
         <source>; here a proxy or gateway answered HTTP {codes} with its own error page</source>
         <translation>；这里是代理或网关以 HTTP {codes} 返回了它自己的错误页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1762"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="289"/>
         <source>the server&apos;s certificate has expired</source>
         <translation>服务器证书已过期</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1765"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="293"/>
         <source>the certificate is self-signed, not issued by a trusted authority (a lab server, or a corporate proxy that inspects TLS)</source>
         <translation>证书是自签名的，不是受信任机构签发的（实验用服务器，或检查 TLS 的公司代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1773"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="298"/>
         <source>the certificate&apos;s issuer is not trusted here (a missing intermediate certificate, or a corporate root certificate not installed on this machine)</source>
         <translation>本机不信任证书的签发者（缺少中间证书，或本机没有安装公司根证书）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1781"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="303"/>
         <source>the certificate is for another host name, not {host}</source>
         <translation>证书属于别的主机名，而不是 {host}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1786"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="307"/>
         <source>the certificate is not valid yet (check this machine&apos;s clock)</source>
         <translation>证书尚未生效（检查本机时钟）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1791"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="311"/>
         <source>the certificate was refused: {message}</source>
         <translation>证书被拒绝：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1801"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="312"/>
         <source>store the bare key: no spaces, newline, quotes or &apos;Bearer &apos; around it (export VAR=sk-... ; read files with `tr -d &apos;\n&apos;`)</source>
         <translation>只保存密钥本身：前后不要有空格、换行、引号或 &apos;Bearer &apos;（export VAR=sk-... ；读文件时用 `tr -d &apos;\n&apos;`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1811"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="317"/>
         <source>copy the key again, whole, from the provider&apos;s console</source>
         <translation>从服务商控制台重新完整复制密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1818"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="321"/>
         <source>replace the placeholder with your real key</source>
         <translation>把占位文字换成你真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1823"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="325"/>
         <source>remove the Authorization header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 Authorization</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor.py" line="1828"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="329"/>
         <source>check the key</source>
         <translation>检查密钥</translation>
     </message>
@@ -561,7 +684,7 @@
 <context>
     <name>ErrorFix</name>
     <message>
-        <location filename="../../workbench/core/errors.py" line="634"/>
+        <location filename="../../workbench/core/errors.py" line="646"/>
         <source>the calibration request failed first; a gateway (LiteLLM, say) that sees a deployment fail puts it in cooldown and answers 429 &apos;No deployments available&apos; until the cooldown ends, so this 429 follows that failure and is no sign of too many requests</source>
         <translation>校准请求先失败了；网关（例如 LiteLLM）看到某个部署失败后会让它进入冷却，并在冷却结束前对所有请求回答 429“No deployments available”，所以这个 429 是那次失败的后果，并不表示请求过多</translation>
     </message>
@@ -807,41 +930,51 @@
     </message>
     <message>
         <location filename="../../workbench/core/errors.py" line="328"/>
+        <source>the client worker process (or cluster node) that ran this request died before the request finished</source>
+        <translation>运行此请求的客户端工作进程（或集群节点）在请求完成前已终止</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="333"/>
+        <source>check the machine&apos;s memory and the worker&apos;s logs, then run again; --workers 1 runs everything in one process</source>
+        <translation>检查该机器的内存和工作进程的日志，然后重新运行；--workers 1 会在单个进程中运行全部请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/errors.py" line="340"/>
         <source>an unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部出现意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="332"/>
+        <location filename="../../workbench/core/errors.py" line="344"/>
         <source>please report it with the message</source>
         <translation>请带上这条信息反馈给我们</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="350"/>
+        <location filename="../../workbench/core/errors.py" line="362"/>
         <source>the server refused the key: its answer speaks of the key or of access, though its status is not 401 (gateways such as a LiteLLM proxy without a database answer a bad key with 400), or it refused even the model list</source>
         <translation>服务器拒绝了密钥：它的回答说到密钥或访问权限，尽管状态码不是 401（例如没有数据库的 LiteLLM 代理对错误的密钥回答 400），或者它连模型列表都拒绝了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="356"/>
+        <location filename="../../workbench/core/errors.py" line="368"/>
         <source>check the key for this gateway (the gateway&apos;s own key, not the upstream provider&apos;s; no spaces or quotes around it); run `workbench doctor --base-url URL`</source>
         <translation>检查这个网关的密钥（网关自己的密钥，而不是上游服务商的；前后不要有空格或引号）；运行 `workbench doctor --base-url URL`</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="367"/>
+        <location filename="../../workbench/core/errors.py" line="379"/>
         <source>the gateway took the request, but the upstream it routes this model to refused it (the message carries the upstream&apos;s words): the gateway&apos;s route for this model is broken</source>
         <translation>网关接受了请求，但它为这个模型路由到的上游拒绝了它（消息里带着上游的原话）：网关中这个模型的路由坏了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="372"/>
+        <location filename="../../workbench/core/errors.py" line="384"/>
         <source>check the gateway&apos;s route for this model: the upstream&apos;s model id, address and key in the gateway&apos;s configuration, and the upstream&apos;s own logs</source>
         <translation>检查网关中这个模型的路由：网关配置里上游的模型 id、地址和密钥，以及上游自己的日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="383"/>
+        <location filename="../../workbench/core/errors.py" line="395"/>
         <source>the gateway refused the request itself: its upstream for this model failed a moment ago (an error or a rate limit), so the gateway sends it nothing until a cooldown ends</source>
         <translation>请求被网关自己拒绝：这个模型的上游刚刚出错（报错或限流），冷却期结束前网关不再向它发送请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/errors.py" line="388"/>
+        <location filename="../../workbench/core/errors.py" line="400"/>
         <source>find out why the upstream failed: the first request it refused carries the upstream&apos;s words (`workbench bench` prints every failure), and `workbench doctor --model M` shows them once the cooldown ends; check the gateway&apos;s route for this model and its logs</source>
         <translation>查明上游为何出错：被拒绝的第一个请求带着上游的原话（`workbench bench` 会打印每个失败），冷却期结束后 `workbench doctor --model M` 也会显示；检查网关中这个模型的路由和网关日志</translation>
     </message>
@@ -849,67 +982,112 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="30"/>
+        <location filename="../../workbench/ui/history_view.py" line="137"/>
+        <source>%1, imported from %2</source>
+        <translation>%1，导入自 %2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="76"/>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="79"/>
+        <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
+        <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="87"/>
+        <source>Import result files</source>
+        <translation>导入结果文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="91"/>
+        <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
+        <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="91"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="166"/>
+        <source>No run history is open: nothing can be imported.</source>
+        <translation>没有打开运行历史：无法导入。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="181"/>
+        <source>Imported %1 run(s), %2 already in the history.</source>
+        <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="38"/>
         <source>when</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="31"/>
+        <location filename="../../workbench/ui/history_view.py" line="39"/>
         <source>kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="32"/>
+        <location filename="../../workbench/ui/history_view.py" line="40"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="33"/>
+        <location filename="../../workbench/ui/history_view.py" line="41"/>
         <source>models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="34"/>
+        <location filename="../../workbench/ui/history_view.py" line="42"/>
         <source>prompt</source>
         <translation>提示长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="35"/>
+        <location filename="../../workbench/ui/history_view.py" line="43"/>
         <source>measured</source>
         <translation>测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="36"/>
+        <location filename="../../workbench/ui/history_view.py" line="44"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="37"/>
+        <location filename="../../workbench/ui/history_view.py" line="45"/>
         <source>calibration / warm-up</source>
         <translation>校准 / 预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="59"/>
+        <location filename="../../workbench/ui/history_view.py" line="60"/>
+        <source>Run history</source>
+        <translation>运行历史</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="69"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="60"/>
+        <location filename="../../workbench/ui/history_view.py" line="70"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="65"/>
+        <location filename="../../workbench/ui/history_view.py" line="75"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="67"/>
+        <location filename="../../workbench/ui/history_view.py" line="95"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="93"/>
+        <location filename="../../workbench/ui/history_view.py" line="124"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
@@ -917,426 +1095,388 @@
 <context>
     <name>ImportPreviewDialog</name>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="90"/>
+        <location filename="../../workbench/ui/import_preview.py" line="36"/>
         <source>Import providers</source>
         <translation>导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="104"/>
+        <location filename="../../workbench/ui/import_preview.py" line="50"/>
         <source>Nothing is saved until you press Save. Keys are never written to a file: they stay environment-variable references or go to the OS keyring.</source>
         <translation>点击“保存”前不会保存任何内容。Key 绝不会写入文件：它们保持为环境变量引用，或存入系统密钥环。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="63"/>
+        <source>Found: %1 (%2)</source>
+        <translation>发现：%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="65"/>
+        <source>  read %1 (%2)</source>
+        <translation>  已读取 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="74"/>
+        <source>  key       from %1</source>
+        <translation>  Key       来自 %1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="79"/>
+        <source>Keyring: %1</source>
+        <translation>密钥环：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="81"/>
+        <source>Warnings:</source>
+        <translation>警告：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="84"/>
+        <source>Nothing new: these providers are already saved.</source>
+        <translation>没有新内容：这些服务商均已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="88"/>
+        <source>  base URL  %1</source>
+        <translation>  Base URL  %1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="90"/>
+        <source>            note: %1</source>
+        <translation>            注：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="92"/>
+        <source>  models    (none in the file)</source>
+        <translation>  模型      （文件中没有）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="97"/>
+        <source>  model     %1  %2, %3 ctx</source>
+        <translation>  模型      %1  %2，上下文 %3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="103"/>
+        <source>  headers   %1</source>
+        <translation>  请求头    %1</translation>
+    </message>
+</context>
+<context>
+    <name>KernelCharts</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="74"/>
+        <source>KV length (tokens)</source>
+        <translation>KV 长度（Token）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="76"/>
+        <source>Latency per decode step</source>
+        <translation>每步解码延迟</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="76"/>
+        <source>µs (log)</source>
+        <translation>µs（对数）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="79"/>
+        <source>Achieved bandwidth</source>
+        <translation>实测带宽</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="79"/>
+        <source>GB/s (log)</source>
+        <translation>GB/s（对数）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="82"/>
+        <source>KV cache bytes per token (one layer)</source>
+        <translation>每 Token KV 缓存字节数（单层）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="82"/>
+        <source>bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="112"/>
+        <source> — CPU (wall-clock)</source>
+        <translation> — CPU（墙钟时间）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="116"/>
+        <source>Latency per decode step%1</source>
+        <translation>每步解码延迟%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
+        <source>µs (log); dashed: %1 roofline</source>
+        <translation>µs（对数）；虚线：%1 的 Roofline</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="122"/>
+        <source>Achieved bandwidth%1</source>
+        <translation>实测带宽%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="161"/>
+        <source>%1 roofline</source>
+        <translation>%1 Roofline</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="177"/>
+        <source>%1 peak %2 GB/s</source>
+        <translation>%1 峰值 %2 GB/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="206"/>
+        <source>KV bytes per token, one layer, %1</source>
+        <translation>每 Token KV 字节数（单层，%1）</translation>
+    </message>
+</context>
+<context>
+    <name>KernelTable</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="15"/>
+        <source>variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="16"/>
+        <source>backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="17"/>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="18"/>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="19"/>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="20"/>
+        <source>KV length</source>
+        <translation>KV 长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="21"/>
+        <source>q length</source>
+        <translation>查询长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="22"/>
+        <source>latency µs</source>
+        <translation>延迟 µs</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="23"/>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="24"/>
+        <source>TFLOP/s</source>
+        <translation>TFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="25"/>
+        <source>% peak BW</source>
+        <translation>峰值带宽 %</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="26"/>
+        <source>roofline µs</source>
+        <translation>Roofline µs</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="27"/>
+        <source>KV B/token</source>
+        <translation>KV 字节/token</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="28"/>
+        <source>timing</source>
+        <translation>计时</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="29"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="50"/>
+        <source>Kernel timings</source>
+        <translation>内核计时</translation>
     </message>
 </context>
 <context>
     <name>KernelsView</name>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="189"/>
-        <source>Variants:</source>
-        <translation>变体：</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="197"/>
-        <source>KV lengths:</source>
-        <translation>KV 长度：</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="72"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="210"/>
-        <source>batch</source>
-        <translation>批大小</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="216"/>
-        <source>query length</source>
-        <translation>查询长度</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="71"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="221"/>
-        <source>dtype</source>
-        <translation>dtype</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="68"/>
-        <source>variant</source>
-        <translation>变体</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="69"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="229"/>
-        <source>backend</source>
-        <translation>后端</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="70"/>
-        <source>device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="73"/>
-        <source>KV length</source>
-        <translation>KV 长度</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="74"/>
-        <source>q length</source>
-        <translation>查询长度</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="75"/>
-        <source>latency µs</source>
-        <translation>延迟 µs</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="76"/>
-        <source>GB/s</source>
-        <translation>GB/s</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="77"/>
-        <source>TFLOP/s</source>
-        <translation>TFLOP/s</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="78"/>
-        <source>% peak BW</source>
-        <translation>峰值带宽 %</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="79"/>
-        <source>roofline µs</source>
-        <translation>Roofline µs</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="80"/>
-        <source>KV B/token</source>
-        <translation>KV 字节/token</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="81"/>
-        <source>timing</source>
-        <translation>计时</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="82"/>
-        <source>error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="233"/>
-        <source>timed launches</source>
-        <translation>计时次数</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="236"/>
-        <source>auto</source>
-        <translation>自动</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="237"/>
-        <source>Launches timed per row; auto: 5 on the CPU, 30 on a GPU</source>
-        <translation>每行计时的启动次数；自动：CPU 上 5 次，GPU 上 30 次</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="239"/>
-        <source>roofline on</source>
-        <translation>Roofline 硬件</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="243"/>
-        <source>%1 (%2 TB/s, %3 TFLOP/s)</source>
-        <translation>%1 (%2 TB/s, %3 TFLOP/s)</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="266"/>
-        <source>Worker:</source>
-        <translation>工作进程：</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="268"/>
-        <source>Auto-detect a Python with torch</source>
-        <translation>自动查找带 torch 的 Python</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="269"/>
-        <source>This Python</source>
-        <translation>当前 Python</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="270"/>
-        <source>Connect to HOST:PORT</source>
-        <translation>连接到 HOST:PORT</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="274"/>
-        <source>path of a Python interpreter that has torch</source>
-        <translation>装有 torch 的 Python 解释器路径</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="277"/>
-        <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
-        <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="281"/>
-        <source>token</source>
-        <translation>令牌</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="283"/>
-        <source>Connect</source>
-        <translation>连接</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
-        <source>No worker yet: it starts on Run or Connect.</source>
-        <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="293"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="127"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="295"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="129"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="304"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="138"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="306"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="140"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="327"/>
-        <source>KV length (tokens)</source>
-        <translation>KV 长度（Token）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
-        <source>Latency per decode step</source>
-        <translation>每步解码延迟</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
-        <source>µs (log)</source>
-        <translation>µs（对数）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="332"/>
-        <source>Achieved bandwidth</source>
-        <translation>实测带宽</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="332"/>
-        <source>GB/s (log)</source>
-        <translation>GB/s（对数）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
-        <source>KV cache bytes per token (one layer)</source>
-        <translation>每 Token KV 缓存字节数（单层）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
-        <source>bytes</source>
-        <translation>字节</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="416"/>
-        <source>Enter the path of a Python interpreter that has torch.</source>
-        <translation>请输入装有 torch 的 Python 解释器路径。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="423"/>
-        <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
-        <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="441"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="196"/>
         <source>the worker&apos;s Python cannot import torch</source>
         <translation>工作进程的 Python 无法导入 torch</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="443"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="198"/>
         <source>The kernel worker cannot run kernels: %1</source>
         <translation>内核工作进程无法运行内核：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="446"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="201"/>
         <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="459"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="214"/>
         <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
         <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="467"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="222"/>
         <source>%1 (CUDA events)</source>
         <translation>%1（CUDA 事件）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="489"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="741"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="413"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="497"/>
-        <source>Available backends are known once the worker has started.</source>
-        <translation>工作进程启动后才能确定可用的后端。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="511"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="236"/>
         <source>Worker without torch: %1</source>
         <translation>工作进程没有 torch：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="516"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="241"/>
         <source>Worker ready: torch %1, Triton %2, %3</source>
         <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="518"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="243"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="568"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="307"/>
         <source>Starting the kernel worker…</source>
         <translation>正在启动内核工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="581"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="298"/>
         <source>Worker start cancelled.</source>
         <translation>已取消启动工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="588"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
         <source>No worker.</source>
         <translation>无工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="590"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="288"/>
         <source>The kernel worker could not start: %1</source>
         <translation>内核工作进程无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="593"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="291"/>
         <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="621"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="651"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="311"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="324"/>
         <source>Worker stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="646"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="319"/>
         <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
         <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="648"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="321"/>
         <source>Run again to restart it.</source>
         <translation>再次运行即可重启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="664"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="768"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="437"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="703"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="376"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="711"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="384"/>
         <source>Pick at least one variant and one KV length.</source>
         <translation>请至少选择一个变体和一个 KV 长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="727"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="400"/>
         <source>starting the worker…</source>
         <translation>正在启动工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="743"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="415"/>
         <source>Backend %1 is not available on this worker: %2</source>
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="774"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="443"/>
         <source>Cancelled after %1 rows.</source>
         <translation>已取消（已完成 %1 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="894"/>
-        <source> — CPU (wall-clock)</source>
-        <translation> — CPU（墙钟时间）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="898"/>
-        <source>Latency per decode step%1</source>
-        <translation>每步解码延迟%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="901"/>
-        <source>µs (log); dashed: %1 roofline</source>
-        <translation>µs（对数）；虚线：%1 的 Roofline</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="991"/>
-        <source>KV bytes per token, one layer, %1</source>
-        <translation>每 Token KV 字节数（单层，%1）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="904"/>
-        <source>Achieved bandwidth%1</source>
-        <translation>实测带宽%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="945"/>
-        <source>%1 roofline</source>
-        <translation>%1 Roofline</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="960"/>
-        <source>%1 peak %2 GB/s</source>
-        <translation>%1 峰值 %2 GB/s</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1009"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="548"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1012"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="551"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1015"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="554"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1021"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="560"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="1029"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="568"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -1344,22 +1484,22 @@
 <context>
     <name>KeyRef</name>
     <message>
-        <location filename="../../workbench/core/providers.py" line="46"/>
+        <location filename="../../workbench/core/providers.py" line="47"/>
         <source>environment variable ${name}</source>
         <translation>环境变量 ${name}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="47"/>
+        <location filename="../../workbench/core/providers.py" line="48"/>
         <source>OS keyring (account &apos;{name}&apos;)</source>
         <translation>系统钥匙串（账户 &apos;{name}&apos;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="48"/>
+        <location filename="../../workbench/core/providers.py" line="49"/>
         <source>typed in, held in memory for this session only</source>
         <translation>手动输入，仅在本次会话的内存中保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="49"/>
+        <location filename="../../workbench/core/providers.py" line="50"/>
         <source>no key (a keyless server)</source>
         <translation>无 Key（无需 Key 的服务器）</translation>
     </message>
@@ -1367,42 +1507,42 @@
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="60"/>
+        <location filename="../../workbench/ui/live_plots.py" line="61"/>
         <source>Output tokens vs time</source>
         <translation>输出 Token 数随时间变化</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="61"/>
+        <location filename="../../workbench/ui/live_plots.py" line="62"/>
         <source>seconds since the request was sent</source>
         <translation>自发送请求起的秒数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="62"/>
+        <location filename="../../workbench/ui/live_plots.py" line="63"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="65"/>
+        <location filename="../../workbench/ui/live_plots.py" line="66"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="66"/>
+        <location filename="../../workbench/ui/live_plots.py" line="67"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="67"/>
+        <location filename="../../workbench/ui/live_plots.py" line="68"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="68"/>
+        <location filename="../../workbench/ui/live_plots.py" line="69"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="234"/>
+        <location filename="../../workbench/ui/live_plots.py" line="238"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
@@ -1410,265 +1550,418 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="76"/>
+        <location filename="../../workbench/ui/main_window.py" line="375"/>
+        <source>Cannot run: %1. Change it in the Providers tab.</source>
+        <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="81"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="125"/>
+        <location filename="../../workbench/ui/main_window.py" line="130"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="126"/>
+        <location filename="../../workbench/ui/main_window.py" line="131"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="127"/>
+        <location filename="../../workbench/ui/main_window.py" line="132"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="128"/>
+        <location filename="../../workbench/ui/main_window.py" line="133"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="129"/>
+        <location filename="../../workbench/ui/main_window.py" line="134"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="155"/>
+        <location filename="../../workbench/ui/main_window.py" line="167"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="159"/>
+        <location filename="../../workbench/ui/main_window.py" line="171"/>
         <source>Preset: real models (GQA vs MLA)</source>
         <translation>预设：真实模型（GQA 对比 MLA）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="160"/>
+        <location filename="../../workbench/ui/main_window.py" line="172"/>
         <source>Preset: attention only (70B twins)</source>
         <translation>预设：仅注意力不同（70B 孪生模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="161"/>
+        <location filename="../../workbench/ui/main_window.py" line="173"/>
         <source>Preset: Gateway overhead (direct vs gateway)</source>
         <translation>预设：网关开销（直连 vs 网关）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="162"/>
+        <location filename="../../workbench/ui/main_window.py" line="174"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="166"/>
-        <source> Panes </source>
-        <translation> 窗格数 </translation>
+        <location filename="../../workbench/ui/main_window.py" line="176"/>
+        <source>Preset</source>
+        <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="172"/>
+        <location filename="../../workbench/ui/main_window.py" line="179"/>
+        <source> &amp;Panes </source>
+        <translation> 窗格数(&amp;P) </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="187"/>
+        <source>Run mode</source>
+        <translation>运行方式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="188"/>
         <source>All at once</source>
         <translation>同时运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="173"/>
+        <location filename="../../workbench/ui/main_window.py" line="189"/>
         <source>One after another</source>
         <translation>依次运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="176"/>
+        <location filename="../../workbench/ui/main_window.py" line="192"/>
         <source>Run all</source>
         <translation>全部运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="179"/>
+        <location filename="../../workbench/ui/main_window.py" line="195"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="183"/>
+        <location filename="../../workbench/ui/main_window.py" line="199"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="186"/>
+        <location filename="../../workbench/ui/main_window.py" line="202"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="203"/>
+        <location filename="../../workbench/ui/main_window.py" line="219"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="275"/>
+        <location filename="../../workbench/ui/main_window.py" line="299"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="286"/>
+        <location filename="../../workbench/ui/main_window.py" line="310"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="335"/>
+        <location filename="../../workbench/ui/main_window.py" line="359"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="377"/>
+        <location filename="../../workbench/ui/main_window.py" line="416"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="423"/>
+        <location filename="../../workbench/ui/main_window.py" line="462"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="425"/>
+        <location filename="../../workbench/ui/main_window.py" line="464"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="427"/>
+        <location filename="../../workbench/ui/main_window.py" line="466"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="461"/>
+        <location filename="../../workbench/ui/main_window.py" line="509"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="465"/>
+        <location filename="../../workbench/ui/main_window.py" line="513"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="487"/>
+        <location filename="../../workbench/ui/main_window.py" line="539"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="526"/>
+        <location filename="../../workbench/ui/main_window.py" line="590"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="531"/>
+        <location filename="../../workbench/ui/main_window.py" line="595"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="535"/>
+        <location filename="../../workbench/ui/main_window.py" line="599"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="539"/>
+        <location filename="../../workbench/ui/main_window.py" line="603"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="578"/>
+        <location filename="../../workbench/ui/main_window.py" line="642"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="594"/>
+        <location filename="../../workbench/ui/main_window.py" line="659"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
 </context>
 <context>
+    <name>MenuBar</name>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="56"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="60"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="67"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="68"/>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="72"/>
+        <source>&amp;System</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="73"/>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="74"/>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="79"/>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="85"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="86"/>
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="89"/>
+        <source>&amp;About Attention Workbench</source>
+        <translation>关于 Attention Workbench(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="118"/>
+        <source>The language changes to %1 at the next start.</source>
+        <translation>下次启动时界面语言改为%1。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="128"/>
+        <source>The documentation is the docs/ folder of the source release (attention-workbench-%1.tar.gz) and its README.md.</source>
+        <translation>文档位于源码发布包（attention-workbench-%1.tar.gz）的 docs/ 文件夹及其 README.md 中。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="138"/>
+        <source>About Attention Workbench</source>
+        <translation>关于 Attention Workbench</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="141"/>
+        <source>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;Measures LLM servers behind OpenAI-compatible APIs: time to first token and decode speed, per request.</source>
+        <translation>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;测量 OpenAI 兼容接口后的大模型服务：逐个请求的首 token 延迟与解码速度。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelList</name>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="50"/>
+        <location filename="../../workbench/ui/model_list.py" line="59"/>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="51"/>
+        <source>Fetch models</source>
+        <translation>获取模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="52"/>
+        <source>Ask the server for its list (GET /models)</source>
+        <translation>向服务器请求模型列表（GET /models）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="54"/>
+        <location filename="../../workbench/ui/model_list.py" line="55"/>
+        <source>Search models</source>
+        <translation>搜索模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="68"/>
+        <source>Checked models are saved with the provider and offered in the panes.</source>
+        <translation>勾选的模型随服务商一起保存，并可在窗格中选用。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="83"/>
+        <source>%1 ctx</source>
+        <translation>上下文 %1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="85"/>
+        <source>not in the catalog</source>
+        <translation>不在模型目录中</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="87"/>
+        <source>not listed by the server</source>
+        <translation>服务器未列出</translation>
+    </message>
+</context>
+<context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="105"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="96"/>
+        <source>Model of pane %1</source>
+        <translation>窗格 %1 的模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="108"/>
+        <source>Fit the prompt to pane %1&apos;s context window</source>
+        <translation>将提示词长度调整到窗格 %1 的上下文窗口内</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="114"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="122"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="119"/>
+        <source>Answer in pane %1</source>
+        <translation>窗格 %1 中的回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="129"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="123"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="130"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="124"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="131"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="125"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="132"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="126"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="133"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="183"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="190"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="188"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="195"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="191"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="198"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="204"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="213"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="206"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="215"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="218"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="226"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="226"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="257"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="243"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="274"/>
         <source>Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 usable on %4.</source>
         <translation>显存放不下：每个设备 KV 缓存 %1 + 权重 %2，超过 %4 上可用的 %3。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="260"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="291"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="288"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="319"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="296"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="327"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -1676,42 +1969,67 @@
 <context>
     <name>PromptPanel</name>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="115"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="106"/>
+        <source>Prompt length</source>
+        <translation>提示词长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="116"/>
+        <source>Prompt task</source>
+        <translation>提示词任务</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="117"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="116"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="118"/>
         <source>Needle</source>
         <translation>大海捞针</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="121"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="120"/>
+        <source>Needle depth</source>
+        <translation>“针”的位置深度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="124"/>
         <source>depth </source>
         <translation>深度 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="125"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="126"/>
+        <source>Maximum output tokens</source>
+        <translation>最大输出 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="129"/>
         <source>max tokens </source>
         <translation>最大 Token </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="127"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="131"/>
+        <source>Prompt text language</source>
+        <translation>提示词文本语言</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="132"/>
         <source>English text</source>
         <translation>英文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="128"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="133"/>
         <source>Chinese text</source>
         <translation>中文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="134"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="139"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="184"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="189"/>
         <source>%1 tokens</source>
         <translation>%1 Token</translation>
     </message>
@@ -1719,283 +2037,309 @@
 <context>
     <name>ProviderController</name>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="85"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="77"/>
         <source>%1, built-in</source>
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="165"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="151"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="168"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="154"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="175"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="161"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="203"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="189"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="241"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="227"/>
         <source>no key (the built-in provider)</source>
         <translation>无 Key（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="244"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="230"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="309"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="295"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="318"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="304"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
 </context>
 <context>
-    <name>ProviderPanel</name>
+    <name>ProviderForm</name>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="150"/>
-        <source>Add</source>
-        <translation>添加</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="151"/>
-        <source>Remove</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="152"/>
-        <source>Import…</source>
-        <translation>导入…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="154"/>
-        <source>From a config file…</source>
-        <translation>从配置文件…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="155"/>
-        <source>From a folder (home or tool folder)…</source>
-        <translation>从文件夹（主目录或工具目录）…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="169"/>
+        <location filename="../../workbench/ui/provider_form.py" line="48"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="173"/>
+        <location filename="../../workbench/ui/provider_form.py" line="63"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="174"/>
+        <location filename="../../workbench/ui/provider_form.py" line="64"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="178"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="954"/>
+        <location filename="../../workbench/ui/provider_form.py" line="68"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="186"/>
+        <location filename="../../workbench/ui/provider_form.py" line="77"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="187"/>
+        <location filename="../../workbench/ui/provider_form.py" line="78"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="188"/>
+        <location filename="../../workbench/ui/provider_form.py" line="79"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="189"/>
+        <location filename="../../workbench/ui/provider_form.py" line="80"/>
         <source>No key</source>
         <translation>无 Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
+        <location filename="../../workbench/ui/provider_form.py" line="84"/>
         <source>Key from</source>
         <translation>Key 来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
+        <location filename="../../workbench/ui/provider_form.py" line="86"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
+        <location filename="../../workbench/ui/provider_form.py" line="87"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
+        <location filename="../../workbench/ui/provider_form.py" line="89"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="199"/>
+        <location filename="../../workbench/ui/provider_form.py" line="90"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="202"/>
+        <location filename="../../workbench/ui/provider_form.py" line="93"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴 Key；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="203"/>
+        <location filename="../../workbench/ui/provider_form.py" line="94"/>
         <source>Key</source>
         <translation>Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="219"/>
+        <location filename="../../workbench/ui/provider_form.py" line="111"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 Name: value — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="222"/>
+        <location filename="../../workbench/ui/provider_form.py" line="114"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="229"/>
+        <location filename="../../workbench/ui/provider_form.py" line="120"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="231"/>
+        <location filename="../../workbench/ui/provider_form.py" line="122"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="233"/>
+        <location filename="../../workbench/ui/provider_form.py" line="124"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="236"/>
+        <location filename="../../workbench/ui/provider_form.py" line="127"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="239"/>
+        <location filename="../../workbench/ui/provider_form.py" line="132"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="240"/>
+        <location filename="../../workbench/ui/provider_form.py" line="133"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="241"/>
+        <location filename="../../workbench/ui/provider_form.py" line="134"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="248"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="955"/>
+        <location filename="../../workbench/ui/provider_form.py" line="131"/>
+        <location filename="../../workbench/ui/provider_form.py" line="142"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="250"/>
+        <location filename="../../workbench/ui/provider_form.py" line="136"/>
+        <source>Proxy URL</source>
+        <translation>代理 URL</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="143"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="255"/>
+        <location filename="../../workbench/ui/provider_form.py" line="148"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取 Key 和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="264"/>
-        <source>Models</source>
-        <translation>模型</translation>
+        <location filename="../../workbench/ui/provider_form.py" line="184"/>
+        <source>paste the key; Save puts it in the keyring</source>
+        <translation>粘贴 Key；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="265"/>
-        <source>Fetch models</source>
-        <translation>获取模型</translation>
+        <location filename="../../workbench/ui/provider_form.py" line="186"/>
+        <source>paste the key; kept in memory only</source>
+        <translation>粘贴 Key；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="266"/>
-        <source>Ask the server for its list (GET /models)</source>
-        <translation>向服务器请求模型列表（GET /models）</translation>
+        <location filename="../../workbench/ui/provider_form.py" line="192"/>
+        <source>Stored in the OS keyring, never in a file. %1</source>
+        <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="269"/>
-        <source>Search models</source>
-        <translation>搜索模型</translation>
+        <location filename="../../workbench/ui/provider_form.py" line="196"/>
+        <source>Held in memory until the app closes; you type it again next session.</source>
+        <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="281"/>
-        <source>Checked models are saved with the provider and offered in the panes.</source>
-        <translation>勾选的模型随服务商一起保存，并可在窗格中选用。</translation>
+        <location filename="../../workbench/ui/provider_form.py" line="198"/>
+        <source>Read from the environment when needed; the file keeps only the name.</source>
+        <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="286"/>
+        <location filename="../../workbench/ui/provider_form.py" line="200"/>
+        <source>For servers that need no key.</source>
+        <translation>适用于无需 Key 的服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="202"/>
+        <source>The OS keyring is unavailable here: %1</source>
+        <translation>此处无法使用系统密钥环：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="207"/>
+        <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
+        <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="235"/>
+        <source>Saved as %1 — %2</source>
+        <translation>已保存为 %1 — %2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="248"/>
+        <source>a provider needs a name</source>
+        <translation>服务商必须有名称</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="272"/>
+        <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
+        <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="292"/>
+        <source>extra headers, line %1: write it as Name: value</source>
+        <translation>额外请求头第 %1 行：请写成 Name: value</translation>
+    </message>
+</context>
+<context>
+    <name>ProviderPanel</name>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="119"/>
+        <source>Saved providers</source>
+        <translation>已保存的服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="122"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="123"/>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="124"/>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="126"/>
+        <source>From a config file…</source>
+        <translation>从配置文件…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="127"/>
+        <source>From a folder (home or tool folder)…</source>
+        <translation>从文件夹（主目录或工具目录）…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_panel.py" line="143"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="289"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="146"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="291"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="148"/>
         <source>Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream</source>
         <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、Key、模型、流式输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="299"/>
-        <source>Connection test</source>
-        <translation>连接测试</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="300"/>
-        <location filename="../../workbench/ui/provider_panel.py" line="881"/>
-        <source>Not run yet.</source>
-        <translation>尚未运行。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="303"/>
-        <source>Check</source>
-        <translation>检查项</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="303"/>
-        <source>Result</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="354"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="186"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="356"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="188"/>
         <source>%1 (built-in, read-only)
     %2</source>
         <translation>%1
@@ -2003,322 +2347,112 @@
     （内置，只读）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="361"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
         <source>The built-in provider: simulated models on this machine</source>
         <translation>内置服务商：在本机运行的模拟模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="366"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
         <source>⚠ TLS verification OFF</source>
         <translation>⚠ TLS 验证已关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="426"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="258"/>
         <source>New provider: fill in the base URL and where its key comes from.</source>
         <translation>新服务商：请填写 Base URL 和 Key 的来源。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="475"/>
-        <source>paste the key; Save puts it in the keyring</source>
-        <translation>粘贴 Key；保存时存入密钥环</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="476"/>
-        <source>Stored in the OS keyring, never in a file. %1</source>
-        <translation>存储在系统密钥环中，不写入文件。%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="480"/>
-        <source>paste the key; kept in memory only</source>
-        <translation>粘贴 Key；仅保存在内存中</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="481"/>
-        <source>Held in memory until the app closes; you type it again next session.</source>
-        <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="483"/>
-        <source>Read from the environment when needed; the file keeps only the name.</source>
-        <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="485"/>
-        <source>For servers that need no key.</source>
-        <translation>适用于无需 Key 的服务器。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="487"/>
-        <source>The OS keyring is unavailable here: %1</source>
-        <translation>此处无法使用系统密钥环：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="492"/>
-        <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
-        <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="519"/>
-        <source>Saved as %1 — %2</source>
-        <translation>已保存为 %1 — %2</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="531"/>
-        <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
-        <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="551"/>
-        <source>extra headers, line %1: write it as Name: value</source>
-        <translation>额外请求头第 %1 行：请写成 Name: value</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="575"/>
-        <source>a provider needs a name</source>
-        <translation>服务商必须有名称</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="596"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="296"/>
         <source>the built-in provider has not started yet</source>
         <translation>内置服务商尚未启动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="611"/>
-        <source>%1 ctx</source>
-        <translation>上下文 %1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="613"/>
-        <source>not in the catalog</source>
-        <translation>不在模型目录中</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="615"/>
-        <source>not listed by the server</source>
-        <translation>服务器未列出</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="701"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="349"/>
         <source>Saved &apos;%1&apos; to %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="706"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="354"/>
         <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
         <translation>注意：本应用的环境中尚未设置 $%1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="722"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="370"/>
         <source>Remove provider</source>
         <translation>删除服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="724"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="372"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
         <translation>删除服务商“%1”？其 Key 仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="735"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="383"/>
         <source>Nothing removed.</source>
         <translation>未删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="747"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="395"/>
         <source>Removed &apos;%1&apos;.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="754"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="402"/>
         <source>Import providers from a config file</source>
         <translation>从配置文件导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="756"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="404"/>
         <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
         <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="763"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="411"/>
         <source>Import providers from a folder (e.g. your home folder)</source>
         <translation>从文件夹导入服务商（例如主目录）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="776"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="424"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="786"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="434"/>
         <source>Import cancelled: nothing saved.</source>
         <translation>已取消导入：未保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="796"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="444"/>
         <source>Nothing new to save: %1 already saved.</source>
         <translation>没有需要保存的新内容：%1 已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="798"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="446"/>
         <source>Imported %1 to %2.</source>
         <translation>已将 %1 导入到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="807"/>
-        <source>Found: %1 (%2)</source>
-        <translation>发现：%1（%2）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="809"/>
-        <source>  read %1 (%2)</source>
-        <translation>  已读取 %1（%2）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="817"/>
-        <source>  base URL  %1</source>
-        <translation>  Base URL  %1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="819"/>
-        <source>            note: %1</source>
-        <translation>            注：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="821"/>
-        <source>  models    (none in the file)</source>
-        <translation>  模型      （文件中没有）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="826"/>
-        <source>  model     %1  %2, %3 ctx</source>
-        <translation>  模型      %1  %2，上下文 %3</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="832"/>
-        <source>  headers   %1</source>
-        <translation>  请求头    %1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="833"/>
-        <source>  key       from %1</source>
-        <translation>  Key       来自 %1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="838"/>
-        <source>Keyring: %1</source>
-        <translation>密钥环：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="840"/>
-        <source>Warnings:</source>
-        <translation>警告：</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="843"/>
-        <source>Nothing new: these providers are already saved.</source>
-        <translation>没有新内容：这些服务商均已保存。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="864"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="470"/>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="871"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="477"/>
         <source>Not run.</source>
         <translation>未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="901"/>
-        <source>Cause: %1</source>
-        <translation>原因：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="902"/>
-        <source>Fix: %1</source>
-        <translation>解决办法：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="914"/>
-        <source>✓ All checks passed (%1 passed, %2 skipped).</source>
-        <translation>✓ 全部检查通过（%1 项通过，%2 项跳过）。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="922"/>
-        <source>✗ %1 check(s) failed. First: %2 — %3</source>
-        <translation>✗ %1 项检查失败。首个失败：%2 — %3</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="928"/>
-        <source>Key: %1</source>
-        <translation>Key：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="930"/>
-        <source>Warning: %1</source>
-        <translation>警告：%1</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="934"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="493"/>
         <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
         <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="956"/>
-        <source>DNS</source>
-        <translation>DNS</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="957"/>
-        <source>TCP connection</source>
-        <translation>TCP 连接</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="958"/>
-        <source>TLS</source>
-        <translation>TLS</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="959"/>
-        <source>API path (/v1)</source>
-        <translation>API 路径 (/v1)</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="960"/>
-        <source>Key (auth)</source>
-        <translation>Key（认证）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="961"/>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="962"/>
-        <source>Streamed reply</source>
-        <translation>流式响应</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="963"/>
-        <source>Rate limit / quota</source>
-        <translation>限流 / 配额</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="964"/>
-        <source>HTML instead of JSON</source>
-        <translation>返回 HTML 而非 JSON</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="965"/>
-        <source>Network round trip</source>
-        <translation>网络往返</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="975"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="510"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器请求模型列表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="987"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="522"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
     </message>
@@ -2327,17 +2461,27 @@
     <name>ResultsView</name>
     <message>
         <location filename="../../workbench/ui/results_view.py" line="135"/>
+        <source>Results grouping</source>
+        <translation>结果分组方式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/results_view.py" line="136"/>
         <source>Per request</source>
         <translation>按请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="137"/>
+        <location filename="../../workbench/ui/results_view.py" line="138"/>
         <source>Per model and prompt length (median, p10, p90)</source>
         <translation>按模型和提示词长度（中位数、p10、p90）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="170"/>
-        <location filename="../../workbench/ui/results_view.py" line="213"/>
+        <location filename="../../workbench/ui/results_view.py" line="147"/>
+        <source>Results table</source>
+        <translation>结果表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/results_view.py" line="172"/>
+        <location filename="../../workbench/ui/results_view.py" line="215"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>
@@ -2604,81 +2748,222 @@
     </message>
 </context>
 <context>
+    <name>SweepChoices</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="56"/>
+        <source>Variants:</source>
+        <translation>变体：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="64"/>
+        <source>KV lengths:</source>
+        <translation>KV 长度：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="77"/>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="83"/>
+        <source>query length</source>
+        <translation>查询长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="88"/>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="95"/>
+        <source>backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="99"/>
+        <source>timed launches</source>
+        <translation>计时次数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="102"/>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="103"/>
+        <source>Launches timed per row; auto: 5 on the CPU, 30 on a GPU</source>
+        <translation>每行计时的启动次数；自动：CPU 上 5 次，GPU 上 30 次</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="105"/>
+        <source>roofline on</source>
+        <translation>Roofline 硬件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="114"/>
+        <source>%1 (%2 TB/s, %3 TFLOP/s)</source>
+        <translation>%1 (%2 TB/s, %3 TFLOP/s)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="183"/>
+        <source>the worker did not offer it</source>
+        <translation>工作进程未提供该后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_choices.py" line="191"/>
+        <source>Available backends are known once the worker has started.</source>
+        <translation>工作进程启动后才能确定可用的后端。</translation>
+    </message>
+</context>
+<context>
     <name>SweepView</name>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="35"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="36"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="34"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="35"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="36"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="37"/>
         <source>Prefill speed</source>
         <translation>预填充速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="37"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="38"/>
         <source>prefill (tokens/s)</source>
         <translation>预填充（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="38"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="39"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="39"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="40"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="56"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="57"/>
         <source>Prompt lengths:</source>
         <translation>提示词长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="63"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="64"/>
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="68"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="69"/>
         <source>Run sweep</source>
         <translation>运行扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="69"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="70"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="83"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="84"/>
         <source>prompt tokens (log scale)</source>
         <translation>提示 tokens（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="231"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="239"/>
         <source>line: median; shaded: p10–p90 over %1 repeat(s)</source>
         <translation>线：中位数；阴影：%1 次重复的 p10–p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="114"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="115"/>
         <source>Pick at least one prompt length.</source>
         <translation>请至少选择一个提示词长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="123"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="124"/>
         <source>, ETA %1 s</source>
         <translation>，预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="125"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="126"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
+    </message>
+</context>
+<context>
+    <name>WorkerRow</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="28"/>
+        <source>Worker:</source>
+        <translation>工作进程：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="30"/>
+        <source>Auto-detect a Python with torch</source>
+        <translation>自动查找带 torch 的 Python</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="31"/>
+        <source>This Python</source>
+        <translation>当前 Python</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="32"/>
+        <source>Connect to HOST:PORT</source>
+        <translation>连接到 HOST:PORT</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="36"/>
+        <source>Worker Python</source>
+        <translation>工作进程的 Python</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="37"/>
+        <source>path of a Python interpreter that has torch</source>
+        <translation>装有 torch 的 Python 解释器路径</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="40"/>
+        <source>Worker address</source>
+        <translation>工作进程地址</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="41"/>
+        <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
+        <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="44"/>
+        <source>Worker token</source>
+        <translation>工作进程令牌</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="46"/>
+        <source>token</source>
+        <translation>令牌</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="48"/>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="50"/>
+        <source>No worker yet: it starts on Run or Connect.</source>
+        <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="72"/>
+        <source>Enter the path of a Python interpreter that has torch.</source>
+        <translation>请输入装有 torch 的 Python 解释器路径。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="79"/>
+        <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
+        <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>
 </context>
 </TS>

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
+from workbench.commands.bench_workers import add_worker_args, check_cluster, make_runner
 from workbench.commands.common import (
     LOCAL_PROVIDER,
     Endpoint,
@@ -39,15 +40,17 @@ from workbench.commands.compare_route import (
 from workbench.core import loop as event_loop
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientPool
+from workbench.core.coordinator import ShardedRunner
 from workbench.core.csv_export import CsvWriter, check_csv_path
 from workbench.core.doctor import suggest_models
+from workbench.core.plan import Choices, build_plan
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
-from workbench.core.providers import (
+from workbench.core.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
-    Provider,
+    Target,
+    Timeouts,
 )
-from workbench.core.results import Target
 from workbench.core.route_compare import ROUTES, RouteComparison
 from workbench.core.runner import (
     MAX_CONCURRENCY,
@@ -208,15 +211,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--no-store", action="store_true", help="do not record the run in the history")
     add_transport_arg(p)
+    add_worker_args(p)
     add_compare_args(p)
     p.set_defaults(func=run)
-
-
-def _pick(flag: float | None, saved: float | None, default: float) -> float:
-    """A flag wins over the saved provider's value, which wins over the default."""
-    if flag is not None:
-        return flag
-    return saved if saved else default
 
 
 def run(args: argparse.Namespace) -> int:
@@ -227,6 +224,8 @@ async def _run(args: argparse.Namespace) -> int:
     problem = check_compare_args(args)
     if problem:
         fail(problem)
+        return EXIT_BAD_INPUT
+    if not check_cluster(args):  # Ray missing, an address that is none
         return EXIT_BAD_INPUT
     try:
         csv_path = check_csv_path(args.csv)
@@ -256,13 +255,9 @@ async def _run(args: argparse.Namespace) -> int:
         for endpoint in endpoints.values():  # headers, proxy and TLS for the runner's clients
             endpoint.register(pool)
         calibration = load_calibration()
-        runner = Runner(
-            pool,
-            sink=store,
-            keys=lambda target: endpoints[target.route].api_key,
-            builder=PromptBuilder(calibration),
-            keep_results=False,  # rows stream to the CSV and the summary; memory stays flat
-        )
+        runner = make_runner(args, plan, pool, store, endpoints, PromptBuilder(calibration))
+        if runner is None:  # the cluster cannot be reached or used
+            return EXIT_BAD_INPUT
         where = " and ".join(e.base_url for e in endpoints.values())
         print(
             f"Run: {len(plan.targets)} model(s) x {len(plan.prompt_lengths)} length(s), "
@@ -308,7 +303,7 @@ async def _routed_plan(args: argparse.Namespace, stack: AsyncExitStack) -> _Plan
         model = route_model(args, route)
         _check_model(found[route], model, catalog)  # a real server's unlisted id: a warning
         targets.append(route_target(found[route], model, route, catalog))
-    plan = _make_plan(args, tuple(targets), None, "sequential")
+    plan = _make_plan(args, tuple(targets), "sequential")
     return (plan, dict(found.items())) if plan is not None else None
 
 
@@ -372,58 +367,29 @@ def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
     served = [_check_model(endpoint, m, catalog) for m in args.model]
     if not all(served):
         return None
-    targets = []
-    for model in args.model:
-        facts = endpoint.model_facts(catalog, model)
-        targets.append(
-            Target(
-                provider=endpoint.provider,
-                base_url=endpoint.base_url,
-                model=model,
-                attention=facts.attention,
-                prices=facts.prices,
-                context_window=facts.context_window,
-            )
-        )
-    return _make_plan(args, tuple(targets), endpoint.saved, _mode(args, endpoint))
+    targets = tuple(endpoint.target(catalog, model) for model in args.model)
+    return _make_plan(args, targets, _mode(args, endpoint))
 
 
-def _make_plan(
-    args: argparse.Namespace, targets: tuple[Target, ...], saved: Provider | None, mode: Mode
-) -> RunPlan | None:
-    """The plan from the flags; timeouts: a flag, else the saved provider's, else the default."""
-    first_token_s = _pick(
-        args.first_token_timeout,
-        saved and saved.first_token_timeout_s,
-        DEFAULT_FIRST_TOKEN_TIMEOUT_S,
-    )
-    stall_s = _pick(args.stall_timeout, saved and saved.stall_timeout_s, DEFAULT_STALL_TIMEOUT_S)
-    total_s = (
-        args.total_timeout
-        if args.total_timeout is not None
-        else (saved.total_timeout_s if saved else None)
+def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode) -> RunPlan | None:
+    """The plan from the flags (core/plan.py); a timeout flag overrides each provider's."""
+    choices = Choices(
+        prompt_lengths=tuple(args.prompt_tokens),
+        repeats=args.repeats,
+        concurrency_levels=tuple(args.concurrency),
+        warmup=args.warmup,
+        max_tokens=args.max_tokens,
+        temperature=args.temperature,
+        mode=mode,
+        language=args.language,
+        task=args.task,
+        needle_depth=args.needle_depth,
+        cache_test=args.cache_test,
+        retry_budget_s=args.retry_budget,
+        timeouts=Timeouts(args.first_token_timeout, args.stall_timeout, args.total_timeout),
     )
     try:
-        return RunPlan(
-            targets=targets,
-            prompt_lengths=tuple(args.prompt_tokens),
-            repeats=args.repeats,
-            concurrency=args.concurrency[0],
-            concurrency_levels=tuple(args.concurrency) if len(args.concurrency) > 1 else (),
-            warmup=args.warmup,
-            max_tokens=args.max_tokens,
-            temperature=args.temperature,
-            mode=mode,
-            language=args.language,
-            task=args.task,
-            needle_depth=args.needle_depth,
-            cache_test=args.cache_test,
-            first_token_timeout_s=first_token_s,
-            stall_timeout_s=stall_s,
-            total_timeout_s=total_s,
-            retry_budget_s=args.retry_budget,
-            kind="sweep" if len(args.prompt_tokens) > 1 else "comparison",
-        )
+        return build_plan(targets, choices)
     except ValueError as exc:  # a saved provider's timeout out of range, say
         fail(str(exc))
         return None
@@ -441,7 +407,9 @@ class _Outcome:
     not_sent: set[str] = field(default_factory=set)  # models whose 'not sent' row was printed
 
 
-async def _drive(runner: Runner, plan: RunPlan, writer: CsvWriter, routed: bool) -> _Outcome:
+async def _drive(
+    runner: Runner | ShardedRunner, plan: RunPlan, writer: CsvWriter, routed: bool
+) -> _Outcome:
     """Consume the run's events: print progress, append each row to the CSV as it finishes."""
     outcome = _Outcome(routes=RouteComparison() if routed else None)
     stopped_by: list[int] = []
@@ -464,7 +432,9 @@ async def _drive(runner: Runner, plan: RunPlan, writer: CsvWriter, routed: bool)
     return outcome
 
 
-def _take(event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: Runner) -> None:
+def _take(
+    event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: Runner | ShardedRunner
+) -> None:
     """One finished request: its row to the CSV (warm-ups are not rows; a calibration request
     is, since its failure is often the cause of the others'), measured ones to the summary."""
     result = event.result
@@ -506,7 +476,7 @@ def _take(event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: 
             runner.cancel()
 
 
-def _stop_on_signals(runner: Runner, stopped_by: list[int]) -> Callable[[], None]:
+def _stop_on_signals(runner: Runner | ShardedRunner, stopped_by: list[int]) -> Callable[[], None]:
     """Ctrl-C (or SIGTERM) stops the run cleanly: requests in flight become 'cancelled' rows
     and every row reaches the CSV. A second Ctrl-C quits at once."""
     loop = asyncio.get_running_loop()

@@ -16,8 +16,15 @@ from typing import Literal
 from workbench.core.catalog import Catalog
 from workbench.core.clients import ClientOptions, ClientPool, ProxyUnsupported, make_client
 from workbench.core.errors import classify_exception, list_refusal
-from workbench.core.providers import ModelEntry, Provider, normalize_base_url
-from workbench.core.results import UNKNOWN_PRICES, Prices
+from workbench.core.plan import (
+    LOCAL_PROVIDER,
+    ModelFacts,
+    catalog_id,
+    model_facts,
+    resolve_target,
+)
+from workbench.core.providers import Provider, normalize_base_url
+from workbench.core.results import Target
 from workbench.core.secrets import (
     KeyUnavailable,
     install_log_redaction,
@@ -29,8 +36,6 @@ from workbench.core.secrets import (
 from workbench.core.terminal import printable_lines
 
 install_log_redaction()  # every CLI log line goes through `redact`
-
-LOCAL_PROVIDER = "local"
 
 
 def fail(message: str) -> None:
@@ -195,30 +200,16 @@ class Endpoint:
 
     def model_facts(self, catalog: Catalog, model: str) -> ModelFacts:
         """Attention, prices and context window: the saved provider's entry over the catalog."""
-        info = catalog.get(model)
-        entry = self.saved.model(model) if self.saved else None
-        entry = entry or ModelEntry(model)
-        return ModelFacts(
-            attention=entry.attention or (info.attention if info else None),
-            prices=entry.prices or (info.prices if info else UNKNOWN_PRICES),
-            context_window=entry.context_window or (info.context_window if info else None),
-            display_name=entry.display_name or (info.display_name if info else None),
-        )
+        return model_facts(catalog, model, self.saved, self.provider)
+
+    def target(self, catalog: Catalog, model: str, route: str | None = None) -> Target:
+        """A Target on this endpoint, with its facts and the saved provider's limits."""
+        return resolve_target(catalog, self.provider, self.base_url, model, self.saved, route)
 
     def serves(self, model: str) -> bool:
         if self.models is None:
             return True  # nothing to check against; the request will say
-        if self.provider == LOCAL_PROVIDER:
-            model = model.split("+", 1)[0]  # a fault-mode suffix, e.g. sim-70b-gqa+429
-        return model in self.models
-
-
-@dataclass(frozen=True)
-class ModelFacts:
-    attention: str | None
-    prices: Prices
-    context_window: int | None
-    display_name: str | None
+        return catalog_id(self.provider, model) in self.models  # e.g. sim-70b-gqa+429
 
 
 async def start_local_provider(args: argparse.Namespace, stack: AsyncExitStack) -> str:

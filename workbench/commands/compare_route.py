@@ -148,16 +148,7 @@ def route_model(args: argparse.Namespace, route: RouteName) -> str:
 
 
 def route_target(endpoint: Endpoint, model: str, route: RouteName, catalog: Catalog) -> Target:
-    facts = endpoint.model_facts(catalog, model)
-    return Target(
-        provider=endpoint.provider,
-        base_url=endpoint.base_url,
-        model=model,
-        attention=facts.attention,
-        prices=facts.prices,
-        context_window=facts.context_window,
-        route=route,
-    )
+    return endpoint.target(catalog, model, route)
 
 
 def write_chart(levels: list[LevelComparison], chart: str, model: str) -> None:

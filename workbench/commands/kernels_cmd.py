@@ -15,15 +15,16 @@ import shutil
 import sys
 from pathlib import Path
 
-from kernels_bridge.jobs import build_run, target_device, write_rows_csv
-from kernels_bridge.protocol import (
-    Done,
-    Error,
-    Hello,
-    Progress,
-    Result,
-    ResultRow,
+from kernels_bridge.client.jobs import build_run, target_device, write_rows_csv
+from kernels_bridge.client.launcher import WorkerError
+from kernels_bridge.client.run_controller import (
+    CANCELLED,
+    FAILED,
+    KernelRunController,
+    WorkerChoice,
+    WorkerCrash,
 )
+from kernels_bridge.protocol import Hello, ResultRow
 from kernels_bridge.specs import VARIANTS, canonical_dtype, shape_for, shape_to_dict, with_q_heads
 from workbench.commands.common import fail, gpu_profile, int_in, parse_int_list
 
@@ -37,6 +38,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Sweep decode-attention kernels over variants × KV lengths on a local GPU "
         "(or the CPU reference), print a table with the analytic roofline and write a CSV.",
     )
+    _add_sweep_flags(p)
+    _add_output_and_worker_flags(p)
+    p.set_defaults(func=run)
+
+
+def _add_sweep_flags(p: argparse.ArgumentParser) -> None:
+    """What to measure: backends, variants, shapes, dtype and launch counts."""
     p.add_argument(
         "--backend",
         action="append",
@@ -94,6 +102,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="compare every backend with the reference (max_abs_err column)",
     )
+
+
+def _add_output_and_worker_flags(p: argparse.ArgumentParser) -> None:
+    """Where rows go, the roofline's profile, and which worker runs the sweep."""
     p.add_argument("--csv", type=Path, default=None, metavar="PATH", help="write rows here")
     p.add_argument(
         "--gpu",
@@ -115,7 +127,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--token", help=argparse.SUPPRESS)  # refused: argv is visible in `ps`
     p.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
-    p.set_defaults(func=run)
 
 
 EXIT_SOME_FAILED = 3  # the sweep finished but some rows carry an error
@@ -242,6 +253,56 @@ def _connect_token(args: argparse.Namespace) -> str | None:
     return token
 
 
+class _PrintingListener:
+    """What the worker says, as the terminal shows it: rows on stdout, trouble on stderr."""
+
+    def __init__(self) -> None:
+        self.rows: list[ResultRow] = []
+        self.errors = 0
+        self.crash: WorkerCrash | None = None
+
+    def worker_starting(self) -> None:
+        pass  # the hello is described once it comes
+
+    def worker_stopped(self) -> None:
+        pass  # only this command stops it, at its end
+
+    def worker_crashed(self, crash: WorkerCrash) -> None:
+        self.crash = crash
+        fail(f"the worker exited (code {crash.exit_code}): {crash.stderr_tail}")
+
+    def worker_error(self, message: str) -> None:
+        self.errors += 1
+        fail(message)
+
+    def job_progress(self, done: int, total: int, message: str) -> None:
+        pass  # each row is printed as it comes
+
+    def job_row(self, row: ResultRow) -> None:
+        self.rows.append(row)
+        print_row(row)
+
+
+def _worker_choice(args: argparse.Namespace) -> WorkerChoice | None:
+    """The worker the flags ask for; None after saying what is wrong with them."""
+    if args.connect:
+        host, _, port = args.connect.rpartition(":")
+        if not port.isdigit():
+            fail(f"--connect expects HOST:PORT, got {args.connect!r}")
+            return None
+        token = _connect_token(args)
+        if token is None:
+            return None
+        return WorkerChoice("connect", connect=(host or "127.0.0.1", int(port)), token=token)
+    if args.worker is not None:
+        problem = _worker_problem(args.worker)
+        if problem:
+            fail(problem)
+            return None
+        return WorkerChoice("python", python=args.worker)
+    return WorkerChoice("auto")
+
+
 async def _sweep(
     args: argparse.Namespace,
     variants: list[str],
@@ -249,57 +310,29 @@ async def _sweep(
     shapes: dict[str, dict[str, object]],
     dtype: str | None,
 ) -> int:
-    from kernels_bridge.client import KernelClient, WorkerError
-
-    if args.connect:
-        host, _, port = args.connect.rpartition(":")
-        if not port.isdigit():
-            fail(f"--connect expects HOST:PORT, got {args.connect!r}")
-            return 2
-        token = _connect_token(args)
-        if token is None:
-            return 2
-        client = KernelClient(connect=(host or "127.0.0.1", int(port)), token=token)
-    else:
-        if args.worker is not None:
-            problem = _worker_problem(args.worker)
-            if problem:
-                fail(problem)
-                return 2
-        client = KernelClient(args.worker)
+    choice = _worker_choice(args)
+    if choice is None:
+        return 2
+    listener = _PrintingListener()
+    controller = KernelRunController(listener)
     try:
-        hello = await client.start()
+        hello = await controller.ensure_worker(choice)
+        assert hello is not None  # nothing here cancels the start
+        return await _drive(args, controller, hello, variants, backends, shapes, dtype)
     except WorkerError as exc:
         fail(f"kernel worker: {exc}")
         return 1
-    rows: list[ResultRow] = []
-    try:
-        return await _drive(args, client, hello, variants, backends, shapes, dtype, rows)
     except (KeyboardInterrupt, asyncio.CancelledError):
         print("interrupted: cancelling", file=sys.stderr)
         return 130
     finally:
-        await client.shutdown()
-        if args.csv and rows:
-            write_csv(args.csv, rows)
-            print(f"wrote {len(rows)} rows to {args.csv}")
+        await controller.aclose(timeout_s=5.0)
+        if args.csv and listener.rows:
+            write_csv(args.csv, listener.rows)
+            print(f"wrote {len(listener.rows)} rows to {args.csv}")
 
 
-async def _drive(
-    args: argparse.Namespace,
-    client: object,
-    hello: Hello,
-    variants: list[str],
-    backends: list[str],
-    shapes: dict[str, dict[str, object]],
-    dtype: str | None,
-    rows: list[ResultRow],
-) -> int:
-    from kernels_bridge.client import Closed, KernelClient
-
-    assert isinstance(client, KernelClient)
-    device = target_device(hello, args.device)
-    on_cpu = device == "cpu"
+def _describe_worker(hello: Hello, backends: list[str]) -> None:
     devs = ", ".join(d.get("name", "?") for d in hello.devices)
     print(
         f"worker: torch {hello.torch_version}, triton {hello.triton_version}; devices: {devs}; "
@@ -311,6 +344,20 @@ async def _drive(
             print(f"  {b}: {why}", file=sys.stderr)
     for note in hello.notes:
         print(f"  note: {note}", file=sys.stderr)
+
+
+async def _drive(
+    args: argparse.Namespace,
+    controller: KernelRunController,
+    hello: Hello,
+    variants: list[str],
+    backends: list[str],
+    shapes: dict[str, dict[str, object]],
+    dtype: str | None,
+) -> int:
+    device = target_device(hello, args.device)
+    on_cpu = device == "cpu"
+    _describe_worker(hello, backends)
     if hello.torch_version is None:
         fail("the worker's Python has no torch; pass --worker PATH to one that has it")
         return 1
@@ -338,29 +385,16 @@ async def _drive(
         f"{'var':<5} {'backend':<11} {'dtype':<5} {'batch':>5} {'kv':>7} {'q':>3} "
         f"{'latency µs':>11} {'GB/s':>9} {'TFLOP/s':>8} {'%BW':>6} {'roofline µs':>11}"
     )
-    await client.run(job)
-    code = 0
-    async for ev in client.events():
-        if isinstance(ev, Result):
-            row = ev.result_row
-            rows.append(row)
-            print_row(row)
-        elif isinstance(ev, Progress):
-            continue
-        elif isinstance(ev, Error):
-            fail(ev.message)
-            code = 1
-            if ev.job_id == job.job_id or ev.fatal:
-                break
-        elif isinstance(ev, Done):
-            if ev.cancelled:
-                code = 130
-            break
-        elif isinstance(ev, Closed):
-            fail(f"the worker exited (code {ev.exit_code}): {ev.stderr_tail}")
-            return 1
+    outcome = await controller.run(job)
+    listener = controller.listener
+    assert isinstance(listener, _PrintingListener)
+    if outcome == CANCELLED:
+        return 130
+    if outcome == FAILED or listener.errors:
+        return 1
+    rows = listener.rows
     failed = sum(1 for r in rows if r.error)
-    if failed and code == 0:
+    if failed:
         fail(f"{failed} of {len(rows)} row(s) failed (see the error column)")
         return EXIT_SOME_FAILED
-    return code
+    return 0

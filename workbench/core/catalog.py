@@ -1,7 +1,9 @@
 """Known models: attention shape, context window, parameters, prices, simulated deployments.
 
 Read from `resources/models.toml` (the one home of model facts). No Qt, no torch: this module
-only needs the pure-Python shapes of `kernels_bridge.variants` and `analytic.Deployment`.
+only needs the pure-Python shapes of `kernels_bridge.variants` and `analytic.Deployment`. Each
+[[model]] table and each override is checked by a `validation` schema; an error names the file,
+the line where it finds one, the model and the field.
 
 Overrides (a user's TOML file or a dict) change prices and context windows per model:
 
@@ -22,33 +24,26 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, Field
 
 from kernels_bridge.analytic import Deployment
 from kernels_bridge.variants import AttentionShape
 from workbench.core.results import Prices
-
-_MODEL_KEYS = frozenset(
-    {
-        "id",
-        "display_name",
-        "aliases",
-        "like",
-        "shape",
-        "total_params",
-        "active_params",
-        "context_window",
-        "prices",
-        "deployment",
-        "simulated",
-        "notes",
-    }
+from workbench.core.validation import (
+    Count,
+    Invalid,
+    Price,
+    PricesTable,
+    Schema,
+    array_line_of,
+    validate,
 )
+
 _INHERITED = ("shape", "total_params", "active_params", "context_window", "prices")
 _SHAPE_KEYS = frozenset(f.name for f in dataclasses.fields(AttentionShape))
 _DEPLOYMENT_KEYS = frozenset(f.name for f in dataclasses.fields(Deployment))
-_PRICE_KEYS = frozenset({"input", "output", "cached_input"})
-_OVERRIDE_KEYS = _PRICE_KEYS | {"context_window", "prices"}
 # Characters that may follow a known name in a longer served name ("llama-3-70b-instruct").
 _SUFFIX_BOUNDARY = "-_:@ "
 
@@ -183,39 +178,57 @@ class Catalog:
         return Catalog(replaced.get(m.id, m) for m in self._models.values())
 
 
+def _nonempty(text: str) -> str:
+    if not text.strip():
+        raise ValueError("must not be empty")
+    return text
+
+
+Name = Annotated[str, AfterValidator(_nonempty)]
+
+
+class OverrideTable(Schema):
+    """A user's changes to one model: prices (flat or in a `prices` table) and context window."""
+
+    input: Price | None = None
+    output: Price | None = None
+    cached_input: Price | None = None
+    prices: PricesTable = PricesTable()
+    context_window: Count | None = Field(None, description="a whole number of tokens >= 1")
+
+
+class CatalogEntry(Schema):
+    """A [[model]] table as written; the fields it may inherit through `like` are optional."""
+
+    id: Name = Field(description="the model's id as text")
+    display_name: str | None = None
+    aliases: list[Name] = Field([], description="a list of names in quotes")
+    like: str | None = Field(None, description="the id of another model in the file")
+    shape: dict[str, Any] | None = Field(None, description="a [model.shape] table")
+    total_params: Count | None = Field(None, description="the parameter count (>= 1)")
+    active_params: Count | None = Field(None, description="the parameters active per token")
+    context_window: Count | None = Field(None, description="the context window in tokens")
+    prices: PricesTable = PricesTable()
+    deployment: dict[str, Any] | None = Field(None, description="a [model.deployment] table")
+    simulated: bool = Field(False, description="true or false")
+    notes: str = Field("", description="text in quotes")
+
+
 def _apply_override(model: ModelInfo, name: str, fields: Mapping[str, Any]) -> ModelInfo:
-    unknown = set(fields) - _OVERRIDE_KEYS
-    if unknown:
-        allowed = ", ".join(sorted(_OVERRIDE_KEYS))
-        raise ValueError(f"override for {name!r}: unknown {sorted(unknown)}; allowed: {allowed}")
-    flat: dict[str, Any] = dict(fields.get("prices", {}))
-    flat.update({k: v for k, v in fields.items() if k in _PRICE_KEYS})
-    prices = model.prices
-    if flat:
-        bad = set(flat) - _PRICE_KEYS
-        if bad:
-            raise ValueError(f"override for {name!r}: unknown price fields {sorted(bad)}")
-        prices = dataclasses.replace(
-            prices, **{k: _price(v, f"override for {name!r}: {k}") for k, v in flat.items()}
-        )
-    context = model.context_window
-    if "context_window" in fields:
-        context = _positive_int(fields["context_window"], f"override for {name!r}: context_window")
-    return dataclasses.replace(model, prices=prices, context_window=context)
+    try:
+        override = validate(OverrideTable, dict(fields))
+    except Invalid as exc:
+        raise ValueError(f"override for {name!r}: {exc}") from None
+    flat = {k: getattr(override, k) for k in _PRICE_FIELDS if getattr(override, k) is not None}
+    changes: dict[str, Any] = {**override.prices.changes(), **flat}
+    return dataclasses.replace(
+        model,
+        prices=dataclasses.replace(model.prices, **changes),
+        context_window=override.context_window or model.context_window,
+    )
 
 
-def _price(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise ValueError(f"{where} must be a number >= 0, got {value!r}")
-    return float(value)
-
-
-def _positive_int(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"{where} must be a number, got {value!r}")
-    if value != int(value) or value < 1:
-        raise ValueError(f"{where} must be a whole number >= 1, got {value!r}")
-    return int(value)
+_PRICE_FIELDS = ("input", "output", "cached_input")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -223,7 +236,7 @@ def _positive_int(value: Any, where: str) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def _parse_models(path: Path, data: Mapping[str, Any]) -> list[ModelInfo]:
+def _parse_models(path: Path, data: Mapping[str, Any], text: str = "") -> list[ModelInfo]:
     raw_models = data.get("model")
     if not isinstance(raw_models, list) or not raw_models:
         raise ValueError(f"{path}: no [[model]] entries")
@@ -232,19 +245,23 @@ def _parse_models(path: Path, data: Mapping[str, Any]) -> list[ModelInfo]:
         raise ValueError(f"{path}: unknown top-level keys {sorted(unknown_top)}")
     by_id: dict[str, dict[str, Any]] = {}
     for i, raw in enumerate(raw_models, start=1):
-        where = f"{path}: model #{i}"
-        if not isinstance(raw, dict):
-            raise ValueError(f"{where} is not a table")
-        model_id = raw.get("id")
-        if not isinstance(model_id, str) or not model_id.strip():
-            raise ValueError(f"{where} lacks a string 'id'")
-        unknown = set(raw) - _MODEL_KEYS
-        if unknown:
-            raise ValueError(f"{where} ({model_id}): unknown keys {sorted(unknown)}")
-        if model_id in by_id:
-            raise ValueError(f"{where}: id {model_id!r} appears twice")
-        by_id[model_id] = raw
-    return [_build(path, i, by_id[mid], by_id) for i, mid in enumerate(by_id, start=1)]
+        entry = _checked(path, i, raw, text)
+        if entry.id in by_id:
+            raise ValueError(f"{path}: model #{i}: id {entry.id!r} appears twice")
+        by_id[entry.id] = raw
+    return [_build(path, i, by_id[mid], by_id, text) for i, mid in enumerate(by_id, start=1)]
+
+
+def _checked(path: Path, index: int, raw: object, text: str) -> CatalogEntry:
+    """The entry checked against its schema; ValueError naming file, line, model and field."""
+    try:
+        return validate(CatalogEntry, raw)
+    except Invalid as exc:
+        model_id = raw.get("id") if isinstance(raw, dict) else None
+        named = f" ({model_id})" if isinstance(model_id, str) else ""
+        line = array_line_of(text, "model", index, exc.field)
+        at = f"line {line}: " if line else ""
+        raise ValueError(f"{path}: {at}model #{index}{named}: {exc}") from None
 
 
 def _resolve_like(
@@ -274,49 +291,41 @@ def _resolve_like(
 
 
 def _build(
-    path: Path, index: int, raw: dict[str, Any], by_id: Mapping[str, dict[str, Any]]
+    path: Path, index: int, raw: dict[str, Any], by_id: Mapping[str, dict[str, Any]], text: str
 ) -> ModelInfo:
     model_id = raw["id"]
     where = f"{path}: model #{index} ({model_id})"
-    merged = _resolve_like(path, raw, by_id)
+    entry = _checked(path, index, _resolve_like(path, raw, by_id), text)
     for key in ("shape", "total_params", "active_params", "context_window"):
-        if key not in merged:
-            raise ValueError(f"{where}: missing {key!r}")
-    shape = _shape(where, merged["shape"])
-    total = _positive_int(merged["total_params"], f"{where}: total_params")
-    active = _positive_int(merged["active_params"], f"{where}: active_params")
-    if active > total:
-        raise ValueError(f"{where}: active_params {active} exceeds total_params {total}")
-    context = _positive_int(merged["context_window"], f"{where}: context_window")
-    prices = _prices(where, merged.get("prices", {}))
-    aliases = merged.get("aliases", [])
-    if not isinstance(aliases, list) or not all(isinstance(a, str) and a for a in aliases):
-        raise ValueError(f"{where}: aliases must be a list of non-empty strings")
-    simulated = merged.get("simulated", False)
-    if not isinstance(simulated, bool):
-        raise ValueError(f"{where}: simulated must be true or false")
-    deployment = None
-    if "deployment" in merged:
-        deployment = _deployment(where, merged["deployment"])
-    if simulated and deployment is None:
+        if getattr(entry, key) is None:
+            raise ValueError(f"{where}: field '{key}': missing, here or in its 'like' model")
+    assert entry.shape is not None and entry.total_params and entry.active_params
+    shape = _shape(where, entry.shape)
+    if entry.active_params > entry.total_params:
+        raise ValueError(
+            f"{where}: active_params {entry.active_params} exceeds total_params "
+            f"{entry.total_params}"
+        )
+    deployment = None if entry.deployment is None else _deployment(where, entry.deployment)
+    if entry.simulated and deployment is None:
         raise ValueError(f"{where}: a simulated model needs a [model.deployment] table")
-    display = merged.get("display_name", model_id)
-    notes = merged.get("notes", "")
-    if not isinstance(display, str) or not isinstance(notes, str):
-        raise ValueError(f"{where}: display_name and notes must be strings")
     return ModelInfo(
         id=model_id,
-        display_name=display,
-        aliases=tuple(aliases),
+        display_name=entry.display_name or model_id,
+        aliases=tuple(entry.aliases),
         attention=shape.kind,
         shape=shape,
-        total_params=total,
-        active_params=active,
-        context_window=context,
-        prices=prices,
+        total_params=entry.total_params,
+        active_params=entry.active_params,
+        context_window=entry.context_window or 0,
+        prices=Prices(
+            input=entry.prices.input or 0.0,
+            output=entry.prices.output or 0.0,
+            cached_input=entry.prices.cached_input,
+        ),
         deployment=deployment,
-        simulated=simulated,
-        notes=notes,
+        simulated=entry.simulated,
+        notes=entry.notes,
     )
 
 
@@ -346,19 +355,11 @@ def _deployment(where: str, raw: Any) -> Deployment:
     return deployment
 
 
-def _prices(where: str, raw: Any) -> Prices:
-    if not isinstance(raw, dict):
-        raise ValueError(f"{where}: prices must be a table")
-    unknown = set(raw) - _PRICE_KEYS
-    if unknown:
-        raise ValueError(f"{where}: unknown price fields {sorted(unknown)}")
-    values = {k: _price(v, f"{where}: prices.{k}") for k, v in raw.items()}
-    return Prices(**values)
-
-
-def _read_toml(path: Path, what: str) -> dict[str, Any]:
+def _read_toml(path: Path, what: str) -> tuple[dict[str, Any], str]:
+    """The parsed file and its text."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        return tomllib.loads(text), text
     except OSError as exc:
         raise ValueError(f"{path}: cannot read the {what} ({exc})") from exc
     except tomllib.TOMLDecodeError as exc:
@@ -366,8 +367,8 @@ def _read_toml(path: Path, what: str) -> dict[str, Any]:
 
 
 def _load(path: Path) -> Catalog:
-    data = _read_toml(path, "model catalog")
-    models = _parse_models(path, data)
+    data, text = _read_toml(path, "model catalog")
+    models = _parse_models(path, data, text)
     try:
         return Catalog(models)
     except ValueError as exc:
@@ -393,7 +394,7 @@ def load_catalog(
     if overrides_path is not None:
         opath = Path(overrides_path)
         if opath.exists():
-            overrides = _read_toml(opath, "model overrides")
+            overrides, _ = _read_toml(opath, "model overrides")
             try:
                 catalog = catalog.with_overrides(overrides)
             except ValueError as exc:

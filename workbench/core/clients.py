@@ -6,10 +6,13 @@ SDK keeps only a connect timeout.
 
 Connection options per provider (`ClientOptions`): extra headers, a proxy choice and TLS
 verification. Proxy choice:
-- `system`: the environment's HTTP(S)_PROXY / ALL_PROXY / NO_PROXY (httpx's `trust_env`), except
-  that a loopback base URL always goes direct: a global proxy must not break a local server;
+- `system`: the environment's HTTP(S)_PROXY / ALL_PROXY / NO_PROXY, except that a loopback base
+  URL always goes direct: a global proxy must not break a local server;
 - `none`: direct, whatever the environment says;
 - `url`: that proxy, for this provider only.
+The decision is `proxy_route.route_for`'s, the one the doctor reports; the client applies it by
+mounting one proxy transport for `all://` (httpx's public `mounts=`), with `trust_env` off so
+that neither httpx nor aiohttp reads the environment on its own.
 
 Redirects are never followed: a 301/302 would turn the POST into a GET (and a 307/308 would
 send the key to another address); the answer becomes a classified `redirect` error that names
@@ -19,11 +22,11 @@ MAX_BODY_BYTES (beyond that the request fails as `oversized`). A key or header v
 cannot carry (a line break, a non-ASCII character) is refused before anything is sent.
 
 Transports: the vendored aiohttp transport (`openai._vendor.httpx_aiohttp`) is an
-`httpx2.AsyncClient` subclass, so httpx2 itself reads the proxy environment (`trust_env`) and
-mounts one `AiohttpTransport(proxy=...)` per proxied scheme; aiohttp's own session never reads
-the environment. It takes `verify` (an SSL context) and an explicit HTTP(S) proxy URL. It cannot
-speak SOCKS: for a SOCKS proxy (explicit, or from the environment under `system`) this client
-falls back to the httpx transport, which needs the optional `socksio` package.
+`httpx2.AsyncClient` subclass; a proxied client mounts an `AiohttpTransport(proxy=...)` (or, for
+httpx, an `AsyncHTTPTransport(proxy=...)`) wrapped so that a dead proxy is named. aiohttp's own
+session never reads the environment. It cannot speak SOCKS: for a SOCKS proxy (explicit, or from
+the environment under `system`) this client falls back to the httpx transport, which needs the
+optional `socksio` package.
 """
 
 from __future__ import annotations
@@ -35,13 +38,13 @@ import statistics
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import httpx2
 
 from workbench.core.errors import Oversized, UnsendableHeader
-from workbench.core.providers import ProxyChoice, is_loopback, mask_url_password
+from workbench.core.providers import ProxyChoice, mask_url_password
+from workbench.core.proxy_route import route_for
 from workbench.core.send_stamp import aiohttp_trace_config, httpcore_trace
 
 if TYPE_CHECKING:
@@ -105,43 +108,43 @@ class ClientOptions:
 
 @dataclass(frozen=True)
 class Route:
-    """What `make_client` decided for one base URL, for the doctor and for tests."""
+    """What `make_client` decided for one base URL: the transport, and the proxy it connects
+    through (None: direct) with the words of `proxy_route.route_for`, which the doctor shows."""
 
     transport: Transport
-    proxy_url: str | None  # explicit proxy, or None
-    trust_env: bool  # whether *_PROXY / NO_PROXY from the environment apply
+    proxy_url: str | None  # the proxy the client mounts for every request, or None
     note: str
 
     def describe(self) -> str:
         return self.note
 
 
-def _is_socks(url: str) -> bool:
-    return url.strip().lower().startswith("socks")
-
-
 def plan_route(base_url: str, proxy: ProxyChoice | None, transport: Transport) -> Route:
     """How a client for `base_url` connects under `proxy`, without creating it."""
     proxy = proxy or ProxyChoice()
-    if proxy.mode == "url":
-        if not proxy.url.strip():
-            raise ProxyUnsupported("proxy mode 'url' needs a proxy URL like http://proxy:3128")
-        chosen: Transport = "httpx" if _is_socks(proxy.url) else transport
-        return Route(  # connect_url: the password from its environment variable, if any
-            chosen, proxy.connect_url(), False, f"through proxy {mask_url_password(proxy.url)}"
-        )
-    if proxy.mode == "none":
-        return Route(transport, None, False, "direct (proxy: none)")
-    if is_loopback(base_url):
-        return Route(transport, None, False, "direct (loopback hosts never use a proxy)")
-    env_proxies = httpx2._utils.get_environment_proxies()  # what trust_env would mount
-    chosen = transport
-    if any(url and _is_socks(url) for url in env_proxies.values()):
-        chosen = "httpx"  # aiohttp cannot speak SOCKS
-    scheme = (urlsplit(base_url).scheme or "https").lower()
-    via = env_proxies.get(f"{scheme}://") or env_proxies.get("all://")
-    note = f"system proxy {mask_url_password(via)}" if via else "direct (no proxy in environment)"
-    return Route(chosen, None, True, note)
+    if proxy.mode == "url" and not proxy.url.strip():
+        raise ProxyUnsupported("proxy mode 'url' needs a proxy URL like http://proxy:3128")
+    decided = route_for(base_url, proxy)
+    chosen: Transport = "httpx" if decided.socks else transport  # aiohttp cannot speak SOCKS
+    return Route(chosen, decided.proxy, decided.reason)
+
+
+def _proxy_transport(route: Route, verify: ssl.SSLContext) -> httpx2.AsyncBaseTransport:
+    """The transport that carries every request of a client through `route.proxy_url`, built as
+    the SDK's client would build it for `proxy=` (same limits), so it can be wrapped to name the
+    proxy before it is mounted."""
+    import openai
+    from openai._vendor.httpx_aiohttp import AiohttpTransport
+
+    assert route.proxy_url is not None
+    limits = openai.DEFAULT_CONNECTION_LIMITS
+    if route.transport == "httpx":
+        return httpx2.AsyncHTTPTransport(verify=verify, limits=limits, proxy=route.proxy_url)
+    inner = AiohttpTransport(
+        verify=verify, limits=limits, proxy=httpx2.Proxy(route.proxy_url), trust_env=False
+    )
+    inner.client = functools.partial(_traced_session, inner)  # as _trace_sends does
+    return inner
 
 
 class _NamedProxyTransport(httpx2.AsyncBaseTransport):
@@ -170,23 +173,6 @@ class _NamedProxyTransport(httpx2.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self.inner.aclose()
-
-
-def _name_proxies(http_client: httpx2.AsyncClient, route: Route) -> None:
-    """Wrap every proxy transport the client mounted (explicit, or from the environment)."""
-    mounts = getattr(http_client, "_mounts", None)  # httpx's table of per-pattern transports
-    if not isinstance(mounts, dict):
-        return
-    if route.proxy_url:
-        urls: dict[str, str | None] = {"all://": route.proxy_url}
-    elif route.trust_env:
-        urls = dict(httpx2._utils.get_environment_proxies())
-    else:
-        return
-    for pattern, transport in list(mounts.items()):
-        url = urls.get(getattr(pattern, "pattern", ""))
-        if transport is not None and url:
-            mounts[pattern] = _NamedProxyTransport(transport, url)
 
 
 def check_headers(api_key: str | None, headers: dict[str, str] | None = None) -> None:
@@ -273,9 +259,14 @@ async def bound_body(response: httpx2.Response) -> None:
     if response.status_code < 300:
         _watch_aiohttp_body(response)
     if response.status_code >= 300:
-        response.stream = _CappedBody(response.stream, MAX_ERROR_BODY_BYTES, quiet=True)
+        response.stream = _CappedBody(_async_body(response), MAX_ERROR_BODY_BYTES, quiet=True)
     elif response.request.method != "POST":  # GET /models, whatever its content type
-        response.stream = _CappedBody(response.stream, MAX_BODY_BYTES, quiet=False)
+        response.stream = _CappedBody(_async_body(response), MAX_BODY_BYTES, quiet=False)
+
+
+def _async_body(response: httpx2.Response) -> httpx2.AsyncByteStream:
+    # an AsyncClient's response body is always the async kind; httpx types it as either
+    return cast(httpx2.AsyncByteStream, response.stream)
 
 
 @functools.cache
@@ -385,24 +376,24 @@ def make_client(
     check_headers(api_key, headers)
     timeout = httpx2.Timeout(None, connect=connect_timeout_s)
     route = plan_route(base_url, proxy, transport)
-    kwargs: dict[str, object] = {
+    kwargs: dict[str, Any] = {
         "timeout": timeout,
-        "trust_env": route.trust_env,
+        "trust_env": False,  # the proxy is route's decision, never httpx's own reading
         "verify": _ssl_context(verify_tls),
         "follow_redirects": False,
         "event_hooks": {"response": [bound_body]},
     }
     if route.transport == "httpx":
         kwargs["event_hooks"] = {"request": [_trace_request], "response": [bound_body]}
-    if route.proxy_url:
-        kwargs["proxy"] = route.proxy_url
     try:
+        if route.proxy_url:
+            proxied = _proxy_transport(route, _ssl_context(verify_tls))
+            kwargs["mounts"] = {"all://": _NamedProxyTransport(proxied, route.proxy_url)}
         if route.transport == "aiohttp":
             http_client: httpx2.AsyncClient = openai.DefaultAioHttpClient(**kwargs)
         else:
             http_client = openai.DefaultAsyncHttpxClient(**kwargs)
         _trace_sends(http_client)
-        _name_proxies(http_client, route)
     except ImportError as exc:  # httpx's SOCKS support is an optional extra
         raise ProxyUnsupported(
             f"a SOCKS proxy needs the 'socksio' package ({exc}); install it, "

@@ -219,11 +219,11 @@ def check_csv_path(path: str | os.PathLike[str]) -> Path:
     return target
 
 
-def _open_private(path: Path, encoding: str) -> TextIO:
+def _open_private(path: Path) -> TextIO:
     """Open for writing from scratch; a file we create is 0600 (rows hold model output)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     # a lone surrogate in an error message must not cost the row: it becomes "?"
-    return open(fd, "w", encoding=encoding, newline="", errors="replace")
+    return open(fd, "w", encoding="utf-8", newline="", errors="replace")
 
 
 class CsvWriter:
@@ -239,12 +239,11 @@ class CsvWriter:
         path: str | os.PathLike[str],
         *,
         redact: Callable[[str], str] | None = None,
-        excel_bom: bool = False,
     ) -> None:
         self.path = Path(path)
         self.rows = 0
         self._redact = redact
-        self._handle = _open_private(self.path, "utf-8-sig" if excel_bom else "utf-8")
+        self._handle = _open_private(self.path)
         try:
             self._writer = csv.DictWriter(
                 self._handle, fieldnames=COLUMNS, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n"
@@ -276,13 +275,9 @@ def write_csv(
     results: Iterable[RequestResult],
     *,
     redact: Callable[[str], str] | None = None,
-    excel_bom: bool = False,
 ) -> int:
-    """Write one row per result (header always); returns the number of rows written.
-
-    `excel_bom` prefixes a UTF-8 byte-order mark, which Excel needs to show Chinese text.
-    """
-    with CsvWriter(path, redact=redact, excel_bom=excel_bom) as writer:
+    """Write one row per result (header always); returns the number of rows written."""
+    with CsvWriter(path, redact=redact) as writer:
         for result in results:
             writer.append(result)
         return writer.rows

@@ -324,6 +324,18 @@ _FIXES: dict[ErrorClass, tuple[str, str]] = {
             "nothing to fix",
         ),
     ),
+    ErrorClass.WORKER_LOST: (
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "the client worker process (or cluster node) that ran this request died before the "
+            "request finished",
+        ),
+        QT_TRANSLATE_NOOP(
+            "ErrorFix",
+            "check the machine's memory and the worker's logs, then run again; --workers 1 runs "
+            "everything in one process",
+        ),
+    ),
     ErrorClass.INTERNAL: (
         QT_TRANSLATE_NOOP(
             "ErrorFix",

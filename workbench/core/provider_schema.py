@@ -1,19 +1,21 @@
 """The providers file's schema: one provider's TOML table checked field by field, and back.
 
-Every problem raises ProviderConfigError naming the provider and the field (provider_store adds
-the file and the line). A key's text is never accepted: only a reference to where it lives. A
-password in a URL is never accepted either: `check_proxy_url` refuses one where it is entered,
-and a file that already has one loads without it, with a note on the provider
-(`Provider.load_notes`) that says how to fix it.
+The tables' shapes and types are `validation` schemas (pydantic); what the values mean (a key
+source, a variable name, a URL) is checked here after. Every problem raises
+ProviderConfigError naming the provider and the field (provider_store adds the file and the
+line). A key's text is never accepted: only a reference to where it lives. A password in a URL
+is never accepted either: `check_proxy_url` refuses one where it is entered, and a file that
+already has one loads without it, with a note on the provider (`Provider.load_notes`) that says
+how to fix it.
 """
 
 from __future__ import annotations
 
-import difflib
-import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BeforeValidator, Field
 
 from workbench.core.providers import (
     KEY_SOURCES,
@@ -33,22 +35,8 @@ from workbench.core.secrets import (
     redact,
     register_secret,
 )
+from workbench.core.validation import Count, Invalid, PricesTable, Schema, Seconds, validate
 
-_PROVIDER_FIELDS = {
-    "base_url",
-    "key",
-    "api_key_env",
-    "headers",
-    "first_token_timeout_s",
-    "stall_timeout_s",
-    "total_timeout_s",
-    "proxy",
-    "verify_tls",
-    "models",
-    "source",
-}
-_MODEL_FIELDS = {"id", "display_name", "attention", "context_window", "prices"}
-_PRICE_FIELDS = {"input", "output", "cached_input"}
 _SENSITIVE_HEADER = re.compile(r"(?i)(authorization|api[-_]?key|token|secret|password|cookie)")
 _PLACEHOLDER = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
 _SCHEME_WORDS = re.compile(r"(?i)\b(bearer|basic|token)\b")
@@ -81,95 +69,119 @@ def _err(provider: str, field_name: str, problem: str) -> ProviderConfigError:
     )
 
 
-def _type_name(value: object) -> str:
-    return {
-        str: "text",
-        bool: "true/false",
-        int: "a whole number",
-        float: "a number",
-        dict: "a table",
-        list: "a list",
-    }.get(type(value), type(value).__name__)
+def _key_shorthand(raw: object) -> object:
+    """`key = "${VAR}"` is `{ source = "env", name = "VAR" }`; any other text is refused."""
+    if not isinstance(raw, str):
+        return raw
+    var = parse_env_reference(raw)
+    if var is None:
+        # never echo the text: it may be the key itself
+        raise ValueError(
+            "a key's text is never stored in this file; reference an environment variable "
+            'as key = "${MY_API_KEY}", or use key = { source = "keyring", name = "ACCOUNT" }'
+        )
+    return {"source": "env", "name": var}
 
 
-def _expect_str(provider: str, field_name: str, value: object) -> str:
-    if not isinstance(value, str):
-        raise _err(provider, field_name, f"expected text in quotes, got {_type_name(value)}")
-    return value
+def _proxy_shorthand(raw: object) -> object:
+    """`proxy = "system" | "none" | "http://p:3128"` is the proxy table it stands for."""
+    if not isinstance(raw, str):
+        return raw
+    return {"mode": raw} if raw in ("system", "none") else {"mode": "url", "url": raw}
 
 
-def _expect_seconds(provider: str, field_name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _err(provider, field_name, f"expected seconds (a number), got {_type_name(value)}")
-    if not math.isfinite(value) or value <= 0:
-        raise _err(provider, field_name, f"must be more than 0 seconds, got {value}")
-    return float(value)
+def _model_shorthand(raw: object) -> object:
+    """`models = ["id", ...]`: a bare id is a model table with only its id."""
+    return {"id": raw} if isinstance(raw, str) else raw
+
+
+def _model_id(text: str) -> str:
+    if not text.strip():
+        raise ValueError("empty; every model needs its id")
+    return text.strip()
+
+
+class ModelTable(Schema):
+    id: Annotated[str, AfterValidator(_model_id)] = Field(description="the model's id as text")
+    display_name: str | None = Field(None, description="text in quotes")
+    attention: str | None = Field(None, description="text in quotes, like GQA or MLA")
+    context_window: Count | None = Field(None, description="a positive whole number of tokens")
+    prices: PricesTable | None = Field(
+        None, description="{ input = ..., output = ... } (USD per million tokens)"
+    )
+
+
+class KeyTable(Schema):
+    source: str = Field("none", description=f"one of {', '.join(KEY_SOURCES)} in quotes")
+    name: str = Field("", description="a variable name or a keyring account in quotes")
+
+
+class ProxyTable(Schema):
+    mode: str | None = Field(None, description=f"one of {', '.join(PROXY_MODES)} in quotes")
+    url: str = Field("", description="a proxy URL like http://proxy:3128 in quotes")
+    password_env: str = Field("", description="an environment variable name in quotes")
+
+
+class ProviderTable(Schema):
+    """One [providers.NAME] table as written; `provider_from_dict` checks what the values mean."""
+
+    base_url: str = Field(description="a base URL like https://host/v1")
+    key: Annotated[KeyTable, BeforeValidator(_key_shorthand)] = Field(
+        default=KeyTable(),
+        description='a table like { source = "env", name = "VAR" }',
+    )
+    api_key_env: str | None = Field(None, description="an environment variable name in quotes")
+    headers: dict[str, str] = Field(
+        default_factory=dict, description="a table of name = value (values in quotes)"
+    )
+    first_token_timeout_s: Seconds = Field(
+        Provider.first_token_timeout_s, description="seconds (a number)"
+    )
+    stall_timeout_s: Seconds = Field(Provider.stall_timeout_s, description="seconds (a number)")
+    total_timeout_s: Seconds | None = Field(None, description="seconds (a number)")
+    proxy: Annotated[ProxyTable, BeforeValidator(_proxy_shorthand)] = Field(
+        default=ProxyTable(),
+        description='"system", "none", a proxy URL or a table',
+    )
+    verify_tls: bool = Field(True, description="true or false")
+    models: list[Annotated[ModelTable, BeforeValidator(_model_shorthand)]] = Field(
+        default_factory=list, description="a list of [[providers.NAME.models]] tables or ids"
+    )
+    source: str = Field("", description="text in quotes")
 
 
 def provider_from_dict(name: str, table: object) -> Provider:
     """One provider from its TOML table; ProviderConfigError naming the provider and field."""
     if not isinstance(table, dict):
         raise _err(name, "providers", f"[providers.{name}] must be a table")
-    unknown = sorted(set(table) - _PROVIDER_FIELDS)
-    if unknown:
-        close = difflib.get_close_matches(unknown[0], sorted(_PROVIDER_FIELDS), n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
-        raise _err(
-            name, unknown[0], f"unknown field{hint}; known: {', '.join(sorted(_PROVIDER_FIELDS))}"
-        )
-    if "base_url" not in table:
-        raise _err(
-            name, "base_url", "missing; every provider needs a base URL like https://host/v1"
-        )
+    try:
+        checked = validate(ProviderTable, table)
+    except Invalid as exc:
+        raise _err(name, exc.field, exc.cause) from None
     notes: list[str] = []
-    base_url = _base_url_from(name, table["base_url"], notes)
-    key = _key_from(name, table)
-    headers_raw = table.get("headers", {})
-    if not isinstance(headers_raw, dict):
-        raise _err(
-            name, "headers", f"expected a table of name = value, got {_type_name(headers_raw)}"
-        )
-    headers: dict[str, str] = {}
-    for header, value in headers_raw.items():
-        headers[header] = _expect_str(name, f"headers.{header}", value)
-    check_headers(name, headers)
-    first = _expect_seconds(
-        name,
-        "first_token_timeout_s",
-        table.get("first_token_timeout_s", Provider.first_token_timeout_s),
-    )
-    stall = _expect_seconds(
-        name, "stall_timeout_s", table.get("stall_timeout_s", Provider.stall_timeout_s)
-    )
-    total = table.get("total_timeout_s")
-    total_s = None if total is None else _expect_seconds(name, "total_timeout_s", total)
-    verify = table.get("verify_tls", True)
-    if not isinstance(verify, bool):
-        raise _err(name, "verify_tls", f"expected true or false, got {_type_name(verify)}")
-    source = _expect_str(name, "source", table.get("source", ""))
+    base_url = _base_url_from(name, checked.base_url, notes)
+    check_headers(name, checked.headers)
     return Provider(
         name=name,
         base_url=base_url,
-        key=key,
-        headers=headers,
-        first_token_timeout_s=first,
-        stall_timeout_s=stall,
-        total_timeout_s=total_s,
-        proxy=_proxy_from(name, table.get("proxy", "system"), notes),
-        verify_tls=verify,
-        models=_models_from(name, table.get("models", [])),
-        source=source,
+        key=_key_from(name, checked),
+        headers=dict(checked.headers),
+        first_token_timeout_s=checked.first_token_timeout_s,
+        stall_timeout_s=checked.stall_timeout_s,
+        total_timeout_s=checked.total_timeout_s,
+        proxy=_proxy_from(name, checked.proxy, notes),
+        verify_tls=checked.verify_tls,
+        models=tuple(_model_from(m) for m in checked.models),
+        source=checked.source,
         load_notes=tuple(notes),
     )
 
 
-def _base_url_from(name: str, raw: object, notes: list[str]) -> str:
+def _base_url_from(name: str, raw: str, notes: list[str]) -> str:
     """The normalised base URL; user:password@ in it is left out and noted in `notes`."""
     try:
-        normalized = normalize_base_url(_expect_str(name, "base_url", raw), drop_credentials=True)
+        normalized = normalize_base_url(raw, drop_credentials=True)
     except ValueError as exc:
-        if isinstance(exc, ProviderConfigError):
-            raise
         raise _err(name, "base_url", str(exc)) from None
     if normalized.credentials_removed:
         var = _env_hint(name, "API_KEY")
@@ -189,42 +201,19 @@ def _env_hint(name: str, suffix: str) -> str:
     return f"{stem}_{suffix}" if stem and not stem[0].isdigit() else f"PROVIDER_{suffix}"
 
 
-def _key_from(name: str, table: dict[str, Any]) -> KeyRef:
-    if "api_key_env" in table:  # the spelling of benchmark and TOML client configs
-        var = _expect_str(name, "api_key_env", table["api_key_env"])
-        var = parse_env_reference(var) or var
+def _key_from(name: str, table: ProviderTable) -> KeyRef:
+    if table.api_key_env is not None:  # the spelling of benchmark and TOML client configs
+        var = parse_env_reference(table.api_key_env) or table.api_key_env
         if not is_env_var_name(var):
             raise _err(name, "api_key_env", "expected an environment variable name like MY_API_KEY")
         return KeyRef("env", var)
-    raw = table.get("key", {"source": "none"})
-    if isinstance(raw, str):
-        var = parse_env_reference(raw)
-        if var is None:
-            # never echo the text: it may be the key itself
-            raise _err(
-                name,
-                "key",
-                "a key's text is never stored in this file; reference an environment variable "
-                'as key = "${MY_API_KEY}", or use key = { source = "keyring", name = "ACCOUNT" }',
-            )
-        return KeyRef("env", var)
-    if not isinstance(raw, dict):
-        raise _err(
-            name,
-            "key",
-            f'expected a table like {{ source = "env", name = "VAR" }}, got {_type_name(raw)}',
-        )
-    unknown = sorted(set(raw) - {"source", "name"})
-    if unknown:
-        raise _err(name, f"key.{unknown[0]}", "unknown field; a key has only 'source' and 'name'")
-    source = _expect_str(name, "key.source", raw.get("source", "none"))
+    source, key_name = table.key.source, table.key.name
     if source not in KEY_SOURCES:
         raise _err(
             name,
             "key.source",
             f"unknown key source '{source}'; use one of {', '.join(KEY_SOURCES)}",
         )
-    key_name = _expect_str(name, "key.name", raw.get("name", ""))
     if source == "env":
         key_name = parse_env_reference(key_name) or key_name
         if not is_env_var_name(key_name):
@@ -233,42 +222,25 @@ def _key_from(name: str, table: dict[str, Any]) -> KeyRef:
         key_name = name  # the account defaults to the provider's name
     elif source in ("session", "none"):
         key_name = ""
-    return KeyRef(source, key_name)  # type: ignore[arg-type]
+    return KeyRef(source, key_name)
 
 
-def _proxy_from(name: str, raw: object, notes: list[str]) -> ProxyChoice:
+def _proxy_from(name: str, raw: ProxyTable, notes: list[str]) -> ProxyChoice:
     """The proxy choice; a password found in its URL is left out and noted in `notes`."""
-    if isinstance(raw, str):
-        if raw in ("system", "none"):
-            return ProxyChoice(raw)  # type: ignore[arg-type]
-        raw = {"mode": "url", "url": raw}
-    if not isinstance(raw, dict):
-        raise _err(
-            name,
-            "proxy",
-            f'expected "system", "none", a proxy URL or a table, got {_type_name(raw)}',
-        )
-    unknown = sorted(set(raw) - {"mode", "url", "password_env"})
-    if unknown:
-        raise _err(
-            name,
-            f"proxy.{unknown[0]}",
-            "unknown field; a proxy has only 'mode', 'url' and 'password_env'",
-        )
-    mode = _expect_str(name, "proxy.mode", raw.get("mode", "url" if raw.get("url") else "system"))
+    mode = raw.mode or ("url" if raw.url else "system")
     if mode not in PROXY_MODES:
         raise _err(
             name, "proxy.mode", f"unknown proxy mode '{mode}'; use one of {', '.join(PROXY_MODES)}"
         )
-    url, password = split_url_password(_expect_str(name, "proxy.url", raw.get("url", "")))
-    var = _expect_str(name, "proxy.password_env", raw.get("password_env", "")).strip()
+    url, password = split_url_password(raw.url)
+    var = raw.password_env.strip()
     var = parse_env_reference(var) or var
     if var and not is_env_var_name(var):
         raise _err(
             name, "proxy.password_env", "expected an environment variable name like PROXY_PASSWORD"
         )
     if mode != "url":
-        return ProxyChoice(mode)  # type: ignore[arg-type]
+        return ProxyChoice(mode)
     if password:
         register_secret(password)
         hint = var or _env_hint(name, "PROXY_PASSWORD")
@@ -304,81 +276,15 @@ def check_proxy_url(provider: str, url: str) -> None:
         )
 
 
-def _models_from(name: str, raw: object) -> tuple[ModelEntry, ...]:
-    if not isinstance(raw, list):
-        raise _err(
-            name, "models", f"expected a list of [[providers.{name}.models]], got {_type_name(raw)}"
+def _model_from(table: ModelTable) -> ModelEntry:
+    prices = None
+    if table.prices is not None:
+        prices = Prices(
+            input=table.prices.input or 0.0,
+            output=table.prices.output or 0.0,
+            cached_input=table.prices.cached_input,
         )
-    out: list[ModelEntry] = []
-    for i, item in enumerate(raw):
-        where = f"models[{i}]"
-        if isinstance(item, str):
-            out.append(ModelEntry(item))
-            continue
-        if not isinstance(item, dict):
-            raise _err(name, where, f"expected a model table or id, got {_type_name(item)}")
-        unknown = sorted(set(item) - _MODEL_FIELDS)
-        if unknown:
-            raise _err(
-                name,
-                f"{where}.{unknown[0]}",
-                f"unknown field; known: {', '.join(sorted(_MODEL_FIELDS))}",
-            )
-        if "id" not in item:
-            raise _err(name, f"{where}.id", "missing; every model needs its id")
-        model_id = _expect_str(name, f"{where}.id", item["id"]).strip()
-        if not model_id:
-            raise _err(name, f"{where}.id", "empty")
-        display = item.get("display_name")
-        attention = item.get("attention")
-        ctx = item.get("context_window")
-        if display is not None:
-            _expect_str(name, f"{where}.display_name", display)
-        if attention is not None:
-            _expect_str(name, f"{where}.attention", attention)
-        if ctx is not None and (isinstance(ctx, bool) or not isinstance(ctx, int) or ctx <= 0):
-            raise _err(
-                name,
-                f"{where}.context_window",
-                f"expected a positive whole number of tokens, got {ctx!r}",
-            )
-        prices = None
-        if "prices" in item:
-            prices = _prices_from(name, f"{where}.prices", item["prices"])
-        out.append(ModelEntry(model_id, display, attention, ctx, prices))
-    return tuple(out)
-
-
-def _prices_from(name: str, where: str, raw: object) -> Prices:
-    if not isinstance(raw, dict):
-        raise _err(
-            name,
-            where,
-            "expected { input = ..., output = ... } (USD per million tokens), "
-            f"got {_type_name(raw)}",
-        )
-    unknown = sorted(set(raw) - _PRICE_FIELDS)
-    if unknown:
-        raise _err(
-            name, f"{where}.{unknown[0]}", "unknown field; prices have input, output, cached_input"
-        )
-    values: dict[str, float | None] = {}
-    for key in _PRICE_FIELDS:
-        value = raw.get(key)
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise _err(
-                name,
-                f"{where}.{key}",
-                f"expected a price of 0 or more (USD per million tokens), got {value!r}",
-            )
-        values[key] = float(value)
-    return Prices(
-        input=values.get("input") or 0.0,
-        output=values.get("output") or 0.0,
-        cached_input=values.get("cached_input"),
-    )
+    return ModelEntry(table.id, table.display_name, table.attention, table.context_window, prices)
 
 
 def check_headers(provider: str, headers: dict[str, str]) -> None:

@@ -40,6 +40,10 @@ last good copy with a warning naming file, line and problem; a file that lost pr
 short at a section boundary, it still parses) loads with a warning naming them, and the last
 good copy keeps them. Saving over a file that cannot be loaded first keeps it as
 `providers.toml.broken-<time>`. Every file is 0600 in a 0700 folder (`provider_files`).
+
+A save edits the file as the user wrote it (`provider_layout`): comments, order and the
+spelling of unchanged values survive; only what changed is rewritten, and when the edited text
+would not load back as exactly the providers saved, the file is written afresh instead.
 """
 
 from __future__ import annotations
@@ -53,7 +57,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import platformdirs
-import tomli_w
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
 
 from workbench.core.private_files import private_dir
 from workbench.core.provider_files import BROKEN_SUFFIX as BROKEN_SUFFIX
@@ -64,6 +69,7 @@ from workbench.core.provider_files import (
     write_private,
 )
 from workbench.core.provider_files import last_good_path as last_good_path
+from workbench.core.provider_layout import unchanged_names, update_document
 from workbench.core.provider_schema import ProviderConfigError as ProviderConfigError
 from workbench.core.provider_schema import check_headers as check_headers
 from workbench.core.provider_schema import check_proxy_url as check_proxy_url
@@ -71,6 +77,7 @@ from workbench.core.provider_schema import provider_from_dict as provider_from_d
 from workbench.core.provider_schema import provider_to_dict as provider_to_dict
 from workbench.core.providers import Provider
 from workbench.core.terminal import escape_quoted
+from workbench.core.validation import toml_line_of
 
 log = logging.getLogger(__name__)
 
@@ -264,7 +271,7 @@ def parse_providers_toml(text: str, path: Path | None = None) -> list[Provider]:
         try:
             out.append(provider_from_dict(name, table))
         except ProviderConfigError as exc:
-            line = _line_of(text, name, exc.field)
+            line = toml_line_of(text, "providers", name, exc.field)
             at = f"line {line}: " if line else ""
             raise ProviderConfigError(
                 f"{where}: {at}{exc}", path=path, line=line, provider=name, field=exc.field
@@ -280,43 +287,10 @@ def _decode_error_line(exc: tomllib.TOMLDecodeError) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _line_of(text: str, provider: str, field_name: str | None) -> int | None:
-    """Best effort: the line of `field` inside the provider's section, else the section header."""
-    lines = text.splitlines()
-    quoted = re.escape(provider)
-    name = rf"(?:\"{quoted}\"|'{quoted}'|{quoted})"
-    header = re.compile(rf"^\s*\[\[?\s*providers\s*\.\s*{name}\s*(\]|\.)")
-    start = next((i for i, line in enumerate(lines) if header.match(line)), None)
-    if start is None:
-        return None
-    if not field_name:
-        return start + 1
-    parts = [re.sub(r"\[\d+\]$", "", part) for part in field_name.split(".")]
-    top, sub = parts[0], parts[1] if len(parts) > 1 else None
-    assign = re.compile(rf"^\s*[\"']?{re.escape(top)}[\"']?\s*=")
-    table = re.compile(rf"^\s*\[\[?\s*providers\s*\.\s*{name}\s*\.\s*{re.escape(top)}\s*\]")
-    for i in range(start, len(lines)):
-        line = lines[i]
-        if i > start and line.lstrip().startswith("[") and not header.match(line):
-            break  # the next provider's section
-        if assign.match(line):
-            return i + 1
-        if table.match(line):
-            if sub:
-                sub_assign = re.compile(rf"^\s*[\"']?{re.escape(sub)}[\"']?\s*=")
-                for j in range(i + 1, len(lines)):
-                    if lines[j].lstrip().startswith("["):
-                        break
-                    if sub_assign.match(lines[j]):
-                        return j + 1
-            return i + 1
-    return start + 1
-
-
 # ---- saving ----
 
 
-def dumps_providers(providers: list[Provider] | tuple[Provider, ...], header: str = _HEADER) -> str:
+def _check_names(providers: list[Provider] | tuple[Provider, ...]) -> None:
     names = [p.name for p in providers]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -324,7 +298,11 @@ def dumps_providers(providers: list[Provider] | tuple[Provider, ...], header: st
     for name in names:
         if not name.strip():
             raise ProviderConfigError("a provider needs a name")
-    body = tomli_w.dumps({"providers": {p.name: provider_to_dict(p) for p in providers}})
+
+
+def dumps_providers(providers: list[Provider] | tuple[Provider, ...], header: str = _HEADER) -> str:
+    _check_names(providers)
+    body = tomlkit.dumps({"providers": {p.name: provider_to_dict(p) for p in providers}})
     text = header + "\n" + escape_quoted(body)  # no raw C1 or bidi character in the file
     parse_providers_toml(text)  # what we write must load back
     return text
@@ -348,9 +326,14 @@ def save_providers(
     holds providers that the current file lost and this save does not have either.
     """
     path = path or default_providers_path()
-    text = dumps_providers(providers)
+    _check_names(providers)
     private_dir(path.parent, own=path.parent == default_config_dir())
-    on_disk = _names_on_disk(path)
+    current = _current(path)
+    on_disk = None if current is None else [p.name for p in current[1]]
+    text = None
+    if current is not None and path.is_file():  # a file of comments alone keeps them too
+        text = _keep_layout(*current, list(providers))
+    text = text or dumps_providers(providers)  # a new file, or one that cannot be kept
     if on_disk is None:
         try:
             copy = keep_broken_copy(path)
@@ -370,12 +353,31 @@ def save_providers(
     return path
 
 
-def _names_on_disk(path: Path) -> list[str] | None:
-    """The provider names of the current file; [] when there is none, None when it is broken."""
-    if not path.exists() and not path.is_symlink():
-        return []
+def _keep_layout(current: str, on_disk: list[Provider], providers: list[Provider]) -> str | None:
+    """The file's text `current` edited in place to hold `providers` (its comments and order
+    kept); None when that cannot be done or would not load back as exactly `providers`."""
     try:
-        return [p.name for p in parse_providers_toml(_read(path), path)]
+        before = {p.name: provider_to_dict(p) for p in on_disk if not p.load_notes}
+        keep = unchanged_names(on_disk, providers)
+        tables = {p.name: provider_to_dict(p) for p in providers}
+        text = escape_quoted(update_document(current, tables, keep, before))
+        loaded = {p.name: p for p in parse_providers_toml(text)}
+    except (TOMLKitError, ValueError, KeyError, TypeError, RecursionError) as exc:
+        log.debug("providers file rewritten from scratch: %s", exc)
+        return None
+    if loaded != {p.name: p for p in providers} or any(p.load_notes for p in loaded.values()):
+        log.debug("providers file rewritten from scratch: an in-place edit would not load back")
+        return None
+    return text
+
+
+def _current(path: Path) -> tuple[str, list[Provider]] | None:
+    """The current file's text and providers; ("", []) when there is none, None when broken."""
+    if not path.exists() and not path.is_symlink():
+        return "", []
+    try:
+        text = _read(path)
+        return text, parse_providers_toml(text, path)
     except (ProviderConfigError, OSError, UnicodeDecodeError):
         return None
 

@@ -13,15 +13,16 @@ from typing import Literal
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from workbench.core.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
-from workbench.core.results import Prices
+from workbench.core.results import (
+    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
+    DEFAULT_STALL_TIMEOUT_S,
+    Prices,
+)
 
 KeySource = Literal["env", "keyring", "session", "none"]
 ProxyMode = Literal["system", "none", "url"]
 KEY_SOURCES: tuple[KeySource, ...] = ("env", "keyring", "session", "none")
 PROXY_MODES: tuple[ProxyMode, ...] = ("system", "none", "url")
-
-DEFAULT_FIRST_TOKEN_TIMEOUT_S = 300.0
-DEFAULT_STALL_TIMEOUT_S = 60.0
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import heapq
 import time
 from collections.abc import AsyncIterator, Sequence
 from itertools import count
+from typing import cast
 
 from workbench.core.metrics import derive
 from workbench.core.results import RequestResult, Target
@@ -22,14 +23,14 @@ def _target(result: RequestResult) -> Target:
     return Target(result.provider, result.base_url, result.model, result.attention, result.prices)
 
 
-def _schedule(results: Sequence[RequestResult]) -> list[tuple[int, int, RunEvent | str, object]]:
+def _schedule(results: Sequence[RequestResult]) -> list[tuple[int, int, str, object]]:
     """(offset_ns, tiebreak, kind, payload) for every event of every recorded request."""
     timed = [r for r in results if r.t_send is not None and not r.warmup]
     if not timed:
         return []
     base = min(r.t_send for r in timed if r.t_send is not None)
     order = count()
-    heap: list[tuple[int, int, RunEvent | str, object]] = []
+    heap: list[tuple[int, int, str, object]] = []
     for r in timed:
         assert r.t_send is not None
         heapq.heappush(heap, (r.t_send - base, next(order), "start", r))
@@ -77,7 +78,7 @@ async def replay_events(
                 now,
             )
         elif kind in ("text", "reasoning"):
-            result, piece = payload  # type: ignore[misc]
+            result, piece = cast("tuple[RequestResult, str]", payload)
             yield TextDelta(result.request_id, piece, kind == "reasoning", now)
         else:
             assert isinstance(payload, RequestResult)

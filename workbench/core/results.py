@@ -25,6 +25,19 @@ class Prices:
 
 UNKNOWN_PRICES = Prices(known=False)
 
+# The limits a request gets when neither its provider nor the user sets them (the one home).
+DEFAULT_FIRST_TOKEN_TIMEOUT_S = 300.0
+DEFAULT_STALL_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """A request's limits in seconds: first token, stall (no token), whole request; None: none."""
+
+    first_token_s: float | None = DEFAULT_FIRST_TOKEN_TIMEOUT_S
+    stall_s: float | None = DEFAULT_STALL_TIMEOUT_S
+    total_s: float | None = None
+
 
 @dataclass(frozen=True)
 class Target:
@@ -37,6 +50,7 @@ class Target:
     prices: Prices = field(default_factory=Prices)
     context_window: int | None = None
     route: str | None = None  # "direct" or "gateway" in a route comparison (--compare-route)
+    timeouts: Timeouts | None = None  # its provider's limits (core/plan.py); None: the plan's
 
     @property
     def label(self) -> str:
@@ -70,6 +84,7 @@ class ErrorClass(StrEnum):
     EMPTY = "empty_response"  # the stream ended without any text
     NO_VISIBLE_TEXT = "no_visible_text"  # tokens came (usage, or finish length), but no text
     CANCELLED = "cancelled"
+    WORKER_LOST = "worker_lost"  # the client process (or cluster node) running it died
     INTERNAL = "internal"  # a bug of ours; the message says what
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from workbench.core.baseline import Baseline, measure_baseline
 from workbench.core.calibration_checks import (
-    CALIBRATION_MAX_TOKENS,
+    calibration_length,
     calibration_output_tokens,
     name_failed_calibration,
     not_sent,
@@ -35,7 +35,14 @@ from workbench.core.prompts import (
     PromptBuilder,
     PromptSpec,
 )
-from workbench.core.results import ErrorClass, RequestResult, Target
+from workbench.core.results import (
+    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
+    DEFAULT_STALL_TIMEOUT_S,
+    ErrorClass,
+    RequestResult,
+    Target,
+    Timeouts,
+)
 from workbench.core.secrets import redact_and_cut
 from workbench.core.store import StoreError
 from workbench.core.streaming import RequestSpec, TextDelta, stream_chat
@@ -80,8 +87,9 @@ class RunPlan:
     cache_test: bool = False  # same prompt (no nonce) every repeat: cold vs warm prefix cache
     calibrate: bool = True  # one short request per target when it has no calibration yet
     measure_baseline: bool = True
-    first_token_timeout_s: float | None = 300.0
-    stall_timeout_s: float | None = 60.0
+    # the limits of a target that carries none of its own (core/plan.py gives each its own)
+    first_token_timeout_s: float | None = DEFAULT_FIRST_TOKEN_TIMEOUT_S
+    stall_timeout_s: float | None = DEFAULT_STALL_TIMEOUT_S
     total_timeout_s: float | None = None
     retry_budget_s: float = 0.0  # 429/503 with Retry-After are retried within this budget
     warm_connections: bool = True  # open a cell's connections before its opening burst
@@ -117,11 +125,18 @@ class RunPlan:
             return f"temperature must be 0..{MAX_TEMPERATURE:g}, got {self.temperature!r}"
         if not (_finite(self.needle_depth) and 0 <= self.needle_depth <= 1):
             return f"needle_depth must be 0..1, got {self.needle_depth!r}"
-        limits = (
+        limits = [
             ("first_token_timeout_s", self.first_token_timeout_s),
             ("stall_timeout_s", self.stall_timeout_s),
             ("total_timeout_s", self.total_timeout_s),
-        )
+        ]
+        for t in self.targets:
+            own = t.timeouts or Timeouts(None, None, None)
+            limits += [
+                (f"{t.label}: first-token timeout", own.first_token_s),
+                (f"{t.label}: stall timeout", own.stall_s),
+                (f"{t.label}: total timeout", own.total_s),
+            ]
         for name, seconds in limits:
             if seconds is not None and not (_finite(seconds) and 0 < seconds <= MAX_SECONDS):
                 return f"{name} must be more than 0 and at most {MAX_SECONDS:g} s, got {seconds!r}"
@@ -129,6 +144,12 @@ class RunPlan:
         if not (_finite(budget) and 0 <= budget <= MAX_SECONDS):
             return f"retry_budget_s must be 0..{MAX_SECONDS:g} s, got {budget!r}"
         return None
+
+    def timeouts_for(self, target: Target) -> Timeouts:
+        """The target's own limits (its provider's), else the plan's."""
+        if target.timeouts is not None:
+            return target.timeouts
+        return Timeouts(self.first_token_timeout_s, self.stall_timeout_s, self.total_timeout_s)
 
     @property
     def levels(self) -> tuple[int, ...]:
@@ -234,7 +255,7 @@ class _RunState:
     done: int = 0
     errors: int = 0
     results: list[RequestResult] = field(default_factory=list)
-    tasks: dict[str, set[asyncio.Task[None]]] = field(default_factory=dict)
+    tasks: dict[str, set[asyncio.Task[RequestResult]]] = field(default_factory=dict)
     stopped_targets: set[str] = field(default_factory=set)
     baselines: dict[tuple[str, str], Baseline] = field(default_factory=dict)
     seed: int = 0
@@ -263,6 +284,7 @@ class Runner:
         *,
         keep_results: bool = True,
         store_retry_s: float = STORE_RETRY_S,
+        calibrate_only: bool = False,
     ) -> None:
         self.pool = pool
         self.sink = sink
@@ -273,6 +295,9 @@ class Runner:
         self.calibration: Calibration = self.builder.calibration
         self.keep_results = keep_results
         self.store_retry_s = store_retry_s
+        # only each cell's calibration (and the rows of cells it rules out): the coordinator
+        # of a run over several worker processes calibrates once, then shares the result
+        self.calibrate_only = calibrate_only
         self._state: _RunState | None = None
         self._cancelled = False
 
@@ -346,8 +371,8 @@ class Runner:
             self._state = None
             if state.failure is not None:
                 status, message = "failed", state.failure
-            elif not producer.cancelled() and producer.exception() is not None:
-                status, message = "failed", f"internal error: {_describe(producer.exception())}"
+            elif not producer.cancelled() and (error := producer.exception()) is not None:
+                status, message = "failed", f"internal error: {_describe(error)}"
             elif self._cancelled:
                 status = "cancelled"
             sink = self.sink
@@ -415,7 +440,7 @@ class Runner:
             calibration = await self._request(
                 state,
                 target,
-                min(length, CALIBRATION_MAX_TOKENS),
+                calibration_length(plan.prompt_lengths),
                 repeat=-1,
                 phase="calibration",
                 concurrency=concurrency,
@@ -427,6 +452,8 @@ class Runner:
                     state.unfixable[target.label] = calibration
                     await self._not_sent(state, target, length, concurrency, calibration)
                     return
+        if self.calibrate_only:
+            return
         await self._ensure_baseline(state, target)
         for i in range(plan.warmup):
             if self._halted(state, target):
@@ -602,13 +629,14 @@ class Runner:
         max_tokens = plan.max_tokens
         if calibration:
             max_tokens = calibration_output_tokens(max_tokens)
+        limits = plan.timeouts_for(target)
         spec = RequestSpec(
             messages=prompt.messages,
             max_tokens=max_tokens,
             temperature=plan.temperature,
-            first_token_timeout_s=plan.first_token_timeout_s,
-            stall_timeout_s=plan.stall_timeout_s,
-            total_timeout_s=plan.total_timeout_s,
+            first_token_timeout_s=limits.first_token_s,
+            stall_timeout_s=limits.stall_s,
+            total_timeout_s=limits.total_s,
             estimated_prompt_tokens=prompt.estimated_tokens,
         )
         client = self.pool.get(target.base_url, self.keys(target))
@@ -709,25 +737,28 @@ class Runner:
             self._fail_run(state, problem)
 
     async def _store_call(self, state: _RunState, call: Callable[[], object]) -> str | None:
-        """Run one store call; a transient error (a lock) is retried with back-off for
-        `store_retry_s` (a single try once the store has failed the run). None on success,
-        else the problem in words."""
+        """Run one store call with `store_call`'s retries (a single try once the store has
+        failed the run). None on success, else the problem in words."""
         patience = 0.0 if state.failure is not None else self.store_retry_s
-        deadline = time.monotonic() + patience
-        delay = 0.05
-        while True:
-            try:
-                call()
-                return None
-            except Exception as exc:
-                transient = bool(getattr(exc, "transient", False))
-                if not transient or time.monotonic() + delay > deadline:
-                    waited = (
-                        f" (still failing after {patience:g} s)" if transient and patience else ""
-                    )
-                    return f"{_store_problem(exc)}{waited}"
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 1.0)
+        return await store_call(call, patience)
+
+
+async def store_call(call: Callable[[], object], patience: float) -> str | None:
+    """Run one store call; a transient error (a lock) is retried with back-off for `patience`
+    seconds. None on success, else the problem in words."""
+    deadline = time.monotonic() + patience
+    delay = 0.05
+    while True:
+        try:
+            call()
+            return None
+        except Exception as exc:
+            transient = bool(getattr(exc, "transient", False))
+            if not transient or time.monotonic() + delay > deadline:
+                waited = f" (still failing after {patience:g} s)" if transient and patience else ""
+                return f"{_store_problem(exc)}{waited}"
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 1.0)
 
 
 def _store_problem(exc: BaseException) -> str:

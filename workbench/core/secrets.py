@@ -190,29 +190,29 @@ def resolve_key(provider: Provider) -> str | None:
         import keyring.errors
 
         try:
-            value = keyring.get_password(KEYRING_SERVICE, ref.name)
+            stored = keyring.get_password(KEYRING_SERVICE, ref.name)
         except keyring.errors.KeyringError as exc:
             raise KeyringUnavailable(
                 f"provider '{provider.name}': the OS keyring could not be read "
                 f"({redact(str(exc))}); unlock it, or reference the key as $VAR instead"
             ) from None
-        if not value or not value.strip():
+        if not stored or not stored.strip():
             raise KeyUnavailable(
                 f"provider '{provider.name}': the OS keyring has no key for account "
                 f"'{ref.name}' (service '{KEYRING_SERVICE}'); store the key again from the "
                 f"provider editor, or reference an environment variable as $VAR instead"
             )
-        register_secret(value)
-        return value.strip()
+        register_secret(stored)
+        return stored.strip()
     if ref.source == "session":
-        value = _session_keys.get(provider.name)
-        if not value:
+        typed = _session_keys.get(provider.name)
+        if not typed:
             raise KeyUnavailable(
                 f"provider '{provider.name}': its key is typed in for one session only and "
                 f"this session has none; type it again, or keep it in an environment variable "
                 f"and reference it as $VAR"
             )
-        return value
+        return typed
     raise KeyUnavailable(f"provider '{provider.name}': unknown key source '{ref.source}'")
 
 
@@ -296,20 +296,6 @@ def store_in_keyring(account: str, key: str) -> None:
         ) from None
 
 
-def delete_from_keyring(account: str) -> bool:
-    """Remove the key stored under `account`; False when there was none or no keyring."""
-    if not keyring_status()[0]:
-        return False
-    import keyring
-    import keyring.errors
-
-    try:
-        keyring.delete_password(KEYRING_SERVICE, account)
-    except keyring.errors.KeyringError:
-        return False
-    return True
-
-
 # ---- logging ----
 
 
@@ -335,7 +321,7 @@ def _redact_record(record: logging.LogRecord) -> None:
         record.exc_text = redact(record.exc_text)
     if record.stack_info:
         record.stack_info = redact(record.stack_info)
-    record._workbench_redacted = True  # type: ignore[attr-defined]
+    record._workbench_redacted = True
 
 
 _FILTER = RedactingFilter()

@@ -106,6 +106,11 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+# A history kept in memory for as long as its store is open: a run that keeps no history
+# (the app when the file cannot be opened) still has its rows in one place to read and export.
+IN_MEMORY = ":memory:"
+
+
 def default_db_path() -> Path:
     return default_data_dir() / DB_FILENAME
 
@@ -178,6 +183,22 @@ def _create_schema(conn: sqlite3.Connection) -> None:
     )
     conn.execute(f"CREATE TABLE IF NOT EXISTS requests (\n{body}\n)")
     conn.execute("CREATE INDEX IF NOT EXISTS requests_run_id ON requests(run_id)")
+    _add_aggregates_table(conn)
+
+
+def _add_aggregates_table(conn: sqlite3.Connection) -> None:
+    """A run's figures as another tool computed them (an imported result file): kept apart
+    from `requests`, which holds only real requests, so counts and exports never mistake a
+    mean for a request. One row per (metric, statistic), e.g. ("ttft", "p99") in ms."""
+    conn.execute(
+        """CREATE TABLE IF NOT EXISTS run_aggregates (
+            run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+            metric TEXT NOT NULL,
+            statistic TEXT NOT NULL,
+            value REAL NOT NULL,
+            PRIMARY KEY (run_id, metric, statistic)
+        )"""
+    )
 
 
 # Migration hook: MIGRATIONS[n] upgrades a database from schema n to n + 1, inside one
@@ -223,6 +244,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
                 MIGRATIONS[version](conn)
                 version += 1
         _add_missing_columns(conn)
+        _add_aggregates_table(conn)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
@@ -313,6 +335,7 @@ class RunStore:
     pasted by mistake: the run config JSON, run notes, base URLs and error messages; the model's
     own text is kept as it came. The connection may only be used from the thread that opened it.
     Opening marks runs left "running" by dead processes as "interrupted" (see `recovered`).
+    `RunStore(IN_MEMORY)` keeps the same history in memory only, gone when it closes.
     """
 
     def __init__(
@@ -323,21 +346,25 @@ class RunStore:
         recover: bool = True,
     ) -> None:
         self.path = Path(path) if path is not None else default_db_path()
+        self.in_memory = str(path) == IN_MEMORY
         self._redact = redact or secrets_redact
         self._pid = os.getpid()
         self._marker = _process_start_marker(self._pid)
         try:
-            private_dir(self.path.parent)
-            private_file(self.path)  # SQLite gives its -wal and -shm files the same mode
+            if not self.in_memory:
+                private_dir(self.path.parent)
+                private_file(self.path)  # SQLite gives its -wal and -shm files the same mode
             self._conn = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+                IN_MEMORY if self.in_memory else self.path,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,
             )
         except (OSError, sqlite3.Error) as error:
             raise _explain(error, self.path) from None
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
+            if str(mode).lower() != "wal" and not self.in_memory:
                 raise StoreError(f"could not switch {self.path} to WAL mode (got {mode!r})")
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self._conn.execute("PRAGMA foreign_keys = ON")
@@ -421,12 +448,6 @@ class RunStore:
             )
         if cursor.rowcount == 0:
             raise StoreError(f"no run {run_id!r} in {self.path}")
-
-    def set_note(self, run_id: str, note: str | None) -> None:
-        self._conn.execute(
-            "UPDATE runs SET note = ? WHERE run_id = ?",
-            (None if note is None else self._redact(note), run_id),
-        )
 
     def mark_interrupted(self) -> list[str]:
         """Runs still "running" whose owner process is gone become "interrupted"; their ids."""
@@ -543,6 +564,26 @@ class RunStore:
             )
             results.append(RequestResult(**kwargs))
         return results
+
+    def has_run(self, run_id: str) -> bool:
+        return bool(self._conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchall())
+
+    def record_aggregates(self, run_id: str, values: dict[tuple[str, str], float]) -> None:
+        """Keep a run's (metric, statistic) -> value figures, replacing any kept before."""
+        with self._explained():
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO run_aggregates (run_id, metric, statistic, value)"
+                " VALUES (?, ?, ?, ?)",
+                [(run_id, m, s, float(v)) for (m, s), v in values.items()],
+            )
+
+    def aggregates(self, run_id: str) -> dict[tuple[str, str], float]:
+        rows = self._conn.execute(
+            "SELECT metric, statistic, value FROM run_aggregates WHERE run_id = ?"
+            " ORDER BY metric, statistic",
+            (run_id,),
+        ).fetchall()
+        return {(m, s): v for m, s, v in rows}
 
     def query(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Rows of one SQL statement over the history, for reports and tests."""

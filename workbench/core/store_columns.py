@@ -77,16 +77,19 @@ def encode_real(value: Any) -> Any:
 def _encode_text(value: Any) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str):
+    text: str
+    if isinstance(value, str):
+        text = value
+    else:
         try:
-            value = json.dumps(value, ensure_ascii=False, default=str)
+            text = json.dumps(value, ensure_ascii=False, default=str)
         except (ValueError, RecursionError):
-            value = repr(value)
+            text = repr(value)
     try:
-        value.encode("utf-8")
+        text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate from a JSON escape: SQLite cannot take it
-        value = value.encode("utf-8", "replace").decode("utf-8")
-    return value
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    return text
 
 
 def _encode_times(times: list[int]) -> bytes:

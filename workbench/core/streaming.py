@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from workbench.core.body_reader import BodyReader
 from workbench.core.errors import (
@@ -35,8 +35,12 @@ from workbench.core.errors import (
     diagnosis,
     looks_like_html,
 )
-from workbench.core.providers import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S
-from workbench.core.results import ErrorClass, RequestResult
+from workbench.core.results import (
+    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
+    DEFAULT_STALL_TIMEOUT_S,
+    ErrorClass,
+    RequestResult,
+)
 from workbench.core.secrets import redact_and_cut
 from workbench.core.send_stamp import sending
 from workbench.core.sse import MAX_EVENT_BYTES as MAX_EVENT_BYTES  # the caps, re-exported
@@ -47,7 +51,7 @@ from workbench.core.watchdog import Watch
 try:
     import orjson
 except ImportError:  # a source checkout whose venv predates the dependency: json alone
-    orjson = None
+    orjson = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import httpx2
@@ -136,7 +140,7 @@ def default_total_timeout_s(spec: RequestSpec) -> float:
     )
 
 
-def _finite(seconds: float | None) -> bool:
+def _finite(seconds: float | None) -> TypeGuard[float]:
     return seconds is not None and math.isfinite(seconds)
 
 

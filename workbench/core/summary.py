@@ -169,9 +169,9 @@ def build_report(
     present = dict.fromkeys(r.model for r in measured)
     models = tuple(m for m in dict.fromkeys(order) if m in present)
     models += tuple(m for m in present if m not in models)
-    order = {m: i for i, m in enumerate(models)}
+    rank = {m: i for i, m in enumerate(models)}
     cells = sorted(
-        summarize(measured), key=lambda c: (order[c.model], c.prompt_tokens_target, c.provider)
+        summarize(measured), key=lambda c: (rank[c.model], c.prompt_tokens_target, c.provider)
     )
     by_cell: dict[tuple[str, str, int], list[RequestResult]] = {}
     for r in measured:

@@ -10,13 +10,14 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from workbench.core.clients import warm_up
 from workbench.core.provider_store import load_providers
 from workbench.core.secrets import install_log_redaction, resolve_key
-from workbench.core.store import RunStore
+from workbench.core.store import RunStore, StoreError
+from workbench.desktop import APP_ID, icon_files
 from workbench.ui.demo import demo_screenshot
 from workbench.ui.error_sink import ErrorSink
 from workbench.ui.kernels_view import KernelsView
@@ -24,23 +25,11 @@ from workbench.ui.main_window import MainWindow
 from workbench.ui.provider_controller import ProviderController, choices_for
 from workbench.ui.provider_panel import ProviderPanel
 from workbench.ui.session import Session
+from workbench.ui.single_instance import InstanceGuard, claim
 from workbench.ui.translators import install_translators, settings
 
 log = logging.getLogger(__name__)
 START_NS = time.perf_counter_ns()
-
-
-def apply_color_scheme(app: QApplication) -> bool:
-    """Charts follow the system's light or dark scheme (widgets already do); True when dark."""
-    import pyqtgraph as pg
-
-    dark = app.styleHints().colorScheme() == Qt.ColorScheme.Dark
-    pg.setConfigOptions(
-        antialias=True,
-        background="#202124" if dark else "w",
-        foreground="#e8eaed" if dark else "#202124",
-    )
-    return dark
 
 
 def _load_providers(session: Session) -> None:
@@ -64,15 +53,38 @@ def freeze_startup_heap() -> None:
     gc.freeze()
 
 
-async def run_window(args) -> int:
+def app_icon() -> QIcon:
+    """The hicolor PNGs (16-256 px) and the SVG: Qt picks the size each place needs."""
+    icon = QIcon()
+    for path in icon_files():
+        icon.addFile(str(path))
+    return icon
+
+
+def bring_forward(window: MainWindow) -> None:
+    """A second launch: show this window, raised and active, as if it had opened."""
+    if window.isMinimized():
+        window.showNormal()
+    window.show()
+    window.raise_()
+    window.activateWindow()
+
+
+async def run_window(args, guard: InstanceGuard | None = None) -> int:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
-    store = RunStore()
+    try:
+        store: RunStore | None = RunStore()
+    except StoreError as exc:  # runs still show and export, from a history kept in memory
+        log.warning("%s; this session's runs are kept in memory only", exc)
+        store = None
     session = Session(
         store=store, time_scale=args.time_scale, kernel_csv=getattr(args, "kernel_csv", None)
     )
     _load_providers(session)
     window = MainWindow(session, settings())
+    if guard is not None:
+        guard.activate_requested.connect(lambda: bring_forward(window))
     window.add_provider_tab(ProviderPanel(ProviderController(session)))
     kernels_view = KernelsView()
     window.add_kernels_tab(kernels_view)
@@ -126,9 +138,16 @@ def main(args) -> int:
     app.setApplicationName("Attention Workbench")
     app.setQuitOnLastWindowClosed(False)  # the coroutine ends the app, after cleaning up
     app.setOrganizationName("attention-workbench")
+    app.setDesktopFileName(APP_ID)  # Wayland's app id, and how desktops find our .desktop file
+    app.setWindowIcon(app_icon())
+    guard = None
+    if not args.demo_screenshot:  # a scripted screenshot may run beside an open window
+        guard = claim()
+        if guard is None:
+            print("Attention Workbench is already running: its window was brought forward.")
+            return 0
     install_translators(app, args.lang)
-    apply_color_scheme(app)
     try:
-        return qasync.run(run_window(args))
+        return qasync.run(run_window(args, guard))
     except asyncio.CancelledError:
         return 0

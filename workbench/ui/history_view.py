@@ -1,4 +1,5 @@
-"""Past runs from the history database: reopen one, or replay it in the panes.
+"""Past runs from the history database: reopen one, replay it in the panes, or import other
+tools' result files (vLLM, guidellm, AIPerf) as runs of their own.
 
 One row per run, newest first, filled when the window opens. Measured requests and failures are
 counted apart from the hidden calibration and warm-up requests (a calibration sends a long
@@ -8,10 +9,14 @@ measurement).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QDoubleSpinBox,
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -22,6 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.result_import import import_files
+from workbench.core.secrets import redact
+from workbench.core.store import StoreError
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.run_status import run_status_text
 from workbench.ui.session import HistoryRow, Session
@@ -42,12 +50,14 @@ RUN_ID_ROLE = Qt.ItemDataRole.UserRole
 class HistoryView(QWidget):
     open_requested = Signal(list)  # list[RequestResult]
     replay_requested = Signal(list, float)
+    imported = Signal(list)  # list[RequestResult]: the imported runs' rows, for the charts
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("historyTable")
+        self.table.setAccessibleName(self.tr("Run history"))
         self.table.setHorizontalHeaderLabels([self.tr(c) for c in COLUMNS])
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -63,17 +73,38 @@ class HistoryView(QWidget):
         self.speed.setValue(1.0)
         self.speed.setSuffix("×")
         self.refresh_button = QPushButton(self.tr("Refresh"))
+        self.import_button = QPushButton(self.tr("Import…"))
+        self.import_button.setToolTip(
+            self.tr(
+                "Add result files of vLLM (bench serve --save-result), guidellm "
+                "(benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history"
+            )
+        )
+        self.import_status = QLabel()
+        self.import_status.setObjectName("historyImportStatus")
+        self.import_status.setWordWrap(True)
+        # Qt's own dialog, opened without blocking: the window keeps painting while it is up
+        self.import_dialog = QFileDialog(self, self.tr("Import result files"))
+        self.import_dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+        self.import_dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+        self.import_dialog.setNameFilters(
+            [self.tr("Result files (*.json *.jsonl *.yaml *.yml)"), self.tr("All files (*)")]
+        )
+        self.import_dialog.filesSelected.connect(self.import_paths)
         buttons = QHBoxLayout()
         for widget in (self.open_button, self.replay_button, QLabel(self.tr("speed")), self.speed):
             buttons.addWidget(widget)
         buttons.addStretch(1)
+        buttons.addWidget(self.import_button)
         buttons.addWidget(self.refresh_button)
         layout = QVBoxLayout(self)
         layout.addLayout(buttons)
+        layout.addWidget(self.import_status)
         layout.addWidget(self.table, 1)
         self.open_button.clicked.connect(lambda: self._emit(replay=False))
         self.replay_button.clicked.connect(lambda: self._emit(replay=True))
         self.refresh_button.clicked.connect(self.refresh)
+        self.import_button.clicked.connect(self.import_dialog.open)
         self.table.itemDoubleClicked.connect(lambda _item: self._emit(replay=False))
 
     def refresh(self) -> None:
@@ -101,7 +132,11 @@ class HistoryView(QWidget):
     def _cells(self, run: HistoryRow) -> list[str]:
         return [
             run.when,
-            run.kind,
+            run.kind
+            if run.imported_from is None
+            else self.tr("%1, imported from %2")
+            .replace("%1", run.kind)
+            .replace("%2", run.imported_from),
             run_status_text(run.status, run.errors),
             ", ".join(run.models),
             ", ".join(tokens_label(n) for n in run.prompt_lengths),
@@ -123,3 +158,32 @@ class HistoryView(QWidget):
             self.replay_requested.emit(results, self.speed.value())
         else:
             self.open_requested.emit(results)
+
+    def import_paths(self, paths: list[str]) -> None:
+        """Import result files into the history; the runs' rows go to the charts beside ours."""
+        store = self.session.store
+        if store is None:
+            self.import_status.setText(self.tr("No run history is open: nothing can be imported."))
+            return
+        # a detailed file of 10,000 requests takes seconds: say so while the window waits
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            outcomes = import_files(store, [Path(p) for p in paths])
+        except StoreError as error:  # the history is locked or its disk is full
+            self.import_status.setText(redact(str(error)))
+            return
+        finally:
+            QApplication.restoreOverrideCursor()
+        errors = [o.error for o in outcomes if o.error]
+        runs = [o for o in outcomes if o.run_id]
+        added = sum(o.added for o in runs)
+        text = (
+            self.tr("Imported %1 run(s), %2 already in the history.")
+            .replace("%1", str(added))
+            .replace("%2", str(len(runs) - added))
+        )
+        self.import_status.setText(redact("\n".join([text, *errors])))
+        self.refresh()
+        rows = [r for o in runs if o.run_id for r in self.session.load_run(o.run_id)]
+        if rows:
+            self.imported.emit(rows)

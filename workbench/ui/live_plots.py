@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
 
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.panes_model import PaneModel, PaneState
+from workbench.ui.theme import FAILURE_RED, chart_colors
 
 BAR_INTERVAL_S = 0.25
 CURVE_INTERVAL_S = 0.1
@@ -72,6 +73,7 @@ class LivePlots(QWidget):
             plot.setMouseEnabled(x=False, y=False)
         for plot in (self.tokens_plot, self.ttft_plot, self.decode_plot):
             cache_static_parts(plot)
+            plot.setAccessibleName(plot.getPlotItem().titleLabel.text)
         self._curves: list[pg.PlotDataItem] = []
         self._painted: dict[int, tuple[object, ...]] = {}
         self._bars_at = 0.0
@@ -222,20 +224,22 @@ class LivePlots(QWidget):
         for item in self._failures[slot]:
             plot.removeItem(item)
         self._failures[slot] = []
+        label_fill = QColor(chart_colors(self.palette())[0])  # the chart's background, the
+        label_fill.setAlpha(208)  # bars faintly behind it
         for i, (pane, bad) in enumerate(zip(panes, failed, strict=False)):
             if not bad:
                 continue
-            brush = QBrush(QColor("#c0392b"), Qt.BrushStyle.BDiagPattern)
+            brush = QBrush(QColor(FAILURE_RED), Qt.BrushStyle.BDiagPattern)
             bar = pg.BarGraphItem(
                 x=[i], height=[top * 0.98], width=0.6, brush=brush,
-                pen=pg.mkPen("#c0392b", width=1.5, style=Qt.PenStyle.DashLine),
+                pen=pg.mkPen(FAILURE_RED, width=1.5, style=Qt.PenStyle.DashLine),
             )  # fmt: skip
             label = pg.TextItem(
                 self.tr("failed: %1").replace("%1", str(pane.error_class or "?")),
-                color="#c0392b",
+                color=FAILURE_RED,
                 angle=90,
                 anchor=(0.5, 0.5),
-                fill=pg.mkBrush("#ffffffd0"),
+                fill=pg.mkBrush(label_fill),
             )
             label.setPos(i, top * 0.5)
             for item in (bar, label):

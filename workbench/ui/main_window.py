@@ -8,11 +8,11 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFileDialog,
     QFrame,
@@ -31,21 +31,26 @@ from PySide6.QtWidgets import (
 
 from workbench.core.csv_export import write_csv
 from workbench.core.metrics import derive
+from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
 from workbench.core.results import RequestResult, Target
 from workbench.core.runner import RunFinished, RunPlan
 from workbench.core.summary import build_report
+from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import model_color
 from workbench.ui.history_view import HistoryView
 from workbench.ui.live_plots import LivePlots
+from workbench.ui.menus import MenuBar
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.prompt_slider import PromptPanel
 from workbench.ui.results_view import ResultsView
 from workbench.ui.route_preset import route_pair
 from workbench.ui.run_clock import Flight, RunClock
 from workbench.ui.run_status import run_status_text
-from workbench.ui.session import LOCAL_PROVIDER, Session
+from workbench.ui.session import Session
+from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.sweep_view import SweepView
+from workbench.ui.theme import Theme, notice_style, recolor_charts
 
 if TYPE_CHECKING:
     from workbench.core.providers import Provider
@@ -78,12 +83,16 @@ class MainWindow(QMainWindow):
         self.choices: list[tuple[str, str]] = []
         self.pane_keys: list[str] = []
         self.pane_widgets: list[PaneWidget] = []
-        self.results: list[RequestResult] = []  # the last run's measured requests
+        self.shown_runs = ShownRuns(session)  # run ids; every row shown is read from the history
         self.run_kind = "comparison"
         self.clock = RunClock()
         self._clock_at = 0.0
         self._max_tokens = 0
         self._split_once = False
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        self.theme = Theme(app, self.settings, self)
+        self.theme.apply()  # before the charts are made: they take pyqtgraph's defaults
 
         self.prompt = PromptPanel()
         self.panes_host = QWidget()
@@ -105,10 +114,6 @@ class MainWindow(QMainWindow):
         self.replay_banner = QLabel()
         self.replay_banner.setObjectName("replayBanner")
         self.replay_banner.setWordWrap(True)
-        self.replay_banner.setStyleSheet(
-            "#replayBanner { background: #fef5e7; color: #7e5109; border: 1px solid #f0b27a;"
-            " padding: 6px; font-weight: 600; }"
-        )
         self.replay_banner.hide()
         compare = QWidget()
         compare_layout = QVBoxLayout(compare)
@@ -130,6 +135,12 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self._build_toolbar()
         self._build_status_bar()
+        self.menus = MenuBar(self)
+        label_fields(self)
+        self.theme.changed.connect(self.apply_palette)
+        # the charts were made after theme.apply() set pyqtgraph's colours: only the banner's
+        # style sheet needs the palette now (recolouring every chart would cost ~10 ms at start)
+        self.replay_banner.setStyleSheet(notice_style("replayBanner", QApplication.palette()))
 
         session.frame.connect(self._paint)
         session.running_changed.connect(self._on_running)
@@ -140,6 +151,7 @@ class MainWindow(QMainWindow):
         self.prompt.changed.connect(self._refresh_context)
         self.history_view.replay_requested.connect(self.replay)
         self.history_view.open_requested.connect(self._show_results)
+        self.history_view.imported.connect(self._add_imported)
         self.session.run_started.connect(self._on_run_started)
         self.sweep_view.run_requested.connect(self._run_sweep)
         self.sweep_view.stop_requested.connect(self.session.stop_all)
@@ -161,14 +173,18 @@ class MainWindow(QMainWindow):
         self.preset.addItem(self.tr("Preset: Gateway overhead (direct vs gateway)"), "gateway")
         self.preset.addItem(self.tr("Custom"), "custom")
         self.preset.activated.connect(self._on_preset)
+        self.preset.setAccessibleName(self.tr("Preset"))
         bar.addWidget(self.preset)
         bar.addSeparator()
-        bar.addWidget(QLabel(self.tr(" Panes ")))
+        panes_label = QLabel(self.tr(" &Panes "))
+        bar.addWidget(panes_label)
         self.pane_count = QSpinBox()
         self.pane_count.setRange(2, MAX_PANES)
         self.pane_count.valueChanged.connect(self._on_pane_count)
+        panes_label.setBuddy(self.pane_count)
         bar.addWidget(self.pane_count)
         self.mode = QComboBox()
+        self.mode.setAccessibleName(self.tr("Run mode"))
         self.mode.addItem(self.tr("All at once"), "parallel")
         self.mode.addItem(self.tr("One after another"), "sequential")
         bar.addWidget(self.mode)
@@ -221,6 +237,7 @@ class MainWindow(QMainWindow):
             widget.choose.connect(self._on_choose)
             widget.stop.connect(self.session.stop_pane)
             widget.clamp.connect(self.prompt.set_tokens)
+            widget.restyle(QApplication.palette())
             self.pane_widgets.append(widget)
         for widget in self.pane_widgets[len(self.pane_keys) :]:
             self.panes_grid.removeWidget(widget)
@@ -240,6 +257,13 @@ class MainWindow(QMainWindow):
         self.replay_banner.hide()
         self._refresh_context()
         self._paint()  # the panes show their new models' (empty) figures at once, never old ones
+
+    def apply_palette(self, palette: QPalette) -> None:
+        """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
+        recolor_charts(self, palette)
+        for widget in self.pane_widgets:
+            widget.restyle(palette)
+        self.replay_banner.setStyleSheet(notice_style("replayBanner", palette))
 
     def _set_plot_panes(self, keys: Sequence[str]) -> None:
         labels = [k.split("|", 1)[-1] for k in keys]
@@ -312,10 +336,9 @@ class MainWindow(QMainWindow):
     def build_plan(
         self, lengths: Sequence[int] | None = None, repeats: int = 1, kind: str = "comparison"
     ) -> RunPlan:
-        targets = tuple(p.target for p in self.session.panes if p.target is not None)
-        unique = tuple(dict.fromkeys(targets))
-        return RunPlan(
-            targets=unique,
+        """The panes' targets (each with its provider's limits) and the window's choices."""
+        targets = [p.target for p in self.session.panes if p.target is not None]
+        choices = Choices(
             prompt_lengths=tuple(lengths or (self.prompt.tokens(),)),
             repeats=repeats,
             max_tokens=self.prompt.max_tokens.value(),
@@ -325,6 +348,7 @@ class MainWindow(QMainWindow):
             needle_depth=self.prompt.depth.value(),
             kind=kind,  # type: ignore[arg-type]
         )
+        return build_plan(targets, choices)
 
     def _warn_shared_server(self, plan: RunPlan) -> None:
         """All at once, targets on one server measure each other's load: say so."""
@@ -339,17 +363,32 @@ class MainWindow(QMainWindow):
                 15000,
             )
 
+    def _plan_or_say(
+        self, lengths: Sequence[int] | None = None, repeats: int = 1, kind: str = "comparison"
+    ) -> RunPlan | None:
+        """The plan, or None after the status bar says which value is out of range (a saved
+        provider's timeout beyond a day, say) and where to change it."""
+        try:
+            return self.build_plan(lengths, repeats, kind)
+        except ValueError as exc:
+            self.statusBar().showMessage(
+                self.tr("Cannot run: %1. Change it in the Providers tab.").replace("%1", str(exc))
+            )
+            return None
+
     def run_all(self) -> asyncio.Task | None:
         if self.session.running:
             return None
-        plan = self.build_plan()
+        plan = self._plan_or_say()
+        if plan is None:
+            return None
         self._warn_shared_server(plan)
         self.plots.expect_tokens(plan.max_tokens)
         return self.session.start_run(plan)
 
     def _run_sweep(self, lengths: list[int], repeats: int) -> None:
-        if not self.session.running:
-            plan = self.build_plan(lengths, repeats, kind="sweep")
+        plan = None if self.session.running else self._plan_or_say(lengths, repeats, "sweep")
+        if plan is not None:
             self._warn_shared_server(plan)
             self.sweep_view.order = [t.model for t in plan.targets]
             self.sweep_view.clear()
@@ -368,8 +407,8 @@ class MainWindow(QMainWindow):
         task = self.session.start_replay(measured, speed)
         self._set_plot_panes(keys)
         self._refresh_context()
-        self.results = measured
-        self.results_view.set_results(measured)
+        self.shown_runs.show([measured[0].run_id])
+        self.results_view.set_results(self.results)  # the recorded run's measured rows
         self._summary_stale = True
         started = min((r.started_at for r in measured if r.started_at), default=0.0)
         self.replay_banner.setText(
@@ -390,7 +429,7 @@ class MainWindow(QMainWindow):
         self._max_tokens = plan.max_tokens
         self._clock_at = 0.0
         if plan.kind != "replay":
-            self.results = []
+            self.shown_runs.current = None
             self.replay_banner.hide()
 
     def _on_running(self, running: bool) -> None:
@@ -444,15 +483,24 @@ class MainWindow(QMainWindow):
     def _on_request_finished(self, result: RequestResult) -> None:
         if result.phase == "calibration":  # a row of the table, outside the plan and figures
             if self.run_kind != "replay":
-                self.results_view.add(result)
+                self._add_row(result)
             return
         self.clock.finished(result.ok, (derive(result).e2e_ms or 0) / 1000)
         if self.run_kind == "replay":
             return  # the recorded rows are already shown once
-        self.results.append(result)
-        self.results_view.add(result)
+        self._add_row(result, current=True)
         if self.run_kind == "sweep":
             self.sweep_view.add(result)
+
+    def _add_row(self, result: RequestResult, current: bool = False) -> None:
+        """Show a row as it is recorded; the run's end reads the rows back from the history."""
+        self.shown_runs.recorded(result, current)
+        self.results_view.add(result)
+
+    @property
+    def results(self) -> list[RequestResult]:
+        """The measured requests of the run the Sweep and Summary show, from the history."""
+        return self.shown_runs.measured()
 
     def _on_run_finished(self, final: RunFinished) -> None:
         failed = sum(1 for r in final.results if not r.warmup and not r.ok)
@@ -466,6 +514,10 @@ class MainWindow(QMainWindow):
             .replace("%1", name)
             .replace("%2", run_status_text(final.status, failed))
         )
+        if self.run_kind != "replay" and final.run_id in self.shown_runs.table:
+            self.results_view.set_results(self.shown_runs.table_rows())
+            if self.run_kind == "sweep":
+                self.sweep_view.set_results(self.results)
         self.history_view.refresh()
         self._summary_stale = True
         if self.tabs.currentWidget() is self.summary_view:
@@ -490,19 +542,29 @@ class MainWindow(QMainWindow):
     def _show_results(self, results: list[RequestResult]) -> None:
         """A run opened from the history: the Results table and the Summary show it; a sweep
         also fills the Sweep tab, a comparison leaves the sweep's data alone."""
-        measured = [r for r in results if not r.warmup]
-        self.results = measured
-        self.results_view.set_results([r for r in results if r.phase != "warmup"])
+        self.shown_runs.show(r.run_id for r in results)
+        self.results_view.set_results(self.shown_runs.table_rows())
+        measured = self.results
         lengths = {r.prompt_tokens_target for r in measured}
         self.run_kind = "sweep" if len(lengths) > 1 else "comparison"
         if self.run_kind == "sweep":
             self.sweep_view.order = []
-            self.sweep_view.clear()
-            for r in measured:
-                self.sweep_view.add(r)
+            self.sweep_view.set_results(measured)
             self.sweep_view.flush()
         self._summary_stale = True
         self.tabs.setCurrentWidget(self.results_view)
+
+    def _add_imported(self, results: list[RequestResult]) -> None:
+        """Imported result files join what is shown, nothing is cleared: the sweep chart, the
+        Results table and the Summary put them beside our own runs."""
+        measured = [r for r in results if not r.warmup]
+        self.results = [*self.results, *measured]
+        shown = [r for r in results if r.phase != "warmup"]
+        self.results_view.set_results([*self.results_view.results, *shown])
+        for r in measured:
+            self.sweep_view.add(r)
+        self.sweep_view.flush()
+        self._summary_stale = True
 
     def _paint(self) -> None:
         for widget, model in zip(self.pane_widgets, self.session.panes, strict=False):
@@ -513,8 +575,10 @@ class MainWindow(QMainWindow):
     # ---- export ----
 
     def export_csv(self, path: str | Path) -> int:
-        """Every request the Results table shows, in its order (all the runs it holds)."""
-        return write_csv(Path(path), self.results_view.shown_results())
+        """Every request the Results table shows (all the runs it holds), in its order, as the
+        run history holds it."""
+        shown = (r.request_id for r in self.results_view.shown_results())
+        return write_csv(Path(path), self.shown_runs.in_order(shown))
 
     def export_charts(self, folder: str | Path, suffix: str = ".png") -> list[Path]:
         charts = self.plots.charts + self.sweep_view.charts
@@ -576,6 +640,7 @@ class MainWindow(QMainWindow):
         """Add the Providers tab; when its providers change, the panes' choices follow."""
         self.provider_panel = panel
         self.tabs.addTab(panel, self.tr("Providers"))
+        label_fields(panel)
         panel.providers_changed.connect(self._on_providers_changed)
 
     def _on_providers_changed(self, providers: dict[str, Provider]) -> None:
@@ -592,6 +657,7 @@ class MainWindow(QMainWindow):
         """Add the Kernels tab; the app awaits `view.aclose()` on exit to stop its worker."""
         self.kernels_view = view
         self.tabs.addTab(view, self.tr("Kernels"))
+        label_fields(view)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -605,17 +671,3 @@ class MainWindow(QMainWindow):
         self.save_state()
         self.session.stop_all()
         super().closeEvent(event)
-
-
-def shared_server(plan: RunPlan) -> str | None:
-    """The host:port that several of a parallel plan's models share, if any. The built-in
-    provider's simulated models share nothing (their timings depend on the request alone)."""
-    if plan.mode != "parallel":
-        return None
-    seen: dict[str, set[str]] = {}
-    for target in plan.targets:
-        if target.provider != LOCAL_PROVIDER:
-            parts = urlsplit(target.base_url)
-            host = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
-            seen.setdefault(host, set()).add(target.model)
-    return next((host for host, models in seen.items() if len(models) > 1), None)

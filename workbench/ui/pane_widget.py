@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QPalette, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -25,6 +25,9 @@ from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
 from workbench.ui.panes_model import PaneModel, PaneState
 from workbench.ui.prompt_slider import tokens_label
+from workbench.ui.theme import error_colors
+
+NO_MODEL_GREY = "#7f8c8d"  # the pane's top border before a model is chosen
 
 
 def human_bytes(n: float) -> str:
@@ -84,10 +87,13 @@ class PaneWidget(QFrame):
         self.setObjectName("pane")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.color = ""
+        self._fit_problem = False
         self.clamp_to: int | None = None
         self.picker = QComboBox()
         self.picker.setObjectName("modelPicker")
         self.picker.setMinimumContentsLength(18)
+        pane = index + 1
+        self.picker.setAccessibleName(self.tr("Model of pane %1").replace("%1", str(pane)))
         self.badge = QLabel("?")
         self.badge.setObjectName("attentionBadge")
         self.badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -98,6 +104,9 @@ class PaneWidget(QFrame):
         self.fit.setWordWrap(True)
         self.clamp_button = QPushButton()
         self.clamp_button.setObjectName("clampButton")
+        self.clamp_button.setAccessibleName(
+            self.tr("Fit the prompt to pane %1's context window").replace("%1", str(pane))
+        )
         self.clamp_button.hide()
         self.clamp_button.clicked.connect(
             lambda: self.clamp_to is not None and self.clamp.emit(self.clamp_to)
@@ -107,15 +116,13 @@ class PaneWidget(QFrame):
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setObjectName("paneText")
+        self.text.setAccessibleName(self.tr("Answer in pane %1").replace("%1", str(pane)))
         self.text.setMaximumBlockCount(2000)
         self.text.setMinimumHeight(44)  # four panes fit a 1000 px window without scrolling
         self.error = QLabel()
         self.error.setObjectName("paneError")
         self.error.setWordWrap(True)
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error.setStyleSheet(
-            "#paneError { background: #fdecea; color: #922b21; padding: 6px; border-radius: 4px; }"
-        )
         self.error.hide()
         self.figures = FigureStrip(
             [
@@ -168,7 +175,7 @@ class PaneWidget(QFrame):
         target = model.target
         info = self.catalog.get(target.model.split("+", 1)[0]) if target else None
         attention = (target.attention if target else None) or (info.attention if info else "?")
-        color = model_color(target.provider, target.model) if target else "#7f8c8d"
+        color = model_color(target.provider, target.model) if target else NO_MODEL_GREY
         if color != self.color:
             self.color = color
             self.setStyleSheet(f"#pane {{ border-top: 4px solid {color}; }}")
@@ -194,9 +201,11 @@ class PaneWidget(QFrame):
         )
         problem = self._context_problem(prompt_tokens, max_tokens, window)
         problem = problem or self._memory_problem(info, prompt_tokens + max_tokens)
+        if bool(problem) != self._fit_problem:
+            self._fit_problem = bool(problem)
+            self._style_fit(self.palette())
         if problem:
             self.fit.setText(problem)
-            self.fit.setStyleSheet("color: #b03a2e; font-weight: 600;")
         elif window:
             price = ""
             if info is not None and (info.prices.input or info.prices.output):
@@ -207,7 +216,6 @@ class PaneWidget(QFrame):
                 .replace("%1", tokens_label(window))
                 .replace("%2", price)
             )
-            self.fit.setStyleSheet("color: #5d6d7e;")
         else:
             self.fit.setText("")
         self.clamp_to = None
@@ -218,6 +226,29 @@ class PaneWidget(QFrame):
                 self.tr("Fit: prompt %1 tokens").replace("%1", f"{self.clamp_to:,}")
             )
         self.clamp_button.setVisible(self.clamp_to is not None and self.clamp_to >= 128)
+
+    def restyle(self, palette: QPalette) -> None:
+        """Notes and the error box take their colours from the palette (a theme switch)."""
+        error_bg, error_text = error_colors(palette)
+        # a widget with a style sheet keeps the palette it was polished with: set it anew so
+        # the pane and its children (the answer area) take the new palette
+        border = self.styleSheet()
+        self.setStyleSheet("")
+        self.setStyleSheet(border)
+        self.error.setStyleSheet(
+            f"#paneError {{ background: {error_bg.name()}; color: {error_text.name()};"
+            " padding: 6px; border-radius: 4px; }"
+        )
+        self._style_fit(palette)
+
+    def _style_fit(self, palette: QPalette) -> None:
+        """The fit note: the error text colour when something will not fit, else muted."""
+        if self._fit_problem:
+            color = error_colors(palette)[1]
+            self.fit.setStyleSheet(f"color: {color.name()}; font-weight: 600;")
+        else:
+            muted = palette.color(QPalette.ColorRole.PlaceholderText)
+            self.fit.setStyleSheet(f"color: {muted.name()};")
 
     def _context_problem(self, prompt: int, max_tokens: int, window: int | None) -> str:
         if not window or prompt + max_tokens <= window:

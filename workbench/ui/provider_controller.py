@@ -24,6 +24,8 @@ from workbench.core.clients import make_client
 from workbench.core.doctor import Check, diagnose
 from workbench.core.errors import classify_exception
 from workbench.core.importers import ImportResult, SavePlan, apply_save, import_path, plan_save
+from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
+from workbench.core.plan import ModelFacts, model_facts
 from workbench.core.provider_store import (
     ProviderConfigError,
     default_providers_path,
@@ -46,21 +48,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOCAL_PROVIDER = "local"  # the built-in provider's name (session.LOCAL_PROVIDER)
 T = TypeVar("T")
 
 
 class ModelListError(Exception):
     """The server's model list could not be had; the message is the doctor's cause and fix."""
-
-
-@dataclass(frozen=True)
-class ModelFacts:
-    """What the panel shows beside a model id: the provider's own entry, else the catalog's."""
-
-    attention: str | None
-    context_window: int | None
-    in_catalog: bool
 
 
 @dataclass(frozen=True)
@@ -140,14 +132,8 @@ class ProviderController(QObject):
         return keyring_status()
 
     def model_facts(self, model_id: str, provider: Provider | None = None) -> ModelFacts:
-        own = provider.model(model_id) if provider is not None else None
-        info = self.catalog.get(model_id)
-        return ModelFacts(
-            attention=(own.attention if own else None) or (info.attention if info else None),
-            context_window=(own.context_window if own else None)
-            or (info.context_window if info else None),
-            in_catalog=info is not None,
-        )
+        """What the panel shows beside a model id: the provider's own entry, else the catalog's."""
+        return model_facts(self.catalog, model_id, provider)
 
     # ---- writing ----
 

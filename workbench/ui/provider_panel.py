@@ -1,9 +1,13 @@
 """The Providers tab: list, add, edit, remove and import providers; test them with the doctor.
 
 The panel holds no provider logic: it builds a `Provider` from its form, hands it to the
-`ProviderController` and shows what comes back. A key typed into the form lives in a password
-field only until it is saved (to the OS keyring, or this session's memory); no other widget ever
-shows a key's text. Errors from the core show in the status line in the core's own words.
+`ProviderController` and shows what comes back. Its parts are widgets of their own: the form
+(`provider_form.py`), the model list (`model_list.py`), the connection test
+(`connection_test.py`) and the import preview (`import_preview.py`); the panel holds the
+provider list, the actions and the status line, and wires the parts together. A key typed into
+the form lives in a password field only until it is saved (to the OS keyring, or this session's
+memory); no other widget ever shows a key's text. Errors from the core show in the status line
+in the core's own words.
 """
 
 from __future__ import annotations
@@ -12,109 +16,44 @@ import asyncio
 import os
 from dataclasses import replace
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QStandardItemModel
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
-    QComboBox,
     QDialog,
-    QDialogButtonBox,
-    QDoubleSpinBox,
     QFileDialog,
-    QFormLayout,
-    QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMenu,
     QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 from qasync import asyncSlot
 
-from workbench.core.doctor import passed
-from workbench.core.i18n import Phrase
-from workbench.core.importers import ConfigImportError, FoundKey
-from workbench.core.provider_store import check_headers, check_proxy_url
-from workbench.core.providers import (
-    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
-    DEFAULT_STALL_TIMEOUT_S,
-    KeyRef,
-    ModelEntry,
-    Provider,
-    ProxyChoice,
-    normalize_base_url,
-)
-from workbench.core.secrets import KeyUnavailable, is_env_var_name, parse_env_reference, redact
+from workbench.core.importers import ConfigImportError
+from workbench.core.providers import KeyRef, ModelEntry, Provider
+from workbench.core.secrets import KeyUnavailable, redact
+from workbench.ui.connection_test import ERROR_STYLE, MARK_COLORS, ConnectionTest
+from workbench.ui.import_preview import ImportPreviewDialog
+from workbench.ui.model_list import ModelList
 from workbench.ui.provider_controller import (
     LOCAL_PROVIDER,
     DoctorReport,
-    ImportPreview,
     ModelListError,
     ProviderController,
 )
+from workbench.ui.provider_form import ProviderForm
 
 # What the core raises for the user's input or the world; shown in the status line. Anything
 # else is a bug and goes to the app's error sink.
 EXPECTED_ERRORS = (ConfigImportError, KeyUnavailable, ValueError, OSError, ModelListError)
-
-MARKS = {"ok": "✓", "fail": "✗", "skip": "–"}
-_MARK_COLORS = {"ok": "#2e7d32", "fail": "#c62828", "skip": "#808080"}
-_ERROR_STYLE = "color: #c62828;"
-_WARNING_STYLE = "color: #b71c1c; font-weight: bold;"
-_NOTE_STYLE = "color: palette(mid);"
 NAME_ROLE = Qt.ItemDataRole.UserRole
-
-
-def _k(tokens: int) -> str:
-    return f"{tokens // 1024}K" if tokens % 1024 == 0 else str(tokens)
-
-
-class ImportPreviewDialog(QDialog):
-    """What an import found and what Save will do (keys redacted); Save or Cancel."""
-
-    def __init__(self, preview: ImportPreview, lines: list[str], parent: QWidget | None) -> None:
-        super().__init__(parent)
-        self.preview = preview
-        self.setWindowTitle(self.tr("Import providers"))
-        self.resize(760, 520)
-        self.summary = QPlainTextEdit()
-        self.summary.setReadOnly(True)
-        self.summary.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.summary.setPlainText(redact("\n".join(lines)))
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        intro = QLabel(
-            self.tr(
-                "Nothing is saved until you press Save. Keys are never written to a file: "
-                "they stay environment-variable references or go to the OS keyring."
-            )
-        )
-        intro.setWordWrap(True)
-        layout = QVBoxLayout(self)
-        layout.addWidget(intro)
-        layout.addWidget(self.summary, 1)
-        layout.addWidget(self.buttons)
-
-
-def localized(phrases: tuple[Phrase, ...]) -> str:
-    """A doctor's cause or fix in the UI's language."""
-    return redact("".join(p.render(QCoreApplication.translate) for p in phrases))
 
 
 class ProviderPanel(QWidget):
@@ -129,7 +68,6 @@ class ProviderPanel(QWidget):
         self._original: Provider | None = None  # as saved, for fields the form does not show
         self.import_dialog: ImportPreviewDialog | None = None
         self.confirm_box: QMessageBox | None = None
-        self.last_report: DoctorReport | None = None
         self._keyring_ok, self._keyring_why = controller.keyring()
 
         self._build()
@@ -144,7 +82,41 @@ class ProviderPanel(QWidget):
     # ---- building ----
 
     def _build(self) -> None:
+        self.provider_form = ProviderForm(self._keyring_ok, self._keyring_why)
+        self.edit_box = self.provider_form  # disabled as a whole for the built-in provider
+        self.model_list = ModelList()
+        self.model_list.fetch_button.clicked.connect(self.on_fetch_models)
+        self.connection_test = ConnectionTest()
+        self._expose_parts()
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        editor = QWidget()
+        editor_layout = QVBoxLayout(editor)
+        editor_layout.addWidget(self.provider_form)
+        editor_layout.addWidget(self.model_list, 1)
+        editor_layout.addLayout(self._build_actions())
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(editor)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(scroll)
+        right.addWidget(self.connection_test)
+        right.setStretchFactor(0, 3)
+        right.setStretchFactor(1, 2)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self._build_list())
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self.status)
+
+    def _build_list(self) -> QWidget:
+        """The providers, and Add / Remove / Import under them."""
         self.list = QListWidget()
+        self.list.setAccessibleName(self.tr("Saved providers"))
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.currentItemChanged.connect(self._on_current_changed)
         self.add_button = QPushButton(self.tr("Add"))
@@ -156,133 +128,18 @@ class ProviderPanel(QWidget):
         self.import_button.setMenu(menu)
         self.add_button.clicked.connect(self.new_provider)
         self.remove_button.clicked.connect(self.on_remove)
-        list_buttons = QHBoxLayout()
+        buttons = QHBoxLayout()
         for button in (self.add_button, self.remove_button, self.import_button):
-            list_buttons.addWidget(button)
+            buttons.addWidget(button)
         left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(self.list, 1)
-        left_layout.addLayout(list_buttons)
+        layout = QVBoxLayout(left)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.list, 1)
+        layout.addLayout(buttons)
+        return left
 
-        # the editable fields; disabled as a whole for the built-in provider
-        self.edit_box = QGroupBox(self.tr("Provider"))
-        form = QFormLayout(self.edit_box)
-        self.form = form
-        self.name_edit = QLineEdit()
-        self.name_edit.setPlaceholderText(self.tr("a short name, e.g. deepseek"))
-        form.addRow(self.tr("Name"), self.name_edit)
-        self.base_url_edit = QLineEdit()
-        self.base_url_edit.setPlaceholderText("https://host/v1")
-        self.base_url_edit.editingFinished.connect(self._preview_url_notes)
-        form.addRow(self.tr("Base URL"), self.base_url_edit)
-        self.url_notes = QLabel()
-        self.url_notes.setWordWrap(True)
-        self.url_notes.setStyleSheet(_NOTE_STYLE)
-        form.addRow("", self.url_notes)
-
-        self.key_source = QComboBox()
-        for source, label in (
-            ("env", self.tr("Environment variable")),
-            ("keyring", self.tr("OS keyring")),
-            ("session", self.tr("This session only (typed, never saved)")),
-            ("none", self.tr("No key")),
-        ):
-            self.key_source.addItem(label, source)
-        self.key_source.currentIndexChanged.connect(self._on_key_source)
-        form.addRow(self.tr("Key from"), self.key_source)
-        self.key_env = QLineEdit()
-        self.key_env.setPlaceholderText(self.tr("variable name, e.g. DEEPSEEK_API_KEY"))
-        form.addRow(self.tr("Variable"), self.key_env)
-        self.key_account = QLineEdit()
-        self.key_account.setPlaceholderText(self.tr("keyring account (default: the name)"))
-        form.addRow(self.tr("Account"), self.key_account)
-        self.key_edit = QLineEdit()
-        self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_edit.setPlaceholderText(self.tr("paste the key; it is never shown or written"))
-        form.addRow(self.tr("Key"), self.key_edit)
-        self.key_note = QLabel()
-        self.key_note.setWordWrap(True)
-        self.key_note.setStyleSheet(_NOTE_STYLE)
-        form.addRow("", self.key_note)
-        if not self._keyring_ok:
-            model = self.key_source.model()
-            index = self.key_source.findData("keyring")
-            if isinstance(model, QStandardItemModel):
-                item = model.item(index)
-                if item is not None:
-                    item.setEnabled(False)
-            self.key_source.setItemData(index, self._keyring_why, Qt.ItemDataRole.ToolTipRole)
-
-        self.headers_edit = QPlainTextEdit()
-        self.headers_edit.setPlaceholderText(
-            self.tr("one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}")
-        )
-        self.headers_edit.setFixedHeight(64)
-        form.addRow(self.tr("Extra headers"), self.headers_edit)
-
-        self.first_token = QDoubleSpinBox()
-        self.stall = QDoubleSpinBox()
-        for spin in (self.first_token, self.stall):
-            spin.setRange(1.0, 3600.0)
-            spin.setDecimals(0)
-            spin.setSuffix(self.tr(" s"))
-        timeouts = QHBoxLayout()
-        timeouts.addWidget(QLabel(self.tr("first token")))
-        timeouts.addWidget(self.first_token)
-        timeouts.addWidget(QLabel(self.tr("stall")))
-        timeouts.addWidget(self.stall)
-        timeouts.addStretch(1)
-        form.addRow(self.tr("Timeouts"), timeouts)
-
-        self.proxy_mode = QComboBox()
-        self.proxy_mode.addItem(self.tr("System (*_PROXY; loopback always direct)"), "system")
-        self.proxy_mode.addItem(self.tr("None (direct)"), "none")
-        self.proxy_mode.addItem(self.tr("This proxy URL"), "url")
-        self.proxy_url = QLineEdit()
-        self.proxy_url.setPlaceholderText("http://proxy:3128")
-        self.proxy_mode.currentIndexChanged.connect(self._on_proxy_mode)
-        proxy = QHBoxLayout()
-        proxy.addWidget(self.proxy_mode)
-        proxy.addWidget(self.proxy_url, 1)
-        form.addRow(self.tr("Proxy"), proxy)
-
-        self.verify_tls = QCheckBox(self.tr("Verify TLS certificates"))
-        self.verify_tls.toggled.connect(self._on_tls)
-        form.addRow("", self.verify_tls)
-        self.tls_warning = QLabel(
-            self.tr(
-                "TLS certificate verification is OFF: anyone on the network path can read the "
-                "key and the traffic. Turn it back on unless this is a lab."
-            )
-        )
-        self.tls_warning.setWordWrap(True)
-        self.tls_warning.setStyleSheet(_WARNING_STYLE)
-        form.addRow("", self.tls_warning)
-
-        # models: what the server lists, checked ones are saved with the provider
-        models_box = QGroupBox(self.tr("Models"))
-        self.fetch_button = QPushButton(self.tr("Fetch models"))
-        self.fetch_button.setToolTip(self.tr("Ask the server for its list (GET /models)"))
-        self.fetch_button.clicked.connect(self.on_fetch_models)
-        self.model_search = QLineEdit()
-        self.model_search.setPlaceholderText(self.tr("Search models"))
-        self.model_search.setClearButtonEnabled(True)
-        self.model_search.textChanged.connect(self._filter_models)
-        self.models = QListWidget()
-        self.models.setMinimumHeight(120)
-        models_top = QHBoxLayout()
-        models_top.addWidget(self.fetch_button)
-        models_top.addWidget(self.model_search, 1)
-        models_layout = QVBoxLayout(models_box)
-        models_layout.addLayout(models_top)
-        models_layout.addWidget(self.models, 1)
-        models_hint = QLabel(
-            self.tr("Checked models are saved with the provider and offered in the panes.")
-        )
-        models_hint.setStyleSheet(_NOTE_STYLE)
-        models_layout.addWidget(models_hint)
-
+    def _build_actions(self) -> QHBoxLayout:
+        """Save and Test connection, under the form and the model list."""
         self.save_button = QPushButton(self.tr("Save"))
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.on_save)
@@ -295,54 +152,29 @@ class ProviderPanel(QWidget):
         actions.addWidget(self.save_button)
         actions.addWidget(self.test_button)
         actions.addStretch(1)
+        return actions
 
-        doctor_box = QGroupBox(self.tr("Connection test"))
-        self.doctor_summary = QLabel(self.tr("Not run yet."))
-        self.doctor_summary.setWordWrap(True)
-        self.checks_table = QTableWidget(0, 3)
-        self.checks_table.setHorizontalHeaderLabels(["", self.tr("Check"), self.tr("Result")])
-        self.checks_table.verticalHeader().hide()
-        self.checks_table.setWordWrap(True)
-        self.checks_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.checks_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        header = self.checks_table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.checks_table.setMinimumHeight(160)
-        doctor_layout = QVBoxLayout(doctor_box)
-        doctor_layout.addWidget(self.doctor_summary)
-        doctor_layout.addWidget(self.checks_table, 1)
-
-        self.status = QLabel()
-        self.status.setWordWrap(True)
-        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-
-        editor = QWidget()
-        editor_layout = QVBoxLayout(editor)
-        editor_layout.addWidget(self.edit_box)
-        editor_layout.addWidget(models_box, 1)
-        editor_layout.addLayout(actions)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(editor)
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(scroll)
-        right.addWidget(doctor_box)
-        right.setStretchFactor(0, 3)
-        right.setStretchFactor(1, 2)
-
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(left)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 3)
-        layout = QVBoxLayout(self)
-        layout.addWidget(splitter, 1)
-        layout.addWidget(self.status)
-        self._on_key_source()
-        self._on_proxy_mode()
-        self._on_tls(True)
+    def _expose_parts(self) -> None:
+        """The parts' widgets under the panel's names, as the app's scripts and tests use them."""
+        form, models, test = self.provider_form, self.model_list, self.connection_test
+        self.name_edit = form.name_edit
+        self.base_url_edit = form.base_url_edit
+        self.url_notes = form.url_notes
+        self.key_source = form.key_source
+        self.key_env = form.key_env
+        self.key_edit = form.key_edit
+        self.key_note = form.key_note
+        self.headers_edit = form.headers_edit
+        self.first_token = form.first_token
+        self.stall = form.stall
+        self.proxy_url = form.proxy_url
+        self.verify_tls = form.verify_tls
+        self.tls_warning = form.tls_warning
+        self.fetch_button = models.fetch_button
+        self.model_search = models.model_search
+        self.models = models.models
+        self.doctor_summary = test.doctor_summary
+        self.checks_table = test.checks_table
 
     # ---- the list ----
 
@@ -368,7 +200,7 @@ class ProviderPanel(QWidget):
             item.setData(NAME_ROLE, provider.name)
             item.setToolTip(redact(provider.key.describe()))
             if not provider.verify_tls:
-                item.setForeground(QBrush(QColor(_MARK_COLORS["fail"])))
+                item.setForeground(QBrush(QColor(MARK_COLORS["fail"])))
             self.list.addItem(item)
         self.list.blockSignals(False)
         if current is not None:
@@ -431,25 +263,9 @@ class ProviderPanel(QWidget):
         self.edit_box.setEnabled(True)
         self.save_button.setEnabled(True)
         self.remove_button.setEnabled(saved)
-        self.name_edit.setText(provider.name)
-        self.base_url_edit.setText(provider.base_url)
-        self.url_notes.clear()
-        self.key_source.setCurrentIndex(max(0, self.key_source.findData(provider.key.source)))
-        self.key_env.setText(provider.key.name if provider.key.source == "env" else "")
-        self.key_account.setText(provider.key.name if provider.key.source == "keyring" else "")
-        self.key_edit.clear()
-        self.headers_edit.setPlainText(
-            "\n".join(f"{name}: {value}" for name, value in provider.headers.items())
-        )
-        self.first_token.setValue(provider.first_token_timeout_s)
-        self.stall.setValue(provider.stall_timeout_s)
-        self.proxy_mode.setCurrentIndex(max(0, self.proxy_mode.findData(provider.proxy.mode)))
-        self.proxy_url.setText(provider.proxy.url if provider.proxy.mode == "url" else "")
-        self.verify_tls.setChecked(provider.verify_tls)
-        self._on_tls(provider.verify_tls)
-        self._on_key_source()
+        self.provider_form.show_provider(provider)
         self._fill_models([], [m.id for m in provider.models], editable=True)
-        self._clear_checks()
+        self.connection_test.clear()
         if saved and provider.load_notes:  # a password left out of a URL: how to fix it
             self._error(" ".join(provider.load_notes))
 
@@ -466,128 +282,12 @@ class ProviderPanel(QWidget):
     def showing_local(self) -> bool:
         return self._selected_name() == LOCAL_PROVIDER and not self.edit_box.isEnabled()
 
-    def _on_key_source(self, _index: int = 0) -> None:
-        source = self.key_source.currentData()
-        self.form.setRowVisible(self.key_env, source == "env")
-        self.form.setRowVisible(self.key_account, source == "keyring")
-        self.form.setRowVisible(self.key_edit, source in ("keyring", "session"))
-        if source == "keyring":
-            self.key_edit.setPlaceholderText(self.tr("paste the key; Save puts it in the keyring"))
-            note = self.tr("Stored in the OS keyring, never in a file. %1").replace(
-                "%1", self._keyring_why
-            )
-        elif source == "session":
-            self.key_edit.setPlaceholderText(self.tr("paste the key; kept in memory only"))
-            note = self.tr("Held in memory until the app closes; you type it again next session.")
-        elif source == "env":
-            note = self.tr("Read from the environment when needed; the file keeps only the name.")
-        else:
-            note = self.tr("For servers that need no key.")
-        if not self._keyring_ok and source == "keyring":
-            note = self.tr("The OS keyring is unavailable here: %1").replace(
-                "%1", self._keyring_why
-            )
-        elif not self._keyring_ok and source == "session":
-            note += " " + self.tr(
-                "(No OS keyring here: to keep a key between sessions, use an environment variable.)"
-            )
-        self.key_note.setText(note)
-
-    def _on_proxy_mode(self, _index: int = 0) -> None:
-        self.proxy_url.setEnabled(self.proxy_mode.currentData() == "url")
-
-    def _on_tls(self, checked: bool) -> None:
-        self.tls_warning.setVisible(not checked)
-
-    def _preview_url_notes(self) -> None:
-        text = self.base_url_edit.text()
-        if not text.strip():
-            self.url_notes.clear()
-            return
-        try:
-            normalized = normalize_base_url(text)
-        except ValueError as exc:
-            self.url_notes.setText(redact(str(exc)))
-            return
-        self._show_url_notes(normalized.url, normalized.notes)
-
-    def _show_url_notes(self, url: str, notes: tuple[str, ...]) -> None:
-        if not notes:
-            self.url_notes.clear()
-            return
-        self.url_notes.setText(
-            redact(self.tr("Saved as %1 — %2").replace("%1", url).replace("%2", "; ".join(notes)))
-        )
-
-    def _key_ref(self, name: str) -> KeyRef:
-        source = self.key_source.currentData()
-        if source == "env":
-            raw = self.key_env.text().strip()
-            var = parse_env_reference(raw) or raw
-            if not is_env_var_name(var):
-                # never echo the text: it may be the key itself, pasted into the wrong field
-                raise ValueError(
-                    self.tr(
-                        "the key's environment variable must be a name like MY_API_KEY "
-                        "(letters, digits and _); put the key itself in the variable with "
-                        "export MY_API_KEY=... before starting the app"
-                    )
-                )
-            return KeyRef("env", var)
-        if source == "keyring":
-            return KeyRef("keyring", self.key_account.text().strip() or name)
-        if source == "session":
-            return KeyRef("session")
-        return KeyRef("none")
-
-    def _headers(self, name: str) -> dict[str, str]:
-        headers: dict[str, str] = {}
-        for number, line in enumerate(self.headers_edit.toPlainText().splitlines(), 1):
-            if not line.strip():
-                continue
-            header, sep, value = line.partition(":")
-            if not sep or not header.strip():
-                raise ValueError(
-                    self.tr("extra headers, line %1: write it as Name: value").replace(
-                        "%1", str(number)
-                    )
-                )
-            headers[header.strip()] = value.strip()
-        check_headers(name, headers)
-        return headers
-
-    def _proxy(self, name: str) -> ProxyChoice:
-        mode = self.proxy_mode.currentData()
-        if mode == "url":
-            url = self.proxy_url.text().strip()
-            check_proxy_url(name, url)  # refuses a password in the URL, saying where it goes
-            old = self._original.proxy if self._original is not None else ProxyChoice()
-            return ProxyChoice("url", url, old.password_env if old.mode == "url" else "")
-        return ProxyChoice(mode)
-
     def provider_from_form(self) -> tuple[Provider, tuple[str, ...]]:
-        """The provider as the form describes it, and what base-URL normalisation changed.
-
-        Raises ValueError (ProviderConfigError included) in the core's words.
-        """
-        name = self.name_edit.text().strip()
-        if not name:
-            raise ValueError(self.tr("a provider needs a name"))
-        normalized = normalize_base_url(self.base_url_edit.text())
-        base = self._original or Provider(name, normalized.url)
-        provider = replace(
-            base,
-            name=name,
-            base_url=normalized.url,
-            key=self._key_ref(name),
-            headers=self._headers(name),
-            first_token_timeout_s=self.first_token.value() or DEFAULT_FIRST_TOKEN_TIMEOUT_S,
-            stall_timeout_s=self.stall.value() or DEFAULT_STALL_TIMEOUT_S,
-            proxy=self._proxy(name),
-            verify_tls=self.verify_tls.isChecked(),
-            models=self._checked_models(base),
-        )
-        return provider, normalized.notes
+        """The provider as the form and the checked models describe it, and what base-URL
+        normalisation changed. Raises ValueError (ProviderConfigError included) in the core's
+        words."""
+        provider, notes = self.provider_form.read(self._original)
+        return replace(provider, models=self.model_list.checked_models(self._original)), notes
 
     def _provider_for_network(self) -> Provider:
         if self.showing_local:
@@ -600,74 +300,22 @@ class ProviderPanel(QWidget):
     # ---- models ----
 
     def _fill_models(self, ids: list[str], checked: list[str], editable: bool) -> None:
-        """The server's ids (and the checked ones it does not list) with attention and context."""
         provider = self._original
-        self.models.clear()
-        listed = set(ids)
-        for model_id in list(ids) + [m for m in checked if m not in listed]:
-            facts = self.controller.model_facts(model_id, provider)
-            parts = [facts.attention or "?"]
-            if facts.context_window:
-                parts.append(self.tr("%1 ctx").replace("%1", _k(facts.context_window)))
-            if not facts.in_catalog:
-                parts.append(self.tr("not in the catalog"))
-            if ids and model_id not in listed:
-                parts.append(self.tr("not listed by the server"))
-            item = QListWidgetItem(f"{model_id}    {' · '.join(parts)}")
-            item.setData(NAME_ROLE, model_id)
-            if editable:
-                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-                state = Qt.CheckState.Checked if model_id in checked else Qt.CheckState.Unchecked
-                item.setCheckState(state)
-            self.models.addItem(item)
-        self._filter_models(self.model_search.text())
-
-    def _checked_ids(self) -> list[str]:
-        out = []
-        for row in range(self.models.count()):
-            item = self.models.item(row)
-            flags = item.flags()
-            if (
-                flags & Qt.ItemFlag.ItemIsUserCheckable
-                and item.checkState() == Qt.CheckState.Checked
-            ):
-                out.append(item.data(NAME_ROLE))
-        return out
-
-    def _checked_models(self, base: Provider) -> tuple[ModelEntry, ...]:
-        return tuple(base.model(i) or ModelEntry(i) for i in self._checked_ids())
-
-    def _filter_models(self, text: str) -> None:
-        needle = text.strip().lower()
-        for row in range(self.models.count()):
-            item = self.models.item(row)
-            item.setHidden(bool(needle) and needle not in item.text().lower())
+        self.model_list.fill(
+            ids, checked, editable, lambda model_id: self.controller.model_facts(model_id, provider)
+        )
 
     def visible_models(self) -> list[str]:
         """The model ids the search box lets through (for tests and the status line)."""
-        return [
-            self.models.item(r).data(NAME_ROLE)
-            for r in range(self.models.count())
-            if not self.models.item(r).isHidden()
-        ]
+        return self.model_list.visible_models()
 
     def set_model_checked(self, model_id: str, checked: bool = True) -> None:
-        for row in range(self.models.count()):
-            item = self.models.item(row)
-            if item.data(NAME_ROLE) == model_id:
-                item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
-
-    def _doctor_model(self) -> str | None:
-        checked = self._checked_ids()
-        if checked:
-            return checked[0]
-        item = self.models.currentItem()
-        return None if item is None else item.data(NAME_ROLE)
+        self.model_list.set_model_checked(model_id, checked)
 
     # ---- status ----
 
     def _error(self, message: str | BaseException) -> None:
-        self.status.setStyleSheet(_ERROR_STYLE)
+        self.status.setStyleSheet(ERROR_STYLE)
         self.status.setText(redact(str(message)))
 
     def _info(self, message: str) -> None:
@@ -697,7 +345,7 @@ class ProviderPanel(QWidget):
         saved = self.controller.get(provider.name) or provider
         self._select(saved.name, load=False)
         self.show_provider(saved)
-        self._show_url_notes(saved.base_url, notes)
+        self.provider_form.show_url_notes(saved.base_url, notes)
         message = self.tr("Saved '%1' to %2.").replace("%1", saved.name).replace("%2", str(path))
         message = " ".join([message, *self.controller.notices])  # a broken file kept aside
         if saved.key.source == "env":
@@ -775,7 +423,7 @@ class ProviderPanel(QWidget):
         try:
             self._info(self.tr("Reading %1…").replace("%1", str(path)))
             preview = await self.controller.preview_import(path)
-            dialog = ImportPreviewDialog(preview, self.preview_lines(preview), self)
+            dialog = ImportPreviewDialog(preview, self.controller.model_facts, self)
             self.import_dialog = dialog
             try:
                 accepted = await self._wait_for(dialog) == QDialog.DialogCode.Accepted
@@ -801,48 +449,6 @@ class ProviderPanel(QWidget):
             self._select(preview.plan.providers[0].name)
         return True
 
-    def preview_lines(self, preview: ImportPreview) -> list[str]:
-        """The preview in words: providers, base URLs, models, where each key comes from."""
-        result, plan = preview.result, preview.plan
-        lines = [self.tr("Found: %1 (%2)").replace("%1", result.source).replace("%2", result.kind)]
-        for kind, file in result.parts:
-            lines.append(self.tr("  read %1 (%2)").replace("%1", file).replace("%2", kind))
-        for planned in plan.providers:
-            provider = next(
-                (p for p in result.providers if p.name == planned.imported_as), planned.provider
-            )
-            found = result.keys.get(provider.name, FoundKey.missing())
-            note = "" if planned.note in ("", "new") else f" — {planned.note}"
-            lines += ["", f"{planned.name}  [{planned.action}]{note}"]
-            lines.append(self.tr("  base URL  %1").replace("%1", provider.base_url))
-            for url_note in result.url_notes.get(provider.name, ()):
-                lines.append(self.tr("            note: %1").replace("%1", url_note))
-            if not provider.models:
-                lines.append(self.tr("  models    (none in the file)"))
-            for model in provider.models:
-                facts = self.controller.model_facts(model.id, provider)
-                ctx = _k(facts.context_window) if facts.context_window else "?"
-                lines.append(
-                    self.tr("  model     %1  %2, %3 ctx")
-                    .replace("%1", model.id)
-                    .replace("%2", facts.attention or "?")
-                    .replace("%3", ctx)
-                )
-            if provider.headers:
-                lines.append(self.tr("  headers   %1").replace("%1", ", ".join(provider.headers)))
-            lines.append(self.tr("  key       from %1").replace("%1", found.describe()))
-            key_plan = plan.key_for(planned.name)
-            if key_plan is not None:
-                lines.append(f"            → {key_plan.message}")
-        if any(k.action in ("keyring", "unsaved") for k in plan.keys):
-            lines += ["", self.tr("Keyring: %1").replace("%1", preview.keyring)]
-        if result.warnings:
-            lines += ["", self.tr("Warnings:")]
-            lines += [f"  - {w}" for w in result.warnings]
-        if not plan.changes:
-            lines += ["", self.tr("Nothing new: these providers are already saved.")]
-        return [redact(line) for line in lines]
-
     async def demo_doctor(self) -> DoctorReport | None:
         """For the docs screenshot: a gateway entry with a mistyped model id, then the doctor."""
         url = self.controller.local_base_url or ""
@@ -860,12 +466,12 @@ class ProviderPanel(QWidget):
     async def test_connection(self) -> DoctorReport | None:
         """Run the doctor on the provider in the form and show its checks."""
         self.test_button.setEnabled(False)
-        self._clear_checks()
+        self.connection_test.clear()
         self.doctor_summary.setText(self.tr("Testing the connection…"))
         try:
             provider = self._provider_for_network()
             report = await self.controller.diagnose(
-                provider, key_text=self.key_edit.text(), model=self._doctor_model()
+                provider, key_text=self.key_edit.text(), model=self.model_list.model_to_test()
             )
         except EXPECTED_ERRORS as exc:
             self.doctor_summary.setText(self.tr("Not run."))
@@ -876,94 +482,23 @@ class ProviderPanel(QWidget):
         self.show_report(report)
         return report
 
-    def _clear_checks(self) -> None:
-        self.checks_table.setRowCount(0)
-        self.doctor_summary.setText(self.tr("Not run yet."))
-        self.last_report = None
+    @property
+    def last_report(self) -> DoctorReport | None:
+        return self.connection_test.report
 
     def show_report(self, report: DoctorReport) -> None:
-        """One row per check: mark, name, evidence; failures add the cause and the fix."""
-        self.last_report = report
-        titles = self._check_titles()
-        self.checks_table.setRowCount(len(report.checks))
-        for row, check in enumerate(report.checks):
-            state = "skip" if check.skipped else ("ok" if check.ok else "fail")
-            mark = QTableWidgetItem(MARKS[state])
-            mark.setForeground(QBrush(QColor(_MARK_COLORS[state])))
-            mark.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-            name = QTableWidgetItem(titles.get(check.name, check.name))
-            name.setData(NAME_ROLE, check.name)
-            name.setToolTip(check.name)
-            text = check.evidence
-            if state == "fail":
-                cause = localized(check.cause_phrases)
-                fix = localized(check.fix_phrases)
-                text += "\n" + self.tr("Cause: %1").replace("%1", cause)
-                text += "\n" + self.tr("Fix: %1").replace("%1", fix)
-                name.setForeground(QBrush(QColor(_MARK_COLORS["fail"])))
-            details = QTableWidgetItem(redact(text))
-            details.setToolTip(redact(text))
-            for column, item in enumerate((mark, name, details)):
-                self.checks_table.setItem(row, column, item)
-        self.checks_table.resizeRowsToContents()
-        ran = [c for c in report.checks if not c.skipped]
-        failed = [c for c in ran if not c.ok]
-        skipped = len(report.checks) - len(ran)
-        if passed(report.checks):
-            summary = (
-                self.tr("✓ All checks passed (%1 passed, %2 skipped).")
-                .replace("%1", str(len(ran)))
-                .replace("%2", str(skipped))
-            )
-        else:
-            first = failed[0]
-            first_fix = localized(first.fix_phrases) or localized(first.cause_phrases)
-            summary = (
-                self.tr("✗ %1 check(s) failed. First: %2 — %3")
-                .replace("%1", str(len(failed)))
-                .replace("%2", titles.get(failed[0].name, failed[0].name))
-                .replace("%3", first_fix)
-            )
-        key = report.key_source_shown or report.key_source
-        summary += "\n" + self.tr("Key: %1").replace("%1", key)
-        for warning in report.warnings:
-            summary += "\n" + self.tr("Warning: %1").replace("%1", warning)
-        self.doctor_summary.setText(redact(summary))
-        self.doctor_summary.setStyleSheet("" if not failed else _ERROR_STYLE)
+        """The report in the connection test, and its counts in the status line."""
+        ok, failed, skipped = self.connection_test.show_report(report)
         self._info(
             self.tr("Connection test: %1 passed, %2 failed, %3 skipped.")
-            .replace("%1", str(len(ran) - len(failed)))
-            .replace("%2", str(len(failed)))
+            .replace("%1", str(ok))
+            .replace("%2", str(failed))
             .replace("%3", str(skipped))
         )
 
     def check_row(self, name: str) -> tuple[str, str, str] | None:
         """(mark, title, details) of the check called `name` in the table."""
-        for row in range(self.checks_table.rowCount()):
-            title = self.checks_table.item(row, 1)
-            if title is not None and title.data(NAME_ROLE) == name:
-                return (
-                    self.checks_table.item(row, 0).text(),
-                    title.text(),
-                    self.checks_table.item(row, 2).text(),
-                )
-        return None
-
-    def _check_titles(self) -> dict[str, str]:
-        return {
-            "base_url": self.tr("Base URL"),
-            "proxy": self.tr("Proxy"),
-            "dns": self.tr("DNS"),
-            "tcp": self.tr("TCP connection"),
-            "tls": self.tr("TLS"),
-            "models_path": self.tr("API path (/v1)"),
-            "auth": self.tr("Key (auth)"),
-            "model": self.tr("Model"),
-            "stream": self.tr("Streamed reply"),
-            "rate_limit": self.tr("Rate limit / quota"),
-            "html": self.tr("HTML instead of JSON"),
-            "baseline": self.tr("Network round trip"),
-        }
+        return self.connection_test.check_row(name)
 
     @asyncSlot()
     async def on_fetch_models(self) -> None:
@@ -982,7 +517,7 @@ class ProviderPanel(QWidget):
             return None
         finally:
             self.fetch_button.setEnabled(True)
-        self._fill_models(ids, [] if local else self._checked_ids(), editable=not local)
+        self._fill_models(ids, [] if local else self.model_list.checked_ids(), editable=not local)
         self._info(
             self.tr("%1 model(s) listed by %2.")
             .replace("%1", str(len(ids)))

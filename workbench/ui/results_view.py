@@ -132,6 +132,7 @@ class ResultsView(QWidget):
         super().__init__(parent)
         self.results: list[RequestResult] = []
         self.view_mode = QComboBox()
+        self.view_mode.setAccessibleName(self.tr("Results grouping"))
         self.view_mode.addItem(self.tr("Per request"), "requests")
         self.view_mode.addItem(
             self.tr("Per model and prompt length (median, p10, p90)"), "aggregate"
@@ -143,6 +144,7 @@ class ResultsView(QWidget):
         self.proxy.setSortRole(Qt.ItemDataRole.UserRole)
         self.proxy.setSourceModel(self.requests_model)
         self.table = QTableView()
+        self.table.setAccessibleName(self.tr("Results table"))
         self.table.setModel(self.proxy)
         self.arrow_style = SortArrowStyle()
         self.table.horizontalHeader().setStyle(self.arrow_style)

@@ -15,11 +15,12 @@ from pathlib import Path
 from PySide6.QtCore import QLibraryInfo, QSettings, QTranslator, qVersion
 from PySide6.QtWidgets import QApplication
 
+from workbench.core.plan import LOCAL_PROVIDER
 from workbench.core.store import RunStore
 from workbench.selftest import SelfTestError
 from workbench.ui.main_window import PRESETS, MainWindow
 from workbench.ui.panes_model import PaneState
-from workbench.ui.session import LOCAL_PROVIDER, Session
+from workbench.ui.session import Session
 
 PRESET = "real"  # the default comparison: a GQA and an MLA model, two panes
 

@@ -17,11 +17,13 @@ from dataclasses import dataclass, replace
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from workbench.core.catalog import Catalog, load_catalog
-from workbench.core.clients import ClientPool
+from workbench.core.clients import ClientOptions, ClientPool
+from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
+from workbench.core.plan import local_target, saved_target
 from workbench.core.prompts import PromptBuilder
 from workbench.core.providers import Provider
 from workbench.core.replay import replay_events
-from workbench.core.results import UNKNOWN_PRICES, RequestResult, Target
+from workbench.core.results import RequestResult, Target
 from workbench.core.runner import (
     Progress,
     RequestFinished,
@@ -32,7 +34,8 @@ from workbench.core.runner import (
     RunPlan,
     RunStarted,
 )
-from workbench.core.store import RunStore, load_calibration, save_calibration
+from workbench.core.secrets import KeyUnavailable, redact, resolve_headers
+from workbench.core.store import IN_MEMORY, RunStore, load_calibration, save_calibration
 from workbench.core.streaming import TextDelta
 from workbench.ui.panes_model import PaneModel, PaneState
 
@@ -52,12 +55,18 @@ class HistoryRow:
     calibration: int = 0  # short requests that measured each model's tokenizer
     warmup: int = 0
     created_at: float = 0.0
+    imported_from: str | None = None  # the tool whose result file the run was imported from
+
+
+def _imported_from(config: dict[str, object]) -> str | None:
+    source = config.get("imported")
+    tool = source.get("tool") if isinstance(source, dict) else None
+    return tool if isinstance(tool, str) else None
 
 
 YIELD_EVERY = 32  # events applied before the consumer lets other callbacks run
 FRAME_MS = 33  # ~30 Hz: smooth to the eye, cheap for the loop
 CLOCK_S = 0.1  # while a request waits for its first token, clocks still move at 10 Hz
-LOCAL_PROVIDER = "local"
 
 
 class Session(QObject):
@@ -79,7 +88,9 @@ class Session(QObject):
     ) -> None:
         super().__init__(parent)
         self.catalog = catalog or load_catalog()
-        self.store = store
+        # the one source of rows for the table, sweep, summary and export; without a history
+        # file (none given, or it could not open) the runs are kept in memory for the session
+        self.store: RunStore | None = store if store is not None else RunStore(IN_MEMORY)
         self.time_scale = time_scale
         self.kernel_csv = kernel_csv  # measured attention latencies for the built-in provider
         self.panes: list[PaneModel] = []
@@ -133,15 +144,7 @@ class Session(QObject):
 
     def local_target(self, model_id: str) -> Target:
         """A Target on the built-in provider, with the catalog's attention and prices."""
-        info = self.catalog.get(model_id.split("+", 1)[0])
-        return Target(
-            provider=LOCAL_PROVIDER,
-            base_url=self.local_base_url or "http://127.0.0.1:0/v1",
-            model=model_id,
-            attention=info.attention if info else None,
-            prices=info.prices if info else UNKNOWN_PRICES,
-            context_window=info.context_window if info else None,
-        )
+        return local_target(self.catalog, self.local_base_url, model_id)
 
     def set_targets(self, targets: Sequence[Target | None]) -> None:
         while len(self.panes) < len(targets):
@@ -156,20 +159,7 @@ class Session(QObject):
     def provider_target(self, provider: str, model: str) -> Target | None:
         """A Target on a saved provider, or None when the provider is unknown."""
         entry = self.providers.get(provider)
-        if entry is None:
-            return None
-        info = self.catalog.get(model)
-        own = entry.model(model)
-        return Target(
-            provider=provider,
-            base_url=entry.base_url,
-            model=model,
-            attention=(own.attention if own else None) or (info.attention if info else None),
-            prices=(own.prices if own and own.prices else None)
-            or (info.prices if info else UNKNOWN_PRICES),
-            context_window=(own.context_window if own else None)
-            or (info.context_window if info else None),
-        )
+        return None if entry is None else saved_target(self.catalog, entry, model)
 
     # ---- history ----
 
@@ -194,13 +184,18 @@ class Session(QObject):
                 HistoryRow(
                     run.run_id, when, run.kind, run.status, measured, errors,
                     [str(t.get("model", "?")) for t in targets], lengths, calibration, warmup,
-                    run.created_at,
+                    run.created_at, _imported_from(run.config),
                 )
             )  # fmt: skip
         return rows
 
     def load_run(self, run_id: str) -> list[RequestResult]:
         return [] if self.store is None else self.store.results(run_id)
+
+    def rows(self, run_ids: Sequence[str]) -> list[RequestResult]:
+        """The rows of these runs as the history holds them, run by run (warm-ups left out:
+        they are never rows of a table or a CSV)."""
+        return [r for run_id in run_ids for r in self.load_run(run_id) if r.phase != "warmup"]
 
     @property
     def running(self) -> bool:
@@ -253,12 +248,26 @@ class Session(QObject):
 
     async def _run_events(self, plan: RunPlan) -> AsyncIterator[RunEvent]:
         builder = PromptBuilder(self._calibration)
+        self._configure_clients(plan)
         self._runner = Runner(self._pool, sink=self.store, keys=self.keys, builder=builder)
         try:
             async for event in self._runner.run(plan):
                 yield event
         finally:
             self._runner = None
+
+    def _configure_clients(self, plan: RunPlan) -> None:
+        """A saved provider's headers, proxy and TLS for its requests, as the CLI applies them."""
+        for name in {t.provider for t in plan.targets}:
+            provider = self.providers.get(name)
+            if provider is None:
+                continue
+            try:
+                headers = resolve_headers(provider)
+            except KeyUnavailable as exc:  # its requests go without them, and fail as they will
+                log.warning("%s", redact(str(exc)))
+                headers = {}
+            self._pool.configure(provider.base_url, ClientOptions.for_provider(provider, headers))
 
     async def _consume(
         self, events: AsyncIterator[RunEvent], plan: RunPlan, replay: bool = False

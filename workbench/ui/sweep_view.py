@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -132,6 +133,13 @@ class SweepView(QWidget):
         self.results.clear()
         self._stale = True
         self.flush()
+
+    def set_results(self, results: Sequence[RequestResult]) -> None:
+        """Show these rows instead (a run's, read from the history); drawn when next shown."""
+        self.results = list(results)
+        self._stale = True
+        if self.isVisible():
+            self.flush()
 
     def add(self, result: RequestResult) -> None:
         self.results.append(result)

@@ -27,10 +27,7 @@ from workbench.core.importers._files import parse_json_text as parse_json_text
 from workbench.core.importers._files import parse_toml_text as parse_toml_text
 from workbench.core.importers._files import read_text as read_text
 from workbench.core.importers._files import strip_jsonc as strip_jsonc
-from workbench.core.importers._files import type_words
 from workbench.core.providers import (
-    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
-    DEFAULT_STALL_TIMEOUT_S,
     KeyRef,
     ModelEntry,
     NormalizedUrl,
@@ -38,8 +35,9 @@ from workbench.core.providers import (
     mask_credentials,
     normalize_base_url,
 )
-from workbench.core.results import Prices
+from workbench.core.results import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, Prices
 from workbench.core.secrets import parse_env_reference, redact, register_secret
+from workbench.core.validation import type_words
 
 KeyKind = Literal["env", "literal", "placeholder", "missing"]
 

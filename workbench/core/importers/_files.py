@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from workbench.core.secrets import redact
+from workbench.core.validation import key_line_of, type_words
 
 MAX_CONFIG_BYTES = 16 * 1024 * 1024  # no config file is this large; refuse rather than chew
 
@@ -61,11 +62,7 @@ class Source:
 
     def line_of(self, key: str) -> int | None:
         """The first line that holds `"key"` (JSON) or `key =` (TOML), as a hint."""
-        for pattern in (f'"{key}"', f"{key} =", f"{key}="):
-            pos = self.text.find(pattern)
-            if pos >= 0:
-                return self.text.count("\n", 0, pos) + 1
-        return None
+        return key_line_of(self.text, key)
 
     def field_error(self, fieldpath: str, problem: str) -> ConfigImportError:
         leaf = fieldpath.rsplit(".", 1)[-1] if "." in fieldpath else fieldpath
@@ -244,19 +241,3 @@ def parse_toml_text(src: Source, text: str, what: str = "") -> dict[str, Any]:
         raise src.error(f"{prefix}not valid TOML: {msg}", line) from None
     except (ValueError, RecursionError) as exc:
         raise src.error(f"{prefix}not valid TOML: {type(exc).__name__}") from None
-
-
-def type_words(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table/object"
-    return type(value).__name__

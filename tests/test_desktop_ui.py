@@ -1,0 +1,253 @@
+"""The desktop conventions of issue 16: menu bar, live theme switching, accessible names.
+
+The real main window (all tabs), offscreen, driven through its menu bar as a user does: the
+menu opens with a click on its title and the item is clicked inside the open menu.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pyqtgraph as pg
+import pytest
+from gui_driver import click_run, make_window
+from PySide6.QtCore import QObject, QPoint, Qt, QTimer, QUrl, Slot
+from PySide6.QtGui import QAction, QColor, QDesktopServices, QPalette
+from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMenu
+
+from workbench.ui.accessibility import describe, unnamed_controls
+from workbench.ui.kernels_view import KernelsView
+from workbench.ui.provider_controller import ProviderController
+from workbench.ui.provider_panel import ProviderPanel
+
+
+@pytest.fixture
+def window(qapp, loop, tmp_path):
+    win = make_window(loop, tmp_path)
+    win.add_provider_tab(ProviderPanel(ProviderController(win.session)))
+    kernels = KernelsView()
+    win.add_kernels_tab(kernels)
+    yield win
+    win.theme.set_choice("light")  # the app palette is global: leave it as the next test expects
+    win.close()
+    loop.run_until_complete(kernels.aclose())
+    loop.run_until_complete(win.session.close())
+
+
+def choose(qtbot, window, *path: str) -> QAction:
+    """Click the menu bar title, then each item down `path` (submenus open as they are
+    clicked); returns the action clicked last."""
+    bar = window.menuBar()
+    top = next(a for a in bar.actions() if a.text().replace("&", "") == path[0])
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.actionGeometry(top).center())
+    menu: QMenu = top.menu()
+    qtbot.waitUntil(menu.isVisible, timeout=3000)
+    action = top
+    for name in path[1:]:
+        action = next(a for a in menu.actions() if a.text().replace("&", "") == name)
+        qtbot.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
+        if action.menu() is not None:
+            menu = action.menu()
+            qtbot.waitUntil(menu.isVisible, timeout=3000)
+    return action
+
+
+def luminance(color: QColor) -> int:
+    return color.lightness()
+
+
+def chart_colors(plot: pg.PlotWidget) -> tuple[QColor, QColor]:
+    """What the chart paints: its background brush and its left axis' tick-label colour."""
+    return plot.backgroundBrush().color(), plot.getAxis("left").textPen().color()
+
+
+def rendered(widget) -> QColor:
+    """The colour the widget actually paints near its top-left corner."""
+    return widget.grab().toImage().pixelColor(6, 6)
+
+
+def test_menu_bar_has_file_view_help_with_standard_shortcuts(window) -> None:
+    titles = [a.text().replace("&", "") for a in window.menuBar().actions()]
+    assert titles == ["File", "View", "Help"]
+    menus = window.menus
+    assert menus.quit_action.shortcut().toString() == "Ctrl+Q"
+    assert window.export_action.shortcut().toString() == "Ctrl+E"
+    assert window.export_chart_action.shortcut().toString() == "Ctrl+Shift+E"
+    assert menus.docs_action.shortcut().toString() == "F1"
+    assert window.export_action in menus.file_menu.actions()  # the toolbar's own action
+
+
+def test_file_export_csv_from_the_menu_writes_the_results_table(
+    window, qtbot, loop, tmp_path
+) -> None:
+    click_run(window, qtbot, loop)
+    out = tmp_path / "menu.csv"
+
+    def type_name_and_save() -> None:  # the user types a file name in the dialog, then Save
+        dialog = QApplication.activeModalWidget()
+        if isinstance(dialog, QFileDialog):
+            poll.stop()
+            dialog.findChild(QLineEdit, "fileNameEdit").setText(str(out))
+            dialog.accept()
+
+    poll = QTimer()
+    poll.timeout.connect(type_name_and_save)
+    poll.start(50)
+    choose(qtbot, window, "File", "Export CSV…")
+    poll.stop()
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert sorted(r["model"] for r in rows if r["phase"] == "measured") == [
+        "sim-deepseek-v3",
+        "sim-llama-3-70b",
+    ]
+    assert "Wrote 4 rows" in window.statusBar().currentMessage()
+
+
+def test_file_quit_closes_the_window_and_keeps_its_layout(window, qtbot, tmp_path) -> None:
+    window.prompt.set_tokens(16384)
+    choose(qtbot, window, "File", "Quit")
+    assert not window.isVisible()
+    assert int(window.settings.value("prompt_tokens")) == 16384
+
+
+def test_help_about_lists_the_versions(window, qtbot) -> None:
+    import PySide6
+    from PySide6.QtCore import qVersion
+
+    import workbench
+
+    choose(qtbot, window, "Help", "About Attention Workbench")
+    box = window.menus.about_box
+    assert box is not None and box.isVisible()
+    text = box.text()
+    for name, version in (
+        ("Attention Workbench", workbench.__version__),
+        ("Qt", qVersion()),
+        ("PySide6", PySide6.__version__),
+        ("pyqtgraph", pg.__version__),
+    ):
+        assert f"<td>{name}</td><td>{version}</td>" in text
+    assert "<td>openai</td><td>" in text and "<td>Python</td><td>3." in text
+    box.close()
+
+
+class Opened(QObject):
+    """Where QDesktopServices sends file URLs in this test (a desktop would start a browser)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[QUrl] = []
+
+    @Slot(QUrl)
+    def open(self, url: QUrl) -> None:
+        self.urls.append(url)
+
+
+def test_help_documentation_opens_the_docs_folder(window, qtbot) -> None:
+    opened = Opened()
+    QDesktopServices.setUrlHandler("file", opened, "open")
+    try:
+        choose(qtbot, window, "Help", "Documentation")
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert len(opened.urls) == 1
+    folder = opened.urls[0].toLocalFile()
+    assert folder.endswith("docs") and (Path(folder) / "metrics.md").is_file()
+
+
+def test_view_theme_dark_recolours_panes_and_charts_then_light_again(window, qtbot) -> None:
+    choose(qtbot, window, "View", "Theme", "Light")
+    plots = window.findChildren(pg.PlotWidget)
+    assert len(plots) >= 9  # live (3), sweep (3), kernels (3): every tab's charts
+    pane = window.pane_widgets[0]
+    light_text = rendered(pane.text)
+    light_charts = [chart_colors(p) for p in plots]
+    assert luminance(light_text) > 200
+    assert all(luminance(bg) > 200 and luminance(fg) < 100 for bg, fg in light_charts)
+
+    choose(qtbot, window, "View", "Theme", "Dark")
+    assert window.menus.theme_actions["dark"].isChecked()
+    dark_text = rendered(pane.text)
+    assert luminance(dark_text) < 60  # the pane's answer area went dark
+    assert luminance(rendered(pane)) < 60  # and the pane around it
+    for plot in plots:
+        background, foreground = chart_colors(plot)
+        assert luminance(background) < 60 and luminance(foreground) > 180
+        assert foreground.name() in plot.getPlotItem().titleLabel.item.toHtml()
+    legend = window.plots.tokens_plot.getPlotItem().legend
+    assert len(legend.items) == 2  # one entry per pane, written in the new text colour
+    text = QApplication.palette().color(QPalette.ColorRole.Text).name()
+    assert all(text in label.item.toHtml() for _s, label in legend.items)
+    # a chart's painted background follows, not only its brush
+    assert luminance(rendered(window.plots.tokens_plot)) < 60
+    # the pane's note keeps its contrast on the dark base
+    fit_color = QColor(pane.fit.styleSheet().split("color:")[1].split(";")[0].strip())
+    assert abs(luminance(fit_color) - luminance(dark_text)) > 80
+    assert window.settings.value("theme") == "dark"
+    # a failed pane's error box, and a prompt that will not fit, read on the dark base
+    pane.error.setText("HTTP 503 from the server")
+    pane.error.show()
+    assert luminance(rendered(pane.error)) < 90
+    window.prompt.set_tokens(1024 * 1024)
+    assert pane.fit.text().startswith("Will not fit")
+    problem = QColor(pane.fit.styleSheet().split("color:")[1].split(";")[0].strip())
+    assert luminance(problem) > 100 and problem.red() > problem.green()
+    window.replay_banner.show()  # the replay notice reads light on dark too
+    assert luminance(rendered(window.replay_banner)) < 90
+
+    choose(qtbot, window, "View", "Theme", "Light")
+    assert luminance(rendered(pane.text)) > 200
+    assert [chart_colors(p) for p in plots] == light_charts
+
+
+def test_system_theme_follows_the_desktop_scheme_change(window, qtbot) -> None:
+    choose(qtbot, window, "View", "Theme", "System")
+    hints = QApplication.styleHints()
+    # the desktop switches to dark: Qt emits colorSchemeChanged (a desktop setting we cannot
+    # change here, so the signal is emitted as the platform plugin would)
+    hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+    assert luminance(QApplication.palette().color(QPalette.ColorRole.Window)) < 60
+    assert luminance(chart_colors(window.plots.ttft_plot)[0]) < 60
+    hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    assert luminance(chart_colors(window.plots.ttft_plot)[0]) > 200
+    # with an explicit choice the desktop's switch is ignored
+    choose(qtbot, window, "View", "Theme", "Light")
+    hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+    assert luminance(chart_colors(window.plots.ttft_plot)[0]) > 200
+
+
+def test_view_language_is_saved_for_the_next_start(window, qtbot) -> None:
+    choose(qtbot, window, "View", "Language", "中文")
+    assert window.settings.value("language") == "zh_CN"
+    assert window.menus.language_actions["zh_CN"].isChecked()
+    assert "next start" in window.statusBar().currentMessage()
+
+
+def test_every_control_in_every_tab_has_an_accessible_name_or_a_label(window, qtbot) -> None:
+    for index in range(window.tabs.count()):  # every tab shown once, as a user tabs through
+        window.tabs.setCurrentIndex(index)
+    assert window.tabs.count() == 7
+    missing = [describe(w) for w in unnamed_controls(window)]
+    assert missing == [], "controls a screen reader cannot name:\n" + "\n".join(missing)
+    # named as a user would hear them, not only "something is set"
+    assert window.pane_widgets[1].picker.accessibleName() == "Model of pane 2"
+    assert window.plots.ttft_plot.accessibleName() == "Time to first token"
+    assert window.sweep_view.repeats in [
+        label.buddy() for label in window.sweep_view.findChildren(type(window.eta))
+    ]
+
+
+def test_the_accessibility_check_finds_an_unnamed_control(window) -> None:
+    from PySide6.QtWidgets import QSpinBox
+
+    stray = QSpinBox(window.sweep_view)  # a control added without a label or a name
+    assert unnamed_controls(window) == [stray]
+    stray.setAccessibleName("Stray count")
+    assert unnamed_controls(window) == []
+
+
+def test_menu_bar_sits_above_the_tabs(window) -> None:
+    # the menu bar is part of the window's frame: it takes room above the tabs
+    assert window.menuBar().isVisible()
+    assert window.menuBar().geometry().bottom() < window.tabs.mapTo(window, QPoint(0, 0)).y()

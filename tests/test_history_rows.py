@@ -1,0 +1,130 @@
+"""The run history is the one source of rows (issue 15, step 5): the Results table, the Sweep
+tab, the Summary and File > Export CSV show what the history holds, whether the run just ended,
+was reopened from the History tab, or ran without a history file (kept in memory instead).
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+from gui_driver import TIMEOUT, click_run, click_tab, make_window, run_for, set_panes
+from PySide6.QtCore import QSettings, Qt
+
+from workbench.core.csv_export import write_csv
+from workbench.core.store import RunStore, default_db_path
+from workbench.ui.history_view import RUN_ID_ROLE
+from workbench.ui.main_window import MainWindow
+from workbench.ui.session import Session
+
+
+def _rows_by_id(path: Path) -> dict[str, dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return {row["request_id"]: row for row in csv.DictReader(handle)}
+
+
+def _history_csv(store: RunStore, run_id: str, path: Path) -> Path:
+    """What the history holds for a run, written by the CSV writer (warm-ups are no rows)."""
+    write_csv(path, [r for r in store.results(run_id) if r.phase != "warmup"])
+    return path
+
+
+def _open_from_history(window: MainWindow, qtbot: Any, run_id: str) -> None:
+    click_tab(window, qtbot, window.history_view)
+    window.history_view.refresh_button.click()
+    table = window.history_view.table
+    rows = range(table.rowCount())
+    table.selectRow(next(r for r in rows if table.item(r, 0).data(RUN_ID_ROLE) == run_id))
+    assert window.history_view.selected_run() == run_id
+    qtbot.mouseClick(window.history_view.open_button, Qt.MouseButton.LeftButton)
+
+
+def _close(window: MainWindow, loop: Any) -> None:
+    window.close()
+    loop.run_until_complete(window.session.close())
+
+
+def test_export_after_a_run_writes_the_history_rows(qapp, loop, qtbot, tmp_path) -> None:
+    window = make_window(loop, tmp_path)
+    try:
+        final = click_run(window, qtbot, loop)
+        exported = tmp_path / "export.csv"
+        assert window.export_csv(exported) == 4  # two models: a calibration and a measured row
+        store = window.session.store
+        assert store is not None
+        expected = _history_csv(store, final.run_id, tmp_path / "history.csv")
+        assert _rows_by_id(exported) == _rows_by_id(expected)
+        # the table shows the history's rows, and the summary reports the history's requests
+        assert window.results_view.results == window.session.rows([final.run_id])
+        click_tab(window, qtbot, window.summary_view)
+        measured = [r for r in store.results(final.run_id) if r.phase == "measured"]
+        assert sum(r.cell.n for r in window.summary_view.document.report.rows) == len(measured)
+    finally:
+        _close(window, loop)
+
+
+def test_a_run_reopened_from_history_exports_the_same_file(qapp, loop, qtbot, tmp_path) -> None:
+    first = make_window(loop, tmp_path)
+    try:
+        final = click_run(first, qtbot, loop)
+        after_run = tmp_path / "after-run.csv"
+        first.export_csv(after_run)
+    finally:
+        _close(first, loop)
+    # the app opened again on the same history, the run reopened from the History tab
+    session = Session(store=RunStore(tmp_path / "history.sqlite3"), time_scale=0.05)
+    second = MainWindow(session, QSettings(str(tmp_path / "g2.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(second)
+    try:
+        _open_from_history(second, qtbot, final.run_id)
+        reopened = tmp_path / "reopened.csv"
+        assert second.export_csv(reopened) == 4
+        assert reopened.read_bytes() == after_run.read_bytes()
+    finally:
+        _close(second, loop)
+
+
+def test_a_run_without_a_history_file_still_lists_reopens_and_exports(
+    qapp, loop, qtbot, tmp_path
+) -> None:
+    session = Session(store=None, time_scale=0.05)  # as the app after the file failed to open
+    window = MainWindow(session, QSettings(str(tmp_path / "g3.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    try:
+        loop.run_until_complete(session.start_local_provider())
+        set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+        window.prompt.set_tokens(4096)
+        window.prompt.max_tokens.setValue(16)
+        window.show()
+        final = click_run(window, qtbot, loop)
+        after_run = tmp_path / "after-run.csv"
+        assert window.export_csv(after_run) == 4
+        _open_from_history(window, qtbot, final.run_id)
+        reopened = tmp_path / "reopened.csv"
+        assert window.export_csv(reopened) == 4
+        assert reopened.read_bytes() == after_run.read_bytes()
+        assert not default_db_path().exists()  # nothing was written to a history file
+    finally:
+        _close(window, loop)
+
+
+def test_the_sweep_tab_shows_the_history_rows_of_the_sweep(qapp, loop, qtbot, tmp_path) -> None:
+    window = make_window(loop, tmp_path)
+    try:
+        set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+        window.prompt.max_tokens.setValue(16)
+        view = window.sweep_view
+        click_tab(window, qtbot, view)
+        for n, box in view.length_boxes.items():
+            box.setChecked(n in (1024, 4096))
+        view.repeats.setValue(1)
+        qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+        final = run_for(loop, window.session._task, TIMEOUT)
+        store = window.session.store
+        assert store is not None and final.status == "finished"
+        measured = [r for r in store.results(final.run_id) if r.phase == "measured"]
+        assert len(measured) == 4 and view.results == measured
+        assert sorted(view.series("ttft_ms")) == ["sim-70b-gqa", "sim-70b-mla"]
+    finally:
+        _close(window, loop)

@@ -1,0 +1,197 @@
+"""The HTTP answers the doctor saw, and what they tell: whether a path exists, which gateway
+answered, whether an error refuses the key in words."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from workbench.core.errors import (
+    looks_like_html,
+    retry_after_from_headers,
+    says_auth,
+)
+from workbench.core.secrets import redact_and_cut
+
+if TYPE_CHECKING:
+    pass
+
+
+# the headers `errors.retry_after_from_headers` reads: Retry-After, retry-after-ms, and both
+# behind a gateway's prefix (LiteLLM: llm_provider-retry-after)
+RETRY_HEADER_ENDINGS = ("retry-after", "retry-after-ms")
+
+# ---------------------------------------------------------------------------------------------
+# HTTP answers
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Answer:
+    """One HTTP exchange as the doctor saw it."""
+
+    method: str
+    url: str
+    status: int | None = None
+    content_type: str = ""
+    body: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    ms: float = 0.0
+    error: str | None = None
+    proxy_error: bool = False
+    timeout: bool = False
+
+    @property
+    def html(self) -> bool:
+        return self.status is not None and looks_like_html(self.content_type, self.body)
+
+    def json(self) -> Any:
+        if self.status is None or self.html:
+            return None
+        try:
+            return json.loads(self.body)
+        except ValueError:
+            return None
+
+    @property
+    def message(self) -> str:
+        """The server's error message (or the body's first bytes)."""
+        data = self.json()
+        if isinstance(data, dict):
+            err = data.get("error", data)
+            if isinstance(err, dict):
+                return redact_and_cut(str(err.get("message") or err.get("code") or ""), 200)
+            return redact_and_cut(str(err), 200)
+        return first_bytes(self.body, 120)
+
+    @property
+    def retry_after(self) -> str | None:
+        """The answer's wait headers as said (`Retry-After: 2`), or None when it has none."""
+        said = [
+            f"{'Retry-After' if name == 'retry-after' else name}: {value}"
+            for name, value in sorted(self.headers.items())
+            if name.endswith(RETRY_HEADER_ENDINGS)
+        ]
+        return "; ".join(said) or None
+
+    @property
+    def retry_after_s(self) -> float | None:
+        return retry_after_from_headers(self.headers)
+
+    def label(self, base: str | None = None) -> str:
+        path = self.url[len(base) :] if base and self.url.startswith(base) else self.url
+        return f"{self.method} {path or '/'}"
+
+    def outcome(self) -> str:
+        if self.status is None:
+            return f"no answer ({self.error})"
+        kind = "HTML" if self.html else ("JSON" if self.json() is not None else "")
+        text = f"HTTP {self.status}" + (f" {kind}" if kind else "")
+        return f"{text} ({self.ms:.0f} ms)"
+
+
+def first_bytes(text: str, n: int) -> str:
+    flat = re.sub(r"\s+", " ", text).strip()
+    return redact_and_cut(flat, n, ellipsis="…")
+
+
+def html_title(body: str) -> str:
+    match = re.search(r"<title[^>]*>(.*?)</title>", body, re.IGNORECASE | re.DOTALL)
+    return first_bytes(match.group(1), 80) if match else ""
+
+
+def _route(answer: Answer) -> str:
+    """Whether a path exists: 'yes', 'no', 'gated' (refused before routing?) or 'unknown'."""
+    if answer.status is None:
+        return "unknown"
+    if answer.html:
+        return "no" if answer.status in (200, 404) else "unknown"
+    if answer.status in (404, 405):
+        return "no"
+    if answer.status < 300 and answer.json() is not None:
+        return "yes"
+    if answer.status in (400, 413, 415, 422):
+        return "yes"  # the path exists: the server read the request and refused it
+    if answer.status in (401, 402, 403, 407, 429):
+        return "gated"
+    return "unknown"
+
+
+def verdict(answers: list[Answer]) -> str:
+    routes = [_route(a) for a in answers]
+    for word in ("yes", "gated", "unknown"):
+        if word in routes:
+            return word
+    return "no"
+
+
+def alternative(url: str) -> tuple[str, str]:
+    """The base URL with /v1 removed (when it ends with /v1) or added, and which it was."""
+    if re.search(r"/v1$", url, re.IGNORECASE):
+        return url[:-3], "removed"
+    return url + "/v1", "added"
+
+
+def refused_by_words(models: Answer, chat: Answer) -> Answer | None:
+    """The answer that refuses the key without a 401/403: a 400 or 404 whose error speaks of the
+    key or of access, or a GET /models (which has no body to find fault with) refused with
+    another 4xx. None when the model list was given, or nothing refuses."""
+    if models.status is not None and models.status < 300:
+        return None
+    for answer in (models, chat):
+        if answer.status in (400, 404) and not answer.html and says_auth(answer.body):
+            return answer
+    status = models.status or 0
+    if 400 <= status < 500 and status not in (401, 402, 403, 404, 405, 407, 429):
+        return None if models.html else models
+    return None
+
+
+# Header prefixes and names that gateways document on their answers
+_GATEWAY_HEADERS: tuple[tuple[str, str], ...] = (
+    ("x-litellm-", "a LiteLLM proxy"),
+    ("apim-request-id", "Azure (API Management)"),
+    ("x-ms-", "Azure"),
+)
+
+
+def gateway_of(answers: Sequence[Answer], url: str) -> str | None:
+    """The gateway the answers come from, when their headers or error shapes tell (with why)."""
+    for answer in answers:
+        for name in answer.headers:
+            for prefix, gateway in _GATEWAY_HEADERS:
+                if name.startswith(prefix):
+                    return f"{gateway} (header {name})"
+    for answer in answers:
+        data = answer.json()
+        err = data.get("error") if isinstance(data, dict) else None
+        if not isinstance(err, dict):
+            continue
+        kind, message = str(err.get("type") or ""), str(err.get("message") or "")
+        if kind == "no_db_connection" or message.lower().startswith("litellm."):
+            return f"a LiteLLM proxy (error '{kind or message.split(':')[0]}')"
+        if kind in ("one_api_error", "new_api_error"):
+            name = "One API" if kind == "one_api_error" else "New API"
+            return f"a {name} gateway (error type '{kind}')"
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "openrouter.ai" or host.endswith(".openrouter.ai"):
+        return "OpenRouter (host openrouter.ai)"
+    if host.endswith((".openai.azure.com", ".azure-api.net")):
+        return f"Azure (host {host})"
+    return None
+
+
+def distinct(answers: list[Answer], n: int = 2) -> list[Answer]:
+    """Up to n answers that differ in status or message, in order."""
+    out: list[Answer] = []
+    keys: set[tuple[int | None, str]] = set()
+    for a in answers:
+        key = (a.status, a.message)
+        if key not in keys and len(out) < n:
+            keys.add(key)
+            out.append(a)
+    return out

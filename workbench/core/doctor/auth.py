@@ -1,0 +1,218 @@
+"""The auth check: the key's own text (whitespace, quotes, a "Bearer " prefix, placeholder
+text), a 401/403, a gateway's refusal in words, and the header a server wants the key in."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import httpx2
+
+from workbench.core.clients import check_headers
+from workbench.core.doctor import messages as msg
+from workbench.core.doctor.answers import (
+    Answer,
+    gateway_of,
+    refused_by_words,
+)
+from workbench.core.doctor.checks import Check, Said, checked, skipped
+from workbench.core.errors import (
+    GATEWAY_AUTH_CAUSE,
+    GATEWAY_AUTH_FIX,
+    UnsendableHeader,
+)
+from workbench.core.i18n import Phrase, joined, marked, phrase
+from workbench.core.secrets import redact_and_cut
+
+if TYPE_CHECKING:
+    from workbench.core.doctor.state import Doctor
+
+
+_ALT_AUTH_HEADERS = ("x-api-key", "api-key")
+
+
+def key_problems(raw: str | None) -> tuple[str | None, list[Phrase]]:
+    """(the key to send, what is wrong with its text). The key text itself is never returned
+    inside the problems."""
+    if raw is None or raw == "":
+        return None, []
+    problems: list[Phrase] = []
+    key = raw.strip()
+    if key != raw:
+        where: list[Phrase] = []
+        lead, trail = raw[: len(raw) - len(raw.lstrip())], raw[len(raw.rstrip()) :]
+        if "\n" in lead or "\r" in lead:
+            where.append(phrase(msg.LEADING_NEWLINE))
+        elif lead:
+            where.append(phrase(msg.LEADING_SPACES))
+        if "\n" in trail or "\r" in trail:
+            where.append(phrase(msg.TRAILING_NEWLINE))
+        elif trail:
+            where.append(phrase(msg.TRAILING_SPACES))
+        both = (
+            phrase(msg.FIRST_SECOND, first=where[0], second=where[1])
+            if len(where) == 2
+            else where[0]
+        )
+        problems.append(
+            phrase(
+                msg.KEY_HAS_WHERE_WHITESPACE_AROUND_COPY,
+                where=both,
+            )
+        )
+    if len(key) >= 2 and key[0] == key[-1] and key[0] in "\"'":
+        key = key[1:-1].strip()
+        problems.append(phrase(msg.KEY_WRAPPED_QUOTES_BECAME_PART))
+    if key.lower().startswith("bearer "):
+        key = key[7:].strip()
+        problems.append(phrase(msg.KEY_STARTS_BEARER_CLIENT_ADDS_WORD))
+    if re.search(r"\s", key):
+        problems.append(phrase(msg.KEY_HAS_SPACES_INSIDE_INCOMPLETE_JOINED))
+    if not key.isascii():
+        problems.append(phrase(msg.KEY_HAS_NON_ASCII_CHARACTERS_PROBABLY))
+    return key or None, problems
+
+
+def sendable(key: str) -> bool:
+    """Whether a key can go into a header at all (the auth check names what is wrong)."""
+    try:
+        check_headers(key)
+    except UnsendableHeader:
+        return False
+    return True
+
+
+async def check_auth(
+    d: Doctor, client: httpx2.AsyncClient, models: Answer, chat: Answer
+) -> bool | None:
+    """True: accepted; False: refused (401/403); None: cannot tell."""
+    leftover = next((k for k in d.headers if k.lower() == "authorization"), None)
+    problems: list[Phrase] = list(d.key_problems)
+    if leftover:
+        problems.append(phrase(msg.PROVIDER_EXTRA_HEADERS_SET_HEADER, header=leftover))
+    source = f" (key from {d.key_source})" if d.key_source else ""
+    judged = next(
+        (
+            a
+            for a in (models, chat)
+            if a.status is not None and not a.html and a.status not in (404, 405)
+        ),
+        None,
+    )
+    sent = "no key sent" if not d.key else "key sent as a Bearer token"
+    refusal = refused_by_words(models, chat)
+    if refusal is not None:
+        d.add(_gateway_refusal(d, refusal, f"{sent}{source}", problems))
+        return False
+    if judged is None:
+        if problems:
+            d.add(
+                checked(
+                    "auth",
+                    False,
+                    f"{sent}{source}; the server's answer could not be judged",
+                    joined(problems),
+                    key_fix(problems),
+                )
+            )
+            return None
+        d.add(skipped("auth", f"{sent}{source}; no JSON answer to judge the key by"))
+        return None
+    seen = f"{judged.label(d.url)} → HTTP {judged.status}"
+    if judged.status in (401, 403):
+        d.add(await _refused(d, judged, f"{sent}{source}; {seen}", problems, leftover))
+        return False
+    evidence = f"{sent}{source}; {seen}: not refused"
+    if judged.status in (402, 429) or (judged.status or 0) >= 500:
+        evidence = f"{sent}{source}; {seen}: cannot tell whether the key is good"
+    elif not d.key:
+        evidence = f"no key sent{source}; {seen}: the server needs no key"
+    if problems:
+        d.add(
+            checked(
+                "auth",
+                False,
+                evidence + " (checked with the whitespace and quotes removed)",
+                joined(problems),
+                key_fix(problems),
+            )
+        )
+        return True
+    if judged.status in (402, 429) or (judged.status or 0) >= 500:
+        d.add(skipped("auth", evidence))
+        return None
+    d.add(checked("auth", True, evidence))
+    return True
+
+
+async def _refused(
+    d: Doctor, judged: Answer, said: str, problems: list[Phrase], leftover: str | None
+) -> Check:
+    """The auth check when the server answered 401/403: why, from what was sent and said."""
+    message = judged.message
+    evidence = said + (f": {message}" if message else "")
+    if judged.headers.get("www-authenticate"):
+        evidence += f"; WWW-Authenticate: {redact_and_cut(judged.headers['www-authenticate'], 80)}"
+    cause: Said
+    fix: Said
+    if not d.key:
+        cause = [phrase(msg.NO_KEY_SENT_SERVER_WANTS_ONE)]
+        if d.key_source:
+            cause.append(phrase(msg.KEY_SHOULD_COME_SOURCE, source=d.key_source))
+        return checked("auth", False, evidence, cause, phrase(msg.SET_KEY_API_KEY_ENV_VAR))
+    other = await _other_header(d)
+    if other is not None:
+        cause = phrase(msg.SERVER_WANTS_KEY_HEADER_HEADER_NOT, header=other)
+        fix = phrase(msg.ADD_HEADER_HEADER_KEY_PROVIDER, header=other)
+    elif leftover:
+        cause = problems[-1]
+        fix = phrase(msg.REMOVE_HEADER_HEADER_PROVIDER_EXTRA, header=leftover)
+    else:
+        hinted = re.search(r"\b(x-api-key|api-key|x-goog-api-key)\b", message, re.I)
+        rejected = [phrase(msg.KEY_SENT_REJECTED_MISTYPED_COPIED_INCOMPLETELY)]
+        if hinted:
+            rejected.append(phrase(msg.SERVER_MENTIONS_HEADER_HEADER, header=hinted.group(1)))
+        cause = [*joined(problems), Phrase("; "), *rejected] if problems else rejected
+        fix = phrase(msg.COPY_KEY_AGAIN_PROVIDER_CONSOLE)
+    return checked("auth", False, evidence, cause, fix)
+
+
+def _gateway_refusal(d: Doctor, answer: Answer, sent: str, problems: list[Phrase]) -> Check:
+    """The key refused by a 400/404 that speaks of it, or by a refused model list."""
+    evidence = f"{sent}; {answer.label(d.url)} → HTTP {answer.status}"
+    evidence += f": {answer.message}" if answer.message else ""
+    gateway = gateway_of(d.answers, d.url)
+    if gateway:
+        evidence += f"; the answers are those of {gateway}"
+    cause: list[Phrase] = [marked("ErrorFix", GATEWAY_AUTH_CAUSE)]
+    if problems:
+        cause = [*joined(problems), Phrase("; "), *cause]
+    fix = [*key_fix(problems), Phrase("; ")] if problems else []
+    return checked("auth", False, evidence, cause, [*fix, marked("ErrorFix", GATEWAY_AUTH_FIX)])
+
+
+async def _other_header(d: Doctor) -> str | None:
+    """The header name under which the server accepts the key, when Bearer is refused."""
+    if not d.key or not d.key.isascii():
+        return None
+    async with d.http_client() as client:
+        for name in _ALT_AUTH_HEADERS:
+            answer = await d.probe(client, "GET", d.url + "/models", auth=name, record=False)
+            if answer.status is not None and answer.status < 300 and not answer.html:
+                return name
+    return None
+
+
+def key_fix(problems: Sequence[Phrase]) -> list[Phrase]:
+    fixes = []
+    text = " ".join(str(p) for p in problems)
+    if "whitespace around" in text or "quotes" in text or "Bearer" in text:
+        fixes.append(phrase(msg.STORE_BARE_KEY_NO_SPACES_NEWLINE))
+    if "inside it" in text:
+        fixes.append(phrase(msg.COPY_KEY_AGAIN_WHOLE_PROVIDER))
+    if "non-ASCII" in text:
+        fixes.append(phrase(msg.REPLACE_PLACEHOLDER_YOUR_REAL_KEY))
+    if "replaces the key" in text:
+        fixes.append(phrase(msg.REMOVE_AUTHORIZATION_HEADER_PROVIDER_EXTRA))
+    return joined(fixes) or [phrase(msg.CHECK_KEY)]

@@ -1,0 +1,62 @@
+"""The baseline check: the network round trip that prefill speed subtracts, measured as a run
+measures it (core/baseline.py): on the chat path, a 1-token streamed request timed from sending to
+its first event, with `GET /models` as the fallback. The evidence names the method used."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from workbench.core.baseline import BASELINE_SAMPLES, Baseline, measure_baseline
+from workbench.core.clients import network_baseline_ms
+from workbench.core.doctor import messages as msg
+from workbench.core.doctor.checks import checked, skipped
+from workbench.core.i18n import phrase
+
+if TYPE_CHECKING:
+    import openai
+
+    from workbench.core.doctor.answers import Answer
+    from workbench.core.doctor.state import Doctor
+
+
+async def check_baseline(d: Doctor, client: openai.AsyncOpenAI, models: Answer) -> None:
+    """On the chat path when the stream check's model answered; else `GET /models` when it
+    answers 200; else nothing to time."""
+    served = d.stream_result
+    model = served.model if served is not None and served.error_class is None else None
+    listed = models.status is not None and models.status < 300 and not models.html
+    if model is None and not listed:
+        reason = "no streamed request answered and GET /models does not answer 200: nothing to time"
+        d.add(skipped("baseline", reason, applies=models.status not in (404, 405)))
+        return
+    if model is not None:
+        baseline = await measure_baseline(client, model, BASELINE_SAMPLES)
+    else:
+        ms = await network_baseline_ms(client, BASELINE_SAMPLES, d.timeout_s)
+        baseline = Baseline(ms, "models") if ms is not None else Baseline()
+    n = BASELINE_SAMPLES
+    if baseline.ms is None:
+        timed = f"streamed requests to '{model}'" if model is not None else "GET /models"
+        problem = msg.SERVER_ANSWERED_CHAT_ONCE_THEN_FAILED
+        if listed:
+            timed += " and GET /models" if model is not None else ""
+            problem = msg.SERVER_ANSWERED_MODELS_ONCE_THEN_FAILED
+        d.add(
+            checked(
+                "baseline",
+                False,
+                f"{timed} failed while timing {n} round trips",
+                phrase(problem),
+                phrase(msg.RETRY_IF_REPEATS_REPORT_PROVIDER),
+            )
+        )
+        return
+    if baseline.method == "chat":
+        evidence = (
+            f"median of {n} streamed requests to '{model}' (max_tokens 1, sent to first event): "
+            f"{baseline.ms:.1f} ms (method: chat, as runs measure it)"
+        )
+    else:
+        why = "the chat path gave no event" if model is not None else "no model answered"
+        evidence = f"median of {n} GET /models: {baseline.ms:.1f} ms (method: models; {why})"
+    d.add(checked("baseline", True, evidence))

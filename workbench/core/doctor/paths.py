@@ -1,0 +1,160 @@
+"""The HTTP part of a run: which base path answers (/v1 added or removed), then auth, model,
+stream and baseline on the path that answers."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from workbench.core.doctor import messages as msg
+from workbench.core.doctor.answers import (
+    Answer,
+    alternative,
+    verdict,
+)
+from workbench.core.doctor.auth import check_auth
+from workbench.core.doctor.baseline import check_baseline
+from workbench.core.doctor.checks import checked, skipped
+from workbench.core.doctor.model import check_model
+from workbench.core.doctor.stream import check_stream
+from workbench.core.errors import (
+    UnsendableHeader,
+    diagnosis,
+)
+from workbench.core.i18n import marked, phrase
+from workbench.core.results import ErrorClass
+
+if TYPE_CHECKING:
+    from workbench.core.doctor.state import Doctor
+
+
+async def check_http(d: Doctor) -> None:
+    base = d.url
+    alt, change = alternative(base)
+    try:
+        client = d.http_client()
+    except (ImportError, ValueError) as exc:  # e.g. a socks:// proxy without its package
+        d.add(
+            checked(
+                "models_path",
+                False,
+                f"cannot build an HTTP client: {exc}",
+                phrase(msg.PROXY_URL_CANNOT_USED_CLIENT),
+                phrase(msg.USE_HTTP_PROXY_SET_PROVIDER),
+            )
+        )
+        d.skip_rest("no HTTP client (models_path)")
+        return
+    async with client:
+        probes = await asyncio.gather(
+            d.probe(client, "GET", base + "/models"),
+            d.probe(client, "POST", base + "/chat/completions", payload={}),
+            d.probe(client, "GET", alt + "/models"),
+            d.probe(client, "POST", alt + "/chat/completions", payload={}),
+        )
+        at_base, at_alt = list(probes[:2]), list(probes[2:])
+        if not check_models_path(d, base, alt, change, at_base, at_alt):
+            return
+        models_answer, chat_answer = at_base if d.url == base else at_alt
+        auth_ok = await check_auth(d, client, models_answer, chat_answer)
+    if auth_ok is False:
+        d.skip_rest("the server refused the key (auth)")
+        return
+    ids = check_model(d, models_answer, auth_ok)
+    try:
+        sdk = d.sdk_client()
+    except UnsendableHeader as exc:  # the auth check has said what is wrong with the key
+        said = diagnosis(ErrorClass.INVALID_KEY, str(exc))
+        cause, fix = marked("ErrorFix", said.cause), marked("ErrorFix", said.fix)
+        d.add(checked("stream", False, str(exc), cause, fix))
+        d.skip_rest("no client (stream)")
+        return
+    except ValueError as exc:  # ProxyUnsupported: a SOCKS proxy without socksio
+        d.add(
+            checked(
+                "stream",
+                False,
+                f"cannot build the client: {exc}",
+                phrase(msg.PROXY_CANNOT_USED),
+                phrase(msg.USE_HTTP_PROXY),
+            )
+        )
+        d.skip_rest("no client (stream)")
+        return
+    try:
+        await check_stream(d, sdk, ids)
+        await check_baseline(d, sdk, models_answer)
+    finally:
+        await sdk.close()
+
+
+def check_models_path(
+    d: Doctor, base: str, alt: str, change: str, at_base: list[Answer], at_alt: list[Answer]
+) -> bool:
+    evidence = (
+        f"{base}: "
+        + ", ".join(f"{a.label(base)} → {a.outcome()}" for a in at_base)
+        + f"; with /v1 {change} ({alt}): "
+        + ", ".join(f"{a.label(alt)} → {a.outcome()}" for a in at_alt)
+    )
+    b, a = verdict(at_base), verdict(at_alt)
+    if all(x.status is None for x in at_base + at_alt):
+        first = at_base[0]
+        d.add(
+            checked(
+                "models_path",
+                False,
+                evidence,
+                phrase(
+                    msg.SERVER_ACCEPTED_CONNECTION_BUT_GAVE_NO,
+                    error=first.error,
+                ),
+                phrase(msg.CHECK_URL_SCHEME_PORT_ARE_API),
+            )
+        )
+        d.skip_rest("no HTTP answer (models_path)")
+        return False
+    if b == "yes":
+        d.add(checked("models_path", True, evidence))
+        return True
+    if a == "yes" or (a == "gated" and b == "no"):
+        if change == "added":
+            what = phrase(msg.BASE_URL_LACKS_V1_SERVER)
+        else:
+            what = phrase(msg.BASE_URL_HAS_EXTRA_V1_SERVER)
+        answers = phrase(
+            msg.ALT_PROBABLY_ANSWERS_BASE_DOES_NOT
+            if a == "gated"
+            else msg.ALT_ANSWERS_BASE_DOES_NOT,
+            alt=alt,
+            base=base,
+        )
+        cause = phrase(
+            msg.WHAT_ANSWERS_404_WRONG_V1,
+            what=what,
+            answers=answers,
+        )
+        fix = phrase(msg.BASE_URL_SHOULD_URL, url=alt)
+        d.add(checked("models_path", False, evidence, cause, fix))
+        d.url = alt  # the checks below use the URL that answers
+        return True
+    if b == "no" and a in ("no", "unknown"):
+        html = any(x.html for x in at_base + at_alt)
+        d.add(
+            checked(
+                "models_path",
+                False,
+                evidence,
+                phrase(
+                    msg.NEITHER_BASE_URL_NOR_V1_VARIANT_HTML
+                    if html
+                    else msg.NEITHER_BASE_URL_NOR_V1_VARIANT
+                ),
+                phrase(msg.USE_API_BASE_URL_PROVIDER),
+            )
+        )
+        d.skip_rest("no API path answers (models_path)")
+        return False
+    statuses = ", ".join(x.outcome() for x in at_base)
+    d.add(skipped("models_path", f"cannot tell which path is right ({statuses}); {evidence}"))
+    return True

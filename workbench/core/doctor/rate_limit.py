@@ -1,0 +1,77 @@
+"""The rate-limit check: a 429, 402 or quota answer anywhere, with the wait it asks for."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from workbench.core.doctor import messages as msg
+from workbench.core.doctor.answers import (
+    distinct,
+)
+from workbench.core.doctor.checks import checked, skipped
+from workbench.core.errors import (
+    diagnosis,
+)
+from workbench.core.i18n import Phrase, marked, phrase
+from workbench.core.results import ErrorClass
+
+if TYPE_CHECKING:
+    from workbench.core.doctor.state import Doctor
+
+
+_QUOTA_WORDS = re.compile(r"quota|insufficient|balance|credit|余额|额度", re.IGNORECASE)
+
+
+def check_rate_limit(d: Doctor) -> None:
+    seen = d.answers_seen()
+    limited = [
+        a
+        for a in seen
+        if a.status in (402, 429)
+        or ((a.status or 0) >= 400 and not a.html and _QUOTA_WORDS.search(a.message or ""))
+    ]
+    result = d.stream_result
+    stream_limited = result is not None and result.error_class in (
+        ErrorClass.RATE_LIMIT,
+        ErrorClass.QUOTA,
+    )
+    total = len(seen) + (1 if result is not None else 0)
+    if not limited and not stream_limited:
+        if total == 0:
+            d.add(skipped("rate_limit", "no HTTP answer to look at"))
+        else:
+            d.add(checked("rate_limit", True, f"no 429, 402 or quota answer in {total} answer(s)"))
+        return
+    parts: list[str] = []
+    retry: float | None = None
+    quota = False
+    for a in distinct(limited):
+        text = f"{a.label(d.url)} → HTTP {a.status}: {a.message}"
+        if a.retry_after is not None:
+            text += f"; {a.retry_after}"
+            if a.retry_after_s is not None and retry is None:
+                retry = a.retry_after_s
+        parts.append(text)
+        quota = quota or a.status == 402 or bool(_QUOTA_WORDS.search(a.message or ""))
+    if len(limited) > len(distinct(limited)):
+        parts.append(f"{len(limited)} answers like this")
+    if stream_limited and result is not None:
+        text = f"streamed request → {(result.error_message or '').split('. Cause:')[0]}"
+        if result.retry_after_s is not None:
+            text += f"; Retry-After: {result.retry_after_s:g} s"
+            retry = result.retry_after_s if retry is None else retry
+        parts.append(text)
+        quota = quota or result.error_class is ErrorClass.QUOTA
+    if retry is None:
+        parts.append("no Retry-After header")
+    said = diagnosis(ErrorClass.QUOTA if quota else ErrorClass.RATE_LIMIT, "")
+    fix: list[Phrase] = [marked("ErrorFix", said.fix)]
+    if retry is not None and not quota:
+        wait = phrase(
+            msg.WAIT_SECONDS_RETRY_AFTER_THEN,
+            seconds=f"{retry:g}",
+        )
+        fix.insert(0, wait)
+    cause = marked("ErrorFix", said.cause)
+    d.add(checked("rate_limit", False, "; ".join(parts), cause, fix))

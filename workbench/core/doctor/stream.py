@@ -1,0 +1,160 @@
+"""The stream check: a short streamed chat request through the app's own client: TTFT, usage
+(and whether a gateway made it up), a role-only first chunk, reasoning, a gateway's broken route."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from workbench.core.doctor import messages as msg
+from workbench.core.doctor.checks import Said, checked, skipped
+from workbench.core.errors import (
+    GATEWAY_COOLDOWN_WORDS,
+    diagnosis,
+)
+from workbench.core.i18n import Phrase, marked, phrase
+from workbench.core.results import ErrorClass, RequestResult
+
+if TYPE_CHECKING:
+    import openai
+
+    from workbench.core.doctor.state import Doctor
+
+
+# Several tokens, not one: usage that counts fewer tokens than arrived (made up by a gateway)
+# shows only when more than one token comes.
+_PROBE_PROMPT = [{"role": "user", "content": "Count from one to ten in words."}]
+_PROBE_TOKENS = 16
+# Words with which a gateway's error names the upstream behind it (LiteLLM: "litellm.
+# NotFoundError: OpenAIException - Error code: 404 ...", "No deployments available")
+_UPSTREAM_WORDS = re.compile(
+    r"upstream|litellm\.|exception|deployment|provider|api_base|error code: \d{3}|channel|渠道",
+    re.IGNORECASE,
+)
+
+
+async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | None) -> None:
+    model = d.model
+    picked = ""
+    # an unlisted id is asked anyway: some servers list only the models they have loaded
+    if not model:
+        if not ids:
+            d.add(skipped("stream", "no model to ask: pass --model M", applies=False))
+            return
+        model, picked = ids[0], " (the first listed; pass --model to choose)"
+    from workbench.core.streaming import RequestSpec, stream_chat
+
+    spec = RequestSpec(
+        messages=_PROBE_PROMPT,
+        max_tokens=_PROBE_TOKENS,
+        temperature=0.0,
+        first_token_timeout_s=d.timeout_s,
+        stall_timeout_s=d.timeout_s,
+        total_timeout_s=d.timeout_s * 2,
+    )
+    result = RequestResult(model=model, base_url=d.url)
+    await stream_chat(client, result, spec)
+    d.stream_result = result
+    head = f"model '{model}'{picked}"
+    if result.error_class is not None:
+        what = (result.error_message or "").split(". Cause:")[0]
+        said = diagnosis(result.error_class, "")
+        cause = [marked("ErrorFix", said.cause)]
+        if result.error_class is ErrorClass.EMPTY:
+            cause.append(phrase(msg.NO_CHOICES_TEXT_CAME_BACK_READING))
+        fix: Said = marked("ErrorFix", said.fix)
+        if result.error_class is ErrorClass.NO_VISIBLE_TEXT:
+            cause, fix = _no_visible_text(result)
+        if result.error_class is ErrorClass.FIRST_TOKEN_TIMEOUT:
+            cause.append(
+                phrase(
+                    msg.EVEN_1_TOKEN_TOOK_OVER_SECONDS,
+                    seconds=f"{d.timeout_s:g}",
+                )
+            )
+        upstream = _broken_route(d, result, ids)
+        if upstream is not None:
+            cause, fix = upstream
+        d.add(checked("stream", False, f"{head}; {what}", cause, fix))
+        return
+    if ids is not None and model not in ids:
+        d.add(
+            checked(
+                "model",
+                True,
+                f"'{model}' is not listed, but served: the streamed request got an answer "
+                f"(the server lists {len(ids)}: {', '.join(ids[:8])}"
+                f"{' …' if len(ids) > 8 else ''}; some servers list only loaded models)",
+            )
+        )
+    send = result.t_send or 0
+    ttft = ((result.t_first_token or send) - send) / 1e6
+    role_only = (
+        result.t_first_chunk is not None
+        and result.t_first_token is not None
+        and result.t_first_chunk < result.t_first_token
+    )
+    finish = result.finish_reason or "none"
+    if finish == "length":
+        finish += (
+            f" (expected with max_tokens={_PROBE_TOKENS}; in a run it means max_tokens cut "
+            "the answer)"
+        )
+    evidence = (
+        f"{head}; HTTP {result.http_status}; TTFT {ttft:.0f} ms; "
+        f"first chunk role-only: {'yes' if role_only else 'no'}; usage: {_usage(result)}; "
+        f"reasoning: {'yes' if result.reasoning_text else 'no'}; finish_reason: {finish}"
+    )
+    d.add(checked("stream", True, evidence))
+
+
+def _broken_route(
+    d: Doctor, result: RequestResult, ids: list[str] | None
+) -> tuple[list[Phrase], Said] | None:
+    """Cause and fix when a listed model's request fails with a 404, with a 5xx whose
+    words name an upstream, or with LiteLLM's 429 for an upstream it has put in cooldown
+    after a failure: the gateway's route to its upstream is broken."""
+    status = result.http_status or 0
+    message = (result.error_message or "").split(". Cause:")[0]
+    if ids is None or result.model not in ids:
+        return None
+    upstream_failed = status >= 500 and _UPSTREAM_WORDS.search(message)
+    if status != 404 and not upstream_failed and not GATEWAY_COOLDOWN_WORDS.search(message):
+        return None
+    words = re.sub(r"^HTTP \d+: ", "", message)
+    cause = [
+        phrase(
+            msg.GATEWAY_LISTS_MODEL_BUT_UPSTREAM_REFUSES,
+            status=str(status),
+            words=words,
+        )
+    ]
+    fix = phrase(msg.CHECK_GATEWAY_ROUTE_MODEL_UPSTREAM)
+    return cause, fix
+
+
+def _usage(result: RequestResult) -> str:
+    """The stream check's word on usage: absent, made up by the gateway, or present."""
+    counts = f"prompt {result.prompt_tokens}, completion {result.completion_tokens}"
+    if result.usage_estimated or result.completion_tokens is None:
+        return "absent (token counts will be estimated)"
+    if result.usage_suspect:
+        return (
+            f"present but made up by the gateway ({counts}, yet {len(result.event_times)} text "
+            "events came: the usage was counted by something other than the model's tokenizer, "
+            "so runs mark it usage_suspect and time decoding by the events)"
+        )
+    return f"present ({counts})"
+
+
+def _no_visible_text(result: RequestResult) -> tuple[list[Phrase], Said]:
+    """Cause and fix when tokens came but none was visible text."""
+    cause = [
+        phrase(
+            msg.SERVER_GENERATED_TOKENS_COMPLETION_TOKENS_TOKENS,
+            tokens=str(result.completion_tokens),
+            finish=str(result.finish_reason),
+        )
+    ]
+    fix = phrase(msg.RAISE_MAX_TOKENS_FINISH_REASON_LENGTH)
+    return cause, fix

@@ -1,0 +1,179 @@
+"""One plan for both faces: targets and the run plan from providers, the catalog and choices.
+
+The GUI (`ui/session.py`, `ui/main_window.py`) and the CLI (`commands/common.py`, `bench.py`)
+both build their targets and `RunPlan` here, so the same provider is measured under the same
+limits, prices and attention facts whichever face started the run. Precedence, in one place:
+a model's facts come from the provider's own entry, else the catalog; its prices from
+providers.toml, else the catalog, else unknown; its timeouts from the user's explicit choice,
+else the provider's, else the defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+from urllib.parse import urlsplit
+
+from workbench.core.catalog import Catalog
+from workbench.core.prompts import MIN_TARGET_TOKENS
+from workbench.core.providers import ModelEntry, Provider
+from workbench.core.results import UNKNOWN_PRICES, Prices, Target, Timeouts
+from workbench.core.runner import Mode, RunPlan
+
+# The built-in provider's name: its simulated models, started by the app or the CLI.
+LOCAL_PROVIDER = "local"
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """What is known about a model on a provider: its own entry first, else the catalog's."""
+
+    attention: str | None
+    prices: Prices
+    context_window: int | None
+    display_name: str | None
+    in_catalog: bool
+
+
+def catalog_id(provider: str, model: str) -> str:
+    """The catalog's id of `model`: the built-in provider's fault suffix (`+429`) left off."""
+    return model.split("+", 1)[0] if provider == LOCAL_PROVIDER else model
+
+
+def model_facts(
+    catalog: Catalog, model: str, saved: Provider | None = None, provider: str = ""
+) -> ModelFacts:
+    """Attention, prices, context window and name: the saved provider's entry over the catalog."""
+    info = catalog.get(catalog_id(provider or (saved.name if saved else ""), model))
+    entry = (saved.model(model) if saved is not None else None) or ModelEntry(model)
+    return ModelFacts(
+        attention=entry.attention or (info.attention if info else None),
+        prices=entry.prices or (info.prices if info else UNKNOWN_PRICES),
+        context_window=entry.context_window or (info.context_window if info else None),
+        display_name=entry.display_name or (info.display_name if info else None),
+        in_catalog=info is not None,
+    )
+
+
+def provider_timeouts(saved: Provider | None) -> Timeouts:
+    """The saved provider's limits, else the defaults."""
+    if saved is None:
+        return Timeouts()
+    default = Timeouts()
+    return Timeouts(
+        saved.first_token_timeout_s or default.first_token_s,  # a 0 by hand: the default
+        saved.stall_timeout_s or default.stall_s,
+        saved.total_timeout_s,
+    )
+
+
+def resolve_target(
+    catalog: Catalog,
+    provider: str,
+    base_url: str,
+    model: str,
+    saved: Provider | None = None,
+    route: str | None = None,
+) -> Target:
+    """One (provider, model) to measure, with its facts, prices and the provider's limits."""
+    facts = model_facts(catalog, model, saved, provider)
+    return Target(
+        provider=provider,
+        base_url=base_url,
+        model=model,
+        attention=facts.attention,
+        prices=facts.prices,
+        context_window=facts.context_window,
+        route=route,
+        timeouts=provider_timeouts(saved),
+    )
+
+
+def saved_target(catalog: Catalog, saved: Provider, model: str) -> Target:
+    """A Target on a saved provider."""
+    return resolve_target(catalog, saved.name, saved.base_url, model, saved)
+
+
+def local_target(catalog: Catalog, base_url: str | None, model: str) -> Target:
+    """A Target on the built-in provider (a placeholder URL until it listens)."""
+    return resolve_target(catalog, LOCAL_PROVIDER, base_url or "http://127.0.0.1:0/v1", model)
+
+
+NO_CHOICE = Timeouts(None, None, None)  # every limit left to the provider
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What the user chose in the window or with flags; None timeouts: the provider's."""
+
+    prompt_lengths: tuple[int, ...] = (MIN_TARGET_TOKENS,)
+    repeats: int = 1
+    concurrency_levels: tuple[int, ...] = (1,)
+    warmup: int = 0
+    max_tokens: int = 256
+    temperature: float = 0.0
+    mode: Mode = "parallel"
+    language: Literal["en", "zh"] = "en"
+    task: Literal["summary", "needle"] = "summary"
+    needle_depth: float = 0.5
+    cache_test: bool = False
+    retry_budget_s: float = 0.0
+    timeouts: Timeouts = NO_CHOICE
+    kind: Literal["comparison", "sweep"] | None = None  # None: sweep when several lengths
+
+
+def build_plan(targets: Sequence[Target], choices: Choices) -> RunPlan:
+    """The run plan: each target keeps its provider's limits unless the user overrode one.
+
+    Raises ValueError naming the first value out of range (a hand-edited timeout, say)."""
+    unique = tuple(dict.fromkeys(targets))  # two panes on one model measure it once
+    chosen = choices.timeouts
+    limited = tuple(replace(t, timeouts=_override(t.timeouts, chosen)) for t in unique)
+    default = _override(Timeouts(), chosen)  # for targets built outside this module
+    levels = choices.concurrency_levels
+    kind = choices.kind or ("sweep" if len(choices.prompt_lengths) > 1 else "comparison")
+    return RunPlan(
+        targets=limited,
+        prompt_lengths=tuple(choices.prompt_lengths),
+        repeats=choices.repeats,
+        concurrency=levels[0],
+        concurrency_levels=levels if len(levels) > 1 else (),
+        warmup=choices.warmup,
+        max_tokens=choices.max_tokens,
+        temperature=choices.temperature,
+        mode=choices.mode,
+        language=choices.language,
+        task=choices.task,
+        needle_depth=choices.needle_depth,
+        cache_test=choices.cache_test,
+        first_token_timeout_s=default.first_token_s,
+        stall_timeout_s=default.stall_s,
+        total_timeout_s=default.total_s,
+        retry_budget_s=choices.retry_budget_s,
+        kind=kind,
+    )
+
+
+def _override(own: Timeouts | None, chosen: Timeouts) -> Timeouts:
+    """Each limit: the user's choice when made, else the target's own (its provider's)."""
+    base = own or Timeouts()
+    return Timeouts(
+        chosen.first_token_s if chosen.first_token_s is not None else base.first_token_s,
+        chosen.stall_s if chosen.stall_s is not None else base.stall_s,
+        chosen.total_s if chosen.total_s is not None else base.total_s,
+    )
+
+
+def shared_server(plan: RunPlan) -> str | None:
+    """The host:port that several of a parallel plan's models share, if any. The built-in
+    provider's simulated models share nothing (their timings depend on the request alone)."""
+    if plan.mode != "parallel":
+        return None
+    seen: dict[str, set[str]] = {}
+    for target in plan.targets:
+        if target.provider != LOCAL_PROVIDER:
+            parts = urlsplit(target.base_url)
+            host = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
+            seen.setdefault(host, set()).add(target.model)
+    return next((host for host, models in seen.items() if len(models) > 1), None)

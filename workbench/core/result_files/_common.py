@@ -1,0 +1,200 @@
+"""What every result-file reader shares: the run it yields, its error, field readers that name
+the broken field, and one request row built from a tool's per-request figures."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from workbench.core.results import UNKNOWN_PRICES, ErrorClass, RequestResult
+
+_NS_PER_MS = 1_000_000
+
+
+class ResultFileError(ValueError):
+    """A result file cannot be read; the message names the file, the field and the fix."""
+
+
+@dataclass
+class ImportedRun:
+    """One benchmark of a foreign result file, as our history keeps it.
+
+    `aggregates` holds (metric, statistic) -> value as the tool computed them (ms, tokens/s,
+    requests/s); `results` the per-request rows where the file has them, else empty.
+    """
+
+    tool: str  # "vllm", "guidellm", "aiperf", "genai-perf"
+    tool_version: str | None
+    file_name: str
+    sha256: str
+    index: int  # which benchmark of the file (0 for a file with one)
+    model: str | None
+    base_url: str | None
+    concurrency: int | None
+    request_rate: float | None  # requests/s; None for unlimited or not given
+    results: list[RequestResult] = field(default_factory=list)
+    aggregates: dict[tuple[str, str], float] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # the tool's own run settings
+
+    def __post_init__(self) -> None:
+        if self.base_url:
+            self.base_url = bare_url(self.base_url)
+
+    @property
+    def run_id(self) -> str:
+        """The same file gives the same ids, so importing it twice adds nothing."""
+        return f"import-{self.sha256[:20]}-{self.index}"
+
+
+def bare_url(url: str) -> str | None:
+    """A tool's target URL without user name, password, query or fragment: a key pasted
+    into it never reaches the history."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # a malformed host ("http://[x/"): nothing safe to keep
+        return None
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, parts.path, "", "")) or None
+
+
+def fail(file_name: str, where: str, problem: str) -> ResultFileError:
+    return ResultFileError(
+        f"{file_name}: field '{where}' {problem}: fix or remove that field, or re-export the "
+        "file from the tool that wrote it"
+    )
+
+
+def number(value: Any, file_name: str, where: str, *, optional: bool = True) -> float | None:
+    """A finite number, None when absent (and allowed); anything else names the field."""
+    if value is None and optional:
+        return None
+    try:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise OverflowError
+        result = float(value)  # an int too large for a double overflows here
+        if not math.isfinite(result):
+            raise OverflowError
+    except OverflowError:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
+        raise fail(file_name, where, f"is {shown}, expected a number") from None
+    return result
+
+
+def numbers(values: Any, file_name: str, where: str, scale: float = 1.0) -> list[float]:
+    """A list of finite numbers times `scale`; the first bad entry is named."""
+    items = sequence(values, file_name, where)
+    scale = float(scale)
+    # the common case checked in one pass: a detailed file holds millions of gaps
+    if all(type(v) is float or type(v) is int for v in items):
+        try:
+            scaled = [v * scale for v in items]
+        except OverflowError:
+            scaled = [math.inf]
+        if all(math.isfinite(v) for v in scaled):
+            return scaled
+    return [
+        (number(v, file_name, f"{where}[{j}]", optional=False) or 0.0) * scale
+        for j, v in enumerate(items)
+    ]
+
+
+def count(value: Any, file_name: str, where: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise fail(file_name, where, f"is {value!r}, expected a token count")
+    return value
+
+
+def text(value: Any, file_name: str, where: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise fail(file_name, where, f"is {value!r}, expected text")
+
+
+def mapping(value: Any, file_name: str, where: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise fail(file_name, where, f"is a {type(value).__name__}, expected an object")
+    return value
+
+
+def sequence(value: Any, file_name: str, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise fail(file_name, where, f"is {type(value).__name__}, expected a list")
+    return value
+
+
+def _ns(ms: float) -> int:
+    return round(ms * _NS_PER_MS)
+
+
+@dataclass(frozen=True)
+class RequestFigures:
+    """One request as a tool saw it; None where the tool did not say."""
+
+    ttft_ms: float | None
+    itls_ms: list[float] | None  # gaps between the chunks after the first
+    e2e_ms: float | None
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    error: str | None = None
+    started_at: float | None = None  # epoch seconds
+    text: str = ""
+    warmup: bool = False
+    last_token_ms: float | None = None  # when the tool gives it apart from its ITLs
+
+
+def request_row(run: ImportedRun, number_: int, figures: RequestFigures) -> RequestResult:
+    """A RequestResult whose timestamps give back the tool's figures: t_send is 0, the first
+    token at TTFT, one text event per chunk (its ITL gaps). Without ITLs only the first token
+    is an event and every output token counts as one (decode = (n - 1) / span, the tools' own
+    rule), so no inter-token latency is made up."""
+    first = None if figures.ttft_ms is None else _ns(figures.ttft_ms)
+    events: list[int] = []
+    token_events = 0
+    last = None
+    if first is not None:
+        events = [first]
+        for gap in figures.itls_ms or []:
+            events.append(events[-1] + _ns(gap))
+        last = events[-1]
+        # without gaps, every output token counts as its own event (k = 1 in docs/metrics.md)
+        token_events = (
+            len(events) if figures.itls_ms is not None else figures.completion_tokens or 0
+        )
+        if figures.last_token_ms is not None:
+            last = _ns(figures.last_token_ms)
+    done = _ns(figures.e2e_ms) if figures.e2e_ms is not None else last
+    return RequestResult(
+        model=run.model or "",
+        provider=run.base_url or "",
+        base_url=run.base_url or "",
+        run_id=run.run_id,
+        request_id=f"{run.run_id}-{number_}",
+        started_at=figures.started_at or 0.0,
+        prompt_tokens_target=figures.prompt_tokens,
+        concurrency=run.concurrency or 0,  # 0: the file did not say
+        warmup=figures.warmup,
+        phase="warmup" if figures.warmup else "measured",
+        task=f"imported from {run.tool}",
+        t_send=0,
+        t_first_token=first,
+        t_first_content=first,
+        t_last_token=last,
+        t_done=done,
+        event_times=events,
+        token_events=token_events,
+        text=figures.text,
+        prompt_tokens=figures.prompt_tokens,
+        completion_tokens=figures.completion_tokens,
+        # the tool's message is kept as it came; we cannot tell its cause from here
+        error_class=ErrorClass.SERVER if figures.error else None,
+        error_message=figures.error or None,
+        prices=UNKNOWN_PRICES,
+    )

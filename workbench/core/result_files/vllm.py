@@ -1,0 +1,220 @@
+"""vLLM `vllm bench serve --save-result [--save-detailed]` JSON: read it, and write ours in it.
+
+Fields as `vllm/benchmarks/serve.py` (vLLM 0.10-0.11; `benchmarks/benchmark_serving.py`
+before) saves them: run settings (date, backend, model_id, tokenizer_id, num_prompts,
+request_rate, burstiness, max_concurrency), totals (duration, completed, failed,
+total_input_tokens, total_output_tokens, request_throughput, output_throughput,
+total_token_throughput), `{mean,median,std,pNN}_{ttft,tpot,itl,e2el}_ms`, and with
+--save-detailed the per-request lists input_lens, output_lens, ttfts and itls (seconds),
+generated_texts, errors and, since 0.10, start_times.
+
+Our export adds one list vLLM does not write, `workbench_last_token_s` (seconds from the
+request's start to its last token, a finish chunk without text included), so that our decode
+speed comes back whole; vLLM's own readers ignore it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from workbench.core.metrics import derive, inter_token_latencies_ms, percentile
+from workbench.core.result_files._common import (
+    ImportedRun,
+    RequestFigures,
+    count,
+    fail,
+    number,
+    numbers,
+    request_row,
+    sequence,
+    text,
+)
+from workbench.core.results import RequestResult
+
+_STAT = re.compile(r"^(mean|median|std|p\d+(?:\.\d+)?)_(ttft|tpot|itl|e2el)_ms$")
+_TOTALS = (
+    "duration",
+    "completed",
+    "failed",
+    "total_input_tokens",
+    "total_output_tokens",
+    "request_throughput",
+    "request_goodput",
+    "output_throughput",
+    "total_token_throughput",
+    "max_output_tokens_per_s",
+    "max_concurrent_requests",
+)
+_SETTINGS = (
+    "date",
+    "backend",
+    "endpoint_type",
+    "label",
+    "tokenizer_id",
+    "num_prompts",
+    "burstiness",
+)
+_DETAILED = ("input_lens", "output_lens", "ttfts", "itls")
+LAST_TOKEN = "workbench_last_token_s"
+
+
+def looks_like_vllm(document: dict[str, Any]) -> bool:
+    keys = set(document)
+    return "ttfts" in keys or ("mean_ttft_ms" in keys and "completed" in keys)
+
+
+def read(document: dict[str, Any], file_name: str, sha256: str) -> list[ImportedRun]:
+    rate_value = document.get("request_rate")
+    rate = None
+    if isinstance(rate_value, str) and rate_value.lower() != "inf":
+        raise fail(file_name, "request_rate", f"is {rate_value!r}, expected a number or 'inf'")
+    if not isinstance(rate_value, str):
+        rate = number(rate_value, file_name, "request_rate")
+        rate = None if rate is not None and math.isinf(rate) else rate
+    concurrency = count(document.get("max_concurrency"), file_name, "max_concurrency")
+    run = ImportedRun(
+        tool="vllm",
+        tool_version=text(document.get("vllm_version"), file_name, "vllm_version"),
+        file_name=file_name,
+        sha256=sha256,
+        index=0,
+        model=text(document.get("model_id"), file_name, "model_id"),
+        base_url=text(document.get("base_url"), file_name, "base_url"),
+        concurrency=concurrency,
+        request_rate=rate,
+        extra={k: document[k] for k in _SETTINGS if document.get(k) is not None},
+    )
+    for key, value in document.items():
+        match = _STAT.match(key)
+        if match and value is not None:
+            stat, metric = match.groups()
+            run.aggregates[(metric, stat)] = number(value, file_name, key) or 0.0
+        elif key in _TOTALS and value is not None:
+            run.aggregates[(key, "value")] = number(value, file_name, key) or 0.0
+    if any(k in document for k in _DETAILED):
+        run.results = _requests(document, run)
+    return [run]
+
+
+def _requests(document: dict[str, Any], run: ImportedRun) -> list[RequestResult]:
+    name = run.file_name
+    lists = {k: sequence(document.get(k), name, k) for k in _DETAILED}
+    optional = {
+        k: sequence(document[k], name, k)
+        for k in ("errors", "generated_texts", "start_times", LAST_TOKEN)
+        if document.get(k) is not None
+    }
+    total = len(lists["ttfts"])
+    for key, values in [*lists.items(), *optional.items()]:
+        if len(values) != total:
+            raise fail(name, key, f"has {len(values)} entries where ttfts has {total}")
+    rows = []
+    for i in range(total):
+        error = text(optional.get("errors", [None] * total)[i], name, f"errors[{i}]")
+        itls = numbers(lists["itls"][i], name, f"itls[{i}]", scale=1000)
+        ttft = number(lists["ttfts"][i], name, f"ttfts[{i}]")
+        start = optional.get("start_times", [None] * total)[i]
+        output = None if error else count(lists["output_lens"][i], name, f"output_lens[{i}]")
+        said = optional.get("generated_texts", [""] * total)[i]
+        last = number(optional.get(LAST_TOKEN, [None] * total)[i], name, f"{LAST_TOKEN}[{i}]")
+        figures = RequestFigures(
+            # vLLM writes ttft 0 and no ITLs for a request that failed before its first token
+            ttft_ms=None if ttft is None or (error and not itls and ttft == 0) else ttft * 1000,
+            itls_ms=itls,
+            e2e_ms=None,
+            prompt_tokens=count(lists["input_lens"][i], name, f"input_lens[{i}]"),
+            completion_tokens=output,
+            error=error or None,
+            started_at=number(start, name, f"start_times[{i}]"),
+            text=text(said, name, f"generated_texts[{i}]") or "",
+            last_token_ms=None if last is None or error else last * 1000,
+        )
+        rows.append(request_row(run, i, figures))
+    return rows
+
+
+def export_aggregates(aggregates: dict[tuple[str, str], float]) -> dict[str, float]:
+    """A vLLM file's own aggregates, kept by an aggregate-only import, under vLLM's names."""
+    out = {}
+    for (metric, stat), value in aggregates.items():
+        if stat == "value" and metric in _TOTALS:
+            out[metric] = value
+        elif _STAT.match(f"{stat}_{metric}_ms"):
+            out[f"{stat}_{metric}_ms"] = value
+    return out
+
+
+def _stats(values: Sequence[float], name: str, into: dict[str, Any]) -> None:
+    """mean, median, std (population, as numpy's std) and p90/p95/p99 as vLLM names them."""
+    into[f"mean_{name}_ms"] = statistics.fmean(values) if values else 0.0
+    into[f"median_{name}_ms"] = percentile(values, 50) or 0.0
+    into[f"std_{name}_ms"] = statistics.pstdev(values) if values else 0.0
+    for q in (90, 95, 99):
+        into[f"p{q}_{name}_ms"] = percentile(values, q) or 0.0
+
+
+def export(results: Sequence[RequestResult], config: dict[str, Any]) -> dict[str, Any]:
+    """Our run as vLLM's `--save-result --save-detailed` JSON, so its notebooks read ours.
+
+    Failed requests are listed with their error, as vLLM lists them; `ttfts`/`itls` are in
+    seconds; the run's configuration fills the settings vLLM records."""
+    rows = [r for r in results if not r.warmup]
+    ok = [r for r in rows if r.ok]
+    metrics = [derive(r) for r in ok]
+    sends = [r.started_at for r in rows if r.started_at]
+    ends = [r.started_at + (derive(r).e2e_ms or 0) / 1000 for r in rows if r.started_at]
+    duration = (max(ends) - min(sends)) if sends and ends else 0.0
+    total_in = sum(r.prompt_tokens or 0 for r in ok)
+    total_out = sum(r.completion_tokens or 0 for r in ok)
+    targets = [t for t in config.get("targets", ()) if isinstance(t, dict)]
+    model = rows[0].model if rows else (targets[0].get("model") if targets else None)
+    concurrency = max((r.concurrency for r in rows), default=None)
+    out: dict[str, Any] = {
+        "date": time.strftime("%Y%m%d-%H%M%S", time.localtime(min(sends) if sends else 0)),
+        "backend": "openai-chat",
+        "endpoint_type": "openai-chat",
+        "label": None,
+        "model_id": model,
+        "tokenizer_id": model,
+        "base_url": (rows[0].base_url or None) if rows else None,
+        "num_prompts": len(rows),
+        "request_rate": "inf",
+        "burstiness": 1.0,
+        "max_concurrency": concurrency or None,
+        "duration": duration,
+        "completed": len(ok),
+        "failed": len(rows) - len(ok),
+        "total_input_tokens": total_in,
+        "total_output_tokens": total_out,
+        "request_throughput": len(ok) / duration if duration > 0 else 0.0,
+        "request_goodput": None,
+        "output_throughput": total_out / duration if duration > 0 else 0.0,
+        "total_token_throughput": (total_in + total_out) / duration if duration > 0 else 0.0,
+    }
+    _stats([m.ttft_ms for m in metrics if m.ttft_ms is not None], "ttft", out)
+    _stats([m.tpot_ms for m in metrics if m.tpot_ms is not None], "tpot", out)
+    all_itls = [gap for r in ok for gap in inter_token_latencies_ms(r.event_times)]
+    _stats(all_itls, "itl", out)
+    _stats([m.e2e_ms for m in metrics if m.e2e_ms is not None], "e2el", out)
+    out["input_lens"] = [r.prompt_tokens or 0 for r in rows]
+    out["output_lens"] = [r.completion_tokens or 0 if r.ok else 0 for r in rows]
+    out["ttfts"] = [(derive(r).ttft_ms or 0.0) / 1000 if r.ok else 0.0 for r in rows]
+    out["itls"] = [
+        [gap / 1000 for gap in inter_token_latencies_ms(r.event_times)] if r.ok else []
+        for r in rows
+    ]
+    out["start_times"] = [r.started_at for r in rows]
+    out[LAST_TOKEN] = [
+        (r.t_last_token - r.t_send) / 1e9
+        if r.ok and r.t_last_token is not None and r.t_send is not None
+        else None
+        for r in rows
+    ]
+    out["generated_texts"] = [r.text if r.ok else "" for r in rows]
+    out["errors"] = ["" if r.ok else (r.error_message or str(r.error_class)) for r in rows]
+    return out

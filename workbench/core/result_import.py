@@ -1,0 +1,87 @@
+"""Foreign result files into the run history: one run per benchmark, idempotent by content.
+
+A run's id comes from the file's SHA-256 and the benchmark's place in it, so importing the
+same file again (under any name) adds nothing. The run's config records the tool, its
+version, the file name and hash, the model, the target URL and the load (concurrency, rate);
+what the file lacked stays null. Per-request rows go to `requests`; the tool's own aggregates
+to `run_aggregates` (a file with no per-request data gives an aggregate-only run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workbench.core.result_files import ImportedRun, ResultFileError, read_result_file
+from workbench.core.store import RunKind, RunStore
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    path: Path
+    run_id: str | None  # None when the file could not be read
+    tool: str | None
+    model: str | None
+    requests: int
+    aggregates: int
+    added: bool  # False: the run was already in the history
+    error: str | None = None
+
+
+def run_config(run: ImportedRun) -> dict[str, Any]:
+    lengths = sorted({r.prompt_tokens_target for r in run.results if r.prompt_tokens_target})
+    return {
+        "imported": {
+            "tool": run.tool,
+            "tool_version": run.tool_version,
+            "file": run.file_name,
+            "sha256": run.sha256,
+            "benchmark": run.index,
+            "settings": run.extra,
+        },
+        "targets": [{"provider": run.base_url, "base_url": run.base_url, "model": run.model}],
+        "prompt_lengths": lengths,
+        "concurrency": run.concurrency,
+        "request_rate": run.request_rate,
+    }
+
+
+def store_run(store: RunStore, run: ImportedRun) -> bool:
+    """Add one imported run (False when it is there already)."""
+    if store.has_run(run.run_id):
+        return False
+    kind: RunKind = "sweep" if len(run_config(run)["prompt_lengths"]) > 1 else "comparison"
+    store.start_run(kind, run_config(run), run_id=run.run_id)
+    try:
+        for result in run.results:
+            store.record(result)
+        if run.aggregates:
+            store.record_aggregates(run.run_id, run.aggregates)
+        store.finish_run(run.run_id, "finished")
+    except BaseException:
+        # half a run would pass for the whole file next time: take it out (rows cascade)
+        store.query("DELETE FROM runs WHERE run_id = ?", (run.run_id,))
+        raise
+    return True
+
+
+def import_files(store: RunStore, paths: Iterable[Path]) -> list[ImportOutcome]:
+    """Import every file; a file that cannot be read is reported and the others still go in."""
+    outcomes = []
+    for path in paths:
+        try:
+            runs = read_result_file(path)
+        except ResultFileError as error:
+            outcomes.append(ImportOutcome(path, None, None, None, 0, 0, False, str(error)))
+            continue
+        for run in runs:
+            added = store_run(store, run)
+            outcomes.append(
+                ImportOutcome(
+                    path, run.run_id, run.tool, run.model, len(run.results),
+                    len(run.aggregates), added,
+                )
+            )  # fmt: skip
+    return outcomes

@@ -1,0 +1,207 @@
+"""The Kernels tab's three charts: latency and achieved bandwidth against KV length (measured
+rows, with the roofline dashed and the device's peak bandwidth), and KV bytes per token."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QWidget
+
+from kernels_bridge.analytic import HardwareProfile
+from kernels_bridge.protocol import ResultRow
+from workbench.ui.chart_export import ExportableChart
+from workbench.ui.prompt_slider import tokens_label
+
+KV_CHOICES = (1024, 4096, 16384, 32768, 65536, 131072)
+BACKEND_SYMBOLS = ("o", "s", "t", "d", "x", "+")
+TITLE_SIZE = "10pt"
+# kernel variants, not models: the Kernels tab compares attention kinds on one device
+VARIANT_COLORS = {
+    "MHA": "#c0392b", "MQA": "#d35400", "GQA": "#2471a3", "GTA": "#148f77",
+    "MLA": "#7d3c98", "GLA": "#1e8449", "NSA": "#b7950b", "MOBA": "#6e2c00",
+}  # fmt: skip
+Series = dict[str, list[tuple[int, float]]]
+
+
+def variant_color(variant: str) -> str:
+    return VARIANT_COLORS.get(variant.upper(), "#566573")
+
+
+def measured_series(rows: Iterable[ResultRow], field: str) -> Series:
+    """label -> [(KV length, value)] of `field` (latency_us, achieved_gbps) per variant
+    (and backend, when several), from the rows without errors."""
+    rows = list(rows)
+    backends = {r.backend for r in rows}
+    out: Series = {}
+    for r in rows:
+        value = getattr(r, field)
+        if r.error or value is None or value <= 0:
+            continue
+        label = r.variant if len(backends) == 1 else f"{r.variant} · {r.backend}"
+        out.setdefault(label, []).append((r.kv_len, float(value)))
+    for points in out.values():
+        points.sort()
+    return out
+
+
+def _new_plot(title: str, left: str, bottom: str) -> pg.PlotWidget:
+    plot = pg.PlotWidget(title=title)
+    plot.setLabel("left", left)
+    plot.setLabel("bottom", bottom)
+    plot.showGrid(x=True, y=True, alpha=0.2)
+    plot.addLegend(offset=(10, 10))
+    return plot
+
+
+def _reset(plot: pg.PlotWidget) -> None:
+    plot.clear()
+    legend = plot.plotItem.legend
+    if legend is not None:
+        legend.clear()
+
+
+class KernelCharts(QWidget):
+    """Latency, bandwidth and KV-bytes charts side by side; `draw` repaints all three."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        kv_axis = self.tr("KV length (tokens)")
+        self.latency_plot = _new_plot(
+            self.tr("Latency per decode step"), self.tr("µs (log)"), kv_axis
+        )
+        self.bandwidth_plot = _new_plot(
+            self.tr("Achieved bandwidth"), self.tr("GB/s (log)"), kv_axis
+        )
+        self.kv_plot = _new_plot(
+            self.tr("KV cache bytes per token (one layer)"), self.tr("bytes"), ""
+        )
+        self.kv_plot.plotItem.legend.hide()
+        ticks = [[(math.log10(n), tokens_label(n)) for n in KV_CHOICES]]
+        for plot in (self.latency_plot, self.bandwidth_plot):
+            plot.setLogMode(x=False, y=True)  # x is placed at log10(KV) so ticks read 1K, 4K…
+            plot.getAxis("bottom").setTicks(ticks)
+        self.peak_line = pg.InfiniteLine(
+            angle=0, pen=pg.mkPen("#808080", width=1.5, style=Qt.PenStyle.DashLine)
+        )
+        self.peak_label = pg.TextItem(color="#808080", anchor=(0, 1))
+        self.charts = [
+            ExportableChart("kernels_latency", self.latency_plot),
+            ExportableChart("kernels_bandwidth", self.bandwidth_plot),
+            ExportableChart("kernels_kv_bytes", self.kv_plot),
+        ]
+        for chart in self.charts:
+            row.addWidget(chart.widget)
+
+    def draw(
+        self,
+        rows: list[ResultRow],
+        roofline: Series,
+        kv_bytes: dict[str, int],
+        kv_lens: list[int],
+        profile: HardwareProfile,
+        dtype: str,
+        cpu: bool,
+    ) -> None:
+        """All three charts for the measured rows and the chosen sweep on `profile`."""
+        suffix = self.tr(" — CPU (wall-clock)") if cpu else ""
+        # short titles: pyqtgraph makes a title's width the chart's minimum, and a long one
+        # pushed the latency chart past its column at every window size
+        self.latency_plot.setTitle(
+            self.tr("Latency per decode step%1").replace("%1", suffix), size=TITLE_SIZE
+        )
+        self.latency_plot.setLabel(
+            "left", self.tr("µs (log); dashed: %1 roofline").replace("%1", profile.key)
+        )
+        self.bandwidth_plot.setTitle(
+            self.tr("Achieved bandwidth%1").replace("%1", suffix), size=TITLE_SIZE
+        )
+        xs = [math.log10(n) for n in kv_lens] or [math.log10(KV_CHOICES[0])]
+        self._draw_latency(rows, roofline, xs)
+        self._draw_bandwidth(rows, profile, xs)
+        self._draw_kv_bars(kv_bytes, dtype)
+
+    def export(self, folder: Path, suffix: str) -> list[Path]:
+        return [c.export(folder / f"{c.name}{suffix}") for c in self.charts]
+
+    @staticmethod
+    def _draw_measured(plot: pg.PlotWidget, rows: list[ResultRow], field: str) -> None:
+        backends = sorted({r.backend for r in rows})
+        for label, points in sorted(measured_series(rows, field).items()):
+            variant, _, backend = label.partition(" · ")
+            color = variant_color(variant)
+            symbol = BACKEND_SYMBOLS[backends.index(backend) % 6] if backend in backends else "o"
+            plot.plot(
+                [math.log10(p[0]) for p in points],
+                [p[1] for p in points],
+                pen=pg.mkPen(color, width=2),
+                symbol=symbol,
+                symbolSize=7,
+                symbolBrush=color,
+                name=label,
+            )
+
+    def _draw_latency(self, rows: list[ResultRow], roofline: Series, xs: list[float]) -> None:
+        plot = self.latency_plot
+        _reset(plot)
+        self._draw_measured(plot, rows, "latency_us")
+        for variant, points in roofline.items():
+            points = [p for p in points if p[1] > 0]
+            if not points:
+                continue
+            plot.plot(
+                [math.log10(p[0]) for p in points],
+                [p[1] for p in points],
+                pen=pg.mkPen(variant_color(variant), width=1.5, style=Qt.PenStyle.DashLine),
+                name=self.tr("%1 roofline").replace("%1", variant),
+            )
+        # the measured lengths with a margin on both sides, as the bandwidth chart has: an
+        # auto range put the last point on the frame and cut its tick label
+        plot.setXRange(min(xs) - 0.1, max(xs) + 0.1, padding=0)
+
+    def _draw_bandwidth(
+        self, rows: list[ResultRow], profile: HardwareProfile, xs: list[float]
+    ) -> None:
+        plot = self.bandwidth_plot
+        _reset(plot)
+        self._draw_measured(plot, rows, "achieved_gbps")
+        peak = profile.mem_bandwidth_tbs * 1000
+        self.peak_line.setPos(math.log10(peak))  # the y axis is in log mode: place at log10
+        plot.addItem(self.peak_line, ignoreBounds=False)
+        self.peak_label.setText(
+            self.tr("%1 peak %2 GB/s").replace("%1", profile.key).replace("%2", f"{peak:,.0f}")
+        )
+        self.peak_label.setPos(min(xs), math.log10(peak))
+        plot.addItem(self.peak_label, ignoreBounds=True)
+        plot.setXRange(min(xs) - 0.1, max(xs) + 0.1)
+
+    def _draw_kv_bars(self, values: dict[str, int], dtype: str) -> None:
+        plot = self.kv_plot
+        _reset(plot)
+        names = list(values)
+        if not names:
+            return
+        heights = [values[v] for v in names]
+        bars = pg.BarGraphItem(
+            x=list(range(len(names))),
+            height=heights,
+            width=0.7,
+            brushes=[pg.mkBrush(variant_color(v)) for v in names],
+            pens=[pg.mkPen(variant_color(v)) for v in names],
+        )
+        plot.addItem(bars)
+        for i, h in enumerate(heights):
+            text = pg.TextItem(f"{h:,}", color="#5d6d7e", anchor=(0.5, 1))
+            text.setPos(i, h)
+            plot.addItem(text)
+        plot.getAxis("bottom").setTicks([list(enumerate(names))])
+        plot.setYRange(0, max(heights) * 1.15)
+        plot.setXRange(-0.6, len(names) - 0.4)
+        plot.setTitle(
+            self.tr("KV bytes per token, one layer, %1").replace("%1", dtype), size=TITLE_SIZE
+        )

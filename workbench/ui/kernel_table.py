@@ -1,0 +1,66 @@
+"""The Kernels tab's results table: one row per measured (or failed) combination; the CSV
+export keeps every column, the table the ones a reader compares."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem, QWidget
+
+from kernels_bridge.protocol import ResultRow
+from workbench.ui.prompt_slider import tokens_label
+
+# (ResultRow field, header) of the table
+TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("variant", QT_TRANSLATE_NOOP("KernelTable", "variant")),
+    ("backend", QT_TRANSLATE_NOOP("KernelTable", "backend")),
+    ("device", QT_TRANSLATE_NOOP("KernelTable", "device")),
+    ("dtype", QT_TRANSLATE_NOOP("KernelTable", "dtype")),
+    ("batch", QT_TRANSLATE_NOOP("KernelTable", "batch")),
+    ("kv_len", QT_TRANSLATE_NOOP("KernelTable", "KV length")),
+    ("q_len", QT_TRANSLATE_NOOP("KernelTable", "q length")),
+    ("latency_us", QT_TRANSLATE_NOOP("KernelTable", "latency µs")),
+    ("achieved_gbps", QT_TRANSLATE_NOOP("KernelTable", "GB/s")),
+    ("achieved_tflops", QT_TRANSLATE_NOOP("KernelTable", "TFLOP/s")),
+    ("frac_peak_bw", QT_TRANSLATE_NOOP("KernelTable", "% peak BW")),
+    ("roofline_us", QT_TRANSLATE_NOOP("KernelTable", "roofline µs")),
+    ("kv_bytes_per_token", QT_TRANSLATE_NOOP("KernelTable", "KV B/token")),
+    ("timing", QT_TRANSLATE_NOOP("KernelTable", "timing")),
+    ("error", QT_TRANSLATE_NOOP("KernelTable", "error")),
+)
+
+
+def cell_text(field: str, value: object) -> str:
+    if value is None or value == "":
+        return "–"
+    if field == "frac_peak_bw" and isinstance(value, float):
+        return f"{100 * value:.0f} %"
+    if field == "kv_len" and isinstance(value, int):
+        return tokens_label(value)
+    if isinstance(value, float):
+        return f"{value:,.3g}" if abs(value) < 100 else f"{value:,.0f}"
+    return str(value)
+
+
+class KernelTable(QTableWidget):
+    """Read-only rows, errors in red with the whole text as a tooltip."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, len(TABLE_COLUMNS), parent)
+        self.setAccessibleName(self.tr("Kernel timings"))
+        self.setHorizontalHeaderLabels([self.tr(h) for _, h in TABLE_COLUMNS])
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setStretchLastSection(True)
+        self.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.verticalHeader().hide()
+
+    def add_row(self, row: ResultRow) -> None:
+        r = self.rowCount()
+        self.insertRow(r)
+        for c, (field, _) in enumerate(TABLE_COLUMNS):
+            value = getattr(row, field)
+            item = QTableWidgetItem(cell_text(field, value))
+            if field == "error" and value:
+                item.setForeground(pg.mkColor("#c62828"))
+                item.setToolTip(str(value))
+            self.setItem(r, c, item)

@@ -1,0 +1,87 @@
+"""The Kernels tab's worker row: which worker to use (an auto-detected Python, a given one, or
+a TCP address and token), the Connect button and the worker's status line."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
+
+from kernels_bridge.client.run_controller import WorkerChoice
+
+NOTE_STYLE = "color: palette(mid);"
+
+
+def parse_host_port(text: str) -> tuple[str, int]:
+    """'host:port' -> (host, port); a bare ':port' means 127.0.0.1. ValueError otherwise."""
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(text)
+    return host or "127.0.0.1", int(port)
+
+
+class WorkerRow(QWidget):
+    """The fields of the chosen mode only; the token field never shows its text."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(QLabel(self.tr("Worker:")))
+        self.worker_mode = QComboBox()
+        self.worker_mode.addItem(self.tr("Auto-detect a Python with torch"), "auto")
+        self.worker_mode.addItem(self.tr("This Python"), "python")
+        self.worker_mode.addItem(self.tr("Connect to HOST:PORT"), "connect")
+        self.worker_mode.currentIndexChanged.connect(self._on_worker_mode)
+        row.addWidget(self.worker_mode)
+        self.python_edit = QLineEdit()
+        self.python_edit.setAccessibleName(self.tr("Worker Python"))
+        self.python_edit.setPlaceholderText(self.tr("path of a Python interpreter that has torch"))
+        row.addWidget(self.python_edit, 2)
+        self.host_edit = QLineEdit()
+        self.host_edit.setAccessibleName(self.tr("Worker address"))
+        self.host_edit.setPlaceholderText(self.tr("127.0.0.1:7777 (an SSH tunnel to the GPU box)"))
+        row.addWidget(self.host_edit, 1)
+        self.token_edit = QLineEdit()
+        self.token_edit.setAccessibleName(self.tr("Worker token"))
+        self.token_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.token_edit.setPlaceholderText(self.tr("token"))
+        row.addWidget(self.token_edit)
+        self.connect_button = QPushButton(self.tr("Connect"))
+        row.addWidget(self.connect_button)
+        self.worker_status = QLabel(self.tr("No worker yet: it starts on Run or Connect."))
+        self.worker_status.setStyleSheet(NOTE_STYLE)
+        row.addWidget(self.worker_status, 3)
+        self._on_worker_mode()
+
+    def _on_worker_mode(self) -> None:
+        mode = self.worker_mode.currentData()
+        self.python_edit.setVisible(mode == "python")
+        self.host_edit.setVisible(mode == "connect")
+        self.token_edit.setVisible(mode == "connect")
+
+    def use_python(self, path: str) -> None:
+        """Run the worker with this interpreter (instead of the auto-detected one)."""
+        self.worker_mode.setCurrentIndex(self.worker_mode.findData("python"))
+        self.python_edit.setText(path)
+
+    def choice(self) -> WorkerChoice:
+        """The worker the fields ask for; ValueError carrying the user's fix."""
+        mode = str(self.worker_mode.currentData())
+        if mode == "python":
+            path = self.python_edit.text().strip()
+            if not path:
+                raise ValueError(self.tr("Enter the path of a Python interpreter that has torch."))
+            return WorkerChoice(mode, python=path)
+        if mode == "connect":
+            try:
+                address = parse_host_port(self.host_edit.text())
+            except ValueError:
+                raise ValueError(
+                    self.tr("Enter the worker's address as HOST:PORT, e.g. 127.0.0.1:7777.")
+                ) from None
+            return WorkerChoice(mode, connect=address, token=self.token_edit.text())
+        return WorkerChoice("auto")
+
+    def set_running(self, running: bool) -> None:
+        """No worker changes while a sweep runs."""
+        self.connect_button.setEnabled(not running)
+        self.worker_mode.setEnabled(not running)

@@ -1,0 +1,142 @@
+"""The Providers tab's model list: what the server lists (Fetch models), searchable, and the
+checked ids that are saved with the provider and offered in the panes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.providers import ModelEntry, Provider
+from workbench.ui.provider_form import NOTE_STYLE
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+class Facts(Protocol):
+    """What the list shows beside a model id (the controller's ModelFacts)."""
+
+    @property
+    def attention(self) -> str | None: ...
+
+    @property
+    def context_window(self) -> int | None: ...
+
+    @property
+    def in_catalog(self) -> bool: ...
+
+
+def tokens_k(tokens: int) -> str:
+    return f"{tokens // 1024}K" if tokens % 1024 == 0 else str(tokens)
+
+
+class ModelList(QGroupBox):
+    """Fetch button, search box and the list; checkable when the provider is editable."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTitle(self.tr("Models"))
+        self.fetch_button = QPushButton(self.tr("Fetch models"))
+        self.fetch_button.setToolTip(self.tr("Ask the server for its list (GET /models)"))
+        self.model_search = QLineEdit()
+        self.model_search.setAccessibleName(self.tr("Search models"))
+        self.model_search.setPlaceholderText(self.tr("Search models"))
+        self.model_search.setClearButtonEnabled(True)
+        self.model_search.textChanged.connect(self._filter)
+        self.models = QListWidget()
+        self.models.setAccessibleName(self.tr("Models"))
+        self.models.setMinimumHeight(120)
+        top = QHBoxLayout()
+        top.addWidget(self.fetch_button)
+        top.addWidget(self.model_search, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.models, 1)
+        hint = QLabel(
+            self.tr("Checked models are saved with the provider and offered in the panes.")
+        )
+        hint.setStyleSheet(NOTE_STYLE)
+        layout.addWidget(hint)
+
+    def fill(
+        self, ids: list[str], checked: list[str], editable: bool, facts: Callable[[str], Facts]
+    ) -> None:
+        """The server's ids (and the checked ones it does not list) with attention and context."""
+        self.models.clear()
+        listed = set(ids)
+        for model_id in list(ids) + [m for m in checked if m not in listed]:
+            found = facts(model_id)
+            parts = [found.attention or "?"]
+            if found.context_window:
+                parts.append(self.tr("%1 ctx").replace("%1", tokens_k(found.context_window)))
+            if not found.in_catalog:
+                parts.append(self.tr("not in the catalog"))
+            if ids and model_id not in listed:
+                parts.append(self.tr("not listed by the server"))
+            item = QListWidgetItem(f"{model_id}    {' · '.join(parts)}")
+            item.setData(ID_ROLE, model_id)
+            if editable:
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                state = Qt.CheckState.Checked if model_id in checked else Qt.CheckState.Unchecked
+                item.setCheckState(state)
+            self.models.addItem(item)
+        self._filter(self.model_search.text())
+
+    def checked_ids(self) -> list[str]:
+        out = []
+        for row in range(self.models.count()):
+            item = self.models.item(row)
+            flags = item.flags()
+            if (
+                flags & Qt.ItemFlag.ItemIsUserCheckable
+                and item.checkState() == Qt.CheckState.Checked
+            ):
+                out.append(item.data(ID_ROLE))
+        return out
+
+    def checked_models(self, original: Provider | None) -> tuple[ModelEntry, ...]:
+        """The checked models, each with its saved entry (prices, attention) when it has one."""
+        return tuple(
+            (original.model(i) if original is not None else None) or ModelEntry(i)
+            for i in self.checked_ids()
+        )
+
+    def _filter(self, text: str) -> None:
+        needle = text.strip().lower()
+        for row in range(self.models.count()):
+            item = self.models.item(row)
+            item.setHidden(bool(needle) and needle not in item.text().lower())
+
+    def visible_models(self) -> list[str]:
+        """The model ids the search box lets through."""
+        return [
+            self.models.item(r).data(ID_ROLE)
+            for r in range(self.models.count())
+            if not self.models.item(r).isHidden()
+        ]
+
+    def set_model_checked(self, model_id: str, checked: bool = True) -> None:
+        for row in range(self.models.count()):
+            item = self.models.item(row)
+            if item.data(ID_ROLE) == model_id:
+                item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+
+    def model_to_test(self) -> str | None:
+        """The model the connection test asks for: the first checked, else the selected one."""
+        checked = self.checked_ids()
+        if checked:
+            return checked[0]
+        item = self.models.currentItem()
+        return None if item is None else item.data(ID_ROLE)

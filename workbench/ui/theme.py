@@ -1,0 +1,158 @@
+"""Light, dark or the system's scheme, switched live: widgets, panes and every chart follow.
+
+The chosen scheme becomes the application's QPalette; everything else (chart background, axes,
+titles, the panes' notes and error boxes) is derived from that palette, so nothing below keeps a
+colour of its own for backgrounds or text. Model colours stay as they are: the palette in
+colors.py was picked to read on white and on a dark chart alike.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication, QWidget
+
+CHOICES = ("system", "light", "dark")
+FAILURE_RED = "#c0392b"  # failures stay red in both schemes (hatched bars, error text)
+NOTICE_AMBER = "#f0a020"  # the replay banner's tint
+
+
+def error_colors(palette: QPalette) -> tuple[QColor, QColor]:
+    """(background, text) of an error box: red tints of the palette's base and text."""
+    red = QColor(FAILURE_RED)
+    base, text = palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text)
+    return mix(base, red, 0.16), mix(text, red, 0.55)
+
+
+def mix(a: QColor, b: QColor, share_of_b: float) -> QColor:
+    """`a` blended towards `b`: a tint that keeps its contrast against the palette it came from."""
+    t = max(0.0, min(1.0, share_of_b))
+    return QColor.fromRgbF(
+        a.redF() + (b.redF() - a.redF()) * t,
+        a.greenF() + (b.greenF() - a.greenF()) * t,
+        a.blueF() + (b.blueF() - a.blueF()) * t,
+    )
+
+
+def notice_style(object_name: str, palette: QPalette) -> str:
+    """A notice banner (the replay banner): an amber tint of the window, in the window's text."""
+    base, amber = palette.color(QPalette.ColorRole.Window), QColor(NOTICE_AMBER)
+    return (
+        f"#{object_name} {{ background: {mix(base, amber, 0.18).name()};"
+        f" color: {palette.color(QPalette.ColorRole.WindowText).name()};"
+        f" border: 1px solid {mix(base, amber, 0.6).name()}; padding: 6px; font-weight: 600; }}"
+    )
+
+
+def dark_palette() -> QPalette:
+    p = QPalette()
+    roles = {
+        QPalette.ColorRole.Window: "#202124",
+        QPalette.ColorRole.WindowText: "#e8eaed",
+        QPalette.ColorRole.Base: "#17181a",
+        QPalette.ColorRole.AlternateBase: "#2a2b2e",
+        QPalette.ColorRole.Text: "#e8eaed",
+        QPalette.ColorRole.PlaceholderText: "#9aa0a6",
+        QPalette.ColorRole.Button: "#2d2e31",
+        QPalette.ColorRole.ButtonText: "#e8eaed",
+        QPalette.ColorRole.ToolTipBase: "#2d2e31",
+        QPalette.ColorRole.ToolTipText: "#e8eaed",
+        QPalette.ColorRole.Highlight: "#8ab4f8",
+        QPalette.ColorRole.HighlightedText: "#202124",
+        QPalette.ColorRole.Link: "#8ab4f8",
+        QPalette.ColorRole.BrightText: "#ffffff",
+        QPalette.ColorRole.Light: "#3c4043",
+        QPalette.ColorRole.Midlight: "#35363a",
+        QPalette.ColorRole.Mid: "#5f6368",
+        QPalette.ColorRole.Dark: "#111214",
+        QPalette.ColorRole.Shadow: "#000000",
+    }
+    for role, color in roles.items():
+        p.setColor(role, QColor(color))
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text,
+                 QPalette.ColorRole.ButtonText):  # fmt: skip
+        p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7f8388"))
+    return p
+
+
+def light_palette(app: QApplication) -> QPalette:
+    return app.style().standardPalette()
+
+
+def chart_colors(palette: QPalette) -> tuple[QColor, QColor]:
+    """(background, foreground) of a chart: the palette's base and its text."""
+    return palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text)
+
+
+def recolor_plot(plot: pg.PlotWidget, palette: QPalette) -> None:
+    """Background, axes, tick labels, axis labels, title and legend text of one chart."""
+    background, foreground = chart_colors(palette)
+    plot.setBackground(background)
+    item = plot.getPlotItem()
+    for name in ("left", "bottom", "top", "right"):
+        axis = item.getAxis(name)
+        axis.setPen(foreground)
+        axis.setTextPen(foreground)
+        axis.labelStyle = {**axis.labelStyle, "color": foreground.name()}
+        axis._updateLabel()  # re-renders the label's HTML with the new colour
+    title = item.titleLabel
+    if title.text:
+        title.setText(title.text, color=foreground.name())
+    if item.legend is not None:
+        item.legend.setLabelTextColor(foreground)  # for the entries added from now on
+        for _sample, label in item.legend.items:  # setLabelTextColor does not re-render these
+            label.setText(label.text, color=foreground.name())
+        item.legend.setBrush(pg.mkBrush(mix(background, foreground, 0.05)))
+
+
+def recolor_charts(root: QWidget, palette: QPalette) -> list[pg.PlotWidget]:
+    """Every chart under `root` (all tabs); returns them."""
+    plots = root.findChildren(pg.PlotWidget)
+    for plot in plots:
+        recolor_plot(plot, palette)
+    return plots
+
+
+class Theme(QObject):
+    """The scheme in use. `changed` carries the new palette after every switch."""
+
+    changed = Signal(QPalette)
+
+    def __init__(
+        self, app: QApplication, settings: QSettings | None = None, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.settings = settings
+        saved = str(settings.value("theme", "system")) if settings is not None else "system"
+        self.choice = saved if saved in CHOICES else "system"
+        self._system_dark = app.styleHints().colorScheme() == Qt.ColorScheme.Dark
+        # the desktop's light/dark switch reaches a running app (Qt >= 6.5)
+        app.styleHints().colorSchemeChanged.connect(self._on_system_scheme)
+
+    @property
+    def dark(self) -> bool:
+        return self.choice == "dark" or (self.choice == "system" and self._system_dark)
+
+    def set_choice(self, choice: str) -> None:
+        if choice not in CHOICES:
+            raise ValueError(f"theme {choice!r}: choose one of {', '.join(CHOICES)}")
+        self.choice = choice
+        if self.settings is not None:
+            self.settings.setValue("theme", choice)
+        self.apply()
+
+    def apply(self) -> QPalette:
+        palette = dark_palette() if self.dark else light_palette(self.app)
+        self.app.setPalette(palette)
+        background, foreground = chart_colors(palette)
+        # charts made after this (a new tab, an exported figure) start in the scheme too
+        pg.setConfigOptions(antialias=True, background=background, foreground=foreground)
+        self.changed.emit(palette)
+        return palette
+
+    def _on_system_scheme(self, scheme: Qt.ColorScheme) -> None:
+        self._system_dark = scheme == Qt.ColorScheme.Dark
+        if self.choice == "system":
+            self.apply()
