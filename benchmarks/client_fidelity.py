@@ -16,6 +16,11 @@ CLOCK_MONOTONIC, one clock for both processes. Results go to benchmarks/results/
 
     .venv/bin/python benchmarks/client_fidelity.py            # full run, about 4 minutes
     .venv/bin/python benchmarks/client_fidelity.py --quick    # a smoke run
+    .venv/bin/python benchmarks/client_fidelity.py --soak 120 # c=256 for 2 minutes: lost tokens,
+                                                              # dropped requests, RSS
+
+Each process runs its loop as `workbench bench` does: uvloop where the code measured has it
+(workbench/core/loop.py), asyncio's own for code from before it.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import machine_record, write_result
 from send_side import run_child, send_level, send_table
+from soak import soak, soak_markdown
 
 from workbench.core.clients import Transport, make_client
 from workbench.core.metrics import percentile
@@ -265,7 +271,38 @@ async def _send_side(base_url: str, args: argparse.Namespace) -> list[dict[str, 
     return rows
 
 
+async def _soak(args: argparse.Namespace) -> int:
+    server = ServerProcess(time_scale=_time_scale_for(args.interval_ms))
+    base_url = await server.start()
+    try:
+        row = await soak(base_url, MODEL, args.soak_concurrency, args.soak_tokens, args.soak)
+    finally:
+        await server.stop()
+    md = soak_markdown(row, args.soak_tokens, args.interval_ms)
+    md += f"\nLoad average at the end: {os.getloadavg()[0]:.2f}.\n"
+    print(md)
+    write_result(
+        "client_fidelity_soak",
+        command=" ".join([Path(sys.executable).name, *sys.argv]),
+        markdown=md,
+        data={"soak": row, "machine": machine_record()},
+        quick=args.quick,
+    )
+    return 0 if row["dropped_requests"] == 0 and row["lost_tokens"] == 0 else 3
+
+
+def _run_loop(main: Any) -> Any:
+    """As `workbench bench` runs its loop: uvloop where the code measured has core/loop.py."""
+    try:
+        from workbench.core.loop import run
+    except ImportError:  # code from before it (a --compare-with tree): asyncio's loop
+        return asyncio.run(main)
+    return run(main)
+
+
 async def _main(args: argparse.Namespace) -> int:
+    if args.soak:
+        return await _soak(args)
     server = ServerProcess(time_scale=_time_scale_for(args.interval_ms))
     base_url = await server.start()
     try:
@@ -322,6 +359,9 @@ def main() -> int:
     p.add_argument("--compare-with", metavar="DIR", help="also measure the code in DIR")
     p.add_argument("--compare-label", default="before", help="what DIR's code is called")
     p.add_argument("--skip-token-side", action="store_true", help="only the send side")
+    p.add_argument("--soak", type=float, metavar="SECONDS", help="only a long run at high c")
+    p.add_argument("--soak-concurrency", type=int, default=256)
+    p.add_argument("--soak-tokens", type=int, default=256, help="tokens per soak request")
     p.add_argument(
         "--tries",
         type=int,
@@ -345,7 +385,7 @@ def main() -> int:
     )
     args = p.parse_args()
     if args.send_level:
-        row = asyncio.run(
+        row = _run_loop(
             send_level(args.base_url, MODEL, args.send_level, args.send_tokens, args.rounds)
         )
         print(json.dumps(row))
@@ -353,7 +393,7 @@ def main() -> int:
     if args.quick:
         args.concurrency, args.capacity_levels, args.tokens = [1, 16], [32], 30
         args.send_concurrency, args.send_tokens = [1, 8], 16
-    return asyncio.run(_main(args))
+    return _run_loop(_main(args))
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ async def send_level(
     base_url: str, model: str, concurrency: int, tokens: int, rounds: int
 ) -> dict[str, Any]:
     """One level, in this process with whatever workbench PYTHONPATH gave it: a dict row."""
-    from workbench.core.clients import ClientPool
+    from workbench.core.clients import ClientPool, warm_up
     from workbench.core.results import RequestResult, Target
     from workbench.core.runner import RequestFinished, Runner, RunPlan
 
@@ -69,6 +69,7 @@ async def send_level(
     )
     pool = ClientPool()
     rows: list[RequestResult] = []
+    warm_up()  # importing the SDK (~1.5 s of CPU) is no part of the cost per token
     cpu0, wall0 = time.process_time(), time.perf_counter()
     try:
         async for event in Runner(pool, keep_results=False).run(plan):

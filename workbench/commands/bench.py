@@ -37,6 +37,7 @@ from workbench.commands.compare_route import (
     route_target,
     write_chart,
 )
+from workbench.core import loop as event_loop
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.coordinator import ShardedRunner
@@ -216,7 +217,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    return asyncio.run(_run(args))
+    return event_loop.run(_run(args))  # uvloop where available (core/loop.py)
 
 
 async def _run(args: argparse.Namespace) -> int:

@@ -56,10 +56,15 @@ class PaneModel:
         self.text_version += 1
         self.request_id = request_id
 
-    def add_text(self, text: str, reasoning: bool, t_ns: int) -> None:
+    def add_text(self, text: str, reasoning: bool, t_ns: int, t_send_ns: int | None = None) -> None:
+        """`t_send_ns`: the send stamp, when the request's bytes left; the start the pane was
+        reset with is when the request was due, which a busy client may have sent much later
+        (dispatch_ms), and that wait is no part of TTFT."""
         if self.t_first_ns is None:
             self.t_first_ns = t_ns
             self.state = PaneState.STREAMING
+            if t_send_ns is not None:
+                self.t_send_ns = t_send_ns
         self.t_last_ns = t_ns
         self.events += 1
         if reasoning:

@@ -321,7 +321,7 @@ class Session(QObject):
         elif isinstance(event, TextDelta):
             for i in self._by_request.get(event.request_id, ()):
                 if self.panes[i].request_id == event.request_id:
-                    self.panes[i].add_text(event.text, event.reasoning, event.t_ns)
+                    self.panes[i].add_text(event.text, event.reasoning, event.t_ns, event.t_send_ns)
         elif isinstance(event, RequestFinished):
             for i in self._by_request.pop(event.result.request_id, ()):
                 if self.panes[i].request_id == event.result.request_id:
