@@ -30,8 +30,9 @@ MIN_TARGET_TOKENS = 128
 MAX_TARGET_TOKENS = 1_048_576
 
 # Characters per token of the shipped corpus by `heuristic_tokens` (core/token_estimate.py;
-# en: 300,096 chars, zh: 101,941 chars; tests/test_prompts.py re-measures them). Real tokenizers differ, which is what
-# `Calibration` is for: GPT-4-class BPE reads such English at ~4.2-4.8, Chinese at ~1.0-1.5.
+# en: 300,096 chars, zh: 101,941 chars; tests/test_prompts.py re-measures them). Real
+# tokenizers differ, which is what `Calibration` is for: GPT-4-class BPE reads such English
+# at ~4.2-4.8, Chinese at ~1.0-1.5.
 DEFAULT_CHARS_PER_TOKEN: dict[str, float] = {"en": 4.61, "zh": 1.32}
 # Tokens a chat template adds around the messages (role markers, BOS, the assistant header).
 DEFAULT_OVERHEAD_TOKENS = 8.0
