@@ -1550,192 +1550,122 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="375"/>
+        <location filename="../../workbench/ui/main_window.py" line="297"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="81"/>
+        <location filename="../../workbench/ui/main_window.py" line="69"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="130"/>
+        <location filename="../../workbench/ui/main_window.py" line="93"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="131"/>
+        <location filename="../../workbench/ui/main_window.py" line="94"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="132"/>
+        <location filename="../../workbench/ui/main_window.py" line="95"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="133"/>
+        <location filename="../../workbench/ui/main_window.py" line="96"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="134"/>
+        <location filename="../../workbench/ui/main_window.py" line="97"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="167"/>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="171"/>
-        <source>Preset: real models (GQA vs MLA)</source>
-        <translation>预设：真实模型（GQA 对比 MLA）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="172"/>
-        <source>Preset: attention only (70B twins)</source>
-        <translation>预设：仅注意力不同（70B 孪生模型）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="173"/>
-        <source>Preset: Gateway overhead (direct vs gateway)</source>
-        <translation>预设：网关开销（直连 vs 网关）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="174"/>
-        <source>Custom</source>
-        <translation>自定义</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="176"/>
-        <source>Preset</source>
-        <translation>预设</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="179"/>
-        <source> &amp;Panes </source>
-        <translation> 窗格数(&amp;P) </translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="187"/>
-        <source>Run mode</source>
-        <translation>运行方式</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="188"/>
-        <source>All at once</source>
-        <translation>同时运行</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="189"/>
-        <source>One after another</source>
-        <translation>依次运行</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="192"/>
-        <source>Run all</source>
-        <translation>全部运行</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="195"/>
-        <source>Stop all</source>
-        <translation>全部停止</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="199"/>
-        <source>Export CSV…</source>
-        <translation>导出 CSV…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="202"/>
-        <source>Export charts…</source>
-        <translation>导出图表…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/main_window.py" line="219"/>
+        <location filename="../../workbench/ui/main_window.py" line="148"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="299"/>
+        <location filename="../../workbench/ui/main_window.py" line="221"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="310"/>
+        <location filename="../../workbench/ui/main_window.py" line="232"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="359"/>
+        <location filename="../../workbench/ui/main_window.py" line="281"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="416"/>
+        <location filename="../../workbench/ui/main_window.py" line="338"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="462"/>
+        <location filename="../../workbench/ui/main_window.py" line="384"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="464"/>
+        <location filename="../../workbench/ui/main_window.py" line="386"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="466"/>
+        <location filename="../../workbench/ui/main_window.py" line="388"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="509"/>
+        <location filename="../../workbench/ui/main_window.py" line="431"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="513"/>
+        <location filename="../../workbench/ui/main_window.py" line="435"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="539"/>
+        <location filename="../../workbench/ui/main_window.py" line="461"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="590"/>
+        <location filename="../../workbench/ui/main_window.py" line="512"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="595"/>
+        <location filename="../../workbench/ui/main_window.py" line="517"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="599"/>
+        <location filename="../../workbench/ui/main_window.py" line="521"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="603"/>
+        <location filename="../../workbench/ui/main_window.py" line="525"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="642"/>
+        <location filename="../../workbench/ui/main_window.py" line="564"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="659"/>
+        <location filename="../../workbench/ui/main_window.py" line="581"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -2517,6 +2447,79 @@
         <location filename="../../workbench/ui/run_status.py" line="19"/>
         <source>, %1 failed</source>
         <translation>，%1 个失败</translation>
+    </message>
+</context>
+<context>
+    <name>RunToolbar</name>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="15"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="18"/>
+        <source>Preset: real models (GQA vs MLA)</source>
+        <translation>预设：真实模型（GQA 对比 MLA）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="19"/>
+        <source>Preset: attention only (70B twins)</source>
+        <translation>预设：仅注意力不同（70B 孪生模型）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="20"/>
+        <source>Preset: Gateway overhead (direct vs gateway)</source>
+        <translation>预设：网关开销（直连 vs 网关）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="21"/>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="22"/>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="25"/>
+        <source> &amp;Panes </source>
+        <translation> 窗格数(&amp;P) </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="32"/>
+        <source>Run mode</source>
+        <translation>运行方式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="33"/>
+        <source>All at once</source>
+        <translation>同时运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="34"/>
+        <source>One after another</source>
+        <translation>依次运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="37"/>
+        <source>Run all</source>
+        <translation>全部运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="38"/>
+        <source>Stop all</source>
+        <translation>全部停止</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="40"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="41"/>
+        <source>Export charts…</source>
+        <translation>导出图表…</translation>
     </message>
 </context>
 <context>
