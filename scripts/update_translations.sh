@@ -5,5 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # the UI, and the core texts it shows translated (marked with workbench.core.i18n.QT_TRANSLATE_NOOP)
-.venv/bin/pyside6-lupdate workbench/ui/*.py workbench/core/errors.py workbench/core/doctor/messages.py workbench/core/providers.py -ts resources/translations/workbench_zh_CN.ts -no-obsolete
+.venv/bin/pyside6-lupdate workbench/ui/*.py workbench/core/error_messages.py workbench/core/doctor/messages.py workbench/core/providers.py -ts resources/translations/workbench_zh_CN.ts -no-obsolete
 .venv/bin/pyside6-lrelease resources/translations/workbench_zh_CN.ts -qm resources/translations/workbench_zh_CN.qm

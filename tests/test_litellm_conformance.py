@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from litellm_gateway import KEY_VARIABLE, Gateway, bench, cli, running_gateway, wall_ns
 
-from workbench.core.errors import (
+from workbench.core.error_messages import (
     GATEWAY_AUTH_CAUSE,
     GATEWAY_AUTH_FIX,
     GATEWAY_ROUTE_CAUSE,
     GATEWAY_ROUTE_FIX,
-    cause_and_fix,
 )
+from workbench.core.errors import cause_and_fix
 from workbench.core.results import ErrorClass
 from workbench.local.emitlog import EmitRecord
 from workbench.local.faults import TOKENS_BEFORE_FAULT

@@ -22,7 +22,7 @@ def test_every_ui_string_has_a_chinese_translation(tmp_path: Path) -> None:
     # the core texts the UI shows translated (marked with QT_TRANSLATE_NOOP)
     sources += [
         str(ROOT / "workbench" / "core" / name)
-        for name in ("errors.py", "doctor/messages.py", "providers.py")
+        for name in ("error_messages.py", "doctor/messages.py", "providers.py")
     ]
     subprocess.run(
         [str(lupdate), *sources, "-ts", str(copy), "-no-obsolete", "-silent"],

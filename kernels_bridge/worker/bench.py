@@ -20,6 +20,7 @@ from kernels_bridge.bench_names import BACKENDS
 from kernels_bridge.bench_rows import analytic_row
 from kernels_bridge.protocol import Done, Message, Progress, Result, ResultRow, Run
 from kernels_bridge.specs import DTYPES, canonical_dtype, canonical_variant, shape_for
+from kernels_bridge.variants import AttentionShape
 from kernels_bridge.worker import reference
 from kernels_bridge.worker.timing import Cancelled, measure
 
@@ -153,23 +154,9 @@ def run_job(run: Run, emit: Callable[[Message], None], cancelled: Callable[[], b
                 for batch in run.batches:
                     for kv_len in run.kv_lens:
                         for q_len in run.q_lens:
-                            inp: reference.DecodeInputs | None = None
-                            setup_error = ""
-                            need = reference.estimate_input_bytes(
-                                shape, batch, kv_len, DTYPES[dtype]
+                            inp, setup_error = _make_inputs(
+                                shape, (batch, kv_len, q_len), dtype, dev, run.seed, free_bytes
                             )
-                            if free_bytes is not None and need > 0.6 * free_bytes:
-                                setup_error = (
-                                    f"skipped: inputs need {need / 1e9:.1f} GB of "
-                                    f"{free_bytes / 1e9:.1f} GB free"
-                                )
-                            else:
-                                try:
-                                    inp = reference.make_inputs(
-                                        shape, batch, kv_len, q_len, dtype, dev, run.seed
-                                    )
-                                except Exception as exc:
-                                    setup_error = _short_error(exc)
                             expected = None
                             if run.check and inp is not None:
                                 expected = reference.decode(inp).float()
@@ -218,6 +205,26 @@ def run_job(run: Run, emit: Callable[[Message], None], cancelled: Callable[[], b
         return Done(run.job_id, rows, True, time.monotonic() - t0)
     progress("done")
     return Done(run.job_id, rows, False, time.monotonic() - t0)
+
+
+def _make_inputs(
+    shape: AttentionShape,
+    sizes: tuple[int, int, int],
+    dtype: str,
+    dev: torch.device,
+    seed: int,
+    free_bytes: int | None,
+) -> tuple[reference.DecodeInputs | None, str]:
+    """One combination's inputs, or None and why not: skipped when they would take over 60%
+    of the free GPU memory (the backends need room besides), or the error making them raised."""
+    batch, kv_len, q_len = sizes
+    need = reference.estimate_input_bytes(shape, batch, kv_len, DTYPES[dtype])
+    if free_bytes is not None and need > 0.6 * free_bytes:
+        return None, f"skipped: inputs need {need / 1e9:.1f} GB of {free_bytes / 1e9:.1f} GB free"
+    try:
+        return reference.make_inputs(shape, batch, kv_len, q_len, dtype, dev, seed), ""
+    except Exception as exc:
+        return None, _short_error(exc)
 
 
 def _time_row(

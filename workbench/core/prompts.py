@@ -14,13 +14,13 @@ byte-identical repeat), then the task: a summary request, or a needle question w
 from __future__ import annotations
 
 import functools
-import math
 import random
 import re
 import secrets
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from workbench.core.token_estimate import heuristic_tokens as heuristic_tokens  # re-exported
 from workbench.resources import resource
 
 Language = Literal["en", "zh"]
@@ -29,28 +29,14 @@ Task = Literal["summary", "needle"]
 MIN_TARGET_TOKENS = 128
 MAX_TARGET_TOKENS = 1_048_576
 
-# Characters per token of the shipped corpus by `heuristic_tokens` (en: 300,096 chars, zh:
-# 101,941 chars; tests/test_prompts.py re-measures them). Real tokenizers differ, which is what
-# `Calibration` is for: GPT-4-class BPE reads such English at ~4.2-4.8, Chinese at ~1.0-1.5.
+# Characters per token of the shipped corpus by `heuristic_tokens` (core/token_estimate.py;
+# en: 300,096 chars, zh: 101,941 chars; tests/test_prompts.py re-measures them). Real
+# tokenizers differ, which is what `Calibration` is for: GPT-4-class BPE reads such English
+# at ~4.2-4.8, Chinese at ~1.0-1.5.
 DEFAULT_CHARS_PER_TOKEN: dict[str, float] = {"en": 4.61, "zh": 1.32}
 # Tokens a chat template adds around the messages (role markers, BOS, the assistant header).
 DEFAULT_OVERHEAD_TOKENS = 8.0
 SUMMARY_BULLETS = 5
-
-_WORD = re.compile(r"[A-Za-z]+")
-_DIGITS = re.compile(r"\d+")
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_MARK = re.compile(r"[^\sA-Za-z\d\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-
-
-def heuristic_tokens(text: str) -> float:
-    """A tokenizer-free token estimate: a word of up to 8 letters is one token, a longer one
-    two; digits go three to a token; a CJK character is 0.75 of a token; any other mark is one.
-    Used only to measure the default ratios above; the builder itself counts characters."""
-    words = sum(1 if len(word) <= 8 else 2 for word in _WORD.findall(text))
-    digits = sum(math.ceil(len(run) / 3) for run in _DIGITS.findall(text))
-    return words + digits + 0.75 * len(_CJK.findall(text)) + len(_MARK.findall(text))
-
 
 # --------------------------------------------------------------------------------------------
 # Spec and result

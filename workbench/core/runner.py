@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
 from workbench.core.baseline import Baseline, measure_baseline
 from workbench.core.calibration_checks import (
@@ -28,221 +27,49 @@ from workbench.core.clients import ClientPool, open_connections
 from workbench.core.errors import UNFIXABLE_BY_REPEAT, diagnosis
 from workbench.core.metrics import RequestMetrics, derive
 from workbench.core.prompts import (
-    MAX_TARGET_TOKENS,
-    MIN_TARGET_TOKENS,
     BuiltPrompt,
     Calibration,
     PromptBuilder,
     PromptSpec,
 )
 from workbench.core.results import (
-    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
-    DEFAULT_STALL_TIMEOUT_S,
     ErrorClass,
     RequestResult,
     Target,
-    Timeouts,
 )
-from workbench.core.secrets import redact_and_cut
-from workbench.core.store import StoreError
-from workbench.core.streaming import RequestSpec, TextDelta, stream_chat
+
+# The plan, the events and the sink live in their own modules; they are re-exported here
+# because the CLI, the GUI and the tests import them from the runner.
+from workbench.core.run_events import Progress as Progress
+from workbench.core.run_events import RequestFinished as RequestFinished
+from workbench.core.run_events import RequestStarted as RequestStarted
+from workbench.core.run_events import RunEvent as RunEvent
+from workbench.core.run_events import RunFinished as RunFinished
+from workbench.core.run_events import RunStarted as RunStarted
+from workbench.core.run_plan import MAX_CONCURRENCY as MAX_CONCURRENCY
+from workbench.core.run_plan import MAX_OUTPUT_TOKENS as MAX_OUTPUT_TOKENS
+from workbench.core.run_plan import MAX_REPEATS as MAX_REPEATS
+from workbench.core.run_plan import MAX_SECONDS as MAX_SECONDS
+from workbench.core.run_plan import MAX_TEMPERATURE as MAX_TEMPERATURE
+from workbench.core.run_plan import MAX_WARMUP as MAX_WARMUP
+from workbench.core.run_plan import Mode as Mode
+from workbench.core.run_plan import RunPlan as RunPlan
+from workbench.core.run_sink import MESSAGE_CHARS, describe_exception
+from workbench.core.run_sink import STORE_RETRY_S as STORE_RETRY_S
+from workbench.core.run_sink import ResultSink as ResultSink
+from workbench.core.run_sink import store_call as store_call
+from workbench.core.streaming import RequestSpec, stream_chat
 
 if TYPE_CHECKING:
     import openai
 
-Mode = Literal["parallel", "sequential"]
-# The limits of a plan (docs/reliability.md, "Runs and input"); the CLI checks its flags
-# against these.
-MAX_CONCURRENCY = 256
-MAX_REPEATS = 100_000
-MAX_WARMUP = 1_000
-MAX_OUTPUT_TOKENS = 1_048_576
-MAX_TEMPERATURE = 2.0
-MAX_SECONDS = 86_400.0  # one day: any timeout or retry budget beyond it is a typo
-# A store that keeps failing (locked, busy) is retried for this long before the run fails.
-STORE_RETRY_S = 10.0
-
-
-def _finite(value: float) -> bool:
-    return isinstance(value, int | float) and math.isfinite(value)
-
-
-@dataclass(frozen=True)
-class RunPlan:
-    """Everything a run needs except keys, which never enter a plan (plans are stored)."""
-
-    targets: tuple[Target, ...]
-    prompt_lengths: tuple[int, ...]
-    repeats: int = 1
-    concurrency: int = 1
-    # several levels run in turn, each cell at every level (a route comparison); () = concurrency
-    concurrency_levels: tuple[int, ...] = ()
-    warmup: int = 0
-    max_tokens: int = 256
-    temperature: float = 0.0
-    mode: Mode = "parallel"
-    language: Literal["en", "zh"] = "en"
-    task: Literal["summary", "needle"] = "summary"
-    needle_depth: float = 0.5
-    cache_test: bool = False  # same prompt (no nonce) every repeat: cold vs warm prefix cache
-    calibrate: bool = True  # one short request per target when it has no calibration yet
-    measure_baseline: bool = True
-    # the limits of a target that carries none of its own (core/plan.py gives each its own)
-    first_token_timeout_s: float | None = DEFAULT_FIRST_TOKEN_TIMEOUT_S
-    stall_timeout_s: float | None = DEFAULT_STALL_TIMEOUT_S
-    total_timeout_s: float | None = None
-    retry_budget_s: float = 0.0  # 429/503 with Retry-After are retried within this budget
-    warm_connections: bool = True  # open a cell's connections before its opening burst
-    kind: Literal["comparison", "sweep", "replay"] = "comparison"
-
-    def __post_init__(self) -> None:
-        problem = self._problem()
-        if problem:
-            raise ValueError(problem)
-
-    def _problem(self) -> str | None:
-        """The first value out of range, in words; None when the plan can run."""
-        if not self.targets:
-            return "a run needs at least one target (provider and model)"
-        if not self.prompt_lengths:
-            return "a run needs at least one prompt length"
-        for length in self.prompt_lengths:
-            if not (isinstance(length, int) and MIN_TARGET_TOKENS <= length <= MAX_TARGET_TOKENS):
-                return (
-                    f"prompt length must be {MIN_TARGET_TOKENS}..{MAX_TARGET_TOKENS} tokens, "
-                    f"got {length!r}"
-                )
-        counts = (
-            *(("concurrency", level, 1, MAX_CONCURRENCY) for level in self.levels),
-            ("repeats", self.repeats, 1, MAX_REPEATS),
-            ("warmup", self.warmup, 0, MAX_WARMUP),
-            ("max_tokens", self.max_tokens, 1, MAX_OUTPUT_TOKENS),
-        )
-        for name, value, low, high in counts:
-            if not (isinstance(value, int) and low <= value <= high):
-                return f"{name} must be {low}..{high}, got {value!r}"
-        if not (_finite(self.temperature) and 0 <= self.temperature <= MAX_TEMPERATURE):
-            return f"temperature must be 0..{MAX_TEMPERATURE:g}, got {self.temperature!r}"
-        if not (_finite(self.needle_depth) and 0 <= self.needle_depth <= 1):
-            return f"needle_depth must be 0..1, got {self.needle_depth!r}"
-        limits = [
-            ("first_token_timeout_s", self.first_token_timeout_s),
-            ("stall_timeout_s", self.stall_timeout_s),
-            ("total_timeout_s", self.total_timeout_s),
-        ]
-        for t in self.targets:
-            own = t.timeouts or Timeouts(None, None, None)
-            limits += [
-                (f"{t.label}: first-token timeout", own.first_token_s),
-                (f"{t.label}: stall timeout", own.stall_s),
-                (f"{t.label}: total timeout", own.total_s),
-            ]
-        for name, seconds in limits:
-            if seconds is not None and not (_finite(seconds) and 0 < seconds <= MAX_SECONDS):
-                return f"{name} must be more than 0 and at most {MAX_SECONDS:g} s, got {seconds!r}"
-        budget = self.retry_budget_s
-        if not (_finite(budget) and 0 <= budget <= MAX_SECONDS):
-            return f"retry_budget_s must be 0..{MAX_SECONDS:g} s, got {budget!r}"
-        return None
-
-    def timeouts_for(self, target: Target) -> Timeouts:
-        """The target's own limits (its provider's), else the plan's."""
-        if target.timeouts is not None:
-            return target.timeouts
-        return Timeouts(self.first_token_timeout_s, self.stall_timeout_s, self.total_timeout_s)
-
-    @property
-    def levels(self) -> tuple[int, ...]:
-        """The concurrency levels, in the order they run."""
-        return self.concurrency_levels or (self.concurrency,)
-
-    def requests_at(self, concurrency: int) -> int:
-        """Requests per (target, length) cell at one concurrency level."""
-        return max(self.repeats, concurrency)
-
-    @property
-    def total_requests(self) -> int:
-        per_target = sum(self.requests_at(c) + self.warmup for c in self.levels)
-        return len(self.targets) * len(self.prompt_lengths) * per_target
-
-    def to_config(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-# ---- events: the one stream that the CLI and the GUI both consume ----
-
-
-@dataclass(frozen=True)
-class RunStarted:
-    run_id: str
-    plan: RunPlan
-    total: int
-
-
-@dataclass(frozen=True)
-class RequestStarted:
-    request_id: str
-    target: Target
-    prompt_tokens_target: int
-    repeat: int
-    warmup: bool
-    t_ns: int
-
-
-@dataclass(frozen=True)
-class RequestFinished:
-    result: RequestResult
-    metrics: RequestMetrics
-    target: Target
-
-
-@dataclass(frozen=True)
-class Progress:
-    done: int
-    total: int
-    errors: int
-    elapsed_s: float
-    eta_s: float | None
-
-
-@dataclass(frozen=True)
-class RunFinished:
-    run_id: str
-    status: Literal["finished", "cancelled", "failed"]
-    results: tuple[RequestResult, ...]
-    message: str = ""
-
-
-RunEvent = RunStarted | RequestStarted | TextDelta | RequestFinished | Progress | RunFinished
-
-
-class ResultSink(Protocol):
-    """Where finished requests go. `record` may raise; an exception whose `transient`
-    attribute is true (a locked database) is retried for `STORE_RETRY_S` before the run fails."""
-
-    def start_run(self, kind: str, config: dict[str, Any], run_id: str | None = None) -> str: ...
-    def record(self, result: RequestResult) -> None: ...
-    def finish_run(self, run_id: str, status: str) -> None: ...
-
-
 KeyResolver = Callable[[Target], str | None]
-_MESSAGE_CHARS = 500  # an internal error's message is cut here, after redaction
-
-
-def _describe(exc: BaseException) -> str:
-    """`Type: message` of the innermost first exception of a group, redacted, then cut."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    text = str(exc)
-    return redact_and_cut(
-        f"{type(exc).__name__}: {text}" if text else type(exc).__name__, _MESSAGE_CHARS
-    )
 
 
 def _mark_internal(result: RequestResult, exc: BaseException) -> None:
     """A bug of ours while handling one request becomes that request's row, never a gap."""
     result.error_class = ErrorClass.INTERNAL
-    result.error_message = f"internal error, please report: {_describe(exc)}"
+    result.error_message = f"internal error, please report: {describe_exception(exc)}"
 
 
 @dataclass
@@ -372,7 +199,7 @@ class Runner:
             if state.failure is not None:
                 status, message = "failed", state.failure
             elif not producer.cancelled() and (error := producer.exception()) is not None:
-                status, message = "failed", f"internal error: {_describe(error)}"
+                status, message = "failed", f"internal error: {describe_exception(error)}"
             elif self._cancelled:
                 status = "cancelled"
             sink = self.sink
@@ -664,9 +491,8 @@ class Runner:
                 cancelled = diagnosis(ErrorClass.CANCELLED, "stopped by the user")
                 result.error_class, result.error_message = ErrorClass.CANCELLED, cancelled.message
             if state.failure is not None and result.error_class is ErrorClass.CANCELLED:
-                result.error_message = f"cancelled: the run stopped ({state.failure})"[
-                    :_MESSAGE_CHARS
-                ]
+                stopped = f"cancelled: the run stopped ({state.failure})"
+                result.error_message = stopped[:MESSAGE_CHARS]
             return task.cancelling() > 0
         finally:
             state.tasks[target.label].discard(inner)
@@ -741,28 +567,3 @@ class Runner:
         failed the run). None on success, else the problem in words."""
         patience = 0.0 if state.failure is not None else self.store_retry_s
         return await store_call(call, patience)
-
-
-async def store_call(call: Callable[[], object], patience: float) -> str | None:
-    """Run one store call; a transient error (a lock) is retried with back-off for `patience`
-    seconds. None on success, else the problem in words."""
-    deadline = time.monotonic() + patience
-    delay = 0.05
-    while True:
-        try:
-            call()
-            return None
-        except Exception as exc:
-            transient = bool(getattr(exc, "transient", False))
-            if not transient or time.monotonic() + delay > deadline:
-                waited = f" (still failing after {patience:g} s)" if transient and patience else ""
-                return f"{_store_problem(exc)}{waited}"
-        await asyncio.sleep(delay)
-        delay = min(delay * 2, 1.0)
-
-
-def _store_problem(exc: BaseException) -> str:
-    """A StoreError's own message (it names the file and the fix), else the exception."""
-    if isinstance(exc, StoreError):
-        return redact_and_cut(str(exc), _MESSAGE_CHARS)
-    return f"the history store failed: {_describe(exc)}"

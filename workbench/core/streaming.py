@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import re
 import time
 from collections.abc import Callable
 from contextlib import aclosing
@@ -46,6 +45,7 @@ from workbench.core.send_stamp import sending
 from workbench.core.sse import MAX_EVENT_BYTES as MAX_EVENT_BYTES  # the caps, re-exported
 from workbench.core.sse import MAX_LINE_BYTES as MAX_LINE_BYTES
 from workbench.core.sse import KiB, MiB, SSESplitter
+from workbench.core.token_estimate import estimate_tokens
 from workbench.core.watchdog import Watch
 
 try:
@@ -81,20 +81,6 @@ def overrun_event_limit(max_tokens: int) -> int:
 def overrun_estimate_limit(max_tokens: int) -> int:
     """Estimated tokens beyond this many mean the same; loose because the estimate is rough."""
     return OVERRUN_ESTIMATE_FACTOR * max(0, max_tokens) + OVERRUN_SLACK
-
-
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_WORD = re.compile(
-    r"[A-Za-z]+|\d+|[^\sA-Za-z\d\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
-)
-
-
-def estimate_tokens(text: str) -> int:
-    """Estimate for a server that sends no usage: ~1 token per 4 letters, 1 per CJK char."""
-    cjk = len(_CJK.findall(text))
-    words = _WORD.findall(text)
-    letters = sum(max(1, round(len(w) / 4)) if w.isalpha() else 1 for w in words)
-    return cjk + letters
 
 
 @dataclass(frozen=True)

@@ -9,24 +9,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPalette
+from PySide6.QtCore import QSettings, Signal
+from PySide6.QtGui import QCloseEvent, QPalette
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
     QFileDialog,
-    QFrame,
-    QGridLayout,
     QLabel,
     QMainWindow,
     QProgressBar,
-    QScrollArea,
-    QSpinBox,
-    QSplitter,
     QTabWidget,
-    QToolBar,
-    QVBoxLayout,
-    QWidget,
 )
 
 from workbench.core.csv_export import write_csv
@@ -37,15 +28,15 @@ from workbench.core.runner import RunFinished, RunPlan
 from workbench.core.summary import build_report
 from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import model_color
+from workbench.ui.compare_tab import CompareTab
 from workbench.ui.history_view import HistoryView
-from workbench.ui.live_plots import LivePlots
 from workbench.ui.menus import MenuBar
 from workbench.ui.pane_widget import PaneWidget
-from workbench.ui.prompt_slider import PromptPanel
 from workbench.ui.results_view import ResultsView
 from workbench.ui.route_preset import route_pair
 from workbench.ui.run_clock import Flight, RunClock
 from workbench.ui.run_status import run_status_text
+from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
 from workbench.ui.session import Session
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
@@ -63,9 +54,6 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "real": ("sim-llama-3-70b", "sim-deepseek-v3"),
     "attention": ("sim-70b-mha", "sim-70b-gqa", "sim-70b-mla", "sim-70b-gla"),
 }
-MAX_PANES = 8
-MIN_CHART_HEIGHT = 190
-MIN_PANES_HEIGHT = 150
 CLOCK_REFRESH_S = 0.25
 
 
@@ -94,40 +82,15 @@ class MainWindow(QMainWindow):
         self.theme = Theme(app, self.settings, self)
         self.theme.apply()  # before the charts are made: they take pyqtgraph's defaults
 
-        self.prompt = PromptPanel()
-        self.panes_host = QWidget()
-        self.panes_grid = QGridLayout(self.panes_host)
-        self.panes_grid.setContentsMargins(0, 0, 0, 0)
-        panes_scroll = QScrollArea()
-        panes_scroll.setWidget(self.panes_host)
-        panes_scroll.setWidgetResizable(True)
-        panes_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        panes_scroll.setMinimumHeight(MIN_PANES_HEIGHT)
-        self.plots = LivePlots()
-        self.plots.setMinimumHeight(MIN_CHART_HEIGHT)
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
-        self.splitter.addWidget(panes_scroll)
-        self.splitter.addWidget(self.plots)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.setChildrenCollapsible(False)
-        self.replay_banner = QLabel()
-        self.replay_banner.setObjectName("replayBanner")
-        self.replay_banner.setWordWrap(True)
-        self.replay_banner.hide()
-        compare = QWidget()
-        compare_layout = QVBoxLayout(compare)
-        compare_layout.setContentsMargins(4, 4, 4, 4)
-        compare_layout.addWidget(self.prompt)
-        compare_layout.addWidget(self.replay_banner)
-        compare_layout.addWidget(self.splitter, 1)
-
+        self.compare = CompareTab()
+        self.prompt, self.plots = self.compare.prompt, self.compare.plots
+        self.replay_banner = self.compare.replay_banner
         self.sweep_view = SweepView(session)
         self.results_view = ResultsView()
         self.history_view = HistoryView(session)
         self.summary_view = SummaryView()
         self.tabs = QTabWidget()
-        self.tabs.addTab(compare, self.tr("Compare"))
+        self.tabs.addTab(self.compare, self.tr("Compare"))
         self.tabs.addTab(self.sweep_view, self.tr("Sweep"))
         self.tabs.addTab(self.results_view, self.tr("Results"))
         self.tabs.addTab(self.history_view, self.tr("History"))
@@ -164,51 +127,17 @@ class MainWindow(QMainWindow):
     # ---- building ----
 
     def _build_toolbar(self) -> None:
-        bar = self.toolbar = QToolBar(self.tr("Run"))
-        bar.setObjectName("mainToolbar")
+        bar = self.toolbar = RunToolbar(self)
         self.addToolBar(bar)
-        self.preset = QComboBox()
-        self.preset.addItem(self.tr("Preset: real models (GQA vs MLA)"), "real")
-        self.preset.addItem(self.tr("Preset: attention only (70B twins)"), "attention")
-        self.preset.addItem(self.tr("Preset: Gateway overhead (direct vs gateway)"), "gateway")
-        self.preset.addItem(self.tr("Custom"), "custom")
+        self.preset, self.pane_count, self.mode = bar.preset, bar.pane_count, bar.mode
+        self.run_action, self.stop_action = bar.run_action, bar.stop_action
+        self.export_action, self.export_chart_action = bar.export_action, bar.export_chart_action
         self.preset.activated.connect(self._on_preset)
-        self.preset.setAccessibleName(self.tr("Preset"))
-        bar.addWidget(self.preset)
-        bar.addSeparator()
-        panes_label = QLabel(self.tr(" &Panes "))
-        bar.addWidget(panes_label)
-        self.pane_count = QSpinBox()
-        self.pane_count.setRange(2, MAX_PANES)
         self.pane_count.valueChanged.connect(self._on_pane_count)
-        panes_label.setBuddy(self.pane_count)
-        bar.addWidget(self.pane_count)
-        self.mode = QComboBox()
-        self.mode.setAccessibleName(self.tr("Run mode"))
-        self.mode.addItem(self.tr("All at once"), "parallel")
-        self.mode.addItem(self.tr("One after another"), "sequential")
-        bar.addWidget(self.mode)
-        bar.addSeparator()
-        self.run_action = QAction(self.tr("Run all"), self)
-        self.run_action.setShortcut(QKeySequence("Ctrl+R"))
         self.run_action.triggered.connect(self.run_all)
-        self.stop_action = QAction(self.tr("Stop all"), self)
-        self.stop_action.setShortcut(QKeySequence("Ctrl+."))
-        self.stop_action.setEnabled(False)
         self.stop_action.triggered.connect(self.session.stop_all)
-        self.export_action = QAction(self.tr("Export CSV…"), self)
-        self.export_action.setShortcut(QKeySequence("Ctrl+E"))
         self.export_action.triggered.connect(self._export_csv_dialog)
-        self.export_chart_action = QAction(self.tr("Export charts…"), self)
-        self.export_chart_action.setShortcut(QKeySequence("Ctrl+Shift+E"))
         self.export_chart_action.triggered.connect(self._export_charts_dialog)
-        for action in (
-            self.run_action,
-            self.stop_action,
-            self.export_action,
-            self.export_chart_action,
-        ):
-            bar.addAction(action)
 
     def _build_status_bar(self) -> None:
         self.progress_bar = QProgressBar()
@@ -239,16 +168,9 @@ class MainWindow(QMainWindow):
             widget.clamp.connect(self.prompt.set_tokens)
             widget.restyle(QApplication.palette())
             self.pane_widgets.append(widget)
-        for widget in self.pane_widgets[len(self.pane_keys) :]:
-            self.panes_grid.removeWidget(widget)
-            widget.hide()
-        columns = 2 if len(self.pane_keys) <= 4 else 4
-        for row in range(MAX_PANES // 2):  # rows share the height: no pane hides another
-            self.panes_grid.setRowStretch(row, 1 if row * columns < len(self.pane_keys) else 0)
-        for i, (widget, key) in enumerate(zip(self.pane_widgets, self.pane_keys, strict=False)):
-            self.panes_grid.addWidget(widget, i // columns, i % columns)
+        self.compare.place_panes(self.pane_widgets, len(self.pane_keys))
+        for widget, key in zip(self.pane_widgets, self.pane_keys, strict=False):
             widget.set_choices(self.choices, key)
-            widget.show()
         self.pane_count.blockSignals(True)
         self.pane_count.setValue(len(self.pane_keys))
         self.pane_count.blockSignals(False)
@@ -660,10 +582,9 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if not self._split_once:  # panes first, charts below: never a 50 px strip of chart
+        if not self._split_once:
             self._split_once = True
-            total = max(self.splitter.height(), MIN_PANES_HEIGHT + MIN_CHART_HEIGHT)
-            self.splitter.setSizes([round(total * 0.6), round(total * 0.4)])
+            self.compare.split_panes_over_charts()
         self.shown.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -29,6 +29,8 @@ import triton.language as tl
 LOG2E = 1.4426950408889634
 
 
+# one function: a @triton.jit kernel compiles as one unit, and splitting its loop body into
+# jitted helpers would hide the tile loop that docs/attention.md walks through
 @triton.jit
 def _split_kernel(
     Q,
@@ -142,6 +144,8 @@ def _split_kernel(
     tl.store(LSEP + b * sl_b + split * sl_s + step * sl_q + head, lse, mask=row_ok)
 
 
+# one function: a @triton.jit kernel compiles as one unit, and splitting its loop body into
+# jitted helpers would hide the tile loop that docs/attention.md walks through
 @triton.jit
 def _sparse_kernel(
     Q,
@@ -325,6 +329,7 @@ def _combine(
     )
 
 
+# one function: the launch passes every stride as its own kernel argument (one per line)
 def flash_decode(
     q: torch.Tensor,
     k1: torch.Tensor,
@@ -435,6 +440,7 @@ def flash_decode(
     return out
 
 
+# one function: the launch passes every stride as its own kernel argument (one per line)
 def sparse_decode(
     q: torch.Tensor,
     k: torch.Tensor,

@@ -17,11 +17,8 @@ from workbench.core.doctor.answers import (
     refused_by_words,
 )
 from workbench.core.doctor.checks import Check, Said, checked, skipped
-from workbench.core.errors import (
-    GATEWAY_AUTH_CAUSE,
-    GATEWAY_AUTH_FIX,
-    UnsendableHeader,
-)
+from workbench.core.error_messages import GATEWAY_AUTH_CAUSE, GATEWAY_AUTH_FIX
+from workbench.core.errors import UnsendableHeader
 from workbench.core.i18n import Phrase, joined, marked, phrase
 from workbench.core.secrets import redact_and_cut
 

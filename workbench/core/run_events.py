@@ -1,0 +1,55 @@
+"""The events of a run: the one stream that the CLI and the GUI both consume."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from workbench.core.metrics import RequestMetrics
+from workbench.core.results import RequestResult, Target
+from workbench.core.run_plan import RunPlan
+from workbench.core.streaming import TextDelta
+
+
+@dataclass(frozen=True)
+class RunStarted:
+    run_id: str
+    plan: RunPlan
+    total: int
+
+
+@dataclass(frozen=True)
+class RequestStarted:
+    request_id: str
+    target: Target
+    prompt_tokens_target: int
+    repeat: int
+    warmup: bool
+    t_ns: int
+
+
+@dataclass(frozen=True)
+class RequestFinished:
+    result: RequestResult
+    metrics: RequestMetrics
+    target: Target
+
+
+@dataclass(frozen=True)
+class Progress:
+    done: int
+    total: int
+    errors: int
+    elapsed_s: float
+    eta_s: float | None
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    run_id: str
+    status: Literal["finished", "cancelled", "failed"]
+    results: tuple[RequestResult, ...]
+    message: str = ""
+
+
+RunEvent = RunStarted | RequestStarted | TextDelta | RequestFinished | Progress | RunFinished

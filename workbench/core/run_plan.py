@@ -1,0 +1,132 @@
+"""What a run will do: targets, prompt lengths, repeats, concurrency and limits, all checked
+on creation, so a plan that exists can run. Keys never enter a plan (plans are stored)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS
+from workbench.core.results import (
+    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
+    DEFAULT_STALL_TIMEOUT_S,
+    Target,
+    Timeouts,
+)
+
+Mode = Literal["parallel", "sequential"]
+# The limits of a plan (docs/reliability.md, "Runs and input"); the CLI checks its flags
+# against these.
+MAX_CONCURRENCY = 256
+MAX_REPEATS = 100_000
+MAX_WARMUP = 1_000
+MAX_OUTPUT_TOKENS = 1_048_576
+MAX_TEMPERATURE = 2.0
+MAX_SECONDS = 86_400.0  # one day: any timeout or retry budget beyond it is a typo
+
+
+def _finite(value: float) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value)
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """Everything a run needs except keys, which never enter a plan (plans are stored)."""
+
+    targets: tuple[Target, ...]
+    prompt_lengths: tuple[int, ...]
+    repeats: int = 1
+    concurrency: int = 1
+    # several levels run in turn, each cell at every level (a route comparison); () = concurrency
+    concurrency_levels: tuple[int, ...] = ()
+    warmup: int = 0
+    max_tokens: int = 256
+    temperature: float = 0.0
+    mode: Mode = "parallel"
+    language: Literal["en", "zh"] = "en"
+    task: Literal["summary", "needle"] = "summary"
+    needle_depth: float = 0.5
+    cache_test: bool = False  # same prompt (no nonce) every repeat: cold vs warm prefix cache
+    calibrate: bool = True  # one short request per target when it has no calibration yet
+    measure_baseline: bool = True
+    # the limits of a target that carries none of its own (core/plan.py gives each its own)
+    first_token_timeout_s: float | None = DEFAULT_FIRST_TOKEN_TIMEOUT_S
+    stall_timeout_s: float | None = DEFAULT_STALL_TIMEOUT_S
+    total_timeout_s: float | None = None
+    retry_budget_s: float = 0.0  # 429/503 with Retry-After are retried within this budget
+    warm_connections: bool = True  # open a cell's connections before its opening burst
+    kind: Literal["comparison", "sweep", "replay"] = "comparison"
+
+    def __post_init__(self) -> None:
+        problem = self._problem()
+        if problem:
+            raise ValueError(problem)
+
+    def _problem(self) -> str | None:
+        """The first value out of range, in words; None when the plan can run."""
+        if not self.targets:
+            return "a run needs at least one target (provider and model)"
+        if not self.prompt_lengths:
+            return "a run needs at least one prompt length"
+        for length in self.prompt_lengths:
+            if not (isinstance(length, int) and MIN_TARGET_TOKENS <= length <= MAX_TARGET_TOKENS):
+                return (
+                    f"prompt length must be {MIN_TARGET_TOKENS}..{MAX_TARGET_TOKENS} tokens, "
+                    f"got {length!r}"
+                )
+        counts = (
+            *(("concurrency", level, 1, MAX_CONCURRENCY) for level in self.levels),
+            ("repeats", self.repeats, 1, MAX_REPEATS),
+            ("warmup", self.warmup, 0, MAX_WARMUP),
+            ("max_tokens", self.max_tokens, 1, MAX_OUTPUT_TOKENS),
+        )
+        for name, value, low, high in counts:
+            if not (isinstance(value, int) and low <= value <= high):
+                return f"{name} must be {low}..{high}, got {value!r}"
+        if not (_finite(self.temperature) and 0 <= self.temperature <= MAX_TEMPERATURE):
+            return f"temperature must be 0..{MAX_TEMPERATURE:g}, got {self.temperature!r}"
+        if not (_finite(self.needle_depth) and 0 <= self.needle_depth <= 1):
+            return f"needle_depth must be 0..1, got {self.needle_depth!r}"
+        limits = [
+            ("first_token_timeout_s", self.first_token_timeout_s),
+            ("stall_timeout_s", self.stall_timeout_s),
+            ("total_timeout_s", self.total_timeout_s),
+        ]
+        for t in self.targets:
+            own = t.timeouts or Timeouts(None, None, None)
+            limits += [
+                (f"{t.label}: first-token timeout", own.first_token_s),
+                (f"{t.label}: stall timeout", own.stall_s),
+                (f"{t.label}: total timeout", own.total_s),
+            ]
+        for name, seconds in limits:
+            if seconds is not None and not (_finite(seconds) and 0 < seconds <= MAX_SECONDS):
+                return f"{name} must be more than 0 and at most {MAX_SECONDS:g} s, got {seconds!r}"
+        budget = self.retry_budget_s
+        if not (_finite(budget) and 0 <= budget <= MAX_SECONDS):
+            return f"retry_budget_s must be 0..{MAX_SECONDS:g} s, got {budget!r}"
+        return None
+
+    def timeouts_for(self, target: Target) -> Timeouts:
+        """The target's own limits (its provider's), else the plan's."""
+        if target.timeouts is not None:
+            return target.timeouts
+        return Timeouts(self.first_token_timeout_s, self.stall_timeout_s, self.total_timeout_s)
+
+    @property
+    def levels(self) -> tuple[int, ...]:
+        """The concurrency levels, in the order they run."""
+        return self.concurrency_levels or (self.concurrency,)
+
+    def requests_at(self, concurrency: int) -> int:
+        """Requests per (target, length) cell at one concurrency level."""
+        return max(self.repeats, concurrency)
+
+    @property
+    def total_requests(self) -> int:
+        per_target = sum(self.requests_at(c) + self.warmup for c in self.levels)
+        return len(self.targets) * len(self.prompt_lengths) * per_target
+
+    def to_config(self) -> dict[str, Any]:
+        return asdict(self)
