@@ -1640,32 +1640,32 @@
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="512"/>
+        <location filename="../../workbench/ui/main_window.py" line="511"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="517"/>
+        <location filename="../../workbench/ui/main_window.py" line="516"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="521"/>
+        <location filename="../../workbench/ui/main_window.py" line="520"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="525"/>
+        <location filename="../../workbench/ui/main_window.py" line="524"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="564"/>
+        <location filename="../../workbench/ui/main_window.py" line="563"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="581"/>
+        <location filename="../../workbench/ui/main_window.py" line="580"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
