@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from workbench import __version__
 from workbench.commands import (
@@ -20,10 +21,32 @@ from workbench.commands import (
     serve,
     summary_cmd,
 )
+from workbench.core.terminal import safe_console
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the project's bad-input rule: exit 2, and the message names the fix."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(
+            2,
+            f"{self.prog}: error: {message}\n"
+            f"Fix: correct the command line; `{self.prog} --help` lists every option.\n",
+        )
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        known, extras = super().parse_known_args(args, namespace)
+        # the innermost command parses first: its parser names the command in a later error
+        if not hasattr(known, "parser_"):
+            known.parser_ = self
+        return known, extras
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="workbench",
         description="Attention Workbench: compare LLMs behind OpenAI-compatible APIs and see "
         "why one decodes faster. With no subcommand it opens the desktop app (or, with no "
@@ -98,8 +121,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"No window: {problem}\nRunning the headless comparison instead.\n", file=sys.stderr
             )
             args_list = DEFAULT_COMPARISON
+    safe_console()
     parser = build_parser()
-    args = parser.parse_args(args_list)
+    args, extras = parser.parse_known_args(args_list)
+    if extras:
+        args.parser_.error(f"unrecognized arguments: {' '.join(extras)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
