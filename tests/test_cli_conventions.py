@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -60,3 +61,49 @@ def test_a_bad_value_is_exit_2_naming_the_flag_and_the_fix(env) -> None:
     assert proc.returncode == 2
     err = proc.stderr.decode()
     assert "--concurrency" in err and "Fix:" in err and "Traceback" not in err
+
+
+def _local_env(env: dict[str, str], tmp_path: Path, encoding: str) -> dict[str, str]:
+    return {
+        **env,
+        "PYTHONIOENCODING": encoding,
+        "WORKBENCH_CONFIG_DIR": str(tmp_path / "config"),
+    }
+
+
+ENCODED_COMMANDS = {
+    "doctor": ["doctor", "local", "--model", "sim-70b-gqa"],
+    "bench": ["bench", "--model", "sim-70b-gqa", "--prompt-tokens", "1K", "--max-tokens", "8"],
+    "models": ["models"],
+    "providers-list": ["providers", "list"],
+}
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
+@pytest.mark.parametrize("name", list(ENCODED_COMMANDS))
+def test_output_survives_a_console_that_is_not_utf8(name, encoding, tmp_path, env) -> None:
+    args = ENCODED_COMMANDS[name]
+    if name == "bench":
+        args = [*args, "--repeats", "1", "--csv", str(tmp_path / "r.csv")]
+    proc = _run(args, _local_env(env, tmp_path, encoding))
+    err = proc.stderr.decode(encoding)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "UnicodeEncodeError" not in err
+    out = proc.stdout.decode(encoding)  # every byte is in the console's own encoding
+    expected = {
+        "doctor": "OK base_url:",  # the check mark's ASCII stand-in
+        "bench": "sim-70b-gqa",
+        "models": "sim-70b-gqa",
+        "providers-list": "No saved providers",
+    }[name]
+    assert expected in out, out
+
+
+def test_doctor_json_on_an_ascii_console_still_parses(tmp_path, env) -> None:
+    proc = _run(
+        ["doctor", "local", "--model", "sim-70b-gqa", "--json"],
+        _local_env(env, tmp_path, "ascii"),
+    )
+    assert proc.returncode == 0, proc.stderr.decode("ascii")
+    checks = json.loads(proc.stdout.decode("ascii"))
+    assert checks[0]["name"] == "base_url" and "→" in checks[0]["evidence"]

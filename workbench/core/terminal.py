@@ -15,6 +15,7 @@ already escape C0 controls themselves).
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 import sys
@@ -50,17 +51,31 @@ def escape_quoted(document: str) -> str:
     return _UNSAFE_IN_QUOTES.sub(lambda m: f"\\u{ord(m.group()):04x}", document)
 
 
+_ASCII = {"✓": "OK", "✗": "X", "→": "->", "←": "<-", "…": "...", "×": "x", "–": "-", "—": "--"}
+_ERRORS = "workbench-ascii"
+
+
+def _ascii_fallback(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    bad = error.object[error.start : error.end]
+    return "".join(_ASCII.get(char, "?") for char in bad), error.end
+
+
+codecs.register_error(_ERRORS, _ascii_fallback)
+
+
 def safe_console() -> None:
     """Make stdout and stderr never raise on a character their encoding lacks.
 
     A Windows console redirected to a file is often cp1252, a C locale ASCII: printing a model
-    id in Chinese or a check mark there raised UnicodeEncodeError mid-output. Such characters
-    now print as ``?`` instead (and `fits` picks ASCII marks where it matters).
+    id in Chinese or a check mark there raised UnicodeEncodeError mid-output. Marks and arrows
+    now print as ASCII (``OK``, ``->``), anything else as ``?``.
     """
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            reconfigure(errors="replace")
+            reconfigure(errors=_ERRORS)
 
 
 def fits(text: str, fallback: str, stream: TextIO | None = None) -> str:
