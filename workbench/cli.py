@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -82,8 +83,6 @@ DEFAULT_COMPARISON = [
     "sim-deepseek-v3",
     "--prompt-tokens",
     "32K",
-    "--csv",
-    "results.csv",
 ]
 
 
@@ -134,3 +133,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `workbench history list | head`: the reader left, not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
