@@ -44,6 +44,7 @@ from workbench.commands.compare_route import (
     route_target,
     write_chart,
 )
+from workbench.commands.progress import ProgressDisplay, add_verbosity_args, verbosity
 from workbench.core import loop as event_loop
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientPool
@@ -212,6 +213,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "its own row",
     )
     add_output_args(p)
+    add_verbosity_args(p)
     p.add_argument("--no-store", action="store_true", help="do not record the run in the history")
     add_transport_arg(p)
     add_worker_args(p)
@@ -268,7 +270,7 @@ async def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         try:
-            outcome = await _drive(runner, plan, writer, bool(args.compare_route))
+            outcome = await _drive(runner, plan, writer, args)
         except StoreError as exc:  # the history refused the run before anything was sent
             fail(f"{exc}{_NO_STORE_HINT}")
             return EXIT_BAD_INPUT
@@ -424,24 +426,22 @@ class _Outcome:
 
 
 async def _drive(
-    runner: Runner | ShardedRunner, plan: RunPlan, writer: CsvWriter, routed: bool
+    runner: Runner | ShardedRunner, plan: RunPlan, writer: CsvWriter, args: argparse.Namespace
 ) -> _Outcome:
-    """Consume the run's events: print progress, append each row to the CSV as it finishes."""
-    outcome = _Outcome(routes=RouteComparison() if routed else None)
+    """Consume the run's events: show progress, append each row to the CSV as it finishes."""
+    outcome = _Outcome(routes=RouteComparison() if args.compare_route else None)
     stopped_by: list[int] = []
     remove_handlers = _stop_on_signals(runner, stopped_by)
     try:
-        async for event in runner.run(plan):
-            if isinstance(event, Progress):
-                eta = f", ETA {event.eta_s:.0f} s" if event.eta_s is not None else ""
-                print(
-                    f"  {event.done}/{event.total} done, {event.errors} failed{eta}",
-                    file=sys.stderr,
-                )
-            elif isinstance(event, RequestFinished):
-                _take(event, outcome, writer, runner)
-            elif isinstance(event, RunFinished):
-                outcome.final = event
+        with ProgressDisplay(plan, verbosity(args)) as display:
+            async for event in runner.run(plan):
+                if isinstance(event, Progress):
+                    display.progress(event)
+                elif isinstance(event, RequestFinished):
+                    display.finished(event)
+                    _take(event, outcome, writer, runner)
+                elif isinstance(event, RunFinished):
+                    outcome.final = event
     finally:
         remove_handlers()
     outcome.signal_number = stopped_by[0] if stopped_by else None
