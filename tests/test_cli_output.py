@@ -175,3 +175,25 @@ def test_history_list_and_show_describe_past_runs(tmp_path, env) -> None:
     assert shown["aggregates"]["sim-70b-gqa"]["median_ttft_ms"] > 0
     proc = _run(["history", "show", "zzzz"], env)
     assert proc.returncode == 2 and "history list" in proc.stderr
+
+
+def test_a_prompt_over_the_context_window_is_refused_with_the_numbers(tmp_path, env) -> None:
+    out = tmp_path / "over.csv"
+    args = ["bench", "--model", "sim-llama-2-7b", "--prompt-tokens", "4K", "--max-tokens", "64"]
+    proc = _run([*args, "--csv", str(out)], env)
+    assert proc.returncode == 2
+    assert "4,096-token prompt + max_tokens 64 = 4,160" in proc.stderr
+    assert "context window of 4,096" in proc.stderr and "--allow-overflow" in proc.stderr
+    assert "Run:" not in proc.stderr and not (out.exists() and out.stat().st_size)
+    # --allow-overflow sends it: the server's own answer is the row
+    proc = _run([*args, "--csv", str(out), "--allow-overflow"], env)
+    assert proc.returncode == 3, proc.stderr
+    measured = [r for r in _rows(out) if r["phase"] == "measured"]
+    assert len(measured) == 1 and measured[0]["http_status"] == "400"
+    assert "context window" in measured[0]["error_message"]
+
+
+def test_a_prompt_that_fits_is_not_refused(tmp_path, env) -> None:
+    args = ["bench", "--model", "sim-llama-2-7b", "--prompt-tokens", "2K", "--max-tokens", "64"]
+    proc = _run([*args, "--csv", str(tmp_path / "fits.csv")], env)
+    assert proc.returncode == 0, proc.stderr

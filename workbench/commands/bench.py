@@ -48,6 +48,7 @@ from workbench.commands.progress import ProgressDisplay, add_verbosity_args, ver
 from workbench.core import loop as event_loop
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientPool
+from workbench.core.context_fit import overflows
 from workbench.core.coordinator import ShardedRunner
 from workbench.core.csv_export import CsvWriter
 from workbench.core.doctor import suggest_models
@@ -212,6 +213,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "*-retry-after / *-retry-after-ms (LiteLLM: llm_provider-retry-after); each attempt is "
         "its own row",
     )
+    p.add_argument(
+        "--allow-overflow",
+        action="store_true",
+        help="send prompts whose tokens + --max-tokens exceed the model's known context window "
+        "(refused by default) to test the server's own answer",
+    )
     add_output_args(p)
     add_verbosity_args(p)
     p.add_argument("--no-store", action="store_true", help="do not record the run in the history")
@@ -249,6 +256,10 @@ async def _run(args: argparse.Namespace) -> int:
         if planned is None:
             return EXIT_BAD_INPUT
         plan, endpoints = planned
+        too_long = overflows(plan)
+        if too_long and not args.allow_overflow:
+            fail(too_long)
+            return EXIT_BAD_INPUT
         try:
             writer = CsvWriter(csv_path)
         except OSError as exc:
