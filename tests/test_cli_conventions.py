@@ -107,3 +107,78 @@ def test_doctor_json_on_an_ascii_console_still_parses(tmp_path, env) -> None:
     assert proc.returncode == 0, proc.stderr.decode("ascii")
     checks = json.loads(proc.stdout.decode("ascii"))
     assert checks[0]["name"] == "base_url" and "→" in checks[0]["evidence"]
+
+
+@pytest.mark.parametrize("command", [(), *COMMANDS], ids=lambda c: " ".join(c) or "workbench")
+def test_every_command_help_shows_an_example(command, capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([*command, "--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert "example" in out
+    # an example is a command line of this very command
+    example = out[out.index("example") :]
+    assert f"workbench {' '.join(command)}".strip() in example
+
+
+def test_help_shows_the_defaults(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve-local", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(default: 127.0.0.1)" in out and "(default: 1.0)" in out
+
+
+def _bash_complete(script: Path, line: str) -> list[str]:
+    """What bash offers after typing `line` and Tab, through the script's own function."""
+    words = line.split(" ")
+    probe = (
+        f"source {script}\n"
+        f"COMP_WORDS=({' '.join(repr(w) for w in words)})\n"
+        f"COMP_CWORD={len(words) - 1}\n"
+        "_workbench\n"
+        'printf "%s\\n" "${COMPREPLY[@]}"\n'
+    )
+    proc = subprocess.run(
+        ["bash", "--norc", "-c", probe], capture_output=True, text=True, timeout=30, check=True
+    )
+    return proc.stdout.split()
+
+
+def test_bash_completion_names_every_subcommand_and_completes_them(tmp_path, env) -> None:
+    proc = _run(["completion", "bash"], env)
+    assert proc.returncode == 0
+    script = tmp_path / "workbench.bash"
+    script.write_bytes(proc.stdout)
+    text = proc.stdout.decode()
+    for command in COMMANDS:
+        assert command[-1] in text, command
+    assert _bash_complete(script, "workbench prov") == ["providers"]
+    assert _bash_complete(script, "workbench providers l") == ["list"]
+    assert _bash_complete(script, "workbench history ") == ["export", "list", "show"]
+    assert "--allow-overflow" in _bash_complete(script, "workbench bench --all")
+    assert _bash_complete(script, "workbench bench --outp") == ["--output"]
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_zsh_and_fish_scripts_name_every_subcommand(shell, env) -> None:
+    proc = _run(["completion", shell], env)
+    assert proc.returncode == 0
+    text = proc.stdout.decode()
+    for command in COMMANDS:
+        assert command[-1] in text, command
+    assert ("bashcompinit" in text) if shell == "zsh" else ("complete -c workbench" in text)
+
+
+def test_every_option_of_every_command_has_help_text() -> None:
+    parsers = {(): build_parser()}
+    for command in COMMANDS:
+        parent = parsers[command[:-1]]
+        sub = next(a for a in parent._actions if isinstance(a, argparse._SubParsersAction))
+        parsers[command] = sub.choices[command[-1]]
+    silent = [
+        (" ".join(command), action.option_strings)
+        for command, parser in parsers.items()
+        for action in parser._actions
+        if action.option_strings and not action.help
+    ]
+    assert silent == []

@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from workbench import __version__
 from workbench.commands import (
     bench,
+    completion,
     desktop_cmd,
     doctor_cmd,
+    examples,
     gui_cmd,
     import_cmd,
     kernels_cmd,
@@ -25,8 +28,41 @@ from workbench.commands import (
 from workbench.core.terminal import safe_console
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Help that shows each option's default and keeps the line breaks of examples."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        lines = []
+        for line in text.splitlines():
+            lead = indent + line[: len(line) - len(line.lstrip())]
+            body = " ".join(line.split())
+            # a wrapped example line continues indented, so each example stays one item
+            more = lead + "    " if line.startswith(" ") else lead
+            lines.append(textwrap.fill(body, width, initial_indent=lead, subsequent_indent=more))
+        return "\n".join(lines)
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (
+            not action.option_strings
+            or default is None
+            or default is False
+            or default == argparse.SUPPRESS
+            or default in ([], ())
+            or "default" in text
+            or action.help == argparse.SUPPRESS
+        ):
+            return action.help
+        return f"{text} (default: %(default)s)".strip()
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with the project's bad-input rule: exit 2, and the message names the fix."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
@@ -72,7 +108,20 @@ def build_parser() -> argparse.ArgumentParser:
     results_cmd.add_parser(sub)
     summary_cmd.add_parser(sub)
     desktop_cmd.add_parser(sub)
+    completion.add_parser(sub, build_parser)
+    parser.epilog = examples.epilog("")
+    _add_examples(parser)
     return parser
+
+
+def _add_examples(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> None:
+    """Every command's examples as its epilog (a command with its own epilog keeps it)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                if child.epilog is None:
+                    child.epilog = examples.epilog(" ".join((*path, name)))
+                _add_examples(child, (*path, name))
 
 
 DEFAULT_COMPARISON = [

@@ -166,8 +166,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="run all models at once (the default for the built-in provider, whose simulated "
         "models share nothing)",
     )
-    p.add_argument("--language", choices=("en", "zh"), default="en")
-    p.add_argument("--task", choices=("summary", "needle"), default="summary")
+    p.add_argument(
+        "--language", choices=("en", "zh"), default="en", help="language of the prompt text"
+    )
+    p.add_argument(
+        "--task",
+        choices=("summary", "needle"),
+        default="summary",
+        help="summarise the prompt, or find a code hidden in it (--needle-depth)",
+    )
     p.add_argument(
         "--needle-depth",
         type=float_in(0, 1, "needle depth"),

@@ -25,7 +25,6 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="List the runs in the history: id, kind, status, when, models, measured "
         "and failed requests.",
         epilog="examples:\n  workbench history list\n  workbench history list --limit 5 --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ls.add_argument("--limit", type=int, default=20, help="at most this many runs (default: 20)")
     ls.add_argument("--json", action="store_true", help="print the runs as a JSON list")
@@ -37,7 +36,6 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(mean/median/std/p90/p99 of TTFT, TPOT, ITL and end-to-end latency, request and output "
         "throughput) under vLLM's names.",
         epilog="examples:\n  workbench history show 3f2a\n  workbench history show 3f2a --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     show.add_argument("run", metavar="RUN", help="a run id (or its first characters)")
     show.add_argument("--json", action="store_true", help="print the run as JSON")

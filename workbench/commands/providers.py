@@ -64,7 +64,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "(or $VAR / ${VAR}), or --keyring ACCOUNT for a key already in the OS keyring.",
     )
     add.add_argument("name")
-    add.add_argument("--base-url", required=True, metavar="URL")
+    add.add_argument(
+        "--base-url", required=True, metavar="URL", help="the OpenAI-compatible API's base URL"
+    )
     key = add.add_mutually_exclusive_group()
     key.add_argument("--api-key-env", metavar="VAR", help="environment variable with the key")
     key.add_argument("--keyring", metavar="ACCOUNT", help="OS keyring account with the key")
@@ -98,9 +100,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="turn TLS certificate verification off for this provider (shown as a warning)",
     )
-    add.add_argument("--first-token-timeout", type=float, metavar="S")
-    add.add_argument("--stall-timeout", type=float, metavar="S")
-    add.add_argument("--total-timeout", type=float, metavar="S")
+    add.add_argument(
+        "--first-token-timeout", type=float, metavar="S", help="this provider's wait for a token"
+    )
+    add.add_argument(
+        "--stall-timeout", type=float, metavar="S", help="its longest gap between tokens"
+    )
+    add.add_argument(
+        "--total-timeout", type=float, metavar="S", help="its limit for a whole request"
+    )
     add.add_argument("--replace", action="store_true", help="overwrite a provider of that name")
     add.set_defaults(func=_add)
 
