@@ -148,7 +148,8 @@ def test_a_refused_run_leaves_an_existing_csv_untouched(
 ) -> None:
     out = tmp_path / "earlier.csv"
     out.write_bytes(b"rows,from,yesterday\r\n")
-    code = _exit_code(["bench", "--model", "sim-70b-gqq", "--csv", str(out)])
+    # --force: an existing CSV is refused by itself otherwise; this is about a later refusal
+    code = _exit_code(["bench", "--model", "sim-70b-gqq", "--csv", str(out), "--force"])
     assert code == 2 and "sim-70b-gqa" in capsys.readouterr().err
     assert out.read_bytes() == b"rows,from,yesterday\r\n"
 
@@ -179,7 +180,7 @@ def test_an_unusable_history_exits_2_naming_the_file_and_the_fix(
     named = spoil(db)
     out = tmp_path / "earlier.csv"
     out.write_bytes(b"keep me\r\n")
-    code = _exit_code(["bench", "--model", "sim-70b-gqa", "--csv", str(out)])
+    code = _exit_code(["bench", "--model", "sim-70b-gqa", "--csv", str(out), "--force"])
     err = capsys.readouterr().err
     assert code == 2, err
     assert str(db) in err and named in err, err

@@ -309,7 +309,7 @@ async def test_cli_json_exit_codes_and_no_key_text(keyed_server: LocalServer) ->
     code, out, err = await _cli(
         "--base-url", url, "--model", MODEL, "--api-key-env", "DOCTOR_BAD", "--json", env=env
     )
-    assert code == 1
+    assert code == 3
     auth = next(c for c in json.loads(out) if c["name"] == "auth")
     assert not auth["ok"] and "rejected" in auth["cause"]
     for text in (out, err):
@@ -333,7 +333,7 @@ async def test_cli_human_output(
         ],
     )
     out = capsys.readouterr().out
-    assert code == 1
+    assert code == 3
     assert "✓ base_url:" in out and "✗ auth:" in out and "– tls:" in out
     assert "    cause: the key has a trailing newline" in out and "    fix: " in out
     assert KEY not in out
@@ -354,7 +354,7 @@ async def test_cli_unset_key_variable_is_diagnosed_not_refused(
         ],
     )
     auth = next(c for c in json.loads(capsys.readouterr().out) if c["name"] == "auth")
-    assert code == 1
+    assert code == 3
     assert "DOCTOR_NOT_SET_ANYWHERE" in auth["cause"] and "not set" in auth["cause"]
 
 
@@ -393,7 +393,7 @@ async def test_cli_saved_provider_resolves_its_key(
     monkeypatch.delenv("DOCTOR_PROVIDER_KEY", raising=False)
     code = await asyncio.to_thread(main, ["doctor", "sim", "--json"])
     auth = next(c for c in json.loads(capsys.readouterr().out) if c["name"] == "auth")
-    assert code == 1 and "DOCTOR_PROVIDER_KEY" in auth["cause"]
+    assert code == 3 and "DOCTOR_PROVIDER_KEY" in auth["cause"]
     monkeypatch.setenv("DOCTOR_PROVIDER_KEY", KEY)
     code = await asyncio.to_thread(main, ["doctor", "sim", "--json"])
     out = capsys.readouterr().out

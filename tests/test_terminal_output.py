@@ -156,7 +156,9 @@ def test_bench_shows_hostile_ids_and_errors_as_escapes(
     assert "does not exist" in run.stderr and "m\\x1b]0;pwned\\x07" in run.stdout
     _assert_inert(run.stdout + run.stderr)
     unknown = _run(
-        ["bench", "--base-url", hostile_server, "--model", "nope", "--csv", csv_path], env
+        # a new CSV: an existing one is refused (issue 16, no silent overwrite)
+        ["bench", "--base-url", hostile_server, "--model", "nope", "--csv", csv_path + "2"],
+        env,
     )
     # an unlisted id is tried anyway (issue 13), with a warning that names the listed ids
     assert unknown.returncode == 3 and "'nope' is not on the list" in unknown.stderr

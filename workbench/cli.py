@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import textwrap
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from workbench import __version__
 from workbench.commands import (
     bench,
+    completion,
     desktop_cmd,
     doctor_cmd,
+    examples,
     gui_cmd,
     import_cmd,
     kernels_cmd,
@@ -20,10 +25,65 @@ from workbench.commands import (
     serve,
     summary_cmd,
 )
+from workbench.core.terminal import safe_console
+
+
+class _Formatter(argparse.HelpFormatter):
+    """Help that shows each option's default and keeps the line breaks of examples."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        lines = []
+        for line in text.splitlines():
+            lead = indent + line[: len(line) - len(line.lstrip())]
+            body = " ".join(line.split())
+            # a wrapped example line continues indented, so each example stays one item
+            more = lead + "    " if line.startswith(" ") else lead
+            lines.append(textwrap.fill(body, width, initial_indent=lead, subsequent_indent=more))
+        return "\n".join(lines)
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (
+            not action.option_strings
+            or default is None
+            or default is False
+            or default == argparse.SUPPRESS
+            or default in ([], ())
+            or "default" in text
+            or action.help == argparse.SUPPRESS
+        ):
+            return action.help
+        return f"{text} (default: %(default)s)".strip()
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the project's bad-input rule: exit 2, and the message names the fix."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(
+            2,
+            f"{self.prog}: error: {message}\n"
+            f"Fix: correct the command line; `{self.prog} --help` lists every option.\n",
+        )
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        known, extras = super().parse_known_args(args, namespace)
+        # the innermost command parses first: its parser names the command in a later error
+        if not hasattr(known, "parser_"):
+            known.parser_ = self
+        return known, extras
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="workbench",
         description="Attention Workbench: compare LLMs behind OpenAI-compatible APIs and see "
         "why one decodes faster. With no subcommand it opens the desktop app (or, with no "
@@ -48,7 +108,20 @@ def build_parser() -> argparse.ArgumentParser:
     results_cmd.add_parser(sub)
     summary_cmd.add_parser(sub)
     desktop_cmd.add_parser(sub)
+    completion.add_parser(sub, build_parser)
+    parser.epilog = examples.epilog("")
+    _add_examples(parser)
     return parser
+
+
+def _add_examples(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> None:
+    """Every command's examples as its epilog (a command with its own epilog keeps it)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                if child.epilog is None:
+                    child.epilog = examples.epilog(" ".join((*path, name)))
+                _add_examples(child, (*path, name))
 
 
 DEFAULT_COMPARISON = [
@@ -59,8 +132,6 @@ DEFAULT_COMPARISON = [
     "sim-deepseek-v3",
     "--prompt-tokens",
     "32K",
-    "--csv",
-    "results.csv",
 ]
 
 
@@ -98,8 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"No window: {problem}\nRunning the headless comparison instead.\n", file=sys.stderr
             )
             args_list = DEFAULT_COMPARISON
+    safe_console()
     parser = build_parser()
-    args = parser.parse_args(args_list)
+    args, extras = parser.parse_known_args(args_list)
+    if extras:
+        args.parser_.error(f"unrecognized arguments: {' '.join(extras)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -108,3 +182,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `workbench history list | head`: the reader left, not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -15,7 +15,14 @@ from collections import Counter
 from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
+from typing import Any
 
+from workbench.commands.bench_output import (
+    add_output_args,
+    choose_csv,
+    print_json,
+    write_run_json,
+)
 from workbench.commands.bench_workers import add_worker_args, check_cluster, make_runner
 from workbench.commands.common import (
     LOCAL_PROVIDER,
@@ -37,21 +44,25 @@ from workbench.commands.compare_route import (
     route_target,
     write_chart,
 )
+from workbench.commands.progress import ProgressDisplay, add_verbosity_args, verbosity
 from workbench.core import loop as event_loop
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientPool
+from workbench.core.context_fit import overflows
 from workbench.core.coordinator import ShardedRunner
-from workbench.core.csv_export import CsvWriter, check_csv_path
+from workbench.core.csv_export import CsvWriter
 from workbench.core.doctor import suggest_models
 from workbench.core.plan import Choices, build_plan
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
 from workbench.core.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
+    RequestResult,
     Target,
     Timeouts,
 )
 from workbench.core.route_compare import ROUTES, RouteComparison
+from workbench.core.run_report import run_document
 from workbench.core.runner import (
     MAX_CONCURRENCY,
     MAX_OUTPUT_TOKENS,
@@ -71,7 +82,6 @@ from workbench.core.summary import Summarizer
 from workbench.core.terminal import printable
 from workbench.report import format_route_table, format_summary_table
 
-DEFAULT_CSV = "results.csv"
 EXIT_OK, EXIT_FAILED_RUN, EXIT_BAD_INPUT, EXIT_SOME_FAILED = 0, 1, 2, 3
 _NO_STORE_HINT = " (or pass --no-store to run without recording a history)"
 
@@ -156,8 +166,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="run all models at once (the default for the built-in provider, whose simulated "
         "models share nothing)",
     )
-    p.add_argument("--language", choices=("en", "zh"), default="en")
-    p.add_argument("--task", choices=("summary", "needle"), default="summary")
+    p.add_argument(
+        "--language", choices=("en", "zh"), default="en", help="language of the prompt text"
+    )
+    p.add_argument(
+        "--task",
+        choices=("summary", "needle"),
+        default="summary",
+        help="summarise the prompt, or find a code hidden in it (--needle-depth)",
+    )
     p.add_argument(
         "--needle-depth",
         type=float_in(0, 1, "needle depth"),
@@ -204,11 +221,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "its own row",
     )
     p.add_argument(
-        "--csv",
-        default=DEFAULT_CSV,
-        metavar="PATH",
-        help="where to write the rows (one per request, appended as each finishes)",
+        "--allow-overflow",
+        action="store_true",
+        help="send prompts whose tokens + --max-tokens exceed the model's known context window "
+        "(refused by default) to test the server's own answer",
     )
+    add_output_args(p)
+    add_verbosity_args(p)
     p.add_argument("--no-store", action="store_true", help="do not record the run in the history")
     add_transport_arg(p)
     add_worker_args(p)
@@ -228,9 +247,9 @@ async def _run(args: argparse.Namespace) -> int:
     if not check_cluster(args):  # Ray missing, an address that is none
         return EXIT_BAD_INPUT
     try:
-        csv_path = check_csv_path(args.csv)
+        csv_path = choose_csv(args)
     except ValueError as exc:
-        fail(f"--csv: {exc}")
+        fail(f"--output: {exc}" if args.output is not None else f"--csv: {exc}")
         return EXIT_BAD_INPUT
     try:
         store = None if args.no_store else RunStore()
@@ -244,6 +263,10 @@ async def _run(args: argparse.Namespace) -> int:
         if planned is None:
             return EXIT_BAD_INPUT
         plan, endpoints = planned
+        too_long = overflows(plan)
+        if too_long and not args.allow_overflow:
+            fail(too_long)
+            return EXIT_BAD_INPUT
         try:
             writer = CsvWriter(csv_path)
         except OSError as exc:
@@ -265,7 +288,7 @@ async def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         try:
-            outcome = await _drive(runner, plan, writer, bool(args.compare_route))
+            outcome = await _drive(runner, plan, writer, args)
         except StoreError as exc:  # the history refused the run before anything was sent
             fail(f"{exc}{_NO_STORE_HINT}")
             return EXIT_BAD_INPUT
@@ -273,7 +296,19 @@ async def _run(args: argparse.Namespace) -> int:
             save_calibration(calibration)
         except OSError as exc:
             print(f"warning: the prompt calibration was not saved: {exc}", file=sys.stderr)
-        code = _report(outcome, writer, store is not None)
+        document = run_document(
+            outcome.final.run_id if outcome.final else None, plan.to_config(), outcome.rows
+        )
+        code = _report(outcome, writer, store is not None, document if args.json else None)
+        if args.output is not None:
+            try:
+                write_run_json(args.output, document)
+            except OSError as exc:
+                fail(
+                    f"cannot write run.json in {args.output} ({exc.strerror or exc}); "
+                    f"the rows are in {writer.path}"
+                )
+                code = code or EXIT_FAILED_RUN
         if outcome.routes is not None and args.chart:
             write_chart(outcome.routes.levels(), args.chart, args.model[0])
         return code
@@ -405,27 +440,26 @@ class _Outcome:
     csv_error: OSError | None = None
     signal_number: int | None = None
     not_sent: set[str] = field(default_factory=set)  # models whose 'not sent' row was printed
+    rows: list[RequestResult] = field(default_factory=list)  # every row, warm-ups included
 
 
 async def _drive(
-    runner: Runner | ShardedRunner, plan: RunPlan, writer: CsvWriter, routed: bool
+    runner: Runner | ShardedRunner, plan: RunPlan, writer: CsvWriter, args: argparse.Namespace
 ) -> _Outcome:
-    """Consume the run's events: print progress, append each row to the CSV as it finishes."""
-    outcome = _Outcome(routes=RouteComparison() if routed else None)
+    """Consume the run's events: show progress, append each row to the CSV as it finishes."""
+    outcome = _Outcome(routes=RouteComparison() if args.compare_route else None)
     stopped_by: list[int] = []
     remove_handlers = _stop_on_signals(runner, stopped_by)
     try:
-        async for event in runner.run(plan):
-            if isinstance(event, Progress):
-                eta = f", ETA {event.eta_s:.0f} s" if event.eta_s is not None else ""
-                print(
-                    f"  {event.done}/{event.total} done, {event.errors} failed{eta}",
-                    file=sys.stderr,
-                )
-            elif isinstance(event, RequestFinished):
-                _take(event, outcome, writer, runner)
-            elif isinstance(event, RunFinished):
-                outcome.final = event
+        with ProgressDisplay(plan, verbosity(args)) as display:
+            async for event in runner.run(plan):
+                if isinstance(event, Progress):
+                    display.progress(event)
+                elif isinstance(event, RequestFinished):
+                    display.finished(event)
+                    _take(event, outcome, writer, runner)
+                elif isinstance(event, RunFinished):
+                    outcome.final = event
     finally:
         remove_handlers()
     outcome.signal_number = stopped_by[0] if stopped_by else None
@@ -435,9 +469,10 @@ async def _drive(
 def _take(
     event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: Runner | ShardedRunner
 ) -> None:
-    """One finished request: its row to the CSV (warm-ups are not rows; a calibration request
-    is, since its failure is often the cause of the others'), measured ones to the summary."""
+    """One finished request: its row to the CSV (warm-up and calibration rows too, marked by
+    `phase`), measured ones to the summary."""
     result = event.result
+    outcome.rows.append(result)
     label = "" if result.phase == "measured" else f"{result.phase}: "
     unsent = result.t_send is None and (result.error_message or "").startswith("not sent (")
     if not result.ok and not (unsent and event.target.label in outcome.not_sent):
@@ -459,8 +494,6 @@ def _take(
             ),
             file=sys.stderr,
         )
-    if result.phase == "warmup":
-        return
     if result.phase == "measured":
         outcome.summary.add(result)
         if outcome.routes is not None:
@@ -506,16 +539,24 @@ def _stop_on_signals(runner: Runner | ShardedRunner, stopped_by: list[int]) -> C
     return remove
 
 
-def _report(outcome: _Outcome, writer: CsvWriter, stored: bool) -> int:
-    """Print the table and where the rows went; the exit code by docs/reliability.md."""
+def _report(
+    outcome: _Outcome, writer: CsvWriter, stored: bool, document: dict[str, Any] | None
+) -> int:
+    """Print the table (or, with --json, the run document) and where the rows went; the exit
+    code by docs/reliability.md."""
     final = outcome.final
     assert final is not None  # the runner always ends with RunFinished
-    if outcome.routes is not None:  # the summary's groups would mix the concurrency levels
+    if document is not None:
+        print_json(document)
+    elif outcome.routes is not None:  # the summary's groups would mix the concurrency levels
         print(format_route_table(outcome.routes.levels()))
     else:
         print(format_summary_table(outcome.summary.cells()))
     run_note = f" (run {final.run_id})" if stored else ""
-    print(f"\nWrote {writer.rows} rows to {writer.path}{run_note}")
+    print(
+        f"\nWrote {writer.rows} rows to {writer.path}{run_note}",
+        file=sys.stderr if document is not None else sys.stdout,
+    )
     if outcome.csv_error is not None:
         where = f"; every row is in the history{run_note}" if stored else ""
         fail(

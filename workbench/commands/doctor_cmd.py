@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
 from contextlib import AsyncExitStack
@@ -19,9 +18,9 @@ from workbench.commands.common import LOCAL_PROVIDER, fail
 from workbench.core.doctor import Check, diagnose, passed
 from workbench.core.providers import ProxyChoice, UrlCredentials, normalize_base_url
 from workbench.core.secrets import redact, register_secret
-from workbench.core.terminal import escape_quoted, printable
+from workbench.core.terminal import fits, json_text, printable
 
-MARKS = {"ok": "✓", "fail": "✗", "skip": "–"}
+MARKS = {"ok": ("✓", "OK"), "fail": ("✗", "FAIL"), "skip": ("–", "-")}
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -98,12 +97,11 @@ async def _run(args: argparse.Namespace) -> int:
             key_source=target.key_source,
         )
     if args.json:  # JSON escapes C0 controls; escape_quoted the C1 and bidi characters
-        print(
-            escape_quoted(json.dumps([c.to_json() for c in checks], ensure_ascii=False, indent=2))
-        )
+        print(json_text([c.to_json() for c in checks]))
     else:
         _print_human(target, args.model or target.model, checks)
-    return 0 if passed(checks) else 1
+    # a failed check is a finished diagnosis with some failures: exit 3, as a run's failed rows
+    return 0 if passed(checks) else 3
 
 
 def _key_from_env(var: str) -> tuple[str | None, str]:
@@ -202,7 +200,7 @@ def _print_human(target: _Target, model: str | None, checks: list[Check]) -> Non
     for warning in target.warnings:
         _out(f"WARNING: {warning}")
     for check in checks:
-        mark = MARKS["skip"] if check.skipped else MARKS["ok" if check.ok else "fail"]
+        mark = fits(*MARKS["skip" if check.skipped else "ok" if check.ok else "fail"])
         _out(f"{mark} {check.name}: {check.evidence}")
         if not check.ok and not check.skipped:
             _out(f"    cause: {check.cause}")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 from contextlib import AsyncExitStack
+from typing import Any
 
-from workbench.commands.common import add_target_args, resolve_endpoint
-from workbench.core.catalog import load_catalog
+from workbench.commands.common import Endpoint, add_target_args, resolve_endpoint
+from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.secrets import redact
-from workbench.core.terminal import printable
+from workbench.core.terminal import json_text, printable
 
 
 def _out(line: str) -> None:
@@ -25,7 +26,32 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "provider. A saved provider's model entries override the catalog's facts.",
     )
     add_target_args(p)
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the models as JSON: {base_url, listed, models: [{id, attention, "
+        "context_window, display_name, saved, on_server}]}",
+    )
     p.set_defaults(func=run)
+
+
+def _document(endpoint: Endpoint, catalog: Catalog, saved_ids: list[str]) -> dict[str, Any]:
+    listed = endpoint.models is not None
+    ids = sorted(endpoint.models or ()) + [m for m in saved_ids if m not in (endpoint.models or ())]
+    models = []
+    for model_id in ids:
+        facts = endpoint.model_facts(catalog, model_id)
+        models.append(
+            {
+                "id": model_id,
+                "attention": facts.attention,
+                "context_window": facts.context_window,
+                "display_name": facts.display_name,
+                "saved": model_id in saved_ids,
+                "on_server": model_id in endpoint.models if endpoint.models is not None else None,
+            }
+        )
+    return {"base_url": endpoint.base_url, "listed": listed, "models": models}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,6 +65,9 @@ async def _run(args: argparse.Namespace) -> int:
         if endpoint is None:
             return 2
         saved_ids = [m.id for m in endpoint.saved.models] if endpoint.saved else []
+        if args.json:
+            print(redact(json_text(_document(endpoint, catalog, saved_ids))))
+            return 0
         if endpoint.models is None:
             _out(f"{endpoint.base_url} has no model list (GET /models answered 404)")
             if not saved_ids:

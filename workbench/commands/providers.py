@@ -27,7 +27,7 @@ from workbench.core.providers import (
     normalize_base_url,
 )
 from workbench.core.secrets import is_env_var_name, parse_env_reference, redact
-from workbench.core.terminal import printable, printable_lines
+from workbench.core.terminal import json_text, printable, printable_lines
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,6 +41,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     actions = p.add_subparsers(dest="action", metavar="ACTION")
 
     ls = actions.add_parser("list", help="name, base URL, where the key comes from, models")
+    ls.add_argument(
+        "--json",
+        action="store_true",
+        help="print them as JSON: {path, providers: [{name, base_url, key, models, proxy, "
+        "warnings}]} (the key as where it comes from, never its value)",
+    )
     ls.set_defaults(func=_list)
 
     show = actions.add_parser("show", help="everything saved about one provider")
@@ -58,7 +64,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "(or $VAR / ${VAR}), or --keyring ACCOUNT for a key already in the OS keyring.",
     )
     add.add_argument("name")
-    add.add_argument("--base-url", required=True, metavar="URL")
+    add.add_argument(
+        "--base-url", required=True, metavar="URL", help="the OpenAI-compatible API's base URL"
+    )
     key = add.add_mutually_exclusive_group()
     key.add_argument("--api-key-env", metavar="VAR", help="environment variable with the key")
     key.add_argument("--keyring", metavar="ACCOUNT", help="OS keyring account with the key")
@@ -92,9 +100,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="turn TLS certificate verification off for this provider (shown as a warning)",
     )
-    add.add_argument("--first-token-timeout", type=float, metavar="S")
-    add.add_argument("--stall-timeout", type=float, metavar="S")
-    add.add_argument("--total-timeout", type=float, metavar="S")
+    add.add_argument(
+        "--first-token-timeout", type=float, metavar="S", help="this provider's wait for a token"
+    )
+    add.add_argument(
+        "--stall-timeout", type=float, metavar="S", help="its longest gap between tokens"
+    )
+    add.add_argument(
+        "--total-timeout", type=float, metavar="S", help="its limit for a whole request"
+    )
     add.add_argument("--replace", action="store_true", help="overwrite a provider of that name")
     add.set_defaults(func=_add)
 
@@ -128,6 +142,23 @@ def _describe_proxy(provider: Provider) -> str:
 
 def _list(args: argparse.Namespace) -> int:
     found = _load()
+    if getattr(args, "json", False):
+        doc = {
+            "path": str(found.path),
+            "providers": [
+                {
+                    "name": p.name,
+                    "base_url": p.base_url,
+                    "key": p.key.describe(),
+                    "models": [m.id for m in p.models],
+                    "proxy": p.proxy.describe(),
+                    "warnings": list(p.warnings()),
+                }
+                for p in found.providers
+            ],
+        }
+        print(redact(json_text(doc)))
+        return 0
     if not found.providers:
         _out(f"No saved providers in {found.path}.")
         _out("Add one: workbench providers add NAME --base-url URL --api-key-env VAR")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from workbench.commands import history_cmd
 from workbench.core.result_files import vllm
 from workbench.core.result_import import ImportOutcome, import_files
 from workbench.core.secrets import redact
@@ -37,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=run_import)
     history = sub.add_parser(
         "history",
-        help="export a recorded run",
+        help="list, show or export recorded runs",
         description="Work with the run history.",
     )
     actions = history.add_subparsers(dest="history_command", metavar="ACTION")
@@ -56,6 +57,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "-o", "--output", type=Path, help="the file to write (default: standard output)"
     )
     export.set_defaults(func=run_export)
+    history_cmd.add_actions(actions)
     history.set_defaults(func=lambda _args: _usage(history))
 
 

@@ -15,7 +15,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="serve the simulated models over an OpenAI-compatible API",
         description="Serve the built-in simulated models on 127.0.0.1 until Ctrl-C.",
     )
-    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (another machine can reach 0.0.0.0; there is no TLS)",
+    )
     p.add_argument(
         "--port",
         type=int_in(0, 65535, "the port"),
@@ -33,7 +37,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="answer only under /v1 (by default the routes also answer without it)",
     )
     add_simulation_args(p)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--seed", type=int, default=0, help="seed of --jitter: the same seed, the same delays"
+    )
     p.add_argument(
         "--kernel-csv",
         metavar="PATH",

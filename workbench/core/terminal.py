@@ -15,7 +15,11 @@ already escape C0 controls themselves).
 
 from __future__ import annotations
 
+import codecs
+import json
 import re
+import sys
+from typing import TextIO
 
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}]")
@@ -45,3 +49,52 @@ def escape_quoted(document: str) -> str:
     strings).
     """
     return _UNSAFE_IN_QUOTES.sub(lambda m: f"\\u{ord(m.group()):04x}", document)
+
+
+_ASCII = {"✓": "OK", "✗": "X", "→": "->", "←": "<-", "…": "...", "×": "x", "–": "-", "—": "--"}
+_ERRORS = "workbench-ascii"
+
+
+def _ascii_fallback(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    bad = error.object[error.start : error.end]
+    return "".join(_ASCII.get(char, "?") for char in bad), error.end
+
+
+codecs.register_error(_ERRORS, _ascii_fallback)
+
+
+def safe_console() -> None:
+    """Make stdout and stderr never raise on a character their encoding lacks.
+
+    A Windows console redirected to a file is often cp1252, a C locale ASCII: printing a model
+    id in Chinese or a check mark there raised UnicodeEncodeError mid-output. Marks and arrows
+    now print as ASCII (``OK``, ``->``), anything else as ``?``.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=_ERRORS)
+
+
+def fits(text: str, fallback: str, stream: TextIO | None = None) -> str:
+    """`text` when `stream` (stdout by default) can encode it, else the ASCII `fallback`."""
+    encoding = getattr(stream or sys.stdout, "encoding", None) or "ascii"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return fallback
+    return text
+
+
+def json_text(document: object) -> str:
+    """`document` as indented JSON, safe for the terminal and for stdout's encoding.
+
+    Non-ASCII text stays readable on a UTF-8 console; elsewhere it becomes the JSON ``\\uXXXX``
+    escape (a ``?`` from `safe_console` would change the values).
+    """
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    if fits(text, "") != text:
+        return json.dumps(document, ensure_ascii=True, indent=2)
+    return escape_quoted(text)

@@ -1,0 +1,106 @@
+"""Where `workbench bench` puts its results: `--csv`, `--output DIR`, `--json`, `--force`.
+
+Nothing is overwritten silently: an explicit `--csv` file with rows in it, or a non-empty
+`--output` folder, is refused (exit 2) unless `--force`; the default `results.csv`, when taken,
+moves to the next free `results-N.csv` and says so, so the headless default run keeps working.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from workbench.core.csv_export import check_csv_path
+from workbench.core.secrets import redact
+from workbench.core.terminal import json_text, printable
+
+DEFAULT_CSV = "results.csv"
+RUN_JSON = "run.json"
+
+
+def add_output_args(p: argparse.ArgumentParser) -> None:
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--csv",
+        metavar="PATH",
+        help="where to write the rows (one per request, appended as each finishes); an existing "
+        f"file is refused unless --force (default: {DEFAULT_CSV}, or results-N.csv when taken)",
+    )
+    where.add_argument(
+        "--output",
+        metavar="DIR",
+        type=Path,
+        help=f"a folder for results.csv (row by row) and {RUN_JSON} (configuration and "
+        "aggregates); created if missing, refused when not empty unless --force",
+    )
+    p.add_argument(
+        "--force", action="store_true", help="replace an existing --csv file or --output folder"
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the run (configuration, aggregates per model, row counts) as JSON on stdout "
+        "instead of the table; progress stays on stderr",
+    )
+
+
+def _has_rows(path: Path) -> bool:
+    return path.is_file() and path.stat().st_size > 0
+
+
+def _free_default() -> Path:
+    path = Path(DEFAULT_CSV)
+    number = 1
+    while _has_rows(path):
+        path = Path(f"results-{number}.csv")
+        number += 1
+    return path
+
+
+def choose_csv(args: argparse.Namespace) -> Path:
+    """The CSV path to write, checked; ValueError names the cause and the fix."""
+    if args.output is not None:
+        folder = args.output.expanduser()
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"--output {folder} is a file; give a folder (it is created)")
+        if folder.is_dir() and any(folder.iterdir()) and not args.force:
+            raise ValueError(
+                f"--output {folder} is not empty; pass --force to replace the results in it, "
+                "or give a new folder"
+            )
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ValueError(
+                f"cannot create --output {folder}: {exc.strerror or exc}; pick a folder you can "
+                "write to"
+            ) from None
+        return check_csv_path(folder / DEFAULT_CSV)
+    if args.csv is None:
+        path = _free_default()
+        if path.name != DEFAULT_CSV:
+            print(f"{DEFAULT_CSV} has rows already: writing {path}", file=sys.stderr)
+        return check_csv_path(path)
+    path = Path(args.csv).expanduser()
+    if _has_rows(path) and not args.force:
+        raise ValueError(
+            f"{path} exists and has rows; pass --force to replace it, or give a new --csv path"
+        )
+    return check_csv_path(args.csv)  # the text as given: an empty one is named as such
+
+
+def print_json(document: dict[str, Any]) -> None:
+    """The run document on stdout; keys never enter a plan, redact is a second guard."""
+    print(redact(json_text(document)))
+
+
+def write_run_json(folder: Path, document: dict[str, Any]) -> Path:
+    """`run.json` in `folder`; OSError propagates (the caller reports it, exit 1)."""
+    path = folder.expanduser() / RUN_JSON
+    text = redact(json.dumps(document, indent=2, ensure_ascii=False))
+    path.write_text(text + "\n", encoding="utf-8")
+    print(printable(f"Wrote {path}"), file=sys.stderr)
+    return path

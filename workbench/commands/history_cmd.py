@@ -1,0 +1,141 @@
+"""`workbench history list` and `workbench history show RUN`: the run history from a terminal.
+
+`--json` prints the documents README "JSON output" describes; `show` prints the same run
+document as `bench --json` (configuration, aggregates per model, row counts) plus the run's
+kind, status and times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from workbench.core.run_report import run_document
+from workbench.core.secrets import redact
+from workbench.core.store import RunInfo, RunStore, StoreError
+from workbench.core.terminal import json_text, printable, printable_lines
+
+
+def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    ls = actions.add_parser(
+        "list",
+        help="the recorded runs, newest first",
+        description="List the runs in the history: id, kind, status, when, models, measured "
+        "and failed requests.",
+        epilog="examples:\n  workbench history list\n  workbench history list --limit 5 --json",
+    )
+    ls.add_argument("--limit", type=int, default=20, help="at most this many runs (default: 20)")
+    ls.add_argument("--json", action="store_true", help="print the runs as a JSON list")
+    ls.set_defaults(func=run_list)
+    show = actions.add_parser(
+        "show",
+        help="one run's configuration and aggregates",
+        description="Show one recorded run: its configuration and, per model, the aggregates "
+        "(mean/median/std/p90/p99 of TTFT, TPOT, ITL and end-to-end latency, request and output "
+        "throughput) under vLLM's names.",
+        epilog="examples:\n  workbench history show 3f2a\n  workbench history show 3f2a --json",
+    )
+    show.add_argument("run", metavar="RUN", help="a run id (or its first characters)")
+    show.add_argument("--json", action="store_true", help="print the run as JSON")
+    show.set_defaults(func=run_show)
+
+
+def _err(message: str) -> None:
+    print(f"error: {printable_lines(redact(message))}", file=sys.stderr)
+
+
+def _when(stamp: float | None) -> str | None:
+    return None if stamp is None else time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(stamp))
+
+
+def _models(info: RunInfo) -> list[str]:
+    targets = info.config.get("targets") or ()
+    return [str(t.get("model")) for t in targets if isinstance(t, dict) and t.get("model")]
+
+
+def _entry(info: RunInfo) -> dict[str, Any]:
+    return {
+        "run_id": info.run_id,
+        "kind": info.kind,
+        "status": info.status,
+        "created_at": _when(info.created_at),
+        "finished_at": _when(info.finished_at),
+        "models": _models(info),
+        "requests": info.requests,
+        "errors": info.errors,
+    }
+
+
+def run_list(args: argparse.Namespace) -> int:
+    if args.limit < 1:
+        _err(f"--limit must be 1 or more, not {args.limit}; e.g. --limit 20")
+        return 2
+    try:
+        with RunStore(recover=False) as store:
+            runs = store.runs(limit=args.limit)
+    except StoreError as exc:
+        _err(str(exc))
+        return 2
+    entries = [_entry(info) for info in runs]
+    if args.json:
+        print(redact(json_text(entries)))
+        return 0
+    if not entries:
+        print("No runs in the history yet: `workbench bench --model M` records one.")
+    for e in entries:
+        line = (
+            f"{e['run_id'][:12]}  {e['created_at']}  {e['kind']:<10} {e['status']:<9} "
+            f"{e['requests']:>5} req {e['errors']:>4} failed  {', '.join(e['models'])}"
+        )
+        print(printable(redact(line)))
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    try:
+        with RunStore(recover=False) as store:
+            matches = [r.run_id for r in store.runs(limit=-1) if r.run_id.startswith(args.run)]
+            if len(matches) != 1:
+                what = "no run" if not matches else f"{len(matches)} runs"
+                _err(
+                    f"{what} in {store.path} match {args.run!r}: give more of the run id "
+                    "(`workbench history list` shows them)"
+                )
+                return 2
+            info = store.run(matches[0])
+            results = store.results(info.run_id)
+            stored = store.aggregates(info.run_id)
+    except StoreError as exc:
+        _err(str(exc))
+        return 2
+    document = {**_entry(info), **run_document(info.run_id, info.config, results)}
+    if not results and stored:  # an aggregate-only import: its own figures
+        model = (_models(info) or ["?"])[0]
+        document["aggregates"] = {model: {f"{s}_{m}": v for (m, s), v in stored.items()}}
+    if args.json:
+        print(redact(json_text(document)))
+        return 0
+    _print_show(document)
+    return 0
+
+
+def _print_show(document: dict[str, Any]) -> None:
+    head = (
+        f"run {document['run_id']}: {document['kind']}, {document['status']}, "
+        f"{document['created_at']}"
+    )
+    lines = [head, f"rows: {document['rows']}"]
+    config = document["config"]
+    for key in ("prompt_lengths", "repeats", "concurrency", "warmup", "max_tokens", "mode"):
+        if key in config:
+            lines.append(f"  {key}: {config[key]}")
+    for model, values in document["aggregates"].items():
+        lines.append(f"{model}:")
+        for name in sorted(values):
+            value = values[name]
+            shown = f"{value:.3f}" if isinstance(value, float) else str(value)
+            lines.append(f"  {name}: {shown}")
+    for line in lines:
+        print(printable(redact(line)))

@@ -1,0 +1,35 @@
+"""Prompts that will not fit a model's context window, found before anything is sent.
+
+A 128K prompt with max_tokens 256 sent to a 131,072-token model fails with HTTP 400 after the
+upload; the catalog (or the saved provider) already knew the window, so the run is refused
+first with the numbers. Only targets whose window is known are checked.
+"""
+
+from __future__ import annotations
+
+from workbench.core.runner import RunPlan
+
+
+def overflows(plan: RunPlan) -> str | None:
+    """The refusal, with one line per (model, prompt length) whose prompt + max_tokens exceeds
+    the window; None when everything fits."""
+    lines = []
+    for target in plan.targets:
+        window = target.context_window
+        if not window:
+            continue
+        for length in plan.prompt_lengths:
+            need = length + plan.max_tokens
+            if need > window:
+                lines.append(
+                    f"{target.model}: a {length:,}-token prompt + max_tokens {plan.max_tokens:,} "
+                    f"= {need:,} tokens, over its context window of {window:,}"
+                )
+    if not lines:
+        return None
+    return (
+        "the prompt will not fit the model's context window; nothing was sent:\n  "
+        + "\n  ".join(lines)
+        + "\nFix: a shorter --prompt-tokens or a lower --max-tokens, or --allow-overflow to "
+        "send it anyway and see the server's own answer"
+    )

@@ -1,0 +1,68 @@
+"""A run as one JSON document: its configuration, vLLM-named aggregates per model, row counts.
+
+`bench --json`, `bench --output DIR` (run.json) and `history show RUN --json` print the same
+document, so a script reads any of them the same way (schema in README, "JSON output").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from workbench.core.result_files import vllm
+from workbench.core.results import RequestResult
+
+SCHEMA = "workbench.run/1"
+# vLLM's per-request lists and its echo of settings: not aggregates
+_NOT_AGGREGATES = frozenset(
+    {
+        "input_lens",
+        "output_lens",
+        "ttfts",
+        "itls",
+        "start_times",
+        "generated_texts",
+        "errors",
+        vllm.LAST_TOKEN,
+        "date",
+        "backend",
+        "endpoint_type",
+        "label",
+        "model_id",
+        "tokenizer_id",
+        "base_url",
+        "request_rate",
+        "burstiness",
+        "request_goodput",
+    }
+)
+
+
+def aggregates(results: Sequence[RequestResult]) -> dict[str, Any]:
+    """Mean, median, std, p90/p95/p99 of ttft/tpot/itl/e2el in ms (`mean_ttft_ms`…) and the
+    request and output throughput of the measured rows, as `vllm bench serve` names them."""
+    document = vllm.export([r for r in results if not r.warmup], {})
+    return {k: v for k, v in document.items() if k not in _NOT_AGGREGATES}
+
+
+def run_document(
+    run_id: str | None, config: dict[str, Any], results: Sequence[RequestResult]
+) -> dict[str, Any]:
+    """The run: `config` as planned, aggregates per model (in plan order), and row counts."""
+    models: dict[str, list[RequestResult]] = {}
+    for result in results:
+        models.setdefault(result.model, []).append(result)
+    measured = [r for r in results if r.phase == "measured"]
+    return {
+        "schema": SCHEMA,
+        "run_id": run_id,
+        "config": config,
+        "aggregates": {model: aggregates(rows) for model, rows in models.items()},
+        "rows": {
+            "total": len(results),
+            "measured": len(measured),
+            "failed": sum(1 for r in measured if not r.ok),
+            "warmup": sum(1 for r in results if r.phase == "warmup"),
+            "calibration": sum(1 for r in results if r.phase == "calibration"),
+        },
+    }
