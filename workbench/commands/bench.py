@@ -106,6 +106,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "the CSV); 2: bad input, nothing sent; 3: some requests failed; 130: interrupted.",
     )
     add_target_args(p)
+    _add_plan_args(p)
+    _add_prompt_args(p)
+    _add_limit_args(p)
+    add_output_args(p)
+    add_verbosity_args(p)
+    p.add_argument("--no-store", action="store_true", help="do not record the run in the history")
+    add_transport_arg(p)
+    add_worker_args(p)
+    add_compare_args(p)
+    p.set_defaults(func=run)
+
+
+def _add_plan_args(p: argparse.ArgumentParser) -> None:
+    """What is measured: the models, the prompt lengths, how many requests and how at once."""
     p.add_argument(
         "--model",
         action="append",
@@ -166,6 +180,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="run all models at once (the default for the built-in provider, whose simulated "
         "models share nothing)",
     )
+
+
+def _add_prompt_args(p: argparse.ArgumentParser) -> None:
+    """What the prompt says: its language and task, and whether it repeats (cache test)."""
     p.add_argument(
         "--language", choices=("en", "zh"), default="en", help="language of the prompt text"
     )
@@ -186,6 +204,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="send the same prompt every repeat (no nonce): cold vs warm prefix cache",
     )
+
+
+def _add_limit_args(p: argparse.ArgumentParser) -> None:
+    """How long a request may take, when a refusal is retried, and the context-window check."""
     p.add_argument(
         "--first-token-timeout",
         type=_seconds(),
@@ -226,13 +248,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="send prompts whose tokens + --max-tokens exceed the model's known context window "
         "(refused by default) to test the server's own answer",
     )
-    add_output_args(p)
-    add_verbosity_args(p)
-    p.add_argument("--no-store", action="store_true", help="do not record the run in the history")
-    add_transport_arg(p)
-    add_worker_args(p)
-    add_compare_args(p)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -57,6 +57,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     rm.add_argument("name")
     rm.set_defaults(func=_remove)
 
+    _add_add_parser(actions)
+
+    export = actions.add_parser("export", help="the provider set as TOML without secrets")
+    export.add_argument("path", nargs="?", help="file to write (default: print)")
+    export.set_defaults(func=_export)
+
+    p.set_defaults(func=_list)
+
+
+def _add_add_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`providers add`: the provider's address, where its key lives, and its own limits."""
     add = actions.add_parser(
         "add",
         help="save a provider (the URL is normalised and the changes printed)",
@@ -111,12 +122,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add.add_argument("--replace", action="store_true", help="overwrite a provider of that name")
     add.set_defaults(func=_add)
-
-    export = actions.add_parser("export", help="the provider set as TOML without secrets")
-    export.add_argument("path", nargs="?", help="file to write (default: print)")
-    export.set_defaults(func=_export)
-
-    p.set_defaults(func=_list)
 
 
 def _out(line: str = "") -> None:
