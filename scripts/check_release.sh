@@ -67,7 +67,11 @@ say "workbench models"
 grep -q "sim-70b-gqa" models.txt || { cat models.txt; fail "workbench models does not list sim-70b-gqa"; }
 say "workbench bench --model sim-70b-gqa --prompt-tokens 1K --max-tokens 16"
 "$wb" bench --model sim-70b-gqa --prompt-tokens 1K --max-tokens 16 --csv run.csv
-[ "$(wc -l <run.csv)" -eq 2 ] || fail "bench wrote $(($(wc -l <run.csv) - 1)) rows, expected 1"
+# one measured row (and the model's calibration row beside it, phase=calibration)
+measured=$("$work/venv/bin/python" -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], encoding="utf-8-sig", newline="")))
+print(sum(r["phase"] == "measured" and not r["error_class"] for r in rows))' run.csv)
+[ "$measured" -eq 1 ] || fail "bench wrote $measured measured rows that succeeded, expected 1"
 say "workbench gui --demo-screenshot x.png (offscreen)"
 QT_QPA_PLATFORM=offscreen "$wb" gui --demo-screenshot x.png
 [ -s x.png ] || fail "no screenshot written"
