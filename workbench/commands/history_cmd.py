@@ -46,6 +46,19 @@ def _err(message: str) -> None:
     print(f"error: {printable_lines(redact(message))}", file=sys.stderr)
 
 
+def one_run(store: RunStore, wanted: str) -> str | None:
+    """The one run whose id starts with `wanted`; None (the reason printed) for none or many."""
+    matches = [r.run_id for r in store.runs(limit=-1) if r.run_id.startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    what = "no run" if not matches else f"{len(matches)} runs"
+    _err(
+        f"{what} in {store.path} match {wanted!r}: give more of the run id "
+        "(`workbench history list` shows them)"
+    )
+    return None
+
+
 def _when(stamp: float | None) -> str | None:
     return None if stamp is None else time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(stamp))
 
@@ -96,15 +109,10 @@ def run_list(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     try:
         with RunStore(recover=False) as store:
-            matches = [r.run_id for r in store.runs(limit=-1) if r.run_id.startswith(args.run)]
-            if len(matches) != 1:
-                what = "no run" if not matches else f"{len(matches)} runs"
-                _err(
-                    f"{what} in {store.path} match {args.run!r}: give more of the run id "
-                    "(`workbench history list` shows them)"
-                )
+            run_id = one_run(store, args.run)
+            if run_id is None:
                 return 2
-            info = store.run(matches[0])
+            info = store.run(run_id)
             results = store.results(info.run_id)
             stored = store.aggregates(info.run_id)
     except StoreError as exc:

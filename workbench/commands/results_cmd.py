@@ -107,10 +107,6 @@ def run_import(args: argparse.Namespace) -> int:
     return 2 if any(o.error for o in outcomes) else 0
 
 
-def _find_run(store: RunStore, wanted: str) -> list[str]:
-    return [r.run_id for r in store.runs(limit=-1) if r.run_id.startswith(wanted)]
-
-
 def _vllm_settings(config: dict[str, Any]) -> dict[str, Any]:
     """The run settings an imported vLLM file gave, under vLLM's names."""
     source = config.get("imported") or {}
@@ -128,17 +124,12 @@ def _vllm_settings(config: dict[str, Any]) -> dict[str, Any]:
 def run_export(args: argparse.Namespace) -> int:
     try:
         with RunStore(recover=False) as store:
-            matches = _find_run(store, args.run)
-            if len(matches) != 1:
-                what = "no run" if not matches else f"{len(matches)} runs"
-                _err(
-                    f"{what} in {store.path} match {args.run!r}: give more of the run id "
-                    "(the History tab shows them)"
-                )
+            run_id = history_cmd.one_run(store, args.run)
+            if run_id is None:
                 return 2
-            info = store.run(matches[0])
-            results = store.results(matches[0])
-            aggregates = store.aggregates(matches[0])
+            info = store.run(run_id)
+            results = store.results(run_id)
+            aggregates = store.aggregates(run_id)
     except StoreError as exc:
         _err(str(exc))
         return 2

@@ -152,3 +152,31 @@ class RequestResult:
     @property
     def ok(self) -> bool:
         return self.error_class is None
+
+
+def planned_result(
+    target: Target,
+    run_id: str,
+    length: int,
+    repeat: int,
+    phase: str,
+    concurrency: int,
+    task: str,
+) -> RequestResult:
+    """A planned request's row before anything is known of its answer: which target, which
+    prompt length, which repeat and why it is sent (calibration, warmup or measured)."""
+    return RequestResult(
+        model=target.model,
+        provider=target.provider,
+        base_url=target.base_url,
+        attention=target.attention,
+        run_id=run_id,
+        prompt_tokens_target=length,
+        repeat=repeat,
+        concurrency=concurrency,
+        warmup=phase != "measured",
+        phase=phase,
+        task=task,
+        route=target.route,
+        prices=target.prices,
+    )

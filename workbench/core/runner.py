@@ -36,6 +36,7 @@ from workbench.core.results import (
     ErrorClass,
     RequestResult,
     Target,
+    planned_result,
 )
 
 # The plan, the events and the sink live in their own modules; they are re-exported here
@@ -354,24 +355,11 @@ class Runner:
     ) -> RequestResult:
         plan = state.plan
         baseline = state.baselines.get((target.base_url, target.model), Baseline())
-        return RequestResult(
-            model=target.model,
-            provider=target.provider,
-            base_url=target.base_url,
-            attention=target.attention,
-            run_id=state.run_id,
-            prompt_tokens_target=length,
-            repeat=repeat,
-            concurrency=concurrency,
-            attempt=attempt,
-            warmup=phase != "measured",
-            phase=phase,
-            task="calibration" if phase == "calibration" else plan.task,
-            network_baseline_ms=baseline.ms,
-            baseline_method=baseline.method,
-            route=target.route,
-            prices=target.prices,
-        )
+        task = "calibration" if phase == "calibration" else plan.task
+        result = planned_result(target, state.run_id, length, repeat, phase, concurrency, task)
+        result.attempt = attempt
+        result.network_baseline_ms, result.baseline_method = baseline.ms, baseline.method
+        return result
 
     @staticmethod
     def _calibration_key(target: Target) -> str:

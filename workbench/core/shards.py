@@ -24,7 +24,7 @@ from typing import Any
 from workbench.core.clients import ClientOptions, ClientPool, Transport
 from workbench.core.errors import diagnosis
 from workbench.core.prompts import Calibration, PromptBuilder
-from workbench.core.results import ErrorClass, RequestResult, Target
+from workbench.core.results import ErrorClass, RequestResult, Target, planned_result
 from workbench.core.runner import RequestFinished, RunFinished, Runner, RunPlan
 
 # (target label, route, prompt length, phase, repeat): one planned request of a run
@@ -119,23 +119,10 @@ def lost_row(
     """The row of a request whose worker died before it finished."""
     _label, route, length, phase, repeat = key
     lost = diagnosis(ErrorClass.WORKER_LOST, why)
-    return RequestResult(
-        model=target.model,
-        provider=target.provider,
-        base_url=target.base_url,
-        attention=target.attention,
-        run_id=run_id,
-        prompt_tokens_target=length,
-        repeat=repeat,
-        concurrency=concurrency,
-        warmup=phase != "measured",
-        phase=phase,
-        task=plan.task,
-        route=route,
-        prices=target.prices,
-        error_class=ErrorClass.WORKER_LOST,
-        error_message=lost.message,
-    )
+    result = planned_result(target, run_id, length, repeat, phase, concurrency, plan.task)
+    result.route = route
+    result.error_class, result.error_message = ErrorClass.WORKER_LOST, lost.message
+    return result
 
 
 # ---- the worker side: the same in a local process and in a Ray actor ----
