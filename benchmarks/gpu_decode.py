@@ -1,176 +1,304 @@
-"""Decode-attention sweep on one GPU: every variant × batch {128, 1} × KV 1K–64K, bf16, over
-every backend present. Writes benchmarks/results/gpu_decode_<device>.csv and .md.
+"""Decode-attention sweep on one GPU: every variant's per-device shapes × batch {128, 1} × KV
+1K–64K, bf16, on Triton and torch SDPA, each checked against the reference. Writes into --out:
+gpu_decode.csv (the kernel CSV, one row per shape × batch × KV × backend), gpu_decode.json
+(machine, versions, measured copy bandwidth, tuning probe, sparse read fractions, goals) and
+gpu_decode.md (the summary). Stops itself when --budget-s runs out, keeping every finished row.
 
-    .venv/bin/python benchmarks/gpu_decode.py            # on a GPU box (about 3-5 min on H200)
-    .venv/bin/python benchmarks/gpu_decode.py --allow-cpu --tiny   # smoke test, CPU reference
+    python benchmarks/gpu_decode.py --out DIR                 # on a GPU machine (~3-5 min, H200)
+    python benchmarks/gpu_decode.py --allow-cpu --tiny --out DIR   # smoke run on the CPU
+    python benchmarks/gpu_decode.py --write-shapes   # refresh the shape list (needs the app)
 
-Sizing (H200): 7 variants × 2 batches × 4 KV lengths × up to 5 backends ≈ 280 rows. Launches
-per row: 3 warm-up + 40 timed at KV ≤ 4K, 2 + 15 at 16K, 2 + 8 at 64K; the longest launch (GQA
-at batch 128, 64K: 34 GB of KV) is ≈ 8 ms at 4.3 TB/s, so the 64K rows cost ≈ 0.2 s each and
-the whole sweep is dominated by input generation and Triton compilation (≈ 1-2 min). Shapes
-whose inputs do not fit (MHA at batch 128 × 64K needs 137 GB) come back as "skipped" rows.
+Shapes (kernels_bridge/shape_sets.py): the 70B twins at tensor parallel 2 in all eight
+variants, the default shapes of `workbench kernels`, and every simulated model of the catalog
+at its own deployment. The catalog is read where the app is installed (--write-shapes writes
+benchmarks/gpu_decode_shapes.json); a GPU machine reads that file, so it needs only torch and
+triton. Correctness: ‖out − ref‖ / ‖ref‖ against the reference (fp32 on upcast inputs up to
+2 GB, the reference's own bf16-matmul path beyond); above 2e-2, or NaN, the row is an error.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
+import csv
+import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-VARIANTS = ["mha", "gqa", "gta", "mla", "gla", "nsa", "moba"]
+
+def _checkout_resources() -> None:
+    """Make `workbench._resources` importable from a bare checkout (a GPU machine where the app
+    is not installed: pyproject maps resources/ to that name only in an install)."""
+    import importlib.util
+
+    try:
+        import workbench._resources  # noqa: F401
+    except ModuleNotFoundError:
+        init = ROOT / "resources" / "__init__.py"
+        spec = importlib.util.spec_from_file_location(
+            "workbench._resources", init, submodule_search_locations=[str(init.parent)]
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["workbench._resources"] = module
+        spec.loader.exec_module(module)
+
+
+_checkout_resources()
+SHAPES_FILE = Path(__file__).resolve().parent / "gpu_decode_shapes.json"
 KV = [1024, 4096, 16384, 65536]
 BATCHES = [128, 1]
+BACKENDS = ["triton", "torch-sdpa"]
+REL_ERR_LIMIT = 2e-2
+FP32_CHECK_BYTES = 2 * 10**9
 
 
-def iters_for(kv_len: int) -> tuple[int, int]:
-    if kv_len <= 4096:
-        return 3, 40
+def iters_for(kv_len: int, batch: int) -> tuple[int, int]:
+    if kv_len <= 4096 or batch == 1:
+        return 3, 30
     if kv_len <= 16384:
         return 2, 15
     return 2, 8
 
 
-def markdown(rows: list, device: str) -> str:
-    out = [
-        f"# Decode attention on {device}",
-        "",
-        "One layer, bf16, query length 1. GB/s and TFLOP/s are algorithmic (decimal); "
-        "%BW is of the spec-sheet bandwidth; %copy of the measured copy bandwidth when the "
-        "profile has one.",
-        "",
-        "| variant | backend | batch | KV | latency µs | GB/s | %BW | %copy | TFLOP/s | "
-        "roofline µs | note |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
-    ]
-    from kernels_bridge.analytic import profile_for_device
+def load_shapes(sets: list[str]) -> list[Any]:
+    from kernels_bridge.shape_sets import SweepShape, default_set, merged, twin_set
 
-    prof = profile_for_device(device)
-    copy = prof.measured_bandwidth_tbs if prof else None
-    for r in rows:
+    chosen = []
+    for name in sets:
+        if name == "twin":
+            chosen.append(twin_set())
+        elif name == "default":
+            chosen.append(default_set())
+        elif name == "model":
+            data = json.loads(SHAPES_FILE.read_text(encoding="utf-8"))
+            chosen.append([SweepShape.from_dict(d) for d in data["model"]])
+        else:
+            raise SystemExit(f"unknown shape set {name!r}; expected twin, default, model")
+    return merged(*chosen)
 
-        def f(x, spec):
-            return "" if x is None else format(x, spec)
 
-        pct_copy = (
-            ""
-            if (copy is None or r.achieved_gbps is None)
-            else (f"{100 * r.achieved_gbps / (copy * 1e3):.0f}%")
-        )
-        pct = "" if r.frac_peak_bw is None else f"{100 * r.frac_peak_bw:.0f}%"
-        out.append(
-            f"| {r.variant} | {r.backend} | {r.batch} | {r.kv_len} | "
-            f"{f(r.latency_us, '.1f')} | {f(r.achieved_gbps, '.0f')} | {pct} | "
-            f"{pct_copy} | {f(r.achieved_tflops, '.1f')} | {f(r.roofline_us, '.1f')} | "
-            f"{r.error[:60]} |"
-        )
-    return "\n".join(out) + "\n"
+def write_shapes() -> int:
+    from workbench.local.kernel_preset import model_sweep_shapes
+
+    data = {
+        "about": "benchmarks/gpu_decode.py --write-shapes: each simulated model's per-device "
+        "attention shape, from resources/models.toml",
+        "model": [s.to_dict() for s in model_sweep_shapes()],
+    }
+    SHAPES_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {len(data['model'])} shapes to {SHAPES_FILE}")
+    return 0
+
+
+def tiny(shape: Any) -> Any:
+    """A CPU-sized stand-in with the same kind and grouping (smoke runs)."""
+    import dataclasses
+
+    kv = 4 if shape.kind == "MHA" else min(shape.kv_heads, 2)
+    q = 4 if shape.kind == "MHA" else kv * min(4, shape.q_heads // shape.kv_heads)
+    return dataclasses.replace(
+        shape,
+        q_heads=q,
+        kv_heads=kv,
+        head_dim=16,
+        latent_dim=32 if shape.latent_dim else 0,
+        rope_dim=8,
+        nsa_select_block=16,
+        nsa_window=32,
+        moba_block=16,
+    )
+
+
+class Sweep:
+    """The measuring loop: one combination at a time, each row written as it finishes."""
+
+    def __init__(self, args: argparse.Namespace, torch: Any) -> None:
+        from kernels_bridge.analytic import get_profile, profile_for_device
+
+        self.args, self.torch = args, torch
+        self.on_gpu = torch.cuda.is_available()
+        self.dev = torch.device("cuda" if self.on_gpu else "cpu")
+        self.device = torch.cuda.get_device_name(0) if self.on_gpu else "cpu"
+        # the device's own profile gives %-of-peak; a CPU smoke run keeps the H200 roofline
+        self.profile = profile_for_device(self.device) if self.on_gpu else None
+        self.roof = self.profile or get_profile("H200")
+        self.dtype = "fp32" if args.tiny else "bf16"
+        self.t0 = time.monotonic()
+        self.rows: list[Any] = []
+        self.stopped = ""
+        self.tiny = tiny
+
+    def left_s(self) -> float:
+        return self.args.budget_s - (time.monotonic() - self.t0)
+
+    def run(self, shapes: list[Any], out_csv: Path) -> None:
+        from kernels_bridge.protocol import RESULT_COLUMNS
+
+        kv_lens = [64, 96] if self.args.tiny else KV
+        batches = [1, 2] if self.args.tiny else BATCHES
+        with out_csv.open("w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(RESULT_COLUMNS)
+            for entry in shapes:
+                for batch in batches:
+                    for kv in kv_lens:
+                        if self.left_s() < self.args.reserve_s:
+                            self.stopped = f"budget reached before {entry.key} b{batch} kv{kv}"
+                            return
+                        for row in self.combination(entry, batch, kv):
+                            self.rows.append(row)
+                            writer.writerow(row.csv_values())
+                            f.flush()
+
+    def combination(self, entry: Any, batch: int, kv: int) -> list[Any]:
+        from kernels_bridge.specs import shape_to_dict
+        from kernels_bridge.worker.bench import _make_inputs, base_row
+
+        torch = self.torch
+        shape = self.tiny(entry.shape) if self.args.tiny else entry.shape
+        shapes = {entry.variant: shape_to_dict(shape)}
+        free = torch.cuda.mem_get_info()[0] if self.on_gpu else None
+        inp, why = _make_inputs(shape, (batch, kv, 1), self.dtype, self.dev, 0, free)
+        expected = None if inp is None else self.expected(inp)
+        rows = []
+        for backend in BACKENDS:
+            row = base_row(
+                entry.variant, backend, self.device, self.dtype, batch, kv, 1, self.roof, shapes
+            )
+            row.shape = entry.key
+            if inp is None:
+                row.error = why
+            else:
+                self.measure(row, backend, inp, expected)
+            rows.append(row)
+            lat = "-" if row.latency_us is None else f"{row.latency_us:9.1f} µs"
+            bw = "" if row.achieved_gbps is None else f"{row.achieved_gbps:6.0f} GB/s"
+            err = "" if row.rel_err is None else f"err {row.rel_err:.1e}"
+            print(
+                f"{entry.key:38} {backend:10} b{batch:<3} kv{kv:<6} {lat} {bw} {err} "
+                f"{row.error[:60]}",
+                flush=True,
+            )
+        del inp, expected
+        if self.on_gpu:
+            torch.cuda.empty_cache()
+        return rows
+
+    def expected(self, inp: Any) -> Any:
+        """The reference output in fp32: on upcast inputs when they are small enough."""
+        from kernels_bridge.worker import reference
+
+        if inp.nbytes() <= FP32_CHECK_BYTES:
+            up = reference.DecodeInputs(
+                inp.shape,
+                inp.batch,
+                inp.kv_len,
+                inp.q_len,
+                inp.scale,
+                {k: v.float() for k, v in inp.tensors.items()},
+            )
+            return reference.decode(up).float()
+        return reference.decode(inp).float()
+
+    def measure(self, row: Any, backend: str, inp: Any, expected: Any) -> None:
+        from kernels_bridge.worker.bench import _short_error, fill_metrics, prepare
+        from kernels_bridge.worker.timing import measure
+
+        torch = self.torch
+        try:
+            fn = prepare(backend, inp)
+            got = fn().float()
+            diff = torch.linalg.vector_norm(got - expected).item()
+            ref = torch.linalg.vector_norm(expected).item()
+            row.rel_err = diff / ref if ref > 0 else diff
+            row.max_abs_err = (got - expected).abs().max().item()
+            if not row.rel_err < REL_ERR_LIMIT:  # NaN fails too
+                row.error = f"wrong result: relative error {row.rel_err:.2e} against the reference"
+                return
+            warm, iters = (0, 2) if not self.on_gpu else iters_for(inp.kv_len, inp.batch)
+            timing = measure(fn, self.dev, warmup=warm, iters=iters)
+        except NotImplementedError as exc:
+            row.error = f"unsupported: {exc}"
+            return
+        except Exception as exc:
+            row.error = _short_error(exc)
+            if self.on_gpu:
+                torch.cuda.empty_cache()
+            return
+        row.timing = timing.method
+        fill_metrics(row, timing.median_s, self.profile)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "gpu_decode")
+    ap.add_argument(
+        "--budget-s", type=float, default=480.0, help="stop the sweep after this long (default 480)"
+    )
+    ap.add_argument(
+        "--reserve-s", type=float, default=20.0, help="time kept for the report (default 20)"
+    )
+    ap.add_argument("--sets", default="twin,default,model", help="shape sets, in order")
     ap.add_argument("--allow-cpu", action="store_true", help="run on the CPU (smoke test)")
-    ap.add_argument("--tiny", action="store_true", help="tiny shapes and lengths (smoke test)")
-    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
-    ap.add_argument("--variant", action="append", choices=VARIANTS)
+    ap.add_argument(
+        "--tiny", action="store_true", help="tiny shapes and lengths, fp32 (smoke test)"
+    )
+    ap.add_argument(
+        "--no-extras", action="store_true", help="skip the copy, probe and sparse phases"
+    )
+    ap.add_argument(
+        "--write-shapes", action="store_true", help="refresh gpu_decode_shapes.json and exit"
+    )
     args = ap.parse_args(argv)
+    if args.write_shapes:
+        return write_shapes()
 
     import torch
 
-    from kernels_bridge.protocol import Done, Message, Result, ResultRow, Run
-    from kernels_bridge.specs import shape_for, shape_to_dict
-    from kernels_bridge.worker.bench import backend_availability, run_job
+    from benchmarks.gpu_decode_extras import copy_bandwidth, environment, probe, sparse_fractions
+    from benchmarks.gpu_decode_report import goals, markdown
 
-    on_gpu = torch.cuda.is_available()
-    if not on_gpu and not args.allow_cpu:
+    if not torch.cuda.is_available() and not args.allow_cpu:
         print(
             "gpu_decode.py measures GPU kernels and found no CUDA device; "
             "pass --allow-cpu --tiny for a CPU smoke run.",
             file=sys.stderr,
         )
         return 2
-    device = torch.cuda.get_device_name(0) if on_gpu else "cpu"
-    kind = "cuda" if on_gpu else "cpu"
-    backends = [b for b, why in backend_availability(kind).items() if why is None]
-    variants = args.variant or VARIANTS
-    kv_lens, batches, dtype = KV, BATCHES, "bf16"
-    shapes: dict[str, dict] = {}
-    if args.tiny or not on_gpu:
-        import dataclasses
-
-        kv_lens, batches, dtype = [64, 96], [1], "fp32"
-        for v in variants:
-            s = shape_for(v)
-            small = dataclasses.replace(
-                s,
-                q_heads=max(s.kv_heads, 4) if s.kind != "MHA" else 4,
-                kv_heads=4 if s.kind == "MHA" else s.kv_heads,
-                head_dim=16,
-                latent_dim=32 if s.latent_dim else 0,
-                rope_dim=8,
-                nsa_select_block=16,
-                nsa_window=32,
-                moba_block=16,
-            )
-            shapes[v] = shape_to_dict(small)
-    rows: list[ResultRow] = []
-    t0 = time.monotonic()
-    n_launch = 0
-    for kv in kv_lens:
-        w, it = iters_for(kv)
-        n_launch += (w + it) * len(variants) * len(batches) * len(backends)
-    print(
-        f"{device}: {len(variants)} variants × {len(batches)} batches × {len(kv_lens)} KV "
-        f"× {len(backends)} backends ({', '.join(backends)}); ≈ {n_launch} launches",
-        flush=True,
-    )
-
-    def emit(msg: Message) -> None:
-        if isinstance(msg, Result):
-            r = msg.result_row
-            rows.append(r)
-            lat = "-" if r.latency_us is None else f"{r.latency_us:10.1f} µs"
-            gbps = "" if r.achieved_gbps is None else f"{r.achieved_gbps:8.0f} GB/s"
-            print(
-                f"{r.variant:5} {r.backend:11} b{r.batch:<4} kv{r.kv_len:<6} {lat} {gbps} "
-                f"{r.error[:70]}",
-                flush=True,
-            )
-
-    for kv in kv_lens:
-        warm, iters = iters_for(kv)
-        if not on_gpu:
-            warm, iters = 0, 2
-        job = Run(
-            job_id=f"kv{kv}",
-            variants=variants,
-            kv_lens=[kv],
-            batches=batches,
-            dtypes=[dtype],
-            backends=backends,
-            warmup=warm,
-            iters=iters,
-            shapes=shapes,
-            gpu_profile="H200",
-            device=kind,
-        )
-        done = run_job(job, emit, lambda: False)
-        assert isinstance(done, Done)
     args.out.mkdir(parents=True, exist_ok=True)
-    tag = re.sub(r"[^A-Za-z0-9]+", "_", device).strip("_").lower()
-    csv_path = args.out / f"gpu_decode_{tag}.csv"
-    md_path = args.out / f"gpu_decode_{tag}.md"
-    from workbench.commands.kernels_cmd import write_csv
-
-    write_csv(csv_path, rows)
-    md_path.write_text(markdown(rows, device), encoding="utf-8")
-    print(f"wrote {csv_path} and {md_path} in {time.monotonic() - t0:.0f} s")
+    sweep = Sweep(args, torch)
+    meta: dict[str, Any] = {
+        "command": " ".join(
+            ["python", "benchmarks/gpu_decode.py", *(argv if argv is not None else sys.argv[1:])]
+        )
+    }
+    meta["environment"] = environment(torch)
+    print(json.dumps(meta["environment"], indent=1), flush=True)
+    if not args.no_extras:
+        meta["copy"] = copy_bandwidth(torch, sweep.dev, tiny=args.tiny)
+        print(f"copy bandwidth: {meta['copy']}", flush=True)
+    shapes = load_shapes(args.sets.split(","))
+    meta["shapes"] = [s.to_dict() | {"key": s.key} for s in shapes]
+    sweep.run(shapes, args.out / "gpu_decode.csv")
+    meta["stopped"] = sweep.stopped
+    if not args.no_extras:
+        meta["sparse"] = sparse_fractions(sweep, shapes)
+    if not args.no_extras:
+        meta["probe"] = probe(sweep)
+    meta["elapsed_s"] = round(time.monotonic() - sweep.t0, 1)
+    meta["goals"] = goals(sweep.rows, meta)
+    (args.out / "gpu_decode.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    (args.out / "gpu_decode.md").write_text(markdown(sweep.rows, meta), encoding="utf-8")
+    print(f"{len(sweep.rows)} rows in {meta['elapsed_s']} s; wrote {args.out}", flush=True)
+    for line in meta["goals"]:
+        print(line["text"], flush=True)
     return 0
 
 

@@ -136,6 +136,8 @@ RESULT_COLUMNS: tuple[str, ...] = (
     "timing",
     "max_abs_err",
     "error",
+    "shape",
+    "rel_err",
 )
 
 
@@ -168,6 +170,8 @@ class ResultRow:
     timing: str = ""  # cuda-events | cuda-graph | wall-clock
     max_abs_err: float | None = None
     error: str = ""
+    shape: str = ""  # shape_sets.shape_key of a per-device shape; "" = the variant's default
+    rel_err: float | None = None  # ‖out − ref‖ / ‖ref‖ against the reference
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -240,8 +240,10 @@ def _time_row(
     try:
         fn = prepare(backend, inp)
         if expected is not None:
-            got = fn()
-            row.max_abs_err = float((got.float() - expected).abs().max().item())
+            diff = fn().float() - expected
+            row.max_abs_err = float(diff.abs().max().item())
+            ref = float(torch.linalg.vector_norm(expected).item())
+            row.rel_err = float(torch.linalg.vector_norm(diff).item()) / (ref or 1.0)
         timing = measure(
             fn,
             dev,
