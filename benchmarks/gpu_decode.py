@@ -114,6 +114,10 @@ def tiny(shape: Any) -> Any:
     )
 
 
+class ContextLost(Exception):
+    """A kernel faulted: nothing more can run in this process."""
+
+
 class Sweep:
     """The measuring loop: one combination at a time, each row written as it finishes."""
 
@@ -132,6 +136,7 @@ class Sweep:
         self.rows: list[Any] = []
         self.stopped = ""
         self.tiny = tiny
+        self.lost = False
 
     def left_s(self) -> float:
         return self.args.budget_s - (time.monotonic() - self.t0)
@@ -150,7 +155,15 @@ class Sweep:
                         if self.left_s() < self.args.reserve_s:
                             self.stopped = f"budget reached before {entry.key} b{batch} kv{kv}"
                             return
-                        for row in self.combination(entry, batch, kv):
+                        try:
+                            rows = self.combination(entry, batch, kv)
+                        except ContextLost as exc:
+                            self.stopped = (
+                                f"CUDA context lost at {entry.key} b{batch} kv{kv}: {exc}"
+                            )
+                            self.lost = True
+                            return
+                        for row in rows:
                             self.rows.append(row)
                             writer.writerow(row.csv_values())
                             f.flush()
@@ -227,6 +240,8 @@ class Sweep:
             return
         except Exception as exc:
             row.error = _short_error(exc)
+            if self.on_gpu and "illegal memory access" in str(exc):
+                raise ContextLost(row.error) from exc  # the CUDA context is gone for good
             if self.on_gpu:
                 torch.cuda.empty_cache()
             return
@@ -288,9 +303,9 @@ def main(argv: list[str] | None = None) -> int:
     meta["shapes"] = [s.to_dict() | {"key": s.key} for s in shapes]
     sweep.run(shapes, args.out / "gpu_decode.csv")
     meta["stopped"] = sweep.stopped
-    if not args.no_extras:
+    if not args.no_extras and not sweep.lost:
         meta["sparse"] = sparse_fractions(sweep, shapes)
-    if not args.no_extras:
+    if not args.no_extras and not sweep.lost:
         meta["probe"] = probe(sweep)
     meta["elapsed_s"] = round(time.monotonic() - sweep.t0, 1)
     meta["goals"] = goals(sweep.rows, meta)

@@ -75,12 +75,13 @@ def _split_kernel(
     HAS_K2: tl.constexpr,
     V_IS_K1: tl.constexpr,
 ):
-    b = tl.program_id(0)
+    # 64-bit: at batch 128 a cache holds over 2^31 elements, and b × batch stride overflows i32
+    b = tl.program_id(0).to(tl.int64)
     pid1 = tl.program_id(1)
     split = tl.program_id(2)
     n_rows = q_len * group
     row_blocks = tl.cdiv(n_rows, BLOCK_H)
-    hkv = pid1 // row_blocks
+    hkv = (pid1 // row_blocks).to(tl.int64)
     rb = pid1 % row_blocks
     rows = rb * BLOCK_H + tl.arange(0, BLOCK_H)
     row_ok = rows < n_rows
@@ -182,11 +183,12 @@ def _sparse_kernel(
     BD: tl.constexpr,
     BDV: tl.constexpr,
 ):
-    b = tl.program_id(0)
+    # 64-bit: at batch 128 a cache holds over 2^31 elements, and b × batch stride overflows i32
+    b = tl.program_id(0).to(tl.int64)
     pid1 = tl.program_id(1)
     split = tl.program_id(2)
     row_blocks = tl.cdiv(group, BLOCK_H)
-    hkv = pid1 // row_blocks
+    hkv = (pid1 // row_blocks).to(tl.int64)
     rows = (pid1 % row_blocks) * BLOCK_H + tl.arange(0, BLOCK_H)
     row_ok = rows < group
     head = hkv * group + rows
@@ -257,7 +259,8 @@ def _combine_kernel(
     BDV: tl.constexpr,
     BLOCK_S: tl.constexpr,
 ):
-    b = tl.program_id(0)
+    # 64-bit: at batch 128 a cache holds over 2^31 elements, and b × batch stride overflows i32
+    b = tl.program_id(0).to(tl.int64)
     qh = tl.program_id(1)
     step = qh // n_heads
     head = qh % n_heads
