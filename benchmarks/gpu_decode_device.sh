@@ -32,3 +32,18 @@ fi
 timeout $(( ${BUDGET_S%.*} + 90 )) "$PY" benchmarks/gpu_decode.py --out "$OUT" --budget-s "$BUDGET_S" \
     2>&1 | tee "$OUT/log.txt"
 echo "exit ${PIPESTATUS[0]}"
+# why the latent (MLA) kernel stays far from the copy bandwidth: the profiler's view of one
+# launch, with the settings before and after the first sweep (Nsight Compute, when present)
+NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+if [ -n "$NCU" ]; then
+    for which in new old; do
+        flag=""; [ "$which" = old ] && flag="--old"
+        timeout 150 "$NCU" --clock-control none --kernel-name regex:_split_kernel \
+            --launch-skip 2 --launch-count 1 --section SpeedOfLight --section Occupancy \
+            --section LaunchStats --section MemoryWorkloadAnalysis --section WarpStateStats \
+            "$PY" benchmarks/gpu_profile_mla.py $flag > "$OUT/ncu_mla_$which.txt" 2>&1
+        echo "ncu ($which settings): exit $?"; tail -60 "$OUT/ncu_mla_$which.txt"
+    done
+else
+    echo "ncu not found: no profile"
+fi

@@ -83,51 +83,47 @@ def copy_bandwidth(torch: Any, dev: Any, tiny: bool = False) -> dict[str, Any]:
     return {"bytes": moved, "seconds": seconds, "gbps": moved / seconds / 1e9}
 
 
-# (block_n, num_warps, num_stages, block_h) tried per layout, after the kernel's defaults
-_PROBE: dict[str, list[tuple[int, int, int, int | None]]] = {
-    "gqa": [
-        (64, 4, 3, None),
-        (64, 4, 4, None),
-        (128, 4, 2, None),
-        (128, 4, 3, None),
-        (128, 8, 3, None),
-        (64, 8, 3, None),
-        (32, 4, 4, None),
-        (64, 2, 3, None),
-    ],
-    "mla": [
-        (32, 8, 2, None),
-        (64, 8, 1, None),
-        (64, 8, 2, None),
-        (32, 4, 2, None),
-        (16, 4, 2, None),
-        (32, 8, 2, 32),
-        (64, 8, 2, 32),
-        (32, 4, 1, 32),
-    ],
-}
+# (block_n, num_warps, num_stages, block_h) tried per shape, after the kernel's defaults
+_GQA_TRIES = [(64, 4, 4, None), (128, 4, 3, None), (128, 8, 3, None), (64, 2, 3, None)]
+_MLA_TRIES = [
+    (32, 8, 1, None),  # the latent defaults before this sweep
+    (32, 8, 2, None),
+    (64, 4, 2, None),
+    (64, 8, 3, None),
+    (128, 8, 2, None),
+    (32, 4, 3, None),
+    (64, 4, 3, None),
+    (64, 8, 1, None),
+]
+# (name, variant, whole-model shape key in specs or a per-device shape, tensor parallel)
+_PROBE_SHAPES = [
+    ("default-gqa", "gqa", _GQA_TRIES),
+    ("default-mla", "mla", _MLA_TRIES),
+    ("sim-70b-mla", "mla", _MLA_TRIES),
+    ("sim-deepseek-v3", "mla", _MLA_TRIES),
+]
 
 
 def _sizes(sweep: Any) -> tuple[int, tuple[int, ...]]:
     return (2, (64, 96)) if sweep.args.tiny else (128, (16384, 65536))
 
 
-def probe(sweep: Any) -> list[dict[str, Any]]:
-    """Launch settings of the Triton split-K kernel for GQA and MLA at batch 128, KV 16K and
-    64K (default shapes): how far the defaults are from the best setting tried."""
-    from kernels_bridge.specs import DEFAULT_SHAPES
-
+def probe(sweep: Any, shapes: list[Any]) -> list[dict[str, Any]]:
+    """Launch settings of the Triton split-K kernel at batch 128, KV 64K for GQA and three MLA
+    per-device shapes: how far the defaults are from the best setting tried."""
+    by_name = {n: s for s in shapes for n in s.names}
     out: list[dict[str, Any]] = []
     batch, kvs = _sizes(sweep)
-    for variant, configs in _PROBE.items():
-        shape = DEFAULT_SHAPES[variant]
+    for name, variant, configs in _PROBE_SHAPES:
+        if name not in by_name:
+            continue
+        shape = by_name[name].shape
         if sweep.args.tiny:
-            shape = sweep.tiny(shape)
-            configs = [(16, 4, 2, None)]
-        for kv in kvs:
-            if sweep.left_s() < 15:
-                return out
-            out += _probe_one(sweep, variant, shape, batch, kv, configs)
+            shape, configs = sweep.tiny(shape), [(16, 4, 2, None)]
+        if sweep.left_s() < 15:
+            return out
+        for entry in _probe_one(sweep, variant, shape, batch, kvs[-1], configs):
+            out.append(entry | {"shape": by_name[name].key, "name": name})
     return out
 
 
@@ -209,6 +205,7 @@ def _sparse_one(sweep: Any, shape: Any, batch: int, kv: int) -> dict[str, Any]:
         triton_kernels.flash_decode, inp.q, inp["k"], inp["v"], inp.scale
     )
     dense = measure(dense_call, sweep.dev, warmup=2, iters=10)
+    kernels = measure(_sparse_kernels(inp), sweep.dev, warmup=2, iters=10)
     dense_shape = dataclasses.replace(shape, kind="GQA")
     predicted = decode_kv_bytes_read(shape, kv, layers=1) / decode_kv_bytes_read(
         dense_shape, kv, layers=1
@@ -220,6 +217,57 @@ def _sparse_one(sweep: Any, shape: Any, batch: int, kv: int) -> dict[str, Any]:
         "batch": batch,
         "sparse_us": sparse.median_s * 1e6,
         "dense_us": dense.median_s * 1e6,
+        "kernels_us": kernels.median_s * 1e6,
         "time_fraction": sparse.median_s / dense.median_s,
+        "kernels_fraction": kernels.median_s / dense.median_s,
         "predicted_fraction": predicted,
     }
+
+
+def _sparse_kernels(inp: Any) -> Any:
+    """The sparse step's attention kernels alone, with its block selection made beforehand:
+    what it reads of the cache, without the selection's own small torch operations."""
+    from kernels_bridge.worker.reference import moba_select_blocks, nsa_select_blocks
+    from kernels_bridge.worker.triton_kernels import flash_decode, sparse_decode
+
+    shape, q, pos = inp.shape, inp.q, inp.kv_len - 1
+    k, v = inp["k"], inp["v"]
+    if shape.kind == "MoBA":
+        blocks = moba_select_blocks(q[:, 0], inp["pooled"], shape, pos)
+        return functools.partial(sparse_decode, q, k, v, blocks, shape.moba_block, inp.scale)
+    blocks = nsa_select_blocks(q[:, 0], inp["k_cmp"], shape, pos, inp.scale)
+    start = max(0, inp.kv_len - shape.nsa_window)
+
+    def three_branches() -> Any:
+        flash_decode(q, inp["k_cmp"], inp["v_cmp"], inp.scale)
+        sparse_decode(q, k, v, blocks, shape.nsa_select_block, inp.scale)
+        return flash_decode(q, k, v, inp.scale, kv_start=start)
+
+    return three_branches
+
+
+def compiled_kernels() -> list[dict[str, Any]]:
+    """Registers, spills and shared memory of each Triton kernel compiled in this process (the
+    compiler's own report; empty when this Triton keeps its cache elsewhere)."""
+    from kernels_bridge.worker.triton_kernels import decode as kernels
+
+    out: list[dict[str, Any]] = []
+    for name in ("_split_kernel", "_sparse_kernel", "_combine_kernel"):
+        fn = getattr(kernels, name)
+        caches = getattr(fn, "device_caches", {}) or {}
+        for cache in caches.values():
+            table = cache[0] if isinstance(cache, tuple) else cache
+            for compiled in getattr(table, "values", lambda: [])():
+                meta = getattr(compiled, "metadata", None)
+                out.append(
+                    {
+                        "kernel": name,
+                        "n_regs": getattr(compiled, "n_regs", None),
+                        "n_spills": getattr(compiled, "n_spills", None),
+                        "shared": getattr(meta, "shared", None),
+                        "num_warps": getattr(meta, "num_warps", None),
+                        "num_stages": getattr(meta, "num_stages", None),
+                        "constants": str(getattr(meta, "constants", ""))[:300],
+                    }
+                )
+    return out

@@ -1,9 +1,12 @@
 """Timing of one kernel launch (worker side; imports torch).
 
-CUDA: warm-up, then per launch an L2 flush (writing a buffer of max(2 × L2, 256 MB)), CUDA
-events around the launch, the median of the launches. A launch shorter than ~20 µs is captured
-in a CUDA graph and replayed, so CPU launch overhead does not count (docs/attention.md, "How
-kernels are measured"). CPU: wall clock (perf_counter) median, labelled "wall-clock".
+CUDA: warm-up, then the step is captured in a CUDA graph and replayed, as a serving engine
+replays its decode step, so the CPU's launch cost (Triton's Python launcher takes ~100 µs for
+a split-K step, measured on an H200, benchmarks/results/gpu_decode.md) does not count; when
+capture fails (a host sync inside the step) the launches are timed directly. Per launch an L2
+flush (writing a buffer of max(2 × L2, 256 MB)), CUDA events around it, the median of the
+launches (docs/attention.md, "How kernels are measured"). CPU: wall clock (perf_counter)
+median, labelled "wall-clock".
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ from dataclasses import dataclass
 
 import torch
 
-GRAPH_BELOW_S = 20e-6
 MIN_FLUSH_BYTES = 256 * 10**6
 
 
@@ -97,16 +99,9 @@ def _measure_cuda(
                 raise Cancelled
             fn()
         torch.cuda.synchronize()
-        # one timed launch to decide on a graph
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        first = start.elapsed_time(end) / 1e3
         launch: Callable[[], object] = fn
         method = "cuda-events"
-        if cuda_graphs and first < GRAPH_BELOW_S:
+        if cuda_graphs:
             try:
                 stream = torch.cuda.Stream()
                 stream.wait_stream(torch.cuda.current_stream())

@@ -21,11 +21,14 @@ from kernels_bridge.analytic import (
     get_profile,
     kv_fit,
     prefill_seconds,
+    profile_for_device,
     weight_bytes_per_device,
 )
 from kernels_bridge.measured import MeasuredTimings, load_measured_latencies
+from kernels_bridge.shape_sets import per_device_shape, shape_key
 from kernels_bridge.variants import kv_tokens_stored
 from workbench.core.catalog import ModelInfo
+from workbench.local.kernel_preset import resolve_kernel_csv
 
 # Request overhead before prefill starts: tokenization, scheduling, the first sampling step.
 TTFT_OVERHEAD_S = 0.010
@@ -77,7 +80,7 @@ def load_kernel_csv(path: str | Path) -> MeasuredTimings:
 
     ValueError with a readable message when the file cannot be read or has no usable rows.
     """
-    p = Path(path).expanduser()
+    p = resolve_kernel_csv(str(path))
     try:
         stamp = p.resolve().stat().st_mtime_ns
     except OSError as exc:
@@ -119,16 +122,31 @@ class SimTiming:
             batch=base.batch if settings.batch is None else settings.batch,
         )
         self._profile = self.deployment.profile
-        # Measured attention: one layer's decode-attention latency of this model's variant from
-        # a kernel CSV, when the CSV has that variant; otherwise the analytic roofline.
         self._measured: MeasuredTimings | None = None
         self._variant = model.shape.kind.lower()  # GQA -> gqa, MoBA -> moba: the CSV's names
+        self._shape_key = shape_key(per_device_shape(model.shape, self.deployment.tensor_parallel))
         self.timing_source = "analytic"
         if settings.kernel_csv is not None:
-            measured = load_kernel_csv(settings.kernel_csv)
-            if self._variant in measured.variants():
-                self._measured = measured
-                self.timing_source = f"measured: {Path(settings.kernel_csv).name}"
+            self._use_measured(load_kernel_csv(settings.kernel_csv), settings.kernel_csv)
+
+    def _use_measured(self, measured: MeasuredTimings, csv: str) -> None:
+        """Measured attention: one layer's decode attention of this model's own per-device
+        shape when the CSV timed it, else of its variant's default shape; analytic when the
+        CSV has neither, or was measured on another GPU than this deployment's."""
+        name = resolve_kernel_csv(csv).name
+        measured_on = profile_for_device(measured.device) if measured.device else None
+        if measured_on is not None and measured_on.key != self._profile.key:
+            self.timing_source = (
+                f"analytic ({name} was measured on {measured_on.key}, this model runs on "
+                f"{self._profile.key})"
+            )
+            return
+        if measured.has_shape(self._shape_key):
+            self._measured = measured
+            self.timing_source = f"measured: {name} ({self._shape_key})"
+        elif self._variant in measured.variants():
+            self._measured = measured
+            self.timing_source = f"measured: {name} (the {self._variant} default shape)"
 
     # -- admission -----------------------------------------------------------------------------
 
@@ -196,18 +214,17 @@ class SimTiming:
             return step.seconds + STEP_OVERHEAD_S + self._comm_s()
         # Measured: the weight-read / dense-GEMM roofline stays analytic, and the attention-KV
         # part becomes layers x the CSV's one-layer latency at (kv_len, batch), added rather than
-        # max'd since attention and the GEMMs are separate kernels. Shape caveat: a CSV row times
-        # one layer of the kernel's own default shape (kernels_bridge/specs.py: e.g. gqa 32 q /
-        # 8 KV heads, mla 128 q heads) unsharded on one device; the model's per-device shape at
-        # its tensor-parallel degree may differ (the 70B GQA twin has 64 q heads, 4 KV heads per
-        # device at T=2). The latency is taken as-is, not rescaled to the model's shape.
+        # max'd since attention and the GEMMs are separate kernels. The latency is that of the
+        # model's own per-device shape when the CSV has it (the shipped h200 preset has every
+        # simulated model's); else the variant's default shape, taken as-is (timing_source
+        # says which).
         profile = self._profile
         weights_s = max(
             step.weight_bytes / (profile.mem_bandwidth_tbs * 1e12),
             step.dense_flops / (profile.peak_bf16_tflops * 1e12),
         )
         attention_s = m.shape.layers * self._measured.latency_s(
-            self._variant, kv_len, self.deployment.batch
+            self._variant, kv_len, self.deployment.batch, self._shape_key
         )
         return weights_s + attention_s + STEP_OVERHEAD_S + self._comm_s()
 

@@ -376,7 +376,7 @@ def flash_decode(
         cap = int(os.environ.get("KB_TRITON_LATENT_BLOCK_H", "64")) if latent else 64
         block_h = min(_p2(n_rows), cap)
     if block_n is None:
-        block_n = 32 if (latent or max(d1, d_v) > 128) else 64
+        block_n = 64 if (latent or max(d1, d_v) <= 128) else 32
         if not on_gpu:
             block_n = 16
     row_blocks = triton.cdiv(n_rows, block_h)
@@ -393,8 +393,10 @@ def flash_decode(
     k2_t = k1 if k2 is None else k2
     kwargs: dict[str, int] = {}
     if on_gpu:
+        # latent: 64-token tiles, 8 warps, 2 stages was 2.1-2.4x faster than 32/8/1 for MLA at
+        # batch 128 on an H200 (benchmarks/results/gpu_decode.md, "launch settings")
         kwargs["num_warps"] = num_warps or (8 if latent else 4)
-        kwargs["num_stages"] = num_stages or (1 if latent else 2)
+        kwargs["num_stages"] = num_stages or 2
     _split_kernel[(b, hkv * row_blocks, num_splits)](
         q,
         k1,
