@@ -249,7 +249,10 @@ def _sparse_kernels(inp: Any) -> Any:
 def compiled_kernels() -> list[dict[str, Any]]:
     """Registers, spills and shared memory of each Triton kernel compiled in this process (the
     compiler's own report; empty when this Triton keeps its cache elsewhere)."""
-    from kernels_bridge.worker.triton_kernels import decode as kernels
+    import importlib
+
+    # the package exports a function named `decode`: fetch the module of that name
+    kernels = importlib.import_module("kernels_bridge.worker.triton_kernels.decode")
 
     out: list[dict[str, Any]] = []
     for name in ("_split_kernel", "_sparse_kernel", "_combine_kernel"):

@@ -393,10 +393,13 @@ def flash_decode(
     k2_t = k1 if k2 is None else k2
     kwargs: dict[str, int] = {}
     if on_gpu:
-        # latent: 64-token tiles, 8 warps, 2 stages was 2.1-2.4x faster than 32/8/1 for MLA at
-        # batch 128 on an H200 (benchmarks/results/gpu_decode.md, "launch settings")
-        kwargs["num_warps"] = num_warps or (8 if latent else 4)
-        kwargs["num_stages"] = num_stages or 2
+        # latent, measured on an H200 at batch 128, KV 64K (benchmarks/results/gpu_decode.md,
+        # "launch settings"): up to 32 q rows, 4 warps and 3 stages of 64-token tiles (1.9-2.2x
+        # the old 32/8/1; 177 registers a thread left 8 warps one block per SM); 64 rows (MLA's
+        # 128 heads) do not fit 3 stages in shared memory and keep 8 warps, 2 stages
+        wide = latent and block_h > 32
+        kwargs["num_warps"] = num_warps or (8 if wide else 4)
+        kwargs["num_stages"] = num_stages or (3 if latent and not wide else 2)
     _split_kernel[(b, hkv * row_blocks, num_splits)](
         q,
         k1,
