@@ -44,9 +44,10 @@ def add_gui_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--kernel-csv",
-        metavar="PATH",
+        metavar="PATH|h200",
         help="time the built-in provider's attention from a `workbench kernels` CSV "
-        "(measured on a GPU) instead of the analytic model",
+        "(measured on a GPU) instead of the analytic model; h200 is the sweep shipped with "
+        "the app",
     )
     p.add_argument(
         "--time-scale",

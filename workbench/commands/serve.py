@@ -42,10 +42,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--kernel-csv",
-        metavar="PATH",
+        metavar="PATH|h200",
         default=None,
-        help="take per-token attention time from this kernel CSV's measured latencies "
-        "(models whose variant it lacks keep the analytic model)",
+        help="take per-token attention time from a kernel CSV's measured latencies: a path, "
+        "or h200 for the sweep shipped with the app (one H200, every simulated model's own "
+        "shape). Models on another GPU, or whose shape and variant the CSV lacks, keep the "
+        "analytic model",
     )
     p.add_argument(
         "--exit-with-stdin",
@@ -92,7 +94,9 @@ async def _serve(args: argparse.Namespace) -> int:
             return 2
         # stderr: the first stdout line is the "listening at" line the app waits for.
         print(
-            f"measured attention from {args.kernel_csv}: {', '.join(measured.variants())}",
+            f"measured attention from {args.kernel_csv} ({measured.device or 'device unknown'}"
+            f", {len({k for k, _ in measured.shape_points})} shapes): "
+            f"{', '.join(measured.variants())}",
             file=sys.stderr,
             flush=True,
         )
