@@ -136,6 +136,9 @@ class Sweep:
         self.rows: list[Any] = []
         self.stopped = ""
         self.tiny = tiny
+        from kernels_bridge.worker.bench import backend_availability
+
+        self.avail = backend_availability(self.dev.type)
         self.lost = False
 
     def left_s(self) -> float:
@@ -184,8 +187,11 @@ class Sweep:
                 entry.variant, backend, self.device, self.dtype, batch, kv, 1, self.roof, shapes
             )
             row.shape = entry.key
+            unavailable = self.avail.get(backend)
             if inp is None:
                 row.error = why
+            elif unavailable is not None:
+                row.error = f"unavailable: {unavailable}"
             else:
                 self.measure(row, backend, inp, expected)
             rows.append(row)
@@ -263,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
         "--reserve-s", type=float, default=20.0, help="time kept for the report (default 20)"
     )
     ap.add_argument("--sets", default="twin,default,model", help="shape sets, in order")
+    ap.add_argument(
+        "--variant", action="append", help="only these variants (repeatable; default all eight)"
+    )
     ap.add_argument("--allow-cpu", action="store_true", help="run on the CPU (smoke test)")
     ap.add_argument(
         "--tiny", action="store_true", help="tiny shapes and lengths, fp32 (smoke test)"
@@ -308,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
         meta["copy"] = copy_bandwidth(torch, sweep.dev, tiny=args.tiny)
         print(f"copy bandwidth: {meta['copy']}", flush=True)
     shapes = load_shapes(args.sets.split(","))
+    if args.variant:
+        shapes = [s for s in shapes if s.variant in {v.lower() for v in args.variant}]
     meta["shapes"] = [s.to_dict() | {"key": s.key} for s in shapes]
     sweep.run(shapes, args.out / "gpu_decode.csv")
     meta["stopped"] = sweep.stopped

@@ -115,10 +115,10 @@ def load_measured_latencies(
     if not best:
         raise ValueError(f"{path}: no usable rows (errors only, or no q_len {q_len} rows)")
     out = MeasuredTimings(device=", ".join(sorted(d for d in devices if d)), source=str(path))
-    defaults = {v: shape_key(dataclasses.replace(s, layers=1)) for v, s in DEFAULT_SHAPES.items()}
-    for (v, key, b, kv), seconds in sorted(best.items()):
-        if key:
-            out.shape_points.setdefault((key, b), []).append((kv, seconds))
-        if key in ("", defaults.get(v)):
+    defaults = {v: shape_key(dataclasses.replace(d, layers=1)) for v, d in DEFAULT_SHAPES.items()}
+    for (v, shape, b, kv), seconds in sorted(best.items()):
+        if shape:
+            out.shape_points.setdefault((shape, b), []).append((kv, seconds))
+        if shape in ("", defaults.get(v)):
             out.points.setdefault((v, b), []).append((kv, seconds))
     return out

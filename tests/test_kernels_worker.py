@@ -4,6 +4,7 @@ restart, and a TCP client with a wrong token."""
 from __future__ import annotations
 
 import asyncio
+import csv
 import os
 import re
 import signal
@@ -220,6 +221,9 @@ def test_gpu_decode_script_refuses_cpu_unless_allowed(tmp_path):
             str(script),
             "--allow-cpu",
             "--tiny",
+            "--no-extras",
+            "--sets",
+            "twin",
             "--variant",
             "gqa",
             "--variant",
@@ -229,9 +233,19 @@ def test_gpu_decode_script_refuses_cpu_unless_allowed(tmp_path):
         ],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,
         cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"},
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
-    md = next(tmp_path.glob("gpu_decode_*.md")).read_text()
-    assert "| gqa | reference |" in md
+    with (tmp_path / "gpu_decode.csv").open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    # the twins' per-device shapes at two batches and two lengths, on two backends
+    assert {r["shape"] for r in rows} == {"gqa:q32:kv4:d128", "mla:q32:kv1:c512+r64"}
+    assert len(rows) == 2 * 2 * 2 * 2
+    sdpa = [r for r in rows if r["backend"] == "torch-sdpa"]
+    assert all(not r["error"] and float(r["rel_err"]) < 1e-4 for r in sdpa)
+    triton = [r for r in rows if r["backend"] == "triton"]
+    assert all("triton needs a CUDA device" in r["error"] for r in triton)
+    md = (tmp_path / "gpu_decode.md").read_text(encoding="utf-8")
+    assert "| gqa:q32:kv4:d128 (sim-70b-gqa) | torch-sdpa |" in md
