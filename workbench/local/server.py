@@ -486,10 +486,12 @@ def _header_faults(request: web.Request, wire: Wire) -> web.Response | None:
 def _wire_of(request: web.Request) -> Wire:
     """The protocol a request speaks: by its path, or by `anthropic-version` on shared routes."""
     path = request.path.rstrip("/")
-    if path.endswith("/messages") or "anthropic-version" in request.headers:
-        return ANTHROPIC
     if path.endswith("/responses"):
         return RESPONSES
+    if path.endswith("/chat/completions"):
+        return CHAT
+    if path.endswith("/messages") or "anthropic-version" in request.headers:
+        return ANTHROPIC
     return CHAT
 
 
