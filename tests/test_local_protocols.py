@@ -17,6 +17,7 @@ import pytest
 from workbench.local.costmodel import SimSettings
 from workbench.local.emitlog import EmitRecord
 from workbench.local.faults import TOKENS_BEFORE_FAULT, TOKENS_PER_PACK
+from workbench.local.process import ServerProcess
 from workbench.local.server import LocalServer
 from workbench.local.tokenizer import count_prompt_tokens, count_tokens
 
@@ -701,3 +702,32 @@ def _text_events(protocol: str, events: list[Event]) -> list[Event]:
         and e.data["type"] == kind
         and (protocol != "anthropic" or e.data["delta"]["type"] == "text_delta")
     ]
+
+
+async def test_serve_local_process_takes_x_api_key_on_messages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The real `workbench serve-local` command, its key from --api-key-env."""
+    monkeypatch.setenv("WB_TEST_SERVE_KEY", "sk-ant-served")
+    process = ServerProcess(
+        time_scale=0.001, extra=("--api-key-env", "WB_TEST_SERVE_KEY", "--v1-only")
+    )
+    base_url = await process.start()
+    try:
+        headers = {**ANTHROPIC, "x-api-key": "sk-ant-served"}
+        async with aiohttp.ClientSession() as session, asyncio.timeout(20):
+            body = {**request_body("anthropic", 5), "stream": True}
+            async with session.post(f"{base_url}/messages", json=body, headers=headers) as r:
+                assert r.status == 200
+                events = parse_sse(await r.text())
+            async with session.get(f"{base_url}/models", headers=headers) as r:
+                assert r.status == 200 and (await r.json())["data"][0]["type"] == "model"
+            async with session.post(
+                f"{base_url}/messages", json=body, headers={**ANTHROPIC, "x-api-key": "nope"}
+            ) as r:
+                assert r.status == 401
+                assert (await r.json())["error"]["type"] == "authentication_error"
+    finally:
+        await process.stop()
+    assert events[-1].name == "message_stop"
+    assert events[-2].data["usage"]["output_tokens"] == 5
