@@ -1,4 +1,4 @@
-"""`workbench serve-local`: the built-in OpenAI-compatible provider as a standalone server."""
+"""`workbench serve-local`: the built-in provider (three protocols) as a standalone server."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from workbench.commands.common import add_simulation_args, int_in
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve-local",
-        help="serve the simulated models over an OpenAI-compatible API",
-        description="Serve the built-in simulated models on 127.0.0.1 until Ctrl-C.",
+        help="serve the simulated models over OpenAI chat, OpenAI Responses and Anthropic Messages",
+        description="Serve the built-in simulated models on 127.0.0.1 until Ctrl-C: "
+        "/v1/chat/completions, /v1/responses and /v1/messages (Anthropic API version 2023-06-01).",
     )
     p.add_argument(
         "--host",
@@ -29,7 +30,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--api-key-env",
         metavar="VAR",
-        help="require 'Authorization: Bearer <key>' with the key in this variable",
+        help="require the key in this variable as 'Authorization: Bearer <key>' "
+        "(Anthropic's /v1/messages also takes 'x-api-key: <key>')",
     )
     p.add_argument(
         "--v1-only",

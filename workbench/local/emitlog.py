@@ -15,6 +15,8 @@ class EmitRecord:
 
     chunk_emit_ns holds one time per text-bearing chunk (content or reasoning_content), taken
     right before the chunk was written; t_first_content_ns is the first with `content`.
+    `protocol` is the API that asked: "chat", "responses" or "anthropic"; `finish_reason` is in
+    chat's words ("length", "stop") whichever protocol rendered it.
     """
 
     completion_id: str
@@ -26,6 +28,7 @@ class EmitRecord:
     completion_tokens: int = 0
     reasoning_tokens: int = 0
     finish_reason: str | None = None  # None while streaming, or when the stream was cut
+    protocol: str = "chat"
 
     @property
     def t_first_token_ns(self) -> int | None:

@@ -1,7 +1,12 @@
-"""The built-in OpenAI-compatible provider: a real HTTP server on loopback (aiohttp.web).
+"""The built-in provider: a real HTTP server on loopback (aiohttp.web) speaking three protocols.
+
+- OpenAI chat completions, `POST /v1/chat/completions` (wire_chat.py);
+- OpenAI Responses, `POST /v1/responses` (wire_responses.py; the event set of openai-python 2.x/3.x,
+  `sequence_number` on every event);
+- Anthropic Messages, `POST /v1/messages`, API version `2023-06-01` (wire_anthropic.py).
 
 Simulated models come from the catalog; their timing (TTFT, per-token interval, KV refusals)
-comes from the attention cost model. See docs/local-provider.md.
+comes from the attention cost model, one schedule for every protocol. See docs/local-provider.md.
 """
 
 from __future__ import annotations
@@ -10,10 +15,9 @@ import asyncio
 import functools
 import itertools
 import json
-import secrets
 import signal
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from aiohttp import web
@@ -23,13 +27,15 @@ from workbench.local.costmodel import SimSettings, SimTiming
 from workbench.local.emitlog import EmitLog, EmitRecord
 from workbench.local.faults import (
     FAULT_HEADER,
+    MIDSTREAM_ERROR,
     TOKENS_BEFORE_FAULT,
     TOKENS_PER_PACK,
+    ApiError,
     UnknownFault,
     error_response,
     parse_faults,
     split_model,
-    status_fault_response,
+    status_fault,
 )
 from workbench.local.textgen import (
     Completion,
@@ -41,8 +47,20 @@ from workbench.local.textgen import (
     seed_for,
 )
 from workbench.local.tokenizer import count_prompt_tokens
+from workbench.local.wire import (
+    CONTENT_FIELD,
+    REASONING_FIELD,
+    Answer,
+    Job,
+    Renderer,
+    Wire,
+    invalid,
+)
+from workbench.local.wire_anthropic import AnthropicWire, anthropic_model, anthropic_model_list
+from workbench.local.wire_chat import ChatWire
+from workbench.local.wire_responses import ResponsesWire
 
-DEFAULT_MAX_TOKENS = 256
+CHAT, RESPONSES, ANTHROPIC = ChatWire(), ResponsesWire(), AnthropicWire()
 REASONING_TOKENS = 40  # at most; never more than half of max_tokens
 MODEL_CREATED = 1_700_000_000  # fixed, so /models answers are reproducible
 OWNED_BY = "workbench-local"
@@ -119,6 +137,8 @@ class LocalServer:
             app.router.add_get(f"{prefix}/models", self._list_models)
             app.router.add_get(f"{prefix}/models/{{model}}", self._get_model)
             app.router.add_post(f"{prefix}/chat/completions", self._chat)
+            app.router.add_post(f"{prefix}/responses", self._responses)
+            app.router.add_post(f"{prefix}/messages", self._messages)
             app.router.add_get(f"{prefix}/_emit_log/{{completion_id}}", self._get_emit_record)
         # handler_cancellation: a client that hangs up cancels its handler (a stall ends at once)
         self._runner = web.AppRunner(
@@ -154,30 +174,27 @@ class LocalServer:
     async def _middleware(
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
+        wire = _wire_of(request)
         if self.api_key is not None:
-            auth = request.headers.get("Authorization", "")
-            if not auth.startswith("Bearer "):
-                return error_response(
-                    401,
-                    "You didn't provide an API key. Send it as 'Authorization: Bearer <key>'.",
-                    code="invalid_api_key",
-                )
-            if auth[len("Bearer ") :].strip() != self.api_key:
-                return error_response(401, "Incorrect API key provided.", code="invalid_api_key")
+            refusal = _auth_error(request, wire, self.api_key)
+            if refusal is not None:
+                return wire.error(refusal)
         task = asyncio.current_task()
         if task is not None:
             self._handlers.add(task)
         try:
             return await handler(request)
         except web.HTTPNotFound:
-            return error_response(
-                404,
-                f"Unknown path {request.path}; this server serves {self._prefixes()[0]}/...",
-                code="not_found",
+            return wire.error(
+                ApiError(
+                    404,
+                    f"Unknown path {request.path}; this server serves {self._prefixes()[0]}/...",
+                    code="not_found",
+                )
             )
         except web.HTTPMethodNotAllowed:
-            return error_response(
-                405, f"Method {request.method} not allowed on {request.path}.", code=None
+            return wire.error(
+                ApiError(405, f"Method {request.method} not allowed on {request.path}.")
             )
         finally:
             if task is not None:
@@ -192,11 +209,11 @@ class LocalServer:
     def _model_json(self, model: ModelInfo) -> dict[str, Any]:
         return {"id": model.id, "object": "model", "created": MODEL_CREATED, "owned_by": OWNED_BY}
 
-    def _model_not_found(self, name: str) -> web.Response:
+    def _model_not_found(self, name: str) -> ApiError:
         close = [m for m in self._catalog.suggest(name, n=10) if m in self._models][:3]
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
         available = "" if close else f" Available models: {', '.join(self._models)}."
-        return error_response(
+        return ApiError(
             404,
             f"The model `{name}` does not exist.{hint}{available}",
             code="model_not_found",
@@ -205,21 +222,28 @@ class LocalServer:
 
     # routes
 
+    # Both model routes answer in Anthropic's shape when the request has `anthropic-version`.
+
     async def _list_models(self, request: web.Request) -> web.StreamResponse:
-        faults = _header_faults(request)
+        wire = _wire_of(request)
+        faults = _header_faults(request, wire)
         if isinstance(faults, web.Response):
             return faults
-        return web.json_response(
-            {"object": "list", "data": [self._model_json(m) for m in self._models.values()]}
-        )
+        models = list(self._models.values())
+        if wire is ANTHROPIC:
+            return web.json_response(anthropic_model_list(models, MODEL_CREATED))
+        return web.json_response({"object": "list", "data": [self._model_json(m) for m in models]})
 
     async def _get_model(self, request: web.Request) -> web.StreamResponse:
-        faults = _header_faults(request)
+        wire = _wire_of(request)
+        faults = _header_faults(request, wire)
         if isinstance(faults, web.Response):
             return faults
         model = self._models.get(request.match_info["model"])
         if model is None:
-            return self._model_not_found(request.match_info["model"])
+            return wire.error(self._model_not_found(request.match_info["model"]))
+        if wire is ANTHROPIC:
+            return web.json_response(anthropic_model(model, MODEL_CREATED))
         return web.json_response(self._model_json(model))
 
     async def _get_emit_record(self, request: web.Request) -> web.StreamResponse:
@@ -229,138 +253,147 @@ class LocalServer:
         return web.json_response(record.to_json())
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
-        t_received_ns = time.perf_counter_ns()
+        return await self._generate(request, CHAT)
+
+    async def _responses(self, request: web.Request) -> web.StreamResponse:
+        return await self._generate(request, RESPONSES)
+
+    async def _messages(self, request: web.Request) -> web.StreamResponse:
+        return await self._generate(request, ANTHROPIC)
+
+    async def _job(
+        self, request: web.Request, wire: Wire
+    ) -> tuple[str, ModelInfo, frozenset[str], Job] | web.StreamResponse:
+        """The request's model name, model, faults and job; or the answer that refuses it."""
+        problem = wire.check_headers(request.headers)
+        if problem is not None:
+            return wire.error(problem)
         try:
             body = await request.json()
         except (ValueError, UnicodeDecodeError):
-            return error_response(400, "The request body is not valid JSON.")
+            return wire.error(invalid("The request body is not valid JSON."))
         if not isinstance(body, dict):
-            return error_response(400, "The request body must be a JSON object.")
+            return wire.error(invalid("The request body must be a JSON object."))
         name = body.get("model")
         if not isinstance(name, str) or not name:
-            return error_response(400, "You must provide a model parameter.", param="model")
+            return wire.error(invalid("You must provide a model parameter.", "model"))
         base, suffix = split_model(name)
         try:
             faults = parse_faults(request.headers.get(FAULT_HEADER), suffix)
         except UnknownFault as exc:
-            return error_response(400, str(exc), code="unknown_fault")
-        refusal = status_fault_response(faults)
+            return wire.error(ApiError(400, str(exc), code="unknown_fault"))
+        refusal = status_fault(faults)
         if refusal is not None:
-            return refusal
+            return wire.error(refusal) if isinstance(refusal, ApiError) else refusal
         model = self._models.get(base)
         if model is None:
-            return self._model_not_found(base)
-        messages = body.get("messages")
-        if not isinstance(messages, list) or not messages:
-            return error_response(400, "messages must be a non-empty list.", param="messages")
-        if not all(isinstance(m, dict) for m in messages):
-            return error_response(400, "Each message must be an object.", param="messages")
-        max_tokens = body.get("max_completion_tokens", body.get("max_tokens"))
-        if max_tokens is None:
-            max_tokens = DEFAULT_MAX_TOKENS
-        if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
-            return error_response(400, "max_tokens must be a positive integer.", param="max_tokens")
+            return wire.error(self._model_not_found(base))
+        job = wire.parse(body)
+        if isinstance(job, ApiError):
+            return wire.error(job)
+        return name, model, faults, job
 
-        prompt_tokens = count_prompt_tokens(messages)
+    async def _generate(self, request: web.Request, wire: Wire) -> web.StreamResponse:
+        """One completion in `wire`'s protocol: the same timing, text and emit log for all."""
+        t_received_ns = time.perf_counter_ns()
+        parsed = await self._job(request, wire)
+        if isinstance(parsed, web.StreamResponse):
+            return parsed
+        name, model, faults, job = parsed
+        prompt_tokens = count_prompt_tokens(job.messages)
         timing = self._timing(model)
-        reason = timing.model.check(prompt_tokens, max_tokens)
+        reason = timing.model.check(prompt_tokens, job.max_tokens)
         if reason is not None:
             code = (
                 "context_length_exceeded"
-                if prompt_tokens + max_tokens > model.context_window
+                if prompt_tokens + job.max_tokens > model.context_window
                 else "kv_cache_exhausted"
             )
-            return error_response(400, reason, code=code, param="messages")
+            return wire.error(ApiError(400, reason, code=code, param="messages"))
 
-        completion = self._complete_text(model, messages, body, max_tokens, faults)
+        completion = self._complete_text(model, job, faults)
         record = EmitRecord(
-            completion_id=f"chatcmpl-{secrets.token_hex(12)}",
+            completion_id=wire.new_id(),
             model=model.id,
             t_received_ns=t_received_ns,
             prompt_tokens=prompt_tokens,
             completion_tokens=len(completion.reasoning) + len(completion.content),
             reasoning_tokens=len(completion.reasoning),
+            protocol=wire.protocol,
         )
         self.emit_log.add(record)
         times = timing.schedule(prompt_tokens, t_received_ns / 1e9)
-        if body.get("stream"):
-            options = body.get("stream_options")
-            asked = isinstance(options, dict) and bool(options.get("include_usage"))
-            usage = asked and "no-usage" not in faults
-            return await self._stream(request, name, completion, record, times, faults, usage)
-        return await self._respond(request, name, completion, record, times, faults)
+        answer = Answer(name, job, completion, record, usage="no-usage" not in faults)
+        if job.stream:
+            return await self._stream(request, wire.renderer(answer), answer, times, faults)
+        return await self._respond(request, wire, answer, times, faults)
 
-    def _complete_text(
-        self,
-        model: ModelInfo,
-        messages: Sequence[dict[str, Any]],
-        body: dict[str, Any],
-        max_tokens: int,
-        faults: frozenset[str],
-    ) -> Completion:
-        prompt = prompt_text(messages)
-        temperature = body.get("temperature", 1.0)
-        request_seed = body.get("seed")
-        stop = body.get("stop")
-        stops = [stop] if isinstance(stop, str) else stop if isinstance(stop, list) else []
+    def _complete_text(self, model: ModelInfo, job: Job, faults: frozenset[str]) -> Completion:
+        prompt = prompt_text(job.messages)
+        temperature, seed = job.temperature, job.seed
         return generate(
             seed=seed_for(
                 model.id,
                 prompt,
                 float(temperature) if isinstance(temperature, int | float) else 1.0,
-                request_seed if isinstance(request_seed, int) else None,
+                seed if isinstance(seed, int) else None,
                 self.settings.seed * 1_000_003 + next(self._salt),
             ),
             chinese=is_mostly_chinese(prompt),
-            max_tokens=max_tokens,
-            reasoning_tokens=min(REASONING_TOKENS, max_tokens // 2) if "reasoning" in faults else 0,
-            answer=needle_answer(prompt, last_user_text(messages)),
-            stop=[s for s in stops if isinstance(s, str)],
+            max_tokens=job.max_tokens,
+            reasoning_tokens=(
+                min(REASONING_TOKENS, job.max_tokens // 2) if "reasoning" in faults else 0
+            ),
+            answer=needle_answer(prompt, last_user_text(job.messages)),
+            stop=job.stop,
         )
 
     async def _stream(
         self,
         request: web.Request,
-        name: str,
-        completion: Completion,
-        record: EmitRecord,
+        renderer: Renderer,
+        answer: Answer,
         times: Iterator[float],
         faults: frozenset[str],
-        include_usage: bool,
     ) -> web.StreamResponse:
+        """Paced by the one schedule: each event is written when its last token is due."""
         response = web.StreamResponse(headers=_SSE_HEADERS)
-        chunk = _ChunkWriter(record.completion_id, name)
+        record = answer.record
         try:
             await response.prepare(request)
-            await response.write(chunk.role())
+            for event in renderer.opening():
+                await response.write(event)
             sent = 0
             shift = 0.0  # a stall pushes the rest of the schedule back
-            for field, text, n_tokens in _events(completion, "pack" in faults):
+            for field, text, n_tokens in _events(answer.completion, "pack" in faults):
                 target = 0.0
                 for _ in range(n_tokens):
                     target = next(times)
                 await _sleep_until(target + shift)
                 now_ns = time.perf_counter_ns()
                 record.chunk_emit_ns.append(now_ns)
-                if field == "content" and record.t_first_content_ns is None:
+                if field == CONTENT_FIELD and record.t_first_content_ns is None:
                     record.t_first_content_ns = now_ns
-                await response.write(chunk.delta(field, text))
+                await response.write(renderer.delta(field, text))
                 sent += 1
                 if sent == TOKENS_BEFORE_FAULT:
                     if "drop" in faults:
                         _drop(request)
                         return response
+                    if "error" in faults:
+                        for event in renderer.failure(MIDSTREAM_ERROR):
+                            await response.write(event)
+                        await response.write_eof()
+                        return response
                     if "malformed" in faults:
-                        await response.write(chunk.malformed())
+                        await response.write(renderer.malformed())
                     if "stall" in faults:
                         began = time.perf_counter()
                         await asyncio.sleep(self.stall_seconds)
                         shift += time.perf_counter() - began
-            record.finish_reason = completion.finish_reason
-            await response.write(chunk.finish(completion.finish_reason))
-            if include_usage:
-                await response.write(chunk.usage(_usage(record)))
-            await response.write(b"data: [DONE]\n\n")
+            record.finish_reason = answer.completion.finish_reason
+            for event in renderer.closing():
+                await response.write(event)
             await response.write_eof()
         except ConnectionResetError:
             pass  # the client hung up mid-stream: nothing to tell anyone
@@ -369,12 +402,12 @@ class LocalServer:
     async def _respond(
         self,
         request: web.Request,
-        name: str,
-        completion: Completion,
-        record: EmitRecord,
+        wire: Wire,
+        answer: Answer,
         times: Iterator[float],
         faults: frozenset[str],
     ) -> web.StreamResponse:
+        record = answer.record
         target = 0.0
         for _ in range(max(1, record.completion_tokens)):  # at least the prefill
             target = next(times)
@@ -384,80 +417,24 @@ class LocalServer:
         if "drop" in faults:
             _drop(request)
             return web.Response(status=200)
-        message: dict[str, Any] = {"role": "assistant", "content": "".join(completion.content)}
-        if completion.reasoning:
-            message["reasoning_content"] = "".join(completion.reasoning)
-        payload: dict[str, Any] = {
-            "id": record.completion_id,
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": name,
-            "choices": [
-                {"index": 0, "message": message, "finish_reason": completion.finish_reason}
-            ],
-        }
-        if "no-usage" not in faults:
-            payload["usage"] = _usage(record)
-        text = json.dumps(payload, ensure_ascii=False)
+        if "error" in faults:
+            return wire.error(MIDSTREAM_ERROR)
+        record.finish_reason = answer.completion.finish_reason
+        text = json.dumps(wire.body(answer), ensure_ascii=False)
         if "malformed" in faults:
             text = text[: len(text) // 2]
         now_ns = time.perf_counter_ns()
         record.chunk_emit_ns.append(now_ns)
         record.t_first_content_ns = now_ns
-        record.finish_reason = completion.finish_reason
         return web.Response(text=text, content_type="application/json")
-
-
-class _ChunkWriter:
-    """Encodes the SSE events of one completion."""
-
-    def __init__(self, completion_id: str, model: str) -> None:
-        created = int(time.time())
-        self._head = (
-            f'{{"id":"{completion_id}","object":"chat.completion.chunk","created":{created},'
-            f'"model":{json.dumps(model)},"choices":'
-        )
-
-    def _event(self, choices: str, tail: str = "") -> bytes:
-        return f"data: {self._head}{choices}{tail}}}\n\n".encode()
-
-    def delta(self, field: str, text: str) -> bytes:
-        encoded = json.dumps(text, ensure_ascii=False)
-        return self._event(f'[{{"index":0,"delta":{{"{field}":{encoded}}},"finish_reason":null}}]')
-
-    def role(self) -> bytes:
-        return self._event(
-            '[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]'
-        )
-
-    def finish(self, reason: str) -> bytes:
-        return self._event(f'[{{"index":0,"delta":{{}},"finish_reason":"{reason}"}}]')
-
-    def usage(self, usage: dict[str, Any]) -> bytes:
-        return self._event("[]", f',"usage":{json.dumps(usage)}')
-
-    def malformed(self) -> bytes:
-        return f'data: {self._head}[{{"index":0,"delta":{{"content":"\n\n'.encode()
-
-
-def _usage(record: EmitRecord) -> dict[str, Any]:
-    usage: dict[str, Any] = {
-        "prompt_tokens": record.prompt_tokens,
-        "completion_tokens": record.completion_tokens,
-        "total_tokens": record.prompt_tokens + record.completion_tokens,
-        "prompt_tokens_details": {"cached_tokens": 0},
-    }
-    if record.reasoning_tokens:
-        usage["completion_tokens_details"] = {"reasoning_tokens": record.reasoning_tokens}
-    return usage
 
 
 def _events(completion: Completion, pack: bool) -> Iterator[tuple[str, str, int]]:
     """(delta field, text, tokens in it): one token per event, or TOKENS_PER_PACK when packing."""
     size = TOKENS_PER_PACK if pack else 1
     for field, tokens in (
-        ("reasoning_content", completion.reasoning),
-        ("content", completion.content),
+        (REASONING_FIELD, completion.reasoning),
+        (CONTENT_FIELD, completion.content),
     ):
         for i in range(0, len(tokens), size):
             group = tokens[i : i + size]
@@ -497,12 +474,47 @@ def _drop(request: web.Request) -> None:
         request.transport.close()
 
 
-def _header_faults(request: web.Request) -> web.Response | None:
+def _header_faults(request: web.Request, wire: Wire) -> web.Response | None:
     """Status faults asked for by header on the non-completion routes (e.g. 429 on /models)."""
     try:
-        return status_fault_response(parse_faults(request.headers.get(FAULT_HEADER), []))
+        fault = status_fault(parse_faults(request.headers.get(FAULT_HEADER), []))
     except UnknownFault as exc:
-        return error_response(400, str(exc), code="unknown_fault")
+        return wire.error(ApiError(400, str(exc), code="unknown_fault"))
+    return wire.error(fault) if isinstance(fault, ApiError) else fault
+
+
+def _wire_of(request: web.Request) -> Wire:
+    """The protocol a request speaks: by its path, or by `anthropic-version` on shared routes."""
+    path = request.path.rstrip("/")
+    if path.endswith("/responses"):
+        return RESPONSES
+    if path.endswith("/chat/completions"):
+        return CHAT
+    if path.endswith("/messages") or "anthropic-version" in request.headers:
+        return ANTHROPIC
+    return CHAT
+
+
+def _auth_error(request: web.Request, wire: Wire, api_key: str) -> ApiError | None:
+    """Why the request's key is refused, or None. Anthropic clients may send `x-api-key`."""
+    auth = request.headers.get("Authorization", "")
+    bearer = auth[len("Bearer ") :].strip() if auth.startswith("Bearer ") else None
+    if wire is ANTHROPIC:
+        given = request.headers.get("x-api-key", bearer)
+        if given is None:
+            return ApiError(401, "x-api-key header is required", code="invalid_api_key")
+        return None if given == api_key else ApiError(401, "invalid x-api-key")
+    if bearer is None:
+        return ApiError(
+            401,
+            "You didn't provide an API key. Send it as 'Authorization: Bearer <key>'.",
+            code="invalid_api_key",
+        )
+    return (
+        None
+        if bearer == api_key
+        else ApiError(401, "Incorrect API key provided.", code="invalid_api_key")
+    )
 
 
 async def serve_forever(

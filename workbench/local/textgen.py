@@ -117,6 +117,7 @@ class Completion:
     reasoning: list[str]
     content: list[str]
     finish_reason: str  # "length" or "stop"
+    stop_sequence: str | None = None  # the stop string that ended it, when one did
 
 
 def prompt_text(messages: Sequence[Mapping[str, Any]]) -> str:
@@ -194,15 +195,17 @@ def _prose(rng: random.Random, chinese: bool, n_tokens: int, first: str | None) 
     return ("" if chinese else " ").join(sentences)
 
 
-def _cut(text: str, n_tokens: int, stop: Sequence[str]) -> tuple[list[str], str]:
+def _cut(text: str, n_tokens: int, stop: Sequence[str]) -> tuple[list[str], str | None]:
+    """The first n_tokens pieces, cut before the earliest stop string; and that string."""
     cut = pieces(text)[:n_tokens]
-    finish = "length"
     if stop:
         joined = "".join(cut)
-        at = min((i for i in (joined.find(s) for s in stop if s) if i >= 0), default=-1)
-        if at >= 0:
-            cut, finish = pieces(joined[:at]), "stop"
-    return cut, finish
+        found = [(joined.find(s), s) for s in stop if s]
+        hits = [(at, s) for at, s in found if at >= 0]
+        if hits:
+            at, which = min(hits, key=lambda hit: hit[0])
+            return pieces(joined[:at]), which
+    return cut, None
 
 
 def generate(
@@ -222,5 +225,10 @@ def generate(
         text = ("" if chinese else " ").join(lines * (1 + reasoning_tokens // 8))
         reasoning = pieces(text)[:reasoning_tokens]
     content_tokens = max(0, max_tokens - len(reasoning))
-    content, finish = _cut(_prose(rng, chinese, content_tokens, answer), content_tokens, stop)
-    return Completion(reasoning=reasoning, content=content, finish_reason=finish)
+    content, hit = _cut(_prose(rng, chinese, content_tokens, answer), content_tokens, stop)
+    return Completion(
+        reasoning=reasoning,
+        content=content,
+        finish_reason="length" if hit is None else "stop",
+        stop_sequence=hit,
+    )
