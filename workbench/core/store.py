@@ -38,7 +38,7 @@ from workbench.core.store_columns import (
 APP_NAME = "attention-workbench"
 DATA_DIR_ENV = "WORKBENCH_DATA_DIR"
 DB_FILENAME = "history.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 5000
 # `record` and `finish_run` wait this long for a lock, blocking the caller's thread (the
 # event loop): the runner retries with asynchronous back-off instead of waiting here.
@@ -216,7 +216,16 @@ def _add_phase(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_phase}
+def _add_protocol(conn: sqlite3.Connection) -> None:
+    """Schema 2 -> 3: every request gets its wire `protocol`; before it existed every request
+    was a chat completion."""
+    present = {row[1] for row in conn.execute("PRAGMA table_info(requests)")}
+    if "protocol" not in present:
+        conn.execute("ALTER TABLE requests ADD COLUMN protocol TEXT")
+    conn.execute("UPDATE requests SET protocol = 'chat' WHERE protocol IS NULL")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_phase, 2: _add_protocol}
 
 
 def _add_missing_columns(conn: sqlite3.Connection) -> None:
