@@ -86,7 +86,11 @@ class ProtocolServer:
         self.headers.append({k.lower(): v for k, v in request.headers.items()})
         self.bodies.append(await request.json() if request.method == "POST" else None)
         version = request.headers.get("anthropic-version")
-        if path.endswith("/messages") and self.versions is not None and version not in self.versions:
+        if (
+            path.endswith("/messages")
+            and self.versions is not None
+            and version not in self.versions
+        ):
             message = "anthropic-version: header is required"
             body = anthropic_error("invalid_request_error", message)
             return web.Response(status=400, text=body, content_type="application/json")

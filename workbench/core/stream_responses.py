@@ -11,12 +11,13 @@ without a terminal event is truncated.
 
 `finish_reason` keeps the Responses API's word: `completed`, or the reason the response is
 incomplete (`max_output_tokens`, `content_filter`). OpenAI refuses `max_output_tokens` below 16,
-so a smaller max_tokens is sent as 16 (the overrun limits still count from max_tokens).
+so a smaller max_tokens is sent as 16, and the stream's limits count from the 16 sent.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.protocol_errors import stream_error
@@ -54,7 +55,7 @@ def responses_body(model: str, spec: RequestSpec) -> dict[str, Any]:
     body: dict[str, Any] = {
         "model": model,
         "input": [{"role": m.get("role"), "content": m.get("content")} for m in messages],
-        "max_output_tokens": max(MIN_OUTPUT_TOKENS, spec.max_tokens),
+        "max_output_tokens": spec.max_tokens,
         "stream": True,
         "temperature": spec.temperature,
     }
@@ -71,6 +72,7 @@ async def stream_responses(
 ) -> RequestResult:
     """Send one streamed Responses request and fill `result`; never raises for I/O."""
     stamp_start(result)
+    spec = replace(spec, max_tokens=max(MIN_OUTPUT_TOKENS, spec.max_tokens))
     headers = {**protocol_headers(client, "responses", spec.auth), **spec.extra_headers}
     post = RawPost(client, "/responses", responses_body(result.model, spec), headers)
     return await exchange(post, result, spec, ResponsesStream(result, spec, on_text))
