@@ -31,8 +31,8 @@ from workbench.core.stream_values import (
 from workbench.core.streaming import (
     RequestSpec,
     StreamError,
+    StreamReader,
     TextDelta,
-    _Stream,
     exchange,
     stamp_start,
 )
@@ -77,7 +77,7 @@ async def stream_anthropic(
     return await exchange(post, result, spec, AnthropicStream(result, spec, on_text))
 
 
-class AnthropicStream(_Stream):
+class AnthropicStream(StreamReader):
     """Reads a Messages stream's events."""
 
     END = "no message_stop event"

@@ -33,8 +33,8 @@ from workbench.core.stream_values import (
 from workbench.core.streaming import (
     RequestSpec,
     StreamError,
+    StreamReader,
     TextDelta,
-    _Stream,
     exchange,
     stamp_start,
 )
@@ -78,7 +78,7 @@ async def stream_responses(
     return await exchange(post, result, spec, ResponsesStream(result, spec, on_text))
 
 
-class ResponsesStream(_Stream):
+class ResponsesStream(StreamReader):
     """Reads a Responses stream's events."""
 
     END = "no response.completed (or other terminal) event"

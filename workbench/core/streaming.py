@@ -1,8 +1,9 @@
 """One streamed chat completion through the official openai SDK, with raw timestamps.
 
-`stream_request` sends a request with the protocol its spec names: chat completions here,
-Anthropic Messages and OpenAI Responses in their own modules (stream_anthropic.py,
-stream_responses.py), which reuse this module's reading, limits and result filling.
+Chat completions are read here; Anthropic Messages and OpenAI Responses in their own modules
+(stream_anthropic.py, stream_responses.py; `wire.stream_request` picks one by the spec's
+protocol), whose readers extend this module's `StreamReader`: the same reading, limits and
+result filling.
 
 `stream_chat` never raises for a request failure: it returns a RequestResult whose error
 fields say what happened, keeping every timestamp and token that arrived before it.
@@ -221,7 +222,7 @@ async def stream_chat(
         extra_body={"messages": spec.messages, **spec.extra_body},
         extra_headers=spec.extra_headers or None,
     )
-    return await exchange(manager, result, spec, _Stream(result, spec, on_text))
+    return await exchange(manager, result, spec, StreamReader(result, spec, on_text))
 
 
 def stamp_start(result: RequestResult) -> None:
@@ -234,7 +235,7 @@ def stamp_start(result: RequestResult) -> None:
 
 
 async def exchange(
-    manager: Any, result: RequestResult, spec: RequestSpec, stream: _Stream
+    manager: Any, result: RequestResult, spec: RequestSpec, stream: StreamReader
 ) -> RequestResult:
     """Send through `manager` (an async context manager whose value has `http_response`), read
     the body with `stream` and judge it; every failure becomes the row's error."""
@@ -305,7 +306,9 @@ async def _html_instead(
     )
 
 
-def _judge(result: RequestResult, spec: RequestSpec, stream: _Stream, content_type: str) -> None:
+def _judge(
+    result: RequestResult, spec: RequestSpec, stream: StreamReader, content_type: str
+) -> None:
     """A body that ended without an error: complete, truncated, empty, or overrun by usage."""
     if result.error_class is not None:
         return
@@ -395,7 +398,7 @@ def _choices(chunk: dict[str, Any]) -> list[dict[str, Any]]:
     return choices
 
 
-class _Stream:
+class StreamReader:
     """Reads one SSE body within its caps and fills the result as events arrive.
 
     A protocol's reader subclasses it: `_handle` reads one event, `complete` says whether the
