@@ -263,3 +263,32 @@ def test_models_protocol_anthropic_lists_with_the_protocols_headers(
     assert asked["x-api-key"] == KEY and asked["anthropic-version"] == "2023-06-01"
     assert "authorization" not in asked
     assert KEY not in out.out + out.err
+
+
+def test_models_follows_anthropics_pages(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from aiohttp import web
+
+    from tests.loopback import serving_in_thread
+
+    asked: list[dict[str, str]] = []
+
+    async def models(request: web.Request) -> web.Response:
+        asked.append(dict(request.query))
+        if request.query.get("after_id") == "claude-a":
+            return web.json_response({"data": [{"id": "claude-b", "type": "model"}],
+                                      "has_more": False, "last_id": "claude-b"})  # fmt: skip
+        return web.json_response({"data": [{"id": "claude-a", "type": "model"}],
+                                  "has_more": True, "last_id": "claude-a"})  # fmt: skip
+
+    app = web.Application()
+    app.router.add_get("/v1/models", models)
+    monkeypatch.setenv("PROTO_TEST_KEY", KEY)
+    with serving_in_thread(app) as base_url:
+        code = main(["models", "--base-url", base_url, "--protocol", "anthropic",
+                     "--api-key-env", "PROTO_TEST_KEY", "--json"])  # fmt: skip
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert {m["id"] for m in json.loads(out.out)["models"]} == {"claude-a", "claude-b"}
+    assert asked == [{"limit": "1000"}, {"limit": "1000", "after_id": "claude-a"}]

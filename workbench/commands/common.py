@@ -301,7 +301,9 @@ async def _model_ids(client: openai.AsyncOpenAI, protocol: str, auth: str) -> se
         page = await client.models.list(extra_headers=headers, extra_query=query)
         ids |= {m.id for m in page.data}
         last = getattr(page, "last_id", None)
-        if not (getattr(page, "has_more", False) and isinstance(last, str)):
+        if protocol != "anthropic" or not (
+            getattr(page, "has_more", False) and isinstance(last, str)
+        ):
             break
         query = {**query, "after_id": last}
     return ids

@@ -46,6 +46,8 @@ UNKNOWN_STATUS = 500  # an error event without a known type: as chat's error eve
 
 def stream_error(error: Any, protocol: str, model: str) -> tuple[str, Diagnosis]:
     """(the error's words, its diagnosis) for an error object sent inside a stream."""
+    if error is None:
+        error = {"message": "the server ended the response as failed, with no error object"}
     err = error if isinstance(error, dict) else {"message": str(error)}
     kind = str(err.get("type") or err.get("code") or "")
     table = ANTHROPIC_STATUS if protocol == "anthropic" else RESPONSES_STATUS
