@@ -350,7 +350,7 @@ async def resolve_endpoint(
                     f"export it in this shell first"
                 )
                 return None
-        protocol: Protocol = args.protocol or "chat"
+        protocol: Protocol = getattr(args, "protocol", None) or "chat"
         models = await _server_models(base_url, api_key, ClientOptions(), protocol, None)
         if models is False:
             return None
