@@ -169,7 +169,7 @@ def test_an_old_history_gets_each_requests_phase(tmp_path: Path) -> None:
     conn.close()
     with RunStore(db) as store:
         phases = {r.request_id: r.phase for r in store.results(run_id)}
-        assert store.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION == 2
+        assert store.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION == 3
     assert phases == {"cal": "calibration", "warm": "warmup", "measured": "measured"}
 
 

@@ -117,12 +117,15 @@ def test_claude_settings_both_shapes(name: str) -> None:
     assert detect(path) == "claude_settings"
     result = import_path(path)
     p = _only(result)
-    assert (p.name, p.base_url) == ("taotoken", TAOTOKEN)
+    # Claude Code posts to ANTHROPIC_BASE_URL/v1/messages: an anthropic provider at .../v1
+    assert (p.name, p.base_url, p.protocol) == ("taotoken", TAOTOKEN + "/v1", "anthropic")
     assert _ids(p) == ["claude-3-5-sonnet"]
     assert result.keys["taotoken"].kind == "literal"
     assert result.keys["taotoken"].secret() == LITERAL_KEYS[0]
-    # an Anthropic-side setting: imported, with a note to check it
-    assert any("Claude Code" in w and "doctor" in w for w in result.warnings)
+    # ANTHROPIC_AUTH_TOKEN is a bearer token; the flat shape's api_key goes as x-api-key
+    assert p.auth_scheme == ("bearer" if name == "claude_settings.json" else "x-api-key")
+    assert any("/v1" in note for note in result.url_notes["taotoken"])
+    assert not any("OpenAI" in w or "Anthropic-only" in w for w in result.warnings)
 
 
 def test_claude_settings_field_names_per_shape() -> None:
@@ -187,15 +190,18 @@ def test_ccswitch_db_imports_rows_and_universal_providers_read_only(tmp_path: Pa
     assert _tree_digest(home) == before  # byte-identical, and no -journal/-wal files appear
     assert result.kind == "home"
     by_name = {p.name: p for p in result.providers}
-    assert set(by_name) == {"taotoken-codex", "taotoken-claude"}
+    # the universal provider (chat) no longer merges into the Claude row (anthropic)
+    assert set(by_name) == {"taotoken-codex", "taotoken-claude", "tt-universal"}
     codex, claude = by_name["taotoken-codex"], by_name["taotoken-claude"]
+    assert (codex.protocol, claude.protocol) == ("chat", "anthropic")
     # the Codex row embeds a TOML string with [model_providers.custom] base_url
     assert codex.base_url == "https://taotoken.net/api/v1"
     assert _ids(codex) == ["kimi-k2"]
     assert result.keys["taotoken-codex"].where.endswith("settings_config.auth.OPENAI_API_KEY")
-    assert claude.base_url == TAOTOKEN
-    # the universal provider has the same URL and key as the Claude row: merged into it
-    assert _ids(claude) == ["claude-3-5-sonnet", "deepseek-v3"]
+    assert claude.base_url == TAOTOKEN + "/v1"
+    # the universal provider's models stay its own (the row itself names none)
+    assert _ids(by_name["tt-universal"]) == ["claude-3-5-sonnet", "deepseek-v3"]
+    assert by_name["tt-universal"].base_url == TAOTOKEN
     assert all(k.kind == "literal" for k in result.keys.values())
     # a writable copy stays byte-identical too (the directory would allow a journal)
     copy = tmp_path / "cc-switch.db"
@@ -215,7 +221,8 @@ def test_ccswitch_legacy_config_json() -> None:
     result = import_path(home)
     by_name = {p.name: p for p in result.providers}
     assert set(by_name) == {"taotoken-claude", "taotoken-codex"}
-    assert by_name["taotoken-claude"].base_url == TAOTOKEN
+    assert by_name["taotoken-claude"].base_url == TAOTOKEN + "/v1"
+    assert by_name["taotoken-claude"].protocol == "anthropic"
     assert by_name["taotoken-codex"].base_url == "https://taotoken.net/api/v1"
     assert _ids(by_name["taotoken-codex"]) == ["deepseek-v3"]
     assert {k.kind for k in result.keys.values()} == {"literal"}
@@ -446,12 +453,39 @@ def test_a_home_store_with_nothing_to_import_is_skipped(tmp_path: Path) -> None:
         import_path(home / ".claude" / "settings.json")
 
 
-def test_anthropic_only_base_url_is_imported_with_a_warning(tmp_path: Path) -> None:
+def test_anthropic_url_in_claude_settings_is_an_anthropic_provider(tmp_path: Path) -> None:
     for url in ("https://api.anthropic.com", "https://gw.example/api/anthropic"):
         path = _write(tmp_path / "settings.json", {"env": {"ANTHROPIC_BASE_URL": url}})
         result = import_path(path)
-        assert result.providers[0].base_url == url
-        assert any("Anthropic" in w and url in w for w in result.warnings)
+        assert (result.providers[0].base_url, result.providers[0].protocol) == (
+            url + "/v1",
+            "anthropic",
+        )
+        assert not any("Anthropic" in w for w in result.warnings)
+
+
+def test_anthropic_url_imported_as_chat_warns_and_suggests_the_protocol(tmp_path: Path) -> None:
+    for url in ("https://api.anthropic.com", "https://gw.example/api/anthropic"):
+        path = tmp_path / "config.toml"
+        path.write_text(f'[provider.gw]\nbase_url = "{url}"\nmodel = "m"\n', encoding="utf-8")
+        result = import_path(path)
+        assert result.providers[0].protocol == "chat"
+        assert any(
+            url in w and 'protocol = "anthropic"' in w and "--protocol anthropic" in w
+            for w in result.warnings
+        ), result.warnings
+
+
+def test_codex_wire_api_responses_becomes_a_responses_provider(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(
+        'model_provider = "gw"\nmodel = "gpt-5-codex"\n[model_providers.gw]\n'
+        'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\nwire_api = "responses"\n',
+        encoding="utf-8",
+    )
+    assert _only(import_path(path)).protocol == "responses"
+    path.write_text(path.read_text().replace('"responses"', '"chat"'), encoding="utf-8")
+    assert _only(import_path(path)).protocol == "chat"
 
 
 def test_home_folder_merges_and_dedupes(tmp_path: Path) -> None:
@@ -465,8 +499,8 @@ def test_home_folder_merges_and_dedupes(tmp_path: Path) -> None:
     # Cline's current and legacy stores hold the same gateway and key: one provider
     taotoken = [p for p in result.providers if p.name == "taotoken"]
     assert len(taotoken) == 1 and "kimi-k2" in _ids(taotoken[0])
-    # the CC Switch Claude entry has the same URL and key too: merged
-    assert "taotoken-claude" not in names
+    # the CC Switch Claude entry has the same key, but speaks Anthropic's protocol at .../v1
+    assert "taotoken-claude" in names
     assert "taotoken-codex" in names
 
 

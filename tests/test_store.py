@@ -41,6 +41,7 @@ EXPECTED_COLUMNS = (
     "finish_reason", "needle_found", "http_status", "error_class", "error_message", "repeat",
     "concurrency", "attempt", "warmup", "price_known",
     "usage_suspect", "phase", "route", "dispatch_ms", "response_id",
+    "protocol", "cache_creation_tokens", "reasoning_tokens",
 )  # fmt: skip
 
 
@@ -91,6 +92,9 @@ def full_result(run_id: str, **changes: object) -> RequestResult:
         baseline_method="chat",
         route="gateway",
         prices=Prices(input=0.27, output=1.1, cached_input=0.07),
+        protocol="anthropic",
+        cache_creation_tokens=300,
+        reasoning_tokens=64,
     )
     return dataclasses.replace(result, **changes)
 

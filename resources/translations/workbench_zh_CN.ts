@@ -978,6 +978,46 @@
         <source>find out why the upstream failed: the first request it refused carries the upstream&apos;s words (`workbench bench` prints every failure), and `workbench doctor --model M` shows them once the cooldown ends; check the gateway&apos;s route for this model and its logs</source>
         <translation>查明上游为何出错：被拒绝的第一个请求带着上游的原话（`workbench bench` 会打印每个失败），冷却期结束后 `workbench doctor --model M` 也会显示；检查网关中这个模型的路由和网关日志</translation>
     </message>
+    <message>
+        <location filename="../../workbench/core/error_messages.py" line="346"/>
+        <source>this base URL does not speak the Anthropic Messages API (POST .../messages is not there): it is likely an OpenAI-compatible endpoint</source>
+        <translation>这个 base URL 不支持 Anthropic Messages API（没有 POST .../messages）：它多半是 OpenAI 兼容的端点</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/error_messages.py" line="351"/>
+        <source>try --protocol chat (or protocol = &quot;chat&quot; for the provider), or use the base URL the gateway gives for Anthropic clients, ending in /v1</source>
+        <translation>试试 --protocol chat（或给该 provider 设 protocol = "chat"），或者使用网关为 Anthropic 客户端提供的 base URL（以 /v1 结尾）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/error_messages.py" line="358"/>
+        <source>this base URL does not speak the OpenAI Responses API (POST .../responses is not there): many servers speak only chat completions</source>
+        <translation>这个 base URL 不支持 OpenAI Responses API（没有 POST .../responses）：很多服务只支持 chat completions</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/error_messages.py" line="363"/>
+        <source>try --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
+        <translation>试试 --protocol chat（或给该 provider 设 protocol = "chat"）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/error_messages.py" line="369"/>
+        <source>this base URL answers in the Anthropic Messages API&apos;s shape and has no /chat/completions: it speaks the Anthropic protocol, not chat completions</source>
+        <translation>这个 base URL 以 Anthropic Messages API 的格式应答，且没有 /chat/completions：它说的是 Anthropic 协议，不是 chat completions</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/error_messages.py" line="374"/>
+        <source>try --protocol anthropic (or protocol = &quot;anthropic&quot; for the provider)</source>
+        <translation>试试 --protocol anthropic（或给该 provider 设 protocol = "anthropic"）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/error_messages.py" line="380"/>
+        <source>the server wants the anthropic-version header, which the request lacked or gave a value it does not accept</source>
+        <translation>服务器要求 anthropic-version 请求头，而请求没有带它，或带的值服务器不接受</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/error_messages.py" line="385"/>
+        <source>the workbench sends anthropic-version: 2023-06-01 unless the provider&apos;s headers set it; remove a wrong anthropic-version from the provider&apos;s headers, or set the one the server documents (headers = { anthropic-version = &quot;2023-06-01&quot; })</source>
+        <translation>除非 provider 的 headers 另有设置，workbench 会发送 anthropic-version: 2023-06-01；请从 provider 的 headers 中删掉错误的 anthropic-version，或设成服务器文档要求的值（headers = { anthropic-version = "2023-06-01" }）</translation>
+    </message>
 </context>
 <context>
     <name>HistoryView</name>
@@ -1484,22 +1524,22 @@
 <context>
     <name>KeyRef</name>
     <message>
-        <location filename="../../workbench/core/providers.py" line="47"/>
+        <location filename="../../workbench/core/providers.py" line="53"/>
         <source>environment variable ${name}</source>
         <translation>环境变量 ${name}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="48"/>
+        <location filename="../../workbench/core/providers.py" line="54"/>
         <source>OS keyring (account &apos;{name}&apos;)</source>
         <translation>系统钥匙串（账户 &apos;{name}&apos;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="49"/>
+        <location filename="../../workbench/core/providers.py" line="55"/>
         <source>typed in, held in memory for this session only</source>
         <translation>手动输入，仅在本次会话的内存中保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="50"/>
+        <location filename="../../workbench/core/providers.py" line="56"/>
         <source>no key (a keyless server)</source>
         <translation>无 Key（无需 Key 的服务器）</translation>
     </message>

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from workbench.core.catalog import Catalog
 from workbench.core.clients import ClientOptions, ClientPool, ProxyUnsupported, make_client
@@ -23,7 +23,13 @@ from workbench.core.plan import (
     model_facts,
     resolve_target,
 )
-from workbench.core.providers import Provider, normalize_base_url
+from workbench.core.providers import (
+    PROTOCOLS,
+    Protocol,
+    Provider,
+    default_auth,
+    normalize_base_url,
+)
 from workbench.core.results import Target
 from workbench.core.secrets import (
     KeyUnavailable,
@@ -34,6 +40,10 @@ from workbench.core.secrets import (
     resolve_key,
 )
 from workbench.core.terminal import printable_lines
+from workbench.core.wire import protocol_headers
+
+if TYPE_CHECKING:
+    import openai
 
 install_log_redaction()  # every CLI log line goes through `redact`
 
@@ -128,10 +138,23 @@ def add_target_args(p: argparse.ArgumentParser) -> None:
         help="environment variable that holds the API key for --base-url "
         "(with --provider: use it instead of the saved key reference)",
     )
+    add_protocol_arg(p)
     local = p.add_argument_group(
         "built-in local provider (when neither --base-url nor --provider is given)"
     )
     add_simulation_args(local)
+
+
+def add_protocol_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--protocol",
+        choices=PROTOCOLS,
+        default=None,
+        help="the wire protocol: chat (POST /chat/completions), responses (OpenAI Responses, "
+        "POST /responses) or anthropic (Anthropic Messages, POST /messages, key as x-api-key). "
+        "Default: the saved provider's protocol, else chat. Example: --base-url "
+        "http://127.0.0.1:4000/v1 --protocol anthropic --model claude-sonnet-4-5",
+    )
 
 
 def gpu_profile(text: str) -> str:
@@ -193,6 +216,7 @@ class Endpoint:
     models: set[str] | None  # None when the server has no model list
     options: ClientOptions = field(default_factory=ClientOptions)
     saved: Provider | None = None  # the saved provider behind --provider
+    protocol: Protocol = "chat"  # --protocol, else the saved provider's
 
     def register(self, pool: ClientPool) -> None:
         """Make the runner's `pool.get(base_url, key)` use this endpoint's headers/proxy/TLS."""
@@ -204,7 +228,9 @@ class Endpoint:
 
     def target(self, catalog: Catalog, model: str, route: str | None = None) -> Target:
         """A Target on this endpoint, with its facts and the saved provider's limits."""
-        return resolve_target(catalog, self.provider, self.base_url, model, self.saved, route)
+        return resolve_target(
+            catalog, self.provider, self.base_url, model, self.saved, route, self.protocol
+        )
 
     def serves(self, model: str) -> bool:
         if self.models is None:
@@ -229,10 +255,18 @@ async def start_local_provider(args: argparse.Namespace, stack: AsyncExitStack) 
 MODEL_LIST_TIMEOUT_S = 60.0
 
 
+MAX_MODEL_PAGES = 20  # of Anthropic's paged list, 1,000 models each
+
+
 async def list_models(
-    base_url: str, api_key: str | None, options: ClientOptions | None = None
+    base_url: str,
+    api_key: str | None,
+    options: ClientOptions | None = None,
+    protocol: str = "chat",
+    auth: str | None = None,
 ) -> set[str] | None:
-    """The ids a server lists under /models; raises for connection and auth failures."""
+    """The ids a server lists under /models, asked with the protocol's headers (Anthropic's
+    x-api-key and anthropic-version); raises for connection and auth failures."""
     import openai
 
     opts = options or ClientOptions()
@@ -247,8 +281,7 @@ async def list_models(
     try:
         # a list that trickles in must not hang the command before any request is sent
         async with asyncio.timeout(MODEL_LIST_TIMEOUT_S):
-            page = await client.models.list()
-        return {m.id for m in page.data}
+            return await _model_ids(client, protocol, auth or default_auth(protocol))
     except openai.NotFoundError:
         return None
     except TimeoutError:
@@ -257,6 +290,23 @@ async def list_models(
         ) from None
     finally:
         await client.close()
+
+
+async def _model_ids(client: openai.AsyncOpenAI, protocol: str, auth: str) -> set[str]:
+    """Every id of the list; Anthropic's comes in pages (`has_more`, `after_id`)."""
+    headers = protocol_headers(client, protocol, auth)
+    ids: set[str] = set()
+    query: dict[str, object] = {"limit": 1000} if protocol == "anthropic" else {}
+    for _ in range(MAX_MODEL_PAGES):
+        page = await client.models.list(extra_headers=headers, extra_query=query)
+        ids |= {m.id for m in page.data}
+        last = getattr(page, "last_id", None)
+        if protocol != "anthropic" or not (
+            getattr(page, "has_more", False) and isinstance(last, str)
+        ):
+            break
+        query = {**query, "after_id": last}
+    return ids
 
 
 def load_saved_provider(name: str) -> Provider | None:
@@ -300,21 +350,26 @@ async def resolve_endpoint(
                     f"export it in this shell first"
                 )
                 return None
-        models = await _server_models(base_url, api_key, ClientOptions())
+        protocol: Protocol = getattr(args, "protocol", None) or "chat"
+        models = await _server_models(base_url, api_key, ClientOptions(), protocol, None)
         if models is False:
             return None
         host = re.sub(r"^https?://", "", base_url).split("/")[0]
-        return Endpoint(host, base_url, api_key, models)
+        return Endpoint(host, base_url, api_key, models, protocol=protocol)
     base_url = await start_local_provider(args, stack)
     return Endpoint(LOCAL_PROVIDER, base_url, None, {m.id for m in catalog.simulated()})
 
 
 async def _server_models(
-    base_url: str, api_key: str | None, options: ClientOptions
+    base_url: str,
+    api_key: str | None,
+    options: ClientOptions,
+    protocol: str = "chat",
+    auth: str | None = None,
 ) -> set[str] | Literal[False] | None:
     """The server's model ids, None for no list, False after printing the classified failure."""
     try:
-        return await list_models(base_url, api_key, options)
+        return await list_models(base_url, api_key, options, protocol, auth)
     except ProxyUnsupported as exc:
         fail(str(exc))
         return False
@@ -325,7 +380,7 @@ async def _server_models(
         )
         return False
     except Exception as exc:  # report the classified cause, not a traceback
-        diag = list_refusal(classify_exception(exc, "", False))
+        diag = list_refusal(classify_exception(exc, "", False, protocol))
         fail(f"{base_url}: {diag.message}")
         return False
 
@@ -352,7 +407,8 @@ async def _saved_endpoint(args: argparse.Namespace) -> Endpoint | None:
         fail(str(exc))
         return None
     options = ClientOptions.for_provider(provider, headers)
-    models = await _server_models(provider.base_url, api_key, options)
+    protocol: Protocol = getattr(args, "protocol", None) or provider.protocol
+    models = await _server_models(provider.base_url, api_key, options, protocol, provider.auth)
     if models is False:
         return None
-    return Endpoint(provider.name, provider.base_url, api_key, models, options, provider)
+    return Endpoint(provider.name, provider.base_url, api_key, models, options, provider, protocol)

@@ -14,9 +14,15 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.commands.common import LOCAL_PROVIDER, fail
+from workbench.commands.common import LOCAL_PROVIDER, add_protocol_arg, fail
 from workbench.core.doctor import Check, diagnose, passed
-from workbench.core.providers import ProxyChoice, UrlCredentials, normalize_base_url
+from workbench.core.providers import (
+    AuthScheme,
+    Protocol,
+    ProxyChoice,
+    UrlCredentials,
+    normalize_base_url,
+)
 from workbench.core.secrets import redact, register_secret
 from workbench.core.terminal import fits, json_text, printable
 
@@ -42,6 +48,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--api-key-env", metavar="VAR", help="environment variable that holds the API key"
     )
+    add_protocol_arg(p)
     p.add_argument("--json", action="store_true", help="print the checks as a JSON list")
     p.add_argument(
         "--timeout",
@@ -63,6 +70,10 @@ class _Target:
     verify_tls: bool = True
     key_source: str = ""
     warnings: list[str] = field(default_factory=list)
+    # the wire protocol (--protocol, else the saved provider's) and how the key is sent (None:
+    # the protocol's own), for the checks
+    protocol: Protocol = "chat"
+    auth: AuthScheme | None = None
 
 
 class _BadInput(Exception):
@@ -117,6 +128,12 @@ def _key_from_env(var: str) -> tuple[str | None, str]:
 
 
 async def _resolve(args: argparse.Namespace, stack: AsyncExitStack) -> _Target:
+    target = await _resolve_endpoint(args, stack)
+    target.protocol = args.protocol or target.protocol
+    return target
+
+
+async def _resolve_endpoint(args: argparse.Namespace, stack: AsyncExitStack) -> _Target:
     if args.base_url:
         _refuse_credentials(args.base_url)
         target = _Target(args.base_url)
@@ -172,6 +189,8 @@ def _saved_provider(args: argparse.Namespace) -> _Target:
         headers=dict(getattr(provider, "headers", {}) or {}),
         proxy=getattr(provider, "proxy", None),
         verify_tls=bool(getattr(provider, "verify_tls", True)),
+        protocol=getattr(provider, "protocol", "chat"),
+        auth=getattr(provider, "auth", None),
     )
     warnings = getattr(provider, "warnings", None)
     if callable(warnings):

@@ -15,6 +15,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "workbench bench --provider my-gw --model deepseek-chat --prompt-tokens 1K,8K,32K "
         "--repeats 3 --output runs/today",
         "workbench bench --model sim-70b-gqa --json -q > run.json",
+        "workbench bench --base-url http://127.0.0.1:4000/v1 --protocol anthropic "
+        "--api-key-env ANTHROPIC_API_KEY --model claude-sonnet-4-5",
     ),
     "serve-local": (
         "workbench serve-local --port 8000",
@@ -23,6 +25,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "models": (
         "workbench models",
         "workbench models --base-url http://127.0.0.1:8000/v1 --json",
+        "workbench models --base-url http://127.0.0.1:4000/v1 --protocol anthropic "
+        "--api-key-env ANTHROPIC_API_KEY",
     ),
     "kernels": (
         "workbench kernels --variant gqa --variant mla --kv 4096,32768",
@@ -31,6 +35,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "doctor": (
         "workbench doctor my-gw --model deepseek-chat",
         "workbench doctor --base-url https://gateway.example/v1 --api-key-env MY_KEY --json",
+        "workbench doctor --base-url https://gateway.example/v1 --protocol responses",
     ),
     "providers": ("workbench providers", "workbench providers list --json"),
     "providers list": ("workbench providers list", "workbench providers list --json"),

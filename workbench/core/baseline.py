@@ -5,7 +5,9 @@ a minimal streamed request with `max_tokens=1`, timed from sending to the first 
 median of a few. A gateway's own work on a chat request (auth, routing, opening the upstream
 stream) is part of that path and missing from a `GET /models`, which under-corrects. Only when
 the chat path cannot be used (the request fails before any event) does the baseline fall back to
-`GET /models` round trips; the method used is recorded with every row.
+`GET /models` round trips; the method used is recorded with every row. A provider that speaks
+another protocol (Anthropic Messages, OpenAI Responses) is timed on its own request path the
+same way, and the method names that protocol.
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ from typing import TYPE_CHECKING, Literal
 
 from workbench.core.clients import BASELINE_TIMEOUT_S, network_baseline_ms
 from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.streaming import RequestSpec
+from workbench.core.wire import stream_request
 
 if TYPE_CHECKING:
     import openai
 
-BaselineMethod = Literal["chat", "models"]
+BaselineMethod = Literal["chat", "responses", "anthropic", "models"]
+# a request path's method is the protocol it speaks
+_PATH_METHODS: dict[str, BaselineMethod] = {p: p for p in ("chat", "responses", "anthropic")}
 BASELINE_SAMPLES = 3
 # The shortest prompt every chat template accepts; one output token keeps it off the bill.
 BASELINE_MESSAGES: tuple[dict[str, str], ...] = ({"role": "user", "content": "Hi"},)
@@ -38,7 +43,11 @@ class Baseline:
 
 
 async def chat_first_event_ms(
-    client: openai.AsyncOpenAI, model: str, timeout_s: float = BASELINE_TIMEOUT_S
+    client: openai.AsyncOpenAI,
+    model: str,
+    timeout_s: float = BASELINE_TIMEOUT_S,
+    protocol: str = "chat",
+    auth: str = "bearer",
 ) -> float | None:
     """Send one minimal streamed request; ms from sending to its first SSE event, or None when
     no event came (refused, unreachable, not a stream) or the request ran into `timeout_s`."""
@@ -48,8 +57,10 @@ async def chat_first_event_ms(
         first_token_timeout_s=timeout_s,
         stall_timeout_s=timeout_s,
         total_timeout_s=timeout_s,
+        protocol=protocol,
+        auth=auth,
     )
-    result = await stream_chat(client, RequestResult(model=model), spec)
+    result = await stream_request(client, RequestResult(model=model), spec)
     if result.t_send is None or result.t_first_chunk is None or result.http_status != 200:
         return None
     if result.error_class in _TIMEOUTS:
@@ -58,7 +69,11 @@ async def chat_first_event_ms(
 
 
 async def measure_baseline(
-    client: openai.AsyncOpenAI, model: str, samples: int = BASELINE_SAMPLES
+    client: openai.AsyncOpenAI,
+    model: str,
+    samples: int = BASELINE_SAMPLES,
+    protocol: str = "chat",
+    auth: str = "bearer",
 ) -> Baseline:
     """The chat-path baseline of (client's base URL, model); `GET /models` when the chat path
     cannot be used; an empty Baseline when neither answers. The first failed sample ends the
@@ -67,11 +82,11 @@ async def measure_baseline(
     # the first request opens the pooled connection (and wakes a lazy gateway), which the
     # measured requests then reuse: it is sent, but not timed
     for _ in range(samples + 1):
-        ms = await chat_first_event_ms(client, model)
+        ms = await chat_first_event_ms(client, model, protocol=protocol, auth=auth)
         if ms is None:
             break
         times.append(ms)
     if len(times) == samples + 1:
-        return Baseline(statistics.median(times[1:]), "chat")
+        return Baseline(statistics.median(times[1:]), _PATH_METHODS.get(protocol, "chat"))
     models_ms = await network_baseline_ms(client, samples)
     return Baseline(models_ms, "models") if models_ms is not None else Baseline()

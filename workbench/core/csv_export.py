@@ -72,6 +72,12 @@ COLUMN_DOCS: tuple[tuple[str, str], ...] = (
     ("route", "direct or gateway in a route comparison (--compare-route); else empty"),
     ("dispatch_ms", "client-side wait from the request's intended start to its bytes leaving"),
     ("response_id", "the server's completion id (the chunks' id), to find the row in its logs"),
+    ("protocol", "the wire protocol: chat, responses or anthropic"),
+    (
+        "cache_creation_tokens",
+        "prompt tokens written into the prompt cache (Anthropic), part of prompt_tokens",
+    ),
+    ("reasoning_tokens", "output tokens the server counted as reasoning, part of completion"),
 )
 COLUMNS: tuple[str, ...] = tuple(name for name, _ in COLUMN_DOCS)
 
@@ -174,6 +180,9 @@ def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -
         "phase": result.phase,
         "route": _text(result.route),
         "response_id": redact(result.response_id or ""),  # the server chose it: it may echo
+        "protocol": result.protocol,
+        "cache_creation_tokens": _text(result.cache_creation_tokens),
+        "reasoning_tokens": _text(result.reasoning_tokens),
     }
     for name in _MS_COLUMNS:
         row[name] = _fixed(getattr(metrics, name), 3)

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 import httpx2
 
 from workbench.core.error_messages import (
+    ANTHROPIC_VERSION_CAUSE,
+    ANTHROPIC_VERSION_FIX,
     FIXES,
     GATEWAY_AUTH_CAUSE,
     GATEWAY_AUTH_FIX,
@@ -26,6 +28,7 @@ from workbench.core.error_messages import (
     GATEWAY_COOLDOWN_FIX,
     GATEWAY_ROUTE_CAUSE,
     GATEWAY_ROUTE_FIX,
+    WRONG_PROTOCOL,
 )
 from workbench.core.results import ErrorClass
 from workbench.core.secrets import redact, redact_and_cut
@@ -220,6 +223,36 @@ def classify_status(status: int, body: str, content_type: str | None, model: str
     return diagnosis(ErrorClass.BAD_REQUEST, what, status)
 
 
+def _anthropic_shaped(body: str) -> bool:
+    """An Anthropic error body: `{"type": "error", "error": {"type": ..., "message": ...}}`."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "error" and "error" in data
+
+
+def protocol_status(
+    diag: Diagnosis, body: str, content_type: str | None, protocol: str
+) -> Diagnosis | None:
+    """The cause and fix when an error answer says the base URL speaks another protocol than
+    the request (a 404 on a path it lacks), or that Anthropic's version header is missing."""
+    status = diag.http_status
+    if status == 400 and protocol == "anthropic" and "anthropic-version" in body.lower():
+        return Diagnosis(
+            ErrorClass.BAD_REQUEST, diag.what, ANTHROPIC_VERSION_CAUSE, ANTHROPIC_VERSION_FIX, 400
+        )
+    if status not in (404, 405) or diag.error_class is ErrorClass.MODEL_NOT_FOUND:
+        return None
+    html = looks_like_html(content_type, body)
+    # chat: only an Anthropic-shaped 404 says so; anthropic: any 404 but its own API's shape
+    if (protocol == "chat") != _anthropic_shaped(body) or protocol not in WRONG_PROTOCOL:
+        return None
+    words = WRONG_PROTOCOL[protocol]
+    what = f"HTTP {status} with an HTML page" if html else diag.what
+    return Diagnosis(ErrorClass.NOT_FOUND, what, words[0], words[1], status)
+
+
 def _root_cause(exc: BaseException) -> BaseException:
     seen = set()
     while exc.__cause__ is not None and id(exc) not in seen:
@@ -328,15 +361,20 @@ UNFIXABLE_BY_REPEAT = frozenset(
 )
 
 
-def classify_exception(exc: BaseException, model: str, streaming_started: bool) -> Diagnosis:
-    """Classify an exception raised by the SDK or the transport."""
+def classify_exception(
+    exc: BaseException, model: str, streaming_started: bool, protocol: str = "chat"
+) -> Diagnosis:
+    """Classify an exception raised by the SDK or the transport; `protocol`, the wire protocol
+    the request spoke, names a base URL that speaks another one."""
     import openai
 
     if isinstance(exc, openai.APIStatusError):
         if 300 <= exc.status_code < 400:
             return _redirect(exc)
         headers = exc.response.headers if exc.response is not None else {}
-        diag = classify_status(exc.status_code, _body_text(exc), headers.get("content-type"), model)
+        body, content_type = _body_text(exc), headers.get("content-type")
+        diag = classify_status(exc.status_code, body, content_type, model)
+        diag = protocol_status(diag, body, content_type, protocol) or diag
         return replace(diag, retry_after_s=retry_after_from_headers(headers))
     chain = _chain(exc)
     root = _root_cause(exc)

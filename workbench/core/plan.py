@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from workbench.core.catalog import Catalog
 from workbench.core.prompts import MIN_TARGET_TOKENS
-from workbench.core.providers import ModelEntry, Provider
+from workbench.core.providers import ModelEntry, Protocol, Provider, default_auth
 from workbench.core.results import UNKNOWN_PRICES, Prices, Target, Timeouts
 from workbench.core.runner import Mode, RunPlan
 
@@ -75,9 +75,13 @@ def resolve_target(
     model: str,
     saved: Provider | None = None,
     route: str | None = None,
+    protocol: Protocol | None = None,
 ) -> Target:
-    """One (provider, model) to measure, with its facts, prices and the provider's limits."""
+    """One (provider, model) to measure, with its facts, prices and the provider's limits;
+    `protocol` (a --protocol flag) overrides the saved provider's."""
     facts = model_facts(catalog, model, saved, provider)
+    protocol = protocol or (saved.protocol if saved is not None else "chat")
+    auth = saved.auth if saved is not None and saved.auth else default_auth(protocol)
     return Target(
         provider=provider,
         base_url=base_url,
@@ -87,6 +91,8 @@ def resolve_target(
         context_window=facts.context_window,
         route=route,
         timeouts=provider_timeouts(saved),
+        protocol=protocol,
+        auth=auth,
     )
 
 

@@ -31,6 +31,8 @@ def unchanged_names(on_disk: list[Provider], wanted: list[Provider]) -> set[str]
 
 # a field the user may spell another way, and the field it stands for
 _ALIASES = {"api_key_env": "key"}
+# a field provider_to_dict leaves out at this value: written by hand, it stays as written
+_DEFAULTS = {"protocol": "chat"}
 
 
 def update_document(
@@ -74,6 +76,8 @@ def update_document(
 def _merge_provider(table: Table, new: dict[str, Any], before: dict[str, Any]) -> None:
     """Replace only the provider fields whose loaded value changes."""
     for key in [k for k in table if k not in new]:
+        if key in _DEFAULTS and _plain(table[key]) == _DEFAULTS[key]:
+            continue
         field = _ALIASES.get(key)
         if field is None or before.get(field) != new.get(field):
             del table[key]

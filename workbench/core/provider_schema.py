@@ -18,10 +18,14 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BeforeValidator, Field
 
 from workbench.core.providers import (
+    AUTH_SCHEMES,
     KEY_SOURCES,
+    PROTOCOLS,
     PROXY_MODES,
+    AuthScheme,
     KeyRef,
     ModelEntry,
+    Protocol,
     Provider,
     ProxyChoice,
     mask_credentials,
@@ -148,6 +152,29 @@ class ProviderTable(Schema):
         default_factory=list, description="a list of [[providers.NAME.models]] tables or ids"
     )
     source: str = Field("", description="text in quotes")
+    protocol: str = Field("chat", description=f"one of {', '.join(PROTOCOLS)} in quotes")
+    auth: str | None = Field(None, description=f"one of {', '.join(AUTH_SCHEMES)} in quotes")
+
+
+def _protocol_from(name: str, table: ProviderTable) -> tuple[Protocol, AuthScheme | None]:
+    """The wire protocol and how the key is sent, each one of its allowed words."""
+    protocol = next((p for p in PROTOCOLS if p == table.protocol), None)
+    if protocol is None:
+        raise _err(
+            name,
+            "protocol",
+            f"unknown protocol '{table.protocol}'; use one of {', '.join(PROTOCOLS)} "
+            "(chat: /chat/completions, responses: /responses, anthropic: /messages)",
+        )
+    auth = next((a for a in AUTH_SCHEMES if a == table.auth), None)
+    if table.auth is not None and auth is None:
+        raise _err(
+            name,
+            "auth",
+            f"unknown auth '{table.auth}'; use one of {', '.join(AUTH_SCHEMES)} (or leave it "
+            "out: x-api-key for anthropic, bearer otherwise)",
+        )
+    return protocol, auth
 
 
 def provider_from_dict(name: str, table: object) -> Provider:
@@ -161,6 +188,7 @@ def provider_from_dict(name: str, table: object) -> Provider:
     notes: list[str] = []
     base_url = _base_url_from(name, checked.base_url, notes)
     check_headers(name, checked.headers)
+    protocol, auth = _protocol_from(name, checked)
     return Provider(
         name=name,
         base_url=base_url,
@@ -173,6 +201,8 @@ def provider_from_dict(name: str, table: object) -> Provider:
         verify_tls=checked.verify_tls,
         models=tuple(_model_from(m) for m in checked.models),
         source=checked.source,
+        protocol=protocol,
+        auth=auth,
         load_notes=tuple(notes),
     )
 
@@ -305,6 +335,10 @@ def provider_to_dict(provider: Provider) -> dict[str, Any]:
     """The TOML table for one provider: references only, no key text."""
     check_headers(provider.name, provider.headers)
     out: dict[str, Any] = {"base_url": provider.base_url}
+    if provider.protocol != "chat":  # chat, the default, is left out: older files stay as they are
+        out["protocol"] = provider.protocol
+    if provider.auth is not None:
+        out["auth"] = provider.auth
     if provider.source:
         out["source"] = provider.source
     out["first_token_timeout_s"] = float(provider.first_token_timeout_s)

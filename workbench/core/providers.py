@@ -20,6 +20,12 @@ from workbench.core.results import (
 )
 
 KeySource = Literal["env", "keyring", "session", "none"]
+# The wire protocol a provider speaks: OpenAI chat completions, OpenAI Responses, or Anthropic
+# Messages (docs/metrics.md, "Protocols"); `auth` says how its key is sent.
+Protocol = Literal["chat", "responses", "anthropic"]
+AuthScheme = Literal["bearer", "x-api-key"]
+PROTOCOLS: tuple[Protocol, ...] = ("chat", "responses", "anthropic")
+AUTH_SCHEMES: tuple[AuthScheme, ...] = ("bearer", "x-api-key")
 ProxyMode = Literal["system", "none", "url"]
 KEY_SOURCES: tuple[KeySource, ...] = ("env", "keyring", "session", "none")
 PROXY_MODES: tuple[ProxyMode, ...] = ("system", "none", "url")
@@ -118,8 +124,15 @@ class Provider:
     verify_tls: bool = True  # off only with a visible warning wherever the provider shows
     models: tuple[ModelEntry, ...] = ()
     source: str = ""  # where it was imported from, for the user's reference
+    protocol: Protocol = "chat"
+    auth: AuthScheme | None = None  # None: the protocol's own (default_auth)
     # what loading the providers file left out and the user must fix (a password in a URL)
     load_notes: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def auth_scheme(self) -> AuthScheme:
+        """How the key is sent: as set, else the protocol's convention."""
+        return self.auth or default_auth(self.protocol)
 
     def model(self, model_id: str) -> ModelEntry | None:
         return next((m for m in self.models if m.id == model_id), None)
@@ -142,6 +155,12 @@ class Provider:
         return out
 
 
+def default_auth(protocol: str) -> AuthScheme:
+    """Anthropic's API takes the key as `x-api-key`; OpenAI's (chat, Responses) as a bearer
+    token. Gateways in front of Claude Code that take ANTHROPIC_AUTH_TOKEN want `bearer`."""
+    return "x-api-key" if protocol == "anthropic" else "bearer"
+
+
 @dataclass(frozen=True)
 class NormalizedUrl:
     url: str
@@ -154,7 +173,13 @@ class UrlCredentials(ValueError):
     """A base URL with `user:password@` in it, refused where the user enters it."""
 
 
-_ENDPOINT_SUFFIXES = ("/chat/completions", "/completions", "/models", "/responses")
+_ENDPOINT_SUFFIXES = (
+    "/chat/completions",
+    "/completions",
+    "/models",
+    "/responses",
+    "/messages",
+)
 _NO_SCHEME_USERINFO = re.compile(
     r"^(\s*[\"']?(?![a-z][a-z0-9+.\-]*://)[^\s/@:]*)(?::[^\s@]*)?@(?=[\w.\[-])", re.IGNORECASE
 )

@@ -51,6 +51,8 @@ class Target:
     context_window: int | None = None
     route: str | None = None  # "direct" or "gateway" in a route comparison (--compare-route)
     timeouts: Timeouts | None = None  # its provider's limits (core/plan.py); None: the plan's
+    protocol: str = "chat"  # chat, responses or anthropic (providers.Protocol)
+    auth: str = "bearer"  # how the key is sent: bearer or x-api-key
 
     @property
     def label(self) -> str:
@@ -148,6 +150,13 @@ class RequestResult:
     baseline_method: str | None = None  # "chat" or "models": how the baseline was measured
     route: str | None = None  # "direct" or "gateway" in a route comparison
     prices: Prices = field(default_factory=Prices)
+    protocol: str = "chat"  # the wire protocol it was sent with: chat, responses or anthropic
+    # prompt tokens written into the server's prompt cache (Anthropic's
+    # cache_creation_input_tokens); part of prompt_tokens, as cached_tokens is
+    cache_creation_tokens: int | None = None
+    # output tokens the server says were reasoning (usage's reasoning_tokens); part of
+    # completion_tokens
+    reasoning_tokens: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -179,4 +188,5 @@ def planned_result(
         task=task,
         route=target.route,
         prices=target.prices,
+        protocol=target.protocol,
     )

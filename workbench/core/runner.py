@@ -59,7 +59,8 @@ from workbench.core.run_sink import MESSAGE_CHARS, describe_exception
 from workbench.core.run_sink import STORE_RETRY_S as STORE_RETRY_S
 from workbench.core.run_sink import ResultSink as ResultSink
 from workbench.core.run_sink import store_call as store_call
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.streaming import RequestSpec
+from workbench.core.wire import stream_request
 
 if TYPE_CHECKING:
     import openai
@@ -243,7 +244,9 @@ class Runner:
             return
         try:
             client = self.pool.get(target.base_url, self.keys(target))
-            baseline = await measure_baseline(client, target.model)
+            baseline = await measure_baseline(
+                client, target.model, protocol=target.protocol, auth=target.auth
+            )
         except Exception:  # no baseline is an empty column, not a failed run
             baseline = Baseline()
         state.baselines[key] = baseline
@@ -453,6 +456,8 @@ class Runner:
             stall_timeout_s=limits.stall_s,
             total_timeout_s=limits.total_s,
             estimated_prompt_tokens=prompt.estimated_tokens,
+            protocol=target.protocol,
+            auth=target.auth,
         )
         client = self.pool.get(target.base_url, self.keys(target))
         state.queue.put_nowait(
@@ -468,7 +473,7 @@ class Runner:
         task = asyncio.current_task()
         assert task is not None
         # run the request in its own task so Stop can cancel it without cancelling the cell
-        inner = asyncio.create_task(stream_chat(client, result, spec, state.queue.put_nowait))
+        inner = asyncio.create_task(stream_request(client, result, spec, state.queue.put_nowait))
         state.tasks.setdefault(target.label, set()).add(inner)
         try:
             await inner

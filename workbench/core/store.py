@@ -30,7 +30,9 @@ from workbench.core.results import Prices, RequestResult
 from workbench.core.secrets import redact as secrets_redact
 from workbench.core.store_columns import (
     METRIC_COLUMNS,
+    MIGRATIONS,
     RESULT_COLUMNS,
+    add_missing_columns,
     encode_real,
     requests_columns_sql,
 )
@@ -38,7 +40,7 @@ from workbench.core.store_columns import (
 APP_NAME = "attention-workbench"
 DATA_DIR_ENV = "WORKBENCH_DATA_DIR"
 DB_FILENAME = "history.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 5000
 # `record` and `finish_run` wait this long for a lock, blocking the caller's thread (the
 # event loop): the runner retries with asynchronous back-off instead of waiting here.
@@ -201,31 +203,6 @@ def _add_aggregates_table(conn: sqlite3.Connection) -> None:
     )
 
 
-# Migration hook: MIGRATIONS[n] upgrades a database from schema n to n + 1, inside one
-# transaction. Adding a RequestResult field or a metric needs no entry: missing columns are
-# added on open (see _add_missing_columns); renames and reshapes go here.
-def _add_phase(conn: sqlite3.Connection) -> None:
-    """Schema 1 -> 2: every request gets its `phase`, read from what schema 1 kept (a
-    calibration request was a warm-up with task 'calibration')."""
-    present = {row[1] for row in conn.execute("PRAGMA table_info(requests)")}
-    if "phase" not in present:
-        conn.execute("ALTER TABLE requests ADD COLUMN phase TEXT")
-    conn.execute(
-        "UPDATE requests SET phase = CASE WHEN task = 'calibration' THEN 'calibration'"
-        " WHEN warmup = 1 THEN 'warmup' ELSE 'measured' END WHERE phase IS NULL"
-    )
-
-
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_phase}
-
-
-def _add_missing_columns(conn: sqlite3.Connection) -> None:
-    present = {row[1] for row in conn.execute("PRAGMA table_info(requests)")}
-    for name, sql_type in requests_columns_sql():
-        if name not in present:
-            conn.execute(f"ALTER TABLE requests ADD COLUMN {name} {sql_type}")
-
-
 def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
@@ -243,7 +220,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
             while version < SCHEMA_VERSION:
                 MIGRATIONS[version](conn)
                 version += 1
-        _add_missing_columns(conn)
+        add_missing_columns(conn)
         _add_aggregates_table(conn)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import sqlite3
 import sys
 import types
 import typing
@@ -178,3 +179,32 @@ def requests_columns_sql() -> list[tuple[str, str]]:
     columns += [(name, "REAL") for name in METRIC_COLUMNS]
     columns += [("event_count", "INTEGER")]  # for SQL only; never read back
     return columns
+
+
+# Migration hook: MIGRATIONS[n] upgrades a database from schema n to n + 1, inside one
+# transaction. Adding a RequestResult field or a metric needs no entry: missing columns are
+# added on open (see add_missing_columns); renames and reshapes go here.
+def _add_phase(conn: sqlite3.Connection) -> None:
+    """Schema 1 -> 2: every request gets its `phase`, read from what schema 1 kept (a
+    calibration request was a warm-up with task 'calibration')."""
+    add_missing_columns(conn)
+    conn.execute(
+        "UPDATE requests SET phase = CASE WHEN task = 'calibration' THEN 'calibration'"
+        " WHEN warmup = 1 THEN 'warmup' ELSE 'measured' END WHERE phase IS NULL"
+    )
+
+
+def _add_protocol(conn: sqlite3.Connection) -> None:
+    """Schema 2 -> 3: every request before protocols existed was a chat completion."""
+    add_missing_columns(conn)
+    conn.execute("UPDATE requests SET protocol = 'chat' WHERE protocol IS NULL")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_phase, 2: _add_protocol}
+
+
+def add_missing_columns(conn: sqlite3.Connection) -> None:
+    present = {row[1] for row in conn.execute("PRAGMA table_info(requests)")}
+    for name, sql_type in requests_columns_sql():
+        if name not in present:
+            conn.execute(f"ALTER TABLE requests ADD COLUMN {name} {sql_type}")

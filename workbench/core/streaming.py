@@ -1,5 +1,10 @@
 """One streamed chat completion through the official openai SDK, with raw timestamps.
 
+Chat completions are read here; Anthropic Messages and OpenAI Responses in their own modules
+(stream_anthropic.py, stream_responses.py; `wire.stream_request` picks one by the spec's
+protocol), whose readers extend this module's `StreamReader`: the same reading, limits and
+result filling.
+
 `stream_chat` never raises for a request failure: it returns a RequestResult whose error
 fields say what happened, keeping every timestamp and token that arrived before it.
 It never re-sends a request; retries are the runner's business and get their own rows.
@@ -23,7 +28,7 @@ import time
 from collections.abc import Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard
 
 from workbench.core.body_reader import BodyReader
 from workbench.core.errors import (
@@ -45,13 +50,13 @@ from workbench.core.send_stamp import sending
 from workbench.core.sse import MAX_EVENT_BYTES as MAX_EVENT_BYTES  # the caps, re-exported
 from workbench.core.sse import MAX_LINE_BYTES as MAX_LINE_BYTES
 from workbench.core.sse import KiB, MiB, SSESplitter
+from workbench.core.stream_values import LENGTH_REASONS
+from workbench.core.stream_values import loads as _loads
+from workbench.core.stream_values import record_chat_usage as _record_usage
+from workbench.core.stream_values import response_id as _response_id
+from workbench.core.stream_values import shown as _shown
 from workbench.core.token_estimate import estimate_tokens
 from workbench.core.watchdog import Watch
-
-try:
-    import orjson
-except ImportError:  # a source checkout whose venv predates the dependency: json alone
-    orjson = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import httpx2
@@ -62,7 +67,6 @@ BODY_BYTES_PER_TOKEN = 4 * KiB  # ... plus this much per max_tokens
 HTML_HEAD_BYTES = 64 * KiB  # what is read of an HTML page that came instead of a stream
 OVERRUN_SLACK = 16  # text events (or estimated tokens) allowed beyond max_tokens
 OVERRUN_ESTIMATE_FACTOR = 4  # the text estimate may exceed max_tokens this many times
-MAX_USAGE_COUNT = 10**9  # a usage count at or above this is not believed
 SECONDS_PER_TOKEN = 1.0  # the default total limit allows this much per max_tokens
 MAX_LIMIT_S = 1e7  # a longer time limit is taken as this (115 days): no overflow
 
@@ -113,6 +117,8 @@ class RequestSpec:
     estimated_prompt_tokens: int | None = None
     extra_body: dict[str, Any] = field(default_factory=dict)
     extra_headers: dict[str, str] = field(default_factory=dict)
+    protocol: str = "chat"  # chat, responses or anthropic (providers.Protocol)
+    auth: str = "bearer"  # how the key is sent: bearer, or x-api-key
 
 
 def default_total_timeout_s(spec: RequestSpec) -> float:
@@ -202,12 +208,7 @@ async def stream_chat(
     ~0.5 ms of CPU per token (benchmarks/results/client_fidelity.md), which would make the
     client the bottleneck it must never be.
     """
-    if result.t_intended is None:
-        result.t_intended = time.perf_counter_ns()
-    # until the transport reports the write (send_stamp.py), the send is now: a request that
-    # fails before any byte leaves (no connection) still has a start for its limits
-    result.started_at = time.time()
-    result.t_send = time.perf_counter_ns()
+    stamp_start(result)
     manager = client.chat.completions.with_streaming_response.create(
         model=result.model,
         # the messages go in extra_body, which the SDK merges into the same JSON body as they
@@ -221,6 +222,23 @@ async def stream_chat(
         extra_body={"messages": spec.messages, **spec.extra_body},
         extra_headers=spec.extra_headers or None,
     )
+    return await exchange(manager, result, spec, StreamReader(result, spec, on_text))
+
+
+def stamp_start(result: RequestResult) -> None:
+    """The request's start: until the transport reports the write (send_stamp.py), the send
+    is now, so that a request that fails before any byte leaves still has a start."""
+    if result.t_intended is None:
+        result.t_intended = time.perf_counter_ns()
+    result.started_at = time.time()
+    result.t_send = time.perf_counter_ns()
+
+
+async def exchange(
+    manager: Any, result: RequestResult, spec: RequestSpec, stream: StreamReader
+) -> RequestResult:
+    """Send through `manager` (an async context manager whose value has `http_response`), read
+    the body with `stream` and judge it; every failure becomes the row's error."""
     entered = False
     try:
         with sending(result):
@@ -231,23 +249,23 @@ async def stream_chat(
         result.http_status = http.status_code
         content_type = http.headers.get("content-type", "")
         if looks_like_html(content_type, ""):
-            _fail(result, await _html_instead(http, result, spec))
+            fail(result, await _html_instead(http, result, spec))
             return result
-        stream = _Stream(result, spec, on_text)
         await stream.consume(http)
         result.t_done = time.perf_counter_ns()
         _judge(result, spec, stream, content_type)
     except _Watchdog as dog:
         result.t_done = time.perf_counter_ns()
-        _fail(result, _watchdog_diagnosis(dog, spec))
+        fail(result, _watchdog_diagnosis(dog, spec))
     except asyncio.CancelledError:
         result.t_done = time.perf_counter_ns()
-        _fail(result, diagnosis(ErrorClass.CANCELLED, "stopped by the user"))
+        fail(result, diagnosis(ErrorClass.CANCELLED, "stopped by the user"))
         _fill_estimates(result, spec)
         raise
     except Exception as exc:  # every I/O failure becomes a classified row
         result.t_done = time.perf_counter_ns()
-        _fail(result, classify_exception(exc, result.model, result.t_headers is not None))
+        started = result.t_headers is not None
+        fail(result, classify_exception(exc, result.model, started, spec.protocol))
     finally:
         if entered:  # closes the response: an overrun or oversized body is not read further
             try:
@@ -288,42 +306,41 @@ async def _html_instead(
     )
 
 
-def _judge(result: RequestResult, spec: RequestSpec, stream: _Stream, content_type: str) -> None:
+def _judge(
+    result: RequestResult, spec: RequestSpec, stream: StreamReader, content_type: str
+) -> None:
     """A body that ended without an error: complete, truncated, empty, or overrun by usage."""
     if result.error_class is not None:
         return
-    if not stream.done and result.finish_reason is None:
+    if not stream.complete():
         if stream.events == 0 and "text/event-stream" in content_type:
             what = (  # keep-alive comments at most: cut before the first event
                 f"the body ended after {stream.splitter.received} bytes, before any stream event"
             )
-            _fail(result, diagnosis(ErrorClass.DROPPED, what))
+            fail(result, diagnosis(ErrorClass.DROPPED, what))
         elif stream.events == 0:
             what = (
                 f"{stream.splitter.received} bytes of body (Content-Type "
                 f"{content_type[:60] or 'none'}) held no SSE `data:` event: not a stream"
             )
-            _fail(result, diagnosis(ErrorClass.MALFORMED, what))
+            fail(result, diagnosis(ErrorClass.MALFORMED, what))
         else:
-            what = (
-                f"the body ended after {len(result.event_times)} text events with no [DONE] "
-                "and no finish_reason"
-            )
-            _fail(result, diagnosis(ErrorClass.TRUNCATED, what))
+            what = f"the body ended after {len(result.event_times)} text events with {stream.END}"
+            fail(result, diagnosis(ErrorClass.TRUNCATED, what))
         return
     if not result.text and not result.reasoning_text:
-        _fail(result, _no_text(result))
+        fail(result, _no_text(result))
         return
     reported = result.completion_tokens
     if reported is not None and reported > overrun_event_limit(spec.max_tokens):
         what = f"the server reported {reported} completion tokens for max_tokens={spec.max_tokens}"
-        _fail(result, diagnosis(ErrorClass.OVERRUN, what))
+        fail(result, diagnosis(ErrorClass.OVERRUN, what))
 
 
 def _no_text(result: RequestResult) -> Diagnosis:
     """No text at all, or tokens without visible text (special tokens, partial UTF-8)."""
     tokens = result.completion_tokens or 0
-    if tokens > 0 or result.finish_reason == "length":
+    if tokens > 0 or result.finish_reason in LENGTH_REASONS:
         what = (
             f"the server generated tokens (completion_tokens={result.completion_tokens}, "
             f"finish_reason={result.finish_reason}) but sent no visible text"
@@ -332,7 +349,8 @@ def _no_text(result: RequestResult) -> Diagnosis:
     return diagnosis(ErrorClass.EMPTY, "the stream ended with no text")
 
 
-def _fail(result: RequestResult, diag: Diagnosis) -> None:
+def fail(result: RequestResult, diag: Diagnosis) -> None:
+    """Give the row its error, unless it has one already."""
     if result.error_class is not None:
         return
     result.error_class = diag.error_class
@@ -342,32 +360,12 @@ def _fail(result: RequestResult, diag: Diagnosis) -> None:
     result.retry_after_s = diag.retry_after_s
 
 
-def _count(value: Any) -> int | None:
-    """A usage count as the protocol defines it: a plain integer, 0 <= n < 10**9."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_USAGE_COUNT:
-        return value
-    return None
+class StreamError(Exception):
+    """An `error` object sent inside the stream; `diag` its class when the protocol says."""
 
-
-def _record_usage(result: RequestResult, usage: Any) -> None:
-    """Take the counts a usage block holds; any value that is not a plain count (a string, a
-    float, a negative or absurd number) is left out and the row's usage marked estimated."""
-    if not isinstance(usage, dict):
-        result.usage_estimated = True
-        return
-    details = usage.get("prompt_tokens_details")
-    cached_raw = details.get("cached_tokens") if isinstance(details, dict) else None
-    if cached_raw is None:  # DeepSeek reports its prefix cache this way
-        cached_raw = usage.get("prompt_cache_hit_tokens")
-    raw = (usage.get("prompt_tokens"), usage.get("completion_tokens"), cached_raw)
-    counts = [_count(v) for v in raw]
-    if any(v is not None and c is None for v, c in zip(raw, counts, strict=True)):
-        result.usage_estimated = True
-    result.prompt_tokens, result.completion_tokens, result.cached_tokens = counts
-
-
-class _StreamError(Exception):
-    """An `error` object sent inside the stream."""
+    def __init__(self, text: str, diag: Diagnosis | None = None) -> None:
+        super().__init__(text)
+        self.diag = diag
 
 
 def _text_field(delta: dict[str, Any], key: str, strict: bool) -> str:
@@ -400,35 +398,13 @@ def _choices(chunk: dict[str, Any]) -> list[dict[str, Any]]:
     return choices
 
 
-def _shown(data: bytes) -> str:
-    """The start of a bad event for a message: redacted first, then cut."""
-    return redact_and_cut(data[:4096].decode("utf-8", "replace"), 80)
+class StreamReader:
+    """Reads one SSE body within its caps and fills the result as events arrive.
 
+    A protocol's reader subclasses it: `_handle` reads one event, `complete` says whether the
+    body ended as the protocol ends a stream, `END` names that end for a truncated row."""
 
-def _response_id(value: Any) -> str | None:
-    # the id only labels the row (to match it with server logs): anything but a string is left
-    # out, since the text and its timing are real measurements all the same
-    if isinstance(value, str) and value:
-        return value[:200]
-    return None
-
-
-def _loads(data: bytes) -> Any:
-    """A chunk's JSON: orjson (a quarter of json's CPU per chunk), and the standard json for
-    what orjson refuses (NaN, 1e400, a byte-order mark, lone surrogates), so that only JSON that
-    json refuses is malformed. One difference remains: an integer past 64 bits comes back as a
-    float, and no field read here accepts either (a usage count that large is not believed).
-    """
-    if orjson is not None:
-        try:
-            return orjson.loads(data)
-        except orjson.JSONDecodeError:
-            pass
-    return json.loads(data)
-
-
-class _Stream:
-    """Reads one SSE body within its caps and fills the result as events arrive."""
+    END: ClassVar[str] = "no [DONE] and no finish_reason"
 
     def __init__(
         self,
@@ -451,6 +427,9 @@ class _Stream:
         self.text_parts: list[str] = []
         self.reasoning_parts: list[str] = []
 
+    def complete(self) -> bool:
+        return self.done or self.result.finish_reason is not None
+
     async def consume(self, http: httpx2.Response) -> None:
         """Every event of the body in order, until [DONE] or its end (sse.py splits it); one
         loop with the read inline, since each await level costs CPU at every token."""
@@ -471,8 +450,9 @@ class _Stream:
                         last = splitter.last_event()
                         if last is not None:
                             self._event(last, watch)
-        except _StreamError as err:
-            _fail(self.result, diagnosis(ErrorClass.SERVER, f"error event in the stream: {err}"))
+        except StreamError as err:
+            what = f"error event in the stream: {err}"
+            fail(self.result, err.diag or diagnosis(ErrorClass.SERVER, what))
         finally:
             await body.aclose()
             self.result.text = "".join(self.text_parts)
@@ -495,13 +475,18 @@ class _Stream:
             watch.rearm()  # the first-token limit gives way to the nearer stall limit
         return False
 
+    def arrived(self) -> int:
+        """Count an event and stamp it; the first event of all is `t_first_chunk`."""
+        now = time.perf_counter_ns()
+        self.events += 1
+        if self.result.t_first_chunk is None:
+            self.result.t_first_chunk = now
+        return now
+
     def _handle(self, data: bytes) -> bool:
         """One event; True for [DONE]."""
         result = self.result
-        now = time.perf_counter_ns()
-        self.events += 1
-        if result.t_first_chunk is None:
-            result.t_first_chunk = now
+        now = self.arrived()
         if len(data) < 32 and data.strip() == b"[DONE]":
             return True
         try:
@@ -511,7 +496,7 @@ class _Stream:
         if not isinstance(chunk, dict):
             raise MalformedChunk(f"not a JSON object: {_shown(data)!r}")
         if chunk.get("error"):
-            raise _StreamError(redact_and_cut(str(chunk["error"]), 300))
+            raise StreamError(redact_and_cut(str(chunk["error"]), 300))
         if result.response_id is None:
             result.response_id = _response_id(chunk.get("id"))
         has_usage = bool(chunk.get("usage"))
@@ -544,6 +529,23 @@ class _Stream:
                 result.t_last_token = now
         if not reasoning and not content:
             return  # a role-only or empty delta is never a token
+        self._text_event(content, reasoning, now)
+
+    def delta(self, content: str, reasoning: str, now: int) -> None:
+        """A protocol's text delta (a field that holds text, perhaps empty): as `_choice`
+        counts a chat delta's content and reasoning fields."""
+        result = self.result
+        if result.t_first_token is not None:
+            result.token_events += 1  # textless after the first text: a special token, say
+            if not reasoning and not content:
+                result.t_last_token = now
+        if reasoning or content:
+            self._text_event(content, reasoning, now)
+
+    def _text_event(self, content: str, reasoning: str, now: int) -> None:
+        """An event that carried text: the same fields by the same definitions for every
+        protocol (docs/metrics.md)."""
+        result = self.result
         if result.t_first_token is None:
             result.t_first_token = now
             result.token_events = 1

@@ -28,9 +28,11 @@ from workbench.core.importers._files import parse_toml_text as parse_toml_text
 from workbench.core.importers._files import read_text as read_text
 from workbench.core.importers._files import strip_jsonc as strip_jsonc
 from workbench.core.providers import (
+    AuthScheme,
     KeyRef,
     ModelEntry,
     NormalizedUrl,
+    Protocol,
     Provider,
     mask_credentials,
     normalize_base_url,
@@ -423,22 +425,34 @@ def merge_models(*groups: Iterable[ModelEntry]) -> tuple[ModelEntry, ...]:
 
 
 def anthropic_warning(url: str, label: str) -> str | None:
-    """A warning when a base URL looks like it only speaks Anthropic's Messages API."""
+    """A warning when a base URL imported as chat looks like it only speaks Anthropic's
+    Messages API."""
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     path = parts.path.lower()
     if host == "anthropic.com" or host.endswith(".anthropic.com"):
         return (
-            f"{label}: {url} is Anthropic's own API, which does not speak the OpenAI chat "
-            "completions protocol the workbench uses; imported anyway, check it with "
-            "`workbench doctor`"
+            f"{label}: {url} is Anthropic's own API, which does not speak OpenAI chat "
+            'completions; imported as chat anyway: set protocol = "anthropic" for it (or '
+            "pass --protocol anthropic), and check it with `workbench doctor`"
         )
     if re.search(r"/(anthropic|claude)(/|$)", path) or path.endswith("/messages"):
         return (
             f"{label}: {url} looks like an Anthropic-only endpoint (Messages API); imported "
-            "anyway since many gateways speak both, check it with `workbench doctor`"
+            "as chat since many gateways speak both: if it answers 404, set protocol = "
+            '"anthropic" for it (or pass --protocol anthropic); check it with `workbench doctor`'
         )
     return None
+
+
+def claude_code_base_url(url: str) -> tuple[str, str | None]:
+    """Claude Code's ANTHROPIC_BASE_URL as our base URL, and a note when it changed: Claude
+    Code posts to ANTHROPIC_BASE_URL + /v1/messages, and our base URLs end before the
+    endpoint, at /v1, for every protocol."""
+    trimmed = url.strip().rstrip("/")
+    if trimmed.lower().endswith("/v1"):
+        return trimmed, None
+    return f"{trimmed}/v1", "added /v1: Claude Code sends its requests to ANTHROPIC_BASE_URL/v1"
 
 
 @dataclass
@@ -469,7 +483,8 @@ class Builder:
         timeout_s: float | None = None,
         stall_s: float | None = None,
         origin: str = "",
-        anthropic_source: bool = False,
+        protocol: Protocol = "chat",
+        auth: AuthScheme | None = None,
         src: Source | None = None,
     ) -> Provider:
         src = src or self.src
@@ -502,20 +517,27 @@ class Builder:
             total_timeout_s=timeout_s,
             models=merge_models(models),
             source=f"{src.path} ({origin})" if origin else str(src.path),
+            protocol=protocol,
+            auth=auth,
         )
         self.providers.append(provider)
         self.keys[final] = key
         if normalized.notes:
             self.url_notes[final] = normalized.notes
-        warn = anthropic_warning(url, f"{src.label}: {final}")
+        warn = anthropic_warning(url, f"{src.label}: {final}") if protocol == "chat" else None
         if warn:
             self.warnings.append(warn)
-        elif anthropic_source:
-            self.warnings.append(
-                f"{src.label}: {final}: the base URL comes from a Claude Code setting (Anthropic "
-                "Messages API); the workbench calls it as OpenAI-compatible — check it with "
-                f"`workbench doctor {final}`"
-            )
+        return provider
+
+    def add_claude_code(self, base_url: str, token_field: str, **fields: Any) -> Provider:
+        """A provider from Claude Code's settings: the Anthropic protocol, its base URL as
+        Claude Code uses it, and the key sent as Claude Code sends it (ANTHROPIC_AUTH_TOKEN as a
+        bearer token, ANTHROPIC_API_KEY as x-api-key)."""
+        url, note = claude_code_base_url(base_url)
+        auth: AuthScheme | None = "bearer" if token_field == "ANTHROPIC_AUTH_TOKEN" else None
+        provider = self.add(base_url=url, protocol="anthropic", auth=auth, **fields)
+        if note:
+            self.url_notes[provider.name] = (*self.url_notes.get(provider.name, ()), note)
         return provider
 
     def _key_from_url(self, normalized: NormalizedUrl, key: FoundKey, where: str) -> FoundKey:

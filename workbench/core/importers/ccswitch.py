@@ -36,7 +36,7 @@ from workbench.core.importers._base import (
     parse_toml_text,
     read_text,
 )
-from workbench.core.providers import ModelEntry
+from workbench.core.providers import ModelEntry, Protocol
 
 DB_KIND = "ccswitch_db"
 LEGACY_KIND = "ccswitch_legacy"
@@ -57,6 +57,8 @@ class _Entry:
     models: list[ModelEntry]
     headers: dict[str, str]
     stall_s: float | None = None
+    protocol: Protocol = "chat"
+    token_field: str = ""  # Claude's: which variable held the key (how it is sent)
 
 
 def _claude(
@@ -77,7 +79,9 @@ def _claude(
     ]
     if settings.get("model") is not None:
         models.append(make_model(settings["model"], f"{where}.model", src))
-    return _Entry(base, f"{where}.env.ANTHROPIC_BASE_URL", key, models, {})
+    entry = _Entry(base, f"{where}.env.ANTHROPIC_BASE_URL", key, models, {})
+    entry.protocol, entry.token_field = "anthropic", token
+    return entry
 
 
 def _gemini(
@@ -139,6 +143,8 @@ def codex_config(
         models,
         headers,
         None if stall_ms is None else stall_ms / 1000.0,
+        # Codex's wire_api: "responses" speaks OpenAI's Responses API; "chat" or none, chat
+        "responses" if table.get("wire_api") == "responses" else "chat",
     )
 
 
@@ -190,17 +196,19 @@ def _add_entry(
             "URL (an official login, nothing to import)"
         )
         return
-    b.add(
-        name=entry_id,
-        base_url=entry.base_url,
-        url_field=entry.url_field,
-        key=entry.key,
-        models=entry.models,
-        headers=entry.headers,
-        stall_s=entry.stall_s,
-        origin=where,
-        anthropic_source=app == "claude",
-    )
+    fields: dict[str, Any] = {
+        "name": entry_id,
+        "url_field": entry.url_field,
+        "key": entry.key,
+        "models": entry.models,
+        "headers": entry.headers,
+        "stall_s": entry.stall_s,
+        "origin": where,
+    }
+    if entry.protocol == "anthropic":
+        b.add_claude_code(entry.base_url, entry.token_field, **fields)
+    else:
+        b.add(base_url=entry.base_url, protocol=entry.protocol, **fields)
 
 
 def _universal(b: Builder, src: Source, text: Any, where: str) -> None:
@@ -329,6 +337,7 @@ def read_codex_toml(path: Path) -> ImportResult:
         models=entry.models,
         headers=entry.headers,
         stall_s=entry.stall_s,
+        protocol=entry.protocol,
     )
     return b.result()
 

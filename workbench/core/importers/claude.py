@@ -1,6 +1,7 @@
 """Claude Code's settings.json in both shapes: the real one (`env.ANTHROPIC_BASE_URL`,
 `env.ANTHROPIC_AUTH_TOKEN`, `env.ANTHROPIC_MODEL` or `model`) and the flat one some gateway
-setup guides show (`api_base`, `api_key`, `model`)."""
+setup guides show (`api_base`, `api_key`, `model`). Either becomes a provider that speaks the
+Anthropic Messages API, as Claude Code does (`protocol = "anthropic"`)."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ def read_claude_settings(path: Path) -> ImportResult:
                 models.append(make_model(env[var], f"env.{var}", src))
         url_field = "env.ANTHROPIC_BASE_URL"
     else:
+        token_field = "api_key"
         field = "api_base" if "api_base" in data else "base_url"
         base = get_str(src, data, field, "")
         if base is None:
@@ -59,12 +61,5 @@ def read_claude_settings(path: Path) -> ImportResult:
         )
     if data.get("model") is not None:
         models.append(make_model(data["model"], "model", src))
-    b.add(
-        name=None,
-        base_url=base,
-        url_field=url_field,
-        key=key,
-        models=models,
-        anthropic_source=True,
-    )
+    b.add_claude_code(base, token_field, name=None, url_field=url_field, key=key, models=models)
     return b.result()

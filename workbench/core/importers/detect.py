@@ -209,19 +209,20 @@ def import_path(path: Path | str) -> ImportResult:
 
 
 def merge(results: list[ImportResult], *, source: str, kind: str) -> ImportResult:
-    """One result from several: de-duplicated by (base URL, key), names made unique."""
+    """One result from several: de-duplicated by (base URL, protocol, key), names made unique
+    (the same URL and key through two protocols are two ways to measure)."""
     providers: list[Provider] = []
     keys: dict[str, FoundKey] = {}
     notes: dict[str, tuple[str, ...]] = {}
     warnings: list[str] = []
     parts: list[tuple[str, str]] = []
-    seen: dict[tuple[str, tuple[str, str]], int] = {}
+    seen: dict[tuple[str, str, tuple[str, str]], int] = {}
     for result in results:
         warnings.extend(result.warnings)
         parts.extend(result.parts)
         for provider in result.providers:
             key = result.keys.get(provider.name, FoundKey.missing())
-            ident = (provider.base_url, key.identity())
+            ident = (provider.base_url, provider.protocol, key.identity())
             if ident in seen:
                 index = seen[ident]
                 have = providers[index]

@@ -1,0 +1,148 @@
+"""One streamed Anthropic Messages request (`POST {base_url}/messages`), read into the same
+RequestResult fields by the same definitions as a chat completion (docs/metrics.md).
+
+Events (Messages API, version 2023-06-01): `message_start` (the id, and usage with the input
+and cache counts), `content_block_start`, `content_block_delta` (`text_delta` is answer text,
+`thinking_delta` reasoning; `signature_delta` and `input_json_delta` carry no text),
+`content_block_stop`, `message_delta` (`stop_reason`, and usage with the final
+`output_tokens`), `message_stop` (the end), `ping`, and `error`. A body that ends without
+`message_stop` is truncated.
+
+Counts: Anthropic's `input_tokens` leaves out the prompt tokens read from or written to its
+cache, so `prompt_tokens` is their sum (as OpenAI counts a prompt), `cached_tokens` the cache
+reads and `cache_creation_tokens` the cache writes. `finish_reason` keeps Anthropic's word
+(`end_turn`, `max_tokens`, `stop_sequence`, `tool_use`, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from workbench.core.protocol_errors import stream_error
+from workbench.core.results import RequestResult
+from workbench.core.stream_values import (
+    event_object,
+    response_id,
+    table,
+    take_counts,
+    text_of,
+)
+from workbench.core.streaming import (
+    RequestSpec,
+    StreamError,
+    StreamReader,
+    TextDelta,
+    exchange,
+    stamp_start,
+)
+from workbench.core.wire import RawPost, protocol_headers, split_system
+
+if TYPE_CHECKING:
+    import openai
+
+_USAGE_KEYS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_input_tokens",
+    "cache_creation_input_tokens",
+)
+
+
+def anthropic_body(model: str, spec: RequestSpec) -> dict[str, Any]:
+    """The Messages API's request: the system prompt as top-level `system`."""
+    system, messages = split_system(spec.messages)
+    body: dict[str, Any] = {
+        "model": model,
+        "max_tokens": spec.max_tokens,
+        "messages": messages,
+        "stream": True,
+        "temperature": spec.temperature,
+    }
+    if system is not None:
+        body["system"] = system
+    return {**body, **spec.extra_body}
+
+
+async def stream_anthropic(
+    client: openai.AsyncOpenAI,
+    result: RequestResult,
+    spec: RequestSpec,
+    on_text: Callable[[TextDelta], None] | None = None,
+) -> RequestResult:
+    """Send one streamed Messages request and fill `result`; never raises for I/O."""
+    stamp_start(result)
+    headers = {**protocol_headers(client, "anthropic", spec.auth), **spec.extra_headers}
+    post = RawPost(client, "/messages", anthropic_body(result.model, spec), headers)
+    return await exchange(post, result, spec, AnthropicStream(result, spec, on_text))
+
+
+class AnthropicStream(StreamReader):
+    """Reads a Messages stream's events."""
+
+    END = "no message_stop event"
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.usage: dict[str, Any] = {}  # the latest of each count, message_start's then deltas'
+
+    def complete(self) -> bool:
+        return self.done
+
+    def _handle(self, data: bytes) -> bool:
+        """One event; True for message_stop."""
+        now = self.arrived()
+        event = event_object(data)
+        kind = event.get("type")
+        if kind == "content_block_delta":
+            delta = table(event, "delta")
+            if delta.get("type") == "text_delta":
+                self.delta(text_of(delta, "text", "delta"), "", now)
+            elif delta.get("type") == "thinking_delta":
+                self.delta("", text_of(delta, "thinking", "delta"), now)
+            return False  # signature_delta, input_json_delta: no text
+        if kind == "message_start":
+            message = table(event, "message")
+            self.result.response_id = response_id(message.get("id"))
+            self._usage(message.get("usage"))
+        elif kind == "message_delta":
+            self._message_delta(event, now)
+        elif kind == "message_stop":
+            return True
+        elif kind == "error":
+            text, diag = stream_error(event.get("error"), "anthropic", self.result.model)
+            raise StreamError(text, diag)
+        return False  # ping, content_block_start/stop, and events added later
+
+    def _message_delta(self, event: dict[str, Any], now: int) -> None:
+        """The stop reason and the final usage: like chat's finish chunk, it ends the decode
+        span (tokens that carried no text end here)."""
+        result = self.result
+        stop = table(event, "delta").get("stop_reason")
+        if isinstance(stop, str) and stop:
+            result.finish_reason = stop[:64]
+        if "usage" in event:
+            self._usage(event["usage"])
+        if result.t_first_token is not None:
+            result.t_last_token = now
+
+    def _usage(self, usage: Any) -> None:
+        """Merge a usage block into the counts so far and fill the row's counts from them."""
+        result = self.result
+        if not isinstance(usage, dict):
+            result.usage_estimated = True
+            return
+        self.usage.update({k: usage[k] for k in _USAGE_KEYS if k in usage})
+        take_counts(
+            result,
+            {
+                "completion_tokens": self.usage.get("output_tokens"),
+                "cached_tokens": self.usage.get("cache_read_input_tokens"),
+                "cache_creation_tokens": self.usage.get("cache_creation_input_tokens"),
+            },
+        )
+        take_counts(result, {"prompt_tokens": self.usage.get("input_tokens")})
+        if result.prompt_tokens is not None:  # Anthropic's input leaves the cache out
+            result.prompt_tokens += (result.cached_tokens or 0) + (
+                result.cache_creation_tokens or 0
+            )
