@@ -178,3 +178,19 @@ def requests_columns_sql() -> list[tuple[str, str]]:
     columns += [(name, "REAL") for name in METRIC_COLUMNS]
     columns += [("event_count", "INTEGER")]  # for SQL only; never read back
     return columns
+
+
+def decode_row(names: list[str], row: tuple[Any, ...]) -> RequestResult:
+    """One `requests` row, its columns `names`, back into the request it records. ValueError
+    when a value cannot be read (written by a newer version of the app)."""
+    raw = dict(zip(names, row, strict=True))
+    kwargs = {
+        c.name: c.decode(raw[c.name]) for c in RESULT_COLUMNS if not c.name.startswith("price_")
+    }
+    kwargs["prices"] = Prices(
+        input=raw["price_input"],
+        output=raw["price_output"],
+        cached_input=raw["price_cached_input"],
+        known=raw["price_known"] != 0,  # NULL: a row from before prices could be unknown
+    )
+    return RequestResult(**kwargs)
