@@ -5,7 +5,7 @@ number"), with the file, the line where the field is written, the field and what
 
 Another tool's file holds many fields we never read, so a `Foreign` table ignores unknown
 fields (providers.toml, our own file, forbids them). Types are strict: a number where text
-belongs is an error, never quietly turned into text. A field marked `Lenient` only describes a
+belongs is an error, never quietly turned into text. A field marked `LENIENT` only describes a
 model (a context window, a price, an attention type, a header): a bad value there is left out
 with a warning, and the rest of the file is imported.
 """
@@ -93,7 +93,7 @@ def _at_least(minimum: float, whole: bool = False) -> AfterValidator:
 
 
 # Descriptive numbers (a price, a context window, a timeout): a bad one is dropped with a
-# warning. `Whole` is read as a float; `whole()` gives the int.
+# warning. `Whole` is read as a float; `make_model` keeps it as an int.
 Number = Annotated[
     float | None,
     BeforeValidator(_number_text),
@@ -181,15 +181,11 @@ def named_models(value: object) -> object:
 def read_shape(
     src: Source, schema: type[M], data: object, warnings: list[str], where: str = ""
 ) -> M:
-    """`data` read as `schema`. A bad `Lenient` value is left out with a warning naming it; any
+    """`data` read as `schema`. A bad `LENIENT` value is left out with a warning naming it; any
     other bad value is a ConfigImportError naming the file, the line, the field and the fix."""
-    for _ in range(64):  # each pass drops at least one lenient value; files hold fewer
-        checked = validate_each(schema, data)
-        if not isinstance(checked, list):
-            return checked
-        hard = [
-            p for p in checked if not any(LENIENT in f.metadata for f in fields_on(schema, p.loc))
-        ]
+    checked = validate_each(schema, data)
+    if isinstance(checked, list):
+        hard = [p for p in checked if not _lenient(schema, p)]
         if hard:
             raise _error(src, hard[0], where)
         for problem in checked:
@@ -197,7 +193,15 @@ def read_shape(
                 f"{src.label}: ignored {_where(where, problem.field)}: {_words(problem)}"
             )
             data = _without(data, problem.loc)
-    raise src.error("too many values that cannot be read")
+        # a value left out is absent, which every lenient field allows: this pass is clean
+        checked = validate_each(schema, data)
+        if isinstance(checked, list):
+            raise _error(src, checked[0], where)
+    return checked
+
+
+def _lenient(schema: type[Foreign], problem: Invalid) -> bool:
+    return any(LENIENT in info.metadata for info in fields_on(schema, problem.loc))
 
 
 def _where(where: str, field: str) -> str:
