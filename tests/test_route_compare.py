@@ -240,7 +240,7 @@ def test_compare_route_json_prints_the_route_comparison_of_the_history(
             argv = ["bench", "--compare-route", direct, gateway, "--model", MODEL, "--json"]
             argv += ["--gateway-model", "gw-gqa", "--gateway-key-env", "GW_KEY"]
             argv += ["--concurrency", "1,2", "--repeats", "3", "--prompt-tokens", "1K"]
-            argv += ["--max-tokens", "8", "--csv", str(tmp_path / "r.csv")]
+            argv += ["--max-tokens", "8", "--output", str(tmp_path / "out")]
             proc = subprocess.run(
                 [sys.executable, "-m", "workbench", *argv],
                 capture_output=True,
@@ -252,6 +252,7 @@ def test_compare_route_json_prints_the_route_comparison_of_the_history(
     assert proc.returncode == 0, proc.stderr
     assert "sk-gw-secret-7" not in proc.stdout + proc.stderr
     document = json.loads(proc.stdout)  # stdout holds the document alone
+    assert json.loads((tmp_path / "out" / "run.json").read_text(encoding="utf-8")) == document
     assert document["schema"] == "workbench.route_compare/1" and "aggregates" not in document
     assert [t["route"] for t in document["config"]["targets"]] == ["direct", "gateway"]
     assert document["rows"]["measured"] == 12 and document["rows"]["failed"] == 0
