@@ -6,6 +6,8 @@ was reopened from the History tab, or ran without a history file (kept in memory
 from __future__ import annotations
 
 import csv
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ from gui_driver import TIMEOUT, click_run, click_tab, make_window, run_for, set_
 from PySide6.QtCore import QSettings, Qt
 
 from workbench.core.csv_export import write_csv
+from workbench.core.results import RequestResult
 from workbench.core.store import RunStore, default_db_path
 from workbench.ui.history_view import RUN_ID_ROLE
 from workbench.ui.main_window import MainWindow
@@ -126,5 +129,111 @@ def test_the_sweep_tab_shows_the_history_rows_of_the_sweep(qapp, loop, qtbot, tm
         measured = [r for r in store.results(final.run_id) if r.phase == "measured"]
         assert len(measured) == 4 and view.results == measured
         assert sorted(view.series("ttft_ms")) == ["sim-70b-gqa", "sim-70b-mla"]
+    finally:
+        _close(window, loop)
+
+
+class _CountingStore(RunStore):
+    """The real history on a real file, counting the rows its read API hands back."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.rows_read = 0  # whole rows, as RequestResults
+        self.ids_read = 0  # request ids only
+
+    def results(self, run_id: str, skip: int = 0) -> list[RequestResult]:
+        rows = super().results(run_id, skip)
+        self.rows_read += len(rows)
+        return rows
+
+    def request_ids(self, run_id: str) -> list[str]:
+        ids = super().request_ids(run_id)
+        self.ids_read += len(ids)
+        return ids
+
+
+def _counting_window(loop: Any, tmp_path: Path) -> tuple[MainWindow, _CountingStore]:
+    store = _CountingStore(tmp_path / "history.sqlite3")
+    session = Session(store=store, time_scale=0.05)
+    window = MainWindow(session, QSettings(str(tmp_path / "g4.ini"), QSettings.Format.IniFormat))
+    loop.run_until_complete(session.start_local_provider())
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    window.prompt.max_tokens.setValue(8)
+    window.show()
+    return window, store
+
+
+def _run_sweep(window: MainWindow, qtbot: Any, loop: Any, repeats: int) -> Any:
+    view = window.sweep_view
+    click_tab(window, qtbot, view)
+    for n, box in view.length_boxes.items():
+        box.setChecked(n in (1024, 4096))
+    view.repeats.setValue(repeats)
+    qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    return run_for(loop, window.session._task, TIMEOUT)
+
+
+def _assert_views_show_the_history(
+    window: MainWindow, qtbot: Any, run_id: str, tmp_path: Path
+) -> None:
+    with RunStore(tmp_path / "history.sqlite3") as history:  # a reader of its own
+        rows = [r for r in history.results(run_id) if r.phase != "warmup"]
+        expected = _history_csv(history, run_id, tmp_path / "history.csv")
+    assert window.results_view.results == rows
+    measured = [r for r in rows if r.phase == "measured"]
+    assert window.sweep_view.results == measured
+    click_tab(window, qtbot, window.summary_view)
+    assert sum(r.cell.n for r in window.summary_view.document.report.rows) == len(measured)
+    exported = tmp_path / "export.csv"
+    assert window.export_csv(exported) == len(rows)
+    assert _rows_by_id(exported) == _rows_by_id(expected)
+
+
+def test_a_finished_run_reads_no_row_it_already_showed(qapp, loop, qtbot, tmp_path) -> None:
+    window, store = _counting_window(loop, tmp_path)
+    try:
+        final = _run_sweep(window, qtbot, loop, repeats=3)
+        assert final.status == "finished"
+        click_tab(window, qtbot, window.summary_view)
+        window.export_csv(tmp_path / "first.csv")
+        # 2 models x 2 lengths x 3 repeats, and each model's calibration: shown as recorded;
+        # the run's end compared the ids and read no row again, nor did the summary or export
+        assert len(final.results) >= 14
+        assert store.rows_read == 0
+        assert store.ids_read == len(store.request_ids(final.run_id))
+        _assert_views_show_the_history(window, qtbot, final.run_id, tmp_path)
+    finally:
+        _close(window, loop)
+
+
+_WRITE_A_ROW = """
+import dataclasses, sys
+from workbench.core.store import RunStore
+with RunStore(sys.argv[1], recover=False) as store:
+    row = store.results(sys.argv[2])[-1]
+    store.record(dataclasses.replace(row, request_id=row.request_id + "-other"))
+"""
+
+
+def test_rows_another_process_wrote_are_read_at_the_runs_end(qapp, loop, qtbot, tmp_path) -> None:
+    window, store = _counting_window(loop, tmp_path)
+    written: list[str] = []
+
+    def other_process_writes(result: RequestResult) -> None:
+        if result.phase == "measured" and not written:  # once, in the middle of the run
+            written.append(result.run_id)
+            argv = [sys.executable, "-c", _WRITE_A_ROW, str(store.path), result.run_id]
+            subprocess.run(argv, check=True, timeout=60)
+
+    window.session.request_finished.connect(other_process_writes)
+    try:
+        final = _run_sweep(window, qtbot, loop, repeats=2)
+        total = len(store.request_ids(final.run_id))
+        assert written and total == len(final.results) + 1
+        # read from the other process's row on (it and the rows recorded after it), not all
+        assert 1 <= store.rows_read < total
+        shown = {r.request_id for r in window.results_view.results}
+        assert any(i.endswith("-other") for i in shown)
+        _assert_views_show_the_history(window, qtbot, final.run_id, tmp_path)
     finally:
         _close(window, loop)

@@ -410,6 +410,71 @@ def test_wrong_types_and_bad_urls_name_the_field(tmp_path: Path) -> None:
         import_path(path)
 
 
+def test_a_wrong_type_names_the_file_line_field_and_what_it_must_be(tmp_path: Path) -> None:
+    path = tmp_path / "taotoken.toml"
+    path.write_text(
+        '[provider]\nname = "tao"\nbase_url = "https://x.example/v1"\napi_key_env = 42\n'
+    )
+    with pytest.raises(ConfigImportError) as err:
+        import_path(path)
+    assert str(err.value) == (
+        "taotoken.toml, line 4: provider.api_key_env must be the name of an environment "
+        "variable, found a whole number"
+    )
+    path = _write(
+        tmp_path / "benchmark_config.json",
+        {"base_url": "https://x.example", "models": {"gqa": {"id": 7}}},
+    )
+    with pytest.raises(ConfigImportError, match=r"models\.gqa\.id must be a model id \(text\)"):
+        import_path(path)
+    path = tmp_path / "settings" / "providers.json"
+    _write(path, {"providers": {"openai-compatible": {"settings": []}}})
+    with pytest.raises(ConfigImportError) as err:
+        import_path(path)
+    assert str(err.value) == (
+        "providers.json, line 1: providers.openai-compatible.settings must be a table/object, "
+        "found a list"
+    )
+
+
+def test_a_bad_descriptive_value_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    # a model's context window, prices, attention and a header only describe it: a bad one
+    # is dropped, named with its file and field, and the rest of the file is imported
+    path = _write(
+        tmp_path / "settings.json",
+        {
+            "cline.openAiBaseUrl": "https://gw.example/v1",
+            "cline.openAiModelId": "m1",
+            "cline.openAiModelInfo": {"contextWindow": "lots", "inputPrice": -1, "outputPrice": 2},
+            "cline.openAiHeaders": {"X-Team": "a", "X-List": ["b"], "X-Port": 8080},
+        },
+    )
+    result = import_path(path)
+    provider = _only(result)
+    assert provider.models[0].context_window is None
+    assert provider.models[0].prices == Prices(input=0.0, output=2.0)
+    assert provider.headers == {"X-Team": "a", "X-Port": "8080"}
+    info = "settings.json: ignored cline.openAiModelInfo"
+    assert f"{info}.contextWindow: must be a whole number >= 1, found text" in result.warnings
+    assert (
+        "settings.json: ignored cline.openAiModelInfo.inputPrice: must be a number >= 0, found -1"
+        in result.warnings
+    )
+    assert (
+        "settings.json: ignored cline.openAiHeaders.X-List: must be text in quotes, found a list"
+        in result.warnings
+    )
+    path = _write(
+        tmp_path / "benchmark_config.json",
+        {"base_url": "https://x.example", "models": {"g": {"id": "g", "attention_type": "?"}}},
+    )
+    result = import_path(path)
+    assert _only(result).models[0].attention is None
+    assert any(
+        "ignored models.g.attention_type: not an attention type" in w for w in result.warnings
+    )
+
+
 def test_broken_toml_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "taotoken_config.toml"
     path.write_text('[provider]\nname = "x"\nbase_url = https://x\n')
@@ -437,7 +502,8 @@ def test_a_broken_store_in_a_home_fails_the_whole_import(tmp_path: Path) -> None
     shutil.copytree(CONFIGS / "cline_home", home)
     _write(home / ".cc-switch" / "config.json", {"version": 2, "claude": {"providers": {"x": 1}}})
     with pytest.raises(
-        ConfigImportError, match=r"config\.json.*claude\.providers\.x must be an object"
+        ConfigImportError,
+        match=r"config\.json.*claude\.providers\.x must be a table/object, found a whole number",
     ):
         import_path(home)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -21,8 +22,9 @@ from loopback import ThreadedLoop, serving, serving_in_thread
 from workbench.cli import main
 from workbench.core.clients import ClientPool, make_client, network_baseline_ms
 from workbench.core.results import ErrorClass, Target
-from workbench.core.route_compare import compare_routes
+from workbench.core.route_compare import compare_routes, levels_json
 from workbench.core.runner import RunFinished, Runner, RunPlan
+from workbench.core.store import DB_FILENAME, RunStore
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 
@@ -227,6 +229,49 @@ def test_compare_route_prints_the_added_ttft_writes_route_rows_and_a_chart(
     assert {r["baseline_method"] for r in rows if r["phase"] == "calibration"} == {""}
     assert "sk-gw-secret-7" not in out.read_text(encoding="utf-8-sig")
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and chart.stat().st_size > 5000
+
+
+def test_compare_route_json_prints_the_route_comparison_of_the_history(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    with _local_in_thread() as direct:
+        app = delay_gateway(direct, DELAY_S, aliases={"gw-gqa": MODEL}, key="sk-gw-secret-7")
+        with serving_in_thread(app) as gateway:
+            argv = ["bench", "--compare-route", direct, gateway, "--model", MODEL, "--json"]
+            argv += ["--gateway-model", "gw-gqa", "--gateway-key-env", "GW_KEY"]
+            argv += ["--concurrency", "1,2", "--repeats", "3", "--prompt-tokens", "1K"]
+            argv += ["--max-tokens", "8", "--output", str(tmp_path / "out")]
+            proc = subprocess.run(
+                [sys.executable, "-m", "workbench", *argv],
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=120,
+                check=False,
+            )
+    assert proc.returncode == 0, proc.stderr
+    assert "sk-gw-secret-7" not in proc.stdout + proc.stderr
+    document = json.loads(proc.stdout)  # stdout holds the document alone
+    assert json.loads((tmp_path / "out" / "run.json").read_text(encoding="utf-8")) == document
+    assert document["schema"] == "workbench.route_compare/1" and "aggregates" not in document
+    assert [t["route"] for t in document["config"]["targets"]] == ["direct", "gateway"]
+    assert document["rows"]["measured"] == 12 and document["rows"]["failed"] == 0
+    levels = document["levels"]
+    assert [level["concurrency"] for level in levels] == [1, 2]
+    for level in levels:
+        assert level["direct"]["n"] == level["gateway"]["n"] == 3
+        added = level["added"]
+        assert DELAY_S * 1000 - NOISE_MS <= added["ttft_median_ms"]
+        assert added["ttft_median_ms"] <= DELAY_S * 1000 + FORWARD_SLACK_MS
+        gap = level["gateway"]["ttft_p90_ms"] - level["direct"]["ttft_p90_ms"]
+        assert added["ttft_p90_ms"] == pytest.approx(gap)
+        assert added["decode_tps"] == pytest.approx(
+            level["gateway"]["decode_tps_median"] - level["direct"]["decode_tps_median"]
+        )
+    # the figures are those of the run's rows in the history, as the text table would show
+    with RunStore(Path(env["WORKBENCH_DATA_DIR"]) / DB_FILENAME) as store:
+        from_history = compare_routes(store.results(document["run_id"]))
+    assert levels == json.loads(json.dumps(levels_json(from_history)))
 
 
 @contextmanager

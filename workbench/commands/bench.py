@@ -62,7 +62,7 @@ from workbench.core.results import (
     Timeouts,
 )
 from workbench.core.route_compare import ROUTES, RouteComparison
-from workbench.core.run_report import run_document
+from workbench.core.run_report import route_document, run_document
 from workbench.core.runner import (
     MAX_CONCURRENCY,
     MAX_OUTPUT_TOKENS,
@@ -314,6 +314,8 @@ async def _run(args: argparse.Namespace) -> int:
         document = run_document(
             outcome.final.run_id if outcome.final else None, plan.to_config(), outcome.rows
         )
+        if outcome.routes is not None:  # --json prints the comparison the table would show
+            document = route_document(document, outcome.routes.levels())
         code = _report(outcome, writer, store is not None, document if args.json else None)
         if args.output is not None:
             try:

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
 
 from workbench.core.metrics import derive, percentile
 from workbench.core.results import RequestResult
 
 RouteName = Literal["direct", "gateway"]
 ROUTES: tuple[RouteName, ...] = ("direct", "gateway")
+ROUTE_SCHEMA = "workbench.route_compare/1"
 
 
 @dataclass
@@ -131,3 +132,24 @@ def compare_routes(results: Iterable[RequestResult]) -> list[LevelComparison]:
     for result in results:
         comparison.add(result)
     return comparison.levels()
+
+
+def levels_json(levels: Iterable[LevelComparison]) -> list[dict[str, Any]]:
+    """The comparison as `bench --json --compare-route` prints it (README, "JSON output"): per
+    level, each route's figures and the gateway's addition, as the text table shows them."""
+    return [
+        {
+            "concurrency": level.concurrency,
+            "direct": asdict(level.direct),
+            "gateway": asdict(level.gateway),
+            "added": {
+                "ttft_median_ms": level.added_ttft_median_ms,
+                "ttft_p90_ms": level.added_ttft_p90_ms,
+                "e2e_median_ms": level.added_e2e_median_ms,
+                "e2e_p90_ms": level.added_e2e_p90_ms,
+                "decode_tps": level.decode_tps_change,
+                "decode_tps_pct": level.decode_tps_change_pct,
+            },
+        }
+        for level in levels
+    ]

@@ -11,6 +11,7 @@ from typing import Any
 
 from workbench.core.result_files import vllm
 from workbench.core.results import RequestResult
+from workbench.core.route_compare import ROUTE_SCHEMA, LevelComparison, levels_json
 
 SCHEMA = "workbench.run/1"
 # vLLM's per-request lists and its echo of settings: not aggregates
@@ -66,3 +67,10 @@ def run_document(
             "calibration": sum(1 for r in results if r.phase == "calibration"),
         },
     }
+
+
+def route_document(run: dict[str, Any], levels: Sequence[LevelComparison]) -> dict[str, Any]:
+    """A `--compare-route` run: the run document with the route comparison per concurrency level
+    in place of the per-model aggregates, which would pool both routes of one model id."""
+    rest = {k: v for k, v in run.items() if k not in ("schema", "aggregates")}
+    return {"schema": ROUTE_SCHEMA, **rest, "levels": levels_json(levels)}

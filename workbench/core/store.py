@@ -26,13 +26,14 @@ import platformdirs
 from workbench.core.metrics import derive
 from workbench.core.private_files import private_dir, private_file
 from workbench.core.prompts import Calibration
-from workbench.core.results import Prices, RequestResult
+from workbench.core.results import RequestResult
 from workbench.core.secrets import redact as secrets_redact
 from workbench.core.store_columns import (
     METRIC_COLUMNS,
     MIGRATIONS,
     RESULT_COLUMNS,
     add_missing_columns,
+    decode_row,
     encode_real,
     requests_columns_sql,
 )
@@ -515,32 +516,29 @@ class RunStore:
                     raise StoreError(f"no run {result.run_id!r}: call start_run first") from error
                 raise
 
-    def results(self, run_id: str) -> list[RequestResult]:
-        """Every recorded request of a run, in the order they were recorded."""
+    def results(self, run_id: str, skip: int = 0) -> list[RequestResult]:
+        """Every recorded request of a run, in the order they were recorded; `skip` leaves out
+        the first that many (rows a reader holds already)."""
         names = [c.name for c in RESULT_COLUMNS]
         rows = self._conn.execute(
-            f"SELECT {', '.join(names)} FROM requests WHERE run_id = ? ORDER BY rowid",
-            (run_id,),
+            f"SELECT {', '.join(names)} FROM requests WHERE run_id = ? ORDER BY rowid"
+            " LIMIT -1 OFFSET ?",
+            (run_id, skip),
         ).fetchall()
         results = []
         for row in rows:
-            raw = dict(zip(names, row, strict=True))
             try:
-                kwargs = {
-                    c.name: c.decode(raw[c.name])
-                    for c in RESULT_COLUMNS
-                    if not c.name.startswith("price_")
-                }
+                results.append(decode_row(names, row))
             except ValueError as error:  # written by a newer version of the app
-                raise StoreError(f"{self.path}: request {raw['request_id']}: {error}") from None
-            kwargs["prices"] = Prices(
-                input=raw["price_input"],
-                output=raw["price_output"],
-                cached_input=raw["price_cached_input"],
-                known=raw["price_known"] != 0,  # NULL: a row from before prices could be unknown
-            )
-            results.append(RequestResult(**kwargs))
+                request = row[names.index("request_id")]
+                raise StoreError(f"{self.path}: request {request}: {error}") from None
         return results
+
+    def request_ids(self, run_id: str) -> list[str]:
+        """The ids of a run's recorded requests in the order recorded: what a reader that holds
+        some of its rows compares, one short column per row."""
+        query = "SELECT request_id FROM requests WHERE run_id = ? ORDER BY rowid"
+        return [row[0] for row in self._conn.execute(query, (run_id,))]
 
     def has_run(self, run_id: str) -> bool:
         return bool(self._conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchall())

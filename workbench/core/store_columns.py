@@ -208,3 +208,19 @@ def add_missing_columns(conn: sqlite3.Connection) -> None:
     for name, sql_type in requests_columns_sql():
         if name not in present:
             conn.execute(f"ALTER TABLE requests ADD COLUMN {name} {sql_type}")
+
+
+def decode_row(names: list[str], row: tuple[Any, ...]) -> RequestResult:
+    """One `requests` row, its columns `names`, back into the request it records. ValueError
+    when a value cannot be read (written by a newer version of the app)."""
+    raw = dict(zip(names, row, strict=True))
+    kwargs = {
+        c.name: c.decode(raw[c.name]) for c in RESULT_COLUMNS if not c.name.startswith("price_")
+    }
+    kwargs["prices"] = Prices(
+        input=raw["price_input"],
+        output=raw["price_output"],
+        cached_input=raw["price_cached_input"],
+        known=raw["price_known"] != 0,  # NULL: a row from before prices could be unknown
+    )
+    return RequestResult(**kwargs)

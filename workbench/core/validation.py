@@ -19,7 +19,7 @@ from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 from pydantic.fields import FieldInfo
 
-S = TypeVar("S", bound="Schema")
+S = TypeVar("S", bound=BaseModel)
 
 
 class Schema(BaseModel):
@@ -29,12 +29,28 @@ class Schema(BaseModel):
 
 
 class Invalid(ValueError):
-    """A bad value: `field` as the user writes it, `cause` saying what is wrong and expected."""
+    """A bad value: `field` as the user writes it, `cause` saying what is wrong and expected.
 
-    def __init__(self, field: str, cause: str) -> None:
+    For readers that word it their own way: `loc`, the path as pydantic gives it; `kind`,
+    "missing", "type" (`expected` and `got` in words), "unknown" or "value" (`cause` alone)."""
+
+    def __init__(
+        self,
+        field: str,
+        cause: str,
+        *,
+        loc: tuple[str | int, ...] = (),
+        kind: str = "value",
+        expected: str = "",
+        got: str = "",
+    ) -> None:
         super().__init__(f"field '{field}': {cause}" if field else cause)
         self.field = field
         self.cause = cause
+        self.loc = loc
+        self.kind = kind
+        self.expected = expected
+        self.got = got
 
 
 def type_words(value: object) -> str:
@@ -59,7 +75,16 @@ def validate(schema: type[S], data: object) -> S:
         raise _invalid(schema, exc.errors(include_url=False)[0]) from None
 
 
-def _invalid(schema: type[Schema], error: Any) -> Invalid:
+def validate_each(schema: type[S], data: object) -> S | list[Invalid]:
+    """`data` checked against `schema`, or every problem found, in the order of the data (for
+    a reader that may drop some bad values and try again)."""
+    try:
+        return schema.model_validate(data)
+    except ValidationError as exc:
+        return [_invalid(schema, error) for error in exc.errors(include_url=False)]
+
+
+def _invalid(schema: type[BaseModel], error: Any) -> Invalid:
     loc: tuple[str | int, ...] = error["loc"]
     value = error.get("input")
     kind = error["type"]
@@ -68,17 +93,27 @@ def _invalid(schema: type[Schema], error: Any) -> Invalid:
         known = sorted(owner.model_fields) if owner else []
         close = difflib.get_close_matches(str(loc[-1]), known, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
-        return Invalid(_path(loc), f"unknown field{hint}; known: {', '.join(known)}")
+        cause = f"unknown field{hint}; known: {', '.join(known)}"
+        return Invalid(_path(loc), cause, loc=loc, kind="unknown")
     info = _field_at(schema, loc) if loc and isinstance(loc[-1], str) else None
     # a field's description says what it expects; a value inside it (a list item, a
     # header) is described by its type alone
     expected = info.description if info and info.description else _TYPES.get(kind)
     if kind == "missing":
-        return Invalid(_path(loc), f"missing; it needs {expected}" if expected else "missing")
+        cause = f"missing; it needs {expected}" if expected else "missing"
+        return Invalid(_path(loc), cause, loc=loc, kind="missing", expected=expected or "")
     if kind in ("value_error", "assertion_error"):
-        return Invalid(_path(loc), str(error["ctx"]["error"]))
+        return Invalid(_path(loc), str(error["ctx"]["error"]), loc=loc)
     got = type_words(value) if kind.endswith("_type") else repr(value)
-    return Invalid(_path(loc), f"expected {expected or _plain(error['msg'])}, got {got}")
+    expected = expected or _plain(error["msg"])
+    return Invalid(
+        _path(loc),
+        f"expected {expected}, got {got}",
+        loc=loc,
+        kind="type",
+        expected=expected,
+        got=got,
+    )
 
 
 _TYPES = {
@@ -104,34 +139,56 @@ def _path(loc: tuple[str | int, ...]) -> str:
     return out
 
 
-def _field_at(schema: type[Schema], loc: tuple[str | int, ...]) -> FieldInfo | None:
+def _field_at(schema: type[BaseModel], loc: tuple[str | int, ...]) -> FieldInfo | None:
     """The info of the field `loc` names (list indexes skipped); None when no schema has it."""
-    owner: type[Schema] | None = schema
+    owner: type[BaseModel] | None = schema
     info: FieldInfo | None = None
     for part in loc:
         if isinstance(part, int):
             continue
-        if owner is None or part not in owner.model_fields:
-            return None
-        info = owner.model_fields[part]
-        owner = _schema_in(info.annotation)
+        info = _named(owner, part)  # None at a table's key: what is under it has no field
+        if info is not None:
+            owner = _schema_in(info.annotation)
     return info
 
 
-def _owner_of(schema: type[Schema], loc: tuple[str | int, ...]) -> type[Schema] | None:
+def fields_on(schema: type[BaseModel], loc: tuple[str | int, ...]) -> list[FieldInfo]:
+    """The fields `loc` passes through, outermost first: a dict's keys and list indexes add
+    none, and the walk stops where no schema describes the value."""
+    owner: type[BaseModel] | None = schema
+    found = []
+    for part in loc:
+        info = None if isinstance(part, int) else _named(owner, part)
+        if info is not None:
+            found.append(info)
+            owner = _schema_in(info.annotation)
+    return found
+
+
+def _named(owner: type[BaseModel] | None, part: str) -> FieldInfo | None:
+    """The field `part` names in `owner`, by its name or, as a file writes it, its alias."""
+    if owner is None:
+        return None
+    info = owner.model_fields.get(part)
+    if info is None:
+        info = next((f for f in owner.model_fields.values() if f.alias == part), None)
+    return info
+
+
+def _owner_of(schema: type[BaseModel], loc: tuple[str | int, ...]) -> type[BaseModel] | None:
     """The schema a table at `loc` must follow (for its list of known fields)."""
-    owner: type[Schema] | None = schema
+    owner: type[BaseModel] | None = schema
     for part in loc:
         if isinstance(part, int) or owner is None:
             continue
-        info = owner.model_fields.get(part)
+        info = _named(owner, part)
         owner = _schema_in(info.annotation) if info else None
     return owner
 
 
-def _schema_in(annotation: Any) -> type[Schema] | None:
-    """The Schema inside `Foo | None`, `list[Foo]`, `tuple[Foo, ...]` or `Annotated[Foo, ...]`."""
-    if isinstance(annotation, type) and issubclass(annotation, Schema):
+def _schema_in(annotation: Any) -> type[BaseModel] | None:
+    """The schema inside `Foo | None`, `list[Foo]`, `tuple[Foo, ...]` or `Annotated[Foo, ...]`."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     if get_origin(annotation) in (Annotated, Union, types.UnionType, list, tuple, dict):
         for arg in get_args(annotation):

@@ -415,7 +415,7 @@ class MainWindow(QMainWindow):
             self.sweep_view.add(result)
 
     def _add_row(self, result: RequestResult, current: bool = False) -> None:
-        """Show a row as it is recorded; the run's end reads the rows back from the history."""
+        """Show a row as it is recorded; the run's end reads only what the history holds beyond."""
         self.shown_runs.recorded(result, current)
         self.results_view.add(result)
 
@@ -437,7 +437,8 @@ class MainWindow(QMainWindow):
             .replace("%2", run_status_text(final.status, failed))
         )
         if self.run_kind != "replay" and final.run_id in self.shown_runs.table:
-            self.results_view.set_results(self.shown_runs.table_rows())
+            if self.shown_runs.finished(final.run_id):  # rows the run's events did not bring
+                self.results_view.set_results(self.shown_runs.table_rows())
             if self.run_kind == "sweep":
                 self.sweep_view.set_results(self.results)
         self.history_view.refresh()

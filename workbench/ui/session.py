@@ -189,8 +189,12 @@ class Session(QObject):
             )  # fmt: skip
         return rows
 
-    def load_run(self, run_id: str) -> list[RequestResult]:
-        return [] if self.store is None else self.store.results(run_id)
+    def load_run(self, run_id: str, skip: int = 0) -> list[RequestResult]:
+        """A run's rows as the history holds them; `skip`: leave out the first that many."""
+        return [] if self.store is None else self.store.results(run_id, skip)
+
+    def request_ids(self, run_id: str) -> list[str]:
+        return [] if self.store is None else self.store.request_ids(run_id)
 
     def rows(self, run_ids: Sequence[str]) -> list[RequestResult]:
         """The rows of these runs as the history holds them, run by run (warm-ups left out:

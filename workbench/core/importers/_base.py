@@ -8,7 +8,6 @@ is read and is kept in memory only (`FoundKey`); every error message goes throug
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -39,7 +38,6 @@ from workbench.core.providers import (
 )
 from workbench.core.results import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, Prices
 from workbench.core.secrets import parse_env_reference, redact, register_secret
-from workbench.core.validation import type_words
 
 KeyKind = Literal["env", "literal", "placeholder", "missing"]
 
@@ -133,81 +131,8 @@ class ImportResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# Fields
+# Headers
 # ---------------------------------------------------------------------------------------------
-
-
-def join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def get_table(
-    src: Source, obj: Mapping[str, Any], key: str, path: str, *, required: bool = False
-) -> dict[str, Any] | None:
-    value = obj.get(key)
-    if value is None:
-        if required:
-            raise src.field_error(join(path, key), "is missing")
-        return None
-    if not isinstance(value, dict):
-        raise src.field_error(join(path, key), f"must be a table/object, found {type_words(value)}")
-    return value
-
-
-def get_str(
-    src: Source, obj: Mapping[str, Any], key: str, path: str, *, required: bool = False
-) -> str | None:
-    """A text field; empty text counts as absent. A wrong type is an error."""
-    value = obj.get(key)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if required:
-            raise src.field_error(join(path, key), "is missing" if value is None else "is empty")
-        return None
-    if not isinstance(value, str):
-        raise src.field_error(join(path, key), f"must be text, found {type_words(value)}")
-    return value.strip()
-
-
-def opt_number(
-    obj: Mapping[str, Any],
-    key: str,
-    path: str,
-    warnings: list[str],
-    label: str,
-    *,
-    whole: bool = False,
-    minimum: float = 0.0,
-) -> float | None:
-    """An optional descriptive number (context window, price, timeout): a bad value is
-    ignored with a warning rather than failing the import."""
-    value = obj.get(key)
-    if value is None:
-        return None
-    number: float | None = None
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        number = float(value)
-    elif isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            number = None
-    ok = number is not None and math.isfinite(number) and number >= minimum
-    if ok and whole and (number != int(number) or number < 1):  # type: ignore[arg-type]
-        ok = False
-    if ok and number is not None and number > 1e15:
-        ok = False
-    if not ok:
-        what = "a whole number >= 1" if whole else f"a number >= {minimum:g}"
-        warnings.append(f"{label}: ignored {join(path, key)}: must be {what}, found {value!r}")
-        return None
-    return number
-
-
-def opt_int(
-    obj: Mapping[str, Any], key: str, path: str, warnings: list[str], label: str
-) -> int | None:
-    value = opt_number(obj, key, path, warnings, label, whole=True)
-    return None if value is None else int(value)
 
 
 _VAR_REF = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
@@ -215,23 +140,14 @@ _SCHEME_WORDS = re.compile(r"(?i)\b(bearer|basic|token)\b")
 _CREDENTIAL_HEADER = re.compile(r"(?i)(authorization|api[-_]?key|token|secret|cookie|password)")
 
 
-def opt_headers(
-    obj: Mapping[str, Any], key: str, path: str, warnings: list[str], label: str
+def headers_from(
+    headers: Mapping[str, str] | None, warnings: list[str], label: str
 ) -> dict[str, str]:
-    """Extra HTTP headers. A header that carries a credential is not imported (it would end
-    up in our TOML file); its value is registered for redaction and a warning says so."""
-    value = obj.get(key)
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        warnings.append(f"{label}: ignored {join(path, key)}: must be an object of headers")
-        return {}
-    headers: dict[str, str] = {}
-    for name, raw in value.items():
-        if not isinstance(raw, str | int | float) or isinstance(raw, bool):
-            warnings.append(f"{label}: ignored header {name!r}: its value must be text")
-            continue
-        text = str(raw)
+    """Extra HTTP headers (their types checked by the shape: `_shapes.Headers`). A header that
+    carries a credential is not imported (it would end up in our TOML file); its value is
+    registered for redaction and a warning says so."""
+    kept: dict[str, str] = {}
+    for name, text in (headers or {}).items():
         only_refs = not _SCHEME_WORDS.sub("", _VAR_REF.sub("", text)).strip()
         if (_CREDENTIAL_HEADER.search(name) and not only_refs) or redact(text) != text:
             register_secret(text)
@@ -244,8 +160,8 @@ def opt_headers(
         if not name.strip() or any(ch in name + text for ch in "\r\n\0"):
             warnings.append(f"{label}: ignored header {name!r}: not a valid HTTP header")
             continue
-        headers[name.strip()] = text.strip()
-    return headers
+        kept[name.strip()] = text.strip()
+    return kept
 
 
 # ---------------------------------------------------------------------------------------------
@@ -278,13 +194,11 @@ def is_placeholder(text: str) -> bool:
     return bool(_PLACEHOLDER.search(text))
 
 
-def classify_key(src: Source, value: Any, where: str, warnings: list[str]) -> FoundKey:
-    """A key field's value as a FoundKey. A non-text value is an error naming the field."""
+def classify_key(src: Source, value: str | None, where: str, warnings: list[str]) -> FoundKey:
+    """A key field's text (its type checked by the shape) as a FoundKey."""
     at = f"{src.label}: {where}"
     if value is None:
         return FoundKey.missing()
-    if not isinstance(value, str):
-        raise src.field_error(where, f"must be text, found {type_words(value)}")
     text = value.strip()
     if not text:
         warnings.append(f"{at} is empty: no key imported")
@@ -306,12 +220,8 @@ def classify_key(src: Source, value: Any, where: str, warnings: list[str]) -> Fo
     return FoundKey.literal(text, at)
 
 
-def env_var_key(src: Source, value: Any, where: str) -> FoundKey:
+def env_var_key(src: Source, value: str, where: str) -> FoundKey:
     """A field that names an environment variable (api_key_env, env_key)."""
-    if not isinstance(value, str):
-        raise src.field_error(
-            where, f"must be the name of an environment variable, found {type_words(value)}"
-        )
     name = value.strip()
     ref = env_reference(name)
     if ref:
@@ -359,47 +269,26 @@ def unique_name(name: str, taken: Iterable[str]) -> str:
     return f"{name}-{n}"
 
 
-def normalize_attention(value: Any, where: str, warnings: list[str], label: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or not re.match(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$", value.strip()):
-        warnings.append(f"{label}: ignored {where}: not an attention type like GQA or MLA")
-        return None
-    text = value.strip()
-    return "MoBA" if text.lower() == "moba" else text.upper()
-
-
 def make_model(
-    model_id: Any,
-    where: str,
-    src: Source,
+    model_id: str,
     *,
     attention: str | None = None,
-    context_window: int | None = None,
+    context_window: float | None = None,
     prices: Prices | None = None,
     display_name: str | None = None,
 ) -> ModelEntry:
-    if not isinstance(model_id, str) or not model_id.strip():
-        raise src.field_error(where, "must be a model id (text)")
+    """A model entry from a shape's checked values (`context_window` a whole number)."""
     return ModelEntry(
-        id=model_id.strip(),
+        id=model_id,
         display_name=display_name,
         attention=attention,
-        context_window=context_window,
+        context_window=None if context_window is None else int(context_window),
         prices=prices,
     )
 
 
-def prices_from(
-    obj: Mapping[str, Any],
-    input_key: str,
-    output_key: str,
-    path: str,
-    warnings: list[str],
-    label: str,
-) -> Prices | None:
-    inp = opt_number(obj, input_key, path, warnings, label)
-    out = opt_number(obj, output_key, path, warnings, label)
+def prices_of(inp: float | None, out: float | None) -> Prices | None:
+    """Input and output prices in USD per million tokens; None when neither is given."""
     if inp is None and out is None:
         return None
     return Prices(input=inp or 0.0, output=out or 0.0)

@@ -4,93 +4,95 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated
+
+from pydantic import BeforeValidator, Field
 
 from workbench.core.importers._base import (
     Builder,
     FoundKey,
     ImportResult,
-    Source,
     classify_key,
     env_var_key,
-    get_str,
     load_json,
     make_model,
-    normalize_attention,
-    opt_int,
-    prices_from,
+    prices_of,
+)
+from workbench.core.importers._shapes import (
+    LENIENT,
+    Attention,
+    EnvName,
+    Filled,
+    Foreign,
+    KeyText,
+    ModelId,
+    Number,
+    Positive,
+    Text,
+    Whole,
+    models_table,
+    read_shape,
 )
 from workbench.core.providers import ModelEntry
 
 KIND = "benchmark_json"
 
 
+class _Model(Foreign):
+    id: ModelId
+    attention_type: Attention = None
+    attention: Attention = None
+    max_context: Whole = None
+    context_window: Whole = None
+    input_price: Number = None
+    output_price: Number = None
+
+    def entry(self) -> ModelEntry:
+        return make_model(
+            self.id,
+            attention=self.attention_type or self.attention,
+            context_window=self.max_context or self.context_window,
+            prices=prices_of(self.input_price, self.output_price),
+        )
+
+
+class _Limits(Foreign):
+    timeout: Positive = None
+
+
+class BenchmarkConfig(Foreign):
+    base_url: Filled
+    api_key_env: EnvName = None
+    api_key: KeyText = None
+    name: Annotated[Text, LENIENT] = None
+    # a model id, a list of them, or an object of models by name (each an id or a table)
+    models: Annotated[
+        dict[str | int, _Model] | None,
+        BeforeValidator(models_table),
+        Field(description="an object of models or a list of model ids"),
+    ] = None
+    benchmark: Annotated[_Limits | None, LENIENT] = None
+    request: Annotated[_Limits | None, LENIENT] = None
+
+
 def read_benchmark_config(path: Path) -> ImportResult:
     src, data = load_json(path)
     b = Builder(src, KIND)
-    base = get_str(src, data, "base_url", "", required=True)
-    assert base is not None
-    if data.get("api_key_env") is not None:
-        key = env_var_key(src, data["api_key_env"], "api_key_env")
-    elif data.get("api_key") is not None:
-        key = classify_key(src, data["api_key"], "api_key", b.warnings)
+    config = read_shape(src, BenchmarkConfig, data, b.warnings)
+    if config.api_key_env is not None:
+        key = env_var_key(src, config.api_key_env, "api_key_env")
+    elif config.api_key is not None:
+        key = classify_key(src, config.api_key, "api_key", b.warnings)
     else:
         key = FoundKey.missing()
         b.warnings.append(f"{src.label}: no api_key_env: the provider is saved without a key")
-    name = data.get("name") if isinstance(data.get("name"), str) else None
+    limits = [t.timeout for t in (config.benchmark, config.request) if t and t.timeout]
     b.add(
-        name=name,
-        base_url=base,
+        name=config.name,
+        base_url=config.base_url,
         url_field="base_url",
         key=key,
-        models=_models(src, data.get("models"), b.warnings),
-        timeout_s=_timeout(data, b.warnings, src.label),
+        models=[m.entry() for m in (config.models or {}).values()],
+        timeout_s=limits[0] if limits else None,
     )
     return b.result()
-
-
-def _timeout(data: dict[str, Any], warnings: list[str], label: str) -> float | None:
-    from workbench.core.importers._base import opt_number
-
-    for table in ("benchmark", "request"):
-        section = data.get(table)
-        if isinstance(section, dict) and section.get("timeout") is not None:
-            return opt_number(section, "timeout", table, warnings, label, minimum=0.001)
-    return None
-
-
-def _models(src: Source, raw: Any, warnings: list[str]) -> list[ModelEntry]:
-    label = src.label
-    if raw is None:
-        return []
-    if isinstance(raw, str):
-        return [make_model(raw, "models", src)]
-    items: list[tuple[str, Any]]
-    if isinstance(raw, dict):
-        items = [(f"models.{k}", v) for k, v in raw.items()]
-    elif isinstance(raw, list):
-        items = [(f"models[{i}]", v) for i, v in enumerate(raw)]
-    else:
-        raise src.field_error("models", "must be an object of models or a list of model ids")
-    models = []
-    for where, entry in items:
-        if isinstance(entry, str):
-            models.append(make_model(entry, where, src))
-            continue
-        if not isinstance(entry, dict):
-            raise src.field_error(where, "must be a model id or an object with an 'id'")
-        attention = entry.get("attention_type", entry.get("attention"))
-        models.append(
-            make_model(
-                entry.get("id"),
-                f"{where}.id",
-                src,
-                attention=normalize_attention(
-                    attention, f"{where}.attention_type", warnings, label
-                ),
-                context_window=opt_int(entry, "max_context", where, warnings, label)
-                or opt_int(entry, "context_window", where, warnings, label),
-                prices=prices_from(entry, "input_price", "output_price", where, warnings, label),
-            )
-        )
-    return models

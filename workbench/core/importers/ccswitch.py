@@ -8,7 +8,9 @@
 
 A Claude entry keeps `env.ANTHROPIC_BASE_URL` / `env.ANTHROPIC_AUTH_TOKEN`; a Codex entry keeps
 `auth.OPENAI_API_KEY` and `config`, a TOML string with `[model_providers.<id>] base_url`.
-Entries without a base URL (an official login) are skipped with a warning.
+Entries without a base URL (an official login) are skipped with a warning. Each JSON or TOML
+text is checked through its shape; only the database's own columns are checked by hand
+(`_json_text`: SQLite hands back text, bytes or a number, whatever a row holds).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from workbench.core.importers._base import (
     Builder,
@@ -25,17 +29,26 @@ from workbench.core.importers._base import (
     Source,
     classify_key,
     env_var_key,
-    get_str,
-    get_table,
+    headers_from,
     load_json,
     load_toml,
     make_model,
-    opt_headers,
-    opt_number,
     parse_json_text,
     parse_toml_text,
     read_text,
 )
+from workbench.core.importers._shapes import (
+    LENIENT,
+    EnvName,
+    Foreign,
+    Headers,
+    KeyText,
+    ModelId,
+    PositiveMs,
+    Text,
+    read_shape,
+)
+from workbench.core.importers.claude import ClaudeEnv
 from workbench.core.providers import ModelEntry, Protocol
 
 DB_KIND = "ccswitch_db"
@@ -61,43 +74,59 @@ class _Entry:
     token_field: str = ""  # Claude's: which variable held the key (how it is sent)
 
 
-def _claude(
-    src: Source, settings: dict[str, Any], where: str, warnings: list[str]
-) -> _Entry | None:
-    env = get_table(src, settings, "env", where)
-    if env is None:
+class _ClaudeSettings(Foreign):
+    env: ClaudeEnv | None = None
+    model: ModelId | None = None
+
+
+def _claude(src: Source, data: dict[str, Any], where: str, warnings: list[str]) -> _Entry | None:
+    settings = read_shape(src, _ClaudeSettings, data, warnings, where)
+    env = settings.env
+    if env is None or env.base_url is None:
         return None
-    base = get_str(src, env, "ANTHROPIC_BASE_URL", f"{where}.env")
-    if base is None:
-        return None
-    token = "ANTHROPIC_AUTH_TOKEN" if "ANTHROPIC_AUTH_TOKEN" in env else "ANTHROPIC_API_KEY"
-    key = classify_key(src, env.get(token), f"{where}.env.{token}", warnings)
-    models = [
-        make_model(env[var], f"{where}.env.{var}", src)
-        for var in _CLAUDE_MODEL_VARS
-        if env.get(var) is not None
-    ]
-    if settings.get("model") is not None:
-        models.append(make_model(settings["model"], f"{where}.model", src))
-    entry = _Entry(base, f"{where}.env.ANTHROPIC_BASE_URL", key, models, {})
+    token = env.token_field()
+    key = classify_key(src, env.token(), f"{where}.env.{token}", warnings)
+    models = [make_model(m) for m in env.models(_CLAUDE_MODEL_VARS)]
+    if settings.model is not None:
+        models.append(make_model(settings.model))
+    entry = _Entry(env.base_url, f"{where}.env.ANTHROPIC_BASE_URL", key, models, {})
     entry.protocol, entry.token_field = "anthropic", token
     return entry
 
 
-def _gemini(
-    src: Source, settings: dict[str, Any], where: str, warnings: list[str]
-) -> _Entry | None:
-    env = get_table(src, settings, "env", where)
-    if env is None:
+class _GeminiEnv(Foreign):
+    base_url: Text = Field(None, alias="GOOGLE_GEMINI_BASE_URL")
+    api_key: KeyText = Field(None, alias="GEMINI_API_KEY")
+    model: ModelId | None = Field(None, alias="GEMINI_MODEL")
+
+
+class _GeminiSettings(Foreign):
+    env: _GeminiEnv | None = None
+
+
+def _gemini(src: Source, data: dict[str, Any], where: str, warnings: list[str]) -> _Entry | None:
+    env = read_shape(src, _GeminiSettings, data, warnings, where).env
+    if env is None or env.base_url is None:
         return None
-    base = get_str(src, env, "GOOGLE_GEMINI_BASE_URL", f"{where}.env")
-    if base is None:
-        return None
-    key = classify_key(src, env.get("GEMINI_API_KEY"), f"{where}.env.GEMINI_API_KEY", warnings)
-    models = []
-    if env.get("GEMINI_MODEL") is not None:
-        models.append(make_model(env["GEMINI_MODEL"], f"{where}.env.GEMINI_MODEL", src))
-    return _Entry(base, f"{where}.env.GOOGLE_GEMINI_BASE_URL", key, models, {})
+    key = classify_key(src, env.api_key, f"{where}.env.GEMINI_API_KEY", warnings)
+    models = [make_model(env.model)] if env.model is not None else []
+    return _Entry(env.base_url, f"{where}.env.GOOGLE_GEMINI_BASE_URL", key, models, {})
+
+
+class _CodexProvider(Foreign):
+    base_url: str | None = Field(None, description="a URL")
+    env_key: EnvName = None
+    http_headers: Headers = None
+    stream_idle_timeout_ms: PositiveMs = None
+    wire_api: Text = None  # "responses": Codex speaks OpenAI's Responses API to this provider
+
+
+class CodexConfig(Foreign):
+    """A Codex config.toml: only the chosen `[model_providers.X]` is read (and checked)."""
+
+    model_provider: str | None = None
+    model: ModelId | None = None
+    model_providers: dict[str, Any] | None = Field(None, description="tables")
 
 
 def codex_config(
@@ -105,64 +134,61 @@ def codex_config(
 ) -> _Entry | None:
     """A parsed Codex config.toml: the active `[model_providers.X]` with its base_url."""
     prefix = f"{where}: " if where else ""
-    tables = get_table(src, data, "model_providers", "")
+    config = read_shape(src, CodexConfig, data, warnings, where)
+    tables = config.model_providers
     if not tables:
         return None
-    chosen = data.get("model_provider")
+    chosen = config.model_provider
     if chosen is None:
         if len(tables) != 1:
             return None
         chosen = next(iter(tables))
-    if not isinstance(chosen, str):
-        raise src.error(f"{prefix}model_provider must be text")
-    table = tables.get(chosen)
-    if table is None:
+    if chosen not in tables:
         raise src.error(
             f"{prefix}model_provider = {chosen!r} but [model_providers.{chosen}] is missing"
         )
     tpath = f"model_providers.{chosen}"
-    if not isinstance(table, dict):
-        raise src.error(f"{prefix}{tpath} must be a table")
-    base = table.get("base_url")
-    if base is None:
+    table = read_shape(src, _CodexProvider, tables[chosen], warnings, f"{prefix}{tpath}")
+    if table.base_url is None:
         return None
-    if not isinstance(base, str) or not base.strip():
+    if not table.base_url.strip():
         raise src.error(f"{prefix}{tpath}.base_url must be a URL")
     key = FoundKey.missing()
-    if table.get("env_key") is not None:
-        key = env_var_key(src, table["env_key"], f"{prefix}{tpath}.env_key")
-    models = []
-    if data.get("model") is not None:
-        models.append(make_model(data["model"], f"{prefix}model", src))
-    headers = opt_headers(table, "http_headers", tpath, warnings, src.label)
-    stall_ms = opt_number(table, "stream_idle_timeout_ms", tpath, warnings, src.label, minimum=1)
+    if table.env_key is not None:
+        key = env_var_key(src, table.env_key, f"{prefix}{tpath}.env_key")
+    stall_ms = table.stream_idle_timeout_ms
     return _Entry(
-        base.strip(),
+        table.base_url.strip(),
         f"{prefix}{tpath}.base_url",
         key,
-        models,
-        headers,
+        [make_model(config.model)] if config.model is not None else [],
+        headers_from(table.http_headers, warnings, src.label),
         None if stall_ms is None else stall_ms / 1000.0,
         # Codex's wire_api: "responses" speaks OpenAI's Responses API; "chat" or none, chat
-        "responses" if table.get("wire_api") == "responses" else "chat",
+        "responses" if table.wire_api == "responses" else "chat",
     )
 
 
-def _codex(src: Source, settings: dict[str, Any], where: str, warnings: list[str]) -> _Entry | None:
-    config = settings.get("config")
-    if config is None:
+class _CodexAuth(Foreign):
+    api_key: KeyText = Field(None, alias="OPENAI_API_KEY")
+
+
+class _CodexSettings(Foreign):
+    config: str | None = Field(None, description="the text of a Codex config.toml")
+    auth: _CodexAuth | None = None
+
+
+def _codex(src: Source, data: dict[str, Any], where: str, warnings: list[str]) -> _Entry | None:
+    settings = read_shape(src, _CodexSettings, data, warnings, where)
+    if settings.config is None:
         return None
-    if not isinstance(config, str):
-        raise src.field_error(f"{where}.config", "must be the text of a Codex config.toml")
-    data = parse_toml_text(src, config, f"{where}.config")
-    entry = codex_config(src, data, f"{where}.config", warnings)
+    toml = parse_toml_text(src, settings.config, f"{where}.config")
+    entry = codex_config(src, toml, f"{where}.config", warnings)
     if entry is None:
         return None
-    auth = get_table(src, settings, "auth", where)
-    if auth is not None and auth.get("OPENAI_API_KEY") is not None:
-        literal = classify_key(
-            src, auth["OPENAI_API_KEY"], f"{where}.auth.OPENAI_API_KEY", warnings
-        )
+    if settings.auth is not None and settings.auth.api_key is not None:
+        where_key = f"{where}.auth.OPENAI_API_KEY"
+        literal = classify_key(src, settings.auth.api_key, where_key, warnings)
         if literal.kind != "missing" or entry.key.kind == "missing":
             entry.key = literal
     return entry
@@ -176,7 +202,7 @@ def _add_entry(
     src: Source,
     app: str,
     entry_id: str,
-    settings: Any,
+    settings: dict[str, Any],
     where: str,
     display: str,
 ) -> None:
@@ -187,8 +213,6 @@ def _add_entry(
             "entry type the workbench reads)"
         )
         return
-    if not isinstance(settings, dict):
-        raise src.field_error(where, "settings must be a JSON object")
     entry = parser(src, settings, where, b.warnings)
     if entry is None:
         b.warnings.append(
@@ -211,34 +235,44 @@ def _add_entry(
         b.add(base_url=entry.base_url, protocol=entry.protocol, **fields)
 
 
-def _universal(b: Builder, src: Source, text: Any, where: str) -> None:
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "replace")
-    if not isinstance(text, str):
-        raise src.error(f"{where} must be JSON text")
-    data = parse_json_text(src, text, where)
-    for uid, spec in data.items():
+class _AppModel(Foreign):
+    model: Annotated[Text, LENIENT] = None
+
+
+class _Universal(Foreign):
+    """One of the `universal_providers`: a gateway shared by the apps, a model per app."""
+
+    base_url: Text = Field(None, alias="baseUrl")
+    api_key: KeyText = Field(None, alias="apiKey")
+    models: Annotated[dict[str, _AppModel] | None, LENIENT] = None
+
+
+def _universal(b: Builder, src: Source, data: dict[str, Any], where: str) -> None:
+    for uid, raw in data.items():
         uwhere = f"{where}.{uid}"
-        if not isinstance(spec, dict):
-            raise src.error(f"{uwhere} must be an object")
-        base = get_str(src, spec, "baseUrl", uwhere)
-        if base is None:
+        spec = read_shape(src, _Universal, raw, b.warnings, uwhere)
+        if spec.base_url is None:
             b.warnings.append(f"{src.label}: skipped {uwhere}: no baseUrl")
             continue
-        key = classify_key(src, spec.get("apiKey"), f"{uwhere}.apiKey", b.warnings)
-        models = []
-        per_app = get_table(src, spec, "models", uwhere) or {}
-        for app, m in per_app.items():
-            if isinstance(m, dict) and isinstance(m.get("model"), str) and m["model"].strip():
-                models.append(make_model(m["model"], f"{uwhere}.models.{app}.model", src))
+        key = classify_key(src, spec.api_key, f"{uwhere}.apiKey", b.warnings)
+        apps = (spec.models or {}).values()
         b.add(
             name=str(uid),
-            base_url=base,
+            base_url=spec.base_url,
             url_field=f"{uwhere}.baseUrl",
             key=key,
-            models=models,
+            models=[make_model(m.model) for m in apps if m.model],
             origin=uwhere,
         )
+
+
+def _json_text(src: Source, value: object, where: str) -> dict[str, Any]:
+    """A database column that holds JSON text (SQLite may hand it back as bytes)."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    if not isinstance(value, str):
+        raise src.error(f"{where} must be JSON text")
+    return parse_json_text(src, value, where)
 
 
 def read_ccswitch_db(path: Path) -> ImportResult:
@@ -278,46 +312,52 @@ def read_ccswitch_db(path: Path) -> ImportResult:
     finally:
         con.close()
     for entry_id, app, name, config in rows:
-        where = f"providers row {entry_id!s} ({app!s})"
-        if isinstance(config, bytes):
-            config = config.decode("utf-8", "replace")
-        if not isinstance(config, str):
-            raise src.error(f"{where}: settings_config must be JSON text")
-        settings = parse_json_text(src, config, f"{where}: settings_config")
-        _add_entry(
-            b, src, str(app), str(entry_id), settings, f"{where}: settings_config", str(name or "")
-        )
+        where = f"providers row {entry_id!s} ({app!s}): settings_config"
+        settings = _json_text(src, config, where)
+        _add_entry(b, src, str(app), str(entry_id), settings, where, str(name or ""))
     if universal is not None:
-        _universal(b, src, universal, "settings universal_providers")
+        where = "settings universal_providers"
+        _universal(b, src, _json_text(src, universal, where), where)
     return b.result()
+
+
+class _LegacyProvider(Foreign):
+    settings: dict[str, Any] = Field(alias="settingsConfig", description="a JSON object")
+    name: Annotated[Text, LENIENT] = None
+
+
+class _LegacyApp(Foreign):
+    providers: dict[str, Any] | None = Field(None, description="an object of providers")
+
+
+class CcSwitchLegacy(Foreign):
+    """config.json before 3.7: providers per app (version 2), or Claude's alone (version 1)."""
+
+    claude: _LegacyApp | None = None
+    codex: _LegacyApp | None = None
+    gemini: _LegacyApp | None = None
+    providers: Annotated[dict[str, Any] | None, LENIENT] = None
 
 
 def read_ccswitch_legacy(path: Path) -> ImportResult:
     src, data = load_json(path)
     b = Builder(src, LEGACY_KIND)
+    config = read_shape(src, CcSwitchLegacy, data, b.warnings)
     sections: list[tuple[str, dict[str, Any], str]] = []
     for app in APPS:
-        section = get_table(src, data, app, "")
-        if section is None:
-            continue
-        providers = get_table(src, section, "providers", app)
-        if providers is not None:
-            sections.append((app, providers, f"{app}.providers"))
-    if not sections and isinstance(data.get("providers"), dict):  # version 1: Claude only
-        sections.append(("claude", data["providers"], "providers"))
+        section: _LegacyApp | None = getattr(config, app)
+        if section is not None and section.providers is not None:
+            sections.append((app, section.providers, f"{app}.providers"))
+    if not sections and config.providers is not None:  # version 1: Claude only
+        sections.append(("claude", config.providers, "providers"))
     if not sections:
         raise src.error("no claude.providers or codex.providers (not a CC Switch config.json?)")
     for app, providers, path_prefix in sections:
-        for entry_id, entry in providers.items():
+        for entry_id, raw in providers.items():
             where = f"{path_prefix}.{entry_id}"
-            if not isinstance(entry, dict):
-                raise src.field_error(where, "must be an object")
-            settings = entry.get("settingsConfig")
-            if settings is None:
-                raise src.error(f"{where}.settingsConfig is missing")
-            raw_name = entry.get("name")
-            display = raw_name if isinstance(raw_name, str) else ""
-            _add_entry(b, src, app, str(entry_id), settings, f"{where}.settingsConfig", display)
+            entry = read_shape(src, _LegacyProvider, raw, b.warnings, where)
+            settings_where = f"{where}.settingsConfig"
+            _add_entry(b, src, app, str(entry_id), entry.settings, settings_where, entry.name or "")
     return b.result()
 
 
@@ -328,9 +368,8 @@ def read_codex_toml(path: Path) -> ImportResult:
     entry = codex_config(src, data, "", b.warnings)
     if entry is None:
         raise src.error("no [model_providers.NAME] table with a base_url")
-    chosen = data.get("model_provider")
     b.add(
-        name=chosen if isinstance(chosen, str) else None,
+        name=read_shape(src, CodexConfig, data, b.warnings).model_provider,
         base_url=entry.base_url,
         url_field=entry.url_field,
         key=entry.key,

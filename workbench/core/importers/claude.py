@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pydantic import Field
+
 from workbench.core.importers._base import (
     Builder,
     ImportResult,
     classify_key,
-    get_str,
-    get_table,
     load_json,
     make_model,
 )
+from workbench.core.importers._shapes import Foreign, KeyText, ModelId, Text, read_shape
 
 KIND = "claude_settings"
 MODEL_VARS = (
@@ -27,39 +28,72 @@ MODEL_VARS = (
 )
 
 
+class ClaudeEnv(Foreign):
+    """The `env` table Claude Code (and CC Switch's Claude entries) keep a gateway in."""
+
+    base_url: Text = Field(None, alias="ANTHROPIC_BASE_URL")
+    auth_token: KeyText = Field(None, alias="ANTHROPIC_AUTH_TOKEN")
+    api_key: KeyText = Field(None, alias="ANTHROPIC_API_KEY")
+    model: ModelId | None = Field(None, alias="ANTHROPIC_MODEL")
+    sonnet: ModelId | None = Field(None, alias="ANTHROPIC_DEFAULT_SONNET_MODEL")
+    opus: ModelId | None = Field(None, alias="ANTHROPIC_DEFAULT_OPUS_MODEL")
+    haiku: ModelId | None = Field(None, alias="ANTHROPIC_DEFAULT_HAIKU_MODEL")
+    small_fast: ModelId | None = Field(None, alias="ANTHROPIC_SMALL_FAST_MODEL")
+
+    def token_field(self) -> str:
+        """The key's variable: the auth token when it is set, else the API key."""
+        return (
+            "ANTHROPIC_AUTH_TOKEN" if "auth_token" in self.model_fields_set else "ANTHROPIC_API_KEY"
+        )
+
+    def token(self) -> str | None:
+        return self.auth_token if "auth_token" in self.model_fields_set else self.api_key
+
+    def models(self, names: tuple[str, ...] = MODEL_VARS) -> list[str]:
+        """The model ids of these variables that are set, in that order."""
+        fields = type(self).model_fields
+        by_alias = {info.alias: getattr(self, name) for name, info in fields.items()}
+        return [by_alias[name] for name in names if by_alias.get(name)]
+
+
+class ClaudeSettings(Foreign):
+    env: ClaudeEnv | None = None
+    api_base: Text = None
+    base_url: Text = None
+    api_key: KeyText = None
+    model: ModelId | None = None
+
+
 def read_claude_settings(path: Path) -> ImportResult:
     src, data = load_json(path)
     b = Builder(src, KIND)
-    env = get_table(src, data, "env", "")
+    settings = read_shape(src, ClaudeSettings, data, b.warnings)
+    env = settings.env
     models = []
-    if env is not None and ("ANTHROPIC_BASE_URL" in env or "api_base" not in data):
-        base = get_str(src, env, "ANTHROPIC_BASE_URL", "env")
-        if base is None:
+    if env is not None and ("base_url" in env.model_fields_set or "api_base" not in data):
+        if env.base_url is None:
             raise src.nothing(
                 "env.ANTHROPIC_BASE_URL is missing (without it Claude Code talks to Anthropic "
                 "directly; there is no gateway to import)"
             )
-        token_field = (
-            "ANTHROPIC_AUTH_TOKEN" if "ANTHROPIC_AUTH_TOKEN" in env else ("ANTHROPIC_API_KEY")
-        )
-        key = classify_key(src, env.get(token_field), f"env.{token_field}", b.warnings)
-        for var in MODEL_VARS:
-            if env.get(var) is not None:
-                models.append(make_model(env[var], f"env.{var}", src))
+        base = env.base_url
+        token_field = env.token_field()
+        key = classify_key(src, env.token(), f"env.{token_field}", b.warnings)
+        models = [make_model(m) for m in env.models()]
         url_field = "env.ANTHROPIC_BASE_URL"
     else:
         token_field = "api_key"
-        field = "api_base" if "api_base" in data else "base_url"
-        base = get_str(src, data, field, "")
-        if base is None:
+        url_field = "api_base" if "api_base" in data else "base_url"
+        found = settings.api_base if "api_base" in data else settings.base_url
+        if found is None:
             raise src.nothing("api_base is missing, and there is no env.ANTHROPIC_BASE_URL")
-        key = classify_key(src, data.get("api_key"), "api_key", b.warnings)
-        url_field = field
+        base = found
+        key = classify_key(src, settings.api_key, "api_key", b.warnings)
         b.warnings.append(
             f"{src.label}: this is the flat api_base/api_key shape some setup guides show; Claude "
             "Code itself reads env.ANTHROPIC_BASE_URL and env.ANTHROPIC_AUTH_TOKEN"
         )
-    if data.get("model") is not None:
-        models.append(make_model(data["model"], "model", src))
+    if settings.model is not None:
+        models.append(make_model(settings.model))
     b.add_claude_code(base, token_field, name=None, url_field=url_field, key=key, models=models)
     return b.result()

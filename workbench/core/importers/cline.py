@@ -11,7 +11,9 @@ act/plan model ids and model info) plus `secrets.json` beside it (openAiApiKey).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from workbench.core.importers._base import (
     Builder,
@@ -19,20 +21,48 @@ from workbench.core.importers._base import (
     ImportResult,
     Source,
     classify_key,
-    get_str,
-    get_table,
+    headers_from,
     load_json,
     make_model,
-    opt_headers,
-    opt_int,
-    opt_number,
-    prices_from,
+    prices_of,
 )
+from workbench.core.importers._shapes import (
+    LENIENT,
+    Filled,
+    Foreign,
+    Headers,
+    KeyText,
+    ModelId,
+    PositiveMs,
+    Text,
+    Whole,
+    read_shape,
+)
+from workbench.core.importers.vscode import ModelInfo
 from workbench.core.providers import ModelEntry
 
 KIND = "cline_providers"
 LEGACY_KIND = "cline_legacy"
 OPENAI_COMPATIBLE = "openai-compatible"
+_ENTRY = f"providers.{OPENAI_COMPATIBLE}"
+
+
+class _Settings(Foreign):
+    base_url: Filled = Field(alias="baseUrl")
+    api_key: KeyText = Field(None, alias="apiKey")
+    model: ModelId | None = None
+    context_window: Whole = Field(None, alias="contextWindow")
+    timeout_ms: PositiveMs = Field(None, alias="timeout")
+    headers: Headers = None
+
+
+class _Entry(Foreign):
+    settings: _Settings
+
+
+class ClineProviders(Foreign):
+    # only the OpenAI Compatible entry is read; the others are named in a warning
+    providers: dict[str, Any] = Field(description="an object of providers")
 
 
 def read_cline_providers(path: Path) -> ImportResult:
@@ -41,36 +71,20 @@ def read_cline_providers(path: Path) -> ImportResult:
         path = path.with_name("providers.json")
     src, data = load_json(path)
     b = Builder(src, KIND)
-    providers = get_table(src, data, "providers", "", required=True)
-    assert providers is not None
-    entry = providers.get(OPENAI_COMPATIBLE)
-    if entry is None:
+    providers = read_shape(src, ClineProviders, data, b.warnings).providers
+    if providers.get(OPENAI_COMPATIBLE) is None:
         found = ", ".join(str(k) for k in providers) or "none"
         raise src.nothing(
-            f"providers.{OPENAI_COMPATIBLE} is missing (found: {found}); only Cline's OpenAI "
+            f"{_ENTRY} is missing (found: {found}); only Cline's OpenAI "
             "Compatible provider can be imported"
         )
-    where = f"providers.{OPENAI_COMPATIBLE}"
-    if not isinstance(entry, dict):
-        raise src.field_error(where, "must be an object")
-    settings = get_table(src, entry, "settings", where, required=True)
-    assert settings is not None
-    where = f"{where}.settings"
-    base = get_str(src, settings, "baseUrl", where, required=True)
-    assert base is not None
-    key = classify_key(src, settings.get("apiKey"), f"{where}.apiKey", b.warnings)
+    settings = read_shape(src, _Entry, providers[OPENAI_COMPATIBLE], b.warnings, _ENTRY).settings
+    where = f"{_ENTRY}.settings"
     label = src.label
+    key = classify_key(src, settings.api_key, f"{where}.apiKey", b.warnings)
     models: list[ModelEntry] = []
-    if settings.get("model") is not None:
-        models.append(
-            make_model(
-                settings["model"],
-                f"{where}.model",
-                src,
-                context_window=opt_int(settings, "contextWindow", where, b.warnings, label),
-            )
-        )
-    timeout_ms = opt_number(settings, "timeout", where, b.warnings, label, minimum=1)
+    if settings.model is not None:
+        models.append(make_model(settings.model, context_window=settings.context_window))
     name = None
     others = sorted(str(k) for k in providers if k != OPENAI_COMPATIBLE)
     if others:
@@ -78,66 +92,97 @@ def read_cline_providers(path: Path) -> ImportResult:
     models_path = path.with_name("models.json")
     if models_path.is_file():
         msrc, mdata = load_json(models_path)
-        extra, name = _models_json(msrc, mdata, base, b.warnings)
+        extra, name = _models_json(msrc, mdata, settings.base_url, b.warnings)
         models.extend(extra)
         b.extra_parts.append((KIND, str(models_path)))
     b.add(
         name=name,
-        base_url=base,
+        base_url=settings.base_url,
         url_field=f"{where}.baseUrl",
         key=key,
         models=models,
-        headers=opt_headers(settings, "headers", where, b.warnings, label),
-        timeout_s=None if timeout_ms is None else timeout_ms / 1000.0,
-        origin=f"providers.{OPENAI_COMPATIBLE}",
+        headers=headers_from(settings.headers, b.warnings, label),
+        timeout_s=None if settings.timeout_ms is None else settings.timeout_ms / 1000.0,
+        origin=_ENTRY,
     )
     return b.result()
+
+
+class _ProviderInfo(Foreign):
+    name: Text = None
+    base_url: Annotated[Text, LENIENT] = Field(None, alias="baseUrl")
+
+
+class _ModelsEntry(Foreign):
+    provider: _ProviderInfo | None = None
+    models: dict[str, ModelInfo] | None = None
+
+
+class ClineModels(Foreign):
+    providers: dict[str, Any] | None = None
 
 
 def _models_json(
     src: Source, data: dict[str, Any], base_url: str, warnings: list[str]
 ) -> tuple[list[ModelEntry], str | None]:
     """models.json's OpenAI Compatible models, and the provider's display name there."""
-    providers = get_table(src, data, "providers", "")
-    entry = None if providers is None else providers.get(OPENAI_COMPATIBLE)
-    if entry is None:
+    providers = read_shape(src, ClineModels, data, warnings).providers or {}
+    if providers.get(OPENAI_COMPATIBLE) is None:
         return [], None
-    where = f"providers.{OPENAI_COMPATIBLE}"
-    if not isinstance(entry, dict):
-        raise src.field_error(where, "must be an object")
-    name = None
-    info = get_table(src, entry, "provider", where)
-    if info is not None:
-        name = get_str(src, info, "name", f"{where}.provider")
-        other = info.get("baseUrl")
-        if isinstance(other, str) and other.strip().rstrip("/") != base_url.strip().rstrip("/"):
-            warnings.append(
-                f"{src.label}: {where}.provider.baseUrl ({other.strip()}) differs from "
-                f"providers.json ({base_url}); providers.json wins"
-            )
-    raw = get_table(src, entry, "models", where)
-    models = []
-    for model_id, spec in (raw or {}).items():
-        mwhere = f"{where}.models.{model_id}"
-        if not isinstance(spec, dict):
-            raise src.field_error(mwhere, "must be an object")
-        models.append(
-            make_model(
-                model_id,
-                mwhere,
-                src,
-                context_window=opt_int(spec, "contextWindow", mwhere, warnings, src.label),
-                prices=prices_from(spec, "inputPrice", "outputPrice", mwhere, warnings, src.label),
-            )
+    entry = read_shape(src, _ModelsEntry, providers[OPENAI_COMPATIBLE], warnings, _ENTRY)
+    info = entry.provider or _ProviderInfo()
+    other = info.base_url
+    if other is not None and other.rstrip("/") != base_url.strip().rstrip("/"):
+        warnings.append(
+            f"{src.label}: {_ENTRY}.provider.baseUrl ({other}) differs from "
+            f"providers.json ({base_url}); providers.json wins"
         )
-    return models, name
+    models = [
+        make_model(
+            model_id,
+            context_window=spec.context_window,
+            prices=prices_of(spec.input_price, spec.output_price),
+        )
+        for model_id, spec in (entry.models or {}).items()
+    ]
+    return models, info.name
 
 
-_MODEL_FIELDS = (
-    ("actModeOpenAiModelId", "actModeOpenAiModelInfo"),
-    ("planModeOpenAiModelId", "planModeOpenAiModelInfo"),
-    ("openAiModelId", "openAiModelInfo"),
-)
+class _GlobalState(Foreign):
+    act_provider: Annotated[Text, LENIENT] = Field(None, alias="actModeApiProvider")
+    plan_provider: Annotated[Text, LENIENT] = Field(None, alias="planModeApiProvider")
+    provider: Annotated[Text, LENIENT] = Field(None, alias="apiProvider")
+    base_url: Text = Field(None, alias="openAiBaseUrl")
+    act_model: ModelId | None = Field(None, alias="actModeOpenAiModelId")
+    act_info: Annotated[ModelInfo | None, LENIENT] = Field(None, alias="actModeOpenAiModelInfo")
+    plan_model: ModelId | None = Field(None, alias="planModeOpenAiModelId")
+    plan_info: Annotated[ModelInfo | None, LENIENT] = Field(None, alias="planModeOpenAiModelInfo")
+    model: ModelId | None = Field(None, alias="openAiModelId")
+    info: Annotated[ModelInfo | None, LENIENT] = Field(None, alias="openAiModelInfo")
+    headers: Headers = Field(None, alias="openAiHeaders")
+
+    def modes(self) -> dict[str, str]:
+        """The API provider each mode uses, by the setting's name, where set."""
+        found = (
+            ("actModeApiProvider", self.act_provider),
+            ("planModeApiProvider", self.plan_provider),
+            ("apiProvider", self.provider),
+        )
+        return {name: value for name, value in found if value is not None}
+
+    def models(self) -> list[ModelEntry]:
+        pairs = ((self.act_model, self.act_info), (self.plan_model, self.plan_info))
+        out = []
+        for model_id, info in (*pairs, (self.model, self.info)):
+            if model_id is not None:
+                info = info or ModelInfo()
+                prices = prices_of(info.input_price, info.output_price)
+                out.append(make_model(model_id, context_window=info.context_window, prices=prices))
+        return out
+
+
+class _Secrets(Foreign):
+    api_key: KeyText = Field(None, alias="openAiApiKey")
 
 
 def read_cline_legacy(path: Path) -> ImportResult:
@@ -147,40 +192,22 @@ def read_cline_legacy(path: Path) -> ImportResult:
     src, data = load_json(path)
     b = Builder(src, LEGACY_KIND)
     label = src.label
-    modes = {
-        k: data.get(k)
-        for k in ("actModeApiProvider", "planModeApiProvider", "apiProvider")
-        if data.get(k) is not None
-    }
-    base = get_str(src, data, "openAiBaseUrl", "")
-    if base is None:
-        why = ""
-        if modes and "openai" not in modes.values():
-            first = next(iter(modes.items()))
-            why = f" ({first[0]} is {first[1]!r}, not 'openai' (OpenAI Compatible))"
+    state = read_shape(src, _GlobalState, data, b.warnings)
+    modes = state.modes()
+    other = next(iter(modes.items())) if modes and "openai" not in modes.values() else None
+    if state.base_url is None:
+        why = f" ({other[0]} is {other[1]!r}, not 'openai' (OpenAI Compatible))" if other else ""
         raise src.nothing(f"openAiBaseUrl is missing{why}")
-    if modes and "openai" not in modes.values():
-        first = next(iter(modes.items()))
+    if other:
         b.warnings.append(
-            f"{label}: {first[0]} is {first[1]!r}, not 'openai'; imported openAiBaseUrl anyway"
-        )
-    models = []
-    for id_field, info_field in _MODEL_FIELDS:
-        if data.get(id_field) is None:
-            continue
-        info = data.get(info_field)
-        context = prices = None
-        if isinstance(info, dict):
-            context = opt_int(info, "contextWindow", info_field, b.warnings, label)
-            prices = prices_from(info, "inputPrice", "outputPrice", info_field, b.warnings, label)
-        models.append(
-            make_model(data[id_field], id_field, src, context_window=context, prices=prices)
+            f"{label}: {other[0]} is {other[1]!r}, not 'openai'; imported openAiBaseUrl anyway"
         )
     secrets_path = path.with_name("secrets.json")
     key = FoundKey.missing()
     if secrets_path.is_file():
         ssrc, sdata = load_json(secrets_path)
-        key = classify_key(ssrc, sdata.get("openAiApiKey"), "openAiApiKey", b.warnings)
+        secrets = read_shape(ssrc, _Secrets, sdata, b.warnings)
+        key = classify_key(ssrc, secrets.api_key, "openAiApiKey", b.warnings)
         b.extra_parts.append((LEGACY_KIND, str(secrets_path)))
     else:
         b.warnings.append(
@@ -189,10 +216,10 @@ def read_cline_legacy(path: Path) -> ImportResult:
         )
     b.add(
         name=None,
-        base_url=base,
+        base_url=state.base_url,
         url_field="openAiBaseUrl",
         key=key,
-        models=models,
-        headers=opt_headers(data, "openAiHeaders", "", b.warnings, label),
+        models=state.models(),
+        headers=headers_from(state.headers, b.warnings, label),
     )
     return b.result()

@@ -1,4 +1,10 @@
-"""Which importer a file or a home folder needs, and importing it (several stores merged)."""
+"""Which importer a file or a home folder needs, and importing it (several stores merged).
+
+Telling the kind of a file is walked by hand, not through a shape: it asks which keys a file
+has before anything is known of its shape, and it must never fail on a value a shape would
+refuse (the reader chosen then checks the file through its shape, `_shapes.read_shape`, and
+names the bad field).
+"""
 
 from __future__ import annotations
 

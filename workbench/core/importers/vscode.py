@@ -2,65 +2,89 @@
 `cline.openAiApiKey`, `cline.openAiModelId` and `cline.openAiModelInfo`.
 
 These keys are not settings Cline itself reads; users copy them from such guides all the same.
+The file is JSON with comments: `_files.strip_jsonc` makes it JSON, and its shape is then
+checked like any other (the keys hold dots, so the shape names them by alias).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field
 
 from workbench.core.importers._base import (
     Builder,
     ImportResult,
     classify_key,
-    get_str,
+    headers_from,
     load_json,
     make_model,
-    opt_headers,
-    opt_int,
-    prices_from,
+    prices_of,
+)
+from workbench.core.importers._shapes import (
+    LENIENT,
+    Foreign,
+    Headers,
+    KeyText,
+    ModelId,
+    Number,
+    Text,
+    Whole,
+    read_shape,
 )
 
 KIND = "vscode_cline_settings"
 _OPENAI = ("openai", "openai-compatible", "openai_compatible")
 
 
+class ModelInfo(Foreign):
+    """Cline's model info: the context window and prices of one model."""
+
+    context_window: Whole = Field(None, alias="contextWindow")
+    input_price: Number = Field(None, alias="inputPrice")
+    output_price: Number = Field(None, alias="outputPrice")
+
+
+class VsCodeSettings(Foreign):
+    provider: Annotated[Text, LENIENT] = Field(None, alias="cline.apiProvider")
+    base_url: Text = Field(None, alias="cline.openAiBaseUrl")
+    api_key: KeyText = Field(None, alias="cline.openAiApiKey")
+    model: ModelId | None = Field(None, alias="cline.openAiModelId")
+    info: Annotated[ModelInfo | None, LENIENT] = Field(None, alias="cline.openAiModelInfo")
+    headers: Headers = Field(None, alias="cline.openAiHeaders")
+
+
 def read_vscode_settings(path: Path) -> ImportResult:
     src, data = load_json(path)
     b = Builder(src, KIND)
-    provider = data.get("cline.apiProvider")
-    base = get_str(src, data, "cline.openAiBaseUrl", "")
-    if base is None:
-        why = ""
-        if isinstance(provider, str) and provider not in _OPENAI:
-            why = f" (cline.apiProvider is {provider!r}; only OpenAI Compatible can be imported)"
-        raise src.nothing(f"cline.openAiBaseUrl is missing{why}")
-    if isinstance(provider, str) and provider not in _OPENAI:
+    settings = read_shape(src, VsCodeSettings, data, b.warnings)
+    other = settings.provider if settings.provider not in (None, *_OPENAI) else None
+    if settings.base_url is None:
+        why = f" (cline.apiProvider is {other!r}; only OpenAI Compatible can be imported)"
+        raise src.nothing(f"cline.openAiBaseUrl is missing{why if other else ''}")
+    if other:
         b.warnings.append(
-            f"{src.label}: cline.apiProvider is {provider!r}, not 'openai'; imported the "
+            f"{src.label}: cline.apiProvider is {other!r}, not 'openai'; imported the "
             "cline.openAi* settings anyway"
         )
-    key = classify_key(src, data.get("cline.openAiApiKey"), "cline.openAiApiKey", b.warnings)
+    key = classify_key(src, settings.api_key, "cline.openAiApiKey", b.warnings)
     models = []
-    model_id = data.get("cline.openAiModelId")
-    if model_id is not None:
-        info = data.get("cline.openAiModelInfo")
-        context = None
-        prices = None
-        if isinstance(info, dict):
-            where = "cline.openAiModelInfo"
-            context = opt_int(info, "contextWindow", where, b.warnings, src.label)
-            prices = prices_from(info, "inputPrice", "outputPrice", where, b.warnings, src.label)
-        elif info is not None:
-            b.warnings.append(f"{src.label}: ignored cline.openAiModelInfo: not an object")
+    if settings.model is not None:
+        info = settings.info or ModelInfo()
         models.append(
-            make_model(model_id, "cline.openAiModelId", src, context_window=context, prices=prices)
+            make_model(
+                settings.model,
+                context_window=info.context_window,
+                prices=prices_of(info.input_price, info.output_price),
+            )
         )
     b.add(
         name=None,
-        base_url=base,
+        base_url=settings.base_url,
         url_field="cline.openAiBaseUrl",
         key=key,
         models=models,
-        headers=opt_headers(data, "cline.openAiHeaders", "", b.warnings, src.label),
+        headers=headers_from(settings.headers, b.warnings, src.label),
     )
     return b.result()
