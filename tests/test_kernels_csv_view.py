@@ -50,14 +50,21 @@ def _twin_keys() -> dict[str, str]:
     return {s["variant"]: s["key"] for s in shapes if f"sim-70b-{s['variant']}" in s["names"]}
 
 
-def _expected(rows: list[dict[str, str]], keys: dict[str, str], batch: int, field: str) -> Points:
-    """label -> [(KV, value)] as the chart labels them: variant · backend (two backends)."""
+def _expected(
+    rows: list[dict[str, str]],
+    keys: dict[str, str],
+    batch: int,
+    field: str,
+    backend: str | None = "triton",
+) -> Points:
+    """label -> [(KV, value)] as the chart labels them: the variant for one backend, variant ·
+    backend for all (None)."""
     out: Points = {}
     for r in rows:
         if r["error"] or not r[field] or keys.get(r["variant"]) != r["shape"]:
             continue
-        if int(r["batch"]) == batch:
-            label = f"{r['variant']} · {r['backend']}"
+        if int(r["batch"]) == batch and backend in (None, r["backend"]):
+            label = r["variant"] if backend else f"{r['variant']} · {r['backend']}"
             out.setdefault(label, []).append((int(r["kv_len"]), float(r[field])))
     return {k: sorted(v) for k, v in out.items()}
 
@@ -102,6 +109,7 @@ def test_the_h200_button_draws_the_twins_measured_latencies_over_the_h200_roofli
         "128",
     ]
     assert view.csv_row.chosen_batch() == 128
+    assert view.csv_row.backend.currentText() == "triton"  # the app's own kernels first
     twins = _twin_keys()
     assert len(twins) == 8  # every variant has its 70B twin in the sweep
     want = _expected(rows, twins, 128, "latency_us")
@@ -109,6 +117,11 @@ def test_the_h200_button_draws_the_twins_measured_latencies_over_the_h200_roofli
     _assert_points_equal(
         _measured(view.bandwidth_plot), _expected(rows, twins, 128, "achieved_gbps")
     )
+    view.csv_row.backend.setCurrentIndex(view.csv_row.backend.findText("all"))
+    view.redraw()  # both backends, each its own curve
+    want_all = _expected(rows, twins, 128, "latency_us", backend=None)
+    assert "gqa · torch-sdpa" in want_all and "gqa · triton" in want_all
+    _assert_points_equal(_measured(view.latency_plot), want_all)
 
     # the dashed roofline is the H200's: the CSV carries each row's roofline on its profile
     assert view.selected_profile().key == "H200" and {r["profile"] for r in rows} == {"H200"}
@@ -284,7 +297,7 @@ def test_shape_names_come_from_the_sweeps_json_beside_the_csv_else_the_key_is_sh
     labels = [view.csv_row.shape.itemText(i) for i in range(view.csv_row.shape.count())]
     assert "gqa:q48:kv6:d128" in labels
     _choose_shape(view, "gqa:q48:kv6:d128")  # its roofline: the one the CSV carries
-    want = _expected(rows, {"gqa": "gqa:q48:kv6:d128"}, 128, "roofline_us")["gqa · triton"]
+    want = _expected(rows, {"gqa": "gqa:q48:kv6:d128"}, 128, "roofline_us")["gqa"]
     _assert_points_equal({"gqa": _plotted(view.latency_plot)["gqa roofline"]}, {"gqa": want})
 
 

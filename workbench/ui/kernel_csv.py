@@ -127,20 +127,34 @@ class LoadedCsv:
             entries += [ShapeEntry(self.label(k) or v, {v: k}) for k in keys]
         return entries
 
-    def drawn_rows(self, entry: ShapeEntry, batch: int, variants: list[str]) -> list[ResultRow]:
-        """The rows of the chosen shapes at `batch`, for the variants ticked in the tab."""
+    def backends(self) -> list[str]:
+        return sorted({r.backend for r in self.rows})
+
+    def drawn_rows(
+        self, entry: ShapeEntry, batch: int, variants: list[str], backend: str = ""
+    ) -> list[ResultRow]:
+        """The rows of the chosen shapes at `batch`, for the variants ticked in the tab, of
+        one backend ("" = every backend)."""
         return [
             r
             for r in self.rows
-            if r.batch == batch and r.variant in variants and entry.keys.get(r.variant) == r.shape
+            if r.batch == batch
+            and r.variant in variants
+            and entry.keys.get(r.variant) == r.shape
+            and backend in ("", r.backend)
         ]
 
     def drawing(
-        self, entry: ShapeEntry, batch: int, variants: list[str], profile: HardwareProfile
+        self,
+        entry: ShapeEntry,
+        batch: int,
+        variants: list[str],
+        profile: HardwareProfile,
+        backend: str = "",
     ) -> Drawing:
         """The chosen shapes at `batch` over their roofline on `profile`; the KV bytes per
         token of the shapes drawn (not of the default shapes)."""
-        rows = self.drawn_rows(entry, batch, variants)
+        rows = self.drawn_rows(entry, batch, variants, backend)
         return Drawing(
             rows,
             self.roofline(entry, batch, variants, profile),

@@ -56,10 +56,13 @@ class CsvRow(QWidget):
         self.batch_label = QLabel(self.tr("batch"))
         self.batch = QComboBox()
         self.batch.currentIndexChanged.connect(self.choice_changed)
+        self.backend_label = QLabel(self.tr("backend"))
+        self.backend = QComboBox()
+        self.backend.currentIndexChanged.connect(self.choice_changed)
         for w in (self.open_button, self.preset_button, self.source_label):
             row.addWidget(w)
         row.addStretch(1)
-        for w in (self.shape_label, self.shape, self.batch_label, self.batch):
+        for w in self._choice_widgets():
             row.addWidget(w)
         self._show_choices(False)
 
@@ -93,6 +96,12 @@ class CsvRow(QWidget):
             for b in csv.batches():
                 self.batch.addItem(str(b), b)
             self.batch.setCurrentIndex(self.batch.count() - 1)  # the largest: the headline
+            self.backend.clear()
+            self.backend.addItem(self.tr("all"), "")
+            for name in csv.backends():
+                self.backend.addItem(name, name)
+            # one backend's curves by default: all of them at once bury the roofline
+            self.backend.setCurrentIndex(max(0, self.backend.findData("triton")))
         self.shape.setEnabled(len(self._entries) > 1)
         self.source_label.setText(
             self.tr("%1: %2 rows, %3")
@@ -124,13 +133,24 @@ class CsvRow(QWidget):
         entry = self.entry()
         if self.csv is None or entry is None:
             return None
-        return self.csv.drawing(entry, self.chosen_batch(), variants, profile)
+        backend = str(self.backend.currentData() or "")
+        return self.csv.drawing(entry, self.chosen_batch(), variants, profile, backend)
 
     def _shape_chosen(self) -> None:
         entry = self.entry()
         self.shape.setToolTip(entry.label if entry else "")
         self.choice_changed.emit()
 
+    def _choice_widgets(self) -> tuple[QWidget, ...]:
+        return (
+            self.shape_label,
+            self.shape,
+            self.batch_label,
+            self.batch,
+            self.backend_label,
+            self.backend,
+        )
+
     def _show_choices(self, visible: bool) -> None:
-        for w in (self.shape_label, self.shape, self.batch_label, self.batch):
+        for w in self._choice_widgets():
             w.setVisible(visible)

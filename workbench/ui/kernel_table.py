@@ -25,10 +25,10 @@ TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("frac_peak_bw", QT_TRANSLATE_NOOP("KernelTable", "% peak BW")),
     ("roofline_us", QT_TRANSLATE_NOOP("KernelTable", "roofline µs")),
     ("kv_bytes_per_token", QT_TRANSLATE_NOOP("KernelTable", "KV B/token")),
-    ("timing", QT_TRANSLATE_NOOP("KernelTable", "timing")),
-    ("error", QT_TRANSLATE_NOOP("KernelTable", "error")),
     ("shape", QT_TRANSLATE_NOOP("KernelTable", "shape")),
     ("rel_err", QT_TRANSLATE_NOOP("KernelTable", "rel. error")),
+    ("timing", QT_TRANSLATE_NOOP("KernelTable", "timing")),
+    ("error", QT_TRANSLATE_NOOP("KernelTable", "error")),
 )
 
 
