@@ -39,10 +39,7 @@ _OPTIONAL_FLOATS = {
     "frac_peak_tflops", "max_abs_err", "rel_err",
 }  # fmt: skip
 Series = dict[str, list[tuple[int, float]]]
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("KernelCsv", text)
+translate = QCoreApplication.translate
 
 
 class KernelCsvError(ValueError):
@@ -112,7 +109,10 @@ class LoadedCsv:
         }
         if all(len(keys) == 1 for keys in by_variant.values()):
             return [
-                ShapeEntry(_tr("one shape per variant"), {v: k[0] for v, k in by_variant.items()})
+                ShapeEntry(
+                    translate("KernelCsv", "one shape per variant"),
+                    {v: k[0] for v, k in by_variant.items()},
+                )
             ]
         twins = {t.variant: t.key for t in twin_set()}
         entries = []
@@ -120,9 +120,9 @@ class LoadedCsv:
             picked = {
                 v: _pick(keys, twins.get(v), defaults.get(v)) for v, keys in by_variant.items()
             }
-            entries.append(ShapeEntry(_tr("70B twins (sim-70b-*)"), picked))
+            entries.append(ShapeEntry(translate("KernelCsv", "70B twins (sim-70b-*)"), picked))
         picked = {v: _pick(keys, defaults.get(v)) for v, keys in by_variant.items()}
-        entries.append(ShapeEntry(_tr("default shapes (default-*)"), picked))
+        entries.append(ShapeEntry(translate("KernelCsv", "default shapes (default-*)"), picked))
         for v, keys in by_variant.items():
             entries += [ShapeEntry(self.label(k) or v, {v: k}) for k in keys]
         return entries
@@ -201,14 +201,19 @@ def load_kernel_csv(path: Path) -> LoadedCsv:
 
 
 def read_rows(path: Path) -> list[ResultRow]:
-    fix = _tr("Fix: open a CSV written by `workbench kernels --csv` or benchmarks/gpu_decode.py.")
+    fix = translate(
+        "KernelCsv",
+        "Fix: open a CSV written by `workbench kernels --csv` or benchmarks/gpu_decode.py.",
+    )
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):
-            raise KernelCsvError(_tr("%1 is not a regular file.").replace("%1", str(path)))
+            raise KernelCsvError(
+                translate("KernelCsv", "%1 is not a regular file.").replace("%1", str(path))
+            )
         if info.st_size > MAX_CSV_BYTES:
             raise KernelCsvError(
-                _tr("%1 is over %2 MiB: not a kernel CSV. %3")
+                translate("KernelCsv", "%1 is over %2 MiB: not a kernel CSV. %3")
                 .replace("%1", str(path))
                 .replace("%2", str(MAX_CSV_BYTES // 2**20))
                 .replace("%3", fix)
@@ -217,11 +222,15 @@ def read_rows(path: Path) -> list[ResultRow]:
             return _parse(path, csv.DictReader(f), fix)
     except UnicodeDecodeError:
         raise KernelCsvError(
-            _tr("%1 is not UTF-8 text. %2").replace("%1", str(path)).replace("%2", fix)
+            translate("KernelCsv", "%1 is not UTF-8 text. %2")
+            .replace("%1", str(path))
+            .replace("%2", fix)
         ) from None
     except (OSError, csv.Error) as exc:
         raise KernelCsvError(
-            _tr("%1 could not be read: %2").replace("%1", str(path)).replace("%2", str(exc))
+            translate("KernelCsv", "%1 could not be read: %2")
+            .replace("%1", str(path))
+            .replace("%2", str(exc))
         ) from None
 
 
@@ -229,7 +238,7 @@ def _parse(path: Path, reader: csv.DictReader[str], fix: str) -> list[ResultRow]
     missing = [c for c in REQUIRED_COLUMNS if c not in (reader.fieldnames or [])]
     if missing:
         raise KernelCsvError(
-            _tr("%1 is not a kernel CSV: the column(s) %2 are missing. %3")
+            translate("KernelCsv", "%1 is not a kernel CSV: the column(s) %2 are missing. %3")
             .replace("%1", str(path))
             .replace("%2", ", ".join(missing))
             .replace("%3", fix)
@@ -244,7 +253,7 @@ def _parse(path: Path, reader: csv.DictReader[str], fix: str) -> list[ResultRow]
                 values[name] = _value(name, text)
             except ValueError:
                 raise KernelCsvError(
-                    _tr("%1, line %2: %3 is %4, not a number. %5")
+                    translate("KernelCsv", "%1, line %2: %3 is %4, not a number. %5")
                     .replace("%1", str(path))
                     .replace("%2", str(reader.line_num))
                     .replace("%3", name)
@@ -254,7 +263,7 @@ def _parse(path: Path, reader: csv.DictReader[str], fix: str) -> list[ResultRow]
         rows.append(ResultRow.from_dict(values))
     if not rows:
         raise KernelCsvError(
-            _tr("%1 has the kernel CSV's columns but no rows. %2")
+            translate("KernelCsv", "%1 has the kernel CSV's columns but no rows. %2")
             .replace("%1", str(path))
             .replace("%2", fix)
         )
