@@ -316,3 +316,34 @@ def test_loading_a_kernel_csv_never_imports_torch() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, env=env
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_a_csv_over_the_size_limit_is_refused_before_it_is_read(
+    view: KernelsView, qtbot, monkeypatch, tmp_path: Path
+) -> None:
+    from workbench.ui.kernel_csv import MAX_CSV_BYTES
+
+    huge = tmp_path / "huge.csv"
+    with huge.open("wb") as f:
+        f.write((",".join(RESULT_COLUMNS) + "\n").encode())
+        f.truncate(MAX_CSV_BYTES + 1)  # sparse: no time or disk spent on it
+    _open_through_the_dialog(view, qtbot, monkeypatch, huge)
+    assert "is over 8 MiB: not a kernel CSV" in view.message.text() and view.rows == []
+
+
+def test_a_cpu_csv_takes_the_roofline_profile_its_rows_name(
+    view: KernelsView, qtbot, monkeypatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "cpu.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, list(RESULT_COLUMNS), restval="")
+        writer.writeheader()
+        writer.writerow(
+            {"variant": "gqa", "backend": "reference", "device": "cpu", "dtype": "fp32"}
+            | {"batch": 1, "kv_len": 1024, "q_len": 1, "latency_us": 900.0, "profile": "A100"}
+            | {"timing": "wall-clock", "achieved_gbps": 9.5, "kv_bytes_per_token": 8192}
+        )
+    _open_through_the_dialog(view, qtbot, monkeypatch, path)
+    assert view.selected_profile().key == "A100"
+    assert _measured(view.latency_plot) == {"gqa": [(1024, 900.0)]}
+    assert "CPU (wall-clock)" in view.latency_plot.plotItem.titleLabel.text

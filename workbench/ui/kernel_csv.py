@@ -27,7 +27,7 @@ from kernels_bridge.shape_sets import SweepShape, default_set, merged, shape_key
 from kernels_bridge.specs import DEFAULT_SHAPES, DTYPES, shape_to_dict
 from workbench.local.kernel_preset import model_sweep_shapes
 
-MAX_CSV_BYTES = 64 * 1024 * 1024  # a full sweep is ~60 KB; refuse rather than freeze the tab
+MAX_CSV_BYTES = 8 * 1024 * 1024  # a full sweep is ~60 KB; refuse rather than freeze the tab
 REQUIRED_COLUMNS = (
     "variant", "backend", "device", "dtype", "batch", "kv_len", "q_len",
     "latency_us", "achieved_gbps", "error",
@@ -83,7 +83,7 @@ class LoadedCsv:
         if found is None and named:
             try:
                 found = get_profile(named)
-            except KeyError:
+            except ValueError:  # a profile this app does not know
                 return None
         return found
 
