@@ -121,6 +121,69 @@
     </message>
 </context>
 <context>
+    <name>CsvRow</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="38"/>
+        <source>Open CSV…</source>
+        <translation>打开 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="40"/>
+        <source>Show a kernel CSV (workbench kernels --csv, benchmarks/gpu_decode.py)</source>
+        <translation>显示内核 CSV（workbench kernels --csv、benchmarks/gpu_decode.py 所写）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="43"/>
+        <source>Load the H200 measurements</source>
+        <translation>载入 H200 实测结果</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="45"/>
+        <source>The decode sweep measured on one NVIDIA H200, shipped with the app</source>
+        <translation>在一块 NVIDIA H200 上实测的解码扫描，随应用提供</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="49"/>
+        <source>shapes</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="56"/>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="59"/>
+        <source>backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="71"/>
+        <source>Open a kernel CSV</source>
+        <translation>打开内核 CSV</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="71"/>
+        <source>CSV (*.csv);;All files (*)</source>
+        <translation>CSV (*.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="100"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="107"/>
+        <source>%1: %2 rows, %3</source>
+        <translation>%1：%2 行，%3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="110"/>
+        <source>no device named</source>
+        <translation>未注明设备</translation>
+    </message>
+</context>
+<context>
     <name>Doctor</name>
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="276"/>
@@ -986,7 +1049,7 @@
     <message>
         <location filename="../../workbench/core/error_messages.py" line="351"/>
         <source>try --protocol chat (or protocol = &quot;chat&quot; for the provider), or use the base URL the gateway gives for Anthropic clients, ending in /v1</source>
-        <translation>试试 --protocol chat（或给该 provider 设 protocol = "chat"），或者使用网关为 Anthropic 客户端提供的 base URL（以 /v1 结尾）</translation>
+        <translation>试试 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;），或者使用网关为 Anthropic 客户端提供的 base URL（以 /v1 结尾）</translation>
     </message>
     <message>
         <location filename="../../workbench/core/error_messages.py" line="358"/>
@@ -996,7 +1059,7 @@
     <message>
         <location filename="../../workbench/core/error_messages.py" line="363"/>
         <source>try --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
-        <translation>试试 --protocol chat（或给该 provider 设 protocol = "chat"）</translation>
+        <translation>试试 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
     </message>
     <message>
         <location filename="../../workbench/core/error_messages.py" line="369"/>
@@ -1006,7 +1069,7 @@
     <message>
         <location filename="../../workbench/core/error_messages.py" line="374"/>
         <source>try --protocol anthropic (or protocol = &quot;anthropic&quot; for the provider)</source>
-        <translation>试试 --protocol anthropic（或给该 provider 设 protocol = "anthropic"）</translation>
+        <translation>试试 --protocol anthropic（或给该 provider 设 protocol = &quot;anthropic&quot;）</translation>
     </message>
     <message>
         <location filename="../../workbench/core/error_messages.py" line="380"/>
@@ -1016,7 +1079,7 @@
     <message>
         <location filename="../../workbench/core/error_messages.py" line="385"/>
         <source>the workbench sends anthropic-version: 2023-06-01 unless the provider&apos;s headers set it; remove a wrong anthropic-version from the provider&apos;s headers, or set the one the server documents (headers = { anthropic-version = &quot;2023-06-01&quot; })</source>
-        <translation>除非 provider 的 headers 另有设置，workbench 会发送 anthropic-version: 2023-06-01；请从 provider 的 headers 中删掉错误的 anthropic-version，或设成服务器文档要求的值（headers = { anthropic-version = "2023-06-01" }）</translation>
+        <translation>除非 provider 的 headers 另有设置，workbench 会发送 anthropic-version: 2023-06-01；请从 provider 的 headers 中删掉错误的 anthropic-version，或设成服务器文档要求的值（headers = { anthropic-version = &quot;2023-06-01&quot; }）</translation>
     </message>
 </context>
 <context>
@@ -1238,39 +1301,97 @@
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="112"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="113"/>
         <source> — CPU (wall-clock)</source>
         <translation> — CPU（墙钟时间）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="116"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="117"/>
         <source>Latency per decode step%1</source>
         <translation>每步解码延迟%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="120"/>
         <source>µs (log); dashed: %1 roofline</source>
         <translation>µs（对数）；虚线：%1 的 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="122"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="123"/>
         <source>Achieved bandwidth%1</source>
         <translation>实测带宽%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="161"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="164"/>
         <source>%1 roofline</source>
         <translation>%1 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="177"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="183"/>
         <source>%1 peak %2 GB/s</source>
         <translation>%1 峰值 %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="206"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="218"/>
         <source>KV bytes per token, one layer, %1</source>
         <translation>每 Token KV 字节数（单层，%1）</translation>
+    </message>
+</context>
+<context>
+    <name>KernelCsv</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv.py" line="113"/>
+        <source>one shape per variant</source>
+        <translation>每种变体一个形状</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv.py" line="123"/>
+        <source>70B twins (sim-70b-*)</source>
+        <translation>70B 孪生模型（sim-70b-*）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv.py" line="125"/>
+        <source>default shapes (default-*)</source>
+        <translation>默认形状（default-*）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv.py" line="204"/>
+        <source>Fix: open a CSV written by `workbench kernels --csv` or benchmarks/gpu_decode.py.</source>
+        <translation>解决：打开由 `workbench kernels --csv` 或 benchmarks/gpu_decode.py 写出的 CSV。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv.py" line="212"/>
+        <source>%1 is not a regular file.</source>
+        <translation>%1 不是普通文件。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv.py" line="216"/>
+        <source>%1 is over %2 MiB: not a kernel CSV. %3</source>
+        <translation>%1 超过 %2 MiB：不是内核 CSV。%3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv.py" line="225"/>
+        <source>%1 is not UTF-8 text. %2</source>
+        <translation>%1 不是 UTF-8 文本。%2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv.py" line="231"/>
+        <source>%1 could not be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv.py" line="241"/>
+        <source>%1 is not a kernel CSV: the column(s) %2 are missing. %3</source>
+        <translation>%1 不是内核 CSV：缺少列 %2。%3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv.py" line="256"/>
+        <source>%1, line %2: %3 is %4, not a number. %5</source>
+        <translation>%1，第 %2 行：%3 为 %4，不是数字。%5</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_csv.py" line="266"/>
+        <source>%1 has the kernel CSV&apos;s columns but no rows. %2</source>
+        <translation>%1 有内核 CSV 的列，但没有数据行。%2</translation>
     </message>
 </context>
 <context>
@@ -1342,16 +1463,26 @@
     </message>
     <message>
         <location filename="../../workbench/ui/kernel_table.py" line="28"/>
+        <source>shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="29"/>
+        <source>rel. error</source>
+        <translation>相对误差</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_table.py" line="30"/>
         <source>timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="29"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="31"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="50"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="52"/>
         <source>Kernel timings</source>
         <translation>内核计时</translation>
     </message>
@@ -1379,144 +1510,149 @@
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="196"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="203"/>
         <source>the worker&apos;s Python cannot import torch</source>
         <translation>工作进程的 Python 无法导入 torch</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="198"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="205"/>
         <source>The kernel worker cannot run kernels: %1</source>
         <translation>内核工作进程无法运行内核：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="201"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="208"/>
         <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="214"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="221"/>
         <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
         <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="222"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="229"/>
         <source>%1 (CUDA events)</source>
         <translation>%1（CUDA 事件）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="413"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="420"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="236"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="243"/>
         <source>Worker without torch: %1</source>
         <translation>工作进程没有 torch：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="241"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="248"/>
         <source>Worker ready: torch %1, Triton %2, %3</source>
         <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="243"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="250"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="307"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="314"/>
         <source>Starting the kernel worker…</source>
         <translation>正在启动内核工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="298"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="305"/>
         <source>Worker start cancelled.</source>
         <translation>已取消启动工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="293"/>
         <source>No worker.</source>
         <translation>无工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="288"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="295"/>
         <source>The kernel worker could not start: %1</source>
         <translation>内核工作进程无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="291"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="298"/>
         <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="311"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="324"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="318"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="331"/>
         <source>Worker stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="319"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="326"/>
         <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
         <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="321"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="328"/>
         <source>Run again to restart it.</source>
         <translation>再次运行即可重启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="329"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="437"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="336"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="444"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="376"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="383"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="384"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="391"/>
         <source>Pick at least one variant and one KV length.</source>
         <translation>请至少选择一个变体和一个 KV 长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="400"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="407"/>
         <source>starting the worker…</source>
         <translation>正在启动工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="415"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="422"/>
         <source>Backend %1 is not available on this worker: %2</source>
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="443"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="450"/>
         <source>Cancelled after %1 rows.</source>
         <translation>已取消（已完成 %1 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="548"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="493"/>
+        <source>Showing %1 measured rows from %2. Run replaces them with a new sweep.</source>
+        <translation>正在显示来自 %2 的 %1 行实测结果。点击“运行”会以新的扫描替换它们。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="575"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="551"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="578"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="554"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="581"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="560"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="587"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="568"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="595"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -1675,37 +1811,37 @@
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="461"/>
+        <location filename="../../workbench/ui/main_window.py" line="462"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="511"/>
+        <location filename="../../workbench/ui/main_window.py" line="512"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="516"/>
+        <location filename="../../workbench/ui/main_window.py" line="517"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="520"/>
+        <location filename="../../workbench/ui/main_window.py" line="521"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="524"/>
+        <location filename="../../workbench/ui/main_window.py" line="525"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="563"/>
+        <location filename="../../workbench/ui/main_window.py" line="564"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="580"/>
+        <location filename="../../workbench/ui/main_window.py" line="581"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -2848,12 +2984,12 @@
         <translation>%1 (%2 TB/s, %3 TFLOP/s)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="183"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="194"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="191"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="202"/>
         <source>Available backends are known once the worker has started.</source>
         <translation>工作进程启动后才能确定可用的后端。</translation>
     </message>

@@ -82,6 +82,7 @@ class KernelCharts(QWidget):
             self.tr("KV cache bytes per token (one layer)"), self.tr("bytes"), ""
         )
         self.kv_plot.plotItem.legend.hide()
+        self.bandwidth_plot.plotItem.legend.anchor((0, 1), (0, 1), offset=(10, -10))
         ticks = [[(math.log10(n), tokens_label(n)) for n in KV_CHOICES]]
         for plot in (self.latency_plot, self.bandwidth_plot):
             plot.setLogMode(x=False, y=True)  # x is placed at log10(KV) so ticks read 1K, 4K…
@@ -132,7 +133,9 @@ class KernelCharts(QWidget):
     @staticmethod
     def _draw_measured(plot: pg.PlotWidget, rows: list[ResultRow], field: str) -> None:
         backends = sorted({r.backend for r in rows})
-        for label, points in sorted(measured_series(rows, field).items()):
+        series = measured_series(rows, field)
+        plot.plotItem.legend.setColumnCount(2 if len(series) > 6 else 1)
+        for label, points in sorted(series.items()):
             variant, _, backend = label.partition(" · ")
             color = variant_color(variant)
             symbol = BACKEND_SYMBOLS[backends.index(backend) % 6] if backend in backends else "o"
@@ -154,12 +157,15 @@ class KernelCharts(QWidget):
             points = [p for p in points if p[1] > 0]
             if not points:
                 continue
-            plot.plot(
+            item = plot.plot(
                 [math.log10(p[0]) for p in points],
                 [p[1] for p in points],
                 pen=pg.mkPen(variant_color(variant), width=1.5, style=Qt.PenStyle.DashLine),
                 name=self.tr("%1 roofline").replace("%1", variant),
             )
+            # the axis title says dashed is the roofline and colours are variants: a legend
+            # line per roofline doubled the legend and hid the curves
+            plot.plotItem.legend.removeItem(item)
         # the measured lengths with a margin on both sides, as the bandwidth chart has: an
         # auto range put the last point on the frame and cut its tick label
         plot.setXRange(min(xs) - 0.1, max(xs) + 0.1, padding=0)
@@ -179,6 +185,12 @@ class KernelCharts(QWidget):
         self.peak_label.setPos(min(xs), math.log10(peak))
         plot.addItem(self.peak_label, ignoreBounds=True)
         plot.setXRange(min(xs) - 0.1, max(xs) + 0.1)
+        values = [
+            v for points in measured_series(rows, "achieved_gbps").values() for _, v in points
+        ]
+        if values:  # room below the curves for the legend, which sits bottom left
+            lo, hi = math.log10(min(values)), math.log10(max(*values, peak))
+            plot.setYRange(lo - 0.45 * (hi - lo) - 0.1, hi + 0.08, padding=0)
 
     def _draw_kv_bars(self, values: dict[str, int], dtype: str) -> None:
         plot = self.kv_plot

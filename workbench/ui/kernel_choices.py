@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from kernels_bridge.analytic import HardwareProfile, get_profile, load_hardware_profiles
 from kernels_bridge.bench_names import BACKENDS
 from kernels_bridge.client.jobs import defaults_for
-from kernels_bridge.protocol import Hello
+from kernels_bridge.protocol import Hello, ResultRow
 from kernels_bridge.specs import VARIANTS
 from workbench.ui.kernel_charts import KV_CHOICES
 from workbench.ui.prompt_slider import tokens_label
@@ -156,6 +156,17 @@ class SweepChoices(QWidget):
     def set_profile(self, key: str) -> None:
         self.profile.setCurrentIndex(max(0, self.profile.findData(key)))
         self._touched.add("profile")
+
+    def follow(self, rows: list[ResultRow], profile: HardwareProfile | None) -> None:
+        """Take the variants, KV lengths, dtype and roofline profile of loaded rows, so the
+        bars, the roofline and the labels describe them."""
+        self.set_variants(sorted({r.variant for r in rows}))
+        self.set_kv_lens(sorted({r.kv_len for r in rows}))
+        dtypes = {r.dtype for r in rows}
+        if len(dtypes) == 1:
+            self.set_dtype(dtypes.pop())
+        if profile is not None:
+            self.set_profile(profile.key)
 
     def selected_profile(self) -> HardwareProfile:
         key = self.profile.currentData()

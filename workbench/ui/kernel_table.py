@@ -25,6 +25,8 @@ TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("frac_peak_bw", QT_TRANSLATE_NOOP("KernelTable", "% peak BW")),
     ("roofline_us", QT_TRANSLATE_NOOP("KernelTable", "roofline µs")),
     ("kv_bytes_per_token", QT_TRANSLATE_NOOP("KernelTable", "KV B/token")),
+    ("shape", QT_TRANSLATE_NOOP("KernelTable", "shape")),
+    ("rel_err", QT_TRANSLATE_NOOP("KernelTable", "rel. error")),
     ("timing", QT_TRANSLATE_NOOP("KernelTable", "timing")),
     ("error", QT_TRANSLATE_NOOP("KernelTable", "error")),
 )
@@ -54,9 +56,23 @@ class KernelTable(QTableWidget):
         self.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.verticalHeader().hide()
 
+    def set_rows(self, rows: list[ResultRow]) -> None:
+        """Replace every row (a loaded CSV), sized once rather than row by row."""
+        self.setUpdatesEnabled(False)
+        try:
+            self.setRowCount(0)
+            self.setRowCount(len(rows))
+            for r, row in enumerate(rows):
+                self._fill(r, row)
+        finally:
+            self.setUpdatesEnabled(True)
+
     def add_row(self, row: ResultRow) -> None:
         r = self.rowCount()
         self.insertRow(r)
+        self._fill(r, row)
+
+    def _fill(self, r: int, row: ResultRow) -> None:
         for c, (field, _) in enumerate(TABLE_COLUMNS):
             value = getattr(row, field)
             item = QTableWidgetItem(cell_text(field, value))

@@ -37,6 +37,8 @@ from kernels_bridge.client.run_controller import KernelRunController, WorkerChoi
 from kernels_bridge.protocol import Hello, ResultRow, Run
 from workbench.ui.kernel_charts import KernelCharts, measured_series
 from workbench.ui.kernel_choices import SweepChoices
+from workbench.ui.kernel_csv import Drawing
+from workbench.ui.kernel_csv_row import CsvRow
 from workbench.ui.kernel_table import KernelTable
 from workbench.ui.kernel_worker_row import WorkerRow
 
@@ -75,6 +77,7 @@ class KernelsView(QWidget):
         layout.addWidget(self._build_choices())
         layout.addWidget(self._build_worker_row())
         layout.addLayout(self._build_run_row())
+        layout.addWidget(self._build_csv_row())
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -104,11 +107,8 @@ class KernelsView(QWidget):
         self.choices.changed.connect(self.schedule_redraw)
         self.choices.dtype.currentIndexChanged.connect(self._show_device)
         self.profiles = self.choices.profiles
-        self.batch, self.q_len, self.iters = (
-            self.choices.batch,
-            self.choices.q_len,
-            self.choices.iters,
-        )
+        self.batch, self.q_len = self.choices.batch, self.choices.q_len
+        self.iters = self.choices.iters
         self.dtype, self.backend = self.choices.dtype, self.choices.backend
         self.profile = self.choices.profile
         return self.choices
@@ -145,6 +145,13 @@ class KernelsView(QWidget):
         row.addWidget(self.export_csv_button)
         row.addWidget(self.export_charts_button)
         return row
+
+    def _build_csv_row(self) -> CsvRow:
+        self.csv_row = CsvRow()
+        self.csv_row.loaded.connect(self._show_loaded)
+        self.csv_row.failed.connect(self._show_error)  # the rows shown stay as they were
+        self.csv_row.choice_changed.connect(self.schedule_redraw)
+        return self.csv_row
 
     # ---- choices ----
 
@@ -471,7 +478,26 @@ class KernelsView(QWidget):
 
     # ---- results ----
 
+    def load_csv(self, path: str | Path) -> bool:
+        """Show a kernel CSV's rows instead of the current ones; False (the reason shown, the
+        current rows kept) when the file is not a kernel CSV."""
+        return self.csv_row.load(Path(path))
+
+    def _show_loaded(self) -> None:
+        csv = self.csv_row.csv
+        assert csv is not None  # emitted right after a load
+        self.rows = list(csv.rows)
+        self.table.set_rows(self.rows)
+        self.choices.follow(self.rows, csv.profile())
+        self._show_info(
+            self.tr("Showing %1 measured rows from %2. Run replaces them with a new sweep.")
+            .replace("%1", str(len(self.rows)))
+            .replace("%2", str(csv.path))
+        )
+        self.redraw()
+
     def clear_results(self) -> None:
+        self.csv_row.forget()
         self.rows.clear()
         self.table.setRowCount(0)
         self.schedule_redraw()
@@ -522,16 +548,17 @@ class KernelsView(QWidget):
 
     def redraw(self) -> None:
         self._redraw_timer.stop()
-        cpu = self.hello is not None and self.hello.torch_version is not None and self.on_cpu()
-        self.chart_row.draw(
+        profile = self.selected_profile()
+        # a loaded CSV draws its chosen shapes at the chosen batch; else this tab's sweep
+        d = self.csv_row.drawing(self.variants(), profile) or Drawing(
             self.rows,
             self.roofline_series(),
             self.kv_bytes(),
             self.kv_lens(),
-            self.selected_profile(),
-            str(self.dtype.currentData()),
-            cpu,
+            self.hello is not None and self.hello.torch_version is not None and self.on_cpu(),
         )
+        dtype = str(self.dtype.currentData())
+        self.chart_row.draw(d.rows, d.roofline, d.kv_bytes, d.kv_lens, profile, dtype, d.cpu)
 
     # ---- export ----
 
