@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 import pytest
-from gui_driver import click_run, make_window
+from gui_driver import click_run, make_window, run_for, until
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QColor, QDesktopServices, QPalette
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMenu
@@ -251,3 +251,49 @@ def test_menu_bar_sits_above_the_tabs(window) -> None:
     # the menu bar is part of the window's frame: it takes room above the tabs
     assert window.menuBar().isVisible()
     assert window.menuBar().geometry().bottom() < window.tabs.mapTo(window, QPoint(0, 0)).y()
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:  # bound, then released: nothing listens on it
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _style_color(widget) -> QColor:
+    return QColor(widget.styleSheet().split("color:")[1].split(";")[0].strip())
+
+
+def test_status_colours_follow_the_theme_switch(window, qtbot, loop) -> None:
+    """A failed connection test's marks and summary, and the TLS warning, are recoloured by
+    View → Theme: dark text on the light scheme, light text on the dark one, still red."""
+    choose(qtbot, window, "View", "Theme", "Light")
+    panel = window.provider_panel
+    window.tabs.setCurrentWidget(panel)
+    panel.new_provider()
+    panel.name_edit.setText("down")
+    panel.base_url_edit.setText(f"http://127.0.0.1:{_closed_port()}/v1")
+    panel.key_source.setCurrentIndex(panel.key_source.findData("env"))
+    panel.key_env.setText("UNSET_THEME_TEST_KEY")
+    qtbot.mouseClick(panel.test_button, Qt.MouseButton.LeftButton)
+    run_for(loop, until(lambda: panel.last_report is not None, timeout=30), 40)
+    table = panel.checks_table
+    row = next(r for r in range(table.rowCount()) if table.item(r, 1).data(
+        Qt.ItemDataRole.UserRole) == "tcp")  # fmt: skip
+    mark, summary = table.item(row, 0), panel.doctor_summary
+    panel.verify_tls.setChecked(False)  # the form's warning shows
+    warning = panel.tls_warning
+
+    def colours() -> list[QColor]:
+        return [mark.foreground().color(), _style_color(summary), _style_color(warning)]
+
+    light = colours()
+    assert all(c.red() > c.green() + 40 and luminance(c) < 110 for c in light), light
+    choose(qtbot, window, "View", "Theme", "Dark")
+    dark = colours()
+    assert all(c.red() > c.green() + 40 and luminance(c) > 130 for c in dark), dark
+    base = QApplication.palette().color(QPalette.ColorRole.Base)
+    assert all(abs(luminance(c) - luminance(base)) > 90 for c in dark)  # readable on dark
+    choose(qtbot, window, "View", "Theme", "Light")
+    assert colours() == light

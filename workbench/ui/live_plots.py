@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
 
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.panes_model import PaneModel, PaneState
-from workbench.ui.theme import FAILURE_RED, chart_colors
+from workbench.ui.theme import chart_colors, status_color
 
 BAR_INTERVAL_S = 0.25
 CURVE_INTERVAL_S = 0.1
@@ -214,8 +214,10 @@ class LivePlots(QWidget):
         top: float,
     ) -> None:
         """A failed pane is a hatched full-height bar naming its error class, never a zero."""
+        failure = status_color("failed", self.palette()).name()  # the theme's, at each switch
         key = (
             top,
+            failure,
             tuple(str(p.error_class) if bad else "" for p, bad in zip(panes, failed, strict=False)),
         )
         if self._failure_keys[slot] == key:
@@ -229,14 +231,14 @@ class LivePlots(QWidget):
         for i, (pane, bad) in enumerate(zip(panes, failed, strict=False)):
             if not bad:
                 continue
-            brush = QBrush(QColor(FAILURE_RED), Qt.BrushStyle.BDiagPattern)
+            brush = QBrush(QColor(failure), Qt.BrushStyle.BDiagPattern)
             bar = pg.BarGraphItem(
                 x=[i], height=[top * 0.98], width=0.6, brush=brush,
-                pen=pg.mkPen(FAILURE_RED, width=1.5, style=Qt.PenStyle.DashLine),
+                pen=pg.mkPen(failure, width=1.5, style=Qt.PenStyle.DashLine),
             )  # fmt: skip
             label = pg.TextItem(
                 self.tr("failed: %1").replace("%1", str(pane.error_class or "?")),
-                color=FAILURE_RED,
+                color=failure,
                 angle=90,
                 anchor=(0.5, 0.5),
                 fill=pg.mkBrush(label_fill),

@@ -183,6 +183,8 @@ class MainWindow(QMainWindow):
     def apply_palette(self, palette: QPalette) -> None:
         """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
         recolor_charts(self, palette)
+        self.sweep_view.restyle()
+        self._paint()  # a failed pane's hatched bar takes the new failure colour
         for widget in self.pane_widgets:
             widget.restyle(palette)
         self.replay_banner.setStyleSheet(notice_style("replayBanner", palette))

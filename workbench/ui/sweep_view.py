@@ -28,6 +28,7 @@ from workbench.core.summary import summarize
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.colors import model_color
 from workbench.ui.prompt_slider import tokens_label
+from workbench.ui.theme import status_color
 
 SWEEP_LENGTHS = (1024, 4096, 16384, 32768, 65536, 131072, 262144, 1048576)
 DEFAULT_CHECKED = (1024, 4096, 16384, 32768, 65536)
@@ -154,6 +155,12 @@ class SweepView(QWidget):
             self._stale = False
             self._redraw()
 
+    def restyle(self) -> None:
+        """A theme switch: the failure marks are drawn again in the new palette's colour."""
+        self._stale = True
+        if self.isVisible():
+            self.flush()
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.flush()
@@ -188,7 +195,7 @@ class SweepView(QWidget):
                 pen=None,
                 symbol="x",
                 symbolSize=18,
-                symbolPen=pg.mkPen("#c0392b", width=1),
+                symbolPen=pg.mkPen(status_color("failed", self.palette()), width=1),
                 symbolBrush=color,
             )
 
