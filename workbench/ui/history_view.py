@@ -9,12 +9,12 @@ measurement).
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QApplication,
     QDoubleSpinBox,
     QFileDialog,
     QHBoxLayout,
@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.result_import import import_files
+from workbench.core.result_import import ImportOutcome, read_files, store_files, store_files_at
 from workbench.core.secrets import redact
-from workbench.core.store import StoreError
+from workbench.core.store import RunStore, StoreError
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.run_status import run_status_text
 from workbench.ui.session import HistoryRow, Session
@@ -80,6 +80,7 @@ class HistoryView(QWidget):
                 "(benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history"
             )
         )
+        self.import_task: asyncio.Future | None = None  # the last import started
         self.import_status = QLabel()
         self.import_status.setObjectName("historyImportStatus")
         self.import_status.setWordWrap(True)
@@ -159,21 +160,37 @@ class HistoryView(QWidget):
         else:
             self.open_requested.emit(results)
 
-    def import_paths(self, paths: list[str]) -> None:
-        """Import result files into the history; the runs' rows go to the charts beside ours."""
+    def import_paths(self, paths: list[str]) -> asyncio.Task | None:
+        """Import result files into the history; the runs' rows go to the charts beside ours.
+        Parsing and storing run on a worker thread: the window keeps painting meanwhile."""
         store = self.session.store
         if store is None:
             self.import_status.setText(self.tr("No run history is open: nothing can be imported."))
-            return
-        # a detailed file of 10,000 requests takes seconds: say so while the window waits
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+            return None
+        self.import_status.setText(self.tr("Importing %1 file(s)…").replace("%1", str(len(paths))))
+        previous = self.import_task
+        self.import_task = asyncio.ensure_future(
+            self._import(store, [Path(p) for p in paths], previous)
+        )
+        return self.import_task
+
+    async def _import(
+        self, store: RunStore, paths: list[Path], previous: asyncio.Future | None
+    ) -> None:
+        if previous is not None:  # one import at a time: two would both add a new file's run
+            await asyncio.wait([previous])
         try:
-            outcomes = import_files(store, [Path(p) for p in paths])
+            read = await asyncio.to_thread(read_files, paths)
+            if store.in_memory:  # a memory database lives in this thread's connection only
+                outcomes = store_files(store, read)
+            else:
+                outcomes = await asyncio.to_thread(store_files_at, store.path, read)
         except StoreError as error:  # the history is locked or its disk is full
             self.import_status.setText(redact(str(error)))
             return
-        finally:
-            QApplication.restoreOverrideCursor()
+        self._show_imported(outcomes)
+
+    def _show_imported(self, outcomes: list[ImportOutcome]) -> None:
         errors = [o.error for o in outcomes if o.error]
         runs = [o for o in outcomes if o.run_id]
         added = sum(o.added for o in runs)
