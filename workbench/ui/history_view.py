@@ -51,6 +51,7 @@ class HistoryView(QWidget):
     open_requested = Signal(list)  # list[RequestResult]
     replay_requested = Signal(list, float)
     imported = Signal(list)  # list[RequestResult]: the imported runs' rows, for the charts
+    imported_aggregates = Signal(list)  # list[ImportedFigures]: runs imported without rows
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -204,3 +205,9 @@ class HistoryView(QWidget):
         rows = [r for o in runs if o.run_id for r in self.session.load_run(o.run_id)]
         if rows:
             self.imported.emit(rows)
+        # a file of aggregates only has no rows: its own medians and means go to the charts
+        only = [
+            self.session.imported_figures(o.run_id) for o in runs if o.run_id and not o.requests
+        ]
+        if any(only):
+            self.imported_aggregates.emit([f for f in only if f is not None])

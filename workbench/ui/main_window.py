@@ -42,6 +42,7 @@ from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.sweep_view import SweepView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
+from workbench.ui.window_state import WindowState
 
 if TYPE_CHECKING:
     from workbench.core.providers import Provider
@@ -57,7 +58,7 @@ PRESETS: dict[str, tuple[str, ...]] = {
 CLOCK_REFRESH_S = 0.25
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowState, QMainWindow):
     """Widgets call the session and listen to it; they never touch the network or the store."""
 
     shown = Signal()
@@ -115,6 +116,7 @@ class MainWindow(QMainWindow):
         self.history_view.replay_requested.connect(self.replay)
         self.history_view.open_requested.connect(self._show_results)
         self.history_view.imported.connect(self._add_imported)
+        self.history_view.imported_aggregates.connect(self.sweep_view.add_imported)
         self.session.run_started.connect(self._on_run_started)
         self.sweep_view.run_requested.connect(self._run_sweep)
         self.sweep_view.stop_requested.connect(self.session.stop_all)
@@ -258,13 +260,18 @@ class MainWindow(QMainWindow):
     # ---- runs ----
 
     def build_plan(
-        self, lengths: Sequence[int] | None = None, repeats: int = 1, kind: str = "comparison"
+        self,
+        lengths: Sequence[int] | None = None,
+        repeats: int = 1,
+        kind: str = "comparison",
+        levels: Sequence[int] = (1,),
     ) -> RunPlan:
         """The panes' targets (each with its provider's limits) and the window's choices."""
         targets = [p.target for p in self.session.panes if p.target is not None]
         choices = Choices(
             prompt_lengths=tuple(lengths or (self.prompt.tokens(),)),
             repeats=repeats,
+            concurrency_levels=tuple(levels),
             max_tokens=self.prompt.max_tokens.value(),
             mode=self.mode.currentData(),
             language=self.prompt.language.currentData(),
@@ -288,12 +295,16 @@ class MainWindow(QMainWindow):
             )
 
     def _plan_or_say(
-        self, lengths: Sequence[int] | None = None, repeats: int = 1, kind: str = "comparison"
+        self,
+        lengths: Sequence[int] | None = None,
+        repeats: int = 1,
+        kind: str = "comparison",
+        levels: Sequence[int] = (1,),
     ) -> RunPlan | None:
         """The plan, or None after the status bar says which value is out of range (a saved
         provider's timeout beyond a day, say) and where to change it."""
         try:
-            return self.build_plan(lengths, repeats, kind)
+            return self.build_plan(lengths, repeats, kind, levels)
         except ValueError as exc:
             self.statusBar().showMessage(
                 self.tr("Cannot run: %1. Change it in the Providers tab.").replace("%1", str(exc))
@@ -310,8 +321,9 @@ class MainWindow(QMainWindow):
         self.plots.expect_tokens(plan.max_tokens)
         return self.session.start_run(plan)
 
-    def _run_sweep(self, lengths: list[int], repeats: int) -> None:
-        plan = None if self.session.running else self._plan_or_say(lengths, repeats, "sweep")
+    def _run_sweep(self, lengths: list[int], repeats: int, levels: list[int]) -> None:
+        running = self.session.running
+        plan = None if running else self._plan_or_say(lengths, repeats, "sweep", levels)
         if plan is not None:
             self._warn_shared_server(plan)
             self.sweep_view.order = [t.model for t in plan.targets]
@@ -469,8 +481,11 @@ class MainWindow(QMainWindow):
         self.shown_runs.show(r.run_id for r in results)
         self.results_view.set_results(self.shown_runs.table_rows())
         measured = self.results
-        lengths = {r.prompt_tokens_target for r in measured}
-        self.run_kind = "sweep" if len(lengths) > 1 else "comparison"
+        lengths, levels = (
+            {r.prompt_tokens_target for r in measured},
+            {r.concurrency for r in measured},
+        )
+        self.run_kind = "sweep" if len(lengths) > 1 or len(levels) > 1 else "comparison"
         if self.run_kind == "sweep":
             self.sweep_view.order = []
             self.sweep_view.set_results(measured)
@@ -525,37 +540,6 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(
                 self.tr("Wrote %1 chart files").replace("%1", str(len(written))), 5000
             )
-
-    # ---- persistence ----
-
-    def save_state(self) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
-        self.settings.setValue("panes", self.pane_keys)
-        self.settings.setValue("prompt_tokens", self.prompt.tokens())
-        self.settings.setValue("mode", self.mode.currentData())
-
-    def restore_state(self) -> bool:
-        """Restore the last layout; False on a first launch."""
-        panes = self.settings.value("panes")
-        geometry = self.settings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-            self.restoreState(self.settings.value("window/state"))
-        tokens = self.settings.value("prompt_tokens")
-        if tokens is not None:
-            self.prompt.set_tokens(int(tokens))
-        mode = self.settings.value("mode")
-        if mode:
-            self.mode.setCurrentIndex(max(0, self.mode.findData(mode)))
-        if isinstance(panes, list) and len(panes) >= 2:
-            known = {k for k, _ in self.choices}
-            keys = [k for k in panes if k in known]
-            if len(keys) >= 2:
-                self.set_panes(keys)
-                self.preset.setCurrentIndex(self.preset.findData("custom"))
-                return True
-        return False
 
     # ---- providers tab ----
 
