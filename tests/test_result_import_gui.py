@@ -202,3 +202,39 @@ def test_importing_a_large_file_keeps_the_window_responsive(window, qtbot, loop,
     assert took > 0.5, took  # the parse and store took long enough that a freeze would show
     gaps = [b - a for a, b in zip([started, *importing], importing, strict=False)]
     assert max(gaps) < 0.5, (max(gaps), took, len(importing))  # never frozen for half a second
+
+
+def _imported_points(view: Any, figure: str, label: str) -> list[tuple[float, float]]:
+    for item in view.plots[figure].plotItem.listDataItems():
+        if item.name() == label:
+            xs, ys = item.getData()
+            return [(10**x, y) for x, y in zip(xs, ys, strict=True)]
+    raise AssertionError(f"no points named {label!r} in the {figure} chart")
+
+
+def test_an_aggregate_only_vllm_file_shows_its_own_medians_beside_a_local_sweep(
+    window, qtbot, loop
+) -> None:
+    view = window.sweep_view
+    click_tab(window, qtbot, view)
+    for n, box in view.length_boxes.items():
+        if box.isChecked() != (n in (1024, 4096)):
+            _click(qtbot, box)
+    view.repeats.setValue(1)
+    _click(qtbot, view.run_button)
+    assert run_for(loop, window.session._task).status == "finished"
+    local = set(view.series("ttft_ms"))
+
+    doc = json.loads((DATA / "vllm_save_result.json").read_text())
+    assert "ttfts" not in doc  # no per-request data: only the tool's own aggregates
+    _import(window, qtbot, DATA / "vllm_save_result.json", loop)
+    assert "Imported 1 run(s)" in window.history_view.import_status.text()
+    click_tab(window, qtbot, view)
+    label = f"{doc['model_id']} (imported from vllm)"
+    prompt = doc["total_input_tokens"] / doc["completed"]  # the mean prompt it sent
+    [(x, ttft)] = _imported_points(view, "ttft_ms", label)
+    assert x == pytest.approx(prompt) and ttft == pytest.approx(doc["median_ttft_ms"])
+    [(x, decode)] = _imported_points(view, "decode_tps", label)
+    assert decode == pytest.approx(1000 / doc["median_tpot_ms"])
+    assert set(view.series("ttft_ms")) == local  # our runs are still drawn beside it
+    assert label in view.legend.text() and "imported" in view.legend.text()
