@@ -217,11 +217,58 @@ def test_system_theme_follows_the_desktop_scheme_change(window, qtbot) -> None:
     assert luminance(chart_colors(window.plots.ttft_plot)[0]) > 200
 
 
-def test_view_language_is_saved_for_the_next_start(window, qtbot) -> None:
-    choose(qtbot, window, "View", "Language", "中文")
-    assert window.settings.value("language") == "zh_CN"
-    assert window.menus.language_actions["zh_CN"].isChecked()
-    assert "next start" in window.statusBar().currentMessage()
+def click_actions(qtbot, window, *actions: QAction) -> None:
+    """Click the menu bar item of actions[0], then each action down the open menus (by the
+    actions themselves: their texts change with the language)."""
+    bar = window.menuBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.actionGeometry(actions[0]).center())
+    menu: QMenu = actions[0].menu()
+    qtbot.waitUntil(menu.isVisible, timeout=3000)
+    for action in actions[1:]:
+        qtbot.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
+        if action.menu() is not None:
+            menu = action.menu()
+            qtbot.waitUntil(menu.isVisible, timeout=3000)
+
+
+def test_view_language_retranslates_the_open_window_at_once(window, qtbot) -> None:
+    def shown() -> dict[str, str]:
+        return {
+            "menu": window.menus.view_menu.title(),
+            "tab": window.tabs.tabText(window.tabs.indexOf(window.sweep_view)),
+            "run": window.toolbar.widgetForAction(window.run_action).text(),
+            "sweep": window.sweep_view.run_button.text(),
+            "title": window.plots.ttft_plot.getPlotItem().titleLabel.text,
+            "pane": window.pane_widgets[0].stop_button.text(),
+            "history": window.history_view.import_button.text(),
+        }
+
+    english = shown()
+    assert english == {
+        "menu": "&View",
+        "tab": "Sweep",
+        "run": "Run all",
+        "sweep": "Run sweep",
+        "title": "Time to first token",
+        "pane": "Stop",
+        "history": "Import…",
+    }
+    menus = window.menus
+    view, language = menus.view_menu.menuAction(), menus.language_menu.menuAction()
+    click_actions(qtbot, window, view, language, menus.language_actions["zh_CN"])
+    qtbot.waitUntil(lambda: shown()["run"] != "Run all", timeout=3000)  # no restart
+    chinese = shown()
+    assert (
+        chinese["menu"] == "视图(&V)" and chinese["tab"] == "扫描" and chinese["run"] == "全部运行"
+    )
+    assert all(chinese[k] != english[k] for k in english), chinese
+    assert window.settings.value("language") == "zh_CN"  # and kept for the next start
+    assert menus.language_actions["zh_CN"].isChecked()
+
+    click_actions(qtbot, window, view, language, menus.language_actions["en"])
+    qtbot.waitUntil(lambda: shown()["run"] == "Run all", timeout=3000)
+    assert shown() == english
+    assert window.settings.value("language") == "en"
 
 
 def test_every_control_in_every_tab_has_an_accessible_name_or_a_label(window, qtbot) -> None:

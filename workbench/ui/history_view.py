@@ -31,6 +31,7 @@ from workbench.core.result_import import ImportOutcome, read_files, store_files,
 from workbench.core.secrets import redact
 from workbench.core.store import RunStore, StoreError
 from workbench.ui.prompt_slider import tokens_label
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.run_status import run_status_text
 from workbench.ui.session import HistoryRow, Session
 
@@ -47,7 +48,7 @@ COLUMNS = (
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole
 
 
-class HistoryView(QWidget):
+class HistoryView(Retranslating, QWidget):
     open_requested = Signal(list)  # list[RequestResult]
     replay_requested = Signal(list, float)
     imported = Signal(list)  # list[RequestResult]: the imported runs' rows, for the charts
@@ -58,8 +59,6 @@ class HistoryView(QWidget):
         self.session = session
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("historyTable")
-        self.table.setAccessibleName(self.tr("Run history"))
-        self.table.setHorizontalHeaderLabels([self.tr(c) for c in COLUMNS])
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -67,20 +66,12 @@ class HistoryView(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        self.open_button = QPushButton(self.tr("Open results"))
-        self.replay_button = QPushButton(self.tr("Replay in panes"))
+        self.open_button, self.replay_button = QPushButton(), QPushButton()
         self.speed = QDoubleSpinBox()
         self.speed.setRange(0.1, 20.0)
         self.speed.setValue(1.0)
         self.speed.setSuffix("×")
-        self.refresh_button = QPushButton(self.tr("Refresh"))
-        self.import_button = QPushButton(self.tr("Import…"))
-        self.import_button.setToolTip(
-            self.tr(
-                "Add result files of vLLM (bench serve --save-result), guidellm "
-                "(benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history"
-            )
-        )
+        self.refresh_button, self.import_button = QPushButton(), QPushButton()
         self.import_task: asyncio.Future | None = None  # the last import started
         self.import_status = QLabel()
         self.import_status.setObjectName("historyImportStatus")
@@ -94,7 +85,8 @@ class HistoryView(QWidget):
         )
         self.import_dialog.filesSelected.connect(self.import_paths)
         buttons = QHBoxLayout()
-        for widget in (self.open_button, self.replay_button, QLabel(self.tr("speed")), self.speed):
+        self.speed_label = QLabel()
+        for widget in (self.open_button, self.replay_button, self.speed_label, self.speed):
             buttons.addWidget(widget)
         buttons.addStretch(1)
         buttons.addWidget(self.import_button)
@@ -108,6 +100,26 @@ class HistoryView(QWidget):
         self.refresh_button.clicked.connect(self.refresh)
         self.import_button.clicked.connect(self.import_dialog.open)
         self.table.itemDoubleClicked.connect(lambda _item: self._emit(replay=False))
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The tab's buttons, headers and rows in the language installed."""
+        self.table.setAccessibleName(self.tr("Run history"))
+        self.table.setHorizontalHeaderLabels([self.tr(c) for c in COLUMNS])
+        self.open_button.setText(self.tr("Open results"))
+        self.replay_button.setText(self.tr("Replay in panes"))
+        self.speed_label.setText(self.tr("speed"))
+        self.refresh_button.setText(self.tr("Refresh"))
+        self.import_button.setText(self.tr("Import…"))
+        self.import_button.setToolTip(
+            self.tr(
+                "Add result files of vLLM (bench serve --save-result), guidellm "
+                "(benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history"
+            )
+        )
+        self.import_dialog.setWindowTitle(self.tr("Import result files"))
+        if self.table.rowCount():
+            self.refresh()  # kinds and statuses are words too
 
     def refresh(self) -> None:
         runs = self.session.history()

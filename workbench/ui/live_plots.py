@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
 
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.panes_model import PaneModel, PaneState
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import chart_colors, status_color
 
 BAR_INTERVAL_S = 0.25
@@ -55,18 +56,14 @@ def cache_static_parts(plot: pg.PlotWidget) -> None:
         legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
 
-class LivePlots(QWidget):
+class LivePlots(Retranslating, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.tokens_plot = pg.PlotWidget(title=self.tr("Output tokens vs time"))
-        self.tokens_plot.setLabel("bottom", self.tr("seconds since the request was sent"))
-        self.tokens_plot.setLabel("left", self.tr("tokens"))
+        self.tokens_plot = pg.PlotWidget(title=" ")
         self.tokens_plot.showGrid(x=True, y=True, alpha=0.2)
         self.tokens_plot.addLegend(offset=(10, 10))
-        self.ttft_plot = pg.PlotWidget(title=self.tr("Time to first token"))
-        self.ttft_plot.setLabel("left", self.tr("TTFT (ms)"))
-        self.decode_plot = pg.PlotWidget(title=self.tr("Decode speed"))
-        self.decode_plot.setLabel("left", self.tr("decode (tokens/s)"))
+        self.ttft_plot, self.decode_plot = pg.PlotWidget(title=" "), pg.PlotWidget(title=" ")
+        self._retitle()
         for plot in (self.ttft_plot, self.decode_plot):
             plot.showGrid(y=True, alpha=0.2)
             plot.getAxis("bottom").setStyle(tickTextOffset=4)
@@ -128,6 +125,21 @@ class LivePlots(QWidget):
     def points(self) -> int:
         """How many points the token curves hold (for tests and the frame budget)."""
         return sum(0 if c.xData is None else len(c.xData) for c in self._curves)
+
+    def _retitle(self) -> None:
+        """The charts' titles and axis labels in the language installed."""
+        color = chart_colors(self.palette())[1].name()
+        self.tokens_plot.setTitle(self.tr("Output tokens vs time"), color=color)
+        self.tokens_plot.setLabel("bottom", self.tr("seconds since the request was sent"))
+        self.tokens_plot.setLabel("left", self.tr("tokens"))
+        self.ttft_plot.setTitle(self.tr("Time to first token"), color=color)
+        self.ttft_plot.setLabel("left", self.tr("TTFT (ms)"))
+        self.decode_plot.setTitle(self.tr("Decode speed"), color=color)
+        self.decode_plot.setLabel("left", self.tr("decode (tokens/s)"))
+
+    def retranslate(self) -> None:
+        self._retitle()
+        self._failure_keys = [None, None]  # a failed bar's label is written again
 
     def paint(self, panes: Sequence[PaneModel]) -> None:
         now = time.monotonic()

@@ -33,8 +33,9 @@ from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.results_view import ResultsView
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.route_preset import route_pair
-from workbench.ui.run_clock import Flight, RunClock
+from workbench.ui.run_clock import RunClock, flights
 from workbench.ui.run_status import run_status_text
 from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
 from workbench.ui.session import Session
@@ -58,7 +59,7 @@ PRESETS: dict[str, tuple[str, ...]] = {
 CLOCK_REFRESH_S = 0.25
 
 
-class MainWindow(WindowState, QMainWindow):
+class MainWindow(Retranslating, WindowState, QMainWindow):
     """Widgets call the session and listen to it; they never touch the network or the store."""
 
     shown = Signal()
@@ -67,8 +68,8 @@ class MainWindow(WindowState, QMainWindow):
         super().__init__()
         self.session = session
         self.settings = settings or QSettings("attention-workbench", "workbench")
-        self.setWindowTitle(self.tr("Attention Workbench"))
         self.resize(1400, 900)
+        self._local_url: str | None = None
         self.choices: list[tuple[str, str]] = []
         self.pane_keys: list[str] = []
         self.pane_widgets: list[PaneWidget] = []
@@ -91,15 +92,14 @@ class MainWindow(WindowState, QMainWindow):
         self.history_view = HistoryView(session)
         self.summary_view = SummaryView()
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.compare, self.tr("Compare"))
-        self.tabs.addTab(self.sweep_view, self.tr("Sweep"))
-        self.tabs.addTab(self.results_view, self.tr("Results"))
-        self.tabs.addTab(self.history_view, self.tr("History"))
-        self.tabs.addTab(self.summary_view, self.tr("Summary"))
+        for tab in (self.compare, self.sweep_view, self.results_view, self.history_view):
+            self.tabs.addTab(tab, "")  # titled by retranslate(), in the language installed
+        self.tabs.addTab(self.summary_view, "")
         self.setCentralWidget(self.tabs)
         self._build_toolbar()
         self._build_status_bar()
         self.menus = MenuBar(self)
+        self.retranslate()
         label_fields(self)
         self.theme.changed.connect(self.apply_palette)
         # the charts were made after theme.apply() set pyqtgraph's colours: only the banner's
@@ -147,7 +147,7 @@ class MainWindow(WindowState, QMainWindow):
         self.progress_bar.hide()
         self.eta = QLabel()
         self.eta.setObjectName("runClock")
-        self.local_label = QLabel(self.tr("Starting the built-in provider…"))
+        self.local_label = QLabel()
         status = self.statusBar()
         status.addWidget(self.local_label, 1)
         status.addPermanentWidget(self.eta)
@@ -389,7 +389,7 @@ class MainWindow(WindowState, QMainWindow):
         if not self.session.running or now - self._clock_at < CLOCK_REFRESH_S:
             return
         self._clock_at = now
-        share, eta = self.clock.estimate(self._flights(now))
+        share, eta = self.clock.estimate(flights(self.session.panes, self._max_tokens, now))
         if share is None:
             self.progress_bar.setRange(0, 0)  # busy: how far along is not known yet
         else:
@@ -404,17 +404,6 @@ class MainWindow(WindowState, QMainWindow):
         self.eta.setText(f"{elapsed} · {left}")
         if self.run_kind == "sweep":
             self.sweep_view.set_progress(self.clock.done, self.clock.total, eta)
-
-    def _flights(self, now: float) -> list[Flight]:
-        """The panes' requests in flight; a streaming one knows its own time left."""
-        flights = []
-        for p in self.session.panes:
-            if p.t_send_ns is None or p.result is not None or p.request_id is None:
-                continue
-            rate = p.decode_tps()
-            left = (self._max_tokens - p.tokens) / rate if rate else None
-            flights.append(Flight(now - p.t_send_ns / 1e9, left))
-        return flights
 
     def _on_request_finished(self, result: RequestResult) -> None:
         if result.phase == "calibration":  # a row of the table, outside the plan and figures
@@ -471,9 +460,32 @@ class MainWindow(WindowState, QMainWindow):
         self.summary_view.set_report(report, baseline=order[0] if order else None)
 
     def _on_local_ready(self, url: str) -> None:
+        self._local_url = url
         self.local_label.setText(
             self.tr("Built-in provider at %1 (simulated models)").replace("%1", url)
         )
+
+    def retranslate(self) -> None:
+        """The window's own texts (title, tabs, menus, status bar) in the language installed;
+        every widget inside does its own on the same LanguageChange event."""
+        self.setWindowTitle(self.tr("Attention Workbench"))
+        titles = [
+            (self.compare, self.tr("Compare")),
+            (self.sweep_view, self.tr("Sweep")),
+            (self.results_view, self.tr("Results")),
+            (self.history_view, self.tr("History")),
+            (self.summary_view, self.tr("Summary")),
+            (getattr(self, "provider_panel", None), self.tr("Providers")),
+            (getattr(self, "kernels_view", None), self.tr("Kernels")),
+        ]
+        for tab, title in titles:
+            if tab is not None and self.tabs.indexOf(tab) >= 0:
+                self.tabs.setTabText(self.tabs.indexOf(tab), title)
+        self.menus.retranslate()
+        self._refresh_context()  # the panes' context notes
+        self.local_label.setText(self.tr("Starting the built-in provider…"))
+        if self._local_url is not None:
+            self._on_local_ready(self._local_url)
 
     def _show_results(self, results: list[RequestResult]) -> None:
         """A run opened from the history: the Results table and the Summary show it; a sweep
@@ -546,7 +558,8 @@ class MainWindow(WindowState, QMainWindow):
     def add_provider_tab(self, panel: ProviderPanel) -> None:
         """Add the Providers tab; when its providers change, the panes' choices follow."""
         self.provider_panel = panel
-        self.tabs.addTab(panel, self.tr("Providers"))
+        self.tabs.addTab(panel, "")
+        self.retranslate()
         label_fields(panel)
         panel.providers_changed.connect(self._on_providers_changed)
 
@@ -563,7 +576,8 @@ class MainWindow(WindowState, QMainWindow):
     def add_kernels_tab(self, view: KernelsView) -> None:
         """Add the Kernels tab; the app awaits `view.aclose()` on exit to stop its worker."""
         self.kernels_view = view
-        self.tabs.addTab(view, self.tr("Kernels"))
+        self.tabs.addTab(view, "")
+        self.retranslate()
         label_fields(view)
 
     def showEvent(self, event) -> None:

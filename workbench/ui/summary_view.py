@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.summary import SummaryReport
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.summary_page import (
     PAGE_WIDTH,
     PAPERS,
@@ -92,7 +93,7 @@ class SummaryCanvas(QWidget):
         painter.end()
 
 
-class SummaryView(QWidget):
+class SummaryView(Retranslating, QWidget):
     """A scrollable preview of the pages with the paper size and export buttons."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -102,17 +103,16 @@ class SummaryView(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidget(self.canvas)
         self.scroll.setWidgetResizable(True)
-        self.refresh_button = QPushButton(self.tr("Refresh from the latest results"))
+        self.refresh_button = QPushButton()
         self.paper = QComboBox()
         for name in PAPERS:
             self.paper.addItem(name, name)
         self.paper.setCurrentIndex(self.paper.findData(self.canvas.paper))
-        self.png_button = QPushButton(self.tr("Export PNG…"))
-        self.pdf_button = QPushButton(self.tr("Export PDF…"))
-        self.empty = QLabel(self.tr("Run a comparison or a sweep: its summary appears here."))
+        self.png_button, self.pdf_button = QPushButton(), QPushButton()
+        self.empty, self.paper_label = QLabel(), QLabel()
         bar = QHBoxLayout()
         bar.addWidget(self.refresh_button)
-        bar.addWidget(QLabel(self.tr("Paper")))
+        bar.addWidget(self.paper_label)
         bar.addWidget(self.paper)
         bar.addWidget(self.png_button)
         bar.addWidget(self.pdf_button)
@@ -121,10 +121,19 @@ class SummaryView(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.empty)
         layout.addWidget(self.scroll, 1)
+        self.retranslate()
         self.paper.currentIndexChanged.connect(self._on_paper)
         self.png_button.clicked.connect(lambda: self._export_dialog(".png"))
         self.pdf_button.clicked.connect(lambda: self._export_dialog(".pdf"))
         self._sync()
+
+    def retranslate(self) -> None:
+        """The tab's buttons and labels in the language installed."""
+        self.refresh_button.setText(self.tr("Refresh from the latest results"))
+        self.png_button.setText(self.tr("Export PNG…"))
+        self.pdf_button.setText(self.tr("Export PDF…"))
+        self.empty.setText(self.tr("Run a comparison or a sweep: its summary appears here."))
+        self.paper_label.setText(self.tr("Paper"))
 
     def set_report(self, report: SummaryReport, baseline: str | None = None) -> None:
         self.document = SummaryDocument(report, baseline)

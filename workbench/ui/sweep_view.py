@@ -31,7 +31,8 @@ from workbench.core.summary import CellSummary, summarize
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.colors import model_color
 from workbench.ui.prompt_slider import tokens_label
-from workbench.ui.theme import status_color
+from workbench.ui.retranslate import Retranslating
+from workbench.ui.theme import chart_colors, status_color
 
 SWEEP_LENGTHS = (1024, 4096, 16384, 32768, 65536, 131072, 262144, 1048576)
 DEFAULT_CHECKED = (1024, 4096, 16384, 32768, 65536)
@@ -50,7 +51,7 @@ REDRAW_MS = 250
 IMPORTED_COLORS = ("#7f7f7f", "#17becf", "#bcbd22", "#e377c2")
 
 
-class SweepView(QWidget):
+class SweepView(Retranslating, QWidget):
     run_requested = Signal(list, int, list)  # lengths, repeats, concurrency levels
     stop_requested = Signal()
 
@@ -61,31 +62,25 @@ class SweepView(QWidget):
         self.imported: list[ImportedFigures] = []  # runs imported with aggregates only
         self.length_boxes: dict[int, QCheckBox] = {}
         controls = QHBoxLayout()
-        controls.addWidget(QLabel(self.tr("Prompt lengths:")))
+        self.lengths_label, self.repeats_label = QLabel(), QLabel()
+        self.concurrency_label = QLabel()
+        controls.addWidget(self.lengths_label)
         for n in SWEEP_LENGTHS:
             box = QCheckBox(tokens_label(n))
             box.setChecked(n in DEFAULT_CHECKED)
             self.length_boxes[n] = box
             controls.addWidget(box)
         controls.addSpacing(12)
-        controls.addWidget(QLabel(self.tr("repeats")))
+        controls.addWidget(self.repeats_label)
         self.repeats = QSpinBox()
         self.repeats.setRange(1, 100)
         self.repeats.setValue(3)
         controls.addWidget(self.repeats)
-        controls.addWidget(QLabel(self.tr("concurrency")))
+        controls.addWidget(self.concurrency_label)
         self.concurrency = QLineEdit("1")
         self.concurrency.setMaximumWidth(90)
-        self.concurrency.setAccessibleName(self.tr("Concurrency levels"))
-        self.concurrency.setToolTip(
-            self.tr(
-                "Requests in flight per model; several levels (1,4,16) run in turn and the "
-                "charts show concurrency on the x axis"
-            )
-        )
         controls.addWidget(self.concurrency)
-        self.run_button = QPushButton(self.tr("Run sweep"))
-        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.run_button, self.cancel_button = QPushButton(), QPushButton()
         self.cancel_button.setEnabled(False)
         controls.addWidget(self.run_button)
         controls.addWidget(self.cancel_button)
@@ -97,10 +92,8 @@ class SweepView(QWidget):
         self.legend = QLabel()
         self.legend.setObjectName("sweepLegend")
         self.legend.setWordWrap(True)
-        for key, title, unit in FIGURES:
-            plot = pg.PlotWidget(title=self.tr(title))
-            plot.setLabel("bottom", self.tr("prompt tokens (log scale)"))
-            plot.setLabel("left", self.tr(unit))
+        for key, _title, _unit in FIGURES:
+            plot = pg.PlotWidget(title=" ")
             plot.showGrid(x=True, y=True, alpha=0.2)
             plot.setMinimumSize(220, 200)
             axis = plot.getAxis("bottom")
@@ -121,6 +114,28 @@ class SweepView(QWidget):
         self._redraw_timer.setSingleShot(True)
         self._redraw_timer.setInterval(REDRAW_MS)
         self._redraw_timer.timeout.connect(self.flush)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text of the tab and its charts in the language installed."""
+        self.lengths_label.setText(self.tr("Prompt lengths:"))
+        self.repeats_label.setText(self.tr("repeats"))
+        self.concurrency_label.setText(self.tr("concurrency"))
+        self.concurrency.setAccessibleName(self.tr("Concurrency levels"))
+        self.concurrency.setToolTip(
+            self.tr(
+                "Requests in flight per model; several levels (1,4,16) run in turn and the "
+                "charts show concurrency on the x axis"
+            )
+        )
+        self.run_button.setText(self.tr("Run sweep"))
+        self.cancel_button.setText(self.tr("Cancel"))
+        foreground = chart_colors(self.palette())[1].name()
+        for key, title, unit in FIGURES:
+            self.plots[key].setTitle(self.tr(title), color=foreground)
+            self.plots[key].setLabel("left", self.tr(unit))
+        self._set_axis([])  # the x axis' label; a redraw sets its range again
+        self.restyle()
 
     def lengths(self) -> list[int]:
         return [n for n, box in self.length_boxes.items() if box.isChecked()]
