@@ -238,3 +238,8 @@ def test_an_aggregate_only_vllm_file_shows_its_own_medians_beside_a_local_sweep(
     assert decode == pytest.approx(1000 / doc["median_tpot_ms"])
     assert set(view.series("ttft_ms")) == local  # our runs are still drawn beside it
     assert label in view.legend.text() and "imported" in view.legend.text()
+    # the Summary tab lists it under the pages, with the file's own median and mean
+    click_tab(window, qtbot, window.summary_view)
+    listed = window.summary_view.imported_label
+    assert listed.isVisible()
+    assert f"{label}: TTFT median 140 ms, mean 232 ms; decode median 40.0 tok/s" in listed.text()

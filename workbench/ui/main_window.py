@@ -117,6 +117,7 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self.history_view.open_requested.connect(self._show_results)
         self.history_view.imported.connect(self._add_imported)
         self.history_view.imported_aggregates.connect(self.sweep_view.add_imported)
+        self.history_view.imported_aggregates.connect(self.summary_view.set_imported)
         self.session.run_started.connect(self._on_run_started)
         self.sweep_view.run_requested.connect(self._run_sweep)
         self.sweep_view.stop_requested.connect(self.session.stop_all)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.imported_figures import ImportedFigures
 from workbench.core.summary import SummaryReport
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.summary_page import (
@@ -93,6 +94,10 @@ class SummaryCanvas(QWidget):
         painter.end()
 
 
+def _number(value: float | None, digits: int) -> str:
+    return "–" if value is None else f"{value:,.{digits}f}"
+
+
 class SummaryView(Retranslating, QWidget):
     """A scrollable preview of the pages with the paper size and export buttons."""
 
@@ -120,6 +125,12 @@ class SummaryView(Retranslating, QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.empty)
+        self.imported: list[ImportedFigures] = []  # runs imported with aggregates only
+        self.imported_label = QLabel()
+        self.imported_label.setObjectName("summaryImported")
+        self.imported_label.setWordWrap(True)
+        self.imported_label.hide()
+        layout.addWidget(self.imported_label)
         layout.addWidget(self.scroll, 1)
         self.retranslate()
         self.paper.currentIndexChanged.connect(self._on_paper)
@@ -134,6 +145,25 @@ class SummaryView(Retranslating, QWidget):
         self.pdf_button.setText(self.tr("Export PDF…"))
         self.empty.setText(self.tr("Run a comparison or a sweep: its summary appears here."))
         self.paper_label.setText(self.tr("Paper"))
+        self.set_imported([])
+
+    def set_imported(self, figures: list[ImportedFigures]) -> None:
+        """Imported runs without per-request rows, listed under the pages with the file's own
+        median and mean (they have no rows for the page's tables and charts)."""
+        known = {f.run_id for f in self.imported}
+        self.imported += [f for f in figures if f.run_id not in known]
+        lines = [
+            self.tr("%1 (imported from %2): TTFT median %3 ms, mean %4 ms; decode median %5 tok/s")
+            .replace("%1", f.model)
+            .replace("%2", f.tool)
+            .replace("%3", _number(f.ttft_ms[0], 0))
+            .replace("%4", _number(f.ttft_ms[1], 0))
+            .replace("%5", _number(f.decode_tps[0], 1))
+            for f in self.imported
+        ]
+        title = self.tr("Imported results, the files' own aggregates (no per-request rows):")
+        self.imported_label.setText("\n".join([title, *lines]))
+        self.imported_label.setVisible(bool(lines))
 
     def set_report(self, report: SummaryReport, baseline: str | None = None) -> None:
         self.document = SummaryDocument(report, baseline)
