@@ -182,3 +182,16 @@ def test_every_option_of_every_command_has_help_text() -> None:
         if action.option_strings and not action.help
     ]
     assert silent == []
+
+
+def test_an_unknown_flag_before_any_command_is_exit_2_naming_the_flag_and_the_fix(env) -> None:
+    # no display: the old code dropped the flag and ran the headless comparison (exit 0)
+    headless = {k: v for k, v in env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    headless.pop("QT_QPA_PLATFORM", None)
+    for environ in (headless, {**env, "QT_QPA_PLATFORM": "offscreen"}):
+        proc = _run(["--nonsense"], environ, timeout=60)
+        err = proc.stderr.decode()
+        assert proc.returncode == 2, err
+        assert "unknown option --nonsense before any command" in err
+        assert "Fix:" in err and "workbench --help" in err and "Traceback" not in err
+        assert proc.stdout == b""  # nothing ran: no table, no window

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 import pytest
-from gui_driver import click_run, make_window
+from gui_driver import click_run, make_window, run_for, until
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QColor, QDesktopServices, QPalette
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMenu
@@ -217,11 +217,58 @@ def test_system_theme_follows_the_desktop_scheme_change(window, qtbot) -> None:
     assert luminance(chart_colors(window.plots.ttft_plot)[0]) > 200
 
 
-def test_view_language_is_saved_for_the_next_start(window, qtbot) -> None:
-    choose(qtbot, window, "View", "Language", "中文")
-    assert window.settings.value("language") == "zh_CN"
-    assert window.menus.language_actions["zh_CN"].isChecked()
-    assert "next start" in window.statusBar().currentMessage()
+def click_actions(qtbot, window, *actions: QAction) -> None:
+    """Click the menu bar item of actions[0], then each action down the open menus (by the
+    actions themselves: their texts change with the language)."""
+    bar = window.menuBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.actionGeometry(actions[0]).center())
+    menu: QMenu = actions[0].menu()
+    qtbot.waitUntil(menu.isVisible, timeout=3000)
+    for action in actions[1:]:
+        qtbot.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
+        if action.menu() is not None:
+            menu = action.menu()
+            qtbot.waitUntil(menu.isVisible, timeout=3000)
+
+
+def test_view_language_retranslates_the_open_window_at_once(window, qtbot) -> None:
+    def shown() -> dict[str, str]:
+        return {
+            "menu": window.menus.view_menu.title(),
+            "tab": window.tabs.tabText(window.tabs.indexOf(window.sweep_view)),
+            "run": window.toolbar.widgetForAction(window.run_action).text(),
+            "sweep": window.sweep_view.run_button.text(),
+            "title": window.plots.ttft_plot.getPlotItem().titleLabel.text,
+            "pane": window.pane_widgets[0].stop_button.text(),
+            "history": window.history_view.import_button.text(),
+        }
+
+    english = shown()
+    assert english == {
+        "menu": "&View",
+        "tab": "Sweep",
+        "run": "Run all",
+        "sweep": "Run sweep",
+        "title": "Time to first token",
+        "pane": "Stop",
+        "history": "Import…",
+    }
+    menus = window.menus
+    view, language = menus.view_menu.menuAction(), menus.language_menu.menuAction()
+    click_actions(qtbot, window, view, language, menus.language_actions["zh_CN"])
+    qtbot.waitUntil(lambda: shown()["run"] != "Run all", timeout=3000)  # no restart
+    chinese = shown()
+    assert (
+        chinese["menu"] == "视图(&V)" and chinese["tab"] == "扫描" and chinese["run"] == "全部运行"
+    )
+    assert all(chinese[k] != english[k] for k in english), chinese
+    assert window.settings.value("language") == "zh_CN"  # and kept for the next start
+    assert menus.language_actions["zh_CN"].isChecked()
+
+    click_actions(qtbot, window, view, language, menus.language_actions["en"])
+    qtbot.waitUntil(lambda: shown()["run"] == "Run all", timeout=3000)
+    assert shown() == english
+    assert window.settings.value("language") == "en"
 
 
 def test_every_control_in_every_tab_has_an_accessible_name_or_a_label(window, qtbot) -> None:
@@ -251,3 +298,49 @@ def test_menu_bar_sits_above_the_tabs(window) -> None:
     # the menu bar is part of the window's frame: it takes room above the tabs
     assert window.menuBar().isVisible()
     assert window.menuBar().geometry().bottom() < window.tabs.mapTo(window, QPoint(0, 0)).y()
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:  # bound, then released: nothing listens on it
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _style_color(widget) -> QColor:
+    return QColor(widget.styleSheet().split("color:")[1].split(";")[0].strip())
+
+
+def test_status_colours_follow_the_theme_switch(window, qtbot, loop) -> None:
+    """A failed connection test's marks and summary, and the TLS warning, are recoloured by
+    View → Theme: dark text on the light scheme, light text on the dark one, still red."""
+    choose(qtbot, window, "View", "Theme", "Light")
+    panel = window.provider_panel
+    window.tabs.setCurrentWidget(panel)
+    panel.new_provider()
+    panel.name_edit.setText("down")
+    panel.base_url_edit.setText(f"http://127.0.0.1:{_closed_port()}/v1")
+    panel.key_source.setCurrentIndex(panel.key_source.findData("env"))
+    panel.key_env.setText("UNSET_THEME_TEST_KEY")
+    qtbot.mouseClick(panel.test_button, Qt.MouseButton.LeftButton)
+    run_for(loop, until(lambda: panel.last_report is not None, timeout=30), 40)
+    table = panel.checks_table
+    row = next(r for r in range(table.rowCount()) if table.item(r, 1).data(
+        Qt.ItemDataRole.UserRole) == "tcp")  # fmt: skip
+    mark, summary = table.item(row, 0), panel.doctor_summary
+    panel.verify_tls.setChecked(False)  # the form's warning shows
+    warning = panel.tls_warning
+
+    def colours() -> list[QColor]:
+        return [mark.foreground().color(), _style_color(summary), _style_color(warning)]
+
+    light = colours()
+    assert all(c.red() > c.green() + 40 and luminance(c) < 110 for c in light), light
+    choose(qtbot, window, "View", "Theme", "Dark")
+    dark = colours()
+    assert all(c.red() > c.green() + 40 and luminance(c) > 130 for c in dark), dark
+    base = QApplication.palette().color(QPalette.ColorRole.Base)
+    assert all(abs(luminance(c) - luminance(base)) > 90 for c in dark)  # readable on dark
+    choose(qtbot, window, "View", "Theme", "Light")
+    assert colours() == light

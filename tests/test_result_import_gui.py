@@ -9,12 +9,14 @@ import json
 import math
 import sqlite3
 import statistics
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from gui_driver import click_tab, make_window, run_for
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QLineEdit
 
 DATA = Path(__file__).parent / "data" / "results"
 
@@ -40,17 +42,20 @@ def _plotted(view: Any, figure: str, model: str) -> tuple[list[float], list[floa
     raise AssertionError(f"no line for {model} in the {figure} chart")
 
 
-def _import(window: Any, qtbot: Any, path: Path) -> None:
-    """History → Import…, pick the file in the dialog, accept."""
+def _import(window: Any, qtbot: Any, path: Path, loop: Any) -> None:
+    """History → Import…, pick the file in the dialog, accept; wait for the import to end."""
     history = window.history_view
     click_tab(window, qtbot, history)
     _click(qtbot, history.import_button)
     dialog = history.import_dialog
     qtbot.waitUntil(dialog.isVisible, timeout=5000)
     dialog.setDirectory(str(path.parent))
-    dialog.selectFile(path.name)
+    # typed into the file name field, as a user does (selectFile leaves a focused field be)
+    dialog.findChild(QLineEdit, "fileNameEdit").setText(path.name)
+    qtbot.waitUntil(lambda: dialog.selectedFiles() == [str(path)], timeout=5000)
     dialog.accept()
     qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
+    run_for(loop, history.import_task)
 
 
 def _medians(pairs: list[tuple[int, float]]) -> dict[int, float]:
@@ -76,7 +81,7 @@ def test_imported_vllm_and_guidellm_files_plot_their_own_figures_beside_a_local_
     local_rows = len(window.results_view.results)
 
     vllm = json.loads((DATA / "vllm_save_detailed.json").read_text())
-    _import(window, qtbot, DATA / "vllm_save_detailed.json")
+    _import(window, qtbot, DATA / "vllm_save_detailed.json", loop)
     ok = [i for i, e in enumerate(vllm["errors"]) if not e]  # failed requests are not averaged
     ttft = _medians([(vllm["input_lens"][i], vllm["ttfts"][i] * 1000) for i in ok])
     decode = _medians(
@@ -89,7 +94,7 @@ def test_imported_vllm_and_guidellm_files_plot_their_own_figures_beside_a_local_
     assert _plotted(view, "decode_tps", model)[1] == pytest.approx(list(decode.values()))
 
     guide = json.loads((DATA / "guidellm_benchmarks.json").read_text())
-    _import(window, qtbot, DATA / "guidellm_benchmarks.json")
+    _import(window, qtbot, DATA / "guidellm_benchmarks.json", loop)
     records = [
         r for b in guide["benchmarks"] for r in b["requests"]["successful"]
     ]  # every benchmark of the report: one run each, one model
@@ -132,25 +137,109 @@ def test_imported_vllm_and_guidellm_files_plot_their_own_figures_beside_a_local_
     summarised = window.summary_view.document.report.models
     assert {model, g_model} | local_models <= set(summarised)
 
-    _import(window, qtbot, DATA / "guidellm_benchmarks.json")  # again: nothing doubles
+    _import(window, qtbot, DATA / "guidellm_benchmarks.json", loop)  # again: nothing doubles
     assert "Imported 0 run(s), 2 already" in history.import_status.text()
     assert history.table.rowCount() == len(models)
 
 
 def test_an_import_into_a_locked_history_says_why_and_the_next_one_works(
-    window, qtbot, tmp_path
+    window, qtbot, tmp_path, loop
 ) -> None:
     history = window.history_view
     rows_before = history.table.rowCount()
     holder = sqlite3.connect(tmp_path / "history.sqlite3", isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")  # another program holds the history
     try:
-        _import(window, qtbot, DATA / "vllm_save_detailed.json")
+        _import(window, qtbot, DATA / "vllm_save_detailed.json", loop)
     finally:
         holder.execute("ROLLBACK")
         holder.close()
     assert "locked by another process" in history.import_status.text()
     assert history.table.rowCount() == rows_before
-    _import(window, qtbot, DATA / "vllm_save_detailed.json")
+    _import(window, qtbot, DATA / "vllm_save_detailed.json", loop)
     assert "Imported 1 run(s), 0 already" in history.import_status.text()
     assert history.table.rowCount() == rows_before + 1
+
+
+def _large_vllm_file(path: Path, requests: int) -> Path:
+    """A vLLM --save-detailed file of `requests` rows, made from the fixture's own shape."""
+    doc = json.loads((DATA / "vllm_save_detailed.json").read_text())
+    doc.update(
+        num_prompts=requests,
+        completed=requests,
+        failed=0,
+        input_lens=[1024 + i % 3 * 1024 for i in range(requests)],
+        output_lens=[5] * requests,
+        ttfts=[0.1 + i % 7 / 100 for i in range(requests)],
+        itls=[[0.02, 0.021, 0.022, 0.02]] * requests,
+        start_times=[1763633700.0 + i / 100 for i in range(requests)],
+        generated_texts=["one two three four five"] * requests,
+        errors=[""] * requests,
+    )
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_importing_a_large_file_keeps_the_window_responsive(window, qtbot, loop, tmp_path) -> None:
+    """20,000 requests are parsed and stored on a worker thread: a 20 ms QTimer keeps ticking
+    while the status says "Importing" (on the GUI thread it stood still for the whole parse
+    and store, and no tick saw that status)."""
+    big = _large_vllm_file(tmp_path / "big_vllm.json", 20_000)
+    history = window.history_view
+    ticks: list[tuple[float, str]] = []  # (when, what the status said then)
+    timer = QTimer()
+    timer.setInterval(20)
+    timer.timeout.connect(lambda: ticks.append((time.perf_counter(), history.import_status.text())))
+    timer.start()
+    started = time.perf_counter()
+    history.import_paths([str(big)])
+    run_for(loop, history.import_task, 100)
+    timer.stop()
+    assert "Imported 1 run(s), 0 already" in history.import_status.text()
+    assert window.session.store.query("SELECT COUNT(*) FROM requests") == [(20_000,)]
+    importing = [when for when, text in ticks if text == "Importing 1 file(s)…"]
+    took = importing[-1] - started
+    assert took > 0.5, took  # the parse and store took long enough that a freeze would show
+    gaps = [b - a for a, b in zip([started, *importing], importing, strict=False)]
+    assert max(gaps) < 0.5, (max(gaps), took, len(importing))  # never frozen for half a second
+
+
+def _imported_points(view: Any, figure: str, label: str) -> list[tuple[float, float]]:
+    for item in view.plots[figure].plotItem.listDataItems():
+        if item.name() == label:
+            xs, ys = item.getData()
+            return [(10**x, y) for x, y in zip(xs, ys, strict=True)]
+    raise AssertionError(f"no points named {label!r} in the {figure} chart")
+
+
+def test_an_aggregate_only_vllm_file_shows_its_own_medians_beside_a_local_sweep(
+    window, qtbot, loop
+) -> None:
+    view = window.sweep_view
+    click_tab(window, qtbot, view)
+    for n, box in view.length_boxes.items():
+        if box.isChecked() != (n in (1024, 4096)):
+            _click(qtbot, box)
+    view.repeats.setValue(1)
+    _click(qtbot, view.run_button)
+    assert run_for(loop, window.session._task).status == "finished"
+    local = set(view.series("ttft_ms"))
+
+    doc = json.loads((DATA / "vllm_save_result.json").read_text())
+    assert "ttfts" not in doc  # no per-request data: only the tool's own aggregates
+    _import(window, qtbot, DATA / "vllm_save_result.json", loop)
+    assert "Imported 1 run(s)" in window.history_view.import_status.text()
+    click_tab(window, qtbot, view)
+    label = f"{doc['model_id']} (imported from vllm)"
+    prompt = doc["total_input_tokens"] / doc["completed"]  # the mean prompt it sent
+    [(x, ttft)] = _imported_points(view, "ttft_ms", label)
+    assert x == pytest.approx(prompt) and ttft == pytest.approx(doc["median_ttft_ms"])
+    [(x, decode)] = _imported_points(view, "decode_tps", label)
+    assert decode == pytest.approx(1000 / doc["median_tpot_ms"])
+    assert set(view.series("ttft_ms")) == local  # our runs are still drawn beside it
+    assert label in view.legend.text() and "imported" in view.legend.text()
+    # the Summary tab lists it under the pages, with the file's own median and mean
+    click_tab(window, qtbot, window.summary_view)
+    listed = window.summary_view.imported_label
+    assert listed.isVisible()
+    assert f"{label}: TTFT median 140 ms, mean 232 ms; decode median 40.0 tok/s" in listed.text()

@@ -146,12 +146,43 @@ def gui_main(argv: Sequence[str] | None = None) -> int:
     return main(["gui", *args_list])
 
 
+def _unknown_leading_flags(args: Sequence[str]) -> list[str]:
+    """Flags before any command that the window (what `workbench --flag` opens) does not know."""
+    window = argparse.ArgumentParser(add_help=False)
+    gui_cmd.add_gui_args(window)
+    known = {*window._option_string_actions, "-h", "--help", "--version"}
+    unknown = []
+    for arg in args:
+        if not arg.startswith("-") or arg.lstrip("-").replace(".", "", 1).isdigit():
+            continue  # a command, an option's value, or a negative number
+        if arg.split("=", 1)[0] not in known:
+            unknown.append(arg)
+    return unknown
+
+
+def _refuse_leading_flags(flags: Sequence[str]) -> int:
+    print(
+        f"usage: workbench [-h] [--version] [--self-test] COMMAND ...\n"
+        f"workbench: error: unknown option {' '.join(flags)} before any command\n"
+        f"Fix: put a command's options after the command (`workbench bench {flags[0]}`); "
+        f"`workbench --help` lists the commands and `workbench gui --help` the window's "
+        f"options.",
+        file=sys.stderr,
+    )
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "--self-test":
         from workbench import selftest
 
         return selftest.main(args_list[1:])
+    # checked before choosing the window or the headless default, which would drop them
+    leading = args_list and args_list[0].startswith("-") and args_list[0] != "--version"
+    unknown = _unknown_leading_flags(args_list) if leading else []
+    if unknown:
+        return _refuse_leading_flags(unknown)
     if not args_list or (
         args_list[0].startswith("--") and args_list[0] not in ("--help", "-h", "--version")
     ):

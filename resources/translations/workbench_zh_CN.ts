@@ -4,118 +4,118 @@
 <context>
     <name>ConnectionTest</name>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="41"/>
+        <location filename="../../workbench/ui/connection_test.py" line="40"/>
         <source>Connection test</source>
         <translation>连接测试</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="43"/>
-        <location filename="../../workbench/ui/connection_test.py" line="63"/>
+        <location filename="../../workbench/ui/connection_test.py" line="42"/>
+        <location filename="../../workbench/ui/connection_test.py" line="62"/>
         <source>Not run yet.</source>
         <translation>尚未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="46"/>
+        <location filename="../../workbench/ui/connection_test.py" line="45"/>
         <source>Connection checks</source>
         <translation>连接检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="47"/>
+        <location filename="../../workbench/ui/connection_test.py" line="46"/>
         <source>Check</source>
         <translation>检查项</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="47"/>
+        <location filename="../../workbench/ui/connection_test.py" line="46"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="81"/>
+        <location filename="../../workbench/ui/connection_test.py" line="80"/>
         <source>Cause: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="82"/>
+        <location filename="../../workbench/ui/connection_test.py" line="81"/>
         <source>Fix: %1</source>
         <translation>解决办法：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="102"/>
+        <location filename="../../workbench/ui/connection_test.py" line="101"/>
         <source>✓ All checks passed (%1 passed, %2 skipped).</source>
         <translation>✓ 全部检查通过（%1 项通过，%2 项跳过）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="110"/>
+        <location filename="../../workbench/ui/connection_test.py" line="109"/>
         <source>✗ %1 check(s) failed. First: %2 — %3</source>
         <translation>✗ %1 项检查失败。首个失败：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="116"/>
+        <location filename="../../workbench/ui/connection_test.py" line="115"/>
         <source>Key: %1</source>
         <translation>Key：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="118"/>
+        <location filename="../../workbench/ui/connection_test.py" line="117"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="135"/>
+        <location filename="../../workbench/ui/connection_test.py" line="134"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="136"/>
+        <location filename="../../workbench/ui/connection_test.py" line="135"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="137"/>
+        <location filename="../../workbench/ui/connection_test.py" line="136"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="138"/>
+        <location filename="../../workbench/ui/connection_test.py" line="137"/>
         <source>TCP connection</source>
         <translation>TCP 连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="139"/>
+        <location filename="../../workbench/ui/connection_test.py" line="138"/>
         <source>TLS</source>
         <translation>TLS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="140"/>
+        <location filename="../../workbench/ui/connection_test.py" line="139"/>
         <source>API path (/v1)</source>
         <translation>API 路径 (/v1)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="141"/>
+        <location filename="../../workbench/ui/connection_test.py" line="140"/>
         <source>Key (auth)</source>
         <translation>Key（认证）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="142"/>
+        <location filename="../../workbench/ui/connection_test.py" line="141"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="143"/>
+        <location filename="../../workbench/ui/connection_test.py" line="142"/>
         <source>Streamed reply</source>
         <translation>流式响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="144"/>
+        <location filename="../../workbench/ui/connection_test.py" line="143"/>
         <source>Rate limit / quota</source>
         <translation>限流 / 配额</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="145"/>
+        <location filename="../../workbench/ui/connection_test.py" line="144"/>
         <source>HTML instead of JSON</source>
         <translation>返回 HTML 而非 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="146"/>
+        <location filename="../../workbench/ui/connection_test.py" line="145"/>
         <source>Network round trip</source>
         <translation>网络往返</translation>
     </message>
@@ -1085,112 +1085,118 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="137"/>
+        <location filename="../../workbench/ui/history_view.py" line="151"/>
         <source>%1, imported from %2</source>
         <translation>%1，导入自 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="76"/>
+        <location filename="../../workbench/ui/history_view.py" line="113"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="79"/>
+        <location filename="../../workbench/ui/history_view.py" line="116"/>
         <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
         <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="87"/>
+        <location filename="../../workbench/ui/history_view.py" line="80"/>
+        <location filename="../../workbench/ui/history_view.py" line="120"/>
         <source>Import result files</source>
         <translation>导入结果文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="91"/>
+        <location filename="../../workbench/ui/history_view.py" line="84"/>
         <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
         <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="91"/>
+        <location filename="../../workbench/ui/history_view.py" line="84"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="166"/>
+        <location filename="../../workbench/ui/history_view.py" line="181"/>
         <source>No run history is open: nothing can be imported.</source>
         <translation>没有打开运行历史：无法导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="181"/>
+        <location filename="../../workbench/ui/history_view.py" line="183"/>
+        <source>Importing %1 file(s)…</source>
+        <translation>正在导入 %1 个文件…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="211"/>
         <source>Imported %1 run(s), %2 already in the history.</source>
         <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="38"/>
+        <location filename="../../workbench/ui/history_view.py" line="39"/>
         <source>when</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="39"/>
+        <location filename="../../workbench/ui/history_view.py" line="40"/>
         <source>kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="40"/>
+        <location filename="../../workbench/ui/history_view.py" line="41"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="41"/>
+        <location filename="../../workbench/ui/history_view.py" line="42"/>
         <source>models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="42"/>
+        <location filename="../../workbench/ui/history_view.py" line="43"/>
         <source>prompt</source>
         <translation>提示长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="43"/>
+        <location filename="../../workbench/ui/history_view.py" line="44"/>
         <source>measured</source>
         <translation>测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="44"/>
+        <location filename="../../workbench/ui/history_view.py" line="45"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="45"/>
+        <location filename="../../workbench/ui/history_view.py" line="46"/>
         <source>calibration / warm-up</source>
         <translation>校准 / 预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="60"/>
+        <location filename="../../workbench/ui/history_view.py" line="107"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="69"/>
+        <location filename="../../workbench/ui/history_view.py" line="109"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="70"/>
+        <location filename="../../workbench/ui/history_view.py" line="110"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="75"/>
+        <location filename="../../workbench/ui/history_view.py" line="112"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="95"/>
+        <location filename="../../workbench/ui/history_view.py" line="111"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="124"/>
+        <location filename="../../workbench/ui/history_view.py" line="138"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
@@ -1490,169 +1496,169 @@
 <context>
     <name>KernelsView</name>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="127"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="125"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="129"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="127"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="138"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="136"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="140"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="138"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="203"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="202"/>
         <source>the worker&apos;s Python cannot import torch</source>
         <translation>工作进程的 Python 无法导入 torch</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="205"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="204"/>
         <source>The kernel worker cannot run kernels: %1</source>
         <translation>内核工作进程无法运行内核：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="208"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="207"/>
         <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="221"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="220"/>
         <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
         <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="229"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="228"/>
         <source>%1 (CUDA events)</source>
         <translation>%1（CUDA 事件）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="420"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="419"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="243"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="242"/>
         <source>Worker without torch: %1</source>
         <translation>工作进程没有 torch：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="248"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="247"/>
         <source>Worker ready: torch %1, Triton %2, %3</source>
         <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="250"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="249"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="314"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="313"/>
         <source>Starting the kernel worker…</source>
         <translation>正在启动内核工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="305"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="304"/>
         <source>Worker start cancelled.</source>
         <translation>已取消启动工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="293"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="292"/>
         <source>No worker.</source>
         <translation>无工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="295"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="294"/>
         <source>The kernel worker could not start: %1</source>
         <translation>内核工作进程无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="298"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="297"/>
         <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="318"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="331"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="317"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="330"/>
         <source>Worker stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="326"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="325"/>
         <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
         <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="328"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="327"/>
         <source>Run again to restart it.</source>
         <translation>再次运行即可重启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="336"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="444"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="443"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="383"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="382"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="391"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="390"/>
         <source>Pick at least one variant and one KV length.</source>
         <translation>请至少选择一个变体和一个 KV 长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="407"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="406"/>
         <source>starting the worker…</source>
         <translation>正在启动工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="422"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="421"/>
         <source>Backend %1 is not available on this worker: %2</source>
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="450"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="449"/>
         <source>Cancelled after %1 rows.</source>
         <translation>已取消（已完成 %1 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="493"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="492"/>
         <source>Showing %1 measured rows from %2. Run replaces them with a new sweep.</source>
         <translation>正在显示来自 %2 的 %1 行实测结果。点击“运行”会以新的扫描替换它们。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="575"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="574"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="578"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="577"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="581"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="580"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="587"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="586"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="595"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="594"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -1683,42 +1689,42 @@
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="61"/>
+        <location filename="../../workbench/ui/live_plots.py" line="132"/>
         <source>Output tokens vs time</source>
         <translation>输出 Token 数随时间变化</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="62"/>
+        <location filename="../../workbench/ui/live_plots.py" line="133"/>
         <source>seconds since the request was sent</source>
         <translation>自发送请求起的秒数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="63"/>
+        <location filename="../../workbench/ui/live_plots.py" line="134"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="66"/>
+        <location filename="../../workbench/ui/live_plots.py" line="135"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="67"/>
+        <location filename="../../workbench/ui/live_plots.py" line="136"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="68"/>
+        <location filename="../../workbench/ui/live_plots.py" line="137"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="69"/>
+        <location filename="../../workbench/ui/live_plots.py" line="138"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="238"/>
+        <location filename="../../workbench/ui/live_plots.py" line="252"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
@@ -1726,122 +1732,122 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="297"/>
+        <location filename="../../workbench/ui/main_window.py" line="311"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="69"/>
+        <location filename="../../workbench/ui/main_window.py" line="473"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="93"/>
+        <location filename="../../workbench/ui/main_window.py" line="475"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="94"/>
+        <location filename="../../workbench/ui/main_window.py" line="476"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="95"/>
+        <location filename="../../workbench/ui/main_window.py" line="477"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="96"/>
+        <location filename="../../workbench/ui/main_window.py" line="478"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="97"/>
+        <location filename="../../workbench/ui/main_window.py" line="479"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="148"/>
+        <location filename="../../workbench/ui/main_window.py" line="488"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="221"/>
+        <location filename="../../workbench/ui/main_window.py" line="226"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="232"/>
+        <location filename="../../workbench/ui/main_window.py" line="237"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="281"/>
+        <location filename="../../workbench/ui/main_window.py" line="291"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="338"/>
+        <location filename="../../workbench/ui/main_window.py" line="353"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="384"/>
+        <location filename="../../workbench/ui/main_window.py" line="399"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="386"/>
+        <location filename="../../workbench/ui/main_window.py" line="401"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="388"/>
+        <location filename="../../workbench/ui/main_window.py" line="403"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="431"/>
+        <location filename="../../workbench/ui/main_window.py" line="435"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="435"/>
+        <location filename="../../workbench/ui/main_window.py" line="439"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="462"/>
+        <location filename="../../workbench/ui/main_window.py" line="467"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="512"/>
+        <location filename="../../workbench/ui/main_window.py" line="542"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="517"/>
+        <location filename="../../workbench/ui/main_window.py" line="547"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="521"/>
+        <location filename="../../workbench/ui/main_window.py" line="551"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="525"/>
+        <location filename="../../workbench/ui/main_window.py" line="555"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="564"/>
+        <location filename="../../workbench/ui/main_window.py" line="480"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="581"/>
+        <location filename="../../workbench/ui/main_window.py" line="481"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -1849,77 +1855,77 @@
 <context>
     <name>MenuBar</name>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="56"/>
+        <location filename="../../workbench/ui/menus.py" line="97"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="60"/>
+        <location filename="../../workbench/ui/menus.py" line="98"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="67"/>
+        <location filename="../../workbench/ui/menus.py" line="99"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="68"/>
+        <location filename="../../workbench/ui/menus.py" line="100"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="72"/>
+        <location filename="../../workbench/ui/menus.py" line="102"/>
         <source>&amp;System</source>
         <translation>跟随系统(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="73"/>
+        <location filename="../../workbench/ui/menus.py" line="103"/>
         <source>&amp;Light</source>
         <translation>浅色(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="74"/>
+        <location filename="../../workbench/ui/menus.py" line="104"/>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="79"/>
+        <location filename="../../workbench/ui/menus.py" line="107"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="85"/>
+        <location filename="../../workbench/ui/menus.py" line="108"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="86"/>
+        <location filename="../../workbench/ui/menus.py" line="109"/>
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="89"/>
+        <location filename="../../workbench/ui/menus.py" line="110"/>
         <source>&amp;About Attention Workbench</source>
         <translation>关于 Attention Workbench(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="118"/>
-        <source>The language changes to %1 at the next start.</source>
-        <translation>下次启动时界面语言改为%1。</translation>
+        <location filename="../../workbench/ui/menus.py" line="136"/>
+        <source>Language: %1</source>
+        <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="128"/>
+        <location filename="../../workbench/ui/menus.py" line="144"/>
         <source>The documentation is the docs/ folder of the source release (attention-workbench-%1.tar.gz) and its README.md.</source>
         <translation>文档位于源码发布包（attention-workbench-%1.tar.gz）的 docs/ 文件夹及其 README.md 中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="138"/>
+        <location filename="../../workbench/ui/menus.py" line="154"/>
         <source>About Attention Workbench</source>
         <translation>关于 Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="141"/>
+        <location filename="../../workbench/ui/menus.py" line="157"/>
         <source>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;Measures LLM servers behind OpenAI-compatible APIs: time to first token and decode speed, per request.</source>
         <translation>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;测量 OpenAI 兼容接口后的大模型服务：逐个请求的首 token 延迟与解码速度。</translation>
     </message>
@@ -1972,102 +1978,102 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="96"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="162"/>
         <source>Model of pane %1</source>
         <translation>窗格 %1 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="108"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
         <source>Fit the prompt to pane %1&apos;s context window</source>
         <translation>将提示词长度调整到窗格 %1 的上下文窗口内</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="114"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="166"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="119"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="167"/>
         <source>Answer in pane %1</source>
         <translation>窗格 %1 中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="129"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="130"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="131"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="132"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="133"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="170"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="190"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="200"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="195"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="205"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="198"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="208"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="213"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="223"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="215"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="225"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="226"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="236"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="257"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="267"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="274"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="284"/>
         <source>Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 usable on %4.</source>
         <translation>显存放不下：每个设备 KV 缓存 %1 + 权重 %2，超过 %4 上可用的 %3。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="291"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="301"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="319"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="329"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="327"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="337"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -2587,7 +2593,7 @@
     </message>
     <message>
         <location filename="../../workbench/ui/results_view.py" line="172"/>
-        <location filename="../../workbench/ui/results_view.py" line="215"/>
+        <location filename="../../workbench/ui/results_view.py" line="216"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>
@@ -2628,72 +2634,72 @@
 <context>
     <name>RunToolbar</name>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="15"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="43"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="18"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="45"/>
         <source>Preset: real models (GQA vs MLA)</source>
         <translation>预设：真实模型（GQA 对比 MLA）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="19"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="46"/>
         <source>Preset: attention only (70B twins)</source>
         <translation>预设：仅注意力不同（70B 孪生模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="20"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="47"/>
         <source>Preset: Gateway overhead (direct vs gateway)</source>
         <translation>预设：网关开销（直连 vs 网关）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="21"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="48"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="22"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="52"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="25"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="53"/>
         <source> &amp;Panes </source>
         <translation> 窗格数(&amp;P) </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="32"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="54"/>
         <source>Run mode</source>
         <translation>运行方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="33"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="55"/>
         <source>All at once</source>
         <translation>同时运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="34"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="56"/>
         <source>One after another</source>
         <translation>依次运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="37"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="57"/>
         <source>Run all</source>
         <translation>全部运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="38"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="58"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="40"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="59"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="41"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="60"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
@@ -2896,32 +2902,42 @@
 <context>
     <name>SummaryView</name>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="105"/>
+        <location filename="../../workbench/ui/summary_view.py" line="143"/>
         <source>Refresh from the latest results</source>
         <translation>按最新结果刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="110"/>
+        <location filename="../../workbench/ui/summary_view.py" line="144"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="111"/>
+        <location filename="../../workbench/ui/summary_view.py" line="145"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="112"/>
+        <location filename="../../workbench/ui/summary_view.py" line="146"/>
         <source>Run a comparison or a sweep: its summary appears here.</source>
         <translation>运行一次对比或扫描：摘要会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="115"/>
+        <location filename="../../workbench/ui/summary_view.py" line="147"/>
         <source>Paper</source>
         <translation>纸张</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="160"/>
+        <location filename="../../workbench/ui/summary_view.py" line="156"/>
+        <source>%1 (imported from %2): TTFT median %3 ms, mean %4 ms; decode median %5 tok/s</source>
+        <translation>%1（从 %2 导入）：TTFT 中位数 %3 ms，平均 %4 ms；解码中位数 %5 tok/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="164"/>
+        <source>Imported results, the files&apos; own aggregates (no per-request rows):</source>
+        <translation>导入的结果，文件自身的汇总（没有逐请求的行）：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="199"/>
         <source>Export summary</source>
         <translation>导出摘要</translation>
     </message>
@@ -2997,77 +3013,112 @@
 <context>
     <name>SweepView</name>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="36"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="41"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="35"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="40"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="37"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="42"/>
         <source>Prefill speed</source>
         <translation>预填充速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="38"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="43"/>
         <source>prefill (tokens/s)</source>
         <translation>预填充（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="39"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="44"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="40"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="45"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="57"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="121"/>
         <source>Prompt lengths:</source>
         <translation>提示词长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="64"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="122"/>
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="69"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="123"/>
+        <source>concurrency</source>
+        <translation>并发</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="124"/>
+        <source>Concurrency levels</source>
+        <translation>并发级别</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="127"/>
+        <source>Requests in flight per model; several levels (1,4,16) run in turn and the charts show concurrency on the x axis</source>
+        <translation>每个模型同时进行的请求数；多个级别（1,4,16）依次运行，图表的横轴显示并发</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="131"/>
         <source>Run sweep</source>
         <translation>运行扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="70"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="132"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="84"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="159"/>
+        <source>Concurrency: type levels from 1 to %1 separated by commas, e.g. 1,4,16.</source>
+        <translation>并发：输入 1 到 %1 之间的级别，用逗号分隔，例如 1,4,16。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="269"/>
+        <source>%1 (imported from %2)</source>
+        <translation>%1（从 %2 导入）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="292"/>
+        <source>concurrency (requests in flight, log scale)</source>
+        <translation>并发（同时进行的请求数，对数刻度）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="294"/>
         <source>prompt tokens (log scale)</source>
         <translation>提示 tokens（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="239"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="353"/>
         <source>line: median; shaded: p10–p90 over %1 repeat(s)</source>
         <translation>线：中位数；阴影：%1 次重复的 p10–p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="115"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="357"/>
+        <source>; ◇ imported: the file&apos;s own median (its mean where it has none)</source>
+        <translation>；◇ 导入：文件自身的中位数（没有时为平均值）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="155"/>
         <source>Pick at least one prompt length.</source>
         <translation>请至少选择一个提示词长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="124"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="172"/>
         <source>, ETA %1 s</source>
         <translation>，预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="126"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="174"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
     </message>

@@ -67,14 +67,26 @@ def store_run(store: RunStore, run: ImportedRun) -> bool:
     return True
 
 
-def import_files(store: RunStore, paths: Iterable[Path]) -> list[ImportOutcome]:
-    """Import every file; a file that cannot be read is reported and the others still go in."""
-    outcomes = []
+Read = tuple[Path, list[ImportedRun] | str]  # a file's runs, or why it could not be read
+
+
+def read_files(paths: Iterable[Path]) -> list[Read]:
+    """Parse every file (no history needed: a worker thread can do this part)."""
+    read: list[Read] = []
     for path in paths:
         try:
-            runs = read_result_file(path)
+            read.append((path, read_result_file(path)))
         except ResultFileError as error:
-            outcomes.append(ImportOutcome(path, None, None, None, 0, 0, False, str(error)))
+            read.append((path, str(error)))
+    return read
+
+
+def store_files(store: RunStore, read: Iterable[Read]) -> list[ImportOutcome]:
+    """Add parsed files to the history; a file that could not be read is reported."""
+    outcomes = []
+    for path, runs in read:
+        if isinstance(runs, str):
+            outcomes.append(ImportOutcome(path, None, None, None, 0, 0, False, runs))
             continue
         for run in runs:
             added = store_run(store, run)
@@ -85,3 +97,18 @@ def import_files(store: RunStore, paths: Iterable[Path]) -> list[ImportOutcome]:
                 )
             )  # fmt: skip
     return outcomes
+
+
+def store_files_at(history: Path, read: Iterable[Read]) -> list[ImportOutcome]:
+    """store_files on a connection of its own to the history file at `history`: what a
+    worker thread uses (an SQLite connection stays in the thread that opened it)."""
+    store = RunStore(history)
+    try:
+        return store_files(store, read)
+    finally:
+        store.close()
+
+
+def import_files(store: RunStore, paths: Iterable[Path]) -> list[ImportOutcome]:
+    """Import every file; a file that cannot be read is reported and the others still go in."""
+    return store_files(store, read_files(paths))

@@ -5,7 +5,6 @@ name, evidence; a failure adds its cause and fix), and a summary that leads with
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
@@ -21,10 +20,10 @@ from workbench.core.doctor import passed
 from workbench.core.i18n import Phrase
 from workbench.core.secrets import redact
 from workbench.ui.provider_controller import DoctorReport
+from workbench.ui.theme import mark_item, show_status
 
 MARKS = {"ok": "✓", "fail": "✗", "skip": "–"}
-MARK_COLORS = {"ok": "#2e7d32", "fail": "#c62828", "skip": "#808080"}
-ERROR_STYLE = "color: #c62828;"
+MARK_STATUS = {"ok": "ok", "fail": "failed", "skip": "skipped"}  # a mark's theme colour
 CHECK_ROLE = Qt.ItemDataRole.UserRole
 
 
@@ -71,7 +70,7 @@ class ConnectionTest(QGroupBox):
         for row, check in enumerate(report.checks):
             state = "skip" if check.skipped else ("ok" if check.ok else "fail")
             mark = QTableWidgetItem(MARKS[state])
-            mark.setForeground(QBrush(QColor(MARK_COLORS[state])))
+            mark_item(mark, MARK_STATUS[state])
             mark.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
             name = QTableWidgetItem(titles.get(check.name, check.name))
             name.setData(CHECK_ROLE, check.name)
@@ -80,7 +79,7 @@ class ConnectionTest(QGroupBox):
             if state == "fail":
                 text += "\n" + self.tr("Cause: %1").replace("%1", localized(check.cause_phrases))
                 text += "\n" + self.tr("Fix: %1").replace("%1", localized(check.fix_phrases))
-                name.setForeground(QBrush(QColor(MARK_COLORS["fail"])))
+                mark_item(name, "failed")
             details = QTableWidgetItem(redact(text))
             details.setToolTip(redact(text))
             for column, item in enumerate((mark, name, details)):
@@ -90,7 +89,7 @@ class ConnectionTest(QGroupBox):
         failed = len([c for c in ran if not c.ok])
         skipped = len(report.checks) - len(ran)
         self.doctor_summary.setText(redact(self._summary(report, titles)))
-        self.doctor_summary.setStyleSheet("" if not failed else ERROR_STYLE)
+        show_status(self.doctor_summary, "failed" if failed else None)
         return len(ran) - failed, failed, skipped
 
     def _summary(self, report: DoctorReport, titles: dict[str, str]) -> str:

@@ -29,20 +29,33 @@ class FigureStrip(QWidget):
         self._keys = [key for key, _, _ in figures]
         self._captions = {key: caption for key, caption, _ in figures}
         self._values = dict.fromkeys(self._keys, "–")
+        self._widest = [widest for _, _, widest in figures]
         self._value_font = QFont(self.font())
         self._value_font.setPointSizeF(13)
         self._value_font.setWeight(QFont.Weight.DemiBold)
         values, captions = QFontMetrics(self._value_font), self.fontMetrics()
-        # a fixed width per cell: a changing number never moves its neighbours
-        self._widths = [
-            max(values.horizontalAdvance(widest), captions.horizontalAdvance(caption)) + GAP
-            for _, caption, widest in figures
-        ]
         self._row_height = captions.height() + values.height() + 6
-        self._laid_out: tuple[int, list[QRect]] = (-1, [])  # (width, cells) of the last layout
+        self._measure()
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
+
+    def _measure(self) -> None:
+        """A fixed width per cell: a changing number never moves its neighbours."""
+        values, captions = QFontMetrics(self._value_font), self.fontMetrics()
+        self._widths = [
+            max(values.horizontalAdvance(widest), captions.horizontalAdvance(self._captions[key]))
+            + GAP
+            for key, widest in zip(self._keys, self._widest, strict=True)
+        ]
+        self._laid_out: tuple[int, list[QRect]] = (-1, [])  # (width, cells) of the last layout
+
+    def set_captions(self, captions: list[str]) -> None:
+        """New captions, in the figures' order (a language switch)."""
+        self._captions = dict(zip(self._keys, captions, strict=True))
+        self._measure()
+        self.updateGeometry()
+        self.update()
 
     def text(self, key: str) -> str:
         return self._values[key]

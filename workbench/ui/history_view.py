@@ -9,12 +9,12 @@ measurement).
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QApplication,
     QDoubleSpinBox,
     QFileDialog,
     QHBoxLayout,
@@ -27,10 +27,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.result_import import import_files
+from workbench.core.result_import import ImportOutcome, read_files, store_files, store_files_at
 from workbench.core.secrets import redact
-from workbench.core.store import StoreError
+from workbench.core.store import RunStore, StoreError
 from workbench.ui.prompt_slider import tokens_label
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.run_status import run_status_text
 from workbench.ui.session import HistoryRow, Session
 
@@ -47,18 +48,17 @@ COLUMNS = (
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole
 
 
-class HistoryView(QWidget):
+class HistoryView(Retranslating, QWidget):
     open_requested = Signal(list)  # list[RequestResult]
     replay_requested = Signal(list, float)
     imported = Signal(list)  # list[RequestResult]: the imported runs' rows, for the charts
+    imported_aggregates = Signal(list)  # list[ImportedFigures]: runs imported without rows
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("historyTable")
-        self.table.setAccessibleName(self.tr("Run history"))
-        self.table.setHorizontalHeaderLabels([self.tr(c) for c in COLUMNS])
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -66,20 +66,13 @@ class HistoryView(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        self.open_button = QPushButton(self.tr("Open results"))
-        self.replay_button = QPushButton(self.tr("Replay in panes"))
+        self.open_button, self.replay_button = QPushButton(), QPushButton()
         self.speed = QDoubleSpinBox()
         self.speed.setRange(0.1, 20.0)
         self.speed.setValue(1.0)
         self.speed.setSuffix("×")
-        self.refresh_button = QPushButton(self.tr("Refresh"))
-        self.import_button = QPushButton(self.tr("Import…"))
-        self.import_button.setToolTip(
-            self.tr(
-                "Add result files of vLLM (bench serve --save-result), guidellm "
-                "(benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history"
-            )
-        )
+        self.refresh_button, self.import_button = QPushButton(), QPushButton()
+        self.import_task: asyncio.Future | None = None  # the last import started
         self.import_status = QLabel()
         self.import_status.setObjectName("historyImportStatus")
         self.import_status.setWordWrap(True)
@@ -92,7 +85,8 @@ class HistoryView(QWidget):
         )
         self.import_dialog.filesSelected.connect(self.import_paths)
         buttons = QHBoxLayout()
-        for widget in (self.open_button, self.replay_button, QLabel(self.tr("speed")), self.speed):
+        self.speed_label = QLabel()
+        for widget in (self.open_button, self.replay_button, self.speed_label, self.speed):
             buttons.addWidget(widget)
         buttons.addStretch(1)
         buttons.addWidget(self.import_button)
@@ -106,6 +100,26 @@ class HistoryView(QWidget):
         self.refresh_button.clicked.connect(self.refresh)
         self.import_button.clicked.connect(self.import_dialog.open)
         self.table.itemDoubleClicked.connect(lambda _item: self._emit(replay=False))
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The tab's buttons, headers and rows in the language installed."""
+        self.table.setAccessibleName(self.tr("Run history"))
+        self.table.setHorizontalHeaderLabels([self.tr(c) for c in COLUMNS])
+        self.open_button.setText(self.tr("Open results"))
+        self.replay_button.setText(self.tr("Replay in panes"))
+        self.speed_label.setText(self.tr("speed"))
+        self.refresh_button.setText(self.tr("Refresh"))
+        self.import_button.setText(self.tr("Import…"))
+        self.import_button.setToolTip(
+            self.tr(
+                "Add result files of vLLM (bench serve --save-result), guidellm "
+                "(benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history"
+            )
+        )
+        self.import_dialog.setWindowTitle(self.tr("Import result files"))
+        if self.table.rowCount():
+            self.refresh()  # kinds and statuses are words too
 
     def refresh(self) -> None:
         runs = self.session.history()
@@ -159,21 +173,37 @@ class HistoryView(QWidget):
         else:
             self.open_requested.emit(results)
 
-    def import_paths(self, paths: list[str]) -> None:
-        """Import result files into the history; the runs' rows go to the charts beside ours."""
+    def import_paths(self, paths: list[str]) -> asyncio.Task | None:
+        """Import result files into the history; the runs' rows go to the charts beside ours.
+        Parsing and storing run on a worker thread: the window keeps painting meanwhile."""
         store = self.session.store
         if store is None:
             self.import_status.setText(self.tr("No run history is open: nothing can be imported."))
-            return
-        # a detailed file of 10,000 requests takes seconds: say so while the window waits
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+            return None
+        self.import_status.setText(self.tr("Importing %1 file(s)…").replace("%1", str(len(paths))))
+        previous = self.import_task
+        self.import_task = asyncio.ensure_future(
+            self._import(store, [Path(p) for p in paths], previous)
+        )
+        return self.import_task
+
+    async def _import(
+        self, store: RunStore, paths: list[Path], previous: asyncio.Future | None
+    ) -> None:
+        if previous is not None:  # one import at a time: two would both add a new file's run
+            await asyncio.wait([previous])
         try:
-            outcomes = import_files(store, [Path(p) for p in paths])
+            read = await asyncio.to_thread(read_files, paths)
+            if store.in_memory:  # a memory database lives in this thread's connection only
+                outcomes = store_files(store, read)
+            else:
+                outcomes = await asyncio.to_thread(store_files_at, store.path, read)
         except StoreError as error:  # the history is locked or its disk is full
             self.import_status.setText(redact(str(error)))
             return
-        finally:
-            QApplication.restoreOverrideCursor()
+        self._show_imported(outcomes)
+
+    def _show_imported(self, outcomes: list[ImportOutcome]) -> None:
         errors = [o.error for o in outcomes if o.error]
         runs = [o for o in outcomes if o.run_id]
         added = sum(o.added for o in runs)
@@ -187,3 +217,9 @@ class HistoryView(QWidget):
         rows = [r for o in runs if o.run_id for r in self.session.load_run(o.run_id)]
         if rows:
             self.imported.emit(rows)
+        # a file of aggregates only has no rows: its own medians and means go to the charts
+        only = [
+            self.session.imported_figures(o.run_id) for o in runs if o.run_id and not o.requests
+        ]
+        if any(only):
+            self.imported_aggregates.emit([f for f in only if f is not None])

@@ -3,12 +3,12 @@ export keeps every column, the table the ones a reader compares."""
 
 from __future__ import annotations
 
-import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
 from kernels_bridge.protocol import ResultRow
 from workbench.ui.prompt_slider import tokens_label
+from workbench.ui.theme import mark_item
 
 # (ResultRow field, header) of the table
 TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -77,6 +77,6 @@ class KernelTable(QTableWidget):
             value = getattr(row, field)
             item = QTableWidgetItem(cell_text(field, value))
             if field == "error" and value:
-                item.setForeground(pg.mkColor("#c62828"))
+                mark_item(item, "failed")
                 item.setToolTip(str(value))
             self.setItem(r, c, item)

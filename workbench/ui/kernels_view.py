@@ -41,14 +41,12 @@ from workbench.ui.kernel_csv import Drawing
 from workbench.ui.kernel_csv_row import CsvRow
 from workbench.ui.kernel_table import KernelTable
 from workbench.ui.kernel_worker_row import WorkerRow
+from workbench.ui.theme import show_status
 
 REDRAW_MS = 40  # one coalescing repaint of the charts, whatever the row rate
 INSTALL_HINT = "pip install 'attention-workbench[kernels]'"
 
-_ERROR_STYLE = "color: #c62828;"
 _NOTE_STYLE = "color: palette(mid);"
-_CPU_STYLE = "color: #b9770e; font-weight: bold;"
-_GPU_STYLE = "color: #1e8449; font-weight: bold;"
 
 
 class KernelsView(QWidget):
@@ -190,11 +188,12 @@ class KernelsView(QWidget):
     # ---- messages ----
 
     def _show_error(self, text: str) -> None:
-        self.message.setStyleSheet(_ERROR_STYLE)
+        show_status(self.message, "failed")
         self.message.setText(text)
         self.message.show()
 
     def _show_info(self, text: str) -> None:
+        show_status(self.message, None)
         self.message.setStyleSheet(_NOTE_STYLE)
         self.message.setText(text)
         self.message.setVisible(bool(text))
@@ -222,13 +221,13 @@ class KernelsView(QWidget):
                     "in %1 as chosen (fp32 runs faster there)"
                 ).replace("%1", str(self.dtype.currentData()))
             )
-            self.device_label.setStyleSheet(_CPU_STYLE)
+            show_status(self.device_label, "warning", bold=True)  # slower than a GPU
         else:
             names = [str(d.get("name", "?")) for d in hello.devices if d.get("kind") == "cuda"]
             self.device_label.setText(
                 self.tr("%1 (CUDA events)").replace("%1", names[0] if names else "cuda")
             )
-            self.device_label.setStyleSheet(_GPU_STYLE)
+            show_status(self.device_label, "ok", bold=True)
 
     def on_cpu(self) -> bool:
         return self.hello is None or target_device(self.hello) == "cpu"

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
 
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.panes_model import PaneModel, PaneState
-from workbench.ui.theme import FAILURE_RED, chart_colors
+from workbench.ui.retranslate import Retranslating
+from workbench.ui.theme import chart_colors, status_color
 
 BAR_INTERVAL_S = 0.25
 CURVE_INTERVAL_S = 0.1
@@ -55,18 +56,14 @@ def cache_static_parts(plot: pg.PlotWidget) -> None:
         legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
 
-class LivePlots(QWidget):
+class LivePlots(Retranslating, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.tokens_plot = pg.PlotWidget(title=self.tr("Output tokens vs time"))
-        self.tokens_plot.setLabel("bottom", self.tr("seconds since the request was sent"))
-        self.tokens_plot.setLabel("left", self.tr("tokens"))
+        self.tokens_plot = pg.PlotWidget(title=" ")
         self.tokens_plot.showGrid(x=True, y=True, alpha=0.2)
         self.tokens_plot.addLegend(offset=(10, 10))
-        self.ttft_plot = pg.PlotWidget(title=self.tr("Time to first token"))
-        self.ttft_plot.setLabel("left", self.tr("TTFT (ms)"))
-        self.decode_plot = pg.PlotWidget(title=self.tr("Decode speed"))
-        self.decode_plot.setLabel("left", self.tr("decode (tokens/s)"))
+        self.ttft_plot, self.decode_plot = pg.PlotWidget(title=" "), pg.PlotWidget(title=" ")
+        self._retitle()
         for plot in (self.ttft_plot, self.decode_plot):
             plot.showGrid(y=True, alpha=0.2)
             plot.getAxis("bottom").setStyle(tickTextOffset=4)
@@ -128,6 +125,21 @@ class LivePlots(QWidget):
     def points(self) -> int:
         """How many points the token curves hold (for tests and the frame budget)."""
         return sum(0 if c.xData is None else len(c.xData) for c in self._curves)
+
+    def _retitle(self) -> None:
+        """The charts' titles and axis labels in the language installed."""
+        color = chart_colors(self.palette())[1].name()
+        self.tokens_plot.setTitle(self.tr("Output tokens vs time"), color=color)
+        self.tokens_plot.setLabel("bottom", self.tr("seconds since the request was sent"))
+        self.tokens_plot.setLabel("left", self.tr("tokens"))
+        self.ttft_plot.setTitle(self.tr("Time to first token"), color=color)
+        self.ttft_plot.setLabel("left", self.tr("TTFT (ms)"))
+        self.decode_plot.setTitle(self.tr("Decode speed"), color=color)
+        self.decode_plot.setLabel("left", self.tr("decode (tokens/s)"))
+
+    def retranslate(self) -> None:
+        self._retitle()
+        self._failure_keys = [None, None]  # a failed bar's label is written again
 
     def paint(self, panes: Sequence[PaneModel]) -> None:
         now = time.monotonic()
@@ -214,8 +226,10 @@ class LivePlots(QWidget):
         top: float,
     ) -> None:
         """A failed pane is a hatched full-height bar naming its error class, never a zero."""
+        failure = status_color("failed", self.palette()).name()  # the theme's, at each switch
         key = (
             top,
+            failure,
             tuple(str(p.error_class) if bad else "" for p, bad in zip(panes, failed, strict=False)),
         )
         if self._failure_keys[slot] == key:
@@ -229,14 +243,14 @@ class LivePlots(QWidget):
         for i, (pane, bad) in enumerate(zip(panes, failed, strict=False)):
             if not bad:
                 continue
-            brush = QBrush(QColor(FAILURE_RED), Qt.BrushStyle.BDiagPattern)
+            brush = QBrush(QColor(failure), Qt.BrushStyle.BDiagPattern)
             bar = pg.BarGraphItem(
                 x=[i], height=[top * 0.98], width=0.6, brush=brush,
-                pen=pg.mkPen(FAILURE_RED, width=1.5, style=Qt.PenStyle.DashLine),
+                pen=pg.mkPen(failure, width=1.5, style=Qt.PenStyle.DashLine),
             )  # fmt: skip
             label = pg.TextItem(
                 self.tr("failed: %1").replace("%1", str(pane.error_class or "?")),
-                color=FAILURE_RED,
+                color=failure,
                 angle=90,
                 anchor=(0.5, 0.5),
                 fill=pg.mkBrush(label_fill),

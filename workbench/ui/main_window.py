@@ -33,8 +33,9 @@ from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.results_view import ResultsView
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.route_preset import route_pair
-from workbench.ui.run_clock import Flight, RunClock
+from workbench.ui.run_clock import RunClock, flights
 from workbench.ui.run_status import run_status_text
 from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
 from workbench.ui.session import Session
@@ -42,6 +43,7 @@ from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.sweep_view import SweepView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
+from workbench.ui.window_state import WindowState
 
 if TYPE_CHECKING:
     from workbench.core.providers import Provider
@@ -57,7 +59,7 @@ PRESETS: dict[str, tuple[str, ...]] = {
 CLOCK_REFRESH_S = 0.25
 
 
-class MainWindow(QMainWindow):
+class MainWindow(Retranslating, WindowState, QMainWindow):
     """Widgets call the session and listen to it; they never touch the network or the store."""
 
     shown = Signal()
@@ -66,8 +68,8 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.session = session
         self.settings = settings or QSettings("attention-workbench", "workbench")
-        self.setWindowTitle(self.tr("Attention Workbench"))
         self.resize(1400, 900)
+        self._local_url: str | None = None
         self.choices: list[tuple[str, str]] = []
         self.pane_keys: list[str] = []
         self.pane_widgets: list[PaneWidget] = []
@@ -90,15 +92,14 @@ class MainWindow(QMainWindow):
         self.history_view = HistoryView(session)
         self.summary_view = SummaryView()
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.compare, self.tr("Compare"))
-        self.tabs.addTab(self.sweep_view, self.tr("Sweep"))
-        self.tabs.addTab(self.results_view, self.tr("Results"))
-        self.tabs.addTab(self.history_view, self.tr("History"))
-        self.tabs.addTab(self.summary_view, self.tr("Summary"))
+        for tab in (self.compare, self.sweep_view, self.results_view, self.history_view):
+            self.tabs.addTab(tab, "")  # titled by retranslate(), in the language installed
+        self.tabs.addTab(self.summary_view, "")
         self.setCentralWidget(self.tabs)
         self._build_toolbar()
         self._build_status_bar()
         self.menus = MenuBar(self)
+        self.retranslate()
         label_fields(self)
         self.theme.changed.connect(self.apply_palette)
         # the charts were made after theme.apply() set pyqtgraph's colours: only the banner's
@@ -115,6 +116,8 @@ class MainWindow(QMainWindow):
         self.history_view.replay_requested.connect(self.replay)
         self.history_view.open_requested.connect(self._show_results)
         self.history_view.imported.connect(self._add_imported)
+        self.history_view.imported_aggregates.connect(self.sweep_view.add_imported)
+        self.history_view.imported_aggregates.connect(self.summary_view.set_imported)
         self.session.run_started.connect(self._on_run_started)
         self.sweep_view.run_requested.connect(self._run_sweep)
         self.sweep_view.stop_requested.connect(self.session.stop_all)
@@ -145,7 +148,7 @@ class MainWindow(QMainWindow):
         self.progress_bar.hide()
         self.eta = QLabel()
         self.eta.setObjectName("runClock")
-        self.local_label = QLabel(self.tr("Starting the built-in provider…"))
+        self.local_label = QLabel()
         status = self.statusBar()
         status.addWidget(self.local_label, 1)
         status.addPermanentWidget(self.eta)
@@ -183,6 +186,8 @@ class MainWindow(QMainWindow):
     def apply_palette(self, palette: QPalette) -> None:
         """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
         recolor_charts(self, palette)
+        self.sweep_view.restyle()
+        self._paint()  # a failed pane's hatched bar takes the new failure colour
         for widget in self.pane_widgets:
             widget.restyle(palette)
         self.replay_banner.setStyleSheet(notice_style("replayBanner", palette))
@@ -256,13 +261,18 @@ class MainWindow(QMainWindow):
     # ---- runs ----
 
     def build_plan(
-        self, lengths: Sequence[int] | None = None, repeats: int = 1, kind: str = "comparison"
+        self,
+        lengths: Sequence[int] | None = None,
+        repeats: int = 1,
+        kind: str = "comparison",
+        levels: Sequence[int] = (1,),
     ) -> RunPlan:
         """The panes' targets (each with its provider's limits) and the window's choices."""
         targets = [p.target for p in self.session.panes if p.target is not None]
         choices = Choices(
             prompt_lengths=tuple(lengths or (self.prompt.tokens(),)),
             repeats=repeats,
+            concurrency_levels=tuple(levels),
             max_tokens=self.prompt.max_tokens.value(),
             mode=self.mode.currentData(),
             language=self.prompt.language.currentData(),
@@ -286,12 +296,16 @@ class MainWindow(QMainWindow):
             )
 
     def _plan_or_say(
-        self, lengths: Sequence[int] | None = None, repeats: int = 1, kind: str = "comparison"
+        self,
+        lengths: Sequence[int] | None = None,
+        repeats: int = 1,
+        kind: str = "comparison",
+        levels: Sequence[int] = (1,),
     ) -> RunPlan | None:
         """The plan, or None after the status bar says which value is out of range (a saved
         provider's timeout beyond a day, say) and where to change it."""
         try:
-            return self.build_plan(lengths, repeats, kind)
+            return self.build_plan(lengths, repeats, kind, levels)
         except ValueError as exc:
             self.statusBar().showMessage(
                 self.tr("Cannot run: %1. Change it in the Providers tab.").replace("%1", str(exc))
@@ -308,8 +322,9 @@ class MainWindow(QMainWindow):
         self.plots.expect_tokens(plan.max_tokens)
         return self.session.start_run(plan)
 
-    def _run_sweep(self, lengths: list[int], repeats: int) -> None:
-        plan = None if self.session.running else self._plan_or_say(lengths, repeats, "sweep")
+    def _run_sweep(self, lengths: list[int], repeats: int, levels: list[int]) -> None:
+        running = self.session.running
+        plan = None if running else self._plan_or_say(lengths, repeats, "sweep", levels)
         if plan is not None:
             self._warn_shared_server(plan)
             self.sweep_view.order = [t.model for t in plan.targets]
@@ -375,7 +390,7 @@ class MainWindow(QMainWindow):
         if not self.session.running or now - self._clock_at < CLOCK_REFRESH_S:
             return
         self._clock_at = now
-        share, eta = self.clock.estimate(self._flights(now))
+        share, eta = self.clock.estimate(flights(self.session.panes, self._max_tokens, now))
         if share is None:
             self.progress_bar.setRange(0, 0)  # busy: how far along is not known yet
         else:
@@ -390,17 +405,6 @@ class MainWindow(QMainWindow):
         self.eta.setText(f"{elapsed} · {left}")
         if self.run_kind == "sweep":
             self.sweep_view.set_progress(self.clock.done, self.clock.total, eta)
-
-    def _flights(self, now: float) -> list[Flight]:
-        """The panes' requests in flight; a streaming one knows its own time left."""
-        flights = []
-        for p in self.session.panes:
-            if p.t_send_ns is None or p.result is not None or p.request_id is None:
-                continue
-            rate = p.decode_tps()
-            left = (self._max_tokens - p.tokens) / rate if rate else None
-            flights.append(Flight(now - p.t_send_ns / 1e9, left))
-        return flights
 
     def _on_request_finished(self, result: RequestResult) -> None:
         if result.phase == "calibration":  # a row of the table, outside the plan and figures
@@ -458,9 +462,32 @@ class MainWindow(QMainWindow):
         self.summary_view.set_report(report, baseline=order[0] if order else None)
 
     def _on_local_ready(self, url: str) -> None:
+        self._local_url = url
         self.local_label.setText(
             self.tr("Built-in provider at %1 (simulated models)").replace("%1", url)
         )
+
+    def retranslate(self) -> None:
+        """The window's own texts (title, tabs, menus, status bar) in the language installed;
+        every widget inside does its own on the same LanguageChange event."""
+        self.setWindowTitle(self.tr("Attention Workbench"))
+        titles = [
+            (self.compare, self.tr("Compare")),
+            (self.sweep_view, self.tr("Sweep")),
+            (self.results_view, self.tr("Results")),
+            (self.history_view, self.tr("History")),
+            (self.summary_view, self.tr("Summary")),
+            (getattr(self, "provider_panel", None), self.tr("Providers")),
+            (getattr(self, "kernels_view", None), self.tr("Kernels")),
+        ]
+        for tab, title in titles:
+            if tab is not None and self.tabs.indexOf(tab) >= 0:
+                self.tabs.setTabText(self.tabs.indexOf(tab), title)
+        self.menus.retranslate()
+        self._refresh_context()  # the panes' context notes
+        self.local_label.setText(self.tr("Starting the built-in provider…"))
+        if self._local_url is not None:
+            self._on_local_ready(self._local_url)
 
     def _show_results(self, results: list[RequestResult]) -> None:
         """A run opened from the history: the Results table and the Summary show it; a sweep
@@ -468,8 +495,11 @@ class MainWindow(QMainWindow):
         self.shown_runs.show(r.run_id for r in results)
         self.results_view.set_results(self.shown_runs.table_rows())
         measured = self.results
-        lengths = {r.prompt_tokens_target for r in measured}
-        self.run_kind = "sweep" if len(lengths) > 1 else "comparison"
+        lengths, levels = (
+            {r.prompt_tokens_target for r in measured},
+            {r.concurrency for r in measured},
+        )
+        self.run_kind = "sweep" if len(lengths) > 1 or len(levels) > 1 else "comparison"
         if self.run_kind == "sweep":
             self.sweep_view.order = []
             self.sweep_view.set_results(measured)
@@ -525,43 +555,13 @@ class MainWindow(QMainWindow):
                 self.tr("Wrote %1 chart files").replace("%1", str(len(written))), 5000
             )
 
-    # ---- persistence ----
-
-    def save_state(self) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
-        self.settings.setValue("panes", self.pane_keys)
-        self.settings.setValue("prompt_tokens", self.prompt.tokens())
-        self.settings.setValue("mode", self.mode.currentData())
-
-    def restore_state(self) -> bool:
-        """Restore the last layout; False on a first launch."""
-        panes = self.settings.value("panes")
-        geometry = self.settings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-            self.restoreState(self.settings.value("window/state"))
-        tokens = self.settings.value("prompt_tokens")
-        if tokens is not None:
-            self.prompt.set_tokens(int(tokens))
-        mode = self.settings.value("mode")
-        if mode:
-            self.mode.setCurrentIndex(max(0, self.mode.findData(mode)))
-        if isinstance(panes, list) and len(panes) >= 2:
-            known = {k for k, _ in self.choices}
-            keys = [k for k in panes if k in known]
-            if len(keys) >= 2:
-                self.set_panes(keys)
-                self.preset.setCurrentIndex(self.preset.findData("custom"))
-                return True
-        return False
-
     # ---- providers tab ----
 
     def add_provider_tab(self, panel: ProviderPanel) -> None:
         """Add the Providers tab; when its providers change, the panes' choices follow."""
         self.provider_panel = panel
-        self.tabs.addTab(panel, self.tr("Providers"))
+        self.tabs.addTab(panel, "")
+        self.retranslate()
         label_fields(panel)
         panel.providers_changed.connect(self._on_providers_changed)
 
@@ -578,7 +578,8 @@ class MainWindow(QMainWindow):
     def add_kernels_tab(self, view: KernelsView) -> None:
         """Add the Kernels tab; the app awaits `view.aclose()` on exit to stop its worker."""
         self.kernels_view = view
-        self.tabs.addTab(view, self.tr("Kernels"))
+        self.tabs.addTab(view, "")
+        self.retranslate()
         label_fields(view)
 
     def showEvent(self, event) -> None:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import platform
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QUrl, qVersion
+from PySide6.QtCore import QCoreApplication, QObject, QUrl, qVersion
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QMenu, QMessageBox
 
 import workbench
+from workbench.ui.theme import CHOICES
+from workbench.ui.translators import install_translators
 
 if TYPE_CHECKING:
     from workbench.ui.main_window import MainWindow
@@ -53,54 +56,67 @@ class MenuBar(QObject):
         super().__init__(window)
         self.window = window
         bar = window.menuBar()
-        self.file_menu = bar.addMenu(self.tr("&File"))
+        self.file_menu = bar.addMenu("")
         self.file_menu.addAction(window.export_action)
         self.file_menu.addAction(window.export_chart_action)
         self.file_menu.addSeparator()
-        self.quit_action = QAction(self.tr("&Quit"), window)
+        self.quit_action = QAction(window)
         # Ctrl+Q spelled out: StandardKey.Quit is empty on Windows and without a platform theme
         self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         self.quit_action.triggered.connect(window.close)
         self.file_menu.addAction(self.quit_action)
 
-        self.view_menu = bar.addMenu(self.tr("&View"))
-        self.theme_menu = self.view_menu.addMenu(self.tr("&Theme"))
+        self.view_menu = bar.addMenu("")
+        self.theme_menu = self.view_menu.addMenu("")
         self.theme_actions = self._choices(
-            self.theme_menu,
-            [
-                ("system", self.tr("&System")),
-                ("light", self.tr("&Light")),
-                ("dark", self.tr("&Dark")),
-            ],
-            window.theme.choice,
-            window.theme.set_choice,
+            self.theme_menu, list(CHOICES), window.theme.choice, window.theme.set_choice
         )
-        self.language_menu = self.view_menu.addMenu(self.tr("&Language"))
+        self.language_menu = self.view_menu.addMenu("")
         saved = str(window.settings.value("language", "") or "")
         self.language_actions = self._choices(
-            self.language_menu, list(LANGUAGES), saved, self._set_language
+            self.language_menu, [key for key, _name in LANGUAGES], saved, self._set_language
         )
+        for key, name in LANGUAGES:  # each language in its own words, never translated
+            self.language_actions[key].setText(name)
 
-        self.help_menu = bar.addMenu(self.tr("&Help"))
-        self.docs_action = QAction(self.tr("&Documentation"), window)
+        self.help_menu = bar.addMenu("")
+        self.docs_action = QAction(window)
         self.docs_action.setShortcut(QKeySequence("F1"))
         self.docs_action.triggered.connect(self.open_docs)
-        self.about_action = QAction(self.tr("&About Attention Workbench"), window)
+        self.about_action = QAction(window)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.show_about)
         self.help_menu.addAction(self.docs_action)
         self.help_menu.addAction(self.about_action)
         self.about_box: QMessageBox | None = None
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every menu title and item in the language now installed."""
+        self.file_menu.setTitle(self.tr("&File"))
+        self.quit_action.setText(self.tr("&Quit"))
+        self.view_menu.setTitle(self.tr("&View"))
+        self.theme_menu.setTitle(self.tr("&Theme"))
+        for key, text in (
+            ("system", self.tr("&System")),
+            ("light", self.tr("&Light")),
+            ("dark", self.tr("&Dark")),
+        ):
+            self.theme_actions[key].setText(text)
+        self.language_menu.setTitle(self.tr("&Language"))
+        self.help_menu.setTitle(self.tr("&Help"))
+        self.docs_action.setText(self.tr("&Documentation"))
+        self.about_action.setText(self.tr("&About Attention Workbench"))
 
     def _choices(
-        self, menu: QMenu, items: list[tuple[str, str]], current: str, pick
+        self, menu: QMenu, keys: list[str], current: str, pick: Callable[[str], object]
     ) -> dict[str, QAction]:
         group = QActionGroup(menu)
         group.setExclusive(True)
         actions = {}
-        for key, label in items:
-            action = QAction(label, menu, checkable=True)
+        for key in keys:
+            action = QAction(menu, checkable=True)
             action.setChecked(key == current)
             action.setData(key)
             action.triggered.connect(lambda _checked=False, k=key: pick(k))
@@ -110,14 +126,14 @@ class MenuBar(QObject):
         return actions
 
     def _set_language(self, language: str) -> None:
-        """Saved for the next start: every label is translated once, when it is built."""
+        """Switch now: the new translators make every open widget set its texts again."""
         self.window.settings.setValue("language", language)
         self.window.settings.sync()
+        app = QCoreApplication.instance()
+        assert app is not None
+        install_translators(app, language)
         name = dict(LANGUAGES)[language]
-        self.window.statusBar().showMessage(
-            self.tr("The language changes to %1 at the next start.").replace("%1", name),
-            10000,
-        )
+        self.window.statusBar().showMessage(self.tr("Language: %1").replace("%1", name), 10000)
 
     def open_docs(self) -> bool:
         folder = docs_folder()

@@ -25,6 +25,7 @@ from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
 from workbench.ui.panes_model import PaneModel, PaneState
 from workbench.ui.prompt_slider import tokens_label
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import error_colors
 
 NO_MODEL_GREY = "#7f8c8d"  # the pane's top border before a model is chosen
@@ -73,7 +74,11 @@ class DisplayBreaks:
         return text[:cut] + "\n" + rest
 
 
-class PaneWidget(QFrame):
+FIGURE_KEYS = ("ttft", "decode", "tokens", "elapsed", "cost")
+FIGURE_WIDEST = ("00,000 ms", "00,000.0 tok/s", "000,000", "0,000.0 s", "$0.00000")
+
+
+class PaneWidget(Retranslating, QFrame):
     """Shows a PaneModel; `choose` emits the picked choice key, `stop` the pane's wish to stop."""
 
     choose = Signal(int, str)
@@ -92,8 +97,7 @@ class PaneWidget(QFrame):
         self.picker = QComboBox()
         self.picker.setObjectName("modelPicker")
         self.picker.setMinimumContentsLength(18)
-        pane = index + 1
-        self.picker.setAccessibleName(self.tr("Model of pane %1").replace("%1", str(pane)))
+        self.pane = index + 1
         self.badge = QLabel("?")
         self.badge.setObjectName("attentionBadge")
         self.badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -104,19 +108,15 @@ class PaneWidget(QFrame):
         self.fit.setWordWrap(True)
         self.clamp_button = QPushButton()
         self.clamp_button.setObjectName("clampButton")
-        self.clamp_button.setAccessibleName(
-            self.tr("Fit the prompt to pane %1's context window").replace("%1", str(pane))
-        )
         self.clamp_button.hide()
         self.clamp_button.clicked.connect(
             lambda: self.clamp_to is not None and self.clamp.emit(self.clamp_to)
         )
-        self.stop_button = QPushButton(self.tr("Stop"))
+        self.stop_button = QPushButton()
         self.stop_button.setEnabled(False)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setObjectName("paneText")
-        self.text.setAccessibleName(self.tr("Answer in pane %1").replace("%1", str(pane)))
         self.text.setMaximumBlockCount(2000)
         self.text.setMinimumHeight(44)  # four panes fit a 1000 px window without scrolling
         self.error = QLabel()
@@ -125,13 +125,7 @@ class PaneWidget(QFrame):
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error.hide()
         self.figures = FigureStrip(
-            [
-                ("ttft", self.tr("TTFT"), "00,000 ms"),
-                ("decode", self.tr("decode"), "00,000.0 tok/s"),
-                ("tokens", self.tr("tokens"), "000,000"),
-                ("elapsed", self.tr("elapsed"), "0,000.0 s"),
-                ("cost", self.tr("cost"), "$0.00000"),
-            ]
+            [(key, "", widest) for key, widest in zip(FIGURE_KEYS, FIGURE_WIDEST, strict=True)]
         )
         self.figures.setObjectName("figures")
         header = QHBoxLayout()
@@ -159,6 +153,22 @@ class PaneWidget(QFrame):
             lambda _i: self.choose.emit(self.index, self.picker.currentData() or "")
         )
         self.stop_button.clicked.connect(lambda: self.stop.emit(self.index))
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The pane's fixed texts in the language installed; the figures' values and the
+        context note follow at the next paint and context refresh."""
+        pane = str(self.pane)
+        self.picker.setAccessibleName(self.tr("Model of pane %1").replace("%1", pane))
+        self.clamp_button.setAccessibleName(
+            self.tr("Fit the prompt to pane %1's context window").replace("%1", pane)
+        )
+        self.stop_button.setText(self.tr("Stop"))
+        self.text.setAccessibleName(self.tr("Answer in pane %1").replace("%1", pane))
+        self.figures.set_captions(
+            [self.tr("TTFT"), self.tr("decode"), self.tr("tokens"), self.tr("elapsed"),
+             self.tr("cost")]
+        )  # fmt: skip
 
     def set_choices(self, choices: list[tuple[str, str]], current: str) -> None:
         """(key, label) pairs; keys are 'provider|model'."""

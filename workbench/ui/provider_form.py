@@ -35,9 +35,9 @@ from workbench.core.providers import (
     normalize_base_url,
 )
 from workbench.core.secrets import is_env_var_name, parse_env_reference, redact
+from workbench.ui.theme import show_status
 
 NOTE_STYLE = "color: palette(mid);"
-_WARNING_STYLE = "color: #b71c1c; font-weight: bold;"
 
 
 class ProviderForm(QGroupBox):
@@ -150,7 +150,7 @@ class ProviderForm(QGroupBox):
             )
         )
         self.tls_warning.setWordWrap(True)
-        self.tls_warning.setStyleSheet(_WARNING_STYLE)
+        show_status(self.tls_warning, "failed", bold=True)  # a danger, not a hint
         self.form.addRow("", self.tls_warning)
 
     # ---- showing ----

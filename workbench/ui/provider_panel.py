@@ -17,7 +17,6 @@ import os
 from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -39,7 +38,7 @@ from qasync import asyncSlot
 from workbench.core.importers import ConfigImportError
 from workbench.core.providers import KeyRef, ModelEntry, Provider
 from workbench.core.secrets import KeyUnavailable, redact
-from workbench.ui.connection_test import ERROR_STYLE, MARK_COLORS, ConnectionTest
+from workbench.ui.connection_test import ConnectionTest
 from workbench.ui.import_preview import ImportPreviewDialog
 from workbench.ui.model_list import ModelList
 from workbench.ui.provider_controller import (
@@ -49,6 +48,7 @@ from workbench.ui.provider_controller import (
     ProviderController,
 )
 from workbench.ui.provider_form import ProviderForm
+from workbench.ui.theme import mark_item, show_status
 
 # What the core raises for the user's input or the world; shown in the status line. Anything
 # else is a bug and goes to the app's error sink.
@@ -200,7 +200,7 @@ class ProviderPanel(QWidget):
             item.setData(NAME_ROLE, provider.name)
             item.setToolTip(redact(provider.key.describe()))
             if not provider.verify_tls:
-                item.setForeground(QBrush(QColor(MARK_COLORS["fail"])))
+                mark_item(item, "failed")
             self.list.addItem(item)
         self.list.blockSignals(False)
         if current is not None:
@@ -315,11 +315,11 @@ class ProviderPanel(QWidget):
     # ---- status ----
 
     def _error(self, message: str | BaseException) -> None:
-        self.status.setStyleSheet(ERROR_STYLE)
+        show_status(self.status, "failed")
         self.status.setText(redact(str(message)))
 
     def _info(self, message: str) -> None:
-        self.status.setStyleSheet("")
+        show_status(self.status, None)
         self.status.setText(redact(message))
 
     # ---- actions (async: the widget awaits the controller and shows the outcome) ----

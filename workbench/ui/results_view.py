@@ -210,6 +210,7 @@ class ResultsView(QWidget):
             self.aggregate_model.set_rows(rows)
             self.proxy.setSourceModel(self.aggregate_model)
         else:
-            self.requests_model.set_rows([[row_for(r)[c] for c in COLUMNS] for r in self.results])
+            rows = [[row[c] for c in COLUMNS] for row in map(row_for, self.results)]  # once a row
+            self.requests_model.set_rows(rows)
             self.proxy.setSourceModel(self.requests_model)
         self.count.setText(self.tr("%1 requests").replace("%1", str(len(self.results))))

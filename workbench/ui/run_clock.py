@@ -11,7 +11,10 @@ the requests that run side by side. Where nothing is known yet, the estimate is 
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from workbench.ui.panes_model import PaneModel
 
 MIN_SHARE_LEFT = 0.1  # a request past the typical duration still has a little to go
 
@@ -67,3 +70,15 @@ class RunClock:
         shares = sum(f.age_s / (f.age_s + left) if f.age_s + left > 0 else 0.0
                      for f, left in zip(flights, known, strict=True))  # fmt: skip
         return min(1.0, (self.done + shares) / self.total), eta
+
+
+def flights(panes: Sequence[PaneModel], max_tokens: int, now: float) -> list[Flight]:
+    """The panes' requests in flight; a streaming one knows its own time left."""
+    out = []
+    for p in panes:
+        if p.t_send_ns is None or p.result is not None or p.request_id is None:
+            continue
+        rate = p.decode_tps()
+        left = (max_tokens - p.tokens) / rate if rate else None
+        out.append(Flight(now - p.t_send_ns / 1e9, left))
+    return out

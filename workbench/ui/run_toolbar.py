@@ -6,42 +6,61 @@ from __future__ import annotations
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox, QToolBar, QWidget
 
+from workbench.ui.retranslate import Retranslating
+
 MAX_PANES = 8
 
 
-class RunToolbar(QToolBar):
+class RunToolbar(Retranslating, QToolBar):
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
-        self.setWindowTitle(self.tr("Run"))
         self.setObjectName("mainToolbar")
         self.preset = QComboBox()
-        self.preset.addItem(self.tr("Preset: real models (GQA vs MLA)"), "real")
-        self.preset.addItem(self.tr("Preset: attention only (70B twins)"), "attention")
-        self.preset.addItem(self.tr("Preset: Gateway overhead (direct vs gateway)"), "gateway")
-        self.preset.addItem(self.tr("Custom"), "custom")
-        self.preset.setAccessibleName(self.tr("Preset"))
+        for key in ("real", "attention", "gateway", "custom"):
+            self.preset.addItem("", key)
         self.addWidget(self.preset)
         self.addSeparator()
-        panes_label = QLabel(self.tr(" &Panes "))
-        self.addWidget(panes_label)
+        self.panes_label = QLabel()
+        self.addWidget(self.panes_label)
         self.pane_count = QSpinBox()
         self.pane_count.setRange(2, MAX_PANES)
-        panes_label.setBuddy(self.pane_count)
+        self.panes_label.setBuddy(self.pane_count)
         self.addWidget(self.pane_count)
         self.mode = QComboBox()
-        self.mode.setAccessibleName(self.tr("Run mode"))
-        self.mode.addItem(self.tr("All at once"), "parallel")
-        self.mode.addItem(self.tr("One after another"), "sequential")
+        self.mode.addItem("", "parallel")
+        self.mode.addItem("", "sequential")
         self.addWidget(self.mode)
         self.addSeparator()
-        self.run_action = self._action(self.tr("Run all"), "Ctrl+R")
-        self.stop_action = self._action(self.tr("Stop all"), "Ctrl+.")
+        self.run_action = self._action("Ctrl+R")
+        self.stop_action = self._action("Ctrl+.")
         self.stop_action.setEnabled(False)
-        self.export_action = self._action(self.tr("Export CSV…"), "Ctrl+E")
-        self.export_chart_action = self._action(self.tr("Export charts…"), "Ctrl+Shift+E")
+        self.export_action = self._action("Ctrl+E")
+        self.export_chart_action = self._action("Ctrl+Shift+E")
+        self.retranslate()
 
-    def _action(self, text: str, shortcut: str) -> QAction:
-        action = QAction(text, self)
+    def retranslate(self) -> None:
+        """Every text of the toolbar in the language installed (View → Language)."""
+        self.setWindowTitle(self.tr("Run"))
+        presets = (
+            self.tr("Preset: real models (GQA vs MLA)"),
+            self.tr("Preset: attention only (70B twins)"),
+            self.tr("Preset: Gateway overhead (direct vs gateway)"),
+            self.tr("Custom"),
+        )
+        for index, text in enumerate(presets):
+            self.preset.setItemText(index, text)
+        self.preset.setAccessibleName(self.tr("Preset"))
+        self.panes_label.setText(self.tr(" &Panes "))
+        self.mode.setAccessibleName(self.tr("Run mode"))
+        self.mode.setItemText(0, self.tr("All at once"))
+        self.mode.setItemText(1, self.tr("One after another"))
+        self.run_action.setText(self.tr("Run all"))
+        self.stop_action.setText(self.tr("Stop all"))
+        self.export_action.setText(self.tr("Export CSV…"))
+        self.export_chart_action.setText(self.tr("Export charts…"))
+
+    def _action(self, shortcut: str) -> QAction:
+        action = QAction(self)
         action.setShortcut(QKeySequence(shortcut))
         self.addAction(action)
         return action

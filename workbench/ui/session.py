@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientOptions, ClientPool
+from workbench.core.imported_figures import ImportedFigures, imported_figures
 from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
 from workbench.core.plan import local_target, saved_target
 from workbench.core.prompts import PromptBuilder
@@ -195,6 +196,14 @@ class Session(QObject):
 
     def request_ids(self, run_id: str) -> list[str]:
         return [] if self.store is None else self.store.request_ids(run_id)
+
+    def imported_figures(self, run_id: str) -> ImportedFigures | None:
+        """An imported run's own aggregates in our terms (None: not imported, or none kept)."""
+        if self.store is None:
+            return None
+        return imported_figures(
+            run_id, self.store.run(run_id).config, self.store.aggregates(run_id)
+        )
 
     def rows(self, run_ids: Sequence[str]) -> list[RequestResult]:
         """The rows of these runs as the history holds them, run by run (warm-ups left out:

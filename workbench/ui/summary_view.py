@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.imported_figures import ImportedFigures
 from workbench.core.summary import SummaryReport
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.summary_page import (
     PAGE_WIDTH,
     PAPERS,
@@ -92,7 +94,11 @@ class SummaryCanvas(QWidget):
         painter.end()
 
 
-class SummaryView(QWidget):
+def _number(value: float | None, digits: int) -> str:
+    return "–" if value is None else f"{value:,.{digits}f}"
+
+
+class SummaryView(Retranslating, QWidget):
     """A scrollable preview of the pages with the paper size and export buttons."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -102,17 +108,16 @@ class SummaryView(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidget(self.canvas)
         self.scroll.setWidgetResizable(True)
-        self.refresh_button = QPushButton(self.tr("Refresh from the latest results"))
+        self.refresh_button = QPushButton()
         self.paper = QComboBox()
         for name in PAPERS:
             self.paper.addItem(name, name)
         self.paper.setCurrentIndex(self.paper.findData(self.canvas.paper))
-        self.png_button = QPushButton(self.tr("Export PNG…"))
-        self.pdf_button = QPushButton(self.tr("Export PDF…"))
-        self.empty = QLabel(self.tr("Run a comparison or a sweep: its summary appears here."))
+        self.png_button, self.pdf_button = QPushButton(), QPushButton()
+        self.empty, self.paper_label = QLabel(), QLabel()
         bar = QHBoxLayout()
         bar.addWidget(self.refresh_button)
-        bar.addWidget(QLabel(self.tr("Paper")))
+        bar.addWidget(self.paper_label)
         bar.addWidget(self.paper)
         bar.addWidget(self.png_button)
         bar.addWidget(self.pdf_button)
@@ -120,11 +125,45 @@ class SummaryView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.empty)
+        self.imported: list[ImportedFigures] = []  # runs imported with aggregates only
+        self.imported_label = QLabel()
+        self.imported_label.setObjectName("summaryImported")
+        self.imported_label.setWordWrap(True)
+        self.imported_label.hide()
+        layout.addWidget(self.imported_label)
         layout.addWidget(self.scroll, 1)
+        self.retranslate()
         self.paper.currentIndexChanged.connect(self._on_paper)
         self.png_button.clicked.connect(lambda: self._export_dialog(".png"))
         self.pdf_button.clicked.connect(lambda: self._export_dialog(".pdf"))
         self._sync()
+
+    def retranslate(self) -> None:
+        """The tab's buttons and labels in the language installed."""
+        self.refresh_button.setText(self.tr("Refresh from the latest results"))
+        self.png_button.setText(self.tr("Export PNG…"))
+        self.pdf_button.setText(self.tr("Export PDF…"))
+        self.empty.setText(self.tr("Run a comparison or a sweep: its summary appears here."))
+        self.paper_label.setText(self.tr("Paper"))
+        self.set_imported([])
+
+    def set_imported(self, figures: list[ImportedFigures]) -> None:
+        """Imported runs without per-request rows, listed under the pages with the file's own
+        median and mean (they have no rows for the page's tables and charts)."""
+        known = {f.run_id for f in self.imported}
+        self.imported += [f for f in figures if f.run_id not in known]
+        lines = [
+            self.tr("%1 (imported from %2): TTFT median %3 ms, mean %4 ms; decode median %5 tok/s")
+            .replace("%1", f.model)
+            .replace("%2", f.tool)
+            .replace("%3", _number(f.ttft_ms[0], 0))
+            .replace("%4", _number(f.ttft_ms[1], 0))
+            .replace("%5", _number(f.decode_tps[0], 1))
+            for f in self.imported
+        ]
+        title = self.tr("Imported results, the files' own aggregates (no per-request rows):")
+        self.imported_label.setText("\n".join([title, *lines]))
+        self.imported_label.setVisible(bool(lines))
 
     def set_report(self, report: SummaryReport, baseline: str | None = None) -> None:
         self.document = SummaryDocument(report, baseline)

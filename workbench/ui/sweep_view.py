@@ -17,17 +17,22 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from workbench.core.imported_figures import ImportedFigures
 from workbench.core.results import RequestResult
-from workbench.core.summary import summarize
+from workbench.core.run_plan import MAX_CONCURRENCY
+from workbench.core.summary import CellSummary, summarize
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.colors import model_color
 from workbench.ui.prompt_slider import tokens_label
+from workbench.ui.retranslate import Retranslating
+from workbench.ui.theme import chart_colors, status_color
 
 SWEEP_LENGTHS = (1024, 4096, 16384, 32768, 65536, 131072, 262144, 1048576)
 DEFAULT_CHECKED = (1024, 4096, 16384, 32768, 65536)
@@ -42,32 +47,40 @@ FIGURES = (
 
 
 REDRAW_MS = 250
+# imported runs' points: hollow diamonds in colours the models' palette (colors.py) leaves free
+IMPORTED_COLORS = ("#7f7f7f", "#17becf", "#bcbd22", "#e377c2")
 
 
-class SweepView(QWidget):
-    run_requested = Signal(list, int)  # lengths, repeats
+class SweepView(Retranslating, QWidget):
+    run_requested = Signal(list, int, list)  # lengths, repeats, concurrency levels
     stop_requested = Signal()
 
     def __init__(self, session: object | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.results: list[RequestResult] = []
         self.order: list[str] = []  # models in the panes' order, for the legend and colours
+        self.imported: list[ImportedFigures] = []  # runs imported with aggregates only
         self.length_boxes: dict[int, QCheckBox] = {}
         controls = QHBoxLayout()
-        controls.addWidget(QLabel(self.tr("Prompt lengths:")))
+        self.lengths_label, self.repeats_label = QLabel(), QLabel()
+        self.concurrency_label = QLabel()
+        controls.addWidget(self.lengths_label)
         for n in SWEEP_LENGTHS:
             box = QCheckBox(tokens_label(n))
             box.setChecked(n in DEFAULT_CHECKED)
             self.length_boxes[n] = box
             controls.addWidget(box)
         controls.addSpacing(12)
-        controls.addWidget(QLabel(self.tr("repeats")))
+        controls.addWidget(self.repeats_label)
         self.repeats = QSpinBox()
         self.repeats.setRange(1, 100)
         self.repeats.setValue(3)
         controls.addWidget(self.repeats)
-        self.run_button = QPushButton(self.tr("Run sweep"))
-        self.cancel_button = QPushButton(self.tr("Cancel"))
+        controls.addWidget(self.concurrency_label)
+        self.concurrency = QLineEdit("1")
+        self.concurrency.setMaximumWidth(90)
+        controls.addWidget(self.concurrency)
+        self.run_button, self.cancel_button = QPushButton(), QPushButton()
         self.cancel_button.setEnabled(False)
         controls.addWidget(self.run_button)
         controls.addWidget(self.cancel_button)
@@ -79,10 +92,8 @@ class SweepView(QWidget):
         self.legend = QLabel()
         self.legend.setObjectName("sweepLegend")
         self.legend.setWordWrap(True)
-        for key, title, unit in FIGURES:
-            plot = pg.PlotWidget(title=self.tr(title))
-            plot.setLabel("bottom", self.tr("prompt tokens (log scale)"))
-            plot.setLabel("left", self.tr(unit))
+        for key, _title, _unit in FIGURES:
+            plot = pg.PlotWidget(title=" ")
             plot.showGrid(x=True, y=True, alpha=0.2)
             plot.setMinimumSize(220, 200)
             axis = plot.getAxis("bottom")
@@ -103,16 +114,53 @@ class SweepView(QWidget):
         self._redraw_timer.setSingleShot(True)
         self._redraw_timer.setInterval(REDRAW_MS)
         self._redraw_timer.timeout.connect(self.flush)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text of the tab and its charts in the language installed."""
+        self.lengths_label.setText(self.tr("Prompt lengths:"))
+        self.repeats_label.setText(self.tr("repeats"))
+        self.concurrency_label.setText(self.tr("concurrency"))
+        self.concurrency.setAccessibleName(self.tr("Concurrency levels"))
+        self.concurrency.setToolTip(
+            self.tr(
+                "Requests in flight per model; several levels (1,4,16) run in turn and the "
+                "charts show concurrency on the x axis"
+            )
+        )
+        self.run_button.setText(self.tr("Run sweep"))
+        self.cancel_button.setText(self.tr("Cancel"))
+        foreground = chart_colors(self.palette())[1].name()
+        for key, title, unit in FIGURES:
+            self.plots[key].setTitle(self.tr(title), color=foreground)
+            self.plots[key].setLabel("left", self.tr(unit))
+        self._set_axis([])  # the x axis' label; a redraw sets its range again
+        self.restyle()
 
     def lengths(self) -> list[int]:
         return [n for n, box in self.length_boxes.items() if box.isChecked()]
 
+    def levels(self) -> list[int] | None:
+        """The concurrency levels typed (1,4,16), or None when they are not numbers in range."""
+        try:
+            levels = [int(part) for part in self.concurrency.text().split(",") if part.strip()]
+        except ValueError:
+            return None
+        ok = levels and all(1 <= n <= MAX_CONCURRENCY for n in levels)
+        return sorted(set(levels)) if ok else None
+
     def _on_run(self) -> None:
-        lengths = self.lengths()
-        if lengths:
-            self.run_requested.emit(lengths, self.repeats.value())
-        else:
+        lengths, levels = self.lengths(), self.levels()
+        if not lengths:
             self.status.setText(self.tr("Pick at least one prompt length."))
+        elif levels is None:
+            self.status.setText(
+                self.tr(
+                    "Concurrency: type levels from 1 to %1 separated by commas, e.g. 1,4,16."
+                ).replace("%1", str(MAX_CONCURRENCY))
+            )
+        else:
+            self.run_requested.emit(lengths, self.repeats.value(), levels)
 
     def set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running)
@@ -131,12 +179,21 @@ class SweepView(QWidget):
 
     def clear(self) -> None:
         self.results.clear()
+        self.imported.clear()
         self._stale = True
         self.flush()
 
     def set_results(self, results: Sequence[RequestResult]) -> None:
         """Show these rows instead (a run's, read from the history); drawn when next shown."""
         self.results = list(results)
+        self._stale = True
+        if self.isVisible():
+            self.flush()
+
+    def add_imported(self, figures: Sequence[ImportedFigures]) -> None:
+        """Runs imported without per-request rows: their own medians, as points of their own."""
+        known = {f.run_id for f in self.imported}
+        self.imported += [f for f in figures if f.run_id not in known]
         self._stale = True
         if self.isVisible():
             self.flush()
@@ -154,6 +211,12 @@ class SweepView(QWidget):
             self._stale = False
             self._redraw()
 
+    def restyle(self) -> None:
+        """A theme switch: the failure marks are drawn again in the new palette's colour."""
+        self._stale = True
+        if self.isVisible():
+            self.flush()
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.flush()
@@ -162,25 +225,55 @@ class SweepView(QWidget):
         self._redraw_timer.stop()  # flushed when shown again
         super().hideEvent(event)
 
+    @property
+    def axis(self) -> str:
+        """ "concurrency" for a sweep over concurrency levels at one prompt length (a
+        --compare-route run, a load sweep), else "prompt" (tokens)."""
+        measured = [r for r in self.results if not r.warmup]
+        one_length = len({r.prompt_tokens_target for r in measured}) <= 1
+        return (
+            "concurrency" if one_length and len({r.concurrency for r in measured}) > 1 else "prompt"
+        )
+
+    def _cells(self, results: Sequence[RequestResult]) -> list[tuple[int, CellSummary]]:
+        """(x, cell) per model and x: x is the prompt length or the concurrency level."""
+        if self.axis == "prompt":
+            return [(c.prompt_tokens_target, c) for c in summarize(results)]
+        levels = sorted({r.concurrency for r in results})
+        return [
+            (level, cell)
+            for level in levels
+            for cell in summarize(r for r in results if r.concurrency == level)
+        ]
+
     def series(self, figure: str) -> dict[str, list[tuple[int, float, float, float]]]:
-        """model -> [(prompt length, median, p10, p90)] of a figure, for plots and tests."""
+        """model -> [(x, median, p10, p90)] of a figure, for plots and tests; x is the prompt
+        length, or the concurrency level when the axis is concurrency."""
         out: dict[str, list[tuple[int, float, float, float]]] = {}
-        for cell in summarize(self.results):
+        for x, cell in self._cells(self.results):
             agg = cell.figures[figure]
             if agg.median is None:
                 continue
             p10 = agg.p10 if agg.p10 is not None else agg.median
             p90 = agg.p90 if agg.p90 is not None else agg.median
-            out.setdefault(cell.model, []).append((cell.prompt_tokens_target, agg.median, p10, p90))
+            out.setdefault(cell.model, []).append((x, agg.median, p10, p90))
+        return out
+
+    def imported_series(self, figure: str) -> dict[str, list[tuple[float, float]]]:
+        """label -> [(x, value)]: the aggregate-only imported runs' own medians (else means)."""
+        out: dict[str, list[tuple[float, float]]] = {}
+        for run in self.imported:
+            x = run.concurrency if self.axis == "concurrency" else run.prompt_tokens
+            value = run.value(figure) if figure in ("ttft_ms", "decode_tps") else None
+            if x and value is not None:
+                label = self.tr("%1 (imported from %2)").replace("%1", run.model)
+                out.setdefault(label.replace("%2", run.tool), []).append((x, value))
         return out
 
     def _mark_failed(self, plot: pg.PlotWidget, model: str, color: str) -> None:
-        """A length where every request of a model failed: a cross on the axis, not a gap."""
-        failed = [
-            c.prompt_tokens_target
-            for c in summarize(r for r in self.results if r.model == model)
-            if c.n == 0 and c.errors
-        ]
+        """An x where every request of a model failed: a cross on the axis, not a gap."""
+        failed = [x for x, c in self._cells([r for r in self.results if r.model == model])
+                  if c.n == 0 and c.errors]  # fmt: skip
         if failed:
             plot.plot(
                 np.log10(failed),
@@ -188,50 +281,71 @@ class SweepView(QWidget):
                 pen=None,
                 symbol="x",
                 symbolSize=18,
-                symbolPen=pg.mkPen("#c0392b", width=1),
+                symbolPen=pg.mkPen(status_color("failed", self.palette()), width=1),
                 symbolBrush=color,
             )
 
+    def _set_axis(self, xs: list[float]) -> None:
+        """The x axis: its label and ticks for the axis in use, spanning the measured xs."""
+        concurrency = self.axis == "concurrency"
+        label = (
+            self.tr("concurrency (requests in flight, log scale)")
+            if concurrency
+            else self.tr("prompt tokens (log scale)")
+        )
+        ticks = sorted(set(xs)) if concurrency else SWEEP_LENGTHS
+        names = [str(int(x)) if concurrency else tokens_label(int(x)) for x in ticks]
+        for plot in self.plots.values():
+            plot.setLabel("bottom", label)
+            axis = plot.getAxis("bottom")
+            axis.setTicks([[(math.log10(x), n) for x, n in zip(ticks, names, strict=True)]])
+            if xs:  # the x axis spans the measured xs, not the items' default origin
+                lo, hi = math.log10(min(xs)), math.log10(max(xs))
+                plot.setXRange(lo - 0.15, hi + 0.15, padding=0)
+
+    def _draw_imported(self, plot: pg.PlotWidget, figure: str) -> float:
+        """The imported runs' points: hollow diamonds, named as imported; returns the top."""
+        top = 0.0
+        for i, (label, points) in enumerate(sorted(self.imported_series(figure).items())):
+            color = IMPORTED_COLORS[i % len(IMPORTED_COLORS)]
+            plot.plot(
+                np.log10([p[0] for p in points]),
+                [p[1] for p in points],
+                pen=None,
+                symbol="d",
+                symbolSize=12,
+                symbolPen=pg.mkPen(color, width=2),
+                symbolBrush=None,
+                name=label,
+            )
+            top = max(top, *(p[1] for p in points))
+        return top
+
     def _redraw(self) -> None:
-        lengths = sorted({r.prompt_tokens_target or 0 for r in self.results} - {0})
         providers = {r.model: r.provider for r in self.results}
         # the panes' order, then any other model as it first finished
         models = list(dict.fromkeys([*self.order, *(r.model for r in self.results)]))
         models = [m for m in models if m in providers]
         colors = {m: model_color(providers[m], m) for m in models}
-        repeats = max((c.n + c.errors for c in summarize(self.results)), default=0)
+        repeats = max((c.n + c.errors for _x, c in self._cells(self.results)), default=0)
+        xs: list[float] = [x for x, _c in self._cells(self.results) if x]
         for key, plot in self.plots.items():
             plot.clear()
             series = self.series(key)
-            top = 0.0
+            top = self._draw_imported(plot, key)
+            xs += [x for points in self.imported_series(key).values() for x, _v in points]
             for model in models:
                 self._mark_failed(plot, model, colors[model])
                 points = sorted(series.get(model, []))
                 if not points:
                     continue
-                xs = np.log10([p[0] for p in points])
-                color = colors[model]
-                if any(p[2] != p[3] for p in points):  # the band first: the line stays on top
-                    # its edges need a pen: pyqtgraph builds no path for a curve without one,
-                    # and the fill between two empty paths was an invisible band
-                    edge = pg.mkPen(color + "66", width=1)
-                    low = pg.PlotDataItem(xs, [p[2] for p in points], pen=edge)
-                    high = pg.PlotDataItem(xs, [p[3] for p in points], pen=edge)
-                    plot.addItem(pg.FillBetweenItem(low, high, brush=pg.mkBrush(color + "55")))
-                plot.plot(
-                    xs,
-                    [p[1] for p in points],
-                    pen=pg.mkPen(color, width=2),
-                    symbol="o",
-                    symbolSize=6,
-                    symbolBrush=color,
-                    name=model,
-                )
-                top = max(top, *(p[3] for p in points))
-            if lengths:  # the x axis spans the measured lengths, not the items' default origin
-                lo, hi = math.log10(lengths[0]), math.log10(lengths[-1])
-                plot.setXRange(lo - 0.15, hi + 0.15, padding=0)
+                top = max(top, self._draw_model(plot, model, colors[model], points))
             plot.setYRange(0, top * 1.08 if top > 0 else 1.0, padding=0)  # from zero
+        self._set_axis(xs)
+        imported = "".join(
+            f"&nbsp;&nbsp; <span style='font-size:14px'>◇</span> {html.escape(label)}"
+            for label in sorted({k for f, *_ in FIGURES for k in self.imported_series(f)})
+        )
         swatches = "&nbsp;&nbsp; ".join(
             f"<span style='color:{colors[m]}; font-size:16px'>■</span> {html.escape(m)}"
             for m in models
@@ -239,4 +353,30 @@ class SweepView(QWidget):
         note = self.tr("line: median; shaded: p10–p90 over %1 repeat(s)").replace(
             "%1", str(repeats)
         )
-        self.legend.setText(f"{swatches}&nbsp;&nbsp;&nbsp; <i>{note}</i>" if models else "")
+        if imported:
+            note += self.tr("; ◇ imported: the file's own median (its mean where it has none)")
+        text = f"{swatches}{imported}&nbsp;&nbsp;&nbsp; <i>{note}</i>" if models or imported else ""
+        self.legend.setText(text)
+
+    def _draw_model(
+        self, plot: pg.PlotWidget, model: str, color: str, points: list[tuple]
+    ) -> float:
+        """One model's median line over its p10-p90 band; returns the band's top."""
+        xs = np.log10([p[0] for p in points])
+        if any(p[2] != p[3] for p in points):  # the band first: the line stays on top
+            # its edges need a pen: pyqtgraph builds no path for a curve without one,
+            # and the fill between two empty paths was an invisible band
+            edge = pg.mkPen(color + "66", width=1)
+            low = pg.PlotDataItem(xs, [p[2] for p in points], pen=edge)
+            high = pg.PlotDataItem(xs, [p[3] for p in points], pen=edge)
+            plot.addItem(pg.FillBetweenItem(low, high, brush=pg.mkBrush(color + "55")))
+        plot.plot(
+            xs,
+            [p[1] for p in points],
+            pen=pg.mkPen(color, width=2),
+            symbol="o",
+            symbolSize=6,
+            symbolBrush=color,
+            name=model,
+        )
+        return max(p[3] for p in points)

@@ -10,12 +10,82 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtGui import QBrush, QColor, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QListWidget,
+    QListWidgetItem,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
 
 CHOICES = ("system", "light", "dark")
 FAILURE_RED = "#c0392b"  # failures stay red in both schemes (hatched bars, error text)
 NOTICE_AMBER = "#f0a020"  # the replay banner's tint
+# the hue of each status; what is painted is that hue mixed into the palette's text colour
+STATUS_HUES = {"ok": "#2e9d3a", "failed": FAILURE_RED, "warning": "#d68910"}
+STATUS_PROPERTY = "workbenchStatus"  # a widget's status, read again at every theme switch
+STATUS_ROLE = Qt.ItemDataRole.UserRole + 64  # a table item's status, likewise
+
+
+def status_color(state: str, palette: QPalette) -> QColor:
+    """The colour of a status ("ok", "failed", "warning", "skipped") in this palette: dark on a
+    light scheme, light on a dark one, so it keeps its contrast after a theme switch."""
+    text = palette.color(QPalette.ColorRole.Text)
+    if state not in STATUS_HUES:  # skipped, or anything without a verdict: a muted text
+        return mix(text, palette.color(QPalette.ColorRole.Base), 0.45)
+    return mix(text, QColor(STATUS_HUES[state]), 0.72)
+
+
+def _status_style(widget: QWidget, palette: QPalette) -> None:
+    state = str(widget.property(STATUS_PROPERTY) or "")
+    if not state:
+        widget.setStyleSheet("")
+        return
+    weight = " font-weight: bold;" if widget.property(STATUS_PROPERTY + "Bold") else ""
+    widget.setStyleSheet(f"color: {status_color(state, palette).name()};{weight}")
+
+
+def show_status(widget: QWidget, state: str | None, bold: bool = False) -> None:
+    """Paint a label's text in a status colour (None: the plain text colour), and keep it in
+    the status colour of every scheme the user switches to."""
+    widget.setProperty(STATUS_PROPERTY, state or "")
+    widget.setProperty(STATUS_PROPERTY + "Bold", bold)
+    _status_style(widget, QApplication.palette())
+
+
+def mark_item(item: QTableWidgetItem | QListWidgetItem, state: str) -> None:
+    """A table cell's or list entry's text in a status colour, kept through theme switches."""
+    item.setData(STATUS_ROLE, state)
+    item.setForeground(QBrush(status_color(state, QApplication.palette())))
+
+
+def restyle_status(palette: QPalette) -> int:
+    """Every widget and table cell marked with a status takes its colour in `palette`;
+    returns how many were recoloured."""
+    count = 0
+    for widget in QApplication.allWidgets():
+        if widget.property(STATUS_PROPERTY):
+            _status_style(widget, palette)
+            count += 1
+        for item in _items(widget):
+            state = item.data(STATUS_ROLE)
+            if state:
+                item.setForeground(QBrush(status_color(state, palette)))
+                count += 1
+    return count
+
+
+def _items(widget: QWidget) -> list[QTableWidgetItem | QListWidgetItem]:
+    """The cells of a table widget or the entries of a list widget; none for other widgets."""
+    if isinstance(widget, QTableWidget):
+        rows, columns = range(widget.rowCount()), range(widget.columnCount())
+        cells = (widget.item(r, c) for r in rows for c in columns)
+        return [item for item in cells if item is not None]
+    if isinstance(widget, QListWidget):
+        return [widget.item(i) for i in range(widget.count())]
+    return []
 
 
 def error_colors(palette: QPalette) -> tuple[QColor, QColor]:
@@ -149,6 +219,7 @@ class Theme(QObject):
         background, foreground = chart_colors(palette)
         # charts made after this (a new tab, an exported figure) start in the scheme too
         pg.setConfigOptions(antialias=True, background=background, foreground=foreground)
+        restyle_status(palette)
         self.changed.emit(palette)
         return palette
 

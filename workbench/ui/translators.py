@@ -13,15 +13,24 @@ def settings() -> QSettings:
     return QSettings(str(path), QSettings.Format.IniFormat)
 
 
+_installed: list[QTranslator] = []  # ours and Qt's, removed again by the next switch
+
+
 def install_translators(app: QCoreApplication, language: str | None) -> str:
-    """Load our .qm and Qt's own for `language` (or the system locale); returns what was used."""
+    """Load our .qm and Qt's own for `language` (or the system locale); returns what was used.
+    Called again, it replaces the translators it installed: every widget gets a
+    LanguageChange event and sets its texts again (View → Language, no restart)."""
     name = language or str(settings().value("language", "")) or QLocale.system().name()
+    while _installed:
+        app.removeTranslator(_installed.pop())
     if not name.startswith("zh"):
         return "en"
     ours = QTranslator(app)
     if ours.load(str(resource("translations", "workbench_zh_CN.qm"))):
         app.installTranslator(ours)
+        _installed.append(ours)
     qt = QTranslator(app)
     if qt.load("qtbase_zh_CN", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)
+        _installed.append(qt)
     return "zh_CN"

@@ -114,14 +114,17 @@ def _requests(document: dict[str, Any], run: ImportedRun) -> list[RequestResult]
         if len(values) != total:
             raise fail(name, key, f"has {len(values)} entries where ttfts has {total}")
     rows = []
+    missing: list[Any] = [None] * total  # made once: one per row made the loop quadratic
+    errors, starts = optional.get("errors", missing), optional.get("start_times", missing)
+    texts, lasts = optional.get("generated_texts", [""] * total), optional.get(LAST_TOKEN, missing)
     for i in range(total):
-        error = text(optional.get("errors", [None] * total)[i], name, f"errors[{i}]")
+        error = text(errors[i], name, f"errors[{i}]")
         itls = numbers(lists["itls"][i], name, f"itls[{i}]", scale=1000)
         ttft = number(lists["ttfts"][i], name, f"ttfts[{i}]")
-        start = optional.get("start_times", [None] * total)[i]
+        start = starts[i]
         output = None if error else count(lists["output_lens"][i], name, f"output_lens[{i}]")
-        said = optional.get("generated_texts", [""] * total)[i]
-        last = number(optional.get(LAST_TOKEN, [None] * total)[i], name, f"{LAST_TOKEN}[{i}]")
+        said = texts[i]
+        last = number(lasts[i], name, f"{LAST_TOKEN}[{i}]")
         figures = RequestFigures(
             # vLLM writes ttft 0 and no ITLs for a request that failed before its first token
             ttft_ms=None if ttft is None or (error and not itls and ttft == 0) else ttft * 1000,
