@@ -39,7 +39,7 @@ class ImportedFigures:
 
 def _stat(
     aggregates: dict[tuple[str, str], float], metrics: tuple[str, ...], stats: tuple[str, ...]
-):
+) -> float | None:
     for metric in metrics:
         for stat in stats:
             if (metric, stat) in aggregates:
