@@ -23,7 +23,7 @@ from workbench.core.catalog import Catalog, ModelInfo
 from workbench.ui.colors import model_color
 from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
-from workbench.ui.panes_model import PaneModel, PaneState
+from workbench.ui.panes_model import PaneModel, PaneState, pane_key, pane_title, split_pane_key
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.theme import error_colors
 
@@ -97,6 +97,22 @@ class PaneWidget(QFrame):
         self.badge = QLabel("?")
         self.badge.setObjectName("attentionBadge")
         self.badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.protocol_chip = QLabel()  # the wire this pane speaks, shown when it is not chat
+        self.protocol_chip.setObjectName("protocolChip")
+        self.protocol_chip.hide()
+        self.protocol = QComboBox()
+        self.protocol.setObjectName("paneProtocol")
+        self.protocol.setAccessibleName(self.tr("Protocol of pane %1").replace("%1", str(pane)))
+        for protocol, tip in (
+            ("chat", self.tr("OpenAI chat completions (POST /chat/completions)")),
+            ("responses", self.tr("OpenAI Responses (POST /responses)")),
+            ("anthropic", self.tr("Anthropic Messages (POST /messages)")),
+        ):
+            self.protocol.addItem(protocol, protocol)  # the wire's own word, as in the CSV
+            self.protocol.setItemData(self.protocol.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        self.protocol.setToolTip(
+            self.tr("The protocol this pane sends with; it starts as its provider's")
+        )
         self.kv = QLabel()
         self.kv.setObjectName("kvLabel")
         self.fit = QLabel()
@@ -136,6 +152,7 @@ class PaneWidget(QFrame):
         self.figures.setObjectName("figures")
         header = QHBoxLayout()
         header.addWidget(self.picker, 1)
+        header.addWidget(self.protocol_chip)
         header.addWidget(self.badge)
         header.addWidget(self.stop_button)
         layout = QVBoxLayout(self)
@@ -143,6 +160,7 @@ class PaneWidget(QFrame):
         info = QHBoxLayout()
         info.addWidget(self.kv)
         info.addStretch(1)
+        info.addWidget(self.protocol)
         layout.addLayout(info)
         layout.addWidget(self.fit)
         layout.addWidget(self.clamp_button, 0, Qt.AlignmentFlag.AlignLeft)
@@ -158,15 +176,22 @@ class PaneWidget(QFrame):
         self.picker.activated.connect(
             lambda _i: self.choose.emit(self.index, self.picker.currentData() or "")
         )
+        self.protocol.activated.connect(self._on_protocol)
         self.stop_button.clicked.connect(lambda: self.stop.emit(self.index))
 
+    def _on_protocol(self, _index: int) -> None:
+        chosen = self.picker.currentData()
+        if chosen:
+            self.choose.emit(self.index, pane_key(chosen, self.protocol.currentData()))
+
     def set_choices(self, choices: list[tuple[str, str]], current: str) -> None:
-        """(key, label) pairs; keys are 'provider|model'."""
+        """(key, label) pairs; keys are 'provider|model'; `current` may name a protocol after."""
         self.picker.blockSignals(True)
         self.picker.clear()
         for key, label in choices:
             self.picker.addItem(label, key)
-        position = self.picker.findData(current)
+        provider, model, _ = split_pane_key(current)
+        position = self.picker.findData(f"{provider}|{model}")
         self.picker.setCurrentIndex(max(0, position))
         self.picker.blockSignals(False)
 
@@ -175,7 +200,7 @@ class PaneWidget(QFrame):
         target = model.target
         info = self.catalog.get(target.model.split("+", 1)[0]) if target else None
         attention = (target.attention if target else None) or (info.attention if info else "?")
-        color = model_color(target.provider, target.model) if target else NO_MODEL_GREY
+        color = model_color(target.provider, pane_title(target)) if target else NO_MODEL_GREY
         if color != self.color:
             self.color = color
             self.setStyleSheet(f"#pane {{ border-top: 4px solid {color}; }}")
@@ -183,7 +208,12 @@ class PaneWidget(QFrame):
                 f"background: {color}; color: white; font-weight: 700; padding: 2px 8px;"
                 " border-radius: 8px;"
             )
+            self.protocol_chip.setStyleSheet(
+                f"border: 2px solid {color}; font-weight: 700; padding: 1px 6px;"
+                " border-radius: 8px;"
+            )
         self.badge.setText(attention)
+        self._show_protocol(target.protocol if target else "chat")
         if info is not None:
             per_token = kv_bytes_per_token(info.shape)
             self.kv.setText(
@@ -226,6 +256,15 @@ class PaneWidget(QFrame):
                 self.tr("Fit: prompt %1 tokens").replace("%1", f"{self.clamp_to:,}")
             )
         self.clamp_button.setVisible(self.clamp_to is not None and self.clamp_to >= 128)
+
+    def _show_protocol(self, protocol: str) -> None:
+        """The protocol choice, and the chip a presenter reads when it is not chat."""
+        self.protocol.setCurrentIndex(max(0, self.protocol.findData(protocol)))
+        self.protocol_chip.setText(protocol)
+        self.protocol_chip.setToolTip(
+            self.protocol.itemData(self.protocol.currentIndex(), Qt.ItemDataRole.ToolTipRole)
+        )
+        self.protocol_chip.setVisible(protocol != "chat")
 
     def restyle(self, palette: QPalette) -> None:
         """Notes and the error box take their colours from the palette (a theme switch)."""
