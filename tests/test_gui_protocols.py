@@ -86,7 +86,7 @@ def test_choosing_anthropic_saves_the_protocol_and_its_key_header(
     pick(qtbot, form.protocol, "anthropic")
     assert form.auth.currentData() == "x-api-key"  # the header follows the protocol
     qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)
-    run_for(loop, until(lambda: load_providers().get("claude-gw") is not None))
+    run_for(loop, until(lambda: panel.status.text().startswith("Saved 'claude-gw'")))
     saved = load_providers().get("claude-gw")
     assert saved is not None and saved.protocol == "anthropic"
     assert saved.auth_scheme == "x-api-key"
@@ -161,6 +161,13 @@ def test_one_model_through_chat_and_anthropic_side_by_side(
     window.set_panes([f"{LOCAL_PROVIDER}|sim-llama-3-70b"] * 2)
     assert window.restore_state()
     assert window.pane_keys == [f"{LOCAL_PROVIDER}|{MODEL}", f"{LOCAL_PROVIDER}|{MODEL}|anthropic"]
+    # a replay of the run shows each pane's protocol again
+    replay = window.replay(window.session.load_run(final.run_id), speed=50)
+    assert replay is not None
+    run_for(loop, replay)
+    assert [p.target.protocol for p in window.session.panes if p.target] == ["chat", "anthropic"]
+    assert window.pane_widgets[1].protocol_chip.text() == "anthropic"
+    assert not window.pane_widgets[1].protocol_chip.isHidden()
 
 
 def test_stop_on_one_protocols_pane_leaves_the_other_protocol_running(

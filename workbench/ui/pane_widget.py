@@ -97,22 +97,7 @@ class PaneWidget(QFrame):
         self.badge = QLabel("?")
         self.badge.setObjectName("attentionBadge")
         self.badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.protocol_chip = QLabel()  # the wire this pane speaks, shown when it is not chat
-        self.protocol_chip.setObjectName("protocolChip")
-        self.protocol_chip.hide()
-        self.protocol = QComboBox()
-        self.protocol.setObjectName("paneProtocol")
-        self.protocol.setAccessibleName(self.tr("Protocol of pane %1").replace("%1", str(pane)))
-        for protocol, tip in (
-            ("chat", self.tr("OpenAI chat completions (POST /chat/completions)")),
-            ("responses", self.tr("OpenAI Responses (POST /responses)")),
-            ("anthropic", self.tr("Anthropic Messages (POST /messages)")),
-        ):
-            self.protocol.addItem(protocol, protocol)  # the wire's own word, as in the CSV
-            self.protocol.setItemData(self.protocol.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
-        self.protocol.setToolTip(
-            self.tr("The protocol this pane sends with; it starts as its provider's")
-        )
+        self._build_protocol(pane)
         self.kv = QLabel()
         self.kv.setObjectName("kvLabel")
         self.fit = QLabel()
@@ -150,6 +135,40 @@ class PaneWidget(QFrame):
             ]
         )
         self.figures.setObjectName("figures")
+        self._lay_out()
+        self._painted_parts = 0
+        self._painted_version = -1
+        self._painted_request: str | None = None
+        self._breaks = DisplayBreaks()
+        self._exact_pending: PaneModel | None = None  # finished, still showing display breaks
+        self.text.installEventFilter(self)
+        self.picker.activated.connect(
+            lambda _i: self.choose.emit(self.index, self.picker.currentData() or "")
+        )
+        self.stop_button.clicked.connect(lambda: self.stop.emit(self.index))
+
+    def _build_protocol(self, pane: int) -> None:
+        """The protocol choice beside the KV size, and the chip in the header."""
+        self.protocol_chip = QLabel()  # the wire this pane speaks, shown when it is not chat
+        self.protocol_chip.setObjectName("protocolChip")
+        self.protocol_chip.hide()
+        self.protocol = QComboBox()
+        self.protocol.setObjectName("paneProtocol")
+        self.protocol.setAccessibleName(self.tr("Protocol of pane %1").replace("%1", str(pane)))
+        for protocol, tip in (
+            ("chat", self.tr("OpenAI chat completions (POST /chat/completions)")),
+            ("responses", self.tr("OpenAI Responses (POST /responses)")),
+            ("anthropic", self.tr("Anthropic Messages (POST /messages)")),
+        ):
+            self.protocol.addItem(protocol, protocol)  # the wire's own word, as in the CSV
+            self.protocol.setItemData(self.protocol.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        self.protocol.setToolTip(
+            self.tr("The protocol this pane sends with; it starts as its provider's")
+        )
+        self.protocol.activated.connect(self._on_protocol)
+
+    def _lay_out(self) -> None:
+        """Model, protocol chip, badge and Stop; KV size and protocol; notes, figures, text."""
         header = QHBoxLayout()
         header.addWidget(self.picker, 1)
         header.addWidget(self.protocol_chip)
@@ -167,17 +186,6 @@ class PaneWidget(QFrame):
         layout.addWidget(self.figures)
         layout.addWidget(self.error)
         layout.addWidget(self.text, 1)
-        self._painted_parts = 0
-        self._painted_version = -1
-        self._painted_request: str | None = None
-        self._breaks = DisplayBreaks()
-        self._exact_pending: PaneModel | None = None  # finished, still showing display breaks
-        self.text.installEventFilter(self)
-        self.picker.activated.connect(
-            lambda _i: self.choose.emit(self.index, self.picker.currentData() or "")
-        )
-        self.protocol.activated.connect(self._on_protocol)
-        self.stop_button.clicked.connect(lambda: self.stop.emit(self.index))
 
     def _on_protocol(self, _index: int) -> None:
         chosen = self.picker.currentData()
