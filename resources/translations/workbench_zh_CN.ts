@@ -1732,122 +1732,122 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="311"/>
+        <location filename="../../workbench/ui/main_window.py" line="312"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="473"/>
+        <location filename="../../workbench/ui/main_window.py" line="480"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="475"/>
+        <location filename="../../workbench/ui/main_window.py" line="482"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="476"/>
+        <location filename="../../workbench/ui/main_window.py" line="483"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="477"/>
+        <location filename="../../workbench/ui/main_window.py" line="484"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="478"/>
+        <location filename="../../workbench/ui/main_window.py" line="485"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="479"/>
+        <location filename="../../workbench/ui/main_window.py" line="486"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="488"/>
+        <location filename="../../workbench/ui/main_window.py" line="495"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="226"/>
+        <location filename="../../workbench/ui/main_window.py" line="227"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="237"/>
+        <location filename="../../workbench/ui/main_window.py" line="238"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="291"/>
+        <location filename="../../workbench/ui/main_window.py" line="292"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="353"/>
+        <location filename="../../workbench/ui/main_window.py" line="359"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="399"/>
+        <location filename="../../workbench/ui/main_window.py" line="406"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="401"/>
+        <location filename="../../workbench/ui/main_window.py" line="408"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="403"/>
+        <location filename="../../workbench/ui/main_window.py" line="410"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="435"/>
+        <location filename="../../workbench/ui/main_window.py" line="442"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="439"/>
+        <location filename="../../workbench/ui/main_window.py" line="446"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="467"/>
+        <location filename="../../workbench/ui/main_window.py" line="474"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="542"/>
+        <location filename="../../workbench/ui/main_window.py" line="549"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="547"/>
+        <location filename="../../workbench/ui/main_window.py" line="554"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="551"/>
+        <location filename="../../workbench/ui/main_window.py" line="558"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="555"/>
+        <location filename="../../workbench/ui/main_window.py" line="562"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="480"/>
+        <location filename="../../workbench/ui/main_window.py" line="487"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="481"/>
+        <location filename="../../workbench/ui/main_window.py" line="488"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -1978,102 +1978,127 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="162"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="149"/>
         <source>Model of pane %1</source>
         <translation>窗格 %1 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="151"/>
         <source>Fit the prompt to pane %1&apos;s context window</source>
         <translation>将提示词长度调整到窗格 %1 的上下文窗口内</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="166"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="153"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="167"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>Answer in pane %1</source>
         <translation>窗格 %1 中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="170"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="200"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="167"/>
+        <source>Protocol of pane %1</source>
+        <translation>窗格 %1 的协议</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
+        <source>OpenAI chat completions (POST /chat/completions)</source>
+        <translation>OpenAI 聊天补全（POST /chat/completions）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="170"/>
+        <source>OpenAI Responses (POST /responses)</source>
+        <translation>OpenAI Responses（POST /responses）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="171"/>
+        <source>Anthropic Messages (POST /messages)</source>
+        <translation>Anthropic Messages（POST /messages）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="176"/>
+        <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
+        <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="238"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="205"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="243"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="208"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="246"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="223"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="261"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="225"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="263"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="236"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="274"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="267"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="314"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="284"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="331"/>
         <source>Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 usable on %4.</source>
         <translation>显存放不下：每个设备 KV 缓存 %1 + 权重 %2，超过 %4 上可用的 %3。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="301"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="348"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="329"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="376"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="337"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="384"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -2149,47 +2174,47 @@
 <context>
     <name>ProviderController</name>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="77"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="78"/>
         <source>%1, built-in</source>
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="151"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="152"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="154"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="155"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="161"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="162"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="189"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="190"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="227"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="228"/>
         <source>no key (the built-in provider)</source>
         <translation>无 Key（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="230"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="231"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="295"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="300"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="304"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="309"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -2197,203 +2222,235 @@
 <context>
     <name>ProviderForm</name>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="48"/>
+        <location filename="../../workbench/ui/provider_form.py" line="51"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="63"/>
+        <location filename="../../workbench/ui/provider_form.py" line="67"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="64"/>
+        <location filename="../../workbench/ui/provider_form.py" line="68"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="68"/>
+        <location filename="../../workbench/ui/provider_form.py" line="72"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="77"/>
+        <location filename="../../workbench/ui/provider_form.py" line="80"/>
+        <location filename="../../workbench/ui/provider_form.py" line="88"/>
+        <source>Protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="82"/>
+        <source>OpenAI chat completions (POST /chat/completions)</source>
+        <translation>OpenAI 聊天补全（POST /chat/completions）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="83"/>
+        <source>OpenAI Responses (POST /responses)</source>
+        <translation>OpenAI Responses（POST /responses）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="84"/>
+        <source>Anthropic Messages (POST /messages)</source>
+        <translation>Anthropic Messages（POST /messages）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="90"/>
+        <location filename="../../workbench/ui/provider_form.py" line="96"/>
+        <source>Auth header</source>
+        <translation>认证请求头</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="94"/>
+        <source>How the key is sent; it follows the protocol unless you change it</source>
+        <translation>密钥的发送方式；除非你修改，否则随协议而定</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/provider_form.py" line="101"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="78"/>
+        <location filename="../../workbench/ui/provider_form.py" line="102"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="79"/>
+        <location filename="../../workbench/ui/provider_form.py" line="103"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="80"/>
+        <location filename="../../workbench/ui/provider_form.py" line="104"/>
         <source>No key</source>
         <translation>无 Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="84"/>
+        <location filename="../../workbench/ui/provider_form.py" line="108"/>
         <source>Key from</source>
         <translation>Key 来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="86"/>
+        <location filename="../../workbench/ui/provider_form.py" line="110"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="87"/>
+        <location filename="../../workbench/ui/provider_form.py" line="111"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="89"/>
+        <location filename="../../workbench/ui/provider_form.py" line="113"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="90"/>
+        <location filename="../../workbench/ui/provider_form.py" line="114"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="93"/>
+        <location filename="../../workbench/ui/provider_form.py" line="117"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴 Key；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="94"/>
+        <location filename="../../workbench/ui/provider_form.py" line="118"/>
         <source>Key</source>
         <translation>Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="111"/>
+        <location filename="../../workbench/ui/provider_form.py" line="135"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 Name: value — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="114"/>
+        <location filename="../../workbench/ui/provider_form.py" line="138"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="120"/>
+        <location filename="../../workbench/ui/provider_form.py" line="144"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="122"/>
+        <location filename="../../workbench/ui/provider_form.py" line="146"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="124"/>
+        <location filename="../../workbench/ui/provider_form.py" line="148"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="127"/>
+        <location filename="../../workbench/ui/provider_form.py" line="151"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="132"/>
+        <location filename="../../workbench/ui/provider_form.py" line="156"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="133"/>
+        <location filename="../../workbench/ui/provider_form.py" line="157"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="134"/>
+        <location filename="../../workbench/ui/provider_form.py" line="158"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="131"/>
-        <location filename="../../workbench/ui/provider_form.py" line="142"/>
+        <location filename="../../workbench/ui/provider_form.py" line="155"/>
+        <location filename="../../workbench/ui/provider_form.py" line="166"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="136"/>
+        <location filename="../../workbench/ui/provider_form.py" line="160"/>
         <source>Proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="143"/>
+        <location filename="../../workbench/ui/provider_form.py" line="167"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="148"/>
+        <location filename="../../workbench/ui/provider_form.py" line="172"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取 Key 和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="184"/>
+        <location filename="../../workbench/ui/provider_form.py" line="216"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴 Key；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="186"/>
+        <location filename="../../workbench/ui/provider_form.py" line="218"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴 Key；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="192"/>
+        <location filename="../../workbench/ui/provider_form.py" line="224"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="196"/>
+        <location filename="../../workbench/ui/provider_form.py" line="228"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="198"/>
+        <location filename="../../workbench/ui/provider_form.py" line="230"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="200"/>
+        <location filename="../../workbench/ui/provider_form.py" line="232"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需 Key 的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="202"/>
+        <location filename="../../workbench/ui/provider_form.py" line="234"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="207"/>
+        <location filename="../../workbench/ui/provider_form.py" line="239"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="235"/>
+        <location filename="../../workbench/ui/provider_form.py" line="267"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="248"/>
+        <location filename="../../workbench/ui/provider_form.py" line="280"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="272"/>
+        <location filename="../../workbench/ui/provider_form.py" line="324"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="292"/>
+        <location filename="../../workbench/ui/provider_form.py" line="344"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 Name: value</translation>
     </message>

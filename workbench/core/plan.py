@@ -96,14 +96,19 @@ def resolve_target(
     )
 
 
-def saved_target(catalog: Catalog, saved: Provider, model: str) -> Target:
-    """A Target on a saved provider."""
-    return resolve_target(catalog, saved.name, saved.base_url, model, saved)
+def saved_target(
+    catalog: Catalog, saved: Provider, model: str, protocol: Protocol | None = None
+) -> Target:
+    """A Target on a saved provider; `protocol` (a pane's choice) overrides the provider's."""
+    return resolve_target(catalog, saved.name, saved.base_url, model, saved, protocol=protocol)
 
 
-def local_target(catalog: Catalog, base_url: str | None, model: str) -> Target:
+def local_target(
+    catalog: Catalog, base_url: str | None, model: str, protocol: Protocol | None = None
+) -> Target:
     """A Target on the built-in provider (a placeholder URL until it listens)."""
-    return resolve_target(catalog, LOCAL_PROVIDER, base_url or "http://127.0.0.1:0/v1", model)
+    url = base_url or "http://127.0.0.1:0/v1"
+    return resolve_target(catalog, LOCAL_PROVIDER, url, model, protocol=protocol)
 
 
 NO_CHOICE = Timeouts(None, None, None)  # every limit left to the provider

@@ -56,7 +56,9 @@ class Target:
 
     @property
     def label(self) -> str:
-        return f"{self.provider}/{self.model}"
+        # one model through two protocols is two targets: Stop and refusals keep them apart
+        via = f" via {self.protocol}" if self.protocol != "chat" else ""
+        return f"{self.provider}/{self.model}{via}"
 
 
 class ErrorClass(StrEnum):

@@ -32,6 +32,7 @@ from workbench.ui.compare_tab import CompareTab
 from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
 from workbench.ui.pane_widget import PaneWidget
+from workbench.ui.panes_model import pane_key, pane_title, split_pane_key
 from workbench.ui.results_view import ResultsView
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.route_preset import route_pair
@@ -193,15 +194,15 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self.replay_banner.setStyleSheet(notice_style("replayBanner", palette))
 
     def _set_plot_panes(self, keys: Sequence[str]) -> None:
-        labels = [k.split("|", 1)[-1] for k in keys]
-        colors = [model_color(*k.split("|", 1)) for k in keys]
-        self.plots.set_panes(labels, colors)
+        named = []
+        for i, key in enumerate(keys):
+            provider, model, _ = split_pane_key(key)
+            target = self.session.panes[i].target if i < len(self.session.panes) else None
+            named.append((provider, pane_title(target) if target is not None else model))
+        self.plots.set_panes([title for _, title in named], [model_color(*n) for n in named])
 
     def _target_for(self, key: str) -> Target | None:
-        provider, _, model = key.partition("|")
-        if provider == LOCAL_PROVIDER:
-            return self.session.local_target(model)
-        return self.session.provider_target(provider, model)
+        return self.session.target_for(key)
 
     def apply_preset(self, name: str) -> None:
         self.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in PRESETS[name]])
@@ -217,7 +218,7 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
     def apply_gateway_preset(self) -> None:
         """Two panes, one model: the first provider that holds it as the direct route, the
         second as the gateway; run one after another (both reach the same upstream)."""
-        current = self.pane_keys[0].partition("|")[2] if self.pane_keys else None
+        current = split_pane_key(self.pane_keys[0])[1] if self.pane_keys else None
         pair = route_pair(self.session.providers, self.session.catalog, current)
         if pair is None:
             self.preset.setCurrentIndex(self.preset.findData("custom"))
@@ -339,7 +340,12 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         if self.session.running or not measured:
             return None
         self.tabs.setCurrentIndex(0)
-        keys = list(dict.fromkeys(f"{r.provider}|{r.model}" for r in measured))
+        keys = list(
+            dict.fromkeys(
+                pane_key(f"{r.provider}|{r.model}", None if r.protocol == "chat" else r.protocol)
+                for r in measured
+            )
+        )
         self.pane_keys = keys
         task = self.session.start_replay(measured, speed)
         self._set_plot_panes(keys)
@@ -376,7 +382,8 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self.sweep_view.set_running(running)
         # a run's panes keep their models until it ends: switching them mid-run would put one
         # model's numbers under another's name
-        for widget in (self.preset, self.pane_count, *(w.picker for w in self.pane_widgets)):
+        pickers = [c for w in self.pane_widgets for c in (w.picker, w.protocol)]
+        for widget in (self.preset, self.pane_count, *pickers):
             widget.setEnabled(not running)
 
     def _on_progress(self, done: int, total: int, eta: float) -> None:

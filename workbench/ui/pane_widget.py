@@ -23,7 +23,7 @@ from workbench.core.catalog import Catalog, ModelInfo
 from workbench.ui.colors import model_color
 from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
-from workbench.ui.panes_model import PaneModel, PaneState
+from workbench.ui.panes_model import PaneModel, PaneState, pane_key, pane_title, split_pane_key
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import error_colors
@@ -101,6 +101,7 @@ class PaneWidget(Retranslating, QFrame):
         self.badge = QLabel("?")
         self.badge.setObjectName("attentionBadge")
         self.badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._build_protocol(self.pane)
         self.kv = QLabel()
         self.kv.setObjectName("kvLabel")
         self.fit = QLabel()
@@ -128,21 +129,7 @@ class PaneWidget(Retranslating, QFrame):
             [(key, "", widest) for key, widest in zip(FIGURE_KEYS, FIGURE_WIDEST, strict=True)]
         )
         self.figures.setObjectName("figures")
-        header = QHBoxLayout()
-        header.addWidget(self.picker, 1)
-        header.addWidget(self.badge)
-        header.addWidget(self.stop_button)
-        layout = QVBoxLayout(self)
-        layout.addLayout(header)
-        info = QHBoxLayout()
-        info.addWidget(self.kv)
-        info.addStretch(1)
-        layout.addLayout(info)
-        layout.addWidget(self.fit)
-        layout.addWidget(self.clamp_button, 0, Qt.AlignmentFlag.AlignLeft)
-        layout.addWidget(self.figures)
-        layout.addWidget(self.error)
-        layout.addWidget(self.text, 1)
+        self._lay_out()
         self._painted_parts = 0
         self._painted_version = -1
         self._painted_request: str | None = None
@@ -165,18 +152,65 @@ class PaneWidget(Retranslating, QFrame):
         )
         self.stop_button.setText(self.tr("Stop"))
         self.text.setAccessibleName(self.tr("Answer in pane %1").replace("%1", pane))
+        self.protocol.setAccessibleName(self.tr("Protocol of pane %1").replace("%1", pane))
         self.figures.set_captions(
             [self.tr("TTFT"), self.tr("decode"), self.tr("tokens"), self.tr("elapsed"),
              self.tr("cost")]
         )  # fmt: skip
 
+    def _build_protocol(self, pane: int) -> None:
+        """The protocol choice beside the KV size, and the chip in the header."""
+        self.protocol_chip = QLabel()  # the wire this pane speaks, shown when it is not chat
+        self.protocol_chip.setObjectName("protocolChip")
+        self.protocol_chip.hide()
+        self.protocol = QComboBox()
+        self.protocol.setObjectName("paneProtocol")
+        self.protocol.setAccessibleName(self.tr("Protocol of pane %1").replace("%1", str(pane)))
+        for protocol, tip in (
+            ("chat", self.tr("OpenAI chat completions (POST /chat/completions)")),
+            ("responses", self.tr("OpenAI Responses (POST /responses)")),
+            ("anthropic", self.tr("Anthropic Messages (POST /messages)")),
+        ):
+            self.protocol.addItem(protocol, protocol)  # the wire's own word, as in the CSV
+            self.protocol.setItemData(self.protocol.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        self.protocol.setToolTip(
+            self.tr("The protocol this pane sends with; it starts as its provider's")
+        )
+        self.protocol.activated.connect(self._on_protocol)
+
+    def _lay_out(self) -> None:
+        """Model, protocol chip, badge and Stop; KV size and protocol; notes, figures, text."""
+        header = QHBoxLayout()
+        header.addWidget(self.picker, 1)
+        header.addWidget(self.protocol_chip)
+        header.addWidget(self.badge)
+        header.addWidget(self.stop_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(header)
+        info = QHBoxLayout()
+        info.addWidget(self.kv)
+        info.addStretch(1)
+        info.addWidget(self.protocol)
+        layout.addLayout(info)
+        layout.addWidget(self.fit)
+        layout.addWidget(self.clamp_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.figures)
+        layout.addWidget(self.error)
+        layout.addWidget(self.text, 1)
+
+    def _on_protocol(self, _index: int) -> None:
+        chosen = self.picker.currentData()
+        if chosen:
+            self.choose.emit(self.index, pane_key(chosen, self.protocol.currentData()))
+
     def set_choices(self, choices: list[tuple[str, str]], current: str) -> None:
-        """(key, label) pairs; keys are 'provider|model'."""
+        """(key, label) pairs; keys are 'provider|model'; `current` may name a protocol after."""
         self.picker.blockSignals(True)
         self.picker.clear()
         for key, label in choices:
             self.picker.addItem(label, key)
-        position = self.picker.findData(current)
+        provider, model, _ = split_pane_key(current)
+        position = self.picker.findData(f"{provider}|{model}")
         self.picker.setCurrentIndex(max(0, position))
         self.picker.blockSignals(False)
 
@@ -185,7 +219,7 @@ class PaneWidget(Retranslating, QFrame):
         target = model.target
         info = self.catalog.get(target.model.split("+", 1)[0]) if target else None
         attention = (target.attention if target else None) or (info.attention if info else "?")
-        color = model_color(target.provider, target.model) if target else NO_MODEL_GREY
+        color = model_color(target.provider, pane_title(target)) if target else NO_MODEL_GREY
         if color != self.color:
             self.color = color
             self.setStyleSheet(f"#pane {{ border-top: 4px solid {color}; }}")
@@ -193,7 +227,12 @@ class PaneWidget(Retranslating, QFrame):
                 f"background: {color}; color: white; font-weight: 700; padding: 2px 8px;"
                 " border-radius: 8px;"
             )
+            self.protocol_chip.setStyleSheet(
+                f"border: 2px solid {color}; font-weight: 700; padding: 1px 6px;"
+                " border-radius: 8px;"
+            )
         self.badge.setText(attention)
+        self._show_protocol(target.protocol if target else "chat")
         if info is not None:
             per_token = kv_bytes_per_token(info.shape)
             self.kv.setText(
@@ -236,6 +275,15 @@ class PaneWidget(Retranslating, QFrame):
                 self.tr("Fit: prompt %1 tokens").replace("%1", f"{self.clamp_to:,}")
             )
         self.clamp_button.setVisible(self.clamp_to is not None and self.clamp_to >= 128)
+
+    def _show_protocol(self, protocol: str) -> None:
+        """The protocol choice, and the chip a presenter reads when it is not chat."""
+        self.protocol.setCurrentIndex(max(0, self.protocol.findData(protocol)))
+        self.protocol_chip.setText(protocol)
+        self.protocol_chip.setToolTip(
+            self.protocol.itemData(self.protocol.currentIndex(), Qt.ItemDataRole.ToolTipRole)
+        )
+        self.protocol_chip.setVisible(protocol != "chat")
 
     def restyle(self, palette: QPalette) -> None:
         """Notes and the error box take their colours from the palette (a theme switch)."""

@@ -11,7 +11,28 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from workbench.core.metrics import derive
+from workbench.core.providers import PROTOCOLS, Protocol
 from workbench.core.results import RequestResult, Target
+
+
+def split_pane_key(key: str) -> tuple[str, str, Protocol | None]:
+    """(provider, model, protocol) of a pane's key, 'provider|model' or 'provider|model|protocol';
+    None when the key names no protocol: the provider's own."""
+    provider, _, rest = key.partition("|")
+    model, sep, last = rest.rpartition("|")
+    protocol = next((p for p in PROTOCOLS if p == last), None)
+    return (provider, model, protocol) if sep and protocol else (provider, rest, None)
+
+
+def pane_key(provider_model: str, protocol: str | None = None) -> str:
+    """A pane's key from the picker's 'provider|model' and the protocol chosen for the pane."""
+    return f"{provider_model}|{protocol}" if protocol else provider_model
+
+
+def pane_title(target: Target) -> str:
+    """The model's name as charts and colours know this pane: with its protocol when not chat,
+    so one model through two protocols draws two curves in two colours."""
+    return target.model if target.protocol == "chat" else f"{target.model} via {target.protocol}"
 
 
 class PaneState(StrEnum):

@@ -42,6 +42,7 @@ from workbench.core.secrets import (
     set_session_key,
     store_in_keyring,
 )
+from workbench.core.wire import protocol_headers
 
 if TYPE_CHECKING:
     from workbench.ui.session import Session
@@ -267,8 +268,11 @@ class ProviderController(QObject):
         )
 
     async def fetch_models(self, provider: Provider, *, key_text: str = "") -> list[str]:
-        """The ids under GET /models, sorted. Raises KeyUnavailable when the key cannot be had,
-        ModelListError (the doctor's cause and fix) when the server does not answer with a list.
+        """The ids under GET /models, sorted, asked with the provider's protocol headers (an
+        Anthropic server wants `anthropic-version` and, by default, its key as `x-api-key`).
+
+        Raises KeyUnavailable when the key cannot be had, ModelListError (the doctor's cause
+        and fix) when the server does not answer with a list.
         """
         if provider.name == LOCAL_PROVIDER:
             api_key = None
@@ -286,7 +290,8 @@ class ProviderController(QObject):
         import openai  # loaded on first use: the SDK costs ~1 s to import
 
         try:
-            page = await asyncio.wait_for(client.models.list(), 30)
+            headers = protocol_headers(client, provider.protocol, provider.auth_scheme)
+            page = await asyncio.wait_for(client.models.list(extra_headers=headers), 30)
             return sorted({m.id for m in page.data})
         except TimeoutError as exc:
             raise ModelListError(

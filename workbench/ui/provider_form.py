@@ -29,9 +29,12 @@ from workbench.core.provider_store import check_headers, check_proxy_url
 from workbench.core.providers import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
+    AuthScheme,
     KeyRef,
+    Protocol,
     Provider,
     ProxyChoice,
+    default_auth,
     normalize_base_url,
 )
 from workbench.core.secrets import is_env_var_name, parse_env_reference, redact
@@ -49,6 +52,7 @@ class ProviderForm(QGroupBox):
         self._keyring_ok, self._keyring_why = keyring_ok, keyring_why
         self.form = QFormLayout(self)
         self._build_address()
+        self._build_protocol()
         self._build_key()
         self._build_headers_and_timeouts()
         self._build_proxy_and_tls()
@@ -70,6 +74,26 @@ class ProviderForm(QGroupBox):
         self.url_notes.setWordWrap(True)
         self.url_notes.setStyleSheet(NOTE_STYLE)
         self.form.addRow("", self.url_notes)
+
+    def _build_protocol(self) -> None:
+        self.protocol = QComboBox()
+        self.protocol.setAccessibleName(self.tr("Protocol"))
+        for protocol, label in (
+            ("chat", self.tr("OpenAI chat completions (POST /chat/completions)")),
+            ("responses", self.tr("OpenAI Responses (POST /responses)")),
+            ("anthropic", self.tr("Anthropic Messages (POST /messages)")),
+        ):
+            self.protocol.addItem(label, protocol)
+        self.protocol.currentIndexChanged.connect(self._on_protocol)
+        self.form.addRow(self.tr("Protocol"), self.protocol)
+        self.auth = QComboBox()
+        self.auth.setAccessibleName(self.tr("Auth header"))
+        self.auth.addItem("Authorization: Bearer …", "bearer")  # header names: never translated
+        self.auth.addItem("x-api-key: …", "x-api-key")
+        self.auth.setToolTip(
+            self.tr("How the key is sent; it follows the protocol unless you change it")
+        )
+        self.form.addRow(self.tr("Auth header"), self.auth)
 
     def _build_key(self) -> None:
         self.key_source = QComboBox()
@@ -160,6 +184,8 @@ class ProviderForm(QGroupBox):
         self.name_edit.setText(provider.name)
         self.base_url_edit.setText(provider.base_url)
         self.url_notes.clear()
+        self.protocol.setCurrentIndex(max(0, self.protocol.findData(provider.protocol)))
+        self.auth.setCurrentIndex(max(0, self.auth.findData(provider.auth_scheme)))
         self.key_source.setCurrentIndex(max(0, self.key_source.findData(provider.key.source)))
         self.key_env.setText(provider.key.name if provider.key.source == "env" else "")
         self.key_account.setText(provider.key.name if provider.key.source == "keyring" else "")
@@ -174,6 +200,12 @@ class ProviderForm(QGroupBox):
         self.verify_tls.setChecked(provider.verify_tls)
         self._on_tls(provider.verify_tls)
         self._on_key_source()
+
+    def _on_protocol(self, _index: int = 0) -> None:
+        # a new protocol brings its own convention (x-api-key for Anthropic, else a bearer token)
+        self.auth.setCurrentIndex(
+            max(0, self.auth.findData(default_auth(self.protocol.currentData())))
+        )
 
     def _on_key_source(self, _index: int = 0) -> None:
         source = self.key_source.currentData()
@@ -257,8 +289,28 @@ class ProviderForm(QGroupBox):
             stall_timeout_s=self.stall.value() or DEFAULT_STALL_TIMEOUT_S,
             proxy=self._proxy(name, original),
             verify_tls=self.verify_tls.isChecked(),
+            protocol=self._protocol(),
+            auth=self._auth(original),
         )
         return provider, normalized.notes
+
+    def _protocol(self) -> Protocol:
+        chosen = self.protocol.currentData()
+        return (
+            "responses"
+            if chosen == "responses"
+            else "anthropic"
+            if chosen == "anthropic"
+            else "chat"
+        )
+
+    def _auth(self, original: Provider | None) -> AuthScheme | None:
+        """The chosen header; None when it is the protocol's own, so providers.toml stays short
+        and a hand-edited protocol brings its own (a value written there by hand is kept)."""
+        chosen: AuthScheme = "x-api-key" if self.auth.currentData() == "x-api-key" else "bearer"
+        if original is not None and original.auth == chosen:
+            return chosen
+        return None if chosen == default_auth(self._protocol()) else chosen
 
     def _key_ref(self, name: str) -> KeyRef:
         source = self.key_source.currentData()

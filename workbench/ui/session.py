@@ -22,7 +22,7 @@ from workbench.core.imported_figures import ImportedFigures, imported_figures
 from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
 from workbench.core.plan import local_target, saved_target
 from workbench.core.prompts import PromptBuilder
-from workbench.core.providers import Provider
+from workbench.core.providers import Protocol, Provider
 from workbench.core.replay import replay_events
 from workbench.core.results import RequestResult, Target
 from workbench.core.runner import (
@@ -38,7 +38,7 @@ from workbench.core.runner import (
 from workbench.core.secrets import KeyUnavailable, redact, resolve_headers
 from workbench.core.store import IN_MEMORY, RunStore, load_calibration, save_calibration
 from workbench.core.streaming import TextDelta
-from workbench.ui.panes_model import PaneModel, PaneState
+from workbench.ui.panes_model import PaneModel, PaneState, split_pane_key
 
 log = logging.getLogger(__name__)
 
@@ -143,9 +143,10 @@ class Session(QObject):
 
     # ---- panes ----
 
-    def local_target(self, model_id: str) -> Target:
-        """A Target on the built-in provider, with the catalog's attention and prices."""
-        return local_target(self.catalog, self.local_base_url, model_id)
+    def local_target(self, model_id: str, protocol: Protocol | None = None) -> Target:
+        """A Target on the built-in provider, with the catalog's attention and prices;
+        `protocol` None: chat completions (it speaks all three)."""
+        return local_target(self.catalog, self.local_base_url, model_id, protocol)
 
     def set_targets(self, targets: Sequence[Target | None]) -> None:
         while len(self.panes) < len(targets):
@@ -157,10 +158,20 @@ class Session(QObject):
                 pane.reset()
         self._dirty = True
 
-    def provider_target(self, provider: str, model: str) -> Target | None:
-        """A Target on a saved provider, or None when the provider is unknown."""
+    def provider_target(
+        self, provider: str, model: str, protocol: Protocol | None = None
+    ) -> Target | None:
+        """A Target on a saved provider (`protocol` None: the provider's own), or None when
+        the provider is unknown."""
         entry = self.providers.get(provider)
-        return None if entry is None else saved_target(self.catalog, entry, model)
+        return None if entry is None else saved_target(self.catalog, entry, model, protocol)
+
+    def target_for(self, key: str) -> Target | None:
+        """The Target of a pane key ('provider|model', or with '|protocol' after it)."""
+        provider, model, protocol = split_pane_key(key)
+        if provider == LOCAL_PROVIDER:
+            return self.local_target(model, protocol)
+        return self.provider_target(provider, model, protocol)
 
     # ---- history ----
 
@@ -232,7 +243,7 @@ class Session(QObject):
             raise RuntimeError("a run is already in progress")
         targets = []
         for r in results:
-            t = Target(r.provider, r.base_url, r.model, r.attention, r.prices)
+            t = Target(r.provider, r.base_url, r.model, r.attention, r.prices, protocol=r.protocol)
             if r.warmup:
                 continue
             if t not in targets:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from workbench.ui.panes_model import split_pane_key
+
 if TYPE_CHECKING:
     from workbench.ui.main_window import MainWindow
 
@@ -37,7 +39,8 @@ class WindowState(_Base):
             self.mode.setCurrentIndex(max(0, self.mode.findData(mode)))
         if isinstance(panes, list) and len(panes) >= 2:
             known = {k for k, _ in self.choices}
-            keys = [k for k in panes if k in known]
+            # a pane key may carry a protocol (provider|model|protocol): its target must be known
+            keys = [k for k in panes if "|".join(split_pane_key(k)[:2]) in known]
             if len(keys) >= 2:
                 self.set_panes(keys)
                 self.preset.setCurrentIndex(self.preset.findData("custom"))
