@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from workbench.core.csv_export import write_csv
 from workbench.core.metrics import derive
 from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
-from workbench.core.results import RequestResult, Target
+from workbench.core.results import RequestResult
 from workbench.core.runner import RunFinished, RunPlan
 from workbench.core.summary import build_report
 from workbench.ui.accessibility import label_fields
@@ -178,7 +178,7 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self.pane_count.blockSignals(True)
         self.pane_count.setValue(len(self.pane_keys))
         self.pane_count.blockSignals(False)
-        self.session.set_targets([self._target_for(k) for k in self.pane_keys])
+        self.session.set_targets([self.session.target_for(k) for k in self.pane_keys])
         self._set_plot_panes(self.pane_keys)
         self.replay_banner.hide()
         self._refresh_context()
@@ -200,9 +200,6 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
             target = self.session.panes[i].target if i < len(self.session.panes) else None
             named.append((provider, pane_title(target) if target is not None else model))
         self.plots.set_panes([title for _, title in named], [model_color(*n) for n in named])
-
-    def _target_for(self, key: str) -> Target | None:
-        return self.session.target_for(key)
 
     def apply_preset(self, name: str) -> None:
         self.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in PRESETS[name]])
