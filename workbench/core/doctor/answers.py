@@ -40,6 +40,8 @@ class Answer:
     error: str | None = None
     proxy_error: bool = False
     timeout: bool = False
+    # a 404 that a finding has already explained (the path of a protocol the URL does not speak)
+    explained: bool = False
 
     @property
     def html(self) -> bool:

@@ -98,6 +98,11 @@ async def check_auth(
         None,
     )
     sent = _sent(d)
+    version = _wants_version(d, models, chat)
+    if version is not None:  # not the key's fault: the stream check names the header
+        said = f"{sent}{source}; {version.label(d.url)} → HTTP 400: {version.message}"
+        d.add(skipped("auth", f"{said}: the key cannot be judged without the version header"))
+        return None
     refusal = refused_by_words(models, chat)
     if refusal is not None:
         d.add(_gateway_refusal(d, refusal, f"{sent}{source}", problems), refusal.url)
@@ -143,6 +148,14 @@ async def check_auth(
         return None
     d.add(checked("auth", True, evidence), judged.url)
     return True
+
+
+def _wants_version(d: Doctor, *answers: Answer) -> Answer | None:
+    """An Anthropic answer refusing the request for its anthropic-version header (which we
+    always send: a gateway on the way stripped or rewrote it)."""
+    if d.protocol != "anthropic":
+        return None
+    return next((a for a in answers if a.status == 400 and "anthropic-version" in a.body), None)
 
 
 def _sent(d: Doctor) -> str:

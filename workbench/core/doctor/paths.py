@@ -114,6 +114,8 @@ async def _speaks_chosen(
     found = await other_protocol(d, client, root)
     if found is None:
         return True
+    for answer in posts:  # their 404 pages are the protocol's, not a proxy's
+        answer.explained = True
     d.add(wrong_protocol_check(d, posts, found), posts[0].url)
     d.skip_rest(f"the base URL does not speak {d.protocol} (models_path)")
     return False

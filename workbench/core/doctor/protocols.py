@@ -42,8 +42,8 @@ def speaks(protocol: str, answer: Answer) -> bool:
     protocol's shape (Anthropic's error object, or OpenAI's), or a 2xx, on a path that exists."""
     if answer.status is None or answer.html or route(answer) not in ("yes", "gated"):
         return False
-    if answer.status < 300:
-        return answer.json() is not None
+    if answer.status < 300:  # JSON, or a stream that an empty request got anyway
+        return True
     if protocol == "anthropic":
         return answer.anthropic_shaped
     return not answer.anthropic_shaped and answer.json() is not None

@@ -8,8 +8,13 @@ import re
 from typing import TYPE_CHECKING
 
 from workbench.core.doctor import messages as msg
-from workbench.core.doctor.checks import Said, checked, skipped
+from workbench.core.doctor.checks import Check, Said, checked, skipped
 from workbench.core.doctor.protocols import PATHS
+from workbench.core.error_messages import (
+    ANTHROPIC_VERSION_CAUSE,
+    ANTHROPIC_VERSION_FIX,
+    WRONG_PROTOCOL,
+)
 from workbench.core.errors import (
     GATEWAY_COOLDOWN_WORDS,
     diagnosis,
@@ -64,27 +69,7 @@ async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | N
     url = d.url + PATHS[d.protocol]
     head = f"model '{model}'{picked}"
     if result.error_class is not None:
-        what = (result.error_message or "").split(". Cause:")[0]
-        said = diagnosis(result.error_class, "")
-        cause = [marked("ErrorFix", said.cause)]
-        if result.error_class is ErrorClass.EMPTY:
-            cause.append(phrase(msg.NO_CHOICES_TEXT_CAME_BACK_READING))
-        fix: Said = marked("ErrorFix", said.fix)
-        if result.error_class is ErrorClass.NO_VISIBLE_TEXT:
-            cause, fix = _no_visible_text(result)
-        if result.error_class is ErrorClass.FIRST_TOKEN_TIMEOUT:
-            cause.append(
-                phrase(
-                    msg.EVEN_1_TOKEN_TOOK_OVER_SECONDS,
-                    seconds=f"{d.timeout_s:g}",
-                )
-            )
-        upstream = _broken_route(d, result, ids)
-        if upstream is not None:
-            cause, fix = upstream
-        d.add(
-            checked("stream", False, f"{head}; {what}{_sent_version(d, result)}", cause, fix), url
-        )
+        d.add(_failed(d, result, ids, head), url)
         return
     if ids is not None and model not in ids:
         d.add(
@@ -143,6 +128,43 @@ def _broken_route(
     ]
     fix = phrase(msg.CHECK_GATEWAY_ROUTE_MODEL_UPSTREAM)
     return cause, fix
+
+
+def _failed(d: Doctor, result: RequestResult, ids: list[str] | None, head: str) -> Check:
+    """The stream check when the request failed: the client's class, in the doctor's words."""
+    what = (result.error_message or "").split(". Cause:")[0]
+    said = diagnosis(result.error_class, "")
+    cause = [marked("ErrorFix", said.cause)]
+    if result.error_class is ErrorClass.EMPTY:
+        cause.append(phrase(msg.NO_CHOICES_TEXT_CAME_BACK_READING))
+    fix: Said = marked("ErrorFix", said.fix)
+    if result.error_class is ErrorClass.NO_VISIBLE_TEXT:
+        cause, fix = _no_visible_text(result)
+    if result.error_class is ErrorClass.FIRST_TOKEN_TIMEOUT:
+        cause.append(
+            phrase(
+                msg.EVEN_1_TOKEN_TOOK_OVER_SECONDS,
+                seconds=f"{d.timeout_s:g}",
+            )
+        )
+    said_protocol = _protocol_said(result)
+    if said_protocol is not None:
+        cause, fix = said_protocol
+    upstream = _broken_route(d, result, ids)
+    if upstream is not None:
+        cause, fix = upstream
+    return checked("stream", False, f"{head}; {what}{_sent_version(d, result)}", cause, fix)
+
+
+def _protocol_said(result: RequestResult) -> tuple[list[Phrase], Said] | None:
+    """The protocol's own cause and fix, when the client classified the failure so (errors.
+    protocol_status): a path of another protocol, a refused anthropic-version."""
+    message = result.error_message or ""
+    known = (*WRONG_PROTOCOL.values(), (ANTHROPIC_VERSION_CAUSE, ANTHROPIC_VERSION_FIX))
+    for cause, fix in known:
+        if f"Cause: {cause}" in message:
+            return [marked("ErrorFix", cause)], marked("ErrorFix", fix)
+    return None
 
 
 def _sent_version(d: Doctor, result: RequestResult) -> str:
