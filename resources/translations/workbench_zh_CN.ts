@@ -123,12 +123,12 @@
 <context>
     <name>Doctor</name>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="276"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="306"/>
         <source>the server generated tokens (completion_tokens {tokens}, finish_reason {finish}) but sent none as visible text: special tokens it does not decode (an end-of-turn or a thinking marker), or a character cut in the middle of its UTF-8 bytes. The model id is fine: it answered</source>
         <translation>服务器生成了 token（completion_tokens {tokens}，finish_reason {finish}），但没有发送任何可见文本：可能是它不解码的特殊 token（回合结束或思考标记），或一个在 UTF-8 字节中间被截断的字符。模型 ID 没有问题：它作出了回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="283"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="313"/>
         <source>raise max_tokens (with finish_reason length the answer may not have reached any text yet); check the model&apos;s chat template and tokenizer on the server: does it stop at, or print, its end-of-turn token?</source>
         <translation>调大 max_tokens（finish_reason 为 length 时，回答可能还没写到任何文本）；检查服务器上该模型的聊天模板和分词器：它是在回合结束 token 处停止，还是把它打印出来？</translation>
     </message>
@@ -354,186 +354,221 @@
     </message>
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="168"/>
+        <source>this URL speaks {other}, not {chosen}: POST ...{path} is not there, while POST ...{other_path} answers in its shape</source>
+        <translation>此 URL 使用的是 {other}，而不是 {chosen}：POST ...{path} 不存在，而 POST ...{other_path} 以该协议的格式作出了回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="173"/>
+        <source>use --protocol {protocol} (or protocol = &quot;{protocol}&quot; for the provider)</source>
+        <translation>使用 --protocol {protocol}（或为该服务商设置 protocol = &quot;{protocol}&quot;）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="177"/>
         <source>use the API base URL from the provider&apos;s docs (not the web site&apos;s address)</source>
         <translation>使用服务商文档中的 API Base URL（不是网站地址）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="172"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="181"/>
         <source>the provider&apos;s extra headers set &apos;{header}&apos;, which replaces the key: a leftover OAuth login or an old token is sent instead</source>
         <translation>该服务商的额外请求头设置了 &apos;{header}&apos;，它会替换密钥：发送的是遗留的 OAuth 登录或旧令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="177"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="186"/>
         <source>no key was sent and the server wants one</source>
         <translation>没有发送密钥，而服务器需要密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="181"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="190"/>
         <source>; the key should come from {source}</source>
         <translation>；密钥应来自 {source}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="182"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="191"/>
         <source>set the key: --api-key-env VAR, or the provider&apos;s key; for an environment variable, export it in this shell (a changed config needs a new terminal or a reloaded window)</source>
         <translation>设置密钥：--api-key-env VAR，或该服务商的密钥；环境变量要在当前 shell 中 export（改过的配置需要新开终端或重新加载窗口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="187"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="196"/>
         <source>the server wants the key in the header &apos;{header}&apos;, not in &apos;Authorization: Bearer&apos;</source>
         <translation>服务器要求把密钥放在请求头 &apos;{header}&apos; 中，而不是 &apos;Authorization: Bearer&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="191"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="200"/>
+        <source>the server wants the key in the header &apos;{header}&apos;, not in &apos;{sent}&apos;</source>
+        <translation>服务器要求把密钥放在请求头 &apos;{header}&apos; 中，而不是 &apos;{sent}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="204"/>
+        <source>the server wants the key as &apos;Authorization: Bearer&apos;, not in the header &apos;{header}&apos;</source>
+        <translation>服务器要求以 &apos;Authorization: Bearer&apos; 发送密钥，而不是放在请求头 &apos;{header}&apos; 中</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="208"/>
+        <source>set auth = &quot;bearer&quot; for the provider (a Claude Code ANTHROPIC_AUTH_TOKEN is sent that way)</source>
+        <translation>为该服务商设置 auth = &quot;bearer&quot;（Claude Code 的 ANTHROPIC_AUTH_TOKEN 就是这样发送的）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="212"/>
         <source>add the header &apos;{header}: &lt;key&gt;&apos; to the provider&apos;s extra headers</source>
         <translation>在该服务商的额外请求头中加入 &apos;{header}: &lt;key&gt;&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="195"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="216"/>
         <source>remove the &apos;{header}&apos; header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="199"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="220"/>
         <source>the key was sent and rejected: mistyped, copied incompletely, deleted or expired, or a key of another provider</source>
         <translation>密钥已发送但被拒绝：输错、复制不完整、已删除或过期，或是别家服务商的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="204"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="225"/>
         <source>; the server mentions the header &apos;{header}&apos;</source>
         <translation>；服务器提到了请求头 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="208"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="229"/>
         <source>copy the key again from the provider&apos;s console (keys show once); check that the variable holds it whole (echo ${VAR:0:6}); if a tool logged in with OAuth before, clear its old login so the key is used</source>
         <translation>从服务商控制台重新复制密钥（密钥只显示一次）；检查变量里的密钥是否完整（echo ${VAR:0:6}）；如果某个工具之前用 OAuth 登录过，清除其旧登录，让密钥生效</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="214"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="235"/>
         <source>the model list is not the OpenAI shape {&quot;data&quot;: [{&quot;id&quot;: ...}]}: the endpoint is not OpenAI-compatible (the &apos;reading choices&apos; kind of error)</source>
         <translation>模型列表不是 OpenAI 的格式 {&quot;data&quot;: [{&quot;id&quot;: ...}]}：该接口不兼容 OpenAI（属于 &apos;reading choices&apos; 一类错误）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="219"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="240"/>
         <source>check that the base URL is the provider&apos;s OpenAI-compatible one</source>
         <translation>检查 Base URL 是否为服务商的 OpenAI 兼容地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="223"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="244"/>
+        <source>the model list is not the Anthropic shape {&quot;data&quot;: [{&quot;type&quot;: &quot;model&quot;, &quot;id&quot;: ...}], &quot;has_more&quot;: ...}: the endpoint does not speak the Anthropic Messages API</source>
+        <translation>模型列表不是 Anthropic 的格式 {&quot;data&quot;: [{&quot;type&quot;: &quot;model&quot;, &quot;id&quot;: ...}], &quot;has_more&quot;: ...}：该端点不支持 Anthropic Messages API</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="249"/>
+        <source>check that the base URL is the one the provider gives for Anthropic clients</source>
+        <translation>检查 Base URL 是否为服务商为 Anthropic 客户端提供的地址</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="253"/>
         <source>use &apos;{first}&apos; (or {others}); model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;（或 {others}）；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="227"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="257"/>
         <source>use &apos;{first}&apos;; model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="231"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="261"/>
         <source> (no `choices` with text came back: the &apos;reading choices&apos; error; the endpoint or the model id routes to something not OpenAI-compatible)</source>
         <translation>（没有返回带文本的 `choices`：即 &apos;reading choices&apos; 错误；接口或模型 id 指向了不兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="236"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="266"/>
         <source>; even 1 token took over {seconds} s</source>
         <translation>；连 1 个 Token 都超过了 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="237"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="267"/>
         <source>the gateway lists this model, but its upstream refuses it (HTTP {status}): {words}</source>
         <translation>网关列出了这个模型，但其上游拒绝了它（HTTP {status}）：{words}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="241"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="271"/>
         <source>check the gateway&apos;s route for this model: the upstream&apos;s model id, address and key in the gateway&apos;s configuration, and the upstream&apos;s own logs</source>
         <translation>检查网关中这个模型的路由：网关配置里上游的模型 id、地址和密钥，以及上游自己的日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="246"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="276"/>
         <source>the server answered /models once, then failed (flaky server or network)</source>
         <translation>服务器响应了一次 /models，随后失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="250"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="280"/>
         <source>the server answered a streamed request once, then failed while it was timed (flaky server or network)</source>
         <translation>服务器响应了一次流式请求，随后在计时中失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="255"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="285"/>
         <source>retry; if it repeats, report it to the provider</source>
         <translation>重试；如果反复出现，向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="259"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="289"/>
         <source>wait {seconds} s (Retry-After), then retry; </source>
         <translation>等待 {seconds} 秒（Retry-After）后重试；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="263"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="293"/>
         <source>the proxy wants a login (HTTP 407) and answered with its own page</source>
         <translation>代理要求登录（HTTP 407），并返回了它自己的页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="267"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="297"/>
         <source>a web page answered with HTTP 200: the base URL points at the web site, not at the API (the &apos;reading choices&apos; error: no JSON `choices` in an HTML page)</source>
         <translation>网页以 HTTP 200 作答：Base URL 指向的是网站而不是 API（即 &apos;reading choices&apos; 错误：HTML 页面里没有 JSON `choices`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="272"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="302"/>
         <source>; here a proxy or gateway answered HTTP {codes} with its own error page</source>
         <translation>；这里是代理或网关以 HTTP {codes} 返回了它自己的错误页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="289"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="319"/>
         <source>the server&apos;s certificate has expired</source>
         <translation>服务器证书已过期</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="293"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="323"/>
         <source>the certificate is self-signed, not issued by a trusted authority (a lab server, or a corporate proxy that inspects TLS)</source>
         <translation>证书是自签名的，不是受信任机构签发的（实验用服务器，或检查 TLS 的公司代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="298"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="328"/>
         <source>the certificate&apos;s issuer is not trusted here (a missing intermediate certificate, or a corporate root certificate not installed on this machine)</source>
         <translation>本机不信任证书的签发者（缺少中间证书，或本机没有安装公司根证书）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="303"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="333"/>
         <source>the certificate is for another host name, not {host}</source>
         <translation>证书属于别的主机名，而不是 {host}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="307"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="337"/>
         <source>the certificate is not valid yet (check this machine&apos;s clock)</source>
         <translation>证书尚未生效（检查本机时钟）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="311"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="341"/>
         <source>the certificate was refused: {message}</source>
         <translation>证书被拒绝：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="312"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="342"/>
         <source>store the bare key: no spaces, newline, quotes or &apos;Bearer &apos; around it (export VAR=sk-... ; read files with `tr -d &apos;\n&apos;`)</source>
         <translation>只保存密钥本身：前后不要有空格、换行、引号或 &apos;Bearer &apos;（export VAR=sk-... ；读文件时用 `tr -d &apos;\n&apos;`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="317"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="347"/>
         <source>copy the key again, whole, from the provider&apos;s console</source>
         <translation>从服务商控制台重新完整复制密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="321"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="351"/>
         <source>replace the placeholder with your real key</source>
         <translation>把占位文字换成你真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="325"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="355"/>
         <source>remove the Authorization header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 Authorization</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="329"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="359"/>
         <source>check the key</source>
         <translation>检查密钥</translation>
     </message>
@@ -986,7 +1021,7 @@
     <message>
         <location filename="../../workbench/core/error_messages.py" line="351"/>
         <source>try --protocol chat (or protocol = &quot;chat&quot; for the provider), or use the base URL the gateway gives for Anthropic clients, ending in /v1</source>
-        <translation>试试 --protocol chat（或给该 provider 设 protocol = "chat"），或者使用网关为 Anthropic 客户端提供的 base URL（以 /v1 结尾）</translation>
+        <translation>试试 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;），或者使用网关为 Anthropic 客户端提供的 base URL（以 /v1 结尾）</translation>
     </message>
     <message>
         <location filename="../../workbench/core/error_messages.py" line="358"/>
@@ -996,7 +1031,7 @@
     <message>
         <location filename="../../workbench/core/error_messages.py" line="363"/>
         <source>try --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
-        <translation>试试 --protocol chat（或给该 provider 设 protocol = "chat"）</translation>
+        <translation>试试 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
     </message>
     <message>
         <location filename="../../workbench/core/error_messages.py" line="369"/>
@@ -1006,7 +1041,7 @@
     <message>
         <location filename="../../workbench/core/error_messages.py" line="374"/>
         <source>try --protocol anthropic (or protocol = &quot;anthropic&quot; for the provider)</source>
-        <translation>试试 --protocol anthropic（或给该 provider 设 protocol = "anthropic"）</translation>
+        <translation>试试 --protocol anthropic（或给该 provider 设 protocol = &quot;anthropic&quot;）</translation>
     </message>
     <message>
         <location filename="../../workbench/core/error_messages.py" line="380"/>
@@ -1016,7 +1051,7 @@
     <message>
         <location filename="../../workbench/core/error_messages.py" line="385"/>
         <source>the workbench sends anthropic-version: 2023-06-01 unless the provider&apos;s headers set it; remove a wrong anthropic-version from the provider&apos;s headers, or set the one the server documents (headers = { anthropic-version = &quot;2023-06-01&quot; })</source>
-        <translation>除非 provider 的 headers 另有设置，workbench 会发送 anthropic-version: 2023-06-01；请从 provider 的 headers 中删掉错误的 anthropic-version，或设成服务器文档要求的值（headers = { anthropic-version = "2023-06-01" }）</translation>
+        <translation>除非 provider 的 headers 另有设置，workbench 会发送 anthropic-version: 2023-06-01；请从 provider 的 headers 中删掉错误的 anthropic-version，或设成服务器文档要求的值（headers = { anthropic-version = &quot;2023-06-01&quot; }）</translation>
     </message>
 </context>
 <context>
@@ -2042,12 +2077,12 @@
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="295"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="297"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="304"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="306"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
