@@ -67,11 +67,21 @@ class AnthropicOnly:
     """An Anthropic-only API, as api.anthropic.com answers: the key in x-api-key, the version
     header required, Anthropic's error shape everywhere (a 404 too), `{}` refused with a 400.
     `strip_version`: a gateway in front removes anthropic-version, so the API never sees it.
-    `overloaded`: every message request is answered 529 overloaded_error."""
+    `overloaded`: every message request is answered 529 overloaded_error. `models`: the list
+    `GET /v1/models` answers."""
 
-    def __init__(self, *, strip_version: bool = False, overloaded: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        strip_version: bool = False,
+        overloaded: bool = False,
+        bearer: bool = False,
+        models: dict[str, object] | None = None,
+    ) -> None:
         self.strip_version = strip_version
         self.overloaded = overloaded
+        self.bearer = bearer  # a gateway in front that takes the key as a Bearer token only
+        self.models = models or ANTHROPIC_MODELS
         self.seen: list[tuple[str, str, dict[str, str]]] = []
 
     def _error(self, status: int, kind: str, message: str) -> web.Response:
@@ -83,14 +93,15 @@ class AnthropicOnly:
         self.seen.append((request.method, request.path, headers))
         if (request.method, request.path) not in (("GET", "/v1/models"), ("POST", "/v1/messages")):
             return self._error(404, "not_found_error", "Not Found")
-        if headers.get("x-api-key") != KEY:
+        given = headers.get("authorization") if self.bearer else headers.get("x-api-key")
+        if given != (f"Bearer {KEY}" if self.bearer else KEY):
             return self._error(401, "authentication_error", "invalid x-api-key")
         if self.strip_version or "anthropic-version" not in headers:
             return self._error(
                 400, "invalid_request_error", "anthropic-version: header is required"
             )
         if request.method == "GET":
-            return web.json_response(ANTHROPIC_MODELS)
+            return web.json_response(self.models)
         body = await request.json()
         if not isinstance(body, dict) or "model" not in body:
             return self._error(400, "invalid_request_error", "model: Field required")
@@ -272,3 +283,26 @@ async def test_baseline_fallback_lists_models_with_the_protocols_key_header() ->
     assert c["baseline"].ok, c["baseline"]
     assert "method: models" in c["baseline"].evidence
     assert c["baseline"].tested == "anthropic /v1/models"
+
+
+async def test_anthropic_gateway_wanting_a_bearer_token_is_told_to_set_auth_bearer() -> None:
+    async with serving(AnthropicOnly(bearer=True).app()) as url:
+        checks = await diagnose(url, KEY, CLAUDE, protocol="anthropic")
+        fixed = await diagnose(url, KEY, CLAUDE, protocol="anthropic", auth="bearer")
+    first = _first_failure(checks)
+    assert first.name == "auth" and "key sent in the x-api-key header" in first.evidence
+    assert "wants the key as 'Authorization: Bearer', not in the header 'x-api-key'" in first.cause
+    assert 'set auth = "bearer"' in first.fix
+    assert all(c.ok for c in fixed), [c for c in fixed if not c.ok]
+    assert "key sent as a Bearer token" in _by_name(fixed)["auth"].evidence
+
+
+async def test_a_model_beyond_anthropics_first_page_is_left_to_the_stream() -> None:
+    first_page = {**ANTHROPIC_MODELS, "data": [{"id": "claude-haiku-4-5", "type": "model"}]}
+    first_page["has_more"] = True
+    async with serving(AnthropicOnly(models=first_page).app()) as url:
+        checks = await diagnose(url, KEY, CLAUDE, protocol="anthropic")
+    c = _by_name(checks)
+    assert c["model"].skipped and c["model"].ok, c["model"]
+    assert "the list has more" in c["model"].evidence
+    assert c["stream"].ok and all(x.ok for x in checks)

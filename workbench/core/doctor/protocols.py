@@ -59,8 +59,10 @@ async def other_protocol(d: Doctor, client: httpx2.AsyncClient, url: str) -> Oth
     """The first other protocol whose path at `url` answers in its shape; None when none does.
     One POST with an empty body per protocol, bounded like every probe."""
     for other in _OTHERS[d.protocol]:
-        answer = await d.probe(client, "POST", url + PATHS[other], payload={}, protocol=other)
+        path = url + PATHS[other]
+        answer = await d.probe(client, "POST", path, payload={}, protocol=other, record=False)
         if speaks(other, answer):
+            d.answers.append(answer)  # only the finding's answer joins those the checks read
             return OtherProtocol(other, answer)
     return None
 

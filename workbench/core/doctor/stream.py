@@ -69,7 +69,7 @@ async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | N
     url = d.url + PATHS[d.protocol]
     head = f"model '{model}'{picked}"
     if result.error_class is not None:
-        d.add(_failed(d, result, ids, head), url)
+        d.add(_failed(d, result, result.error_class, ids, head), url)
         return
     if ids is not None and model not in ids:
         d.add(
@@ -130,10 +130,13 @@ def _broken_route(
     return cause, fix
 
 
-def _failed(d: Doctor, result: RequestResult, ids: list[str] | None, head: str) -> Check:
-    """The stream check when the request failed: the client's class, in the doctor's words."""
+def _failed(
+    d: Doctor, result: RequestResult, error: ErrorClass, ids: list[str] | None, head: str
+) -> Check:
+    """The stream check when the request failed (`error`, the client's class), in the doctor's
+    words."""
     what = (result.error_message or "").split(". Cause:")[0]
-    said = diagnosis(result.error_class, "")
+    said = diagnosis(error, "")
     cause = [marked("ErrorFix", said.cause)]
     if result.error_class is ErrorClass.EMPTY:
         cause.append(phrase(msg.NO_CHOICES_TEXT_CAME_BACK_READING))
