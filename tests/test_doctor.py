@@ -334,7 +334,9 @@ async def test_cli_human_output(
     )
     out = capsys.readouterr().out
     assert code == 3
-    assert "✓ base_url:" in out and "✗ auth:" in out and "– tls:" in out
+    assert "✓ base_url:" in out and "– tls:" in out
+    # a check that sent requests names the protocol and path it tested
+    assert "✗ auth (chat /v1/models):" in out and "✓ stream (chat /v1/chat/completions):" in out
     assert "    cause: the key has a trailing newline" in out and "    fix: " in out
     assert KEY not in out
 

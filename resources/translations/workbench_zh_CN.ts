@@ -186,12 +186,12 @@
 <context>
     <name>Doctor</name>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="276"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="306"/>
         <source>the server generated tokens (completion_tokens {tokens}, finish_reason {finish}) but sent none as visible text: special tokens it does not decode (an end-of-turn or a thinking marker), or a character cut in the middle of its UTF-8 bytes. The model id is fine: it answered</source>
         <translation>服务器生成了 token（completion_tokens {tokens}，finish_reason {finish}），但没有发送任何可见文本：可能是它不解码的特殊 token（回合结束或思考标记），或一个在 UTF-8 字节中间被截断的字符。模型 ID 没有问题：它作出了回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="283"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="313"/>
         <source>raise max_tokens (with finish_reason length the answer may not have reached any text yet); check the model&apos;s chat template and tokenizer on the server: does it stop at, or print, its end-of-turn token?</source>
         <translation>调大 max_tokens（finish_reason 为 length 时，回答可能还没写到任何文本）；检查服务器上该模型的聊天模板和分词器：它是在回合结束 token 处停止，还是把它打印出来？</translation>
     </message>
@@ -417,186 +417,221 @@
     </message>
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="168"/>
+        <source>this URL speaks {other}, not {chosen}: POST ...{path} is not there, while POST ...{other_path} answers in its shape</source>
+        <translation>此 URL 使用的是 {other}，而不是 {chosen}：POST ...{path} 不存在，而 POST ...{other_path} 以该协议的格式作出了回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="173"/>
+        <source>use --protocol {protocol} (or protocol = &quot;{protocol}&quot; for the provider)</source>
+        <translation>使用 --protocol {protocol}（或为该服务商设置 protocol = &quot;{protocol}&quot;）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="177"/>
         <source>use the API base URL from the provider&apos;s docs (not the web site&apos;s address)</source>
         <translation>使用服务商文档中的 API Base URL（不是网站地址）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="172"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="181"/>
         <source>the provider&apos;s extra headers set &apos;{header}&apos;, which replaces the key: a leftover OAuth login or an old token is sent instead</source>
         <translation>该服务商的额外请求头设置了 &apos;{header}&apos;，它会替换密钥：发送的是遗留的 OAuth 登录或旧令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="177"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="186"/>
         <source>no key was sent and the server wants one</source>
         <translation>没有发送密钥，而服务器需要密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="181"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="190"/>
         <source>; the key should come from {source}</source>
         <translation>；密钥应来自 {source}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="182"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="191"/>
         <source>set the key: --api-key-env VAR, or the provider&apos;s key; for an environment variable, export it in this shell (a changed config needs a new terminal or a reloaded window)</source>
         <translation>设置密钥：--api-key-env VAR，或该服务商的密钥；环境变量要在当前 shell 中 export（改过的配置需要新开终端或重新加载窗口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="187"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="196"/>
         <source>the server wants the key in the header &apos;{header}&apos;, not in &apos;Authorization: Bearer&apos;</source>
         <translation>服务器要求把密钥放在请求头 &apos;{header}&apos; 中，而不是 &apos;Authorization: Bearer&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="191"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="200"/>
+        <source>the server wants the key in the header &apos;{header}&apos;, not in &apos;{sent}&apos;</source>
+        <translation>服务器要求把密钥放在请求头 &apos;{header}&apos; 中，而不是 &apos;{sent}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="204"/>
+        <source>the server wants the key as &apos;Authorization: Bearer&apos;, not in the header &apos;{header}&apos;</source>
+        <translation>服务器要求以 &apos;Authorization: Bearer&apos; 发送密钥，而不是放在请求头 &apos;{header}&apos; 中</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="208"/>
+        <source>set auth = &quot;bearer&quot; for the provider (a Claude Code ANTHROPIC_AUTH_TOKEN is sent that way)</source>
+        <translation>为该服务商设置 auth = &quot;bearer&quot;（Claude Code 的 ANTHROPIC_AUTH_TOKEN 就是这样发送的）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="212"/>
         <source>add the header &apos;{header}: &lt;key&gt;&apos; to the provider&apos;s extra headers</source>
         <translation>在该服务商的额外请求头中加入 &apos;{header}: &lt;key&gt;&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="195"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="216"/>
         <source>remove the &apos;{header}&apos; header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="199"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="220"/>
         <source>the key was sent and rejected: mistyped, copied incompletely, deleted or expired, or a key of another provider</source>
         <translation>密钥已发送但被拒绝：输错、复制不完整、已删除或过期，或是别家服务商的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="204"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="225"/>
         <source>; the server mentions the header &apos;{header}&apos;</source>
         <translation>；服务器提到了请求头 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="208"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="229"/>
         <source>copy the key again from the provider&apos;s console (keys show once); check that the variable holds it whole (echo ${VAR:0:6}); if a tool logged in with OAuth before, clear its old login so the key is used</source>
         <translation>从服务商控制台重新复制密钥（密钥只显示一次）；检查变量里的密钥是否完整（echo ${VAR:0:6}）；如果某个工具之前用 OAuth 登录过，清除其旧登录，让密钥生效</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="214"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="235"/>
         <source>the model list is not the OpenAI shape {&quot;data&quot;: [{&quot;id&quot;: ...}]}: the endpoint is not OpenAI-compatible (the &apos;reading choices&apos; kind of error)</source>
         <translation>模型列表不是 OpenAI 的格式 {&quot;data&quot;: [{&quot;id&quot;: ...}]}：该接口不兼容 OpenAI（属于 &apos;reading choices&apos; 一类错误）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="219"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="240"/>
         <source>check that the base URL is the provider&apos;s OpenAI-compatible one</source>
         <translation>检查 Base URL 是否为服务商的 OpenAI 兼容地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="223"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="244"/>
+        <source>the model list is not the Anthropic shape {&quot;data&quot;: [{&quot;type&quot;: &quot;model&quot;, &quot;id&quot;: ...}], &quot;has_more&quot;: ...}: the endpoint does not speak the Anthropic Messages API</source>
+        <translation>模型列表不是 Anthropic 的格式 {&quot;data&quot;: [{&quot;type&quot;: &quot;model&quot;, &quot;id&quot;: ...}], &quot;has_more&quot;: ...}：该端点不支持 Anthropic Messages API</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="249"/>
+        <source>check that the base URL is the one the provider gives for Anthropic clients</source>
+        <translation>检查 Base URL 是否为服务商为 Anthropic 客户端提供的地址</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="253"/>
         <source>use &apos;{first}&apos; (or {others}); model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;（或 {others}）；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="227"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="257"/>
         <source>use &apos;{first}&apos;; model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="231"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="261"/>
         <source> (no `choices` with text came back: the &apos;reading choices&apos; error; the endpoint or the model id routes to something not OpenAI-compatible)</source>
         <translation>（没有返回带文本的 `choices`：即 &apos;reading choices&apos; 错误；接口或模型 id 指向了不兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="236"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="266"/>
         <source>; even 1 token took over {seconds} s</source>
         <translation>；连 1 个 Token 都超过了 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="237"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="267"/>
         <source>the gateway lists this model, but its upstream refuses it (HTTP {status}): {words}</source>
         <translation>网关列出了这个模型，但其上游拒绝了它（HTTP {status}）：{words}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="241"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="271"/>
         <source>check the gateway&apos;s route for this model: the upstream&apos;s model id, address and key in the gateway&apos;s configuration, and the upstream&apos;s own logs</source>
         <translation>检查网关中这个模型的路由：网关配置里上游的模型 id、地址和密钥，以及上游自己的日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="246"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="276"/>
         <source>the server answered /models once, then failed (flaky server or network)</source>
         <translation>服务器响应了一次 /models，随后失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="250"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="280"/>
         <source>the server answered a streamed request once, then failed while it was timed (flaky server or network)</source>
         <translation>服务器响应了一次流式请求，随后在计时中失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="255"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="285"/>
         <source>retry; if it repeats, report it to the provider</source>
         <translation>重试；如果反复出现，向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="259"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="289"/>
         <source>wait {seconds} s (Retry-After), then retry; </source>
         <translation>等待 {seconds} 秒（Retry-After）后重试；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="263"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="293"/>
         <source>the proxy wants a login (HTTP 407) and answered with its own page</source>
         <translation>代理要求登录（HTTP 407），并返回了它自己的页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="267"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="297"/>
         <source>a web page answered with HTTP 200: the base URL points at the web site, not at the API (the &apos;reading choices&apos; error: no JSON `choices` in an HTML page)</source>
         <translation>网页以 HTTP 200 作答：Base URL 指向的是网站而不是 API（即 &apos;reading choices&apos; 错误：HTML 页面里没有 JSON `choices`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="272"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="302"/>
         <source>; here a proxy or gateway answered HTTP {codes} with its own error page</source>
         <translation>；这里是代理或网关以 HTTP {codes} 返回了它自己的错误页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="289"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="319"/>
         <source>the server&apos;s certificate has expired</source>
         <translation>服务器证书已过期</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="293"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="323"/>
         <source>the certificate is self-signed, not issued by a trusted authority (a lab server, or a corporate proxy that inspects TLS)</source>
         <translation>证书是自签名的，不是受信任机构签发的（实验用服务器，或检查 TLS 的公司代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="298"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="328"/>
         <source>the certificate&apos;s issuer is not trusted here (a missing intermediate certificate, or a corporate root certificate not installed on this machine)</source>
         <translation>本机不信任证书的签发者（缺少中间证书，或本机没有安装公司根证书）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="303"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="333"/>
         <source>the certificate is for another host name, not {host}</source>
         <translation>证书属于别的主机名，而不是 {host}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="307"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="337"/>
         <source>the certificate is not valid yet (check this machine&apos;s clock)</source>
         <translation>证书尚未生效（检查本机时钟）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="311"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="341"/>
         <source>the certificate was refused: {message}</source>
         <translation>证书被拒绝：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="312"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="342"/>
         <source>store the bare key: no spaces, newline, quotes or &apos;Bearer &apos; around it (export VAR=sk-... ; read files with `tr -d &apos;\n&apos;`)</source>
         <translation>只保存密钥本身：前后不要有空格、换行、引号或 &apos;Bearer &apos;（export VAR=sk-... ；读文件时用 `tr -d &apos;\n&apos;`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="317"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="347"/>
         <source>copy the key again, whole, from the provider&apos;s console</source>
         <translation>从服务商控制台重新完整复制密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="321"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="351"/>
         <source>replace the placeholder with your real key</source>
         <translation>把占位文字换成你真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="325"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="355"/>
         <source>remove the Authorization header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 Authorization</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="329"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="359"/>
         <source>check the key</source>
         <translation>检查密钥</translation>
     </message>
@@ -1732,122 +1767,122 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="312"/>
+        <location filename="../../workbench/ui/main_window.py" line="309"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="480"/>
+        <location filename="../../workbench/ui/main_window.py" line="477"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="482"/>
+        <location filename="../../workbench/ui/main_window.py" line="479"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="483"/>
+        <location filename="../../workbench/ui/main_window.py" line="480"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="484"/>
+        <location filename="../../workbench/ui/main_window.py" line="481"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="485"/>
+        <location filename="../../workbench/ui/main_window.py" line="482"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="486"/>
+        <location filename="../../workbench/ui/main_window.py" line="483"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="495"/>
+        <location filename="../../workbench/ui/main_window.py" line="492"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="227"/>
+        <location filename="../../workbench/ui/main_window.py" line="224"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="238"/>
+        <location filename="../../workbench/ui/main_window.py" line="235"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="292"/>
+        <location filename="../../workbench/ui/main_window.py" line="289"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="359"/>
+        <location filename="../../workbench/ui/main_window.py" line="356"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="406"/>
+        <location filename="../../workbench/ui/main_window.py" line="403"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="408"/>
+        <location filename="../../workbench/ui/main_window.py" line="405"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="410"/>
+        <location filename="../../workbench/ui/main_window.py" line="407"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="442"/>
+        <location filename="../../workbench/ui/main_window.py" line="439"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="446"/>
+        <location filename="../../workbench/ui/main_window.py" line="443"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="474"/>
+        <location filename="../../workbench/ui/main_window.py" line="471"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="549"/>
+        <location filename="../../workbench/ui/main_window.py" line="546"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="554"/>
+        <location filename="../../workbench/ui/main_window.py" line="551"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="558"/>
+        <location filename="../../workbench/ui/main_window.py" line="555"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="562"/>
+        <location filename="../../workbench/ui/main_window.py" line="559"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="487"/>
+        <location filename="../../workbench/ui/main_window.py" line="484"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="488"/>
+        <location filename="../../workbench/ui/main_window.py" line="485"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -1998,107 +2033,108 @@
         <translation>窗格 %1 中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="158"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="167"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="155"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="168"/>
         <source>Protocol of pane %1</source>
         <translation>窗格 %1 的协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="170"/>
         <source>OpenAI chat completions (POST /chat/completions)</source>
         <translation>OpenAI 聊天补全（POST /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="170"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="171"/>
         <source>OpenAI Responses (POST /responses)</source>
         <translation>OpenAI Responses（POST /responses）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="171"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="172"/>
         <source>Anthropic Messages (POST /messages)</source>
         <translation>Anthropic Messages（POST /messages）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="176"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="177"/>
         <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
         <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="238"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="239"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="243"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="244"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="246"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="247"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="261"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="262"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="263"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="264"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="274"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="275"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="314"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="315"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="331"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="332"/>
         <source>Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 usable on %4.</source>
         <translation>显存放不下：每个设备 KV 缓存 %1 + 权重 %2，超过 %4 上可用的 %3。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="348"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="349"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="376"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="377"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="384"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="385"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -2209,12 +2245,12 @@
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="300"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="302"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="309"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="311"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>

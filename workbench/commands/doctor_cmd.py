@@ -1,7 +1,9 @@
 """`workbench doctor (PROVIDER | --base-url URL)`: why a connection fails, check by check.
 
-Exit code 0 only when every check that ran passed (skipped checks are not failures), 1 when one
-failed, 2 for bad input (no target, both targets, an unknown provider).
+Exit code 0 only when every check that ran passed (skipped checks are not failures), 3 when one
+failed, 2 for bad input (no target, both targets, an unknown provider). The checks speak the
+target's protocol (--protocol, else the saved provider's, else chat), and each line that sent a
+request names the protocol and path it tested.
 """
 
 from __future__ import annotations
@@ -106,6 +108,8 @@ async def _run(args: argparse.Namespace) -> int:
             verify_tls=target.verify_tls,
             timeout_s=args.timeout,
             key_source=target.key_source,
+            protocol=target.protocol,
+            auth=target.auth,
         )
     if args.json:  # JSON escapes C0 controls; escape_quoted the C1 and bidi characters
         print(json_text([c.to_json() for c in checks]))
@@ -215,12 +219,14 @@ def _saved_provider(args: argparse.Namespace) -> _Target:
 
 def _print_human(target: _Target, model: str | None, checks: list[Check]) -> None:
     head = f"Connection doctor: {target.base_url}" + (f" (model {model})" if model else "")
+    head += f"; protocol {target.protocol}"
     _out(head)
     for warning in target.warnings:
         _out(f"WARNING: {warning}")
     for check in checks:
         mark = fits(*MARKS["skip" if check.skipped else "ok" if check.ok else "fail"])
-        _out(f"{mark} {check.name}: {check.evidence}")
+        tested = f" ({check.tested})" if check.tested else ""  # the protocol and path it tried
+        _out(f"{mark} {check.name}{tested}: {check.evidence}")
         if not check.ok and not check.skipped:
             _out(f"    cause: {check.cause}")
             _out(f"    fix: {check.fix}")

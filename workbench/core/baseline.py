@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from workbench.core.clients import BASELINE_TIMEOUT_S, network_baseline_ms
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.streaming import RequestSpec
-from workbench.core.wire import stream_request
+from workbench.core.wire import protocol_headers, stream_request
 
 if TYPE_CHECKING:
     import openai
@@ -88,5 +88,6 @@ async def measure_baseline(
         times.append(ms)
     if len(times) == samples + 1:
         return Baseline(statistics.median(times[1:]), _PATH_METHODS.get(protocol, "chat"))
-    models_ms = await network_baseline_ms(client, samples)
+    headers = protocol_headers(client, protocol, auth)  # the list asked as the protocol asks
+    models_ms = await network_baseline_ms(client, samples, headers=headers)
     return Baseline(models_ms, "models") if models_ms is not None else Baseline()

@@ -513,18 +513,22 @@ class ClientPool:
 
 
 async def network_baseline_ms(
-    client: openai.AsyncOpenAI, samples: int = 3, timeout_s: float = BASELINE_TIMEOUT_S
+    client: openai.AsyncOpenAI,
+    samples: int = 3,
+    timeout_s: float = BASELINE_TIMEOUT_S,
+    headers: dict[str, Any] | None = None,
 ) -> float | None:
     """Median round trip of `GET /models`: the network and server overhead to subtract.
 
     Each round trip gets `timeout_s` in all: a list that trickles in forever is no baseline.
+    `headers`: a protocol's own (wire.protocol_headers: Anthropic's key header and version).
     """
     times: list[float] = []
     for _ in range(samples):
         start = time.perf_counter_ns()
         try:
             async with asyncio.timeout(timeout_s):
-                await client.models.list()
+                await client.models.list(extra_headers=headers)
         except Exception:  # a server without /models has no baseline; the column stays empty
             return None
         times.append((time.perf_counter_ns() - start) / 1e6)

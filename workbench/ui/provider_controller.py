@@ -259,6 +259,8 @@ class ProviderController(QObject):
             proxy=provider.proxy,
             verify_tls=provider.verify_tls,
             key_source=key_source,
+            protocol=provider.protocol,
+            auth=provider.auth,
         )
         return DoctorReport(
             checks,

@@ -17,21 +17,28 @@ The checks, in order (their `name`):
     dns          the host name resolves
     tcp          a TCP connection opens (and how long it took)
     tls          the TLS handshake for https (certificate problems named)
-    models_path  /models and /chat/completions at the base URL and with /v1 added or removed
+    models_path  /models and the protocol's path (/chat/completions, /responses, /messages) at
+                 the base URL and with /v1 added or removed; when that path is not there but
+                 another protocol's is, which protocol the URL speaks
     auth         401/403: no key, whitespace or quotes around it, rejected, another header
     model        the model is on the server's list; close matches when it is not
-    stream       a short (16-token) streamed chat request: TTFT, usage (and whether it is made
-                 up), role-only first chunk, reasoning
+    stream       a short (16-token) streamed request in the protocol: TTFT, usage (and whether
+                 it is made up), role-only first chunk, reasoning
     rate_limit   a 429 / 402 / quota answer anywhere, with the wait it asks for (Retry-After,
                  retry-after-ms, a gateway's *-retry-after)
     html         an HTML page where JSON was expected (proxy login page, the web site)
-    baseline     network round trip as runs measure it (core/baseline.py): on the chat path,
-                 GET /models when no model answered; the evidence names the method
+    baseline     network round trip as runs measure it (core/baseline.py): on the protocol's
+                 path, GET /models when no model answered; the evidence names the method
+
+Every check speaks the chosen protocol (`diagnose(protocol=...)`): Anthropic's key goes in
+`x-api-key` with `anthropic-version`, its list and errors have Anthropic's shapes. A check that
+sent requests names the protocol and path it tested (`Check.tested`, "anthropic /v1/messages").
 
 Every error that gateway troubleshooting guides list maps to a check (`TROUBLESHOOTING_ERRORS`).
 
 The package holds one module per group of checks: `network` (base_url, proxy, dns, tcp, tls),
-`paths` (models_path, and the order of the HTTP checks), `auth`, `model`, `stream`, `baseline`,
+`paths` (models_path, and the order of the HTTP checks), `protocols` (each protocol's path and
+key header, and the probe of the others), `auth`, `model`, `stream`, `baseline`,
 `rate_limit`, `html`; `answers` reads the HTTP answers, `state` holds one run's state and probes,
 `checks` the `Check` record, and `messages` every sentence the doctor says, marked for
 translation. The proxy check reports `workbench.core.proxy_route`'s decision: the route the
@@ -50,7 +57,7 @@ from workbench.core.doctor.network import check_base_url, check_network, check_p
 from workbench.core.doctor.paths import check_http
 from workbench.core.doctor.rate_limit import check_rate_limit
 from workbench.core.doctor.state import Doctor
-from workbench.core.providers import ProxyChoice
+from workbench.core.providers import AuthScheme, Protocol, ProxyChoice
 from workbench.core.proxy_route import PROXY_VARIABLES, ProxyRoute, proxy_variables
 from workbench.core.proxy_route import route_for as proxy_route
 
@@ -78,13 +85,19 @@ async def diagnose(
     verify_tls: bool = True,
     timeout_s: float = 10.0,
     key_source: str = "",
+    protocol: Protocol = "chat",
+    auth: AuthScheme | None = None,
 ) -> list[Check]:
     """Run every check against `base_url` in order; never raises for a connection problem.
 
     `key_source` says where the key came from (e.g. "environment variable $X, not set in this
     shell") for the auth check's evidence; `proxy` None means the system proxy settings.
+    `protocol` is the wire protocol the checks speak (its path, key header, version header and
+    error shapes); `auth` how the key is sent, None for the protocol's own way.
     """
-    doctor = Doctor(base_url, api_key, model, headers, proxy, verify_tls, timeout_s, key_source)
+    doctor = Doctor(
+        base_url, api_key, model, headers, proxy, verify_tls, timeout_s, key_source, protocol, auth
+    )
     return await _run(doctor)
 
 

@@ -7,7 +7,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from workbench.core.errors import (
@@ -16,10 +16,6 @@ from workbench.core.errors import (
     says_auth,
 )
 from workbench.core.secrets import redact_and_cut
-
-if TYPE_CHECKING:
-    pass
-
 
 # the headers `errors.retry_after_from_headers` reads: Retry-After, retry-after-ms, and both
 # behind a gateway's prefix (LiteLLM: llm_provider-retry-after)
@@ -44,6 +40,8 @@ class Answer:
     error: str | None = None
     proxy_error: bool = False
     timeout: bool = False
+    # a 404 that a finding has already explained (the path of a protocol the URL does not speak)
+    explained: bool = False
 
     @property
     def html(self) -> bool:
@@ -56,6 +54,12 @@ class Answer:
             return json.loads(self.body)
         except ValueError:
             return None
+
+    @property
+    def anthropic_shaped(self) -> bool:
+        """An Anthropic error object: `{"type": "error", "error": {"type", "message"}}`."""
+        data = self.json()
+        return isinstance(data, dict) and data.get("type") == "error" and "error" in data
 
     @property
     def message(self) -> str:
@@ -104,7 +108,7 @@ def html_title(body: str) -> str:
     return first_bytes(match.group(1), 80) if match else ""
 
 
-def _route(answer: Answer) -> str:
+def route(answer: Answer) -> str:
     """Whether a path exists: 'yes', 'no', 'gated' (refused before routing?) or 'unknown'."""
     if answer.status is None:
         return "unknown"
@@ -122,7 +126,7 @@ def _route(answer: Answer) -> str:
 
 
 def verdict(answers: list[Answer]) -> str:
-    routes = [_route(a) for a in answers]
+    routes = [route(a) for a in answers]
     for word in ("yes", "gated", "unknown"):
         if word in routes:
             return word

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from workbench.core.doctor.state import Doctor
 
 
-_ALT_AUTH_HEADERS = ("x-api-key", "api-key")
+_ALT_AUTH_HEADERS = ("Authorization", "x-api-key", "api-key")
 
 
 def key_problems(raw: str | None) -> tuple[str | None, list[Phrase]]:
@@ -97,10 +97,15 @@ async def check_auth(
         ),
         None,
     )
-    sent = "no key sent" if not d.key else "key sent as a Bearer token"
+    sent = _sent(d)
+    version = _wants_version(d, models, chat)
+    if version is not None:  # not the key's fault: the stream check names the header
+        said = f"{sent}{source}; {version.label(d.url)} → HTTP 400: {version.message}"
+        d.add(skipped("auth", f"{said}: the key cannot be judged without the version header"))
+        return None
     refusal = refused_by_words(models, chat)
     if refusal is not None:
-        d.add(_gateway_refusal(d, refusal, f"{sent}{source}", problems))
+        d.add(_gateway_refusal(d, refusal, f"{sent}{source}", problems), refusal.url)
         return False
     if judged is None:
         if problems:
@@ -118,7 +123,8 @@ async def check_auth(
         return None
     seen = f"{judged.label(d.url)} → HTTP {judged.status}"
     if judged.status in (401, 403):
-        d.add(await _refused(d, judged, f"{sent}{source}; {seen}", problems, leftover))
+        refused = await _refused(d, judged, f"{sent}{source}; {seen}", problems, leftover)
+        d.add(refused, judged.url)
         return False
     evidence = f"{sent}{source}; {seen}: not refused"
     if judged.status in (402, 429) or (judged.status or 0) >= 500:
@@ -133,14 +139,34 @@ async def check_auth(
                 evidence + " (checked with the whitespace and quotes removed)",
                 joined(problems),
                 key_fix(problems),
-            )
+            ),
+            judged.url,
         )
         return True
     if judged.status in (402, 429) or (judged.status or 0) >= 500:
-        d.add(skipped("auth", evidence))
+        d.add(skipped("auth", evidence), judged.url)
         return None
-    d.add(checked("auth", True, evidence))
+    d.add(checked("auth", True, evidence), judged.url)
     return True
+
+
+def _wants_version(d: Doctor, *answers: Answer) -> Answer | None:
+    """An Anthropic answer refusing the request for its anthropic-version header (which we
+    always send: a gateway on the way stripped or rewrote it)."""
+    if d.protocol != "anthropic":
+        return None
+    return next((a for a in answers if a.status == 400 and "anthropic-version" in a.body), None)
+
+
+def _sent(d: Doctor) -> str:
+    """How the key went: the header, and Anthropic's version header beside it."""
+    version = next(
+        (v for k, v in d.request_headers().items() if k.lower() == "anthropic-version"), None
+    )
+    sent = "no key sent" if not d.key else "key sent as a Bearer token"
+    if d.key and d.key_header != "Authorization":
+        sent = f"key sent in the {d.key_header} header"
+    return sent + (f" (with anthropic-version: {version})" if version else "")
 
 
 async def _refused(
@@ -159,7 +185,13 @@ async def _refused(
             cause.append(phrase(msg.KEY_SHOULD_COME_SOURCE, source=d.key_source))
         return checked("auth", False, evidence, cause, phrase(msg.SET_KEY_API_KEY_ENV_VAR))
     other = await _other_header(d)
-    if other is not None:
+    if other == "Authorization":
+        cause = phrase(msg.SERVER_WANTS_BEARER_NOT_HEADER, header=d.key_header)
+        fix = phrase(msg.SET_AUTH_BEARER_PROVIDER)
+    elif other is not None and d.key_header != "Authorization":
+        cause = phrase(msg.SERVER_WANTS_KEY_HEADER_NOT_SENT, header=other, sent=d.key_header)
+        fix = phrase(msg.ADD_HEADER_HEADER_KEY_PROVIDER, header=other)
+    elif other is not None:
         cause = phrase(msg.SERVER_WANTS_KEY_HEADER_HEADER_NOT, header=other)
         fix = phrase(msg.ADD_HEADER_HEADER_KEY_PROVIDER, header=other)
     elif leftover:
@@ -168,7 +200,8 @@ async def _refused(
     else:
         hinted = re.search(r"\b(x-api-key|api-key|x-goog-api-key)\b", message, re.I)
         rejected = [phrase(msg.KEY_SENT_REJECTED_MISTYPED_COPIED_INCOMPLETELY)]
-        if hinted:
+        # a header named that the key was sent in says nothing new
+        if hinted and hinted.group(1).lower() != d.key_header.lower():
             rejected.append(phrase(msg.SERVER_MENTIONS_HEADER_HEADER, header=hinted.group(1)))
         cause = [*joined(problems), Phrase("; "), *rejected] if problems else rejected
         fix = phrase(msg.COPY_KEY_AGAIN_PROVIDER_CONSOLE)
@@ -194,7 +227,7 @@ async def _other_header(d: Doctor) -> str | None:
     if not d.key or not d.key.isascii():
         return None
     async with d.http_client() as client:
-        for name in _ALT_AUTH_HEADERS:
+        for name in (h for h in _ALT_AUTH_HEADERS if h.lower() != d.key_header.lower()):
             answer = await d.probe(client, "GET", d.url + "/models", auth=name, record=False)
             if answer.status is not None and answer.status < 300 and not answer.html:
                 return name

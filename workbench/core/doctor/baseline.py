@@ -1,6 +1,7 @@
 """The baseline check: the network round trip that prefill speed subtracts, measured as a run
-measures it (core/baseline.py): on the chat path, a 1-token streamed request timed from sending to
-its first event, with `GET /models` as the fallback. The evidence names the method used."""
+measures it (core/baseline.py): on the chosen protocol's request path, a 1-token streamed
+request timed from sending to its first event, with `GET /models` (sent with the protocol's
+key header) as the fallback. The evidence names the method used."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from workbench.core.baseline import BASELINE_SAMPLES, Baseline, measure_baseline
 from workbench.core.clients import network_baseline_ms
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import checked, skipped
+from workbench.core.doctor.protocols import PATHS
 from workbench.core.i18n import phrase
+from workbench.core.wire import protocol_headers
 
 if TYPE_CHECKING:
     import openai
@@ -30,10 +33,14 @@ async def check_baseline(d: Doctor, client: openai.AsyncOpenAI, models: Answer) 
         d.add(skipped("baseline", reason, applies=models.status not in (404, 405)))
         return
     if model is not None:
-        baseline = await measure_baseline(client, model, BASELINE_SAMPLES)
-    else:
-        ms = await network_baseline_ms(client, BASELINE_SAMPLES, d.timeout_s)
+        baseline = await measure_baseline(
+            client, model, BASELINE_SAMPLES, protocol=d.protocol, auth=d.auth
+        )
+    else:  # the list asked with the protocol's key header and version, as the checks asked it
+        headers = protocol_headers(client, d.protocol, d.auth)
+        ms = await network_baseline_ms(client, BASELINE_SAMPLES, d.timeout_s, headers=headers)
         baseline = Baseline(ms, "models") if ms is not None else Baseline()
+    url = d.url + ("/models" if baseline.method in (None, "models") else PATHS[d.protocol])
     n = BASELINE_SAMPLES
     if baseline.ms is None:
         timed = f"streamed requests to '{model}'" if model is not None else "GET /models"
@@ -48,15 +55,16 @@ async def check_baseline(d: Doctor, client: openai.AsyncOpenAI, models: Answer) 
                 f"{timed} failed while timing {n} round trips",
                 phrase(problem),
                 phrase(msg.RETRY_IF_REPEATS_REPORT_PROVIDER),
-            )
+            ),
+            url,
         )
         return
-    if baseline.method == "chat":
+    if baseline.method != "models":
         evidence = (
             f"median of {n} streamed requests to '{model}' (max_tokens 1, sent to first event): "
-            f"{baseline.ms:.1f} ms (method: chat, as runs measure it)"
+            f"{baseline.ms:.1f} ms (method: {baseline.method}, as runs measure it)"
         )
     else:
-        why = "the chat path gave no event" if model is not None else "no model answered"
+        why = f"the {d.protocol} path gave no event" if model is not None else "no model answered"
         evidence = f"median of {n} GET /models: {baseline.ms:.1f} ms (method: models; {why})"
-    d.add(checked("baseline", True, evidence))
+    d.add(checked("baseline", True, evidence), url)

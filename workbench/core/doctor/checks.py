@@ -63,6 +63,14 @@ class Check:
     cause_phrases: tuple[Phrase, ...] = ()
     fix_phrases: tuple[Phrase, ...] = ()
     skipped: bool = False
+    # what a check that sent HTTP requests tested: the protocol and the path ("/v1/messages")
+    protocol: str | None = None
+    endpoint: str | None = None
+
+    @property
+    def tested(self) -> str:
+        """'anthropic /v1/messages' for a check that sent requests; '' for one that did not."""
+        return " ".join(x for x in (self.protocol, self.endpoint) if x)
 
     @property
     def cause(self) -> str:
@@ -80,6 +88,8 @@ class Check:
             "cause": self.cause,
             "fix": self.fix,
             "skipped": self.skipped,
+            "protocol": self.protocol,
+            "endpoint": self.endpoint,
         }
 
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def check_html(d: Doctor) -> None:
     seen = d.answers_seen()
-    pages = [a for a in seen if a.html]
+    pages = [a for a in seen if a.html and not a.explained]
     result = d.stream_result
     stream_html = result is not None and result.error_class is ErrorClass.HTML
     if not pages and not stream_html:

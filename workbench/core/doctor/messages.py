@@ -165,6 +165,15 @@ NEITHER_BASE_URL_NOR_V1_VARIANT = QT_TRANSLATE_NOOP(
     "neither the base URL nor its /v1 variant answers /models or /chat/completions: the "
     "path is wrong, or this is not an OpenAI-compatible API",
 )
+URL_SPEAKS_OTHER_NOT_CHOSEN = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "this URL speaks {other}, not {chosen}: POST ...{path} is not there, while POST "
+    "...{other_path} answers in its shape",
+)
+USE_PROTOCOL_OTHER = QT_TRANSLATE_NOOP(
+    "Doctor",
+    'use --protocol {protocol} (or protocol = "{protocol}" for the provider)',
+)
 USE_API_BASE_URL_PROVIDER = QT_TRANSLATE_NOOP(
     "Doctor",
     "use the API base URL from the provider's docs (not the web site's address)",
@@ -187,6 +196,18 @@ SET_KEY_API_KEY_ENV_VAR = QT_TRANSLATE_NOOP(
 SERVER_WANTS_KEY_HEADER_HEADER_NOT = QT_TRANSLATE_NOOP(
     "Doctor",
     "the server wants the key in the header '{header}', not in 'Authorization: Bearer'",
+)
+SERVER_WANTS_KEY_HEADER_NOT_SENT = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "the server wants the key in the header '{header}', not in '{sent}'",
+)
+SERVER_WANTS_BEARER_NOT_HEADER = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "the server wants the key as 'Authorization: Bearer', not in the header '{header}'",
+)
+SET_AUTH_BEARER_PROVIDER = QT_TRANSLATE_NOOP(
+    "Doctor",
+    'set auth = "bearer" for the provider (a Claude Code ANTHROPIC_AUTH_TOKEN is sent that way)',
 )
 ADD_HEADER_HEADER_KEY_PROVIDER = QT_TRANSLATE_NOOP(
     "Doctor",
@@ -219,6 +240,15 @@ MODEL_LIST_NOT_OPENAI_SHAPE_DATA = QT_TRANSLATE_NOOP(
 CHECK_BASE_URL_PROVIDER_OPENAI = QT_TRANSLATE_NOOP(
     "Doctor",
     "check that the base URL is the provider's OpenAI-compatible one",
+)
+MODEL_LIST_NOT_ANTHROPIC_SHAPE = QT_TRANSLATE_NOOP(
+    "Doctor",
+    'the model list is not the Anthropic shape {"data": [{"type": "model", "id": ...}], '
+    '"has_more": ...}: the endpoint does not speak the Anthropic Messages API',
+)
+CHECK_BASE_URL_PROVIDER_ANTHROPIC = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "check that the base URL is the one the provider gives for Anthropic clients",
 )
 USE_FIRST_OTHERS_MODEL_IDS_MUST = QT_TRANSLATE_NOOP(
     "Doctor",

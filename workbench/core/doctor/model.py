@@ -10,7 +10,7 @@ from workbench.core.doctor.answers import (
     Answer,
     first_bytes,
 )
-from workbench.core.doctor.checks import Said, checked, skipped
+from workbench.core.doctor.checks import Check, Said, checked, skipped
 from workbench.core.errors import (
     diagnosis,
 )
@@ -29,31 +29,29 @@ def check_model(d: Doctor, answer: Answer, auth_ok: bool | None) -> list[str] | 
             if answer.status in (404, 405)
             else f"GET /models did not answer with a list ({answer.outcome()})"
         )
-        d.add(skipped("model", reason, applies=answer.status not in (404, 405)))
+        d.add(skipped("model", reason, applies=answer.status not in (404, 405)), answer.url)
         return None
     data = answer.json()
     items = data.get("data") if isinstance(data, dict) else data
     if not isinstance(items, list) or not all(
         isinstance(m, dict) and isinstance(m.get("id"), str) for m in items
     ):
-        d.add(
-            checked(
-                "model",
-                False,
-                f"GET /models → HTTP {answer.status}: {first_bytes(answer.body, 160)}",
-                phrase(msg.MODEL_LIST_NOT_OPENAI_SHAPE_DATA),
-                phrase(msg.CHECK_BASE_URL_PROVIDER_OPENAI),
-            )
-        )
+        d.add(_not_a_list(d, answer), answer.url)
         return None
     ids = [str(m["id"]) for m in items]
     listed = ", ".join(ids[:8]) + (" …" if len(ids) > 8 else "")
     if not d.model:
-        d.add(checked("model", True, f"{len(ids)} model(s) listed: {listed} (no --model)"))
+        d.add(
+            checked("model", True, f"{len(ids)} model(s) listed: {listed} (no --model)"), answer.url
+        )
         return ids
     if d.model in ids:
-        d.add(checked("model", True, f"'{d.model}' is listed ({len(ids)} models)"))
+        d.add(checked("model", True, f"'{d.model}' is listed ({len(ids)} models)"), answer.url)
         return ids
+    if isinstance(data, dict) and data.get("has_more") is True:  # Anthropic's list, paged
+        reason = f"'{d.model}' is not among the first {len(ids)} listed, and the list has more"
+        d.add(skipped("model", f"{reason}; the streamed request tells", applies=False), answer.url)
+        return None
     suggestions = suggest_models(d.model, ids)
     evidence = f"'{d.model}' is not among the {len(ids)} listed: {listed}"
     said = diagnosis(ErrorClass.MODEL_NOT_FOUND, "")
@@ -72,8 +70,28 @@ def check_model(d: Doctor, answer: Answer, auth_ok: bool | None) -> list[str] | 
     else:
         fix = marked("ErrorFix", said.fix)
     cause = [marked("ErrorFix", said.cause), Phrase(" ('{model}')", (("model", d.model),))]
-    d.add(checked("model", False, evidence, cause, fix))
+    d.add(checked("model", False, evidence, cause, fix), answer.url)
     return ids
+
+
+def _not_a_list(d: Doctor, answer: Answer) -> Check:
+    """The model list answered 200 in a shape that is not the protocol's list."""
+    anthropic = d.protocol == "anthropic"
+    return checked(
+        "model",
+        False,
+        f"{answer.label(d.url)} → HTTP {answer.status}: {first_bytes(answer.body, 160)}",
+        phrase(
+            msg.MODEL_LIST_NOT_ANTHROPIC_SHAPE
+            if anthropic
+            else msg.MODEL_LIST_NOT_OPENAI_SHAPE_DATA
+        ),
+        phrase(
+            msg.CHECK_BASE_URL_PROVIDER_ANTHROPIC
+            if anthropic
+            else msg.CHECK_BASE_URL_PROVIDER_OPENAI
+        ),
+    )
 
 
 def suggest_models(model: str, ids: list[str], n: int = 3) -> list[str]:

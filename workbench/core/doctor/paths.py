@@ -10,12 +10,14 @@ from workbench.core.doctor import messages as msg
 from workbench.core.doctor.answers import (
     Answer,
     alternative,
+    route,
     verdict,
 )
 from workbench.core.doctor.auth import check_auth
 from workbench.core.doctor.baseline import check_baseline
 from workbench.core.doctor.checks import checked, skipped
 from workbench.core.doctor.model import check_model
+from workbench.core.doctor.protocols import PATHS, other_protocol, wrong_protocol_check
 from workbench.core.doctor.stream import check_stream
 from workbench.core.errors import (
     UnsendableHeader,
@@ -25,6 +27,8 @@ from workbench.core.i18n import marked, phrase
 from workbench.core.results import ErrorClass
 
 if TYPE_CHECKING:
+    import httpx2
+
     from workbench.core.doctor.state import Doctor
 
 
@@ -45,15 +49,21 @@ async def check_http(d: Doctor) -> None:
         )
         d.skip_rest("no HTTP client (models_path)")
         return
+    path = PATHS[d.protocol]
+    models = "/models?limit=1000" if d.protocol == "anthropic" else "/models"  # its pages
     async with client:
         probes = await asyncio.gather(
-            d.probe(client, "GET", base + "/models"),
-            d.probe(client, "POST", base + "/chat/completions", payload={}),
-            d.probe(client, "GET", alt + "/models"),
-            d.probe(client, "POST", alt + "/chat/completions", payload={}),
+            d.probe(client, "GET", base + models),
+            d.probe(client, "POST", base + path, payload={}),
+            d.probe(client, "GET", alt + models),
+            d.probe(client, "POST", alt + path, payload={}),
         )
         at_base, at_alt = list(probes[:2]), list(probes[2:])
-        if not check_models_path(d, base, alt, change, at_base, at_alt):
+        if not await _speaks_chosen(d, client, (base, at_base), (alt, at_alt)):
+            return
+        answered = check_models_path(d, base, alt, change, at_base, at_alt)
+        d.add(d.checks["models_path"], d.url + path)  # it tested the protocol's path
+        if not answered:
             return
         models_answer, chat_answer = at_base if d.url == base else at_alt
         auth_ok = await check_auth(d, client, models_answer, chat_answer)
@@ -86,6 +96,29 @@ async def check_http(d: Doctor) -> None:
         await check_baseline(d, sdk, models_answer)
     finally:
         await sdk.close()
+
+
+async def _speaks_chosen(
+    d: Doctor,
+    client: httpx2.AsyncClient,
+    base: tuple[str, list[Answer]],
+    alt: tuple[str, list[Answer]],
+) -> bool:
+    """False (models_path failed, the rest skipped) when the chosen protocol's path is missing
+    at the base URL and its /v1 variant while another protocol's path answers there."""
+    posts = [base[1][1], alt[1][1]]
+    if any(route(a) != "no" for a in posts):
+        return True
+    # where the list answered, if anywhere: the API's root, whatever its protocol
+    root = next((url for url, (models, _) in (base, alt) if route(models) == "yes"), base[0])
+    found = await other_protocol(d, client, root)
+    if found is None:
+        return True
+    for answer in posts:  # their 404 pages are the protocol's, not a proxy's
+        answer.explained = True
+    d.add(wrong_protocol_check(d, posts, found), posts[0].url)
+    d.skip_rest(f"the base URL does not speak {d.protocol} (models_path)")
+    return False
 
 
 def check_models_path(

@@ -7,7 +7,9 @@ import asyncio
 import ssl
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import httpx2
 
@@ -15,9 +17,11 @@ from workbench.core.clients import make_client, plan_route
 from workbench.core.doctor.answers import RETRY_HEADER_ENDINGS, Answer
 from workbench.core.doctor.auth import key_problems, sendable
 from workbench.core.doctor.checks import CHECK_NAMES, Check, skipped
-from workbench.core.providers import ProxyChoice
+from workbench.core.doctor.protocols import key_header
+from workbench.core.providers import ProxyChoice, default_auth
 from workbench.core.results import RequestResult
 from workbench.core.secrets import register_secret
+from workbench.core.wire import ANTHROPIC_VERSION
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import openai
@@ -39,6 +43,8 @@ class Doctor:
         verify_tls: bool,
         timeout_s: float,
         key_source: str,
+        protocol: str = "chat",
+        auth: str | None = None,
     ) -> None:
         self.raw_url = base_url
         self.raw_key = api_key
@@ -51,6 +57,8 @@ class Doctor:
         self.verify_tls = verify_tls
         self.timeout_s = timeout_s
         self.key_source = key_source
+        self.protocol = protocol
+        self.auth = auth or default_auth(protocol)  # bearer or x-api-key
         self.answers: list[Answer] = []
         self.checks: dict[str, Check] = {}
         self.url = ""
@@ -58,7 +66,10 @@ class Doctor:
 
     # plumbing
 
-    def add(self, check: Check) -> None:
+    def add(self, check: Check, url: str | None = None) -> None:
+        """Record a check; `url`: what it sent to, so that it names the protocol and path."""
+        if url is not None:
+            check = replace(check, protocol=self.protocol, endpoint=self.endpoint(url))
         self.checks[check.name] = check
 
     def skip_rest(self, reason: str) -> None:
@@ -66,13 +77,34 @@ class Doctor:
             if name not in self.checks:
                 self.add(skipped(name, reason))
 
-    def request_headers(self, auth: str | None = "Authorization") -> dict[str, str]:
+    @property
+    def key_header(self) -> str:
+        """The header the key goes in: Authorization (as a Bearer token) or x-api-key."""
+        return key_header(self.auth)
+
+    def endpoint(self, url: str) -> str:
+        """The path part of a URL the checks name (/v1/messages)."""
+        return urlsplit(url).path or "/"
+
+    def request_headers(
+        self, auth: str | None = None, protocol: str | None = None
+    ) -> dict[str, str]:
+        """The headers of a probe in `protocol` (the chosen one by default), as the client sends
+        them: the key in `auth` (the protocol's own header by default), Anthropic's version;
+        the provider's headers win over ours, whatever their case."""
+        protocol = protocol or self.protocol
+        if auth is None:
+            auth = (
+                self.key_header if protocol == self.protocol else key_header(default_auth(protocol))
+            )
         out: dict[str, str] = {"Accept": "application/json"}
-        if self.key and sendable(self.key) and auth:
+        if protocol == "anthropic":
+            out["anthropic-version"] = ANTHROPIC_VERSION
+        if self.key and sendable(self.key):
             out[auth] = f"Bearer {self.key}" if auth == "Authorization" else self.key
-        for name, value in self.headers.items():
-            out[name] = value
-        return out
+        given = {name.lower() for name in self.headers}
+        out = {k: v for k, v in out.items() if k.lower() not in given}
+        return {**out, **self.headers}
 
     def ssl_context(self) -> ssl.SSLContext:
         # as make_client builds it: SSL_CERT_FILE / SSL_CERT_DIR apply
@@ -96,7 +128,8 @@ class Doctor:
         url: str,
         *,
         payload: Any = None,
-        auth: str | None = "Authorization",
+        auth: str | None = None,
+        protocol: str | None = None,
         record: bool = True,
     ) -> Answer:
         answer = Answer(method, url)
@@ -107,7 +140,7 @@ class Doctor:
             # bounded in time and bytes: a server that streams forever gets timeout_s in all
             async with asyncio.timeout(self.timeout_s):
                 async with client.stream(
-                    method, url, json=payload, headers=self.request_headers(auth)
+                    method, url, json=payload, headers=self.request_headers(auth, protocol)
                 ) as response:
                     answer.status = response.status_code
                     answer.content_type = response.headers.get("content-type", "")

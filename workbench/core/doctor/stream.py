@@ -1,5 +1,6 @@
-"""The stream check: a short streamed chat request through the app's own client: TTFT, usage
-(and whether a gateway made it up), a role-only first chunk, reasoning, a gateway's broken route."""
+"""The stream check: a short streamed request in the chosen protocol through the app's own
+client: TTFT, usage (and whether a gateway made it up), a role-only first chunk, reasoning, a
+gateway's broken route."""
 
 from __future__ import annotations
 
@@ -7,13 +8,20 @@ import re
 from typing import TYPE_CHECKING
 
 from workbench.core.doctor import messages as msg
-from workbench.core.doctor.checks import Said, checked, skipped
+from workbench.core.doctor.checks import Check, Said, checked, skipped
+from workbench.core.doctor.protocols import PATHS
+from workbench.core.error_messages import (
+    ANTHROPIC_VERSION_CAUSE,
+    ANTHROPIC_VERSION_FIX,
+    WRONG_PROTOCOL,
+)
 from workbench.core.errors import (
     GATEWAY_COOLDOWN_WORDS,
     diagnosis,
 )
 from workbench.core.i18n import Phrase, marked, phrase
 from workbench.core.results import ErrorClass, RequestResult
+from workbench.core.stream_values import LENGTH_REASONS
 
 if TYPE_CHECKING:
     import openai
@@ -42,7 +50,8 @@ async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | N
             d.add(skipped("stream", "no model to ask: pass --model M", applies=False))
             return
         model, picked = ids[0], " (the first listed; pass --model to choose)"
-    from workbench.core.streaming import RequestSpec, stream_chat
+    from workbench.core.streaming import RequestSpec
+    from workbench.core.wire import stream_request
 
     spec = RequestSpec(
         messages=_PROBE_PROMPT,
@@ -51,31 +60,16 @@ async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | N
         first_token_timeout_s=d.timeout_s,
         stall_timeout_s=d.timeout_s,
         total_timeout_s=d.timeout_s * 2,
+        protocol=d.protocol,
+        auth=d.auth,
     )
     result = RequestResult(model=model, base_url=d.url)
-    await stream_chat(client, result, spec)
+    await stream_request(client, result, spec)
     d.stream_result = result
+    url = d.url + PATHS[d.protocol]
     head = f"model '{model}'{picked}"
     if result.error_class is not None:
-        what = (result.error_message or "").split(". Cause:")[0]
-        said = diagnosis(result.error_class, "")
-        cause = [marked("ErrorFix", said.cause)]
-        if result.error_class is ErrorClass.EMPTY:
-            cause.append(phrase(msg.NO_CHOICES_TEXT_CAME_BACK_READING))
-        fix: Said = marked("ErrorFix", said.fix)
-        if result.error_class is ErrorClass.NO_VISIBLE_TEXT:
-            cause, fix = _no_visible_text(result)
-        if result.error_class is ErrorClass.FIRST_TOKEN_TIMEOUT:
-            cause.append(
-                phrase(
-                    msg.EVEN_1_TOKEN_TOOK_OVER_SECONDS,
-                    seconds=f"{d.timeout_s:g}",
-                )
-            )
-        upstream = _broken_route(d, result, ids)
-        if upstream is not None:
-            cause, fix = upstream
-        d.add(checked("stream", False, f"{head}; {what}", cause, fix))
+        d.add(_failed(d, result, result.error_class, ids, head), url)
         return
     if ids is not None and model not in ids:
         d.add(
@@ -85,7 +79,8 @@ async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | N
                 f"'{model}' is not listed, but served: the streamed request got an answer "
                 f"(the server lists {len(ids)}: {', '.join(ids[:8])}"
                 f"{' …' if len(ids) > 8 else ''}; some servers list only loaded models)",
-            )
+            ),
+            url,
         )
     send = result.t_send or 0
     ttft = ((result.t_first_token or send) - send) / 1e6
@@ -95,17 +90,19 @@ async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | N
         and result.t_first_chunk < result.t_first_token
     )
     finish = result.finish_reason or "none"
-    if finish == "length":
+    if finish in LENGTH_REASONS:  # each protocol's word for it: length, max_tokens, ...
         finish += (
             f" (expected with max_tokens={_PROBE_TOKENS}; in a run it means max_tokens cut "
             "the answer)"
         )
+    # chat's first chunk may be role-only; the others open with an event that has no text
+    first = "first chunk role-only" if d.protocol == "chat" else "first event before the text"
     evidence = (
         f"{head}; HTTP {result.http_status}; TTFT {ttft:.0f} ms; "
-        f"first chunk role-only: {'yes' if role_only else 'no'}; usage: {_usage(result)}; "
+        f"{first}: {'yes' if role_only else 'no'}; usage: {_usage(result)}; "
         f"reasoning: {'yes' if result.reasoning_text else 'no'}; finish_reason: {finish}"
     )
-    d.add(checked("stream", True, evidence))
+    d.add(checked("stream", True, evidence), url)
 
 
 def _broken_route(
@@ -131,6 +128,55 @@ def _broken_route(
     ]
     fix = phrase(msg.CHECK_GATEWAY_ROUTE_MODEL_UPSTREAM)
     return cause, fix
+
+
+def _failed(
+    d: Doctor, result: RequestResult, error: ErrorClass, ids: list[str] | None, head: str
+) -> Check:
+    """The stream check when the request failed (`error`, the client's class), in the doctor's
+    words."""
+    what = (result.error_message or "").split(". Cause:")[0]
+    said = diagnosis(error, "")
+    cause = [marked("ErrorFix", said.cause)]
+    if result.error_class is ErrorClass.EMPTY:
+        cause.append(phrase(msg.NO_CHOICES_TEXT_CAME_BACK_READING))
+    fix: Said = marked("ErrorFix", said.fix)
+    if result.error_class is ErrorClass.NO_VISIBLE_TEXT:
+        cause, fix = _no_visible_text(result)
+    if result.error_class is ErrorClass.FIRST_TOKEN_TIMEOUT:
+        cause.append(
+            phrase(
+                msg.EVEN_1_TOKEN_TOOK_OVER_SECONDS,
+                seconds=f"{d.timeout_s:g}",
+            )
+        )
+    said_protocol = _protocol_said(result)
+    if said_protocol is not None:
+        cause, fix = said_protocol
+    upstream = _broken_route(d, result, ids)
+    if upstream is not None:
+        cause, fix = upstream
+    return checked("stream", False, f"{head}; {what}{_sent_version(d, result)}", cause, fix)
+
+
+def _protocol_said(result: RequestResult) -> tuple[list[Phrase], Said] | None:
+    """The protocol's own cause and fix, when the client classified the failure so (errors.
+    protocol_status): a path of another protocol, a refused anthropic-version."""
+    message = result.error_message or ""
+    known = (*WRONG_PROTOCOL.values(), (ANTHROPIC_VERSION_CAUSE, ANTHROPIC_VERSION_FIX))
+    for cause, fix in known:
+        if f"Cause: {cause}" in message:
+            return [marked("ErrorFix", cause)], marked("ErrorFix", fix)
+    return None
+
+
+def _sent_version(d: Doctor, result: RequestResult) -> str:
+    """A 400 about anthropic-version: the version we sent, so that a gateway that strips or
+    rewrites the header shows as the cause (we always send it)."""
+    if result.http_status != 400 or "anthropic-version" not in (result.error_message or ""):
+        return ""
+    sent = next((v for k, v in d.request_headers().items() if k.lower() == "anthropic-version"), "")
+    return f" (we sent anthropic-version: {sent})" if sent else ""
 
 
 def _usage(result: RequestResult) -> str:
