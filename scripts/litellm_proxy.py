@@ -45,12 +45,16 @@ def master_key() -> str:
     return "sk-" + secrets.token_urlsafe(24)
 
 
-def model_entry(alias: str, upstream_id: str, upstream_base_url: str) -> dict[str, Any]:
-    """One model_list entry: gateway alias -> `openai/<upstream_id>` at the upstream."""
+def model_entry(
+    alias: str, upstream_id: str, upstream_base_url: str, provider: str = "openai"
+) -> dict[str, Any]:
+    """One model_list entry: gateway alias -> `<provider>/<upstream_id>` at the upstream. The
+    provider picks LiteLLM's upstream path: `openai` takes /v1/messages to the upstream's
+    /v1/responses, `hosted_vllm` to its /v1/chat/completions."""
     return {
         "model_name": alias,
         "litellm_params": {
-            "model": f"openai/{upstream_id}",
+            "model": f"{provider}/{upstream_id}",
             "api_base": upstream_base_url,
             # The upstream may not check keys, but the openai client insists on one.
             "api_key": "sk-upstream-unused",

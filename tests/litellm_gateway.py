@@ -15,9 +15,10 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -30,6 +31,9 @@ from workbench.local.emitlog import EmitLog, EmitRecord
 from workbench.local.server import LocalServer
 
 ROOT = Path(__file__).resolve().parents[1]
+# Client clock vs server clock: started_at has whole milliseconds and time.time() is read a few
+# microseconds before perf_counter at send, so a row's absolute times are good to ~1 ms.
+CLOCK_SLACK_MS = 2.0
 VENV_VARIABLE = "WORKBENCH_LITELLM_VENV"
 KEY_VARIABLE = "GW_KEY"
 CLI_TIMEOUT_S = 120
@@ -116,17 +120,26 @@ class Gateway:
 
 
 @contextmanager
-def running_gateway(log_dir: Path) -> Iterator[Gateway]:
+def running_gateway(
+    log_dir: Path, extra_routes: Mapping[str, tuple[str, str]] | None = None
+) -> Iterator[Gateway]:
+    """The gateway with ROUTES through LiteLLM's `openai/` provider, and `extra_routes` (alias ->
+    (LiteLLM provider, upstream id)), e.g. `hosted_vllm/`, whose /v1/messages becomes chat."""
     venv = litellm_venv()
     proxy = proxy_module()
     with ThreadedLoop() as background:
         server = LocalServer()
         server.emit_log = RecordingEmitLog()
         background.run(server.start())
+        extra = [
+            proxy.model_entry(alias, up, server.base_url, provider=provider)
+            for alias, (provider, up) in (extra_routes or {}).items()
+        ]
         try:
             with proxy.running_litellm(
-                venv, server.base_url, ROUTES, workdir=log_dir, router_settings=ROUTER_SETTINGS
-            ) as up:
+                venv, server.base_url, ROUTES, extra_entries=extra, workdir=log_dir,
+                router_settings=ROUTER_SETTINGS,
+            ) as up:  # fmt: skip
                 base_url, key = up
                 gateway = Gateway(base_url, key, server.emit_log, log_dir)
                 _warm_up(gateway)
@@ -210,3 +223,44 @@ def bench(
 def wall_ns(perf_ns: int) -> float:
     """A perf_counter_ns time as wall-clock ns (the two clocks' offset, read now)."""
     return perf_ns + (time.time_ns() - time.perf_counter_ns())
+
+
+def started_ns(row: dict[str, str]) -> float:
+    moment = datetime.strptime(row["started_at"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    return moment.timestamp() * 1e9
+
+
+def server_ttft_ms(record: EmitRecord) -> float:
+    return (record.chunk_emit_ns[0] - record.t_received_ns) / 1e6
+
+
+def check_against_emit_log(
+    rows: list[dict[str, str]], records: list[EmitRecord], slack_ms: float
+) -> list[float]:
+    """The rows against the upstream's completions, with no id to join them on (a gateway's
+    ids are its own): the k-th first token read never precedes the k-th first token written,
+    the k-th request sent never follows the k-th the upstream received (each holds for the true
+    pairing, so for the sorted one), the tokens are the chunks written, and what the gateway
+    added to TTFT (rows paired by first token) is never above `slack_ms` and on average not
+    below 0. Returns what the gateway added to each row's TTFT, in ms."""
+    assert len(rows) == len(records)
+    reads = sorted(started_ns(r) + float(r["ttft_ms"]) * 1e6 for r in rows)
+    writes = sorted(wall_ns(r.chunk_emit_ns[0]) for r in records)
+    lags_ms = [(read - write) / 1e6 for read, write in zip(reads, writes, strict=True)]
+    assert min(lags_ms) >= -CLOCK_SLACK_MS, lags_ms
+    sends = sorted(started_ns(r) for r in rows)
+    arrivals = sorted(wall_ns(r.t_received_ns) for r in records)
+    waits_ms = [(got - sent) / 1e6 for sent, got in zip(sends, arrivals, strict=True)]
+    assert min(waits_ms) >= -CLOCK_SLACK_MS, waits_ms
+    assert sorted(int(r["completion_tokens"]) for r in rows) == sorted(
+        len(r.chunk_emit_ns) for r in records
+    )
+    by_read = sorted(rows, key=lambda r: started_ns(r) + float(r["ttft_ms"]) * 1e6)
+    by_write = sorted(records, key=lambda r: r.chunk_emit_ns[0])
+    added_ms = [
+        float(row["ttft_ms"]) - server_ttft_ms(record)
+        for row, record in zip(by_read, by_write, strict=True)
+    ]
+    assert max(added_ms) <= slack_ms, added_ms
+    assert sum(added_ms) / len(added_ms) >= -CLOCK_SLACK_MS, added_ms
+    return added_ms

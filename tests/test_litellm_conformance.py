@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from litellm_gateway import KEY_VARIABLE, Gateway, bench, cli, running_gateway, wall_ns
+from litellm_gateway import (
+    CLOCK_SLACK_MS,
+    KEY_VARIABLE,
+    Gateway,
+    bench,
+    check_against_emit_log,
+    cli,
+    running_gateway,
+    started_ns,
+)
 
 from workbench.core.error_messages import (
     GATEWAY_AUTH_CAUSE,
@@ -29,9 +37,6 @@ from workbench.local.emitlog import EmitRecord
 from workbench.local.faults import TOKENS_BEFORE_FAULT
 
 WRONG_KEY = "sk-wrong-gateway-key-0123456789"
-# Client clock vs server clock: started_at has whole milliseconds and time.time() is read a few
-# microseconds before perf_counter at send, so a row's absolute times are good to ~1 ms.
-CLOCK_SLACK_MS = 2.0
 # What the proxy may add to a request's TTFT (its pre-call work, then relaying the first token).
 # Measured on a quiet 2-core box: ~30-110 ms at concurrency 1; at 32, LiteLLM relays every
 # stream's chunks on one Python process and the 32nd first token waits ~1 s behind the others.
@@ -47,48 +52,9 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
         yield up
 
 
-def _started_ns(row: dict[str, str]) -> float:
-    moment = datetime.strptime(row["started_at"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
-    return moment.timestamp() * 1e9
-
-
-def _server_ttft_ms(record: EmitRecord) -> float:
-    return (record.chunk_emit_ns[0] - record.t_received_ns) / 1e6
-
-
 def _server_decode_tps(record: EmitRecord) -> float:
     emits = record.chunk_emit_ns
     return (len(emits) - 1) / ((emits[-1] - emits[0]) / 1e9)
-
-
-def _check_against_emit_log(
-    rows: list[dict[str, str]], records: list[EmitRecord], slack_ms: float
-) -> None:
-    """The rows against the upstream's completions, with no id to join them on (the CSV has
-    none): the k-th first token read never precedes the k-th first token written, the k-th
-    request sent never follows the k-th the upstream received (each holds for the true pairing,
-    so for the sorted one), the tokens are the chunks written, and what the gateway added to
-    TTFT (rows paired by first token) is never above `slack_ms` and on average not below 0."""
-    assert len(rows) == len(records)
-    reads = sorted(_started_ns(r) + float(r["ttft_ms"]) * 1e6 for r in rows)
-    writes = sorted(wall_ns(r.chunk_emit_ns[0]) for r in records)
-    lags_ms = [(read - write) / 1e6 for read, write in zip(reads, writes, strict=True)]
-    assert min(lags_ms) >= -CLOCK_SLACK_MS, lags_ms
-    sends = sorted(_started_ns(r) for r in rows)
-    arrivals = sorted(wall_ns(r.t_received_ns) for r in records)
-    waits_ms = [(got - sent) / 1e6 for sent, got in zip(sends, arrivals, strict=True)]
-    assert min(waits_ms) >= -CLOCK_SLACK_MS, waits_ms
-    assert sorted(int(r["completion_tokens"]) for r in rows) == sorted(
-        len(r.chunk_emit_ns) for r in records
-    )
-    by_read = sorted(rows, key=lambda r: _started_ns(r) + float(r["ttft_ms"]) * 1e6)
-    by_write = sorted(records, key=lambda r: r.chunk_emit_ns[0])
-    added_ms = [
-        float(row["ttft_ms"]) - _server_ttft_ms(record)
-        for row, record in zip(by_read, by_write, strict=True)
-    ]
-    assert max(added_ms) <= slack_ms, added_ms
-    assert sum(added_ms) / len(added_ms) >= -CLOCK_SLACK_MS, added_ms
 
 
 def test_good_key_rows_match_the_upstream_emit_log(gateway: Gateway, tmp_path: Path) -> None:
@@ -100,7 +66,7 @@ def test_good_key_rows_match_the_upstream_emit_log(gateway: Gateway, tmp_path: P
     assert [r["error_class"] for r in run.rows] == ["", "", ""]
     # LiteLLM relays the upstream's role-only first chunk as it arrives, ~30 ms before the first
     # token: a TTFT that counted it would read earlier than the upstream's first emit
-    _check_against_emit_log(run.rows, records, GATEWAY_SLACK_C1_MS)
+    check_against_emit_log(run.rows, records, GATEWAY_SLACK_C1_MS)
     for row, record in zip(run.rows, records, strict=True):  # one at a time: in order
         assert row["usage_estimated"] == "false" and row["usage_suspect"] == "false"
         assert int(row["prompt_tokens"]) == record.prompt_tokens
@@ -257,7 +223,7 @@ def test_rate_limit_retry_after_forwarded_by_the_gateway_is_obeyed(
     for row in run.rows:
         assert (row["http_status"], row["error_class"]) == ("429", ErrorClass.RATE_LIMIT)
         assert "litellm.RateLimitError" in row["error_message"]
-    starts = [_started_ns(r) / 1e9 for r in run.rows]
+    starts = [started_ns(r) / 1e9 for r in run.rows]
     gaps = [b - a for a, b in pairwise(starts)]
     # 1 s asked for, plus the next request's own time on a busy machine (the budget caps it)
     assert all(1.0 - CLOCK_SLACK_MS / 1e3 <= gap < 2.5 for gap in gaps), gaps
@@ -288,4 +254,4 @@ def test_concurrency_32_rows_all_succeed_and_match_the_emit_log(
     assert run.returncode == 0, run.stderr
     assert len(run.rows) == 32 and all(r["error_class"] == "" for r in run.rows)
     assert {r["concurrency"] for r in run.rows} == {"32"}
-    _check_against_emit_log(run.rows, gateway.measured_since(mark), GATEWAY_SLACK_C32_MS)
+    check_against_emit_log(run.rows, gateway.measured_since(mark), GATEWAY_SLACK_C32_MS)

@@ -104,7 +104,12 @@ class AnthropicStream(StreamReader):
         if kind == "message_start":
             message = table(event, "message")
             self.result.response_id = response_id(message.get("id"))
-            self._usage(message.get("usage"))
+            usage = message.get("usage")
+            # its output_tokens is a placeholder (1): the count is message_delta's, and a stream
+            # cut before that has none (estimated from its text, as chat's would be)
+            if isinstance(usage, dict):
+                usage = {k: v for k, v in usage.items() if k != "output_tokens"}
+            self._usage(usage)
         elif kind == "message_delta":
             self._message_delta(event, now)
         elif kind == "message_stop":
