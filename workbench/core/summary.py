@@ -44,6 +44,12 @@ class _Cell:
     price_known: bool = True
 
 
+def shown_model(result: RequestResult) -> str:
+    """The model as a summary names it: one model through two protocols is two entries."""
+    protocol = result.protocol or "chat"
+    return result.model if protocol == "chat" else f"{result.model} via {protocol}"
+
+
 class Summarizer:
     """`summarize`, one row at a time: keeps ~64 bytes per measured request, not the rows."""
 
@@ -53,7 +59,7 @@ class Summarizer:
     def add(self, result: RequestResult) -> None:
         if result.warmup:
             return
-        key = (result.provider, result.model, result.prompt_tokens_target or 0)
+        key = (result.provider, shown_model(result), result.prompt_tokens_target or 0)
         cell = self._cells.setdefault(key, _Cell(result.attention))
         cell.price_known = cell.price_known and result.prices.known
         if not result.ok:
@@ -166,7 +172,7 @@ def build_report(
     Models come in `order` (the panes', or the plan's targets), then as they first appear, and
     every chart, table and sentence keeps that one order."""
     measured = [r for r in results if not r.warmup]
-    present = dict.fromkeys(r.model for r in measured)
+    present = dict.fromkeys(shown_model(r) for r in measured)
     models = tuple(m for m in dict.fromkeys(order) if m in present)
     models += tuple(m for m in present if m not in models)
     rank = {m: i for i, m in enumerate(models)}
@@ -175,7 +181,7 @@ def build_report(
     )
     by_cell: dict[tuple[str, str, int], list[RequestResult]] = {}
     for r in measured:
-        by_cell.setdefault((r.provider, r.model, r.prompt_tokens_target or 0), []).append(r)
+        by_cell.setdefault((r.provider, shown_model(r), r.prompt_tokens_target or 0), []).append(r)
     rows = tuple(
         ModelRow(c, _reason(by_cell[(c.provider, c.model, c.prompt_tokens_target)])) for c in cells
     )
@@ -191,7 +197,9 @@ def build_report(
         prompt_lengths=tuple(sorted({c.prompt_tokens_target for c in cells})),
         prompt_tokens_median=prompt.median,
         models=models,
-        attention={m: next((r.attention for r in measured if r.model == m), None) for m in models},
+        attention={
+            m: next((r.attention for r in measured if shown_model(r) == m), None) for m in models
+        },
         rows=rows,
         repeats=max((c.n + c.errors for c in cells), default=0),
     )
