@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol
 from workbench.core.calibration_checks import name_failed_calibration
 from workbench.core.clients import ClientOptions, ClientPool, Transport
 from workbench.core.prompts import PromptBuilder
-from workbench.core.results import ErrorClass, RequestResult, Target
+from workbench.core.results import ErrorClass, RequestResult, Target, target_label
 from workbench.core.runner import (
     STORE_RETRY_S,
     KeyResolver,
@@ -236,7 +236,9 @@ class ShardedRunner:
                 result: RequestResult = message[1]
                 globalize(result, shards[index], part.concurrency, self.workers.offset_s(index))
                 seen[index].add(key_of(result))
-                target = targets[(f"{result.provider}/{result.model}", result.route)]
+                target = targets[
+                    (target_label(result.provider, result.model, result.protocol), result.route)
+                ]
                 async for event in self._row(tally, result, target):
                     yield event
             elif message[0] == "end":

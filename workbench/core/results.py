@@ -39,6 +39,13 @@ class Timeouts:
     total_s: float | None = None
 
 
+def target_label(provider: str, model: str, protocol: str | None = "chat") -> str:
+    """A target's name in a run: one model through two protocols is two targets, so Stop,
+    refusals and a worker's rows keep them apart."""
+    via = f" via {protocol}" if protocol and protocol != "chat" else ""
+    return f"{provider}/{model}{via}"
+
+
 @dataclass(frozen=True)
 class Target:
     """One (provider, model) pair that a comparison or sweep measures."""
@@ -56,9 +63,7 @@ class Target:
 
     @property
     def label(self) -> str:
-        # one model through two protocols is two targets: Stop and refusals keep them apart
-        via = f" via {self.protocol}" if self.protocol != "chat" else ""
-        return f"{self.provider}/{self.model}{via}"
+        return target_label(self.provider, self.model, self.protocol)
 
 
 class ErrorClass(StrEnum):

@@ -24,7 +24,13 @@ from typing import Any
 from workbench.core.clients import ClientOptions, ClientPool, Transport
 from workbench.core.errors import diagnosis
 from workbench.core.prompts import Calibration, PromptBuilder
-from workbench.core.results import ErrorClass, RequestResult, Target, planned_result
+from workbench.core.results import (
+    ErrorClass,
+    RequestResult,
+    Target,
+    planned_result,
+    target_label,
+)
 from workbench.core.runner import RequestFinished, RunFinished, Runner, RunPlan
 
 # (target label, route, prompt length, phase, repeat): one planned request of a run
@@ -97,7 +103,7 @@ def planned(shard: Shard) -> Iterator[RequestKey]:
 
 
 def key_of(result: RequestResult) -> RequestKey:
-    label = f"{result.provider}/{result.model}"
+    label = target_label(result.provider, result.model, result.protocol)
     return (label, result.route, result.prompt_tokens_target or 0, result.phase, result.repeat)
 
 
