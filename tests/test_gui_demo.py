@@ -63,6 +63,22 @@ def test_panes_cannot_change_model_mid_run(window, qtbot, loop) -> None:
     assert window.preset.isEnabled() and window.pane_widgets[0].picker.isEnabled()
 
 
+def test_stop_after_watching_the_tokens_stream_ends_the_run_as_cancelled(
+    window, qtbot, loop
+) -> None:
+    window.prompt.max_tokens.setValue(2000)
+    click_action(window, qtbot, window.run_action)
+    run_for(loop, until(lambda: any(p.state is PaneState.STREAMING for p in window.session.panes)))
+    seen = sum(p.events for p in window.session.panes)
+    qtbot.wait(300)  # the presenter watches: Qt handles the tokens' events, as the app does
+    assert sum(p.events for p in window.session.panes) > seen, "no token came while watching"
+    click_action(window, qtbot, window.stop_action)
+    final = run_for(loop, window.session._task)
+    assert final is not None and final.status == "cancelled"
+    assert PaneState.STOPPED in {p.state for p in window.session.panes}
+    assert window.run_action.isEnabled() and not window.stop_action.isEnabled()
+
+
 # ---- 7, 8. failures drawn as failures; one colour per model ----------------------------------
 
 
