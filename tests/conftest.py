@@ -47,16 +47,35 @@ def _qt_objects_die_on_the_main_thread(request):
 
 @pytest.fixture
 def loop(qapp):
-    """A qasync event loop over the test's QApplication, for driving real windows."""
+    """A qasync event loop over the test's QApplication, for driving real windows.
+
+    It stays the thread's running loop for the whole test, as the app's loop does: the app
+    handles every Qt event inside one `run_until_complete`. A test drives the loop in steps,
+    and Qt events are handled between them as well (qasync's last `processEvents` after each
+    step, qtbot's clicks, pytest-qt's own `processEvents`). qasync runs asyncio callbacks from
+    Qt timers and socket notifiers, so a task woken there (a run's consumer, on a token) would
+    otherwise find no running loop: its `Queue.get` raised "bound to a different event loop".
+    """
     import asyncio
 
     import qasync
 
-    loop = qasync.QEventLoop(qapp)
+    class SteppedLoop(qasync.QEventLoop):
+        def run_forever(self) -> int:
+            try:
+                return super().run_forever()
+            finally:
+                asyncio._set_running_loop(self)  # qasync clears it when a step ends
+
+    loop = SteppedLoop(qapp)
     asyncio.set_event_loop(loop)
-    yield loop
-    loop.close()
-    asyncio.set_event_loop(None)
+    asyncio._set_running_loop(loop)
+    try:
+        yield loop
+    finally:
+        asyncio._set_running_loop(None)
+        loop.close()
+        asyncio.set_event_loop(None)
 
 
 @pytest.fixture

@@ -1,9 +1,10 @@
 """Read back the text and page sizes of a PDF that Qt's PDF engine wrote, in plain Python.
 
-Enough of PDF for that engine's output and nothing more: numbered objects, Flate streams,
-Type0 fonts with a ToUnicode CMap (bfchar and bfrange), and `/F Tf` + `<hex> Tj` text in page
-content streams. It does not use Qt to read the file, so it checks what any reader would find:
-that the names and sentences went in as text (not pictures) and map back to Unicode.
+Enough of PDF for that engine's output and nothing more: numbered objects, Flate streams cut
+by their /Length (direct or an indirect object), Type0 fonts with a ToUnicode CMap (bfchar and
+bfrange), and `/F Tf` + `<hex> Tj` text in page content streams. It does not use Qt to read
+the file, so it checks what any reader would find: that the names and sentences went in as
+text (not pictures) and map back to Unicode.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _OBJECT = re.compile(rb"(\d+) 0 obj(.*?)endobj", re.S)
-_STREAM = re.compile(rb"stream\r?\n(.*?)\r?\nendstream", re.S)
+_STREAM = re.compile(rb"\bstream\r?\n")
+_LENGTH = re.compile(rb"/Length\s+(\d+)(\s+0\s+R)?")
 
 
 @dataclass
@@ -35,12 +37,21 @@ def _objects(data: bytes) -> dict[int, bytes]:
     return {int(m.group(1)): m.group(2) for m in _OBJECT.finditer(data)}
 
 
-def _stream(body: bytes) -> bytes:
+def _stream(objects: dict[int, bytes], body: bytes) -> bytes:
+    """The decoded data of a stream object. Its end is its /Length, never a search for
+    "endstream": compressed data may end in a CR byte, which a search takes for the EOL."""
     match = _STREAM.search(body)
     if match is None:
         return b""
-    raw = match.group(1)
-    return zlib.decompress(raw) if b"/FlateDecode" in body[: match.start()] else raw
+    head = body[: match.start()]
+    length = _LENGTH.search(head)
+    assert length is not None, f"a stream without /Length: {head[:80]!r}"
+    size = int(length.group(1))
+    if length.group(2):  # Qt writes a page's length as an object after the stream
+        size = int(objects[size].strip())
+    raw = body[match.end() : match.end() + size]
+    assert len(raw) == size, f"a stream of {len(raw)} bytes where /Length says {size}"
+    return zlib.decompress(raw) if b"/FlateDecode" in head else raw
 
 
 def _cmap(text: bytes) -> dict[int, str]:
@@ -85,7 +96,7 @@ def _fonts(objects: dict[int, bytes], page: bytes) -> dict[bytes, dict[int, str]
         return fonts
     for name, number in re.findall(rb"/(\w+)\s+(\d+) 0 R", font_dict.group(1)):
         cmap_ref = _ref(objects[int(number)], b"ToUnicode")
-        fonts[name] = {} if cmap_ref is None else _cmap(_stream(objects[cmap_ref]))
+        fonts[name] = {} if cmap_ref is None else _cmap(_stream(objects, objects[cmap_ref]))
     return fonts
 
 
@@ -107,6 +118,8 @@ def _page_text(content: bytes, fonts: dict[bytes, dict[int, str]]) -> str:
 def read_pdf(path: Path) -> PdfText:
     data = path.read_bytes()
     assert data.startswith(b"%PDF"), f"{path} is not a PDF"
+    # a writer that is not done (or a file cut short) has no end-of-file marker yet
+    assert data.rstrip().endswith(b"%%EOF"), f"{path} ends before its %%EOF: not complete"
     objects = _objects(data)
     pages, boxes = [], []
     for body in objects.values():
@@ -118,5 +131,5 @@ def read_pdf(path: Path) -> PdfText:
             boxes.append((x1 - x0, y1 - y0))
         fonts = _fonts(objects, body)
         contents = _ref(body, b"Contents")
-        pages.append(_page_text(_stream(objects[contents]), fonts) if contents else "")
+        pages.append(_page_text(_stream(objects, objects[contents]), fonts) if contents else "")
     return PdfText(pages, boxes)

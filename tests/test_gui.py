@@ -88,15 +88,13 @@ def test_long_paragraphs_get_display_breaks_while_streaming_and_exact_text_at_th
     window.prompt.max_tokens.setValue(600)
     seen_breaks = []
 
-    async def watch() -> None:
-        while not all(p.result for p in window.session.panes):
-            widget, pane = window.pane_widgets[0], window.session.panes[0]
-            if pane.result is None and "\n" in widget.text.toPlainText():
-                seen_breaks.append(widget.text.toPlainText().count("\n"))
-            await asyncio.sleep(0.05)
+    def look() -> None:  # at every frame, after the window painted it: what the user sees
+        widget, pane = window.pane_widgets[0], window.session.panes[0]
+        if pane.result is None and "\n" in widget.text.toPlainText():
+            seen_breaks.append(widget.text.toPlainText().count("\n"))
 
-    task = window.run_all()
-    _run(loop, asyncio.gather(task, watch()))
+    window.session.frame.connect(look)
+    _run(loop, window.run_all())
     widgets, panes = window.pane_widgets, window.session.panes
     for widget, pane in zip(widgets, panes, strict=True):
         assert "\n" not in pane.text and len(pane.text) > 2000  # one long paragraph
@@ -125,6 +123,30 @@ def test_display_breaks_land_after_sentence_ends_past_the_limit() -> None:
     real.add("x" * 500)
     assert real.add("end.\n" + "y" * 100) == "end.\n" + "y" * 100  # a real break resets it
     assert real.run == 100
+
+
+def test_a_pane_painted_late_breaks_the_long_paragraph_it_has_so_far(qapp) -> None:
+    """A busy machine may paint a stream's pane first after thousands of characters came in
+    one burst: they get display breaks too, not one paragraph to lay out at every append."""
+    from workbench.core.catalog import load_catalog
+    from workbench.ui.pane_widget import PaneWidget
+    from workbench.ui.panes_model import PaneModel
+
+    widget, model = PaneWidget(0, load_catalog()), PaneModel()
+    model.reset("request-1", t_send_ns=1)
+    sentences = [f"Sentence number {i} ends here. " for i in range(160)]
+    for i, sentence in enumerate(sentences[:120]):  # ~3,600 characters before the first paint
+        model.add_text(sentence, False, 2 + i)
+    widget.paint(model)
+    lines = widget.text.toPlainText().split("\n")
+    assert len(lines) >= 5 and all(line.endswith(".") for line in lines[:-1])
+    assert max(len(line) for line in lines) < DisplayBreaks.SOFT_BREAK_CHARS + 40
+    for i, sentence in enumerate(sentences[120:]):
+        model.add_text(sentence, False, 200 + i)
+    widget.paint(model)
+    shown = widget.text.toPlainText()
+    assert shown.replace("\n", " ") == "".join(sentences)  # each break stands for a space
+    assert not widget.exact_text_shown()
 
 
 def _curves_drawn(view) -> int:

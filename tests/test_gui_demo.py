@@ -63,6 +63,28 @@ def test_panes_cannot_change_model_mid_run(window, qtbot, loop) -> None:
     assert window.preset.isEnabled() and window.pane_widgets[0].picker.isEnabled()
 
 
+def test_stop_after_watching_the_tokens_stream_ends_the_run_as_cancelled(
+    qapp, loop, tmp_path, qtbot
+) -> None:
+    win = make_window(loop, tmp_path, time_scale=0.2)  # 2,000 tokens stream for seconds
+    try:
+        win.prompt.max_tokens.setValue(2000)
+        click_action(win, qtbot, win.run_action)
+        panes = win.session.panes
+        run_for(loop, until(lambda: any(p.state is PaneState.STREAMING for p in panes)))
+        seen = sum(p.events for p in panes)
+        qtbot.wait(300)  # the presenter watches: Qt handles the tokens' events, as the app does
+        assert sum(p.events for p in panes) > seen, "no token came while watching"
+        click_action(win, qtbot, win.stop_action)
+        final = run_for(loop, win.session._task)
+        assert final is not None and final.status == "cancelled"
+        assert PaneState.STOPPED in {p.state for p in panes}
+        assert win.run_action.isEnabled() and not win.stop_action.isEnabled()
+    finally:
+        win.close()
+        loop.run_until_complete(win.session.close())
+
+
 # ---- 7, 8. failures drawn as failures; one colour per model ----------------------------------
 
 

@@ -112,6 +112,31 @@ def test_a_long_summary_flows_onto_pages_that_hold_every_block_at_a4_and_letter(
         assert f"page {len(pages)} of {len(pages)}" in text
 
 
+def test_pdf_reader_reads_back_a_stream_whose_compressed_data_ends_in_a_carriage_return(
+    qapp, tmp_path
+) -> None:
+    """About 1 PDF in 100 has a Flate stream whose last byte is CR (0x0D): a reader that cuts
+    the stream at "\\r?\\nendstream" instead of its /Length loses that byte (zlib: truncated
+    stream). Qt's engine writes such files; they must read back whole."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QPainter, QPdfWriter
+
+    written = []
+    for ms in range(1000):  # bounded: such a file comes within the first few dozen
+        out = tmp_path / f"ttft-{ms}.pdf"
+        writer, painter = QPdfWriter(str(out)), QPainter()
+        assert painter.begin(writer)
+        painter.drawText(QPointF(100, 100), f"TTFT {ms} ms")
+        painter.end()
+        written.append((ms, out))
+        if b"\r\nendstream" in out.read_bytes():  # Qt ends data with LF: this CR is data
+            break
+    else:
+        pytest.fail("no PDF with a stream ending in CR was written: nothing was checked")
+    for ms, out in written:
+        assert read_pdf(out).text == f"TTFT {ms} ms"
+
+
 # ---- 4, 9. replay and the sweep keep their own data -----------------------------------------
 
 

@@ -60,18 +60,17 @@ class DisplayBreaks:
         if newline >= 0:
             self.run = len(text) - newline - 1
             return text
-        start = max(0, self.SOFT_BREAK_CHARS - self.run)
+        lines = []  # a late paint brings many sentences at once: break each long stretch
+        while self.run + len(text) > self.SOFT_BREAK_CHARS:
+            end = self.SENTENCE_END.search(text, max(0, self.SOFT_BREAK_CHARS - self.run))
+            if end is None:
+                break
+            lines.append(text[: end.end()])
+            text = text[end.end() :].lstrip(" ")
+            self.run = 0
+            self.inserted += 1
         self.run += len(text)
-        if self.run <= self.SOFT_BREAK_CHARS:
-            return text
-        end = self.SENTENCE_END.search(text, start)
-        if end is None:
-            return text
-        cut = end.end()
-        rest = text[cut:].lstrip(" ")
-        self.run = len(rest)
-        self.inserted += 1
-        return text[:cut] + "\n" + rest
+        return "\n".join([*lines, text])
 
 
 FIGURE_KEYS = ("ttft", "decode", "tokens", "elapsed", "cost")
@@ -348,9 +347,15 @@ class PaneWidget(Retranslating, QFrame):
             if model.state == PaneState.WAITING and not model.text_parts:
                 self.text.setPlainText(self.tr("Waiting for the first token…"))
                 self._painted_parts = -1
-            elif self._painted_parts < 0 or self._painted_parts > len(model.text_parts):
+            elif self._painted_parts > len(model.text_parts) or (
+                self._painted_parts < 0 and model.result is not None
+            ):
                 self._show_exact(model)
             else:
+                if self._painted_parts < 0:  # the first paint of a stream, however late: the
+                    self.text.clear()  # text so far goes in with display breaks, as appends do
+                    self._breaks = DisplayBreaks()
+                    self._painted_parts = 0
                 if self._painted_parts < len(model.text_parts):
                     cursor = self.text.textCursor()
                     cursor.movePosition(QTextCursor.MoveOperation.End)
