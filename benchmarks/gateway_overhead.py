@@ -32,7 +32,7 @@ from machine import RESULTS, machine_record, write_result
 from workbench.core.clients import make_client, network_baseline_ms
 from workbench.core.results import RequestResult
 from workbench.core.route_compare import LevelComparison, RouteFigures, compare_routes
-from workbench.core.store import RunStore
+from workbench.core.run_history import RunStore
 from workbench.local.process import ServerProcess
 
 MODEL = "sim-70b-gqa"

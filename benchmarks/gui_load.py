@@ -39,8 +39,8 @@ from workbench.core.providers import ModelEntry, Provider
 from workbench.local.costmodel import SimTiming
 from workbench.local.process import ServerProcess
 from workbench.ui.app import freeze_startup_heap
+from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow
-from workbench.ui.session import Session
 
 MODEL = "sim-70b-gqa"
 PROMPT_TOKENS = 1024
@@ -96,7 +96,7 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
     scale = natural / args.rate
     server = ServerProcess(time_scale=scale)
     url = await server.start()
-    session = Session(store=None, time_scale=scale)
+    session = CompareController(store=None, time_scale=scale)
     session.providers = {
         f"sim{i + 1}": Provider(f"sim{i + 1}", url, models=(ModelEntry(MODEL),))
         for i in range(args.panes)
@@ -140,7 +140,7 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
     }
 
 
-async def _one_run(window: MainWindow, session: Session) -> dict:
+async def _one_run(window: MainWindow, session: CompareController) -> dict:
     """One comparison of every pane, with the loop-lag probe running throughout."""
     lags: list[float] = []
     stamps: list[float] = []

@@ -12,16 +12,16 @@ from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 
-from workbench.core.store import RunStore
+from workbench.core.run_history import RunStore
+from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
 from workbench.ui.main_window import MainWindow
-from workbench.ui.session import LOCAL_PROVIDER, Session
 
 TIMEOUT = 90
 
 
 def make_window(loop: Any, tmp_path: Path, time_scale: float = 0.05) -> MainWindow:
     """The real window on the built-in provider: the real-models preset, 4K prompt, 32 tokens."""
-    session = Session(store=RunStore(tmp_path / "history.sqlite3"), time_scale=time_scale)
+    session = CompareController(store=RunStore(tmp_path / "history.sqlite3"), time_scale=time_scale)
     settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
     win = MainWindow(session, settings)
     loop.run_until_complete(session.start_local_provider())

@@ -19,7 +19,7 @@ from usage_gateway import UsageGateway
 from workbench.cli import main
 from workbench.core.errors import SERVER_MESSAGE_CHARS, classify_status
 from workbench.core.results import RequestResult
-from workbench.core.store import SCHEMA_VERSION, RunStore
+from workbench.core.run_history import SCHEMA_VERSION, RunStore
 
 # LiteLLM, an alias whose upstream model id is wrong: the upstream's 404 wrapped, with the
 # proxy's own notes after it. Over 300 characters: the cause is in its second half.

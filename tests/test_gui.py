@@ -16,12 +16,12 @@ from PySide6.QtWidgets import QApplication
 from workbench.core.csv_export import COLUMNS
 from workbench.core.replay import replay_events
 from workbench.core.results import ErrorClass
-from workbench.core.store import RunStore
+from workbench.core.run_history import RunStore
 from workbench.core.streaming import TextDelta
+from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
 from workbench.ui.main_window import MainWindow
 from workbench.ui.pane_widget import DisplayBreaks
 from workbench.ui.panes_model import PaneState
-from workbench.ui.session import LOCAL_PROVIDER, Session
 
 
 @pytest.fixture
@@ -251,7 +251,7 @@ def test_replay_reproduces_recorded_token_timing(window, loop) -> None:
 
 
 def test_no_timer_or_task_left_after_close(qapp, loop, tmp_path) -> None:
-    session = Session(store=RunStore(tmp_path / "h.sqlite3"), time_scale=0.05)
+    session = CompareController(store=RunStore(tmp_path / "h.sqlite3"), time_scale=0.05)
     win = MainWindow(session, QSettings(str(tmp_path / "g.ini"), QSettings.Format.IniFormat))
     loop.run_until_complete(session.start_local_provider())
     win.set_choices([(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()])
@@ -273,7 +273,7 @@ def test_no_timer_or_task_left_after_close(qapp, loop, tmp_path) -> None:
 
 def test_layout_and_panes_are_remembered(qapp, loop, tmp_path) -> None:
     settings_path = str(tmp_path / "g.ini")
-    session = Session(time_scale=0.05)
+    session = CompareController(time_scale=0.05)
     win = MainWindow(session, QSettings(settings_path, QSettings.Format.IniFormat))
     loop.run_until_complete(session.start_local_provider())
     choices = [(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()]
@@ -282,7 +282,7 @@ def test_layout_and_panes_are_remembered(qapp, loop, tmp_path) -> None:
     win.prompt.set_tokens(65536)
     win.close()
     loop.run_until_complete(session.close())
-    session2 = Session(time_scale=0.05)
+    session2 = CompareController(time_scale=0.05)
     win2 = MainWindow(session2, QSettings(settings_path, QSettings.Format.IniFormat))
     win2.set_choices(choices)
     assert win2.restore_state()

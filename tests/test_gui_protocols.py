@@ -21,11 +21,11 @@ from workbench.core.results import Target
 from workbench.core.secrets import clear_session_keys
 from workbench.core.summary import build_report
 from workbench.ui.accessibility import label_fields, unnamed_controls
+from workbench.ui.compare_controller import LOCAL_PROVIDER
 from workbench.ui.main_window import MainWindow
 from workbench.ui.panes_model import PaneState
 from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel
-from workbench.ui.session import LOCAL_PROVIDER
 
 KEY = "sk-ant-gui-protocol-key-0123456789abcdef"
 KEY_VAR = "GUI_PROTOCOL_TEST_KEY"

@@ -15,10 +15,10 @@ from pdf_text import read_pdf
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QColor, QImage
 
-from workbench.core.store import RunStore
+from workbench.core.run_history import RunStore
 from workbench.core.summary import build_report
+from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow
-from workbench.ui.session import Session
 from workbench.ui.summary_page import MARGIN, PAGE_WIDTH, SummaryDocument, page_height
 
 
@@ -206,7 +206,7 @@ def test_history_is_filled_at_start_with_prompt_length_and_calibration_apart(
     finally:
         first.close()
         loop.run_until_complete(first.session.close())
-    session = Session(store=RunStore(tmp_path / "history.sqlite3"), time_scale=0.05)
+    session = CompareController(store=RunStore(tmp_path / "history.sqlite3"), time_scale=0.05)
     second = MainWindow(session, QSettings(str(tmp_path / "g2.ini"), QSettings.Format.IniFormat))
     try:
         table = second.history_view.table  # no Refresh clicked

@@ -16,10 +16,10 @@ from PySide6.QtCore import QSettings, Qt
 
 from workbench.core.csv_export import write_csv
 from workbench.core.results import RequestResult
-from workbench.core.store import RunStore, default_db_path
+from workbench.core.run_history import RunStore, default_db_path
+from workbench.ui.compare_controller import CompareController
 from workbench.ui.history_view import RUN_ID_ROLE
 from workbench.ui.main_window import MainWindow
-from workbench.ui.session import Session
 
 
 def _rows_by_id(path: Path) -> dict[str, dict[str, str]]:
@@ -76,7 +76,7 @@ def test_a_run_reopened_from_history_exports_the_same_file(qapp, loop, qtbot, tm
     finally:
         _close(first, loop)
     # the app opened again on the same history, the run reopened from the History tab
-    session = Session(store=RunStore(tmp_path / "history.sqlite3"), time_scale=0.05)
+    session = CompareController(store=RunStore(tmp_path / "history.sqlite3"), time_scale=0.05)
     second = MainWindow(session, QSettings(str(tmp_path / "g2.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(second)
     try:
@@ -91,7 +91,8 @@ def test_a_run_reopened_from_history_exports_the_same_file(qapp, loop, qtbot, tm
 def test_a_run_without_a_history_file_still_lists_reopens_and_exports(
     qapp, loop, qtbot, tmp_path
 ) -> None:
-    session = Session(store=None, time_scale=0.05)  # as the app after the file failed to open
+    # as the app after the file failed to open
+    session = CompareController(store=None, time_scale=0.05)
     window = MainWindow(session, QSettings(str(tmp_path / "g3.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
     try:
@@ -154,7 +155,7 @@ class _CountingStore(RunStore):
 
 def _counting_window(loop: Any, tmp_path: Path) -> tuple[MainWindow, _CountingStore]:
     store = _CountingStore(tmp_path / "history.sqlite3")
-    session = Session(store=store, time_scale=0.05)
+    session = CompareController(store=store, time_scale=0.05)
     window = MainWindow(session, QSettings(str(tmp_path / "g4.ini"), QSettings.Format.IniFormat))
     loop.run_until_complete(session.start_local_provider())
     set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
@@ -208,7 +209,7 @@ def test_a_finished_run_reads_no_row_it_already_showed(qapp, loop, qtbot, tmp_pa
 
 _WRITE_A_ROW = """
 import dataclasses, sys
-from workbench.core.store import RunStore
+from workbench.core.run_history import RunStore
 with RunStore(sys.argv[1], recover=False) as store:
     row = store.results(sys.argv[2])[-1]
     store.record(dataclasses.replace(row, request_id=row.request_id + "-other"))

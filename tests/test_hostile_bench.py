@@ -15,7 +15,7 @@ from test_hostile_streams import BAD_USAGE, FAILURES
 
 from workbench.cli import main
 from workbench.core.csv_export import read_csv
-from workbench.core.store import RunStore
+from workbench.core.run_history import RunStore
 
 REPEATS = 2
 

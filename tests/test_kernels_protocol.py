@@ -118,7 +118,7 @@ def test_gui_and_core_never_import_torch():
         "kernels_bridge.analytic",
         "kernels_bridge.protocol",
         "kernels_bridge.measured",
-        "workbench.commands.kernels_cmd",
+        "workbench.commands.kernels",
     ]
     if (ROOT / "workbench" / "ui" / "__init__.py").exists():
         mods.append("workbench.ui")

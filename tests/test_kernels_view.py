@@ -211,11 +211,11 @@ def test_killed_worker_is_reported_and_the_next_run_restarts_it(
 def test_main_window_gets_a_kernels_tab(loop: qasync.QEventLoop, tmp_path: Path) -> None:
     from PySide6.QtCore import QSettings
 
-    from workbench.core.store import RunStore
+    from workbench.core.run_history import RunStore
+    from workbench.ui.compare_controller import CompareController
     from workbench.ui.main_window import MainWindow
-    from workbench.ui.session import Session
 
-    session = Session(store=RunStore(tmp_path / "history.sqlite3"))
+    session = CompareController(store=RunStore(tmp_path / "history.sqlite3"))
     window = MainWindow(session, QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat))
     view = KernelsView()
     window.add_kernels_tab(view)

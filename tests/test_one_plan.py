@@ -32,11 +32,11 @@ from workbench.core.plan import Choices, build_plan, saved_target
 from workbench.core.provider_store import save_providers
 from workbench.core.providers import KeyRef, ModelEntry, Provider
 from workbench.core.results import ErrorClass, Prices, Timeouts
-from workbench.core.store import RunStore
+from workbench.core.run_history import RunStore
 from workbench.ui.app import _load_providers
+from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow
 from workbench.ui.provider_controller import choices_for
-from workbench.ui.session import Session
 
 KEY = "sk-one-plan-0123456789abcdef"
 PROMPT_TOKENS = 512
@@ -119,7 +119,7 @@ def _run_cli(tmp_path: Path, max_tokens: int = MAX_TOKENS) -> subprocess.Complet
 
 def _run_window(loop: Any, qtbot: Any, tmp_path: Path, max_tokens: int = MAX_TOKENS) -> Any:
     """The window as the app builds it (providers from the file), one pane, Run all clicked."""
-    session = Session(store=RunStore(tmp_path / "gui-history.sqlite3"))
+    session = CompareController(store=RunStore(tmp_path / "gui-history.sqlite3"))
     _load_providers(session)
     settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
     window = MainWindow(session, settings)
@@ -220,7 +220,7 @@ def test_a_saved_timeout_beyond_a_day_stops_run_all_with_words_not_a_traceback(
 ):
     slow = Provider("slow", "http://127.0.0.1:9/v1", first_token_timeout_s=200_000.0)
     save_providers([replace(slow, models=(ModelEntry("m"),))])
-    session = Session(store=RunStore(tmp_path / "gui-history.sqlite3"))
+    session = CompareController(store=RunStore(tmp_path / "gui-history.sqlite3"))
     _load_providers(session)
     window = MainWindow(session, QSettings(str(tmp_path / "g.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)

@@ -25,7 +25,7 @@ from workbench.core.provider_store import (
 )
 from workbench.core.providers import ModelEntry
 from workbench.core.results import RequestResult
-from workbench.core.store import RunStore
+from workbench.core.run_history import RunStore
 
 KEY = "sk-ant-api03-config-test-not-real-0123"
 

@@ -18,10 +18,10 @@ from workbench.core.provider_store import default_providers_path, load_providers
 from workbench.core.secrets import clear_session_keys
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
+from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
 from workbench.ui.main_window import MainWindow
 from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel
-from workbench.ui.session import LOCAL_PROVIDER, Session
 
 KEY = "sk-panel-test-key-0123456789abcdef"
 WRONG_KEY = "sk-panel-wrong-key-9876543210fedcba"
@@ -335,7 +335,7 @@ def test_session_key_is_never_shown_and_tls_off_is_flagged(
 def test_main_window_pane_choices_follow_saved_providers(
     qtbot: Any, loop: qasync.QEventLoop, server: LocalServer, tmp_path: Path
 ) -> None:
-    session = Session(time_scale=0.05)
+    session = CompareController(time_scale=0.05)
     window = MainWindow(session, QSettings(str(tmp_path / "g.ini"), QSettings.Format.IniFormat))
     _run(loop, session.start_local_provider())
     panel = ProviderPanel(ProviderController(session))

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from workbench.core.result_files import ResultFileError, read_result_file
 from workbench.core.result_import import store_run
-from workbench.core.store import RunStore
+from workbench.core.run_history import RunStore
 
 DATA = Path(__file__).parent / "data" / "results"
 FIXTURES = sorted(p.name for p in DATA.iterdir())

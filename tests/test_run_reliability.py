@@ -18,6 +18,7 @@ from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.metrics import derive
 from workbench.core.results import ErrorClass, RequestResult, Target
+from workbench.core.run_history import RunStore
 from workbench.core.runner import (
     MAX_REPEATS,
     RequestFinished,
@@ -26,7 +27,6 @@ from workbench.core.runner import (
     Runner,
     RunPlan,
 )
-from workbench.core.store import RunStore
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 

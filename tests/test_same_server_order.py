@@ -60,8 +60,8 @@ def _plan(mode: str, *targets: tuple[str, str, str]) -> RunPlan:
 def test_the_gui_warns_when_models_on_one_server_run_at_once(qapp, loop, tmp_path: Path) -> None:
     from PySide6.QtCore import QSettings
 
+    from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
     from workbench.ui.main_window import MainWindow, shared_server
-    from workbench.ui.session import LOCAL_PROVIDER, Session
 
     gw = "http://127.0.0.1:4000/v1"
     same = _plan("parallel", ("gw", gw, "a"), ("gw2", "http://127.0.0.1:4000", "b"))
@@ -74,7 +74,7 @@ def test_the_gui_warns_when_models_on_one_server_run_at_once(qapp, loop, tmp_pat
     assert shared_server(built_in) is None  # simulated models share no compute
 
     settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
-    session = Session(store=None)
+    session = CompareController(store=None)
     window = MainWindow(session, settings)
     try:
         window._warn_shared_server(same)

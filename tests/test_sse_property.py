@@ -20,7 +20,7 @@ from workbench.core.clients import make_client
 from workbench.core.csv_export import row_for
 from workbench.core.metrics import derive
 from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.store import RunStore
+from workbench.core.run_history import RunStore
 from workbench.core.streaming import RequestSpec, overrun_event_limit, stream_chat
 
 ODD_VALUES = (

@@ -13,7 +13,7 @@ from scripted_server import ScriptedServer, Step, chunk
 
 from workbench.cli import main
 from workbench.core.csv_export import read_csv
-from workbench.core.store import RunStore
+from workbench.core.run_history import RunStore
 
 USAGE = {"prompt_tokens": 1000, "completion_tokens": 3, "total_tokens": 1003}
 SCRIPT: list[Step] = [

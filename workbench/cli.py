@@ -13,17 +13,17 @@ from workbench import __version__
 from workbench.commands import (
     bench,
     completion,
-    desktop_cmd,
-    doctor_cmd,
+    doctor,
     examples,
-    gui_cmd,
-    import_cmd,
-    kernels_cmd,
+    gui,
+    import_providers,
+    import_results,
+    install_desktop,
+    kernels,
     models,
     providers,
-    results_cmd,
     serve,
-    summary_cmd,
+    summary,
 )
 from workbench.core.terminal import safe_console
 
@@ -97,17 +97,17 @@ def build_parser() -> argparse.ArgumentParser:
         "CSV export) and exit 0 when it works; `workbench --self-test --help` for options",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    gui_cmd.add_parser(sub)
+    gui.add_parser(sub)
     bench.add_parser(sub)
     serve.add_parser(sub)
     models.add_parser(sub)
-    kernels_cmd.add_parser(sub)
-    doctor_cmd.add_parser(sub)
+    kernels.add_parser(sub)
+    doctor.add_parser(sub)
     providers.add_parser(sub)
-    import_cmd.add_parser(sub)
-    results_cmd.add_parser(sub)
-    summary_cmd.add_parser(sub)
-    desktop_cmd.add_parser(sub)
+    import_providers.add_parser(sub)
+    import_results.add_parser(sub)
+    summary.add_parser(sub)
+    install_desktop.add_parser(sub)
     completion.add_parser(sub, build_parser)
     parser.epilog = examples.epilog("")
     _add_examples(parser)
@@ -138,7 +138,7 @@ DEFAULT_COMPARISON = [
 def gui_main(argv: Sequence[str] | None = None) -> int:
     """The windowed launcher (`attention-workbench`): always the app, never the headless run."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    problem = gui_cmd.display_problem()
+    problem = gui.display_problem()
     if problem is not None:
         # a windowed launcher may have no console to print to; the message is for a terminal
         print(f"error: cannot open the window: {problem}", file=sys.stderr)
@@ -149,7 +149,7 @@ def gui_main(argv: Sequence[str] | None = None) -> int:
 def _unknown_leading_flags(args: Sequence[str]) -> list[str]:
     """Flags before any command that the window (what `workbench --flag` opens) does not know."""
     window = argparse.ArgumentParser(add_help=False)
-    gui_cmd.add_gui_args(window)
+    gui.add_gui_args(window)
     known = {*window._option_string_actions, "-h", "--help", "--version"}
     unknown = []
     for arg in args:
@@ -186,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args_list or (
         args_list[0].startswith("--") and args_list[0] not in ("--help", "-h", "--version")
     ):
-        problem = gui_cmd.display_problem()
+        problem = gui.display_problem()
         if problem is None:
             args_list = ["gui", *args_list]
         elif getattr(sys, "frozen", False):

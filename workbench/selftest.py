@@ -4,10 +4,10 @@
 
 It checks the shipped resources (model catalog, hardware profiles, prompt corpus, translations,
 icon, and, in the frozen app, the kernel bridge sources an outside Python imports), then starts
-the built-in provider, streams a two-pane comparison through the real MainWindow and Session
-offscreen, exports the results as CSV into a temporary folder and reads it back. Everything it
-writes (history database, settings, calibration, CSV, charts) goes to that temporary folder,
-removed at the end; the user's own data and settings are never touched.
+the built-in provider, streams a two-pane comparison through the real MainWindow and
+CompareController offscreen, exports the results as CSV into a temporary folder and reads it
+back. Everything it writes (history database, settings, calibration, CSV, charts) goes to that
+temporary folder, removed at the end; the user's own data and settings are never touched.
 
 Prints one line per check and `self-test passed` with exit code 0, or `self-test FAILED: <why>`
 with exit code 1. This module has no Qt import; the window part is `workbench.ui.selftest_window`.

@@ -2013,128 +2013,128 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="149"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="148"/>
         <source>Model of pane %1</source>
         <translation>窗格 %1 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="151"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="150"/>
         <source>Fit the prompt to pane %1&apos;s context window</source>
         <translation>将提示词长度调整到窗格 %1 的上下文窗口内</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="153"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="152"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="153"/>
         <source>Answer in pane %1</source>
         <translation>窗格 %1 中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="158"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="155"/>
-        <location filename="../../workbench/ui/pane_widget.py" line="168"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="167"/>
         <source>Protocol of pane %1</source>
         <translation>窗格 %1 的协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="170"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
         <source>OpenAI chat completions (POST /chat/completions)</source>
         <translation>OpenAI 聊天补全（POST /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="171"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="170"/>
         <source>OpenAI Responses (POST /responses)</source>
         <translation>OpenAI Responses（POST /responses）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="172"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="171"/>
         <source>Anthropic Messages (POST /messages)</source>
         <translation>Anthropic Messages（POST /messages）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="177"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="176"/>
         <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
         <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="239"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="238"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="244"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="243"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="247"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="246"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="262"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="261"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="264"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="263"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="275"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="274"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="315"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="314"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="332"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="331"/>
         <source>Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 usable on %4.</source>
         <translation>显存放不下：每个设备 KV 缓存 %1 + 权重 %2，超过 %4 上可用的 %3。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="349"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="348"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="377"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="382"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="385"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="390"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>

@@ -62,6 +62,7 @@ from workbench.core.results import (
     Timeouts,
 )
 from workbench.core.route_compare import ROUTES, RouteComparison
+from workbench.core.run_history import RunStore, StoreError, load_calibration, save_calibration
 from workbench.core.run_report import route_document, run_document
 from workbench.core.runner import (
     MAX_CONCURRENCY,
@@ -77,7 +78,6 @@ from workbench.core.runner import (
     Runner,
     RunPlan,
 )
-from workbench.core.store import RunStore, StoreError, load_calibration, save_calibration
 from workbench.core.summary import Summarizer
 from workbench.core.terminal import printable
 from workbench.report import format_route_table, format_summary_table

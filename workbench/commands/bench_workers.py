@@ -13,9 +13,9 @@ from workbench.core.clients import ClientPool
 from workbench.core.cluster import ClusterError
 from workbench.core.coordinator import ShardedRunner, Workers
 from workbench.core.prompts import PromptBuilder
+from workbench.core.run_history import RunStore
 from workbench.core.runner import MAX_CONCURRENCY, Runner, RunPlan
 from workbench.core.shards import shard_count, split
-from workbench.core.store import RunStore
 
 DEFAULT_WORKERS = os.cpu_count() or 1
 

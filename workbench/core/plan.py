@@ -1,12 +1,11 @@
 """One plan for both faces: targets and the run plan from providers, the catalog and choices.
 
-The GUI (`ui/session.py`, `ui/main_window.py`) and the CLI (`commands/common.py`, `bench.py`)
-both build their targets and `RunPlan` here, so the same provider is measured under the same
-limits, prices and attention facts whichever face started the run. Precedence, in one place:
-a model's facts come from the provider's own entry, else the catalog; its prices from
+The GUI (`ui/compare_controller.py`, `ui/main_window.py`) and the CLI (`commands/common.py`,
+`bench.py`) both build their targets and `RunPlan` here, so the same provider is measured under
+the same limits, prices and attention facts whichever face started the run. Precedence, in one
+place: a model's facts come from the provider's own entry, else the catalog; its prices from
 providers.toml, else the catalog, else unknown; its timeouts from the user's explicit choice,
-else the provider's, else the defaults.
-"""
+else the provider's, else the defaults."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.result_files import ImportedRun, ResultFileError, read_result_file
-from workbench.core.store import RunKind, RunStore
+from workbench.core.run_history import RunKind, RunStore
 
 
 @dataclass(frozen=True)

@@ -15,16 +15,16 @@ from PySide6.QtWidgets import QApplication
 
 from workbench.core.clients import warm_up
 from workbench.core.provider_store import load_providers
+from workbench.core.run_history import RunStore, StoreError
 from workbench.core.secrets import install_log_redaction, resolve_key
-from workbench.core.store import RunStore, StoreError
 from workbench.desktop import APP_ID, icon_files
+from workbench.ui.compare_controller import CompareController
 from workbench.ui.demo import demo_screenshot
 from workbench.ui.error_sink import ErrorSink
 from workbench.ui.kernels_view import KernelsView
 from workbench.ui.main_window import MainWindow
 from workbench.ui.provider_controller import ProviderController, choices_for
 from workbench.ui.provider_panel import ProviderPanel
-from workbench.ui.session import Session
 from workbench.ui.single_instance import InstanceGuard, claim
 from workbench.ui.translators import install_translators, settings
 
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 START_NS = time.perf_counter_ns()
 
 
-def _load_providers(session: Session) -> None:
+def _load_providers(session: CompareController) -> None:
     loaded = load_providers()
     if loaded.warning:
         log.warning(loaded.warning)
@@ -78,7 +78,7 @@ async def run_window(args, guard: InstanceGuard | None = None) -> int:
     except StoreError as exc:  # runs still show and export, from a history kept in memory
         log.warning("%s; this session's runs are kept in memory only", exc)
         store = None
-    session = Session(
+    session = CompareController(
         store=store, time_scale=args.time_scale, kernel_csv=getattr(args, "kernel_csv", None)
     )
     _load_providers(session)

@@ -14,7 +14,7 @@ import json
 import logging
 from pathlib import Path
 
-from workbench.core.store import default_data_dir
+from workbench.core.run_history import default_data_dir
 
 log = logging.getLogger(__name__)
 

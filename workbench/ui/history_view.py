@@ -28,12 +28,12 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.result_import import ImportOutcome, read_files, store_files, store_files_at
+from workbench.core.run_history import RunStore, StoreError
 from workbench.core.secrets import redact
-from workbench.core.store import RunStore, StoreError
+from workbench.ui.compare_controller import CompareController, HistoryRow
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.run_status import run_status_text
-from workbench.ui.session import HistoryRow, Session
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("HistoryView", "when"),
@@ -54,7 +54,7 @@ class HistoryView(Retranslating, QWidget):
     imported = Signal(list)  # list[RequestResult]: the imported runs' rows, for the charts
     imported_aggregates = Signal(list)  # list[ImportedFigures]: runs imported without rows
 
-    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+    def __init__(self, session: CompareController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.table = QTableWidget(0, len(COLUMNS))

@@ -28,6 +28,7 @@ from workbench.core.runner import RunFinished, RunPlan
 from workbench.core.summary import build_report
 from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import model_color
+from workbench.ui.compare_controller import CompareController
 from workbench.ui.compare_tab import CompareTab
 from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
@@ -39,7 +40,6 @@ from workbench.ui.route_preset import route_pair
 from workbench.ui.run_clock import RunClock, flights
 from workbench.ui.run_status import run_status_text
 from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
-from workbench.ui.session import Session
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.sweep_view import SweepView
@@ -65,7 +65,7 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
 
     shown = Signal()
 
-    def __init__(self, session: Session, settings: QSettings | None = None) -> None:
+    def __init__(self, session: CompareController, settings: QSettings | None = None) -> None:
         super().__init__()
         self.session = session
         self.settings = settings or QSettings("attention-workbench", "workbench")

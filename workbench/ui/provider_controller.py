@@ -45,7 +45,7 @@ from workbench.core.secrets import (
 from workbench.core.wire import protocol_headers
 
 if TYPE_CHECKING:
-    from workbench.ui.session import Session
+    from workbench.ui.compare_controller import CompareController
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class DoctorReport:
     key_source_shown: str = ""  # the same, in the UI's language
 
 
-def choices_for(session: Session) -> list[tuple[str, str]]:
+def choices_for(session: CompareController) -> list[tuple[str, str]]:
     """Every ("provider|model", label) a pane can pick: built-in models, then saved ones."""
     built_in = QCoreApplication.translate("ProviderController", "%1, built-in")
     choices = [
@@ -93,7 +93,7 @@ class ProviderController(QObject):
 
     def __init__(
         self,
-        session: Session | None = None,
+        session: CompareController | None = None,
         path: Path | None = None,
         catalog: Catalog | None = None,
         parent: QObject | None = None,

@@ -16,11 +16,11 @@ from PySide6.QtCore import QLibraryInfo, QSettings, QTranslator, qVersion
 from PySide6.QtWidgets import QApplication
 
 from workbench.core.plan import LOCAL_PROVIDER
-from workbench.core.store import RunStore
+from workbench.core.run_history import RunStore
 from workbench.selftest import SelfTestError
+from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import PRESETS, MainWindow
 from workbench.ui.panes_model import PaneState
-from workbench.ui.session import Session
 
 PRESET = "real"  # the default comparison: a GQA and an MLA model, two panes
 
@@ -72,7 +72,7 @@ def _check_qt_translation(app: QApplication) -> str:
 
 async def _stream(tmp: Path, args, notes: list[str]) -> Outcome:
     store = RunStore(tmp / "history.sqlite3")
-    session = Session(store=store, time_scale=args.time_scale)
+    session = CompareController(store=store, time_scale=args.time_scale)
     settings = QSettings(str(tmp / "gui.ini"), QSettings.Format.IniFormat)
     window = MainWindow(session, settings)
     try:

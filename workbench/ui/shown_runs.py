@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 from workbench.core.results import RequestResult
 
 if TYPE_CHECKING:
-    from workbench.ui.session import Session
+    from workbench.ui.compare_controller import CompareController
 
 
 class ShownRuns:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: CompareController) -> None:
         self.session = session
         self.table: list[str] = []  # the Results table's runs: they pile up until one is opened
         self.current: str | None = None  # the Sweep's and Summary's run: last, opened, replayed

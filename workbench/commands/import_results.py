@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from workbench.commands import history_cmd
+from workbench.commands import history as history_command
 from workbench.core.result_files import vllm
 from workbench.core.result_import import ImportOutcome, import_files
+from workbench.core.run_history import RunStore, StoreError
 from workbench.core.secrets import redact
-from workbench.core.store import RunStore, StoreError
 from workbench.core.terminal import printable_lines
 
 EXAMPLE = (
@@ -57,7 +57,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "-o", "--output", type=Path, help="the file to write (default: standard output)"
     )
     export.set_defaults(func=run_export)
-    history_cmd.add_actions(actions)
+    history_command.add_actions(actions)
     history.set_defaults(func=lambda _args: _usage(history))
 
 
@@ -124,7 +124,7 @@ def _vllm_settings(config: dict[str, Any]) -> dict[str, Any]:
 def run_export(args: argparse.Namespace) -> int:
     try:
         with RunStore(recover=False) as store:
-            run_id = history_cmd.one_run(store, args.run)
+            run_id = history_command.one_run(store, args.run)
             if run_id is None:
                 return 2
             info = store.run(run_id)

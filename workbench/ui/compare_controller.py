@@ -25,6 +25,7 @@ from workbench.core.prompts import PromptBuilder
 from workbench.core.providers import Protocol, Provider
 from workbench.core.replay import replay_events
 from workbench.core.results import RequestResult, Target
+from workbench.core.run_history import IN_MEMORY, RunStore, load_calibration, save_calibration
 from workbench.core.runner import (
     Progress,
     RequestFinished,
@@ -36,7 +37,6 @@ from workbench.core.runner import (
     RunStarted,
 )
 from workbench.core.secrets import KeyUnavailable, redact, resolve_headers
-from workbench.core.store import IN_MEMORY, RunStore, load_calibration, save_calibration
 from workbench.core.streaming import TextDelta
 from workbench.ui.panes_model import PaneModel, PaneState, split_pane_key
 
@@ -70,7 +70,7 @@ FRAME_MS = 33  # ~30 Hz: smooth to the eye, cheap for the loop
 CLOCK_S = 0.1  # while a request waits for its first token, clocks still move at 10 Hz
 
 
-class Session(QObject):
+class CompareController(QObject):
     frame = Signal()
     running_changed = Signal(bool)
     progress = Signal(int, int, float)  # done, total, ETA seconds (-1 when unknown)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core import store as store_module
+from workbench.core import run_history as store_module
 from workbench.core.csv_export import (
     COLUMN_DOCS,
     COLUMNS,
@@ -28,7 +28,7 @@ from workbench.core.csv_export import (
 )
 from workbench.core.metrics import derive
 from workbench.core.results import ErrorClass, Prices, RequestResult
-from workbench.core.store import RunStore, StoreError, default_db_path
+from workbench.core.run_history import RunStore, StoreError, default_db_path
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -285,7 +285,7 @@ CHILD = textwrap.dedent(
     """
     import os, signal, sys
     from workbench.core.results import RequestResult
-    from workbench.core.store import RunStore
+    from workbench.core.run_history import RunStore
 
     store = RunStore(sys.argv[1])
     run_id = store.start_run("sweep", {"sizes": [1024]}, run_id="killed-run")

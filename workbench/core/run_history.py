@@ -27,8 +27,7 @@ from workbench.core.metrics import derive
 from workbench.core.private_files import private_dir, private_file
 from workbench.core.prompts import Calibration
 from workbench.core.results import RequestResult
-from workbench.core.secrets import redact as secrets_redact
-from workbench.core.store_columns import (
+from workbench.core.run_history_columns import (
     METRIC_COLUMNS,
     MIGRATIONS,
     RESULT_COLUMNS,
@@ -37,6 +36,7 @@ from workbench.core.store_columns import (
     encode_real,
     requests_columns_sql,
 )
+from workbench.core.secrets import redact as secrets_redact
 
 APP_NAME = "attention-workbench"
 DATA_DIR_ENV = "WORKBENCH_DATA_DIR"

@@ -165,7 +165,7 @@ def _result_columns() -> tuple[Column, ...]:
             columns.append(Column(name, "TEXT", _encode_text, _same))
         else:
             raise TypeError(
-                f"store_columns.py does not know how to keep RequestResult.{name}: {kind}"
+                f"run_history_columns.py does not know how to keep RequestResult.{name}: {kind}"
             )
     return tuple(columns)
 

@@ -12,9 +12,9 @@ import sys
 import time
 from typing import Any
 
+from workbench.core.run_history import RunInfo, RunStore, StoreError
 from workbench.core.run_report import run_document
 from workbench.core.secrets import redact
-from workbench.core.store import RunInfo, RunStore, StoreError
 from workbench.core.terminal import json_text, printable, printable_lines
 
 

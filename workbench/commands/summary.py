@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from workbench.commands.common import fail
-from workbench.core.store import RunStore, StoreError, default_db_path
+from workbench.core.run_history import RunStore, StoreError, default_db_path
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
