@@ -4,6 +4,7 @@ chat completions and Anthropic Messages side by side against the built-in provid
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -203,3 +204,33 @@ def test_target_label_names_a_protocol_other_than_chat() -> None:
     anthropic = Target("local", "http://127.0.0.1:1/v1", MODEL, protocol="anthropic")
     assert chat.label == f"local/{MODEL}"
     assert anthropic.label == f"local/{MODEL} via anthropic"
+
+
+def test_test_connection_of_an_anthropic_provider_checks_the_messages_path(
+    panel: ProviderPanel, qtbot: Any, loop: qasync.QEventLoop
+) -> None:
+    """Test connection speaks the provider's protocol, and each check's row says which."""
+    from workbench.local.costmodel import SimSettings
+    from workbench.local.server import LocalServer
+
+    async def test() -> None:
+        server = LocalServer(settings=SimSettings(time_scale=0.01), api_key=KEY)
+        await server.start()
+        try:
+            _fill(panel, qtbot, "sim", server.base_url)
+            pick(qtbot, panel.provider_form.protocol, "anthropic")
+            assert await panel.fetch_models() is not None
+            panel.set_model_checked(MODEL)
+            qtbot.mouseClick(panel.test_button, Qt.MouseButton.LeftButton)
+            while panel.last_report is None or not panel.test_button.isEnabled():
+                await asyncio.sleep(0.005)
+        finally:
+            await server.stop()
+
+    run_for(loop, test(), timeout=60)
+    report = panel.last_report
+    assert report is not None
+    assert [c for c in report.checks if not c.ok and not c.skipped] == []
+    row = panel.check_row("stream")
+    assert row is not None and row[0] == "✓"
+    assert row[1].endswith("(anthropic /v1/messages)")

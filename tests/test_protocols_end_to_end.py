@@ -256,8 +256,7 @@ def test_a_gateway_that_drops_anthropic_version_gets_a_row_naming_the_header(
         assert "anthropic-version" in message.split("Cause:")[1].split("Fix:")[0]
 
 
-# (chat's mid-stream error through the CLI: tests/test_litellm_conformance.py, test_hostile_*)
-@pytest.mark.parametrize("protocol", ["anthropic", "responses"])
+@pytest.mark.parametrize("protocol", ["chat", "anthropic", "responses"])
 def test_error_event_mid_stream_is_a_server_error_row_and_the_other_rows_survive(
     serve_local: str, tmp_path: Path, protocol: str
 ) -> None:
@@ -273,6 +272,7 @@ def test_error_event_mid_stream_is_a_server_error_row_and_the_other_rows_survive
         assert (row["http_status"], row["error_class"]) == ("200", ErrorClass.SERVER)
         assert row["error_message"].startswith("error event in the stream:")
         assert "Overloaded (simulated)." in row["error_message"]  # the provider's message
+        assert "{" not in row["error_message"]  # its words, not a printed dict
         assert f"Cause: {cause}. Fix: {fix}" in row["error_message"]
         record = emit_record(serve_local, row["response_id"])
         assert len(record["chunk_emit_ns"]) == TOKENS_BEFORE_FAULT

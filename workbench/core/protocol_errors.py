@@ -44,6 +44,14 @@ RESPONSES_STATUS = {
 UNKNOWN_STATUS = 500  # an error event without a known type: as chat's error event, a server error
 
 
+def error_words(error: Any) -> str:
+    """An error object's words as a person reads them: "type: message", cut and redacted."""
+    err = error if isinstance(error, dict) else {"message": str(error)}
+    kind = str(err.get("type") or err.get("code") or "")
+    message = str(err.get("message") or kind or err)
+    return redact_and_cut(f"{kind}: {message}" if kind and kind != message else message, 300)
+
+
 def stream_error(error: Any, protocol: str, model: str) -> tuple[str, Diagnosis]:
     """(the error's words, its diagnosis) for an error object sent inside a stream."""
     if error is None:

@@ -39,13 +39,13 @@ from workbench.core.errors import (
     diagnosis,
     looks_like_html,
 )
+from workbench.core.protocol_errors import error_words
 from workbench.core.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
     ErrorClass,
     RequestResult,
 )
-from workbench.core.secrets import redact_and_cut
 from workbench.core.send_stamp import sending
 from workbench.core.sse import MAX_EVENT_BYTES as MAX_EVENT_BYTES  # the caps, re-exported
 from workbench.core.sse import MAX_LINE_BYTES as MAX_LINE_BYTES
@@ -496,7 +496,7 @@ class StreamReader:
         if not isinstance(chunk, dict):
             raise MalformedChunk(f"not a JSON object: {_shown(data)!r}")
         if chunk.get("error"):
-            raise StreamError(redact_and_cut(str(chunk["error"]), 300))
+            raise StreamError(error_words(chunk["error"]))
         if result.response_id is None:
             result.response_id = _response_id(chunk.get("id"))
         has_usage = bool(chunk.get("usage"))

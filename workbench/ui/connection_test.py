@@ -72,7 +72,9 @@ class ConnectionTest(QGroupBox):
             mark = QTableWidgetItem(MARKS[state])
             mark_item(mark, MARK_STATUS[state])
             mark.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-            name = QTableWidgetItem(titles.get(check.name, check.name))
+            title = titles.get(check.name, check.name)
+            # which protocol and path the check sent to ("anthropic /v1/messages"), as the CLI says
+            name = QTableWidgetItem(f"{title} ({check.tested})" if check.tested else title)
             name.setData(CHECK_ROLE, check.name)
             name.setToolTip(check.name)
             text = check.evidence
