@@ -306,11 +306,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     sweep = Sweep(args, torch)
-    meta: dict[str, Any] = {
-        "command": " ".join(
-            ["python", "benchmarks/gpu_decode.py", *(argv if argv is not None else sys.argv[1:])]
-        )
-    }
+    given = argv if argv is not None else sys.argv[1:]
+    # the output folder is the caller's machine's: recorded as $OUT, never as its path
+    shown = [
+        "--out=$OUT" if a.startswith("--out=") else "$OUT" if i and given[i - 1] == "--out" else a
+        for i, a in enumerate(given)
+    ]
+    meta: dict[str, Any] = {"command": " ".join(["python", "benchmarks/gpu_decode.py", *shown])}
     meta["environment"] = environment(torch)
     print(json.dumps(meta["environment"], indent=1), flush=True)
     if not args.no_extras:
