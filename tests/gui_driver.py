@@ -66,5 +66,27 @@ def click_tab(window: MainWindow, qtbot: Any, widget: Any) -> None:
     assert window.tabs.currentWidget() is widget
 
 
+def run_sweep(
+    window: MainWindow,
+    qtbot: Any,
+    loop: Any,
+    lengths: tuple[int, ...] = (1024, 4096),
+    repeats: int = 1,
+    levels: str | None = None,
+) -> Any:
+    """A sweep as a user starts one: the Sweep tab, the length boxes and Run sweep clicked;
+    returns how the run ended."""
+    view = window.sweep_view
+    click_tab(window, qtbot, view)
+    for n, box in view.length_boxes.items():
+        if box.isChecked() != (n in lengths):
+            qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
+    view.repeats.setValue(repeats)
+    if levels is not None:
+        view.concurrency.setText(levels)
+    qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    return run_for(loop, window.session._task)
+
+
 def set_panes(window: MainWindow, models: list[str]) -> None:
     window.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in models])

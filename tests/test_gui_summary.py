@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 import pytest
-from gui_driver import click_run, click_tab, make_window, run_for, set_panes
+from gui_driver import click_run, click_tab, make_window, run_for, run_sweep, set_panes
 from pdf_text import read_pdf
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QColor, QImage
@@ -144,13 +144,7 @@ def test_sweep_shows_only_sweeps_and_replay_is_labelled_never_doubles_rows(
     window, qtbot, loop
 ) -> None:
     view = window.sweep_view
-    click_tab(window, qtbot, view)
-    for n, box in view.length_boxes.items():
-        if box.isChecked() != (n in (1024, 4096)):
-            _click(qtbot, box)
-    view.repeats.setValue(3)
-    _click(qtbot, view.run_button)
-    assert run_for(loop, window.session._task).status == "finished"
+    assert run_sweep(window, qtbot, loop, repeats=3).status == "finished"
     swept = list(view.results)
     assert len(swept) == 2 * 2 * 3
     assert all(p.plotItem.legend is None for p in view.plots.values())  # never over the lines

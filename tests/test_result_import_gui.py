@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gui_driver import click_tab, make_window, run_for
+from gui_driver import click_tab, make_window, run_for, run_sweep
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLineEdit
 
@@ -69,13 +69,7 @@ def test_imported_vllm_and_guidellm_files_plot_their_own_figures_beside_a_local_
     window, qtbot, loop
 ) -> None:
     view = window.sweep_view
-    click_tab(window, qtbot, view)
-    for n, box in view.length_boxes.items():
-        if box.isChecked() != (n in (1024, 4096)):
-            _click(qtbot, box)
-    view.repeats.setValue(1)
-    _click(qtbot, view.run_button)
-    assert run_for(loop, window.session._task).status == "finished"
+    assert run_sweep(window, qtbot, loop).status == "finished"
     local_models = set(view.series("ttft_ms"))
     assert local_models
     local_rows = len(window.results_view.results)
@@ -216,13 +210,7 @@ def test_an_aggregate_only_vllm_file_shows_its_own_medians_beside_a_local_sweep(
     window, qtbot, loop
 ) -> None:
     view = window.sweep_view
-    click_tab(window, qtbot, view)
-    for n, box in view.length_boxes.items():
-        if box.isChecked() != (n in (1024, 4096)):
-            _click(qtbot, box)
-    view.repeats.setValue(1)
-    _click(qtbot, view.run_button)
-    assert run_for(loop, window.session._task).status == "finished"
+    assert run_sweep(window, qtbot, loop).status == "finished"
     local = set(view.series("ttft_ms"))
 
     doc = json.loads((DATA / "vllm_save_result.json").read_text())

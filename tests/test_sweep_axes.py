@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 import pytest
-from gui_driver import click_tab, make_window, run_for
+from gui_driver import click_tab, make_window, run_sweep
 from PySide6.QtCore import Qt
 
 
@@ -26,14 +26,7 @@ def _click(qtbot: Any, widget: Any) -> None:
 
 def _sweep(window: Any, qtbot: Any, loop: Any, lengths: tuple[int, ...], levels: str) -> Any:
     view = window.sweep_view
-    click_tab(window, qtbot, view)
-    for n, box in view.length_boxes.items():
-        if box.isChecked() != (n in lengths):
-            _click(qtbot, box)
-    view.repeats.setValue(1)
-    view.concurrency.setText(levels)
-    _click(qtbot, view.run_button)
-    assert run_for(loop, window.session._task).status == "finished"
+    assert run_sweep(window, qtbot, loop, lengths, levels=levels).status == "finished"
     view.flush()
     return view
 
