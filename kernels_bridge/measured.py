@@ -40,9 +40,6 @@ class MeasuredTimings:
     def variants(self) -> list[str]:
         return sorted({v for v, _ in self.points})
 
-    def batches(self, variant: str) -> list[int]:
-        return sorted(b for v, b in self.points if v == variant.lower())
-
     def has_shape(self, key: str) -> bool:
         return any(k == key for k, _ in self.shape_points)
 
