@@ -44,6 +44,8 @@ from workbench.ui.main_window import MainWindow
 
 MODEL = "sim-70b-gqa"
 PROMPT_TOKENS = 1024
+P99_GOAL_MS = 16.0  # one frame at 60 Hz
+MAX_GOAL_MS = 33.0  # two frames
 
 
 class TimedApplication(QApplication):
@@ -240,10 +242,16 @@ def main() -> int:
     if isinstance(app, TimedApplication):
         print(app.report())
         print(f"full GC collections: {len(gc_pauses)}, ms: {sorted(gc_pauses)[-5:]}")
-    ok = figures["worst_p99_of_all_runs_ms"] < 50 and figures["lost_tokens"] == 0
+    worst = max(figures["loop_lag_max_ms"], figures["first_run_after_launch_p50_p99_max_ms"][2])
+    ok = (
+        figures["worst_p99_of_all_runs_ms"] <= P99_GOAL_MS
+        and worst <= MAX_GOAL_MS
+        and figures["lost_tokens"] == 0
+    )
     verdict = "PASS" if ok else "FAIL"
     text = "\n".join(lines) + (
-        f"\n\nGoal: loop lag p99 < 50 ms in every run and 0 lost tokens: {verdict} (the figures "
+        f"\n\nGoal: loop lag p99 <= {P99_GOAL_MS} ms in every run, no lag over {MAX_GOAL_MS} ms "
+        f"in any run (worst here {worst:.1f} ms) and 0 lost tokens: {verdict} (the figures "
         f"above are run {args.runs} of {args.runs}; the first run after launch, which also pays "
         "one-time costs, is reported on its own line)\n"
     )

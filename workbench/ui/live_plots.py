@@ -146,6 +146,7 @@ class LivePlots(Retranslating, QWidget):
         done = tuple(p.result is not None for p in panes)
         if now - self._curves_at < CURVE_INTERVAL_S and done == self._curves_done:
             return  # charts repaint at 10 Hz: the eye needs no more, the loop pays for each
+        # (all curves in one frame: a frame that changes any curve repaints the whole plot)
         self._curves_at, self._curves_done = now, done
         max_t = max_tokens = 0.0
         for i, (curve, pane) in enumerate(zip(self._curves, panes, strict=False)):
@@ -153,33 +154,36 @@ class LivePlots(Retranslating, QWidget):
                 max_t = max(max_t, pane.curve_t[-1])
                 max_tokens = max(max_tokens, pane.curve_tokens[-1])
             version = (pane.request_id, len(pane.curve_t), pane.result is not None)
-            if self._painted.get(i) == version:
-                continue  # nothing new for this curve
-            self._painted[i] = version
-            if pane.curve_t:
-                # the curve starts at (0, 0) at send time: TTFT is where it leaves the axis
-                xs = np.fromiter([0.0, *pane.curve_t], float)
-                ys = np.fromiter([0.0, *pane.curve_tokens], float)
-                if len(xs) > CURVE_POINTS:
-                    # evenly spaced samples, keeping the send point, the first token and the last
-                    keep = np.linspace(1, len(xs) - 1, CURVE_POINTS - 1).astype(int)
-                    keep = np.unique(np.concatenate(([0], keep)))
-                    xs, ys = xs[keep], ys[keep]
-                # 2 px lines while a curve is short; 1 px once it is dense, where the raster
-                # engine's stroker for wider lines costs a third of the chart's paint time
-                width = 2 if len(xs) <= THICK_POINTS else 1
-                if curve.opts["pen"].width() != width:
-                    curve.setPen(pg.mkPen(self.colors[i], width=width))
-                curve.setData(xs, ys, skipFiniteCheck=True)
-            else:
-                curve.setData([], [])
+            if self._painted.get(i) != version:  # else nothing new for this curve
+                self._painted[i] = version
+                self._draw_curve(i, curve, pane)
         self._grow_range(max_t, max_tokens)
-        finished = done
         # bars redraw through a QPicture: a few times a second is plenty for the eye
-        if now - self._bars_at >= BAR_INTERVAL_S or finished != self._bars_finished:
-            self._bars_at, self._bars_finished = now, finished
+        if now - self._bars_at >= BAR_INTERVAL_S or done != self._bars_finished:
+            self._bars_at, self._bars_finished = now, done
             self._paint_bars(self.ttft_plot, [p.ttft_ms() for p in panes], 0, panes)
             self._paint_bars(self.decode_plot, [p.decode_tps() for p in panes], 1, panes)
+
+    def _draw_curve(self, i: int, curve: pg.PlotDataItem, pane: PaneModel) -> None:
+        if not pane.curve_t:
+            curve.setData([], [])
+            return
+        # the curve starts at (0, 0) at send time: TTFT is where it leaves the axis
+        xs = np.fromiter([0.0, *pane.curve_t], float)
+        ys = np.fromiter([0.0, *pane.curve_tokens], float)
+        if len(xs) > CURVE_POINTS:
+            # evenly spaced samples, keeping the send point, the first token and the last
+            # (more points than samples: the floored indices never repeat; np.unique would
+            # import numpy.ma on first use, a 20 ms stall mid-run)
+            keep = np.linspace(1, len(xs) - 1, CURVE_POINTS - 1).astype(int)
+            keep = np.concatenate(([0], keep))
+            xs, ys = xs[keep], ys[keep]
+        # 2 px lines while a curve is short; 1 px once it is dense, where the raster
+        # engine's stroker for wider lines costs a third of the chart's paint time
+        width = 2 if len(xs) <= THICK_POINTS else 1
+        if curve.opts["pen"].width() != width:
+            curve.setPen(pg.mkPen(self.colors[i], width=width))
+        curve.setData(xs, ys, skipFiniteCheck=True)
 
     def _grow_range(self, max_t: float, max_tokens: float) -> None:
         """Widen the axes in steps, not every frame: a new range re-lays out every tick label."""

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QMainWindow,
-    QProgressBar,
     QTabWidget,
 )
 
@@ -34,6 +33,7 @@ from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.panes_model import pane_key, pane_title, split_pane_key
+from workbench.ui.quiet_progress import QuietProgressBar
 from workbench.ui.results_view import ResultsView
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.route_preset import route_pair
@@ -144,7 +144,7 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self.export_chart_action.triggered.connect(self._export_charts_dialog)
 
     def _build_status_bar(self) -> None:
-        self.progress_bar = QProgressBar()
+        self.progress_bar = QuietProgressBar()
         self.progress_bar.setMaximumWidth(260)
         self.progress_bar.hide()
         self.eta = QLabel()
