@@ -84,16 +84,22 @@ def test_a_ray_cluster_gives_the_same_rows_as_one_process(
     assert len(runs) == 1 and runs[0] == (rows_ray[0]["run_id"], len(rows_ray))
 
 
-def _actor_pids() -> list[int]:
+def _actor_pids(env: dict[str, str]) -> list[int]:
+    """The shard actors of the cluster started with `env`: Ray's workers inherit its
+    environment, so another suite's cluster on the same machine is not counted."""
+    marker = f"WORKBENCH_DATA_DIR={env['WORKBENCH_DATA_DIR']}".encode()
     pids = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            if not cmdline.startswith("ray::_ShardActor"):
+                continue
+            environ = (entry / "environ").read_bytes().split(b"\0")
         except OSError:
             continue
-        if cmdline.startswith("ray::_ShardActor"):
+        if marker in environ:
             pids.append(int(entry.name))
     return pids
 
@@ -119,7 +125,7 @@ def test_a_killed_ray_actor_leaves_classified_rows_and_the_rest_finish(
             line = proc.stderr.readline()
             if not line or (" done, " in line and int(line.split("/")[0].strip()) >= 4):
                 break
-        actors = _actor_pids()
+        actors = _actor_pids(cluster_env)
         assert len(actors) == 2, actors
         os.kill(actors[0], signal.SIGKILL)
         _out, err = proc.communicate(timeout=120)
