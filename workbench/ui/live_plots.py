@@ -213,6 +213,11 @@ class LivePlots(Retranslating, QWidget):
         failed = [p.state is PaneState.ERROR for p in panes]
         heights = [0.0 if bad else (v or 0.0) for v, bad in zip(values, failed, strict=False)]
         top = _step_up(max(heights) * 1.05, FINE) if max(heights, default=0.0) > 0 else 1.0
+        live = any(p.state in (PaneState.WAITING, PaneState.STREAMING) for p in panes)
+        if live and self._bar_tops[slot] / 2 <= top <= self._bar_tops[slot]:
+            # while bars move, the axis grows at once but shrinks only past half: each new top
+            # re-lays out the axis (3-12 ms a time); once nothing streams, it fits exactly
+            top = self._bar_tops[slot]
         if top != self._bar_tops[slot]:
             # in steps, like the token axis: an auto-ranged axis re-lays out its labels (and
             # re-renders its cached grid) every time a bar moves
