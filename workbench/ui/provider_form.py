@@ -9,6 +9,7 @@ for a line it cannot parse), never echoing what may be a key pasted into the wro
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
@@ -65,11 +66,11 @@ class ProviderForm(Retranslating, QGroupBox):
 
     def _build_address(self) -> None:
         self.name_edit = QLineEdit()
-        self.form.addRow("", self.name_edit)
+        self._row(self.name_edit)
         self.base_url_edit = QLineEdit()
         self.base_url_edit.setPlaceholderText("https://host/v1")
         self.base_url_edit.editingFinished.connect(self._preview_url_notes)
-        self.form.addRow("", self.base_url_edit)
+        self._row(self.base_url_edit)
         self.url_notes = LiveLabel()  # composed again on a language switch
         self.url_notes.setWordWrap(True)
         self.url_notes.setStyleSheet(NOTE_STYLE)
@@ -80,25 +81,25 @@ class ProviderForm(Retranslating, QGroupBox):
         for protocol in ("chat", "responses", "anthropic"):
             self.protocol.addItem("", protocol)
         self.protocol.currentIndexChanged.connect(self._on_protocol)
-        self.form.addRow("", self.protocol)
+        self._row(self.protocol)
         self.auth = QComboBox()
         self.auth.addItem("Authorization: Bearer …", "bearer")  # header names: never translated
         self.auth.addItem("x-api-key: …", "x-api-key")
-        self.form.addRow("", self.auth)
+        self._row(self.auth)
 
     def _build_key(self) -> None:
         self.key_source = QComboBox()
         for source in ("env", "keyring", "session", "none"):
             self.key_source.addItem("", source)
         self.key_source.currentIndexChanged.connect(self._on_key_source)
-        self.form.addRow("", self.key_source)
+        self._row(self.key_source)
         self.key_env = QLineEdit()
-        self.form.addRow("", self.key_env)
+        self._row(self.key_env)
         self.key_account = QLineEdit()
-        self.form.addRow("", self.key_account)
+        self._row(self.key_account)
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.form.addRow("", self.key_edit)
+        self._row(self.key_edit)
         self.key_note = QLabel()
         self.key_note.setWordWrap(True)
         self.key_note.setStyleSheet(NOTE_STYLE)
@@ -115,7 +116,7 @@ class ProviderForm(Retranslating, QGroupBox):
     def _build_headers_and_timeouts(self) -> None:
         self.headers_edit = QPlainTextEdit()
         self.headers_edit.setFixedHeight(64)
-        self.form.addRow("", self.headers_edit)
+        self._row(self.headers_edit)
         self.first_token = QDoubleSpinBox()
         self.stall = QDoubleSpinBox()
         for spin in (self.first_token, self.stall):
@@ -129,7 +130,7 @@ class ProviderForm(Retranslating, QGroupBox):
         timeouts.addWidget(self.stall)
         timeouts.addStretch(1)
         self.timeouts = timeouts
-        self.form.addRow("", timeouts)
+        self._row(timeouts)
 
     def _build_proxy_and_tls(self) -> None:
         self.proxy_mode = QComboBox()
@@ -142,7 +143,7 @@ class ProviderForm(Retranslating, QGroupBox):
         proxy.addWidget(self.proxy_mode)
         proxy.addWidget(self.proxy_url, 1)
         self.proxy = proxy
-        self.form.addRow("", proxy)
+        self._row(proxy)
         self.verify_tls = QCheckBox()
         self.verify_tls.toggled.connect(self._on_tls)
         self.form.addRow("", self.verify_tls)
@@ -153,10 +154,12 @@ class ProviderForm(Retranslating, QGroupBox):
 
     # ---- texts ----
 
+    def _row(self, field: QWidget | QHBoxLayout) -> None:
+        """A row with a label of its own, its text set in retranslate."""
+        self.form.addRow(QLabel(), field)
+
     def _label(self, field: QWidget | QHBoxLayout, text: str) -> None:
-        label = self.form.labelForField(field)
-        if isinstance(label, QLabel):
-            label.setText(text)
+        cast(QLabel, self.form.labelForField(field)).setText(text)
 
     def _item_texts(self, combo: QComboBox, texts: dict[str, str]) -> None:
         """The items' texts by their data; the chosen item stays chosen."""
