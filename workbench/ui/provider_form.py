@@ -155,8 +155,12 @@ class ProviderForm(Retranslating, QGroupBox):
     # ---- texts ----
 
     def _row(self, field: QWidget | QHBoxLayout) -> None:
-        """A row with a label of its own, its text set in retranslate."""
-        self.form.addRow(QLabel(), field)
+        """A row with a label of its own (the field's name for a screen reader), its text set
+        in retranslate."""
+        label = QLabel()
+        if isinstance(field, QWidget):
+            label.setBuddy(field)  # as addRow(text, field) does; a label widget gets none
+        self.form.addRow(label, field)
 
     def _label(self, field: QWidget | QHBoxLayout, text: str) -> None:
         cast(QLabel, self.form.labelForField(field)).setText(text)
