@@ -366,3 +366,35 @@ def kernel_names(view: KernelsView) -> set[str]:
         names |= {str(csv.path)}
         names |= {csv.label(k) for keys in csv.keys_by_variant().values() for k in keys}
     return names
+
+
+def test_a_refused_kernel_csv_is_explained_again_in_the_new_language(
+    window, qtbot, tmp_path
+) -> None:
+    view = window.kernels_view
+    click_tab(qtbot, window, view)
+    qtbot.mouseClick(view.csv_row.preset_button, LEFT)
+    shown = len(view.rows)
+    bad = tmp_path / "notes.csv"
+    bad.write_text("model,ttft_ms\nsim-8b,120\n", encoding="utf-8")
+    assert not view.load_csv(bad)
+    english = view.message.text()
+    assert english.startswith(f"{bad} is not a kernel CSV: the column(s) variant, backend")
+
+    switch_language(qtbot, window, "zh_CN", lambda: view.message.text() != english)
+    missing = english.split("the column(s) ")[1].split(" are missing")[0]
+    assert view.message.text() == (
+        zh("KernelCsv", "%1 is not a kernel CSV: the column(s) %2 are missing. %3")
+        .replace("%1", str(bad))
+        .replace("%2", missing)
+        .replace(
+            "%3",
+            zh(
+                "KernelCsv",
+                "Fix: open a CSV written by `workbench kernels --csv` or benchmarks/gpu_decode.py.",
+            ),
+        )
+    )
+    assert len(view.rows) == shown  # the rows shown before stay
+
+    switch_language(qtbot, window, "en", lambda: view.message.text() == english)

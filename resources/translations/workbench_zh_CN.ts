@@ -1370,57 +1370,57 @@
 <context>
     <name>KernelCsv</name>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="113"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="129"/>
         <source>one shape per variant</source>
         <translation>每种变体一个形状</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="123"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="139"/>
         <source>70B twins (sim-70b-*)</source>
         <translation>70B 孪生模型（sim-70b-*）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="125"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="141"/>
         <source>default shapes (default-*)</source>
         <translation>默认形状（default-*）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="204"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="59"/>
         <source>Fix: open a CSV written by `workbench kernels --csv` or benchmarks/gpu_decode.py.</source>
         <translation>解决：打开由 `workbench kernels --csv` 或 benchmarks/gpu_decode.py 写出的 CSV。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="212"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="224"/>
         <source>%1 is not a regular file.</source>
         <translation>%1 不是普通文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="216"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="229"/>
         <source>%1 is over %2 MiB: not a kernel CSV. %3</source>
         <translation>%1 超过 %2 MiB：不是内核 CSV。%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="225"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="240"/>
         <source>%1 is not UTF-8 text. %2</source>
         <translation>%1 不是 UTF-8 文本。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="231"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="249"/>
         <source>%1 could not be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="241"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="261"/>
         <source>%1 is not a kernel CSV: the column(s) %2 are missing. %3</source>
         <translation>%1 不是内核 CSV：缺少列 %2。%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="256"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="293"/>
         <source>%1, line %2: %3 is %4, not a number. %5</source>
         <translation>%1，第 %2 行：%3 为 %4，不是数字。%5</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="266"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="281"/>
         <source>%1 has the kernel CSV&apos;s columns but no rows. %2</source>
         <translation>%1 有内核 CSV 的列，但没有数据行。%2</translation>
     </message>
@@ -1521,129 +1521,129 @@
 <context>
     <name>KernelsView</name>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="195"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="194"/>
         <source>the worker&apos;s Python cannot import torch</source>
         <translation>工作进程的 Python 无法导入 torch</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="197"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="196"/>
         <source>The kernel worker cannot run kernels: %1</source>
         <translation>内核工作进程无法运行内核：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="200"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="199"/>
         <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="402"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="401"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="218"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="217"/>
         <source>Worker without torch: %1</source>
         <translation>工作进程没有 torch：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="225"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="224"/>
         <source>Worker ready: torch %1, Triton %2, %3</source>
         <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="227"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="226"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="296"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="295"/>
         <source>Starting the kernel worker…</source>
         <translation>正在启动内核工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="287"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
         <source>Worker start cancelled.</source>
         <translation>已取消启动工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="273"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="272"/>
         <source>No worker.</source>
         <translation>无工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="276"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="275"/>
         <source>The kernel worker could not start: %1</source>
         <translation>内核工作进程无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="279"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="278"/>
         <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="300"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="315"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="299"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="314"/>
         <source>Worker stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="309"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="308"/>
         <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
         <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="311"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="310"/>
         <source>Run again to restart it.</source>
         <translation>再次运行即可重启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="320"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="424"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="319"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="423"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="368"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="367"/>
         <source>Pick at least one variant and one KV length.</source>
         <translation>请至少选择一个变体和一个 KV 长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="384"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="383"/>
         <source>starting the worker…</source>
         <translation>正在启动工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="400"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="399"/>
         <source>Backend %1 is not available on this worker: %2</source>
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="473"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="472"/>
         <source>Showing %1 measured rows from %2. Run replaces them with a new sweep.</source>
         <translation>正在显示来自 %2 的 %1 行实测结果。点击“运行”会以新的扫描替换它们。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="556"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="555"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="560"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="559"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="564"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="563"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="570"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="569"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="579"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="578"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -2208,235 +2208,235 @@
 <context>
     <name>ProviderForm</name>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="168"/>
+        <location filename="../../workbench/ui/provider_form.py" line="175"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="170"/>
+        <location filename="../../workbench/ui/provider_form.py" line="177"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="169"/>
+        <location filename="../../workbench/ui/provider_form.py" line="176"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="171"/>
+        <location filename="../../workbench/ui/provider_form.py" line="178"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="186"/>
-        <location filename="../../workbench/ui/provider_form.py" line="195"/>
+        <location filename="../../workbench/ui/provider_form.py" line="193"/>
+        <location filename="../../workbench/ui/provider_form.py" line="202"/>
         <source>Protocol</source>
         <translation>协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="190"/>
+        <location filename="../../workbench/ui/provider_form.py" line="197"/>
         <source>OpenAI chat completions (POST /chat/completions)</source>
         <translation>OpenAI 聊天补全（POST /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="191"/>
+        <location filename="../../workbench/ui/provider_form.py" line="198"/>
         <source>OpenAI Responses (POST /responses)</source>
         <translation>OpenAI Responses（POST /responses）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="192"/>
+        <location filename="../../workbench/ui/provider_form.py" line="199"/>
         <source>Anthropic Messages (POST /messages)</source>
         <translation>Anthropic Messages（POST /messages）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="196"/>
-        <location filename="../../workbench/ui/provider_form.py" line="200"/>
+        <location filename="../../workbench/ui/provider_form.py" line="203"/>
+        <location filename="../../workbench/ui/provider_form.py" line="207"/>
         <source>Auth header</source>
         <translation>认证请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="198"/>
+        <location filename="../../workbench/ui/provider_form.py" line="205"/>
         <source>How the key is sent; it follows the protocol unless you change it</source>
         <translation>密钥的发送方式；除非你修改，否则随协议而定</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="206"/>
+        <location filename="../../workbench/ui/provider_form.py" line="213"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="207"/>
+        <location filename="../../workbench/ui/provider_form.py" line="214"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="208"/>
+        <location filename="../../workbench/ui/provider_form.py" line="215"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="209"/>
+        <location filename="../../workbench/ui/provider_form.py" line="216"/>
         <source>No key</source>
         <translation>无 Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="212"/>
+        <location filename="../../workbench/ui/provider_form.py" line="219"/>
         <source>Key from</source>
         <translation>Key 来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="213"/>
+        <location filename="../../workbench/ui/provider_form.py" line="220"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="214"/>
+        <location filename="../../workbench/ui/provider_form.py" line="221"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="215"/>
+        <location filename="../../workbench/ui/provider_form.py" line="222"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="216"/>
+        <location filename="../../workbench/ui/provider_form.py" line="223"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="217"/>
+        <location filename="../../workbench/ui/provider_form.py" line="224"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴 Key；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="218"/>
+        <location filename="../../workbench/ui/provider_form.py" line="225"/>
         <source>Key</source>
         <translation>密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="175"/>
+        <location filename="../../workbench/ui/provider_form.py" line="182"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 Name: value — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="177"/>
+        <location filename="../../workbench/ui/provider_form.py" line="184"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="179"/>
+        <location filename="../../workbench/ui/provider_form.py" line="186"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="180"/>
+        <location filename="../../workbench/ui/provider_form.py" line="187"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="181"/>
+        <location filename="../../workbench/ui/provider_form.py" line="188"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="182"/>
+        <location filename="../../workbench/ui/provider_form.py" line="189"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="226"/>
+        <location filename="../../workbench/ui/provider_form.py" line="233"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="227"/>
+        <location filename="../../workbench/ui/provider_form.py" line="234"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="228"/>
+        <location filename="../../workbench/ui/provider_form.py" line="235"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="222"/>
-        <location filename="../../workbench/ui/provider_form.py" line="232"/>
+        <location filename="../../workbench/ui/provider_form.py" line="229"/>
+        <location filename="../../workbench/ui/provider_form.py" line="239"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="231"/>
+        <location filename="../../workbench/ui/provider_form.py" line="238"/>
         <source>Proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="233"/>
+        <location filename="../../workbench/ui/provider_form.py" line="240"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="236"/>
+        <location filename="../../workbench/ui/provider_form.py" line="243"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取 Key 和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="277"/>
+        <location filename="../../workbench/ui/provider_form.py" line="284"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴 Key；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="279"/>
+        <location filename="../../workbench/ui/provider_form.py" line="286"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴 Key；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="285"/>
+        <location filename="../../workbench/ui/provider_form.py" line="292"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="289"/>
+        <location filename="../../workbench/ui/provider_form.py" line="296"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="291"/>
+        <location filename="../../workbench/ui/provider_form.py" line="298"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="293"/>
+        <location filename="../../workbench/ui/provider_form.py" line="300"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需 Key 的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="295"/>
+        <location filename="../../workbench/ui/provider_form.py" line="302"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="300"/>
+        <location filename="../../workbench/ui/provider_form.py" line="307"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="330"/>
+        <location filename="../../workbench/ui/provider_form.py" line="337"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="344"/>
+        <location filename="../../workbench/ui/provider_form.py" line="351"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="388"/>
+        <location filename="../../workbench/ui/provider_form.py" line="395"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="408"/>
+        <location filename="../../workbench/ui/provider_form.py" line="415"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 Name: value</translation>
     </message>

@@ -24,11 +24,11 @@ PRESET = "h200"  # resources/kernels/h200_decode.csv: the sweep on one H200
 
 
 class CsvRow(Retranslating, QWidget):
-    """Loads a kernel CSV; `loaded` after a load that worked, `failed(message)` after one that
+    """Loads a kernel CSV; `loaded` after a load that worked, `failed(compose)` after one that
     did not (the last CSV stays), `choice_changed` when the shapes or batch drawn change."""
 
     loaded = Signal()
-    failed = Signal(str)
+    failed = Signal(object)  # the message's compose: () -> str
     choice_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -103,7 +103,7 @@ class CsvRow(Retranslating, QWidget):
         try:
             csv = load_kernel_csv(path)
         except KernelCsvError as exc:
-            self.failed.emit(str(exc))
+            self.failed.emit(exc.compose)  # the message, in the language shown
             return False
         self.csv = csv
         self._entries = csv.shape_entries()

@@ -134,8 +134,7 @@ class KernelsView(QWidget):
     def _build_csv_row(self) -> CsvRow:
         self.csv_row = CsvRow()
         self.csv_row.loaded.connect(self._show_loaded)
-        # the rows shown stay as they were
-        self.csv_row.failed.connect(lambda text: self._show_error(lambda: text))
+        self.csv_row.failed.connect(self._show_error)  # the rows shown stay as they were
         self.csv_row.choice_changed.connect(self.schedule_redraw)
         return self.csv_row
 
