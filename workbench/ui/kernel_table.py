@@ -58,7 +58,12 @@ class KernelTable(Retranslating, QTableWidget):
 
     def retranslate(self) -> None:
         self.setAccessibleName(self.tr("Kernel timings"))
+        header = self.horizontalHeader()
+        # sized to contents, each new header text measured every row of its column again
+        # (a quarter second for the H200 sweep's rows); fixed while relabelled, sized once
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.setHorizontalHeaderLabels([self.tr(h) for _, h in TABLE_COLUMNS])
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
 
     def set_rows(self, rows: list[ResultRow]) -> None:
         """Replace every row (a loaded CSV), sized once rather than row by row."""
