@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
 
 from workbench.core.run_history import RunStore
 from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
@@ -90,3 +92,17 @@ def run_sweep(
 
 def set_panes(window: MainWindow, models: list[str]) -> None:
     window.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in models])
+
+
+def click_actions(qtbot: Any, window: MainWindow, *actions: QAction) -> None:
+    """Click the menu bar item of actions[0], then each action down the open menus (by the
+    actions themselves: their texts change with the language)."""
+    bar = window.menuBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.actionGeometry(actions[0]).center())
+    menu: QMenu = actions[0].menu()
+    qtbot.waitUntil(menu.isVisible, timeout=3000)
+    for action in actions[1:]:
+        qtbot.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
+        if action.menu() is not None:
+            menu = action.menu()
+            qtbot.waitUntil(menu.isVisible, timeout=3000)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 import pytest
-from gui_driver import click_run, make_window, run_for, until
+from gui_driver import click_actions, click_run, make_window, run_for, until
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QColor, QDesktopServices, QPalette
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMenu
@@ -215,20 +215,6 @@ def test_system_theme_follows_the_desktop_scheme_change(window, qtbot) -> None:
     choose(qtbot, window, "View", "Theme", "Light")
     hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
     assert luminance(chart_colors(window.plots.ttft_plot)[0]) > 200
-
-
-def click_actions(qtbot, window, *actions: QAction) -> None:
-    """Click the menu bar item of actions[0], then each action down the open menus (by the
-    actions themselves: their texts change with the language)."""
-    bar = window.menuBar()
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.actionGeometry(actions[0]).center())
-    menu: QMenu = actions[0].menu()
-    qtbot.waitUntil(menu.isVisible, timeout=3000)
-    for action in actions[1:]:
-        qtbot.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
-        if action.menu() is not None:
-            menu = action.menu()
-            qtbot.waitUntil(menu.isVisible, timeout=3000)
 
 
 def test_view_language_retranslates_the_open_window_at_once(window, qtbot) -> None:

@@ -4,118 +4,117 @@
 <context>
     <name>ConnectionTest</name>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="40"/>
+        <location filename="../../workbench/ui/connection_test.py" line="63"/>
         <source>Connection test</source>
         <translation>连接测试</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="42"/>
-        <location filename="../../workbench/ui/connection_test.py" line="62"/>
+        <location filename="../../workbench/ui/connection_test.py" line="71"/>
         <source>Not run yet.</source>
         <translation>尚未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="45"/>
+        <location filename="../../workbench/ui/connection_test.py" line="64"/>
         <source>Connection checks</source>
         <translation>连接检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="46"/>
+        <location filename="../../workbench/ui/connection_test.py" line="65"/>
         <source>Check</source>
         <translation>检查项</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="46"/>
+        <location filename="../../workbench/ui/connection_test.py" line="65"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="80"/>
+        <location filename="../../workbench/ui/connection_test.py" line="107"/>
         <source>Cause: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="81"/>
+        <location filename="../../workbench/ui/connection_test.py" line="108"/>
         <source>Fix: %1</source>
         <translation>解决办法：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="101"/>
+        <location filename="../../workbench/ui/connection_test.py" line="121"/>
         <source>✓ All checks passed (%1 passed, %2 skipped).</source>
         <translation>✓ 全部检查通过（%1 项通过，%2 项跳过）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="109"/>
+        <location filename="../../workbench/ui/connection_test.py" line="129"/>
         <source>✗ %1 check(s) failed. First: %2 — %3</source>
         <translation>✗ %1 项检查失败。首个失败：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="115"/>
+        <location filename="../../workbench/ui/connection_test.py" line="135"/>
         <source>Key: %1</source>
-        <translation>Key：%1</translation>
+        <translation>密钥：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="117"/>
+        <location filename="../../workbench/ui/connection_test.py" line="137"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="134"/>
+        <location filename="../../workbench/ui/connection_test.py" line="154"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="135"/>
+        <location filename="../../workbench/ui/connection_test.py" line="155"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="136"/>
+        <location filename="../../workbench/ui/connection_test.py" line="156"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="137"/>
+        <location filename="../../workbench/ui/connection_test.py" line="157"/>
         <source>TCP connection</source>
         <translation>TCP 连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="138"/>
+        <location filename="../../workbench/ui/connection_test.py" line="158"/>
         <source>TLS</source>
         <translation>TLS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="139"/>
+        <location filename="../../workbench/ui/connection_test.py" line="159"/>
         <source>API path (/v1)</source>
         <translation>API 路径 (/v1)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="140"/>
+        <location filename="../../workbench/ui/connection_test.py" line="160"/>
         <source>Key (auth)</source>
         <translation>Key（认证）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="141"/>
+        <location filename="../../workbench/ui/connection_test.py" line="161"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="142"/>
+        <location filename="../../workbench/ui/connection_test.py" line="162"/>
         <source>Streamed reply</source>
         <translation>流式响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="143"/>
+        <location filename="../../workbench/ui/connection_test.py" line="163"/>
         <source>Rate limit / quota</source>
         <translation>限流 / 配额</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="144"/>
+        <location filename="../../workbench/ui/connection_test.py" line="164"/>
         <source>HTML instead of JSON</source>
         <translation>返回 HTML 而非 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="145"/>
+        <location filename="../../workbench/ui/connection_test.py" line="165"/>
         <source>Network round trip</source>
         <translation>网络往返</translation>
     </message>
@@ -123,62 +122,63 @@
 <context>
     <name>CsvRow</name>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="38"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="69"/>
         <source>Open CSV…</source>
         <translation>打开 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="40"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="71"/>
         <source>Show a kernel CSV (workbench kernels --csv, benchmarks/gpu_decode.py)</source>
         <translation>显示内核 CSV（workbench kernels --csv、benchmarks/gpu_decode.py 所写）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="43"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="73"/>
         <source>Load the H200 measurements</source>
         <translation>载入 H200 实测结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="45"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="75"/>
         <source>The decode sweep measured on one NVIDIA H200, shipped with the app</source>
         <translation>在一块 NVIDIA H200 上实测的解码扫描，随应用提供</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="49"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="77"/>
         <source>shapes</source>
         <translation>形状</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="56"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="78"/>
         <source>batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="59"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="79"/>
         <source>backend</source>
         <translation>后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="71"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="93"/>
         <source>Open a kernel CSV</source>
         <translation>打开内核 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="71"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="93"/>
         <source>CSV (*.csv);;All files (*)</source>
         <translation>CSV (*.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="100"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="82"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="122"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="107"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="130"/>
         <source>%1: %2 rows, %3</source>
         <translation>%1：%2 行，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="110"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="133"/>
         <source>no device named</source>
         <translation>未注明设备</translation>
     </message>
@@ -1307,72 +1307,62 @@
 <context>
     <name>KernelCharts</name>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="74"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="114"/>
         <source>KV length (tokens)</source>
         <translation>KV 长度（Token）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="76"/>
-        <source>Latency per decode step</source>
-        <translation>每步解码延迟</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="76"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
         <source>µs (log)</source>
         <translation>µs（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="79"/>
-        <source>Achieved bandwidth</source>
-        <translation>实测带宽</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="79"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="115"/>
         <source>GB/s (log)</source>
         <translation>GB/s（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="82"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="109"/>
         <source>KV cache bytes per token (one layer)</source>
         <translation>每 Token KV 缓存字节数（单层）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="82"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="116"/>
         <source>bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="113"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="100"/>
         <source> — CPU (wall-clock)</source>
         <translation> — CPU（墙钟时间）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="117"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="104"/>
         <source>Latency per decode step%1</source>
         <translation>每步解码延迟%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="120"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="122"/>
         <source>µs (log); dashed: %1 roofline</source>
         <translation>µs（对数）；虚线：%1 的 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="123"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="107"/>
         <source>Achieved bandwidth%1</source>
         <translation>实测带宽%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="164"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="181"/>
         <source>%1 roofline</source>
         <translation>%1 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="183"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="126"/>
         <source>%1 peak %2 GB/s</source>
         <translation>%1 峰值 %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="218"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="111"/>
         <source>KV bytes per token, one layer, %1</source>
         <translation>每 Token KV 字节数（单层，%1）</translation>
     </message>
@@ -1380,57 +1370,57 @@
 <context>
     <name>KernelCsv</name>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="113"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="129"/>
         <source>one shape per variant</source>
         <translation>每种变体一个形状</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="123"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="139"/>
         <source>70B twins (sim-70b-*)</source>
         <translation>70B 孪生模型（sim-70b-*）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="125"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="141"/>
         <source>default shapes (default-*)</source>
         <translation>默认形状（default-*）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="204"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="59"/>
         <source>Fix: open a CSV written by `workbench kernels --csv` or benchmarks/gpu_decode.py.</source>
         <translation>解决：打开由 `workbench kernels --csv` 或 benchmarks/gpu_decode.py 写出的 CSV。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="212"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="224"/>
         <source>%1 is not a regular file.</source>
         <translation>%1 不是普通文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="216"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="229"/>
         <source>%1 is over %2 MiB: not a kernel CSV. %3</source>
         <translation>%1 超过 %2 MiB：不是内核 CSV。%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="225"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="240"/>
         <source>%1 is not UTF-8 text. %2</source>
         <translation>%1 不是 UTF-8 文本。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="231"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="249"/>
         <source>%1 could not be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="241"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="261"/>
         <source>%1 is not a kernel CSV: the column(s) %2 are missing. %3</source>
         <translation>%1 不是内核 CSV：缺少列 %2。%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="256"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="293"/>
         <source>%1, line %2: %3 is %4, not a number. %5</source>
         <translation>%1，第 %2 行：%3 为 %4，不是数字。%5</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="266"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="281"/>
         <source>%1 has the kernel CSV&apos;s columns but no rows. %2</source>
         <translation>%1 有内核 CSV 的列，但没有数据行。%2</translation>
     </message>
@@ -1438,92 +1428,92 @@
 <context>
     <name>KernelTable</name>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="15"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="16"/>
         <source>variant</source>
         <translation>变体</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="16"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="17"/>
         <source>backend</source>
         <translation>后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="17"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="18"/>
         <source>device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="18"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="19"/>
         <source>dtype</source>
         <translation>dtype</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="19"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="20"/>
         <source>batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="20"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="21"/>
         <source>KV length</source>
         <translation>KV 长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="21"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="22"/>
         <source>q length</source>
         <translation>查询长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="22"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="23"/>
         <source>latency µs</source>
         <translation>延迟 µs</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="23"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="24"/>
         <source>GB/s</source>
         <translation>GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="24"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="25"/>
         <source>TFLOP/s</source>
         <translation>TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="25"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="26"/>
         <source>% peak BW</source>
         <translation>峰值带宽 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="26"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="27"/>
         <source>roofline µs</source>
         <translation>Roofline µs</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="27"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="28"/>
         <source>KV B/token</source>
         <translation>KV 字节/token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="28"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="29"/>
         <source>shape</source>
         <translation>形状</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="29"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="30"/>
         <source>rel. error</source>
         <translation>相对误差</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="30"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="31"/>
         <source>timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="31"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="32"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="52"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="60"/>
         <source>Kernel timings</source>
         <translation>内核计时</translation>
     </message>
@@ -1531,169 +1521,129 @@
 <context>
     <name>KernelsView</name>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="125"/>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="127"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="136"/>
-        <source>Export CSV…</source>
-        <translation>导出 CSV…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="138"/>
-        <source>Export charts…</source>
-        <translation>导出图表…</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="202"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="194"/>
         <source>the worker&apos;s Python cannot import torch</source>
         <translation>工作进程的 Python 无法导入 torch</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="204"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="196"/>
         <source>The kernel worker cannot run kernels: %1</source>
         <translation>内核工作进程无法运行内核：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="207"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="199"/>
         <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="220"/>
-        <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
-        <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="228"/>
-        <source>%1 (CUDA events)</source>
-        <translation>%1（CUDA 事件）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="419"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="401"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="242"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="217"/>
         <source>Worker without torch: %1</source>
         <translation>工作进程没有 torch：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="247"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="224"/>
         <source>Worker ready: torch %1, Triton %2, %3</source>
         <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="249"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="226"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="313"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="295"/>
         <source>Starting the kernel worker…</source>
         <translation>正在启动内核工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="304"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
         <source>Worker start cancelled.</source>
         <translation>已取消启动工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="292"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="272"/>
         <source>No worker.</source>
         <translation>无工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="294"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="275"/>
         <source>The kernel worker could not start: %1</source>
         <translation>内核工作进程无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="297"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="278"/>
         <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="317"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="330"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="299"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="314"/>
         <source>Worker stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="325"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="308"/>
         <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
         <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="327"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="310"/>
         <source>Run again to restart it.</source>
         <translation>再次运行即可重启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="335"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="443"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="319"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="423"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="382"/>
-        <source>%1 of %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="390"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="367"/>
         <source>Pick at least one variant and one KV length.</source>
         <translation>请至少选择一个变体和一个 KV 长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="406"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="383"/>
         <source>starting the worker…</source>
         <translation>正在启动工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="421"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="399"/>
         <source>Backend %1 is not available on this worker: %2</source>
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="449"/>
-        <source>Cancelled after %1 rows.</source>
-        <translation>已取消（已完成 %1 行）。</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="492"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="472"/>
         <source>Showing %1 measured rows from %2. Run replaces them with a new sweep.</source>
         <translation>正在显示来自 %2 的 %1 行实测结果。点击“运行”会以新的扫描替换它们。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="574"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="555"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="577"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="559"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="580"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="563"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="586"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="569"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="594"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="578"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -1968,44 +1918,44 @@
 <context>
     <name>ModelList</name>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="50"/>
-        <location filename="../../workbench/ui/model_list.py" line="59"/>
+        <location filename="../../workbench/ui/model_list.py" line="72"/>
+        <location filename="../../workbench/ui/model_list.py" line="77"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="51"/>
+        <location filename="../../workbench/ui/model_list.py" line="73"/>
         <source>Fetch models</source>
         <translation>获取模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="52"/>
+        <location filename="../../workbench/ui/model_list.py" line="74"/>
         <source>Ask the server for its list (GET /models)</source>
         <translation>向服务器请求模型列表（GET /models）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="54"/>
-        <location filename="../../workbench/ui/model_list.py" line="55"/>
+        <location filename="../../workbench/ui/model_list.py" line="75"/>
+        <location filename="../../workbench/ui/model_list.py" line="76"/>
         <source>Search models</source>
         <translation>搜索模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="68"/>
+        <location filename="../../workbench/ui/model_list.py" line="79"/>
         <source>Checked models are saved with the provider and offered in the panes.</source>
         <translation>勾选的模型随服务商一起保存，并可在窗格中选用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="83"/>
+        <location filename="../../workbench/ui/model_list.py" line="109"/>
         <source>%1 ctx</source>
         <translation>上下文 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="85"/>
+        <location filename="../../workbench/ui/model_list.py" line="111"/>
         <source>not in the catalog</source>
         <translation>不在模型目录中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="87"/>
+        <location filename="../../workbench/ui/model_list.py" line="113"/>
         <source>not listed by the server</source>
         <translation>服务器未列出</translation>
     </message>
@@ -2258,235 +2208,235 @@
 <context>
     <name>ProviderForm</name>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="51"/>
+        <location filename="../../workbench/ui/provider_form.py" line="175"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="67"/>
+        <location filename="../../workbench/ui/provider_form.py" line="177"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="68"/>
+        <location filename="../../workbench/ui/provider_form.py" line="176"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="72"/>
+        <location filename="../../workbench/ui/provider_form.py" line="178"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="80"/>
-        <location filename="../../workbench/ui/provider_form.py" line="88"/>
+        <location filename="../../workbench/ui/provider_form.py" line="193"/>
+        <location filename="../../workbench/ui/provider_form.py" line="202"/>
         <source>Protocol</source>
         <translation>协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="82"/>
+        <location filename="../../workbench/ui/provider_form.py" line="197"/>
         <source>OpenAI chat completions (POST /chat/completions)</source>
         <translation>OpenAI 聊天补全（POST /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="83"/>
+        <location filename="../../workbench/ui/provider_form.py" line="198"/>
         <source>OpenAI Responses (POST /responses)</source>
         <translation>OpenAI Responses（POST /responses）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="84"/>
+        <location filename="../../workbench/ui/provider_form.py" line="199"/>
         <source>Anthropic Messages (POST /messages)</source>
         <translation>Anthropic Messages（POST /messages）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="90"/>
-        <location filename="../../workbench/ui/provider_form.py" line="96"/>
+        <location filename="../../workbench/ui/provider_form.py" line="203"/>
+        <location filename="../../workbench/ui/provider_form.py" line="207"/>
         <source>Auth header</source>
         <translation>认证请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="94"/>
+        <location filename="../../workbench/ui/provider_form.py" line="205"/>
         <source>How the key is sent; it follows the protocol unless you change it</source>
         <translation>密钥的发送方式；除非你修改，否则随协议而定</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="101"/>
+        <location filename="../../workbench/ui/provider_form.py" line="213"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="102"/>
+        <location filename="../../workbench/ui/provider_form.py" line="214"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="103"/>
+        <location filename="../../workbench/ui/provider_form.py" line="215"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="104"/>
+        <location filename="../../workbench/ui/provider_form.py" line="216"/>
         <source>No key</source>
         <translation>无 Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="108"/>
+        <location filename="../../workbench/ui/provider_form.py" line="219"/>
         <source>Key from</source>
         <translation>Key 来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="110"/>
+        <location filename="../../workbench/ui/provider_form.py" line="220"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="111"/>
+        <location filename="../../workbench/ui/provider_form.py" line="221"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="113"/>
+        <location filename="../../workbench/ui/provider_form.py" line="222"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="114"/>
+        <location filename="../../workbench/ui/provider_form.py" line="223"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="117"/>
+        <location filename="../../workbench/ui/provider_form.py" line="224"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴 Key；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="118"/>
+        <location filename="../../workbench/ui/provider_form.py" line="225"/>
         <source>Key</source>
-        <translation>Key</translation>
+        <translation>密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="135"/>
+        <location filename="../../workbench/ui/provider_form.py" line="182"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 Name: value — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="138"/>
+        <location filename="../../workbench/ui/provider_form.py" line="184"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="144"/>
+        <location filename="../../workbench/ui/provider_form.py" line="186"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="146"/>
+        <location filename="../../workbench/ui/provider_form.py" line="187"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="148"/>
+        <location filename="../../workbench/ui/provider_form.py" line="188"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="151"/>
+        <location filename="../../workbench/ui/provider_form.py" line="189"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="156"/>
+        <location filename="../../workbench/ui/provider_form.py" line="233"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="157"/>
+        <location filename="../../workbench/ui/provider_form.py" line="234"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="158"/>
+        <location filename="../../workbench/ui/provider_form.py" line="235"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="155"/>
-        <location filename="../../workbench/ui/provider_form.py" line="166"/>
+        <location filename="../../workbench/ui/provider_form.py" line="229"/>
+        <location filename="../../workbench/ui/provider_form.py" line="239"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="160"/>
+        <location filename="../../workbench/ui/provider_form.py" line="238"/>
         <source>Proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="167"/>
+        <location filename="../../workbench/ui/provider_form.py" line="240"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="172"/>
+        <location filename="../../workbench/ui/provider_form.py" line="243"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取 Key 和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="216"/>
+        <location filename="../../workbench/ui/provider_form.py" line="284"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴 Key；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="218"/>
+        <location filename="../../workbench/ui/provider_form.py" line="286"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴 Key；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="224"/>
+        <location filename="../../workbench/ui/provider_form.py" line="292"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="228"/>
+        <location filename="../../workbench/ui/provider_form.py" line="296"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="230"/>
+        <location filename="../../workbench/ui/provider_form.py" line="298"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="232"/>
+        <location filename="../../workbench/ui/provider_form.py" line="300"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需 Key 的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="234"/>
+        <location filename="../../workbench/ui/provider_form.py" line="302"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="239"/>
+        <location filename="../../workbench/ui/provider_form.py" line="307"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="267"/>
+        <location filename="../../workbench/ui/provider_form.py" line="337"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="280"/>
+        <location filename="../../workbench/ui/provider_form.py" line="351"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="324"/>
+        <location filename="../../workbench/ui/provider_form.py" line="395"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="344"/>
+        <location filename="../../workbench/ui/provider_form.py" line="415"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 Name: value</translation>
     </message>
@@ -2494,57 +2444,57 @@
 <context>
     <name>ProviderPanel</name>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="119"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="188"/>
         <source>Saved providers</source>
         <translation>已保存的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="122"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="189"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="123"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="190"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="124"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="191"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="126"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="192"/>
         <source>From a config file…</source>
         <translation>从配置文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="127"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
         <source>From a folder (home or tool folder)…</source>
         <translation>从文件夹（主目录或工具目录）…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="143"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="194"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="146"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="148"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="197"/>
         <source>Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream</source>
         <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、Key、模型、流式输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="186"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="208"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="188"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="210"/>
         <source>%1 (built-in, read-only)
     %2</source>
         <translation>%1
@@ -2552,112 +2502,112 @@
     （内置，只读）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="215"/>
         <source>The built-in provider: simulated models on this machine</source>
         <translation>内置服务商：在本机运行的模拟模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="220"/>
         <source>⚠ TLS verification OFF</source>
         <translation>⚠ TLS 验证已关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="258"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="281"/>
         <source>New provider: fill in the base URL and where its key comes from.</source>
         <translation>新服务商：请填写 Base URL 和 Key 的来源。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="296"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="320"/>
         <source>the built-in provider has not started yet</source>
         <translation>内置服务商尚未启动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="349"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="379"/>
         <source>Saved &apos;%1&apos; to %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="354"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="383"/>
         <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
         <translation>注意：本应用的环境中尚未设置 $%1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="370"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="401"/>
         <source>Remove provider</source>
         <translation>删除服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="372"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="403"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
         <translation>删除服务商“%1”？其 Key 仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="383"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="414"/>
         <source>Nothing removed.</source>
         <translation>未删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="395"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="427"/>
         <source>Removed &apos;%1&apos;.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="402"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="433"/>
         <source>Import providers from a config file</source>
         <translation>从配置文件导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="404"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="435"/>
         <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
         <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="411"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="442"/>
         <source>Import providers from a folder (e.g. your home folder)</source>
         <translation>从文件夹导入服务商（例如主目录）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="424"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="455"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="434"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="465"/>
         <source>Import cancelled: nothing saved.</source>
         <translation>已取消导入：未保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="444"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="476"/>
         <source>Nothing new to save: %1 already saved.</source>
         <translation>没有需要保存的新内容：%1 已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="446"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="482"/>
         <source>Imported %1 to %2.</source>
         <translation>已将 %1 导入到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="470"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="508"/>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="477"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="515"/>
         <source>Not run.</source>
         <translation>未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="493"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="532"/>
         <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
         <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="510"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="550"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器请求模型列表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="522"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="563"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
     </message>
@@ -2689,6 +2639,49 @@
         <location filename="../../workbench/ui/results_view.py" line="216"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
+    </message>
+</context>
+<context>
+    <name>RunRow</name>
+    <message>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="42"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="43"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="44"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="45"/>
+        <source>Export charts…</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="58"/>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="65"/>
+        <source>Cancelled after %1 rows.</source>
+        <translation>已取消（已完成 %1 行）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="77"/>
+        <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
+        <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="85"/>
+        <source>%1 (CUDA events)</source>
+        <translation>%1（CUDA 事件）</translation>
     </message>
 </context>
 <context>
@@ -3038,67 +3031,67 @@
 <context>
     <name>SweepChoices</name>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="56"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="62"/>
         <source>Variants:</source>
         <translation>变体：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="64"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="63"/>
         <source>KV lengths:</source>
         <translation>KV 长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="77"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="64"/>
         <source>batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="83"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="65"/>
         <source>query length</source>
         <translation>查询长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="88"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="66"/>
         <source>dtype</source>
         <translation>dtype</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="95"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="67"/>
         <source>backend</source>
         <translation>后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="99"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="68"/>
         <source>timed launches</source>
         <translation>计时次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="102"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="72"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="103"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="73"/>
         <source>Launches timed per row; auto: 5 on the CPU, 30 on a GPU</source>
         <translation>每行计时的启动次数；自动：CPU 上 5 次，GPU 上 30 次</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="105"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="69"/>
         <source>roofline on</source>
         <translation>Roofline 硬件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="114"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="79"/>
         <source>%1 (%2 TB/s, %3 TFLOP/s)</source>
         <translation>%1 (%2 TB/s, %3 TFLOP/s)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="194"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="221"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="202"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="229"/>
         <source>Available backends are known once the worker has started.</source>
         <translation>工作进程启动后才能确定可用的后端。</translation>
     </message>
@@ -3219,72 +3212,72 @@
 <context>
     <name>WorkerRow</name>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="28"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="57"/>
         <source>Worker:</source>
         <translation>工作进程：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="30"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="59"/>
         <source>Auto-detect a Python with torch</source>
         <translation>自动查找带 torch 的 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="31"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="60"/>
         <source>This Python</source>
         <translation>当前 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="32"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="61"/>
         <source>Connect to HOST:PORT</source>
         <translation>连接到 HOST:PORT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="36"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="64"/>
         <source>Worker Python</source>
         <translation>工作进程的 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="37"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="65"/>
         <source>path of a Python interpreter that has torch</source>
         <translation>装有 torch 的 Python 解释器路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="40"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="66"/>
         <source>Worker address</source>
         <translation>工作进程地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="41"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="67"/>
         <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
         <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="44"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="68"/>
         <source>Worker token</source>
         <translation>工作进程令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="46"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="69"/>
         <source>token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="48"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="70"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="50"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="48"/>
         <source>No worker yet: it starts on Run or Connect.</source>
         <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="72"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="93"/>
         <source>Enter the path of a Python interpreter that has torch.</source>
         <translation>请输入装有 torch 的 Python 解释器路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="79"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="100"/>
         <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
         <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>

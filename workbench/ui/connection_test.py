@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
     QHeaderView,
-    QLabel,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -19,7 +18,9 @@ from PySide6.QtWidgets import (
 from workbench.core.doctor import passed
 from workbench.core.i18n import Phrase
 from workbench.core.secrets import redact
+from workbench.ui.live_label import Compose, LiveLabel
 from workbench.ui.provider_controller import DoctorReport
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import mark_item, show_status
 
 MARKS = {"ok": "✓", "fail": "✗", "skip": "–"}
@@ -32,18 +33,15 @@ def localized(phrases: tuple[Phrase, ...]) -> str:
     return redact("".join(p.render(QCoreApplication.translate) for p in phrases))
 
 
-class ConnectionTest(QGroupBox):
+class ConnectionTest(Retranslating, QGroupBox):
     """The last doctor report of the provider in the form; `report` is None until one ran."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setTitle(self.tr("Connection test"))
         self.report: DoctorReport | None = None
-        self.doctor_summary = QLabel(self.tr("Not run yet."))
+        self.doctor_summary = LiveLabel()  # composed again on a language switch
         self.doctor_summary.setWordWrap(True)
         self.checks_table = QTableWidget(0, 3)
-        self.checks_table.setAccessibleName(self.tr("Connection checks"))
-        self.checks_table.setHorizontalHeaderLabels(["", self.tr("Check"), self.tr("Result")])
         self.checks_table.verticalHeader().hide()
         self.checks_table.setWordWrap(True)
         self.checks_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -56,17 +54,44 @@ class ConnectionTest(QGroupBox):
         layout = QVBoxLayout(self)
         layout.addWidget(self.doctor_summary)
         layout.addWidget(self.checks_table, 1)
+        self.retranslate()
+        self.clear()
+
+    def retranslate(self) -> None:
+        """The title, the headers and the rows of the report shown in the language installed
+        (the doctor summary recomposes itself); the selected row stays selected."""
+        self.setTitle(self.tr("Connection test"))
+        self.checks_table.setAccessibleName(self.tr("Connection checks"))
+        self.checks_table.setHorizontalHeaderLabels(["", self.tr("Check"), self.tr("Result")])
+        if self.report is not None:
+            self._fill_rows(self.report, self._check_titles())
 
     def clear(self) -> None:
         self.checks_table.setRowCount(0)
-        self.doctor_summary.setText(self.tr("Not run yet."))
+        self.show_phase(lambda: self.tr("Not run yet."))
         self.report = None
+
+    def show_phase(self, compose: Compose) -> None:
+        """A summary without a report (testing, not run), in the language shown."""
+        show_status(self.doctor_summary, None)
+        self.doctor_summary.show_text(compose)
 
     def show_report(self, report: DoctorReport) -> tuple[int, int, int]:
         """One row per check, and the summary; (passed, failed, skipped)."""
         self.report = report
         titles = self._check_titles()
         self.checks_table.setRowCount(len(report.checks))
+        self._fill_rows(report, titles)
+        self.checks_table.resizeRowsToContents()
+        ran = [c for c in report.checks if not c.skipped]
+        failed = len([c for c in ran if not c.ok])
+        skipped = len(report.checks) - len(ran)
+        self.doctor_summary.show_text(lambda: redact(self._summary(report, self._check_titles())))
+        show_status(self.doctor_summary, "failed" if failed else None)
+        return len(ran) - failed, failed, skipped
+
+    def _fill_rows(self, report: DoctorReport, titles: dict[str, str]) -> None:
+        """The table's rows from `report`: a mark, the check's title, its evidence."""
         for row, check in enumerate(report.checks):
             state = "skip" if check.skipped else ("ok" if check.ok else "fail")
             mark = QTableWidgetItem(MARKS[state])
@@ -86,13 +111,6 @@ class ConnectionTest(QGroupBox):
             details.setToolTip(redact(text))
             for column, item in enumerate((mark, name, details)):
                 self.checks_table.setItem(row, column, item)
-        self.checks_table.resizeRowsToContents()
-        ran = [c for c in report.checks if not c.skipped]
-        failed = len([c for c in ran if not c.ok])
-        skipped = len(report.checks) - len(ran)
-        self.doctor_summary.setText(redact(self._summary(report, titles)))
-        show_status(self.doctor_summary, "failed" if failed else None)
-        return len(ran) - failed, failed, skipped
 
     def _summary(self, report: DoctorReport, titles: dict[str, str]) -> str:
         """All passed, or how many failed and the first one's fix; then the key and warnings."""

@@ -15,6 +15,7 @@ from kernels_bridge.analytic import HardwareProfile
 from kernels_bridge.protocol import ResultRow
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.prompt_slider import tokens_label
+from workbench.ui.retranslate import Retranslating
 
 KV_CHOICES = (1024, 4096, 16384, 32768, 65536, 131072)
 BACKEND_SYMBOLS = ("o", "s", "t", "d", "x", "+")
@@ -48,10 +49,8 @@ def measured_series(rows: Iterable[ResultRow], field: str) -> Series:
     return out
 
 
-def _new_plot(title: str, left: str, bottom: str) -> pg.PlotWidget:
-    plot = pg.PlotWidget(title=title)
-    plot.setLabel("left", left)
-    plot.setLabel("bottom", bottom)
+def _new_plot() -> pg.PlotWidget:
+    plot = pg.PlotWidget(title=" ")  # the titles and axis labels are set in retranslate
     plot.showGrid(x=True, y=True, alpha=0.2)
     plot.addLegend(offset=(10, 10))
     return plot
@@ -64,23 +63,18 @@ def _reset(plot: pg.PlotWidget) -> None:
         legend.clear()
 
 
-class KernelCharts(QWidget):
+class KernelCharts(Retranslating, QWidget):
     """Latency, bandwidth and KV-bytes charts side by side; `draw` repaints all three."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        kv_axis = self.tr("KV length (tokens)")
-        self.latency_plot = _new_plot(
-            self.tr("Latency per decode step"), self.tr("µs (log)"), kv_axis
-        )
-        self.bandwidth_plot = _new_plot(
-            self.tr("Achieved bandwidth"), self.tr("GB/s (log)"), kv_axis
-        )
-        self.kv_plot = _new_plot(
-            self.tr("KV cache bytes per token (one layer)"), self.tr("bytes"), ""
-        )
+        self.latency_plot, self.bandwidth_plot, self.kv_plot = _new_plot(), _new_plot(), _new_plot()
+        # what the texts say of the last drawing: its roofline profile, CPU rows, KV bars' dtype
+        self._profile: HardwareProfile | None = None
+        self._cpu = False
+        self._dtype = ""
         self.kv_plot.plotItem.legend.hide()
         self.bandwidth_plot.plotItem.legend.anchor((0, 1), (0, 1), offset=(10, -10))
         ticks = [[(math.log10(n), tokens_label(n)) for n in KV_CHOICES]]
@@ -98,6 +92,39 @@ class KernelCharts(QWidget):
         ]
         for chart in self.charts:
             row.addWidget(chart.widget)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Titles, axis labels and the peak's label in the language installed, for what is
+        drawn; the curves stay."""
+        suffix = self.tr(" — CPU (wall-clock)") if self._cpu else ""
+        # short titles: pyqtgraph makes a title's width the chart's minimum, and a long one
+        # pushed the latency chart past its column at every window size
+        self.latency_plot.setTitle(
+            self.tr("Latency per decode step%1").replace("%1", suffix), size=TITLE_SIZE
+        )
+        self.bandwidth_plot.setTitle(
+            self.tr("Achieved bandwidth%1").replace("%1", suffix), size=TITLE_SIZE
+        )
+        kv_title = self.tr("KV cache bytes per token (one layer)")
+        if self._dtype:
+            kv_title = self.tr("KV bytes per token, one layer, %1").replace("%1", self._dtype)
+        self.kv_plot.setTitle(kv_title, size=TITLE_SIZE)
+        for plot in (self.latency_plot, self.bandwidth_plot):
+            plot.setLabel("bottom", self.tr("KV length (tokens)"))
+        self.bandwidth_plot.setLabel("left", self.tr("GB/s (log)"))
+        self.kv_plot.setLabel("left", self.tr("bytes"))
+        profile = self._profile
+        if profile is None:
+            self.latency_plot.setLabel("left", self.tr("µs (log)"))
+            return
+        self.latency_plot.setLabel(
+            "left", self.tr("µs (log); dashed: %1 roofline").replace("%1", profile.key)
+        )
+        peak = f"{profile.mem_bandwidth_tbs * 1000:,.0f}"
+        self.peak_label.setText(
+            self.tr("%1 peak %2 GB/s").replace("%1", profile.key).replace("%2", peak)
+        )
 
     def draw(
         self,
@@ -110,22 +137,12 @@ class KernelCharts(QWidget):
         cpu: bool,
     ) -> None:
         """All three charts for the measured rows and the chosen sweep on `profile`."""
-        suffix = self.tr(" — CPU (wall-clock)") if cpu else ""
-        # short titles: pyqtgraph makes a title's width the chart's minimum, and a long one
-        # pushed the latency chart past its column at every window size
-        self.latency_plot.setTitle(
-            self.tr("Latency per decode step%1").replace("%1", suffix), size=TITLE_SIZE
-        )
-        self.latency_plot.setLabel(
-            "left", self.tr("µs (log); dashed: %1 roofline").replace("%1", profile.key)
-        )
-        self.bandwidth_plot.setTitle(
-            self.tr("Achieved bandwidth%1").replace("%1", suffix), size=TITLE_SIZE
-        )
+        self._profile, self._cpu = profile, cpu
         xs = [math.log10(n) for n in kv_lens] or [math.log10(KV_CHOICES[0])]
         self._draw_latency(rows, roofline, xs)
         self._draw_bandwidth(rows, profile, xs)
         self._draw_kv_bars(kv_bytes, dtype)
+        self.retranslate()
 
     def export(self, folder: Path, suffix: str) -> list[Path]:
         return [c.export(folder / f"{c.name}{suffix}") for c in self.charts]
@@ -179,9 +196,6 @@ class KernelCharts(QWidget):
         peak = profile.mem_bandwidth_tbs * 1000
         self.peak_line.setPos(math.log10(peak))  # the y axis is in log mode: place at log10
         plot.addItem(self.peak_line, ignoreBounds=False)
-        self.peak_label.setText(
-            self.tr("%1 peak %2 GB/s").replace("%1", profile.key).replace("%2", f"{peak:,.0f}")
-        )
         self.peak_label.setPos(min(xs), math.log10(peak))
         plot.addItem(self.peak_label, ignoreBounds=True)
         plot.setXRange(min(xs) - 0.1, max(xs) + 0.1)
@@ -214,6 +228,4 @@ class KernelCharts(QWidget):
         plot.getAxis("bottom").setTicks([list(enumerate(names))])
         plot.setYRange(0, max(heights) * 1.15)
         plot.setXRange(-0.6, len(names) - 0.4)
-        plot.setTitle(
-            self.tr("KV bytes per token, one layer, %1").replace("%1", dtype), size=TITLE_SIZE
-        )
+        self._dtype = dtype

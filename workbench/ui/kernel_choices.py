@@ -27,6 +27,7 @@ from kernels_bridge.protocol import Hello, ResultRow
 from kernels_bridge.specs import VARIANTS
 from workbench.ui.kernel_charts import KV_CHOICES
 from workbench.ui.prompt_slider import tokens_label
+from workbench.ui.retranslate import Retranslating
 
 DEFAULT_VARIANTS = ("gqa", "mla")
 DEFAULT_KV = (1024, 4096, 16384)
@@ -34,7 +35,7 @@ DTYPE_CHOICES = ("bf16", "fp16", "fp32")
 DEFAULT_PROFILE = "H200"
 
 
-class SweepChoices(QWidget):
+class SweepChoices(Retranslating, QWidget):
     """The controls of one sweep; `changed` whenever the charts' analytic parts change."""
 
     changed = Signal()
@@ -43,17 +44,50 @@ class SweepChoices(QWidget):
         super().__init__(parent)
         self.profiles: dict[str, HardwareProfile] = load_hardware_profiles()
         self._touched: set[str] = set()
+        self._hello: Hello | None = None  # what the worker offered, for the backends' tooltips
+        self.labels: dict[str, QLabel] = {}  # the controls' labels, by what they name
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self._build_selection())
         layout.addLayout(self._build_options())
-        self.fill_backends(None)
+        self.retranslate()
+
+    def _label(self, name: str) -> QLabel:
+        self.labels[name] = QLabel()
+        return self.labels[name]
+
+    def retranslate(self) -> None:
+        """The labels and choices in the language installed; what is chosen stays."""
+        for name, text in (
+            ("variants", self.tr("Variants:")),
+            ("kv", self.tr("KV lengths:")),
+            ("batch", self.tr("batch")),
+            ("q_len", self.tr("query length")),
+            ("dtype", self.tr("dtype")),
+            ("backend", self.tr("backend")),
+            ("iters", self.tr("timed launches")),
+            ("profile", self.tr("roofline on")),
+        ):
+            self.labels[name].setText(text)
+        self.iters.setSpecialValueText(self.tr("auto"))
+        self.iters.setToolTip(self.tr("Launches timed per row; auto: 5 on the CPU, 30 on a GPU"))
+        for index in range(self.profile.count()):
+            key = str(self.profile.itemData(index))
+            p = self.profiles[key]
+            self.profile.setItemText(
+                index,
+                self.tr("%1 (%2 TB/s, %3 TFLOP/s)")
+                .replace("%1", key)
+                .replace("%2", f"{p.mem_bandwidth_tbs:g}")
+                .replace("%3", f"{p.peak_bf16_tflops:g}"),
+            )
+        self.fill_backends(self._hello)  # their tooltips
 
     # ---- building ----
 
     def _build_selection(self) -> QGridLayout:
         grid = QGridLayout()
-        grid.addWidget(QLabel(self.tr("Variants:")), 0, 0)
+        grid.addWidget(self._label("variants"), 0, 0)
         self.variant_boxes: dict[str, QCheckBox] = {}
         for i, v in enumerate(VARIANTS):
             box = QCheckBox(v)
@@ -61,7 +95,7 @@ class SweepChoices(QWidget):
             box.toggled.connect(self.changed)
             self.variant_boxes[v] = box
             grid.addWidget(box, 0, 1 + i)
-        grid.addWidget(QLabel(self.tr("KV lengths:")), 1, 0)
+        grid.addWidget(self._label("kv"), 1, 0)
         self.kv_boxes: dict[int, QCheckBox] = {}
         for i, n in enumerate(KV_CHOICES):
             box = QCheckBox(tokens_label(n))
@@ -74,35 +108,33 @@ class SweepChoices(QWidget):
 
     def _build_options(self) -> QHBoxLayout:
         row = QHBoxLayout()
-        row.addWidget(QLabel(self.tr("batch")))
+        row.addWidget(self._label("batch"))
         self.batch = QSpinBox()
         self.batch.setRange(1, 4096)
         self.batch.setValue(1)
         self.batch.valueChanged.connect(lambda: self._touch("batch"))
         row.addWidget(self.batch)
-        row.addWidget(QLabel(self.tr("query length")))
+        row.addWidget(self._label("q_len"))
         self.q_len = QSpinBox()
         self.q_len.setRange(1, 64)
         self.q_len.valueChanged.connect(self.changed)
         row.addWidget(self.q_len)
-        row.addWidget(QLabel(self.tr("dtype")))
+        row.addWidget(self._label("dtype"))
         self.dtype = QComboBox()
         for d in DTYPE_CHOICES:
             self.dtype.addItem(d, d)
         self.dtype.activated.connect(lambda: self._touch("dtype"))
         self.dtype.currentIndexChanged.connect(self.changed)
         row.addWidget(self.dtype)
-        row.addWidget(QLabel(self.tr("backend")))
+        row.addWidget(self._label("backend"))
         self.backend = QComboBox()
         self.backend.setMinimumWidth(140)
         row.addWidget(self.backend)
-        row.addWidget(QLabel(self.tr("timed launches")))
+        row.addWidget(self._label("iters"))
         self.iters = QSpinBox()
         self.iters.setRange(0, 1_000_000)
-        self.iters.setSpecialValueText(self.tr("auto"))
-        self.iters.setToolTip(self.tr("Launches timed per row; auto: 5 on the CPU, 30 on a GPU"))
         row.addWidget(self.iters)
-        row.addWidget(QLabel(self.tr("roofline on")))
+        row.addWidget(self._label("profile"))
         row.addWidget(self._build_profile())
         row.addStretch(1)
         return row
@@ -110,13 +142,7 @@ class SweepChoices(QWidget):
     def _build_profile(self) -> QComboBox:
         self.profile = QComboBox()
         for key, p in self.profiles.items():
-            self.profile.addItem(
-                self.tr("%1 (%2 TB/s, %3 TFLOP/s)")
-                .replace("%1", key)
-                .replace("%2", f"{p.mem_bandwidth_tbs:g}")
-                .replace("%3", f"{p.peak_bf16_tflops:g}"),
-                key,
-            )
+            self.profile.addItem(key, key)  # its text, with the figures, is set in retranslate
             self.profile.setItemData(
                 self.profile.count() - 1, p.source, Qt.ItemDataRole.ToolTipRole
             )
@@ -180,6 +206,7 @@ class SweepChoices(QWidget):
 
     def fill_backends(self, hello: Hello | None) -> None:
         """All backends; those the worker says it cannot run are disabled, with its reason."""
+        self._hello = hello
         current = self.backend.currentData() or "reference"
         names = list(BACKENDS)
         if hello is not None:

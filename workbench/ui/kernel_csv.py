@@ -15,6 +15,7 @@ import csv
 import dataclasses
 import json
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,7 +44,22 @@ translate = QCoreApplication.translate
 
 
 class KernelCsvError(ValueError):
-    """A file that cannot be shown: the message names the file, the cause and the fix."""
+    """A file that cannot be shown: the message names the file, the cause and the fix, in the
+    UI's language whenever it is read (`compose`, again after a language switch)."""
+
+    def __init__(self, compose: Callable[[], str]) -> None:
+        super().__init__()
+        self.compose = compose
+
+    def __str__(self) -> str:
+        return self.compose()
+
+
+def _fix() -> str:
+    return translate(
+        "KernelCsv",
+        "Fix: open a CSV written by `workbench kernels --csv` or benchmarks/gpu_decode.py.",
+    )
 
 
 @dataclass(frozen=True)
@@ -201,47 +217,52 @@ def load_kernel_csv(path: Path) -> LoadedCsv:
 
 
 def read_rows(path: Path) -> list[ResultRow]:
-    fix = translate(
-        "KernelCsv",
-        "Fix: open a CSV written by `workbench kernels --csv` or benchmarks/gpu_decode.py.",
-    )
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):
             raise KernelCsvError(
-                translate("KernelCsv", "%1 is not a regular file.").replace("%1", str(path))
+                lambda: translate("KernelCsv", "%1 is not a regular file.").replace("%1", str(path))
             )
         if info.st_size > MAX_CSV_BYTES:
             raise KernelCsvError(
-                translate("KernelCsv", "%1 is over %2 MiB: not a kernel CSV. %3")
-                .replace("%1", str(path))
-                .replace("%2", str(MAX_CSV_BYTES // 2**20))
-                .replace("%3", fix)
+                lambda: (
+                    translate("KernelCsv", "%1 is over %2 MiB: not a kernel CSV. %3")
+                    .replace("%1", str(path))
+                    .replace("%2", str(MAX_CSV_BYTES // 2**20))
+                    .replace("%3", _fix())
+                )
             )
         with path.open(newline="", encoding="utf-8-sig") as f:
-            return _parse(path, csv.DictReader(f), fix)
+            return _parse(path, csv.DictReader(f))
     except UnicodeDecodeError:
         raise KernelCsvError(
-            translate("KernelCsv", "%1 is not UTF-8 text. %2")
-            .replace("%1", str(path))
-            .replace("%2", fix)
+            lambda: (
+                translate("KernelCsv", "%1 is not UTF-8 text. %2")
+                .replace("%1", str(path))
+                .replace("%2", _fix())
+            )
         ) from None
     except (OSError, csv.Error) as exc:
+        why = str(exc)
         raise KernelCsvError(
-            translate("KernelCsv", "%1 could not be read: %2")
-            .replace("%1", str(path))
-            .replace("%2", str(exc))
+            lambda: (
+                translate("KernelCsv", "%1 could not be read: %2")
+                .replace("%1", str(path))
+                .replace("%2", why)
+            )
         ) from None
 
 
-def _parse(path: Path, reader: csv.DictReader[str], fix: str) -> list[ResultRow]:
+def _parse(path: Path, reader: csv.DictReader[str]) -> list[ResultRow]:
     missing = [c for c in REQUIRED_COLUMNS if c not in (reader.fieldnames or [])]
     if missing:
         raise KernelCsvError(
-            translate("KernelCsv", "%1 is not a kernel CSV: the column(s) %2 are missing. %3")
-            .replace("%1", str(path))
-            .replace("%2", ", ".join(missing))
-            .replace("%3", fix)
+            lambda: (
+                translate("KernelCsv", "%1 is not a kernel CSV: the column(s) %2 are missing. %3")
+                .replace("%1", str(path))
+                .replace("%2", ", ".join(missing))
+                .replace("%3", _fix())
+            )
         )
     columns = [c for c in RESULT_COLUMNS if c in (reader.fieldnames or [])]
     rows = []
@@ -252,22 +273,31 @@ def _parse(path: Path, reader: csv.DictReader[str], fix: str) -> list[ResultRow]
             try:
                 values[name] = _value(name, text)
             except ValueError:
-                raise KernelCsvError(
-                    translate("KernelCsv", "%1, line %2: %3 is %4, not a number. %5")
-                    .replace("%1", str(path))
-                    .replace("%2", str(reader.line_num))
-                    .replace("%3", name)
-                    .replace("%4", repr(text[:40]))
-                    .replace("%5", fix)
-                ) from None
+                raise _not_a_number(path, reader.line_num, name, text) from None
         rows.append(ResultRow.from_dict(values))
     if not rows:
         raise KernelCsvError(
-            translate("KernelCsv", "%1 has the kernel CSV's columns but no rows. %2")
-            .replace("%1", str(path))
-            .replace("%2", fix)
+            lambda: (
+                translate("KernelCsv", "%1 has the kernel CSV's columns but no rows. %2")
+                .replace("%1", str(path))
+                .replace("%2", _fix())
+            )
         )
     return rows
+
+
+def _not_a_number(path: Path, line: int, column: str, text: str) -> KernelCsvError:
+    """A cell that should hold a number; its line, column and (cut) text are kept as read."""
+    return KernelCsvError(
+        lambda: (
+            translate("KernelCsv", "%1, line %2: %3 is %4, not a number. %5")
+            .replace("%1", str(path))
+            .replace("%2", str(line))
+            .replace("%3", column)
+            .replace("%4", repr(text[:40]))
+            .replace("%5", _fix())
+        )
+    )
 
 
 def _value(name: str, text: str) -> object:

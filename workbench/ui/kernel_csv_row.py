@@ -17,16 +17,18 @@ from workbench.ui.kernel_csv import (
     ShapeEntry,
     load_kernel_csv,
 )
+from workbench.ui.live_label import LiveLabel
+from workbench.ui.retranslate import Retranslating
 
 PRESET = "h200"  # resources/kernels/h200_decode.csv: the sweep on one H200
 
 
-class CsvRow(QWidget):
-    """Loads a kernel CSV; `loaded` after a load that worked, `failed(message)` after one that
+class CsvRow(Retranslating, QWidget):
+    """Loads a kernel CSV; `loaded` after a load that worked, `failed(compose)` after one that
     did not (the last CSV stays), `choice_changed` when the shapes or batch drawn change."""
 
     loaded = Signal()
-    failed = Signal(str)
+    failed = Signal(object)  # the message's compose: () -> str
     choice_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -35,28 +37,22 @@ class CsvRow(QWidget):
         self._entries: list[ShapeEntry] = []
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        self.open_button = QPushButton(self.tr("Open CSV…"))
-        self.open_button.setToolTip(
-            self.tr("Show a kernel CSV (workbench kernels --csv, benchmarks/gpu_decode.py)")
-        )
+        self.open_button = QPushButton()
         self.open_button.clicked.connect(self.open_dialog)
-        self.preset_button = QPushButton(self.tr("Load the H200 measurements"))
-        self.preset_button.setToolTip(
-            self.tr("The decode sweep measured on one NVIDIA H200, shipped with the app")
-        )
+        self.preset_button = QPushButton()
         self.preset_button.clicked.connect(self.load_preset)
-        self.source_label = QLabel()
-        self.shape_label = QLabel(self.tr("shapes"))
+        self.source_label = LiveLabel()  # composed again on a language switch
+        self.shape_label = QLabel()
         self.shape = QComboBox()
         self.shape.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.shape.setMinimumContentsLength(30)
         self.shape.currentIndexChanged.connect(self._shape_chosen)
-        self.batch_label = QLabel(self.tr("batch"))
+        self.batch_label = QLabel()
         self.batch = QComboBox()
         self.batch.currentIndexChanged.connect(self.choice_changed)
-        self.backend_label = QLabel(self.tr("backend"))
+        self.backend_label = QLabel()
         self.backend = QComboBox()
         self.backend.currentIndexChanged.connect(self.choice_changed)
         for w in (self.open_button, self.preset_button, self.source_label):
@@ -65,6 +61,32 @@ class CsvRow(QWidget):
         for w in self._choice_widgets():
             row.addWidget(w)
         self._show_choices(False)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The row's texts and the loaded CSV's shape names in the language installed; the
+        shapes, batch and backend chosen stay."""
+        self.open_button.setText(self.tr("Open CSV…"))
+        self.open_button.setToolTip(
+            self.tr("Show a kernel CSV (workbench kernels --csv, benchmarks/gpu_decode.py)")
+        )
+        self.preset_button.setText(self.tr("Load the H200 measurements"))
+        self.preset_button.setToolTip(
+            self.tr("The decode sweep measured on one NVIDIA H200, shipped with the app")
+        )
+        self.shape_label.setText(self.tr("shapes"))
+        self.batch_label.setText(self.tr("batch"))
+        self.backend_label.setText(self.tr("backend"))
+        every = self.backend.findData("")
+        if every >= 0:  # a CSV is loaded
+            self.backend.setItemText(every, self.tr("all"))
+        if self.csv is not None:
+            self._entries = self.csv.shape_entries()  # the same entries, named anew
+            for index, entry in enumerate(self._entries):
+                self.shape.setItemText(index, entry.label)
+                self.shape.setItemData(index, entry.label, Qt.ItemDataRole.ToolTipRole)
+            chosen = self.entry()
+            self.shape.setToolTip(chosen.label if chosen else "")
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -81,7 +103,7 @@ class CsvRow(QWidget):
         try:
             csv = load_kernel_csv(path)
         except KernelCsvError as exc:
-            self.failed.emit(str(exc))
+            self.failed.emit(exc.compose)  # the message, in the language shown
             return False
         self.csv = csv
         self._entries = csv.shape_entries()
@@ -103,11 +125,13 @@ class CsvRow(QWidget):
             # one backend's curves by default: all of them at once bury the roofline
             self.backend.setCurrentIndex(max(0, self.backend.findData("triton")))
         self.shape.setEnabled(len(self._entries) > 1)
-        self.source_label.setText(
-            self.tr("%1: %2 rows, %3")
-            .replace("%1", path.name)
-            .replace("%2", str(len(csv.rows)))
-            .replace("%3", csv.device or self.tr("no device named"))
+        self.source_label.show_text(
+            lambda: (
+                self.tr("%1: %2 rows, %3")
+                .replace("%1", path.name)
+                .replace("%2", str(len(csv.rows)))
+                .replace("%3", csv.device or self.tr("no device named"))
+            )
         )
         self.source_label.setToolTip(str(path))
         self._show_choices(True)

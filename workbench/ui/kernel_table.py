@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem, QWidg
 
 from kernels_bridge.protocol import ResultRow
 from workbench.ui.prompt_slider import tokens_label
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import mark_item
 
 # (ResultRow field, header) of the table
@@ -44,17 +45,25 @@ def cell_text(field: str, value: object) -> str:
     return str(value)
 
 
-class KernelTable(QTableWidget):
+class KernelTable(Retranslating, QTableWidget):
     """Read-only rows, errors in red with the whole text as a tooltip."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(TABLE_COLUMNS), parent)
-        self.setAccessibleName(self.tr("Kernel timings"))
-        self.setHorizontalHeaderLabels([self.tr(h) for _, h in TABLE_COLUMNS])
+        self.retranslate()
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.horizontalHeader().setStretchLastSection(True)
         self.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.verticalHeader().hide()
+
+    def retranslate(self) -> None:
+        self.setAccessibleName(self.tr("Kernel timings"))
+        header = self.horizontalHeader()
+        # sized to contents, each new header text measured every row of its column again
+        # (a quarter second for the H200 sweep's rows); fixed while relabelled, sized once
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.setHorizontalHeaderLabels([self.tr(h) for _, h in TABLE_COLUMNS])
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
 
     def set_rows(self, rows: list[ResultRow]) -> None:
         """Replace every row (a loaded CSV), sized once rather than row by row."""

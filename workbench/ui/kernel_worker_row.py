@@ -6,6 +6,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from kernels_bridge.client.run_controller import WorkerChoice
+from workbench.ui.live_label import Compose, LiveLabel
+from workbench.ui.retranslate import Retranslating
 
 NOTE_STYLE = "color: palette(mid);"
 
@@ -18,39 +20,58 @@ def parse_host_port(text: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
-class WorkerRow(QWidget):
+class WorkerRow(Retranslating, QWidget):
     """The fields of the chosen mode only; the token field never shows its text."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(QLabel(self.tr("Worker:")))
+        self.worker_label = QLabel()
+        row.addWidget(self.worker_label)
         self.worker_mode = QComboBox()
-        self.worker_mode.addItem(self.tr("Auto-detect a Python with torch"), "auto")
-        self.worker_mode.addItem(self.tr("This Python"), "python")
-        self.worker_mode.addItem(self.tr("Connect to HOST:PORT"), "connect")
+        for mode in ("auto", "python", "connect"):
+            self.worker_mode.addItem("", mode)
         self.worker_mode.currentIndexChanged.connect(self._on_worker_mode)
         row.addWidget(self.worker_mode)
         self.python_edit = QLineEdit()
-        self.python_edit.setAccessibleName(self.tr("Worker Python"))
-        self.python_edit.setPlaceholderText(self.tr("path of a Python interpreter that has torch"))
         row.addWidget(self.python_edit, 2)
         self.host_edit = QLineEdit()
-        self.host_edit.setAccessibleName(self.tr("Worker address"))
-        self.host_edit.setPlaceholderText(self.tr("127.0.0.1:7777 (an SSH tunnel to the GPU box)"))
         row.addWidget(self.host_edit, 1)
         self.token_edit = QLineEdit()
-        self.token_edit.setAccessibleName(self.tr("Worker token"))
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.token_edit.setPlaceholderText(self.tr("token"))
         row.addWidget(self.token_edit)
-        self.connect_button = QPushButton(self.tr("Connect"))
+        self.connect_button = QPushButton()
         row.addWidget(self.connect_button)
-        self.worker_status = QLabel(self.tr("No worker yet: it starts on Run or Connect."))
+        # the worker's state, composed again on a language switch
+        self.worker_status = LiveLabel(
+            lambda: self.tr("No worker yet: it starts on Run or Connect.")
+        )
         self.worker_status.setStyleSheet(NOTE_STYLE)
         row.addWidget(self.worker_status, 3)
+        self.retranslate()
         self._on_worker_mode()
+
+    def retranslate(self) -> None:
+        """The row's texts in the language installed; the mode chosen and the fields stay."""
+        self.worker_label.setText(self.tr("Worker:"))
+        for mode, text in (
+            ("auto", self.tr("Auto-detect a Python with torch")),
+            ("python", self.tr("This Python")),
+            ("connect", self.tr("Connect to HOST:PORT")),
+        ):
+            self.worker_mode.setItemText(self.worker_mode.findData(mode), text)
+        self.python_edit.setAccessibleName(self.tr("Worker Python"))
+        self.python_edit.setPlaceholderText(self.tr("path of a Python interpreter that has torch"))
+        self.host_edit.setAccessibleName(self.tr("Worker address"))
+        self.host_edit.setPlaceholderText(self.tr("127.0.0.1:7777 (an SSH tunnel to the GPU box)"))
+        self.token_edit.setAccessibleName(self.tr("Worker token"))
+        self.token_edit.setPlaceholderText(self.tr("token"))
+        self.connect_button.setText(self.tr("Connect"))
+
+    def show_status(self, compose: Compose) -> None:
+        """The worker's state, in the language shown now and after each switch."""
+        self.worker_status.show_text(compose)
 
     def _on_worker_mode(self) -> None:
         mode = self.worker_mode.currentData()

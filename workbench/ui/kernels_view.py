@@ -19,10 +19,6 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
-    QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QPushButton,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -39,8 +35,10 @@ from workbench.ui.kernel_charts import KernelCharts, measured_series
 from workbench.ui.kernel_choices import SweepChoices
 from workbench.ui.kernel_csv import Drawing
 from workbench.ui.kernel_csv_row import CsvRow
+from workbench.ui.kernel_run_row import RunRow
 from workbench.ui.kernel_table import KernelTable
 from workbench.ui.kernel_worker_row import WorkerRow
+from workbench.ui.live_label import Compose, LiveLabel
 from workbench.ui.theme import show_status
 
 REDRAW_MS = 40  # one coalescing repaint of the charts, whatever the row rate
@@ -74,9 +72,9 @@ class KernelsView(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self._build_choices())
         layout.addWidget(self._build_worker_row())
-        layout.addLayout(self._build_run_row())
+        layout.addWidget(self._build_run_row())
         layout.addWidget(self._build_csv_row())
-        self.message = QLabel()
+        self.message = LiveLabel()  # composed again on a language switch
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message.hide()
@@ -120,29 +118,18 @@ class KernelsView(QWidget):
         self.worker_status = self.worker_row.worker_status
         return self.worker_row
 
-    def _build_run_row(self) -> QHBoxLayout:
-        row = QHBoxLayout()
-        self.run_button = QPushButton(self.tr("Run"))
-        self.run_button.clicked.connect(self.start_run)
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(self.request_cancel)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1)
-        self.progress.setValue(0)
-        self.progress.setMaximumWidth(260)
-        self.progress_label = QLabel()
-        self.device_label = QLabel()
-        self.export_csv_button = QPushButton(self.tr("Export CSV…"))
-        self.export_csv_button.clicked.connect(self._export_csv_dialog)
-        self.export_charts_button = QPushButton(self.tr("Export charts…"))
-        self.export_charts_button.clicked.connect(self._export_charts_dialog)
-        for w in (self.run_button, self.cancel_button, self.progress, self.progress_label):
-            row.addWidget(w)
-        row.addWidget(self.device_label, 1)
-        row.addWidget(self.export_csv_button)
-        row.addWidget(self.export_charts_button)
-        return row
+    def _build_run_row(self) -> RunRow:
+        self.run_row = RunRow()
+        self.run_row.run_button.clicked.connect(self.start_run)
+        self.run_row.cancel_button.clicked.connect(self.request_cancel)
+        self.run_row.export_csv_button.clicked.connect(self._export_csv_dialog)
+        self.run_row.export_charts_button.clicked.connect(self._export_charts_dialog)
+        self.run_button, self.cancel_button = self.run_row.run_button, self.run_row.cancel_button
+        self.progress, self.progress_label = self.run_row.progress, self.run_row.progress_label
+        self.device_label = self.run_row.device_label
+        self.export_csv_button = self.run_row.export_csv_button
+        self.export_charts_button = self.run_row.export_charts_button
+        return self.run_row
 
     def _build_csv_row(self) -> CsvRow:
         self.csv_row = CsvRow()
@@ -187,16 +174,21 @@ class KernelsView(QWidget):
 
     # ---- messages ----
 
-    def _show_error(self, text: str) -> None:
+    def _show_error(self, compose: Compose) -> None:
         show_status(self.message, "failed")
-        self.message.setText(text)
+        self.message.show_text(compose)
         self.message.show()
 
-    def _show_info(self, text: str) -> None:
+    def _show_info(self, compose: Compose) -> None:
         show_status(self.message, None)
         self.message.setStyleSheet(_NOTE_STYLE)
-        self.message.setText(text)
-        self.message.setVisible(bool(text))
+        self.message.show_text(compose)
+        self.message.setVisible(bool(self.message.text()))
+
+    def _show_notes(self, hello: Hello) -> None:
+        """The worker's own notes (its words), or nothing."""
+        notes = " ".join(hello.notes)
+        self._show_info(lambda: notes)
 
     def _no_torch_text(self, hello: Hello) -> str:
         words = " ".join(hello.notes) or self.tr("the worker's Python cannot import torch")
@@ -210,24 +202,7 @@ class KernelsView(QWidget):
         )
 
     def _show_device(self) -> None:
-        hello = self.hello
-        if hello is None or hello.torch_version is None:
-            self.device_label.setText("")
-            return
-        if target_device(hello) == "cpu":
-            self.device_label.setText(
-                self.tr(
-                    "CPU (wall-clock): no CUDA device; the reference backend times on the CPU "
-                    "in %1 as chosen (fp32 runs faster there)"
-                ).replace("%1", str(self.dtype.currentData()))
-            )
-            show_status(self.device_label, "warning", bold=True)  # slower than a GPU
-        else:
-            names = [str(d.get("name", "?")) for d in hello.devices if d.get("kind") == "cuda"]
-            self.device_label.setText(
-                self.tr("%1 (CUDA events)").replace("%1", names[0] if names else "cuda")
-            )
-            show_status(self.device_label, "ok", bold=True)
+        self.run_row.show_device(self.hello, str(self.dtype.currentData()))
 
     def on_cpu(self) -> bool:
         return self.hello is None or target_device(self.hello) == "cpu"
@@ -238,18 +213,21 @@ class KernelsView(QWidget):
         self.hello = hello
         self.choices.fill_backends(hello)
         if hello.torch_version is None:
-            self.worker_status.setText(
-                self.tr("Worker without torch: %1").replace("%1", hello.python)
+            self.worker_row.show_status(
+                lambda: self.tr("Worker without torch: %1").replace("%1", hello.python)
             )
-            self._show_error(self._no_torch_text(hello))
+            self._show_error(lambda: self._no_torch_text(hello))
         else:
-            self.worker_status.setText(
-                self.tr("Worker ready: torch %1, Triton %2, %3")
-                .replace("%1", hello.torch_version)
-                .replace("%2", hello.triton_version or self.tr("none"))
-                .replace("%3", hello.python)
+            torch = hello.torch_version
+            self.worker_row.show_status(
+                lambda: (
+                    self.tr("Worker ready: torch %1, Triton %2, %3")
+                    .replace("%1", torch)
+                    .replace("%2", hello.triton_version or self.tr("none"))
+                    .replace("%3", hello.python)
+                )
             )
-            self._show_info(" ".join(hello.notes))
+            self._show_notes(hello)
             self.choices.apply_device_defaults(hello, target_device(hello) == "cpu")
         self._show_device()
         self.worker_changed.emit(True)
@@ -284,24 +262,28 @@ class KernelsView(QWidget):
         try:
             choice = self.worker_choice()
         except ValueError as exc:
-            self._show_error(str(exc))
+            fix = str(exc)  # already in the language shown
+            self._show_error(lambda: fix)
             return None
         try:
             hello = await self.runs.ensure_worker(choice)
         except WorkerError as exc:
-            self.worker_status.setText(self.tr("No worker."))
+            why = str(exc)
+            self.worker_row.show_status(lambda: self.tr("No worker."))
             self._show_error(
-                self.tr("The kernel worker could not start: %1").replace("%1", str(exc))
-                + "\n"
-                + self.tr(
-                    "Fix: choose a Python that has torch under Worker (%1), or connect to "
-                    "a worker started with --listen. The KV bytes/token bars and the "
-                    "roofline lines work without it."
-                ).replace("%1", INSTALL_HINT)
+                lambda: (
+                    self.tr("The kernel worker could not start: %1").replace("%1", why)
+                    + "\n"
+                    + self.tr(
+                        "Fix: choose a Python that has torch under Worker (%1), or connect to "
+                        "a worker started with --listen. The KV bytes/token bars and the "
+                        "roofline lines work without it."
+                    ).replace("%1", INSTALL_HINT)
+                )
             )
             return None
         if hello is None:
-            self.worker_status.setText(self.tr("Worker start cancelled."))
+            self.worker_row.show_status(lambda: self.tr("Worker start cancelled."))
             return None
         if hello is not self.hello:  # a worker (re)started
             self._on_hello(hello)
@@ -310,11 +292,11 @@ class KernelsView(QWidget):
     # ---- what the worker says (RunListener) ----
 
     def worker_starting(self) -> None:
-        self.worker_status.setText(self.tr("Starting the kernel worker…"))
+        self.worker_row.show_status(lambda: self.tr("Starting the kernel worker…"))
 
     def worker_stopped(self) -> None:
         if not self._closed:  # after aclose the widget may be gone
-            self.worker_status.setText(self.tr("Worker stopped."))
+            self.worker_row.show_status(lambda: self.tr("Worker stopped."))
             self.worker_changed.emit(False)
 
     def worker_crashed(self, crash: WorkerCrash) -> None:
@@ -322,28 +304,30 @@ class KernelsView(QWidget):
             return
         tail = crash.stderr_tail
         self._show_error(
-            self.tr("The kernel worker stopped unexpectedly (exit code %1). %2")
-            .replace("%1", str(crash.exit_code))
-            .replace("%2", self.tr("Run again to restart it."))
-            + ("\n" + tail[-1500:] if tail else "")
+            lambda: (
+                self.tr("The kernel worker stopped unexpectedly (exit code %1). %2")
+                .replace("%1", str(crash.exit_code))
+                .replace("%2", self.tr("Run again to restart it."))
+                + ("\n" + tail[-1500:] if tail else "")
+            )
         )
-        self.worker_status.setText(self.tr("Worker stopped."))
+        self.worker_row.show_status(lambda: self.tr("Worker stopped."))
         self.worker_changed.emit(False)
 
     def worker_error(self, message: str) -> None:
         if not self._closed:
-            self._show_error(self.tr("Kernel worker: %1").replace("%1", message))
+            self._show_error(lambda: self.tr("Kernel worker: %1").replace("%1", message))
 
     def job_progress(self, done: int, total: int, message: str) -> None:
         if not self._closed:
-            self._set_progress(done, total, message)
+            self.run_row.set_progress(done, total, lambda: message)
 
     def job_row(self, row: ResultRow) -> None:
         if self._closed:
             return
         self.add_row(row)
         total = self.job.combos() if self.job else len(self.rows)
-        self._set_progress(len(self.rows), total, "")
+        self.run_row.set_progress(len(self.rows), total)
 
     # ---- runs ----
 
@@ -371,23 +355,16 @@ class KernelsView(QWidget):
 
     def _set_running(self, running: bool) -> None:
         self._busy = running
-        self.run_button.setEnabled(not running)
-        self.cancel_button.setEnabled(running)
+        self.run_row.set_running(running)
         self.worker_row.set_running(running)
         self.running_changed.emit(running)
-
-    def _set_progress(self, done: int, total: int, what: str) -> None:
-        self.progress.setRange(0, max(1, total))
-        self.progress.setValue(min(done, max(1, total)))
-        text = self.tr("%1 of %2").replace("%1", str(done)).replace("%2", str(total))
-        self.progress_label.setText(f"{text}  {what}".rstrip())
 
     def _claim_run(self) -> bool:
         """Mark a sweep as running (synchronously, so a second click is refused)."""
         if self._busy or self._closed:
             return False
         if not self.variants() or not self.kv_lens():
-            self._show_error(self.tr("Pick at least one variant and one KV length."))
+            self._show_error(lambda: self.tr("Pick at least one variant and one KV length."))
             return False
         self._cancel_requested = False
         self._set_running(True)
@@ -403,7 +380,7 @@ class KernelsView(QWidget):
         variants, kv_lens = self.variants(), self.kv_lens()
         outcome = "failed"
         try:
-            self._set_progress(0, 0, self.tr("starting the worker…"))
+            self.run_row.set_progress(0, 0, lambda: self.tr("starting the worker…"))
             if await self.ensure_worker() is None or self.hello is None:
                 outcome = "cancelled" if self._cancel_requested else "failed"
                 return outcome
@@ -412,15 +389,17 @@ class KernelsView(QWidget):
                 return outcome
             hello = self.hello
             if hello.torch_version is None:
-                self._show_error(self._no_torch_text(hello))
+                self._show_error(lambda: self._no_torch_text(hello))
                 return outcome
             backend = str(self.backend.currentData())
             if backend in hello.unavailable or backend not in hello.backends:
-                why = hello.unavailable.get(backend, self.tr("the worker did not offer it"))
+                unavailable = hello.unavailable.get(backend)  # the worker's words
                 self._show_error(
-                    self.tr("Backend %1 is not available on this worker: %2")
-                    .replace("%1", backend)
-                    .replace("%2", why)
+                    lambda: (
+                        self.tr("Backend %1 is not available on this worker: %2")
+                        .replace("%1", backend)
+                        .replace("%2", unavailable or self.tr("the worker did not offer it"))
+                    )
                 )
                 return outcome
             job = build_run(
@@ -435,19 +414,18 @@ class KernelsView(QWidget):
                 gpu_profile=self.selected_profile().key,
             )
             self.clear_results()
-            self._show_info(" ".join(hello.notes))
-            self._set_progress(0, job.combos(), "")
+            self._show_notes(hello)
+            self.run_row.set_progress(0, job.combos())
             outcome = await self.runs.run(job)
             return outcome
         except WorkerError as exc:
-            self._show_error(self.tr("Kernel worker: %1").replace("%1", str(exc)))
+            why = str(exc)
+            self._show_error(lambda: self.tr("Kernel worker: %1").replace("%1", why))
             return outcome
         finally:
             self.last_outcome = outcome
             if outcome == "cancelled":
-                self.progress_label.setText(
-                    self.tr("Cancelled after %1 rows.").replace("%1", str(len(self.rows)))
-                )
+                self.run_row.show_cancelled(len(self.rows))
             self._set_running(False)
             self.redraw()
 
@@ -488,10 +466,13 @@ class KernelsView(QWidget):
         self.rows = list(csv.rows)
         self.table.set_rows(self.rows)
         self.choices.follow(self.rows, csv.profile())
+        count = len(self.rows)
         self._show_info(
-            self.tr("Showing %1 measured rows from %2. Run replaces them with a new sweep.")
-            .replace("%1", str(len(self.rows)))
-            .replace("%2", str(csv.path))
+            lambda: (
+                self.tr("Showing %1 measured rows from %2. Run replaces them with a new sweep.")
+                .replace("%1", str(count))
+                .replace("%2", str(csv.path))
+            )
         )
         self.redraw()
 
@@ -574,7 +555,9 @@ class KernelsView(QWidget):
             self, self.tr("Export kernel results"), "kernels.csv", "CSV (*.csv)"
         )
         if path:
-            self._report_export(lambda: self.export_csv(path), self.tr("Wrote %1 rows to %2"), path)
+            self._report_export(
+                lambda: self.export_csv(path), lambda: self.tr("Wrote %1 rows to %2"), path
+            )
 
     def _export_charts_dialog(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Export charts to folder"))
@@ -583,14 +566,15 @@ class KernelsView(QWidget):
                 lambda: len(
                     self.export_charts(folder, ".png") + self.export_charts(folder, ".svg")
                 ),
-                self.tr("Wrote %1 chart files to %2"),
+                lambda: self.tr("Wrote %1 chart files to %2"),
                 folder,
             )
 
-    def _report_export(self, write: Callable[[], int], done: str, where: str) -> None:
+    def _report_export(self, write: Callable[[], int], done: Compose, where: str) -> None:
         try:
             count = write()
         except (OSError, ValueError) as exc:
-            self._show_error(self.tr("Export failed: %1").replace("%1", str(exc)))
+            why = str(exc)
+            self._show_error(lambda: self.tr("Export failed: %1").replace("%1", why))
             return
-        self._show_info(done.replace("%1", str(count)).replace("%2", where))
+        self._show_info(lambda: done().replace("%1", str(count)).replace("%2", where))

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.providers import ModelEntry, Provider
 from workbench.ui.provider_form import NOTE_STYLE
+from workbench.ui.retranslate import Retranslating
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 
@@ -42,21 +43,18 @@ def tokens_k(tokens: int) -> str:
     return f"{tokens // 1024}K" if tokens % 1024 == 0 else str(tokens)
 
 
-class ModelList(QGroupBox):
+class ModelList(Retranslating, QGroupBox):
     """Fetch button, search box and the list; checkable when the provider is editable."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setTitle(self.tr("Models"))
-        self.fetch_button = QPushButton(self.tr("Fetch models"))
-        self.fetch_button.setToolTip(self.tr("Ask the server for its list (GET /models)"))
+        self._facts: dict[str, Facts] = {}  # what each listed model's line says about it
+        self._listed: set[str] = set()  # the ids the server listed (empty: nothing fetched)
+        self.fetch_button = QPushButton()
         self.model_search = QLineEdit()
-        self.model_search.setAccessibleName(self.tr("Search models"))
-        self.model_search.setPlaceholderText(self.tr("Search models"))
         self.model_search.setClearButtonEnabled(True)
         self.model_search.textChanged.connect(self._filter)
         self.models = QListWidget()
-        self.models.setAccessibleName(self.tr("Models"))
         self.models.setMinimumHeight(120)
         top = QHBoxLayout()
         top.addWidget(self.fetch_button)
@@ -64,28 +62,37 @@ class ModelList(QGroupBox):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.models, 1)
-        hint = QLabel(
+        self.hint = QLabel()
+        self.hint.setStyleSheet(NOTE_STYLE)
+        layout.addWidget(self.hint)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text in the language installed; the checked models and the search stay."""
+        self.setTitle(self.tr("Models"))
+        self.fetch_button.setText(self.tr("Fetch models"))
+        self.fetch_button.setToolTip(self.tr("Ask the server for its list (GET /models)"))
+        self.model_search.setAccessibleName(self.tr("Search models"))
+        self.model_search.setPlaceholderText(self.tr("Search models"))
+        self.models.setAccessibleName(self.tr("Models"))
+        self.hint.setText(
             self.tr("Checked models are saved with the provider and offered in the panes.")
         )
-        hint.setStyleSheet(NOTE_STYLE)
-        layout.addWidget(hint)
+        for row in range(self.models.count()):
+            item = self.models.item(row)
+            item.setText(self._line(item.data(ID_ROLE)))
+        self._filter(self.model_search.text())
 
     def fill(
         self, ids: list[str], checked: list[str], editable: bool, facts: Callable[[str], Facts]
     ) -> None:
         """The server's ids (and the checked ones it does not list) with attention and context."""
         self.models.clear()
-        listed = set(ids)
-        for model_id in list(ids) + [m for m in checked if m not in listed]:
-            found = facts(model_id)
-            parts = [found.attention or "?"]
-            if found.context_window:
-                parts.append(self.tr("%1 ctx").replace("%1", tokens_k(found.context_window)))
-            if not found.in_catalog:
-                parts.append(self.tr("not in the catalog"))
-            if ids and model_id not in listed:
-                parts.append(self.tr("not listed by the server"))
-            item = QListWidgetItem(f"{model_id}    {' · '.join(parts)}")
+        self._listed = set(ids)
+        listed = [*ids, *(m for m in checked if m not in self._listed)]
+        self._facts = {model_id: facts(model_id) for model_id in listed}
+        for model_id in listed:
+            item = QListWidgetItem(self._line(model_id))
             item.setData(ID_ROLE, model_id)
             if editable:
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
@@ -93,6 +100,18 @@ class ModelList(QGroupBox):
                 item.setCheckState(state)
             self.models.addItem(item)
         self._filter(self.model_search.text())
+
+    def _line(self, model_id: str) -> str:
+        """A model's line: its id, attention, context window and what the list knows of it."""
+        found = self._facts[model_id]
+        parts = [found.attention or "?"]
+        if found.context_window:
+            parts.append(self.tr("%1 ctx").replace("%1", tokens_k(found.context_window)))
+        if not found.in_catalog:
+            parts.append(self.tr("not in the catalog"))
+        if self._listed and model_id not in self._listed:
+            parts.append(self.tr("not listed by the server"))
+        return f"{model_id}    {' · '.join(parts)}"
 
     def checked_ids(self) -> list[str]:
         out = []

@@ -9,6 +9,7 @@ for a line it cannot parse), never echoing what may be a key pasted into the wro
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
@@ -38,17 +39,18 @@ from workbench.core.providers import (
     normalize_base_url,
 )
 from workbench.core.secrets import is_env_var_name, parse_env_reference, redact
+from workbench.ui.live_label import LiveLabel
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import show_status
 
 NOTE_STYLE = "color: palette(mid);"
 
 
-class ProviderForm(QGroupBox):
+class ProviderForm(Retranslating, QGroupBox):
     """The editable fields of one provider; the panel disables it for the built-in one."""
 
     def __init__(self, keyring_ok: bool, keyring_why: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setTitle(self.tr("Provider"))
         self._keyring_ok, self._keyring_why = keyring_ok, keyring_why
         self.form = QFormLayout(self)
         self._build_address()
@@ -56,66 +58,48 @@ class ProviderForm(QGroupBox):
         self._build_key()
         self._build_headers_and_timeouts()
         self._build_proxy_and_tls()
-        self._on_key_source()
+        self.retranslate()
         self._on_proxy_mode()
         self._on_tls(True)
 
-    # ---- building ----
+    # ---- building (the texts are set in retranslate) ----
 
     def _build_address(self) -> None:
         self.name_edit = QLineEdit()
-        self.name_edit.setPlaceholderText(self.tr("a short name, e.g. deepseek"))
-        self.form.addRow(self.tr("Name"), self.name_edit)
+        self._row(self.name_edit)
         self.base_url_edit = QLineEdit()
         self.base_url_edit.setPlaceholderText("https://host/v1")
         self.base_url_edit.editingFinished.connect(self._preview_url_notes)
-        self.form.addRow(self.tr("Base URL"), self.base_url_edit)
-        self.url_notes = QLabel()
+        self._row(self.base_url_edit)
+        self.url_notes = LiveLabel()  # composed again on a language switch
         self.url_notes.setWordWrap(True)
         self.url_notes.setStyleSheet(NOTE_STYLE)
         self.form.addRow("", self.url_notes)
 
     def _build_protocol(self) -> None:
         self.protocol = QComboBox()
-        self.protocol.setAccessibleName(self.tr("Protocol"))
-        for protocol, label in (
-            ("chat", self.tr("OpenAI chat completions (POST /chat/completions)")),
-            ("responses", self.tr("OpenAI Responses (POST /responses)")),
-            ("anthropic", self.tr("Anthropic Messages (POST /messages)")),
-        ):
-            self.protocol.addItem(label, protocol)
+        for protocol in ("chat", "responses", "anthropic"):
+            self.protocol.addItem("", protocol)
         self.protocol.currentIndexChanged.connect(self._on_protocol)
-        self.form.addRow(self.tr("Protocol"), self.protocol)
+        self._row(self.protocol)
         self.auth = QComboBox()
-        self.auth.setAccessibleName(self.tr("Auth header"))
         self.auth.addItem("Authorization: Bearer …", "bearer")  # header names: never translated
         self.auth.addItem("x-api-key: …", "x-api-key")
-        self.auth.setToolTip(
-            self.tr("How the key is sent; it follows the protocol unless you change it")
-        )
-        self.form.addRow(self.tr("Auth header"), self.auth)
+        self._row(self.auth)
 
     def _build_key(self) -> None:
         self.key_source = QComboBox()
-        for source, label in (
-            ("env", self.tr("Environment variable")),
-            ("keyring", self.tr("OS keyring")),
-            ("session", self.tr("This session only (typed, never saved)")),
-            ("none", self.tr("No key")),
-        ):
-            self.key_source.addItem(label, source)
+        for source in ("env", "keyring", "session", "none"):
+            self.key_source.addItem("", source)
         self.key_source.currentIndexChanged.connect(self._on_key_source)
-        self.form.addRow(self.tr("Key from"), self.key_source)
+        self._row(self.key_source)
         self.key_env = QLineEdit()
-        self.key_env.setPlaceholderText(self.tr("variable name, e.g. DEEPSEEK_API_KEY"))
-        self.form.addRow(self.tr("Variable"), self.key_env)
+        self._row(self.key_env)
         self.key_account = QLineEdit()
-        self.key_account.setPlaceholderText(self.tr("keyring account (default: the name)"))
-        self.form.addRow(self.tr("Account"), self.key_account)
+        self._row(self.key_account)
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_edit.setPlaceholderText(self.tr("paste the key; it is never shown or written"))
-        self.form.addRow(self.tr("Key"), self.key_edit)
+        self._row(self.key_edit)
         self.key_note = QLabel()
         self.key_note.setWordWrap(True)
         self.key_note.setStyleSheet(NOTE_STYLE)
@@ -131,51 +115,135 @@ class ProviderForm(QGroupBox):
 
     def _build_headers_and_timeouts(self) -> None:
         self.headers_edit = QPlainTextEdit()
-        self.headers_edit.setPlaceholderText(
-            self.tr("one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}")
-        )
         self.headers_edit.setFixedHeight(64)
-        self.form.addRow(self.tr("Extra headers"), self.headers_edit)
+        self._row(self.headers_edit)
         self.first_token = QDoubleSpinBox()
         self.stall = QDoubleSpinBox()
         for spin in (self.first_token, self.stall):
             spin.setRange(1.0, 3600.0)
             spin.setDecimals(0)
-            spin.setSuffix(self.tr(" s"))
+        self.first_token_label, self.stall_label = QLabel(), QLabel()
         timeouts = QHBoxLayout()
-        timeouts.addWidget(QLabel(self.tr("first token")))
+        timeouts.addWidget(self.first_token_label)
         timeouts.addWidget(self.first_token)
-        timeouts.addWidget(QLabel(self.tr("stall")))
+        timeouts.addWidget(self.stall_label)
         timeouts.addWidget(self.stall)
         timeouts.addStretch(1)
-        self.form.addRow(self.tr("Timeouts"), timeouts)
+        self.timeouts = timeouts
+        self._row(timeouts)
 
     def _build_proxy_and_tls(self) -> None:
         self.proxy_mode = QComboBox()
-        self.proxy_mode.setAccessibleName(self.tr("Proxy"))
-        self.proxy_mode.addItem(self.tr("System (*_PROXY; loopback always direct)"), "system")
-        self.proxy_mode.addItem(self.tr("None (direct)"), "none")
-        self.proxy_mode.addItem(self.tr("This proxy URL"), "url")
+        for mode in ("system", "none", "url"):
+            self.proxy_mode.addItem("", mode)
         self.proxy_url = QLineEdit()
-        self.proxy_url.setAccessibleName(self.tr("Proxy URL"))
         self.proxy_url.setPlaceholderText("http://proxy:3128")
         self.proxy_mode.currentIndexChanged.connect(self._on_proxy_mode)
         proxy = QHBoxLayout()
         proxy.addWidget(self.proxy_mode)
         proxy.addWidget(self.proxy_url, 1)
-        self.form.addRow(self.tr("Proxy"), proxy)
-        self.verify_tls = QCheckBox(self.tr("Verify TLS certificates"))
+        self.proxy = proxy
+        self._row(proxy)
+        self.verify_tls = QCheckBox()
         self.verify_tls.toggled.connect(self._on_tls)
         self.form.addRow("", self.verify_tls)
-        self.tls_warning = QLabel(
+        self.tls_warning = QLabel()
+        self.tls_warning.setWordWrap(True)
+        show_status(self.tls_warning, "failed", bold=True)  # a danger, not a hint
+        self.form.addRow("", self.tls_warning)
+
+    # ---- texts ----
+
+    def _row(self, field: QWidget | QHBoxLayout) -> None:
+        """A row with a label of its own (the field's name for a screen reader), its text set
+        in retranslate."""
+        label = QLabel()
+        if isinstance(field, QWidget):
+            label.setBuddy(field)  # as addRow(text, field) does; a label widget gets none
+        self.form.addRow(label, field)
+
+    def _label(self, field: QWidget | QHBoxLayout, text: str) -> None:
+        cast(QLabel, self.form.labelForField(field)).setText(text)
+
+    def _item_texts(self, combo: QComboBox, texts: dict[str, str]) -> None:
+        """The items' texts by their data; the chosen item stays chosen."""
+        for data, text in texts.items():
+            combo.setItemText(combo.findData(data), text)
+
+    def retranslate(self) -> None:
+        """Every text of the form in the language installed; the values typed stay."""
+        self.setTitle(self.tr("Provider"))
+        self._label(self.name_edit, self.tr("Name"))
+        self.name_edit.setPlaceholderText(self.tr("a short name, e.g. deepseek"))
+        self._label(self.base_url_edit, self.tr("Base URL"))
+        self._retranslate_protocol()
+        self._retranslate_key()
+        self.headers_edit.setPlaceholderText(
+            self.tr("one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}")
+        )
+        self._label(self.headers_edit, self.tr("Extra headers"))
+        for spin in (self.first_token, self.stall):
+            spin.setSuffix(self.tr(" s"))
+        self.first_token_label.setText(self.tr("first token"))
+        self.stall_label.setText(self.tr("stall"))
+        self._label(self.timeouts, self.tr("Timeouts"))
+        self._retranslate_proxy_and_tls()
+
+    def _retranslate_protocol(self) -> None:
+        self.protocol.setAccessibleName(self.tr("Protocol"))
+        self._item_texts(
+            self.protocol,
+            {
+                "chat": self.tr("OpenAI chat completions (POST /chat/completions)"),
+                "responses": self.tr("OpenAI Responses (POST /responses)"),
+                "anthropic": self.tr("Anthropic Messages (POST /messages)"),
+            },
+        )
+        self._label(self.protocol, self.tr("Protocol"))
+        self.auth.setAccessibleName(self.tr("Auth header"))
+        self.auth.setToolTip(
+            self.tr("How the key is sent; it follows the protocol unless you change it")
+        )
+        self._label(self.auth, self.tr("Auth header"))
+
+    def _retranslate_key(self) -> None:
+        self._item_texts(
+            self.key_source,
+            {
+                "env": self.tr("Environment variable"),
+                "keyring": self.tr("OS keyring"),
+                "session": self.tr("This session only (typed, never saved)"),
+                "none": self.tr("No key"),
+            },
+        )
+        self._label(self.key_source, self.tr("Key from"))
+        self.key_env.setPlaceholderText(self.tr("variable name, e.g. DEEPSEEK_API_KEY"))
+        self._label(self.key_env, self.tr("Variable"))
+        self.key_account.setPlaceholderText(self.tr("keyring account (default: the name)"))
+        self._label(self.key_account, self.tr("Account"))
+        self.key_edit.setPlaceholderText(self.tr("paste the key; it is never shown or written"))
+        self._label(self.key_edit, self.tr("Key"))
+        self._on_key_source()  # the key field's placeholder and the note of the chosen source
+
+    def _retranslate_proxy_and_tls(self) -> None:
+        self.proxy_mode.setAccessibleName(self.tr("Proxy"))
+        self._item_texts(
+            self.proxy_mode,
+            {
+                "system": self.tr("System (*_PROXY; loopback always direct)"),
+                "none": self.tr("None (direct)"),
+                "url": self.tr("This proxy URL"),
+            },
+        )
+        self.proxy_url.setAccessibleName(self.tr("Proxy URL"))
+        self._label(self.proxy, self.tr("Proxy"))
+        self.verify_tls.setText(self.tr("Verify TLS certificates"))
+        self.tls_warning.setText(
             self.tr(
                 "TLS certificate verification is OFF: anyone on the network path can read the "
                 "key and the traffic. Turn it back on unless this is a lab."
             )
         )
-        self.tls_warning.setWordWrap(True)
-        show_status(self.tls_warning, "failed", bold=True)  # a danger, not a hint
-        self.form.addRow("", self.tls_warning)
 
     # ---- showing ----
 
@@ -254,7 +322,8 @@ class ProviderForm(QGroupBox):
         try:
             normalized = normalize_base_url(text)
         except ValueError as exc:
-            self.url_notes.setText(redact(str(exc)))
+            message = redact(str(exc))  # the core's words
+            self.url_notes.show_text(lambda: message)
             return
         self.show_url_notes(normalized.url, normalized.notes)
 
@@ -263,8 +332,10 @@ class ProviderForm(QGroupBox):
         if not notes:
             self.url_notes.clear()
             return
-        self.url_notes.setText(
-            redact(self.tr("Saved as %1 — %2").replace("%1", url).replace("%2", "; ".join(notes)))
+        self.url_notes.show_text(
+            lambda: redact(
+                self.tr("Saved as %1 — %2").replace("%1", url).replace("%2", "; ".join(notes))
+            )
         )
 
     # ---- reading ----

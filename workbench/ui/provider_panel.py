@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
     QHBoxLayout,
-    QLabel,
     QListWidget,
     QListWidgetItem,
     QMenu,
@@ -40,6 +39,7 @@ from workbench.core.providers import KeyRef, ModelEntry, Provider
 from workbench.core.secrets import KeyUnavailable, redact
 from workbench.ui.connection_test import ConnectionTest
 from workbench.ui.import_preview import ImportPreviewDialog
+from workbench.ui.live_label import Compose, LiveLabel
 from workbench.ui.model_list import ModelList
 from workbench.ui.provider_controller import (
     LOCAL_PROVIDER,
@@ -48,6 +48,7 @@ from workbench.ui.provider_controller import (
     ProviderController,
 )
 from workbench.ui.provider_form import ProviderForm
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import mark_item, show_status
 
 # What the core raises for the user's input or the world; shown in the status line. Anything
@@ -56,7 +57,16 @@ EXPECTED_ERRORS = (ConfigImportError, KeyUnavailable, ValueError, OSError, Model
 NAME_ROLE = Qt.ItemDataRole.UserRole
 
 
-class ProviderPanel(QWidget):
+def _redacted(message: str | BaseException | Compose) -> Compose:
+    """How the status line composes `message`, keys redacted: a fixed text (the core's words)
+    or one composed in the language shown."""
+    if isinstance(message, (str, BaseException)):
+        text = redact(str(message))
+        return lambda: text
+    return lambda: redact(message())
+
+
+class ProviderPanel(Retranslating, QWidget):
     """Providers: the built-in one first (read-only), then the saved ones, and an editor."""
 
     providers_changed = Signal(object)  # dict[str, Provider], after save / remove / import
@@ -71,6 +81,7 @@ class ProviderPanel(QWidget):
         self._keyring_ok, self._keyring_why = controller.keyring()
 
         self._build()
+        self.retranslate()
         controller.changed.connect(self._on_controller_changed)
         if controller.session is not None:
             controller.session.local_provider_ready.connect(self._on_local_ready)
@@ -88,7 +99,7 @@ class ProviderPanel(QWidget):
         self.model_list.fetch_button.clicked.connect(self.on_fetch_models)
         self.connection_test = ConnectionTest()
         self._expose_parts()
-        self.status = QLabel()
+        self.status = LiveLabel()  # composed again on a language switch
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         editor = QWidget()
@@ -116,15 +127,13 @@ class ProviderPanel(QWidget):
     def _build_list(self) -> QWidget:
         """The providers, and Add / Remove / Import under them."""
         self.list = QListWidget()
-        self.list.setAccessibleName(self.tr("Saved providers"))
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.currentItemChanged.connect(self._on_current_changed)
-        self.add_button = QPushButton(self.tr("Add"))
-        self.remove_button = QPushButton(self.tr("Remove"))
-        self.import_button = QPushButton(self.tr("Import…"))
+        self.add_button, self.remove_button = QPushButton(), QPushButton()
+        self.import_button = QPushButton()
         menu = QMenu(self.import_button)
-        menu.addAction(self.tr("From a config file…"), self._choose_import_file)
-        menu.addAction(self.tr("From a folder (home or tool folder)…"), self._choose_import_folder)
+        self.import_file_action = menu.addAction("", self._choose_import_file)
+        self.import_folder_action = menu.addAction("", self._choose_import_folder)
         self.import_button.setMenu(menu)
         self.add_button.clicked.connect(self.new_provider)
         self.remove_button.clicked.connect(self.on_remove)
@@ -140,13 +149,10 @@ class ProviderPanel(QWidget):
 
     def _build_actions(self) -> QHBoxLayout:
         """Save and Test connection, under the form and the model list."""
-        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button = QPushButton()
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.on_save)
-        self.test_button = QPushButton(self.tr("Test connection"))
-        self.test_button.setToolTip(
-            self.tr("Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream")
-        )
+        self.test_button = QPushButton()
         self.test_button.clicked.connect(self.on_test_connection)
         actions = QHBoxLayout()
         actions.addWidget(self.save_button)
@@ -175,6 +181,22 @@ class ProviderPanel(QWidget):
         self.models = models.models
         self.doctor_summary = test.doctor_summary
         self.checks_table = test.checks_table
+
+    def retranslate(self) -> None:
+        """The panel's own texts in the language installed: the list, its buttons and the
+        status line; the form, the models and the connection test do their own."""
+        self.list.setAccessibleName(self.tr("Saved providers"))
+        self.add_button.setText(self.tr("Add"))
+        self.remove_button.setText(self.tr("Remove"))
+        self.import_button.setText(self.tr("Import…"))
+        self.import_file_action.setText(self.tr("From a config file…"))
+        self.import_folder_action.setText(self.tr("From a folder (home or tool folder)…"))
+        self.save_button.setText(self.tr("Save"))
+        self.test_button.setText(self.tr("Test connection"))
+        self.test_button.setToolTip(
+            self.tr("Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream")
+        )
+        self.refresh_list()  # the built-in provider's entry; the selection stays
 
     # ---- the list ----
 
@@ -255,7 +277,9 @@ class ProviderPanel(QWidget):
         self.show_provider(Provider(name, "", KeyRef("env")), saved=False)
         self.name_edit.setFocus()
         self.name_edit.selectAll()
-        self._info(self.tr("New provider: fill in the base URL and where its key comes from."))
+        self._info(
+            lambda: self.tr("New provider: fill in the base URL and where its key comes from.")
+        )
 
     def show_provider(self, provider: Provider, saved: bool = True) -> None:
         self._editing = provider.name if saved else None
@@ -314,13 +338,15 @@ class ProviderPanel(QWidget):
 
     # ---- status ----
 
-    def _error(self, message: str | BaseException) -> None:
+    def _error(self, message: str | BaseException | Compose) -> None:
+        """An error in the status line: the core's words as they are, or a text composed in
+        the language shown (again at each switch)."""
         show_status(self.status, "failed")
-        self.status.setText(redact(str(message)))
+        self.status.show_text(_redacted(message))
 
-    def _info(self, message: str) -> None:
+    def _info(self, message: Compose) -> None:
         show_status(self.status, None)
-        self.status.setText(redact(message))
+        self.status.show_text(_redacted(message))
 
     # ---- actions (async: the widget awaits the controller and shows the outcome) ----
 
@@ -346,13 +372,18 @@ class ProviderPanel(QWidget):
         self._select(saved.name, load=False)
         self.show_provider(saved)
         self.provider_form.show_url_notes(saved.base_url, notes)
-        message = self.tr("Saved '%1' to %2.").replace("%1", saved.name).replace("%2", str(path))
-        message = " ".join([message, *self.controller.notices])  # a broken file kept aside
-        if saved.key.source == "env":
-            if not os.environ.get(saved.key.name, "").strip():
-                message += " " + self.tr(
+        notices = list(self.controller.notices)  # a broken file kept aside
+        unset = saved.key.source == "env" and not os.environ.get(saved.key.name, "").strip()
+
+        def message() -> str:
+            saved_to = self.tr("Saved '%1' to %2.").replace("%1", saved.name)
+            text = " ".join([saved_to.replace("%2", str(path)), *notices])
+            if unset:
+                text += " " + self.tr(
                     "Note: $%1 is not set in this app's environment yet."
                 ).replace("%1", saved.key.name)
+            return text
+
         self._info(message)
         return True
 
@@ -380,7 +411,7 @@ class ProviderPanel(QWidget):
         try:
             await self._wait_for(box)
             if box.clickedButton() is not box.button(QMessageBox.StandardButton.Yes):
-                self._info(self.tr("Nothing removed."))
+                self._info(lambda: self.tr("Nothing removed."))
                 return False
             await self.controller.remove(name)
         except EXPECTED_ERRORS as exc:
@@ -392,8 +423,8 @@ class ProviderPanel(QWidget):
             self.remove_button.setEnabled(self._editing is not None)
         self._editing = None
         self._select(LOCAL_PROVIDER)
-        removed = self.tr("Removed '%1'.").replace("%1", name)
-        self._info(" ".join([removed, *self.controller.notices]))
+        notices = list(self.controller.notices)
+        self._info(lambda: " ".join([self.tr("Removed '%1'.").replace("%1", name), *notices]))
         return True
 
     def _choose_import_file(self) -> None:
@@ -421,7 +452,7 @@ class ProviderPanel(QWidget):
         """Preview what `path` holds in a dialog; save only when the user presses Save."""
         self.import_button.setEnabled(False)
         try:
-            self._info(self.tr("Reading %1…").replace("%1", str(path)))
+            self._info(lambda: self.tr("Reading %1…").replace("%1", str(path)))
             preview = await self.controller.preview_import(path)
             dialog = ImportPreviewDialog(preview, self.controller.model_facts, self)
             self.import_dialog = dialog
@@ -431,7 +462,7 @@ class ProviderPanel(QWidget):
                 self.import_dialog = None
                 dialog.deleteLater()
             if not accepted:
-                self._info(self.tr("Import cancelled: nothing saved."))
+                self._info(lambda: self.tr("Import cancelled: nothing saved."))
                 return False
             saved_to = await self.controller.apply_import(preview)
         except EXPECTED_ERRORS as exc:
@@ -441,10 +472,17 @@ class ProviderPanel(QWidget):
             self.import_button.setEnabled(True)
         names = ", ".join(p.name for p in preview.plan.providers)
         if saved_to is None:
-            self._info(self.tr("Nothing new to save: %1 already saved.").replace("%1", names))
+            self._info(
+                lambda: self.tr("Nothing new to save: %1 already saved.").replace("%1", names)
+            )
         else:
-            message = self.tr("Imported %1 to %2.").replace("%1", names)
-            self._info(" ".join([message.replace("%2", str(saved_to)), *self.controller.notices]))
+            where, notices = str(saved_to), list(self.controller.notices)
+
+            def message() -> str:
+                imported = self.tr("Imported %1 to %2.").replace("%1", names)
+                return " ".join([imported.replace("%2", where), *notices])
+
+            self._info(message)
         if preview.plan.providers:
             self._select(preview.plan.providers[0].name)
         return True
@@ -467,14 +505,14 @@ class ProviderPanel(QWidget):
         """Run the doctor on the provider in the form and show its checks."""
         self.test_button.setEnabled(False)
         self.connection_test.clear()
-        self.doctor_summary.setText(self.tr("Testing the connection…"))
+        self.connection_test.show_phase(lambda: self.tr("Testing the connection…"))
         try:
             provider = self._provider_for_network()
             report = await self.controller.diagnose(
                 provider, key_text=self.key_edit.text(), model=self.model_list.model_to_test()
             )
         except EXPECTED_ERRORS as exc:
-            self.doctor_summary.setText(self.tr("Not run."))
+            self.connection_test.show_phase(lambda: self.tr("Not run."))
             self._error(exc)
             return None
         finally:
@@ -490,10 +528,12 @@ class ProviderPanel(QWidget):
         """The report in the connection test, and its counts in the status line."""
         ok, failed, skipped = self.connection_test.show_report(report)
         self._info(
-            self.tr("Connection test: %1 passed, %2 failed, %3 skipped.")
-            .replace("%1", str(ok))
-            .replace("%2", str(failed))
-            .replace("%3", str(skipped))
+            lambda: (
+                self.tr("Connection test: %1 passed, %2 failed, %3 skipped.")
+                .replace("%1", str(ok))
+                .replace("%2", str(failed))
+                .replace("%3", str(skipped))
+            )
         )
 
     def check_row(self, name: str) -> tuple[str, str, str] | None:
@@ -507,7 +547,7 @@ class ProviderPanel(QWidget):
     async def fetch_models(self) -> list[str] | None:
         """Ask the server for its model list and show it, saved models kept checked."""
         self.fetch_button.setEnabled(False)
-        self._info(self.tr("Asking the server for its models…"))
+        self._info(lambda: self.tr("Asking the server for its models…"))
         local = self.showing_local
         try:
             provider = self._provider_for_network()
@@ -519,9 +559,11 @@ class ProviderPanel(QWidget):
             self.fetch_button.setEnabled(True)
         self._fill_models(ids, [] if local else self.model_list.checked_ids(), editable=not local)
         self._info(
-            self.tr("%1 model(s) listed by %2.")
-            .replace("%1", str(len(ids)))
-            .replace("%2", provider.base_url)
+            lambda: (
+                self.tr("%1 model(s) listed by %2.")
+                .replace("%1", str(len(ids)))
+                .replace("%2", provider.base_url)
+            )
         )
         return ids
 
