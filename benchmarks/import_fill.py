@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,29 @@ class Phases:
 
         setattr(owner, name, timed)
 
+    def watch_gc(self) -> Callable[[str, dict[str, Any]], None]:
+        """Full collections as spans of their own (they stop every thread); returns the hook."""
+        started: list[float] = []
+
+        def on_gc(phase: str, info: dict[str, Any]) -> None:
+            if phase == "start":
+                started[:] = [time.perf_counter()]
+            elif started and info.get("generation") == 2:
+                thread = (
+                    "gui" if threading.current_thread() is threading.main_thread() else "worker"
+                )
+                seconds = time.perf_counter() - started[0]
+                self.spans.append(("full GC", thread, started[0], seconds))
+
+        gc.callbacks.append(on_gc)
+        return on_gc
+
+    def gc_pauses(self, since: float) -> list[tuple[float, float, str]]:
+        """(ms, at s, thread) of each full collection, longest first."""
+        pauses = [(round(d * 1000), round(s - since, 2), th) for lb, th, s, d in self.spans
+                  if lb == "full GC"]  # fmt: skip
+        return sorted(pauses, reverse=True)
+
     def totals(self) -> dict[str, float]:
         out: dict[str, float] = {}
         for label, thread, _start, seconds in self.spans:
@@ -123,13 +147,30 @@ class GapProbe:
         return sorted(gaps, reverse=True)[:count]
 
 
+class StallSampler(threading.Thread):
+    """--stacks: while the GUI thread's timer has not ticked for 100 ms, print where the GUI
+    thread is (sampled every 50 ms): what a gap nothing wrapped accounts for is doing."""
+
+    def __init__(self, probe: GapProbe) -> None:
+        super().__init__(daemon=True)
+        self.probe, self.running = probe, True
+
+    def run(self) -> None:
+        gui = threading.main_thread().ident
+        while self.running:
+            time.sleep(0.05)
+            if self.probe.ticks and time.perf_counter() - self.probe.ticks[-1] > 0.1:
+                frame = sys._current_frames().get(gui)
+                lines = traceback.format_stack(frame, limit=6) if frame else []
+                print("GUI thread stalled at:\n" + "".join(lines[-6:]))
+
+
 def _instrument(window: MainWindow, phases: Phases) -> None:
     history = window.history_view
     phases.wrap(history_module, "read_files", "read file")
     phases.wrap(history_module, "store_files_at", "store rows")
-    for name in dir(history_module):  # the import's newer worker functions, whatever their name
-        if name.startswith("load_") and callable(getattr(history_module, name)):
-            phases.wrap(history_module, name, f"{name}")
+    if hasattr(history_module, "store_and_load"):  # the rows read back on the worker thread
+        phases.wrap(history_module, "store_and_load", "store and read back rows")
     phases.wrap(history, "_show_imported", "show imported (all)")
     phases.wrap(history, "refresh", "history list")
     phases.wrap(window.session, "load_run", "load rows from history")
@@ -137,6 +178,19 @@ def _instrument(window: MainWindow, phases: Phases) -> None:
     phases.wrap(window.results_view, "set_results", "results table")
     phases.wrap(window.sweep_view, "flush", "sweep chart")
     phases.wrap(window, "refresh_summary", "summary")
+    optional = [  # the parts of the fill that newer code does apart (absent before the change)
+        (window.results_view.requests_model, "_fill", "results rows formatted: sort"),
+        (window.results_view.requests_model, "_resort", "results sort"),
+        (window.summary_view, "set_report", "summary pages"),
+    ]
+    for owner, name, label in optional:
+        if hasattr(owner, name):
+            phases.wrap(owner, name, label)
+
+
+def _summarised(window: MainWindow) -> tuple[str, ...]:
+    document = window.summary_view.document
+    return () if document is None else document.report.models
 
 
 async def _until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
@@ -156,11 +210,15 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     await asyncio.sleep(0.3)  # the first paints
     phases, probe = Phases(), GapProbe()
     _instrument(window, phases)
+    hook = phases.watch_gc()
     model = json.loads(big.read_text())["model_id"]
     history = window.history_view
     window.tabs.setCurrentWidget(history)
     await asyncio.sleep(0.05)
     probe.start()
+    sampler = StallSampler(probe)
+    if args.stacks:
+        sampler.start()
     started = time.perf_counter()
     task = history.import_paths([str(big)])
     assert task is not None
@@ -173,7 +231,7 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     checks = [
         (window.sweep_view, lambda: model in window.sweep_view.legend.text()),
         (window.results_view, lambda: len(window.results_view.results) == args.requests),
-        (window.summary_view, lambda: model in window.summary_view.document.report.models),
+        (window.summary_view, lambda: model in _summarised(window)),
         (history, lambda: history.table.rowCount() == 1),
     ]
     for tab, check in checks:
@@ -184,7 +242,9 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     done = time.perf_counter()
     await asyncio.sleep(0.1)
     probe.stop()
+    sampler.running = False
     worst = probe.worst()
+    gc.callbacks.remove(hook)
     window.close()
     await session.close()
     return {
@@ -198,6 +258,7 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         "worst_gap_inside": phases.inside(worst[0][1], worst[0][2]),
         "tab_filled_at_s": filled,
         "phases_s": phases.totals(),
+        "full_gc_ms_at_s": phases.gc_pauses(started)[:5],
     }
 
 
@@ -205,25 +266,15 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--requests", type=int, default=20_000)
     p.add_argument("--label", default="", help="a note for the record (before / after)")
+    p.add_argument("--stacks", action="store_true", help="print the GUI thread's stack in gaps")
     p.add_argument("--quick", action="store_true", help="print only, record nothing")
     args = p.parse_args()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setQuitOnLastWindowClosed(False)
-    gc_pauses: list[float] = []
-    started: list[float] = []
-
-    def on_gc(phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            started[:] = [time.perf_counter()]
-        elif started and info.get("generation") == 2:
-            gc_pauses.append(round((time.perf_counter() - started[0]) * 1000, 1))
-
-    gc.callbacks.append(on_gc)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["WORKBENCH_DATA_DIR"] = tmp
         os.environ["WORKBENCH_CONFIG_DIR"] = tmp
         figures = qasync.run(_measure(args, Path(tmp)))
-    figures["full_gc_pauses_ms"] = sorted(gc_pauses)[-5:]
     lines = [f"- {k}: {v}" for k, v in figures.items()]
     ok = (
         figures["longest_gui_gap_ms"] < GAP_GOAL_S * 1000
