@@ -182,6 +182,9 @@ def _instrument(window: MainWindow, phases: Phases) -> None:
         (window.results_view.requests_model, "_fill", "results rows formatted: sort"),
         (window.results_view.requests_model, "_resort", "results sort"),
         (window.summary_view, "set_report", "summary pages"),
+        (window.shown_runs, "add_imported", "shown runs take the rows"),
+        (window.sweep_view, "extend", "sweep takes the rows"),
+        (window.results_view.requests_model, "set_results", "results model reset"),
     ]
     for owner, name, label in optional:
         if hasattr(owner, name):

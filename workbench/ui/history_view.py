@@ -54,6 +54,7 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("HistoryView", "calibration / warm-up"),
 )
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole
+PAINT_FIRST_S = 0.03
 
 
 def store_and_load(
@@ -217,6 +218,9 @@ class HistoryView(Retranslating, QWidget):
     ) -> None:
         if previous is not None:  # one import at a time: two would both add a new file's run
             await asyncio.wait([previous])
+        # the paints already asked for (the status line's, a window's first) go first: the
+        # parse's Python would hold the GIL against each of their Qt calls
+        await asyncio.sleep(PAINT_FIRST_S)
         try:
             read = await asyncio.to_thread(read_files, paths)
             if store.in_memory:  # a memory database lives in this thread's connection only
