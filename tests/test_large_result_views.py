@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from gui_driver import run_for, until
-from PySide6.QtCore import QItemSelectionModel, QPoint, Qt
+from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, QTimer
 
 from workbench.core.csv_export import COLUMNS
 from workbench.core.results import RequestResult
@@ -181,3 +181,36 @@ def test_only_the_newest_of_two_large_jobs_is_delivered(loop) -> None:
     assert delivered == ["second"]
     latest.run(lambda: work("small"), LARGE - 1, delivered.append)  # small: done at once
     assert delivered == ["second", "small"]
+
+
+def test_a_large_sweep_is_drawn_while_a_live_run_keeps_adding_rows(qtbot, loop) -> None:
+    """Rows arriving faster than 20,000 are summarised do not hold the chart back: the
+    summaries made are drawn, and the rows that came meanwhile are summarised next."""
+    view = SweepView()
+    qtbot.addWidget(view)
+    view.show()
+    view.extend([_row(i, model="big") for i in range(20_000)])
+    added: list[int] = []
+    drawn_while_adding: list[bool] = []
+
+    def add_one() -> None:
+        if len(added) < 30:  # one row every 100 ms for 3 s
+            added.append(len(added))
+            view.add(_row(10**6 + len(added), model="big", length=4096))
+            drawn_while_adding.append("big" in view.legend.text())
+
+    timer = QTimer()
+    timer.setInterval(100)
+    timer.timeout.connect(add_one)
+    timer.start()
+    run_for(loop, until(lambda: len(added) == 30), 30)
+    timer.stop()
+    assert any(drawn_while_adding)  # drawn before the last row came
+
+    def drawn_lengths() -> list[int]:
+        items = view.plots["ttft_ms"].plotItem.listDataItems()
+        return [round(10**x) for i in items if i.name() == "big" for x in i.getData()[0]]
+
+    run_for(loop, until(lambda: drawn_lengths() == [1024, 4096]), 30)  # the last rows too
+    late = statistics.median(100 + (10**6 + k) % 37 for k in range(1, 31))
+    assert view.series("ttft_ms")["big"][1][:2] == (4096, pytest.approx(late))

@@ -114,7 +114,7 @@ class ResultsView(QWidget):
         if self.view_mode.currentData() == "requests":
             self.requests_model.append(result)
             self.count.setText(self.tr("%1 requests").replace("%1", str(len(self.results))))
-        else:
+        elif not self.summarizing.pending:  # else the summaries in flight look again at their end
             self._rebuild()
 
     def shown_results(self) -> list[RequestResult]:
@@ -137,7 +137,11 @@ class ResultsView(QWidget):
     def _rebuild(self) -> None:
         if self.view_mode.currentData() == "aggregate":
             rows = list(self.results)
-            self.summarizing.run(lambda: aggregate_rows(rows), len(rows), self._set_aggregates)
+            self.summarizing.run(
+                lambda: aggregate_rows(rows),
+                len(rows),
+                lambda table: self._set_aggregates(table, len(rows)),
+            )
             self._show(self.aggregate_model)
         else:
             self.summarizing.cancel()
@@ -145,8 +149,10 @@ class ResultsView(QWidget):
             self._show(self.requests_model)
         self.count.setText(self.tr("%1 requests").replace("%1", str(len(self.results))))
 
-    def _set_aggregates(self, rows: list[list[str]]) -> None:
-        self.aggregate_model.set_rows(rows)
+    def _set_aggregates(self, table: list[list[str]], summarised: int) -> None:
+        self.aggregate_model.set_rows(table)
+        if summarised != len(self.results):  # rows a live run added meanwhile
+            self._rebuild()
 
 
 def aggregate_rows(results: Sequence[RequestResult]) -> Steps[list[list[str]]]:

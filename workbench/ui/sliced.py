@@ -63,8 +63,9 @@ class Latest(Generic[T]):
         self.task.add_done_callback(_report_failure)
 
     def cancel(self) -> None:
-        """Drop the work in flight."""
+        """Drop the work in flight (it stops at its next slice)."""
         self._generation += 1
+        self.task = None
 
     @property
     def pending(self) -> bool:

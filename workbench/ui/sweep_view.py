@@ -187,6 +187,7 @@ class SweepView(Retranslating, QWidget):
     def clear(self) -> None:
         self.results = []
         self._generation += 1
+        self.summarizing.cancel()
         self.imported.clear()
         self._stale = True
         self.flush()
@@ -195,6 +196,7 @@ class SweepView(Retranslating, QWidget):
         """Show these rows instead (a run's, read from the history); drawn when next shown."""
         self.results = list(results)
         self._generation += 1
+        self.summarizing.cancel()  # summaries of the rows before are of no use
         self._stale = True
         if self.isVisible():
             self.refresh()
@@ -224,6 +226,7 @@ class SweepView(Retranslating, QWidget):
         """Draw the results added since the last redraw, now (before an export, say)."""
         self._redraw_timer.stop()
         if self._stale:
+            self.summarizing.cancel()  # every row, now: slices in flight are dropped
             self._stale = False
             self._redraw()
 
@@ -231,8 +234,8 @@ class SweepView(Retranslating, QWidget):
         """Draw what changed: at once when the rows are few or summarised already; else once
         they are summarised, in slices (the window keeps painting meanwhile)."""
         self._redraw_timer.stop()
-        if not self._stale:
-            return
+        if not self._stale or self.summarizing.pending:
+            return  # the summaries in flight look again when they are made
         key = self._rows_key()
         if self._summaries is not None and self._summaries[0] == key:
             self.flush()
@@ -246,8 +249,14 @@ class SweepView(Retranslating, QWidget):
         self.summarizing.run(keyed, len(rows), self._summarized)
 
     def _summarized(self, value: tuple[tuple[int, int], str, Cells]) -> None:
+        """Sliced summaries made: drawn, though rows came meanwhile (a live sweep's rows may
+        come faster than thousands are summarised); those are summarised next."""
         self._summaries = value
-        self.flush()
+        self._stale = False
+        self._redraw()
+        if value[0] != self._rows_key():
+            self._stale = True
+            self._redraw_timer.start()
 
     def _rows_key(self) -> tuple[int, int]:
         # rows are only ever added to a list, or the list replaced (a new generation)
@@ -268,11 +277,14 @@ class SweepView(Retranslating, QWidget):
         super().hideEvent(event)
 
     def _summarised(self) -> tuple[str, Cells]:
-        """The axis and cells of the rows as they are now: summarised here when not yet."""
+        """The axis and cells drawn: while rows are summarised in slices, the last made; else
+        those of the rows as they are now (summarised here when not yet)."""
         key = self._rows_key()
-        if self._summaries is None or self._summaries[0] != key:
-            self.summarizing.cancel()  # what is in flight is older than this
+        in_flight = self.summarizing.pending and self._summaries is not None
+        if not in_flight and (self._summaries is None or self._summaries[0] != key):
+            self.summarizing.cancel()
             self._summaries = (key, *finish(summaries(self.results)))
+        assert self._summaries is not None
         return self._summaries[1], self._summaries[2]
 
     @property
