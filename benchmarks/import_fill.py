@@ -191,6 +191,13 @@ def _instrument(window: MainWindow, phases: Phases) -> None:
             phases.wrap(owner, name, label)
 
 
+def _table_filled(window: MainWindow, requests: int) -> bool:
+    """Every row in the table, and sorted (a table that formats rows in slices sorts after)."""
+    formatting = getattr(window.results_view.requests_model, "formatting", None)
+    sorted_ = formatting is None or not formatting.pending
+    return window.results_view.table.model().rowCount() == requests and sorted_
+
+
 def _summarised(window: MainWindow) -> tuple[str, ...]:
     document = window.summary_view.document
     return () if document is None else document.report.models
@@ -233,7 +240,7 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     filled: dict[str, float] = {}
     checks = [
         (window.sweep_view, lambda: model in window.sweep_view.legend.text()),
-        (window.results_view, lambda: len(window.results_view.results) == args.requests),
+        (window.results_view, lambda: _table_filled(window, args.requests)),
         (window.summary_view, lambda: model in _summarised(window)),
         (history, lambda: history.table.rowCount() == 1),
     ]

@@ -205,7 +205,8 @@ class HistoryView(Retranslating, QWidget):
         self.import_status.setText(self.tr("Importing %1 file(s)…").replace("%1", str(len(paths))))
         # the parse allocates ~10 objects a row, so full collections run during it, and each
         # scanned the whole heap with the GIL held (0.1-0.6 s in a test session's heap): what
-        # the window holds already is long-lived, and goes out of the collector's reach
+        # the window holds already is long-lived, and goes out of the collector's reach, as
+        # start-up's heap does (app.freeze_startup_heap; a frozen cycle is never freed)
         gc.freeze()
         previous = self.import_task
         self.import_task = asyncio.ensure_future(
