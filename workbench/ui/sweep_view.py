@@ -32,7 +32,7 @@ from workbench.ui.chart_export import ExportableChart
 from workbench.ui.colors import model_color
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
-from workbench.ui.sliced import Latest, Steps, finish, summarize_in_steps
+from workbench.ui.sliced import LARGE, Latest, Steps, finish, summarize_in_steps
 from workbench.ui.theme import chart_colors, status_color
 
 SWEEP_LENGTHS = (1024, 4096, 16384, 32768, 65536, 131072, 262144, 1048576)
@@ -216,11 +216,12 @@ class SweepView(Retranslating, QWidget):
             self._redraw_timer.start()
 
     def extend(self, results: Sequence[RequestResult]) -> None:
-        """Rows that join those drawn (an imported run's): drawn soon, summarised in slices
-        between the window's events when they are many."""
+        """Rows that join those drawn (an imported run's): drawn at once when they are few;
+        many are summarised in slices between the window's events, once the tab is shown."""
         self.results += results
         self._stale = True
-        self.refresh()
+        if self.isVisible() or len(self.results) < LARGE:
+            self.refresh()
 
     def flush(self) -> None:
         """Draw the results added since the last redraw, now (before an export, say)."""
