@@ -240,17 +240,17 @@ def test_sorting_arrow_matches_the_order_and_export_writes_every_shown_row(
     click_run(window, qtbot, loop)
     view = window.results_view
     click_tab(window, qtbot, view)
-    header = view.table.horizontalHeader()
+    header, model = view.table.horizontalHeader(), view.table.model()
     column = view.requests_model.columns.index("model")
     position = header.sectionViewportPosition(column) + 5
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(position, 5))
-    shown = [view.proxy.index(r, column).data() for r in range(view.proxy.rowCount())]
+    shown = [model.index(r, column).data() for r in range(model.rowCount())]
     ascending = header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder
     # two runs of two models, each model with its calibration row: eight rows
     assert shown == sorted(shown, reverse=not ascending) and len(shown) == 8
     assert _arrow_points_up(header, column) == ascending
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(position, 5))
-    shown = [view.proxy.index(r, column).data() for r in range(view.proxy.rowCount())]
+    shown = [model.index(r, column).data() for r in range(model.rowCount())]
     ascending = header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder
     assert shown == sorted(shown, reverse=not ascending)
     assert _arrow_points_up(header, column) == ascending

@@ -5,6 +5,7 @@ files' own figures (read back from the pyqtgraph items). The built-in provider r
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import sqlite3
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gui_driver import click_tab, make_window, run_for, run_sweep
+from gui_driver import click_tab, make_window, run_for, run_sweep, until
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLineEdit
 
@@ -175,11 +176,19 @@ def _large_vllm_file(path: Path, requests: int) -> Path:
 
 
 def test_importing_a_large_file_keeps_the_window_responsive(window, qtbot, loop, tmp_path) -> None:
-    """20,000 requests are parsed and stored on a worker thread: a 20 ms QTimer keeps ticking
-    while the status says "Importing" (on the GUI thread it stood still for the whole parse
-    and store, and no tick saw that status)."""
+    """20,000 requests are parsed and stored on a worker thread, then fill the Sweep chart, the
+    Results table and the Summary in slices between the window's events: a 20 ms QTimer keeps
+    ticking from the click to the filled views. (Filling them froze the window for 6 s; before
+    that, on the GUI thread, the parse and store stood still and no tick saw "Importing"; a
+    full garbage collection over the session's heap, run by the parse, and a paint waiting for
+    the GIL against the parse held the first tick for half a second.)"""
     big = _large_vllm_file(tmp_path / "big_vllm.json", 20_000)
-    history = window.history_view
+    doc = json.loads(big.read_text())
+    history, sweep, table = window.history_view, window.sweep_view, window.results_view
+    summary = window.summary_view
+    for tab in (sweep, table, summary, history):  # a tab's first show costs what it costs empty
+        click_tab(window, qtbot, tab)
+        run_for(loop, asyncio.sleep(0.2))
     ticks: list[tuple[float, str]] = []  # (when, what the status said then)
     timer = QTimer()
     timer.setInterval(20)
@@ -188,14 +197,45 @@ def test_importing_a_large_file_keeps_the_window_responsive(window, qtbot, loop,
     started = time.perf_counter()
     history.import_paths([str(big)])
     run_for(loop, history.import_task, 100)
+    stored = time.perf_counter()
+    click_tab(window, qtbot, sweep)  # a large set is summarised when it is looked at
+    run_for(loop, until(lambda: doc["model_id"] in sweep.legend.text(), 60), 70)
+    click_tab(window, qtbot, summary)
+
+    def filled() -> bool:
+        models = summary.document.report.models if summary.document else ()
+        return doc["model_id"] in models and doc["model_id"] in sweep.legend.text()
+
+    run_for(loop, until(filled, 60), 70)
+    run_for(loop, until(lambda: not table.requests_model.formatting.pending, 60), 70)
     timer.stop()
     assert "Imported 1 run(s), 0 already" in history.import_status.text()
     assert window.session.store.query("SELECT COUNT(*) FROM requests") == [(20_000,)]
     importing = [when for when, text in ticks if text == "Importing 1 file(s)…"]
     took = importing[-1] - started
     assert took > 0.5, took  # the parse and store took long enough that a freeze would show
-    gaps = [b - a for a, b in zip([started, *importing], importing, strict=False)]
-    assert max(gaps) < 0.5, (max(gaps), took, len(importing))  # never frozen for half a second
+    whens = [when for when, _text in ticks]
+    gaps = [b - a for a, b in zip([started, *whens], whens, strict=False)]
+    # never still for a quarter of a second, and filled within 4 s of the store's end (the
+    # goals are 0.1 s and 2 s, benchmarks/import_fill.py: this leaves room for a loaded
+    # 2-core machine; it was 0.54 s and 6 s)
+    assert max(gaps) < 0.25, (max(gaps), took, len(whens))
+    assert whens[-1] - stored < 4.0, whens[-1] - stored
+
+    # what the views hold is the file: its medians per prompt length, every row, in time order
+    ttfts: dict[int, list[float]] = {}
+    for length, ttft in zip(doc["input_lens"], doc["ttfts"], strict=True):
+        ttfts.setdefault(length, []).append(ttft * 1000)
+    line = [(x, median) for x, median, _p10, _p90 in sweep.series("ttft_ms")[doc["model_id"]]]
+    assert line == [(n, pytest.approx(statistics.median(v))) for n, v in sorted(ttfts.items())]
+    model = table.table.model()
+    column = table.requests_model.columns.index("started_at")
+    shown = [model.index(r, column).data() for r in range(model.rowCount())]
+    assert len(shown) == 20_000 and shown == sorted(shown)
+    rows = summary.document.report.rows
+    assert [(r.cell.prompt_tokens_target, r.cell.n) for r in rows] == [
+        (n, len(v)) for n, v in sorted(ttfts.items())
+    ]
 
 
 def _imported_points(view: Any, figure: str, label: str) -> list[tuple[float, float]]:

@@ -166,26 +166,31 @@ def build_report(
     run_id: str = "",
     kind: str = "",
     order: Sequence[str] = (),
+    cells: Sequence[CellSummary] | None = None,
 ) -> SummaryReport:
     """The page's facts from a run's requests (warm-up and calibration requests left out).
 
     Models come in `order` (the panes', or the plan's targets), then as they first appear, and
-    every chart, table and sentence keeps that one order."""
+    every chart, table and sentence keeps that one order. `cells`: `summarize(results)` when
+    the caller made it already (the window does, in slices, for a large run)."""
     measured = [r for r in results if not r.warmup]
     present = dict.fromkeys(shown_model(r) for r in measured)
     models = tuple(m for m in dict.fromkeys(order) if m in present)
     models += tuple(m for m in present if m not in models)
     rank = {m: i for i, m in enumerate(models)}
-    cells = sorted(
-        summarize(measured), key=lambda c: (rank[c.model], c.prompt_tokens_target, c.provider)
+    ordered = sorted(
+        summarize(measured) if cells is None else cells,
+        key=lambda c: (rank[c.model], c.prompt_tokens_target, c.provider),
     )
     by_cell: dict[tuple[str, str, int], list[RequestResult]] = {}
     for r in measured:
         by_cell.setdefault((r.provider, shown_model(r), r.prompt_tokens_target or 0), []).append(r)
     rows = tuple(
-        ModelRow(c, _reason(by_cell[(c.provider, c.model, c.prompt_tokens_target)])) for c in cells
+        ModelRow(c, _reason(by_cell[(c.provider, c.model, c.prompt_tokens_target)]))
+        for c in ordered
     )
-    endpoints = tuple(dict.fromkeys(f"{r.provider} ({_host(r.base_url)})" for r in measured))
+    pairs = dict.fromkeys((r.provider, r.base_url) for r in measured)  # a URL parsed once
+    endpoints = tuple(dict.fromkeys(f"{provider} ({_host(url)})" for provider, url in pairs))
     started = [r.started_at for r in measured if r.started_at]
     counted = (token_count(r.prompt_tokens) for r in measured if r.ok)
     prompt = aggregate(float(n) for n in counted if n)
@@ -194,12 +199,12 @@ def build_report(
         kind=kind,
         started_at=min(started) if started else 0.0,
         endpoints=endpoints,
-        prompt_lengths=tuple(sorted({c.prompt_tokens_target for c in cells})),
+        prompt_lengths=tuple(sorted({c.prompt_tokens_target for c in ordered})),
         prompt_tokens_median=prompt.median,
         models=models,
         attention={
             m: next((r.attention for r in measured if shown_model(r) == m), None) for m in models
         },
         rows=rows,
-        repeats=max((c.n + c.errors for c in cells), default=0),
+        repeats=max((c.n + c.errors for c in ordered), default=0),
     )

@@ -10,6 +10,7 @@ measurement).
 from __future__ import annotations
 
 import asyncio
+import gc
 from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
@@ -27,7 +28,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.result_import import ImportOutcome, read_files, store_files, store_files_at
+from workbench.core.result_import import (
+    ImportOutcome,
+    Read,
+    read_files,
+    store_files,
+    store_files_at,
+)
+from workbench.core.results import RequestResult
 from workbench.core.run_history import RunStore, StoreError
 from workbench.core.secrets import redact
 from workbench.ui.compare_controller import CompareController, HistoryRow
@@ -46,6 +54,20 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("HistoryView", "calibration / warm-up"),
 )
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole
+PAINT_FIRST_S = 0.03
+
+
+def store_and_load(
+    history: Path, read: list[Read]
+) -> tuple[list[ImportOutcome], list[RequestResult]]:
+    """On a worker thread: store the files' runs, then read their rows back as the history
+    holds them (20,000 rows took 0.8 s to read: not on the GUI thread)."""
+    outcomes = store_files_at(history, read)
+    store = RunStore(history)
+    try:
+        return outcomes, [r for o in outcomes if o.run_id for r in store.results(o.run_id)]
+    finally:
+        store.close()
 
 
 class HistoryView(Retranslating, QWidget):
@@ -181,6 +203,11 @@ class HistoryView(Retranslating, QWidget):
             self.import_status.setText(self.tr("No run history is open: nothing can be imported."))
             return None
         self.import_status.setText(self.tr("Importing %1 file(s)…").replace("%1", str(len(paths))))
+        # the parse allocates ~10 objects a row, so full collections run during it, and each
+        # scanned the whole heap with the GIL held (0.1-0.6 s in a test session's heap): what
+        # the window holds already is long-lived, and goes out of the collector's reach, as
+        # start-up's heap does (app.freeze_startup_heap; a frozen cycle is never freed)
+        gc.freeze()
         previous = self.import_task
         self.import_task = asyncio.ensure_future(
             self._import(store, [Path(p) for p in paths], previous)
@@ -192,18 +219,22 @@ class HistoryView(Retranslating, QWidget):
     ) -> None:
         if previous is not None:  # one import at a time: two would both add a new file's run
             await asyncio.wait([previous])
+        # the paints already asked for (the status line's, a window's first) go first: the
+        # parse's Python would hold the GIL against each of their Qt calls
+        await asyncio.sleep(PAINT_FIRST_S)
         try:
             read = await asyncio.to_thread(read_files, paths)
             if store.in_memory:  # a memory database lives in this thread's connection only
                 outcomes = store_files(store, read)
+                rows = [r for o in outcomes if o.run_id for r in store.results(o.run_id)]
             else:
-                outcomes = await asyncio.to_thread(store_files_at, store.path, read)
+                outcomes, rows = await asyncio.to_thread(store_and_load, store.path, read)
         except StoreError as error:  # the history is locked or its disk is full
             self.import_status.setText(redact(str(error)))
             return
-        self._show_imported(outcomes)
+        self._show_imported(outcomes, rows)
 
-    def _show_imported(self, outcomes: list[ImportOutcome]) -> None:
+    def _show_imported(self, outcomes: list[ImportOutcome], rows: list[RequestResult]) -> None:
         errors = [o.error for o in outcomes if o.error]
         runs = [o for o in outcomes if o.run_id]
         added = sum(o.added for o in runs)
@@ -214,9 +245,9 @@ class HistoryView(Retranslating, QWidget):
         )
         self.import_status.setText(redact("\n".join([text, *errors])))
         self.refresh()
-        rows = [r for o in runs if o.run_id for r in self.session.load_run(o.run_id)]
         if rows:
             self.imported.emit(rows)
+            gc.freeze()  # the imported rows stay as long as they are shown
         # a file of aggregates only has no rows: its own medians and means go to the charts
         only = [
             self.session.imported_figures(o.run_id) for o in runs if o.run_id and not o.requests

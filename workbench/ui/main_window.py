@@ -24,7 +24,6 @@ from workbench.core.metrics import derive
 from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
 from workbench.core.results import RequestResult
 from workbench.core.runner import RunFinished, RunPlan
-from workbench.core.summary import build_report
 from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import model_color
 from workbench.ui.compare_controller import CompareController
@@ -462,8 +461,7 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         """Rebuild the stakeholder page from the last run (or the one opened or replayed)."""
         self._summary_stale = False
         order = [p.target.model for p in self.session.panes if p.target]
-        report = build_report(self.results, kind=self.run_kind, order=order)
-        self.summary_view.set_report(report, baseline=order[0] if order else None)
+        self.summary_view.summarize(self.results, self.run_kind, order, order[0] if order else None)
 
     def _on_local_ready(self, url: str) -> None:
         self._local_url = url
@@ -514,12 +512,9 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
     def _add_imported(self, results: list[RequestResult]) -> None:
         """Imported result files join what is shown, nothing is cleared: the sweep chart, the
         Results table and the Summary put them beside our own runs (read from the history)."""
-        self.shown_runs.add_beside(r.run_id for r in results)
+        self.shown_runs.add_imported(results)
         self.results_view.set_results(self.shown_runs.table_rows())
-        for r in results:
-            if r.phase == "measured":
-                self.sweep_view.add(r)
-        self.sweep_view.flush()
+        self.sweep_view.extend([r for r in results if r.phase == "measured"])
         self._summary_stale = True
 
     def _paint(self) -> None:

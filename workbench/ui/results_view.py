@@ -1,17 +1,14 @@
-"""The results table: one row per request (the CSV's columns) or one per model and length."""
+"""The results table: one row per request (the CSV's columns) or one per model and length.
+
+The models sort themselves and format rows lazily (request_rows.py); large sets are
+formatted and summarised in slices between the window's events (sliced.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-)
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -25,9 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.csv_export import COLUMNS, row_for
+from workbench.core.csv_export import COLUMNS
 from workbench.core.results import RequestResult
-from workbench.core.summary import summarize
+from workbench.core.summary import CellSummary
+from workbench.ui.request_rows import AggregateRows, RequestRows, SortedRows
+from workbench.ui.sliced import Latest, Steps, summarize_in_steps
 
 AGGREGATE_COLUMNS = (
     "model",
@@ -45,57 +44,6 @@ AGGREGATE_COLUMNS = (
     "e2e_ms p50",
     "cost_usd p50",
 )
-_Index = QModelIndex | QPersistentModelIndex
-
-
-def _number(text: str) -> float | str:
-    try:
-        return float(text)
-    except ValueError:
-        return text
-
-
-class TableModel(QAbstractTableModel):
-    """Rows of strings with numeric sorting (Qt.UserRole holds the sort key)."""
-
-    def __init__(self, columns: Sequence[str]) -> None:
-        super().__init__()
-        self.columns = list(columns)
-        self.rows: list[list[str]] = []
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.columns)
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        text = self.rows[index.row()][index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return text
-        if role == Qt.ItemDataRole.UserRole:
-            value = _number(text)
-            return value if isinstance(value, float) else float("-inf") if not text else value
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.columns[section]
-        return None
-
-    def set_rows(self, rows: list[list[str]]) -> None:
-        self.beginResetModel()
-        self.rows = rows
-        self.endResetModel()
-
-    def append(self, row: list[str]) -> None:
-        self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows))
-        self.rows.append(row)
-        self.endInsertRows()
 
 
 def _fmt(v: float | None, digits: int = 1) -> str:
@@ -138,20 +86,17 @@ class ResultsView(QWidget):
             self.tr("Per model and prompt length (median, p10, p90)"), "aggregate"
         )
         self.view_mode.currentIndexChanged.connect(self._rebuild)
-        self.requests_model = TableModel(COLUMNS)
-        self.aggregate_model = TableModel(AGGREGATE_COLUMNS)
-        self.proxy = QSortFilterProxyModel(self)
-        self.proxy.setSortRole(Qt.ItemDataRole.UserRole)
-        self.proxy.setSourceModel(self.requests_model)
+        self.requests_model = RequestRows()
+        self.aggregate_model = AggregateRows(AGGREGATE_COLUMNS)
+        self.summarizing: Latest[list[list[str]]] = Latest()
         self.table = QTableView()
         self.table.setAccessibleName(self.tr("Results table"))
-        self.table.setModel(self.proxy)
+        self.table.setModel(self.requests_model)
         self.arrow_style = SortArrowStyle()
-        self.table.horizontalHeader().setStyle(self.arrow_style)
+        header = self.table.horizontalHeader()
+        header.setStyle(self.arrow_style)
         # oldest request first, and the header says so
-        self.table.horizontalHeader().setSortIndicator(
-            COLUMNS.index("started_at"), Qt.SortOrder.AscendingOrder
-        )
+        header.setSortIndicator(COLUMNS.index("started_at"), Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         self.table.setAlternatingRowColors(True)
         self.count = QLabel()
@@ -167,50 +112,68 @@ class ResultsView(QWidget):
     def add(self, result: RequestResult) -> None:
         self.results.append(result)
         if self.view_mode.currentData() == "requests":
-            row = row_for(result)
-            self.requests_model.append([row[c] for c in COLUMNS])
+            self.requests_model.append(result)
             self.count.setText(self.tr("%1 requests").replace("%1", str(len(self.results))))
-        else:
+        elif not self.summarizing.pending:  # else the summaries in flight look again at their end
             self._rebuild()
 
     def shown_results(self) -> list[RequestResult]:
         """The requests the table holds, in the order it shows them (per request), else all."""
         if self.view_mode.currentData() != "requests":
             return list(self.results)
-        rows = range(self.proxy.rowCount())
-        return [self.results[self.proxy.mapToSource(self.proxy.index(r, 0)).row()] for r in rows]
+        return self.requests_model.shown()
 
     def set_results(self, results: Sequence[RequestResult]) -> None:
         self.results = list(results)
         self._rebuild()
 
+    def _show(self, model: SortedRows) -> None:
+        """The table shows `model`, sorted by the column and order its header shows."""
+        if self.table.model() is not model:
+            self.table.setModel(model)
+        header = self.table.horizontalHeader()
+        model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
+
     def _rebuild(self) -> None:
         if self.view_mode.currentData() == "aggregate":
-            rows = []
-            for c in summarize(self.results):
-                ttft, dec = c.figures["ttft_ms"], c.figures["decode_tps"]
-                rows.append(
-                    [
-                        c.model,
-                        c.attention or "",
-                        str(c.prompt_tokens_target),
-                        str(c.n),
-                        str(c.errors),
-                        _fmt(ttft.median, 0),
-                        _fmt(ttft.p10, 0),
-                        _fmt(ttft.p90, 0),
-                        _fmt(dec.median),
-                        _fmt(dec.p10),
-                        _fmt(dec.p90),
-                        _fmt(c.median("prefill_tps"), 0),
-                        _fmt(c.median("e2e_ms"), 0),
-                        _fmt(c.median("cost_usd"), 6),
-                    ]
-                )
-            self.aggregate_model.set_rows(rows)
-            self.proxy.setSourceModel(self.aggregate_model)
+            rows = list(self.results)
+            self.summarizing.run(
+                lambda: aggregate_rows(rows),
+                len(rows),
+                lambda table: self._set_aggregates(table, len(rows)),
+            )
+            self._show(self.aggregate_model)
         else:
-            rows = [[row[c] for c in COLUMNS] for row in map(row_for, self.results)]  # once a row
-            self.requests_model.set_rows(rows)
-            self.proxy.setSourceModel(self.requests_model)
+            self.summarizing.cancel()
+            self.requests_model.set_results(self.results)
+            self._show(self.requests_model)
         self.count.setText(self.tr("%1 requests").replace("%1", str(len(self.results))))
+
+    def _set_aggregates(self, table: list[list[str]], summarised: int) -> None:
+        self.aggregate_model.set_rows(table)
+        if summarised != len(self.results):  # rows a live run added meanwhile
+            self._rebuild()
+
+
+def aggregate_rows(results: Sequence[RequestResult]) -> Steps[list[list[str]]]:
+    """One row per model and prompt length: its medians and spread, as the table shows them."""
+    cells: list[CellSummary] = yield from summarize_in_steps(results)
+    return [
+        [
+            c.model,
+            c.attention or "",
+            str(c.prompt_tokens_target),
+            str(c.n),
+            str(c.errors),
+            _fmt(c.figures["ttft_ms"].median, 0),
+            _fmt(c.figures["ttft_ms"].p10, 0),
+            _fmt(c.figures["ttft_ms"].p90, 0),
+            _fmt(c.figures["decode_tps"].median),
+            _fmt(c.figures["decode_tps"].p10),
+            _fmt(c.figures["decode_tps"].p90),
+            _fmt(c.median("prefill_tps"), 0),
+            _fmt(c.median("e2e_ms"), 0),
+            _fmt(c.median("cost_usd"), 6),
+        ]
+        for c in cells
+    ]

@@ -11,7 +11,7 @@ costs one column of ids, never its rows again. Qt-free.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from workbench.core.results import RequestResult
@@ -44,6 +44,16 @@ class ShownRuns:
                 self.table.append(run_id)
             if run_id not in self.beside and run_id != self.current:
                 self.beside.append(run_id)
+
+    def add_imported(self, rows: Sequence[RequestResult]) -> None:
+        """Imported runs join what is shown (`add_beside`), with the rows the import read back
+        from the history already (on its worker thread): they are not read a second time."""
+        run_ids = list(dict.fromkeys(r.run_id for r in rows))
+        self.add_beside(run_ids)
+        for run_id in run_ids:
+            self._rows[run_id] = {}
+        for r in rows:
+            self._rows[r.run_id][r.request_id] = r
 
     def recorded(self, result: RequestResult, current: bool) -> None:
         """A row just recorded by a live run (the runner records a request before it reports

@@ -27,11 +27,12 @@ from PySide6.QtWidgets import (
 from workbench.core.imported_figures import ImportedFigures
 from workbench.core.results import RequestResult
 from workbench.core.run_plan import MAX_CONCURRENCY
-from workbench.core.summary import CellSummary, summarize
+from workbench.core.summary import CellSummary, shown_model
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.colors import model_color
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
+from workbench.ui.sliced import LARGE, Latest, Steps, finish, summarize_in_steps
 from workbench.ui.theme import chart_colors, status_color
 
 SWEEP_LENGTHS = (1024, 4096, 16384, 32768, 65536, 131072, 262144, 1048576)
@@ -47,6 +48,7 @@ FIGURES = (
 
 
 REDRAW_MS = 250
+Cells = list[tuple[int, CellSummary]]  # (x, cell) per model and x
 # imported runs' points: hollow diamonds in colours the models' palette (colors.py) leaves free
 IMPORTED_COLORS = ("#7f7f7f", "#17becf", "#bcbd22", "#e377c2")
 
@@ -60,6 +62,11 @@ class SweepView(Retranslating, QWidget):
         self.results: list[RequestResult] = []
         self.order: list[str] = []  # models in the panes' order, for the legend and colours
         self.imported: list[ImportedFigures] = []  # runs imported with aggregates only
+        # the rows' summaries, once per change of the rows, not once per figure and model:
+        # (rows' key, axis, cells); a large set is summarised in slices (sliced.py)
+        self._summaries: tuple[tuple[int, int], str, Cells] | None = None
+        self._generation = 0  # which list of rows `results` is: set_results starts another
+        self.summarizing: Latest[tuple[tuple[int, int], str, Cells]] = Latest()
         self.length_boxes: dict[int, QCheckBox] = {}
         controls = QHBoxLayout()
         self.lengths_label, self.repeats_label = QLabel(), QLabel()
@@ -113,7 +120,7 @@ class SweepView(Retranslating, QWidget):
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setSingleShot(True)
         self._redraw_timer.setInterval(REDRAW_MS)
-        self._redraw_timer.timeout.connect(self.flush)
+        self._redraw_timer.timeout.connect(self.refresh)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -166,7 +173,7 @@ class SweepView(Retranslating, QWidget):
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
         if not running and self.isVisible():
-            self.flush()  # hidden, it redraws when shown
+            self.refresh()  # hidden, it redraws when shown
 
     def set_progress(self, done: int, total: int, eta: float | None) -> None:
         eta_text = "" if eta is None else self.tr(", ETA %1 s").replace("%1", f"{eta:.0f}")
@@ -178,7 +185,9 @@ class SweepView(Retranslating, QWidget):
         )
 
     def clear(self) -> None:
-        self.results.clear()
+        self.results = []
+        self._generation += 1
+        self.summarizing.cancel()
         self.imported.clear()
         self._stale = True
         self.flush()
@@ -186,9 +195,11 @@ class SweepView(Retranslating, QWidget):
     def set_results(self, results: Sequence[RequestResult]) -> None:
         """Show these rows instead (a run's, read from the history); drawn when next shown."""
         self.results = list(results)
+        self._generation += 1
+        self.summarizing.cancel()  # summaries of the rows before are of no use
         self._stale = True
         if self.isVisible():
-            self.flush()
+            self.refresh()
 
     def add_imported(self, figures: Sequence[ImportedFigures]) -> None:
         """Runs imported without per-request rows: their own medians, as points of their own."""
@@ -196,7 +207,7 @@ class SweepView(Retranslating, QWidget):
         self.imported += [f for f in figures if f.run_id not in known]
         self._stale = True
         if self.isVisible():
-            self.flush()
+            self.refresh()
 
     def add(self, result: RequestResult) -> None:
         self.results.append(result)
@@ -204,53 +215,90 @@ class SweepView(Retranslating, QWidget):
         if self.isVisible() and not self._redraw_timer.isActive():
             self._redraw_timer.start()
 
+    def extend(self, results: Sequence[RequestResult]) -> None:
+        """Rows that join those drawn (an imported run's): drawn at once when they are few;
+        many are summarised in slices between the window's events, once the tab is shown."""
+        self.results += results
+        self._stale = True
+        if self.isVisible() or len(self.results) < LARGE:
+            self.refresh()
+
     def flush(self) -> None:
-        """Draw the results added since the last redraw (before an export, say)."""
+        """Draw the results added since the last redraw, now (before an export, say)."""
         self._redraw_timer.stop()
         if self._stale:
+            self.summarizing.cancel()  # every row, now: slices in flight are dropped
             self._stale = False
             self._redraw()
+
+    def refresh(self) -> None:
+        """Draw what changed: at once when the rows are few or summarised already; else once
+        they are summarised, in slices (the window keeps painting meanwhile)."""
+        self._redraw_timer.stop()
+        if not self._stale or self.summarizing.pending:
+            return  # the summaries in flight look again when they are made
+        key = self._rows_key()
+        if self._summaries is not None and self._summaries[0] == key:
+            self.flush()
+            return
+        rows = list(self.results)
+
+        def keyed() -> Steps[tuple[tuple[int, int], str, Cells]]:
+            axis, cells = yield from summaries(rows)
+            return key, axis, cells
+
+        self.summarizing.run(keyed, len(rows), self._summarized)
+
+    def _summarized(self, value: tuple[tuple[int, int], str, Cells]) -> None:
+        """Sliced summaries made: drawn, though rows came meanwhile (a live sweep's rows may
+        come faster than thousands are summarised); those are summarised next."""
+        self._summaries = value
+        self._stale = False
+        self._redraw()
+        if value[0] != self._rows_key():
+            self._stale = True
+            self._redraw_timer.start()
+
+    def _rows_key(self) -> tuple[int, int]:
+        # rows are only ever added to a list, or the list replaced (a new generation)
+        return (self._generation, len(self.results))
 
     def restyle(self) -> None:
         """A theme switch: the failure marks are drawn again in the new palette's colour."""
         self._stale = True
         if self.isVisible():
-            self.flush()
+            self.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self.flush()
+        self.refresh()
 
     def hideEvent(self, event: QHideEvent) -> None:
         self._redraw_timer.stop()  # flushed when shown again
         super().hideEvent(event)
 
+    def _summarised(self) -> tuple[str, Cells]:
+        """The axis and cells drawn: while rows are summarised in slices, the last made; else
+        those of the rows as they are now (summarised here when not yet)."""
+        key = self._rows_key()
+        in_flight = self.summarizing.pending and self._summaries is not None
+        if not in_flight and (self._summaries is None or self._summaries[0] != key):
+            self.summarizing.cancel()
+            self._summaries = (key, *finish(summaries(self.results)))
+        assert self._summaries is not None
+        return self._summaries[1], self._summaries[2]
+
     @property
     def axis(self) -> str:
         """ "concurrency" for a sweep over concurrency levels at one prompt length (a
         --compare-route run, a load sweep), else "prompt" (tokens)."""
-        measured = [r for r in self.results if not r.warmup]
-        one_length = len({r.prompt_tokens_target for r in measured}) <= 1
-        return (
-            "concurrency" if one_length and len({r.concurrency for r in measured}) > 1 else "prompt"
-        )
-
-    def _cells(self, results: Sequence[RequestResult]) -> list[tuple[int, CellSummary]]:
-        """(x, cell) per model and x: x is the prompt length or the concurrency level."""
-        if self.axis == "prompt":
-            return [(c.prompt_tokens_target, c) for c in summarize(results)]
-        levels = sorted({r.concurrency for r in results})
-        return [
-            (level, cell)
-            for level in levels
-            for cell in summarize(r for r in results if r.concurrency == level)
-        ]
+        return self._summarised()[0]
 
     def series(self, figure: str) -> dict[str, list[tuple[int, float, float, float]]]:
         """model -> [(x, median, p10, p90)] of a figure, for plots and tests; x is the prompt
         length, or the concurrency level when the axis is concurrency."""
         out: dict[str, list[tuple[int, float, float, float]]] = {}
-        for x, cell in self._cells(self.results):
+        for x, cell in self._summarised()[1]:
             agg = cell.figures[figure]
             if agg.median is None:
                 continue
@@ -270,10 +318,12 @@ class SweepView(Retranslating, QWidget):
                 out.setdefault(label.replace("%2", run.tool), []).append((x, value))
         return out
 
-    def _mark_failed(self, plot: pg.PlotWidget, model: str, color: str) -> None:
+    def _mark_failed(
+        self, plot: pg.PlotWidget, model: str, color: str, shown: dict[str, str]
+    ) -> None:
         """An x where every request of a model failed: a cross on the axis, not a gap."""
-        failed = [x for x, c in self._cells([r for r in self.results if r.model == model])
-                  if c.n == 0 and c.errors]  # fmt: skip
+        failed = [x for x, c in self._summarised()[1]
+                  if shown.get(c.model) == model and c.n == 0 and c.errors]  # fmt: skip
         if failed:
             plot.plot(
                 np.log10(failed),
@@ -327,15 +377,17 @@ class SweepView(Retranslating, QWidget):
         models = list(dict.fromkeys([*self.order, *(r.model for r in self.results)]))
         models = [m for m in models if m in providers]
         colors = {m: model_color(providers[m], m) for m in models}
-        repeats = max((c.n + c.errors for _x, c in self._cells(self.results)), default=0)
-        xs: list[float] = [x for x, _c in self._cells(self.results) if x]
+        cells = self._summarised()[1]
+        shown = {shown_model(r): r.model for r in self.results}  # a cell's model -> the row's
+        repeats = max((c.n + c.errors for _x, c in cells), default=0)
+        xs: list[float] = [x for x, _c in cells if x]
         for key, plot in self.plots.items():
             plot.clear()
             series = self.series(key)
             top = self._draw_imported(plot, key)
             xs += [x for points in self.imported_series(key).values() for x, _v in points]
             for model in models:
-                self._mark_failed(plot, model, colors[model])
+                self._mark_failed(plot, model, colors[model], shown)
                 points = sorted(series.get(model, []))
                 if not points:
                     continue
@@ -380,3 +432,21 @@ class SweepView(Retranslating, QWidget):
             name=model,
         )
         return max(p[3] for p in points)
+
+
+def summaries(results: Sequence[RequestResult]) -> Steps[tuple[str, Cells]]:
+    """The axis of these rows, and (x, cell) per model and x: x is the prompt length, or the
+    concurrency level for a sweep over levels at one length; in steps (sliced.py)."""
+    measured = [r for r in results if not r.warmup]
+    one_length = len({r.prompt_tokens_target for r in measured}) <= 1
+    levels = sorted({r.concurrency for r in measured})
+    if not (one_length and len(levels) > 1):
+        cells = yield from summarize_in_steps(results)
+        return "prompt", [(c.prompt_tokens_target, c) for c in cells]
+    by_level: dict[int, list[RequestResult]] = {}
+    for r in results:
+        by_level.setdefault(r.concurrency, []).append(r)
+    out: Cells = []
+    for level in sorted(by_level):
+        out += [(level, cell) for cell in (yield from summarize_in_steps(by_level[level]))]
+    return "concurrency", out
