@@ -250,6 +250,17 @@ def test_replay_reproduces_recorded_token_timing(window, loop) -> None:
     assert texts == sorted(r.text for r in recorded)
 
 
+def test_a_replay_lays_the_panes_out_as_the_run_did(window, loop) -> None:
+    laid_out = [p.target.model for p in window.session.panes if p.target]
+    final = _run(loop, window.run_all())
+    recorded = window.session.load_run(final.run_id)  # in the order the requests finished
+    finished = [r.model for r in recorded if r.phase == "measured"]
+    assert finished == laid_out[::-1], "needs the second pane's model to finish first"
+    _run(loop, window.replay(recorded, speed=20))
+    assert [p.target.model for p in window.session.panes if p.target] == laid_out
+    assert [w.picker.currentData() for w in window.pane_widgets[:2]] == window.pane_keys
+
+
 def test_no_timer_or_task_left_after_close(qapp, loop, tmp_path) -> None:
     session = CompareController(store=RunStore(tmp_path / "h.sqlite3"), time_scale=0.05)
     win = MainWindow(session, QSettings(str(tmp_path / "g.ini"), QSettings.Format.IniFormat))

@@ -25,7 +25,13 @@ from workbench.core.prompts import PromptBuilder
 from workbench.core.providers import Protocol, Provider
 from workbench.core.replay import replay_events
 from workbench.core.results import RequestResult, Target
-from workbench.core.run_history import IN_MEMORY, RunStore, load_calibration, save_calibration
+from workbench.core.run_history import (
+    IN_MEMORY,
+    RunStore,
+    StoreError,
+    load_calibration,
+    save_calibration,
+)
 from workbench.core.runner import (
     Progress,
     RequestFinished,
@@ -258,6 +264,20 @@ class CompareController(QObject):
         events = replay_events(results, speed=speed, run_id=run_id)
         self._task = asyncio.ensure_future(self._consume(events, plan, replay=True))
         return self._task
+
+    def in_run_order(self, results: Sequence[RequestResult]) -> list[RequestResult]:
+        """A run's rows (which come in the order they finished) in the order of its targets,
+        as the run laid its panes out; the rows' own order where the history has no plan."""
+        order: dict[tuple[str, str, str], int] = {}
+        try:
+            config = self.store.run(results[0].run_id).config if self.store and results else {}
+        except StoreError:
+            config = {}  # a run the history no longer holds
+        for t in config.get("targets", ()):
+            if isinstance(t, dict):
+                key = (str(t.get("provider")), str(t.get("model")), str(t.get("protocol", "chat")))
+                order.setdefault(key, len(order))
+        return sorted(results, key=lambda r: order.get((r.provider, r.model, r.protocol), 0))
 
     def stop_all(self) -> None:
         if self._runner is not None:
