@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtGui import QCloseEvent, QPalette
+from PySide6.QtGui import QCloseEvent, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -34,6 +34,7 @@ from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.panes_model import pane_key, pane_title, split_pane_key
+from workbench.ui.reserved_tabs import ReservedTabs
 from workbench.ui.results_view import ResultsView
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.route_preset import route_pair
@@ -64,8 +65,16 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
     """Widgets call the session and listen to it; they never touch the network or the store."""
 
     shown = Signal()
+    painted = Signal()  # once, after the first paint event: start-up work waits for it
 
-    def __init__(self, session: CompareController, settings: QSettings | None = None) -> None:
+    def __init__(
+        self,
+        session: CompareController,
+        settings: QSettings | None = None,
+        history_after_paint: bool = False,
+    ) -> None:
+        """`history_after_paint`: the History tab (hidden at start) reads the run history after
+        the first paint instead of before it, as the app does (a long history takes a while)."""
         super().__init__()
         self.session = session
         self.settings = settings or QSettings("attention-workbench", "workbench")
@@ -80,6 +89,7 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self._clock_at = 0.0
         self._max_tokens = 0
         self._split_once = False
+        self._painted_once = False
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         self.theme = Theme(app, self.settings, self)
@@ -93,6 +103,7 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self.history_view = HistoryView(session)
         self.summary_view = SummaryView()
         self.tabs = QTabWidget()
+        self.reserved_tabs = ReservedTabs(self.tabs)
         for tab in (self.compare, self.sweep_view, self.results_view, self.history_view):
             self.tabs.addTab(tab, "")  # titled by retranslate(), in the language installed
         self.tabs.addTab(self.summary_view, "")
@@ -126,7 +137,10 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         # the summary grabs every chart: build it when it is looked at, not after every run
         self._summary_stale = False
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        self.history_view.refresh()  # past runs are there from the start
+        if history_after_paint:
+            self.painted.connect(self.history_view.refresh)
+        else:
+            self.history_view.refresh()  # past runs are there from the start
 
     # ---- building ----
 
@@ -481,8 +495,14 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
             (self.results_view, self.tr("Results")),
             (self.history_view, self.tr("History")),
             (self.summary_view, self.tr("Summary")),
-            (getattr(self, "provider_panel", None), self.tr("Providers")),
-            (getattr(self, "kernels_view", None), self.tr("Kernels")),
+            (
+                getattr(self, "provider_panel", self.reserved_tabs.empty.get("providers")),
+                self.tr("Providers"),
+            ),
+            (
+                getattr(self, "kernels_view", self.reserved_tabs.empty.get("kernels")),
+                self.tr("Kernels"),
+            ),
         ]
         for tab, title in titles:
             if tab is not None and self.tabs.indexOf(tab) >= 0:
@@ -561,16 +581,24 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
 
     # ---- providers tab ----
 
+    def reserve_tabs(self) -> None:
+        """Empty Providers and Kernels tabs, titled, that `add_provider_tab` and
+        `add_kernels_tab` fill: the app builds those tabs after the first paint, and the tab bar
+        looks the same from the first frame."""
+        self.reserved_tabs.reserve("providers")
+        self.reserved_tabs.reserve("kernels")
+        self.retranslate()
+
     def add_provider_tab(self, panel: ProviderPanel) -> None:
         """Add the Providers tab; when its providers change, the panes' choices follow."""
         self.provider_panel = panel
-        self.tabs.addTab(panel, "")
+        self.reserved_tabs.place("providers", panel)
         self.retranslate()
         label_fields(panel)
         panel.providers_changed.connect(self._on_providers_changed)
 
     def _on_providers_changed(self, providers: dict[str, Provider]) -> None:
-        from workbench.ui.provider_controller import choices_for
+        from workbench.ui.pane_choices import choices_for
 
         self.session.providers = dict(providers)
         self.set_choices(choices_for(self.session))
@@ -582,7 +610,7 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
     def add_kernels_tab(self, view: KernelsView) -> None:
         """Add the Kernels tab; the app awaits `view.aclose()` on exit to stop its worker."""
         self.kernels_view = view
-        self.tabs.addTab(view, "")
+        self.reserved_tabs.place("kernels", view)
         self.retranslate()
         label_fields(view)
 
@@ -592,6 +620,12 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
             self._split_once = True
             self.compare.split_panes_over_charts()
         self.shown.emit()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted_once:
+            self._painted_once = True
+            self.painted.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()
