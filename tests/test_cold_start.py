@@ -22,9 +22,14 @@ from workbench.core.run_history import RunStore
 from workbench.ui.app import run_window
 from workbench.ui.main_window import MainWindow
 
-# Modules the first frame does not need: the SDK, the Providers tab (its doctor, importers and
-# keyring), the Kernels tab and its worker client, the headless commands, the demo scenes.
+# Modules the first frame does not need: the charts (pyqtgraph, numpy) and the Sweep tab, the
+# SDK, the Providers tab (its doctor, importers and keyring), the Kernels tab and its worker
+# client, the headless commands, the demo scenes.
 DEFERRED = (
+    "pyqtgraph",
+    "numpy",
+    "workbench.ui.live_plots",
+    "workbench.ui.sweep_view",
     "openai",
     "keyring",
     "aiohttp",
@@ -124,6 +129,8 @@ def test_hidden_tabs_are_titled_from_the_first_frame_and_built_after_it(qapp, lo
             windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
             if windows and windows[0].run_action.isEnabled():
                 break
+            if app.done():
+                app.result()  # raises what ended the app early
             assert time.monotonic() < deadline, "the window never became ready"
             await asyncio.sleep(0.02)
         window = windows[0]

@@ -106,7 +106,7 @@ async def run_window(args, guard: InstanceGuard | None = None) -> int:
         store=store, time_scale=args.time_scale, kernel_csv=getattr(args, "kernel_csv", None)
     )
     _load_providers(session)
-    window = MainWindow(session, settings(), history_after_paint=True)
+    window = MainWindow(session, settings(), paint_first=True)
     if guard is not None:
         guard.activate_requested.connect(lambda: bring_forward(window))
     window.reserve_tabs()
@@ -127,6 +127,7 @@ async def run_window(args, guard: InstanceGuard | None = None) -> int:
     kernels_view: KernelsView | None = None
     try:
         await first_paint(window)
+        window.finish_start()
         # the provider's process starts on another core while this one builds the hidden tabs
         local = asyncio.ensure_future(session.start_local_provider())
         kernels_view = build_hidden_tabs(window, session)

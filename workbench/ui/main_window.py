@@ -43,8 +43,8 @@ from workbench.ui.run_status import run_status_text
 from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
-from workbench.ui.sweep_view import SweepView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
+from workbench.ui.window_late import LateParts
 from workbench.ui.window_state import WindowState
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ PRESETS: dict[str, tuple[str, ...]] = {
 CLOCK_REFRESH_S = 0.25
 
 
-class MainWindow(Retranslating, WindowState, QMainWindow):
+class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
     """Widgets call the session and listen to it; they never touch the network or the store."""
 
     shown = Signal()
@@ -71,10 +71,11 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self,
         session: CompareController,
         settings: QSettings | None = None,
-        history_after_paint: bool = False,
+        paint_first: bool = False,
     ) -> None:
-        """`history_after_paint`: the History tab (hidden at start) reads the run history after
-        the first paint instead of before it, as the app does (a long history takes a while)."""
+        """`paint_first`: the app's cold start. The charts (pyqtgraph and numpy: ~0.4 s), the
+        Sweep tab and the History's rows wait for `finish_start()`, which the app calls after
+        the first paint; otherwise the window is whole when made."""
         super().__init__()
         self.session = session
         self.settings = settings or QSettings("attention-workbench", "workbench")
@@ -93,20 +94,20 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         self.theme = Theme(app, self.settings, self)
-        self.theme.apply()  # before the charts are made: they take pyqtgraph's defaults
+        self.theme.apply()  # the palette; the charts take its colours in finish_start()
 
         self.compare = CompareTab()
-        self.prompt, self.plots = self.compare.prompt, self.compare.plots
+        self.prompt = self.compare.prompt
         self.replay_banner = self.compare.replay_banner
-        self.sweep_view = SweepView(session)
         self.results_view = ResultsView()
         self.history_view = HistoryView(session)
         self.summary_view = SummaryView()
         self.tabs = QTabWidget()
         self.reserved_tabs = ReservedTabs(self.tabs)
-        for tab in (self.compare, self.sweep_view, self.results_view, self.history_view):
-            self.tabs.addTab(tab, "")  # titled by retranslate(), in the language installed
-        self.tabs.addTab(self.summary_view, "")
+        self.tabs.addTab(self.compare, "")  # titled by retranslate(), in the language installed
+        self.reserved_tabs.reserve("sweep")
+        for tab in (self.results_view, self.history_view, self.summary_view):
+            self.tabs.addTab(tab, "")
         self.setCentralWidget(self.tabs)
         self._build_toolbar()
         self._build_status_bar()
@@ -128,19 +129,14 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self.history_view.replay_requested.connect(self.replay)
         self.history_view.open_requested.connect(self._show_results)
         self.history_view.imported.connect(self._add_imported)
-        self.history_view.imported_aggregates.connect(self.sweep_view.add_imported)
         self.history_view.imported_aggregates.connect(self.summary_view.set_imported)
         self.session.run_started.connect(self._on_run_started)
-        self.sweep_view.run_requested.connect(self._run_sweep)
-        self.sweep_view.stop_requested.connect(self.session.stop_all)
         self.summary_view.refresh_button.clicked.connect(self.refresh_summary)
         # the summary grabs every chart: build it when it is looked at, not after every run
         self._summary_stale = False
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        if history_after_paint:
-            self.painted.connect(self.history_view.refresh)
-        else:
-            self.history_view.refresh()  # past runs are there from the start
+        if not paint_first:
+            self.finish_start()
 
     # ---- building ----
 
@@ -200,14 +196,16 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
 
     def apply_palette(self, palette: QPalette) -> None:
         """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
-        recolor_charts(self, palette)
-        self.sweep_view.restyle()
+        if recolor_charts(self, palette):  # none before finish_start()
+            self.sweep_view.restyle()
         self._paint()  # a failed pane's hatched bar takes the new failure colour
         for widget in self.pane_widgets:
             widget.restyle(palette)
         self.replay_banner.setStyleSheet(notice_style("replayBanner", palette))
 
     def _set_plot_panes(self, keys: Sequence[str]) -> None:
+        if self.compare.plots is None:
+            return  # finish_start() names the charts' panes when it makes them
         named = []
         for i, key in enumerate(keys):
             provider, model, _ = split_pane_key(key)
@@ -491,7 +489,7 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self.setWindowTitle(self.tr("Attention Workbench"))
         titles = [
             (self.compare, self.tr("Compare")),
-            (self.sweep_view, self.tr("Sweep")),
+            (getattr(self, "sweep_view", self.reserved_tabs.empty.get("sweep")), self.tr("Sweep")),
             (self.results_view, self.tr("Results")),
             (self.history_view, self.tr("History")),
             (self.summary_view, self.tr("Summary")),
@@ -545,7 +543,8 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
     def _paint(self) -> None:
         for widget, model in zip(self.pane_widgets, self.session.panes, strict=False):
             widget.paint(model)
-        self.plots.paint(self.session.panes)
+        if self.compare.plots is not None:
+            self.compare.plots.paint(self.session.panes)
         self._show_clock()
 
     # ---- export ----
@@ -580,14 +579,6 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
             )
 
     # ---- providers tab ----
-
-    def reserve_tabs(self) -> None:
-        """Empty Providers and Kernels tabs, titled, that `add_provider_tab` and
-        `add_kernels_tab` fill: the app builds those tabs after the first paint, and the tab bar
-        looks the same from the first frame."""
-        self.reserved_tabs.reserve("providers")
-        self.reserved_tabs.reserve("kernels")
-        self.retranslate()
 
     def add_provider_tab(self, panel: ProviderPanel) -> None:
         """Add the Providers tab; when its providers change, the panes' choices follow."""
