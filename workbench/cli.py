@@ -208,7 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             args_list = DEFAULT_COMPARISON
     safe_console()
-    parser = build_parser(window_only=args_list[:1] == ["gui"])
+    # the window and `--version` need no other command: their start does not import those
+    parser = build_parser(window_only=args_list[:1] in (["gui"], ["--version"]))
     args, extras = parser.parse_known_args(args_list)
     if extras:
         args.parser_.error(f"unrecognized arguments: {' '.join(extras)}")
