@@ -67,6 +67,7 @@ def modules_at_first_paint(home: Path) -> set[str]:
         "QT_QPA_PLATFORM": "offscreen",
         "WORKBENCH_DATA_DIR": str(home / "data"),
         "WORKBENCH_CONFIG_DIR": str(home / "config"),
+        "TMPDIR": str(home),  # the single-instance socket, which os._exit leaves behind
     }
     done = subprocess.run(
         [sys.executable, "-c", AT_FIRST_PAINT],
