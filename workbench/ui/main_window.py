@@ -7,7 +7,6 @@ import logging
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent, QPalette
@@ -46,11 +45,6 @@ from workbench.ui.summary_view import SummaryView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
 from workbench.ui.window_late import LateParts
 from workbench.ui.window_state import WindowState
-
-if TYPE_CHECKING:
-    from workbench.core.providers import Provider
-    from workbench.ui.kernels_view import KernelsView
-    from workbench.ui.provider_panel import ProviderPanel
 
 log = logging.getLogger(__name__)
 
@@ -577,33 +571,6 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
             self.statusBar().showMessage(
                 self.tr("Wrote %1 chart files").replace("%1", str(len(written))), 5000
             )
-
-    # ---- providers tab ----
-
-    def add_provider_tab(self, panel: ProviderPanel) -> None:
-        """Add the Providers tab; when its providers change, the panes' choices follow."""
-        self.provider_panel = panel
-        self.reserved_tabs.place("providers", panel)
-        self.retranslate()
-        label_fields(panel)
-        panel.providers_changed.connect(self._on_providers_changed)
-
-    def _on_providers_changed(self, providers: dict[str, Provider]) -> None:
-        from workbench.ui.pane_choices import choices_for
-
-        self.session.providers = dict(providers)
-        self.set_choices(choices_for(self.session))
-        if self.pane_keys and not self.session.running:
-            self.set_panes(self.pane_keys)  # a changed base URL reaches the panes' targets
-
-    # ---- kernels tab ----
-
-    def add_kernels_tab(self, view: KernelsView) -> None:
-        """Add the Kernels tab; the app awaits `view.aclose()` on exit to stop its worker."""
-        self.kernels_view = view
-        self.reserved_tabs.place("kernels", view)
-        self.retranslate()
-        label_fields(view)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -10,8 +10,11 @@ from workbench.ui.accessibility import label_fields
 from workbench.ui.theme import chart_defaults
 
 if TYPE_CHECKING:
+    from workbench.core.providers import Provider
+    from workbench.ui.kernels_view import KernelsView
     from workbench.ui.live_plots import LivePlots
     from workbench.ui.main_window import MainWindow
+    from workbench.ui.provider_panel import ProviderPanel
 
     _Base = MainWindow
 else:
@@ -20,7 +23,8 @@ else:
 
 class LateParts(_Base):
     """Mixed into MainWindow: the charts (pyqtgraph and numpy, ~0.4 s to import), the Sweep tab
-    and the History's rows, made by `finish_start()`; the Providers and Kernels tabs' places."""
+    and the History's rows, made by `finish_start()`; the Providers and Kernels tabs, which the
+    app makes after the first paint, into the places reserved for them."""
 
     def finish_start(self) -> None:
         """What the first paint need not wait for: the charts, the Sweep tab, past runs."""
@@ -51,3 +55,26 @@ class LateParts(_Base):
         self.reserved_tabs.reserve("providers")
         self.reserved_tabs.reserve("kernels")
         self.retranslate()
+
+    def add_provider_tab(self, panel: ProviderPanel) -> None:
+        """Add the Providers tab; when its providers change, the panes' choices follow."""
+        self.provider_panel = panel
+        self.reserved_tabs.place("providers", panel)
+        self.retranslate()
+        label_fields(panel)
+        panel.providers_changed.connect(self._on_providers_changed)
+
+    def _on_providers_changed(self, providers: dict[str, Provider]) -> None:
+        from workbench.ui.pane_choices import choices_for
+
+        self.session.providers = dict(providers)
+        self.set_choices(choices_for(self.session))
+        if self.pane_keys and not self.session.running:
+            self.set_panes(self.pane_keys)  # a changed base URL reaches the panes' targets
+
+    def add_kernels_tab(self, view: KernelsView) -> None:
+        """Add the Kernels tab; the app awaits `view.aclose()` on exit to stop its worker."""
+        self.kernels_view = view
+        self.reserved_tabs.place("kernels", view)
+        self.retranslate()
+        label_fields(view)
