@@ -1,7 +1,10 @@
-"""Size of the packaged app and its cold-start time (issue 6).
+"""Size of the packaged app; cold start of it and of the installed wheel (issues 6 and 16).
 
     scripts/package.sh                                   # build dist/attention-workbench first
     .venv/bin/python benchmarks/package_size_startup.py  # records results/package_size_startup.md
+    # before/after: an older build and checkout measured in the same session, interleaved
+    .venv/bin/python benchmarks/package_size_startup.py \
+        --baseline-dist OLD/dist/attention-workbench --baseline-src OLD
 
 Size: every file under dist/attention-workbench (MB = 10^6 bytes), the biggest parts, and the
 size of a .tar.gz of the folder (what a download would weigh). Goal: under 150 MB.
@@ -13,6 +16,19 @@ root only: `echo 1 > /proc/sys/vm/drop_caches`), so the libraries are read from 
 on the first launch after a boot; "warm" runs do not. Goal: under 2 s. N itself (time since the
 app's UI module was imported) is reported too: the rest is the bootloader, Python and imports.
 Each launch gets an empty temporary data and settings folder, as on a first launch.
+
+Wheel: the checkout built as a wheel (`pip wheel --no-deps`) and installed into its own venv
+(build/wheel-venv, dependencies from the package index the first time); `workbench gui` of that
+venv is timed the same way. Goals (issue 16): packaged <= 600 ms, wheel <= 1000 ms (cold).
+
+Floor: what no change to the app can remove. A bare PySide6 window painted once (Python, Qt's
+libraries, QApplication, one paint), both as a PyInstaller one-folder build made by the app's own
+PyInstaller (build/package-venv; built once into build/bare-window) and in the wheel's venv;
+`--version` of the packaged binary (bootloader, Python, the CLI module; no Qt); and
+`python -c pass` of the wheel's venv.
+
+Every launch of one round (each program once) runs back to back, round after round, so that a
+busy machine weighs on all alike; the 1-minute load average is recorded with each figure.
 """
 
 from __future__ import annotations
@@ -27,6 +43,7 @@ import tarfile
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,7 +54,20 @@ EXE = ".exe" if sys.platform == "win32" else ""
 DIST = ROOT / "dist" / "attention-workbench"
 SHOWN = re.compile(r"main window shown after (\d+) ms")
 SIZE_GOAL_MB = 150
-START_GOAL_MS = 2000
+GOALS_MS = {"packaged": 600, "wheel": 1000}
+WHEEL_VENV = ROOT / "build" / "wheel-venv"
+PACKAGE_VENV = ROOT / "build" / "package-venv"
+BARE = ROOT / "build" / "bare-window"
+BIN = "Scripts" if sys.platform == "win32" else "bin"
+# A bare PySide6 window: it logs the app's line at its first paint, as the app does.
+BARE_WINDOW = """
+import sys, time
+from PySide6.QtWidgets import QApplication, QWidget
+class W(QWidget):
+    def paintEvent(self, event):
+        print("main window shown after 0 ms", file=sys.stderr, flush=True)
+app = QApplication(sys.argv[:1]); w = W(); w.resize(1400, 900); w.show(); app.exec()
+"""
 
 
 def folder_bytes(folder: Path) -> int:
@@ -81,8 +111,11 @@ def drop_page_cache() -> bool:
         return False
 
 
-def launch(binary: Path, timeout_s: float) -> tuple[float, float]:
-    """(ms from spawn to the log line, the N of the line); raises when no line comes."""
+def launch(
+    command: Sequence[str], timeout_s: float, line: re.Pattern[str] = SHOWN
+) -> tuple[float, float]:
+    """(ms from spawn to the log line, the N of the line); raises when no line comes. With a
+    `line` that has no number, (ms until the process ended, 0)."""
     with tempfile.TemporaryDirectory(prefix="workbench-start-") as home:
         env = {
             **os.environ,
@@ -91,10 +124,11 @@ def launch(binary: Path, timeout_s: float) -> tuple[float, float]:
             "WORKBENCH_CONFIG_DIR": f"{home}/config",
         }
         found: list[tuple[float, float]] = []
+        pattern = line
         lines: list[str] = []
         t0 = time.perf_counter()
         proc = subprocess.Popen(
-            [str(binary)],
+            list(command),
             env=env,
             cwd=home,
             stdin=subprocess.DEVNULL,
@@ -109,10 +143,13 @@ def launch(binary: Path, timeout_s: float) -> tuple[float, float]:
             assert proc.stderr is not None
             for line in proc.stderr:
                 lines.append(line)
-                m = SHOWN.search(line)
+                m = pattern.search(line)
                 if m and not found:
-                    found.append(((time.perf_counter() - t0) * 1000, float(m.group(1))))
+                    n = float(m.group(1)) if m.groups() else 0.0
+                    found.append(((time.perf_counter() - t0) * 1000, n))
                     seen.set()
+            if not found and pattern is ENDED:
+                found.append(((time.perf_counter() - t0) * 1000, 0.0))
             seen.set()
 
         reader = threading.Thread(target=read, daemon=True)
@@ -127,37 +164,135 @@ def launch(binary: Path, timeout_s: float) -> tuple[float, float]:
         reader.join(5)
     if not found:
         tail = "".join(lines[-10:])
-        raise SystemExit(f"no 'main window shown' line from {binary} in {timeout_s} s:\n{tail}")
+        raise SystemExit(f"no 'main window shown' line from {command} in {timeout_s} s:\n{tail}")
     return found[0]
 
 
-def measure(binary: Path, runs: int, cold: bool, timeout_s: float) -> dict:
-    wall, inner = [], []
+ENDED = re.compile(r"(?!x)x")  # matches nothing: the launch is timed until the process ends
+
+
+def measure(
+    commands: dict[str, tuple[Sequence[str], re.Pattern[str]]],
+    runs: int,
+    cold: bool,
+    timeout_s: float,
+) -> dict[str, dict]:
+    """Each command `runs` times, one round after another; medians per command."""
+    wall: dict[str, list[float]] = {name: [] for name in commands}
+    inner: dict[str, list[float]] = {name: [] for name in commands}
+    load: list[float] = []
     dropped = True
     for _ in range(runs):
-        if cold:
-            dropped = drop_page_cache() and dropped
-        w, n = launch(binary, timeout_s)
-        wall.append(w)
-        inner.append(n)
+        load.append(os.getloadavg()[0])
+        for name, (command, line) in commands.items():
+            if cold:
+                dropped = drop_page_cache() and dropped
+            w, n = launch(command, timeout_s, line)
+            wall[name].append(w)
+            inner[name].append(n)
     return {
-        "runs_ms": [round(x) for x in wall],
-        "median_ms": round(statistics.median(wall)),
-        "in_app_median_ms": round(statistics.median(inner)),
-        "page_cache_dropped": cold and dropped,
+        name: {
+            "runs_ms": [round(x) for x in wall[name]],
+            "median_ms": round(statistics.median(wall[name])),
+            "in_app_median_ms": round(statistics.median(inner[name])),
+            "page_cache_dropped": cold and dropped,
+            "load_1min_median": round(statistics.median(load), 2),
+        }
+        for name in commands
     }
 
 
-def goal(ms: float) -> str:
-    return f"< {START_GOAL_MS} ms {'met' if ms < START_GOAL_MS else '**not met**'}"
+def goal(kind: str, ms: float) -> str:
+    limit = GOALS_MS[kind]
+    return f"<= {limit} ms {'met' if ms <= limit else '**not met**'}"
+
+
+def wheel_command(src: Path, venv: Path) -> list[str]:
+    """`workbench gui` of `venv`, with `src` built as a wheel and installed there."""
+    python = venv / BIN / "python"
+    with tempfile.TemporaryDirectory(prefix="workbench-wheel-") as out:
+        pip = [sys.executable, "-m", "pip", "-q"]
+        subprocess.run(
+            [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", out, str(src)], check=True
+        )
+        wheel = str(next(Path(out).glob("*.whl")))
+        if not python.exists():
+            base = getattr(sys, "_base_executable", sys.executable)
+            subprocess.run([base, "-m", "venv", str(venv)], check=True)
+            subprocess.run([str(python), "-m", "pip", "install", "-q", wheel], check=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", wheel],
+            check=True,
+        )
+    return [str(venv / BIN / "workbench"), "gui"]
+
+
+def bare_binary(folder: Path) -> Path:
+    """BARE_WINDOW as a PyInstaller one-folder build, by the app's PyInstaller (built once)."""
+    binary = folder / "dist" / "bare-window" / f"bare-window{EXE}"
+    if not binary.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        script = folder / "bare_window.py"
+        script.write_text(BARE_WINDOW)
+        pyinstaller = PACKAGE_VENV / BIN / f"pyinstaller{EXE}"
+        options = ["--noconfirm", "--log-level", "WARN", "--onedir", "--name", "bare-window"]
+        places = ["--distpath", str(folder / "dist"), "--workpath", str(folder / "work")]
+        command = [str(pyinstaller), *options, *places, "--specpath", str(folder), str(script)]
+        subprocess.run(command, check=True)
+    return binary
+
+
+def start_rows(label: str, kind: str, figures: dict, cold: bool, runs: int) -> str:
+    how = "cold start (page cache dropped)" if cold else "warm start"
+    return (
+        f"| {label}: {how}, median of {runs} | {figures['median_ms']} ms (runs "
+        f"{figures['runs_ms']}; in-app {figures['in_app_median_ms']} ms; load "
+        f"{figures['load_1min_median']}) | {goal(kind, figures['median_ms']) if kind else ''} |"
+    )
+
+
+def programs(
+    args: argparse.Namespace, binary: Path
+) -> dict[str, tuple[Sequence[str], re.Pattern[str], str]]:
+    """label -> (command, the line that ends its timing, goal kind)."""
+    found: dict[str, tuple[Sequence[str], re.Pattern[str], str]] = {
+        "packaged": ([str(binary)], SHOWN, "packaged")
+    }
+    if args.baseline_dist:
+        old = args.baseline_dist.resolve() / f"attention-workbench{EXE}"
+        found["packaged, before"] = ([str(old)], SHOWN, "")
+    if (PACKAGE_VENV / BIN).is_dir():
+        bare = [str(bare_binary(BARE))]
+        found["floor: bare PySide6 window, packaged (PyInstaller one-folder)"] = (bare, SHOWN, "")
+    if not args.no_wheel:
+        found["wheel"] = (wheel_command(ROOT, WHEEL_VENV), SHOWN, "wheel")
+        if args.baseline_src:
+            command = wheel_command(
+                args.baseline_src.resolve(), WHEEL_VENV.with_name("wheel-venv-before")
+            )
+            found["wheel, before"] = (command, SHOWN, "")
+        python = str(WHEEL_VENV / BIN / "python")
+        found["floor: bare PySide6 window (wheel's venv)"] = (
+            [python, "-c", BARE_WINDOW],
+            SHOWN,
+            "",
+        )
+        found["floor: python -c pass (wheel's venv)"] = ([python, "-c", "pass"], ENDED, "")
+    found["floor: packaged --version (no Qt)"] = ([str(binary), "--version"], ENDED, "")
+    return found
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dist", type=Path, default=DIST, help="the one-folder build")
+    parser.add_argument("--baseline-dist", type=Path, help="an older build, measured beside it")
+    parser.add_argument(
+        "--baseline-src", type=Path, help="an older checkout: its wheel beside ours"
+    )
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per launch")
     parser.add_argument("--no-cold", action="store_true", help="never drop the page cache")
+    parser.add_argument("--no-wheel", action="store_true", help="skip the installed wheel")
     parser.add_argument("--no-archive", action="store_true", help="skip the .tar.gz size")
     parser.add_argument("--quick", action="store_true", help="print only; record nothing")
     args = parser.parse_args()
@@ -170,10 +305,12 @@ def main() -> int:
     files = sum(1 for p in dist.rglob("*") if p.is_file())
     parts = biggest_parts(dist)
     archive = None if args.no_archive else archive_bytes(dist)
-    launch(binary, args.timeout)  # one unrecorded launch: fonts cache, first-run files
-    cold = None if args.no_cold else measure(binary, args.runs, True, args.timeout)
-    warm = measure(binary, args.runs, False, args.timeout)
-    start = cold if cold and cold["page_cache_dropped"] else warm
+    found = programs(args, binary)
+    commands = {name: (command, line) for name, (command, line, _) in found.items()}
+    for command, line in commands.values():  # one unrecorded launch each: font cache, .pyc files
+        launch(command, args.timeout, line)
+    cold = None if args.no_cold else measure(commands, args.runs, True, args.timeout)
+    warm = measure(commands, args.runs, False, args.timeout)
 
     mb = size / 1e6
     lines = [
@@ -184,23 +321,18 @@ def main() -> int:
     ]
     if archive is not None:
         lines.append(f"| .tar.gz of it | {archive / 1e6:.1f} MB | |")
-    if cold and cold["page_cache_dropped"]:
-        lines.append(
-            f"| cold start (page cache dropped), median of {args.runs} | {cold['median_ms']} ms "
-            f"(runs {cold['runs_ms']}; in-app {cold['in_app_median_ms']} ms) | "
-            f"{goal(cold['median_ms'])} |"
-        )
-    lines.append(
-        f"| warm start, median of {args.runs} | {warm['median_ms']} ms (runs {warm['runs_ms']}; "
-        f"in-app {warm['in_app_median_ms']} ms) | "
-        + (goal(warm["median_ms"]) if start is warm else "")
-        + " |"
-    )
+    for figures, is_cold in ((cold, True), (warm, False)):
+        if figures is None or (is_cold and not figures["packaged"]["page_cache_dropped"]):
+            continue
+        for name, (_, _, kind) in found.items():
+            lines.append(start_rows(name, kind, figures[name], is_cold, args.runs))
     lines += [
         "",
-        "Start = spawning the binary (offscreen, empty settings) until its log line "
-        '"main window shown after N ms"; in-app = that N, counted from the import of the UI '
-        "module, so the difference is the bootloader, Python start-up and imports.",
+        "Start = spawning the program (offscreen, empty settings) until its log line "
+        '"main window shown after N ms", logged at the window\'s first paint; in-app = that N, '
+        "counted from the import of the UI module, so the difference is the bootloader, Python "
+        "start-up and imports. Load = the 1-minute load average (median over the rounds) on "
+        "this shared machine. Floor rows: see the module docstring.",
         "",
         "Biggest parts of the folder:",
         "",
@@ -218,11 +350,14 @@ def main() -> int:
         "files": files,
         "archive_bytes": archive,
         "biggest_parts": parts,
+        "commands": {name: list(command) for name, (command, _, _) in found.items()},
         "cold": cold,
         "warm": warm,
-        "goals": {"size_mb": SIZE_GOAL_MB, "start_ms": START_GOAL_MS},
+        "goals": {"size_mb": SIZE_GOAL_MB, "start_ms": GOALS_MS},
     }
     command = "scripts/package.sh && .venv/bin/python benchmarks/package_size_startup.py"
+    if args.baseline_dist or args.baseline_src:
+        command += " --baseline-dist OLD/dist/attention-workbench --baseline-src OLD"
     write_result("package_size_startup", command, markdown, data, quick=args.quick)
     return 0
 

@@ -10,21 +10,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from workbench import __version__
-from workbench.commands import (
-    bench,
-    completion,
-    doctor,
-    examples,
-    gui,
-    import_providers,
-    import_results,
-    install_desktop,
-    kernels,
-    models,
-    providers,
-    serve,
-    summary,
-)
+from workbench.commands import examples, gui
 from workbench.core.terminal import safe_console
 
 
@@ -82,7 +68,9 @@ class _Parser(argparse.ArgumentParser):
         return known, extras
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(window_only: bool = False) -> argparse.ArgumentParser:
+    """Every command's parser; `window_only` builds just `gui`'s, so opening the window does not
+    import the headless commands (the engine, the SDK's helpers: ~0.4 s before the first paint)."""
     parser = _Parser(
         prog="workbench",
         description="Attention Workbench: compare LLMs behind OpenAI-compatible APIs and see "
@@ -98,6 +86,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     gui.add_parser(sub)
+    if not window_only:
+        _add_headless_commands(sub)
+    parser.epilog = examples.epilog("")
+    _add_examples(parser)
+    return parser
+
+
+def _add_headless_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from workbench.commands import (
+        bench,
+        completion,
+        doctor,
+        import_providers,
+        import_results,
+        install_desktop,
+        kernels,
+        models,
+        providers,
+        serve,
+        summary,
+    )
+
     bench.add_parser(sub)
     serve.add_parser(sub)
     models.add_parser(sub)
@@ -109,9 +119,6 @@ def build_parser() -> argparse.ArgumentParser:
     summary.add_parser(sub)
     install_desktop.add_parser(sub)
     completion.add_parser(sub, build_parser)
-    parser.epilog = examples.epilog("")
-    _add_examples(parser)
-    return parser
 
 
 def _add_examples(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> None:
@@ -201,7 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             args_list = DEFAULT_COMPARISON
     safe_console()
-    parser = build_parser()
+    # the window and `--version` need no other command: their start does not import those
+    parser = build_parser(window_only=args_list[:1] in (["gui"], ["--version"]))
     args, extras = parser.parse_known_args(args_list)
     if extras:
         args.parser_.error(f"unrecognized arguments: {' '.join(extras)}")

@@ -10,8 +10,8 @@ named through their control and are not counted.
 from __future__ import annotations
 
 import itertools
+import sys
 
-import pyqtgraph as pg
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -51,7 +51,8 @@ def label_fields(root: QWidget) -> None:
         widgets = [box.itemAt(i).widget() for i in range(box.count())]
         for label, field in itertools.pairwise(widgets):
             _tie(label, field)
-    for plot in root.findChildren(pg.PlotWidget):
+    pg = sys.modules.get("pyqtgraph")  # not imported yet: there is no chart to name
+    for plot in root.findChildren(pg.PlotWidget) if pg is not None else []:
         title = plot.getPlotItem().titleLabel.text
         if not plot.accessibleName() and title:
             plot.setAccessibleName(title)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
@@ -19,14 +21,14 @@ from workbench.core.run_history import RunStore, StoreError
 from workbench.core.secrets import install_log_redaction, resolve_key
 from workbench.desktop import APP_ID, icon_files
 from workbench.ui.compare_controller import CompareController
-from workbench.ui.demo import demo_screenshot
 from workbench.ui.error_sink import ErrorSink
-from workbench.ui.kernels_view import KernelsView
 from workbench.ui.main_window import MainWindow
-from workbench.ui.provider_controller import ProviderController, choices_for
-from workbench.ui.provider_panel import ProviderPanel
+from workbench.ui.pane_choices import choices_for
 from workbench.ui.single_instance import InstanceGuard, claim
 from workbench.ui.translators import install_translators, settings
+
+if TYPE_CHECKING:
+    from workbench.ui.kernels_view import KernelsView
 
 log = logging.getLogger(__name__)
 START_NS = time.perf_counter_ns()
@@ -70,6 +72,28 @@ def bring_forward(window: MainWindow) -> None:
     window.activateWindow()
 
 
+def build_hidden_tabs(window: MainWindow, session: CompareController) -> KernelsView:
+    """The Providers and Kernels tabs, into the places reserved for them: hidden at start, they
+    are built after the first paint (their imports and the keyring's probe take ~0.3 s)."""
+    from workbench.ui.kernels_view import KernelsView
+    from workbench.ui.provider_controller import ProviderController
+    from workbench.ui.provider_panel import ProviderPanel
+
+    window.add_provider_tab(ProviderPanel(ProviderController(session)))
+    kernels_view = KernelsView()
+    window.add_kernels_tab(kernels_view)
+    return kernels_view
+
+
+async def first_paint(window: MainWindow, timeout_s: float = 2.0) -> None:
+    """Until the window has painted once (or `timeout_s`, should it not be exposed)."""
+    painted = asyncio.get_running_loop().create_future()
+    window.painted.connect(lambda: painted.done() or painted.set_result(None))
+    window.show()
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(painted, timeout_s)
+
+
 async def run_window(args, guard: InstanceGuard | None = None) -> int:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
@@ -82,12 +106,10 @@ async def run_window(args, guard: InstanceGuard | None = None) -> int:
         store=store, time_scale=args.time_scale, kernel_csv=getattr(args, "kernel_csv", None)
     )
     _load_providers(session)
-    window = MainWindow(session, settings())
+    window = MainWindow(session, settings(), paint_first=True)
     if guard is not None:
         guard.activate_requested.connect(lambda: bring_forward(window))
-    window.add_provider_tab(ProviderPanel(ProviderController(session)))
-    kernels_view = KernelsView()
-    window.add_kernels_tab(kernels_view)
+    window.reserve_tabs()
     sink = ErrorSink(window)
     sink.install(asyncio.get_running_loop())
     closed = asyncio.Event()
@@ -96,33 +118,40 @@ async def run_window(args, guard: InstanceGuard | None = None) -> int:
     if not window.restore_state() or args.demo_screenshot:
         window.apply_preset("real")
         window.prompt.set_tokens(32768)
-    window.shown.connect(
+    window.painted.connect(
         lambda: log.info(
             "main window shown after %.0f ms", (time.perf_counter_ns() - START_NS) / 1e6
         )
     )
     window.run_action.setEnabled(False)  # until the built-in provider listens
-    window.show()
-    await session.start_local_provider()
-    window.set_panes(window.pane_keys)  # the panes' targets now carry the provider's URL
-    # the SDK takes ~1 s to import: load it now, off the UI thread, not at the first Run
-    await asyncio.get_running_loop().run_in_executor(None, warm_up)
-    freeze_startup_heap()
-    window.run_action.setEnabled(True)
-    code = 0
+    kernels_view: KernelsView | None = None
     try:
-        if args.demo_screenshot:
-            code = await demo_screenshot(
-                window, Path(args.demo_screenshot), args.screenshot_when, args.demo
-            )
-            window.close()
-        else:
+        await first_paint(window)
+        window.finish_start()
+        # the provider's process starts on another core while this one builds the hidden tabs
+        local = asyncio.ensure_future(session.start_local_provider())
+        kernels_view = build_hidden_tabs(window, session)
+        await local
+        window.set_panes(window.pane_keys)  # the panes' targets now carry the provider's URL
+        # the SDK takes ~1 s to import: load it now, off the UI thread, not at the first Run
+        await asyncio.get_running_loop().run_in_executor(None, warm_up)
+        freeze_startup_heap()
+        window.run_action.setEnabled(True)
+        if not args.demo_screenshot:
             await closed.wait()
+            return 0
+        from workbench.ui.demo import demo_screenshot
+
+        code = await demo_screenshot(
+            window, Path(args.demo_screenshot), args.screenshot_when, args.demo
+        )
+        window.close()
+        return code
     finally:
         sink.uninstall()
-        await kernels_view.aclose()
+        if kernels_view is not None:
+            await kernels_view.aclose()
         await session.close()
-    return code
 
 
 def main(args) -> int:

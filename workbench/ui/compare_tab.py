@@ -4,6 +4,7 @@ the banner that marks a replay. The main window fills the panes and drives the c
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -16,9 +17,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.ui.live_plots import LivePlots
 from workbench.ui.prompt_slider import PromptPanel
 from workbench.ui.run_toolbar import MAX_PANES
+
+if TYPE_CHECKING:
+    from workbench.ui.live_plots import LivePlots
 
 MIN_CHART_HEIGHT = 190
 MIN_PANES_HEIGHT = 150
@@ -38,11 +41,12 @@ class CompareTab(QWidget):
         panes_scroll.setWidgetResizable(True)
         panes_scroll.setFrameShape(QFrame.Shape.NoFrame)
         panes_scroll.setMinimumHeight(MIN_PANES_HEIGHT)
-        self.plots = LivePlots()
-        self.plots.setMinimumHeight(MIN_CHART_HEIGHT)
+        self.plots: LivePlots | None = None  # made by build_charts (pyqtgraph takes ~0.4 s)
+        charts_place = QWidget()  # the charts' room until then
+        charts_place.setMinimumHeight(MIN_CHART_HEIGHT)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(panes_scroll)
-        self.splitter.addWidget(self.plots)
+        self.splitter.addWidget(charts_place)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setChildrenCollapsible(False)
@@ -55,6 +59,17 @@ class CompareTab(QWidget):
         layout.addWidget(self.prompt)
         layout.addWidget(self.replay_banner)
         layout.addWidget(self.splitter, 1)
+
+    def build_charts(self) -> LivePlots:
+        """The live charts, in the room kept for them below the panes."""
+        from workbench.ui.live_plots import LivePlots
+
+        self.plots = LivePlots()
+        self.plots.setMinimumHeight(MIN_CHART_HEIGHT)
+        sizes = self.splitter.sizes()
+        self.splitter.replaceWidget(1, self.plots).deleteLater()
+        self.splitter.setSizes(sizes)
+        return self.plots
 
     def place_panes(self, widgets: Sequence[QWidget], count: int) -> None:
         """Show the first `count` panes, two columns up to four panes, then four columns."""

@@ -7,10 +7,9 @@ import logging
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtGui import QCloseEvent, QPalette
+from PySide6.QtGui import QCloseEvent, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -33,6 +32,7 @@ from workbench.ui.menus import MenuBar
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.panes_model import pane_key, pane_title, split_pane_key
 from workbench.ui.quiet_progress import QuietProgressBar
+from workbench.ui.reserved_tabs import ReservedTabs
 from workbench.ui.results_view import ResultsView
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.route_preset import route_pair
@@ -41,14 +41,9 @@ from workbench.ui.run_status import run_status_text
 from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
-from workbench.ui.sweep_view import SweepView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
+from workbench.ui.window_late import LateParts
 from workbench.ui.window_state import WindowState
-
-if TYPE_CHECKING:
-    from workbench.core.providers import Provider
-    from workbench.ui.kernels_view import KernelsView
-    from workbench.ui.provider_panel import ProviderPanel
 
 log = logging.getLogger(__name__)
 
@@ -59,12 +54,21 @@ PRESETS: dict[str, tuple[str, ...]] = {
 CLOCK_REFRESH_S = 0.25
 
 
-class MainWindow(Retranslating, WindowState, QMainWindow):
+class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
     """Widgets call the session and listen to it; they never touch the network or the store."""
 
     shown = Signal()
+    painted = Signal()  # once, after the first paint event: start-up work waits for it
 
-    def __init__(self, session: CompareController, settings: QSettings | None = None) -> None:
+    def __init__(
+        self,
+        session: CompareController,
+        settings: QSettings | None = None,
+        paint_first: bool = False,
+    ) -> None:
+        """`paint_first`: the app's cold start. The charts (pyqtgraph and numpy: ~0.4 s), the
+        Sweep tab and the History's rows wait for `finish_start()`, which the app calls after
+        the first paint; otherwise the window is whole when made."""
         super().__init__()
         self.session = session
         self.settings = settings or QSettings("attention-workbench", "workbench")
@@ -79,22 +83,24 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self._clock_at = 0.0
         self._max_tokens = 0
         self._split_once = False
+        self._painted_once = False
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         self.theme = Theme(app, self.settings, self)
-        self.theme.apply()  # before the charts are made: they take pyqtgraph's defaults
+        self.theme.apply()  # the palette; the charts take its colours in finish_start()
 
         self.compare = CompareTab()
-        self.prompt, self.plots = self.compare.prompt, self.compare.plots
+        self.prompt = self.compare.prompt
         self.replay_banner = self.compare.replay_banner
-        self.sweep_view = SweepView(session)
         self.results_view = ResultsView()
         self.history_view = HistoryView(session)
         self.summary_view = SummaryView()
         self.tabs = QTabWidget()
-        for tab in (self.compare, self.sweep_view, self.results_view, self.history_view):
-            self.tabs.addTab(tab, "")  # titled by retranslate(), in the language installed
-        self.tabs.addTab(self.summary_view, "")
+        self.reserved_tabs = ReservedTabs(self.tabs)
+        self.tabs.addTab(self.compare, "")  # titled by retranslate(), in the language installed
+        self.reserved_tabs.reserve("sweep")
+        for tab in (self.results_view, self.history_view, self.summary_view):
+            self.tabs.addTab(tab, "")
         self.setCentralWidget(self.tabs)
         self._build_toolbar()
         self._build_status_bar()
@@ -116,16 +122,14 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self.history_view.replay_requested.connect(self.replay)
         self.history_view.open_requested.connect(self._show_results)
         self.history_view.imported.connect(self._add_imported)
-        self.history_view.imported_aggregates.connect(self.sweep_view.add_imported)
         self.history_view.imported_aggregates.connect(self.summary_view.set_imported)
         self.session.run_started.connect(self._on_run_started)
-        self.sweep_view.run_requested.connect(self._run_sweep)
-        self.sweep_view.stop_requested.connect(self.session.stop_all)
         self.summary_view.refresh_button.clicked.connect(self.refresh_summary)
         # the summary grabs every chart: build it when it is looked at, not after every run
         self._summary_stale = False
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        self.history_view.refresh()  # past runs are there from the start
+        if not paint_first:
+            self.finish_start()
 
     # ---- building ----
 
@@ -185,14 +189,16 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
 
     def apply_palette(self, palette: QPalette) -> None:
         """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
-        recolor_charts(self, palette)
-        self.sweep_view.restyle()
+        if recolor_charts(self, palette):  # none before finish_start()
+            self.sweep_view.restyle()
         self._paint()  # a failed pane's hatched bar takes the new failure colour
         for widget in self.pane_widgets:
             widget.restyle(palette)
         self.replay_banner.setStyleSheet(notice_style("replayBanner", palette))
 
     def _set_plot_panes(self, keys: Sequence[str]) -> None:
+        if self.compare.plots is None:
+            return  # finish_start() names the charts' panes when it makes them
         named = []
         for i, key in enumerate(keys):
             provider, model, _ = split_pane_key(key)
@@ -475,12 +481,18 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
         self.setWindowTitle(self.tr("Attention Workbench"))
         titles = [
             (self.compare, self.tr("Compare")),
-            (self.sweep_view, self.tr("Sweep")),
+            (getattr(self, "sweep_view", self.reserved_tabs.empty.get("sweep")), self.tr("Sweep")),
             (self.results_view, self.tr("Results")),
             (self.history_view, self.tr("History")),
             (self.summary_view, self.tr("Summary")),
-            (getattr(self, "provider_panel", None), self.tr("Providers")),
-            (getattr(self, "kernels_view", None), self.tr("Kernels")),
+            (
+                getattr(self, "provider_panel", self.reserved_tabs.empty.get("providers")),
+                self.tr("Providers"),
+            ),
+            (
+                getattr(self, "kernels_view", self.reserved_tabs.empty.get("kernels")),
+                self.tr("Kernels"),
+            ),
         ]
         for tab, title in titles:
             if tab is not None and self.tabs.indexOf(tab) >= 0:
@@ -520,7 +532,8 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
     def _paint(self) -> None:
         for widget, model in zip(self.pane_widgets, self.session.panes, strict=False):
             widget.paint(model)
-        self.plots.paint(self.session.panes)
+        if self.compare.plots is not None:
+            self.compare.plots.paint(self.session.panes)
         self._show_clock()
 
     # ---- export ----
@@ -554,39 +567,18 @@ class MainWindow(Retranslating, WindowState, QMainWindow):
                 self.tr("Wrote %1 chart files").replace("%1", str(len(written))), 5000
             )
 
-    # ---- providers tab ----
-
-    def add_provider_tab(self, panel: ProviderPanel) -> None:
-        """Add the Providers tab; when its providers change, the panes' choices follow."""
-        self.provider_panel = panel
-        self.tabs.addTab(panel, "")
-        self.retranslate()
-        label_fields(panel)
-        panel.providers_changed.connect(self._on_providers_changed)
-
-    def _on_providers_changed(self, providers: dict[str, Provider]) -> None:
-        from workbench.ui.provider_controller import choices_for
-
-        self.session.providers = dict(providers)
-        self.set_choices(choices_for(self.session))
-        if self.pane_keys and not self.session.running:
-            self.set_panes(self.pane_keys)  # a changed base URL reaches the panes' targets
-
-    # ---- kernels tab ----
-
-    def add_kernels_tab(self, view: KernelsView) -> None:
-        """Add the Kernels tab; the app awaits `view.aclose()` on exit to stop its worker."""
-        self.kernels_view = view
-        self.tabs.addTab(view, "")
-        self.retranslate()
-        label_fields(view)
-
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if not self._split_once:
             self._split_once = True
             self.compare.split_panes_over_charts()
         self.shown.emit()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted_once:
+            self._painted_once = True
+            self.painted.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()

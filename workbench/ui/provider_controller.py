@@ -43,6 +43,7 @@ from workbench.core.secrets import (
     store_in_keyring,
 )
 from workbench.core.wire import protocol_headers
+from workbench.ui.pane_choices import choices_for as choices_for
 
 if TYPE_CHECKING:
     from workbench.ui.compare_controller import CompareController
@@ -71,19 +72,6 @@ class DoctorReport:
     key_source: str  # where the key came from, in words (never the key)
     warnings: list[str] = field(default_factory=list)
     key_source_shown: str = ""  # the same, in the UI's language
-
-
-def choices_for(session: CompareController) -> list[tuple[str, str]]:
-    """Every ("provider|model", label) a pane can pick: built-in models, then saved ones."""
-    built_in = QCoreApplication.translate("ProviderController", "%1, built-in")
-    choices = [
-        (f"{LOCAL_PROVIDER}|{m.id}", f"{m.id}  ({built_in.replace('%1', m.attention)})")
-        for m in session.catalog.simulated()
-    ]
-    for name, provider in session.providers.items():
-        for model in provider.models:
-            choices.append((f"{name}|{model.id}", f"{model.id}  ({name})"))
-    return choices
 
 
 class ProviderController(QObject):

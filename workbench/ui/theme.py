@@ -8,7 +8,9 @@ colors.py was picked to read on white and on a dark chart alike.
 
 from __future__ import annotations
 
-import pyqtgraph as pg
+import sys
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import (
@@ -19,6 +21,9 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    import pyqtgraph as pg
 
 CHOICES = ("system", "light", "dark")
 FAILURE_RED = "#c0392b"  # failures stay red in both schemes (hatched bars, error text)
@@ -157,6 +162,8 @@ def chart_colors(palette: QPalette) -> tuple[QColor, QColor]:
 
 def recolor_plot(plot: pg.PlotWidget, palette: QPalette) -> None:
     """Background, axes, tick labels, axis labels, title and legend text of one chart."""
+    import pyqtgraph as pg
+
     background, foreground = chart_colors(palette)
     plot.setBackground(background)
     item = plot.getPlotItem()
@@ -178,10 +185,21 @@ def recolor_plot(plot: pg.PlotWidget, palette: QPalette) -> None:
 
 def recolor_charts(root: QWidget, palette: QPalette) -> list[pg.PlotWidget]:
     """Every chart under `root` (all tabs); returns them."""
+    pg = sys.modules.get("pyqtgraph")
+    if pg is None:  # not imported yet: no chart was made (the window makes its charts late)
+        return []
     plots = root.findChildren(pg.PlotWidget)
     for plot in plots:
         recolor_plot(plot, palette)
     return plots
+
+
+def chart_defaults(palette: QPalette) -> None:
+    """Charts made from now on (a new tab, an exported figure) start in the scheme."""
+    import pyqtgraph as pg
+
+    background, foreground = chart_colors(palette)
+    pg.setConfigOptions(antialias=True, background=background, foreground=foreground)
 
 
 class Theme(QObject):
@@ -216,9 +234,8 @@ class Theme(QObject):
     def apply(self) -> QPalette:
         palette = dark_palette() if self.dark else light_palette(self.app)
         self.app.setPalette(palette)
-        background, foreground = chart_colors(palette)
-        # charts made after this (a new tab, an exported figure) start in the scheme too
-        pg.setConfigOptions(antialias=True, background=background, foreground=foreground)
+        if "pyqtgraph" in sys.modules:  # else whoever makes the first chart calls chart_defaults
+            chart_defaults(palette)
         restyle_status(palette)
         self.changed.emit(palette)
         return palette
