@@ -117,13 +117,17 @@ class LivePlots(Retranslating, QWidget):
         for plot in (self.ttft_plot, self.decode_plot):
             axis = plot.getAxis("bottom")
             axis.setTicks([list(enumerate(short_names(labels)))])
+            # a fixed slot per bar: auto-ranged, x moved whenever bars changed height (as at a
+            # run's start, all zero), and each move re-laid out the value axis and its grid
+            plot.setXRange(-0.5, len(labels) - 0.5, padding=0)
 
     def expect_tokens(self, max_tokens: int) -> None:
         """A run starts: the token axis spans max_tokens from the start (it only grows past it
         if a server ignores the limit), so it is not re-laid out as the curves climb."""
         self._expected_tokens = float(max_tokens)
         self._range = (0.0, 0.0)
-        self._bar_tops = [0.0, 0.0]
+        # the bar axes keep the last run's tops until this run's bars need others: a reset
+        # here re-laid out both axes in the run's first frame, beside the token axis
 
     def points(self) -> int:
         """How many points the token curves hold (for tests and the frame budget)."""
@@ -214,10 +218,12 @@ class LivePlots(Retranslating, QWidget):
         heights = [0.0 if bad else (v or 0.0) for v, bad in zip(values, failed, strict=False)]
         top = _step_up(max(heights) * 1.05, FINE) if max(heights, default=0.0) > 0 else 1.0
         live = any(p.state in (PaneState.WAITING, PaneState.STREAMING) for p in panes)
-        if live and self._bar_tops[slot] / 2 <= top <= self._bar_tops[slot]:
-            # while bars move, the axis grows at once but shrinks only past half: each new top
-            # re-lays out the axis (3-12 ms a time); once nothing streams, it fits exactly
-            top = self._bar_tops[slot]
+        kept = self._bar_tops[slot]
+        if kept and (not any(heights) or (live and kept / 2 <= top <= kept)):
+            # no bar to show yet (a run starting) keeps the axis; while bars move it grows at
+            # once but shrinks only past half: each new top re-lays out the axis and its grid
+            # (3-12 ms a time). Once nothing streams, it fits the bars exactly
+            top = kept
         if top != self._bar_tops[slot]:
             # in steps, like the token axis: an auto-ranged axis re-lays out its labels (and
             # re-renders its cached grid) every time a bar moves
