@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.csv_export import write_csv
-from workbench.core.metrics import derive
 from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
 from workbench.core.results import RequestResult
 from workbench.core.runner import RunFinished, RunPlan
@@ -420,7 +419,9 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
             if self.run_kind != "replay":
                 self._add_row(result)
             return
-        self.clock.finished(result.ok, (derive(result).e2e_ms or 0) / 1000)
+        # end-to-end seconds without derive(), which also walks every gap between tokens
+        sent, done = result.t_send, result.t_done
+        self.clock.finished(result.ok, (done - sent) / 1e9 if sent and done else 0.0)
         if self.run_kind == "replay":
             return  # the recorded rows are already shown once
         self._add_row(result, current=True)
