@@ -33,7 +33,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tests"))  # the file's maker
 import qasync
+from large_results import large_vllm_file
 from machine import RESULTS, machine_record, write_result
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
@@ -43,29 +45,9 @@ from workbench.core.run_history import RunStore
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow
 
-FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "data" / "results"
 GAP_GOAL_S = 0.100
 FILL_GOAL_S = 2.0
 BASELINE = "## Baseline"
-
-
-def large_vllm_file(path: Path, requests: int) -> Path:
-    """A vLLM --save-detailed file of `requests` rows in the shape of the tests' fixture."""
-    doc = json.loads((FIXTURE / "vllm_save_detailed.json").read_text())
-    doc.update(
-        num_prompts=requests,
-        completed=requests,
-        failed=0,
-        input_lens=[1024 + i % 3 * 1024 for i in range(requests)],
-        output_lens=[5] * requests,
-        ttfts=[0.1 + i % 7 / 100 for i in range(requests)],
-        itls=[[0.02, 0.021, 0.022, 0.02]] * requests,
-        start_times=[1763633700.0 + i / 100 for i in range(requests)],
-        generated_texts=["one two three four five"] * requests,
-        errors=[""] * requests,
-    )
-    path.write_text(json.dumps(doc))
-    return path
 
 
 class Phases:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from gui_driver import click_tab, make_window, run_for, run_sweep, until
+from large_results import large_vllm_file
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLineEdit
 
@@ -156,25 +157,6 @@ def test_an_import_into_a_locked_history_says_why_and_the_next_one_works(
     assert history.table.rowCount() == rows_before + 1
 
 
-def _large_vllm_file(path: Path, requests: int) -> Path:
-    """A vLLM --save-detailed file of `requests` rows, made from the fixture's own shape."""
-    doc = json.loads((DATA / "vllm_save_detailed.json").read_text())
-    doc.update(
-        num_prompts=requests,
-        completed=requests,
-        failed=0,
-        input_lens=[1024 + i % 3 * 1024 for i in range(requests)],
-        output_lens=[5] * requests,
-        ttfts=[0.1 + i % 7 / 100 for i in range(requests)],
-        itls=[[0.02, 0.021, 0.022, 0.02]] * requests,
-        start_times=[1763633700.0 + i / 100 for i in range(requests)],
-        generated_texts=["one two three four five"] * requests,
-        errors=[""] * requests,
-    )
-    path.write_text(json.dumps(doc))
-    return path
-
-
 def test_importing_a_large_file_keeps_the_window_responsive(window, qtbot, loop, tmp_path) -> None:
     """20,000 requests are parsed and stored on a worker thread, then fill the Sweep chart, the
     Results table and the Summary in slices between the window's events: a 20 ms QTimer keeps
@@ -182,7 +164,7 @@ def test_importing_a_large_file_keeps_the_window_responsive(window, qtbot, loop,
     that, on the GUI thread, the parse and store stood still and no tick saw "Importing"; a
     full garbage collection over the session's heap, run by the parse, and a paint waiting for
     the GIL against the parse held the first tick for half a second.)"""
-    big = _large_vllm_file(tmp_path / "big_vllm.json", 20_000)
+    big = large_vllm_file(tmp_path / "big_vllm.json", 20_000)
     doc = json.loads(big.read_text())
     history, sweep, table = window.history_view, window.sweep_view, window.results_view
     summary = window.summary_view
