@@ -40,6 +40,7 @@ from machine import RESULTS, machine_record, write_result
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
+import workbench.core.result_import as result_import
 import workbench.ui.history_view as history_module
 from workbench.core.run_history import RunStore
 from workbench.ui.compare_controller import CompareController
@@ -150,8 +151,8 @@ class StallSampler(threading.Thread):
 
 def _instrument(window: MainWindow, phases: Phases) -> None:
     history = window.history_view
-    phases.wrap(history_module, "read_files", "read file")
-    phases.wrap(history_module, "store_files_at", "store rows")
+    phases.wrap(result_import, "read_files", "read file")
+    phases.wrap(result_import, "store_files_at", "store rows")
     if hasattr(history_module, "store_and_load"):  # the rows read back on the worker thread
         phases.wrap(history_module, "store_and_load", "store and read back rows")
     phases.wrap(history, "_show_imported", "show imported (all)")

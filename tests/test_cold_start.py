@@ -37,6 +37,7 @@ DEFERRED = (
     "workbench.ui.provider_controller",
     "workbench.core.doctor",
     "workbench.core.importers",
+    "workbench.core.result_import",
     "workbench.ui.kernels_view",
     "kernels_bridge.client.connection",
     "workbench.commands.bench",
@@ -85,6 +86,20 @@ def test_first_paint_waits_for_no_deferred_module(tmp_path: Path) -> None:
     loaded = modules_at_first_paint(tmp_path)
     assert "workbench.ui.main_window" in loaded  # the line came from the real window
     assert sorted(m for m in DEFERRED if m in loaded) == []
+    # no providers file: nothing to parse, so not its schemas or TOML editor either
+    assert {"workbench.core.provider_store", "tomlkit"} & loaded == set()
+
+
+def test_saved_providers_are_read_before_the_first_paint(tmp_path: Path) -> None:
+    """The panes may show a saved provider's model from the first frame."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "providers.toml").write_text(
+        '[providers.mine]\nbase_url = "http://127.0.0.1:9/v1"\nmodels = ["m"]\n'
+    )
+    loaded = modules_at_first_paint(tmp_path)
+    assert "workbench.ui.main_window" in loaded
+    assert "workbench.core.provider_store" in loaded
 
 
 class FirstPaintTabs(QObject):

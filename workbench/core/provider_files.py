@@ -1,4 +1,6 @@
-"""Writing the providers file and its copies safely: atomic, owner-only, and never losing one.
+"""Where the providers file lives, and writing it and its copies safely: atomic, owner-only,
+and never losing one. (No schema here: the start-up asks where the file is without loading
+the pydantic schemas, ~80 ms, when there is none to read.)
 
 - Every file written here is 0600 (`tempfile.mkstemp`) and replaces its target atomically; a
   folder created here is 0700, and the app's own config folder is tightened to 0700.
@@ -15,7 +17,28 @@ import tempfile
 import time
 from pathlib import Path
 
+import platformdirs
+
 from workbench.core.private_files import private_dir
+
+APP_NAME = "attention-workbench"
+CONFIG_DIR_ENV = "WORKBENCH_CONFIG_DIR"
+PROVIDERS_FILENAME = "providers.toml"
+LAST_GOOD_SUFFIX = ".last-good"
+BROKEN_SUFFIX = ".broken"
+
+
+def default_config_dir() -> Path:
+    """$WORKBENCH_CONFIG_DIR when set, else the per-user config directory of the OS."""
+    override = os.environ.get(CONFIG_DIR_ENV)
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def default_providers_path() -> Path:
+    return default_config_dir() / PROVIDERS_FILENAME
+
 
 LAST_GOOD_SUFFIX = ".last-good"
 BROKEN_SUFFIX = ".broken"

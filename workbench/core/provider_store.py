@@ -50,19 +50,22 @@ from __future__ import annotations
 
 import difflib
 import logging
-import os
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import platformdirs
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from workbench.core.private_files import private_dir
+from workbench.core.provider_files import APP_NAME as APP_NAME
 from workbench.core.provider_files import BROKEN_SUFFIX as BROKEN_SUFFIX
+from workbench.core.provider_files import CONFIG_DIR_ENV as CONFIG_DIR_ENV
 from workbench.core.provider_files import LAST_GOOD_SUFFIX as LAST_GOOD_SUFFIX
+from workbench.core.provider_files import PROVIDERS_FILENAME as PROVIDERS_FILENAME
+from workbench.core.provider_files import default_config_dir as default_config_dir
+from workbench.core.provider_files import default_providers_path as default_providers_path
 from workbench.core.provider_files import (
     keep_broken_copy,
     write_last_good,
@@ -81,9 +84,6 @@ from workbench.core.validation import toml_line_of
 
 log = logging.getLogger(__name__)
 
-APP_NAME = "attention-workbench"
-CONFIG_DIR_ENV = "WORKBENCH_CONFIG_DIR"
-PROVIDERS_FILENAME = "providers.toml"
 MAX_PROVIDERS_BYTES = 16 * 1024 * 1024  # a providers file is a few KB; refuse rather than chew
 
 _HEADER = """\
@@ -117,18 +117,6 @@ class ProviderSet:
 
     def names(self) -> list[str]:
         return [p.name for p in self.providers]
-
-
-def default_config_dir() -> Path:
-    """$WORKBENCH_CONFIG_DIR when set, else the per-user config directory of the OS."""
-    override = os.environ.get(CONFIG_DIR_ENV)
-    if override:
-        return Path(override).expanduser()
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
-
-
-def default_providers_path() -> Path:
-    return default_config_dir() / PROVIDERS_FILENAME
 
 
 # ---- loading ----

@@ -16,7 +16,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from workbench.core.clients import warm_up
-from workbench.core.provider_store import load_providers
+from workbench.core.provider_files import default_providers_path
 from workbench.core.run_history import RunStore, StoreError
 from workbench.core.secrets import install_log_redaction, resolve_key
 from workbench.desktop import APP_ID, icon_files
@@ -35,10 +35,14 @@ START_NS = time.perf_counter_ns()
 
 
 def _load_providers(session: CompareController) -> None:
-    loaded = load_providers()
-    if loaded.warning:
-        log.warning(loaded.warning)
-    session.providers = {p.name: p for p in loaded.providers}
+    path = default_providers_path()
+    if path.exists() or path.is_symlink():  # else no provider is saved (load_providers says so)
+        from workbench.core.provider_store import load_providers  # its schemas: ~80 ms
+
+        loaded = load_providers(path)
+        if loaded.warning:
+            log.warning(loaded.warning)
+        session.providers = {p.name: p for p in loaded.providers}
 
     def keys(target):  # resolve lazily, at request time: a key may be set after launch
         provider = session.providers.get(target.provider)

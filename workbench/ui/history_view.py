@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
@@ -28,13 +30,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.result_import import (
-    ImportOutcome,
-    Read,
-    read_files,
-    store_files,
-    store_files_at,
-)
 from workbench.core.results import RequestResult
 from workbench.core.run_history import RunStore, StoreError
 from workbench.core.secrets import redact
@@ -42,6 +37,9 @@ from workbench.ui.compare_controller import CompareController, HistoryRow
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.run_status import run_status_text
+
+if TYPE_CHECKING:
+    from workbench.core.result_import import ImportOutcome, Read
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("HistoryView", "when"),
@@ -62,7 +60,9 @@ def store_and_load(
 ) -> tuple[list[ImportOutcome], list[RequestResult]]:
     """On a worker thread: store the files' runs, then read their rows back as the history
     holds them (20,000 rows took 0.8 s to read: not on the GUI thread)."""
-    outcomes = store_files_at(history, read)
+    from workbench.core import result_import  # the importers and pydantic: after the first paint
+
+    outcomes = result_import.store_files_at(history, read)
     store = RunStore(history)
     try:
         return outcomes, [r for o in outcomes if o.run_id for r in store.results(o.run_id)]
@@ -222,10 +222,12 @@ class HistoryView(Retranslating, QWidget):
         # the paints already asked for (the status line's, a window's first) go first: the
         # parse's Python would hold the GIL against each of their Qt calls
         await asyncio.sleep(PAINT_FIRST_S)
+        # the importers (and pydantic) load on first use, off the GUI thread and after start-up
+        result_import = await asyncio.to_thread(import_module, "workbench.core.result_import")
         try:
-            read = await asyncio.to_thread(read_files, paths)
+            read = await asyncio.to_thread(result_import.read_files, paths)
             if store.in_memory:  # a memory database lives in this thread's connection only
-                outcomes = store_files(store, read)
+                outcomes = result_import.store_files(store, read)
                 rows = [r for o in outcomes if o.run_id for r in store.results(o.run_id)]
             else:
                 outcomes, rows = await asyncio.to_thread(store_and_load, store.path, read)

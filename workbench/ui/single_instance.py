@@ -16,7 +16,7 @@ import logging
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
-from workbench.core.provider_store import default_config_dir
+from workbench.core.provider_files import default_config_dir
 
 log = logging.getLogger(__name__)
 
