@@ -57,14 +57,22 @@ class PaneModel:
     t_first_ns: int | None = None
     t_last_ns: int | None = None
     result: RequestResult | None = None
-    # the finished request's figures, derived once: panes and bars read them on every frame,
-    # and deriving walks every inter-token gap (~1 ms for 2,000 tokens)
-    metrics: RequestMetrics | None = None
     error: str | None = None
     curve_t: list[float] = field(default_factory=list)  # seconds since send
     curve_tokens: list[float] = field(default_factory=list)
     text_version: int = 0  # bumps when text changed since the last paint
     request_id: str | None = None
+    _derived: tuple[RequestResult, RequestMetrics] | None = field(default=None, repr=False)
+
+    @property
+    def metrics(self) -> RequestMetrics | None:
+        """The finished request's figures, derived once per result: panes and bars read them on
+        every frame, and deriving walks every inter-token gap (~1 ms for 2,000 tokens)."""
+        if self.result is None:
+            return None
+        if self._derived is None or self._derived[0] is not self.result:
+            self._derived = (self.result, derive(self.result))
+        return self._derived[1]
 
     def reset(self, request_id: str | None = None, t_send_ns: int | None = None) -> None:
         self.state = PaneState.WAITING if request_id else PaneState.IDLE
@@ -74,7 +82,6 @@ class PaneModel:
         self.t_send_ns = t_send_ns
         self.t_first_ns = self.t_last_ns = None
         self.result = None
-        self.metrics = None
         self.error = None
         self.curve_t.clear()
         self.curve_tokens.clear()
@@ -103,7 +110,6 @@ class PaneModel:
 
     def finish(self, result: RequestResult) -> None:
         self.result = result
-        self.metrics = derive(result)
         if result.ok:
             self.state = PaneState.DONE
         elif result.error_class == "cancelled":
