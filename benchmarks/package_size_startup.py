@@ -242,6 +242,12 @@ def bare_binary(folder: Path) -> Path:
     return binary
 
 
+def _relative(command: Sequence[str]) -> list[str]:
+    """The command as recorded: paths inside the checkout relative to it, not this machine's."""
+    prefix = f"{ROOT}{os.sep}"
+    return [arg.removeprefix(prefix) for arg in command]
+
+
 def start_rows(label: str, kind: str, figures: dict, cold: bool, runs: int) -> str:
     how = "cold start (page cache dropped)" if cold else "warm start"
     return (
@@ -350,7 +356,7 @@ def main() -> int:
         "files": files,
         "archive_bytes": archive,
         "biggest_parts": parts,
-        "commands": {name: list(command) for name, (command, _, _) in found.items()},
+        "commands": {name: _relative(command) for name, (command, _, _) in found.items()},
         "cold": cold,
         "warm": warm,
         "goals": {"size_mb": SIZE_GOAL_MB, "start_ms": GOALS_MS},
