@@ -17,6 +17,10 @@ on the first launch after a boot; "warm" runs do not. Goal: under 2 s. N itself 
 app's UI module was imported) is reported too: the rest is the bootloader, Python and imports.
 Each launch gets an empty temporary data and settings folder, as on a first launch.
 
+Saved providers: the packaged app launched again with a providers.toml of two providers in its
+settings folder (SAVED_PROVIDERS), as a user who saved some has: that file and its schemas are
+read before the first paint, so that the panes may show a saved provider's model from the start.
+
 Wheel: the checkout built as a wheel (`pip wheel --no-deps`) and installed into its own venv
 (build/wheel-venv, dependencies from the package index the first time); `workbench gui` of that
 venv is timed the same way. Goals (issue 16): packaged <= 600 ms, wheel <= 1000 ms (cold).
@@ -70,6 +74,21 @@ app = QApplication(sys.argv[:1]); w = W(); w.resize(1400, 900); w.show(); app.ex
 """
 
 
+# Two providers as a user saves them (`workbench providers add`); their keys are never read at
+# start-up, so the variables need not exist.
+SAVED_PROVIDERS = """
+[providers.deepseek]
+base_url = "https://api.deepseek.com/v1"
+api_key_env = "DEEPSEEK_API_KEY"
+models = ["deepseek-chat", "deepseek-reasoner"]
+
+[providers.gateway]
+base_url = "http://127.0.0.1:4000/v1"
+api_key_env = "LITELLM_MASTER_KEY"
+models = ["llama-3-70b", "qwen2.5-72b"]
+"""
+
+
 def folder_bytes(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
 
@@ -112,11 +131,18 @@ def drop_page_cache() -> bool:
 
 
 def launch(
-    command: Sequence[str], timeout_s: float, line: re.Pattern[str] = SHOWN
+    command: Sequence[str],
+    timeout_s: float,
+    line: re.Pattern[str] = SHOWN,
+    providers: str | None = None,
 ) -> tuple[float, float]:
     """(ms from spawn to the log line, the N of the line); raises when no line comes. With a
-    `line` that has no number, (ms until the process ended, 0)."""
+    `line` that has no number, (ms until the process ended, 0). `providers`: the text of a
+    providers.toml put in the settings folder first."""
     with tempfile.TemporaryDirectory(prefix="workbench-start-") as home:
+        if providers is not None:
+            Path(home, "config").mkdir()
+            Path(home, "config", "providers.toml").write_text(providers, encoding="utf-8")
         env = {
             **os.environ,
             "QT_QPA_PLATFORM": "offscreen",
@@ -171,8 +197,11 @@ def launch(
 ENDED = re.compile(r"(?!x)x")  # matches nothing: the launch is timed until the process ends
 
 
+Launch = tuple[Sequence[str], re.Pattern[str], str | None]  # command, its line, providers.toml
+
+
 def measure(
-    commands: dict[str, tuple[Sequence[str], re.Pattern[str]]],
+    commands: dict[str, Launch],
     runs: int,
     cold: bool,
     timeout_s: float,
@@ -184,10 +213,10 @@ def measure(
     dropped = True
     for _ in range(runs):
         load.append(os.getloadavg()[0])
-        for name, (command, line) in commands.items():
+        for name, (command, line, providers) in commands.items():
             if cold:
                 dropped = drop_page_cache() and dropped
-            w, n = launch(command, timeout_s, line)
+            w, n = launch(command, timeout_s, line, providers)
             wall[name].append(w)
             inner[name].append(n)
     return {
@@ -257,34 +286,34 @@ def start_rows(label: str, kind: str, figures: dict, cold: bool, runs: int) -> s
     )
 
 
-def programs(
-    args: argparse.Namespace, binary: Path
-) -> dict[str, tuple[Sequence[str], re.Pattern[str], str]]:
-    """label -> (command, the line that ends its timing, goal kind)."""
-    found: dict[str, tuple[Sequence[str], re.Pattern[str], str]] = {
-        "packaged": ([str(binary)], SHOWN, "packaged")
+Program = tuple[Sequence[str], re.Pattern[str], str, str | None]
+
+
+def programs(args: argparse.Namespace, binary: Path) -> dict[str, Program]:
+    """label -> (command, the line that ends its timing, goal kind, providers.toml or None)."""
+    found: dict[str, Program] = {
+        "packaged": ([str(binary)], SHOWN, "packaged", None),
+        "packaged, with two saved providers": ([str(binary)], SHOWN, "", SAVED_PROVIDERS),
     }
     if args.baseline_dist:
         old = args.baseline_dist.resolve() / f"attention-workbench{EXE}"
-        found["packaged, before"] = ([str(old)], SHOWN, "")
+        found["packaged, before"] = ([str(old)], SHOWN, "", None)
     if (PACKAGE_VENV / BIN).is_dir():
         bare = [str(bare_binary(BARE))]
-        found["floor: bare PySide6 window, packaged (PyInstaller one-folder)"] = (bare, SHOWN, "")
+        label = "floor: bare PySide6 window, packaged (PyInstaller one-folder)"
+        found[label] = (bare, SHOWN, "", None)
     if not args.no_wheel:
-        found["wheel"] = (wheel_command(ROOT, WHEEL_VENV), SHOWN, "wheel")
+        found["wheel"] = (wheel_command(ROOT, WHEEL_VENV), SHOWN, "wheel", None)
         if args.baseline_src:
             command = wheel_command(
                 args.baseline_src.resolve(), WHEEL_VENV.with_name("wheel-venv-before")
             )
-            found["wheel, before"] = (command, SHOWN, "")
+            found["wheel, before"] = (command, SHOWN, "", None)
         python = str(WHEEL_VENV / BIN / "python")
-        found["floor: bare PySide6 window (wheel's venv)"] = (
-            [python, "-c", BARE_WINDOW],
-            SHOWN,
-            "",
-        )
-        found["floor: python -c pass (wheel's venv)"] = ([python, "-c", "pass"], ENDED, "")
-    found["floor: packaged --version (no Qt)"] = ([str(binary), "--version"], ENDED, "")
+        bare_window = [python, "-c", BARE_WINDOW]
+        found["floor: bare PySide6 window (wheel's venv)"] = (bare_window, SHOWN, "", None)
+        found["floor: python -c pass (wheel's venv)"] = ([python, "-c", "pass"], ENDED, "", None)
+    found["floor: packaged --version (no Qt)"] = ([str(binary), "--version"], ENDED, "", None)
     return found
 
 
@@ -312,9 +341,9 @@ def main() -> int:
     parts = biggest_parts(dist)
     archive = None if args.no_archive else archive_bytes(dist)
     found = programs(args, binary)
-    commands = {name: (command, line) for name, (command, line, _) in found.items()}
-    for command, line in commands.values():  # one unrecorded launch each: font cache, .pyc files
-        launch(command, args.timeout, line)
+    commands = {name: (cmd, line, toml) for name, (cmd, line, _, toml) in found.items()}
+    for command, line, toml in commands.values():  # one unrecorded launch each: font cache, .pyc
+        launch(command, args.timeout, line, toml)
     cold = None if args.no_cold else measure(commands, args.runs, True, args.timeout)
     warm = measure(commands, args.runs, False, args.timeout)
 
@@ -330,12 +359,13 @@ def main() -> int:
     for figures, is_cold in ((cold, True), (warm, False)):
         if figures is None or (is_cold and not figures["packaged"]["page_cache_dropped"]):
             continue
-        for name, (_, _, kind) in found.items():
+        for name, (_, _, kind, _) in found.items():
             lines.append(start_rows(name, kind, figures[name], is_cold, args.runs))
     lines += [
         "",
-        "Start = spawning the program (offscreen, empty settings) until its log line "
-        '"main window shown after N ms", logged at the window\'s first paint; in-app = that N, '
+        "Start = spawning the program (offscreen, empty settings unless the row says "
+        'otherwise) until its log line "main window shown after N ms", logged at the '
+        "window's first paint; in-app = that N, "
         "counted from the import of the UI module, so the difference is the bootloader, Python "
         "start-up and imports. Load = the 1-minute load average (median over the rounds) on "
         "this shared machine. Floor rows: see the module docstring.",
@@ -356,7 +386,8 @@ def main() -> int:
         "files": files,
         "archive_bytes": archive,
         "biggest_parts": parts,
-        "commands": {name: _relative(command) for name, (command, _, _) in found.items()},
+        "commands": {name: _relative(command) for name, (command, *_) in found.items()},
+        "saved_providers": SAVED_PROVIDERS,
         "cold": cold,
         "warm": warm,
         "goals": {"size_mb": SIZE_GOAL_MB, "start_ms": GOALS_MS},

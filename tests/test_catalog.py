@@ -167,6 +167,25 @@ def test_default_load_is_cached():
     assert load_catalog() is load_catalog()
 
 
+def test_the_shipped_file_passes_its_schema_and_reads_the_same_either_way():
+    """The app reads the shipped file without its schema (pydantic stays off the start-up):
+    this is where that file is checked, and where a field the plain reader would miss shows."""
+    shipped = resource("models.toml")
+    checked = load_catalog(shipped)  # a named file: every table through the schema
+    assert checked is not load_catalog()
+    assert checked.models() == load_catalog().models()
+    assert len(checked) >= 20
+
+
+def test_an_unchecked_file_still_names_what_the_reader_misses(tmp_path: Path):
+    """Read as the shipped file is (no schema), a missing field still fails, named."""
+    from workbench.core.catalog import _load
+
+    path = _write(tmp_path, GOOD.replace("context_window = 4096", ""))
+    with pytest.raises(ValueError, match=r"model #1 \(m\): field 'context_window': missing"):
+        _load(path, check=False)
+
+
 def _write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "models.toml"
     path.write_text(text)

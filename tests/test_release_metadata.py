@@ -131,3 +131,11 @@ def test_resources_are_found_through_importlib() -> None:
     from workbench.resources import PACKAGE, resources_dir
 
     assert Path(str(files(PACKAGE))) == resources_dir() == ROOT / "resources"
+
+
+def test_the_app_reports_the_version_the_package_declares():
+    """`workbench --version`, About and run.json read `workbench.__version__`, written in the
+    code (no importlib.metadata at start-up): it must be the release's version."""
+    import workbench
+
+    assert workbench.__version__ == PYPROJECT["project"]["version"]

@@ -1,8 +1,5 @@
 """Attention Workbench: compare LLMs behind OpenAI-compatible APIs and explain them."""
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("attention-workbench")
-except PackageNotFoundError:  # running from a source tree or a frozen app
-    __version__ = "0.1.0"
+# Written here as in pyproject.toml (tests/test_release_metadata.py holds them equal): reading it
+# with importlib.metadata cost ~25 ms before the window's first paint.
+__version__ = "0.1.0"

@@ -2,8 +2,9 @@
 
 Read from `resources/models.toml` (the one home of model facts). No Qt, no torch: this module
 only needs the pure-Python shapes of `kernels_bridge.variants` and `analytic.Deployment`. Each
-[[model]] table and each override is checked by a `validation` schema; an error names the file,
-the line where it finds one, the model and the field.
+[[model]] table of a file the user names, and each override, is checked by a schema
+(`catalog_schema`); an error names the file, the line where it finds one, the model and the
+field. The shipped file is checked by the test suite instead, once, not at each launch.
 
 Overrides (a user's TOML file or a dict) change prices and context windows per model:
 
@@ -21,25 +22,14 @@ import difflib
 import functools
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
-
-from pydantic import AfterValidator, Field
+from typing import Any
 
 from kernels_bridge.analytic import Deployment
 from kernels_bridge.variants import AttentionShape
 from workbench.core.results import Prices
-from workbench.core.validation import (
-    Count,
-    Invalid,
-    Price,
-    PricesTable,
-    Schema,
-    array_line_of,
-    validate,
-)
 
 _INHERITED = ("shape", "total_params", "active_params", "context_window", "prices")
 _SHAPE_KEYS = frozenset(f.name for f in dataclasses.fields(AttentionShape))
@@ -178,47 +168,10 @@ class Catalog:
         return Catalog(replaced.get(m.id, m) for m in self._models.values())
 
 
-def _nonempty(text: str) -> str:
-    if not text.strip():
-        raise ValueError("must not be empty")
-    return text
-
-
-Name = Annotated[str, AfterValidator(_nonempty)]
-
-
-class OverrideTable(Schema):
-    """A user's changes to one model: prices (flat or in a `prices` table) and context window."""
-
-    input: Price | None = None
-    output: Price | None = None
-    cached_input: Price | None = None
-    prices: PricesTable = PricesTable()
-    context_window: Count | None = Field(None, description="a whole number of tokens >= 1")
-
-
-class CatalogEntry(Schema):
-    """A [[model]] table as written; the fields it may inherit through `like` are optional."""
-
-    id: Name = Field(description="the model's id as text")
-    display_name: str | None = None
-    aliases: list[Name] = Field([], description="a list of names in quotes")
-    like: str | None = Field(None, description="the id of another model in the file")
-    shape: dict[str, Any] | None = Field(None, description="a [model.shape] table")
-    total_params: Count | None = Field(None, description="the parameter count (>= 1)")
-    active_params: Count | None = Field(None, description="the parameters active per token")
-    context_window: Count | None = Field(None, description="the context window in tokens")
-    prices: PricesTable = PricesTable()
-    deployment: dict[str, Any] | None = Field(None, description="a [model.deployment] table")
-    simulated: bool = Field(False, description="true or false")
-    notes: str = Field("", description="text in quotes")
-
-
 def _apply_override(model: ModelInfo, name: str, fields: Mapping[str, Any]) -> ModelInfo:
-    try:
-        override = validate(OverrideTable, dict(fields))
-    except Invalid as exc:
-        raise ValueError(f"override for {name!r}: {exc}") from None
+    from workbench.core.catalog_schema import checked_override
+
+    override = checked_override(name, fields)
     flat = {k: getattr(override, k) for k in _PRICE_FIELDS if getattr(override, k) is not None}
     changes: dict[str, Any] = {**override.prices.changes(), **flat}
     return dataclasses.replace(
@@ -236,32 +189,37 @@ _PRICE_FIELDS = ("input", "output", "cached_input")
 # ---------------------------------------------------------------------------------------------
 
 
-def _parse_models(path: Path, data: Mapping[str, Any], text: str = "") -> list[ModelInfo]:
+def _parse_models(
+    path: Path, data: Mapping[str, Any], text: str = "", check: bool = True
+) -> list[ModelInfo]:
     raw_models = data.get("model")
     if not isinstance(raw_models, list) or not raw_models:
         raise ValueError(f"{path}: no [[model]] entries")
     unknown_top = set(data) - {"meta", "model"}
     if unknown_top:
         raise ValueError(f"{path}: unknown top-level keys {sorted(unknown_top)}")
+    checked = _checker(path, text) if check else None
     by_id: dict[str, dict[str, Any]] = {}
     for i, raw in enumerate(raw_models, start=1):
-        entry = _checked(path, i, raw, text)
-        if entry.id in by_id:
-            raise ValueError(f"{path}: model #{i}: id {entry.id!r} appears twice")
-        by_id[entry.id] = raw
-    return [_build(path, i, by_id[mid], by_id, text) for i, mid in enumerate(by_id, start=1)]
+        if checked is not None:
+            checked(i, raw)
+        if raw["id"] in by_id:
+            raise ValueError(f"{path}: model #{i}: id {raw['id']!r} appears twice")
+        by_id[raw["id"]] = raw
+    models = []
+    for i, model_id in enumerate(by_id, start=1):
+        entry = _resolve_like(path, by_id[model_id], by_id)
+        if checked is not None:
+            checked(i, entry)
+        models.append(_build(f"{path}: model #{i} ({model_id})", entry))
+    return models
 
 
-def _checked(path: Path, index: int, raw: object, text: str) -> CatalogEntry:
-    """The entry checked against its schema; ValueError naming file, line, model and field."""
-    try:
-        return validate(CatalogEntry, raw)
-    except Invalid as exc:
-        model_id = raw.get("id") if isinstance(raw, dict) else None
-        named = f" ({model_id})" if isinstance(model_id, str) else ""
-        line = array_line_of(text, "model", index, exc.field)
-        at = f"line {line}: " if line else ""
-        raise ValueError(f"{path}: {at}model #{index}{named}: {exc}") from None
+def _checker(path: Path, text: str) -> Callable[[int, object], None]:
+    """Checks a [[model]] table against its schema (imported here: pydantic takes ~0.1 s)."""
+    from workbench.core.catalog_schema import check_entry
+
+    return lambda index, raw: check_entry(path, text, index, raw)
 
 
 def _resolve_like(
@@ -290,42 +248,41 @@ def _resolve_like(
     return merged
 
 
-def _build(
-    path: Path, index: int, raw: dict[str, Any], by_id: Mapping[str, dict[str, Any]], text: str
-) -> ModelInfo:
-    model_id = raw["id"]
-    where = f"{path}: model #{index} ({model_id})"
-    entry = _checked(path, index, _resolve_like(path, raw, by_id), text)
+def _build(where: str, entry: Mapping[str, Any]) -> ModelInfo:
+    """A model from its table, `like` resolved (and checked by its schema when read from a
+    file other than the shipped one)."""
     for key in ("shape", "total_params", "active_params", "context_window"):
-        if getattr(entry, key) is None:
+        if entry.get(key) is None:
             raise ValueError(f"{where}: field '{key}': missing, here or in its 'like' model")
-    assert entry.shape is not None and entry.total_params and entry.active_params
-    shape = _shape(where, entry.shape)
-    if entry.active_params > entry.total_params:
-        raise ValueError(
-            f"{where}: active_params {entry.active_params} exceeds total_params "
-            f"{entry.total_params}"
-        )
-    deployment = None if entry.deployment is None else _deployment(where, entry.deployment)
-    if entry.simulated and deployment is None:
+    shape = _shape(where, entry["shape"])
+    # counts may be written as floats (671e9): whole numbers, as the schema's Count checks
+    total, active = int(entry["total_params"]), int(entry["active_params"])
+    if active > total:
+        raise ValueError(f"{where}: active_params {active} exceeds total_params {total}")
+    raw_deployment = entry.get("deployment")
+    deployment = None if raw_deployment is None else _deployment(where, raw_deployment)
+    simulated = bool(entry.get("simulated", False))
+    if simulated and deployment is None:
         raise ValueError(f"{where}: a simulated model needs a [model.deployment] table")
+    prices = entry.get("prices") or {}
+    cached = prices.get("cached_input")
     return ModelInfo(
-        id=model_id,
-        display_name=entry.display_name or model_id,
-        aliases=tuple(entry.aliases),
+        id=entry["id"],
+        display_name=entry.get("display_name") or entry["id"],
+        aliases=tuple(entry.get("aliases", ())),
         attention=shape.kind,
         shape=shape,
-        total_params=entry.total_params,
-        active_params=entry.active_params,
-        context_window=entry.context_window or 0,
+        total_params=total,
+        active_params=active,
+        context_window=int(entry["context_window"]),
         prices=Prices(
-            input=entry.prices.input or 0.0,
-            output=entry.prices.output or 0.0,
-            cached_input=entry.prices.cached_input,
+            input=float(prices.get("input") or 0.0),
+            output=float(prices.get("output") or 0.0),
+            cached_input=None if cached is None else float(cached),
         ),
         deployment=deployment,
-        simulated=entry.simulated,
-        notes=entry.notes,
+        simulated=simulated,
+        notes=entry.get("notes", ""),
     )
 
 
@@ -366,9 +323,9 @@ def _read_toml(path: Path, what: str) -> tuple[dict[str, Any], str]:
         raise ValueError(f"{path}: the {what} is not valid TOML ({exc})") from exc
 
 
-def _load(path: Path) -> Catalog:
+def _load(path: Path, check: bool = True) -> Catalog:
     data, text = _read_toml(path, "model catalog")
-    models = _parse_models(path, data, text)
+    models = _parse_models(path, data, text, check)
     try:
         return Catalog(models)
     except ValueError as exc:
@@ -379,7 +336,9 @@ def _load(path: Path) -> Catalog:
 def _default_catalog() -> Catalog:
     from workbench.resources import resource
 
-    return _load(resource("models.toml"))
+    # The shipped file is checked against the schema by the test suite (test_catalog.py), not
+    # at each launch: that keeps pydantic (~0.1 s) out of the window's start.
+    return _load(resource("models.toml"), check=False)
 
 
 def load_catalog(

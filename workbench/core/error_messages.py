@@ -388,3 +388,8 @@ ANTHROPIC_VERSION_FIX = QT_TRANSLATE_NOOP(
     "remove a wrong anthropic-version from the provider's headers, or set the one the server "
     'documents (headers = { anthropic-version = "2023-06-01" })',
 )
+
+
+def cause_and_fix(error_class: ErrorClass | str) -> tuple[str, str]:
+    """The cause and the fix of an error class, in English (the UI translates them)."""
+    return FIXES[ErrorClass(error_class)]

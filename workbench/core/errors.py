@@ -30,6 +30,7 @@ from workbench.core.error_messages import (
     GATEWAY_ROUTE_FIX,
     WRONG_PROTOCOL,
 )
+from workbench.core.error_messages import cause_and_fix as cause_and_fix  # re-exported
 from workbench.core.results import ErrorClass
 from workbench.core.secrets import redact, redact_and_cut
 
@@ -120,11 +121,6 @@ def list_refusal(diag: Diagnosis) -> Diagnosis:
     if diag.error_class is ErrorClass.AUTH and status in (401, 403):
         return diag
     return gateway_auth(diag.what, status)
-
-
-def cause_and_fix(error_class: ErrorClass | str) -> tuple[str, str]:
-    """The cause and the fix of an error class, in English (the UI translates them)."""
-    return FIXES[ErrorClass(error_class)]
 
 
 def diagnosis(error_class: ErrorClass, what: str, status: int | None = None) -> Diagnosis:

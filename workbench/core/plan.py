@@ -18,7 +18,7 @@ from workbench.core.catalog import Catalog
 from workbench.core.prompts import MIN_TARGET_TOKENS
 from workbench.core.providers import ModelEntry, Protocol, Provider, default_auth
 from workbench.core.results import UNKNOWN_PRICES, Prices, Target, Timeouts
-from workbench.core.runner import Mode, RunPlan
+from workbench.core.run_plan import Mode, RunPlan
 
 # The built-in provider's name: its simulated models, started by the app or the CLI.
 LOCAL_PROVIDER = "local"

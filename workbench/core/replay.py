@@ -15,8 +15,13 @@ from typing import cast
 
 from workbench.core.metrics import derive
 from workbench.core.results import RequestResult, Target
-from workbench.core.runner import RequestFinished, RequestStarted, RunEvent, RunFinished
-from workbench.core.streaming import TextDelta
+from workbench.core.run_events import (
+    RequestFinished,
+    RequestStarted,
+    RunEvent,
+    RunFinished,
+    TextDelta,
+)
 
 
 def _target(result: RequestResult) -> Target:

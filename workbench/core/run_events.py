@@ -8,7 +8,19 @@ from typing import Literal
 from workbench.core.metrics import RequestMetrics
 from workbench.core.results import RequestResult, Target
 from workbench.core.run_plan import RunPlan
-from workbench.core.streaming import TextDelta
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """Text as it arrives, for live views; `t_ns` is the perf_counter_ns of its event, and
+    `t_send_ns` the request's send stamp (when its bytes were written), so that a live TTFT
+    counts from the send as `metrics.derive` does, not from the request's intended start."""
+
+    request_id: str
+    text: str
+    reasoning: bool
+    t_ns: int
+    t_send_ns: int | None = None
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from workbench.core.results import (
     ErrorClass,
     RequestResult,
 )
+from workbench.core.run_events import TextDelta as TextDelta  # re-exported
 from workbench.core.send_stamp import sending
 from workbench.core.sse import MAX_EVENT_BYTES as MAX_EVENT_BYTES  # the caps, re-exported
 from workbench.core.sse import MAX_LINE_BYTES as MAX_LINE_BYTES
@@ -85,19 +86,6 @@ def overrun_event_limit(max_tokens: int) -> int:
 def overrun_estimate_limit(max_tokens: int) -> int:
     """Estimated tokens beyond this many mean the same; loose because the estimate is rough."""
     return OVERRUN_ESTIMATE_FACTOR * max(0, max_tokens) + OVERRUN_SLACK
-
-
-@dataclass(frozen=True)
-class TextDelta:
-    """Text as it arrives, for live views; `t_ns` is the perf_counter_ns of its event, and
-    `t_send_ns` the request's send stamp (when its bytes were written), so that a live TTFT
-    counts from the send as `metrics.derive` does, not from the request's intended start."""
-
-    request_id: str
-    text: str
-    reasoning: bool
-    t_ns: int
-    t_send_ns: int | None = None
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from workbench.core.clients import warm_up
 from workbench.core.provider_files import default_providers_path
 from workbench.core.run_history import RunStore, StoreError
 from workbench.core.secrets import install_log_redaction, resolve_key
@@ -49,6 +48,13 @@ def _load_providers(session: CompareController) -> None:
         return resolve_key(provider) if provider is not None else None
 
     session.keys = keys
+
+
+def warm_sdk() -> None:
+    """Import the runner's HTTP client and the SDK (on a worker thread, after the paint)."""
+    from workbench.core.clients import warm_up
+
+    warm_up()
 
 
 def freeze_startup_heap() -> None:
@@ -138,7 +144,7 @@ async def run_window(args, guard: InstanceGuard | None = None) -> int:
         await local
         window.set_panes(window.pane_keys)  # the panes' targets now carry the provider's URL
         # the SDK takes ~1 s to import: load it now, off the UI thread, not at the first Run
-        await asyncio.get_running_loop().run_in_executor(None, warm_up)
+        await asyncio.get_running_loop().run_in_executor(None, warm_sdk)
         freeze_startup_heap()
         window.run_action.setEnabled(True)
         if not args.demo_screenshot:

@@ -13,11 +13,11 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from workbench.core.catalog import Catalog, load_catalog
-from workbench.core.clients import ClientOptions, ClientPool
 from workbench.core.imported_figures import ImportedFigures, imported_figures
 from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
 from workbench.core.plan import local_target, saved_target
@@ -25,6 +25,15 @@ from workbench.core.prompts import PromptBuilder
 from workbench.core.providers import Protocol, Provider
 from workbench.core.replay import replay_events
 from workbench.core.results import RequestResult, Target
+from workbench.core.run_events import (
+    Progress,
+    RequestFinished,
+    RequestStarted,
+    RunEvent,
+    RunFinished,
+    RunStarted,
+    TextDelta,
+)
 from workbench.core.run_history import (
     IN_MEMORY,
     RunStore,
@@ -32,19 +41,13 @@ from workbench.core.run_history import (
     load_calibration,
     save_calibration,
 )
-from workbench.core.runner import (
-    Progress,
-    RequestFinished,
-    RequestStarted,
-    RunEvent,
-    RunFinished,
-    Runner,
-    RunPlan,
-    RunStarted,
-)
+from workbench.core.run_plan import RunPlan
 from workbench.core.secrets import KeyUnavailable, redact, resolve_headers
-from workbench.core.streaming import TextDelta
 from workbench.ui.panes_model import PaneModel, PaneState, split_pane_key
+
+if TYPE_CHECKING:  # the runner and its HTTP client load at the first run, not before the paint
+    from workbench.core.clients import ClientPool
+    from workbench.core.runner import Runner
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +108,7 @@ class CompareController(QObject):
         self.keys: Callable[[Target], str | None] = lambda _t: None
         self.providers: dict[str, Provider] = {}
         self._server = None
-        self._pool = ClientPool()
+        self._pool: ClientPool | None = None  # made at the first run
         self._calibration = load_calibration()
         self._runner: Runner | None = None
         self._task: asyncio.Task[RunFinished | None] | None = None
@@ -138,7 +141,8 @@ class CompareController(QObject):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._task, 5)
         self._timer.stop()
-        await self._pool.aclose()
+        if self._pool is not None:
+            await self._pool.aclose()
         if self._server is not None:
             await self._server.stop()
             self._server = None
@@ -291,8 +295,13 @@ class CompareController(QObject):
             self._runner.stop_target(pane.target.label)
 
     async def _run_events(self, plan: RunPlan) -> AsyncIterator[RunEvent]:
+        from workbench.core.clients import ClientPool
+        from workbench.core.runner import Runner
+
         builder = PromptBuilder(self._calibration)
-        self._configure_clients(plan)
+        if self._pool is None:
+            self._pool = ClientPool()
+        self._configure_clients(self._pool, plan)
         self._runner = Runner(self._pool, sink=self.store, keys=self.keys, builder=builder)
         try:
             async for event in self._runner.run(plan):
@@ -300,8 +309,10 @@ class CompareController(QObject):
         finally:
             self._runner = None
 
-    def _configure_clients(self, plan: RunPlan) -> None:
+    def _configure_clients(self, pool: ClientPool, plan: RunPlan) -> None:
         """A saved provider's headers, proxy and TLS for its requests, as the CLI applies them."""
+        from workbench.core.clients import ClientOptions
+
         for name in {t.provider for t in plan.targets}:
             provider = self.providers.get(name)
             if provider is None:
@@ -311,7 +322,7 @@ class CompareController(QObject):
             except KeyUnavailable as exc:  # its requests go without them, and fail as they will
                 log.warning("%s", redact(str(exc)))
                 headers = {}
-            self._pool.configure(provider.base_url, ClientOptions.for_provider(provider, headers))
+            pool.configure(provider.base_url, ClientOptions.for_provider(provider, headers))
 
     async def _consume(
         self, events: AsyncIterator[RunEvent], plan: RunPlan, replay: bool = False

@@ -9,7 +9,7 @@ import html
 
 from PySide6.QtCore import QCoreApplication
 
-from workbench.core.errors import cause_and_fix
+from workbench.core.error_messages import cause_and_fix
 
 translate = QCoreApplication.translate
 

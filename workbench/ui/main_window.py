@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 from workbench.core.csv_export import write_csv
 from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
 from workbench.core.results import RequestResult
-from workbench.core.runner import RunFinished, RunPlan
+from workbench.core.run_events import RunFinished
+from workbench.core.run_plan import RunPlan
 from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import model_color
 from workbench.ui.compare_controller import CompareController

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import platform
 from collections.abc import Callable
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +22,8 @@ LANGUAGES = (("en", "English"), ("zh_CN", "中文"))
 
 
 def _version(distribution: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version  # ~25 ms: at the About box
+
     try:
         return version(distribution)
     except PackageNotFoundError:
