@@ -51,7 +51,9 @@ def _load_providers(session: CompareController) -> None:
 
 
 def warm_sdk() -> None:
-    """Import the runner's HTTP client and the SDK (on a worker thread, after the paint)."""
+    """Import the runner, its HTTP client and the SDK (on a worker thread, after the paint), so
+    that the first Run does not pay for them on the UI thread."""
+    import workbench.core.runner  # noqa: F401
     from workbench.core.clients import warm_up
 
     warm_up()
