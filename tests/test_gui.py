@@ -155,6 +155,11 @@ def _curves_drawn(view) -> int:
     )
 
 
+def _curves_with_values(view) -> int:
+    """The (figure, model) pairs the sweep's rows give a value."""
+    return sum(len(view.series(figure)) for figure in view.plots)
+
+
 def test_sweep_view_fills_in_live_and_draws_medians_per_model(window, loop) -> None:
     view = window.sweep_view
     window.prompt.max_tokens.setValue(160)  # long enough for several redraws mid-sweep
@@ -178,7 +183,9 @@ def test_sweep_view_fills_in_live_and_draws_medians_per_model(window, loop) -> N
     series = view.series("ttft_ms")
     assert sorted(series) == ["sim-deepseek-v3", "sim-llama-3-70b"]
     assert all([p[0] for p in points] == [1024, 4096] for points in series.values())
-    assert _curves_drawn(view) >= 3 * 2  # three figures, two models, all drawn at the end
+    # every figure of every model that has a value is drawn at the end; prefill speed may have
+    # none (a TTFT within the network baseline leaves it unknown: a busy machine's short TTFT)
+    assert _curves_drawn(view) == _curves_with_values(view) >= 2 * 2
     # a hidden sweep tab does not redraw until it is shown again
     window.tabs.setCurrentIndex(0)
     before = _curves_drawn(view)
@@ -186,7 +193,8 @@ def test_sweep_view_fills_in_live_and_draws_medians_per_model(window, loop) -> N
     view.add(window.results[0])
     assert _curves_drawn(view) == 0 and before > 0  # clear() draws at once; add() waits
     window.tabs.setCurrentWidget(view)
-    assert _curves_drawn(view) == 3  # one model, in each of the three figures
+    drawn = _curves_drawn(view)
+    assert drawn == _curves_with_values(view) >= 2  # one model, in each figure it has a value
 
 
 def test_faulting_pane_shows_its_error_while_the_other_finishes(window, loop) -> None:

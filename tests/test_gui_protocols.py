@@ -20,7 +20,6 @@ from workbench.core.doctor import PROXY_VARIABLES
 from workbench.core.provider_store import default_providers_path, load_providers
 from workbench.core.results import Target
 from workbench.core.secrets import clear_session_keys
-from workbench.core.summary import build_report
 from workbench.ui.accessibility import label_fields, unnamed_controls
 from workbench.ui.compare_controller import LOCAL_PROVIDER
 from workbench.ui.main_window import MainWindow
@@ -158,8 +157,10 @@ def test_one_model_through_chat_and_anthropic_side_by_side(
         assert row.model == MODEL and row.ok
         assert row.completion_tokens == 32 and (row.prompt_tokens or 0) > 3000
         assert not row.usage_estimated
-    # the summary keeps the two wires apart: one entry per protocol, each with its own figures
-    report = build_report(rows, run_id=final.run_id)
+    # the Summary keeps the two wires apart: one entry per protocol, each with its own figures,
+    # in the panes' order (whichever request finished first)
+    window.tabs.setCurrentWidget(window.summary_view)
+    report = window.summary_view.document.report
     assert report.models == (MODEL, f"{MODEL} via anthropic")
     assert all(row.cell.n == 1 for row in report.rows)
     # the layout is remembered with the protocol, and comes back

@@ -468,7 +468,8 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
     def refresh_summary(self) -> None:
         """Rebuild the stakeholder page from the last run (or the one opened or replayed)."""
         self._summary_stale = False
-        order = [p.target.model for p in self.session.panes if p.target]
+        # as the summary names them: one model through two protocols is two entries, in pane order
+        order = [pane_title(p.target) for p in self.session.panes if p.target]
         self.summary_view.summarize(self.results, self.run_kind, order, order[0] if order else None)
 
     def _on_local_ready(self, url: str) -> None:
