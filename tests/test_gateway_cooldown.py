@@ -16,8 +16,8 @@ from workbench.core.error_messages import (
     GATEWAY_COOLDOWN_FIX,
     GATEWAY_ROUTE_CAUSE,
     GATEWAY_ROUTE_FIX,
+    cause_and_fix,
 )
-from workbench.core.errors import cause_and_fix
 from workbench.core.results import ErrorClass
 
 KEY = "sk-gateway-test-key-0123456789"

@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QApplication
 from workbench.core.csv_export import COLUMNS
 from workbench.core.replay import replay_events
 from workbench.core.results import ErrorClass
+from workbench.core.run_events import TextDelta
 from workbench.core.run_history import RunStore
-from workbench.core.streaming import TextDelta
 from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
 from workbench.ui.main_window import MainWindow
 from workbench.ui.pane_widget import DisplayBreaks

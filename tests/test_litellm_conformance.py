@@ -30,8 +30,8 @@ from workbench.core.error_messages import (
     GATEWAY_AUTH_FIX,
     GATEWAY_ROUTE_CAUSE,
     GATEWAY_ROUTE_FIX,
+    cause_and_fix,
 )
-from workbench.core.errors import cause_and_fix
 from workbench.core.results import ErrorClass
 from workbench.local.emitlog import EmitRecord
 from workbench.local.faults import TOKENS_BEFORE_FAULT

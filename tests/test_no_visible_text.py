@@ -7,7 +7,7 @@ import pytest
 from scripted_server import ScriptedServer, Step, chunk
 
 from workbench.core.clients import make_client
-from workbench.core.errors import cause_and_fix
+from workbench.core.error_messages import cause_and_fix
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.streaming import RequestSpec, stream_chat
 

@@ -11,6 +11,7 @@ from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.prompts import PromptBuilder
 from workbench.core.results import ErrorClass, Target
+from workbench.core.run_events import TextDelta
 from workbench.core.runner import (
     Progress,
     RequestFinished,
@@ -20,7 +21,6 @@ from workbench.core.runner import (
     RunPlan,
     RunStarted,
 )
-from workbench.core.streaming import TextDelta
 from workbench.core.summary import summarize
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer

@@ -8,7 +8,8 @@ from scripted_server import ScriptedServer, chunk
 from workbench.core.clients import make_client
 from workbench.core.metrics import derive
 from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.streaming import RequestSpec, TextDelta, stream_chat
+from workbench.core.run_events import TextDelta
+from workbench.core.streaming import RequestSpec, stream_chat
 
 USAGE = {
     "prompt_tokens": 100,

@@ -4,8 +4,8 @@ failure that follows a failed calibration names it (docs/metrics.md, docs/gatewa
 
 from __future__ import annotations
 
-from workbench.core.error_messages import AFTER_CALIBRATION_CAUSE
-from workbench.core.errors import Diagnosis, cause_and_fix, diagnosis
+from workbench.core.error_messages import AFTER_CALIBRATION_CAUSE, cause_and_fix
+from workbench.core.errors import Diagnosis, diagnosis
 from workbench.core.prompts import BuiltPrompt
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.secrets import redact

@@ -30,7 +30,6 @@ from workbench.core.error_messages import (
     GATEWAY_ROUTE_FIX,
     WRONG_PROTOCOL,
 )
-from workbench.core.error_messages import cause_and_fix as cause_and_fix  # re-exported
 from workbench.core.results import ErrorClass
 from workbench.core.secrets import redact, redact_and_cut
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.protocol_errors import stream_error
 from workbench.core.results import RequestResult
+from workbench.core.run_events import TextDelta
 from workbench.core.stream_values import (
     event_object,
     response_id,
@@ -32,7 +33,6 @@ from workbench.core.streaming import (
     RequestSpec,
     StreamError,
     StreamReader,
-    TextDelta,
     exchange,
     stamp_start,
 )

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.protocol_errors import stream_error
 from workbench.core.results import RequestResult
+from workbench.core.run_events import TextDelta
 from workbench.core.stream_values import (
     count,
     event_object,
@@ -34,7 +35,6 @@ from workbench.core.streaming import (
     RequestSpec,
     StreamError,
     StreamReader,
-    TextDelta,
     exchange,
     stamp_start,
 )

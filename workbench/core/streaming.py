@@ -46,7 +46,7 @@ from workbench.core.results import (
     ErrorClass,
     RequestResult,
 )
-from workbench.core.run_events import TextDelta as TextDelta  # re-exported
+from workbench.core.run_events import TextDelta
 from workbench.core.send_stamp import sending
 from workbench.core.sse import MAX_EVENT_BYTES as MAX_EVENT_BYTES  # the caps, re-exported
 from workbench.core.sse import MAX_LINE_BYTES as MAX_LINE_BYTES

@@ -21,7 +21,8 @@ import httpx2
 
 from workbench.core.clients import NO_KEY
 from workbench.core.results import RequestResult
-from workbench.core.streaming import RequestSpec, TextDelta, stream_chat
+from workbench.core.run_events import TextDelta
+from workbench.core.streaming import RequestSpec, stream_chat
 
 if TYPE_CHECKING:
     import openai
