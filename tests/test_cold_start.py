@@ -145,10 +145,15 @@ def test_hidden_tabs_are_titled_from_the_first_frame_and_built_after_it(qapp, lo
     )
 
     async def start_then_close() -> tuple[MainWindow, int]:
+        earlier = set(QApplication.topLevelWidgets())  # windows other tests of this session left
         app = asyncio.ensure_future(run_window(args))
         deadline = time.monotonic() + 60
         while True:
-            windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+            windows = [
+                w
+                for w in QApplication.topLevelWidgets()
+                if isinstance(w, MainWindow) and w not in earlier
+            ]
             if windows and windows[0].run_action.isEnabled():
                 break
             if app.done():
