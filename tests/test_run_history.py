@@ -164,13 +164,18 @@ def test_runs_list_and_finish(db: Path) -> None:
     with RunStore(db) as store:
         first = store.start_run("comparison", {"a": 1}, note="first")
         second = store.start_run("sweep", {"b": "中文"}, run_id="fixed-id")
-        store.record(full_result(second))
-        store.record(full_result(second, request_id="ok", error_class=None, error_message=None))
+        measured = {"warmup": False, "phase": "measured"}
+        store.record(full_result(second))  # a warm-up: counted apart from the measured
+        store.record(full_result(second, request_id="m1", **measured))
+        store.record(full_result(second, request_id="ok", error_class=None, **measured))
+        stop = {"error_class": ErrorClass.CANCELLED, **measured}
+        store.record(full_result(second, request_id="stopped", **stop))
         store.finish_run(first, "cancelled")
         runs = store.runs()
         assert [r.run_id for r in runs] == ["fixed-id", first]
         assert runs[0].status == "running" and runs[0].config == {"b": "中文"}
-        assert (runs[0].requests, runs[0].errors) == (2, 1)
+        counts = (runs[0].requests, runs[0].errors, runs[0].stopped, runs[0].warmup)
+        assert counts == (3, 1, 1, 1)  # a user's Stop is no failure
         assert runs[1].status == "cancelled" and runs[1].finished_at and runs[1].note == "first"
         assert len(store.runs(limit=1)) == 1
         with pytest.raises(ValueError):

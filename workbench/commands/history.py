@@ -22,8 +22,9 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ls = actions.add_parser(
         "list",
         help="the recorded runs, newest first",
-        description="List the runs in the history: id, kind, status, when, models, measured "
-        "and failed requests.",
+        description="List the runs in the history: id, kind, status, when, measured requests, "
+        "how many of them failed and how many the user stopped, and models (calibration and "
+        "warm-up requests are not counted, as in the window's History).",
         epilog="examples:\n  workbench history list\n  workbench history list --limit 5 --json",
     )
     ls.add_argument("--limit", type=int, default=20, help="at most this many runs (default: 20)")
@@ -78,6 +79,9 @@ def _entry(info: RunInfo) -> dict[str, Any]:
         "models": _models(info),
         "requests": info.requests,
         "errors": info.errors,
+        "stopped": info.stopped,
+        "calibration": info.calibration,
+        "warmup": info.warmup,
     }
 
 
@@ -100,7 +104,8 @@ def run_list(args: argparse.Namespace) -> int:
     for e in entries:
         line = (
             f"{e['run_id'][:12]}  {e['created_at']}  {e['kind']:<10} {e['status']:<9} "
-            f"{e['requests']:>5} req {e['errors']:>4} failed  {', '.join(e['models'])}"
+            f"{e['requests']:>5} req {e['errors']:>4} failed {e['stopped']:>4} stopped  "
+            f"{', '.join(e['models'])}"
         )
         print(printable(redact(line)))
     return 0

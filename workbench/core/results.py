@@ -169,6 +169,16 @@ class RequestResult:
     def ok(self) -> bool:
         return self.error_class is None
 
+    @property
+    def stopped(self) -> bool:
+        """Stopped by the user (Stop, Ctrl-C): its own outcome, neither a result nor a failure;
+        the CSV and the history keep error_class 'cancelled'."""
+        return self.error_class == ErrorClass.CANCELLED
+
+    @property
+    def failed(self) -> bool:
+        return not self.ok and not self.stopped
+
 
 def planned_result(
     target: Target,

@@ -293,7 +293,11 @@ def _owner_alive(pid: int | None, marker: str | None) -> bool:
 
 @dataclass(frozen=True)
 class RunInfo:
-    """One run as the history list shows it."""
+    """One run as the history list shows it, in the window and in `workbench history list`.
+
+    `requests` counts the measured requests only; of those, `errors` failed and `stopped` were
+    stopped by the user (error_class cancelled: neither a failure nor a result). Calibration and
+    warm-up requests are counted apart: they are sent but measure nothing."""
 
     run_id: str
     kind: str
@@ -304,6 +308,9 @@ class RunInfo:
     config: dict[str, Any]
     requests: int
     errors: int
+    stopped: int = 0
+    calibration: int = 0
+    warmup: int = 0
 
 
 class RunStore:
@@ -447,10 +454,14 @@ class RunStore:
         return dead
 
     def runs(self, limit: int = 50) -> list[RunInfo]:
-        """The newest runs first, with their request and error counts."""
+        """The newest runs first, with their counts of requests (see `RunInfo`)."""
+        measured = "q.phase = 'measured'"
         rows = self._conn.execute(
-            """SELECT r.run_id, r.kind, r.status, r.created_at, r.finished_at, r.note,
-                      r.config_json, COUNT(q.request_id), COUNT(q.error_class)
+            f"""SELECT r.run_id, r.kind, r.status, r.created_at, r.finished_at, r.note,
+                      r.config_json, TOTAL({measured}),
+                      TOTAL({measured} AND q.error_class != 'cancelled'),
+                      TOTAL({measured} AND q.error_class = 'cancelled'),
+                      TOTAL(q.phase = 'calibration'), TOTAL(q.phase = 'warmup')
                FROM runs r LEFT JOIN requests q ON q.run_id = r.run_id
                GROUP BY r.run_id ORDER BY r.created_at DESC, r.rowid DESC LIMIT ?""",
             (limit,),
@@ -464,8 +475,11 @@ class RunStore:
                 finished_at=row[4],
                 note=row[5],
                 config=_load_json(row[6]),
-                requests=row[7],
-                errors=row[8],
+                requests=int(row[7]),
+                errors=int(row[8]),
+                stopped=int(row[9]),
+                calibration=int(row[10]),
+                warmup=int(row[11]),
             )
             for row in rows
         ]

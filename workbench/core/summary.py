@@ -25,6 +25,7 @@ class CellSummary:
     figures: dict[str, Aggregate]
     error_classes: tuple[str, ...]
     price_known: bool = True  # False when any row had no known price: cost is not summed
+    stopped: int = 0  # requests the user stopped: neither in `n` nor in `errors`
 
     def median(self, figure: str) -> float | None:
         return self.figures[figure].median
@@ -35,6 +36,7 @@ class _Cell:
     attention: str | None
     n: int = 0
     errors: int = 0
+    stopped: int = 0
     # only the figures the summary quotes, 8 bytes each: a long run's rows are not kept
     figures: dict[str, array[float]] = field(
         default_factory=lambda: {name: array("d") for name in FIGURES}
@@ -62,6 +64,9 @@ class Summarizer:
         key = (result.provider, shown_model(result), result.prompt_tokens_target or 0)
         cell = self._cells.setdefault(key, _Cell(result.attention))
         cell.price_known = cell.price_known and result.prices.known
+        if result.stopped:
+            cell.stopped += 1
+            return
         if not result.ok:
             cell.errors += 1
             cell.error_classes.add(str(result.error_class))
@@ -93,6 +98,7 @@ class Summarizer:
                 },
                 error_classes=tuple(sorted(cell.error_classes)),
                 price_known=cell.price_known,
+                stopped=cell.stopped,
             )
             for (provider, model, length), cell in self._cells.items()
         ]
@@ -115,7 +121,7 @@ class ModelRow:
     """One model at one prompt length on the summary page: its figures, or why it failed."""
 
     cell: CellSummary
-    reason: str  # "" when every request succeeded; else the first failure's class and message
+    reason: str  # "" when no request failed; else the first failure's class and message
 
 
 @dataclass(frozen=True)
@@ -152,7 +158,7 @@ def _host(base_url: str) -> str:
 
 
 def _reason(rows: Iterable[RequestResult]) -> str:
-    failed = [r for r in rows if not r.ok]
+    failed = [r for r in rows if r.failed]
     if not failed:
         return ""
     first = failed[0]
@@ -206,5 +212,5 @@ def build_report(
             m: next((r.attention for r in measured if shown_model(r) == m), None) for m in models
         },
         rows=rows,
-        repeats=max((c.n + c.errors for c in ordered), default=0),
+        repeats=max((c.n + c.errors + c.stopped for c in ordered), default=0),
     )

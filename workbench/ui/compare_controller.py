@@ -58,14 +58,15 @@ class HistoryRow:
     when: str
     kind: str
     status: str
-    requests: int  # measured requests: warm-up and calibration requests are counted apart
-    errors: int
+    requests: int  # measured requests, counted as `RunStore.runs` counts them for the CLI too
+    errors: int  # failed, not counting those the user stopped
     models: list[str]
     prompt_lengths: list[int]
     calibration: int = 0  # short requests that measured each model's tokenizer
     warmup: int = 0
     created_at: float = 0.0
     imported_from: str | None = None  # the tool whose result file the run was imported from
+    stopped: int = 0  # of `requests`, stopped by the user: not failures
 
 
 def _imported_from(config: dict[str, object]) -> str | None:
@@ -188,25 +189,16 @@ class CompareController(QObject):
     def history(self, limit: int = 100) -> list[HistoryRow]:
         if self.store is None:
             return []
-        counts: dict[str, tuple[int, int, int, int]] = {}
-        for run_id, measured, errors, calibration, warmup in self.store.query(
-            "SELECT run_id,"
-            " SUM(warmup = 0), SUM(warmup = 0 AND error_class IS NOT NULL),"
-            " SUM(task = 'calibration'), SUM(warmup = 1 AND task != 'calibration')"
-            " FROM requests GROUP BY run_id"
-        ):
-            counts[run_id] = (measured or 0, errors or 0, calibration or 0, warmup or 0)
         rows = []
         for run in self.store.runs(limit):
             targets = [t for t in run.config.get("targets", ()) if isinstance(t, dict)]
             lengths = [int(n) for n in run.config.get("prompt_lengths", ()) if isinstance(n, int)]
             when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(run.created_at))
-            measured, errors, calibration, warmup = counts.get(run.run_id, (0, 0, 0, 0))
             rows.append(
                 HistoryRow(
-                    run.run_id, when, run.kind, run.status, measured, errors,
-                    [str(t.get("model", "?")) for t in targets], lengths, calibration, warmup,
-                    run.created_at, _imported_from(run.config),
+                    run.run_id, when, run.kind, run.status, run.requests, run.errors,
+                    [str(t.get("model", "?")) for t in targets], lengths, run.calibration,
+                    run.warmup, run.created_at, _imported_from(run.config), run.stopped,
                 )
             )  # fmt: skip
         return rows

@@ -49,6 +49,7 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("HistoryView", "prompt"),
     QT_TRANSLATE_NOOP("HistoryView", "measured"),
     QT_TRANSLATE_NOOP("HistoryView", "failed"),
+    QT_TRANSLATE_NOOP("HistoryView", "stopped"),
     QT_TRANSLATE_NOOP("HistoryView", "calibration / warm-up"),
 )
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole
@@ -154,7 +155,7 @@ class HistoryView(Retranslating, QWidget):
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
                     )
-                if column == 7:
+                if column == len(COLUMNS) - 1:
                     item.setToolTip(
                         self.tr(
                             "Requests that measured each model's tokenizer or warmed it up: sent "
@@ -173,11 +174,12 @@ class HistoryView(Retranslating, QWidget):
             else self.tr("%1, imported from %2")
             .replace("%1", run.kind)
             .replace("%2", run.imported_from),
-            run_status_text(run.status, run.errors),
+            run_status_text(run.status, run.errors, run.stopped),
             ", ".join(run.models),
             ", ".join(tokens_label(n) for n in run.prompt_lengths),
             str(run.requests),
             str(run.errors),
+            str(run.stopped),
             f"{run.calibration} / {run.warmup}",
         ]
 

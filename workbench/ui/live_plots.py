@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
 
 from workbench.ui.chart_export import ExportableChart
@@ -214,8 +214,8 @@ class LivePlots(Retranslating, QWidget):
             item = pg.BarGraphItem(x=[], height=[], width=0.6)
             self._bars.append(item)
             (self.ttft_plot if len(self._bars) == 1 else self.decode_plot).addItem(item)
-        failed = [p.state is PaneState.ERROR for p in panes]
-        heights = [0.0 if bad else (v or 0.0) for v, bad in zip(values, failed, strict=False)]
+        marks = [_MARKS.get(p.state, "") for p in panes]
+        heights = [0.0 if mark else (v or 0.0) for v, mark in zip(values, marks, strict=False)]
         top = _step_up(max(heights) * 1.05, FINE) if max(heights, default=0.0) > 0 else 1.0
         live = any(p.state in (PaneState.WAITING, PaneState.STREAMING) for p in panes)
         kept = self._bar_tops[slot]
@@ -233,22 +233,25 @@ class LivePlots(Retranslating, QWidget):
         self._bars[slot].setOpts(
             x=list(range(len(values))), height=heights, width=0.6, brushes=brushes
         )
-        self._mark_failures(plot, slot, panes, failed, top)
+        self._mark_failures(plot, slot, panes, marks, top)
 
     def _mark_failures(
         self,
         plot: pg.PlotWidget,
         slot: int,
         panes: Sequence[PaneModel],
-        failed: list[bool],
+        marks: list[str],
         top: float,
     ) -> None:
-        """A failed pane is a hatched full-height bar naming its error class, never a zero."""
+        """A failed pane is a hatched full-height bar naming its error class, never a zero; a
+        pane the user stopped is a dotted outline saying "stopped", as the Summary draws it."""
         failure = status_color("failed", self.palette()).name()  # the theme's, at each switch
+        muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
         key = (
             top,
             failure,
-            tuple(str(p.error_class) if bad else "" for p, bad in zip(panes, failed, strict=False)),
+            muted,
+            tuple(f"{m}:{p.error_class}" if m else "" for p, m in zip(panes, marks, strict=False)),
         )
         if self._failure_keys[slot] == key:
             return
@@ -258,17 +261,27 @@ class LivePlots(Retranslating, QWidget):
         self._failures[slot] = []
         label_fill = QColor(chart_colors(self.palette())[0])  # the chart's background, the
         label_fill.setAlpha(208)  # bars faintly behind it
-        for i, (pane, bad) in enumerate(zip(panes, failed, strict=False)):
-            if not bad:
+        for i, (pane, mark) in enumerate(zip(panes, marks, strict=False)):
+            if not mark:
                 continue
-            brush = QBrush(QColor(failure), Qt.BrushStyle.BDiagPattern)
+            stopped = mark == "stopped"
+            color = muted if stopped else failure
+            brush = QBrush(
+                QColor(failure), Qt.BrushStyle.NoBrush if stopped else Qt.BrushStyle.BDiagPattern
+            )
             bar = pg.BarGraphItem(
                 x=[i], height=[top * 0.98], width=0.6, brush=brush,
-                pen=pg.mkPen(failure, width=1.5, style=Qt.PenStyle.DashLine),
+                pen=pg.mkPen(color, width=1.5, style=Qt.PenStyle.DotLine if stopped
+                             else Qt.PenStyle.DashLine),
             )  # fmt: skip
+            text = (
+                self.tr("stopped")
+                if stopped
+                else self.tr("failed: %1").replace("%1", str(pane.error_class or "?"))
+            )
             label = pg.TextItem(
-                self.tr("failed: %1").replace("%1", str(pane.error_class or "?")),
-                color=failure,
+                text,
+                color=color,
                 angle=90,
                 anchor=(0.5, 0.5),
                 fill=pg.mkBrush(label_fill),
@@ -277,6 +290,9 @@ class LivePlots(Retranslating, QWidget):
             for item in (bar, label):
                 plot.addItem(item)
                 self._failures[slot].append(item)
+
+
+_MARKS = {PaneState.ERROR: "failed", PaneState.STOPPED: "stopped"}  # a bar drawn, not a zero
 
 
 def short_names(names: Sequence[str], limit: int = 14) -> list[str]:

@@ -440,7 +440,8 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         return self.shown_runs.measured()
 
     def _on_run_finished(self, final: RunFinished) -> None:
-        failed = sum(1 for r in final.results if not r.warmup and not r.ok)
+        measured = [r for r in final.results if not r.warmup]
+        failed, stopped = sum(r.failed for r in measured), sum(r.stopped for r in measured)
         name = final.run_id[:8]
         if self.run_kind == "replay":
             name = self.tr("replay of %1").replace(
@@ -449,7 +450,7 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         self.eta.setText(
             self.tr("Run %1: %2")
             .replace("%1", name)
-            .replace("%2", run_status_text(final.status, failed))
+            .replace("%2", run_status_text(final.status, failed, stopped))
         )
         if self.run_kind != "replay" and final.run_id in self.shown_runs.table:
             if self.shown_runs.finished(final.run_id):  # rows the run's events did not bring

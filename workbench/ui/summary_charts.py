@@ -2,7 +2,8 @@
 
 Drawn, not grabbed from the live widgets: the same vectors land in the app, the PNG and the
 PDF at any size, axes always start at zero, and a failed model is a hatched bar that names its
-error class instead of a gap that reads as "instant".
+error class instead of a gap that reads as "instant"; a model the user stopped is a dotted grey
+outline saying "stopped".
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPaint
 from workbench.ui.prompt_slider import tokens_label
 
 FAILED_COLOR = "#c0392b"
+STOPPED_COLOR = "#7f8c8d"  # a stop is no failure: grey, not the failure red
 AXIS_COLOR = "#5d6d7e"
 GRID_COLOR = "#d5d8dc"
 TEXT_COLOR = "#1b2631"
@@ -56,6 +58,7 @@ class Bar:
     color: str
     value: float | None
     failure: str = ""  # the error class when the model has no successful request here
+    stopped: bool = False  # no result because the user stopped it: drawn apart from a failure
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,9 @@ def draw_bars(painter: QPainter, rect: QRectF, text: ChartText, bars: Sequence[B
             Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
             bar.label,
         )
+        if bar.value is None and bar.stopped:
+            _stopped_bar(painter, QRectF(cx - width / 2, plot.top(), width, plot.height()), bar)
+            continue
         if bar.value is None:
             _failed_bar(painter, QRectF(cx - width / 2, plot.top(), width, plot.height()), bar)
             continue
@@ -158,6 +164,20 @@ def draw_bars(painter: QPainter, rect: QRectF, text: ChartText, bars: Sequence[B
             Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
             fmt_value(bar.value),
         )
+
+
+def _stopped_bar(painter: QPainter, body: QRectF, bar: Bar) -> None:
+    """A dotted grey outline, unfilled, "stopped" up its middle: no result, and no failure."""
+    painter.save()
+    painter.setPen(QPen(QColor(STOPPED_COLOR), 1.2, Qt.PenStyle.DotLine))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRect(body)
+    painter.translate(body.center())
+    painter.rotate(-90)
+    painter.setFont(font(12))
+    span = QRectF(-body.height() / 2, -body.width() / 2, body.height(), body.width())
+    painter.drawText(span, Qt.AlignmentFlag.AlignCenter, bar.failure)
+    painter.restore()
 
 
 def _failed_bar(painter: QPainter, body: QRectF, bar: Bar) -> None:

@@ -146,8 +146,20 @@ def failure_sentence(row: ModelRow) -> str:
         .replace("%1", _esc(c.model))
         .replace("%2", tokens_label(c.prompt_tokens_target))
         .replace("%3", str(c.errors))
-        .replace("%4", str(c.n + c.errors))
+        .replace("%4", str(c.n + c.errors + c.stopped))
         .replace("%5", ", ".join(c.error_classes))
+    )
+
+
+def stopped_sentence(row: ModelRow) -> str:
+    """A user's Stop is said as such: it is no failure of the model."""
+    c = row.cell
+    return (
+        translate("SummaryPage", "<b>%1</b> was stopped by the user at %2: %3 of %4 requests.")
+        .replace("%1", _esc(c.model))
+        .replace("%2", tokens_label(c.prompt_tokens_target))
+        .replace("%3", str(c.stopped))
+        .replace("%4", str(c.n + c.errors + c.stopped))
     )
 
 
@@ -166,6 +178,7 @@ class SummaryDocument:
         self.colors = {m: self._color(m) for m in report.models}
         self.conclusions = [sentence(c) for c in conclude([r.cell for r in report.rows], baseline)]
         self.conclusions += [failure_sentence(r) for r in report.rows if r.cell.errors]
+        self.conclusions += [stopped_sentence(r) for r in report.rows if r.cell.stopped]
         self._pages: dict[str, list[list[tuple[Block, float]]]] = {}
 
     def _color(self, model: str) -> str:
@@ -320,10 +333,15 @@ class SummaryDocument:
             row = self.report.row(model, length)
             value = row.cell.median(figure) if row else None
             classes = ", ".join(row.cell.error_classes) if row else ""
-            failure = translate("SummaryPage", "failed: %1").replace(
-                "%1", classes or translate("SummaryPage", "no answer")
+            stopped = row is not None and row.cell.stopped > 0 and not row.cell.errors
+            failure = (
+                translate("SummaryPage", "stopped")
+                if stopped
+                else translate("SummaryPage", "failed: %1").replace(
+                    "%1", classes or translate("SummaryPage", "no answer")
+                )
             )
-            bars.append(Bar(model, self.colors[model], value, failure))
+            bars.append(Bar(model, self.colors[model], value, failure, stopped))
         return bars
 
     def _series(self, figure: str) -> list[Series]:
@@ -336,7 +354,8 @@ class SummaryDocument:
                     continue
                 agg = row.cell.figures[figure]
                 if agg.median is None:
-                    failed.append(n)
+                    if row.cell.errors:  # a length only stopped is no failure: no cross
+                        failed.append(n)
                     continue
                 low = agg.p10 if agg.p10 is not None else agg.median
                 high = agg.p90 if agg.p90 is not None else agg.median
@@ -350,7 +369,7 @@ class SummaryDocument:
         (QT_TRANSLATE_NOOP("SummaryPage", "model"), 0.25),
         (QT_TRANSLATE_NOOP("SummaryPage", "attention"), 0.09),
         (QT_TRANSLATE_NOOP("SummaryPage", "prompt"), 0.08),
-        (QT_TRANSLATE_NOOP("SummaryPage", "ok / failed"), 0.1),
+        (QT_TRANSLATE_NOOP("SummaryPage", "ok / failed / stopped"), 0.1),
         (QT_TRANSLATE_NOOP("SummaryPage", "TTFT ms"), 0.1),
         (QT_TRANSLATE_NOOP("SummaryPage", "decode tok/s"), 0.12),
         (QT_TRANSLATE_NOOP("SummaryPage", "prefill tok/s"), 0.12),
@@ -387,7 +406,7 @@ class SummaryDocument:
             c.model,
             c.attention or "",
             tokens_label(c.prompt_tokens_target),
-            f"{c.n} / {c.errors}",
+            f"{c.n} / {c.errors} / {c.stopped}",
             _fmt(c.median("ttft_ms"), 0),
             _fmt(c.median("decode_tps"), 1),
             _fmt(c.median("prefill_tps"), 0),
