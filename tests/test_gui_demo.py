@@ -242,21 +242,3 @@ def test_elapsed_eta_and_progress_move_while_a_pane_waits_for_its_first_token(
     finally:
         win.close()
         loop.run_until_complete(win.session.close())
-
-
-def test_eta_counts_what_is_left_not_what_finished_first() -> None:
-    from workbench.ui.run_clock import Flight, RunClock
-
-    clock = RunClock()
-    clock.start(0.0, total=4)
-    clock.done = 1  # a refusal came back in 0.1 s; three models are still in prefill
-    clock.finished(ok=False, duration_s=0.1)
-    assert clock.estimate([Flight(5.0)] * 3) == (None, None)  # unknown, never "ETA 0 s"
-    clock = RunClock()
-    clock.start(0.0, total=2)
-    clock.done = 1
-    clock.finished(ok=True, duration_s=2.2)
-    share, eta = clock.estimate([Flight(3.6, left_s=214 / 72)])  # streaming at 72 tok/s
-    assert eta == pytest.approx(214 / 72) and 0.5 < share < 1.0
-    later_share, later_eta = clock.estimate([Flight(1.0)])  # a request in prefill
-    assert later_eta == pytest.approx(1.2) and later_share == pytest.approx((1 + 1 / 2.2) / 2)

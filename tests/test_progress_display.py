@@ -31,8 +31,26 @@ def test_progress_in_a_log_is_one_plain_line_per_request(tmp_path, env) -> None:
     assert proc.returncode == 0, proc.stderr
     lines = [line for line in proc.stderr.splitlines() if " done, " in line]
     assert [line.split("/")[0].strip() for line in lines] == ["1", "2", "3", "4"]
-    assert lines[-1].strip() == "4/4 done, 0 failed, ETA 0 s"
+    assert lines[-1].strip() == "4/4 done, 0 failed, 100 %, ETA 0 s"
     assert "\x1b[" not in proc.stderr  # no terminal escapes in a log
+
+
+def test_the_logged_share_is_weighted_by_prompt_size_and_never_goes_backwards(
+    tmp_path, env
+) -> None:
+    """One 1K and one 32K request: the 1K one is a few percent of the run's work, not half."""
+    args = ["bench", "--model", "sim-70b-gqa", "--prompt-tokens", "1K,32K", "--max-tokens", "8"]
+    proc = subprocess.run(
+        [*WORKBENCH, *args, "--repeats", "2", "--csv", str(tmp_path / "r.csv")],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    lines = [line.strip() for line in proc.stderr.splitlines() if " done, " in line]
+    shares = [int(line.split(", ")[2].removesuffix(" %")) for line in lines]
+    assert shares == sorted(shares) and shares[-1] == 100, lines
+    assert shares[1] < 25, lines  # 2 of 4 requests done, but the two 32K prefills are to come
+    etas = [line.split("ETA ")[1] for line in lines]
+    assert etas[-1] == "0 s" and all(eta != "--" for eta in etas), lines
 
 
 def test_quiet_shows_only_the_table(tmp_path, env) -> None:

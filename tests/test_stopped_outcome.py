@@ -90,7 +90,7 @@ def test_stop_all_reads_stopped_everywhere_not_failed(qapp, loop, tmp_path, qtbo
 def test_a_panes_stop_finishes_the_run_with_one_stopped(qapp, loop, tmp_path, qtbot) -> None:
     window = make_window(loop, tmp_path, time_scale=0.2)
     try:
-        window.prompt.max_tokens.setValue(400)
+        window.prompt.max_tokens.setValue(1500)  # seconds of streaming: the Stop lands mid-stream
         click_action(window, qtbot, window.run_action)
         panes = window.session.panes
         run_for(loop, until(lambda: all(p.state is PaneState.STREAMING for p in panes)))

@@ -72,7 +72,6 @@ from workbench.core.runner import (
     MAX_TEMPERATURE,
     MAX_WARMUP,
     Mode,
-    Progress,
     RequestFinished,
     RunFinished,
     Runner,
@@ -470,10 +469,8 @@ async def _drive(
     try:
         with ProgressDisplay(plan, verbosity(args)) as display:
             async for event in runner.run(plan):
-                if isinstance(event, Progress):
-                    display.progress(event)
-                elif isinstance(event, RequestFinished):
-                    display.finished(event)
+                display.event(event)
+                if isinstance(event, RequestFinished):
                     _take(event, outcome, writer, runner)
                 elif isinstance(event, RunFinished):
                     outcome.final = event

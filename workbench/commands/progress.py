@@ -2,18 +2,20 @@
 
 `-q` shows nothing but errors and the final table; `-v` adds one line per request (model,
 prompt size, TTFT, decode rate). When stderr is not a terminal (CI logs, a pipe) each request
-is one plain line, ``  3/8 done, 0 failed, ETA 12 s``, that a log keeps readable. The ETA is
-`core.eta.WeightedEta`: requests weigh by prompt tokens and output budget.
+is one plain line, ``  3/8 done, 0 failed, 41 %, ETA 12 s``, that a log keeps readable. The
+share done and the ETA are `core.progress_estimate`'s, the same figures the window shows.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from types import TracebackType
 from typing import Any, Literal
 
-from workbench.core.eta import WeightedEta
+from workbench.core.progress_estimate import ProgressEstimate, ProgressReading
+from workbench.core.run_events import RunEvent
 from workbench.core.runner import Progress, RequestFinished, RunPlan
 from workbench.core.terminal import printable
 
@@ -40,15 +42,7 @@ def verbosity(args: argparse.Namespace) -> Verbosity:
     return "quiet" if args.quiet else "verbose" if args.verbose else "normal"
 
 
-def planned_requests(plan: RunPlan) -> list[tuple[int, int]]:
-    """Every request the plan counts in its progress, as (prompt tokens, output budget)."""
-    per_length = sum(plan.requests_at(c) + plan.warmup for c in plan.levels)
-    return [
-        (length, plan.max_tokens)
-        for _ in plan.targets
-        for length in plan.prompt_lengths
-        for _ in range(per_length)
-    ]
+BAR_REFRESH_S = 0.25  # the bar moves during a long prefill, a few times a second
 
 
 def _eta_text(seconds: float | None) -> str:
@@ -63,8 +57,9 @@ class ProgressDisplay:
 
     def __init__(self, plan: RunPlan, level: Verbosity, tty: bool | None = None) -> None:
         self.level = level
-        self.max_tokens = plan.max_tokens
-        self.eta = WeightedEta(planned_requests(plan))
+        self.estimate = ProgressEstimate.for_plan(plan, time.perf_counter())
+        self._drawn_at = 0.0
+        self._failed = 0
         self.tty = sys.stderr.isatty() if tty is None else tty
         self._bar: Any = None
         self._task: Any = None
@@ -80,11 +75,13 @@ class ProgressDisplay:
             TextColumn("{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn("{task.fields[failed]} failed, {task.fields[eta]}"),
+            TextColumn("{task.fields[failed]} failed, {task.fields[share]}, {task.fields[eta]}"),
             console=Console(file=sys.stderr),
             transient=True,
         )
-        self._task = self._bar.add_task("requests", total=total, failed=0, eta="ETA --")
+        self._task = self._bar.add_task(
+            "requests", total=total, failed=0, share="0 %", eta="ETA --"
+        )
         self._bar.start()
 
     def __enter__(self) -> ProgressDisplay:
@@ -96,12 +93,21 @@ class ProgressDisplay:
         if self._bar is not None:
             self._bar.stop()
 
+    def event(self, event: RunEvent) -> None:
+        """Every event of the run: the estimate takes each; the bar redraws a few times a
+        second, so it moves while a request is still in prefill."""
+        self.estimate.feed(event, time.perf_counter())
+        if isinstance(event, RequestFinished):
+            self.finished(event)
+        elif isinstance(event, Progress):
+            self.progress(event)
+        elif self._bar is not None and time.perf_counter() - self._drawn_at >= BAR_REFRESH_S:
+            self._draw(self.estimate.read(time.perf_counter()))
+
     def finished(self, event: RequestFinished) -> None:
         result, metrics = event.result, event.metrics
         if result.phase == "calibration":
             return  # not in the plan's count
-        seconds = metrics.e2e_ms / 1000 if metrics.e2e_ms is not None else None
-        self.eta.finished(result.prompt_tokens_target or 0, self.max_tokens, seconds)
         if self.level == "verbose" and result.ok:
             ttft = f"{metrics.ttft_ms:.0f} ms" if metrics.ttft_ms is not None else "-"
             rate = f"{metrics.decode_tps:.1f} tok/s" if metrics.decode_tps is not None else "-"
@@ -111,11 +117,23 @@ class ProgressDisplay:
             )
             print(printable(line), file=sys.stderr)
 
+    def _draw(self, reading: ProgressReading) -> None:
+        self._drawn_at = time.perf_counter()
+        self._bar.update(
+            self._task,
+            completed=reading.done,
+            failed=self._failed,
+            share=f"{reading.percent} %",
+            eta=_eta_text(reading.eta_s),
+        )
+
     def progress(self, event: Progress) -> None:
-        eta = _eta_text(self.eta.remaining_s(event.elapsed_s))
+        self._failed = event.errors
+        reading = self.estimate.read(time.perf_counter())
         if self._bar is not None:
-            self._bar.update(self._task, completed=event.done, failed=event.errors, eta=eta)
+            self._draw(reading)
         elif self.level != "quiet":
-            print(
-                f"  {event.done}/{event.total} done, {event.errors} failed, {eta}", file=sys.stderr
+            line = (
+                f"  {event.done}/{event.total} done, {event.errors} failed, {reading.percent} %, "
             )
+            print(line + _eta_text(reading.eta_s), file=sys.stderr)

@@ -212,8 +212,7 @@ class ShardedRunner:
         tally.errors += 0 if event.result.ok else 1
         elapsed = (time.perf_counter_ns() - tally.started_ns) / 1e9
         total = tally.plan.total_requests
-        eta = elapsed / tally.done * max(0, total - tally.done)
-        yield Progress(tally.done, total, tally.errors, elapsed, eta)
+        yield Progress(tally.done, total, tally.errors, elapsed)
 
     async def _round(self, tally: _Tally, part: RunPlan) -> AsyncIterator[RunEvent]:
         """One round: every worker's share from one common start; rows as they finish."""

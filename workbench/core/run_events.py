@@ -49,11 +49,13 @@ class RequestFinished:
 
 @dataclass(frozen=True)
 class Progress:
+    """Counts after each planned request; the share done and the ETA are
+    `core.progress_estimate`'s, which weighs requests and sees those in flight."""
+
     done: int
     total: int
     errors: int
     elapsed_s: float
-    eta_s: float | None
 
 
 @dataclass(frozen=True)

@@ -532,8 +532,7 @@ class Runner:
             state.errors += 1
         elapsed = (time.perf_counter_ns() - state.started_ns) / 1e9
         total = state.plan.total_requests
-        eta = elapsed / state.done * max(0, total - state.done) if state.done else None
-        state.queue.put_nowait(Progress(state.done, total, state.errors, elapsed, eta))
+        state.queue.put_nowait(Progress(state.done, total, state.errors, elapsed))
 
     @staticmethod
     def _metrics(result: RequestResult) -> RequestMetrics:

@@ -21,6 +21,7 @@ from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.imported_figures import ImportedFigures, imported_figures
 from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
 from workbench.core.plan import local_target, saved_target
+from workbench.core.progress_estimate import ProgressEstimate
 from workbench.core.prompts import PromptBuilder
 from workbench.core.providers import Protocol, Provider
 from workbench.core.replay import replay_events
@@ -83,7 +84,7 @@ CLOCK_S = 0.1  # while a request waits for its first token, clocks still move at
 class CompareController(QObject):
     frame = Signal()
     running_changed = Signal(bool)
-    progress = Signal(int, int, float)  # done, total, ETA seconds (-1 when unknown)
+    progress = Signal(int, int)  # done, total: `estimate` has the share done and the ETA
     request_finished = Signal(object)  # RequestResult
     run_started = Signal(object)  # RunPlan
     run_finished = Signal(object)  # RunFinished
@@ -116,6 +117,8 @@ class CompareController(QObject):
         self._dirty = False
         self._framed_at = 0.0
         self._by_request: dict[str, list[int]] = {}
+        # the run's share done and ETA: the estimate the CLI shows too, fed the same events
+        self.estimate = ProgressEstimate([], time.perf_counter())
         self._timer = QTimer(self)
         self._timer.setInterval(FRAME_MS)
         self._timer.timeout.connect(self._tick)
@@ -322,6 +325,7 @@ class CompareController(QObject):
         self._by_request.clear()
         for pane in self.panes:
             pane.reset()
+        self.estimate = ProgressEstimate.for_plan(plan, time.perf_counter())
         self.run_started.emit(plan)
         self.running_changed.emit(True)
         self._timer.start()
@@ -361,6 +365,7 @@ class CompareController(QObject):
         ]
 
     def _apply(self, event: RunEvent) -> None:
+        self.estimate.feed(event, time.perf_counter())
         if isinstance(event, RequestStarted):
             indexes = self._panes_for(event.target)
             self._by_request[event.request_id] = indexes
@@ -378,11 +383,9 @@ class CompareController(QObject):
             if event.result.phase != "warmup":  # calibration rows go to the results table
                 self.request_finished.emit(event.result)
         elif isinstance(event, Progress):
-            self.progress.emit(
-                event.done, event.total, -1.0 if event.eta_s is None else event.eta_s
-            )
+            self.progress.emit(event.done, event.total)
         elif isinstance(event, RunStarted):
-            self.progress.emit(0, event.total, -1.0)
+            self.progress.emit(0, event.total)
         self._dirty = True
 
     def _tick(self) -> None:

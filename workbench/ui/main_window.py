@@ -36,7 +36,6 @@ from workbench.ui.reserved_tabs import ReservedTabs
 from workbench.ui.results_view import ResultsView
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.route_preset import route_pair
-from workbench.ui.run_clock import RunClock, flights
 from workbench.ui.run_status import run_status_text
 from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
 from workbench.ui.shown_runs import ShownRuns
@@ -79,9 +78,7 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         self.pane_widgets: list[PaneWidget] = []
         self.shown_runs = ShownRuns(session)  # run ids; every row shown is read from the history
         self.run_kind = "comparison"
-        self.clock = RunClock()
         self._clock_at = 0.0
-        self._max_tokens = 0
         self._split_once = False
         self._painted_once = False
         app = QApplication.instance()
@@ -370,8 +367,6 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
 
     def _on_run_started(self, plan: RunPlan) -> None:
         self.run_kind = plan.kind
-        self.clock.start(time.perf_counter(), plan.total_requests)
-        self._max_tokens = plan.max_tokens
         self._clock_at = 0.0
         if plan.kind != "replay":
             self.shown_runs.current = None
@@ -388,41 +383,35 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         for widget in (self.preset, self.pane_count, *pickers):
             widget.setEnabled(not running)
 
-    def _on_progress(self, done: int, total: int, eta: float) -> None:
-        self.clock.done, self.clock.total = done, total
+    def _on_progress(self, _done: int, _total: int) -> None:
         self._clock_at = 0.0
         self._show_clock()
 
     def _show_clock(self) -> None:
-        """Elapsed, progress and ETA; called on every frame, so they move during prefill."""
+        """Elapsed, share done and ETA, as the CLI shows them (`core.progress_estimate`);
+        called on every frame, so they move during prefill."""
         now = time.perf_counter()
         if not self.session.running or now - self._clock_at < CLOCK_REFRESH_S:
             return
         self._clock_at = now
-        share, eta = self.clock.estimate(flights(self.session.panes, self._max_tokens, now))
-        if share is None:
-            self.progress_bar.setRange(0, 0)  # busy: how far along is not known yet
-        else:
-            self.progress_bar.setRange(0, 1000)
-            self.progress_bar.setValue(round(share * 1000))
-        elapsed = self.tr("elapsed %1 s").replace("%1", f"{self.clock.elapsed(now):,.1f}")
+        reading = self.session.estimate.read(now)
+        self.progress_bar.setRange(0, 1000)
+        self.progress_bar.setValue(int(reading.fraction * 1000))  # down, as `percent` rounds
+        elapsed = self.tr("elapsed %1 s").replace("%1", f"{reading.elapsed_s:,.1f}")
         left = (
             self.tr("ETA estimating…")
-            if eta is None
-            else self.tr("ETA %1 s").replace("%1", f"{eta:,.0f}")
+            if reading.eta_s is None
+            else self.tr("ETA %1 s").replace("%1", f"{reading.eta_s:,.0f}")
         )
-        self.eta.setText(f"{elapsed} · {left}")
+        self.eta.setText(f"{elapsed} · {reading.percent} % · {left}")
         if self.run_kind == "sweep":
-            self.sweep_view.set_progress(self.clock.done, self.clock.total, eta)
+            self.sweep_view.set_progress(reading.done, reading.total, reading.eta_s)
 
     def _on_request_finished(self, result: RequestResult) -> None:
         if result.phase == "calibration":  # a row of the table, outside the plan and figures
             if self.run_kind != "replay":
                 self._add_row(result)
             return
-        # end-to-end seconds without derive(), which also walks every gap between tokens
-        sent, done = result.t_send, result.t_done
-        self.clock.finished(result.ok, (done - sent) / 1e9 if sent and done else 0.0)
         if self.run_kind == "replay":
             return  # the recorded rows are already shown once
         self._add_row(result, current=True)

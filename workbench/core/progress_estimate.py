@@ -1,0 +1,237 @@
+"""How far a run has got and how long it has left: the one estimate the CLI and the window show.
+
+Work. Each planned request weighs the seconds it is expected to take: its prefill (a fixed
+latency plus prompt tokens × seconds per prompt token) plus its output budget × seconds per
+budget token. Until requests have finished, the rates are priors (`PRIOR_PREFILL_TPS`,
+`PRIOR_DECODE_TPS`); then they are fitted to the finished requests' TTFT and decode time, so a
+sweep's 128K requests weigh what the measured server makes them weigh, not one request each.
+
+In flight. A request in prefill advances by its age against its expected prefill time, linearly
+up to `LINEAR_UNTIL` of its prefill share and then ever more slowly: a 128K prefill moves the
+bar for its whole length and never completes it early. A streaming request has its prefill done
+and its decode share in proportion to the tokens that came of its budget (the same slowing near
+the end). A finished request, ok, failed or stopped, counts whole.
+
+The rules the figures keep (docs/metrics.md, "Progress and ETA"):
+1. The fraction shown never goes backwards: it is the highest estimate so far (a refit of the
+   rates or a weightier request starting can lower the raw one). Every planned request finished
+   is 100 %.
+2. The ETA is t × (1 − f) / f, with f the fraction shown and t the time since the first planned
+   request was sent (a server's start and the calibration requests are no part of the work). It
+   is None ("estimating…") until a request has finished or streamed a token: before that
+   nothing says how fast the server is.
+3. Between readings the ETA counts down with the clock and moves towards the new figure by
+   1 − exp(−dt / `ETA_SMOOTHING_S`), so one slow request does not make it leap up and back down.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from workbench.core.run_events import RequestFinished, RequestStarted, RunEvent, TextDelta
+from workbench.core.run_plan import RunPlan
+
+PRIOR_PREFILL_TPS = 5_000.0  # prompt tokens/s: the prior until a request has finished
+PRIOR_DECODE_TPS = 50.0  # output tokens/s
+LINEAR_UNTIL = 0.9  # an in-flight share moves with its clock up to here, then ever more slowly
+ETA_SMOOTHING_S = 3.0
+
+
+def planned_requests(plan: RunPlan) -> list[tuple[int, int]]:
+    """Every request the plan counts in its progress, as (prompt tokens, output budget)."""
+    per_length = sum(plan.requests_at(c) + plan.warmup for c in plan.levels)
+    return [
+        (length, plan.max_tokens)
+        for _ in plan.targets
+        for length in plan.prompt_lengths
+        for _ in range(per_length)
+    ]
+
+
+def _creep(x: float) -> float:
+    """x up to LINEAR_UNTIL, then towards 1 without reaching it (continuous, same slope)."""
+    if x <= LINEAR_UNTIL:
+        return max(0.0, x)
+    tail = 1.0 - LINEAR_UNTIL
+    return LINEAR_UNTIL + tail * (1.0 - math.exp(-(x - LINEAR_UNTIL) / tail))
+
+
+@dataclass(frozen=True)
+class ProgressReading:
+    fraction: float  # 0..1, never lower than the reading before
+    eta_s: float | None  # None while nothing says how fast the server is
+    elapsed_s: float
+    done: int  # planned requests finished (ok, failed or stopped)
+    total: int
+
+    @property
+    def percent(self) -> int:
+        """Whole percent, rounded down: 100 only when every planned request has finished."""
+        return math.floor(self.fraction * 100)
+
+
+@dataclass
+class _Flight:
+    prompt: int
+    since: float
+    tokens: int = 0
+
+
+class ProgressEstimate:
+    """The progress of one run, fed its events; `read(now)` gives the figures to show."""
+
+    def __init__(self, planned: Iterable[tuple[int, int]], started: float) -> None:
+        self.started = started
+        self._left: Counter[tuple[int, int]] = Counter(planned)
+        self._done: Counter[tuple[int, int]] = Counter()
+        self.total = sum(self._left.values())
+        self._flights: dict[str, tuple[_Flight, int]] = {}  # request id -> flight, budget
+        self._prefill: list[tuple[int, float]] = []  # prompt tokens, TTFT s
+        self._decode: list[tuple[int, float]] = []  # output budget, decode s
+        self._evidence = False
+        self._first_sent: float | None = None
+        self._shown = 0.0
+        self._eta: float | None = None
+        self._eta_at = started
+
+    @classmethod
+    def for_plan(cls, plan: RunPlan, started: float) -> ProgressEstimate:
+        return cls(planned_requests(plan), started)
+
+    # ---- events ----
+
+    def feed(self, event: RunEvent, now: float) -> None:
+        """Take one run event; calibration requests (repeat −1) are outside the plan's count."""
+        if isinstance(event, TextDelta):
+            self.streamed(event.request_id)
+        elif isinstance(event, RequestStarted):
+            if event.repeat >= 0:
+                self.sent(event.request_id, event.prompt_tokens_target, now)
+        elif isinstance(event, RequestFinished):
+            result, metrics = event.result, event.metrics
+            if result.phase == "calibration":
+                self._flights.pop(result.request_id, None)
+                return
+            ttft = None if metrics.ttft_ms is None else metrics.ttft_ms / 1000
+            e2e = None if metrics.e2e_ms is None else metrics.e2e_ms / 1000
+            decode = None if ttft is None or e2e is None else max(0.0, e2e - ttft)
+            budget = self._budget_of(result.request_id)
+            self.finished(result.request_id, result.prompt_tokens_target or 0, budget, ttft, decode)
+
+    def sent(self, request_id: str, prompt_tokens: int, now: float) -> None:
+        if self._first_sent is None:
+            self._first_sent = now
+        self._flights[request_id] = (_Flight(prompt_tokens, now), self._typical_budget())
+
+    def streamed(self, request_id: str, tokens: int = 1) -> None:
+        """Text came for a request (one delta is about one token)."""
+        entry = self._flights.get(request_id)
+        if entry is not None:
+            entry[0].tokens += tokens
+            self._evidence = True
+
+    def finished(
+        self,
+        request_id: str,
+        prompt_tokens: int,
+        budget: int,
+        ttft_s: float | None = None,
+        decode_s: float | None = None,
+    ) -> None:
+        """A planned request ended; its TTFT and decode time, when it has them, tune the rates."""
+        self._flights.pop(request_id, None)
+        key = (prompt_tokens, budget)
+        if self._left[key] <= 0:
+            key = next((k for k, n in self._left.items() if n > 0 and k[0] == prompt_tokens), key)
+        if self._left[key] > 0:
+            self._left[key] -= 1
+            self._done[key] += 1
+        if ttft_s is not None and ttft_s > 0:
+            self._prefill.append((prompt_tokens, ttft_s))
+            self._evidence = True
+        if decode_s is not None and budget > 0:
+            self._decode.append((budget, decode_s))
+
+    def _typical_budget(self) -> int:
+        keys = [k for k, n in self._left.items() if n > 0] or list(self._done)
+        return keys[0][1] if keys else 0
+
+    def _budget_of(self, request_id: str) -> int:
+        entry = self._flights.get(request_id)
+        return entry[1] if entry is not None else self._typical_budget()
+
+    # ---- the model of the server ----
+
+    def _prefill_fit(self) -> tuple[float, float]:
+        """(fixed seconds, seconds per prompt token) of a TTFT: least squares over the finished
+        requests when two prompt sizes have finished, else their ratio, else the prior."""
+        seen = self._prefill
+        if not seen:
+            return 0.0, 1.0 / PRIOR_PREFILL_TPS
+        if len({p for p, _ in seen}) < 2:
+            tokens = sum(p for p, _ in seen)
+            return (0.0, sum(t for _, t in seen) / tokens) if tokens else (0.0, 0.0)
+        n = len(seen)
+        mean_p = sum(p for p, _ in seen) / n
+        mean_t = sum(t for _, t in seen) / n
+        var = sum((p - mean_p) ** 2 for p, _ in seen)
+        slope = max(0.0, sum((p - mean_p) * (t - mean_t) for p, t in seen) / var)
+        return max(0.0, mean_t - slope * mean_p), slope
+
+    def _decode_rate(self) -> float:
+        """Seconds per budget token: what the finished requests took for their budgets."""
+        budget = sum(b for b, _ in self._decode)
+        if not budget:
+            return 1.0 / PRIOR_DECODE_TPS
+        return sum(s for _, s in self._decode) / budget
+
+    # ---- the reading ----
+
+    def _raw_fraction(self, now: float) -> float:
+        if not self.total:
+            return 0.0
+        if not any(self._left.values()):
+            return 1.0
+        fixed, per_prompt = self._prefill_fit()
+        per_output = self._decode_rate()
+
+        def cost(prompt: int, budget: int) -> float:
+            return fixed + per_prompt * prompt + per_output * budget
+
+        done = sum(cost(p, b) * n for (p, b), n in self._done.items())
+        left = sum(cost(p, b) * n for (p, b), n in self._left.items())
+        moving = 0.0
+        for flight, budget in self._flights.values():
+            prefill = fixed + per_prompt * flight.prompt
+            if flight.tokens == 0:
+                age = now - flight.since
+                moving += prefill * _creep(age / prefill if prefill > 0 else 1.0)
+            else:
+                decode = per_output * budget
+                moving += prefill + decode * _creep(flight.tokens / budget if budget else 1.0)
+        whole = done + left
+        return min(1.0, (done + min(moving, left)) / whole) if whole > 0 else 0.0
+
+    def read(self, now: float) -> ProgressReading:
+        """The figures to show now, by the rules of the module's docstring."""
+        self._shown = max(self._shown, self._raw_fraction(now))
+        f = self._shown
+        elapsed = max(0.0, now - self.started)
+        if f >= 1.0:
+            self._eta = 0.0
+        elif self._evidence and f > 0:
+            working = max(
+                0.0, now - (self.started if self._first_sent is None else self._first_sent)
+            )
+            target = working * (1.0 - f) / f
+            if self._eta is None:
+                self._eta = target
+            else:
+                dt = max(0.0, now - self._eta_at)
+                counted = max(0.0, self._eta - dt)
+                self._eta = counted + (target - counted) * (1 - math.exp(-dt / ETA_SMOOTHING_S))
+        self._eta_at = now
+        return ProgressReading(f, self._eta, elapsed, sum(self._done.values()), self.total)
