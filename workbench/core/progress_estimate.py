@@ -6,11 +6,13 @@ budget token. Until requests have finished, the rates are priors (`PRIOR_PREFILL
 `PRIOR_DECODE_TPS`); then they are fitted to the finished requests' TTFT and decode time, so a
 sweep's 128K requests weigh what the measured server makes them weigh, not one request each.
 
-In flight. A request in prefill advances by its age against its expected prefill time, linearly
-up to `LINEAR_UNTIL` of its prefill share and then ever more slowly: a 128K prefill moves the
-bar for its whole length and never completes it early. A streaming request has its prefill done
-and its decode share in proportion to the tokens that came of its budget (the same slowing near
-the end). A finished request, ok, failed or stopped, counts whole.
+In flight. A request in prefill advances by its age against its expected prefill time. Past
+`LINEAR_UNTIL` of that time it is taken to need longer: its expected prefill becomes age /
+`LINEAR_UNTIL`, so the request weighs more and a slow prefill keeps moving the bar, ever more
+slowly, without completing it early (a 128K prefill no longer sits at "96 %, ETA 1 s"). A
+streaming request has its prefill done (as long as it took) and its decode share in proportion
+to the tokens that came of its budget, slowing near the end the same way. A finished request,
+ok, failed or stopped, counts whole.
 
 The rules the figures keep (docs/metrics.md, "Progress and ETA"):
 1. The fraction shown never goes backwards: it is the highest estimate so far (a refit of the
@@ -78,6 +80,7 @@ class _Flight:
     prompt: int
     since: float
     tokens: int = 0
+    ttft_s: float | None = None  # known at its first token
 
 
 class ProgressEstimate:
@@ -106,7 +109,7 @@ class ProgressEstimate:
     def feed(self, event: RunEvent, now: float) -> None:
         """Take one run event; calibration requests (repeat −1) are outside the plan's count."""
         if isinstance(event, TextDelta):
-            self.streamed(event.request_id)
+            self.streamed(event.request_id, now=now)
         elif isinstance(event, RequestStarted):
             if event.repeat >= 0:
                 self.sent(event.request_id, event.prompt_tokens_target, now)
@@ -126,11 +129,14 @@ class ProgressEstimate:
             self._first_sent = now
         self._flights[request_id] = (_Flight(prompt_tokens, now), self._typical_budget())
 
-    def streamed(self, request_id: str, tokens: int = 1) -> None:
+    def streamed(self, request_id: str, tokens: int = 1, now: float | None = None) -> None:
         """Text came for a request (one delta is about one token)."""
         entry = self._flights.get(request_id)
         if entry is not None:
-            entry[0].tokens += tokens
+            flight = entry[0]
+            if flight.ttft_s is None and now is not None:
+                flight.ttft_s = max(0.0, now - flight.since)
+            flight.tokens += tokens
             self._evidence = True
 
     def finished(
@@ -203,17 +209,20 @@ class ProgressEstimate:
 
         done = sum(cost(p, b) * n for (p, b), n in self._done.items())
         left = sum(cost(p, b) * n for (p, b), n in self._left.items())
-        moving = 0.0
+        moving = longer = 0.0  # the flights' work done; what they need beyond their weight
         for flight, budget in self._flights.values():
-            prefill = fixed + per_prompt * flight.prompt
+            expected = fixed + per_prompt * flight.prompt
             if flight.tokens == 0:
-                age = now - flight.since
-                moving += prefill * _creep(age / prefill if prefill > 0 else 1.0)
+                age = max(0.0, now - flight.since)
+                prefill = max(expected, age / LINEAR_UNTIL)  # overdue: it needs longer
+                moving += min(age, LINEAR_UNTIL * prefill)
             else:
+                prefill = max(expected, flight.ttft_s or 0.0)
                 decode = per_output * budget
                 moving += prefill + decode * _creep(flight.tokens / budget if budget else 1.0)
-        whole = done + left
-        return min(1.0, (done + min(moving, left)) / whole) if whole > 0 else 0.0
+            longer += prefill - expected
+        whole = done + left + longer
+        return min(1.0, (done + min(moving, left + longer)) / whole) if whole > 0 else 0.0
 
     def read(self, now: float) -> ProgressReading:
         """The figures to show now, by the rules of the module's docstring."""
