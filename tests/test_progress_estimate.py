@@ -63,7 +63,7 @@ def test_a_quick_failure_first_does_not_say_eta_0_s() -> None:
     assert reading.eta_s is None and 25 <= reading.percent < 100
 
 
-def test_the_eta_counts_down_between_readings_and_does_not_leap() -> None:
+def test_the_eta_is_the_straight_line_of_the_weighted_work_and_does_not_leap() -> None:
     est = ProgressEstimate([(4096, 64)] * 10, started=0.0)
     for i in range(10):
         est.sent(str(i), 4096, float(i))

@@ -18,12 +18,13 @@ The rules the figures keep (docs/metrics.md, "Progress and ETA"):
 1. The fraction shown never goes backwards: it is the highest estimate so far (a refit of the
    rates or a weightier request starting can lower the raw one). Every planned request finished
    is 100 %.
-2. The ETA is t × (1 − f) / f, with f the fraction shown and t the time since the first planned
-   request was sent (a server's start and the calibration requests are no part of the work). It
-   is None ("estimating…") until a request has finished or streamed a token: before that
-   nothing says how fast the server is.
-3. Between readings the ETA counts down with the clock and moves towards the new figure by
-   1 − exp(−dt / `ETA_SMOOTHING_S`), so one slow request does not make it leap up and back down.
+2. The ETA is t × (1 − r) / r, with r the current estimate and t the time since the first
+   planned request was sent (a server's start and the calibration are no part of the work). r is
+   not held up like the fraction shown: a prefill past its expected time lowers it, and the ETA
+   then grows where the bar holds. The ETA is None ("estimating…") until a request has finished
+   or streamed a token: before that nothing says how fast the server is.
+3. Between readings the ETA moves towards the new figure by 1 − exp(−dt / `ETA_SMOOTHING_S`),
+   so one request finishing early or late does not make it leap down and back up.
 """
 
 from __future__ import annotations
@@ -38,8 +39,11 @@ from workbench.core.run_plan import RunPlan
 
 PRIOR_PREFILL_TPS = 5_000.0  # prompt tokens/s: the prior until a request has finished
 PRIOR_DECODE_TPS = 50.0  # output tokens/s
-LINEAR_UNTIL = 0.9  # an in-flight share moves with its clock up to here, then ever more slowly
-ETA_SMOOTHING_S = 3.0
+# an in-flight share moves with its clock up to here; past it, a prefill is taken to need a
+# third of its age again (the longer it has taken, the longer it will: an ETA that sat at 0 s
+# through a slow 128K prefill came of trusting the first guess)
+LINEAR_UNTIL = 0.75
+ETA_SMOOTHING_S = 2.0
 
 
 def planned_requests(plan: RunPlan) -> list[tuple[int, int]]:
@@ -226,21 +230,21 @@ class ProgressEstimate:
 
     def read(self, now: float) -> ProgressReading:
         """The figures to show now, by the rules of the module's docstring."""
-        self._shown = max(self._shown, self._raw_fraction(now))
+        raw = self._raw_fraction(now)
+        self._shown = max(self._shown, raw)
         f = self._shown
         elapsed = max(0.0, now - self.started)
         if f >= 1.0:
             self._eta = 0.0
-        elif self._evidence and f > 0:
+        elif self._evidence and raw > 0:
             working = max(
                 0.0, now - (self.started if self._first_sent is None else self._first_sent)
             )
-            target = working * (1.0 - f) / f
+            target = working * (1.0 - raw) / raw
             if self._eta is None:
                 self._eta = target
             else:
                 dt = max(0.0, now - self._eta_at)
-                counted = max(0.0, self._eta - dt)
-                self._eta = counted + (target - counted) * (1 - math.exp(-dt / ETA_SMOOTHING_S))
+                self._eta += (target - self._eta) * (1 - math.exp(-dt / ETA_SMOOTHING_S))
         self._eta_at = now
         return ProgressReading(f, self._eta, elapsed, sum(self._done.values()), self.total)
