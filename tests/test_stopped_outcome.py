@@ -21,6 +21,7 @@ from PySide6.QtCore import Qt
 from workbench.ui.history_view import COLUMNS
 from workbench.ui.main_window import MainWindow
 from workbench.ui.panes_model import PaneState
+from workbench.ui.theme import error_colors
 
 
 def _history_list(tmp_path: Path) -> list[dict[str, Any]]:
@@ -99,6 +100,11 @@ def test_a_panes_stop_finishes_the_run_with_one_stopped(qapp, loop, tmp_path, qt
         assert [p.state for p in panes] == [PaneState.DONE, PaneState.STOPPED]
         assert window.eta.text() == f"Run {final.run_id[:8]}: finished, 1 stopped"
         assert _marks(window) == ["stopped"]
+        note = window.pane_widgets[1].error
+        assert note.isVisible() and note.text() == "Stopped."
+        failure_bg = error_colors(window.palette())[0]
+        shown = note.grab().toImage().pixelColor(2, note.height() // 2)
+        assert shown.name() != failure_bg.name()  # not the error box's red
         click_tab(window, qtbot, window.summary_view)
         text = "\n".join(window.summary_view.document.texts())
         assert "sim-deepseek-v3 was stopped by the user at 4K: 1 of 1 requests." in text

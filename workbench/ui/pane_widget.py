@@ -295,6 +295,9 @@ class PaneWidget(Retranslating, QFrame):
         self.error.setStyleSheet(
             f"#paneError {{ background: {error_bg.name()}; color: {error_text.name()};"
             " padding: 6px; border-radius: 4px; }"
+            # a user's Stop is no failure: the note in the window's own muted colours
+            '#paneError[stopped="true"] { background: palette(alternate-base);'
+            " color: palette(placeholder-text); }"
         )
         self._style_fit(palette)
 
@@ -387,7 +390,7 @@ class PaneWidget(Retranslating, QFrame):
         if model.state == PaneState.ERROR and model.error:
             self._show_error(error_html(model.error_class, model.error))
         elif model.state == PaneState.STOPPED:
-            self._show_error(self.tr("Stopped."))
+            self._show_error(self.tr("Stopped."), stopped=True)
         else:
             self.error.hide()
 
@@ -412,7 +415,11 @@ class PaneWidget(Retranslating, QFrame):
         if model.result is not None:
             self.text.moveCursor(QTextCursor.MoveOperation.End)
 
-    def _show_error(self, text: str) -> None:
+    def _show_error(self, text: str, stopped: bool = False) -> None:
+        if self.error.property("stopped") is not stopped:
+            self.error.setProperty("stopped", stopped)
+            self.error.style().unpolish(self.error)  # the style sheet's [stopped] rule anew
+            self.error.style().polish(self.error)
         if self.error.text() != text:  # painted every frame: an unchanged label costs nothing
             self.error.setText(text)
         self.error.show()
