@@ -54,7 +54,7 @@ def test_mha_twin_512k_is_refused_256k_fits(catalog: Catalog):
     msg = mha.check(524288, 256)
     assert msg is not None
     assert "needs 1.38 TB of KV cache, the usable memory of about 12 H200s" in msg
-    assert "KV cache for 524,544 tokens needs 171.9 GB per device" in msg
+    assert "Per device, its KV cache for 524,544 tokens needs 171.9 GB" in msg
     assert "17.5 GB of weights" in msg and "pipeline parallel 4" in msg
     assert "GQA (sim-70b-gqa)" in msg and "MLA (sim-70b-mla)" in msg
     assert "shorter prompt" in msg and "tensor-parallel" in msg

@@ -22,6 +22,18 @@ from workbench.core.catalog import Catalog, ModelInfo
 from workbench.core.run_plan import RefusedCell
 
 
+HEADLINE_END = "."  # a refusal's first sentence says it all; `headline` cuts there
+NOT_SENT = "not sent (memory): "  # how the runner's rows of refused cells begin
+
+
+def headline(message: str) -> str | None:
+    """The first sentence of a memory refusal in a row's message; None for other messages."""
+    _, found, rest = message.partition(NOT_SENT)
+    if not found:
+        return None
+    return rest.split(HEADLINE_END + " ", 1)[0] + HEADLINE_END
+
+
 def gb(n: float) -> str:
     """Decimal units, as docs/attention.md: 17.5 GB, 2.75 TB."""
     return f"{n / 1e12:.2f} TB" if n >= 1e12 else f"{n / 1e9:.1f} GB"
@@ -98,13 +110,29 @@ def fitting_twins(
 
 
 def memory_refusal(
-    catalog: Catalog, model: ModelInfo, deployment: Deployment, prompt: int, max_tokens: int
+    catalog: Catalog,
+    model: ModelInfo,
+    deployment: Deployment,
+    prompt: int,
+    max_tokens: int,
+    *,
+    short: bool = False,
 ) -> str | None:
-    """None when prompt + max_tokens fit; else why not, and what would."""
+    """None when prompt + max_tokens fit; else why not, and what would. `short`: the headline
+    a pane shows (the memory it needs in all, and the twins that fit), without the per-device
+    figures and the fix."""
     fit = memory_fit(model, deployment, prompt + max_tokens)
     if fit.fits:
         return None
     gpu = deployment.profile
+    others = fitting_twins(catalog, model, deployment, prompt + max_tokens)
+    if short and not fit.weights_alone_too_big:
+        fitting = ", ".join(m.attention for m in others) or "none of its twins"
+        return (
+            f"{model.attention} at {prompt:,} tokens needs {gb(fit.kv_total)} of KV cache, the "
+            f"memory of about {fit.devices_needed} {gpu.key}s ({deployment.replica_devices} "
+            f"here). Fits: {fitting}."
+        )
     where = (
         f"an {gpu.key} has {gpu.memory_gib:g} GiB, {deployment.memory_utilization:.0%} of it "
         f"usable ({gb(fit.available_per_device)}); {model.id}: {model.attention} on "
@@ -119,11 +147,10 @@ def memory_refusal(
     text = (
         f"{model.id} ({model.attention}) with a {prompt:,}-token prompt needs {gb(fit.kv_total)} "
         f"of KV cache, the usable memory of about {fit.devices_needed} {gpu.key}s with its "
-        f"weights: its KV cache for {fit.stored_tokens:,} tokens{seqs} needs "
-        f"{gb(fit.kv_per_device)} per device beside {gb(fit.weights_per_device)} of weights; "
+        f"weights{HEADLINE_END} Per device, its KV cache for {fit.stored_tokens:,} tokens{seqs} "
+        f"needs {gb(fit.kv_per_device)} beside {gb(fit.weights_per_device)} of weights; "
         f"{where}."
     )
-    others = fitting_twins(catalog, model, deployment, prompt + max_tokens)
     if others:
         names = ", ".join(f"{m.attention} ({m.id})" for m in others)
         text += f" Its twins that fit at this length: {names}."

@@ -25,6 +25,7 @@ from workbench.core.calibration_checks import (
 )
 from workbench.core.clients import ClientPool, open_connections
 from workbench.core.errors import UNFIXABLE_BY_REPEAT, Diagnosis, diagnosis
+from workbench.core.memory_fit import NOT_SENT
 from workbench.core.metrics import RequestMetrics, derive
 from workbench.core.prompts import (
     BuiltPrompt,
@@ -269,7 +270,7 @@ class Runner:
             return
         too_big = plan.refusal(target, length)
         if too_big is not None:  # its KV cache would not fit: nothing is sent, the rows say why
-            why = diagnosis(ErrorClass.OUT_OF_MEMORY, f"not sent (memory): {too_big}")
+            why = diagnosis(ErrorClass.OUT_OF_MEMORY, f"{NOT_SENT}{too_big}")
             await self._not_sent(state, target, length, concurrency, why=why)
             return
         if plan.calibrate and self.calibration.ratio(key, plan.language) is None:
