@@ -245,9 +245,8 @@ def _add_limit_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--allow-overflow",
         action="store_true",
-        help="send prompts whose tokens + --max-tokens exceed the model's known context window, "
-        "or whose KV cache would not fit a built-in model's deployment (refused by default), "
-        "to test the server's own answer",
+        help="send prompts over the model's known context window (tokens + --max-tokens) or "
+        "a built-in model's KV memory (refused by default) to test the server's own answer",
     )
 
 
@@ -417,8 +416,7 @@ def _check_model(endpoint: Endpoint, model: str, catalog: Catalog) -> bool:
 def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
     """The run's plan from the flags and the endpoint; None after saying what is wrong."""
     catalog = load_catalog()
-    served = [_check_model(endpoint, m, catalog) for m in args.model]
-    if not all(served):
+    if not all([_check_model(endpoint, m, catalog) for m in args.model]):  # each one said
         return None
     targets = tuple(endpoint.target(catalog, model) for model in args.model)
     return _make_plan(args, targets, _mode(args, endpoint))
@@ -441,9 +439,7 @@ def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode
         retry_budget_s=args.retry_budget,
         timeouts=Timeouts(args.first_token_timeout, args.stall_timeout, args.total_timeout),
     )
-    # the built-in models' KV cache is checked against their deployment before sending;
-    # --allow-overflow sends every cell to see the server's own answer
-    local = None if args.allow_overflow else LocalSim(args.gpu, args.tp)
+    local = None if args.allow_overflow else LocalSim(args.gpu, args.tp)  # None: no KV check
     try:
         return build_plan(targets, choices, load_catalog(), local)
     except ValueError as exc:  # a saved provider's timeout out of range, say

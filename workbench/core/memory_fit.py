@@ -21,7 +21,6 @@ from kernels_bridge.variants import kv_tokens_stored
 from workbench.core.catalog import Catalog, ModelInfo
 from workbench.core.run_plan import RefusedCell
 
-
 HEADLINE_END = "."  # a refusal's first sentence says it all; `headline` cuts there
 NOT_SENT = "not sent (memory): "  # how the runner's rows of refused cells begin
 

@@ -176,9 +176,7 @@ class SimTiming:
                 f"needs {prompt_tokens:,} prompt + {max_tokens:,} output = {total:,}. "
                 "Use a shorter prompt or a lower max_tokens."
             )
-        return memory_refusal(
-            self.catalog or load_catalog(), m, d, prompt_tokens, max_tokens
-        )
+        return memory_refusal(self.catalog or load_catalog(), m, d, prompt_tokens, max_tokens)
 
     # -- timing --------------------------------------------------------------------------------
 
@@ -193,8 +191,10 @@ class SimTiming:
     def _prefill_unscaled_s(self, prompt_tokens: int) -> float:
         m = self.model
         hops = PIPELINE_HOP_LATENCY_S * (self.deployment.pipeline_parallel - 1)
-        return TTFT_OVERHEAD_S + hops + prefill_seconds(
-            m.shape, m.active_params, self.deployment, prompt_tokens
+        return (
+            TTFT_OVERHEAD_S
+            + hops
+            + prefill_seconds(m.shape, m.active_params, self.deployment, prompt_tokens)
         )
 
     def _step_unscaled_s(self, kv_len: int) -> float:

@@ -51,7 +51,7 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "real": ("sim-llama-3-70b", "sim-deepseek-v3"),
     "attention": ("sim-70b-mha", "sim-70b-gqa", "sim-70b-mla", "sim-70b-gla"),
     # the attention story: the eight twins at 1M, the Sweep tab from 1K to 1M
-    "story": tuple(f"sim-70b-{v}" for v in ("mha", "mqa", "gqa", "gta", "mla", "gla", "nsa", "moba")),
+    "story": tuple(f"sim-70b-{v}" for v in "mha mqa gqa gta mla gla nsa moba".split()),
 }
 STORY_PROMPT_TOKENS = 1024 * 1024
 CLOCK_REFRESH_S = 0.25

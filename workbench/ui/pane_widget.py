@@ -324,9 +324,7 @@ class PaneWidget(Retranslating, QFrame):
         one home, core/memory_fit.py), naming what would fit."""
         if info is None or info.deployment is None:
             return ""
-        why = memory_refusal(
-            self.catalog, info, info.deployment, prompt, max_tokens, short=True
-        )
+        why = memory_refusal(self.catalog, info, info.deployment, prompt, max_tokens, short=True)
         return self.tr("Will not fit in memory: %1").replace("%1", why) if why else ""
 
     def _memory_note(self, info: ModelInfo | None, tokens: int) -> str:
