@@ -106,3 +106,16 @@ def test_a_1m_token_prompt_is_counted_in_slices_that_sum_to_the_whole() -> None:
     assert len(parts) > 4 and sum(parts) == count_tokens(text)
     messages = [{"role": "system", "content": "brief"}, {"role": "user", "content": text}]
     assert count_prompt_tokens(messages) == 3 + (1 + 4) + (count_tokens(text) + 4)
+
+
+def test_with_worker_processes_a_refused_cell_is_one_row(tmp_path: Path) -> None:
+    """A run over worker processes calibrates in one round and measures in another: the
+    refused cell's row comes once, from the measuring round."""
+    out = tmp_path / "w.csv"
+    models = ["--model", "sim-70b-moba", "--model", "sim-70b-mha", "--prompt-tokens", "512K"]
+    args = ["bench", *models, "--max-tokens", "8", "--time-scale", "0.01", "--workers", "2"]
+    assert main([*args, "--no-store", "--csv", str(out)]) == 3
+    with out.open(encoding="utf-8", newline="") as f:
+        refused = [r for r in csv.DictReader(f) if r["model"] == "sim-70b-mha"]
+    assert len(refused) == 1 and refused[0]["error_class"] == "out_of_memory"
+    assert "1.37 TB of KV cache" in refused[0]["error_message"]  # 8 output tokens

@@ -270,8 +270,9 @@ class Runner:
             return
         too_big = plan.refusal(target, length)
         if too_big is not None:  # its KV cache would not fit: nothing is sent, the rows say why
-            why = diagnosis(ErrorClass.OUT_OF_MEMORY, f"{NOT_SENT}{too_big}")
-            await self._not_sent(state, target, length, concurrency, why=why)
+            if not self.calibrate_only:  # a calibration round leaves them to the measuring one
+                why = diagnosis(ErrorClass.OUT_OF_MEMORY, f"{NOT_SENT}{too_big}")
+                await self._not_sent(state, target, length, concurrency, why=why)
             return
         if plan.calibrate and self.calibration.ratio(key, plan.language) is None:
             calibration = await self._request(
