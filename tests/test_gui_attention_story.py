@@ -12,7 +12,7 @@ from workbench.ui.main_window import PRESETS
 
 @pytest.fixture
 def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path, time_scale=0.001)
+    win = make_window(loop, tmp_path, time_scale=0.005)  # GQA at 1M: 8 s, MoBA 0.8 s
     yield win
     win.close()
     loop.run_until_complete(win.session.close())
