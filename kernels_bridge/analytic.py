@@ -7,6 +7,7 @@ call them. Decimal units throughout (GB = 1e9 bytes, TB/s = 1e12 bytes/s), as do
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import tomllib
@@ -174,20 +175,26 @@ class Deployment:
     """How a model is served: on which GPU, split how, at which precision.
 
     `tensor_parallel` devices form one replica that serves `batch` sequences per decode step;
-    `data_parallel` replicas run side by side (more throughput, same per-device cost).
+    `pipeline_parallel` stages of such groups split the layers (each device holds 1/P of the
+    weights and of the KV cache; one sequence's step passes the stages in turn, so its time
+    is unchanged); `data_parallel` replicas run side by side (more throughput, same per-device
+    cost).
     """
 
     gpu: str
     tensor_parallel: int = 1
     data_parallel: int = 1
+    pipeline_parallel: int = 1
     weight_bytes_per_param: float = 2.0  # 2 bf16, 1 fp8
     kv_elem_bytes: int = 2
     batch: int = 1
     memory_utilization: float = 0.9
 
     def __post_init__(self) -> None:
-        if self.tensor_parallel < 1 or self.data_parallel < 1 or self.batch < 1:
-            raise ValueError("tensor_parallel, data_parallel and batch must be >= 1")
+        if min(self.tensor_parallel, self.data_parallel, self.pipeline_parallel, self.batch) < 1:
+            raise ValueError(
+                "tensor_parallel, pipeline_parallel, data_parallel and batch must be >= 1"
+            )
         if self.weight_bytes_per_param <= 0 or self.kv_elem_bytes <= 0:
             raise ValueError("weight_bytes_per_param and kv_elem_bytes must be > 0")
         if not 0 < self.memory_utilization <= 1:
@@ -199,22 +206,34 @@ class Deployment:
 
     @property
     def devices(self) -> int:
-        return self.tensor_parallel * self.data_parallel
+        return self.replica_devices * self.data_parallel
+
+    @property
+    def replica_devices(self) -> int:
+        """The devices that hold one copy of the model: tensor x pipeline parallel."""
+        return self.tensor_parallel * self.pipeline_parallel
 
     def describe(self) -> str:
         """ "2×H200, tensor parallel 2, bf16 weights, batch 1"."""
         precision = {2.0: "bf16", 1.0: "fp8", 0.5: "int4"}.get(
             float(self.weight_bytes_per_param), f"{self.weight_bytes_per_param} B/param"
         )
-        text = f"{self.tensor_parallel}×{self.profile.key}, tensor parallel {self.tensor_parallel}"
+        text = f"{self.replica_devices}×{self.profile.key}, tensor parallel {self.tensor_parallel}"
+        if self.pipeline_parallel > 1:
+            text += f" × pipeline parallel {self.pipeline_parallel}"
         if self.data_parallel > 1:
             text += f", {self.data_parallel} data-parallel replicas"
         return f"{text}, {precision} weights, batch {self.batch}"
 
 
 def weight_bytes_per_device(total_params: float, deployment: Deployment) -> float:
-    """All weights split evenly over the T devices of a replica (experts included)."""
-    return total_params * deployment.weight_bytes_per_param / deployment.tensor_parallel
+    """All weights split evenly over the T x P devices of a replica (experts included)."""
+    return total_params * deployment.weight_bytes_per_param / deployment.replica_devices
+
+
+def layers_per_stage(layers: int, deployment: Deployment) -> int:
+    """Layers the busiest pipeline stage holds (ceil: an uneven split loads one stage more)."""
+    return -(-layers // deployment.pipeline_parallel)
 
 
 def active_weight_bytes_per_device(active_params: float, deployment: Deployment) -> float:
@@ -373,13 +392,15 @@ def kv_fit(
     kv_tokens: int,
     batch: int | None = None,
 ) -> KvFit:
-    """Per device: weights/T + batch · stored tokens · KV bytes per token per device must fit
-    in memory_gib · memory_utilization (activations and fragmentation live in the rest)."""
+    """Per device: weights/(T·P) + batch · stored tokens · KV bytes per token per device must
+    fit in memory_gib · memory_utilization (activations and fragmentation live in the rest).
+    Under pipeline parallelism P a device holds the KV of its stage's layers only."""
     n = deployment.batch if batch is None else batch
     weights = weight_bytes_per_device(total_params, deployment)
-    per_token = kv_bytes_per_token_per_device(
-        shape, deployment.tensor_parallel, deployment.kv_elem_bytes
+    per_layer = kv_bytes_per_token_per_device(
+        dataclasses.replace(shape, layers=1), deployment.tensor_parallel, deployment.kv_elem_bytes
     )
+    per_token = per_layer * layers_per_stage(shape.layers, deployment)
     kv = float(n * kv_tokens_stored(shape, kv_tokens) * per_token)
     available = deployment.profile.memory_bytes * deployment.memory_utilization
     needed = weights + kv

@@ -9,9 +9,9 @@ shape when the CSV has it.
 
 Three sets:
 - `default`: specs.DEFAULT_SHAPES, the shapes `workbench kernels` uses;
-- `twin`: the 70B twins (80 layers, 64 q heads of 128, bf16 on 2 devices at tensor parallel 2)
-  in all eight variants: the four the catalog simulates (MHA, GQA-8, MLA, GLA-2) and the same
-  weights with MQA, GTA-8, NSA and MoBA on the GQA-8 layout;
+- `twin`: the 70B twins (80 layers, 64 q heads of 128, bf16 at tensor parallel 2) in all
+  eight variants, resources/models.toml's sim-70b-*: MHA, MQA, GQA-8, GTA-8, MLA, GLA-2, and
+  NSA and MoBA on the GQA-8 layout;
 - `model`: every simulated model of the catalog at its own deployment (built from the catalog
   on the client side; benchmarks/gpu_decode_shapes.json holds the list for a GPU machine).
 """
@@ -25,8 +25,8 @@ from kernels_bridge.specs import DEFAULT_SHAPES, shape_from_dict, shape_to_dict
 from kernels_bridge.variants import AttentionShape, kv_heads_per_device, q_heads_per_device
 
 TWIN_TENSOR_PARALLEL = 2
-# The 70B twins' whole-model shapes (resources/models.toml's sim-70b-* plus the four variants
-# the catalog does not simulate); GTA's tied state keeps GQA-8's head count.
+# The 70B twins' whole-model shapes (resources/models.toml's sim-70b-*); GTA's tied state keeps
+# GQA-8's head count.
 TWIN_SHAPES: dict[str, AttentionShape] = {
     "mha": AttentionShape("MHA", 80, 64, 64, 128),
     "mqa": AttentionShape("MQA", 80, 64, 1, 128),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kernels_bridge.shape_sets import per_device_shape, twin_set
 from kernels_bridge.variants import kv_bytes_per_token, kv_bytes_per_token_per_device
 from workbench.core.catalog import Catalog, ModelInfo, load_catalog
 from workbench.core.results import Prices
@@ -76,14 +77,20 @@ def test_real_model_shapes_reproduce_attention_md(catalog: Catalog):
 
 
 def test_twins_share_weights_and_differ_only_in_attention(catalog: Catalog):
-    twins = [_get(catalog, f"sim-70b-{k}") for k in ("mha", "gqa", "mla", "gla")]
-    assert [t.attention for t in twins] == ["MHA", "GQA", "MLA", "GLA"]
-    for t in twins:
+    kinds = ("mha", "mqa", "gqa", "gta", "mla", "gla", "nsa", "moba")
+    every = [_get(catalog, f"sim-70b-{k}") for k in kinds]
+    assert [t.attention for t in every] == ["MHA", "MQA", "GQA", "GTA", "MLA", "GLA", "NSA", "MoBA"]
+    # the kernel sweep's twin shapes are the catalog's, so each twin joins the H200 CSV
+    assert {s.names[0]: s.shape for s in twin_set()} == {
+        t.id: per_device_shape(t.shape, 2) for t in every
+    }
+    twins = [every[i] for i in (0, 2, 4, 5)]  # MHA, GQA, MLA, GLA: the per-device figures
+    for t in every:
         assert t.simulated and t.deployment is not None
         assert (t.total_params, t.active_params) == (70_000_000_000, 70_000_000_000)
         assert (t.shape.layers, t.shape.q_heads, t.shape.head_dim) == (80, 64, 128)
         assert t.deployment.gpu == "H200"
-        assert t.deployment.tensor_parallel == 2
+        assert (t.deployment.tensor_parallel, t.deployment.pipeline_parallel) == (2, 4)
         assert t.deployment.weight_bytes_per_param == 2
         assert t.deployment.batch == 1
     per_dev = {t.attention: kv_bytes_per_token_per_device(t.shape, 2) for t in twins}

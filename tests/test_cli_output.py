@@ -143,7 +143,7 @@ def test_models_and_providers_list_print_json(tmp_path, env) -> None:
     assert proc.returncode == 0, proc.stderr
     listed = json.loads(proc.stdout)
     gqa = next(m for m in listed["models"] if m["id"] == "sim-70b-gqa")
-    assert gqa["attention"] == "GQA" and gqa["context_window"] == 131072 and gqa["on_server"]
+    assert gqa["attention"] == "GQA" and gqa["context_window"] == 1056768 and gqa["on_server"]
     env = {**env, "GW_KEY": "sk-test-not-printed-123456"}
     add = ["providers", "add", "gw", "--base-url", "http://127.0.0.1:9/v1"]
     assert _run([*add, "--api-key-env", "GW_KEY", "--model", "m1"], env).returncode == 0

@@ -47,17 +47,21 @@ def test_at_tp8_gqa_and_gla_beat_mla(catalog: Catalog):
         assert t["gla"].decode_tps(kv) > t["mla"].decode_tps(kv)
 
 
-def test_mha_twin_64k_is_refused_32k_fits(catalog: Catalog):
+def test_mha_twin_512k_is_refused_256k_fits(catalog: Catalog):
+    """8×H200 at TP 2 × PP 4: a device holds 20 of the 80 layers; MHA's 328 KB per token there
+    runs out between 256K and 512K, and the refusal names what would fit."""
     mha = _twin(catalog, "mha")
-    msg = mha.check(65536, 256)
+    msg = mha.check(524288, 256)
     assert msg is not None
-    assert "KV cache for 65,792 tokens needs 86.2 GB per device" in msg
-    assert "70.0 GB of weights" in msg and "H200" in msg
+    assert "needs 1.38 TB of KV cache, the usable memory of about 12 H200s" in msg
+    assert "Per device, its KV cache for 524,544 tokens needs 171.9 GB" in msg
+    assert "17.5 GB of weights" in msg and "pipeline parallel 4" in msg
+    assert "GQA (sim-70b-gqa)" in msg and "MLA (sim-70b-mla)" in msg
     assert "shorter prompt" in msg and "tensor-parallel" in msg
-    assert mha.check(32768, 256) is None
-    for kind in ("gqa", "mla", "gla"):
-        assert _twin(catalog, kind).check(65536, 256) is None
-    assert _twin(catalog, "mha", tensor_parallel=8).check(65536, 256) is None
+    assert mha.check(262144, 256) is None
+    for kind in ("mqa", "gqa", "gta", "mla", "gla", "nsa", "moba"):
+        assert _twin(catalog, kind).check(1048576, 256) is None, kind
+    assert _twin(catalog, "mha", tensor_parallel=8).check(524288, 256) is None
 
 
 def test_context_window_exceeded_is_refused(catalog: Catalog):
@@ -68,12 +72,12 @@ def test_context_window_exceeded_is_refused(catalog: Catalog):
 
 
 def test_weights_that_do_not_fit_are_refused(catalog: Catalog):
-    msg = _twin(catalog, "gqa", gpu="RTX4090").check(100, 10)
+    msg = _twin(catalog, "gqa", gpu="RTX4090", tensor_parallel=1).check(100, 10)
     assert msg is not None and "weights alone" in msg and "RTX4090" in msg
 
 
 def test_batch_override_multiplies_kv(catalog: Catalog):
-    msg = _twin(catalog, "gqa", batch=16).check(32768, 256)
+    msg = _twin(catalog, "gqa", batch=16).check(262144, 256)
     assert msg is not None and "16 sequences" in msg and "smaller batch" in msg
     assert _twin(catalog, "gqa", batch=16).decode_tps(4096) < _twin(catalog, "gqa").decode_tps(4096)
 

@@ -170,7 +170,7 @@ def test_every_prompt_stop_sits_under_its_label_and_dragging_there_selects_it(
 def test_a_prompt_that_overflows_the_window_is_flagged_before_sending_and_clamped_in_one_click(
     window, qtbot
 ) -> None:
-    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    set_panes(window, ["sim-llama-3-70b", "sim-deepseek-v3"])
     window.prompt.max_tokens.setValue(256)
     window.prompt.slider.setFocus()
     qtbot.keyClick(window.prompt.slider, Qt.Key.Key_End)  # 1M
@@ -190,11 +190,12 @@ def test_a_prompt_that_overflows_the_window_is_flagged_before_sending_and_clampe
 
 def test_a_kv_cache_larger_than_the_deployment_is_flagged_before_sending(window, qtbot) -> None:
     set_panes(window, ["sim-70b-mha", "sim-70b-gqa"])
-    window.prompt.set_tokens(65536)
+    window.prompt.set_tokens(512 * 1024)
     mha, gqa = window.pane_widgets[:2]
-    assert mha.fit.text().startswith("Will not fit in memory: KV cache")
-    assert "2×H200" in mha.fit.text()
-    assert gqa.fit.text().startswith("Fits the 128K context window")
+    assert mha.fit.text().startswith("Will not fit in memory: MHA at 524,288 tokens needs")
+    assert "H200s (8 here)" in mha.fit.text() and "GQA" in mha.fit.text()
+    assert gqa.fit.text().startswith("Fits the 1032K context window")
+    assert "its KV cache fits" in gqa.fit.text()
 
 
 # ---- 5. the clock moves during prefill -------------------------------------------------------

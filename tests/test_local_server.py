@@ -630,12 +630,12 @@ def long_messages(target_tokens: int) -> list[dict[str, str]]:
     return [{"role": "user", "content": text}]
 
 
-async def test_kv_refusal_for_mha_at_64k(server: LocalServer) -> None:
-    messages = long_messages(64_000)
+async def test_kv_refusal_for_mha_at_512k(server: LocalServer) -> None:
+    messages = long_messages(512_000)
     prompt_tokens = count_prompt_tokens(messages)
     model = next(m for m in load_catalog().simulated() if m.id == MHA_MODEL)
     expected = SimTiming(model, FAST).check(prompt_tokens, 16)
-    assert expected is not None, "the cost model should not fit MHA-70B's KV cache at 64K"
+    assert expected is not None, "the cost model should not fit MHA-70B's KV cache at 512K"
     async with oai(server) as client:
         with pytest.raises(openai.BadRequestError) as info:
             await client.chat.completions.create(model=MHA_MODEL, messages=messages, max_tokens=16)

@@ -1,6 +1,8 @@
 """A server that refuses a request for lack of memory says so: the row's class and advice are
-about memory, not the context window (a 64K prompt fits the 128K window of the MHA twin, but
-its KV cache does not fit two H200s beside the weights)."""
+about memory, not the context window (a 512K prompt fits the 1M window of the MHA twin, but
+its KV cache does not fit eight H200s beside the weights). --allow-overflow sends it, so the
+server's own answer is what is read; without it the bench refuses the cell before sending
+(tests/test_attention_story.py)."""
 
 from __future__ import annotations
 
@@ -14,8 +16,8 @@ from workbench.core.errors import classify_status
 
 def test_a_kv_cache_refusal_is_out_of_memory_with_memory_advice(tmp_path: Path) -> None:
     out = tmp_path / "r.csv"
-    args = ["bench", "--model", "sim-70b-mha", "--prompt-tokens", "64K", "--max-tokens", "8"]
-    code = main([*args, "--time-scale", "0.01", "--csv", str(out)])
+    args = ["bench", "--model", "sim-70b-mha", "--prompt-tokens", "512K", "--max-tokens", "8"]
+    code = main([*args, "--time-scale", "0.01", "--csv", str(out), "--allow-overflow"])
     assert code == 3
     with out.open(encoding="utf-8", newline="") as f:
         (row,) = [r for r in csv.DictReader(f) if r["phase"] == "measured"]

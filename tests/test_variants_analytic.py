@@ -305,3 +305,19 @@ def test_bad_shapes_are_rejected():
         AttentionShape("GLA", 1, 8, 2, 128)
     with pytest.raises(ValueError, match="multiple"):
         AttentionShape("GQA", 1, 10, 4, 128)
+
+
+def test_pipeline_stages_divide_memory_not_time():
+    """TP 2 × PP 4: a device holds a quarter of the layers' KV cache and an eighth of the
+    weights; one sequence's step passes the stages in turn, so its roofline is unchanged."""
+    tp2 = Deployment("H200", tensor_parallel=2)
+    pp4 = Deployment("H200", tensor_parallel=2, pipeline_parallel=4)
+    assert weight_bytes_per_device(70e9, pp4) == pytest.approx(17.5e9)
+    assert pp4.devices == 8 and "tensor parallel 2 × pipeline parallel 4" in pp4.describe()
+    fits, needed, _ = kv_fit(TWIN_MHA, 70e9, pp4, 262144)
+    assert fits and needed == pytest.approx(17.5e9 + 262144 * 1310720 / 4)
+    assert not kv_fit(TWIN_MHA, 70e9, tp2, 262144).fits
+    assert not kv_fit(TWIN_MHA, 70e9, pp4, 524288).fits
+    assert decode_step(TWIN_GQA, 70e9, pp4, 65536).seconds == pytest.approx(
+        decode_step(TWIN_GQA, 70e9, tp2, 65536).seconds
+    )

@@ -1727,122 +1727,122 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="311"/>
+        <location filename="../../workbench/ui/main_window.py" line="319"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="474"/>
+        <location filename="../../workbench/ui/main_window.py" line="482"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="476"/>
+        <location filename="../../workbench/ui/main_window.py" line="484"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="477"/>
+        <location filename="../../workbench/ui/main_window.py" line="485"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="478"/>
+        <location filename="../../workbench/ui/main_window.py" line="486"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="479"/>
+        <location filename="../../workbench/ui/main_window.py" line="487"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="480"/>
+        <location filename="../../workbench/ui/main_window.py" line="488"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="495"/>
+        <location filename="../../workbench/ui/main_window.py" line="503"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="226"/>
+        <location filename="../../workbench/ui/main_window.py" line="233"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="237"/>
+        <location filename="../../workbench/ui/main_window.py" line="244"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="291"/>
+        <location filename="../../workbench/ui/main_window.py" line="299"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="358"/>
+        <location filename="../../workbench/ui/main_window.py" line="366"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="400"/>
+        <location filename="../../workbench/ui/main_window.py" line="408"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="402"/>
+        <location filename="../../workbench/ui/main_window.py" line="410"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="404"/>
+        <location filename="../../workbench/ui/main_window.py" line="412"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="436"/>
+        <location filename="../../workbench/ui/main_window.py" line="444"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="440"/>
+        <location filename="../../workbench/ui/main_window.py" line="448"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="468"/>
+        <location filename="../../workbench/ui/main_window.py" line="476"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="547"/>
+        <location filename="../../workbench/ui/main_window.py" line="555"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="552"/>
+        <location filename="../../workbench/ui/main_window.py" line="560"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="556"/>
+        <location filename="../../workbench/ui/main_window.py" line="564"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="560"/>
+        <location filename="../../workbench/ui/main_window.py" line="568"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="483"/>
+        <location filename="../../workbench/ui/main_window.py" line="491"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="487"/>
+        <location filename="../../workbench/ui/main_window.py" line="495"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -2069,32 +2069,37 @@
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="274"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="275"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="314"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="318"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/pane_widget.py" line="331"/>
-        <source>Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 usable on %4.</source>
-        <translation>显存放不下：每个设备 KV 缓存 %1 + 权重 %2，超过 %4 上可用的 %3。</translation>
+        <source>Will not fit in memory: %1</source>
+        <translation>内存放不下：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="348"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="339"/>
+        <source>; its KV cache fits: %1 per device beside %2 of weights (%3 usable)</source>
+        <translation>；KV 缓存放得下：每卡 %1，另有权重 %2（可用 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="353"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="382"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="387"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="390"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="395"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -2751,56 +2756,61 @@
     </message>
     <message>
         <location filename="../../workbench/ui/run_toolbar.py" line="47"/>
+        <source>Preset: attention story (8 twins)</source>
+        <translation>预设：注意力全景（8 个孪生模型）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/run_toolbar.py" line="48"/>
         <source>Preset: Gateway overhead (direct vs gateway)</source>
         <translation>预设：网关开销（直连 vs 网关）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="48"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="49"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="52"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="53"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="53"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="54"/>
         <source> &amp;Panes </source>
         <translation> 窗格数(&amp;P) </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="54"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="55"/>
         <source>Run mode</source>
         <translation>运行方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="55"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="56"/>
         <source>All at once</source>
         <translation>同时运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="56"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="57"/>
         <source>One after another</source>
         <translation>依次运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="57"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="58"/>
         <source>Run all</source>
         <translation>全部运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="58"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="59"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="59"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="60"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/run_toolbar.py" line="60"/>
+        <location filename="../../workbench/ui/run_toolbar.py" line="61"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
@@ -2808,204 +2818,224 @@
 <context>
     <name>SummaryPage</name>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="305"/>
-        <location filename="../../workbench/ui/summary_page.py" line="369"/>
+        <location filename="../../workbench/ui/summary_page.py" line="335"/>
+        <location filename="../../workbench/ui/summary_page.py" line="399"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="307"/>
-        <location filename="../../workbench/ui/summary_page.py" line="340"/>
+        <location filename="../../workbench/ui/summary_page.py" line="337"/>
+        <location filename="../../workbench/ui/summary_page.py" line="370"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="311"/>
+        <location filename="../../workbench/ui/summary_page.py" line="341"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="312"/>
+        <location filename="../../workbench/ui/summary_page.py" line="342"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="320"/>
+        <location filename="../../workbench/ui/summary_page.py" line="350"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="321"/>
+        <location filename="../../workbench/ui/summary_page.py" line="351"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="338"/>
+        <location filename="../../workbench/ui/summary_page.py" line="368"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="341"/>
+        <location filename="../../workbench/ui/summary_page.py" line="371"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="370"/>
+        <location filename="../../workbench/ui/summary_page.py" line="400"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="371"/>
+        <location filename="../../workbench/ui/summary_page.py" line="401"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="372"/>
+        <location filename="../../workbench/ui/summary_page.py" line="402"/>
         <source>ok / failed / stopped</source>
         <translation>成功 / 失败 / 停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="373"/>
+        <location filename="../../workbench/ui/summary_page.py" line="403"/>
         <source>TTFT ms</source>
         <translation>首 Token ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="374"/>
+        <location filename="../../workbench/ui/summary_page.py" line="404"/>
         <source>decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="375"/>
+        <location filename="../../workbench/ui/summary_page.py" line="405"/>
         <source>prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="100"/>
+        <location filename="../../workbench/ui/summary_page.py" line="101"/>
         <source>decodes %1× faster than</source>
         <translation>解码快 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="104"/>
+        <location filename="../../workbench/ui/summary_page.py" line="105"/>
         <source>decodes %1× slower than</source>
         <translation>解码慢 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="110"/>
+        <location filename="../../workbench/ui/summary_page.py" line="111"/>
         <source>costs %1 % less</source>
         <translation>成本低 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="112"/>
+        <location filename="../../workbench/ui/summary_page.py" line="113"/>
         <source>costs %1 % more</source>
         <translation>成本高 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="117"/>
+        <location filename="../../workbench/ui/summary_page.py" line="118"/>
         <source>about the same time to first token</source>
         <translation>首 Token 延迟大致相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="120"/>
+        <location filename="../../workbench/ui/summary_page.py" line="121"/>
         <source>first token %1× %2</source>
         <translation>首 Token %2 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="124"/>
+        <location filename="../../workbench/ui/summary_page.py" line="125"/>
         <source>sooner</source>
         <translation>快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="126"/>
+        <location filename="../../workbench/ui/summary_page.py" line="127"/>
         <source>later</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="130"/>
+        <location filename="../../workbench/ui/summary_page.py" line="131"/>
         <source>At %1 the %2 model &lt;b&gt;%3&lt;/b&gt; %4 the %5 model &lt;b&gt;%6&lt;/b&gt;</source>
         <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="145"/>
+        <location filename="../../workbench/ui/summary_page.py" line="146"/>
+        <source>At %1 the first token came soonest from &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>在 %1 时，&lt;b&gt;%2&lt;/b&gt; 的首个 token 最早到达</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="151"/>
+        <source>; &lt;b&gt;%1&lt;/b&gt; decoded fastest</source>
+        <translation>；&lt;b&gt;%1&lt;/b&gt; 解码最快</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="155"/>
+        <source>; %1 could not run (why: below)</source>
+        <translation>；%1 无法运行（原因见下）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="166"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; could not run at %2: %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时无法运行：%3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="172"/>
         <source>&lt;b&gt;%1&lt;/b&gt; failed at %2: %3 of %4 requests (%5).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时失败：%4 个请求中 %3 个失败（%5）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="158"/>
+        <location filename="../../workbench/ui/summary_page.py" line="185"/>
         <source>&lt;b&gt;%1&lt;/b&gt; was stopped by the user at %2: %3 of %4 requests.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时被用户停止：%4 个请求中 %3 个已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="191"/>
+        <location filename="../../workbench/ui/summary_page.py" line="221"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="192"/>
+        <location filename="../../workbench/ui/summary_page.py" line="222"/>
         <source>no measured requests</source>
         <translation>没有测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="194"/>
+        <location filename="../../workbench/ui/summary_page.py" line="224"/>
         <source>Prompt-length sweep: %1</source>
         <translation>提示长度扫描：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="195"/>
+        <location filename="../../workbench/ui/summary_page.py" line="225"/>
         <source>Model comparison: %1</source>
         <translation>模型对比：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="204"/>
+        <location filename="../../workbench/ui/summary_page.py" line="234"/>
         <source> (servers counted a median of %1)</source>
         <translation>（服务器统计的中位数为 %1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="208"/>
+        <location filename="../../workbench/ui/summary_page.py" line="238"/>
         <source>%1 · prompt length %2 tokens%3</source>
         <translation>%1 · 提示长度 %2 tokens%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="212"/>
+        <location filename="../../workbench/ui/summary_page.py" line="242"/>
         <source>Endpoint: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="214"/>
+        <location filename="../../workbench/ui/summary_page.py" line="244"/>
         <source>Endpoints: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="215"/>
+        <location filename="../../workbench/ui/summary_page.py" line="245"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, measured with Attention Workbench.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="254"/>
+        <location filename="../../workbench/ui/summary_page.py" line="284"/>
         <source>Conclusion</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="303"/>
+        <location filename="../../workbench/ui/summary_page.py" line="333"/>
         <source>prompt length (tokens, log scale)</source>
         <translation>提示长度（tokens，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="376"/>
+        <location filename="../../workbench/ui/summary_page.py" line="406"/>
         <source>$ / request</source>
         <translation>$ / 请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="416"/>
+        <location filename="../../workbench/ui/summary_page.py" line="446"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="490"/>
+        <location filename="../../workbench/ui/summary_page.py" line="520"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="250"/>
+        <location filename="../../workbench/ui/summary_page.py" line="280"/>
         <source>Run a comparison of at least two models to see a conclusion.</source>
         <translation>至少对比两个模型后才能得出结论。</translation>
     </message>
@@ -3189,47 +3219,47 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="166"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="171"/>
         <source>Concurrency: type levels from 1 to %1 separated by commas, e.g. 1,4,16.</source>
         <translation>并发：输入 1 到 %1 之间的级别，用逗号分隔，例如 1,4,16。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="317"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="322"/>
         <source>%1 (imported from %2)</source>
         <translation>%1（从 %2 导入）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="342"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="347"/>
         <source>concurrency (requests in flight, log scale)</source>
         <translation>并发（同时进行的请求数，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="344"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="349"/>
         <source>prompt tokens (log scale)</source>
         <translation>提示 tokens（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="405"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="410"/>
         <source>line: median; shaded: p10–p90 over %1 repeat(s)</source>
         <translation>线：中位数；阴影：%1 次重复的 p10–p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="409"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="414"/>
         <source>; ◇ imported: the file&apos;s own median (its mean where it has none)</source>
         <translation>；◇ 导入：文件自身的中位数（没有时为平均值）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="162"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="167"/>
         <source>Pick at least one prompt length.</source>
         <translation>请至少选择一个提示词长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="179"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="184"/>
         <source>, ETA %1 s</source>
         <translation>，预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="181"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="186"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
     </message>

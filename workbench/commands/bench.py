@@ -48,11 +48,11 @@ from workbench.commands.progress import ProgressDisplay, add_verbosity_args, ver
 from workbench.core import loop as event_loop
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import ClientPool
-from workbench.core.context_fit import overflows
+from workbench.core.context_fit import nothing_fits, overflows
 from workbench.core.coordinator import ShardedRunner
 from workbench.core.csv_export import CsvWriter
 from workbench.core.doctor import suggest_models
-from workbench.core.plan import Choices, build_plan
+from workbench.core.plan import Choices, LocalSim, build_plan
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
 from workbench.core.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
@@ -244,8 +244,8 @@ def _add_limit_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--allow-overflow",
         action="store_true",
-        help="send prompts whose tokens + --max-tokens exceed the model's known context window "
-        "(refused by default) to test the server's own answer",
+        help="send prompts over the model's known context window (tokens + --max-tokens) or "
+        "a built-in model's KV memory (refused by default) to test the server's own answer",
     )
 
 
@@ -277,7 +277,7 @@ async def _run(args: argparse.Namespace) -> int:
         if planned is None:
             return EXIT_BAD_INPUT
         plan, endpoints = planned
-        too_long = overflows(plan)
+        too_long = overflows(plan) or nothing_fits(plan)
         if too_long and not args.allow_overflow:
             fail(too_long)
             return EXIT_BAD_INPUT
@@ -415,8 +415,7 @@ def _check_model(endpoint: Endpoint, model: str, catalog: Catalog) -> bool:
 def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
     """The run's plan from the flags and the endpoint; None after saying what is wrong."""
     catalog = load_catalog()
-    served = [_check_model(endpoint, m, catalog) for m in args.model]
-    if not all(served):
+    if not all([_check_model(endpoint, m, catalog) for m in args.model]):  # each one said
         return None
     targets = tuple(endpoint.target(catalog, model) for model in args.model)
     return _make_plan(args, targets, _mode(args, endpoint))
@@ -439,8 +438,9 @@ def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode
         retry_budget_s=args.retry_budget,
         timeouts=Timeouts(args.first_token_timeout, args.stall_timeout, args.total_timeout),
     )
+    local = None if args.allow_overflow else LocalSim(args.gpu, args.tp)  # None: no KV check
     try:
-        return build_plan(targets, choices)
+        return build_plan(targets, choices, load_catalog(), local)
     except ValueError as exc:  # a saved provider's timeout out of range, say
         fail(str(exc))
         return None

@@ -62,3 +62,33 @@ def conclude(cells: Sequence[CellSummary], baseline: str | None = None) -> list[
             )
         )
     return out
+
+
+@dataclass(frozen=True)
+class Winners:
+    """At the longest prompt length two or more models ran: who answered first, who decoded
+    fastest, and which models had no successful request there."""
+
+    prompt_tokens: int
+    first_token: str
+    decode: str | None
+    could_not_run: tuple[str, ...]
+
+
+def winners(cells: Sequence[CellSummary]) -> Winners | None:
+    """None until two models have measured the same length; None too for two models that both
+    ran (the comparison's sentences say it all)."""
+    lengths = sorted({c.prompt_tokens_target for c in cells}, reverse=True)
+    for length in lengths:
+        here = [c for c in cells if c.prompt_tokens_target == length]
+        ran = [c for c in here if c.n > 0 and c.median("ttft_ms") is not None]
+        if len(ran) < 2:
+            continue
+        first = min(ran, key=lambda c: c.median("ttft_ms") or 0.0)
+        decoding = [c for c in ran if c.median("decode_tps") is not None]
+        fastest = max(decoding, key=lambda c: c.median("decode_tps") or 0.0) if decoding else None
+        failed = tuple(c.model for c in here if c.n == 0)
+        if len(ran) < 3 and not failed:
+            return None
+        return Winners(length, first.model, fastest.model if fastest else None, failed)
+    return None

@@ -18,7 +18,7 @@ from workbench.core.catalog import Catalog
 from workbench.core.prompts import MIN_TARGET_TOKENS
 from workbench.core.providers import ModelEntry, Protocol, Provider, default_auth
 from workbench.core.results import UNKNOWN_PRICES, Prices, Target, Timeouts
-from workbench.core.run_plan import Mode, RunPlan
+from workbench.core.run_plan import Mode, RefusedCell, RunPlan
 
 # The built-in provider's name: its simulated models, started by the app or the CLI.
 LOCAL_PROVIDER = "local"
@@ -133,8 +133,23 @@ class Choices:
     kind: Literal["comparison", "sweep"] | None = None  # None: sweep when several lengths
 
 
-def build_plan(targets: Sequence[Target], choices: Choices) -> RunPlan:
+@dataclass(frozen=True)
+class LocalSim:
+    """The built-in provider's overrides of its models' deployments (--gpu, --tp)."""
+
+    gpu: str | None = None
+    tensor_parallel: int | None = None
+
+
+def build_plan(
+    targets: Sequence[Target],
+    choices: Choices,
+    catalog: Catalog | None = None,
+    local: LocalSim | None = LocalSim(),
+) -> RunPlan:
     """The run plan: each target keeps its provider's limits unless the user overrode one.
+    Given the catalog, each cell of a built-in model whose KV cache would not fit its
+    deployment is refused before sending (core/memory_fit.py); `local=None` sends them all.
 
     Raises ValueError naming the first value out of range (a hand-edited timeout, say)."""
     unique = tuple(dict.fromkeys(targets))  # two panes on one model measure it once
@@ -162,7 +177,24 @@ def build_plan(targets: Sequence[Target], choices: Choices) -> RunPlan:
         total_timeout_s=default.total_s,
         retry_budget_s=choices.retry_budget_s,
         kind=kind,
+        refused=_unfit(catalog, local, limited, choices),
     )
+
+
+def _unfit(
+    catalog: Catalog | None, local: LocalSim | None, targets: Sequence[Target], choices: Choices
+) -> tuple[RefusedCell, ...]:
+    if catalog is None or local is None:
+        return ()
+    from workbench.core.memory_fit import refused_cells  # kernels_bridge's roofline, on demand
+
+    cells = [
+        (t.label, catalog_id(t.provider, t.model), length)
+        for t in targets
+        if t.provider == LOCAL_PROVIDER
+        for length in choices.prompt_lengths
+    ]
+    return refused_cells(catalog, cells, choices.max_tokens, local.gpu, local.tensor_parallel)
 
 
 def _override(own: Timeouts | None, chosen: Timeouts) -> Timeouts:

@@ -31,6 +31,15 @@ def _finite(value: float) -> bool:
 
 
 @dataclass(frozen=True)
+class RefusedCell:
+    """A (target, prompt length) cell refused before sending, and why (core/memory_fit.py)."""
+
+    label: str  # Target.label
+    prompt_tokens: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class RunPlan:
     """Everything a run needs except keys, which never enter a plan (plans are stored)."""
 
@@ -57,6 +66,8 @@ class RunPlan:
     retry_budget_s: float = 0.0  # 429/503 with Retry-After are retried within this budget
     warm_connections: bool = True  # open a cell's connections before its opening burst
     kind: Literal["comparison", "sweep", "replay"] = "comparison"
+    # cells whose KV cache would not fit the deployment: rows that say why, nothing sent
+    refused: tuple[RefusedCell, ...] = ()
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -113,6 +124,13 @@ class RunPlan:
         if target.timeouts is not None:
             return target.timeouts
         return Timeouts(self.first_token_timeout_s, self.stall_timeout_s, self.total_timeout_s)
+
+    def refusal(self, target: Target, length: int) -> str | None:
+        """Why the cell (target, length) is not sent; None when it is."""
+        for cell in self.refused:
+            if cell.label == target.label and cell.prompt_tokens == length:
+                return cell.reason
+        return None
 
     @property
     def levels(self) -> tuple[int, ...]:

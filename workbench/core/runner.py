@@ -24,7 +24,8 @@ from workbench.core.calibration_checks import (
     prompt_count_far,
 )
 from workbench.core.clients import ClientPool, open_connections
-from workbench.core.errors import UNFIXABLE_BY_REPEAT, diagnosis
+from workbench.core.errors import UNFIXABLE_BY_REPEAT, Diagnosis, diagnosis
+from workbench.core.memory_fit import NOT_SENT
 from workbench.core.metrics import RequestMetrics, derive
 from workbench.core.prompts import (
     BuiltPrompt,
@@ -267,6 +268,12 @@ class Runner:
         if target.label in state.unfixable:  # refused at an earlier length: no length fixes it
             await self._not_sent(state, target, length, concurrency, state.unfixable[target.label])
             return
+        too_big = plan.refusal(target, length)
+        if too_big is not None:  # its KV cache would not fit: nothing is sent, the rows say why
+            if not self.calibrate_only:  # a calibration round leaves them to the measuring one
+                why = diagnosis(ErrorClass.OUT_OF_MEMORY, f"{NOT_SENT}{too_big}")
+                await self._not_sent(state, target, length, concurrency, why=why)
+            return
         if plan.calibrate and self.calibration.ratio(key, plan.language) is None:
             calibration = await self._request(
                 state,
@@ -324,11 +331,12 @@ class Runner:
         target: Target,
         length: int,
         concurrency: int,
-        calibration: RequestResult,
+        calibration: RequestResult | None = None,
+        why: Diagnosis | None = None,
     ) -> None:
         """The cell's planned requests as rows that say why they were not sent: its calibration
-        request failed with a class no repeat can fix (a wrong key, model id or path)."""
-        assert calibration.error_class is not None
+        request failed with a class no repeat can fix (a wrong key, model id or path), or `why`
+        (its KV cache would not fit)."""
         plan = state.plan
         planned = [(i, "warmup") for i in range(plan.warmup)]
         planned += [(i, "measured") for i in range(plan.requests_at(concurrency))]
@@ -337,8 +345,11 @@ class Runner:
                 return
             result = self._new_result(state, target, length, repeat, phase, 1, concurrency)
             result.task = plan.task
-            why = not_sent(calibration.error_class, calibration.error_message or "", phase)
-            result.error_class, result.error_message = why.error_class, why.message
+            said = why
+            if said is None:
+                assert calibration is not None and calibration.error_class is not None
+                said = not_sent(calibration.error_class, calibration.error_message or "", phase)
+            result.error_class, result.error_message = said.error_class, said.message
             state.queue.put_nowait(
                 RequestStarted(
                     result.request_id, target, length, repeat, result.warmup, time.perf_counter_ns()

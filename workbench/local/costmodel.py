@@ -19,15 +19,14 @@ from kernels_bridge.analytic import (
     Deployment,
     decode_step,
     get_profile,
-    kv_fit,
     prefill_seconds,
     profile_for_device,
-    weight_bytes_per_device,
 )
 from kernels_bridge.measured import MeasuredTimings, load_measured_latencies
 from kernels_bridge.shape_sets import per_device_shape, shape_key
-from kernels_bridge.variants import kv_tokens_stored
-from workbench.core.catalog import ModelInfo
+from kernels_bridge.specs import DEFAULT_SHAPES
+from workbench.core.catalog import Catalog, ModelInfo, load_catalog
+from workbench.core.memory_fit import deployed, memory_refusal
 from workbench.local.kernel_preset import resolve_kernel_csv
 
 # Request overhead before prefill starts: tokenization, scheduling, the first sampling step.
@@ -38,6 +37,9 @@ STEP_OVERHEAD_S = 0.001
 # Megatron-style layers need two per layer (after attention and after the MLP).
 ALLREDUCE_LATENCY_S = 10e-6
 ALLREDUCES_PER_LAYER = 2
+# One hand-over of activations between pipeline stages (a few KB over NVLink, latency-bound);
+# a step and a prefill pass P - 1 of them.
+PIPELINE_HOP_LATENCY_S = 10e-6
 # Jittered intervals never drop below this fraction of the modelled one.
 _MIN_JITTER_FACTOR = 0.1
 
@@ -98,28 +100,25 @@ def _load_kernel_csv(path: str, _mtime_ns: int) -> MeasuredTimings:
         raise ValueError(f"unusable kernel CSV: {exc}") from None
 
 
-def _gb(n: float) -> str:
-    return f"{n / 1e9:.1f} GB"
-
-
 class SimTiming:
     """Delays for one simulated model under one set of settings."""
 
-    def __init__(self, model: ModelInfo, settings: SimSettings = SimSettings()) -> None:
+    def __init__(
+        self,
+        model: ModelInfo,
+        settings: SimSettings = SimSettings(),
+        catalog: Catalog | None = None,
+    ) -> None:
         if model.deployment is None:
             raise ValueError(
                 f"{model.id} has no deployment in the catalog, so it cannot be simulated; "
                 "simulated models are listed by Catalog.simulated()"
             )
-        tp = settings.tensor_parallel
-        base = model.deployment
         self.model = model
         self.settings = settings
-        self.deployment: Deployment = dataclasses.replace(
-            base,
-            gpu=base.gpu if settings.gpu is None else get_profile(settings.gpu).key,
-            tensor_parallel=base.tensor_parallel if tp is None else tp,
-            batch=base.batch if settings.batch is None else settings.batch,
+        self.catalog = catalog  # for the twins a memory refusal names; None: the shipped one
+        self.deployment: Deployment = deployed(
+            model.deployment, settings.gpu, settings.tensor_parallel, settings.batch
         )
         self._profile = self.deployment.profile
         self._measured: MeasuredTimings | None = None
@@ -144,9 +143,22 @@ class SimTiming:
         if measured.has_shape(self._shape_key):
             self._measured = measured
             self.timing_source = f"measured: {name} ({self._shape_key})"
+        elif self._variant in ("nsa", "moba") and not self._shape_key.endswith(
+            self._default_sparse_settings()
+        ):
+            # another block structure reads another share of the cache: its kernel is no proxy
+            self.timing_source = (
+                f"analytic ({name} has no {self._shape_key} row, and its {self._variant} "
+                "default shape selects other blocks)"
+            )
         elif self._variant in measured.variants():
             self._measured = measured
             self.timing_source = f"measured: {name} (the {self._variant} default shape)"
+
+    def _default_sparse_settings(self) -> str:
+        """The sparse part of the variant's default shape key ("moba512x3")."""
+        default = DEFAULT_SHAPES[self._variant]
+        return shape_key(dataclasses.replace(default, layers=1)).rsplit(":", 1)[-1]
 
     # -- admission -----------------------------------------------------------------------------
 
@@ -164,44 +176,25 @@ class SimTiming:
                 f"needs {prompt_tokens:,} prompt + {max_tokens:,} output = {total:,}. "
                 "Use a shorter prompt or a lower max_tokens."
             )
-        fit = kv_fit(m.shape, m.total_params, d, total)
-        if fit.fits:
-            return None
-        weights = weight_bytes_per_device(m.total_params, d)
-        where = (
-            f"an {self._profile.key} has {self._profile.memory_gib:g} GiB, "
-            f"{d.memory_utilization:.0%} of it usable ({_gb(fit.available_bytes)}); "
-            f"{m.id}: {m.attention} on {d.describe()}"
-        )
-        if weights > fit.available_bytes:
-            return (
-                f"The weights alone need {_gb(weights)} per device; {where}. "
-                "Use a higher tensor-parallel degree or a GPU with more memory."
-            )
-        kv = fit.needed_bytes - weights
-        stored = kv_tokens_stored(m.shape, total)
-        seqs = f" for each of {d.batch} sequences" if d.batch > 1 else ""
-        fix = "Use a shorter prompt or a higher tensor-parallel degree"
-        if m.attention == "MLA":
-            fix += " (it frees weight memory only: MLA's latent cache is replicated per device)"
-        if d.batch > 1:
-            fix += ", or a smaller batch"
-        return (
-            f"KV cache for {stored:,} tokens{seqs} needs {_gb(kv)} per device beside "
-            f"{_gb(weights)} of weights; {where}. {fix}."
-        )
+        return memory_refusal(self.catalog or load_catalog(), m, d, prompt_tokens, max_tokens)
 
     # -- timing --------------------------------------------------------------------------------
 
     def _comm_s(self) -> float:
-        if self.deployment.tensor_parallel == 1:
-            return 0.0
-        return ALLREDUCE_LATENCY_S * ALLREDUCES_PER_LAYER * self.model.shape.layers
+        """All-reduces of the tensor-parallel group and the pipeline's stage hand-overs."""
+        d = self.deployment
+        hops = PIPELINE_HOP_LATENCY_S * (d.pipeline_parallel - 1)
+        if d.tensor_parallel == 1:
+            return hops
+        return ALLREDUCE_LATENCY_S * ALLREDUCES_PER_LAYER * self.model.shape.layers + hops
 
     def _prefill_unscaled_s(self, prompt_tokens: int) -> float:
         m = self.model
-        return TTFT_OVERHEAD_S + prefill_seconds(
-            m.shape, m.active_params, self.deployment, prompt_tokens
+        hops = PIPELINE_HOP_LATENCY_S * (self.deployment.pipeline_parallel - 1)
+        return (
+            TTFT_OVERHEAD_S
+            + hops
+            + prefill_seconds(m.shape, m.active_params, self.deployment, prompt_tokens)
         )
 
     def _step_unscaled_s(self, kv_len: int) -> float:

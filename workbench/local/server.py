@@ -46,7 +46,7 @@ from workbench.local.textgen import (
     prompt_text,
     seed_for,
 )
-from workbench.local.tokenizer import count_prompt_tokens
+from workbench.local.tokenizer import prompt_token_parts
 from workbench.local.wire import (
     CONTENT_FIELD,
     REASONING_FIELD,
@@ -300,7 +300,10 @@ class LocalServer:
         if isinstance(parsed, web.StreamResponse):
             return parsed
         name, model, faults, job = parsed
-        prompt_tokens = count_prompt_tokens(job.messages)
+        prompt_tokens = 0
+        for part in prompt_token_parts(job.messages):  # a 1M-token prompt: other streams run
+            prompt_tokens += part
+            await asyncio.sleep(0)
         timing = self._timing(model)
         reason = timing.model.check(prompt_tokens, job.max_tokens)
         if reason is not None:

@@ -49,7 +49,10 @@ log = logging.getLogger(__name__)
 PRESETS: dict[str, tuple[str, ...]] = {
     "real": ("sim-llama-3-70b", "sim-deepseek-v3"),
     "attention": ("sim-70b-mha", "sim-70b-gqa", "sim-70b-mla", "sim-70b-gla"),
+    # the attention story: the eight twins at 1M, the Sweep tab from 1K to 1M
+    "story": tuple(f"sim-70b-{v}" for v in "mha mqa gqa gta mla gla nsa moba".split()),
 }
+STORY_PROMPT_TOKENS = 1024 * 1024
 CLOCK_REFRESH_S = 0.25
 
 
@@ -206,6 +209,10 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
     def apply_preset(self, name: str) -> None:
         self.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in PRESETS[name]])
         self.preset.setCurrentIndex(max(0, self.preset.findData(name)))
+        if name == "story":
+            self.prompt.set_tokens(STORY_PROMPT_TOKENS)
+            if hasattr(self, "sweep_view"):  # made by finish_start(); it checks them then
+                self.sweep_view.check_lengths(1024, STORY_PROMPT_TOKENS)
 
     def _on_preset(self) -> None:
         name = self.preset.currentData()
@@ -280,7 +287,8 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
             needle_depth=self.prompt.depth.value(),
             kind=kind,  # type: ignore[arg-type]
         )
-        return build_plan(targets, choices)
+        # the built-in models' cells whose KV cache would not fit are refused before sending
+        return build_plan(targets, choices, self.session.catalog)
 
     def _warn_shared_server(self, plan: RunPlan) -> None:
         """All at once, targets on one server measure each other's load: say so."""

@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernels_bridge.analytic import kv_fit, weight_bytes_per_device
 from kernels_bridge.variants import kv_bytes_per_token
 from workbench.core.catalog import Catalog, ModelInfo
+from workbench.core.memory_fit import gb, memory_fit, memory_refusal
 from workbench.ui.colors import model_color
 from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
@@ -248,7 +248,7 @@ class PaneWidget(Retranslating, QFrame):
             info.context_window if info else None
         )
         problem = self._context_problem(prompt_tokens, max_tokens, window)
-        problem = problem or self._memory_problem(info, prompt_tokens + max_tokens)
+        problem = problem or self._memory_problem(info, prompt_tokens, max_tokens)
         if bool(problem) != self._fit_problem:
             self._fit_problem = bool(problem)
             self._style_fit(self.palette())
@@ -263,6 +263,7 @@ class PaneWidget(Retranslating, QFrame):
                 self.tr("Fits the %1 context window%2")
                 .replace("%1", tokens_label(window))
                 .replace("%2", price)
+                + self._memory_note(info, prompt_tokens + max_tokens)
             )
         else:
             self.fit.setText("")
@@ -321,23 +322,24 @@ class PaneWidget(Retranslating, QFrame):
             .replace("%4", f"{window:,}")
         )
 
-    def _memory_problem(self, info: ModelInfo | None, tokens: int) -> str:
-        """Where the catalog knows the deployment: KV cache beside the weights, per device."""
+    def _memory_problem(self, info: ModelInfo | None, prompt: int, max_tokens: int) -> str:
+        """Where the catalog knows the deployment: the refusal the run would meet (the rule's
+        one home, core/memory_fit.py), naming what would fit."""
         if info is None or info.deployment is None:
             return ""
-        fit = kv_fit(info.shape, info.total_params, info.deployment, tokens)
-        if fit.fits:
+        why = memory_refusal(self.catalog, info, info.deployment, prompt, max_tokens, short=True)
+        return self.tr("Will not fit in memory: %1").replace("%1", why) if why else ""
+
+    def _memory_note(self, info: ModelInfo | None, tokens: int) -> str:
+        """That the KV cache fits, and how much of a device it takes."""
+        if info is None or info.deployment is None:
             return ""
-        weights = weight_bytes_per_device(info.total_params, info.deployment)
+        fit = memory_fit(info, info.deployment, tokens)
         return (
-            self.tr(
-                "Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 "
-                "usable on %4."
-            )
-            .replace("%1", human_bytes(fit.needed_bytes - weights))
-            .replace("%2", human_bytes(weights))
-            .replace("%3", human_bytes(fit.available_bytes))
-            .replace("%4", info.deployment.describe())
+            self.tr("; its KV cache fits: %1 per device beside %2 of weights (%3 usable)")
+            .replace("%1", gb(fit.kv_per_device))
+            .replace("%2", gb(fit.weights_per_device))
+            .replace("%3", gb(fit.available_per_device))
         )
 
     def paint(self, model: PaneModel) -> None:

@@ -16,7 +16,7 @@ class RunToolbar(Retranslating, QToolBar):
         super().__init__(parent)
         self.setObjectName("mainToolbar")
         self.preset = QComboBox()
-        for key in ("real", "attention", "gateway", "custom"):
+        for key in ("real", "attention", "story", "gateway", "custom"):
             self.preset.addItem("", key)
         self.addWidget(self.preset)
         self.addSeparator()
@@ -44,6 +44,7 @@ class RunToolbar(Retranslating, QToolBar):
         presets = (
             self.tr("Preset: real models (GQA vs MLA)"),
             self.tr("Preset: attention only (70B twins)"),
+            self.tr("Preset: attention story (8 twins)"),
             self.tr("Preset: Gateway overhead (direct vs gateway)"),
             self.tr("Custom"),
         )

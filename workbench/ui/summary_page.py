@@ -22,7 +22,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFontMetricsF, QPageSize, QPainter, QPen, QTextDocument
 
-from workbench.core.conclusions import Conclusion, conclude
+from workbench.core.conclusions import Conclusion, Winners, conclude, winners
+from workbench.core.memory_fit import headline
 from workbench.core.summary import ModelRow, SummaryReport
 from workbench.ui.colors import model_color
 from workbench.ui.prompt_slider import tokens_label
@@ -139,8 +140,34 @@ def sentence(c: Conclusion) -> str:
     return text + (" (" + ", ".join(extras) + ")" if extras else "") + "."
 
 
+def winners_sentence(w: Winners) -> str:
+    """Who wins at the longest length most models ran, and how many could not run there."""
+    text = (
+        translate("SummaryPage", "At %1 the first token came soonest from <b>%2</b>")
+        .replace("%1", tokens_label(w.prompt_tokens))
+        .replace("%2", _esc(w.first_token))
+    )
+    if w.decode is not None:
+        text += translate("SummaryPage", "; <b>%1</b> decoded fastest").replace(
+            "%1", _esc(w.decode)
+        )
+    if w.could_not_run:
+        text += translate("SummaryPage", "; %1 could not run (why: below)").replace(
+            "%1", ", ".join(f"<b>{_esc(m)}</b>" for m in w.could_not_run)
+        )
+    return text + "."
+
+
 def failure_sentence(row: ModelRow) -> str:
     c = row.cell
+    why = headline(row.reason) if c.n == 0 else None
+    if why is not None:  # refused before sending: its KV cache would not fit
+        return (
+            translate("SummaryPage", "<b>%1</b> could not run at %2: %3")
+            .replace("%1", _esc(c.model))
+            .replace("%2", tokens_label(c.prompt_tokens_target))
+            .replace("%3", _esc(why))
+        )
     return (
         translate("SummaryPage", "<b>%1</b> failed at %2: %3 of %4 requests (%5).")
         .replace("%1", _esc(c.model))
@@ -176,7 +203,10 @@ class SummaryDocument:
         self.report = report
         self.baseline = baseline
         self.colors = {m: self._color(m) for m in report.models}
-        self.conclusions = [sentence(c) for c in conclude([r.cell for r in report.rows], baseline)]
+        cells = [r.cell for r in report.rows]
+        best = winners(cells)
+        self.conclusions = [winners_sentence(best)] if best is not None else []
+        self.conclusions += [sentence(c) for c in conclude(cells, baseline)]
         self.conclusions += [failure_sentence(r) for r in report.rows if r.cell.errors]
         self.conclusions += [stopped_sentence(r) for r in report.rows if r.cell.stopped]
         self._pages: dict[str, list[list[tuple[Block, float]]]] = {}

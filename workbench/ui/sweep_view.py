@@ -144,6 +144,11 @@ class SweepView(Retranslating, QWidget):
         self._set_axis([])  # the x axis' label; a redraw sets its range again
         self.restyle()
 
+    def check_lengths(self, low: int, high: int) -> None:
+        """Check the lengths from low to high, uncheck the others (a preset's sweep)."""
+        for n, box in self.length_boxes.items():
+            box.setChecked(low <= n <= high)
+
     def lengths(self) -> list[int]:
         return [n for n, box in self.length_boxes.items() if box.isChecked()]
 

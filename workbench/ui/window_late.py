@@ -38,6 +38,8 @@ class LateParts(_Base):
         self.history_view.imported_aggregates.connect(sweep.add_imported)
         sweep.run_requested.connect(self._run_sweep)
         sweep.stop_requested.connect(self.session.stop_all)
+        if self.preset.currentData() == "story":  # chosen before the tab existed
+            sweep.check_lengths(1024, 1024 * 1024)
         self.retranslate()
         self._set_plot_panes(self.pane_keys)
         self._paint()
