@@ -12,6 +12,7 @@ import sys
 import time
 from typing import Any
 
+from workbench.commands import history_delete
 from workbench.core.run_history import RunInfo, RunStore, StoreError
 from workbench.core.run_report import run_document
 from workbench.core.secrets import redact
@@ -40,6 +41,7 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     show.add_argument("run", metavar="RUN", help="a run id (or its first characters)")
     show.add_argument("--json", action="store_true", help="print the run as JSON")
     show.set_defaults(func=run_show)
+    history_delete.add_action(actions)
 
 
 def _err(message: str) -> None:
