@@ -88,7 +88,7 @@ def run_list(args: argparse.Namespace) -> int:
         _err(f"--limit must be 1 or more, not {args.limit}; e.g. --limit 20")
         return 2
     try:
-        with RunStore(recover=False) as store:
+        with RunStore() as store:  # a run whose process is gone shows as interrupted
             runs = store.runs(limit=args.limit)
     except StoreError as exc:
         _err(str(exc))

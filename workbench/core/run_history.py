@@ -23,7 +23,7 @@ from typing import Any, Literal, get_args
 import platformdirs
 
 from workbench.core.metrics import derive
-from workbench.core.private_files import private_dir, private_file
+from workbench.core.private_files import private_dir, private_file, remove_stale_temps
 from workbench.core.process_alive import owner_alive as _owner_alive
 from workbench.core.process_alive import process_start_marker as _process_start_marker
 from workbench.core.prompts import Calibration
@@ -131,9 +131,6 @@ def load_calibration(path: Path | None = None) -> Calibration:
         return Calibration()
 
 
-_STALE_TMP_S = 600.0  # a temp file this old was left by a killed save
-
-
 def save_calibration(calibration: Calibration, path: Path | None = None) -> None:
     """Write atomically (a crash never leaves half a file), 0600 in a 0700 folder.
 
@@ -142,11 +139,7 @@ def save_calibration(calibration: Calibration, path: Path | None = None) -> None
     """
     path = path or default_data_dir() / CALIBRATION_FILENAME
     private_dir(path.parent)
-    now = time.time()
-    for stale in path.parent.glob(f"{path.name}.*.tmp"):
-        with contextlib.suppress(OSError):
-            if now - stale.stat().st_mtime > _STALE_TMP_S:
-                stale.unlink()
+    remove_stale_temps(path)
     fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:  # mkstemp makes it 0600
