@@ -118,7 +118,10 @@ def test_run_settings_from_the_file_are_bounded(tmp_path) -> None:
     for name, label in (("long", "x" * 200_000), ("nested", nested)):
         path = tmp_path / f"{name}.json"
         path.write_text(json.dumps(_vllm(label=label)))
-        _refused(_import(tmp_path, path), "settings.label", "no run setting is that large")
+        _refused(_import(tmp_path, path), "settings.label", "no run setting or name is that large")
+    long_model = tmp_path / "model.json"
+    long_model.write_text(json.dumps(_vllm(model_id="m" * 100_000)))
+    _refused(_import(tmp_path, long_model), "model is longer than 4,096 characters")
     small = tmp_path / "small.json"
     small.write_text(json.dumps(_vllm(label="a normal label")))
     proc = _import(tmp_path, small)

@@ -40,6 +40,7 @@ __all__ = ["ImportedRun", "ResultFileError", "read_result_file"]
 
 MAX_FILE_BYTES = 512 * 1024 * 1024  # a detailed export of a long run; anything bigger is not one
 MAX_SETTINGS_CHARS = 64 * 1024  # a tool's run settings, kept in the run config as JSON
+MAX_NAME_CHARS = 4096  # a model id, a URL or a version
 
 FORMATS_HELP = (
     "a vLLM `bench serve --save-result` JSON, a guidellm benchmarks.json or .yaml, an AIPerf "
@@ -76,11 +77,13 @@ def read_result_file(path: Path) -> list[ImportedRun]:
     del text
     runs = _runs(document, path, sha)
     for run in runs:
-        try:  # the tool's settings go into our run config: only plain data of a bounded size
+        try:  # these go into our run config: only plain data of a bounded size
             check_plain(run.extra, "settings", max_chars=MAX_SETTINGS_CHARS)
+            for name in ("model", "base_url", "tool_version"):
+                check_plain(getattr(run, name), name, max_chars=MAX_NAME_CHARS)
         except ValueError as error:
             raise ResultFileError(
-                f"{path}: {error}: no run setting is that large; fix or remove it, or "
+                f"{path}: {error}: no run setting or name is that large; fix or remove it, or "
                 "re-export the file from the tool that wrote it"
             ) from None
     return runs
