@@ -90,6 +90,9 @@ def test_an_import_killed_while_writing_leaves_nothing_and_a_reimport_completes(
     assert f"{REQUESTS} requests): imported" in again.stdout
     [(run_id, status, rows)] = _runs(history)
     assert (status, rows) == ("finished", REQUESTS) and run_id.startswith("import-")
+    with sqlite3.connect(history) as conn:  # in the file's order, as the history reads rows
+        ids = [row[0] for row in conn.execute("SELECT request_id FROM requests ORDER BY rowid")]
+    assert ids == [f"{run_id}-{i}" for i in range(REQUESTS)]
 
 
 def test_history_delete_asks_then_removes_the_run_and_it_imports_again(tmp_path) -> None:

@@ -1,4 +1,5 @@
-"""Run history in SQLite: every request is committed the moment it is recorded.
+"""Run history in SQLite: every request is committed the moment it is recorded (an imported
+run is added whole, in one transaction: `add_whole_run`).
 
 WAL mode with synchronous=NORMAL: a killed process loses nothing it recorded (only a power cut
 can lose the last commits). A run whose owner process died while it was "running" is marked
@@ -421,7 +422,9 @@ class RunStore:
         self._conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))  # a half-written one
         self._insert_run(run_id, kind, config_json, None)
         for table in ("requests", "run_aggregates"):
-            self._conn.execute(f"INSERT INTO main.{table} SELECT * FROM staging.{table}")
+            self._conn.execute(  # in the order recorded: `results` reads rows by rowid
+                f"INSERT INTO main.{table} SELECT * FROM staging.{table} ORDER BY rowid"
+            )
         self._conn.execute(
             "UPDATE runs SET status = 'finished', finished_at = ? WHERE run_id = ?",
             (time.time(), run_id),
