@@ -154,7 +154,7 @@ def test_bash_completion_names_every_subcommand_and_completes_them(tmp_path, env
         assert command[-1] in text, command
     assert _bash_complete(script, "workbench prov") == ["providers"]
     assert _bash_complete(script, "workbench providers l") == ["list"]
-    assert _bash_complete(script, "workbench history ") == ["export", "list", "show"]
+    assert _bash_complete(script, "workbench history ") == ["export", "list", "show", "delete"]
     assert "--allow-overflow" in _bash_complete(script, "workbench bench --all")
     assert _bash_complete(script, "workbench bench --outp") == ["--output"]
 

@@ -179,8 +179,36 @@ def _refuse_leading_flags(flags: Sequence[str]) -> int:
     return 2
 
 
+def _refuse_undecodable(args: Sequence[str]) -> int | None:
+    """Exit 2 for an argument that is not UTF-8 text. Python keeps such bytes as lone
+    surrogates, which failed deep in a request or a file write (a traceback after the CSV
+    header was written), so they are refused before anything starts."""
+    for number, arg in enumerate(args, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raw = arg.encode("utf-8", "surrogateescape" if _escaped(arg) else "backslashreplace")
+            shown = ascii(raw)[2:-1]
+            print(
+                f"workbench: error: argument {number} ({shown[:100]}) is not valid UTF-8 text\n"
+                "Fix: retype it in UTF-8 (a terminal set to another encoding sends other "
+                "bytes: e.g. LANG=C.UTF-8)",
+                file=sys.stderr,
+            )
+            return 2
+    return None
+
+
+def _escaped(arg: str) -> bool:
+    """Every lone surrogate is one of the bytes surrogateescape keeps (U+DC80..U+DCFF)."""
+    return all(not 0xD800 <= ord(c) <= 0xDFFF or 0xDC80 <= ord(c) <= 0xDCFF for c in arg)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    refused = _refuse_undecodable(args_list)
+    if refused is not None:
+        return refused
     if args_list and args_list[0] == "--self-test":
         from workbench import selftest
 

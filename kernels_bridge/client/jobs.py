@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kernels_bridge.protocol import RESULT_COLUMNS, Hello, ResultRow, Run
+from workbench.core.csv_cells import inert
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,14 @@ def build_run(
     )
 
 
+def _numeric(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
 def write_rows_csv(path: Path | str, rows: Iterable[ResultRow]) -> int:
     """Write RESULT_COLUMNS and one line per row; returns the number of rows written."""
     path = Path(path)
@@ -90,6 +99,7 @@ def write_rows_csv(path: Path | str, rows: Iterable[ResultRow]) -> int:
         w = csv.writer(f)
         w.writerow(RESULT_COLUMNS)
         for r in rows:
-            w.writerow(r.csv_values())
+            # a worker's error text or device name is no formula in a spreadsheet
+            w.writerow([inert(v) if v and not _numeric(v) else v for v in r.csv_values()])
             count += 1
     return count

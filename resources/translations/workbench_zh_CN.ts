@@ -1120,123 +1120,150 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="174"/>
+        <location filename="../../workbench/ui/history_view.py" line="183"/>
         <source>%1, imported from %2</source>
         <translation>%1，导入自 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="136"/>
+        <location filename="../../workbench/ui/history_view.py" line="145"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="139"/>
+        <location filename="../../workbench/ui/history_view.py" line="148"/>
         <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
         <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="103"/>
-        <location filename="../../workbench/ui/history_view.py" line="143"/>
+        <location filename="../../workbench/ui/history_view.py" line="106"/>
+        <location filename="../../workbench/ui/history_view.py" line="152"/>
         <source>Import result files</source>
         <translation>导入结果文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="107"/>
+        <location filename="../../workbench/ui/history_view.py" line="110"/>
         <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
         <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="107"/>
+        <location filename="../../workbench/ui/history_view.py" line="110"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="205"/>
+        <location filename="../../workbench/ui/history_view.py" line="141"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="143"/>
+        <source>Remove the selected run and its requests from the history, after asking</source>
+        <translation>确认后从历史记录中删除所选运行及其请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="218"/>
+        <source>Delete run</source>
+        <translation>删除运行</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="219"/>
+        <source>Delete this run and its %1 request(s) from the history?
+%2</source>
+        <translation>从历史记录中删除此运行及其 %1 个请求？
+%2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="235"/>
+        <source>Run deleted from the history.</source>
+        <translation>已从历史记录中删除该运行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="243"/>
         <source>No run history is open: nothing can be imported.</source>
         <translation>没有打开运行历史：无法导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="207"/>
+        <location filename="../../workbench/ui/history_view.py" line="245"/>
         <source>Importing %1 file(s)…</source>
         <translation>正在导入 %1 个文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="246"/>
+        <location filename="../../workbench/ui/history_view.py" line="284"/>
         <source>Imported %1 run(s), %2 already in the history.</source>
         <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="45"/>
+        <location filename="../../workbench/ui/history_view.py" line="46"/>
         <source>when</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="46"/>
+        <location filename="../../workbench/ui/history_view.py" line="47"/>
         <source>kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="47"/>
+        <location filename="../../workbench/ui/history_view.py" line="48"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="48"/>
+        <location filename="../../workbench/ui/history_view.py" line="49"/>
         <source>models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="49"/>
+        <location filename="../../workbench/ui/history_view.py" line="50"/>
         <source>prompt</source>
         <translation>提示长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="50"/>
+        <location filename="../../workbench/ui/history_view.py" line="51"/>
         <source>measured</source>
         <translation>测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="51"/>
+        <location filename="../../workbench/ui/history_view.py" line="52"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="52"/>
+        <location filename="../../workbench/ui/history_view.py" line="53"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="53"/>
+        <location filename="../../workbench/ui/history_view.py" line="54"/>
         <source>calibration / warm-up</source>
         <translation>校准 / 预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="130"/>
+        <location filename="../../workbench/ui/history_view.py" line="135"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="132"/>
+        <location filename="../../workbench/ui/history_view.py" line="137"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="133"/>
+        <location filename="../../workbench/ui/history_view.py" line="138"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="135"/>
+        <location filename="../../workbench/ui/history_view.py" line="140"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="134"/>
+        <location filename="../../workbench/ui/history_view.py" line="139"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="161"/>
+        <location filename="../../workbench/ui/history_view.py" line="170"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.csv_export import check_csv_path
+from workbench.core.private_files import private_dir, private_file
 from workbench.core.secrets import redact
 from workbench.core.terminal import json_text, printable
 
@@ -72,7 +73,7 @@ def choose_csv(args: argparse.Namespace) -> Path:
                 "or give a new folder"
             )
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            private_dir(folder)  # 0700 for the folders we create: the rows hold model output
         except OSError as exc:
             raise ValueError(
                 f"cannot create --output {folder}: {exc.strerror or exc}; pick a folder you can "
@@ -101,6 +102,7 @@ def write_run_json(folder: Path, document: dict[str, Any]) -> Path:
     """`run.json` in `folder`; OSError propagates (the caller reports it, exit 1)."""
     path = folder.expanduser() / RUN_JSON
     text = redact(json.dumps(document, indent=2, ensure_ascii=False))
+    private_file(path)  # 0600 before a byte is written (an existing file is tightened)
     path.write_text(text + "\n", encoding="utf-8")
     print(printable(f"Wrote {path}"), file=sys.stderr)
     return path

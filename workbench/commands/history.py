@@ -12,6 +12,7 @@ import sys
 import time
 from typing import Any
 
+from workbench.commands import history_delete
 from workbench.core.run_history import RunInfo, RunStore, StoreError
 from workbench.core.run_report import run_document
 from workbench.core.secrets import redact
@@ -41,6 +42,7 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     show.add_argument("run", metavar="RUN", help="a run id (or its first characters)")
     show.add_argument("--json", action="store_true", help="print the run as JSON")
     show.set_defaults(func=run_show)
+    history_delete.add_action(actions)
 
 
 def _err(message: str) -> None:
@@ -90,7 +92,7 @@ def run_list(args: argparse.Namespace) -> int:
         _err(f"--limit must be 1 or more, not {args.limit}; e.g. --limit 20")
         return 2
     try:
-        with RunStore(recover=False) as store:
+        with RunStore() as store:  # a run whose process is gone shows as interrupted
             runs = store.runs(limit=args.limit)
     except StoreError as exc:
         _err(str(exc))

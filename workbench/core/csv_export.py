@@ -3,9 +3,10 @@
 Rows are plain strings: floats rounded (ms to 3 decimals, tok/s to 2, cost to 8 significant
 figures), None as an empty cell, booleans as "true"/"false". Files are UTF-8 with RFC 4180
 quoting and CRLF row ends, written through the csv module so commas, quotes, newlines and
-Chinese text in error messages survive any spreadsheet. `CsvWriter` appends and flushes each
-row as its request finishes, so an interrupted run keeps every finished row; files it creates
-are 0600 (rows hold model output).
+Chinese text in error messages survive any spreadsheet. A text cell a spreadsheet would take
+for a formula gets a leading single quote (csv_cells.py); the history keeps the raw value.
+`CsvWriter` appends and flushes each row as its request finishes, so an interrupted run keeps
+every finished row; files it creates are 0600 (rows hold model output).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import TextIO
 from urllib.parse import urlsplit
 
+from workbench.core.csv_cells import inert
 from workbench.core.metrics import derive
 from workbench.core.results import RequestResult
 from workbench.core.secrets import redact as secrets_redact
@@ -92,6 +94,25 @@ _MS_COLUMNS = (
     "dispatch_ms",
 )
 _TPS_COLUMNS = ("decode_tps", "overall_tps", "prefill_tps")
+# cells whose text may come from a server, a file or a user, not from our number formats: each
+# goes through csv_cells.inert (a response id "=HYPERLINK(...)" is no formula in a spreadsheet)
+_TEXT_COLUMNS = (
+    "run_id",
+    "request_id",
+    "provider",
+    "base_url_host",
+    "model",
+    "attention",
+    "task",
+    "baseline_method",
+    "finish_reason",
+    "error_class",
+    "error_message",
+    "phase",
+    "route",
+    "response_id",
+    "protocol",
+)
 
 
 def base_url_host(base_url: str) -> str:
@@ -184,6 +205,8 @@ def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -
         "cache_creation_tokens": _text(result.cache_creation_tokens),
         "reasoning_tokens": _text(result.reasoning_tokens),
     }
+    for name in _TEXT_COLUMNS:
+        row[name] = inert(row[name])
     for name in _MS_COLUMNS:
         row[name] = _fixed(getattr(metrics, name), 3)
     for name in _TPS_COLUMNS:

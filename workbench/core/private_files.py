@@ -11,10 +11,12 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+import time
 from pathlib import Path
 
 PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
+STALE_TMP_S = 600.0  # a temp file this old beside its target was left by a killed save
 
 
 def private_dir(folder: Path, *, own: bool = False) -> Path:
@@ -57,3 +59,13 @@ def _tightened(info: os.stat_result) -> int | None:
     if geteuid is None or not mode & 0o077 or info.st_uid != geteuid():
         return None
     return mode & ~0o077
+
+
+def remove_stale_temps(path: Path) -> None:
+    """Remove `<name>.*.tmp` files beside `path` older than STALE_TMP_S: what an atomic save
+    killed between its temp file and the rename left (a save in progress is younger)."""
+    now = time.time()
+    for stale in path.parent.glob(f"{path.name}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if now - stale.stat().st_mtime > STALE_TMP_S:
+                stale.unlink()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import platformdirs
 
-from workbench.core.private_files import private_dir
+from workbench.core.private_files import private_dir, remove_stale_temps
 
 APP_NAME = "attention-workbench"
 CONFIG_DIR_ENV = "WORKBENCH_CONFIG_DIR"
@@ -55,7 +55,9 @@ def write_private(path: Path, text: str) -> None:
 
 
 def _replace_atomically(target: Path, data: bytes) -> None:
-    """`target` holds `data` or is untouched: a 0600 temp file beside it, synced, renamed."""
+    """`target` holds `data` or is untouched: a 0600 temp file beside it, synced, renamed
+    (temp files a killed save left beside it are removed first)."""
+    remove_stale_temps(target)
     fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as f:

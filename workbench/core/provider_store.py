@@ -58,6 +58,7 @@ from pathlib import Path
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from workbench.core.bounded_read import NotARegularFile, TooLarge, read_bounded
 from workbench.core.private_files import private_dir
 from workbench.core.provider_files import APP_NAME as APP_NAME
 from workbench.core.provider_files import BROKEN_SUFFIX as BROKEN_SUFFIX
@@ -155,12 +156,13 @@ def load_providers(path: Path | None = None) -> ProviderSet:
 def _read(path: Path) -> str:
     """The file's text; OSError for anything but a regular file of sane size (a FIFO would
     block the read forever)."""
-    if not path.is_file():
-        raise OSError(f"{path} is not a regular file")
-    size = path.stat().st_size
-    if size > MAX_PROVIDERS_BYTES:
-        raise OSError(f"{path} is {size} bytes, far too large for a providers file")
-    return path.read_text(encoding="utf-8")
+    try:
+        data = read_bounded(path, MAX_PROVIDERS_BYTES, "a providers file")
+    except NotARegularFile as error:
+        raise OSError(f"{path} is not a regular file ({error})") from None
+    except TooLarge:
+        raise OSError(f"{path} is far too large for a providers file") from None
+    return data.decode("utf-8")
 
 
 def _names(names: list[str]) -> str:

@@ -49,22 +49,14 @@ def run_config(run: ImportedRun) -> dict[str, Any]:
 
 
 def store_run(store: RunStore, run: ImportedRun) -> bool:
-    """Add one imported run (False when it is there already)."""
-    if store.has_run(run.run_id):
+    """Add one imported run whole, or nothing (False when it is there, whole, already): an
+    import killed halfway leaves no part of it, so importing the file again completes it."""
+    found = store.query("SELECT status FROM runs WHERE run_id = ?", (run.run_id,))
+    if found == [("finished",)]:
         return False
-    kind: RunKind = "sweep" if len(run_config(run)["prompt_lengths"]) > 1 else "comparison"
-    store.start_run(kind, run_config(run), run_id=run.run_id)
-    try:
-        for result in run.results:
-            store.record(result)
-        if run.aggregates:
-            store.record_aggregates(run.run_id, run.aggregates)
-        store.finish_run(run.run_id, "finished")
-    except BaseException:
-        # half a run would pass for the whole file next time: take it out (rows cascade)
-        store.query("DELETE FROM runs WHERE run_id = ?", (run.run_id,))
-        raise
-    return True
+    config = run_config(run)
+    kind: RunKind = "sweep" if len(config["prompt_lengths"]) > 1 else "comparison"
+    return store.add_whole_run(kind, config, run.run_id, run.results, run.aggregates)
 
 
 Read = tuple[Path, list[ImportedRun] | str]  # a file's runs, or why it could not be read

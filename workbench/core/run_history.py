@@ -1,4 +1,5 @@
-"""Run history in SQLite: every request is committed the moment it is recorded.
+"""Run history in SQLite: every request is committed the moment it is recorded (an imported
+run is added whole, in one transaction: `add_whole_run`).
 
 WAL mode with synchronous=NORMAL: a killed process loses nothing it recorded (only a power cut
 can lose the last commits). A run whose owner process died while it was "running" is marked
@@ -12,11 +13,10 @@ import contextlib
 import json
 import os
 import sqlite3
-import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -24,7 +24,9 @@ from typing import Any, Literal, get_args
 import platformdirs
 
 from workbench.core.metrics import derive
-from workbench.core.private_files import private_dir, private_file
+from workbench.core.private_files import private_dir, private_file, remove_stale_temps
+from workbench.core.process_alive import owner_alive as _owner_alive
+from workbench.core.process_alive import process_start_marker as _process_start_marker
 from workbench.core.prompts import Calibration
 from workbench.core.results import RequestResult
 from workbench.core.run_history_columns import (
@@ -130,9 +132,6 @@ def load_calibration(path: Path | None = None) -> Calibration:
         return Calibration()
 
 
-_STALE_TMP_S = 600.0  # a temp file this old was left by a killed save
-
-
 def save_calibration(calibration: Calibration, path: Path | None = None) -> None:
     """Write atomically (a crash never leaves half a file), 0600 in a 0700 folder.
 
@@ -141,11 +140,7 @@ def save_calibration(calibration: Calibration, path: Path | None = None) -> None
     """
     path = path or default_data_dir() / CALIBRATION_FILENAME
     private_dir(path.parent)
-    now = time.time()
-    for stale in path.parent.glob(f"{path.name}.*.tmp"):
-        with contextlib.suppress(OSError):
-            if now - stale.stat().st_mtime > _STALE_TMP_S:
-                stale.unlink()
+    remove_stale_temps(path)
     fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:  # mkstemp makes it 0600
@@ -231,62 +226,6 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Process liveness: a run belongs to (pid, start marker) so a reused pid is not mistaken.
-# --------------------------------------------------------------------------------------------
-
-
-def _process_start_marker(pid: int) -> str | None:
-    """When the process started, where the OS tells cheaply (Linux); None elsewhere."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
-            stat = handle.read()
-    except OSError:
-        return None
-    fields = stat[stat.rfind(")") + 2 :].split()
-    return fields[19] if len(fields) > 19 else None  # field 22: starttime in clock ticks
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    if sys.platform == "win32":
-        import ctypes
-
-        kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
-        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
-        if not handle:
-            return False
-        try:
-            code = ctypes.c_ulong()
-            ok = kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
-            return bool(ok) and code.value == 259  # STILL_ACTIVE
-        finally:
-            kernel32.CloseHandle(handle)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # alive, someone else's
-    try:  # a zombie (dead, not yet reaped) still answers kill(0)
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
-            stat = handle.read()
-        return stat[stat.rfind(")") + 2 :][:1] not in ("Z", "X")
-    except OSError:
-        return True
-
-
-def _owner_alive(pid: int | None, marker: str | None) -> bool:
-    if pid is None or not _pid_alive(pid):
-        return False
-    if marker is not None:
-        current = _process_start_marker(pid)
-        if current is not None and current != marker:
-            return False  # the pid was reused by another process
-    return True
-
-
-# --------------------------------------------------------------------------------------------
 # The store
 # --------------------------------------------------------------------------------------------
 
@@ -334,6 +273,7 @@ class RunStore:
         self.in_memory = str(path) == IN_MEMORY
         self._redact = redact or secrets_redact
         self._pid = os.getpid()
+        self._into = "main."  # where `record` writes: "staging." while add_whole_run stages
         self._marker = _process_start_marker(self._pid)
         try:
             if not self.in_memory:
@@ -434,6 +374,78 @@ class RunStore:
         if cursor.rowcount == 0:
             raise StoreError(f"no run {run_id!r} in {self.path}")
 
+    def add_whole_run(
+        self,
+        kind: RunKind,
+        config: dict[str, Any],
+        run_id: str,
+        results: Iterable[RequestResult],
+        aggregates: dict[tuple[str, str], float] | None = None,
+    ) -> bool:
+        """Add a finished run with every row, or nothing: False when a finished run of that id
+        is there already (one left unfinished is replaced).
+
+        The rows go first to a private temporary database (unlinked at once, so the OS removes
+        it even when this process is killed), holding no lock on the history; one short
+        transaction then copies the run in. A kill at any point leaves no part of the run, and
+        a bench recording meanwhile waits milliseconds, not the whole import."""
+        config_json = self._redact(
+            json.dumps(config, ensure_ascii=False, sort_keys=True, default=str)
+        )
+        with self._explained():
+            self._conn.execute("ATTACH DATABASE '' AS staging")
+        try:
+            with self._explained():
+                for table in ("requests", "run_aggregates"):
+                    self._conn.execute(
+                        f"CREATE TABLE staging.{table} AS SELECT * FROM main.{table} WHERE 0"
+                    )
+                self._conn.execute("CREATE UNIQUE INDEX staging.ids ON requests(request_id)")
+            self._into = "staging."
+            self._conn.execute("BEGIN")  # locks the staging database only: nothing else reads it
+            for result in results:
+                self.record(result)
+            self.record_aggregates(run_id, aggregates or {})
+            self._conn.execute("COMMIT")
+            self._into = "main."
+            with self._explained():
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    return self._copy_staged(run_id, kind, config_json)
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+        finally:
+            self._into = "main."
+            if self._conn.in_transaction:  # a row failed while staged
+                self._conn.execute("ROLLBACK")
+            self._conn.execute("DETACH DATABASE staging")
+
+    def _copy_staged(self, run_id: str, kind: str, config_json: str) -> bool:
+        found = self._conn.execute("SELECT status FROM runs WHERE run_id = ?", (run_id,))
+        if found.fetchall() == [("finished",)]:
+            self._conn.execute("ROLLBACK")
+            return False
+        self._conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))  # a half-written one
+        self._insert_run(run_id, kind, config_json, None)
+        for table in ("requests", "run_aggregates"):
+            self._conn.execute(  # in the order recorded: `results` reads rows by rowid
+                f"INSERT INTO main.{table} SELECT * FROM staging.{table} ORDER BY rowid"
+            )
+        self._conn.execute(
+            "UPDATE runs SET status = 'finished', finished_at = ? WHERE run_id = ?",
+            (time.time(), run_id),
+        )
+        self._conn.execute("COMMIT")
+        return True
+
+    def delete_run(self, run_id: str) -> None:
+        """Remove a run with its requests and aggregates (StoreError when there is none)."""
+        with self._explained():
+            cursor = self._conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
+        if cursor.rowcount == 0:
+            raise StoreError(f"no run {run_id!r} in {self.path}")
+
     def mark_interrupted(self) -> list[str]:
         """Runs still "running" whose owner process is gone become "interrupted"; their ids."""
         with self._explained():
@@ -519,7 +531,8 @@ class RunStore:
         names = list(values)
         updates = ", ".join(f"{n} = excluded.{n}" for n in names if n != "request_id")
         sql = (
-            f"INSERT INTO requests ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})"
+            f"INSERT INTO {self._into}requests ({', '.join(names)})"
+            f" VALUES ({', '.join('?' for _ in names)})"
             f" ON CONFLICT(request_id) DO UPDATE SET {updates}"
         )
         with self._explained(RECORD_BUSY_MS):
@@ -561,8 +574,8 @@ class RunStore:
         """Keep a run's (metric, statistic) -> value figures, replacing any kept before."""
         with self._explained():
             self._conn.executemany(
-                "INSERT OR REPLACE INTO run_aggregates (run_id, metric, statistic, value)"
-                " VALUES (?, ?, ?, ?)",
+                f"INSERT OR REPLACE INTO {self._into}run_aggregates"
+                " (run_id, metric, statistic, value) VALUES (?, ?, ?, ?)",
                 [(run_id, m, s, float(v)) for (m, s), v in values.items()],
             )
 

@@ -210,6 +210,14 @@ class CompareController(QObject):
         """A run's rows as the history holds them; `skip`: leave out the first that many."""
         return [] if self.store is None else self.store.results(run_id, skip)
 
+    def delete_run(self, run_id: str) -> None:
+        """Remove a run from the history; one still running is refused (StoreError)."""
+        if self.store is None:
+            return
+        if self.store.run(run_id).status == "running":
+            raise StoreError(f"run {run_id} is still running: stop it first, then delete it")
+        self.store.delete_run(run_id)
+
     def request_ids(self, run_id: str) -> list[str]:
         return [] if self.store is None else self.store.request_ids(run_id)
 

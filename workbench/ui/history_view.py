@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMessageBox,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -95,6 +96,8 @@ class HistoryView(Retranslating, QWidget):
         self.speed.setValue(1.0)
         self.speed.setSuffix("×")
         self.refresh_button, self.import_button = QPushButton(), QPushButton()
+        self.delete_button = QPushButton()
+        self.delete_box: QMessageBox | None = None  # the confirmation while it is up
         self.import_task: asyncio.Future | None = None  # the last import started
         self.import_status = QLabel()
         self.import_status.setObjectName("historyImportStatus")
@@ -112,6 +115,7 @@ class HistoryView(Retranslating, QWidget):
         for widget in (self.open_button, self.replay_button, self.speed_label, self.speed):
             buttons.addWidget(widget)
         buttons.addStretch(1)
+        buttons.addWidget(self.delete_button)
         buttons.addWidget(self.import_button)
         buttons.addWidget(self.refresh_button)
         layout = QVBoxLayout(self)
@@ -121,6 +125,7 @@ class HistoryView(Retranslating, QWidget):
         self.open_button.clicked.connect(lambda: self._emit(replay=False))
         self.replay_button.clicked.connect(lambda: self._emit(replay=True))
         self.refresh_button.clicked.connect(self.refresh)
+        self.delete_button.clicked.connect(self.confirm_delete)
         self.import_button.clicked.connect(self.import_dialog.open)
         self.table.itemDoubleClicked.connect(lambda _item: self._emit(replay=False))
         self.retranslate()
@@ -133,6 +138,10 @@ class HistoryView(Retranslating, QWidget):
         self.replay_button.setText(self.tr("Replay in panes"))
         self.speed_label.setText(self.tr("speed"))
         self.refresh_button.setText(self.tr("Refresh"))
+        self.delete_button.setText(self.tr("Delete…"))
+        self.delete_button.setToolTip(
+            self.tr("Remove the selected run and its requests from the history, after asking")
+        )
         self.import_button.setText(self.tr("Import…"))
         self.import_button.setToolTip(
             self.tr(
@@ -196,6 +205,35 @@ class HistoryView(Retranslating, QWidget):
             self.replay_requested.emit(results, self.speed.value())
         else:
             self.open_requested.emit(results)
+
+    def confirm_delete(self) -> None:
+        """Ask (without blocking the window) before the selected run leaves the history."""
+        run_id = self.selected_run()
+        if run_id is None or self.session.store is None:
+            return
+        row = self.table.currentRow()
+        what = " · ".join(self.table.item(row, c).text() for c in (0, 1, 3) if row >= 0)
+        self.delete_box = QMessageBox(
+            QMessageBox.Icon.Question,
+            self.tr("Delete run"),
+            self.tr("Delete this run and its %1 request(s) from the history?\n%2")
+            .replace("%1", self.table.item(row, 5).text() if row >= 0 else "?")
+            .replace("%2", what),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        self.delete_box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        self.delete_box.accepted.connect(lambda: self._delete(run_id))
+        self.delete_box.open()
+
+    def _delete(self, run_id: str) -> None:
+        try:
+            self.session.delete_run(run_id)
+        except StoreError as error:
+            self.import_status.setText(redact(str(error)))
+            return
+        self.import_status.setText(self.tr("Run deleted from the history."))
+        self.refresh()
 
     def import_paths(self, paths: list[str]) -> asyncio.Task | None:
         """Import result files into the history; the runs' rows go to the charts beside ours.

@@ -6,14 +6,15 @@ trailing commas, TOML; every error names the file and the line, and is redacted.
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
+from workbench.core.bounded_read import NotARegularFile as NotARegularFile
+from workbench.core.bounded_read import TooLarge, read_bounded
+from workbench.core.bounded_read import open_regular as open_regular
 from workbench.core.secrets import redact
 from workbench.core.validation import key_line_of, type_words
 
@@ -70,58 +71,21 @@ class Source:
         return self.error(f"{fieldpath} {problem}", line)
 
 
-class NotARegularFile(OSError):
-    """The path is a FIFO, a device, a socket or a folder, where a config file was expected."""
-
-
-_KINDS = (
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISDIR, "a folder"),
-)
-
-
-def open_regular(path: Path) -> BinaryIO:
-    """`path` opened for reading, when it is a regular file; NotARegularFile otherwise.
-
-    Opened non-blocking and checked with fstat before anything is read: opening or reading a
-    FIFO with no writer would wait forever, and a device may never end.
-    """
-    _refuse_special(path, os.stat(path).st_mode)  # a socket cannot even be opened
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
-    try:
-        _refuse_special(path, os.fstat(fd).st_mode)  # what was opened, if it changed since
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-def _refuse_special(path: Path, mode: int) -> None:
-    if not stat.S_ISREG(mode):
-        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
-        raise NotARegularFile(f"{path} is {kind}, not a config file")
-
-
 def read_text(path: Path) -> Source:
     """The file as UTF-8 text (a BOM is fine); errors name the file."""
     src = Source(path)
     try:
-        with open_regular(path) as f:
-            data = f.read(MAX_CONFIG_BYTES + 1)
+        data = read_bounded(path, MAX_CONFIG_BYTES, "a config file")
     except NotARegularFile as exc:
         raise src.error(f"{exc}; give the path of the config file itself") from None
+    except TooLarge:
+        raise src.error(
+            f"more than {MAX_CONFIG_BYTES} bytes is too large for a config file"
+        ) from None
     except FileNotFoundError:
         raise src.error("not found, or not a file") from None
     except OSError as exc:
         raise src.error(f"cannot read it ({exc.strerror or exc})") from None
-    if len(data) > MAX_CONFIG_BYTES:
-        raise src.error(f"more than {MAX_CONFIG_BYTES} bytes is too large for a config file")
     try:
         src.text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

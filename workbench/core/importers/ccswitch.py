@@ -23,6 +23,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from workbench.core.importers._base import (
+    MAX_CONFIG_BYTES,
     Builder,
     FoundKey,
     ImportResult,
@@ -272,6 +273,8 @@ def _json_text(src: Source, value: object, where: str) -> dict[str, Any]:
         value = value.decode("utf-8", "replace")
     if not isinstance(value, str):
         raise src.error(f"{where} must be JSON text")
+    if len(value) > MAX_CONFIG_BYTES:  # a database cell is as bounded as a config file
+        raise src.error(f"{where}: more than {MAX_CONFIG_BYTES} characters, too large for a config")
     return parse_json_text(src, value, where)
 
 

@@ -14,6 +14,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+from workbench.core.bounded_read import (
+    MAX_DEPTH,
+    AliasRefused,
+    NotARegularFile,
+    TooDeep,
+    TooLarge,
+    check_plain,
+    json_loads,
+    read_bounded,
+    yaml_load,
+)
 from workbench.core.result_files._common import ImportedRun, ResultFileError
 from workbench.core.result_files.aiperf import looks_like_aiperf_jsonl, looks_like_aiperf_summary
 from workbench.core.result_files.aiperf import read_jsonl as read_aiperf_jsonl
@@ -28,6 +39,8 @@ from workbench.core.result_files.vllm import read as read_vllm
 __all__ = ["ImportedRun", "ResultFileError", "read_result_file"]
 
 MAX_FILE_BYTES = 512 * 1024 * 1024  # a detailed export of a long run; anything bigger is not one
+MAX_SETTINGS_CHARS = 64 * 1024  # a tool's run settings, kept in the run config as JSON
+MAX_NAME_CHARS = 4096  # a model id, a URL or a version
 
 FORMATS_HELP = (
     "a vLLM `bench serve --save-result` JSON, a guidellm benchmarks.json or .yaml, an AIPerf "
@@ -39,15 +52,15 @@ FORMATS_HELP = (
 def read_result_file(path: Path) -> list[ImportedRun]:
     """Every run in one result file; ResultFileError (cause and fix) when it cannot be read."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ResultFileError(
-                f"{path}: {size:,} bytes is larger than any result file ({MAX_FILE_BYTES:,}): "
-                f"pass {FORMATS_HELP}"
-            )
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise ResultFileError(f"{path} is a folder: pass the result file inside it") from None
+        data = read_bounded(path, MAX_FILE_BYTES, "a result file")
+    except NotARegularFile as error:
+        if path.is_dir():
+            raise ResultFileError(f"{path} is a folder: pass the result file inside it") from None
+        raise ResultFileError(f"{error}: pass the result file itself") from None
+    except TooLarge:
+        raise ResultFileError(
+            f"{path} is larger than any result file ({MAX_FILE_BYTES:,} bytes): pass {FORMATS_HELP}"
+        ) from None
     except OSError as error:
         raise ResultFileError(
             f"cannot read {path} ({error.strerror or error}): check the path"
@@ -59,7 +72,24 @@ def read_result_file(path: Path) -> list[ImportedRun]:
         raise ResultFileError(
             f"{path} is not a text file (not UTF-8): pass {FORMATS_HELP}"
         ) from None
+    del data  # the text alone is enough from here; a large file need not be held twice
     document = _parse(text, path)
+    del text
+    runs = _runs(document, path, sha)
+    for run in runs:
+        try:  # these go into our run config: only plain data of a bounded size
+            check_plain(run.extra, "settings", max_chars=MAX_SETTINGS_CHARS)
+            for name in ("model", "base_url", "tool_version"):
+                check_plain(getattr(run, name), name, max_chars=MAX_NAME_CHARS)
+        except ValueError as error:
+            raise ResultFileError(
+                f"{path}: {error}: no run setting or name is that large; fix or remove it, or "
+                "re-export the file from the tool that wrote it"
+            ) from None
+    return runs
+
+
+def _runs(document: Any, path: Path, sha: str) -> list[ImportedRun]:
     if isinstance(document, list) and looks_like_aiperf_jsonl(document):
         return read_aiperf_jsonl(document, path.name, sha)
     if isinstance(document, dict):
@@ -76,10 +106,19 @@ def read_result_file(path: Path) -> list[ImportedRun]:
     )
 
 
+def _too_deep(path: Path, where: str = "") -> ResultFileError:
+    return ResultFileError(
+        f"{path}{where}: nested deeper than any result file (the limit is {MAX_DEPTH} levels "
+        f"for YAML, the JSON reader's own for JSON): pass {FORMATS_HELP}"
+    )
+
+
 def _parse(text: str, path: Path) -> Any:
     """JSON, else JSON Lines, else YAML (guidellm's other output)."""
     try:
-        return json.loads(text)
+        return json_loads(text)
+    except TooDeep:
+        raise _too_deep(path) from None
     except ValueError:
         pass
     lines = [line for line in text.splitlines() if line.strip()]
@@ -87,7 +126,9 @@ def _parse(text: str, path: Path) -> Any:
         records = []
         for number, line in enumerate(lines, 1):
             try:
-                records.append(json.loads(line))
+                records.append(json_loads(line))
+            except TooDeep:
+                raise _too_deep(path, f", line {number}") from None
             except ValueError as error:  # a JSONDecodeError, or an integer too long to read
                 why = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
                 raise ResultFileError(
@@ -108,8 +149,12 @@ def _parse_yaml(text: str, path: Path) -> Any:
             "`pip install pyyaml`, or save guidellm's report as benchmarks.json)"
         ) from None
     try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
+        return yaml_load(text)
+    except TooDeep:
+        raise _too_deep(path) from None
+    except AliasRefused as error:
+        raise ResultFileError(f"{path}, {error}: write the value out in full") from None
+    except (yaml.YAMLError, ValueError) as error:  # ValueError: an integer too long to read
         raise ResultFileError(
             f"{path} is neither JSON, JSON Lines nor YAML ({error}): pass {FORMATS_HELP}"
         ) from None

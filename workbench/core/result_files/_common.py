@@ -11,6 +11,10 @@ from urllib.parse import urlsplit, urlunsplit
 from workbench.core.results import UNKNOWN_PRICES, ErrorClass, RequestResult
 
 _NS_PER_MS = 1_000_000
+# the largest figure a file holds is an epoch time in nanoseconds (1.8e18 today): larger values
+# are damage, and would overflow once turned into nanoseconds (a 1e308 ttft became inf)
+MAX_MAGNITUDE = 1e19
+_MAX_NS = 2**62  # what an SQLite integer holds, with room for sums
 
 
 class ResultFileError(ValueError):
@@ -67,18 +71,23 @@ def fail(file_name: str, where: str, problem: str) -> ResultFileError:
 
 
 def number(value: Any, file_name: str, where: str, *, optional: bool = True) -> float | None:
-    """A finite number, None when absent (and allowed); anything else names the field."""
+    """A finite number of at most MAX_MAGNITUDE, None when absent (and allowed); anything else
+    names the field."""
     if value is None and optional:
         return None
+    problem = "expected a number"
     try:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise OverflowError
         result = float(value)  # an int too large for a double overflows here
         if not math.isfinite(result):
             raise OverflowError
+        if abs(result) > MAX_MAGNITUDE:
+            problem = f"out of range (no benchmark figure exceeds {MAX_MAGNITUDE:g})"
+            raise OverflowError
     except OverflowError:
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
-        raise fail(file_name, where, f"is {shown}, expected a number") from None
+        raise fail(file_name, where, f"is {shown}, {problem}") from None
     return result
 
 
@@ -88,12 +97,9 @@ def numbers(values: Any, file_name: str, where: str, scale: float = 1.0) -> list
     scale = float(scale)
     # the common case checked in one pass: a detailed file holds millions of gaps
     if all(type(v) is float or type(v) is int for v in items):
-        try:
-            scaled = [v * scale for v in items]
-        except OverflowError:
-            scaled = [math.inf]
-        if all(math.isfinite(v) for v in scaled):
-            return scaled
+        # a NaN fails both comparisons, so it takes the slow path that names it
+        if all(-MAX_MAGNITUDE <= v <= MAX_MAGNITUDE for v in items):
+            return [v * scale for v in items]
     return [
         (number(v, file_name, f"{where}[{j}]", optional=False) or 0.0) * scale
         for j, v in enumerate(items)
@@ -171,6 +177,12 @@ def request_row(run: ImportedRun, number_: int, figures: RequestFigures) -> Requ
         if figures.last_token_ms is not None:
             last = _ns(figures.last_token_ms)
     done = _ns(figures.e2e_ms) if figures.e2e_ms is not None else last
+    if any(abs(t) > _MAX_NS for t in (first, last, done) if t is not None):
+        raise ResultFileError(
+            f"{run.file_name}: request {number_}: its times add up to more than "
+            f"{_MAX_NS / 1e9 / 86400 / 365:,.0f} years: fix or remove the request, or re-export "
+            "the file from the tool that wrote it"
+        )
     return RequestResult(
         model=run.model or "",
         provider=run.base_url or "",
