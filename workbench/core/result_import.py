@@ -55,6 +55,8 @@ def store_run(store: RunStore, run: ImportedRun) -> bool:
     kind: RunKind = "sweep" if len(run_config(run)["prompt_lengths"]) > 1 else "comparison"
     store.start_run(kind, run_config(run), run_id=run.run_id)
     try:
+        if run.date is not None:  # the run is dated when the tool ran it, not when it came in
+            store.query("UPDATE runs SET created_at = ? WHERE run_id = ?", (run.date, run.run_id))
         for result in run.results:
             store.record(result)
         if run.aggregates:

@@ -37,6 +37,7 @@ class ImportedRun:
     results: list[RequestResult] = field(default_factory=list)
     aggregates: dict[tuple[str, str], float] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # the tool's own run settings
+    date: float | None = None  # when the tool ran it (epoch s), as the file says; None: unsaid
 
     def __post_init__(self) -> None:
         if self.base_url:
