@@ -12,8 +12,8 @@ import sys
 import time
 from typing import Any
 
-from workbench.core.run_history import RunInfo, RunStore, StoreError
 from workbench.core.reported_figures import figures
+from workbench.core.run_history import RunInfo, RunStore, StoreError
 from workbench.core.run_report import run_document
 from workbench.core.secrets import redact, redact_values
 from workbench.core.terminal import json_text, printable, printable_lines
