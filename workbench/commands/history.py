@@ -122,7 +122,9 @@ def run_show(args: argparse.Namespace) -> int:
     document = {**_entry(info), **run_document(info.run_id, info.config, results)}
     imported = isinstance(info.config.get("imported"), dict)
     if stored or imported:  # the file's own figures, shown as it has them
-        model = (_models(info) or ["?"])[0]
+        # the rows' model as they name it (blank where the file named none), else the config's
+        rows_models = list(document["aggregates"])
+        model = rows_models[0] if len(rows_models) == 1 else (_models(info) or ["?"])[0]
         computed = document["aggregates"].get(model) if results else None
         shown, derived, others = figures(imported, computed, stored)
         document["aggregates"] = {**document["aggregates"], model: shown}
@@ -147,7 +149,7 @@ def _print_show(document: dict[str, Any]) -> None:
             lines.append(f"  {key}: {config[key]}")
     for model, values in document["aggregates"].items():
         derived = set(document.get("derived", {}).get(model, ()))
-        lines.append(f"{model}:")
+        lines.append(f"{model or '(model not given)'}:")
         for name in sorted(values):
             value = values[name]
             shown = f"{value:.3f}" if isinstance(value, float) else str(value)

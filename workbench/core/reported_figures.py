@@ -11,10 +11,7 @@ file's where it has one and names the rest as derived.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
-
-from workbench.core.results import RequestResult
 
 # a tool's latency metric -> (our metric, ms per unit of the tool's figure)
 _LATENCIES: dict[str, tuple[str, float]] = {
@@ -55,7 +52,7 @@ _TOTALS: dict[tuple[str, str], str] = {
     ("request_count", "avg"): "completed",
     ("error_request_count", "avg"): "failed",
     ("total_isl", "avg"): "total_input_tokens",
-    ("total_osl", "avg"): "total_output_tokens",
+    ("total_output_tokens", "avg"): "total_output_tokens",
     ("request_throughput", "avg"): "request_throughput",
     ("output_token_throughput", "avg"): "output_throughput",
     ("total_token_throughput", "avg"): "total_token_throughput",
@@ -64,6 +61,8 @@ _TOTALS: dict[tuple[str, str], str] = {
     ("requests_per_second", "mean"): "request_throughput",
     ("output_tokens_per_second", "mean"): "output_throughput",
     ("tokens_per_second", "mean"): "total_token_throughput",
+    ("prompt_token_count", "total_sum"): "total_input_tokens",
+    ("output_token_count", "total_sum"): "total_output_tokens",
 }
 _STATS = {"mean": "mean", "avg": "mean", "median": "median", "p50": "median", "std": "std"}
 _STATS |= {"std_dev": "std", "min": "min", "max": "max"}
@@ -114,7 +113,3 @@ def figures(
     shown = {**computed, **own}
     derived = sorted(k for k in computed if k not in own) if imported else []
     return shown, derived, others
-
-
-def measured(results: Sequence[RequestResult]) -> bool:
-    return any(not r.warmup for r in results)
