@@ -5,6 +5,8 @@ value (registered keys, key-shaped strings), never because a field's name says "
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -14,7 +16,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.cli import build_parser
+from workbench.cli import build_parser, main
 from workbench.core.secrets import redact_values, register_secret
 from workbench.core.terminal import json_text
 
@@ -99,3 +101,30 @@ def test_a_figure_beside_a_secret_keeps_its_value_and_the_secret_goes(name, valu
     out = json.loads(json_text(redact_values(document)))
     assert out[name] == value
     assert "gw-registered-secret-42" not in json.dumps(out) and "sk-abcdef123456" not in out["k"]
+
+
+vllm_figures = st.dictionaries(
+    st.sampled_from(
+        [f"{s}_{m}_ms" for s in ("mean", "median", "std", "p99") for m in ("ttft", "tpot", "itl")]
+        + ["duration", "request_throughput", "output_throughput", "total_output_tokens"]
+    ),
+    st.floats(0, 1e12, allow_nan=False, allow_infinity=False),
+    min_size=1,
+)
+
+
+@settings(max_examples=15, deadline=None)
+@given(vllm_figures)
+def test_a_files_figures_come_out_of_history_show_json_unchanged(tmp_path_factory, figures) -> None:
+    """End to end, in this process: a vLLM result file of any figures, imported, then shown."""
+    folder = tmp_path_factory.mktemp("figures")
+    os.environ["WORKBENCH_DATA_DIR"] = str(folder / "data")  # conftest restores it after
+    path = folder / "result.json"
+    path.write_text(json.dumps({"completed": 3, "mean_ttft_ms": 1.0, **figures}))
+    assert main(["import-results", str(path)]) == 0
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["history", "show", "import-", "--json"]) == 0
+    [shown] = json.loads(out.getvalue())["aggregates"].values()
+    for key, value in figures.items():
+        assert shown[key] == value, key
