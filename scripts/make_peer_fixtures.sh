@@ -24,9 +24,11 @@ TOOLS=${TOOLS:-guidellm aiperf}
 wanted() { [[ " $TOOLS " == *" $1 "* ]]; }
 DATE=$(date -u +%Y-%m-%d)
 WORK=$(mktemp -d)
-trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+SERVER=""
+trap '[ -z "$SERVER" ] || kill "$SERVER" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 mkdir -p "$VENVS"
+# guidellm's venv is made even for TOOLS=aiperf: its transformers builds the tokenizer
 if [ ! -x "$VENVS/guidellm/bin/guidellm" ]; then
     "$PYTHON" -m venv "$VENVS/guidellm"
     # CPU torch first, pinned: an unpinned torch would pull gigabytes of CUDA wheels
