@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import statistics
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from workbench.core.result_files._common import (
     ImportedRun,
     RequestFigures,
+    ResultFileError,
     count,
     fail,
     mapping,
@@ -219,3 +221,39 @@ def read_summary(document: dict[str, Any], file_name: str, sha256: str) -> list[
             figure = number(value, file_name, f"{metric}.{stat}") or 0.0
             run.aggregates[(metric, stat)] = figure * (scale if stat not in _COUNTS else 1.0)
     return [run]
+
+
+SUMMARY = "profile_export_aiperf.json"
+
+
+def with_summary(runs: list[ImportedRun], path: Path) -> list[ImportedRun]:
+    """The records' run with what AIPerf's own summary beside them says (model, URL, load and
+    its figures: requests/s and tokens/s over AIPerf's duration, not ours), when that summary
+    counts the same requests. The records stay the file's; the summary only adds."""
+    from workbench.core.result_files import read_result_file  # the bounded reader, not a cycle
+
+    summary_path = path.with_name(SUMMARY)
+    [run] = runs
+    if path.name == SUMMARY or not summary_path.is_file():
+        return runs
+    try:
+        summaries = read_result_file(summary_path)
+    except ResultFileError:
+        return runs  # a broken summary takes nothing from the records
+    summary = summaries[0] if len(summaries) == 1 and summaries[0].tool == "aiperf" else None
+    measured = sum(1 for r in run.results if not r.warmup and r.ok)
+    if summary is None or summary.aggregates.get(("request_count", "avg")) != measured:
+        return runs
+    run.model, run.base_url = summary.model, summary.base_url
+    run.concurrency, run.request_rate = summary.concurrency, summary.request_rate
+    run.tool_version, run.date = summary.tool_version, summary.date or run.date
+    run.aggregates = dict(summary.aggregates)
+    run.extra = {**run.extra, "summary": SUMMARY}
+    for row in run.results:
+        row.model, row.provider, row.base_url = (
+            run.model or "",
+            run.base_url or "",
+            run.base_url or "",
+        )
+        row.concurrency = run.concurrency or 0
+    return runs
