@@ -15,7 +15,7 @@ from typing import Any
 
 from workbench.core.csv_export import check_csv_path
 from workbench.core.private_files import private_dir, private_file
-from workbench.core.secrets import redact
+from workbench.core.secrets import redact_values
 from workbench.core.terminal import json_text, printable
 
 DEFAULT_CSV = "results.csv"
@@ -95,13 +95,13 @@ def choose_csv(args: argparse.Namespace) -> Path:
 
 def print_json(document: dict[str, Any]) -> None:
     """The run document on stdout; keys never enter a plan, redact is a second guard."""
-    print(redact(json_text(document)))
+    print(json_text(redact_values(document)))
 
 
 def write_run_json(folder: Path, document: dict[str, Any]) -> Path:
     """`run.json` in `folder`; OSError propagates (the caller reports it, exit 1)."""
     path = folder.expanduser() / RUN_JSON
-    text = redact(json.dumps(document, indent=2, ensure_ascii=False))
+    text = json.dumps(redact_values(document), indent=2, ensure_ascii=False)
     private_file(path)  # 0600 before a byte is written (an existing file is tightened)
     path.write_text(text + "\n", encoding="utf-8")
     print(printable(f"Wrote {path}"), file=sys.stderr)

@@ -25,7 +25,7 @@ from workbench.core.providers import (
     UrlCredentials,
     normalize_base_url,
 )
-from workbench.core.secrets import redact, register_secret
+from workbench.core.secrets import redact, redact_values, register_secret
 from workbench.core.terminal import fits, json_text, printable
 
 MARKS = {"ok": ("✓", "OK"), "fail": ("✗", "FAIL"), "skip": ("–", "-")}
@@ -112,7 +112,7 @@ async def _run(args: argparse.Namespace) -> int:
             auth=target.auth,
         )
     if args.json:  # JSON escapes C0 controls; escape_quoted the C1 and bidi characters
-        print(json_text([c.to_json() for c in checks]))
+        print(json_text(redact_values([c.to_json() for c in checks])))
     else:
         _print_human(target, args.model or target.model, checks)
     # a failed check is a finished diagnosis with some failures: exit 3, as a run's failed rows

@@ -13,9 +13,10 @@ import time
 from typing import Any
 
 from workbench.commands import history_delete
+from workbench.core.reported_figures import figures
 from workbench.core.run_history import RunInfo, RunStore, StoreError
 from workbench.core.run_report import run_document
-from workbench.core.secrets import redact
+from workbench.core.secrets import redact, redact_values
 from workbench.core.terminal import json_text, printable, printable_lines
 
 
@@ -99,7 +100,7 @@ def run_list(args: argparse.Namespace) -> int:
         return 2
     entries = [_entry(info) for info in runs]
     if args.json:
-        print(redact(json_text(entries)))
+        print(json_text(redact_values(entries)))
         return 0
     if not entries:
         print("No runs in the history yet: `workbench bench --model M` records one.")
@@ -126,11 +127,18 @@ def run_show(args: argparse.Namespace) -> int:
         _err(str(exc))
         return 2
     document = {**_entry(info), **run_document(info.run_id, info.config, results)}
-    if not results and stored:  # an aggregate-only import: its own figures
-        model = (_models(info) or ["?"])[0]
-        document["aggregates"] = {model: {f"{s}_{m}": v for (m, s), v in stored.items()}}
+    imported = isinstance(info.config.get("imported"), dict)
+    if stored or imported:  # the file's own figures, shown as it has them
+        # the rows' model as they name it (blank where the file named none), else the config's
+        rows_models = list(document["aggregates"])
+        model = rows_models[0] if len(rows_models) == 1 else (_models(info) or ["?"])[0]
+        computed = document["aggregates"].get(model) if results else None
+        shown, derived, others = figures(imported, computed, stored)
+        document["aggregates"] = {**document["aggregates"], model: shown}
+        document["derived"] = {model: derived}
+        document["tool_figures"] = {model: others}
     if args.json:
-        print(redact(json_text(document)))
+        print(json_text(redact_values(document)))
         return 0
     _print_show(document)
     return 0
@@ -147,10 +155,14 @@ def _print_show(document: dict[str, Any]) -> None:
         if key in config:
             lines.append(f"  {key}: {config[key]}")
     for model, values in document["aggregates"].items():
-        lines.append(f"{model}:")
+        derived = set(document.get("derived", {}).get(model, ()))
+        lines.append(f"{model or '(model not given)'}:")
         for name in sorted(values):
             value = values[name]
             shown = f"{value:.3f}" if isinstance(value, float) else str(value)
-            lines.append(f"  {name}: {shown}")
+            lines.append(f"  {name}: {shown}" + (" (derived)" if name in derived else ""))
+        for metric, stats in sorted(document.get("tool_figures", {}).get(model, {}).items()):
+            shown = ", ".join(f"{s} {v:.3f}" for s, v in stats.items())
+            lines.append(f"  {metric} (the tool's own name): {shown}")
     for line in lines:
         print(printable(redact(line)))

@@ -23,7 +23,7 @@ from workbench.core.importers import (
     plan_save,
 )
 from workbench.core.providers import ModelEntry, Provider
-from workbench.core.secrets import redact
+from workbench.core.secrets import redact, redact_values
 from workbench.core.terminal import escape_quoted, printable, printable_lines
 
 
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         doc = _as_json(result, plan, catalog, args.dry_run, saved_to, save_error, keyring_why)
         doc["existing_warning"] = existing.warning
         # JSON escapes C0 controls itself; escape_quoted does DEL, C1 and bidi characters
-        print(escape_quoted(redact(json.dumps(doc, indent=2, ensure_ascii=False))))
+        print(escape_quoted(json.dumps(redact_values(doc), indent=2, ensure_ascii=False)))
     else:
         if existing.warning:
             print(f"warning: {printable_lines(redact(existing.warning))}", file=sys.stderr)

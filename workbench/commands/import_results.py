@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from workbench.commands import history as history_command
+from workbench.core.reported_figures import reported
 from workbench.core.result_files import vllm
 from workbench.core.result_import import ImportOutcome, import_files
 from workbench.core.run_history import RunStore, StoreError
-from workbench.core.secrets import redact
+from workbench.core.secrets import redact, redact_values
 from workbench.core.terminal import printable_lines
 
 EXAMPLE = (
@@ -98,7 +99,7 @@ def run_import(args: argparse.Namespace) -> int:
             }
             for o in outcomes
         ]
-        print(redact(json.dumps(doc, indent=2, ensure_ascii=False)))
+        print(json.dumps(redact_values(doc), indent=2, ensure_ascii=False))
     for outcome in outcomes:
         if outcome.error:
             _err(outcome.error)
@@ -111,6 +112,8 @@ def _vllm_settings(config: dict[str, Any]) -> dict[str, Any]:
     """The run settings an imported vLLM file gave, under vLLM's names."""
     source = config.get("imported") or {}
     settings = source.get("settings") if isinstance(source, dict) else None
+    if not isinstance(source, dict) or source.get("tool") != "vllm":
+        settings = None  # another tool's settings have no field in vLLM's file
     targets = config.get("targets") or [{}]
     rate = config.get("request_rate")
     return {
@@ -134,16 +137,17 @@ def run_export(args: argparse.Namespace) -> int:
         _err(str(exc))
         return 2
     source = info.config.get("imported")
+    # an imported run goes out with the figures its file stated, under vLLM's names
+    own = vllm.export_aggregates(reported(aggregates)[0])
+    settings = _vllm_settings(info.config) if isinstance(source, dict) else {}
     if any(not r.warmup for r in results):
-        doc = vllm.export(results, info.config)
-    elif aggregates and isinstance(source, dict) and source.get("tool") == "vllm":
-        # an aggregate-only vLLM import goes back out as vLLM wrote it: its own figures
-        doc = {**_vllm_settings(info.config), **vllm.export_aggregates(aggregates)}
+        doc = {**vllm.export(results, info.config), **settings, **own}
+    elif own:
+        doc = {**settings, **own}
     else:
         _err(
-            f"run {info.run_id} has no per-request rows (an aggregate-only import from another "
-            "tool, or an empty run): vLLM's JSON is built from requests, so there is nothing "
-            "to export"
+            f"run {info.run_id} has neither per-request rows nor figures in vLLM's terms (an "
+            "empty run): there is nothing to export"
         )
         return 2
     text = json.dumps(doc, indent=2, ensure_ascii=False)

@@ -9,7 +9,7 @@ from typing import Any
 
 from workbench.commands.common import Endpoint, add_target_args, resolve_endpoint
 from workbench.core.catalog import Catalog, load_catalog
-from workbench.core.secrets import redact
+from workbench.core.secrets import redact, redact_values
 from workbench.core.terminal import json_text, printable
 
 
@@ -66,7 +66,7 @@ async def _run(args: argparse.Namespace) -> int:
             return 2
         saved_ids = [m.id for m in endpoint.saved.models] if endpoint.saved else []
         if args.json:
-            print(redact(json_text(_document(endpoint, catalog, saved_ids))))
+            print(json_text(redact_values(_document(endpoint, catalog, saved_ids))))
             return 0
         if endpoint.models is None:
             _out(f"{endpoint.base_url} has no model list (GET /models answered 404)")

@@ -26,7 +26,7 @@ from workbench.core.providers import (
     ProxyChoice,
     normalize_base_url,
 )
-from workbench.core.secrets import is_env_var_name, parse_env_reference, redact
+from workbench.core.secrets import is_env_var_name, parse_env_reference, redact, redact_values
 from workbench.core.terminal import json_text, printable, printable_lines
 
 
@@ -162,7 +162,7 @@ def _list(args: argparse.Namespace) -> int:
                 for p in found.providers
             ],
         }
-        print(redact(json_text(doc)))
+        print(json_text(redact_values(doc)))
         return 0
     if not found.providers:
         _out(f"No saved providers in {found.path}.")

@@ -12,10 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-# each tool's metric names for TTFT and inter-token time (ms), in the order they are tried
-TTFT_METRICS = ("ttft", "time_to_first_token", "time_to_first_token_ms")
-ITL_METRICS = ("tpot", "inter_token_latency", "inter_token_latency_ms", "itl")
-MEDIANS = ("median", "p50")
+from workbench.core.reported_figures import reported
+
 MEANS = ("mean", "avg")
 
 
@@ -47,6 +45,10 @@ def _stat(
     return None
 
 
+def _first(figures: dict[str, float], *keys: str) -> float | None:
+    return next((figures[k] for k in keys if k in figures), None)
+
+
 def _speed(ms: float | None) -> float | None:
     return 1000.0 / ms if ms else None
 
@@ -67,6 +69,7 @@ def imported_figures(
     source = config.get("imported")
     if not isinstance(source, dict) or not aggregates:
         return None
+    own = reported(aggregates)[0]  # the file's figures under our vocabulary
     targets = config.get("targets") or [{}]
     concurrency = config.get("concurrency")
     return ImportedFigures(
@@ -75,9 +78,9 @@ def imported_figures(
         tool=str(source.get("tool") or "?"),
         prompt_tokens=_prompt_tokens(aggregates),
         concurrency=int(concurrency) if isinstance(concurrency, int | float) else None,
-        ttft_ms=(_stat(aggregates, TTFT_METRICS, MEDIANS), _stat(aggregates, TTFT_METRICS, MEANS)),
+        ttft_ms=(_first(own, "median_ttft_ms"), _first(own, "mean_ttft_ms")),
         decode_tps=(
-            _speed(_stat(aggregates, ITL_METRICS, MEDIANS)),
-            _speed(_stat(aggregates, ITL_METRICS, MEANS)),
+            _speed(_first(own, "median_tpot_ms", "median_itl_ms")),
+            _speed(_first(own, "mean_tpot_ms", "mean_itl_ms")),
         ),
     )

@@ -56,7 +56,9 @@ def store_run(store: RunStore, run: ImportedRun) -> bool:
         return False
     config = run_config(run)
     kind: RunKind = "sweep" if len(config["prompt_lengths"]) > 1 else "comparison"
-    return store.add_whole_run(kind, config, run.run_id, run.results, run.aggregates)
+    return store.add_whole_run(
+        kind, config, run.run_id, run.results, run.aggregates, created_at=run.date
+    )
 
 
 Read = tuple[Path, list[ImportedRun] | str]  # a file's runs, or why it could not be read

@@ -381,6 +381,7 @@ class RunStore:
         run_id: str,
         results: Iterable[RequestResult],
         aggregates: dict[tuple[str, str], float] | None = None,
+        created_at: float | None = None,
     ) -> bool:
         """Add a finished run with every row, or nothing: False when a finished run of that id
         is there already (one left unfinished is replaced).
@@ -411,7 +412,7 @@ class RunStore:
             with self._explained():
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
-                    return self._copy_staged(run_id, kind, config_json)
+                    return self._copy_staged(run_id, kind, config_json, created_at)
                 except BaseException:
                     self._conn.execute("ROLLBACK")
                     raise
@@ -421,13 +422,19 @@ class RunStore:
                 self._conn.execute("ROLLBACK")
             self._conn.execute("DETACH DATABASE staging")
 
-    def _copy_staged(self, run_id: str, kind: str, config_json: str) -> bool:
+    def _copy_staged(
+        self, run_id: str, kind: str, config_json: str, created_at: float | None
+    ) -> bool:
         found = self._conn.execute("SELECT status FROM runs WHERE run_id = ?", (run_id,))
         if found.fetchall() == [("finished",)]:
             self._conn.execute("ROLLBACK")
             return False
         self._conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))  # a half-written one
         self._insert_run(run_id, kind, config_json, None)
+        if created_at is not None:  # dated when the tool ran it (an import), not when it came in
+            self._conn.execute(
+                "UPDATE runs SET created_at = ? WHERE run_id = ?", (created_at, run_id)
+            )
         for table in ("requests", "run_aggregates"):
             self._conn.execute(  # in the order recorded: `results` reads rows by rowid
                 f"INSERT INTO main.{table} SELECT * FROM staging.{table} ORDER BY rowid"

@@ -18,7 +18,7 @@ import logging
 import os
 import re
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from workbench.core.providers import Provider
@@ -36,9 +36,12 @@ _PATTERNS = [
     re.compile(r"(?i)((?:bearer|basic)\s+)[A-Za-z0-9._\-~+/=]{8,}"),
     # the scheme word after "Authorization:" is no secret (the credential after it is masked
     # above): masking it turned our own advice "'Authorization: Bearer <key>'" into nonsense
+    # a number after such a word is a figure ("time_to_first_token: 72.476"), never a key
     re.compile(
         r"(?i)((?:api[_-]?key|token|authorization|secret)[\"']?\s*[:=]\s*[\"']?)"
-        r"(?!(?:bearer|basic)\b)[^\s\"',;&]{6,}"
+        r"(?!(?:bearer|basic)\b)"
+        r"(?![-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?:[\s\"',;&}\]]|$))"
+        r"[^\s\"',;&]{6,}"
     ),
     re.compile(r"(?i)([?&](?:api[_-]?key|key|token)=)[^&\s]+"),
 ]
@@ -79,6 +82,19 @@ def redact(text: str | None) -> str:
         else:
             text = pattern.sub(_MASK, text)
     return text
+
+
+def redact_values(document: object) -> Any:
+    """A JSON document with every string in it (keys included) redacted, and numbers, booleans
+    and nulls as they were: redaction by value, so the JSON stays valid and a field's name
+    never masks its figure."""
+    if isinstance(document, str):
+        return redact(document)
+    if isinstance(document, dict):
+        return {redact(str(k)): redact_values(v) for k, v in document.items()}
+    if isinstance(document, list | tuple):
+        return [redact_values(v) for v in document]
+    return document
 
 
 _CUT_WINDOW = 4096  # characters beyond `limit` that `redact_and_cut` redacts before cutting

@@ -26,7 +26,11 @@ from workbench.core.bounded_read import (
     yaml_load,
 )
 from workbench.core.result_files._common import ImportedRun, ResultFileError
-from workbench.core.result_files.aiperf import looks_like_aiperf_jsonl, looks_like_aiperf_summary
+from workbench.core.result_files.aiperf import (
+    looks_like_aiperf_jsonl,
+    looks_like_aiperf_summary,
+    with_summary,
+)
 from workbench.core.result_files.aiperf import read_jsonl as read_aiperf_jsonl
 from workbench.core.result_files.aiperf import read_summary as read_aiperf_summary
 from workbench.core.result_files.genai_perf import looks_like_genai_perf
@@ -91,7 +95,7 @@ def read_result_file(path: Path) -> list[ImportedRun]:
 
 def _runs(document: Any, path: Path, sha: str) -> list[ImportedRun]:
     if isinstance(document, list) and looks_like_aiperf_jsonl(document):
-        return read_aiperf_jsonl(document, path.name, sha)
+        return with_summary(read_aiperf_jsonl(document, path.name, sha), path)
     if isinstance(document, dict):
         if looks_like_vllm(document):
             return read_vllm(document, path.name, sha)

@@ -41,6 +41,7 @@ class ImportedRun:
     results: list[RequestResult] = field(default_factory=list)
     aggregates: dict[tuple[str, str], float] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # the tool's own run settings
+    date: float | None = None  # when the tool ran it (epoch s), as the file says; None: unsaid
 
     def __post_init__(self) -> None:
         if self.base_url:
@@ -154,6 +155,9 @@ class RequestFigures:
     text: str = ""
     warmup: bool = False
     last_token_ms: float | None = None  # when the tool gives it apart from its ITLs
+    # the prompt length the run asked for, when the file states it (one setting for a run of
+    # many real lengths); None: each request's own length stands for it
+    prompt_target: int | None = None
 
 
 def request_row(run: ImportedRun, number_: int, figures: RequestFigures) -> RequestResult:
@@ -190,7 +194,9 @@ def request_row(run: ImportedRun, number_: int, figures: RequestFigures) -> Requ
         run_id=run.run_id,
         request_id=f"{run.run_id}-{number_}",
         started_at=figures.started_at or 0.0,
-        prompt_tokens_target=figures.prompt_tokens,
+        prompt_tokens_target=(
+            figures.prompt_target if figures.prompt_target is not None else figures.prompt_tokens
+        ),
         concurrency=run.concurrency or 0,  # 0: the file did not say
         warmup=figures.warmup,
         phase="warmup" if figures.warmup else "measured",

@@ -15,11 +15,15 @@ Schema").
 
 from __future__ import annotations
 
+import statistics
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from workbench.core.result_files._common import (
     ImportedRun,
     RequestFigures,
+    ResultFileError,
     count,
     fail,
     mapping,
@@ -32,6 +36,7 @@ from workbench.core.result_files._common import (
 
 _TIME_UNITS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1000.0, "sec": 1000.0}
 _KNOWN = {"time_to_first_token", "request_latency", "inter_token_latency"}
+_COUNTS = {"count"}  # a statistic that is no time, whatever the metric's unit
 
 
 def looks_like_aiperf_jsonl(records: list[Any]) -> bool:
@@ -86,11 +91,26 @@ def _chunk_gaps(metrics: dict[str, Any], file_name: str, at: str) -> list[float]
     return numbers(block.get("value"), file_name, f"{where}.value", _scale(block, file_name, where))
 
 
+def _prompt_setting(records: list[Any], file_name: str) -> int | None:
+    """The prompt length the run asked for: the median of AIPerf's own input lengths (one
+    setting for the run, not one per request: a run at one setting is no sweep)."""
+    lengths = []
+    for i, record in enumerate(records):
+        metrics = mapping(mapping(record, file_name, f"line {i + 1}").get("metrics"), file_name,
+                          f"line {i + 1}.metrics")  # fmt: skip
+        if metrics.get("input_sequence_length") is not None:
+            length = _tokens(metrics, "input_sequence_length", file_name, f"line {i + 1}")
+            if length is not None:
+                lengths.append(length)
+    return statistics.median_low(lengths) if lengths else None
+
+
 def read_jsonl(records: list[Any], file_name: str, sha256: str) -> list[ImportedRun]:
     run = ImportedRun(
         tool="aiperf", tool_version=None, file_name=file_name, sha256=sha256, index=0,
         model=None, base_url=None, concurrency=None, request_rate=None,
     )  # fmt: skip
+    target = _prompt_setting(records, file_name)
     for i, record in enumerate(records):
         at = f"line {i + 1}"
         metadata = mapping(record.get("metadata"), file_name, f"{at}.metadata")
@@ -108,33 +128,78 @@ def read_jsonl(records: list[Any], file_name: str, sha256: str) -> list[Imported
         start_ns = number(
             metadata.get("request_start_ns"), file_name, f"{at}.metadata.request_start_ns"
         )
-        output = "output_sequence_length"
-        if output not in metrics:
+        # the server's usage counts where AIPerf kept them; its own tokenizer's count else
+        prompt = "usage_prompt_tokens"
+        if metrics.get(prompt) is None:
+            prompt = "input_sequence_length"
+        output = "usage_completion_tokens"
+        if metrics.get(output) is None:
+            output = "output_sequence_length"
+        if metrics.get(output) is None:
             output = "output_token_count"
         figures = RequestFigures(
             ttft_ms=_ms(metrics, "time_to_first_token", file_name, at),
             itls_ms=_chunk_gaps(metrics, file_name, at),
             e2e_ms=_ms(metrics, "request_latency", file_name, at),
-            prompt_tokens=_tokens(metrics, "input_sequence_length", file_name, at),
+            prompt_tokens=_tokens(metrics, prompt, file_name, at),
+            prompt_target=target,
             completion_tokens=_tokens(metrics, output, file_name, at),
             error=message,
             started_at=None if start_ns is None else start_ns / 1e9,
             warmup=metadata.get("benchmark_phase") == "warmup",
         )
         run.results.append(request_row(run, i, figures))
+    starts = [r.started_at for r in run.results if r.started_at]
+    run.date = min(starts) if starts else None  # the file's own date: its first request
     return [run]
 
 
-def read_summary(document: dict[str, Any], file_name: str, sha256: str) -> list[ImportedRun]:
+def _first(value: Any, file_name: str, where: str, key: str | None = None) -> Any:
+    """The first entry of a list (its `key` field when given); None for an absent or empty one."""
+    if value is None:
+        return None
+    items = sequence(value, file_name, where)
+    if not items:
+        return None
+    return mapping(items[0], file_name, f"{where}[0]").get(key) if key else items[0]
+
+
+def _summary_settings(document: dict[str, Any], file_name: str) -> dict[str, Any]:
+    """Model, URL and load as AIPerf 0.13 writes them (input_config.models.items[].name,
+    endpoint.urls[], phases[].concurrency), else as 0.8-0.12 did (endpoint.model_names,
+    endpoint.url, loadgen.concurrency)."""
     config = mapping(document.get("input_config"), file_name, "input_config")
     endpoint = mapping(config.get("endpoint"), file_name, "input_config.endpoint")
-    where = "input_config.loadgen"
-    loadgen = mapping(config.get("loadgen"), file_name, where)
-    models = endpoint.get("model_names")
-    model = None
-    if models is not None:
-        names = sequence(models, file_name, "input_config.endpoint.model_names")
-        model = text(names[0], file_name, "input_config.endpoint.model_names[0]") if names else None
+    models = mapping(config.get("models"), file_name, "input_config.models")
+    phase = _first(config.get("phases"), file_name, "input_config.phases") or {}
+    phase = mapping(phase, file_name, "input_config.phases[0]")
+    loadgen = mapping(config.get("loadgen"), file_name, "input_config.loadgen")
+    model = _first(models.get("items"), file_name, "input_config.models.items", "name")
+    if model is None:
+        model = _first(endpoint.get("model_names"), file_name, "input_config.endpoint.model_names")
+    url = _first(endpoint.get("urls"), file_name, "input_config.endpoint.urls")
+    where = "input_config.phases[0]" if "concurrency" in phase else "input_config.loadgen"
+    load = phase if "concurrency" in phase or "request_rate" in phase else loadgen
+    return {
+        "model": text(model, file_name, "input_config.models.items[0].name"),
+        "base_url": text(url if url is not None else endpoint.get("url"), file_name,
+                         "input_config.endpoint.urls[0]"),
+        "concurrency": count(load.get("concurrency"), file_name, f"{where}.concurrency"),
+        "request_rate": number(load.get("request_rate"), file_name, f"{where}.request_rate"),
+    }  # fmt: skip
+
+
+def _date(value: Any, file_name: str) -> float | None:
+    """AIPerf's `start_time`, an ISO date in the local time of the machine that ran it."""
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(text(value, file_name, "start_time") or "").timestamp()
+    except (ValueError, OverflowError, OSError):
+        raise fail(file_name, "start_time", f"is {value!r}, expected an ISO date") from None
+
+
+def read_summary(document: dict[str, Any], file_name: str, sha256: str) -> list[ImportedRun]:
     version = document.get("aiperf_version") or document.get("genai_perf_version")
     run = ImportedRun(
         tool="genai-perf" if "genai_perf_version" in document else "aiperf",
@@ -142,16 +207,53 @@ def read_summary(document: dict[str, Any], file_name: str, sha256: str) -> list[
         file_name=file_name,
         sha256=sha256,
         index=0,
-        model=model,
-        base_url=text(endpoint.get("url"), file_name, "input_config.endpoint.url"),
-        concurrency=count(loadgen.get("concurrency"), file_name, f"{where}.concurrency"),
-        request_rate=number(loadgen.get("request_rate"), file_name, f"{where}.request_rate"),
+        date=_date(document.get("start_time"), file_name),
+        **_summary_settings(document, file_name),
     )
     for metric, block in _metric_blocks(document).items():
         if not isinstance(block, dict) or "unit" not in block:
             continue
+        # the latencies in ms whatever unit the file chose; other figures in their own unit
+        scale = _scale(block, file_name, metric) if metric in _KNOWN else 1.0
         for stat, value in block.items():
             if stat == "unit" or value is None or isinstance(value, dict | list | str):
                 continue
-            run.aggregates[(metric, stat)] = number(value, file_name, f"{metric}.{stat}") or 0.0
+            figure = number(value, file_name, f"{metric}.{stat}") or 0.0
+            run.aggregates[(metric, stat)] = figure * (scale if stat not in _COUNTS else 1.0)
     return [run]
+
+
+SUMMARY = "profile_export_aiperf.json"
+
+
+def with_summary(runs: list[ImportedRun], path: Path) -> list[ImportedRun]:
+    """The records' run with what AIPerf's own summary beside them says (model, URL, load and
+    its figures: requests/s and tokens/s over AIPerf's duration, not ours), when that summary
+    counts the same requests. The records stay the file's; the summary only adds."""
+    from workbench.core.result_files import read_result_file  # the bounded reader, not a cycle
+
+    summary_path = path.with_name(SUMMARY)
+    [run] = runs
+    if path.name == SUMMARY or not summary_path.is_file():
+        return runs
+    try:
+        summaries = read_result_file(summary_path)
+    except ResultFileError:
+        return runs  # a broken summary takes nothing from the records
+    summary = summaries[0] if len(summaries) == 1 and summaries[0].tool == "aiperf" else None
+    measured = sum(1 for r in run.results if not r.warmup and r.ok)
+    if summary is None or summary.aggregates.get(("request_count", "avg")) != measured:
+        return runs
+    run.model, run.base_url = summary.model, summary.base_url
+    run.concurrency, run.request_rate = summary.concurrency, summary.request_rate
+    run.tool_version, run.date = summary.tool_version, summary.date or run.date
+    run.aggregates = dict(summary.aggregates)
+    run.extra = {**run.extra, "summary": SUMMARY}
+    for row in run.results:
+        row.model, row.provider, row.base_url = (
+            run.model or "",
+            run.base_url or "",
+            run.base_url or "",
+        )
+        row.concurrency = run.concurrency or 0
+    return runs

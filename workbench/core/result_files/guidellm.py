@@ -1,4 +1,5 @@
-"""guidellm `benchmarks.json` / `.yaml`: its GenerativeBenchmarksReport (guidellm 0.2-0.3).
+"""guidellm `benchmarks.json` / `.yaml`: the layout is told from the content; 0.8 is read by
+`guidellm_report`, the GenerativeBenchmarksReport of guidellm 0.2-0.3 here.
 
 {"benchmarks": [{"type_": "generative_benchmark", "args": {"strategy": {"type_":
 "concurrent", "streams": N} | {"type_": "constant" | "poisson", "rate": R} | ...},
@@ -13,9 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench.core.result_files import guidellm_report
 from workbench.core.result_files._common import (
     ImportedRun,
     RequestFigures,
+    ResultFileError,
     count,
     mapping,
     number,
@@ -45,8 +48,29 @@ def _version(document: dict[str, Any], file_name: str) -> str | None:
     return None
 
 
+LAYOUTS = "0.2-0.3 (benchmarks[].args.strategy) and 0.8 (report version 2, config.strategy)"
+
+
+def _is_legacy(document: dict[str, Any]) -> bool:
+    benchmarks = document["benchmarks"]
+    return isinstance(benchmarks[0], dict) and (
+        "args" in benchmarks[0] or "worker" in benchmarks[0]
+    )
+
+
 def read(document: dict[str, Any], file_name: str, sha256: str) -> list[ImportedRun]:
     version = _version(document, file_name)
+    if guidellm_report.is_report(document):
+        return guidellm_report.read(document, file_name, sha256, version)
+    if not _is_legacy(document):
+        metadata = document.get("metadata")
+        schema = metadata.get("version") if isinstance(metadata, dict) else None
+        raise ResultFileError(
+            f"{file_name}: a guidellm benchmarks file of a layout not yet read (schema "
+            f"{schema if schema is not None else 'unnamed'}, guidellm {version or 'unnamed'}); "
+            f"supported: {LAYOUTS}. Import guidellm's per-request data another way, or file "
+            "an issue with the file attached"
+        )
     runs = []
     for index, benchmark in enumerate(sequence(document["benchmarks"], file_name, "benchmarks")):
         where = f"benchmarks[{index}]"

@@ -88,6 +88,7 @@ def read(document: dict[str, Any], file_name: str, sha256: str) -> list[Imported
         concurrency=concurrency,
         request_rate=rate,
         extra={k: document[k] for k in _SETTINGS if document.get(k) is not None},
+        date=_date(document.get("date"), file_name),
     )
     for key, value in document.items():
         match = _STAT.match(key)
@@ -99,6 +100,16 @@ def read(document: dict[str, Any], file_name: str, sha256: str) -> list[Imported
     if any(k in document for k in _DETAILED):
         run.results = _requests(document, run)
     return [run]
+
+
+def _date(value: Any, file_name: str) -> float | None:
+    """vLLM's `date`, "%Y%m%d-%H%M%S" in the local time of the machine that ran it."""
+    if value is None:
+        return None
+    try:
+        return time.mktime(time.strptime(text(value, file_name, "date") or "", "%Y%m%d-%H%M%S"))
+    except (ValueError, OverflowError):
+        raise fail(file_name, "date", f"is {value!r}, expected YYYYMMDD-HHMMSS") from None
 
 
 def _requests(document: dict[str, Any], run: ImportedRun) -> list[RequestResult]:
@@ -141,15 +152,9 @@ def _requests(document: dict[str, Any], run: ImportedRun) -> list[RequestResult]
     return rows
 
 
-def export_aggregates(aggregates: dict[tuple[str, str], float]) -> dict[str, float]:
-    """A vLLM file's own aggregates, kept by an aggregate-only import, under vLLM's names."""
-    out = {}
-    for (metric, stat), value in aggregates.items():
-        if stat == "value" and metric in _TOTALS:
-            out[metric] = value
-        elif _STAT.match(f"{stat}_{metric}_ms"):
-            out[f"{stat}_{metric}_ms"] = value
-    return out
+def export_aggregates(figures: dict[str, float]) -> dict[str, float]:
+    """The figures (reported_figures' vocabulary) that vLLM's file has a field for."""
+    return {k: v for k, v in figures.items() if k in _TOTALS or _STAT.match(k)}
 
 
 def _stats(values: Sequence[float], name: str, into: dict[str, Any]) -> None:
@@ -178,7 +183,6 @@ def export(results: Sequence[RequestResult], config: dict[str, Any]) -> dict[str
     model = rows[0].model if rows else (targets[0].get("model") if targets else None)
     concurrency = max((r.concurrency for r in rows), default=None)
     out: dict[str, Any] = {
-        "date": time.strftime("%Y%m%d-%H%M%S", time.localtime(min(sends) if sends else 0)),
         "backend": "openai-chat",
         "endpoint_type": "openai-chat",
         "label": None,
@@ -189,16 +193,18 @@ def export(results: Sequence[RequestResult], config: dict[str, Any]) -> dict[str
         "request_rate": "inf",
         "burstiness": 1.0,
         "max_concurrency": concurrency or None,
-        "duration": duration,
         "completed": len(ok),
         "failed": len(rows) - len(ok),
         "total_input_tokens": total_in,
         "total_output_tokens": total_out,
-        "request_throughput": len(ok) / duration if duration > 0 else 0.0,
         "request_goodput": None,
-        "output_throughput": total_out / duration if duration > 0 else 0.0,
-        "total_token_throughput": (total_in + total_out) / duration if duration > 0 else 0.0,
     }
+    if sends:  # without send times there is no duration: absent, never 0 or 1970
+        out["date"] = time.strftime("%Y%m%d-%H%M%S", time.localtime(min(sends)))
+        out["duration"] = duration
+        out["request_throughput"] = len(ok) / duration if duration > 0 else 0.0
+        out["output_throughput"] = total_out / duration if duration > 0 else 0.0
+        out["total_token_throughput"] = (total_in + total_out) / duration if duration > 0 else 0.0
     _stats([m.ttft_ms for m in metrics if m.ttft_ms is not None], "ttft", out)
     _stats([m.tpot_ms for m in metrics if m.tpot_ms is not None], "tpot", out)
     all_itls = [gap for r in ok for gap in inter_token_latencies_ms(r.event_times)]
@@ -211,7 +217,8 @@ def export(results: Sequence[RequestResult], config: dict[str, Any]) -> dict[str
         [gap / 1000 for gap in inter_token_latencies_ms(r.event_times)] if r.ok else []
         for r in rows
     ]
-    out["start_times"] = [r.started_at for r in rows]
+    if sends:
+        out["start_times"] = [r.started_at for r in rows]
     out[LAST_TOKEN] = [
         (r.t_last_token - r.t_send) / 1e9
         if r.ok and r.t_last_token is not None and r.t_send is not None
