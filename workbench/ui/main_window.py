@@ -24,7 +24,7 @@ from workbench.core.results import RequestResult
 from workbench.core.run_events import RunFinished
 from workbench.core.run_plan import RunPlan
 from workbench.ui.accessibility import label_fields
-from workbench.ui.colors import model_color
+from workbench.ui.colors import pane_colors
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.compare_tab import CompareTab
 from workbench.ui.history_view import HistoryView
@@ -167,6 +167,15 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
             widget.set_choices(self.choices, key)
 
     def set_panes(self, keys: Sequence[str]) -> None:
+        self._lay_out_panes(keys)
+        self.session.set_targets([self.session.target_for(k) for k in self.pane_keys])
+        self._set_plot_panes(self.pane_keys)
+        self.replay_banner.hide()
+        self._refresh_context()
+        self._paint()  # the panes show their new models' (empty) figures at once, never old ones
+
+    def _lay_out_panes(self, keys: Sequence[str]) -> None:
+        """A pane widget per key, each picker naming its key's model (a replay's too)."""
         self.pane_keys = list(keys)[:MAX_PANES]
         while len(self.pane_widgets) < len(self.pane_keys):
             widget = PaneWidget(len(self.pane_widgets), self.session.catalog)
@@ -181,11 +190,6 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         self.pane_count.blockSignals(True)
         self.pane_count.setValue(len(self.pane_keys))
         self.pane_count.blockSignals(False)
-        self.session.set_targets([self.session.target_for(k) for k in self.pane_keys])
-        self._set_plot_panes(self.pane_keys)
-        self.replay_banner.hide()
-        self._refresh_context()
-        self._paint()  # the panes show their new models' (empty) figures at once, never old ones
 
     def apply_palette(self, palette: QPalette) -> None:
         """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
@@ -199,12 +203,11 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
     def _set_plot_panes(self, keys: Sequence[str]) -> None:
         if self.compare.plots is None:
             return  # finish_start() names the charts' panes when it makes them
-        named = []
+        titles = []
         for i, key in enumerate(keys):
-            provider, model, _ = split_pane_key(key)
             target = self.session.panes[i].target if i < len(self.session.panes) else None
-            named.append((provider, pane_title(target) if target is not None else model))
-        self.plots.set_panes([title for _, title in named], [model_color(*n) for n in named])
+            titles.append(pane_title(target) if target is not None else split_pane_key(key)[1])
+        self.plots.set_panes(titles, pane_colors([p.target for p in self.session.panes]))
 
     def apply_preset(self, name: str) -> None:
         self.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in PRESETS[name]])
@@ -258,8 +261,11 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
             self.set_panes(keys)
 
     def _refresh_context(self) -> None:
-        for widget, model in zip(self.pane_widgets, self.session.panes, strict=False):
-            widget.show_context(model, self.prompt.tokens(), self.prompt.max_tokens.value())
+        colors = pane_colors([p.target for p in self.session.panes])
+        for widget, model, color in zip(
+            self.pane_widgets, self.session.panes, colors, strict=False
+        ):
+            widget.show_context(model, self.prompt.tokens(), self.prompt.max_tokens.value(), color)
 
     # ---- runs ----
 
@@ -348,7 +354,8 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
                 for r in measured
             )
         )
-        self.pane_keys = keys
+        self._lay_out_panes(keys)  # the pickers name the recorded models, not the panes' last
+        self.preset.setCurrentIndex(self.preset.findData("custom"))
         task = self.session.start_replay(measured, speed)
         self._set_plot_panes(keys)
         self._refresh_context()

@@ -24,7 +24,7 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPageSize, QPainter, QPen, QTex
 
 from workbench.core.conclusions import Conclusion, conclude
 from workbench.core.summary import ModelRow, SummaryReport
-from workbench.ui.colors import model_color
+from workbench.ui.colors import model_colors
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.summary_charts import (
     FAILED_COLOR,
@@ -163,14 +163,16 @@ class SummaryDocument:
     def __init__(self, report: SummaryReport, baseline: str | None = None) -> None:
         self.report = report
         self.baseline = baseline
-        self.colors = {m: self._color(m) for m in report.models}
+        self.colors = dict(
+            zip(report.models, model_colors([self._named(m) for m in report.models]), strict=True)
+        )
         self.conclusions = [sentence(c) for c in conclude([r.cell for r in report.rows], baseline)]
         self.conclusions += [failure_sentence(r) for r in report.rows if r.cell.errors]
         self._pages: dict[str, list[list[tuple[Block, float]]]] = {}
 
-    def _color(self, model: str) -> str:
+    def _named(self, model: str) -> tuple[str, str]:
         row = next((r for r in self.report.rows if r.cell.model == model), None)
-        return model_color(row.cell.provider if row else "", model)
+        return (row.cell.provider if row else "", model)
 
     # ---- words ----
 
