@@ -1120,118 +1120,118 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="151"/>
+        <location filename="../../workbench/ui/history_view.py" line="173"/>
         <source>%1, imported from %2</source>
         <translation>%1，导入自 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="113"/>
+        <location filename="../../workbench/ui/history_view.py" line="135"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="116"/>
+        <location filename="../../workbench/ui/history_view.py" line="138"/>
         <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
         <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="80"/>
-        <location filename="../../workbench/ui/history_view.py" line="120"/>
+        <location filename="../../workbench/ui/history_view.py" line="102"/>
+        <location filename="../../workbench/ui/history_view.py" line="142"/>
         <source>Import result files</source>
         <translation>导入结果文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="84"/>
+        <location filename="../../workbench/ui/history_view.py" line="106"/>
         <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
         <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="84"/>
+        <location filename="../../workbench/ui/history_view.py" line="106"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="181"/>
+        <location filename="../../workbench/ui/history_view.py" line="203"/>
         <source>No run history is open: nothing can be imported.</source>
         <translation>没有打开运行历史：无法导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="183"/>
+        <location filename="../../workbench/ui/history_view.py" line="205"/>
         <source>Importing %1 file(s)…</source>
         <translation>正在导入 %1 个文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="211"/>
+        <location filename="../../workbench/ui/history_view.py" line="244"/>
         <source>Imported %1 run(s), %2 already in the history.</source>
         <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="39"/>
+        <location filename="../../workbench/ui/history_view.py" line="45"/>
         <source>when</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="40"/>
+        <location filename="../../workbench/ui/history_view.py" line="46"/>
         <source>kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="41"/>
+        <location filename="../../workbench/ui/history_view.py" line="47"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="42"/>
+        <location filename="../../workbench/ui/history_view.py" line="48"/>
         <source>models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="43"/>
+        <location filename="../../workbench/ui/history_view.py" line="49"/>
         <source>prompt</source>
         <translation>提示长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="44"/>
+        <location filename="../../workbench/ui/history_view.py" line="50"/>
         <source>measured</source>
         <translation>测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="45"/>
+        <location filename="../../workbench/ui/history_view.py" line="51"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="46"/>
+        <location filename="../../workbench/ui/history_view.py" line="52"/>
         <source>calibration / warm-up</source>
         <translation>校准 / 预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="107"/>
+        <location filename="../../workbench/ui/history_view.py" line="129"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="109"/>
+        <location filename="../../workbench/ui/history_view.py" line="131"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="110"/>
+        <location filename="../../workbench/ui/history_view.py" line="132"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="112"/>
+        <location filename="../../workbench/ui/history_view.py" line="134"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="111"/>
+        <location filename="../../workbench/ui/history_view.py" line="133"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="138"/>
+        <location filename="../../workbench/ui/history_view.py" line="160"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
@@ -1307,62 +1307,62 @@
 <context>
     <name>KernelCharts</name>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="114"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="107"/>
         <source>KV length (tokens)</source>
         <translation>KV 长度（Token）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="112"/>
         <source>µs (log)</source>
         <translation>µs（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="115"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="108"/>
         <source>GB/s (log)</source>
         <translation>GB/s（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="109"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="102"/>
         <source>KV cache bytes per token (one layer)</source>
         <translation>每 Token KV 缓存字节数（单层）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="116"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="109"/>
         <source>bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="100"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="93"/>
         <source> — CPU (wall-clock)</source>
         <translation> — CPU（墙钟时间）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="104"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="97"/>
         <source>Latency per decode step%1</source>
         <translation>每步解码延迟%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="122"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="115"/>
         <source>µs (log); dashed: %1 roofline</source>
         <translation>µs（对数）；虚线：%1 的 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="107"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="100"/>
         <source>Achieved bandwidth%1</source>
         <translation>实测带宽%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="181"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="179"/>
         <source>%1 roofline</source>
         <translation>%1 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="126"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
         <source>%1 peak %2 GB/s</source>
         <translation>%1 峰值 %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="111"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="104"/>
         <source>KV bytes per token, one layer, %1</source>
         <translation>每 Token KV 字节数（单层，%1）</translation>
     </message>
@@ -1674,42 +1674,42 @@
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="132"/>
+        <location filename="../../workbench/ui/live_plots.py" line="139"/>
         <source>Output tokens vs time</source>
         <translation>输出 Token 数随时间变化</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="133"/>
+        <location filename="../../workbench/ui/live_plots.py" line="140"/>
         <source>seconds since the request was sent</source>
         <translation>自发送请求起的秒数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="134"/>
+        <location filename="../../workbench/ui/live_plots.py" line="141"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="135"/>
+        <location filename="../../workbench/ui/live_plots.py" line="142"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="136"/>
+        <location filename="../../workbench/ui/live_plots.py" line="143"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="137"/>
+        <location filename="../../workbench/ui/live_plots.py" line="144"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="138"/>
+        <location filename="../../workbench/ui/live_plots.py" line="145"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="252"/>
+        <location filename="../../workbench/ui/live_plots.py" line="270"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
@@ -1717,122 +1717,122 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="309"/>
+        <location filename="../../workbench/ui/main_window.py" line="318"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="477"/>
+        <location filename="../../workbench/ui/main_window.py" line="489"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="479"/>
+        <location filename="../../workbench/ui/main_window.py" line="491"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="480"/>
+        <location filename="../../workbench/ui/main_window.py" line="492"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="481"/>
+        <location filename="../../workbench/ui/main_window.py" line="493"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="482"/>
+        <location filename="../../workbench/ui/main_window.py" line="494"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="483"/>
+        <location filename="../../workbench/ui/main_window.py" line="495"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="492"/>
+        <location filename="../../workbench/ui/main_window.py" line="510"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="224"/>
+        <location filename="../../workbench/ui/main_window.py" line="230"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="235"/>
+        <location filename="../../workbench/ui/main_window.py" line="241"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="289"/>
+        <location filename="../../workbench/ui/main_window.py" line="298"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="356"/>
+        <location filename="../../workbench/ui/main_window.py" line="366"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="403"/>
+        <location filename="../../workbench/ui/main_window.py" line="413"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="405"/>
+        <location filename="../../workbench/ui/main_window.py" line="415"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="407"/>
+        <location filename="../../workbench/ui/main_window.py" line="417"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="439"/>
+        <location filename="../../workbench/ui/main_window.py" line="451"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="443"/>
+        <location filename="../../workbench/ui/main_window.py" line="455"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="471"/>
+        <location filename="../../workbench/ui/main_window.py" line="483"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="546"/>
+        <location filename="../../workbench/ui/window_export.py" line="43"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="551"/>
+        <location filename="../../workbench/ui/window_export.py" line="50"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="555"/>
+        <location filename="../../workbench/ui/window_export.py" line="58"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="559"/>
+        <location filename="../../workbench/ui/window_export.py" line="63"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="484"/>
+        <location filename="../../workbench/ui/main_window.py" line="498"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="485"/>
+        <location filename="../../workbench/ui/main_window.py" line="502"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -1840,77 +1840,77 @@
 <context>
     <name>MenuBar</name>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="97"/>
+        <location filename="../../workbench/ui/menus.py" line="98"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="98"/>
+        <location filename="../../workbench/ui/menus.py" line="99"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="99"/>
+        <location filename="../../workbench/ui/menus.py" line="100"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="100"/>
+        <location filename="../../workbench/ui/menus.py" line="101"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="102"/>
+        <location filename="../../workbench/ui/menus.py" line="103"/>
         <source>&amp;System</source>
         <translation>跟随系统(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="103"/>
+        <location filename="../../workbench/ui/menus.py" line="104"/>
         <source>&amp;Light</source>
         <translation>浅色(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="104"/>
+        <location filename="../../workbench/ui/menus.py" line="105"/>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="107"/>
+        <location filename="../../workbench/ui/menus.py" line="108"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="108"/>
+        <location filename="../../workbench/ui/menus.py" line="109"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="109"/>
+        <location filename="../../workbench/ui/menus.py" line="110"/>
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="110"/>
+        <location filename="../../workbench/ui/menus.py" line="111"/>
         <source>&amp;About Attention Workbench</source>
         <translation>关于 Attention Workbench(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="136"/>
+        <location filename="../../workbench/ui/menus.py" line="137"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="144"/>
+        <location filename="../../workbench/ui/menus.py" line="145"/>
         <source>The documentation is the docs/ folder of the source release (attention-workbench-%1.tar.gz) and its README.md.</source>
         <translation>文档位于源码发布包（attention-workbench-%1.tar.gz）的 docs/ 文件夹及其 README.md 中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="154"/>
+        <location filename="../../workbench/ui/menus.py" line="155"/>
         <source>About Attention Workbench</source>
         <translation>关于 Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="157"/>
+        <location filename="../../workbench/ui/menus.py" line="158"/>
         <source>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;Measures LLM servers behind OpenAI-compatible APIs: time to first token and decode speed, per request.</source>
         <translation>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;测量 OpenAI 兼容接口后的大模型服务：逐个请求的首 token 延迟与解码速度。</translation>
     </message>
@@ -1963,128 +1963,128 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="148"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="146"/>
         <source>Model of pane %1</source>
         <translation>窗格 %1 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="150"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="148"/>
         <source>Fit the prompt to pane %1&apos;s context window</source>
         <translation>将提示词长度调整到窗格 %1 的上下文窗口内</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="152"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="150"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="153"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="151"/>
         <source>Answer in pane %1</source>
         <translation>窗格 %1 中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="155"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
-        <location filename="../../workbench/ui/pane_widget.py" line="167"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="152"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="165"/>
         <source>Protocol of pane %1</source>
         <translation>窗格 %1 的协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="167"/>
         <source>OpenAI chat completions (POST /chat/completions)</source>
         <translation>OpenAI 聊天补全（POST /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="170"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="168"/>
         <source>OpenAI Responses (POST /responses)</source>
         <translation>OpenAI Responses（POST /responses）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="171"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
         <source>Anthropic Messages (POST /messages)</source>
         <translation>Anthropic Messages（POST /messages）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="176"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="174"/>
         <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
         <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="238"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="239"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="243"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="244"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="246"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="247"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="261"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="262"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="263"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="264"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="274"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="275"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="314"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="315"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="331"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="332"/>
         <source>Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 usable on %4.</source>
         <translation>显存放不下：每个设备 KV 缓存 %1 + 权重 %2，超过 %4 上可用的 %3。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="348"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="349"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="382"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="383"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="390"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="391"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -2160,47 +2160,47 @@
 <context>
     <name>ProviderController</name>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="78"/>
+        <location filename="../../workbench/ui/pane_choices.py" line="20"/>
         <source>%1, built-in</source>
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="152"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="140"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="155"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="143"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="162"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="150"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="190"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="178"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="228"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="216"/>
         <source>no key (the built-in provider)</source>
         <translation>无 Key（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="231"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="219"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="302"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="290"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="311"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="299"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -2615,28 +2615,28 @@
 <context>
     <name>ResultsView</name>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="135"/>
+        <location filename="../../workbench/ui/results_view.py" line="84"/>
         <source>Results grouping</source>
         <translation>结果分组方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="136"/>
+        <location filename="../../workbench/ui/results_view.py" line="85"/>
         <source>Per request</source>
         <translation>按请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="138"/>
+        <location filename="../../workbench/ui/results_view.py" line="87"/>
         <source>Per model and prompt length (median, p10, p90)</source>
         <translation>按模型和提示词长度（中位数、p10、p90）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="147"/>
+        <location filename="../../workbench/ui/results_view.py" line="94"/>
         <source>Results table</source>
         <translation>结果表</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="172"/>
-        <location filename="../../workbench/ui/results_view.py" line="216"/>
+        <location filename="../../workbench/ui/results_view.py" line="117"/>
+        <location filename="../../workbench/ui/results_view.py" line="158"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>
@@ -2793,194 +2793,214 @@
 <context>
     <name>SummaryPage</name>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="292"/>
-        <location filename="../../workbench/ui/summary_page.py" line="350"/>
+        <location filename="../../workbench/ui/summary_page.py" line="320"/>
+        <location filename="../../workbench/ui/summary_page.py" line="381"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="294"/>
-        <location filename="../../workbench/ui/summary_page.py" line="323"/>
+        <location filename="../../workbench/ui/summary_page.py" line="325"/>
+        <location filename="../../workbench/ui/summary_page.py" line="354"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="298"/>
+        <location filename="../../workbench/ui/summary_page.py" line="329"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="299"/>
+        <location filename="../../workbench/ui/summary_page.py" line="330"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="307"/>
+        <location filename="../../workbench/ui/summary_page.py" line="338"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="308"/>
+        <location filename="../../workbench/ui/summary_page.py" line="339"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="324"/>
+        <location filename="../../workbench/ui/summary_page.py" line="355"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="351"/>
+        <location filename="../../workbench/ui/summary_page.py" line="382"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="352"/>
+        <location filename="../../workbench/ui/summary_page.py" line="383"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="354"/>
+        <location filename="../../workbench/ui/summary_page.py" line="385"/>
         <source>TTFT ms</source>
         <translation>首 Token ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="355"/>
+        <location filename="../../workbench/ui/summary_page.py" line="386"/>
         <source>decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="356"/>
+        <location filename="../../workbench/ui/summary_page.py" line="387"/>
         <source>prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="100"/>
+        <location filename="../../workbench/ui/summary_page.py" line="111"/>
         <source>decodes %1× faster than</source>
         <translation>解码快 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="104"/>
+        <location filename="../../workbench/ui/summary_page.py" line="100"/>
+        <source>%1 and concurrency %2</source>
+        <translation>%1（并发 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="115"/>
         <source>decodes %1× slower than</source>
         <translation>解码慢 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="110"/>
+        <location filename="../../workbench/ui/summary_page.py" line="121"/>
         <source>costs %1 % less</source>
         <translation>成本低 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="112"/>
+        <location filename="../../workbench/ui/summary_page.py" line="123"/>
         <source>costs %1 % more</source>
         <translation>成本高 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="117"/>
+        <location filename="../../workbench/ui/summary_page.py" line="128"/>
         <source>about the same time to first token</source>
         <translation>首 Token 延迟大致相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="120"/>
+        <location filename="../../workbench/ui/summary_page.py" line="131"/>
         <source>first token %1× %2</source>
         <translation>首 Token %2 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="124"/>
+        <location filename="../../workbench/ui/summary_page.py" line="135"/>
         <source>sooner</source>
         <translation>快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="126"/>
+        <location filename="../../workbench/ui/summary_page.py" line="137"/>
         <source>later</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="130"/>
+        <location filename="../../workbench/ui/summary_page.py" line="141"/>
         <source>At %1 the %2 model &lt;b&gt;%3&lt;/b&gt; %4 the %5 model &lt;b&gt;%6&lt;/b&gt;</source>
         <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="145"/>
+        <location filename="../../workbench/ui/summary_page.py" line="156"/>
         <source>&lt;b&gt;%1&lt;/b&gt; failed at %2: %3 of %4 requests (%5).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时失败：%4 个请求中 %3 个失败（%5）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="178"/>
+        <location filename="../../workbench/ui/summary_page.py" line="193"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="179"/>
+        <location filename="../../workbench/ui/summary_page.py" line="194"/>
         <source>no measured requests</source>
         <translation>没有测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="181"/>
+        <location filename="../../workbench/ui/summary_page.py" line="196"/>
         <source>Prompt-length sweep: %1</source>
         <translation>提示长度扫描：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="182"/>
+        <location filename="../../workbench/ui/summary_page.py" line="197"/>
         <source>Model comparison: %1</source>
         <translation>模型对比：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="191"/>
+        <location filename="../../workbench/ui/summary_page.py" line="206"/>
         <source> (servers counted a median of %1)</source>
         <translation>（服务器统计的中位数为 %1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="195"/>
+        <location filename="../../workbench/ui/summary_page.py" line="210"/>
         <source>%1 · prompt length %2 tokens%3</source>
         <translation>%1 · 提示长度 %2 tokens%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="199"/>
+        <location filename="../../workbench/ui/summary_page.py" line="214"/>
         <source>Endpoint: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="201"/>
+        <location filename="../../workbench/ui/summary_page.py" line="216"/>
         <source>Endpoints: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="202"/>
+        <location filename="../../workbench/ui/summary_page.py" line="217"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, measured with Attention Workbench.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="241"/>
+        <location filename="../../workbench/ui/summary_page.py" line="227"/>
+        <source>Concurrency %1: medians over up to %2 request(s) per model, length and concurrency; the charts show concurrency %3. Decode tok/s excludes the time to first token. Run %4, measured with Attention Workbench.</source>
+        <translation>并发 %1：每个模型、长度和并发各取至多 %2 个请求的中位数；图表显示并发 %3。解码 tok/s 不含首 token 时间。运行 %4，由 Attention Workbench 测量。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="269"/>
         <source>Conclusion</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="290"/>
+        <location filename="../../workbench/ui/summary_page.py" line="318"/>
         <source>prompt length (tokens, log scale)</source>
         <translation>提示长度（tokens，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="353"/>
+        <location filename="../../workbench/ui/summary_page.py" line="323"/>
+        <source>%1, at concurrency %2</source>
+        <translation>%1（并发 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="384"/>
         <source>ok / failed</source>
         <translation>成功 / 失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="357"/>
+        <location filename="../../workbench/ui/summary_page.py" line="388"/>
         <source>$ / request</source>
         <translation>$ / 请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="397"/>
+        <location filename="../../workbench/ui/summary_page.py" line="396"/>
+        <source>concurrency</source>
+        <translation>并发</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="438"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="471"/>
+        <location filename="../../workbench/ui/summary_page.py" line="512"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="237"/>
+        <location filename="../../workbench/ui/summary_page.py" line="265"/>
         <source>Run a comparison of at least two models to see a conclusion.</source>
         <translation>至少对比两个模型后才能得出结论。</translation>
     </message>
@@ -2988,42 +3008,42 @@
 <context>
     <name>SummaryView</name>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="143"/>
+        <location filename="../../workbench/ui/summary_view.py" line="147"/>
         <source>Refresh from the latest results</source>
         <translation>按最新结果刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="144"/>
+        <location filename="../../workbench/ui/summary_view.py" line="148"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="145"/>
+        <location filename="../../workbench/ui/summary_view.py" line="149"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="146"/>
+        <location filename="../../workbench/ui/summary_view.py" line="150"/>
         <source>Run a comparison or a sweep: its summary appears here.</source>
         <translation>运行一次对比或扫描：摘要会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="147"/>
+        <location filename="../../workbench/ui/summary_view.py" line="151"/>
         <source>Paper</source>
         <translation>纸张</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="156"/>
+        <location filename="../../workbench/ui/summary_view.py" line="160"/>
         <source>%1 (imported from %2): TTFT median %3 ms, mean %4 ms; decode median %5 tok/s</source>
         <translation>%1（从 %2 导入）：TTFT 中位数 %3 ms，平均 %4 ms；解码中位数 %5 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="164"/>
+        <location filename="../../workbench/ui/summary_view.py" line="168"/>
         <source>Imported results, the files&apos; own aggregates (no per-request rows):</source>
         <translation>导入的结果，文件自身的汇总（没有逐请求的行）：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="199"/>
+        <location filename="../../workbench/ui/summary_view.py" line="221"/>
         <source>Export summary</source>
         <translation>导出摘要</translation>
     </message>
@@ -3099,112 +3119,112 @@
 <context>
     <name>SweepView</name>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="41"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="42"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="40"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="41"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="42"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="43"/>
         <source>Prefill speed</source>
         <translation>预填充速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="43"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="44"/>
         <source>prefill (tokens/s)</source>
         <translation>预填充（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="44"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="45"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="45"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="46"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="121"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="128"/>
         <source>Prompt lengths:</source>
         <translation>提示词长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="122"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="129"/>
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="123"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="130"/>
         <source>concurrency</source>
         <translation>并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="124"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="131"/>
         <source>Concurrency levels</source>
         <translation>并发级别</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="127"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="134"/>
         <source>Requests in flight per model; several levels (1,4,16) run in turn and the charts show concurrency on the x axis</source>
         <translation>每个模型同时进行的请求数；多个级别（1,4,16）依次运行，图表的横轴显示并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="131"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="138"/>
         <source>Run sweep</source>
         <translation>运行扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="132"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="139"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="159"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="166"/>
         <source>Concurrency: type levels from 1 to %1 separated by commas, e.g. 1,4,16.</source>
         <translation>并发：输入 1 到 %1 之间的级别，用逗号分隔，例如 1,4,16。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="269"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="317"/>
         <source>%1 (imported from %2)</source>
         <translation>%1（从 %2 导入）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="292"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="342"/>
         <source>concurrency (requests in flight, log scale)</source>
         <translation>并发（同时进行的请求数，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="294"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="344"/>
         <source>prompt tokens (log scale)</source>
         <translation>提示 tokens（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="353"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="405"/>
         <source>line: median; shaded: p10–p90 over %1 repeat(s)</source>
         <translation>线：中位数；阴影：%1 次重复的 p10–p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="357"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="409"/>
         <source>; ◇ imported: the file&apos;s own median (its mean where it has none)</source>
         <translation>；◇ 导入：文件自身的中位数（没有时为平均值）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="155"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="162"/>
         <source>Pick at least one prompt length.</source>
         <translation>请至少选择一个提示词长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="172"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="179"/>
         <source>, ETA %1 s</source>
         <translation>，预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="174"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="181"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
     </message>
