@@ -6,19 +6,16 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QTabWidget,
 )
 
-from workbench.core.csv_export import write_csv
 from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
 from workbench.core.results import RequestResult
 from workbench.core.run_events import RunFinished
@@ -42,6 +39,7 @@ from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
+from workbench.ui.window_export import WindowExport
 from workbench.ui.window_late import LateParts
 from workbench.ui.window_state import WindowState
 
@@ -54,7 +52,7 @@ PRESETS: dict[str, tuple[str, ...]] = {
 CLOCK_REFRESH_S = 0.25
 
 
-class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
+class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindow):
     """Widgets call the session and listen to it; they never touch the network or the store."""
 
     shown = Signal()
@@ -545,37 +543,6 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         if self.compare.plots is not None:
             self.compare.plots.paint(self.session.panes)
         self._show_clock()
-
-    # ---- export ----
-
-    def export_csv(self, path: str | Path) -> int:
-        """Every request the Results table shows (all the runs it holds), in its order, as the
-        run history holds it."""
-        shown = (r.request_id for r in self.results_view.shown_results())
-        return write_csv(Path(path), self.shown_runs.in_order(shown))
-
-    def export_charts(self, folder: str | Path, suffix: str = ".png") -> list[Path]:
-        charts = self.plots.charts + self.sweep_view.charts
-        self.sweep_view.flush()
-        return [c.export(Path(folder) / f"{c.name}{suffix}") for c in charts]
-
-    def _export_csv_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Export CSV"), "results.csv", "CSV (*.csv)"
-        )
-        if path:
-            count = self.export_csv(path)
-            self.statusBar().showMessage(
-                self.tr("Wrote %1 rows to %2").replace("%1", str(count)).replace("%2", path), 5000
-            )
-
-    def _export_charts_dialog(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Export charts to folder"))
-        if folder:
-            written = self.export_charts(folder, ".png") + self.export_charts(folder, ".svg")
-            self.statusBar().showMessage(
-                self.tr("Wrote %1 chart files").replace("%1", str(len(written))), 5000
-            )
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
