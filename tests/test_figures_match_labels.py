@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from gui_driver import click_run, click_tab, make_window, run_for, set_panes
+from gui_driver import click_run, click_tab, make_window, run_for, run_sweep, set_panes
 from PySide6.QtCore import Qt
 
 from workbench.ui import colors
@@ -59,3 +59,56 @@ def test_a_replay_names_the_recorded_model_in_a_pane_whose_model_was_changed_sin
     assert fourth.color == colors.pane_colors([p.target for p in window.session.panes])[3]
     ticks = window.plots.ttft_plot.getAxis("bottom")._tickLevels[0]
     assert [label for _x, label in ticks][-1].endswith("gqa+500")
+
+
+def _empty(widget: Any) -> bool:
+    """No figure, no text and no error box: nothing that could be read as a measurement."""
+    figures = [widget.figures.text(k) for k in ("ttft", "decode", "elapsed")]
+    return figures == ["–", "–", "–"] and not widget.text.toPlainText() and widget.error.isHidden()
+
+
+def test_after_a_sweep_the_compare_panes_show_no_request_the_slider_does_not_describe(
+    window, qtbot, loop
+) -> None:
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    window.prompt.slider.setFocus()
+    for _ in range(3):
+        qtbot.keyClick(window.prompt.slider, Qt.Key.Key_Right)  # 4K -> 32K
+    assert window.prompt.tokens() == 32768
+    final = run_sweep(window, qtbot, loop, lengths=(4096,), levels="1,4,16")
+    assert final.status == "finished"
+    click_tab(window, qtbot, window.tabs.widget(0))
+    assert window.prompt.tokens() == 32768
+    assert window.eta.text() == f"Run {final.run_id[:8]}: finished"  # not the clock drawn over
+    for widget in window.pane_widgets[:2]:
+        assert _empty(widget), widget.figures.text("ttft")
+    assert [list(bar.opts["height"]) for bar in window.plots._bars] == [[0.0, 0.0]] * 2
+
+
+def test_run_all_refuses_a_prompt_the_pane_says_will_not_fit_and_fit_clears_the_refusal(
+    window, qtbot, loop
+) -> None:
+    set_panes(window, ["sim-70b-gqa", "sim-falcon-7b"])  # 128K and 2K context windows
+    falcon = window.pane_widgets[1]
+    assert window.prompt.tokens() == 4096
+    assert falcon.fit.text().startswith("Will not fit: prompt 4,096 + output 32")
+    final = click_run(window, qtbot, loop)
+    assert final.status == "finished"
+    sent = window.session.load_run(final.run_id)
+    assert {r.model for r in sent} == {"sim-70b-gqa"}  # nothing went to the 2K model
+    assert window.session.panes[1].state is PaneState.REFUSED
+    assert falcon.error.isVisible()
+    assert falcon.error.text().startswith("Not sent: Will not fit: prompt 4,096")
+    assert window.pane_widgets[0].figures.text("ttft") != "–"  # the other pane ran
+
+    _click(qtbot, falcon.clamp_button)  # Fit
+    assert falcon.fit.text().startswith("Fits the 2K context window")
+    assert falcon.error.isHidden()  # no old refusal (or HTTP 400) beside "Fits"
+    assert _empty(window.pane_widgets[0])  # its figures were for the 4K prompt
+
+    final = click_run(window, qtbot, loop)
+    assert {r.model for r in window.session.load_run(final.run_id) if r.phase == "measured"} == {
+        "sim-70b-gqa",
+        "sim-falcon-7b",
+    }
+    assert window.session.panes[1].state is not PaneState.REFUSED  # sent once it fits

@@ -141,3 +141,9 @@ def test_the_kernels_tab_colours_each_variant_by_the_models_rule(qapp, loop, qtb
         loop.run_until_complete(asyncio.wait_for(view.aclose(), 15))
         view.close()
         view.deleteLater()
+
+
+def test_the_kernels_variants_take_none_of_the_first_colours_from_new_models() -> None:
+    variants = ["MHA", "MQA", "GQA", "GTA", "MLA", "GLA", "NSA", "MOBA"]
+    assert colors.variant_colors(variants) == list(colors.PALETTE[:8])
+    assert colors.model_color(LOCAL_PROVIDER, "sim-70b-mha") == colors.PALETTE[0]

@@ -1717,92 +1717,97 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="318"/>
+        <location filename="../../workbench/ui/main_window.py" line="332"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="489"/>
+        <location filename="../../workbench/ui/main_window.py" line="521"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="491"/>
+        <location filename="../../workbench/ui/main_window.py" line="523"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="492"/>
+        <location filename="../../workbench/ui/main_window.py" line="524"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="493"/>
+        <location filename="../../workbench/ui/main_window.py" line="525"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="494"/>
+        <location filename="../../workbench/ui/main_window.py" line="526"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="495"/>
+        <location filename="../../workbench/ui/main_window.py" line="527"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="510"/>
+        <location filename="../../workbench/ui/main_window.py" line="542"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="230"/>
+        <location filename="../../workbench/ui/main_window.py" line="232"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="241"/>
+        <location filename="../../workbench/ui/main_window.py" line="243"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="298"/>
+        <location filename="../../workbench/ui/main_window.py" line="312"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="366"/>
+        <location filename="../../workbench/ui/main_window.py" line="348"/>
+        <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
+        <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="389"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="413"/>
+        <location filename="../../workbench/ui/main_window.py" line="443"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="415"/>
+        <location filename="../../workbench/ui/main_window.py" line="445"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="417"/>
+        <location filename="../../workbench/ui/main_window.py" line="447"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="451"/>
+        <location filename="../../workbench/ui/main_window.py" line="481"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="455"/>
+        <location filename="../../workbench/ui/main_window.py" line="485"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="483"/>
+        <location filename="../../workbench/ui/main_window.py" line="515"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -1827,12 +1832,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="498"/>
+        <location filename="../../workbench/ui/main_window.py" line="530"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="502"/>
+        <location filename="../../workbench/ui/main_window.py" line="534"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -2064,29 +2069,34 @@
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="315"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="320"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="332"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="337"/>
         <source>Will not fit in memory: KV cache %1 + weights %2 per device, over the %3 usable on %4.</source>
         <translation>显存放不下：每个设备 KV 缓存 %1 + 权重 %2，超过 %4 上可用的 %3。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="349"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="354"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="383"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="388"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="391"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="396"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="398"/>
+        <source>Not sent: %1</source>
+        <translation>未发送：%1</translation>
     </message>
 </context>
 <context>

@@ -72,7 +72,7 @@ class ModelColors:
         for key in dict.fromkeys(keys):
             color = self._colors.get(key)
             if color is None or color in given.values():
-                color = self._free(set(given.values()))
+                color = self._free(key, set(given.values()))
                 self._colors[key] = color
                 changed = True
             given[key] = color
@@ -80,10 +80,14 @@ class ModelColors:
             self._save()
         return [given[k] for k in keys]
 
-    def _free(self, on_screen: set[str]) -> str:
+    def _free(self, key: str, on_screen: set[str]) -> str:
         """A colour no model on screen has: the first no remembered model holds, else the one
-        the fewest hold."""
-        held = list(self._colors.values())
+        the fewest hold. Variants and models count apart: never on one screen, neither takes
+        the palette's first colours from the other."""
+        variant = key.startswith(f"{VARIANT_PROVIDER}|")
+        held = [
+            c for k, c in self._colors.items() if k.startswith(f"{VARIANT_PROVIDER}|") == variant
+        ]
         choices = [c for c in PALETTE if c not in on_screen] or list(PALETTE)
         return min(choices, key=lambda c: (held.count(c), PALETTE.index(c)))
 

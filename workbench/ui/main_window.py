@@ -6,6 +6,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent, QPalette
@@ -27,7 +28,7 @@ from workbench.ui.compare_tab import CompareTab
 from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
 from workbench.ui.pane_widget import PaneWidget
-from workbench.ui.panes_model import pane_key, pane_title, split_pane_key
+from workbench.ui.panes_model import PaneState, pane_key, pane_title, split_pane_key
 from workbench.ui.quiet_progress import QuietProgressBar
 from workbench.ui.reserved_tabs import ReservedTabs
 from workbench.ui.results_view import ResultsView
@@ -82,6 +83,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         self._max_tokens = 0
         self._split_once = False
         self._painted_once = False
+        self._refused: dict[int, str] = {}  # pane -> why Run all did not send its prompt
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         self.theme = Theme(app, self.settings, self)
@@ -116,7 +118,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         session.request_finished.connect(self._on_request_finished)
         session.run_finished.connect(self._on_run_finished)
         session.local_provider_ready.connect(self._on_local_ready)
-        self.prompt.changed.connect(self._refresh_context)
+        self.prompt.changed.connect(self._on_prompt_changed)
         self.history_view.replay_requested.connect(self.replay)
         self.history_view.open_requested.connect(self._show_results)
         self.history_view.imported.connect(self._add_imported)
@@ -258,6 +260,18 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
             self.preset.setCurrentIndex(self.preset.findData("custom"))
             self.set_panes(keys)
 
+    def _on_prompt_changed(self) -> None:
+        """Another prompt: figures measured with the last one leave the panes and charts."""
+        if not self.session.running:
+            self._clear_panes()
+        self._refresh_context()
+
+    def _clear_panes(self) -> None:
+        for pane in self.session.panes:
+            pane.reset()
+        self.replay_banner.hide()
+        self._paint()
+
     def _refresh_context(self) -> None:
         colors = pane_colors([p.target for p in self.session.panes])
         for widget, model, color in zip(
@@ -325,6 +339,15 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         plan = self._plan_or_say()
         if plan is None:
             return None
+        # a prompt a pane says will not fit is refused there, not sent (as the CLI refuses it)
+        panes = zip(self.pane_widgets, self.session.panes, strict=False)
+        self._refused = {i: w.fit_problem for i, (w, p) in enumerate(panes) if w.fit_problem}
+        refused = {self.session.panes[i].target for i in self._refused}
+        if len(refused) == len(plan.targets):
+            self._on_run_started(None)
+            self.statusBar().showMessage(self.tr("Nothing sent: no pane's prompt fits its model."))
+            return None
+        plan = replace(plan, targets=tuple(t for t in plan.targets if t not in refused))
         self._warn_shared_server(plan)
         self.plots.expect_tokens(plan.max_tokens)
         return self.session.start_run(plan)
@@ -373,7 +396,14 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         self.replay_banner.show()
         return task
 
-    def _on_run_started(self, plan: RunPlan) -> None:
+    def _on_run_started(self, plan: RunPlan | None) -> None:
+        for i, why in self._refused.items():
+            self.session.panes[i].reset()
+            self.session.panes[i].state, self.session.panes[i].error = PaneState.REFUSED, why
+        self._refused = {}
+        if plan is None:  # nothing was sent
+            self._paint()
+            return
         self.run_kind = plan.kind
         self.clock.start(time.perf_counter(), plan.total_requests)
         self._max_tokens = plan.max_tokens
@@ -445,6 +475,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         return self.shown_runs.measured()
 
     def _on_run_finished(self, final: RunFinished) -> None:
+        if self.run_kind == "sweep":  # its last request is no figure of the prompt shown
+            self._clear_panes()  # (first: the paint would redraw the clock over the status)
         failed = sum(1 for r in final.results if not r.warmup and not r.ok)
         name = final.run_id[:8]
         if self.run_kind == "replay":

@@ -299,6 +299,11 @@ class PaneWidget(Retranslating, QFrame):
         )
         self._style_fit(palette)
 
+    @property
+    def fit_problem(self) -> str:
+        """What will not fit (context window or memory) at the prompt shown, else ""."""
+        return self.fit.text() if self._fit_problem else ""
+
     def _style_fit(self, palette: QPalette) -> None:
         """The fit note: the error text colour when something will not fit, else muted."""
         if self._fit_problem:
@@ -389,6 +394,8 @@ class PaneWidget(Retranslating, QFrame):
             self._show_error(error_html(model.error_class, model.error))
         elif model.state == PaneState.STOPPED:
             self._show_error(self.tr("Stopped."))
+        elif model.state == PaneState.REFUSED:
+            self._show_error(self.tr("Not sent: %1").replace("%1", model.error or ""))
         else:
             self.error.hide()
 
