@@ -143,7 +143,9 @@ def test_the_kernels_tab_colours_each_variant_by_the_models_rule(qapp, loop, qtb
         view.deleteLater()
 
 
-def test_the_kernels_variants_take_none_of_the_first_colours_from_new_models() -> None:
+def test_a_variant_on_the_kernels_tab_is_the_colour_of_its_twin_in_compare() -> None:
     variants = ["MHA", "MQA", "GQA", "GTA", "MLA", "GLA", "NSA", "MOBA"]
-    assert colors.variant_colors(variants) == list(colors.PALETTE[:8])
-    assert colors.model_color(LOCAL_PROVIDER, "sim-70b-mha") == colors.PALETTE[0]
+    colours = colors.variant_colors(variants)
+    assert len(set(colours)) == 8
+    pairs = [(LOCAL_PROVIDER, f"sim-70b-{v.lower()}") for v in variants]
+    assert colors.model_colors(pairs) == colours

@@ -1,5 +1,5 @@
-"""One colour per model, everywhere (pane, badge, curves, bars, sweep, summary, PDF), and one per
-attention variant on the Kernels tab, by the same rule.
+"""One colour per model, everywhere (pane, badge, curves, bars, sweep, summary, PDF); on the
+Kernels tab an attention variant takes its built-in twin model's.
 
 A model's colour is assigned once and remembered in the data directory (`model_colors.json`
 beside the history), so it keeps its meaning across runs, sessions and the CLI's summary. A new
@@ -18,6 +18,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
+from workbench.core.plan import LOCAL_PROVIDER
 from workbench.core.results import Target
 from workbench.core.run_history import default_data_dir
 from workbench.ui.panes_model import pane_title
@@ -35,7 +36,6 @@ PALETTE = (
 )  # fmt: skip
 FILENAME = "model_colors.json"
 NO_MODEL_GREY = "#7f8c8d"  # a pane's top border before a model is chosen
-VARIANT_PROVIDER = "attention variant"  # the Kernels tab's keys, beside the models'
 
 
 def _key(provider: str, model: str) -> str:
@@ -72,7 +72,7 @@ class ModelColors:
         for key in dict.fromkeys(keys):
             color = self._colors.get(key)
             if color is None or color in given.values():
-                color = self._free(key, set(given.values()))
+                color = self._free(set(given.values()))
                 self._colors[key] = color
                 changed = True
             given[key] = color
@@ -80,14 +80,10 @@ class ModelColors:
             self._save()
         return [given[k] for k in keys]
 
-    def _free(self, key: str, on_screen: set[str]) -> str:
+    def _free(self, on_screen: set[str]) -> str:
         """A colour no model on screen has: the first no remembered model holds, else the one
-        the fewest hold. Variants and models count apart: never on one screen, neither takes
-        the palette's first colours from the other."""
-        variant = key.startswith(f"{VARIANT_PROVIDER}|")
-        held = [
-            c for k, c in self._colors.items() if k.startswith(f"{VARIANT_PROVIDER}|") == variant
-        ]
+        the fewest hold."""
+        held = list(self._colors.values())
         choices = [c for c in PALETTE if c not in on_screen] or list(PALETTE)
         return min(choices, key=lambda c: (held.count(c), PALETTE.index(c)))
 
@@ -130,5 +126,7 @@ def pane_colors(targets: Sequence[Target | None]) -> list[str]:
 
 
 def variant_colors(variants: Sequence[str]) -> list[str]:
-    """The Kernels tab's colour of each attention variant (MHA, GQA, ...), by the models' rule."""
-    return model_colors([(VARIANT_PROVIDER, v.upper()) for v in variants])
+    """The Kernels tab's colour of each attention variant (MHA, GQA, ...): its built-in 70B
+    twin's (kernels_bridge/shape_sets.py names them sim-70b-<variant>), so MHA on the Kernels
+    tab is sim-70b-mha's colour in Compare, the Sweep and the Summary."""
+    return model_colors([(LOCAL_PROVIDER, f"sim-70b-{v.lower()}") for v in variants])
