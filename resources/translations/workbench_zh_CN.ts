@@ -1339,62 +1339,62 @@
 <context>
     <name>KernelCharts</name>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="114"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="107"/>
         <source>KV length (tokens)</source>
         <translation>KV 长度（Token）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="112"/>
         <source>µs (log)</source>
         <translation>µs（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="115"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="108"/>
         <source>GB/s (log)</source>
         <translation>GB/s（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="109"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="102"/>
         <source>KV cache bytes per token (one layer)</source>
         <translation>每 Token KV 缓存字节数（单层）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="116"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="109"/>
         <source>bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="100"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="93"/>
         <source> — CPU (wall-clock)</source>
         <translation> — CPU（墙钟时间）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="104"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="97"/>
         <source>Latency per decode step%1</source>
         <translation>每步解码延迟%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="122"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="115"/>
         <source>µs (log); dashed: %1 roofline</source>
         <translation>µs（对数）；虚线：%1 的 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="107"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="100"/>
         <source>Achieved bandwidth%1</source>
         <translation>实测带宽%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="181"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="179"/>
         <source>%1 roofline</source>
         <translation>%1 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="126"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
         <source>%1 peak %2 GB/s</source>
         <translation>%1 峰值 %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="111"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="104"/>
         <source>KV bytes per token, one layer, %1</source>
         <translation>每 Token KV 字节数（单层，%1）</translation>
     </message>
@@ -1754,122 +1754,127 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="319"/>
+        <location filename="../../workbench/ui/main_window.py" line="337"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="482"/>
+        <location filename="../../workbench/ui/main_window.py" line="519"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="484"/>
+        <location filename="../../workbench/ui/main_window.py" line="521"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="485"/>
+        <location filename="../../workbench/ui/main_window.py" line="522"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="486"/>
+        <location filename="../../workbench/ui/main_window.py" line="523"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="487"/>
+        <location filename="../../workbench/ui/main_window.py" line="524"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="488"/>
+        <location filename="../../workbench/ui/main_window.py" line="525"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="503"/>
+        <location filename="../../workbench/ui/main_window.py" line="540"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="233"/>
+        <location filename="../../workbench/ui/main_window.py" line="236"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="244"/>
+        <location filename="../../workbench/ui/main_window.py" line="247"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="299"/>
+        <location filename="../../workbench/ui/main_window.py" line="317"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="366"/>
+        <location filename="../../workbench/ui/main_window.py" line="353"/>
+        <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
+        <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="394"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="408"/>
+        <location filename="../../workbench/ui/main_window.py" line="443"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="410"/>
+        <location filename="../../workbench/ui/main_window.py" line="445"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="412"/>
+        <location filename="../../workbench/ui/main_window.py" line="447"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="444"/>
+        <location filename="../../workbench/ui/main_window.py" line="481"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="448"/>
+        <location filename="../../workbench/ui/main_window.py" line="485"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="476"/>
+        <location filename="../../workbench/ui/main_window.py" line="513"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="555"/>
+        <location filename="../../workbench/ui/window_export.py" line="43"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="560"/>
+        <location filename="../../workbench/ui/window_export.py" line="50"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="564"/>
+        <location filename="../../workbench/ui/window_export.py" line="58"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="568"/>
+        <location filename="../../workbench/ui/window_export.py" line="63"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="491"/>
+        <location filename="../../workbench/ui/main_window.py" line="528"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="495"/>
+        <location filename="../../workbench/ui/main_window.py" line="532"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -2000,135 +2005,140 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="148"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="146"/>
         <source>Model of pane %1</source>
         <translation>窗格 %1 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="150"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="148"/>
         <source>Fit the prompt to pane %1&apos;s context window</source>
         <translation>将提示词长度调整到窗格 %1 的上下文窗口内</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="152"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="150"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="153"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="151"/>
         <source>Answer in pane %1</source>
         <translation>窗格 %1 中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="155"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
-        <location filename="../../workbench/ui/pane_widget.py" line="167"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="152"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="165"/>
         <source>Protocol of pane %1</source>
         <translation>窗格 %1 的协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="167"/>
         <source>OpenAI chat completions (POST /chat/completions)</source>
         <translation>OpenAI 聊天补全（POST /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="170"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="168"/>
         <source>OpenAI Responses (POST /responses)</source>
         <translation>OpenAI Responses（POST /responses）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="171"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
         <source>Anthropic Messages (POST /messages)</source>
         <translation>Anthropic Messages（POST /messages）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="176"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="174"/>
         <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
         <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="238"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="239"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="243"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="244"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="246"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="247"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="261"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="262"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="263"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="264"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="275"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="276"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="318"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="324"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="331"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="337"/>
         <source>Will not fit in memory: %1</source>
         <translation>内存放不下：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="339"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="345"/>
         <source>; its KV cache fits: %1 per device beside %2 of weights (%3 usable)</source>
         <translation>；KV 缓存放得下：每卡 %1，另有权重 %2（可用 %3）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="353"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="359"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="387"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="393"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="395"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="401"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/pane_widget.py" line="403"/>
+        <source>Not sent: %1</source>
+        <translation>未发送：%1</translation>
     </message>
 </context>
 <context>
@@ -2657,28 +2667,28 @@
 <context>
     <name>ResultsView</name>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="83"/>
+        <location filename="../../workbench/ui/results_view.py" line="84"/>
         <source>Results grouping</source>
         <translation>结果分组方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="84"/>
+        <location filename="../../workbench/ui/results_view.py" line="85"/>
         <source>Per request</source>
         <translation>按请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="86"/>
+        <location filename="../../workbench/ui/results_view.py" line="87"/>
         <source>Per model and prompt length (median, p10, p90)</source>
         <translation>按模型和提示词长度（中位数、p10、p90）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="93"/>
+        <location filename="../../workbench/ui/results_view.py" line="94"/>
         <source>Results table</source>
         <translation>结果表</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="116"/>
-        <location filename="../../workbench/ui/results_view.py" line="150"/>
+        <location filename="../../workbench/ui/results_view.py" line="117"/>
+        <location filename="../../workbench/ui/results_view.py" line="158"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>
@@ -2845,224 +2855,244 @@
 <context>
     <name>SummaryPage</name>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="335"/>
-        <location filename="../../workbench/ui/summary_page.py" line="399"/>
+        <location filename="../../workbench/ui/summary_page.py" line="362"/>
+        <location filename="../../workbench/ui/summary_page.py" line="429"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="337"/>
-        <location filename="../../workbench/ui/summary_page.py" line="370"/>
+        <location filename="../../workbench/ui/summary_page.py" line="367"/>
+        <location filename="../../workbench/ui/summary_page.py" line="400"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="341"/>
+        <location filename="../../workbench/ui/summary_page.py" line="371"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="342"/>
+        <location filename="../../workbench/ui/summary_page.py" line="372"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="350"/>
+        <location filename="../../workbench/ui/summary_page.py" line="380"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="351"/>
+        <location filename="../../workbench/ui/summary_page.py" line="381"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="368"/>
+        <location filename="../../workbench/ui/summary_page.py" line="398"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="371"/>
+        <location filename="../../workbench/ui/summary_page.py" line="401"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="400"/>
+        <location filename="../../workbench/ui/summary_page.py" line="430"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="401"/>
+        <location filename="../../workbench/ui/summary_page.py" line="431"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="402"/>
+        <location filename="../../workbench/ui/summary_page.py" line="432"/>
         <source>ok / failed / stopped</source>
         <translation>成功 / 失败 / 停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="403"/>
+        <location filename="../../workbench/ui/summary_page.py" line="433"/>
         <source>TTFT ms</source>
         <translation>首 Token ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="404"/>
+        <location filename="../../workbench/ui/summary_page.py" line="434"/>
         <source>decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="405"/>
+        <location filename="../../workbench/ui/summary_page.py" line="435"/>
         <source>prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="101"/>
+        <location filename="../../workbench/ui/summary_page.py" line="112"/>
         <source>decodes %1× faster than</source>
         <translation>解码快 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="105"/>
+        <location filename="../../workbench/ui/summary_page.py" line="101"/>
+        <source>%1 and concurrency %2</source>
+        <translation>%1（并发 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="116"/>
         <source>decodes %1× slower than</source>
         <translation>解码慢 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="111"/>
+        <location filename="../../workbench/ui/summary_page.py" line="122"/>
         <source>costs %1 % less</source>
         <translation>成本低 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="113"/>
+        <location filename="../../workbench/ui/summary_page.py" line="124"/>
         <source>costs %1 % more</source>
         <translation>成本高 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="118"/>
+        <location filename="../../workbench/ui/summary_page.py" line="129"/>
         <source>about the same time to first token</source>
         <translation>首 Token 延迟大致相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="121"/>
+        <location filename="../../workbench/ui/summary_page.py" line="132"/>
         <source>first token %1× %2</source>
         <translation>首 Token %2 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="125"/>
+        <location filename="../../workbench/ui/summary_page.py" line="136"/>
         <source>sooner</source>
         <translation>快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="127"/>
+        <location filename="../../workbench/ui/summary_page.py" line="138"/>
         <source>later</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="131"/>
+        <location filename="../../workbench/ui/summary_page.py" line="142"/>
         <source>At %1 the %2 model &lt;b&gt;%3&lt;/b&gt; %4 the %5 model &lt;b&gt;%6&lt;/b&gt;</source>
         <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="146"/>
+        <location filename="../../workbench/ui/summary_page.py" line="157"/>
         <source>At %1 the first token came soonest from &lt;b&gt;%2&lt;/b&gt;</source>
         <translation>在 %1 时，&lt;b&gt;%2&lt;/b&gt; 的首个 token 最早到达</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="151"/>
+        <location filename="../../workbench/ui/summary_page.py" line="162"/>
         <source>; &lt;b&gt;%1&lt;/b&gt; decoded fastest</source>
         <translation>；&lt;b&gt;%1&lt;/b&gt; 解码最快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="155"/>
+        <location filename="../../workbench/ui/summary_page.py" line="166"/>
         <source>; %1 could not run (why: below)</source>
         <translation>；%1 无法运行（原因见下）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="166"/>
+        <location filename="../../workbench/ui/summary_page.py" line="177"/>
         <source>&lt;b&gt;%1&lt;/b&gt; could not run at %2: %3</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时无法运行：%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="172"/>
+        <location filename="../../workbench/ui/summary_page.py" line="183"/>
         <source>&lt;b&gt;%1&lt;/b&gt; failed at %2: %3 of %4 requests (%5).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时失败：%4 个请求中 %3 个失败（%5）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="185"/>
+        <location filename="../../workbench/ui/summary_page.py" line="196"/>
         <source>&lt;b&gt;%1&lt;/b&gt; was stopped by the user at %2: %3 of %4 requests.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时被用户停止：%4 个请求中 %3 个已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="221"/>
+        <location filename="../../workbench/ui/summary_page.py" line="235"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="222"/>
+        <location filename="../../workbench/ui/summary_page.py" line="236"/>
         <source>no measured requests</source>
         <translation>没有测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="224"/>
+        <location filename="../../workbench/ui/summary_page.py" line="238"/>
         <source>Prompt-length sweep: %1</source>
         <translation>提示长度扫描：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="225"/>
+        <location filename="../../workbench/ui/summary_page.py" line="239"/>
         <source>Model comparison: %1</source>
         <translation>模型对比：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="234"/>
+        <location filename="../../workbench/ui/summary_page.py" line="248"/>
         <source> (servers counted a median of %1)</source>
         <translation>（服务器统计的中位数为 %1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="238"/>
+        <location filename="../../workbench/ui/summary_page.py" line="252"/>
         <source>%1 · prompt length %2 tokens%3</source>
         <translation>%1 · 提示长度 %2 tokens%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="242"/>
+        <location filename="../../workbench/ui/summary_page.py" line="256"/>
         <source>Endpoint: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="244"/>
+        <location filename="../../workbench/ui/summary_page.py" line="258"/>
         <source>Endpoints: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="245"/>
+        <location filename="../../workbench/ui/summary_page.py" line="259"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, measured with Attention Workbench.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="284"/>
+        <location filename="../../workbench/ui/summary_page.py" line="269"/>
+        <source>Concurrency %1: medians over up to %2 request(s) per model, length and concurrency; the charts show concurrency %3. Decode tok/s excludes the time to first token. Run %4, measured with Attention Workbench.</source>
+        <translation>并发 %1：每个模型、长度和并发各取至多 %2 个请求的中位数；图表显示并发 %3。解码 tok/s 不含首 token 时间。运行 %4，由 Attention Workbench 测量。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="311"/>
         <source>Conclusion</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="333"/>
+        <location filename="../../workbench/ui/summary_page.py" line="360"/>
         <source>prompt length (tokens, log scale)</source>
         <translation>提示长度（tokens，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="406"/>
+        <location filename="../../workbench/ui/summary_page.py" line="365"/>
+        <source>%1, at concurrency %2</source>
+        <translation>%1（并发 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="436"/>
         <source>$ / request</source>
         <translation>$ / 请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="446"/>
+        <location filename="../../workbench/ui/summary_page.py" line="444"/>
+        <source>concurrency</source>
+        <translation>并发</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="486"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="520"/>
+        <location filename="../../workbench/ui/summary_page.py" line="560"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="280"/>
+        <location filename="../../workbench/ui/summary_page.py" line="307"/>
         <source>Run a comparison of at least two models to see a conclusion.</source>
         <translation>至少对比两个模型后才能得出结论。</translation>
     </message>

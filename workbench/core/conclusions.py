@@ -21,6 +21,7 @@ class Conclusion:
     decode_ratio: float | None  # model's decode tok/s over the baseline's
     ttft_ratio: float | None  # baseline's TTFT over the model's (>1: model answers sooner)
     cost_change: float | None  # model's cost per request relative to the baseline, -0.4 = 40 % less
+    concurrency: int = 1  # requests in flight when both were measured
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:
@@ -29,7 +30,16 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 
 def conclude(cells: Sequence[CellSummary], baseline: str | None = None) -> list[Conclusion]:
     """Compare each model with the baseline (default: the first model) at the longest prompt
-    length both have measured without errors."""
+    length both have measured without errors, at each concurrency level apart."""
+    levels = sorted({c.concurrency for c in cells})
+    return [
+        conclusion
+        for level in levels
+        for conclusion in _conclude([c for c in cells if c.concurrency == level], baseline)
+    ]
+
+
+def _conclude(cells: Sequence[CellSummary], baseline: str | None) -> list[Conclusion]:
     ok = [c for c in cells if c.n > 0]
     models = list(dict.fromkeys(c.model for c in ok))
     if len(models) < 2:
@@ -59,6 +69,7 @@ def conclude(cells: Sequence[CellSummary], baseline: str | None = None) -> list[
                 decode_ratio=_ratio(mine.median("decode_tps"), theirs.median("decode_tps")),
                 ttft_ratio=_ratio(theirs.median("ttft_ms"), mine.median("ttft_ms")),
                 cost_change=cost_change,
+                concurrency=mine.concurrency,
             )
         )
     return out

@@ -16,7 +16,7 @@ import csv
 import datetime as dt
 import os
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import TextIO
@@ -319,3 +319,18 @@ def read_csv(path: str | os.PathLike[str]) -> list[dict[str, str]]:
     """Rows of a CSV written by `write_csv` (with or without a byte-order mark)."""
     with Path(path).open(encoding="utf-8-sig", newline="") as handle:
         return list(csv.DictReader(handle))
+
+
+def write_table(
+    path: str | os.PathLike[str], header: Sequence[str], rows: Iterable[Sequence[str]]
+) -> int:
+    """A table as a view shows it (the Results table's rows per model and prompt length): its
+    header, then its rows, with write_csv's file conventions; returns the rows written."""
+    with _open_private(Path(path)) as handle:
+        writer = csv.writer(handle, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
+        writer.writerow(header)
+        count = 0
+        for row in rows:
+            writer.writerow(row)
+            count += 1
+        return count

@@ -1,4 +1,5 @@
-"""Aggregate request rows into one row per (target, prompt length): what tables and charts show."""
+"""Aggregate request rows into one row per (target, prompt length, concurrency): what tables and
+charts show. Concurrency levels are never pooled: a request at 16 in flight is not one at 1."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ class CellSummary:
     error_classes: tuple[str, ...]
     price_known: bool = True  # False when any row had no known price: cost is not summed
     stopped: int = 0  # requests the user stopped: neither in `n` nor in `errors`
+    concurrency: int = 1  # requests in flight when these were measured
 
     def median(self, figure: str) -> float | None:
         return self.figures[figure].median
@@ -56,12 +58,17 @@ class Summarizer:
     """`summarize`, one row at a time: keeps ~64 bytes per measured request, not the rows."""
 
     def __init__(self) -> None:
-        self._cells: dict[tuple[str, str, int], _Cell] = {}
+        self._cells: dict[tuple[str, str, int, int], _Cell] = {}
 
     def add(self, result: RequestResult) -> None:
         if result.warmup:
             return
-        key = (result.provider, shown_model(result), result.prompt_tokens_target or 0)
+        key = (
+            result.provider,
+            shown_model(result),
+            result.prompt_tokens_target or 0,
+            result.concurrency,
+        )
         cell = self._cells.setdefault(key, _Cell(result.attention))
         cell.price_known = cell.price_known and result.prices.known
         if result.stopped:
@@ -82,7 +89,7 @@ class Summarizer:
             cell.prompt_tokens.append(float(prompt))
 
     def cells(self) -> list[CellSummary]:
-        """One summary per (target, prompt length), shortest prompt first."""
+        """One summary per (target, prompt length, concurrency), shortest prompt first."""
         cells = [
             CellSummary(
                 provider=provider,
@@ -99,14 +106,18 @@ class Summarizer:
                 error_classes=tuple(sorted(cell.error_classes)),
                 price_known=cell.price_known,
                 stopped=cell.stopped,
+                concurrency=level,
             )
-            for (provider, model, length), cell in self._cells.items()
+            for (provider, model, length, level), cell in self._cells.items()
         ]
-        return sorted(cells, key=lambda c: (c.prompt_tokens_target, c.provider, c.model))
+        return sorted(
+            cells, key=lambda c: (c.prompt_tokens_target, c.concurrency, c.provider, c.model)
+        )
 
 
 def summarize(results: Iterable[RequestResult]) -> list[CellSummary]:
-    """Group measured (non-warm-up) rows by target and prompt length, shortest prompt first."""
+    """Group measured (non-warm-up) rows by target, prompt length and concurrency, shortest
+    prompt first."""
     summarizer = Summarizer()
     for result in results:
         summarizer.add(result)
@@ -137,15 +148,24 @@ class SummaryReport:
     models: tuple[str, ...]
     attention: dict[str, str | None]
     rows: tuple[ModelRow, ...]
-    repeats: int  # the most measured requests of any (model, length)
+    repeats: int  # the most measured requests of any (model, length, concurrency)
+    concurrency_levels: tuple[int, ...] = (1,)
 
     @property
     def is_sweep(self) -> bool:
         return len(self.prompt_lengths) > 1
 
-    def row(self, model: str, length: int) -> ModelRow | None:
+    @property
+    def charted_level(self) -> int:
+        """The concurrency the charts show: the highest measured, the load a choice is made for."""
+        return max(self.concurrency_levels, default=1)
+
+    def row(self, model: str, length: int, concurrency: int | None = None) -> ModelRow | None:
+        """The row of a model at a length and concurrency (None: the charted level)."""
+        level = self.charted_level if concurrency is None else concurrency
         for row in self.rows:
-            if row.cell.model == model and row.cell.prompt_tokens_target == length:
+            c = row.cell
+            if c.model == model and c.prompt_tokens_target == length and c.concurrency == level:
                 return row
         return None
 
@@ -186,13 +206,14 @@ def build_report(
     rank = {m: i for i, m in enumerate(models)}
     ordered = sorted(
         summarize(measured) if cells is None else cells,
-        key=lambda c: (rank[c.model], c.prompt_tokens_target, c.provider),
+        key=lambda c: (rank[c.model], c.prompt_tokens_target, c.concurrency, c.provider),
     )
-    by_cell: dict[tuple[str, str, int], list[RequestResult]] = {}
+    by_cell: dict[tuple[str, str, int, int], list[RequestResult]] = {}
     for r in measured:
-        by_cell.setdefault((r.provider, shown_model(r), r.prompt_tokens_target or 0), []).append(r)
+        key = (r.provider, shown_model(r), r.prompt_tokens_target or 0, r.concurrency)
+        by_cell.setdefault(key, []).append(r)
     rows = tuple(
-        ModelRow(c, _reason(by_cell[(c.provider, c.model, c.prompt_tokens_target)]))
+        ModelRow(c, _reason(by_cell[(c.provider, c.model, c.prompt_tokens_target, c.concurrency)]))
         for c in ordered
     )
     pairs = dict.fromkeys((r.provider, r.base_url) for r in measured)  # a URL parsed once
@@ -213,4 +234,5 @@ def build_report(
         },
         rows=rows,
         repeats=max((c.n + c.errors + c.stopped for c in ordered), default=0),
+        concurrency_levels=tuple(sorted({c.concurrency for c in ordered})) or (1,),
     )

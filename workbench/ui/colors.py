@@ -1,38 +1,45 @@
-"""One colour per model, everywhere (pane, badge, curves, bars, sweep, summary, PDF).
+"""One colour per model, everywhere (pane, badge, curves, bars, sweep, summary, PDF); on the
+Kernels tab an attention variant takes its built-in twin model's.
 
 A model's colour is assigned once and remembered in the data directory (`model_colors.json`
-beside the history), so it keeps its meaning across runs, sessions and the CLI's summary. A
-plain hash of the name would be stable too, but two of four models would share one of twelve
-colours about 43 % of the time; an assignment starts at the hash's slot and takes the next free
-one, so the first twelve models ever compared never share a colour, and two machines mostly agree.
+beside the history), so it keeps its meaning across runs, sessions and the CLI's summary. A new
+model takes the first colour of PALETTE that no remembered model holds: the palette is in
+Glasbey order (scripts/make_palette.py), so the first models ever seen get the most distinct
+colours, and the first 32 never share one. Past that, or where an old assignment clashes, the
+models shown together are what must differ: `model_colors` gives each a colour no other model on
+screen has, keeping the remembered one unless an earlier model in the same view holds it, and
+remembers a colour it had to change.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 
+from workbench.core.plan import LOCAL_PROVIDER
+from workbench.core.results import Target
 from workbench.core.run_history import default_data_dir
+from workbench.ui.panes_model import pane_title
 
 log = logging.getLogger(__name__)
 
-# Tableau 10's hues and three more, distinct on white and on a dark chart background; no pure
-# red, which is kept for failures (hatched bars, error text).
+# 32 colours from scripts/make_palette.py: each at least 10.6 CIEDE2000 from every other, 3:1
+# contrast on the light theme's white and the dark theme's chart alike (a white badge text
+# reads on each), no greys and nothing near the failure red (hatched bars, error text)
 PALETTE = (
-    "#4e79a7", "#f28e2b", "#7f3c8d", "#76b7b2", "#59a14f", "#edc948",
-    "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#1f3a93", "#8cd17d",
+    "#9000ff", "#37a600", "#de7a0b", "#009be9", "#ff4e90", "#007a6f", "#7a6400", "#9085bc",
+    "#904e7a", "#2c64b1", "#e94eff", "#909059", "#4e6f37", "#00a67a", "#0090a6", "#6f59a6",
+    "#b18500", "#6f6fff", "#de00a6", "#b16f90", "#648500", "#006f90", "#a664bc", "#9b7a4e",
+    "#6f90d3", "#164eff", "#649059", "#008516", "#008559", "#a62cb1", "#439b90", "#909000",
 )  # fmt: skip
 FILENAME = "model_colors.json"
+NO_MODEL_GREY = "#7f8c8d"  # a pane's top border before a model is chosen
 
 
 def _key(provider: str, model: str) -> str:
     return f"{provider}|{model}"
-
-
-def _slot(key: str) -> int:
-    return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:4], "big") % len(PALETTE)
 
 
 class ModelColors:
@@ -52,20 +59,33 @@ class ModelColors:
             return {}
 
     def color(self, provider: str, model: str) -> str:
-        key = _key(provider, model)
-        known = self._colors.get(key)
-        if known is not None:
-            return known
-        self._colors = {**self._read(), **self._colors}  # another process may have assigned it
-        if key in self._colors:
-            return self._colors[key]
-        used = set(self._colors.values())
-        start = _slot(key)
-        free = [PALETTE[(start + i) % len(PALETTE)] for i in range(len(PALETTE))]
-        chosen = next((c for c in free if c not in used), PALETTE[start])
-        self._colors[key] = chosen
-        self._save()
-        return chosen
+        return self.colors([(provider, model)])[0]
+
+    def colors(self, shown: Sequence[tuple[str, str]]) -> list[str]:
+        """A colour per (provider, model) shown together, no two models alike (one model shown
+        twice keeps one colour)."""
+        keys = [_key(*pair) for pair in shown]
+        if any(k not in self._colors for k in keys):  # another process may have assigned it
+            self._colors = {**self._read(), **self._colors}
+        given: dict[str, str] = {}
+        changed = False
+        for key in dict.fromkeys(keys):
+            color = self._colors.get(key)
+            if color is None or color in given.values():
+                color = self._free(set(given.values()))
+                self._colors[key] = color
+                changed = True
+            given[key] = color
+        if changed:
+            self._save()
+        return [given[k] for k in keys]
+
+    def _free(self, on_screen: set[str]) -> str:
+        """A colour no model on screen has: the first no remembered model holds, else the one
+        the fewest hold."""
+        held = list(self._colors.values())
+        choices = [c for c in PALETTE if c not in on_screen] or list(PALETTE)
+        return min(choices, key=lambda c: (held.count(c), PALETTE.index(c)))
 
     def _save(self) -> None:
         try:
@@ -80,10 +100,33 @@ class ModelColors:
 _by_dir: dict[Path, ModelColors] = {}
 
 
-def model_color(provider: str, model: str) -> str:
-    """The colour of (provider, model), assigned on first use and then for good."""
+def _remembered() -> ModelColors:
     path = default_data_dir() / FILENAME
     colors = _by_dir.get(path)
     if colors is None:
         colors = _by_dir[path] = ModelColors(path)
-    return colors.color(provider, model)
+    return colors
+
+
+def model_colors(shown: Sequence[tuple[str, str]]) -> list[str]:
+    """The colours of the (provider, model) pairs one view shows together: all different."""
+    return _remembered().colors(shown)
+
+
+def model_color(provider: str, model: str) -> str:
+    """The colour of (provider, model) when it is the only one shown."""
+    return model_colors([(provider, model)])[0]
+
+
+def pane_colors(targets: Sequence[Target | None]) -> list[str]:
+    """The panes' colours, as their charts and headers show them (grey: no model chosen)."""
+    named = [(t.provider, pane_title(t)) for t in targets if t is not None]
+    colors = iter(model_colors(named))
+    return [NO_MODEL_GREY if t is None else next(colors) for t in targets]
+
+
+def variant_colors(variants: Sequence[str]) -> list[str]:
+    """The Kernels tab's colour of each attention variant (MHA, GQA, ...): its built-in 70B
+    twin's (kernels_bridge/shape_sets.py names them sim-70b-<variant>), so MHA on the Kernels
+    tab is sim-70b-mha's colour in Compare, the Sweep and the Summary."""
+    return model_colors([(LOCAL_PROVIDER, f"sim-70b-{v.lower()}") for v in variants])

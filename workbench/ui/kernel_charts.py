@@ -14,22 +14,14 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 from kernels_bridge.analytic import HardwareProfile
 from kernels_bridge.protocol import ResultRow
 from workbench.ui.chart_export import ExportableChart
+from workbench.ui.colors import NO_MODEL_GREY, variant_colors
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
 
 KV_CHOICES = (1024, 4096, 16384, 32768, 65536, 131072)
 BACKEND_SYMBOLS = ("o", "s", "t", "d", "x", "+")
 TITLE_SIZE = "10pt"
-# kernel variants, not models: the Kernels tab compares attention kinds on one device
-VARIANT_COLORS = {
-    "MHA": "#c0392b", "MQA": "#d35400", "GQA": "#2471a3", "GTA": "#148f77",
-    "MLA": "#7d3c98", "GLA": "#1e8449", "NSA": "#b7950b", "MOBA": "#6e2c00",
-}  # fmt: skip
 Series = dict[str, list[tuple[int, float]]]
-
-
-def variant_color(variant: str) -> str:
-    return VARIANT_COLORS.get(variant.upper(), "#566573")
 
 
 def measured_series(rows: Iterable[ResultRow], field: str) -> Series:
@@ -75,6 +67,7 @@ class KernelCharts(Retranslating, QWidget):
         self._profile: HardwareProfile | None = None
         self._cpu = False
         self._dtype = ""
+        self.colors: dict[str, str] = {}  # variant -> colour, of the last drawing
         self.kv_plot.plotItem.legend.hide()
         self.bandwidth_plot.plotItem.legend.anchor((0, 1), (0, 1), offset=(10, -10))
         ticks = [[(math.log10(n), tokens_label(n)) for n in KV_CHOICES]]
@@ -138,6 +131,9 @@ class KernelCharts(Retranslating, QWidget):
     ) -> None:
         """All three charts for the measured rows and the chosen sweep on `profile`."""
         self._profile, self._cpu = profile, cpu
+        # the variants on the three charts take their colours together, by the models' rule
+        shown = list(dict.fromkeys([*kv_bytes, *roofline, *(r.variant for r in rows)]))
+        self.colors = dict(zip(shown, variant_colors(shown), strict=True))
         xs = [math.log10(n) for n in kv_lens] or [math.log10(KV_CHOICES[0])]
         self._draw_latency(rows, roofline, xs)
         self._draw_bandwidth(rows, profile, xs)
@@ -147,14 +143,16 @@ class KernelCharts(Retranslating, QWidget):
     def export(self, folder: Path, suffix: str) -> list[Path]:
         return [c.export(folder / f"{c.name}{suffix}") for c in self.charts]
 
-    @staticmethod
-    def _draw_measured(plot: pg.PlotWidget, rows: list[ResultRow], field: str) -> None:
+    def variant_color(self, variant: str) -> str:
+        return self.colors.get(variant, NO_MODEL_GREY)
+
+    def _draw_measured(self, plot: pg.PlotWidget, rows: list[ResultRow], field: str) -> None:
         backends = sorted({r.backend for r in rows})
         series = measured_series(rows, field)
         plot.plotItem.legend.setColumnCount(2 if len(series) > 6 else 1)
         for label, points in sorted(series.items()):
             variant, _, backend = label.partition(" · ")
-            color = variant_color(variant)
+            color = self.variant_color(variant)
             symbol = BACKEND_SYMBOLS[backends.index(backend) % 6] if backend in backends else "o"
             plot.plot(
                 [math.log10(p[0]) for p in points],
@@ -177,7 +175,7 @@ class KernelCharts(Retranslating, QWidget):
             item = plot.plot(
                 [math.log10(p[0]) for p in points],
                 [p[1] for p in points],
-                pen=pg.mkPen(variant_color(variant), width=1.5, style=Qt.PenStyle.DashLine),
+                pen=pg.mkPen(self.variant_color(variant), width=1.5, style=Qt.PenStyle.DashLine),
                 name=self.tr("%1 roofline").replace("%1", variant),
             )
             # the axis title says dashed is the roofline and colours are variants: a legend
@@ -217,8 +215,8 @@ class KernelCharts(Retranslating, QWidget):
             x=list(range(len(names))),
             height=heights,
             width=0.7,
-            brushes=[pg.mkBrush(variant_color(v)) for v in names],
-            pens=[pg.mkPen(variant_color(v)) for v in names],
+            brushes=[pg.mkBrush(self.variant_color(v)) for v in names],
+            pens=[pg.mkPen(self.variant_color(v)) for v in names],
         )
         plot.addItem(bars)
         for i, h in enumerate(heights):

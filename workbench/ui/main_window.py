@@ -6,31 +6,29 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
-from pathlib import Path
+from dataclasses import replace
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QTabWidget,
 )
 
-from workbench.core.csv_export import write_csv
 from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
 from workbench.core.results import RequestResult
 from workbench.core.run_events import RunFinished
 from workbench.core.run_plan import RunPlan
 from workbench.ui.accessibility import label_fields
-from workbench.ui.colors import model_color
+from workbench.ui.colors import pane_colors
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.compare_tab import CompareTab
 from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
 from workbench.ui.pane_widget import PaneWidget
-from workbench.ui.panes_model import pane_key, pane_title, split_pane_key
+from workbench.ui.panes_model import PaneState, pane_key, pane_title, split_pane_key
 from workbench.ui.quiet_progress import QuietProgressBar
 from workbench.ui.reserved_tabs import ReservedTabs
 from workbench.ui.results_view import ResultsView
@@ -41,6 +39,7 @@ from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
+from workbench.ui.window_export import WindowExport
 from workbench.ui.window_late import LateParts
 from workbench.ui.window_state import WindowState
 
@@ -56,7 +55,7 @@ STORY_PROMPT_TOKENS = 1024 * 1024
 CLOCK_REFRESH_S = 0.25
 
 
-class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
+class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindow):
     """Widgets call the session and listen to it; they never touch the network or the store."""
 
     shown = Signal()
@@ -84,6 +83,7 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         self._clock_at = 0.0
         self._split_once = False
         self._painted_once = False
+        self._refused: dict[int, str] = {}  # pane -> why Run all did not send its prompt
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         self.theme = Theme(app, self.settings, self)
@@ -118,7 +118,7 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         session.request_finished.connect(self._on_request_finished)
         session.run_finished.connect(self._on_run_finished)
         session.local_provider_ready.connect(self._on_local_ready)
-        self.prompt.changed.connect(self._refresh_context)
+        self.prompt.changed.connect(self._on_prompt_changed)
         self.history_view.replay_requested.connect(self.replay)
         self.history_view.open_requested.connect(self._show_results)
         self.history_view.imported.connect(self._add_imported)
@@ -167,6 +167,15 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
             widget.set_choices(self.choices, key)
 
     def set_panes(self, keys: Sequence[str]) -> None:
+        self._lay_out_panes(keys)
+        self.session.set_targets([self.session.target_for(k) for k in self.pane_keys])
+        self._set_plot_panes(self.pane_keys)
+        self.replay_banner.hide()
+        self._refresh_context()
+        self._paint()  # the panes show their new models' (empty) figures at once, never old ones
+
+    def _lay_out_panes(self, keys: Sequence[str]) -> None:
+        """A pane widget per key, each picker naming its key's model (a replay's too)."""
         self.pane_keys = list(keys)[:MAX_PANES]
         while len(self.pane_widgets) < len(self.pane_keys):
             widget = PaneWidget(len(self.pane_widgets), self.session.catalog)
@@ -181,11 +190,6 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         self.pane_count.blockSignals(True)
         self.pane_count.setValue(len(self.pane_keys))
         self.pane_count.blockSignals(False)
-        self.session.set_targets([self.session.target_for(k) for k in self.pane_keys])
-        self._set_plot_panes(self.pane_keys)
-        self.replay_banner.hide()
-        self._refresh_context()
-        self._paint()  # the panes show their new models' (empty) figures at once, never old ones
 
     def apply_palette(self, palette: QPalette) -> None:
         """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
@@ -199,12 +203,11 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
     def _set_plot_panes(self, keys: Sequence[str]) -> None:
         if self.compare.plots is None:
             return  # finish_start() names the charts' panes when it makes them
-        named = []
+        titles = []
         for i, key in enumerate(keys):
-            provider, model, _ = split_pane_key(key)
             target = self.session.panes[i].target if i < len(self.session.panes) else None
-            named.append((provider, pane_title(target) if target is not None else model))
-        self.plots.set_panes([title for _, title in named], [model_color(*n) for n in named])
+            titles.append(pane_title(target) if target is not None else split_pane_key(key)[1])
+        self.plots.set_panes(titles, pane_colors([p.target for p in self.session.panes]))
 
     def apply_preset(self, name: str) -> None:
         self.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in PRESETS[name]])
@@ -261,9 +264,24 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
             self.preset.setCurrentIndex(self.preset.findData("custom"))
             self.set_panes(keys)
 
+    def _on_prompt_changed(self) -> None:
+        """Another prompt: figures measured with the last one leave the panes and charts."""
+        if not self.session.running:
+            self._clear_panes()
+        self._refresh_context()
+
+    def _clear_panes(self) -> None:
+        for pane in self.session.panes:
+            pane.reset()
+        self.replay_banner.hide()
+        self._paint()
+
     def _refresh_context(self) -> None:
-        for widget, model in zip(self.pane_widgets, self.session.panes, strict=False):
-            widget.show_context(model, self.prompt.tokens(), self.prompt.max_tokens.value())
+        colors = pane_colors([p.target for p in self.session.panes])
+        for widget, model, color in zip(
+            self.pane_widgets, self.session.panes, colors, strict=False
+        ):
+            widget.show_context(model, self.prompt.tokens(), self.prompt.max_tokens.value(), color)
 
     # ---- runs ----
 
@@ -326,6 +344,15 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         plan = self._plan_or_say()
         if plan is None:
             return None
+        # a prompt a pane says will not fit is refused there, not sent (as the CLI refuses it)
+        panes = zip(self.pane_widgets, self.session.panes, strict=False)
+        self._refused = {i: w.fit_problem for i, (w, p) in enumerate(panes) if w.fit_problem}
+        refused = {self.session.panes[i].target for i in self._refused}
+        if len(refused) == len(plan.targets):
+            self._on_run_started(None)
+            self.statusBar().showMessage(self.tr("Nothing sent: no pane's prompt fits its model."))
+            return None
+        plan = replace(plan, targets=tuple(t for t in plan.targets if t not in refused))
         self._warn_shared_server(plan)
         self.plots.expect_tokens(plan.max_tokens)
         return self.session.start_run(plan)
@@ -353,7 +380,8 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
                 for r in measured
             )
         )
-        self.pane_keys = keys
+        self._lay_out_panes(keys)  # the pickers name the recorded models, not the panes' last
+        self.preset.setCurrentIndex(self.preset.findData("custom"))
         task = self.session.start_replay(measured, speed)
         self._set_plot_panes(keys)
         self._refresh_context()
@@ -373,7 +401,14 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         self.replay_banner.show()
         return task
 
-    def _on_run_started(self, plan: RunPlan) -> None:
+    def _on_run_started(self, plan: RunPlan | None) -> None:
+        for i, why in self._refused.items():
+            self.session.panes[i].reset()
+            self.session.panes[i].state, self.session.panes[i].error = PaneState.REFUSED, why
+        self._refused = {}
+        if plan is None:  # nothing was sent
+            self._paint()
+            return
         self.run_kind = plan.kind
         self._clock_at = 0.0
         if plan.kind != "replay":
@@ -437,6 +472,8 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         return self.shown_runs.measured()
 
     def _on_run_finished(self, final: RunFinished) -> None:
+        if self.run_kind == "sweep":  # its last request is no figure of the prompt shown
+            self._clear_panes()  # (first: the paint would redraw the clock over the status)
         measured = [r for r in final.results if not r.warmup]
         failed, stopped = sum(r.failed for r in measured), sum(r.stopped for r in measured)
         name = final.run_id[:8]
@@ -536,37 +573,6 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         if self.compare.plots is not None:
             self.compare.plots.paint(self.session.panes)
         self._show_clock()
-
-    # ---- export ----
-
-    def export_csv(self, path: str | Path) -> int:
-        """Every request the Results table shows (all the runs it holds), in its order, as the
-        run history holds it."""
-        shown = (r.request_id for r in self.results_view.shown_results())
-        return write_csv(Path(path), self.shown_runs.in_order(shown))
-
-    def export_charts(self, folder: str | Path, suffix: str = ".png") -> list[Path]:
-        charts = self.plots.charts + self.sweep_view.charts
-        self.sweep_view.flush()
-        return [c.export(Path(folder) / f"{c.name}{suffix}") for c in charts]
-
-    def _export_csv_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Export CSV"), "results.csv", "CSV (*.csv)"
-        )
-        if path:
-            count = self.export_csv(path)
-            self.statusBar().showMessage(
-                self.tr("Wrote %1 rows to %2").replace("%1", str(count)).replace("%2", path), 5000
-            )
-
-    def _export_charts_dialog(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Export charts to folder"))
-        if folder:
-            written = self.export_charts(folder, ".png") + self.export_charts(folder, ".svg")
-            self.statusBar().showMessage(
-                self.tr("Wrote %1 chart files").replace("%1", str(len(written))), 5000
-            )
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -20,15 +20,13 @@ from PySide6.QtWidgets import (
 from kernels_bridge.variants import kv_bytes_per_token
 from workbench.core.catalog import Catalog, ModelInfo
 from workbench.core.memory_fit import gb, memory_fit, memory_refusal
-from workbench.ui.colors import model_color
+from workbench.ui.colors import NO_MODEL_GREY
 from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
-from workbench.ui.panes_model import PaneModel, PaneState, pane_key, pane_title, split_pane_key
+from workbench.ui.panes_model import PaneModel, PaneState, pane_key, split_pane_key
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import error_colors
-
-NO_MODEL_GREY = "#7f8c8d"  # the pane's top border before a model is chosen
 
 
 def human_bytes(n: float) -> str:
@@ -209,16 +207,19 @@ class PaneWidget(Retranslating, QFrame):
         for key, label in choices:
             self.picker.addItem(label, key)
         provider, model, _ = split_pane_key(current)
-        position = self.picker.findData(f"{provider}|{model}")
-        self.picker.setCurrentIndex(max(0, position))
+        if self.picker.findData(f"{provider}|{model}") < 0:  # a replayed run's, no longer saved
+            self.picker.addItem(f"{model}  ({provider})", f"{provider}|{model}")
+        self.picker.setCurrentIndex(self.picker.findData(f"{provider}|{model}"))
         self.picker.blockSignals(False)
 
-    def show_context(self, model: PaneModel, prompt_tokens: int, max_tokens: int) -> None:
-        """Colour, badge, KV size and what will not fit, before anything is sent."""
+    def show_context(
+        self, model: PaneModel, prompt_tokens: int, max_tokens: int, color: str = NO_MODEL_GREY
+    ) -> None:
+        """Colour (the window gives the panes theirs together: colors.pane_colors), badge, KV
+        size and what will not fit, before anything is sent."""
         target = model.target
         info = self.catalog.get(target.model.split("+", 1)[0]) if target else None
         attention = (target.attention if target else None) or (info.attention if info else "?")
-        color = model_color(target.provider, pane_title(target)) if target else NO_MODEL_GREY
         if color != self.color:
             self.color = color
             self.setStyleSheet(f"#pane {{ border-top: 4px solid {color}; }}")
@@ -301,6 +302,11 @@ class PaneWidget(Retranslating, QFrame):
             " color: palette(placeholder-text); }"
         )
         self._style_fit(palette)
+
+    @property
+    def fit_problem(self) -> str:
+        """What will not fit (context window or memory) at the prompt shown, else ""."""
+        return self.fit.text() if self._fit_problem else ""
 
     def _style_fit(self, palette: QPalette) -> None:
         """The fit note: the error text colour when something will not fit, else muted."""
@@ -393,6 +399,8 @@ class PaneWidget(Retranslating, QFrame):
             self._show_error(error_html(model.error_class, model.error))
         elif model.state == PaneState.STOPPED:
             self._show_error(self.tr("Stopped."), stopped=True)
+        elif model.state == PaneState.REFUSED:
+            self._show_error(self.tr("Not sent: %1").replace("%1", model.error or ""))
         else:
             self.error.hide()
 

@@ -42,6 +42,7 @@ class PaneState(StrEnum):
     DONE = "done"
     ERROR = "error"
     STOPPED = "stopped"
+    REFUSED = "refused"  # not sent: the pane said its prompt will not fit
 
 
 @dataclass

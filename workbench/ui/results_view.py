@@ -32,6 +32,7 @@ AGGREGATE_COLUMNS = (
     "model",
     "attention",
     "prompt",
+    "concurrency",  # each level its own row: requests 16 in flight are not pooled with 1
     "n",
     "errors",
     "ttft_ms p50",
@@ -123,15 +124,22 @@ class ResultsView(QWidget):
             return list(self.results)
         return self.requests_model.shown()
 
+    def shown_table(self) -> tuple[list[str], list[list[str]]]:
+        """The rows per model and prompt length as the table shows them: header, rows in order."""
+        model = self.aggregate_model
+        return list(model.columns), [model.text(source) for source in model.order]
+
     def set_results(self, results: Sequence[RequestResult]) -> None:
         self.results = list(results)
         self._rebuild()
 
     def _show(self, model: SortedRows) -> None:
         """The table shows `model`, sorted by the column and order its header shows."""
+        header = self.table.horizontalHeader()
         if self.table.model() is not model:
             self.table.setModel(model)
-        header = self.table.horizontalHeader()
+            # each view keeps its own sort: the same position is another column in the other
+            header.setSortIndicator(model.sort_column, model.sort_order)
         model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
 
     def _rebuild(self) -> None:
@@ -163,6 +171,7 @@ def aggregate_rows(results: Sequence[RequestResult]) -> Steps[list[list[str]]]:
             c.model,
             c.attention or "",
             str(c.prompt_tokens_target),
+            str(c.concurrency),
             str(c.n),
             str(c.errors),
             _fmt(c.figures["ttft_ms"].median, 0),

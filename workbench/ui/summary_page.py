@@ -25,7 +25,7 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPageSize, QPainter, QPen, QTex
 from workbench.core.conclusions import Conclusion, Winners, conclude, winners
 from workbench.core.memory_fit import headline
 from workbench.core.summary import ModelRow, SummaryReport
-from workbench.ui.colors import model_color
+from workbench.ui.colors import model_colors
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.summary_charts import (
     FAILED_COLOR,
@@ -93,7 +93,18 @@ def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def sentence(c: Conclusion) -> str:
+def where(length: int, concurrency: int, several_levels: bool) -> str:
+    """ "4K", or "4K and concurrency 16" where the run measured several levels."""
+    if not several_levels:
+        return tokens_label(length)
+    return (
+        translate("SummaryPage", "%1 and concurrency %2")
+        .replace("%1", tokens_label(length))
+        .replace("%2", str(concurrency))
+    )
+
+
+def sentence(c: Conclusion, several_levels: bool = False) -> str:
     """One conclusion in words, model names in bold (rich text)."""
     speed = ""
     if c.decode_ratio is not None:
@@ -129,7 +140,7 @@ def sentence(c: Conclusion) -> str:
         )
     text = (
         translate("SummaryPage", "At %1 the %2 model <b>%3</b> %4 the %5 model <b>%6</b>")
-        .replace("%1", tokens_label(c.prompt_tokens))
+        .replace("%1", where(c.prompt_tokens, c.concurrency, several_levels))
         .replace("%2", c.attention or "?")
         .replace("%3", _esc(c.model))
         .replace("%4", speed)
@@ -158,33 +169,33 @@ def winners_sentence(w: Winners) -> str:
     return text + "."
 
 
-def failure_sentence(row: ModelRow) -> str:
+def failure_sentence(row: ModelRow, several_levels: bool = False) -> str:
     c = row.cell
     why = headline(row.reason) if c.n == 0 else None
     if why is not None:  # refused before sending: its KV cache would not fit
         return (
             translate("SummaryPage", "<b>%1</b> could not run at %2: %3")
             .replace("%1", _esc(c.model))
-            .replace("%2", tokens_label(c.prompt_tokens_target))
+            .replace("%2", where(c.prompt_tokens_target, c.concurrency, several_levels))
             .replace("%3", _esc(why))
         )
     return (
         translate("SummaryPage", "<b>%1</b> failed at %2: %3 of %4 requests (%5).")
         .replace("%1", _esc(c.model))
-        .replace("%2", tokens_label(c.prompt_tokens_target))
+        .replace("%2", where(c.prompt_tokens_target, c.concurrency, several_levels))
         .replace("%3", str(c.errors))
         .replace("%4", str(c.n + c.errors + c.stopped))
         .replace("%5", ", ".join(c.error_classes))
     )
 
 
-def stopped_sentence(row: ModelRow) -> str:
+def stopped_sentence(row: ModelRow, several_levels: bool = False) -> str:
     """A user's Stop is said as such: it is no failure of the model."""
     c = row.cell
     return (
         translate("SummaryPage", "<b>%1</b> was stopped by the user at %2: %3 of %4 requests.")
         .replace("%1", _esc(c.model))
-        .replace("%2", tokens_label(c.prompt_tokens_target))
+        .replace("%2", where(c.prompt_tokens_target, c.concurrency, several_levels))
         .replace("%3", str(c.stopped))
         .replace("%4", str(c.n + c.errors + c.stopped))
     )
@@ -202,18 +213,21 @@ class SummaryDocument:
     def __init__(self, report: SummaryReport, baseline: str | None = None) -> None:
         self.report = report
         self.baseline = baseline
-        self.colors = {m: self._color(m) for m in report.models}
+        self.colors = dict(
+            zip(report.models, model_colors([self._named(m) for m in report.models]), strict=True)
+        )
+        several = self.several_levels = len(report.concurrency_levels) > 1
         cells = [r.cell for r in report.rows]
         best = winners(cells)
         self.conclusions = [winners_sentence(best)] if best is not None else []
-        self.conclusions += [sentence(c) for c in conclude(cells, baseline)]
-        self.conclusions += [failure_sentence(r) for r in report.rows if r.cell.errors]
-        self.conclusions += [stopped_sentence(r) for r in report.rows if r.cell.stopped]
+        self.conclusions += [sentence(c, several) for c in conclude(cells, baseline)]
+        self.conclusions += [failure_sentence(r, several) for r in report.rows if r.cell.errors]
+        self.conclusions += [stopped_sentence(r, several) for r in report.rows if r.cell.stopped]
         self._pages: dict[str, list[list[tuple[Block, float]]]] = {}
 
-    def _color(self, model: str) -> str:
+    def _named(self, model: str) -> tuple[str, str]:
         row = next((r for r in self.report.rows if r.cell.model == model), None)
-        return model_color(row.cell.provider if row else "", model)
+        return (row.cell.provider if row else "", model)
 
     # ---- words ----
 
@@ -250,6 +264,19 @@ class SummaryDocument:
             .replace("%1", str(r.repeats))
             .replace("%2", r.run_id[:12] or "–"),
         ]
+        if self.several_levels:  # each level its own rows, never pooled; the charts show one
+            lines[2] = (
+                translate(
+                    "SummaryPage",
+                    "Concurrency %1: medians over up to %2 request(s) per model, length and "
+                    "concurrency; the charts show concurrency %3. Decode tok/s excludes the time "
+                    "to first token. Run %4, measured with Attention Workbench.",
+                )
+                .replace("%1", ", ".join(str(n) for n in r.concurrency_levels))
+                .replace("%2", str(r.repeats))
+                .replace("%3", str(r.charted_level))
+                .replace("%4", r.run_id[:12] or "–")
+            )
         return lines
 
     def texts(self) -> list[str]:
@@ -334,6 +361,9 @@ class SummaryDocument:
             if self.report.is_sweep
             else translate("SummaryPage", "model")
         )
+        if self.several_levels:
+            x = translate("SummaryPage", "%1, at concurrency %2").replace("%1", x)
+            x = x.replace("%2", str(self.report.charted_level))
         failed = translate("SummaryPage", "failed: %1")
         return [
             (
@@ -406,8 +436,16 @@ class SummaryDocument:
         (QT_TRANSLATE_NOOP("SummaryPage", "$ / request"), 0.14),
     )
 
+    @property
+    def columns(self) -> tuple[tuple[str, float], ...]:
+        """The table's columns: a concurrency column where the run measured several levels."""
+        if not self.several_levels:
+            return self.COLUMNS
+        level = (QT_TRANSLATE_NOOP("SummaryPage", "concurrency"), 0.1)
+        return (("model", 0.15), *self.COLUMNS[1:3], level, *self.COLUMNS[3:])
+
     def _table_header(self) -> Block:
-        names = [translate("SummaryPage", name) for name, _w in self.COLUMNS]
+        names = [translate("SummaryPage", name) for name, _w in self.columns]
 
         def paint(painter: QPainter, rect: QRectF) -> None:
             painter.setFont(font(12, bold=True))
@@ -420,7 +458,7 @@ class SummaryDocument:
 
     def _cells(self, painter: QPainter, rect: QRectF, values: list[str]) -> None:
         x = rect.left()
-        for (_name, share), value in zip(self.COLUMNS, values, strict=True):
+        for (_name, share), value in zip(self.columns, values, strict=True):
             w = rect.width() * share
             align = Qt.AlignmentFlag.AlignVCenter | (
                 Qt.AlignmentFlag.AlignLeft if x == rect.left() else Qt.AlignmentFlag.AlignRight
@@ -442,6 +480,8 @@ class SummaryDocument:
             _fmt(c.median("prefill_tps"), 0),
             _fmt(c.median("cost_usd"), 5),
         ]
+        if self.several_levels:
+            values.insert(3, str(c.concurrency))
         reason = (
             translate("SummaryPage", "Failed: %1").replace("%1", row.reason) if row.reason else ""
         )

@@ -29,7 +29,7 @@ from workbench.core.results import RequestResult
 from workbench.core.run_plan import MAX_CONCURRENCY
 from workbench.core.summary import CellSummary, shown_model
 from workbench.ui.chart_export import ExportableChart
-from workbench.ui.colors import model_color
+from workbench.ui.colors import model_colors
 from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.sliced import LARGE, Latest, Steps, finish, summarize_in_steps
@@ -381,7 +381,7 @@ class SweepView(Retranslating, QWidget):
         # the panes' order, then any other model as it first finished
         models = list(dict.fromkeys([*self.order, *(r.model for r in self.results)]))
         models = [m for m in models if m in providers]
-        colors = {m: model_color(providers[m], m) for m in models}
+        colors = dict(zip(models, model_colors([(providers[m], m) for m in models]), strict=True))
         cells = self._summarised()[1]
         shown = {shown_model(r): r.model for r in self.results}  # a cell's model -> the row's
         repeats = max((c.n + c.errors for _x, c in cells), default=0)

@@ -1,0 +1,114 @@
+"""Every figure on screen belongs to what it is labelled (issue 25, items 4 and 6): a replay
+shows the recorded models' names with the recorded data, and the Compare panes never show
+figures of a prompt other than the one their slider and notes describe. The real window on the
+built-in provider, clicked as a presenter does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from gui_driver import click_run, click_tab, make_window, run_for, run_sweep, set_panes
+from PySide6.QtCore import Qt
+
+from workbench.ui import colors
+from workbench.ui.compare_controller import LOCAL_PROVIDER
+from workbench.ui.panes_model import PaneState
+
+
+@pytest.fixture
+def window(qapp, loop, tmp_path):
+    win = make_window(loop, tmp_path)
+    yield win
+    win.close()
+    loop.run_until_complete(win.session.close())
+
+
+def _click(qtbot: Any, widget: Any, pos: Any = None) -> None:
+    if pos is None:
+        qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
+    else:
+        qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=pos)
+
+
+def test_a_replay_names_the_recorded_model_in_a_pane_whose_model_was_changed_since(
+    window, qtbot, loop
+) -> None:
+    recorded = ["sim-70b-mha", "sim-70b-gqa", "sim-70b-mla", "sim-70b-gqa+500"]
+    set_panes(window, recorded)
+    click_run(window, qtbot, loop)
+    fourth = window.pane_widgets[3]
+    assert fourth.picker.currentText().startswith("sim-70b-gqa+500")
+    assert fourth.error.isVisible()
+    fourth.picker.setFocus()
+    qtbot.keyClick(fourth.picker, Qt.Key.Key_Up)  # the presenter picks another model
+    assert fourth.picker.currentData() == f"{LOCAL_PROVIDER}|sim-70b-gla"
+    assert window.session.panes[3].target.model == "sim-70b-gla"
+    assert not fourth.error.isVisible()
+
+    click_tab(window, qtbot, window.history_view)
+    table = window.history_view.table
+    _click(qtbot, table.viewport(), table.visualRect(table.model().index(0, 0)).center())
+    _click(qtbot, window.history_view.replay_button)
+    run_for(loop, window.session._task)
+
+    assert [w.picker.currentText().split()[0] for w in window.pane_widgets[:4]] == recorded
+    assert fourth.picker.currentData() == f"{LOCAL_PROVIDER}|sim-70b-gqa+500"
+    assert window.session.panes[3].state is PaneState.ERROR
+    assert fourth.error.isVisible() and "500" in fourth.error.text()
+    assert fourth.color == colors.pane_colors([p.target for p in window.session.panes])[3]
+    ticks = window.plots.ttft_plot.getAxis("bottom")._tickLevels[0]
+    assert [label for _x, label in ticks][-1].endswith("gqa+500")
+
+
+def _empty(widget: Any) -> bool:
+    """No figure, no text and no error box: nothing that could be read as a measurement."""
+    figures = [widget.figures.text(k) for k in ("ttft", "decode", "elapsed")]
+    return figures == ["–", "–", "–"] and not widget.text.toPlainText() and widget.error.isHidden()
+
+
+def test_after_a_sweep_the_compare_panes_show_no_request_the_slider_does_not_describe(
+    window, qtbot, loop
+) -> None:
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    window.prompt.slider.setFocus()
+    for _ in range(3):
+        qtbot.keyClick(window.prompt.slider, Qt.Key.Key_Right)  # 4K -> 32K
+    assert window.prompt.tokens() == 32768
+    final = run_sweep(window, qtbot, loop, lengths=(4096,), levels="1,4,16")
+    assert final.status == "finished"
+    click_tab(window, qtbot, window.tabs.widget(0))
+    assert window.prompt.tokens() == 32768
+    assert window.eta.text() == f"Run {final.run_id[:8]}: finished"  # not the clock drawn over
+    for widget in window.pane_widgets[:2]:
+        assert _empty(widget), widget.figures.text("ttft")
+    assert [list(bar.opts["height"]) for bar in window.plots._bars] == [[0.0, 0.0]] * 2
+
+
+def test_run_all_refuses_a_prompt_the_pane_says_will_not_fit_and_fit_clears_the_refusal(
+    window, qtbot, loop
+) -> None:
+    set_panes(window, ["sim-70b-gqa", "sim-falcon-7b"])  # 128K and 2K context windows
+    falcon = window.pane_widgets[1]
+    assert window.prompt.tokens() == 4096
+    assert falcon.fit.text().startswith("Will not fit: prompt 4,096 + output 32")
+    final = click_run(window, qtbot, loop)
+    assert final.status == "finished"
+    sent = window.session.load_run(final.run_id)
+    assert {r.model for r in sent} == {"sim-70b-gqa"}  # nothing went to the 2K model
+    assert window.session.panes[1].state is PaneState.REFUSED
+    assert falcon.error.isVisible()
+    assert falcon.error.text().startswith("Not sent: Will not fit: prompt 4,096")
+    assert window.pane_widgets[0].figures.text("ttft") != "–"  # the other pane ran
+
+    _click(qtbot, falcon.clamp_button)  # Fit
+    assert falcon.fit.text().startswith("Fits the 2K context window")
+    assert falcon.error.isHidden()  # no old refusal (or HTTP 400) beside "Fits"
+    assert _empty(window.pane_widgets[0])  # its figures were for the 4K prompt
+
+    final = click_run(window, qtbot, loop)
+    assert {r.model for r in window.session.load_run(final.run_id) if r.phase == "measured"} == {
+        "sim-70b-gqa",
+        "sim-falcon-7b",
+    }
+    assert window.session.panes[1].state is not PaneState.REFUSED  # sent once it fits
