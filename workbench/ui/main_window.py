@@ -344,9 +344,11 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         plan = self._plan_or_say()
         if plan is None:
             return None
-        # a prompt a pane says will not fit is refused there, not sent (as the CLI refuses it)
+        # a prompt over a pane's context window is refused there, not sent (as the CLI refuses it)
         panes = zip(self.pane_widgets, self.session.panes, strict=False)
-        self._refused = {i: w.fit_problem for i, (w, p) in enumerate(panes) if w.fit_problem}
+        self._refused = {
+            i: w.context_refusal for i, (w, p) in enumerate(panes) if w.context_refusal
+        }
         refused = {self.session.panes[i].target for i in self._refused}
         if len(refused) == len(plan.targets):
             self._on_run_started(None)

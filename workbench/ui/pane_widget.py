@@ -90,6 +90,9 @@ class PaneWidget(Retranslating, QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.color = ""
         self._fit_problem = False
+        # over the context window: Run all refuses it here (a memory refusal is the plan's, and
+        # becomes a row the Summary explains)
+        self.context_refusal = ""
         self.clamp_to: int | None = None
         self.picker = QComboBox()
         self.picker.setObjectName("modelPicker")
@@ -248,7 +251,7 @@ class PaneWidget(Retranslating, QFrame):
         window = (target.context_window if target else None) or (
             info.context_window if info else None
         )
-        problem = self._context_problem(prompt_tokens, max_tokens, window)
+        problem = self.context_refusal = self._context_problem(prompt_tokens, max_tokens, window)
         problem = problem or self._memory_problem(info, prompt_tokens, max_tokens)
         if bool(problem) != self._fit_problem:
             self._fit_problem = bool(problem)
@@ -302,11 +305,6 @@ class PaneWidget(Retranslating, QFrame):
             " color: palette(placeholder-text); }"
         )
         self._style_fit(palette)
-
-    @property
-    def fit_problem(self) -> str:
-        """What will not fit (context window or memory) at the prompt shown, else ""."""
-        return self.fit.text() if self._fit_problem else ""
 
     def _style_fit(self, palette: QPalette) -> None:
         """The fit note: the error text colour when something will not fit, else muted."""
