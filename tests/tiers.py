@@ -64,15 +64,52 @@ INTEGRATION_TESTS = frozenset(
         "test_bench_input.py::test_kernels_exits_3_when_rows_fail",  # the kernel worker: torch
     }
 )
+# files whose tests run the CLI (or a server) as a subprocess, each taking seconds
 SLOW_FILES = frozenset(
     {
-        "test_csv_streaming.py",
-        "test_json_docs.py",
-        "test_repository_stands_alone.py",
-        "test_route_compare.py",
         "test_attention_twins.py",
+        "test_cli.py",
+        "test_cli_conventions.py",
+        "test_cli_output.py",
+        "test_csv_streaming.py",
+        "test_doctor_protocols.py",
+        "test_fidelity.py",
+        "test_import_cli.py",
+        "test_import_special_files.py",
+        "test_json_docs.py",
+        "test_model_list_limit.py",
+        "test_one_plan.py",
+        "test_progress_display.py",
+        "test_provider_store_backups.py",
+        "test_release_metadata.py",
+        "test_repository_stands_alone.py",
         "test_result_files_fuzz.py",
+        "test_result_import.py",
+        "test_route_compare.py",
+        "test_same_server_order.py",
+        "test_send_time.py",
         "test_sse_property.py",
+        "test_summary_cli.py",
+        "test_terminal_output.py",
+        "test_unlisted_models.py",
+        "test_url_secrets.py",
+    }
+)
+# single slow tests of otherwise fast files (all parameters of each)
+SLOW_TESTS = frozenset(
+    {
+        "test_bench_input.py::test_bench_arguments_only_ever_end_in_a_clean_exit",
+        "test_doctor.py::test_cli_json_exit_codes_and_no_key_text",
+        "test_hostile_bench.py::test_bench_with_a_hostile_model_exits_3_and_keeps_the_healthy_rows",
+        "test_hostile_bench.py::test_bench_ends_a_slow_endless_stream_at_the_default_total_limit",
+        "test_hostile_bench.py::test_bench_names_the_new_address_of_a_redirecting_server",
+        "test_hostile_bench.py::test_bench_with_bad_usage_values_succeeds_with_estimated_usage",
+        "test_hostile_streams.py::test_the_doctor_survives_a_server_that_never_stops_talking",
+        "test_hostile_streams.py::test_a_slow_endless_stream_ends_at_the_default_total_limit",
+        "test_importers.py::test_random_ccswitch_db_rows_raise_only_config_import_error",
+        "test_prompts.py::test_shipped_corpus_is_what_the_generator_makes",
+        "test_providers.py::test_providers_add_list_show_export_remove",
+        "test_providers.py::test_bench_and_models_with_a_saved_provider_and_env_key",
     }
 )
 
@@ -109,8 +146,11 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         marks = file_markers(item.path)
-        if f"{item.path.name}::{item.originalname}" in INTEGRATION_TESTS:  # type: ignore[attr-defined]
+        node = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
+        if node in INTEGRATION_TESTS:
             marks.add("integration")
+        if node in SLOW_TESTS:
+            marks.add("slow")
         if GUI_FIXTURES & set(getattr(item, "fixturenames", ())):
             marks.add("gui")
         for name in sorted(marks):
