@@ -33,6 +33,6 @@ def test_the_architecture_page_names_each_contracts_modules() -> None:
         named = set(re.findall(r"`([A-Za-z0-9_.]+)`", text))
         modules = [*contract["source_modules"], *contract["forbidden_modules"]]
         missing = [m for m in modules if m not in named]
-        assert not missing, f"docs/architecture.md's {contract['id']} bullet does not name {missing}"
+        assert not missing, f"architecture.md's {contract['id']} bullet does not name {missing}"
         direct_only = bool(contract.get("allow_indirect_imports"))
         assert ("themselves" in text) == direct_only, contract["id"]
