@@ -28,7 +28,10 @@ def test_a_file_the_expression_leaves_out_is_not_imported(
     """The fast tier collects without torch: an integration file is never imported."""
     monkeypatch.setattr(tiers, "INTEGRATION_FILES", frozenset({"test_needs_torch.py"}))
     pytester.makeconftest("from tiers import pytest_collection_modifyitems, pytest_ignore_collect")
-    pytester.makeini("[pytest]\nmarkers =\n    gui\n    integration\n    slow\n")
+    pytester.makeini(
+        "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
+        "markers =\n    gui\n    integration\n    slow\n"
+    )
     pytester.makepyfile(
         test_needs_torch="import not_installed_anywhere\n\ndef test_kernel():\n    pass\n",
         test_plain="def test_fast():\n    pass\n\ndef test_window(qtbot_like=None):\n    pass\n",
