@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CLI_PAGE = ROOT / "docs" / "cli.md"
 CSV_PAGE = ROOT / "docs" / "csv.md"
 REGENERATE = "python scripts/gen_docs.py"
-WIDTH = "100"  # the usage lines' width: fixed, so the page does not depend on the terminal
+WIDTH = "100"  # argparse's width: fixed, so the page does not depend on the terminal
 
 
 @contextlib.contextmanager
@@ -89,7 +89,8 @@ def _section(parser: argparse.ArgumentParser, command: str, summary: str) -> lis
     about = parser.description or summary
     if about:
         lines += [_cell(about), ""]
-    lines += ["```text", parser.format_usage().strip(), "```", ""]
+    # no usage line: argparse words and wraps it differently from one Python to the next, and the
+    # table below says the same
     rows = _option_rows(parser)
     if rows:
         lines += ["| option | value | meaning |", "| --- | --- | --- |", *rows, ""]
