@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The release as a user meets it: build the wheel and the sdist, install the wheel into a fresh
-# venv outside the checkout (and with pipx, as the README shows), and run the app from a folder
+# venv outside the checkout (and with pipx, as docs/install.md shows), and run the app from a folder
 # that is not the checkout. Fails on any error, on a deprecation warning from the build, or when
 # the installed app imports anything from this checkout.
 #   scripts/check_release.sh            # .ci/run runs it after the tests; about 1-2 minutes
@@ -85,7 +85,7 @@ set -e
 [ "$code" -eq 2 ] && grep -q "cannot open the window" launcher.err ||
     { cat launcher.err; fail "attention-workbench with no display exited $code"; }
 
-say "pipx install of the wheel (the README's line)"
+say "pipx install of the wheel (docs/install.md's line)"
 "$python" -m venv "$work/pipx-tool"
 "$work/pipx-tool/bin/python" -m pip install -q pipx
 PIPX_HOME="$work/pipx" PIPX_BIN_DIR="$work/pipx-bin" "$work/pipx-tool/bin/pipx" install -q "$repo/$wheel" >/dev/null

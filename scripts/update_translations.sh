@@ -4,6 +4,8 @@
 # Translators edit resources/translations/workbench_zh_CN.ts (Qt Linguist or any editor).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# the UI, and the core texts it shows translated (marked with workbench.core.i18n.QT_TRANSLATE_NOOP)
-.venv/bin/pyside6-lupdate workbench/ui/*.py workbench/core/error_messages.py workbench/core/doctor/messages.py workbench/core/providers.py -ts resources/translations/workbench_zh_CN.ts -no-obsolete
+# every module that marks strings (the UI's self.tr, and the core texts it shows translated,
+# marked with workbench.core.i18n.QT_TRANSLATE_NOOP), found by scripts/translation_sources.py
+mapfile -t sources < <(.venv/bin/python scripts/translation_sources.py)
+.venv/bin/pyside6-lupdate "${sources[@]}" -ts resources/translations/workbench_zh_CN.ts -no-obsolete
 .venv/bin/pyside6-lrelease resources/translations/workbench_zh_CN.ts -qm resources/translations/workbench_zh_CN.qm

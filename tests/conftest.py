@@ -15,6 +15,9 @@ from skip_policy import (  # noqa: F401  (pytest finds hooks by their names in t
     pytest_runtest_makereport,
 )
 
+# The tiers (gui, integration, slow) of `scripts/test.sh --fast`: decided in tiers.py.
+from tiers import pytest_collection_modifyitems, pytest_ignore_collect  # noqa: F401
+
 
 @pytest.fixture(autouse=True)
 def _isolated_data_dir(tmp_path, monkeypatch):

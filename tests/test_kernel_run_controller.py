@@ -65,11 +65,11 @@ def tiny_job(job_id: str, iters: int = 2, kv: tuple[int, ...] = (32, 48)) -> Run
     )
 
 
-async def _until_running(controller: KernelRunController, timeout: float = 30) -> None:
+async def _until_running(heard: Heard, timeout: float = 30) -> None:
+    """Until the worker announces its first combination: it is timing that (endless) one now."""
     async with asyncio.timeout(timeout):
-        while controller.job is None:
+        while not heard.progress:
             await asyncio.sleep(0.02)
-    await asyncio.sleep(0.3)  # inside the first (endless) combination
 
 
 async def test_a_sweep_hands_every_row_to_the_listener_and_the_worker_is_reused() -> None:
@@ -100,7 +100,7 @@ async def test_a_killed_worker_fails_the_job_as_a_classified_crash_and_restarts(
         async with asyncio.timeout(90):
             await controller.ensure_worker(HERE)
             run = asyncio.ensure_future(controller.run(tiny_job("endless", iters=1_000_000)))
-            await _until_running(controller)
+            await _until_running(heard)
             assert controller.client is not None and controller.client.pid is not None
             os.kill(controller.client.pid, signal.SIGKILL)
             assert await run == "failed"
@@ -122,7 +122,7 @@ async def test_cancel_ends_a_running_job_within_a_second() -> None:
         async with asyncio.timeout(90):
             await controller.ensure_worker(HERE)
             run = asyncio.ensure_future(controller.run(tiny_job("endless", iters=1_000_000)))
-            await _until_running(controller)
+            await _until_running(heard)
             start = time.perf_counter()
             await controller.cancel()
             assert await run == "cancelled"

@@ -170,8 +170,8 @@ def test_cancel_mid_job_ends_within_a_second(view: KernelsView, loop: qasync.QEv
     assert task is not None
 
     async def cancel_when_timing() -> float:
+        # "0 of N": the worker announced its first combination and is timing it now
         await _until(lambda: view.job is not None and view.progress_label.text().startswith("0 of"))
-        await asyncio.sleep(0.3)
         start = time.perf_counter()
         view.cancel_button.click()
         await task
@@ -192,7 +192,6 @@ def test_killed_worker_is_reported_and_the_next_run_restarts_it(
 
     async def kill_mid_job() -> str:
         await _until(lambda: view.job is not None and view.progress_label.text().startswith("0 of"))
-        await asyncio.sleep(0.2)
         assert view.client is not None and view.client.pid is not None
         os.kill(view.client.pid, signal.SIGKILL)
         return await task  # type: ignore[return-value]
@@ -302,8 +301,11 @@ def test_clicking_run_fills_the_table_and_clicking_cancel_stops_the_next_run(
 
     view.iters.setValue(1_000_000)
     qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
-    _run(loop, _until(lambda: view.job is not None))
-    _run(loop, asyncio.sleep(0.3))
+
+    def timing() -> bool:  # the worker announced its first combination ("0 of N")
+        return view.job is not None and view.progress_label.text().startswith("0 of")
+
+    _run(loop, _until(timing))
     start = time.perf_counter()
     qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
     _run(loop, _until(lambda: not view.running, timeout=5))

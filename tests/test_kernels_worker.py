@@ -80,7 +80,6 @@ async def test_lifecycle_job_cancel_kill_restart():
     async with asyncio.timeout(30):
         while not isinstance(await client.next_event(), Progress):
             pass  # the worker now times the first row: 100000 launches, unless cancelled
-    await asyncio.sleep(0.3)
     t0 = time.monotonic()
     await client.cancel("long")
     events = await collect(client, timeout=10)
@@ -89,7 +88,9 @@ async def test_lifecycle_job_cancel_kill_restart():
 
     # killed mid-job: reported with its exit code, then restartable
     await client.run(tiny_run("doomed", iters=100000, kv=(32,)))
-    await asyncio.sleep(0.3)
+    async with asyncio.timeout(30):
+        while not isinstance(await client.next_event(), Progress):
+            pass  # mid-job now: timing its first row
     assert client.pid is not None
     os.kill(client.pid, signal.SIGKILL)
     events = await collect(client, timeout=15)

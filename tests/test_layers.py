@@ -1,4 +1,4 @@
-"""The README's layout section and the import-linter contracts say the same thing."""
+"""docs/architecture.md's "Layers" section and the import-linter contracts say the same thing."""
 
 from __future__ import annotations
 
@@ -15,24 +15,24 @@ def _contracts() -> list[dict[str, object]]:
 
 
 def _layout_bullets() -> dict[str, str]:
-    """`{contract id: its bullet's text}` from the README's "## Layout" section."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+    """`{contract id: its bullet's text}` from docs/architecture.md's "## Layers" section."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = page.split("\n## Layers\n", 1)[1].split("\n## ", 1)[0]
     bullets = re.findall(r"^- \*\*([a-z-]+)\*\*: (.*?)(?=^- |^\s*$)", section, re.M | re.S)
     return {name: " ".join(text.split()) for name, text in bullets}
 
 
-def test_readme_layout_lists_every_layer_contract_and_no_other() -> None:
+def test_the_architecture_page_lists_every_layer_contract_and_no_other() -> None:
     assert sorted(_layout_bullets()) == sorted(str(c["id"]) for c in _contracts())
 
 
-def test_readme_layout_names_each_contracts_modules() -> None:
+def test_the_architecture_page_names_each_contracts_modules() -> None:
     bullets = _layout_bullets()
     for contract in _contracts():
         text = bullets[str(contract["id"])]
         named = set(re.findall(r"`([A-Za-z0-9_.]+)`", text))
         modules = [*contract["source_modules"], *contract["forbidden_modules"]]
         missing = [m for m in modules if m not in named]
-        assert not missing, f"README's {contract['id']} bullet does not name {missing}"
+        assert not missing, f"architecture.md's {contract['id']} bullet does not name {missing}"
         direct_only = bool(contract.get("allow_indirect_imports"))
         assert ("themselves" in text) == direct_only, contract["id"]

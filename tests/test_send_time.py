@@ -212,7 +212,9 @@ async def test_an_opening_burst_does_not_starve_a_stream_already_running() -> No
     )
     try:
         streaming = asyncio.create_task(stream_chat(client, running, long_spec))
-        await asyncio.sleep(0.5)  # it is streaming now (~5 ms per token)
+        async with asyncio.timeout(30):  # until it is streaming (~5 ms per token)
+            while len(running.event_times) < 10:
+                await asyncio.sleep(0.01)
         burst_start = time.perf_counter_ns()
         rows = [e.result async for e in Runner(pool).run(plan) if isinstance(e, RequestFinished)]
         burst_end = time.perf_counter_ns()

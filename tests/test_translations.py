@@ -2,14 +2,49 @@
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 TS = ROOT / "resources" / "translations" / "workbench_zh_CN.ts"
+
+
+def _load_sources_script() -> ModuleType:
+    path = ROOT / "scripts" / "translation_sources.py"
+    spec = importlib.util.spec_from_file_location("translation_sources", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+translation_sources = _load_sources_script()
+
+
+def test_the_sources_are_every_module_that_marks_strings(tmp_path: Path) -> None:
+    found = {p.as_posix() for p in translation_sources.sources()}
+    assert {
+        "workbench/ui/main_window.py",
+        "workbench/core/error_messages.py",
+        "workbench/core/doctor/messages.py",
+        "workbench/core/providers.py",
+    } <= found
+    assert "workbench/ui/theme.py" not in found  # marks nothing
+    # a module added tomorrow is found without being listed anywhere
+    (tmp_path / "workbench" / "ui").mkdir(parents=True)
+    (tmp_path / "kernels_bridge").mkdir()
+    (tmp_path / "workbench" / "ui" / "new_tab.py").write_text('label = self.tr("New")\n')
+    (tmp_path / "workbench" / "ui" / "plain.py").write_text('label = "New"\n')
+    (tmp_path / "kernels_bridge" / "words.py").write_text('QT_TRANSLATE_NOOP("K", "x")\n')
+    assert [p.as_posix() for p in translation_sources.sources(tmp_path)] == [
+        "workbench/ui/new_tab.py",
+        "kernels_bridge/words.py",
+    ]
 
 
 def test_every_ui_string_has_a_chinese_translation(tmp_path: Path) -> None:
@@ -18,12 +53,8 @@ def test_every_ui_string_has_a_chinese_translation(tmp_path: Path) -> None:
     assert lupdate, f"pyside6-lupdate is not beside {sys.executable}: install PySide6"
     copy = tmp_path / TS.name
     shutil.copy(TS, copy)
-    sources = sorted(str(p) for p in (ROOT / "workbench" / "ui").glob("*.py"))
-    # the core texts the UI shows translated (marked with QT_TRANSLATE_NOOP)
-    sources += [
-        str(ROOT / "workbench" / "core" / name)
-        for name in ("error_messages.py", "doctor/messages.py", "providers.py")
-    ]
+    # the modules that mark strings, found as scripts/update_translations.sh finds them
+    sources = [str(ROOT / path) for path in translation_sources.sources()]
     subprocess.run(
         [str(lupdate), *sources, "-ts", str(copy), "-no-obsolete", "-silent"],
         check=True,

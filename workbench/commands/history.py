@@ -1,6 +1,6 @@
 """`workbench history list` and `workbench history show RUN`: the run history from a terminal.
 
-`--json` prints the documents README "JSON output" describes; `show` prints the same run
+`--json` prints the documents docs/json.md describes; `show` prints the same run
 document as `bench --json` (configuration, aggregates per model, row counts) plus the run's
 kind, status and times.
 """

@@ -27,7 +27,7 @@ from workbench.core.metrics import derive
 from workbench.core.results import RequestResult
 from workbench.core.secrets import redact as secrets_redact
 
-# (name, one-line description): the README's column table is generated from this.
+# (name, one-line description): docs/csv.md is generated from this (scripts/gen_docs.py).
 COLUMN_DOCS: tuple[tuple[str, str], ...] = (
     ("run_id", "the run (comparison, sweep or replay) this request belongs to"),
     ("request_id", "unique id of this request (a retry is a new request)"),

@@ -135,7 +135,7 @@ def compare_routes(results: Iterable[RequestResult]) -> list[LevelComparison]:
 
 
 def levels_json(levels: Iterable[LevelComparison]) -> list[dict[str, Any]]:
-    """The comparison as `bench --json --compare-route` prints it (README, "JSON output"): per
+    """The comparison as `bench --json --compare-route` prints it (docs/json.md): per
     level, each route's figures and the gateway's addition, as the text table shows them."""
     return [
         {

@@ -1,7 +1,7 @@
 """A run as one JSON document: its configuration, vLLM-named aggregates per model, row counts.
 
 `bench --json`, `bench --output DIR` (run.json) and `history show RUN --json` print the same
-document, so a script reads any of them the same way (schema in README, "JSON output").
+document, so a script reads any of them the same way (schema in docs/json.md).
 """
 
 from __future__ import annotations

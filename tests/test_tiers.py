@@ -1,0 +1,42 @@
+"""The tier lists of tests/tiers.py name files and tests that exist (a renamed one would drop
+back into the fast tier unnoticed), and `-m` leaves a whole listed file unimported."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import tiers
+
+pytest_plugins = ["pytester"]
+TESTS = Path(__file__).resolve().parent
+
+
+def test_every_listed_file_and_test_exists() -> None:
+    for name in tiers.GUI_FILES | tiers.INTEGRATION_FILES | tiers.SLOW_FILES:
+        assert (TESTS / name).is_file(), f"tests/tiers.py lists {name}, which is not in tests/"
+    for node in tiers.INTEGRATION_TESTS | tiers.SLOW_TESTS:
+        file, test = node.split("::")
+        source = (TESTS / file).read_text(encoding="utf-8")
+        assert re.search(rf"^(async )?def {test}\(", source, re.M), f"no test {node}"
+
+
+def test_a_file_the_expression_leaves_out_is_not_imported(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fast tier collects without torch: an integration file is never imported."""
+    monkeypatch.setattr(tiers, "INTEGRATION_FILES", frozenset({"test_needs_torch.py"}))
+    pytester.makeconftest("from tiers import pytest_collection_modifyitems, pytest_ignore_collect")
+    pytester.makeini(
+        "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
+        "markers =\n    gui\n    integration\n    slow\n"
+    )
+    pytester.makepyfile(
+        test_needs_torch="import not_installed_anywhere\n\ndef test_kernel():\n    pass\n",
+        test_plain="def test_fast():\n    pass\n\ndef test_window(qtbot_like=None):\n    pass\n",
+    )
+    fast = pytester.runpytest_inprocess("-m", "not gui and not integration and not slow")
+    fast.assert_outcomes(passed=2)
+    whole = pytester.runpytest_inprocess()
+    assert "not_installed_anywhere" in whole.stdout.str()  # the whole suite does import it

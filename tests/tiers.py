@@ -1,0 +1,165 @@
+"""The suite's tiers: which tests are `gui`, `integration` or `slow`, decided here, in one place.
+
+- gui: the test uses a Qt fixture (qtbot, qapp, loop), or its file opens the app in a process
+  (GUI_FILES).
+- integration: the test's file needs what the fast tier does not install or start: torch and
+  Triton (the kernel worker), Ray, the LiteLLM and transformers venvs (INTEGRATION_FILES).
+- slow: a file whose tests take seconds each (SLOW_FILES), beside tests marked by hand.
+
+`scripts/test.sh --fast` runs `-m "not gui and not integration and not slow"`; `scripts/test.sh`
+alone runs every tier. A file every test of which a `-m` expression leaves out is not even
+imported (`pytest_ignore_collect`), so the fast tier needs no torch, ray or extra venv to collect.
+Deselected tests are not skipped ones: tests/skip_policy.py does not see them.
+tests/conftest.py imports these hooks; the markers are registered in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _pytest.mark.expression import Expression
+
+GUI_FIXTURES = frozenset({"qtbot", "qapp", "loop"})
+# files that open the app or Qt in a child process, with no Qt fixture in this one
+GUI_FILES = frozenset(
+    {
+        "test_cold_start.py",
+        "test_desktop_entry.py",
+        "test_qt_feature_scan.py",
+        "test_qt_sanity.py",
+        "test_selftest.py",
+        "test_single_instance.py",
+    }
+)
+INTEGRATION_FILES = frozenset(
+    {
+        "test_cluster.py",  # a real local Ray cluster
+        "test_gateway_answers.py",  # a real LiteLLM proxy
+        "test_gateway_cooldown.py",
+        "test_calibration_rows.py",
+        "test_litellm_conformance.py",
+        "test_litellm_protocols.py",
+        "test_litellm_proxy_helper.py",
+        "test_local_protocols_litellm.py",
+        "test_protocols_end_to_end.py",
+        "test_workers.py",
+        "test_transformers_serve.py",  # a real `transformers serve`
+        "test_kernels_gpu.py",  # torch and Triton: the kernel worker
+        "test_kernels_reference.py",
+        "test_kernels_triton.py",
+        "test_kernels_worker.py",
+        "test_kernels_protocol.py",
+        "test_kernel_run_controller.py",
+        "test_kernel_preset.py",
+        "test_measured_timing.py",
+        "test_worker_security.py",
+        "test_decode_span.py",
+        "test_stream_reading.py",
+    }
+)
+# single tests of otherwise fast files, by node id (file::name)
+INTEGRATION_TESTS = frozenset(
+    {
+        "test_bench_input.py::test_kernels_exits_3_when_rows_fail",  # the kernel worker: torch
+    }
+)
+# files whose tests run the CLI (or a server) as a subprocess, each taking seconds
+SLOW_FILES = frozenset(
+    {
+        "test_attention_twins.py",
+        "test_cli.py",
+        "test_cli_conventions.py",
+        "test_cli_output.py",
+        "test_csv_streaming.py",
+        "test_doctor_protocols.py",
+        "test_fidelity.py",
+        "test_import_cli.py",
+        "test_import_special_files.py",
+        "test_json_docs.py",
+        "test_model_list_limit.py",
+        "test_one_plan.py",
+        "test_progress_display.py",
+        "test_provider_store_backups.py",
+        "test_release_metadata.py",
+        "test_repository_stands_alone.py",
+        "test_result_files_fuzz.py",
+        "test_result_import.py",
+        "test_route_compare.py",
+        "test_same_server_order.py",
+        "test_send_time.py",
+        "test_sse_property.py",
+        "test_summary_cli.py",
+        "test_terminal_output.py",
+        "test_unlisted_models.py",
+        "test_url_secrets.py",
+    }
+)
+# single slow tests of otherwise fast files (all parameters of each)
+SLOW_TESTS = frozenset(
+    {
+        "test_bench_input.py::test_bench_arguments_only_ever_end_in_a_clean_exit",
+        "test_doctor.py::test_cli_json_exit_codes_and_no_key_text",
+        "test_hostile_bench.py::test_bench_with_a_hostile_model_exits_3_and_keeps_the_healthy_rows",
+        "test_hostile_bench.py::test_bench_ends_a_slow_endless_stream_at_the_default_total_limit",
+        "test_hostile_bench.py::test_bench_names_the_new_address_of_a_redirecting_server",
+        "test_hostile_bench.py::test_bench_with_bad_usage_values_succeeds_with_estimated_usage",
+        "test_hostile_streams.py::test_the_doctor_survives_a_server_that_never_stops_talking",
+        "test_hostile_streams.py::test_a_slow_endless_stream_ends_at_the_default_total_limit",
+        "test_importers.py::test_random_ccswitch_db_rows_raise_only_config_import_error",
+        "test_importers.py::test_mutated_real_json_configs_raise_only_config_import_error",
+        "test_importers.py::test_random_toml_raises_only_config_import_error",
+        "test_kernels_view.py::test_importing_the_view_and_window_never_imports_torch",
+        "test_local_protocols.py::test_serve_local_process_takes_x_api_key_on_messages",
+        "test_local_server.py::test_256_concurrent_streams",
+        "test_providers.py::test_user_comments_and_layout_survive_providers_add",
+        "test_run_reliability.py::test_a_locked_history_is_waited_for_without_freezing_the_measurements",
+        "test_run_reliability.py::test_a_store_that_stays_locked_fails_the_run_loudly_and_every_sent_request_has_a_row",
+        "test_prompts.py::test_shipped_corpus_is_what_the_generator_makes",
+        "test_providers.py::test_providers_add_list_show_export_remove",
+        "test_providers.py::test_bench_and_models_with_a_saved_provider_and_env_key",
+    }
+)
+
+
+def file_markers(path: Path) -> set[str]:
+    """The markers every test of this file gets (fixture-decided ones come per test)."""
+    marks = set()
+    if path.name in GUI_FILES:
+        marks.add("gui")
+    if path.name in INTEGRATION_FILES:
+        marks.add("integration")
+    if path.name in SLOW_FILES:
+        marks.add("slow")
+    return marks
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Do not import a file whose every test the `-m` expression leaves out (its imports may
+    need what the fast tier does not install)."""
+    expression = config.getoption("markexpr")
+    marks = file_markers(collection_path)
+    if not expression or not marks or collection_path.suffix != ".py":
+        return None
+    compiled = Expression.compile(expression)
+    # a test may still add gui (by its fixtures) or slow (by hand): ignore the file only when
+    # the expression leaves it out whatever those add
+    for extra in ({""}, {"gui"}, {"slow"}, {"gui", "slow"}):
+        if compiled.evaluate(lambda name, extra=extra: name in marks | extra):  # type: ignore[misc]
+            return None
+    return True
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by these markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        marks = file_markers(item.path)
+        node = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
+        if node in INTEGRATION_TESTS:
+            marks.add("integration")
+        if node in SLOW_TESTS:
+            marks.add("slow")
+        if GUI_FIXTURES & set(getattr(item, "fixturenames", ())):
+            marks.add("gui")
+        for name in sorted(marks):
+            item.add_marker(name)
