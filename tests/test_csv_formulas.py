@@ -24,7 +24,7 @@ from scripted_server import ScriptedServer, chunk
 
 from kernels_bridge.client.jobs import write_rows_csv
 from kernels_bridge.protocol import ResultRow
-from workbench.core.csv_export import COLUMNS, write_csv
+from workbench.core.csv_export import COLUMNS, write_csv, write_table
 from workbench.core.results import RequestResult
 from workbench.core.run_history import RunStore
 
@@ -77,6 +77,17 @@ def test_a_negative_number_stays_a_number_and_text_gets_the_quote(tmp_path) -> N
     assert cells["response_id"] == "'" + HYPERLINK
     assert cells["finish_reason"] == "'" + CALC
     assert cells["model"] == "'-m"
+
+
+def test_a_table_as_shown_quotes_its_text_and_keeps_its_numbers(tmp_path) -> None:
+    """Export CSV of the Results view per model and length: formatted figures stay figures."""
+    path = tmp_path / "shown.csv"
+    rows = [["=model", "-1,234.5", "7", "–", "+cmd"], ["gqa", "-0.25", "1,024", "@x", ""]]
+    assert write_table(path, ["model", "delta", "n", "p90", "note"], rows) == 2
+    header, first, second = _cells(path)
+    assert header == ["model", "delta", "n", "p90", "note"]
+    assert first == ["'=model", "-1,234.5", "7", "–", "'+cmd"]
+    assert second == ["gqa", "-0.25", "1,024", "'@x", ""]
 
 
 def test_the_kernel_csv_quotes_text_and_keeps_numbers(tmp_path) -> None:

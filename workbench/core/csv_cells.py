@@ -15,3 +15,13 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def inert(text: str) -> str:
     """`text` with a leading single quote when a spreadsheet would take it for a formula."""
     return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def inert_shown(cell: str) -> str:
+    """A cell of a table as a view shows it: a number it formatted ("-3.5", "-1,234") stays a
+    number, any other text is made inert."""
+    try:
+        float(cell.replace(",", ""))
+    except ValueError:
+        return inert(cell)
+    return cell

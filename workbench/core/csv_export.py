@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TextIO
 from urllib.parse import urlsplit
 
-from workbench.core.csv_cells import inert
+from workbench.core.csv_cells import inert, inert_shown
 from workbench.core.metrics import derive
 from workbench.core.results import RequestResult
 from workbench.core.secrets import redact as secrets_redact
@@ -328,9 +328,9 @@ def write_table(
     header, then its rows, with write_csv's file conventions; returns the rows written."""
     with _open_private(Path(path)) as handle:
         writer = csv.writer(handle, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-        writer.writerow(header)
+        writer.writerow([inert_shown(cell) for cell in header])
         count = 0
         for row in rows:
-            writer.writerow(row)
+            writer.writerow([inert_shown(cell) for cell in row])
             count += 1
         return count
