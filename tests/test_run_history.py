@@ -41,7 +41,8 @@ EXPECTED_COLUMNS = (
     "finish_reason", "needle_found", "http_status", "error_class", "error_message", "repeat",
     "concurrency", "attempt", "warmup", "price_known",
     "usage_suspect", "phase", "route", "dispatch_ms", "response_id",
-    "protocol", "cache_creation_tokens", "reasoning_tokens",
+    "protocol", "cache_creation_tokens", "reasoning_tokens", "scheduled_s",
+    "ttft_from_scheduled_ms", "e2e_from_scheduled_ms", "slo_met",
 )  # fmt: skip
 
 
@@ -95,6 +96,8 @@ def full_result(run_id: str, **changes: object) -> RequestResult:
         protocol="anthropic",
         cache_creation_tokens=300,
         reasoning_tokens=64,
+        scheduled_s=1.25,
+        slo_met=False,
     )
     return dataclasses.replace(result, **changes)
 

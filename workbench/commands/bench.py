@@ -17,6 +17,8 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.commands.bench_load import add_load_args, with_load
+from workbench.commands.bench_models import check_model
 from workbench.commands.bench_output import (
     add_output_args,
     choose_csv,
@@ -46,12 +48,11 @@ from workbench.commands.compare_route import (
 )
 from workbench.commands.progress import ProgressDisplay, add_verbosity_args, verbosity
 from workbench.core import loop as event_loop
-from workbench.core.catalog import Catalog, load_catalog
+from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.context_fit import overflows
 from workbench.core.coordinator import ShardedRunner
 from workbench.core.csv_export import CsvWriter
-from workbench.core.doctor import suggest_models
 from workbench.core.plan import Choices, build_plan
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
 from workbench.core.results import (
@@ -115,6 +116,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_transport_arg(p)
     add_worker_args(p)
     add_compare_args(p)
+    add_load_args(p)
     p.set_defaults(func=run)
 
 
@@ -353,20 +355,10 @@ async def _routed_plan(args: argparse.Namespace, stack: AsyncExitStack) -> _Plan
     targets = []
     for route in ROUTES:
         model = route_model(args, route)
-        _check_model(found[route], model, catalog)  # a real server's unlisted id: a warning
+        check_model(found[route], model, catalog)  # a real server's unlisted id: a warning
         targets.append(route_target(found[route], model, route, catalog))
     plan = _make_plan(args, tuple(targets), "sequential")
     return (plan, dict(found.items())) if plan is not None else None
-
-
-def suggestions(model: str, endpoint: Endpoint, catalog: Catalog) -> list[str]:
-    """Ids to offer for a model the server does not list: the closest of the server's own ids;
-    only when it lists nothing, the catalog's, and never a simulated one for another server."""
-    listed = sorted(endpoint.models or ())
-    if listed:
-        return [m for m in suggest_models(model, listed) if m != model]
-    simulated = endpoint.provider == LOCAL_PROVIDER
-    return [m for m in catalog.suggest(model, n=3, simulated=simulated) if m != model]
 
 
 def _mode(args: argparse.Namespace, endpoint: Endpoint) -> Mode:
@@ -387,36 +379,10 @@ def _mode(args: argparse.Namespace, endpoint: Endpoint) -> Mode:
     return "parallel"
 
 
-def _check_model(endpoint: Endpoint, model: str, catalog: Catalog) -> bool:
-    """False (after saying so) when the built-in provider does not serve `model`; a real
-    server's unlisted id is tried anyway, with a warning."""
-    if endpoint.serves(model):
-        return True
-    hints = ", ".join(printable(h) for h in suggestions(model, endpoint, catalog))
-    mean = f" Did you mean: {hints}?" if hints else ""
-    if endpoint.provider == LOCAL_PROVIDER:  # the built-in serves exactly what it lists
-        fail(
-            f"model '{model}' is not served at {endpoint.base_url}.{mean} "
-            "(`workbench models` lists them)"
-        )
-        return False
-    listed = sorted(endpoint.models or ())
-    shown = ", ".join(printable(m) for m in listed[:8]) + (" …" if len(listed) > 8 else "")
-    print(
-        printable(
-            f"warning: model '{model}' is not on the list of {endpoint.base_url} "
-            f"(it lists {len(listed)}: {shown or 'nothing'}); trying it anyway, since some "
-            f"servers list only the models they have loaded.{mean}"
-        ),
-        file=sys.stderr,
-    )
-    return True
-
-
 def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
     """The run's plan from the flags and the endpoint; None after saying what is wrong."""
     catalog = load_catalog()
-    served = [_check_model(endpoint, m, catalog) for m in args.model]
+    served = [check_model(endpoint, m, catalog) for m in args.model]
     if not all(served):
         return None
     targets = tuple(endpoint.target(catalog, model) for model in args.model)
@@ -440,8 +406,11 @@ def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode
         retry_budget_s=args.retry_budget,
         timeouts=Timeouts(args.first_token_timeout, args.stall_timeout, args.total_timeout),
     )
+    loaded = with_load(args, choices)  # --rate, --slo
+    if loaded is None:
+        return None
     try:
-        return build_plan(targets, choices)
+        return build_plan(targets, loaded)
     except ValueError as exc:  # a saved provider's timeout out of range, say
         fail(str(exc))
         return None

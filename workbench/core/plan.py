@@ -14,11 +14,13 @@ from dataclasses import dataclass, replace
 from typing import Literal
 from urllib.parse import urlsplit
 
+from workbench.core.arrivals import ArrivalSpec
 from workbench.core.catalog import Catalog
 from workbench.core.prompts import MIN_TARGET_TOKENS
 from workbench.core.providers import ModelEntry, Protocol, Provider, default_auth
 from workbench.core.results import UNKNOWN_PRICES, Prices, Target, Timeouts
 from workbench.core.run_plan import Mode, RunPlan
+from workbench.core.slo import Objective
 
 # The built-in provider's name: its simulated models, started by the app or the CLI.
 LOCAL_PROVIDER = "local"
@@ -131,6 +133,8 @@ class Choices:
     retry_budget_s: float = 0.0
     timeouts: Timeouts = NO_CHOICE
     kind: Literal["comparison", "sweep"] | None = None  # None: sweep when several lengths
+    arrivals: ArrivalSpec | None = None  # open loop (--rate): the cells' schedule
+    slo: tuple[Objective, ...] = ()
 
 
 def build_plan(targets: Sequence[Target], choices: Choices) -> RunPlan:
@@ -162,6 +166,8 @@ def build_plan(targets: Sequence[Target], choices: Choices) -> RunPlan:
         total_timeout_s=default.total_s,
         retry_budget_s=choices.retry_budget_s,
         kind=kind,
+        arrivals=choices.arrivals,
+        slo=choices.slo,
     )
 
 

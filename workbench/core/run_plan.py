@@ -7,6 +7,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from workbench.core.arrivals import ArrivalSpec
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS
 from workbench.core.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
@@ -14,6 +15,7 @@ from workbench.core.results import (
     Target,
     Timeouts,
 )
+from workbench.core.slo import Objective
 
 Mode = Literal["parallel", "sequential"]
 # The limits of a plan (docs/reliability.md, "Runs and input"); the CLI checks its flags
@@ -57,6 +59,10 @@ class RunPlan:
     retry_budget_s: float = 0.0  # 429/503 with Retry-After are retried within this budget
     warm_connections: bool = True  # open a cell's connections before its opening burst
     kind: Literal["comparison", "sweep", "replay"] = "comparison"
+    # open loop (--rate): each cell's requests are due on this schedule instead of keeping
+    # `concurrency` in flight; repeats and concurrency do not apply (core/arrivals.py)
+    arrivals: ArrivalSpec | None = None
+    slo: tuple[Objective, ...] = ()  # each request met or missed these (core/slo.py)
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -103,6 +109,8 @@ class RunPlan:
         for name, seconds in limits:
             if seconds is not None and not (_finite(seconds) and 0 < seconds <= MAX_SECONDS):
                 return f"{name} must be more than 0 and at most {MAX_SECONDS:g} s, got {seconds!r}"
+        if self.arrivals is not None and len(self.levels) > 1:
+            return "an open-loop run (a rate) has one schedule per cell, not concurrency levels"
         budget = self.retry_budget_s
         if not (_finite(budget) and 0 <= budget <= MAX_SECONDS):
             return f"retry_budget_s must be 0..{MAX_SECONDS:g} s, got {budget!r}"
@@ -120,7 +128,10 @@ class RunPlan:
         return self.concurrency_levels or (self.concurrency,)
 
     def requests_at(self, concurrency: int) -> int:
-        """Requests per (target, length) cell at one concurrency level."""
+        """Requests per (target, length) cell at one concurrency level; in an open-loop run,
+        the schedule's (this worker's share of it)."""
+        if self.arrivals is not None:
+            return self.arrivals.expected_requests
         return max(self.repeats, concurrency)
 
     @property

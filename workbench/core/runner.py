@@ -26,6 +26,7 @@ from workbench.core.calibration_checks import (
 from workbench.core.clients import ClientPool, open_connections
 from workbench.core.errors import UNFIXABLE_BY_REPEAT, diagnosis
 from workbench.core.metrics import RequestMetrics, derive
+from workbench.core.open_loop import run_schedule
 from workbench.core.prompts import (
     BuiltPrompt,
     Calibration,
@@ -59,6 +60,7 @@ from workbench.core.run_sink import MESSAGE_CHARS, describe_exception
 from workbench.core.run_sink import STORE_RETRY_S as STORE_RETRY_S
 from workbench.core.run_sink import ResultSink as ResultSink
 from workbench.core.run_sink import store_call as store_call
+from workbench.core.slo import request_meets
 from workbench.core.streaming import RequestSpec
 from workbench.core.wire import stream_request
 
@@ -290,6 +292,9 @@ class Runner:
             if self._halted(state, target):
                 return
             await self._request(state, target, length, i, "warmup", concurrency)
+        if plan.arrivals is not None:
+            await run_schedule(self, state, target, length, plan.arrivals)
+            return
         burst = min(concurrency, plan.requests_at(concurrency))
         client = self._client_ahead(target)
         if plan.warm_connections and burst > 1 and client is not None:
@@ -391,10 +396,12 @@ class Runner:
         phase: str,
         concurrency: int,
         intended: int | None = None,
+        scheduled_s: float | None = None,
     ) -> RequestResult | None:
         """One planned request and its retries; each attempt ends as exactly one row. Returns
         the last attempt's row (None when the run had stopped before it). `intended` is when
-        the request was due (its cell's opening burst); by default, now."""
+        the request was due (its cell's opening burst, or its place in an open-loop schedule,
+        `scheduled_s` from the cell's start); by default, now."""
         if self._halted(state, target):
             return None
         plan = state.plan
@@ -405,6 +412,7 @@ class Runner:
         while True:
             result = self._new_result(state, target, length, repeat, phase, attempt, concurrency)
             result.t_intended = intended or time.perf_counter_ns()
+            result.scheduled_s = scheduled_s
             outer_cancelled = False
             try:
                 prompt = prompt or self._build_prompt(state, target, length)
@@ -421,7 +429,7 @@ class Runner:
                 return result
             await asyncio.sleep(wait)
             attempt += 1
-            intended = None  # a retry is due when its wait ends
+            intended = scheduled_s = None  # a retry is due when its wait ends
 
     @staticmethod
     def _retry_wait(result: RequestResult, deadline: float) -> float | None:
@@ -521,6 +529,7 @@ class Runner:
         except Exception as exc:
             _mark_internal(result, exc)
         metrics = self._metrics(result)
+        result.slo_met = request_meets(result, metrics, state.plan.slo)
         await self._record(state, result)
         if state.keep_results:
             state.results.append(result)

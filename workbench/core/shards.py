@@ -56,6 +56,10 @@ def shard_count(plan: RunPlan, workers: int) -> int:
     """How many workers can take a share: one concurrency level, at least one stream each."""
     if len(plan.levels) > 1:
         return 1  # levels run in turn; a route comparison stays in one process
+    if plan.arrivals is not None:  # an open-loop schedule: at least one request, one slot each
+        spec = plan.arrivals
+        most = min(workers, spec.expected_requests, spec.max_concurrency or workers)
+        return max(1, most)
     return max(1, min(workers, plan.concurrency))
 
 
@@ -65,6 +69,17 @@ def split(plan: RunPlan, workers: int) -> list[Shard]:
     n = shard_count(plan, workers)
     shards = []
     measured = warmup = 0
+    if plan.arrivals is not None:  # every n-th arrival; repeats are schedule indices already
+        for i in range(n):
+            share = replace(
+                plan,
+                arrivals=plan.arrivals.share(i, n),
+                warmup=_share(plan.warmup, n, i),
+                calibrate=False,
+            )
+            shards.append(Shard(i, share, 0, warmup))
+            warmup += share.warmup
+        return shards
     for i in range(n):
         share = replace(
             plan,
@@ -98,6 +113,10 @@ def planned(shard: Shard) -> Iterator[RequestKey]:
         for target in plan.targets:
             for i in range(plan.warmup):
                 yield (target.label, target.route, length, "warmup", shard.warmup_offset + i)
+            if plan.arrivals is not None:
+                for i, _offset in plan.arrivals.own():
+                    yield (target.label, target.route, length, "measured", i)
+                continue
             for i in range(plan.requests_at(plan.concurrency)):
                 yield (target.label, target.route, length, "measured", shard.measured_offset + i)
 
@@ -114,7 +133,8 @@ def globalize(result: RequestResult, shard: Shard, concurrency: int, offset_s: f
         result.repeat += shard.measured_offset
     elif result.phase == "warmup":
         result.repeat += shard.warmup_offset
-    result.concurrency = concurrency
+    if shard.plan.arrivals is None:  # an open-loop row already carries the cell's cap
+        result.concurrency = concurrency
     if result.started_at:
         result.started_at -= offset_s
 
