@@ -17,7 +17,7 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.commands.bench_load import add_load_args, with_load
+from workbench.commands.bench_load import add_load_args, check_load, with_load
 from workbench.commands.bench_models import check_model
 from workbench.commands.bench_output import (
     add_output_args,
@@ -257,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    problem = check_compare_args(args)
+    problem = check_compare_args(args) or check_load(args)
     if problem:
         fail(problem)
         return EXIT_BAD_INPUT
@@ -406,11 +406,8 @@ def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode
         retry_budget_s=args.retry_budget,
         timeouts=Timeouts(args.first_token_timeout, args.stall_timeout, args.total_timeout),
     )
-    loaded = with_load(args, choices)  # --rate, --slo
-    if loaded is None:
-        return None
     try:
-        return build_plan(targets, loaded)
+        return build_plan(targets, with_load(args, choices))  # --rate, --slo: bench_load.py
     except ValueError as exc:  # a saved provider's timeout out of range, say
         fail(str(exc))
         return None

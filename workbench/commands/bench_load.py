@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from workbench.commands.common import fail, float_in, int_in
+from workbench.commands.common import float_in, int_in
 from workbench.core.arrivals import (
     MAX_RATE,
     MAX_SCHEDULE,
@@ -111,40 +111,45 @@ def add_load_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def with_load(args: argparse.Namespace, choices: Choices) -> Choices | None:
-    """The choices with the run's schedule and SLO; None after saying which flags clash."""
+def check_load(args: argparse.Namespace) -> str | None:
+    """What is wrong with the open-loop flags, in words (before anything is contacted)."""
     given = [name for name in _RATE_ONLY if getattr(args, name) not in (None, 0.0)]
     if args.rate is None:
         if given:
             flags = ", ".join("--" + name.replace("_", "-") for name in given)
-            fail(f"{flags} shape an open-loop run: add --rate R (requests/s), or drop them")
-            return None
-        return replace(choices, slo=args.slo)
-    if args.compare_route:
-        fail("--compare-route keeps requests in flight; drop --rate (or run each route alone)")
+            return f"{flags} shape an open-loop run: add --rate R (requests/s), or drop them"
         return None
-    if len(choices.concurrency_levels) > 1 or choices.concurrency_levels[0] != 1:
-        fail(
+    if args.compare_route:
+        return "--compare-route keeps requests in flight; drop --rate (or run each route alone)"
+    if args.concurrency != [1]:
+        return (
             "--rate sends on a schedule instead of keeping --concurrency requests in flight; "
             "drop --concurrency, or cap requests in flight with --max-concurrency N"
         )
-        return None
-    if choices.repeats != 1:
-        fail("--rate sets the requests per cell itself: use --max-requests N instead of --repeats")
-        return None
-    process, shape = args.arrivals or ("poisson", 1.0)
+    if args.repeats != 1:
+        return "--rate sets the requests per cell itself: use --max-requests N, not --repeats"
     try:
-        spec = ArrivalSpec(
-            rate=args.rate,
-            process=process,
-            shape=shape,
-            seed=args.seed,
-            duration_s=args.duration,
-            max_requests=args.max_requests,
-            ramp_up_s=args.ramp_up,
-            max_concurrency=args.max_concurrency,
-        )
+        _spec(args)
     except ValueError as exc:
-        fail(str(exc))
-        return None
-    return replace(choices, arrivals=spec, slo=args.slo)
+        return str(exc)
+    return None
+
+
+def _spec(args: argparse.Namespace) -> ArrivalSpec:
+    process, shape = args.arrivals or ("poisson", 1.0)
+    return ArrivalSpec(
+        rate=args.rate,
+        process=process,
+        shape=shape,
+        seed=args.seed,
+        duration_s=args.duration,
+        max_requests=args.max_requests,
+        ramp_up_s=args.ramp_up,
+        max_concurrency=args.max_concurrency,
+    )
+
+
+def with_load(args: argparse.Namespace, choices: Choices) -> Choices:
+    """The choices with the run's schedule (--rate) and SLO; `check_load` passed before."""
+    arrivals = None if args.rate is None else _spec(args)
+    return replace(choices, arrivals=arrivals, slo=args.slo)
