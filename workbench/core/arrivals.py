@@ -92,10 +92,9 @@ class ArrivalSpec:
         """Every arrival of the cell, seconds from its start, in order (all shares)."""
         return _schedule(replace(self, share_index=0, share_count=1, max_concurrency=None))
 
-    def own(self) -> list[tuple[int, float]]:
+    def own(self) -> tuple[tuple[int, float], ...]:
         """This share's arrivals: (index in the whole schedule, offset in seconds)."""
-        step, first = self.share_count, self.share_index
-        return [(i, t) for i, t in enumerate(self.schedule()) if i % step == first]
+        return _own(self)
 
     def share(self, index: int, count: int) -> ArrivalSpec:
         """Worker `index` of `count`: every count-th arrival, and its part of the cap."""
@@ -152,6 +151,12 @@ def _schedule(spec: ArrivalSpec) -> tuple[float, ...]:
         offsets.append(moment)
         expected += _gaps(spec, rng)
     return tuple(offsets)
+
+
+@functools.lru_cache(maxsize=32)
+def _own(spec: ArrivalSpec) -> tuple[tuple[int, float], ...]:
+    step, first = spec.share_count, spec.share_index
+    return tuple((i, t) for i, t in enumerate(spec.schedule()) if i % step == first)
 
 
 def parse_arrivals(text: str) -> tuple[Process, float]:

@@ -10,21 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from workbench.core.arrivals import ArrivalSpec
+from workbench.core.prompts import BuiltPrompt
 from workbench.core.results import Target
 
 if TYPE_CHECKING:
     from workbench.core.runner import Runner, _RunState
 
 # The last stretch before a due time is waited by yielding to the loop rather than a timer:
-# the loop's timers fire up to a millisecond late, which would be most of the lateness budget.
-SPIN_S = 0.0015
+# uvloop's timers have a resolution of one millisecond, most of the lateness budget.
+SPIN_S = 0.001
 _CHECK_S = 0.25  # a long wait between arrivals still notices a Stop this often
 
 
-async def wait_until(due_ns: int, halted: Any) -> None:
+async def wait_until(due_ns: int, halted: Callable[[], bool]) -> None:
     """Until perf_counter_ns() reaches `due_ns`, or `halted()` turns true."""
     while True:
         left = (due_ns - time.perf_counter_ns()) / 1e9
@@ -47,23 +49,35 @@ async def run_schedule(
     def halted() -> bool:
         return runner._halted(state, target)
 
-    async def send(index: int, offset_s: float, due_ns: int) -> None:
+    async def send(index: int, offset_s: float, due_ns: int, prompt: BuiltPrompt | None) -> None:
         if slots is None:
             await runner._request(
-                state, target, length, index, "measured", concurrency, due_ns, offset_s
+                state, target, length, index, "measured", concurrency, due_ns, offset_s, prompt
             )
             return
         async with slots:  # waiting for a slot is the client's queue: it counts from due_ns
             if not halted():
                 await runner._request(
-                    state, target, length, index, "measured", concurrency, due_ns, offset_s
+                    state, target, length, index, "measured", concurrency, due_ns, offset_s, prompt
                 )
 
     start_ns = time.perf_counter_ns()
     async with asyncio.TaskGroup() as group:
         for index, offset_s in spec.own():
             due_ns = start_ns + round(offset_s * 1e9)
+            prompt = _prompt_ahead(runner, state, target, length)
             await wait_until(due_ns, halted)
             if halted():
                 return
-            group.create_task(send(index, offset_s, due_ns))
+            group.create_task(send(index, offset_s, due_ns, prompt))
+
+
+def _prompt_ahead(
+    runner: Runner, state: _RunState, target: Target, length: int
+) -> BuiltPrompt | None:
+    """The next request's prompt, built while it is not yet due (not in its dispatch_ms);
+    None when building fails: the request then builds it and its row says what failed."""
+    try:
+        return runner._build_prompt(state, target, length)
+    except Exception:
+        return None

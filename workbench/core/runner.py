@@ -397,18 +397,18 @@ class Runner:
         concurrency: int,
         intended: int | None = None,
         scheduled_s: float | None = None,
+        prompt: BuiltPrompt | None = None,
     ) -> RequestResult | None:
         """One planned request and its retries; each attempt ends as exactly one row. Returns
         the last attempt's row (None when the run had stopped before it). `intended` is when
         the request was due (its cell's opening burst, or its place in an open-loop schedule,
-        `scheduled_s` from the cell's start); by default, now."""
+        `scheduled_s` from the cell's start); by default, now. `prompt`: built ahead."""
         if self._halted(state, target):
             return None
         plan = state.plan
         calibration = phase == "calibration"
         attempt = 1
         retry_deadline = time.monotonic() + plan.retry_budget_s
-        prompt: BuiltPrompt | None = None
         while True:
             result = self._new_result(state, target, length, repeat, phase, attempt, concurrency)
             result.t_intended = intended or time.perf_counter_ns()
