@@ -17,7 +17,13 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.commands.bench_load import add_load_args, check_load, with_load
+from workbench.commands.bench_load import (
+    add_load_args,
+    check_load,
+    spread_int,
+    spread_lengths,
+    with_load,
+)
 from workbench.commands.bench_models import check_model
 from workbench.commands.bench_output import (
     add_output_args,
@@ -34,7 +40,6 @@ from workbench.commands.common import (
     fail,
     float_in,
     int_in,
-    parse_int_list,
     resolve_endpoint,
 )
 from workbench.commands.compare_route import (
@@ -88,8 +93,9 @@ _NO_STORE_HINT = " (or pass --no-store to run without recording a history)"
 
 
 def token_counts(text: str) -> list[int]:
-    """--prompt-tokens: whole token counts within what a prompt can be built for."""
-    return parse_int_list(text, MIN_TARGET_TOKENS, MAX_TARGET_TOKENS)
+    """--prompt-tokens: whole token counts within what a prompt can be built for, each with
+    an optional ± spread (bench_load.py)."""
+    return spread_lengths(MIN_TARGET_TOKENS, MAX_TARGET_TOKENS)(text)
 
 
 def _seconds() -> Callable[[str], float]:
@@ -133,9 +139,10 @@ def _add_plan_args(p: argparse.ArgumentParser) -> None:
         "--prompt-tokens",
         default=[32768],
         type=token_counts,
-        metavar="N[,N...]",
+        metavar="N[±S][,N...]",
         help=f"prompt length(s) in tokens, {MIN_TARGET_TOKENS}..{MAX_TARGET_TOKENS} "
-        "(default 32768); suffixes K and M allowed, e.g. 1K,4K,32K",
+        "(default 32768); suffixes K and M allowed, e.g. 1K,4K,32K; N±S (or N+-S) draws each "
+        "request's length uniformly from N-S..N+S, e.g. 4K±1K",
     )
     p.add_argument(
         "--repeats",
@@ -151,9 +158,11 @@ def _add_plan_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-tokens",
-        type=int_in(1, MAX_OUTPUT_TOKENS, "max tokens"),
+        type=spread_int(1, MAX_OUTPUT_TOKENS),
         default=256,
-        help=f"output tokens per request, 1..{MAX_OUTPUT_TOKENS:,} (default 256)",
+        metavar="N[±S]",
+        help=f"output tokens per request, 1..{MAX_OUTPUT_TOKENS:,} (default 256); N±S draws "
+        "each request's from N-S..N+S, e.g. 256±64",
     )
     p.add_argument(
         "--temperature",
@@ -396,7 +405,7 @@ def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode
         repeats=args.repeats,
         concurrency_levels=tuple(args.concurrency),
         warmup=args.warmup,
-        max_tokens=args.max_tokens,
+        max_tokens=int(args.max_tokens),
         temperature=args.temperature,
         mode=mode,
         language=args.language,

@@ -4,9 +4,10 @@ together, into the plan's choices (core/arrivals.py, core/slo.py; docs/metrics.m
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import replace
 
-from workbench.commands.common import float_in, int_in
+from workbench.commands.common import float_in, int_in, parse_int_list
 from workbench.core.arrivals import (
     MAX_RATE,
     MAX_SCHEDULE,
@@ -15,9 +16,62 @@ from workbench.core.arrivals import (
     Process,
     parse_arrivals,
 )
+from workbench.core.lengths import split_spread
 from workbench.core.plan import Choices
 from workbench.core.run_plan import MAX_CONCURRENCY
 from workbench.core.slo import Objective, parse_slo
+
+
+class Spread(list[int]):
+    """--prompt-tokens' lengths, with the ± tokens around each (0: every request that long)."""
+
+    spreads: tuple[int, ...] = ()
+
+
+class SpreadInt(int):
+    """--max-tokens, with the ± tokens around it."""
+
+    spread: int = 0
+
+
+def _spread_of(text: str, low: int, high: int | None) -> tuple[int, int]:
+    """'4K±1K' -> (4096, 1024): parse_int_list's rules and errors for both halves."""
+    try:
+        mean, spread = split_spread(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    value = parse_int_list(mean, low, high)[0]
+    return value, 0 if spread is None else parse_int_list(spread, 0, high)[0]
+
+
+def spread_lengths(low: int, high: int) -> Callable[[str], Spread]:
+    """An argparse type: '1K,4K±1K' -> [1024, 4096] with spreads (0, 1024)."""
+
+    def parse(text: str) -> Spread:
+        pairs = [_spread_of(part, low, high) for part in text.split(",")]
+        lengths = Spread(length for length, _ in pairs)
+        lengths.spreads = tuple(spread for _, spread in pairs)
+        return lengths
+
+    return parse
+
+
+def spread_int(low: int, high: int) -> Callable[[str], SpreadInt]:
+    """An argparse type: '256±64' -> 256 with spread 64."""
+
+    def parse(text: str) -> SpreadInt:
+        if "," in text:
+            raise argparse.ArgumentTypeError(f"'{text}': give one count, e.g. 256 or 256±64")
+        try:
+            mean, spread = split_spread(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        number = SpreadInt(int_in(low, high, "max tokens")(mean))
+        number.spread = 0 if spread is None else int_in(0, high, "its spread")(spread)
+        return number
+
+    return parse
+
 
 # flags that only mean something with --rate, as argparse names them
 _RATE_ONLY = ("duration", "max_requests", "ramp_up", "max_concurrency", "arrivals")
@@ -152,4 +206,11 @@ def _spec(args: argparse.Namespace) -> ArrivalSpec:
 def with_load(args: argparse.Namespace, choices: Choices) -> Choices:
     """The choices with the run's schedule (--rate) and SLO; `check_load` passed before."""
     arrivals = None if args.rate is None else _spec(args)
-    return replace(choices, arrivals=arrivals, slo=args.slo)
+    spreads = getattr(args.prompt_tokens, "spreads", ())
+    return replace(
+        choices,
+        arrivals=arrivals,
+        slo=args.slo,
+        prompt_spreads=spreads if any(spreads) else (),
+        max_tokens_spread=getattr(args.max_tokens, "spread", 0),
+    )

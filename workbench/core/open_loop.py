@@ -65,7 +65,7 @@ async def run_schedule(
     async with asyncio.TaskGroup() as group:
         for index, offset_s in spec.own():
             due_ns = start_ns + round(offset_s * 1e9)
-            prompt = _prompt_ahead(runner, state, target, length)
+            prompt = _prompt_ahead(runner, state, target, length, index)
             await wait_until(due_ns, halted)
             if halted():
                 return
@@ -73,11 +73,11 @@ async def run_schedule(
 
 
 def _prompt_ahead(
-    runner: Runner, state: _RunState, target: Target, length: int
+    runner: Runner, state: _RunState, target: Target, length: int, index: int
 ) -> BuiltPrompt | None:
     """The next request's prompt, built while it is not yet due (not in its dispatch_ms);
     None when building fails: the request then builds it and its row says what failed."""
     try:
-        return runner._build_prompt(state, target, length)
+        return runner._build_prompt(state, target, length, index)
     except Exception:
         return None

@@ -135,6 +135,8 @@ class Choices:
     kind: Literal["comparison", "sweep"] | None = None  # None: sweep when several lengths
     arrivals: ArrivalSpec | None = None  # open loop (--rate): the cells' schedule
     slo: tuple[Objective, ...] = ()
+    prompt_spreads: tuple[int, ...] = ()  # ± tokens per prompt length (core/lengths.py)
+    max_tokens_spread: int = 0
 
 
 def build_plan(targets: Sequence[Target], choices: Choices) -> RunPlan:
@@ -168,6 +170,8 @@ def build_plan(targets: Sequence[Target], choices: Choices) -> RunPlan:
         kind=kind,
         arrivals=choices.arrivals,
         slo=choices.slo,
+        prompt_spreads=choices.prompt_spreads,
+        max_tokens_spread=choices.max_tokens_spread,
     )
 
 

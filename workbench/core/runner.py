@@ -373,10 +373,12 @@ class Runner:
     def _calibration_key(target: Target) -> str:
         return Calibration.key_for(target.provider, target.model)
 
-    def _build_prompt(self, state: _RunState, target: Target, length: int) -> BuiltPrompt:
+    def _build_prompt(
+        self, state: _RunState, target: Target, length: int, index: int = -1
+    ) -> BuiltPrompt:
         plan = state.plan
         spec = PromptSpec(
-            target_tokens=length,
+            target_tokens=plan.prompt_size(length, index),  # request `index`'s draw of a spread
             language=plan.language,
             task=plan.task,
             needle_depth=plan.needle_depth,
@@ -415,7 +417,8 @@ class Runner:
             result.scheduled_s = scheduled_s
             outer_cancelled = False
             try:
-                prompt = prompt or self._build_prompt(state, target, length)
+                index = -1 if calibration else repeat
+                prompt = prompt or self._build_prompt(state, target, length, index)
                 if not calibration:
                     result.task = prompt.task_label
                 outer_cancelled = await self._send(state, target, result, prompt, calibration)
@@ -452,7 +455,7 @@ class Runner:
     ) -> bool:
         """Stream one request into `result`; True when this task itself was cancelled."""
         plan = state.plan
-        max_tokens = plan.max_tokens
+        max_tokens = plan.output_size(result.repeat)
         if calibration:
             max_tokens = calibration_output_tokens(max_tokens)
         limits = plan.timeouts_for(target)
