@@ -59,7 +59,10 @@ COLUMN_DOCS: tuple[tuple[str, str], ...] = (
     ("error_class", "why the request failed (empty when it succeeded)"),
     ("error_message", "what went wrong, in words"),
     ("repeat", "repeat index within its plan step"),
-    ("concurrency", "requests in flight at once in this step"),
+    (
+        "concurrency",
+        "requests in flight at once in this step (open loop: the --max-concurrency cap, 0: none)",
+    ),
     ("attempt", "1 for a first try; higher for a retry"),
     ("warmup", "true for a warm-up request (kept, but not in aggregates)"),
     ("price_known", "false when no catalog or providers.toml price is known: cost_usd is blank"),
