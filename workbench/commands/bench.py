@@ -17,6 +17,7 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.commands.bench_dataset import add_dataset_args, check_dataset, with_dataset
 from workbench.commands.bench_load import (
     add_load_args,
     check_load,
@@ -123,6 +124,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_worker_args(p)
     add_compare_args(p)
     add_load_args(p)
+    add_dataset_args(p)
     p.set_defaults(func=run)
 
 
@@ -266,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    problem = check_compare_args(args) or check_load(args)
+    problem = check_compare_args(args) or check_dataset(args) or check_load(args)
     if problem:
         fail(problem)
         return EXIT_BAD_INPUT
@@ -416,7 +418,8 @@ def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode
         timeouts=Timeouts(args.first_token_timeout, args.stall_timeout, args.total_timeout),
     )
     try:
-        return build_plan(targets, with_load(args, choices))  # --rate, --slo: bench_load.py
+        # --rate, --slo: bench_load.py; --dataset: bench_dataset.py
+        return build_plan(targets, with_dataset(args, with_load(args, choices)))
     except ValueError as exc:  # a saved provider's timeout out of range, say
         fail(str(exc))
         return None

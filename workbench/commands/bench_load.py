@@ -168,6 +168,9 @@ def add_load_args(p: argparse.ArgumentParser) -> None:
 def check_load(args: argparse.Namespace) -> str | None:
     """What is wrong with the open-loop flags, in words (before anything is contacted)."""
     given = [name for name in _RATE_ONLY if getattr(args, name) not in (None, 0.0)]
+    trace = getattr(args, "loaded_dataset", None)
+    if trace is not None and trace.timed:  # a trace's own schedule (bench_dataset.py)
+        return None
     if args.rate is None:
         if given:
             flags = ", ".join("--" + name.replace("_", "-") for name in given)

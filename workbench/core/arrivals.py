@@ -47,6 +47,9 @@ class ArrivalSpec:
     max_concurrency: int | None = None  # the cell's cap on requests in flight; None: none
     share_index: int = 0
     share_count: int = 1
+    # a trace's own schedule (core/datasets/), seconds from the cell's start, in order: it
+    # replaces the drawn one, and the rate and the process are then unused
+    offsets: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -54,6 +57,8 @@ class ArrivalSpec:
             raise ValueError(problem)
 
     def _problem(self) -> str | None:
+        if self.offsets is not None:
+            return self._trace_problem()
         if not (_finite(self.rate) and 0 < self.rate <= MAX_RATE):
             return f"the rate must be more than 0 and at most {MAX_RATE:g} requests/s"
         if self.process not in PROCESSES:
@@ -80,6 +85,20 @@ class ArrivalSpec:
                 f"{MAX_SCHEDULE:,} requests per cell; lower --rate or --duration, or add "
                 "--max-requests"
             )
+        return None
+
+    def _trace_problem(self) -> str | None:
+        offsets = self.offsets or ()
+        if not 1 <= len(offsets) <= MAX_SCHEDULE:
+            return f"a trace must hold 1..{MAX_SCHEDULE:,} requests, got {len(offsets):,}"
+        if not all(_finite(t) and 0 <= t <= MAX_SCHEDULE_S for t in offsets):
+            return f"a trace's times must be 0..{MAX_SCHEDULE_S:g} s from its start"
+        if any(b < a for a, b in zip(offsets, offsets[1:], strict=False)):
+            return "a trace's times must be in order"
+        if self.max_concurrency is not None and self.max_concurrency < 1:
+            return "max concurrency must be at least 1"
+        if not 0 <= self.share_index < self.share_count:
+            return f"share {self.share_index} of {self.share_count} does not exist"
         return None
 
     def _count_bound(self) -> float:
@@ -140,8 +159,11 @@ def _time_at(spec: ArrivalSpec, expected: float) -> float:
 
 @functools.lru_cache(maxsize=32)
 def _schedule(spec: ArrivalSpec) -> tuple[float, ...]:
-    rng = random.Random(spec.seed)
     limit = spec.max_requests or MAX_SCHEDULE
+    if spec.offsets is not None:  # a trace: its own times, within the stop conditions
+        end = spec.duration_s if spec.duration_s is not None else math.inf
+        return tuple(t for t in spec.offsets[:limit] if t < end)
+    rng = random.Random(spec.seed)
     offsets: list[float] = []
     expected = 0.0  # the first request is due at the cell's start
     while len(offsets) < limit:

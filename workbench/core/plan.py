@@ -15,6 +15,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from workbench.core.arrivals import ArrivalSpec
+from workbench.core.datasets import Dataset
 from workbench.core.catalog import Catalog
 from workbench.core.prompts import MIN_TARGET_TOKENS
 from workbench.core.providers import ModelEntry, Protocol, Provider, default_auth
@@ -137,6 +138,7 @@ class Choices:
     slo: tuple[Objective, ...] = ()
     prompt_spreads: tuple[int, ...] = ()  # ± tokens per prompt length (core/lengths.py)
     max_tokens_spread: int = 0
+    dataset: Dataset | None = None  # --dataset: the file's requests (core/datasets/)
 
 
 def build_plan(targets: Sequence[Target], choices: Choices) -> RunPlan:
@@ -172,6 +174,7 @@ def build_plan(targets: Sequence[Target], choices: Choices) -> RunPlan:
         slo=choices.slo,
         prompt_spreads=choices.prompt_spreads,
         max_tokens_spread=choices.max_tokens_spread,
+        dataset=choices.dataset,
     )
 
 

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from workbench.core.arrivals import ArrivalSpec
+from workbench.core.datasets import Dataset
 from workbench.core.lengths import draw
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS
 from workbench.core.results import (
@@ -68,6 +69,9 @@ class RunPlan:
     # each request's size is drawn from the range (core/lengths.py)
     prompt_spreads: tuple[int, ...] = ()
     max_tokens_spread: int = 0
+    # --dataset: request i sends the file's request i (its messages, or a trace's sizes and
+    # shared prefixes); a trace's times are in `arrivals` (core/datasets/)
+    dataset: Dataset | None = None
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -152,11 +156,17 @@ class RunPlan:
         return draw(length, spreads.get(length, 0), index, "prompt")
 
     def output_size(self, index: int) -> int:
-        """The max_tokens request `index` asks for."""
+        """The max_tokens request `index` asks for: its dataset row's, else drawn."""
+        if self.dataset is not None and index >= 0:
+            own = self.dataset.at(index).output_tokens
+            if own is not None:
+                return own
         return draw(self.max_tokens, self.max_tokens_spread, index, "output")
 
     def longest(self, length: int) -> int:
-        """The longest prompt a `length` cell sends."""
+        """The longest prompt a `length` cell sends (a trace's longest input)."""
+        if self.dataset is not None:
+            return max((r.input_tokens or 0 for r in self.dataset.requests), default=0) or length
         return length + dict(zip(self.prompt_lengths, self.prompt_spreads, strict=False)).get(
             length, 0
         )
@@ -185,4 +195,13 @@ class RunPlan:
         return len(self.targets) * len(self.prompt_lengths) * per_target
 
     def to_config(self) -> dict[str, Any]:
-        return asdict(self)
+        """The plan as stored: a dataset and a trace's times by their size, not their rows."""
+        config = asdict(self)
+        if self.dataset is not None:
+            config["dataset"] = {
+                "kind": self.dataset.kind,
+                "requests": len(self.dataset.requests),
+            }
+        if self.arrivals is not None and self.arrivals.offsets is not None:
+            config["arrivals"]["offsets"] = len(self.arrivals.offsets)
+        return config

@@ -26,6 +26,7 @@ from workbench.core.calibration_checks import (
 from workbench.core.clients import ClientPool, open_connections
 from workbench.core.errors import UNFIXABLE_BY_REPEAT, diagnosis
 from workbench.core.metrics import RequestMetrics, derive
+from workbench.core.datasets.prompt import dataset_prompt
 from workbench.core.open_loop import run_schedule
 from workbench.core.prompts import (
     BuiltPrompt,
@@ -377,6 +378,8 @@ class Runner:
         self, state: _RunState, target: Target, length: int, index: int = -1
     ) -> BuiltPrompt:
         plan = state.plan
+        if plan.dataset is not None and index >= 0:  # --dataset: the file's request
+            return dataset_prompt(plan.dataset, index)
         spec = PromptSpec(
             target_tokens=plan.prompt_size(length, index),  # request `index`'s draw of a spread
             language=plan.language,

@@ -83,6 +83,8 @@ def split(plan: RunPlan, workers: int) -> list[Shard]:
     for i in range(n):
         share = replace(
             plan,
+            # a share's request 0 is the run's request `measured`: so is its dataset row
+            dataset=plan.dataset.rotated(measured) if plan.dataset is not None else None,
             concurrency=_share(plan.concurrency, n, i),
             # a share of 0 repeats still runs its streams once each: max(1, c_i) = c_i
             repeats=max(1, _share(plan.repeats, n, i)),
