@@ -11,6 +11,7 @@ ramp-up exact for every process. Pure: no I/O, no clock.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import random
 from dataclasses import dataclass, replace
@@ -93,7 +94,7 @@ class ArrivalSpec:
             return f"a trace must hold 1..{MAX_SCHEDULE:,} requests, got {len(offsets):,}"
         if not all(_finite(t) and 0 <= t <= MAX_SCHEDULE_S for t in offsets):
             return f"a trace's times must be 0..{MAX_SCHEDULE_S:g} s from its start"
-        if any(b < a for a, b in zip(offsets, offsets[1:], strict=False)):
+        if any(b < a for a, b in itertools.pairwise(offsets)):
             return "a trace's times must be in order"
         if self.max_concurrency is not None and self.max_concurrency < 1:
             return "max concurrency must be at least 1"

@@ -15,8 +15,8 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from workbench.core.arrivals import ArrivalSpec
-from workbench.core.datasets import Dataset
 from workbench.core.catalog import Catalog
+from workbench.core.datasets import Dataset
 from workbench.core.prompts import MIN_TARGET_TOKENS
 from workbench.core.providers import ModelEntry, Protocol, Provider, default_auth
 from workbench.core.results import UNKNOWN_PRICES, Prices, Target, Timeouts

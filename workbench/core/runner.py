@@ -24,9 +24,9 @@ from workbench.core.calibration_checks import (
     prompt_count_far,
 )
 from workbench.core.clients import ClientPool, open_connections
+from workbench.core.datasets.prompt import dataset_prompt
 from workbench.core.errors import UNFIXABLE_BY_REPEAT, diagnosis
 from workbench.core.metrics import RequestMetrics, derive
-from workbench.core.datasets.prompt import dataset_prompt
 from workbench.core.open_loop import run_schedule
 from workbench.core.prompts import (
     BuiltPrompt,

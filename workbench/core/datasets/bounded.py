@@ -23,16 +23,17 @@ def read_text(path: Path, max_bytes: int = MAX_BYTES) -> str:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise DatasetError(f"{path}: cannot open it ({exc.strerror}); check the path") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise DatasetError(f"{path} is not a regular file; give a dataset file's path")
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise DatasetError(f"{path} is not a regular file; give a dataset file's path")
         chunks: list[bytes] = []
         size = 0
         while chunk := handle.read(_CHUNK):
             size += len(chunk)
             if size > max_bytes:
                 raise DatasetError(
-                    f"{path} is over {max_bytes // (1024 * 1024)} MiB; cut it to fewer rows "
+                    f"{path} is over {max_bytes:,} bytes; cut it to fewer rows "
                     "(head -n N for JSONL or CSV)"
                 )
             chunks.append(chunk)

@@ -37,7 +37,8 @@ def read(text: str, where: str) -> list[DatasetRequest]:
     requests = []
     for number, row in json_lines(text, where):
         at = f"{where} line {number}"
-        body = row.get("body") if isinstance(row.get("body"), dict) else row  # a batch line
+        inner = row.get("body")
+        body: dict[str, Any] = inner if isinstance(inner, dict) else row  # a batch line
         output = count(body, "max_tokens", at, optional=True)
         requests.append(
             DatasetRequest(

@@ -27,7 +27,7 @@ def json_lines(text: str, where: str) -> Iterator[tuple[int, dict[str, Any]]]:
             continue
         try:
             row = json.loads(line)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise DatasetError(
                 f"{where} line {number}: not JSON ({exc.msg}); each line must be one JSON object"
             ) from None

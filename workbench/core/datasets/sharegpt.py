@@ -13,8 +13,16 @@ from workbench.core.datasets.model import DatasetError, DatasetRequest
 from workbench.core.datasets.rows import MAX_ROWS, json_lines, too_many
 
 KIND = "sharegpt"
-_ROLES = {"human": "user", "user": "user", "gpt": "assistant", "chatgpt": "assistant",
-          "assistant": "assistant", "bing": "assistant", "bard": "assistant", "system": "system"}
+_ROLES = {
+    "human": "user",
+    "user": "user",
+    "gpt": "assistant",
+    "chatgpt": "assistant",
+    "assistant": "assistant",
+    "bing": "assistant",
+    "bard": "assistant",
+    "system": "system",
+}
 
 
 def looks_like(first: dict[str, Any]) -> bool:
@@ -24,7 +32,7 @@ def looks_like(first: dict[str, Any]) -> bool:
 def _turns(conversation: Any, at: str) -> list[DatasetRequest]:
     turns = conversation.get("conversations") if isinstance(conversation, dict) else None
     if not isinstance(turns, list):
-        raise DatasetError(f"{at}: needs \"conversations\": a list of {{from, value}} turns")
+        raise DatasetError(f'{at}: needs "conversations": a list of {{from, value}} turns')
     history: list[tuple[str, str]] = []
     requests = []
     for i, turn in enumerate(turns):
@@ -46,7 +54,7 @@ def read(text: str, where: str) -> list[DatasetRequest]:
     if text.lstrip().startswith("["):
         try:
             items = json.loads(text)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise DatasetError(
                 f"{where}: not JSON (line {exc.lineno}: {exc.msg}); fix the file or save it "
                 "as JSONL, one conversation per line"
