@@ -20,6 +20,7 @@ from workbench.core.datasets import DatasetError, load_dataset, rows, trace_text
 from workbench.core.datasets.model import BLOCK_TOKENS
 from workbench.local.tokenizer import PER_MESSAGE_TOKENS, PER_REQUEST_TOKENS, count_tokens
 
+ROOT = Path(__file__).parent.parent
 WORKBENCH = [sys.executable, "-m", "workbench"]
 MODEL = "sim-70b-gqa"
 ONE_MESSAGE = PER_MESSAGE_TOKENS + PER_REQUEST_TOKENS  # serve-local's chat overhead
@@ -174,6 +175,22 @@ def test_reading_is_bounded_a_regular_file_a_byte_cap_and_a_row_cap(
     monkeypatch.setattr(rows, "MAX_ROWS", 10)
     with pytest.raises(DatasetError, match="more than 10 requests; keep the first 10 rows"):
         load_dataset(big)
+
+
+def test_the_shipped_samples_are_short_seeded_traces_with_shared_prefixes(tmp_path: Path) -> None:
+    shipped = ROOT / "resources" / "traces"  # this checkout's (the venv may point elsewhere)
+    for name, kind in (("mooncake_sample.jsonl", "mooncake"), ("azure_sample.csv", "azure-csv")):
+        data = load_dataset(shipped / name)
+        assert data.kind == kind and 200 <= len(data.requests) <= 500
+        assert 60 <= data.offsets()[-1] <= 120  # one to two minutes of trace
+    script = ROOT / "scripts" / "make_sample_traces.py"
+    subprocess.run([sys.executable, str(script), str(tmp_path)], check=True, timeout=60)
+    for name in ("mooncake_sample.jsonl", "azure_sample.csv"):
+        assert (tmp_path / name).read_bytes() == (shipped / name).read_bytes()
+    assert "synthetic" in (shipped / "README.md").read_text(encoding="utf-8").lower()
+    requests = load_dataset(shipped / "mooncake_sample.jsonl").requests
+    firsts = [r.hash_ids[:2] for r in requests if len(r.hash_ids) >= 2]
+    assert len(set(firsts)) < len(firsts) / 2  # most requests share a leading prefix
 
 
 # ---- replays: workbench bench --dataset against workbench serve-local ----
