@@ -16,8 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from workbench.core.arrivals import ArrivalSpec
 from workbench.core.datasets import DatasetError, load_dataset, rows, trace_text
 from workbench.core.datasets.model import BLOCK_TOKENS
+from workbench.core.plan import Choices, build_plan
+from workbench.core.results import Target
+from workbench.core.shards import split
 from workbench.local.tokenizer import PER_MESSAGE_TOKENS, PER_REQUEST_TOKENS, count_tokens
 
 ROOT = Path(__file__).parent.parent
@@ -191,6 +195,42 @@ def test_the_shipped_samples_are_short_seeded_traces_with_shared_prefixes(tmp_pa
     requests = load_dataset(shipped / "mooncake_sample.jsonl").requests
     firsts = [r.hash_ids[:2] for r in requests if len(r.hash_ids) >= 2]
     assert len(set(firsts)) < len(firsts) / 2  # most requests share a leading prefix
+
+
+def test_worker_shares_send_each_row_once_and_a_trace_on_its_times(tmp_path: Path) -> None:
+    target = Target("local", "http://127.0.0.1:1/v1", MODEL)
+    lines: list[dict[str, object]] = [
+        {"messages": [{"role": "user", "content": f"row {i}"}]} for i in range(10)
+    ]
+    chat = load_dataset(jsonl(tmp_path / "chat.jsonl", lines))
+    plan = build_plan(
+        [target], Choices(prompt_lengths=(128,), repeats=10, concurrency_levels=(4,), dataset=chat)
+    )
+    sent = []
+    for shard in split(plan, 3):
+        assert shard.plan.dataset is not None
+        count_ = shard.plan.requests_at(shard.plan.concurrency)
+        sent += [shard.plan.dataset.at(i).messages[0][1] for i in range(count_)]
+    assert sorted(sent) == sorted(f"row {i}" for i in range(10))
+    trace = load_dataset(jsonl(tmp_path / "trace.jsonl", MOONCAKE))
+    spec = ArrivalSpec(rate=1, offsets=trace.offsets(2))
+    plan = build_plan([target], Choices(prompt_lengths=(1024,), arrivals=spec, dataset=trace))
+    union = sorted(p for s in split(plan, 2) for p in s.plan.arrivals.own())  # type: ignore[union-attr]
+    assert union == list(enumerate([0.0, 0.2, 0.45, 0.8]))
+    assert plan.output_size(2) == 9 and plan.longest(1024) == 1300
+    assert plan.to_config()["dataset"] == {"kind": "mooncake", "requests": 4}
+
+
+def test_a_trace_schedule_is_its_times_within_the_stop_conditions() -> None:
+    spec = ArrivalSpec(rate=1, offsets=(0.0, 0.5, 1.5, 3.0), duration_s=2.0)
+    assert spec.schedule() == (0.0, 0.5, 1.5)
+    assert ArrivalSpec(rate=1, offsets=(0.0, 0.5, 1.5), max_requests=2).schedule() == (0.0, 0.5)
+    with pytest.raises(ValueError, match="in order"):
+        ArrivalSpec(rate=1, offsets=(0.0, 2.0, 1.0))
+    with pytest.raises(
+        ValueError, match=r"0\.\.86400 s from its start; replay it faster \(--trace-speed X\)"
+    ):
+        ArrivalSpec(rate=1, offsets=(0.0, 90_000.0))
 
 
 # ---- replays: workbench bench --dataset against workbench serve-local ----

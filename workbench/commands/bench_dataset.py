@@ -96,6 +96,8 @@ def check_dataset(args: argparse.Namespace) -> str | None:
 
 def _trace_spec(args: argparse.Namespace, dataset: Dataset) -> ArrivalSpec:
     offsets = dataset.offsets(args.trace_speed or 1.0)
+    if args.duration is not None:  # the part of a long trace the run replays
+        offsets = tuple(t for t in offsets if t < args.duration) or offsets[:1]
     span = offsets[-1]
     return ArrivalSpec(
         rate=min(MAX_RATE, len(offsets) / span) if span > 0 else MAX_RATE,  # for show only

@@ -93,7 +93,10 @@ class ArrivalSpec:
         if not 1 <= len(offsets) <= MAX_SCHEDULE:
             return f"a trace must hold 1..{MAX_SCHEDULE:,} requests, got {len(offsets):,}"
         if not all(_finite(t) and 0 <= t <= MAX_SCHEDULE_S for t in offsets):
-            return f"a trace's times must be 0..{MAX_SCHEDULE_S:g} s from its start"
+            return (
+                f"a trace's times must be 0..{MAX_SCHEDULE_S:g} s from its start; replay it "
+                "faster (--trace-speed X) or keep its start (--duration S)"
+            )
         if any(b < a for a, b in itertools.pairwise(offsets)):
             return "a trace's times must be in order"
         if self.max_concurrency is not None and self.max_concurrency < 1:
