@@ -27,7 +27,7 @@ def _size(rng: random.Random, median: float, sigma: float, low: int, high: int) 
     return max(low, min(high, round(rng.lognormvariate(math.log(median), sigma))))
 
 
-def mooncake(rng: random.Random) -> str:
+def mooncake(rng: random.Random, rows: int = ROWS, rate: float = RATE) -> str:
     next_id = 0
     systems: list[list[int]] = []
     for blocks in (2, 3, 4, 6):  # a few system prompts, 1K-3K tokens each
@@ -36,7 +36,7 @@ def mooncake(rng: random.Random) -> str:
     sessions: list[list[int]] = []
     lines = []
     t = 0.0
-    for _ in range(ROWS):
+    for _ in range(rows):
         output = _size(rng, 180, 0.8, 8, 1024)
         if sessions and rng.random() < 0.3:  # a follow-up: the session so far, then more
             session = rng.choice(sessions)
@@ -60,7 +60,7 @@ def mooncake(rng: random.Random) -> str:
             f'{{"timestamp": {stamp}, "input_length": {length}, "output_length": {output}, '
             f'"hash_ids": [{", ".join(map(str, ids))}]}}'
         )
-        t += rng.expovariate(RATE)
+        t += rng.expovariate(rate)
     return "\n".join(lines) + "\n"
 
 
