@@ -323,6 +323,30 @@ def test_a_chat_jsonl_goes_closed_loop_one_request_per_line(
     ]
 
 
+def test_a_sharegpt_file_goes_at_a_rate_one_request_per_human_turn(
+    tmp_path: Path, env: dict[str, str], server: str
+) -> None:
+    turns = [
+        {"from": "human", "value": "What is grouped query attention in short"},
+        {"from": "gpt", "value": "Heads share keys and values in groups"},
+        {"from": "human", "value": "And what does it save"},
+    ]
+    chats = [{"conversations": turns}, {"conversations": turns[:1]}]
+    path = write(tmp_path / "sharegpt.json", json.dumps(chats))
+    out = tmp_path / "rows.csv"
+    done = bench(server, env, "--dataset", str(path), "--rate", "20", "--arrivals", "constant",
+                 "--max-tokens", "4", "--csv", str(out))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    got = measured(out)
+    assert [float(r["scheduled_s"]) for r in got] == pytest.approx([0.0, 0.05, 0.1])
+    texts = [[turns[0]], turns, [turns[0]]]  # the second request resends the first turns
+    assert [int(r["prompt_tokens"]) for r in got] == [
+        sum(count_tokens(t["value"]) + PER_MESSAGE_TOKENS for t in sent) + PER_REQUEST_TOKENS
+        for sent in texts
+    ]
+    assert [int(r["completion_tokens"]) for r in got] == [4, 4, 4]
+
+
 @pytest.mark.parametrize(
     ("content", "extra", "said"),
     [
