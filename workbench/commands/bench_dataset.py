@@ -7,17 +7,15 @@ simulation speed (docs/local-provider.md), and a trace is compressed apart from 
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from pathlib import Path
-from statistics import fmean
 
 from workbench.commands.common import float_in
-from workbench.core.arrivals import MAX_RATE, ArrivalSpec
+from workbench.core.arrivals import ArrivalSpec
+from workbench.core.dataset_plan import MAX_TRACE_SPEED, trace_schedule
+from workbench.core.dataset_plan import with_dataset as dataset_choices
 from workbench.core.datasets import Dataset, DatasetError, load_dataset
 from workbench.core.plan import Choices
-from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, heuristic_tokens
 
-MAX_TRACE_SPEED = 10_000.0
 # flags a trace's own clock replaces, as argparse names them
 _CLOCK_FLAGS = ("rate", "arrivals", "ramp_up")
 
@@ -95,29 +93,9 @@ def check_dataset(args: argparse.Namespace) -> str | None:
 
 
 def _trace_spec(args: argparse.Namespace, dataset: Dataset) -> ArrivalSpec:
-    offsets = dataset.offsets(args.trace_speed or 1.0)
-    if args.duration is not None:  # the part of a long trace the run replays
-        offsets = tuple(t for t in offsets if t < args.duration) or offsets[:1]
-    span = offsets[-1]
-    return ArrivalSpec(
-        rate=min(MAX_RATE, len(offsets) / span) if span > 0 else MAX_RATE,  # for show only
-        seed=args.seed,
-        duration_s=args.duration,
-        max_requests=args.max_requests,
-        max_concurrency=args.max_concurrency,
-        offsets=offsets,
+    return trace_schedule(
+        dataset, args.trace_speed or 1.0, args.duration, args.max_requests, args.max_concurrency
     )
-
-
-def _typical_length(dataset: Dataset) -> int:
-    """The cell's prompt length: the mean of the file's prompts (its rows say their own)."""
-    sizes = [
-        r.input_tokens
-        if r.input_tokens is not None
-        else sum(heuristic_tokens(text) for _, text in r.messages)
-        for r in dataset.requests
-    ]
-    return min(MAX_TARGET_TOKENS, max(MIN_TARGET_TOKENS, round(fmean(sizes))))
 
 
 def with_dataset(args: argparse.Namespace, choices: Choices) -> Choices:
@@ -125,15 +103,7 @@ def with_dataset(args: argparse.Namespace, choices: Choices) -> Choices:
     dataset: Dataset | None = getattr(args, "loaded_dataset", None)
     if dataset is None:
         return choices
-    chosen = replace(
-        choices,
-        dataset=dataset,
-        prompt_lengths=(_typical_length(dataset),),
-        prompt_spreads=(),
-        kind="comparison",
+    trace = _trace_spec(args, dataset) if dataset.timed else None
+    return dataset_choices(
+        choices, dataset, trace, repeats=None if args.repeats == 1 else args.repeats
     )
-    if dataset.timed:
-        return replace(chosen, arrivals=_trace_spec(args, dataset), repeats=1)
-    if choices.arrivals is None and args.repeats == 1:
-        return replace(chosen, repeats=len(dataset.requests))
-    return chosen
