@@ -90,6 +90,8 @@ def full_result(run_id: str, **changes: object) -> RequestResult:
         protocol="anthropic",
         cache_creation_tokens=300,
         reasoning_tokens=64,
+        scheduled_s=1.25,
+        slo_met=False,
     )
     return dataclasses.replace(result, **changes)
 

@@ -30,9 +30,20 @@ def _spread(cell: CellSummary, figure: str, digits: int = 1) -> str:
     return f"{agg.median:,.{digits}f}"
 
 
+def _goodput(cell: CellSummary) -> tuple[str, str]:
+    """Goodput in requests/s and the share that met the SLO, e.g. ('3.2', '80% (8/10)')."""
+    good = cell.goodput
+    if good is None:
+        return "-", "-"
+    share = "-" if good.attainment is None else f"{good.attainment:.0%} ({good.met}/{good.judged})"
+    return _fmt(good.request_goodput, 2), share
+
+
 def format_summary_table(cells: Sequence[CellSummary]) -> str:
-    """Median (p10-p90 when repeated) of the headline figures per model and prompt length."""
-    header = (
+    """Median (p10-p90 when repeated) of the headline figures per model and prompt length;
+    an open-loop run adds TTFT from the scheduled time and the dispatch lateness, a run with an
+    SLO its goodput and the share of requests that met it."""
+    header: tuple[str, ...] = (
         "model",
         "attn",
         "prompt",
@@ -44,8 +55,17 @@ def format_summary_table(cells: Sequence[CellSummary]) -> str:
         "e2e ms",
         "cost $",
     )
+    open_loop = any(c.open_loop for c in cells)
+    judged = any(c.goodput is not None for c in cells)
+    header += ("TTFT sched ms", "dispatch ms") if open_loop else ()
+    header += ("goodput req/s", "SLO met") if judged else ()
     rows = [header]
     for c in cells:
+        extra: tuple[str, ...] = ()
+        if open_loop:
+            extra += (_spread(c, "ttft_from_scheduled_ms", 0), _spread(c, "dispatch_ms", 1))
+        if judged:
+            extra += _goodput(c)
         rows.append(
             (
                 printable(c.model),  # a server's or a config's id: no terminal escapes
@@ -58,6 +78,7 @@ def format_summary_table(cells: Sequence[CellSummary]) -> str:
                 _spread(c, "prefill_tps", 0),
                 _spread(c, "e2e_ms", 0),
                 _fmt(c.median("cost_usd"), 5) if c.price_known else "no price",
+                *extra,
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]

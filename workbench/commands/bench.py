@@ -17,6 +17,15 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.commands.bench_dataset import add_dataset_args, check_dataset, with_dataset
+from workbench.commands.bench_load import (
+    add_load_args,
+    check_load,
+    spread_int,
+    spread_lengths,
+    with_load,
+)
+from workbench.commands.bench_models import check_model
 from workbench.commands.bench_output import (
     add_output_args,
     choose_csv,
@@ -32,7 +41,6 @@ from workbench.commands.common import (
     fail,
     float_in,
     int_in,
-    parse_int_list,
     resolve_endpoint,
 )
 from workbench.commands.compare_route import (
@@ -46,12 +54,11 @@ from workbench.commands.compare_route import (
 )
 from workbench.commands.progress import ProgressDisplay, add_verbosity_args, verbosity
 from workbench.core import loop as event_loop
-from workbench.core.catalog import Catalog, load_catalog
+from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.context_fit import nothing_fits, overflows
 from workbench.core.coordinator import ShardedRunner
 from workbench.core.csv_export import CsvWriter
-from workbench.core.doctor import suggest_models
 from workbench.core.plan import Choices, LocalSim, build_plan
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
 from workbench.core.results import (
@@ -86,8 +93,9 @@ _NO_STORE_HINT = " (or pass --no-store to run without recording a history)"
 
 
 def token_counts(text: str) -> list[int]:
-    """--prompt-tokens: whole token counts within what a prompt can be built for."""
-    return parse_int_list(text, MIN_TARGET_TOKENS, MAX_TARGET_TOKENS)
+    """--prompt-tokens: whole token counts within what a prompt can be built for, each with
+    an optional ± spread (bench_load.py)."""
+    return spread_lengths(MIN_TARGET_TOKENS, MAX_TARGET_TOKENS)(text)
 
 
 def _seconds() -> Callable[[str], float]:
@@ -114,6 +122,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_transport_arg(p)
     add_worker_args(p)
     add_compare_args(p)
+    add_load_args(p)
+    add_dataset_args(p)
     p.set_defaults(func=run)
 
 
@@ -130,9 +140,10 @@ def _add_plan_args(p: argparse.ArgumentParser) -> None:
         "--prompt-tokens",
         default=[32768],
         type=token_counts,
-        metavar="N[,N...]",
+        metavar="N[±S][,N...]",
         help=f"prompt length(s) in tokens, {MIN_TARGET_TOKENS}..{MAX_TARGET_TOKENS} "
-        "(default 32768); suffixes K and M allowed, e.g. 1K,4K,32K",
+        "(default 32768); suffixes K and M allowed, e.g. 1K,4K,32K; N±S (or N+-S) draws each "
+        "request's length uniformly from N-S..N+S, e.g. 4K±1K",
     )
     p.add_argument(
         "--repeats",
@@ -148,9 +159,11 @@ def _add_plan_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-tokens",
-        type=int_in(1, MAX_OUTPUT_TOKENS, "max tokens"),
+        type=spread_int(1, MAX_OUTPUT_TOKENS),
         default=256,
-        help=f"output tokens per request, 1..{MAX_OUTPUT_TOKENS:,} (default 256)",
+        metavar="N[±S]",
+        help=f"output tokens per request, 1..{MAX_OUTPUT_TOKENS:,} (default 256); N±S draws "
+        "each request's from N-S..N+S, e.g. 256±64",
     )
     p.add_argument(
         "--temperature",
@@ -254,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    problem = check_compare_args(args)
+    problem = check_compare_args(args) or check_dataset(args) or check_load(args)
     if problem:
         fail(problem)
         return EXIT_BAD_INPUT
@@ -352,20 +365,10 @@ async def _routed_plan(args: argparse.Namespace, stack: AsyncExitStack) -> _Plan
     targets = []
     for route in ROUTES:
         model = route_model(args, route)
-        _check_model(found[route], model, catalog)  # a real server's unlisted id: a warning
+        check_model(found[route], model, catalog)  # a real server's unlisted id: a warning
         targets.append(route_target(found[route], model, route, catalog))
     plan = _make_plan(args, tuple(targets), "sequential")
     return (plan, dict(found.items())) if plan is not None else None
-
-
-def suggestions(model: str, endpoint: Endpoint, catalog: Catalog) -> list[str]:
-    """Ids to offer for a model the server does not list: the closest of the server's own ids;
-    only when it lists nothing, the catalog's, and never a simulated one for another server."""
-    listed = sorted(endpoint.models or ())
-    if listed:
-        return [m for m in suggest_models(model, listed) if m != model]
-    simulated = endpoint.provider == LOCAL_PROVIDER
-    return [m for m in catalog.suggest(model, n=3, simulated=simulated) if m != model]
 
 
 def _mode(args: argparse.Namespace, endpoint: Endpoint) -> Mode:
@@ -386,36 +389,10 @@ def _mode(args: argparse.Namespace, endpoint: Endpoint) -> Mode:
     return "parallel"
 
 
-def _check_model(endpoint: Endpoint, model: str, catalog: Catalog) -> bool:
-    """False (after saying so) when the built-in provider does not serve `model`; a real
-    server's unlisted id is tried anyway, with a warning."""
-    if endpoint.serves(model):
-        return True
-    hints = ", ".join(printable(h) for h in suggestions(model, endpoint, catalog))
-    mean = f" Did you mean: {hints}?" if hints else ""
-    if endpoint.provider == LOCAL_PROVIDER:  # the built-in serves exactly what it lists
-        fail(
-            f"model '{model}' is not served at {endpoint.base_url}.{mean} "
-            "(`workbench models` lists them)"
-        )
-        return False
-    listed = sorted(endpoint.models or ())
-    shown = ", ".join(printable(m) for m in listed[:8]) + (" …" if len(listed) > 8 else "")
-    print(
-        printable(
-            f"warning: model '{model}' is not on the list of {endpoint.base_url} "
-            f"(it lists {len(listed)}: {shown or 'nothing'}); trying it anyway, since some "
-            f"servers list only the models they have loaded.{mean}"
-        ),
-        file=sys.stderr,
-    )
-    return True
-
-
 def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
     """The run's plan from the flags and the endpoint; None after saying what is wrong."""
     catalog = load_catalog()
-    if not all([_check_model(endpoint, m, catalog) for m in args.model]):  # each one said
+    if not all([check_model(endpoint, m, catalog) for m in args.model]):  # each one said
         return None
     targets = tuple(endpoint.target(catalog, model) for model in args.model)
     return _make_plan(args, targets, _mode(args, endpoint))
@@ -428,7 +405,7 @@ def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode
         repeats=args.repeats,
         concurrency_levels=tuple(args.concurrency),
         warmup=args.warmup,
-        max_tokens=args.max_tokens,
+        max_tokens=int(args.max_tokens),
         temperature=args.temperature,
         mode=mode,
         language=args.language,
@@ -440,6 +417,8 @@ def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode
     )
     local = None if args.allow_overflow else LocalSim(args.gpu, args.tp)  # None: no KV check
     try:
+        # --rate, --slo: bench_load.py; --dataset: bench_dataset.py
+        choices = with_dataset(args, with_load(args, choices))
         return build_plan(targets, choices, load_catalog(), local)
     except ValueError as exc:  # a saved provider's timeout out of range, say
         fail(str(exc))

@@ -20,10 +20,11 @@ def overflows(plan: RunPlan) -> str | None:
         if not window:
             continue
         for length in plan.prompt_lengths:
-            need = length + plan.max_tokens
+            longest, most = plan.longest(length), plan.max_tokens + plan.max_tokens_spread
+            need = longest + most
             if need > window:
                 lines.append(
-                    f"{target.model}: a {length:,}-token prompt + max_tokens {plan.max_tokens:,} "
+                    f"{target.model}: a {longest:,}-token prompt + max_tokens {most:,} "
                     f"= {need:,} tokens, over its context window of {window:,}"
                 )
     if not lines:

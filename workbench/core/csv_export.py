@@ -61,7 +61,10 @@ COLUMN_DOCS: tuple[tuple[str, str], ...] = (
     ("error_class", "why the request failed (empty when it succeeded)"),
     ("error_message", "what went wrong, in words"),
     ("repeat", "repeat index within its plan step"),
-    ("concurrency", "requests in flight at once in this step"),
+    (
+        "concurrency",
+        "requests in flight at once in this step (open loop: the --max-concurrency cap, 0: none)",
+    ),
     ("attempt", "1 for a first try; higher for a retry"),
     ("warmup", "true for a warm-up request (kept, but not in aggregates)"),
     ("price_known", "false when no catalog or providers.toml price is known: cost_usd is blank"),
@@ -80,6 +83,16 @@ COLUMN_DOCS: tuple[tuple[str, str], ...] = (
         "prompt tokens written into the prompt cache (Anthropic), part of prompt_tokens",
     ),
     ("reasoning_tokens", "output tokens the server counted as reasoning, part of completion"),
+    (
+        "scheduled_s",
+        "open-loop runs (--rate): when the request was due, seconds from its cell's start",
+    ),
+    (
+        "ttft_from_scheduled_ms",
+        "time from when the request was due (scheduled) to its first token: dispatch + TTFT",
+    ),
+    ("e2e_from_scheduled_ms", "time from when the request was due to the end of the stream"),
+    ("slo_met", "true when the request met every objective of --slo; empty without --slo"),
 )
 COLUMNS: tuple[str, ...] = tuple(name for name, _ in COLUMN_DOCS)
 
@@ -92,6 +105,8 @@ _MS_COLUMNS = (
     "itl_p90_ms",
     "itl_p99_ms",
     "dispatch_ms",
+    "ttft_from_scheduled_ms",
+    "e2e_from_scheduled_ms",
 )
 _TPS_COLUMNS = ("decode_tps", "overall_tps", "prefill_tps")
 # cells whose text may come from a server, a file or a user, not from our number formats: each
@@ -204,6 +219,8 @@ def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -
         "protocol": result.protocol,
         "cache_creation_tokens": _text(result.cache_creation_tokens),
         "reasoning_tokens": _text(result.reasoning_tokens),
+        "scheduled_s": _fixed(result.scheduled_s, 6),
+        "slo_met": _text(result.slo_met),
     }
     for name in _TEXT_COLUMNS:
         row[name] = inert(row[name])

@@ -33,6 +33,9 @@ class RequestMetrics:
     itl_p99_ms: float | None
     cost_usd: float | None
     dispatch_ms: float | None  # intended start -> bytes written: the client's queue
+    # from when the request was due (t_intended), so a late client never hides queueing
+    ttft_from_scheduled_ms: float | None
+    e2e_from_scheduled_ms: float | None
 
 
 def _ms(start: int | None, end: int | None) -> float | None:
@@ -153,6 +156,8 @@ def derive(result: RequestResult) -> RequestMetrics:
         itl_p99_ms=percentile(itl, 99),
         cost_usd=cost_usd(result.prices, prompt_tokens, out, token_count(result.cached_tokens)),
         dispatch_ms=_ms(result.t_intended, result.t_send),
+        ttft_from_scheduled_ms=_ms(result.t_intended, result.t_first_token),
+        e2e_from_scheduled_ms=_ms(result.t_intended, result.t_done),
     )
 
 

@@ -14,11 +14,14 @@ from dataclasses import dataclass, replace
 from typing import Literal
 from urllib.parse import urlsplit
 
+from workbench.core.arrivals import ArrivalSpec
 from workbench.core.catalog import Catalog
+from workbench.core.datasets import Dataset
 from workbench.core.prompts import MIN_TARGET_TOKENS
 from workbench.core.providers import ModelEntry, Protocol, Provider, default_auth
 from workbench.core.results import UNKNOWN_PRICES, Prices, Target, Timeouts
 from workbench.core.run_plan import Mode, RefusedCell, RunPlan
+from workbench.core.slo import Objective
 
 # The built-in provider's name: its simulated models, started by the app or the CLI.
 LOCAL_PROVIDER = "local"
@@ -131,6 +134,11 @@ class Choices:
     retry_budget_s: float = 0.0
     timeouts: Timeouts = NO_CHOICE
     kind: Literal["comparison", "sweep"] | None = None  # None: sweep when several lengths
+    arrivals: ArrivalSpec | None = None  # open loop (--rate): the cells' schedule
+    slo: tuple[Objective, ...] = ()
+    prompt_spreads: tuple[int, ...] = ()  # ± tokens per prompt length (core/lengths.py)
+    max_tokens_spread: int = 0
+    dataset: Dataset | None = None  # --dataset: the file's requests (core/datasets/)
 
 
 @dataclass(frozen=True)
@@ -178,6 +186,11 @@ def build_plan(
         retry_budget_s=choices.retry_budget_s,
         kind=kind,
         refused=_unfit(catalog, local, limited, choices),
+        arrivals=choices.arrivals,
+        slo=choices.slo,
+        prompt_spreads=choices.prompt_spreads,
+        max_tokens_spread=choices.max_tokens_spread,
+        dataset=choices.dataset,
     )
 
 

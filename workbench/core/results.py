@@ -164,6 +164,11 @@ class RequestResult:
     # output tokens the server says were reasoning (usage's reasoning_tokens); part of
     # completion_tokens
     reasoning_tokens: int | None = None
+    # open-loop runs (--rate): when the schedule said it was due, seconds from its cell's start
+    # (core/arrivals.py); None in a closed-loop run
+    scheduled_s: float | None = None
+    # met every objective of the run's SLO (core/slo.py); None when the run has no SLO
+    slo_met: bool | None = None
 
     @property
     def ok(self) -> bool:

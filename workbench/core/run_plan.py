@@ -7,6 +7,9 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from workbench.core.arrivals import ArrivalSpec
+from workbench.core.datasets import Dataset
+from workbench.core.lengths import draw
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS
 from workbench.core.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
@@ -14,6 +17,7 @@ from workbench.core.results import (
     Target,
     Timeouts,
 )
+from workbench.core.slo import Objective
 
 Mode = Literal["parallel", "sequential"]
 # The limits of a plan (docs/reliability.md, "Runs and input"); the CLI checks its flags
@@ -68,6 +72,17 @@ class RunPlan:
     kind: Literal["comparison", "sweep", "replay"] = "comparison"
     # cells whose KV cache would not fit the deployment: rows that say why, nothing sent
     refused: tuple[RefusedCell, ...] = ()
+    # open loop (--rate): each cell's requests are due on this schedule instead of keeping
+    # `concurrency` in flight; repeats and concurrency do not apply (core/arrivals.py)
+    arrivals: ArrivalSpec | None = None
+    slo: tuple[Objective, ...] = ()  # each request met or missed these (core/slo.py)
+    # ± tokens around each prompt length (one per length; () for none), and around max_tokens:
+    # each request's size is drawn from the range (core/lengths.py)
+    prompt_spreads: tuple[int, ...] = ()
+    max_tokens_spread: int = 0
+    # --dataset: request i sends the file's request i (its messages, or a trace's sizes and
+    # shared prefixes); a trace's times are in `arrivals` (core/datasets/)
+    dataset: Dataset | None = None
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -114,10 +129,58 @@ class RunPlan:
         for name, seconds in limits:
             if seconds is not None and not (_finite(seconds) and 0 < seconds <= MAX_SECONDS):
                 return f"{name} must be more than 0 and at most {MAX_SECONDS:g} s, got {seconds!r}"
+        spread_problem = self._spread_problem()
+        if spread_problem:
+            return spread_problem
+        if self.arrivals is not None and len(self.levels) > 1:
+            return "an open-loop run (a rate) has one schedule per cell, not concurrency levels"
         budget = self.retry_budget_s
         if not (_finite(budget) and 0 <= budget <= MAX_SECONDS):
             return f"retry_budget_s must be 0..{MAX_SECONDS:g} s, got {budget!r}"
         return None
+
+    def _spread_problem(self) -> str | None:
+        spreads = self.prompt_spreads
+        if spreads and len(spreads) != len(self.prompt_lengths):
+            return f"{len(spreads)} prompt spreads for {len(self.prompt_lengths)} prompt lengths"
+        for length, spread in zip(self.prompt_lengths, spreads, strict=False):
+            low, high = length - spread, length + spread
+            if spread < 0 or low < MIN_TARGET_TOKENS or high > MAX_TARGET_TOKENS:
+                return (
+                    f"a prompt of {length:,}±{spread:,} tokens must stay within "
+                    f"{MIN_TARGET_TOKENS}..{MAX_TARGET_TOKENS:,}; use a smaller spread"
+                )
+        low, high = (
+            self.max_tokens - self.max_tokens_spread,
+            self.max_tokens + self.max_tokens_spread,
+        )
+        if self.max_tokens_spread < 0 or low < 1 or high > MAX_OUTPUT_TOKENS:
+            return (
+                f"max_tokens {self.max_tokens:,}±{self.max_tokens_spread:,} must stay within "
+                f"1..{MAX_OUTPUT_TOKENS:,}; use a smaller spread"
+            )
+        return None
+
+    def prompt_size(self, length: int, index: int) -> int:
+        """The prompt tokens request `index` of a `length` cell is built for (-1: calibration)."""
+        spreads = dict(zip(self.prompt_lengths, self.prompt_spreads, strict=False))
+        return draw(length, spreads.get(length, 0), index, "prompt")
+
+    def output_size(self, index: int) -> int:
+        """The max_tokens request `index` asks for: its dataset row's, else drawn."""
+        if self.dataset is not None and index >= 0:
+            own = self.dataset.at(index).output_tokens
+            if own is not None:
+                return own
+        return draw(self.max_tokens, self.max_tokens_spread, index, "output")
+
+    def longest(self, length: int) -> int:
+        """The longest prompt a `length` cell sends (a trace's longest input)."""
+        if self.dataset is not None:
+            return max((r.input_tokens or 0 for r in self.dataset.requests), default=0) or length
+        return length + dict(zip(self.prompt_lengths, self.prompt_spreads, strict=False)).get(
+            length, 0
+        )
 
     def timeouts_for(self, target: Target) -> Timeouts:
         """The target's own limits (its provider's), else the plan's."""
@@ -138,7 +201,10 @@ class RunPlan:
         return self.concurrency_levels or (self.concurrency,)
 
     def requests_at(self, concurrency: int) -> int:
-        """Requests per (target, length) cell at one concurrency level."""
+        """Requests per (target, length) cell at one concurrency level; in an open-loop run,
+        the schedule's (this worker's share of it)."""
+        if self.arrivals is not None:
+            return self.arrivals.expected_requests
         return max(self.repeats, concurrency)
 
     @property
@@ -147,4 +213,13 @@ class RunPlan:
         return len(self.targets) * len(self.prompt_lengths) * per_target
 
     def to_config(self) -> dict[str, Any]:
-        return asdict(self)
+        """The plan as stored: a dataset and a trace's times by their size, not their rows."""
+        config = asdict(self)
+        if self.dataset is not None:
+            config["dataset"] = {
+                "kind": self.dataset.kind,
+                "requests": len(self.dataset.requests),
+            }
+        if self.arrivals is not None and self.arrivals.offsets is not None:
+            config["arrivals"]["offsets"] = len(self.arrivals.offsets)
+        return config

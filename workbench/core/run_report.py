@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from workbench.core.metrics import derive, percentile
 from workbench.core.result_files import vllm
 from workbench.core.results import RequestResult
 from workbench.core.route_compare import ROUTE_SCHEMA, LevelComparison, levels_json
+from workbench.core.slo import goodput
 
 SCHEMA = "workbench.run/1"
 # vLLM's per-request lists and its echo of settings: not aggregates
@@ -43,7 +45,27 @@ def aggregates(results: Sequence[RequestResult]) -> dict[str, Any]:
     """Mean, median, std, p90/p95/p99 of ttft/tpot/itl/e2el in ms (`mean_ttft_ms`…) and the
     request and output throughput of the measured rows, as `vllm bench serve` names them."""
     document = vllm.export([r for r in results if not r.warmup], {})
-    return {k: v for k, v in document.items() if k not in _NOT_AGGREGATES}
+    figures = {k: v for k, v in document.items() if k not in _NOT_AGGREGATES}
+    return figures | load_figures(results)
+
+
+def load_figures(results: Sequence[RequestResult]) -> dict[str, Any]:
+    """An open-loop run's lateness and latency from scheduled time (p50/p99 of dispatch_ms,
+    ttft_from_scheduled_ms, e2e_from_scheduled_ms); with an SLO, vLLM's `request_goodput`
+    and the share of requests that met it (`slo_attainment`, 0..1)."""
+    pairs = [(r, derive(r)) for r in results if r.phase == "measured"]
+    figures: dict[str, Any] = {}
+    if any(r.scheduled_s is not None for r, _ in pairs):
+        for name in ("dispatch_ms", "ttft_from_scheduled_ms", "e2e_from_scheduled_ms"):
+            values = [v for _, m in pairs if (v := getattr(m, name)) is not None]
+            figures[f"median_{name}"] = percentile(values, 50)
+            figures[f"p99_{name}"] = percentile(values, 99)
+    good = goodput(pairs)
+    if good is not None:
+        figures["request_goodput"] = good.request_goodput
+        figures["slo_attainment"] = good.attainment
+        figures["slo_met"] = good.met
+    return figures
 
 
 def run_document(

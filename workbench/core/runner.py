@@ -24,9 +24,11 @@ from workbench.core.calibration_checks import (
     prompt_count_far,
 )
 from workbench.core.clients import ClientPool, open_connections
+from workbench.core.datasets.prompt import dataset_prompt
 from workbench.core.errors import UNFIXABLE_BY_REPEAT, Diagnosis, diagnosis
 from workbench.core.memory_fit import NOT_SENT
 from workbench.core.metrics import RequestMetrics, derive
+from workbench.core.open_loop import run_schedule
 from workbench.core.prompts import (
     BuiltPrompt,
     Calibration,
@@ -60,6 +62,7 @@ from workbench.core.run_sink import MESSAGE_CHARS, describe_exception
 from workbench.core.run_sink import STORE_RETRY_S as STORE_RETRY_S
 from workbench.core.run_sink import ResultSink as ResultSink
 from workbench.core.run_sink import store_call as store_call
+from workbench.core.slo import request_meets
 from workbench.core.streaming import RequestSpec
 from workbench.core.wire import stream_request
 
@@ -297,6 +300,9 @@ class Runner:
             if self._halted(state, target):
                 return
             await self._request(state, target, length, i, "warmup", concurrency)
+        if plan.arrivals is not None:
+            await run_schedule(self, state, target, length, plan.arrivals)
+            return
         burst = min(concurrency, plan.requests_at(concurrency))
         client = self._client_ahead(target)
         if plan.warm_connections and burst > 1 and client is not None:
@@ -379,10 +385,14 @@ class Runner:
     def _calibration_key(target: Target) -> str:
         return Calibration.key_for(target.provider, target.model)
 
-    def _build_prompt(self, state: _RunState, target: Target, length: int) -> BuiltPrompt:
+    def _build_prompt(
+        self, state: _RunState, target: Target, length: int, index: int = -1
+    ) -> BuiltPrompt:
         plan = state.plan
+        if plan.dataset is not None and index >= 0:  # --dataset: the file's request
+            return dataset_prompt(plan.dataset, index)
         spec = PromptSpec(
-            target_tokens=length,
+            target_tokens=plan.prompt_size(length, index),  # request `index`'s draw of a spread
             language=plan.language,
             task=plan.task,
             needle_depth=plan.needle_depth,
@@ -402,23 +412,27 @@ class Runner:
         phase: str,
         concurrency: int,
         intended: int | None = None,
+        scheduled_s: float | None = None,
+        prompt: BuiltPrompt | None = None,
     ) -> RequestResult | None:
         """One planned request and its retries; each attempt ends as exactly one row. Returns
         the last attempt's row (None when the run had stopped before it). `intended` is when
-        the request was due (its cell's opening burst); by default, now."""
+        the request was due (its cell's opening burst, or its place in an open-loop schedule,
+        `scheduled_s` from the cell's start); by default, now. `prompt`: built ahead."""
         if self._halted(state, target):
             return None
         plan = state.plan
         calibration = phase == "calibration"
         attempt = 1
         retry_deadline = time.monotonic() + plan.retry_budget_s
-        prompt: BuiltPrompt | None = None
         while True:
             result = self._new_result(state, target, length, repeat, phase, attempt, concurrency)
             result.t_intended = intended or time.perf_counter_ns()
+            result.scheduled_s = scheduled_s
             outer_cancelled = False
             try:
-                prompt = prompt or self._build_prompt(state, target, length)
+                index = -1 if calibration else repeat
+                prompt = prompt or self._build_prompt(state, target, length, index)
                 if not calibration:
                     result.task = prompt.task_label
                 outer_cancelled = await self._send(state, target, result, prompt, calibration)
@@ -432,7 +446,7 @@ class Runner:
                 return result
             await asyncio.sleep(wait)
             attempt += 1
-            intended = None  # a retry is due when its wait ends
+            intended = scheduled_s = None  # a retry is due when its wait ends
 
     @staticmethod
     def _retry_wait(result: RequestResult, deadline: float) -> float | None:
@@ -455,7 +469,7 @@ class Runner:
     ) -> bool:
         """Stream one request into `result`; True when this task itself was cancelled."""
         plan = state.plan
-        max_tokens = plan.max_tokens
+        max_tokens = plan.output_size(result.repeat)
         if calibration:
             max_tokens = calibration_output_tokens(max_tokens)
         limits = plan.timeouts_for(target)
@@ -532,6 +546,7 @@ class Runner:
         except Exception as exc:
             _mark_internal(result, exc)
         metrics = self._metrics(result)
+        result.slo_met = request_meets(result, metrics, state.plan.slo)
         await self._record(state, result)
         if state.keep_results:
             state.results.append(result)

@@ -56,6 +56,10 @@ def shard_count(plan: RunPlan, workers: int) -> int:
     """How many workers can take a share: one concurrency level, at least one stream each."""
     if len(plan.levels) > 1:
         return 1  # levels run in turn; a route comparison stays in one process
+    if plan.arrivals is not None:  # an open-loop schedule: at least one request, one slot each
+        spec = plan.arrivals
+        most = min(workers, spec.expected_requests, spec.max_concurrency or workers)
+        return max(1, most)
     return max(1, min(workers, plan.concurrency))
 
 
@@ -65,9 +69,22 @@ def split(plan: RunPlan, workers: int) -> list[Shard]:
     n = shard_count(plan, workers)
     shards = []
     measured = warmup = 0
+    if plan.arrivals is not None:  # every n-th arrival; repeats are schedule indices already
+        for i in range(n):
+            share = replace(
+                plan,
+                arrivals=plan.arrivals.share(i, n),
+                warmup=_share(plan.warmup, n, i),
+                calibrate=False,
+            )
+            shards.append(Shard(i, share, 0, warmup))
+            warmup += share.warmup
+        return shards
     for i in range(n):
         share = replace(
             plan,
+            # a share's request 0 is the run's request `measured`: so is its dataset row
+            dataset=plan.dataset.rotated(measured) if plan.dataset is not None else None,
             concurrency=_share(plan.concurrency, n, i),
             # a share of 0 repeats still runs its streams once each: max(1, c_i) = c_i
             repeats=max(1, _share(plan.repeats, n, i)),
@@ -98,6 +115,10 @@ def planned(shard: Shard) -> Iterator[RequestKey]:
         for target in plan.targets:
             for i in range(plan.warmup):
                 yield (target.label, target.route, length, "warmup", shard.warmup_offset + i)
+            if plan.arrivals is not None:
+                for i, _offset in plan.arrivals.own():
+                    yield (target.label, target.route, length, "measured", i)
+                continue
             for i in range(plan.requests_at(plan.concurrency)):
                 yield (target.label, target.route, length, "measured", shard.measured_offset + i)
 
@@ -114,7 +135,8 @@ def globalize(result: RequestResult, shard: Shard, concurrency: int, offset_s: f
         result.repeat += shard.measured_offset
     elif result.phase == "warmup":
         result.repeat += shard.warmup_offset
-    result.concurrency = concurrency
+    if shard.plan.arrivals is None:  # an open-loop row already carries the cell's cap
+        result.concurrency = concurrency
     if result.started_at:
         result.started_at -= offset_s
 

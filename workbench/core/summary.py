@@ -10,8 +10,19 @@ from dataclasses import dataclass, field
 from workbench.core.metrics import Aggregate, aggregate, derive, token_count
 from workbench.core.results import RequestResult
 from workbench.core.secrets import redact_and_cut
+from workbench.core.slo import Goodput, GoodputTally
 
-FIGURES = ("ttft_ms", "decode_tps", "prefill_tps", "e2e_ms", "tpot_ms", "overall_tps", "cost_usd")
+FIGURES = (
+    "ttft_ms",
+    "decode_tps",
+    "prefill_tps",
+    "e2e_ms",
+    "tpot_ms",
+    "overall_tps",
+    "cost_usd",
+    "ttft_from_scheduled_ms",
+    "dispatch_ms",
+)
 
 
 @dataclass(frozen=True)
@@ -28,6 +39,8 @@ class CellSummary:
     price_known: bool = True  # False when any row had no known price: cost is not summed
     stopped: int = 0  # requests the user stopped: neither in `n` nor in `errors`
     concurrency: int = 1  # requests in flight when these were measured
+    goodput: Goodput | None = None  # against the run's --slo; None without one
+    open_loop: bool = False  # its requests came on a schedule (--rate)
 
     def median(self, figure: str) -> float | None:
         return self.figures[figure].median
@@ -46,6 +59,8 @@ class _Cell:
     prompt_tokens: array[float] = field(default_factory=lambda: array("d"))
     error_classes: set[str] = field(default_factory=set)
     price_known: bool = True
+    goodput: GoodputTally = field(default_factory=GoodputTally)
+    open_loop: bool = False
 
 
 def shown_model(result: RequestResult) -> str:
@@ -71,15 +86,17 @@ class Summarizer:
         )
         cell = self._cells.setdefault(key, _Cell(result.attention))
         cell.price_known = cell.price_known and result.prices.known
-        if result.stopped:
+        cell.open_loop = cell.open_loop or result.scheduled_s is not None
+        if result.stopped:  # a user's Stop: neither met nor missed, failed nor measured
             cell.stopped += 1
             return
+        metrics = derive(result)
+        cell.goodput.add(result, metrics)
         if not result.ok:
             cell.errors += 1
             cell.error_classes.add(str(result.error_class))
             return
         cell.n += 1
-        metrics = derive(result)
         for name in FIGURES:
             value = getattr(metrics, name)
             if value is not None:
@@ -107,6 +124,8 @@ class Summarizer:
                 price_known=cell.price_known,
                 stopped=cell.stopped,
                 concurrency=level,
+                goodput=cell.goodput.result(),
+                open_loop=cell.open_loop,
             )
             for (provider, model, length, level), cell in self._cells.items()
         ]

@@ -1,0 +1,153 @@
+"""Does an open-loop run send when its schedule says? (issue 29, goal "schedule fidelity")
+
+`serve-local` runs in its own process and stamps each request's arrival (`t_received_ns` in
+its emit log, read back over `GET /v1/_emit_log/{id}`). This process runs the unchanged Runner
+on a Poisson schedule (`bench --rate R --duration S`, 8 output tokens) and compares, per
+request:
+
+- arrival lateness: the server's arrival stamp minus the scheduled moment (`t_intended`);
+- dispatch_ms: the client's own lateness (bytes written minus scheduled);
+- send → arrival: the rest (loopback, the server's accept and parse).
+
+On Linux `perf_counter_ns` is CLOCK_MONOTONIC, one clock for both processes. The client's CPU
+seconds per request give the rate one client core sustains (1 / CPU per request). The goal:
+arrival lateness p50 <= 0.5 ms and p99 <= 2 ms at 50, 200 and 500 req/s.
+
+    .venv/bin/python benchmarks/arrival_fidelity.py                 # 3 rates x 5 s, recorded
+    .venv/bin/python benchmarks/arrival_fidelity.py --quick         # 1 s each, not recorded
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine_record, write_result
+
+from workbench.core import loop as event_loop
+from workbench.core.arrivals import ArrivalSpec
+from workbench.core.catalog import load_catalog
+from workbench.core.clients import ClientPool
+from workbench.core.metrics import percentile
+from workbench.core.plan import Choices, build_plan, local_target
+from workbench.core.results import RequestResult
+from workbench.core.runner import RequestFinished, Runner
+from workbench.local.process import ServerProcess
+
+MODEL = "sim-70b-gqa"
+TIME_SCALE = 0.01  # 8 tokens of a 1K prompt in about 3 ms: the server is never the queue
+GOAL_P50_MS, GOAL_P99_MS = 0.5, 2.0
+
+
+async def _rate(base_url: str, rate: float, duration_s: float) -> dict[str, Any]:
+    spec = ArrivalSpec(rate=rate, process="poisson", duration_s=duration_s, seed=29)
+    target = local_target(load_catalog(), base_url, MODEL)
+    plan = build_plan([target], Choices(prompt_lengths=(1024,), max_tokens=8, arrivals=spec))
+    pool = ClientPool("aiohttp")
+    rows: list[RequestResult] = []
+    cpu0 = time.process_time()
+    try:
+        async for event in Runner(pool, keep_results=False).run(plan):
+            if isinstance(event, RequestFinished) and event.result.phase == "measured":
+                rows.append(event.result)
+    finally:
+        await pool.aclose()
+    cpu = time.process_time() - cpu0
+    arrival: list[float] = []
+    dispatch: list[float] = []
+    wire: list[float] = []
+    root = base_url.rsplit("/v1", 1)[0]
+    async with aiohttp.ClientSession() as http:
+        for r in rows:
+            if not r.ok or r.response_id is None or r.t_intended is None:
+                continue
+            async with http.get(f"{root}/v1/_emit_log/{r.response_id}") as resp:
+                received = (await resp.json())["t_received_ns"]
+            arrival.append((received - r.t_intended) / 1e6)
+            if r.t_send is not None:
+                dispatch.append((r.t_send - r.t_intended) / 1e6)
+                wire.append((received - r.t_send) / 1e6)
+    return {
+        "rate": rate,
+        "duration_s": duration_s,
+        "requests": len(rows),
+        "errors": sum(not r.ok for r in rows),
+        "arrival_p50_ms": percentile(arrival, 50),
+        "arrival_p99_ms": percentile(arrival, 99),
+        "dispatch_p50_ms": percentile(dispatch, 50),
+        "dispatch_p99_ms": percentile(dispatch, 99),
+        "send_to_arrival_p50_ms": percentile(wire, 50),
+        "send_to_arrival_p99_ms": percentile(wire, 99),
+        "client_cpu_ms_per_request": cpu / max(1, len(rows)) * 1000,
+    }
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _table(levels: list[dict[str, Any]]) -> str:
+    lines = [
+        "rate req/s | requests | errors | arrival lateness p50 / p99 ms | dispatch_ms p50 / p99 "
+        "| send → arrival p50 / p99 ms | client CPU ms/request | req/s one core sustains",
+        "---|---|---|---|---|---|---|---",
+    ]
+    for x in levels:
+        per_core = 1000 / x["client_cpu_ms_per_request"] if x["client_cpu_ms_per_request"] else 0
+        lines.append(
+            f"{x['rate']:g} | {x['requests']} | {x['errors']} | "
+            f"{_fmt(x['arrival_p50_ms'])} / {_fmt(x['arrival_p99_ms'])} | "
+            f"{_fmt(x['dispatch_p50_ms'])} / {_fmt(x['dispatch_p99_ms'])} | "
+            f"{_fmt(x['send_to_arrival_p50_ms'])} / {_fmt(x['send_to_arrival_p99_ms'])} | "
+            f"{x['client_cpu_ms_per_request']:.2f} | {per_core:,.0f}"
+        )
+    return "\n".join(lines)
+
+
+async def _main(args: argparse.Namespace) -> int:
+    server = ServerProcess(time_scale=TIME_SCALE)
+    base_url = await server.start()
+    try:
+        levels = [await _rate(base_url, rate, args.duration) for rate in args.rates]
+    finally:
+        await server.stop()
+    table = _table(levels)
+    print(table)
+    load = os.getloadavg()
+    met = all(
+        (x["arrival_p50_ms"] or 1e9) <= GOAL_P50_MS and (x["arrival_p99_ms"] or 1e9) <= GOAL_P99_MS
+        for x in levels
+    )
+    notes = (
+        f"\n\nGoal (p50 <= {GOAL_P50_MS} ms, p99 <= {GOAL_P99_MS} ms at every rate): "
+        f"{'met' if met else 'not met'}. Load average at the end: "
+        f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} cores (client, "
+        "server and other work share them). vLLM's and guidellm's clients were not measured "
+        "beside it: neither is installed here.\n"
+    )
+    command = "python benchmarks/arrival_fidelity.py " + " ".join(sys.argv[1:])
+    data = {"machine": machine_record(), "levels": levels, "load_average": load}
+    write_result("arrival_fidelity", command.strip(), table + notes, data, quick=args.quick)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rates", type=float, nargs="+", default=[50.0, 200.0, 500.0])
+    parser.add_argument("--duration", type=float, default=5.0, help="seconds per rate")
+    parser.add_argument("--quick", action="store_true", help="1 s per rate, nothing recorded")
+    args = parser.parse_args()
+    if args.quick:
+        args.duration = 1.0
+    return event_loop.run(_main(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,160 @@
+"""Does a trace replay send when the trace says? (issue 29, goal "traces")
+
+A 10-minute Mooncake-style trace (seeded, made by scripts/make_sample_traces.py's generator,
+3.3 requests/s, prompts of 0.5K-16K tokens with shared prefixes) is replayed 10 times faster
+(`bench --dataset ... --trace-speed 10`: 60 s) through the unchanged Runner against
+`serve-local` in its own process, which stamps each request's arrival (`t_received_ns`, read
+back over `GET /v1/_emit_log/{id}`). Arrival lateness is that stamp minus the request's
+scheduled moment (its timestamp / 10 from the cell's start). The goal: p99 <= 2 ms.
+
+Output lengths: the trace's own (default), or `--output 8` to take the client's stream
+reading out of the picture (as benchmarks/arrival_fidelity.py does).
+
+    .venv/bin/python benchmarks/trace_fidelity.py                # 10 min of trace at 10x, recorded
+    .venv/bin/python benchmarks/trace_fidelity.py --quick        # 1 min of trace, not recorded
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+from machine import machine_record, write_result
+from make_sample_traces import mooncake
+
+from workbench.core import loop as event_loop
+from workbench.core.arrivals import ArrivalSpec
+from workbench.core.catalog import load_catalog
+from workbench.core.clients import ClientPool
+from workbench.core.datasets import Dataset, load_dataset
+from workbench.core.metrics import percentile
+from workbench.core.plan import Choices, build_plan, local_target
+from workbench.core.results import RequestResult
+from workbench.core.runner import RequestFinished, Runner
+from workbench.local.process import ServerProcess
+
+MODEL = "sim-70b-gqa"
+TIME_SCALE = 0.01  # the simulated GPU 100x faster: the server is never the queue
+RATE = 3.3  # requests/s of the trace as recorded
+GOAL_P99_MS = 2.0
+
+
+def _trace(minutes: float, output: int | None) -> Dataset:
+    text = mooncake(random.Random(10), rows=round(minutes * 60 * RATE), rate=RATE)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "trace.jsonl"
+        path.write_text(text, encoding="utf-8")
+        data = load_dataset(path)  # the same reader bench --dataset uses
+    if output is not None:
+        requests = tuple(replace(r, output_tokens=output) for r in data.requests)
+        data = Dataset(data.kind, requests)
+    return data
+
+
+async def _replay(base_url: str, data: Dataset, speed: float) -> dict[str, Any]:
+    spec = ArrivalSpec(rate=1.0, offsets=data.offsets(speed))
+    target = local_target(load_catalog(), base_url, MODEL)
+    choices = Choices(prompt_lengths=(4096,), arrivals=spec, dataset=data)
+    plan = build_plan([target], choices)
+    pool = ClientPool("aiohttp")
+    rows: list[RequestResult] = []
+    cpu0 = time.process_time()
+    try:
+        async for event in Runner(pool, keep_results=False).run(plan):
+            if isinstance(event, RequestFinished) and event.result.phase == "measured":
+                rows.append(event.result)
+    finally:
+        await pool.aclose()
+    cpu = time.process_time() - cpu0
+    arrival: list[float] = []
+    dispatch: list[float] = []
+    root = base_url.rsplit("/v1", 1)[0]
+    async with aiohttp.ClientSession() as http:
+        for r in rows:
+            if not r.ok or r.response_id is None or r.t_intended is None:
+                continue
+            async with http.get(f"{root}/v1/_emit_log/{r.response_id}") as resp:
+                received = (await resp.json())["t_received_ns"]
+            arrival.append((received - r.t_intended) / 1e6)
+            if r.t_send is not None:
+                dispatch.append((r.t_send - r.t_intended) / 1e6)
+    return {
+        "trace_requests": len(data.requests),
+        "trace_s": data.offsets()[-1],
+        "speed": speed,
+        "requests": len(rows),
+        "errors": sum(not r.ok for r in rows),
+        "arrival_p50_ms": percentile(arrival, 50),
+        "arrival_p99_ms": percentile(arrival, 99),
+        "within_2ms_share": sum(a <= GOAL_P99_MS for a in arrival) / max(1, len(arrival)),
+        "dispatch_p50_ms": percentile(dispatch, 50),
+        "dispatch_p99_ms": percentile(dispatch, 99),
+        "client_cpu_ms_per_request": cpu / max(1, len(rows)) * 1000,
+    }
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+async def _main(args: argparse.Namespace) -> int:
+    data = _trace(args.minutes, args.output)
+    server = ServerProcess(time_scale=TIME_SCALE)
+    base_url = await server.start()
+    try:
+        x = await _replay(base_url, data, args.speed)
+    finally:
+        await server.stop()
+    table = "\n".join(
+        [
+            "trace | replayed | requests | errors | arrival lateness p50 / p99 ms | within 2 ms "
+            "| dispatch_ms p50 / p99 | client CPU ms/request",
+            "---|---|---|---|---|---|---|---",
+            f"{x['trace_s']:.0f} s, {x['trace_requests']} rows | {args.speed:g}x | "
+            f"{x['requests']} | {x['errors']} | {_fmt(x['arrival_p50_ms'])} / "
+            f"{_fmt(x['arrival_p99_ms'])} | {x['within_2ms_share']:.1%} | "
+            f"{_fmt(x['dispatch_p50_ms'])} / {_fmt(x['dispatch_p99_ms'])} | "
+            f"{x['client_cpu_ms_per_request']:.2f}",
+        ]
+    )
+    print(table)
+    load = os.getloadavg()
+    met = (x["arrival_p99_ms"] or 1e9) <= GOAL_P99_MS
+    outputs = "the trace's own" if args.output is None else f"{args.output} tokens each"
+    notes = (
+        f"\n\nOutput lengths: {outputs}. Goal (arrival lateness p99 <= {GOAL_P99_MS} ms): "
+        f"{'met' if met else 'not met'}. Load average at the end: {load[0]:.1f} / "
+        f"{load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} cores (client, server and other "
+        "work share them).\n"
+    )
+    command = "python benchmarks/trace_fidelity.py " + " ".join(sys.argv[1:])
+    data_out = {"machine": machine_record(), "replay": x, "load_average": load}
+    write_result("trace_fidelity", command.strip(), table + notes, data_out, quick=args.quick)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=10.0, help="minutes of trace")
+    parser.add_argument("--speed", type=float, default=10.0, help="replayed this many times faster")
+    parser.add_argument("--output", type=int, default=None, help="output tokens per request")
+    parser.add_argument("--quick", action="store_true", help="1 minute of trace, not recorded")
+    args = parser.parse_args()
+    if args.quick:
+        args.minutes = 1.0
+    return event_loop.run(_main(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,83 @@
+"""One open-loop cell: each request sent when its schedule says, whatever came back before.
+
+The schedule (core/arrivals.py) is fixed before the cell starts. A request is due at the cell's
+start plus its offset, and that moment is its `t_intended`: a request sent late (the client was
+busy, or every `--max-concurrency` slot was taken) still counts its TTFT and e2e "from
+scheduled" from then, and the lateness shows as `dispatch_ms` (docs/metrics.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from workbench.core.arrivals import ArrivalSpec
+from workbench.core.prompts import BuiltPrompt
+from workbench.core.results import Target
+
+if TYPE_CHECKING:
+    from workbench.core.runner import Runner, _RunState
+
+# The last stretch before a due time is waited by yielding to the loop rather than a timer:
+# uvloop's timers have a resolution of one millisecond, most of the lateness budget.
+SPIN_S = 0.001
+_CHECK_S = 0.25  # a long wait between arrivals still notices a Stop this often
+
+
+async def wait_until(due_ns: int, halted: Callable[[], bool]) -> None:
+    """Until perf_counter_ns() reaches `due_ns`, or `halted()` turns true."""
+    while True:
+        left = (due_ns - time.perf_counter_ns()) / 1e9
+        if left <= 0 or halted():
+            return
+        if left > SPIN_S:
+            await asyncio.sleep(min(left - SPIN_S, _CHECK_S))
+        else:
+            await asyncio.sleep(0)  # the streams in flight read their tokens meanwhile
+
+
+async def run_schedule(
+    runner: Runner, state: _RunState, target: Target, length: int, spec: ArrivalSpec
+) -> None:
+    """This worker's share of the cell's schedule, each request in its own task."""
+    cap = spec.share_cap()
+    slots = asyncio.Semaphore(cap) if cap is not None else None
+    concurrency = spec.max_concurrency or 0  # a row's `concurrency`: the cap, 0 for none
+
+    def halted() -> bool:
+        return runner._halted(state, target)
+
+    async def send(index: int, offset_s: float, due_ns: int, prompt: BuiltPrompt | None) -> None:
+        if slots is None:
+            await runner._request(
+                state, target, length, index, "measured", concurrency, due_ns, offset_s, prompt
+            )
+            return
+        async with slots:  # waiting for a slot is the client's queue: it counts from due_ns
+            if not halted():
+                await runner._request(
+                    state, target, length, index, "measured", concurrency, due_ns, offset_s, prompt
+                )
+
+    start_ns = time.perf_counter_ns()
+    async with asyncio.TaskGroup() as group:
+        for index, offset_s in spec.own():
+            due_ns = start_ns + round(offset_s * 1e9)
+            prompt = _prompt_ahead(runner, state, target, length, index)
+            await wait_until(due_ns, halted)
+            if halted():
+                return
+            group.create_task(send(index, offset_s, due_ns, prompt))
+
+
+def _prompt_ahead(
+    runner: Runner, state: _RunState, target: Target, length: int, index: int
+) -> BuiltPrompt | None:
+    """The next request's prompt, built while it is not yet due (not in its dispatch_ms);
+    None when building fails: the request then builds it and its row says what failed."""
+    try:
+        return runner._build_prompt(state, target, length, index)
+    except Exception:
+        return None
