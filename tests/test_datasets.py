@@ -166,11 +166,11 @@ def test_a_bad_row_names_its_line_the_cause_and_the_fix(
 def test_reading_is_bounded_a_regular_file_a_byte_cap_and_a_row_cap(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with pytest.raises(DatasetError, match="is not a regular file; give a dataset file"):
+    with pytest.raises(DatasetError, match="is a folder, not a dataset file; give a dataset file"):
         load_dataset(tmp_path)
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    with pytest.raises(DatasetError, match="is not a regular file"):
+    with pytest.raises(DatasetError, match=r"is a FIFO \(named pipe\), not a dataset file"):
         load_dataset(fifo)  # never blocks waiting for a writer
     many = [{**row, "timestamp": i * 100} for i, row in enumerate(MOONCAKE * 50)]
     big = jsonl(tmp_path / "big.jsonl", many)

@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from workbench.core.bounded_read import NotARegularFile, TooLarge, read_bounded
 from workbench.core.datasets import azure_csv, chat_jsonl, mooncake, sharegpt
-from workbench.core.datasets.bounded import MAX_BYTES, read_text
 from workbench.core.datasets.model import Dataset, DatasetError, DatasetRequest
 from workbench.core.datasets.text import trace_text
 
 __all__ = ["Dataset", "DatasetError", "DatasetRequest", "load_dataset", "trace_text"]
 
 KINDS = (chat_jsonl.KIND, sharegpt.KIND, mooncake.KIND, azure_csv.KIND)
+MAX_BYTES = 256 * 1024 * 1024  # 256 MiB: a day of a busy trace fits, a wrong file does not
 _UNKNOWN = (
     "is not a dataset this reads: give OpenAI-style JSONL (messages), ShareGPT JSON "
     "(conversations), a Mooncake trace JSONL (timestamp, input_length, output_length, "
@@ -31,11 +32,31 @@ def load_dataset(path: Path, max_bytes: int = MAX_BYTES) -> Dataset:
     """The file's requests, its format told from its content; DatasetError names the line,
     the cause and the fix."""
     where = str(path)
-    text = read_text(path, max_bytes)
+    text = _read_text(path, max_bytes)
     kind, requests = _read(text, where)
     if not requests:
         raise DatasetError(f"{where}: no requests in it; add at least one row")
     return Dataset(kind, tuple(requests))
+
+
+def _read_text(path: Path, max_bytes: int) -> str:
+    """The file's text through the one bounded reader (core/bounded_read.py)."""
+    try:
+        data = read_bounded(path, max_bytes, "a dataset file")
+    except NotARegularFile as exc:
+        raise DatasetError(f"{exc}; give a dataset file's path") from None
+    except TooLarge:
+        raise DatasetError(
+            f"{path} is over {max_bytes:,} bytes; cut it to fewer rows (head -n N for JSONL or CSV)"
+        ) from None
+    except OSError as exc:
+        raise DatasetError(f"{path}: cannot open it ({exc.strerror}); check the path") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DatasetError(
+            f"{path}: byte {exc.start} is not UTF-8; save the file as UTF-8"
+        ) from None
 
 
 def _read(text: str, where: str) -> tuple[str, list[DatasetRequest]]:

@@ -7,6 +7,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
+from workbench.core.bounded_read import json_loads
 from workbench.core.datasets.model import DatasetError
 
 MAX_ROWS = 100_000  # requests per dataset, as requests per cell (core/arrivals.py)
@@ -26,10 +27,11 @@ def json_lines(text: str, where: str) -> Iterator[tuple[int, dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
+            row = json_loads(line)
+        except ValueError as exc:  # not JSON, an integer too long to read, or nested too deep
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
             raise DatasetError(
-                f"{where} line {number}: not JSON ({exc.msg}); each line must be one JSON object"
+                f"{where} line {number}: not JSON ({why}); each line must be one JSON object"
             ) from None
         if not isinstance(row, dict):
             raise DatasetError(f"{where} line {number}: not a JSON object; write {{...}} per line")

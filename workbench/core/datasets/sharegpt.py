@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from workbench.core.bounded_read import json_loads
 from workbench.core.datasets.model import DatasetError, DatasetRequest
 from workbench.core.datasets.rows import MAX_ROWS, json_lines, too_many
 
@@ -53,11 +54,12 @@ def _turns(conversation: Any, at: str) -> list[DatasetRequest]:
 def read(text: str, where: str) -> list[DatasetRequest]:
     if text.lstrip().startswith("["):
         try:
-            items = json.loads(text)
-        except json.JSONDecodeError as exc:
+            items = json_loads(text)
+        except ValueError as exc:  # not JSON, an integer too long to read, or nested too deep
+            why = f"line {exc.lineno}: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else exc
             raise DatasetError(
-                f"{where}: not JSON (line {exc.lineno}: {exc.msg}); fix the file or save it "
-                "as JSONL, one conversation per line"
+                f"{where}: not JSON ({why}); fix the file or save it as JSONL, one conversation "
+                "per line"
             ) from None
         rows = [(f"{where} conversation {i + 1}", item) for i, item in enumerate(items)]
     else:
