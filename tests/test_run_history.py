@@ -28,6 +28,7 @@ from workbench.core.csv_export import (
     write_csv,
 )
 from workbench.core.metrics import derive
+from workbench.core.process_alive import process_start_marker
 from workbench.core.results import ErrorClass, Prices, RequestResult
 from workbench.core.run_history import RunStore, StoreError, default_db_path
 
@@ -276,7 +277,7 @@ def test_live_run_of_this_process_is_not_interrupted(db: Path) -> None:
 def test_run_with_a_reused_pid_is_interrupted(db: Path) -> None:
     with RunStore(db) as store:
         run_id = store.start_run("comparison", {})
-        if store_module._process_start_marker(os.getpid()) is None:
+        if process_start_marker(os.getpid()) is None:
             pytest.skip("no process start marker on this OS")
         store.query("UPDATE runs SET owner_started = 'not-this-process'")
         assert store.mark_interrupted() == [run_id]

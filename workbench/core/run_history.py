@@ -25,8 +25,7 @@ import platformdirs
 
 from workbench.core.metrics import derive
 from workbench.core.private_files import private_dir, private_file, remove_stale_temps
-from workbench.core.process_alive import owner_alive as _owner_alive
-from workbench.core.process_alive import process_start_marker as _process_start_marker
+from workbench.core.process_alive import owner_alive, process_start_marker
 from workbench.core.prompts import Calibration
 from workbench.core.results import RequestResult
 from workbench.core.run_history_columns import (
@@ -274,7 +273,7 @@ class RunStore:
         self._redact = redact or secrets_redact
         self._pid = os.getpid()
         self._into = "main."  # where `record` writes: "staging." while add_whole_run stages
-        self._marker = _process_start_marker(self._pid)
+        self._marker = process_start_marker(self._pid)
         try:
             if not self.in_memory:
                 private_dir(self.path.parent)
@@ -462,7 +461,7 @@ class RunStore:
         rows = self._conn.execute(
             "SELECT run_id, owner_pid, owner_started FROM runs WHERE status = 'running'"
         ).fetchall()
-        dead = [run_id for run_id, pid, marker in rows if not _owner_alive(pid, marker)]
+        dead = [run_id for run_id, pid, marker in rows if not owner_alive(pid, marker)]
         now = time.time()
         for run_id in dead:
             self._conn.execute(

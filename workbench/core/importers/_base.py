@@ -16,12 +16,10 @@ from urllib.parse import urlsplit
 
 from workbench.core.importers._files import MAX_CONFIG_BYTES as MAX_CONFIG_BYTES
 from workbench.core.importers._files import ConfigImportError as ConfigImportError
-from workbench.core.importers._files import NotARegularFile as NotARegularFile
 from workbench.core.importers._files import NothingToImport as NothingToImport
 from workbench.core.importers._files import Source as Source
 from workbench.core.importers._files import load_json as load_json
 from workbench.core.importers._files import load_toml as load_toml
-from workbench.core.importers._files import open_regular as open_regular
 from workbench.core.importers._files import parse_json_text as parse_json_text
 from workbench.core.importers._files import parse_toml_text as parse_toml_text
 from workbench.core.importers._files import read_text as read_text

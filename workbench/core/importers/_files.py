@@ -12,9 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.core.bounded_read import NotARegularFile as NotARegularFile
-from workbench.core.bounded_read import TooLarge, read_bounded
-from workbench.core.bounded_read import open_regular as open_regular
+from workbench.core.bounded_read import NotARegularFile, TooLarge, read_bounded
 from workbench.core.secrets import redact
 from workbench.core.validation import key_line_of, type_words
 

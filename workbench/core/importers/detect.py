@@ -14,15 +14,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from workbench.core.bounded_read import NotARegularFile, open_regular
 from workbench.core.importers._base import (
     ConfigImportError,
     FoundKey,
     ImportResult,
-    NotARegularFile,
     NothingToImport,
     Source,
     merge_models,
-    open_regular,
     parse_json_text,
     parse_toml_text,
     read_text,
