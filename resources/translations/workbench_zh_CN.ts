@@ -120,6 +120,39 @@
     </message>
 </context>
 <context>
+    <name>CrashDialog</name>
+    <message>
+        <location filename="../../workbench/ui/crash_dialog.py" line="41"/>
+        <source>Attention Workbench: unexpected error</source>
+        <translation>Attention Workbench：意外错误</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/crash_dialog.py" line="48"/>
+        <source>Something went wrong. The details below, the crash file and the log help find the cause; keys and passwords are masked in all of them.</source>
+        <translation>出现了问题。下面的详细信息、崩溃文件和日志有助于查明原因；其中的密钥和密码都已遮盖。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/crash_dialog.py" line="64"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/crash_dialog.py" line="68"/>
+        <source>Open the log folder</source>
+        <translation>打开日志文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/crash_dialog.py" line="78"/>
+        <source>Crash file: {0}</source>
+        <translation>崩溃文件：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/crash_dialog.py" line="80"/>
+        <source>Log: {0}</source>
+        <translation>日志：{0}</translation>
+    </message>
+</context>
+<context>
     <name>CsvRow</name>
     <message>
         <location filename="../../workbench/ui/kernel_csv_row.py" line="69"/>
@@ -1888,6 +1921,11 @@
         <location filename="../../workbench/ui/menus.py" line="109"/>
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="114"/>
+        <source>Open the &amp;log folder</source>
+        <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/menus.py" line="110"/>

@@ -330,6 +330,7 @@ class CompareController(QObject):
         self._by_request.clear()
         for pane in self.panes:
             pane.reset()
+        log.info("run started: %s, %d targets", plan.kind, len(plan.targets))
         self.run_started.emit(plan)
         self.running_changed.emit(True)
         self._timer.start()
@@ -355,7 +356,10 @@ class CompareController(QObject):
             self.frame.emit()
             self.running_changed.emit(False)
             if final is not None:
+                log.info("run %s %s: %d requests", final.run_id, final.status, len(final.results))
                 self.run_finished.emit(final)
+            else:
+                log.info("run stopped before it finished")
             if not replay:
                 save_calibration(self._calibration)
         return final
