@@ -130,9 +130,11 @@ def test_a_fatal_signal_is_reported_at_the_next_start(tmp_path: Path) -> None:
 
 @pytest.fixture
 def file_log(tmp_path: Path) -> Iterator[Path]:
+    root = logging.getLogger()
+    level = root.level
     path = app_log.install_file_log(tmp_path / "data")
     yield path
-    root = logging.getLogger()
+    root.setLevel(level)
     for handler in [h for h in root.handlers if isinstance(h, app_log.PrivateRotatingHandler)]:
         root.removeHandler(handler)
         handler.close()
@@ -183,3 +185,17 @@ def test_an_exception_in_a_slot_shows_details_copy_and_the_log_path(qtbot, file_
         loop.close()
     for path in (crash, file_log):
         assert CANARY not in path.read_text(encoding="utf-8") and _private(path)
+
+
+def test_the_log_records_each_run_started_and_finished(qtbot, loop, tmp_path, file_log) -> None:
+    from gui_driver import click_run, make_window
+
+    window = make_window(loop, tmp_path)
+    try:
+        finished = click_run(window, qtbot, loop)
+    finally:
+        window.close()
+        loop.run_until_complete(window.session.close())
+    text = file_log.read_text(encoding="utf-8")
+    assert "run started: comparison, 2 targets" in text
+    assert f"run {finished.run_id} finished: {len(finished.results)} requests" in text

@@ -88,6 +88,8 @@ def install_file_log(folder: Path | None = None, extra: dict[str, str] | None = 
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(RedactingFilter())
     root.addHandler(handler)
+    if root.getEffectiveLevel() > logging.INFO:  # the runs and the start line are INFO
+        root.setLevel(logging.INFO)
     install_log_redaction()
     log.info("started: %s", about_this_process(extra))
     return path
