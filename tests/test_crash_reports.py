@@ -199,3 +199,33 @@ def test_the_log_records_each_run_started_and_finished(qtbot, loop, tmp_path, fi
     text = file_log.read_text(encoding="utf-8")
     assert "run started: comparison, 2 targets" in text
     assert f"run {finished.run_id} finished: {len(finished.results)} requests" in text
+
+
+@pytest.mark.qt_no_exception_capture
+def test_an_exception_in_another_thread_reaches_the_dialog_on_the_ui_thread(
+    qtbot, loop, file_log: Path
+) -> None:
+    import threading
+
+    from gui_driver import run_for, until
+
+    sink = ErrorSink(folder=file_log.parent, log_file=file_log)
+    sink.install(loop)
+
+    def fail() -> None:
+        raise OSError(f"worker lost its socket; key {CANARY}")
+
+    register_secret(CANARY)
+    try:
+        worker = threading.Thread(target=fail, name="probe-worker")
+        worker.start()
+        worker.join()
+        run_for(loop, until(lambda: sink.dialog is not None, timeout=10), 15)
+        details = sink.dialog.text.toPlainText()
+        assert "in thread probe-worker" in details and "OSError: worker lost its socket" in details
+        assert CANARY not in details
+        sink.dialog.reject()
+    finally:
+        sink.uninstall()
+    (crash,) = file_log.parent.glob("crash-*.txt")
+    assert "probe-worker" in crash.read_text(encoding="utf-8")
