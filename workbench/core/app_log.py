@@ -59,12 +59,23 @@ def current_log_file() -> Path | None:
     return None
 
 
+def _platform() -> str:
+    """The OS, its kernel and the machine, and the distribution's name where it has one
+    (platform.platform() reads the Python binary to find the libc: ~8 ms before the paint)."""
+    text = f"{platform.system()} {platform.release()} {platform.machine()}"
+    try:
+        name = platform.freedesktop_os_release().get("PRETTY_NAME")
+    except OSError:  # not Linux, or no os-release file
+        name = None
+    return f"{text} ({name})" if name else text
+
+
 def about_this_process(extra: dict[str, str] | None = None) -> str:
     """One line with the versions and the platform, for the log's start and each crash file."""
     parts = {
         "Attention Workbench": workbench.__version__,
         "Python": platform.python_version(),
-        "platform": platform.platform(),
+        "platform": _platform(),
         **_versions,
         **(extra or {}),
     }
