@@ -6,7 +6,8 @@
 # "dist/Attention Workbench.app" on macOS), then runs scripts/smoke_test.py on it: the binary's
 # --self-test offscreen (fails on a non-zero exit, Traceback or ModuleNotFoundError), a start
 # with no display (must exit non-zero with a message), and, where xvfb-run exists, the main
-# window opened under Xvfb and saved as a PNG. docs/packaging.md has the details.
+# window opened under Xvfb and saved as a PNG; on Debian/Ubuntu it then builds the .deb
+# (scripts/package_deb.sh). docs/packaging.md has the details.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -96,4 +97,9 @@ binary=dist/attention-workbench/attention-workbench
 case "$(uname -s)" in MINGW*|MSYS*|CYGWIN*) binary="$binary.exe" ;; esac
 args=("$binary")
 [ -z "$screenshot" ] || args+=(--screenshot "$screenshot")
-exec .venv/bin/python scripts/smoke_test.py "${args[@]}"
+.venv/bin/python scripts/smoke_test.py "${args[@]}"
+# On Debian and Ubuntu, the .deb of that folder (scripts/package_deb.sh; scripts/check_deb.sh
+# installs, starts and purges it).
+if [ "$(uname -s)" = Linux ] && command -v dpkg-deb >/dev/null 2>&1; then
+    scripts/package_deb.sh dist/attention-workbench
+fi

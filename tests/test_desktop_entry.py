@@ -105,3 +105,16 @@ def test_window_icon_offers_every_size() -> None:
     sizes = {(s.width(), s.height()) for s in icon.availableSizes()}
     assert {(n, n) for n in SIZES} <= sizes
     assert not icon.pixmap(256, 256).toImage().isNull()
+
+
+def test_the_appstream_metainfo_launches_the_shipped_entry_and_binary() -> None:
+    import xml.etree.ElementTree as ET
+
+    (path,) = (Path(__file__).parent.parent / "resources" / "desktop").glob("*.metainfo.xml")
+    root = ET.parse(path).getroot()
+    assert root.get("type") == "desktop-application"
+    assert path.name == f"{root.findtext('id')}.metainfo.xml"  # AppStream's naming rule
+    assert root.findtext("launchable") == desktop_file().name
+    assert root.findtext("provides/binary") == entry(desktop_file())["Exec"]
+    assert root.findtext("name") == "Attention Workbench"
+    assert root.findtext("project_license") == "Apache-2.0"

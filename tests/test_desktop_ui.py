@@ -330,3 +330,16 @@ def test_status_colours_follow_the_theme_switch(window, qtbot, loop) -> None:
     assert all(abs(luminance(c) - luminance(base)) > 90 for c in dark)  # readable on dark
     choose(qtbot, window, "View", "Theme", "Light")
     assert colours() == light
+
+
+def test_help_open_the_log_folder_opens_the_data_folder(
+    window, qtbot, monkeypatch, tmp_path
+) -> None:
+    monkeypatch.setenv("WORKBENCH_DATA_DIR", str(tmp_path / "data"))
+    opened = Opened()
+    QDesktopServices.setUrlHandler("file", opened, "open")
+    try:
+        choose(qtbot, window, "Help", "Open the log folder")
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert [u.toLocalFile() for u in opened.urls] == [str(tmp_path / "data")]

@@ -120,6 +120,39 @@
     </message>
 </context>
 <context>
+    <name>CrashDialog</name>
+    <message>
+        <location filename="../../workbench/ui/crash_dialog.py" line="41"/>
+        <source>Attention Workbench: unexpected error</source>
+        <translation>Attention Workbench：意外错误</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/crash_dialog.py" line="48"/>
+        <source>Something went wrong. The details below, the crash file and the log help find the cause; keys and passwords are masked in all of them.</source>
+        <translation>出现了问题。下面的详细信息、崩溃文件和日志有助于查明原因；其中的密钥和密码都已遮盖。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/crash_dialog.py" line="64"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/crash_dialog.py" line="68"/>
+        <source>Open the log folder</source>
+        <translation>打开日志文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/crash_dialog.py" line="78"/>
+        <source>Crash file: {0}</source>
+        <translation>崩溃文件：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/crash_dialog.py" line="80"/>
+        <source>Log: {0}</source>
+        <translation>日志：{0}</translation>
+    </message>
+</context>
+<context>
     <name>CsvRow</name>
     <message>
         <location filename="../../workbench/ui/kernel_csv_row.py" line="69"/>
@@ -1759,37 +1792,37 @@
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="519"/>
+        <location filename="../../workbench/ui/main_window.py" line="521"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="521"/>
+        <location filename="../../workbench/ui/main_window.py" line="523"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="522"/>
+        <location filename="../../workbench/ui/main_window.py" line="524"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="523"/>
+        <location filename="../../workbench/ui/main_window.py" line="525"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="524"/>
+        <location filename="../../workbench/ui/main_window.py" line="526"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="525"/>
+        <location filename="../../workbench/ui/main_window.py" line="527"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="540"/>
+        <location filename="../../workbench/ui/main_window.py" line="542"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
@@ -1809,42 +1842,42 @@
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="353"/>
+        <location filename="../../workbench/ui/main_window.py" line="355"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="394"/>
+        <location filename="../../workbench/ui/main_window.py" line="396"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="443"/>
+        <location filename="../../workbench/ui/main_window.py" line="445"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="445"/>
+        <location filename="../../workbench/ui/main_window.py" line="447"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="447"/>
+        <location filename="../../workbench/ui/main_window.py" line="449"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="481"/>
+        <location filename="../../workbench/ui/main_window.py" line="483"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="485"/>
+        <location filename="../../workbench/ui/main_window.py" line="487"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="513"/>
+        <location filename="../../workbench/ui/main_window.py" line="515"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -1869,12 +1902,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="528"/>
+        <location filename="../../workbench/ui/main_window.py" line="530"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="532"/>
+        <location filename="../../workbench/ui/main_window.py" line="534"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -1882,77 +1915,82 @@
 <context>
     <name>MenuBar</name>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="98"/>
+        <location filename="../../workbench/ui/menus.py" line="101"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="99"/>
+        <location filename="../../workbench/ui/menus.py" line="102"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="100"/>
+        <location filename="../../workbench/ui/menus.py" line="103"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="101"/>
+        <location filename="../../workbench/ui/menus.py" line="104"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="103"/>
+        <location filename="../../workbench/ui/menus.py" line="106"/>
         <source>&amp;System</source>
         <translation>跟随系统(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="104"/>
+        <location filename="../../workbench/ui/menus.py" line="107"/>
         <source>&amp;Light</source>
         <translation>浅色(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="105"/>
+        <location filename="../../workbench/ui/menus.py" line="108"/>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="108"/>
+        <location filename="../../workbench/ui/menus.py" line="111"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="109"/>
+        <location filename="../../workbench/ui/menus.py" line="112"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="110"/>
+        <location filename="../../workbench/ui/menus.py" line="113"/>
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="111"/>
+        <location filename="../../workbench/ui/menus.py" line="114"/>
+        <source>Open the &amp;log folder</source>
+        <translation>打开日志文件夹(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/menus.py" line="115"/>
         <source>&amp;About Attention Workbench</source>
         <translation>关于 Attention Workbench(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="137"/>
+        <location filename="../../workbench/ui/menus.py" line="141"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="145"/>
+        <location filename="../../workbench/ui/menus.py" line="154"/>
         <source>The documentation is the docs/ folder of the source release (attention-workbench-%1.tar.gz) and its README.md.</source>
         <translation>文档位于源码发布包（attention-workbench-%1.tar.gz）的 docs/ 文件夹及其 README.md 中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="155"/>
+        <location filename="../../workbench/ui/menus.py" line="164"/>
         <source>About Attention Workbench</source>
         <translation>关于 Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="158"/>
+        <location filename="../../workbench/ui/menus.py" line="167"/>
         <source>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;Measures LLM servers behind OpenAI-compatible APIs: time to first token and decode speed, per request.</source>
         <translation>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;测量 OpenAI 兼容接口后的大模型服务：逐个请求的首 token 延迟与解码速度。</translation>
     </message>
@@ -2005,138 +2043,138 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="146"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="149"/>
         <source>Model of pane %1</source>
         <translation>窗格 %1 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="148"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="151"/>
         <source>Fit the prompt to pane %1&apos;s context window</source>
         <translation>将提示词长度调整到窗格 %1 的上下文窗口内</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="150"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="153"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="151"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>Answer in pane %1</source>
         <translation>窗格 %1 中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="155"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="158"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="152"/>
-        <location filename="../../workbench/ui/pane_widget.py" line="165"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="155"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="168"/>
         <source>Protocol of pane %1</source>
         <translation>窗格 %1 的协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="167"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="170"/>
         <source>OpenAI chat completions (POST /chat/completions)</source>
         <translation>OpenAI 聊天补全（POST /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="168"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="171"/>
         <source>OpenAI Responses (POST /responses)</source>
         <translation>OpenAI Responses（POST /responses）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="169"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="172"/>
         <source>Anthropic Messages (POST /messages)</source>
         <translation>Anthropic Messages（POST /messages）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="174"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="177"/>
         <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
         <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="239"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="242"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="244"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="247"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="247"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="250"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="262"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="265"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="264"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="267"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="276"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="279"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="324"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="322"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="337"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="335"/>
         <source>Will not fit in memory: %1</source>
         <translation>内存放不下：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="345"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="343"/>
         <source>; its KV cache fits: %1 per device beside %2 of weights (%3 usable)</source>
         <translation>；KV 缓存放得下：每卡 %1，另有权重 %2（可用 %3）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="359"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="357"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="393"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="391"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="401"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="399"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="403"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="401"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>

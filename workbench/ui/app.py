@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from workbench.core import app_log
 from workbench.core.provider_files import default_providers_path
 from workbench.core.run_history import RunStore, StoreError
 from workbench.core.secrets import install_log_redaction, resolve_key
@@ -106,7 +107,11 @@ async def first_paint(window: MainWindow, timeout_s: float = 2.0) -> None:
         await asyncio.wait_for(painted, timeout_s)
 
 
-async def run_window(args, guard: InstanceGuard | None = None) -> int:
+async def run_window(
+    args, guard: InstanceGuard | None = None, left_fault: tuple[str, Path] | None = None
+) -> int:
+    """The window's life; `left_fault` is the fatal signal an earlier session died of (its
+    faulthandler text and crash file), shown once the window is up."""
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     try:
@@ -122,7 +127,8 @@ async def run_window(args, guard: InstanceGuard | None = None) -> int:
     if guard is not None:
         guard.activate_requested.connect(lambda: bring_forward(window))
     window.reserve_tabs()
-    sink = ErrorSink(window)
+    log_file = app_log.current_log_file()
+    sink = ErrorSink(window, folder=log_file.parent if log_file else None, log_file=log_file)
     sink.install(asyncio.get_running_loop())
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
@@ -140,6 +146,12 @@ async def run_window(args, guard: InstanceGuard | None = None) -> int:
     try:
         await first_paint(window)
         window.finish_start()
+        if left_fault is not None:
+            sink.report(*left_fault)
+        if os.environ.get(app_log.TEST_CRASH_ENV):
+            from workbench.ui.crash_dialog import force_test_crash
+
+            force_test_crash(os.environ[app_log.TEST_CRASH_ENV])
         # the provider's process starts on another core while this one builds the hidden tabs
         local = asyncio.ensure_future(session.start_local_provider())
         kernels_view = build_hidden_tabs(window, session)
@@ -166,6 +178,21 @@ async def run_window(args, guard: InstanceGuard | None = None) -> int:
         await session.close()
 
 
+def start_log_files(faults: bool = True) -> tuple[str, Path] | None:
+    """The log file and faulthandler's file in the data folder; returns the fatal signal an
+    earlier session died of (its text and the crash file made of it), if any."""
+    import PySide6
+    from PySide6.QtCore import qVersion
+
+    try:
+        app_log.install_file_log(extra={"Qt": qVersion(), "PySide6": PySide6.__version__})
+        left = app_log.enable_fault_file() if faults else None
+        return (left, app_log.report_left_fault(left)) if left else None
+    except OSError as exc:  # a read-only data folder: the app still runs, with stderr only
+        log.warning("no log file: %s", exc)
+        return None
+
+
 def main(args) -> int:
     """`workbench gui`: returns the process exit code."""
     import qasync
@@ -188,7 +215,8 @@ def main(args) -> int:
             print("Attention Workbench is already running: its window was brought forward.")
             return 0
     install_translators(app, args.lang)
+    left_fault = start_log_files(faults=not args.demo_screenshot)  # not another window's file
     try:
-        return qasync.run(run_window(args, guard))
+        return qasync.run(run_window(args, guard, left_fault))
     except asyncio.CancelledError:
         return 0

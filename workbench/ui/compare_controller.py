@@ -334,6 +334,7 @@ class CompareController(QObject):
         for pane in self.panes:
             pane.reset()
         self.estimate = ProgressEstimate.for_plan(plan, time.perf_counter())
+        log.info("run started: %s, %d targets", plan.kind, len(plan.targets))
         self.run_started.emit(plan)
         self.running_changed.emit(True)
         self._timer.start()
@@ -359,7 +360,10 @@ class CompareController(QObject):
             self.frame.emit()
             self.running_changed.emit(False)
             if final is not None:
+                log.info("run %s %s: %d requests", final.run_id, final.status, len(final.results))
                 self.run_finished.emit(final)
+            else:
+                log.info("run stopped before it finished")
             if not replay:
                 save_calibration(self._calibration)
         return final

@@ -88,7 +88,10 @@ class MenuBar(QObject):
         self.about_action = QAction(window)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.show_about)
+        self.log_folder_action = QAction(window)
+        self.log_folder_action.triggered.connect(self.open_log_folder)
         self.help_menu.addAction(self.docs_action)
+        self.help_menu.addAction(self.log_folder_action)
         self.help_menu.addAction(self.about_action)
         self.about_box: QMessageBox | None = None
         self.retranslate()
@@ -108,6 +111,7 @@ class MenuBar(QObject):
         self.language_menu.setTitle(self.tr("&Language"))
         self.help_menu.setTitle(self.tr("&Help"))
         self.docs_action.setText(self.tr("&Documentation"))
+        self.log_folder_action.setText(self.tr("Open the &log folder"))
         self.about_action.setText(self.tr("&About Attention Workbench"))
 
     def _choices(
@@ -135,6 +139,11 @@ class MenuBar(QObject):
         install_translators(app, language)
         name = dict(LANGUAGES)[language]
         self.window.statusBar().showMessage(self.tr("Language: %1").replace("%1", name), 10000)
+
+    def open_log_folder(self) -> bool:
+        from workbench.ui.crash_dialog import open_log_folder
+
+        return open_log_folder()
 
     def open_docs(self) -> bool:
         folder = docs_folder()
