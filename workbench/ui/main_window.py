@@ -42,6 +42,7 @@ from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
+from workbench.ui.wheel_focus import install_wheel_guard
 from workbench.ui.window_late import LateParts
 from workbench.ui.window_state import WindowState
 
@@ -86,6 +87,7 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         self._painted_once = False
         app = QApplication.instance()
         assert isinstance(app, QApplication)
+        install_wheel_guard(app)  # a control takes the wheel only once clicked into
         self.theme = Theme(app, self.settings, self)
         self.theme.apply()  # the palette; the charts take its colours in finish_start()
 
