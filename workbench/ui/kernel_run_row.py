@@ -27,6 +27,7 @@ class RunRow(Retranslating, QWidget):
         self.progress.setMaximumWidth(260)
         self.progress_label = LiveLabel()
         self.device_label = QLabel()
+        self.device_label.setWordWrap(True)  # the CPU's warning widened the window by 400 px
         self.export_csv_button, self.export_charts_button = QPushButton(), QPushButton()
         for w in (self.run_button, self.cancel_button, self.progress, self.progress_label):
             row.addWidget(w)

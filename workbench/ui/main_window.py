@@ -39,6 +39,7 @@ from workbench.ui.route_preset import route_pair
 from workbench.ui.run_clock import RunClock, flights
 from workbench.ui.run_status import run_status_text
 from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
+from workbench.ui.screen_fit import keep_minimum_on_screen
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
@@ -74,6 +75,7 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         self.session = session
         self.settings = settings or QSettings("attention-workbench", "workbench")
         self.resize(1400, 900)
+        self.screen_fit = keep_minimum_on_screen(self)  # no widget pushes it off the screen
         self._local_url: str | None = None
         self.choices: list[tuple[str, str]] = []
         self.pane_keys: list[str] = []
