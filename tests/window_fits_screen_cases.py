@@ -71,6 +71,15 @@ def test_kernels_at_1024x700_the_h200_sweep_and_a_cpu_run_keep_the_window(
     assert window.size() == QSize(1024, 700)  # a CPU run raised it to 1381, the window 1594
     assert window.minimumSizeHint().width() <= 1024
 
+    # the progress line as a 32-row run shows it, long then short: Cancel stays where it was
+    # (a width that followed the progress text moved it under the pointer between clicks)
+    places = set()
+    for what in ("mha reference bf16 batch 1 kv 65536 q 1", "", "gqa triton bf16 kv 1024"):
+        kernels.run_row.set_progress(3, 32, lambda what=what: what)
+        settle()
+        places.add(kernels.cancel_button.mapTo(window, kernels.cancel_button.rect().topLeft()))
+    assert len(places) == 1, places
+
 
 def test_no_widget_can_push_the_window_past_its_screen(window, qtbot) -> None:
     wide = QLabel("a line that never wraps " * 40)  # ~6,000 px on one line
