@@ -13,9 +13,10 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from kernels_bridge.analytic import HardwareProfile
 from kernels_bridge.protocol import ResultRow
+from workbench.core.token_counts import tokens_label
 from workbench.ui.chart_export import ExportableChart
-from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
+from workbench.ui.slot_axis import SlotAxis
 
 KV_CHOICES = (1024, 4096, 16384, 32768, 65536, 131072)
 BACKEND_SYMBOLS = ("o", "s", "t", "d", "x", "+")
@@ -49,8 +50,9 @@ def measured_series(rows: Iterable[ResultRow], field: str) -> Series:
     return out
 
 
-def _new_plot() -> pg.PlotWidget:
-    plot = pg.PlotWidget(title=" ")  # the titles and axis labels are set in retranslate
+def _new_plot(**axes: pg.AxisItem) -> pg.PlotWidget:
+    # the titles and axis labels are set in retranslate
+    plot = pg.PlotWidget(title=" ", axisItems=axes)
     plot.showGrid(x=True, y=True, alpha=0.2)
     plot.addLegend(offset=(10, 10))
     return plot
@@ -70,7 +72,8 @@ class KernelCharts(Retranslating, QWidget):
         super().__init__(parent)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        self.latency_plot, self.bandwidth_plot, self.kv_plot = _new_plot(), _new_plot(), _new_plot()
+        self.latency_plot, self.bandwidth_plot = _new_plot(), _new_plot()
+        self.kv_plot = _new_plot(bottom=SlotAxis())
         # what the texts say of the last drawing: its roofline profile, CPU rows, KV bars' dtype
         self._profile: HardwareProfile | None = None
         self._cpu = False
@@ -222,10 +225,11 @@ class KernelCharts(Retranslating, QWidget):
         )
         plot.addItem(bars)
         for i, h in enumerate(heights):
-            text = pg.TextItem(f"{h:,}", color="#5d6d7e", anchor=(0.5, 1))
+            # upright: a value as wide as its bar ran into its neighbours ("1,1521,152")
+            text = pg.TextItem(f"{h:,}", color="#5d6d7e", anchor=(0, 0.5), angle=90)
             text.setPos(i, h)
             plot.addItem(text)
-        plot.getAxis("bottom").setTicks([list(enumerate(names))])
-        plot.setYRange(0, max(heights) * 1.15)
+        plot.getAxis("bottom").set_names(names)
+        plot.setYRange(0, max(heights) * 1.45)  # room above the tallest bar for its value
         plot.setXRange(-0.6, len(names) - 0.4)
         self._dtype = dtype

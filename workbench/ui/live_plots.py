@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.panes_model import PaneModel, PaneState
 from workbench.ui.retranslate import Retranslating
+from workbench.ui.slot_axis import SlotAxis
 from workbench.ui.theme import chart_colors, status_color
 
 BAR_INTERVAL_S = 0.25
@@ -62,7 +63,9 @@ class LivePlots(Retranslating, QWidget):
         self.tokens_plot = pg.PlotWidget(title=" ")
         self.tokens_plot.showGrid(x=True, y=True, alpha=0.2)
         self.tokens_plot.addLegend(offset=(10, 10))
-        self.ttft_plot, self.decode_plot = pg.PlotWidget(title=" "), pg.PlotWidget(title=" ")
+        self.ttft_plot, self.decode_plot = (
+            pg.PlotWidget(title=" ", axisItems={"bottom": SlotAxis()}) for _ in range(2)
+        )
         self._retitle()
         for plot in (self.ttft_plot, self.decode_plot):
             plot.showGrid(y=True, alpha=0.2)
@@ -115,8 +118,7 @@ class LivePlots(Retranslating, QWidget):
             curve = self.tokens_plot.plot([], [], name=label, pen=pen, antialias=False)
             self._curves.append(curve)
         for plot in (self.ttft_plot, self.decode_plot):
-            axis = plot.getAxis("bottom")
-            axis.setTicks([list(enumerate(short_names(labels)))])
+            plot.getAxis("bottom").set_names(short_names(labels))
             # a fixed slot per bar: auto-ranged, x moved whenever bars changed height (as at a
             # run's start, all zero), and each move re-laid out the value axis and its grid
             plot.setXRange(-0.5, len(labels) - 0.5, padding=0)

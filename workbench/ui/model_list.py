@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.providers import ModelEntry, Provider
+from workbench.core.token_counts import tokens_label
 from workbench.ui.provider_form import NOTE_STYLE
 from workbench.ui.retranslate import Retranslating
 
@@ -37,10 +38,6 @@ class Facts(Protocol):
 
     @property
     def in_catalog(self) -> bool: ...
-
-
-def tokens_k(tokens: int) -> str:
-    return f"{tokens // 1024}K" if tokens % 1024 == 0 else str(tokens)
 
 
 class ModelList(Retranslating, QGroupBox):
@@ -106,7 +103,7 @@ class ModelList(Retranslating, QGroupBox):
         found = self._facts[model_id]
         parts = [found.attention or "?"]
         if found.context_window:
-            parts.append(self.tr("%1 ctx").replace("%1", tokens_k(found.context_window)))
+            parts.append(self.tr("%1 ctx").replace("%1", tokens_label(found.context_window)))
         if not found.in_catalog:
             parts.append(self.tr("not in the catalog"))
         if self._listed and model_id not in self._listed:

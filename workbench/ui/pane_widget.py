@@ -20,11 +20,11 @@ from PySide6.QtWidgets import (
 from kernels_bridge.analytic import kv_fit, weight_bytes_per_device
 from kernels_bridge.variants import kv_bytes_per_token
 from workbench.core.catalog import Catalog, ModelInfo
+from workbench.core.token_counts import tokens_label
 from workbench.ui.colors import model_color
 from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
 from workbench.ui.panes_model import PaneModel, PaneState, pane_key, pane_title, split_pane_key
-from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import error_colors
 

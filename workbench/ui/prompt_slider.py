@@ -26,18 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.token_counts import tokens_label
+
 MIN_TOKENS = 128
 MAX_TOKENS = 1024 * 1024
 STOPS = tuple(MIN_TOKENS * 2**i for i in range(14))  # 128, 256, ..., 512K, 1M
 LABEL_GAP = 6  # pixels between neighbouring labels at the narrowest width
-
-
-def tokens_label(n: int) -> str:
-    if n >= 1024 * 1024 and n % (1024 * 1024) == 0:
-        return f"{n // (1024 * 1024)}M"
-    if n >= 1024:
-        return f"{n / 1024:g}K"
-    return str(n)
 
 
 def stop_index(tokens: int) -> int:
@@ -185,7 +179,6 @@ class PromptPanel(QWidget):
     def _on_change(self) -> None:
         self.depth.setEnabled(self.task.currentData() == "needle")
         n = self.tokens()
-        text = tokens_label(n) if n in STOPS else f"{n:,}"
-        self.value_label.setText(self.tr("%1 tokens").replace("%1", text))
+        self.value_label.setText(self.tr("%1 tokens").replace("%1", tokens_label(n)))
         self.stops.update()
         self.changed.emit()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 
-from workbench.ui.prompt_slider import tokens_label
+from workbench.core.token_counts import tokens_label
 
 FAILED_COLOR = "#c0392b"
 AXIS_COLOR = "#5d6d7e"

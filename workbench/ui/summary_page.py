@@ -24,8 +24,8 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPageSize, QPainter, QPen, QTex
 
 from workbench.core.conclusions import Conclusion, conclude
 from workbench.core.summary import ModelRow, SummaryReport
+from workbench.core.token_counts import tokens_label
 from workbench.ui.colors import model_color
-from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.summary_charts import (
     FAILED_COLOR,
     TEXT_COLOR,
