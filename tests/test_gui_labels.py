@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from gui_driver import make_window, set_panes
+from gui_driver import click_run, click_tab, make_window, set_panes
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPainter
 
@@ -69,3 +69,16 @@ def test_token_counts_have_one_written_form() -> None:
     assert [tokens_label(n) for n in (512, 1772, 4096, 129_506, 1 << 20)] == [
         "512", "1,772", "4K", "129,506", "1M",
     ]  # fmt: skip
+
+
+def test_every_results_column_shows_its_whole_name(window, qtbot, loop) -> None:
+    assert click_run(window, qtbot, loop).status == "finished"
+    view = window.results_view
+    click_tab(window, qtbot, view)
+    for mode in range(view.view_mode.count()):
+        view.view_mode.setCurrentIndex(mode)
+        header = view.table.horizontalHeader()
+        for i in range(header.count()):
+            name = view.table.model().headerData(i, Qt.Orientation.Horizontal)
+            # Qt's own measure of the header's text, margins and sort arrow
+            assert header.sectionSize(i) >= header.sectionSizeHint(i), name
