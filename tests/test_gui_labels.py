@@ -82,3 +82,18 @@ def test_every_results_column_shows_its_whole_name(window, qtbot, loop) -> None:
             name = view.table.model().headerData(i, Qt.Orientation.Horizontal)
             # Qt's own measure of the header's text, margins and sort arrow
             assert header.sectionSize(i) >= header.sectionSizeHint(i), name
+
+
+def test_a_preset_change_leaves_no_old_axis_behind_the_next_run(window, qtbot, loop) -> None:
+    window.prompt.max_tokens.setValue(256)
+    assert click_run(window, qtbot, loop).status == "finished"
+    window.preset.setFocus()
+    qtbot.keyClick(window.preset, Qt.Key.Key_Down)  # the attention-only preset
+    assert window.plots.tokens_plot.viewRange()[1][1] <= 10  # the 256-token axis went too
+    window.prompt.max_tokens.setValue(32)
+    assert click_run(window, qtbot, loop).status == "finished"
+    (_, x1), (_, y1) = window.plots.tokens_plot.viewRange()
+    last_t = max(p.curve_t[-1] for p in window.session.panes if p.curve_t)
+    most = max(p.curve_tokens[-1] for p in window.session.panes if p.curve_tokens)
+    assert x1 <= 1.35 * last_t, (x1, last_t)  # the curves fill the x axis
+    assert y1 <= 32 * 1.1 and most <= y1, (y1, most)  # and this run's 32 tokens, not 256

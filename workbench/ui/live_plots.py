@@ -36,6 +36,8 @@ FINE = (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)  # bars: a bar should fill most
 def _step_up(value: float, ladder: tuple[float, ...] = COARSE) -> float:
     """The next of 1, 2, 5, 10, 20, 50, ... (or of a finer ladder) at or above `value`."""
     step = 1.0
+    while step > value > 0:  # sub-second runs: 0.1, 0.2, 0.5, ...
+        step /= 10
     while step * 10 <= value:
         step *= 10
     for m in ladder:
@@ -108,7 +110,9 @@ class LivePlots(Retranslating, QWidget):
                 legend.removeItem(curve)
         self._curves = []
         self._painted.clear()
-        self._range = (0.0, 0.0)
+        # the old run's axes go with its curves: new panes start on the empty chart's range
+        self._range, self._expected_tokens = (1.0, 10.0), 0.0
+        self.tokens_plot.setRange(xRange=(0, 1.0), yRange=(0, 10.0), padding=0)
         for i, label in enumerate(labels):
             # not antialiased: that halves the chart's paint (8 dense curves at 10 Hz), and a
             # range step's; PNG exports are antialiased anyway. No clipping or automatic
@@ -196,7 +200,8 @@ class LivePlots(Retranslating, QWidget):
 
     def _grow_range(self, max_t: float, max_tokens: float) -> None:
         """Widen the axes in steps, not every frame: a new range re-lays out every tick label."""
-        want_t = _step_up(max_t * 1.05) if max_t else 1.0
+        # the fine ladder: a 0.17 s run on a 1 s axis (or 5.2 s on 10) left half the chart empty
+        want_t = _step_up(max_t * 1.05, FINE) if max_t else 1.0
         if self._expected_tokens and max_tokens <= self._expected_tokens:
             want_tokens = self._expected_tokens * 1.05
         else:
