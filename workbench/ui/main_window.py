@@ -195,6 +195,8 @@ class MainWindow(Retranslating, WindowState, LateParts, QMainWindow):
         """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
         if recolor_charts(self, palette):  # none before finish_start()
             self.sweep_view.restyle()
+        if self.compare.plots is not None:
+            self.compare.plots.restyle(palette)
         self._paint()  # a failed pane's hatched bar takes the new failure colour
         for widget in self.pane_widgets:
             widget.restyle(palette)
