@@ -122,63 +122,63 @@
 <context>
     <name>CsvRow</name>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="69"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="70"/>
         <source>Open CSV…</source>
         <translation>打开 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="71"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="72"/>
         <source>Show a kernel CSV (workbench kernels --csv, benchmarks/gpu_decode.py)</source>
         <translation>显示内核 CSV（workbench kernels --csv、benchmarks/gpu_decode.py 所写）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="73"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="74"/>
         <source>Load the H200 measurements</source>
         <translation>载入 H200 实测结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="75"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="76"/>
         <source>The decode sweep measured on one NVIDIA H200, shipped with the app</source>
         <translation>在一块 NVIDIA H200 上实测的解码扫描，随应用提供</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="77"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="78"/>
         <source>shapes</source>
         <translation>形状</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="78"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="79"/>
         <source>batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="79"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="80"/>
         <source>backend</source>
         <translation>后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="93"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="94"/>
         <source>Open a kernel CSV</source>
         <translation>打开内核 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="93"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="94"/>
         <source>CSV (*.csv);;All files (*)</source>
         <translation>CSV (*.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="82"/>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="122"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="83"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="123"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="130"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="131"/>
         <source>%1: %2 rows, %3</source>
         <translation>%1：%2 行，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="133"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="134"/>
         <source>no device named</source>
         <translation>未注明设备</translation>
     </message>
@@ -1120,118 +1120,118 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="151"/>
+        <location filename="../../workbench/ui/history_view.py" line="173"/>
         <source>%1, imported from %2</source>
         <translation>%1，导入自 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="113"/>
+        <location filename="../../workbench/ui/history_view.py" line="135"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="116"/>
+        <location filename="../../workbench/ui/history_view.py" line="138"/>
         <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
         <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="80"/>
-        <location filename="../../workbench/ui/history_view.py" line="120"/>
+        <location filename="../../workbench/ui/history_view.py" line="102"/>
+        <location filename="../../workbench/ui/history_view.py" line="142"/>
         <source>Import result files</source>
         <translation>导入结果文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="84"/>
+        <location filename="../../workbench/ui/history_view.py" line="106"/>
         <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
         <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="84"/>
+        <location filename="../../workbench/ui/history_view.py" line="106"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="181"/>
+        <location filename="../../workbench/ui/history_view.py" line="203"/>
         <source>No run history is open: nothing can be imported.</source>
         <translation>没有打开运行历史：无法导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="183"/>
+        <location filename="../../workbench/ui/history_view.py" line="205"/>
         <source>Importing %1 file(s)…</source>
         <translation>正在导入 %1 个文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="211"/>
+        <location filename="../../workbench/ui/history_view.py" line="244"/>
         <source>Imported %1 run(s), %2 already in the history.</source>
         <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="39"/>
+        <location filename="../../workbench/ui/history_view.py" line="45"/>
         <source>when</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="40"/>
+        <location filename="../../workbench/ui/history_view.py" line="46"/>
         <source>kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="41"/>
+        <location filename="../../workbench/ui/history_view.py" line="47"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="42"/>
+        <location filename="../../workbench/ui/history_view.py" line="48"/>
         <source>models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="43"/>
+        <location filename="../../workbench/ui/history_view.py" line="49"/>
         <source>prompt</source>
         <translation>提示长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="44"/>
+        <location filename="../../workbench/ui/history_view.py" line="50"/>
         <source>measured</source>
         <translation>测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="45"/>
+        <location filename="../../workbench/ui/history_view.py" line="51"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="46"/>
+        <location filename="../../workbench/ui/history_view.py" line="52"/>
         <source>calibration / warm-up</source>
         <translation>校准 / 预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="107"/>
+        <location filename="../../workbench/ui/history_view.py" line="129"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="109"/>
+        <location filename="../../workbench/ui/history_view.py" line="131"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="110"/>
+        <location filename="../../workbench/ui/history_view.py" line="132"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="112"/>
+        <location filename="../../workbench/ui/history_view.py" line="134"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="111"/>
+        <location filename="../../workbench/ui/history_view.py" line="133"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="138"/>
+        <location filename="../../workbench/ui/history_view.py" line="160"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
@@ -1239,67 +1239,67 @@
 <context>
     <name>ImportPreviewDialog</name>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="36"/>
+        <location filename="../../workbench/ui/import_preview.py" line="37"/>
         <source>Import providers</source>
         <translation>导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="50"/>
+        <location filename="../../workbench/ui/import_preview.py" line="51"/>
         <source>Nothing is saved until you press Save. Keys are never written to a file: they stay environment-variable references or go to the OS keyring.</source>
         <translation>点击“保存”前不会保存任何内容。Key 绝不会写入文件：它们保持为环境变量引用，或存入系统密钥环。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="63"/>
+        <location filename="../../workbench/ui/import_preview.py" line="64"/>
         <source>Found: %1 (%2)</source>
         <translation>发现：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="65"/>
+        <location filename="../../workbench/ui/import_preview.py" line="66"/>
         <source>  read %1 (%2)</source>
         <translation>  已读取 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="74"/>
+        <location filename="../../workbench/ui/import_preview.py" line="75"/>
         <source>  key       from %1</source>
         <translation>  Key       来自 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="79"/>
+        <location filename="../../workbench/ui/import_preview.py" line="80"/>
         <source>Keyring: %1</source>
         <translation>密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="81"/>
+        <location filename="../../workbench/ui/import_preview.py" line="82"/>
         <source>Warnings:</source>
         <translation>警告：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="84"/>
+        <location filename="../../workbench/ui/import_preview.py" line="85"/>
         <source>Nothing new: these providers are already saved.</source>
         <translation>没有新内容：这些服务商均已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="88"/>
+        <location filename="../../workbench/ui/import_preview.py" line="89"/>
         <source>  base URL  %1</source>
         <translation>  Base URL  %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="90"/>
+        <location filename="../../workbench/ui/import_preview.py" line="91"/>
         <source>            note: %1</source>
         <translation>            注：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="92"/>
+        <location filename="../../workbench/ui/import_preview.py" line="93"/>
         <source>  models    (none in the file)</source>
         <translation>  模型      （文件中没有）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="97"/>
+        <location filename="../../workbench/ui/import_preview.py" line="98"/>
         <source>  model     %1  %2, %3 ctx</source>
         <translation>  模型      %1  %2，上下文 %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="103"/>
+        <location filename="../../workbench/ui/import_preview.py" line="104"/>
         <source>  headers   %1</source>
         <translation>  请求头    %1</translation>
     </message>
@@ -1307,62 +1307,62 @@
 <context>
     <name>KernelCharts</name>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="114"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="117"/>
         <source>KV length (tokens)</source>
         <translation>KV 长度（Token）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="122"/>
         <source>µs (log)</source>
         <translation>µs（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="115"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="118"/>
         <source>GB/s (log)</source>
         <translation>GB/s（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="109"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="112"/>
         <source>KV cache bytes per token (one layer)</source>
         <translation>每 Token KV 缓存字节数（单层）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="116"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
         <source>bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="100"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="103"/>
         <source> — CPU (wall-clock)</source>
         <translation> — CPU（墙钟时间）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="104"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="107"/>
         <source>Latency per decode step%1</source>
         <translation>每步解码延迟%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="122"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="125"/>
         <source>µs (log); dashed: %1 roofline</source>
         <translation>µs（对数）；虚线：%1 的 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="107"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="110"/>
         <source>Achieved bandwidth%1</source>
         <translation>实测带宽%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="181"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="184"/>
         <source>%1 roofline</source>
         <translation>%1 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="126"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="129"/>
         <source>%1 peak %2 GB/s</source>
         <translation>%1 峰值 %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="111"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="114"/>
         <source>KV bytes per token, one layer, %1</source>
         <translation>每 Token KV 字节数（单层，%1）</translation>
     </message>
@@ -1598,7 +1598,7 @@
     </message>
     <message>
         <location filename="../../workbench/ui/kernels_view.py" line="319"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="423"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="424"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
@@ -1618,32 +1618,32 @@
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="472"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="475"/>
         <source>Showing %1 measured rows from %2. Run replaces them with a new sweep.</source>
         <translation>正在显示来自 %2 的 %1 行实测结果。点击“运行”会以新的扫描替换它们。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="555"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="558"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="559"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="562"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="563"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="566"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="569"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="572"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="578"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="581"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -1674,42 +1674,42 @@
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="132"/>
+        <location filename="../../workbench/ui/live_plots.py" line="153"/>
         <source>Output tokens vs time</source>
         <translation>输出 Token 数随时间变化</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="133"/>
+        <location filename="../../workbench/ui/live_plots.py" line="154"/>
         <source>seconds since the request was sent</source>
         <translation>自发送请求起的秒数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="134"/>
+        <location filename="../../workbench/ui/live_plots.py" line="155"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="135"/>
+        <location filename="../../workbench/ui/live_plots.py" line="156"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="136"/>
+        <location filename="../../workbench/ui/live_plots.py" line="157"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="137"/>
+        <location filename="../../workbench/ui/live_plots.py" line="158"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="138"/>
+        <location filename="../../workbench/ui/live_plots.py" line="159"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="252"/>
+        <location filename="../../workbench/ui/live_plots.py" line="325"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
@@ -1717,122 +1717,122 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="309"/>
+        <location filename="../../workbench/ui/main_window.py" line="320"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="477"/>
+        <location filename="../../workbench/ui/main_window.py" line="490"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="479"/>
+        <location filename="../../workbench/ui/main_window.py" line="492"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="480"/>
+        <location filename="../../workbench/ui/main_window.py" line="493"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="481"/>
+        <location filename="../../workbench/ui/main_window.py" line="494"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="482"/>
+        <location filename="../../workbench/ui/main_window.py" line="495"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="483"/>
+        <location filename="../../workbench/ui/main_window.py" line="496"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="492"/>
+        <location filename="../../workbench/ui/main_window.py" line="511"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="224"/>
+        <location filename="../../workbench/ui/main_window.py" line="235"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="235"/>
+        <location filename="../../workbench/ui/main_window.py" line="246"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="289"/>
+        <location filename="../../workbench/ui/main_window.py" line="300"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="356"/>
+        <location filename="../../workbench/ui/main_window.py" line="367"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="403"/>
+        <location filename="../../workbench/ui/main_window.py" line="414"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="405"/>
+        <location filename="../../workbench/ui/main_window.py" line="416"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="407"/>
+        <location filename="../../workbench/ui/main_window.py" line="418"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="439"/>
+        <location filename="../../workbench/ui/main_window.py" line="452"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="443"/>
+        <location filename="../../workbench/ui/main_window.py" line="456"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="471"/>
+        <location filename="../../workbench/ui/main_window.py" line="484"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="546"/>
+        <location filename="../../workbench/ui/main_window.py" line="563"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="551"/>
+        <location filename="../../workbench/ui/main_window.py" line="568"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="555"/>
+        <location filename="../../workbench/ui/main_window.py" line="572"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="559"/>
+        <location filename="../../workbench/ui/main_window.py" line="576"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="484"/>
+        <location filename="../../workbench/ui/main_window.py" line="499"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="485"/>
+        <location filename="../../workbench/ui/main_window.py" line="503"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -1840,77 +1840,77 @@
 <context>
     <name>MenuBar</name>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="97"/>
+        <location filename="../../workbench/ui/menus.py" line="98"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="98"/>
+        <location filename="../../workbench/ui/menus.py" line="99"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="99"/>
+        <location filename="../../workbench/ui/menus.py" line="100"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="100"/>
+        <location filename="../../workbench/ui/menus.py" line="101"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="102"/>
+        <location filename="../../workbench/ui/menus.py" line="103"/>
         <source>&amp;System</source>
         <translation>跟随系统(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="103"/>
+        <location filename="../../workbench/ui/menus.py" line="104"/>
         <source>&amp;Light</source>
         <translation>浅色(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="104"/>
+        <location filename="../../workbench/ui/menus.py" line="105"/>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="107"/>
+        <location filename="../../workbench/ui/menus.py" line="108"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="108"/>
+        <location filename="../../workbench/ui/menus.py" line="109"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="109"/>
+        <location filename="../../workbench/ui/menus.py" line="110"/>
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="110"/>
+        <location filename="../../workbench/ui/menus.py" line="111"/>
         <source>&amp;About Attention Workbench</source>
         <translation>关于 Attention Workbench(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="136"/>
+        <location filename="../../workbench/ui/menus.py" line="137"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="144"/>
+        <location filename="../../workbench/ui/menus.py" line="145"/>
         <source>The documentation is the docs/ folder of the source release (attention-workbench-%1.tar.gz) and its README.md.</source>
         <translation>文档位于源码发布包（attention-workbench-%1.tar.gz）的 docs/ 文件夹及其 README.md 中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="154"/>
+        <location filename="../../workbench/ui/menus.py" line="155"/>
         <source>About Attention Workbench</source>
         <translation>关于 Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="157"/>
+        <location filename="../../workbench/ui/menus.py" line="158"/>
         <source>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;Measures LLM servers behind OpenAI-compatible APIs: time to first token and decode speed, per request.</source>
         <translation>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;测量 OpenAI 兼容接口后的大模型服务：逐个请求的首 token 延迟与解码速度。</translation>
     </message>
@@ -1918,44 +1918,44 @@
 <context>
     <name>ModelList</name>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="72"/>
-        <location filename="../../workbench/ui/model_list.py" line="77"/>
+        <location filename="../../workbench/ui/model_list.py" line="69"/>
+        <location filename="../../workbench/ui/model_list.py" line="74"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="73"/>
+        <location filename="../../workbench/ui/model_list.py" line="70"/>
         <source>Fetch models</source>
         <translation>获取模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="74"/>
+        <location filename="../../workbench/ui/model_list.py" line="71"/>
         <source>Ask the server for its list (GET /models)</source>
         <translation>向服务器请求模型列表（GET /models）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="75"/>
-        <location filename="../../workbench/ui/model_list.py" line="76"/>
+        <location filename="../../workbench/ui/model_list.py" line="72"/>
+        <location filename="../../workbench/ui/model_list.py" line="73"/>
         <source>Search models</source>
         <translation>搜索模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="79"/>
+        <location filename="../../workbench/ui/model_list.py" line="76"/>
         <source>Checked models are saved with the provider and offered in the panes.</source>
         <translation>勾选的模型随服务商一起保存，并可在窗格中选用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="109"/>
+        <location filename="../../workbench/ui/model_list.py" line="106"/>
         <source>%1 ctx</source>
         <translation>上下文 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="111"/>
+        <location filename="../../workbench/ui/model_list.py" line="108"/>
         <source>not in the catalog</source>
         <translation>不在模型目录中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="113"/>
+        <location filename="../../workbench/ui/model_list.py" line="110"/>
         <source>not listed by the server</source>
         <translation>服务器未列出</translation>
     </message>
@@ -2092,67 +2092,67 @@
 <context>
     <name>PromptPanel</name>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="106"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="100"/>
         <source>Prompt length</source>
         <translation>提示词长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="116"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="110"/>
         <source>Prompt task</source>
         <translation>提示词任务</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="117"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="111"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="118"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="112"/>
         <source>Needle</source>
         <translation>大海捞针</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="120"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="114"/>
         <source>Needle depth</source>
         <translation>“针”的位置深度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="124"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="118"/>
         <source>depth </source>
         <translation>深度 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="126"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="120"/>
         <source>Maximum output tokens</source>
         <translation>最大输出 token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="129"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="123"/>
         <source>max tokens </source>
         <translation>最大 Token </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="131"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="125"/>
         <source>Prompt text language</source>
         <translation>提示词文本语言</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="132"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="126"/>
         <source>English text</source>
         <translation>英文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="133"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="127"/>
         <source>Chinese text</source>
         <translation>中文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="139"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="133"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="189"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="182"/>
         <source>%1 tokens</source>
         <translation>%1 Token</translation>
     </message>
@@ -2160,47 +2160,47 @@
 <context>
     <name>ProviderController</name>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="78"/>
+        <location filename="../../workbench/ui/pane_choices.py" line="20"/>
         <source>%1, built-in</source>
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="152"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="140"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="155"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="143"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="162"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="150"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="190"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="178"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="228"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="216"/>
         <source>no key (the built-in provider)</source>
         <translation>无 Key（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="231"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="219"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="302"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="290"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="311"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="299"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -2615,28 +2615,28 @@
 <context>
     <name>ResultsView</name>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="135"/>
+        <location filename="../../workbench/ui/results_view.py" line="83"/>
         <source>Results grouping</source>
         <translation>结果分组方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="136"/>
+        <location filename="../../workbench/ui/results_view.py" line="84"/>
         <source>Per request</source>
         <translation>按请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="138"/>
+        <location filename="../../workbench/ui/results_view.py" line="86"/>
         <source>Per model and prompt length (median, p10, p90)</source>
         <translation>按模型和提示词长度（中位数、p10、p90）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="147"/>
+        <location filename="../../workbench/ui/results_view.py" line="93"/>
         <source>Results table</source>
         <translation>结果表</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="172"/>
-        <location filename="../../workbench/ui/results_view.py" line="216"/>
+        <location filename="../../workbench/ui/results_view.py" line="119"/>
+        <location filename="../../workbench/ui/results_view.py" line="154"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>
@@ -2644,42 +2644,47 @@
 <context>
     <name>RunRow</name>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="42"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="57"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="43"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="58"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="44"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="59"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="45"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="60"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="58"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="73"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="65"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="83"/>
+        <source>Not started: see the message above.</source>
+        <translation>未开始：原因见上方消息。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="87"/>
         <source>Cancelled after %1 rows.</source>
         <translation>已取消（已完成 %1 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="77"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="99"/>
         <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
         <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="85"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="107"/>
         <source>%1 (CUDA events)</source>
         <translation>%1（CUDA 事件）</translation>
     </message>
@@ -2988,42 +2993,42 @@
 <context>
     <name>SummaryView</name>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="143"/>
+        <location filename="../../workbench/ui/summary_view.py" line="147"/>
         <source>Refresh from the latest results</source>
         <translation>按最新结果刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="144"/>
+        <location filename="../../workbench/ui/summary_view.py" line="148"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="145"/>
+        <location filename="../../workbench/ui/summary_view.py" line="149"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="146"/>
+        <location filename="../../workbench/ui/summary_view.py" line="150"/>
         <source>Run a comparison or a sweep: its summary appears here.</source>
         <translation>运行一次对比或扫描：摘要会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="147"/>
+        <location filename="../../workbench/ui/summary_view.py" line="151"/>
         <source>Paper</source>
         <translation>纸张</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="156"/>
+        <location filename="../../workbench/ui/summary_view.py" line="160"/>
         <source>%1 (imported from %2): TTFT median %3 ms, mean %4 ms; decode median %5 tok/s</source>
         <translation>%1（从 %2 导入）：TTFT 中位数 %3 ms，平均 %4 ms；解码中位数 %5 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="164"/>
+        <location filename="../../workbench/ui/summary_view.py" line="168"/>
         <source>Imported results, the files&apos; own aggregates (no per-request rows):</source>
         <translation>导入的结果，文件自身的汇总（没有逐请求的行）：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="199"/>
+        <location filename="../../workbench/ui/summary_view.py" line="221"/>
         <source>Export summary</source>
         <translation>导出摘要</translation>
     </message>
@@ -3099,112 +3104,112 @@
 <context>
     <name>SweepView</name>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="41"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="42"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="40"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="41"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="42"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="43"/>
         <source>Prefill speed</source>
         <translation>预填充速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="43"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="44"/>
         <source>prefill (tokens/s)</source>
         <translation>预填充（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="44"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="45"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="45"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="46"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="121"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="128"/>
         <source>Prompt lengths:</source>
         <translation>提示词长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="122"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="129"/>
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="123"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="130"/>
         <source>concurrency</source>
         <translation>并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="124"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="131"/>
         <source>Concurrency levels</source>
         <translation>并发级别</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="127"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="134"/>
         <source>Requests in flight per model; several levels (1,4,16) run in turn and the charts show concurrency on the x axis</source>
         <translation>每个模型同时进行的请求数；多个级别（1,4,16）依次运行，图表的横轴显示并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="131"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="138"/>
         <source>Run sweep</source>
         <translation>运行扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="132"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="139"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="159"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="166"/>
         <source>Concurrency: type levels from 1 to %1 separated by commas, e.g. 1,4,16.</source>
         <translation>并发：输入 1 到 %1 之间的级别，用逗号分隔，例如 1,4,16。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="269"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="317"/>
         <source>%1 (imported from %2)</source>
         <translation>%1（从 %2 导入）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="292"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="342"/>
         <source>concurrency (requests in flight, log scale)</source>
         <translation>并发（同时进行的请求数，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="294"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="344"/>
         <source>prompt tokens (log scale)</source>
         <translation>提示 tokens（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="353"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="405"/>
         <source>line: median; shaded: p10–p90 over %1 repeat(s)</source>
         <translation>线：中位数；阴影：%1 次重复的 p10–p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="357"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="409"/>
         <source>; ◇ imported: the file&apos;s own median (its mean where it has none)</source>
         <translation>；◇ 导入：文件自身的中位数（没有时为平均值）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="155"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="162"/>
         <source>Pick at least one prompt length.</source>
         <translation>请至少选择一个提示词长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="172"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="179"/>
         <source>, ETA %1 s</source>
         <translation>，预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="174"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="181"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
     </message>
@@ -3212,57 +3217,57 @@
 <context>
     <name>WorkerRow</name>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="57"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="58"/>
         <source>Worker:</source>
         <translation>工作进程：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="59"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="60"/>
         <source>Auto-detect a Python with torch</source>
         <translation>自动查找带 torch 的 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="60"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="61"/>
         <source>This Python</source>
         <translation>当前 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="61"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="62"/>
         <source>Connect to HOST:PORT</source>
         <translation>连接到 HOST:PORT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="64"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="65"/>
         <source>Worker Python</source>
         <translation>工作进程的 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="65"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="66"/>
         <source>path of a Python interpreter that has torch</source>
         <translation>装有 torch 的 Python 解释器路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="66"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="67"/>
         <source>Worker address</source>
         <translation>工作进程地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="67"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="68"/>
         <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
         <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="68"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="69"/>
         <source>Worker token</source>
         <translation>工作进程令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="69"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="70"/>
         <source>token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="70"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="71"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
@@ -3272,12 +3277,12 @@
         <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="93"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="94"/>
         <source>Enter the path of a Python interpreter that has torch.</source>
         <translation>请输入装有 torch 的 Python 解释器路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="100"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="101"/>
         <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
         <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>

@@ -75,6 +75,13 @@ class RunRow(Retranslating, QWidget):
 
         self.progress_label.show_text(text)
 
+    def show_not_started(self) -> None:
+        """A sweep that ended before its first combination (no worker, no torch, a backend
+        missing): the bar empties and the text points at the reason shown above."""
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress_label.show_text(lambda: self.tr("Not started: see the message above."))
+
     def show_cancelled(self, rows: int) -> None:
         self.progress_label.show_text(
             lambda: self.tr("Cancelled after %1 rows.").replace("%1", str(rows))

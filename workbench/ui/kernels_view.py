@@ -378,7 +378,7 @@ class KernelsView(QWidget):
 
     async def _sweep(self) -> str:
         variants, kv_lens = self.variants(), self.kv_lens()
-        outcome = "failed"
+        outcome, started = "failed", False
         try:
             self.run_row.set_progress(0, 0, lambda: self.tr("starting the worker…"))
             if await self.ensure_worker() is None or self.hello is None:
@@ -416,6 +416,7 @@ class KernelsView(QWidget):
             self.clear_results()
             self._show_notes(hello)
             self.run_row.set_progress(0, job.combos())
+            started = True
             outcome = await self.runs.run(job)
             return outcome
         except WorkerError as exc:
@@ -426,6 +427,8 @@ class KernelsView(QWidget):
             self.last_outcome = outcome
             if outcome == "cancelled":
                 self.run_row.show_cancelled(len(self.rows))
+            elif not started:  # else "0 of 0 starting the worker…" stayed for good
+                self.run_row.show_not_started()
             self._set_running(False)
             self.redraw()
 
