@@ -1,11 +1,13 @@
-"""The Kernels tab's worker after a torch error (issue 25, item 15): the progress says the run
-did not start, and once torch is installed Connect asks the worker again."""
+"""The Kernels tab (issue 25, item 15): after a torch error the progress says the run did not
+start and, once torch is installed, Connect asks the worker again; the KV bars name their shapes;
+no CSV can be loaded into a running sweep."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import subprocess
+import sys
 import sysconfig
 import venv
 from pathlib import Path
@@ -65,3 +67,33 @@ def test_a_torch_error_ends_the_progress_and_installing_torch_is_seen_at_connect
     click(view, loop, qtbot, view.connect_button)
     assert view.worker_status.text().startswith("Worker ready"), view.worker_status.text()
     assert view.hello is not None and view.hello.torch_version
+
+
+def test_the_kv_bars_say_which_shapes_they_are_of(view: KernelsView, qtbot) -> None:
+    view.set_dtype("bf16")
+    view.redraw()
+    axis = view.kv_plot.plotItem.getAxis("bottom")
+    assert view.kv_bytes()["gqa"] == 4096
+    assert axis.labelText == "shapes: default shapes (default-*)"
+    qtbot.mouseClick(view.csv_row.preset_button, Qt.MouseButton.LeftButton)  # the H200 CSV
+    view.redraw()
+    assert axis.labelText == "shapes: 70B twins (sim-70b-*)"  # why GQA now reads 2,048 B
+    bars = [i for i in view.kv_plot.plotItem.items if type(i).__name__ == "BarGraphItem"]
+    assert 2048 in list(bars[0].opts["height"])
+
+
+def test_no_csv_can_be_loaded_into_a_running_sweep(view: KernelsView, loop, qtbot) -> None:
+    view.use_python(sys.executable)
+    view.set_variants(["gqa"])
+    view.set_kv_lens([1024])
+    view.set_dtype("fp32")
+    view.iters.setValue(1_000_000)
+    qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.job is not None, timeout=60000)
+    for button in (view.csv_row.preset_button, view.csv_row.open_button):
+        assert not button.isEnabled()
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert view.rows == [] and view.progress_label.text().startswith("0 of 1")
+    qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not view.running, timeout=10000)
+    assert view.csv_row.preset_button.isEnabled()

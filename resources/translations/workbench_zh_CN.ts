@@ -1307,62 +1307,67 @@
 <context>
     <name>KernelCharts</name>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="117"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="118"/>
         <source>KV length (tokens)</source>
         <translation>KV 长度（Token）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="122"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="127"/>
         <source>µs (log)</source>
         <translation>µs（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="118"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
         <source>GB/s (log)</source>
         <translation>GB/s（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="112"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="113"/>
         <source>KV cache bytes per token (one layer)</source>
         <translation>每 Token KV 缓存字节数（单层）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="120"/>
         <source>bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="103"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="104"/>
         <source> — CPU (wall-clock)</source>
         <translation> — CPU（墙钟时间）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="107"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="108"/>
         <source>Latency per decode step%1</source>
         <translation>每步解码延迟%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="125"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="123"/>
+        <source>shapes: %1</source>
+        <translation>形状：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="130"/>
         <source>µs (log); dashed: %1 roofline</source>
         <translation>µs（对数）；虚线：%1 的 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="110"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="111"/>
         <source>Achieved bandwidth%1</source>
         <translation>实测带宽%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="184"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="191"/>
         <source>%1 roofline</source>
         <translation>%1 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="129"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="134"/>
         <source>%1 peak %2 GB/s</source>
         <translation>%1 峰值 %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="114"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="115"/>
         <source>KV bytes per token, one layer, %1</source>
         <translation>每 Token KV 字节数（单层，%1）</translation>
     </message>
@@ -1370,17 +1375,18 @@
 <context>
     <name>KernelCsv</name>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="129"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="130"/>
         <source>one shape per variant</source>
         <translation>每种变体一个形状</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="139"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="140"/>
         <source>70B twins (sim-70b-*)</source>
         <translation>70B 孪生模型（sim-70b-*）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="141"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="142"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="545"/>
         <source>default shapes (default-*)</source>
         <translation>默认形状（default-*）</translation>
     </message>
@@ -1390,37 +1396,37 @@
         <translation>解决：打开由 `workbench kernels --csv` 或 benchmarks/gpu_decode.py 写出的 CSV。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="224"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="226"/>
         <source>%1 is not a regular file.</source>
         <translation>%1 不是普通文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="229"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="231"/>
         <source>%1 is over %2 MiB: not a kernel CSV. %3</source>
         <translation>%1 超过 %2 MiB：不是内核 CSV。%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="240"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="242"/>
         <source>%1 is not UTF-8 text. %2</source>
         <translation>%1 不是 UTF-8 文本。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="249"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="251"/>
         <source>%1 could not be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="261"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="263"/>
         <source>%1 is not a kernel CSV: the column(s) %2 are missing. %3</source>
         <translation>%1 不是内核 CSV：缺少列 %2。%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="293"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="295"/>
         <source>%1, line %2: %3 is %4, not a number. %5</source>
         <translation>%1，第 %2 行：%3 为 %4，不是数字。%5</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="281"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="283"/>
         <source>%1 has the kernel CSV&apos;s columns but no rows. %2</source>
         <translation>%1 有内核 CSV 的列，但没有数据行。%2</translation>
     </message>
@@ -1536,7 +1542,7 @@
         <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="401"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="404"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
@@ -1598,52 +1604,52 @@
     </message>
     <message>
         <location filename="../../workbench/ui/kernels_view.py" line="319"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="424"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="427"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="367"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="370"/>
         <source>Pick at least one variant and one KV length.</source>
         <translation>请至少选择一个变体和一个 KV 长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="383"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="386"/>
         <source>starting the worker…</source>
         <translation>正在启动工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="399"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="402"/>
         <source>Backend %1 is not available on this worker: %2</source>
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="475"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="478"/>
         <source>Showing %1 measured rows from %2. Run replaces them with a new sweep.</source>
         <translation>正在显示来自 %2 的 %1 行实测结果。点击“运行”会以新的扫描替换它们。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="558"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="564"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="562"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="568"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="566"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="572"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="572"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="578"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="581"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="587"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>

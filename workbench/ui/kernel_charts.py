@@ -78,6 +78,7 @@ class KernelCharts(Retranslating, QWidget):
         self._profile: HardwareProfile | None = None
         self._cpu = False
         self._dtype = ""
+        self._shapes = ""
         self.kv_plot.plotItem.legend.hide()
         self.bandwidth_plot.plotItem.legend.anchor((0, 1), (0, 1), offset=(10, -10))
         ticks = [[(math.log10(n), tokens_label(n)) for n in KV_CHOICES]]
@@ -117,6 +118,10 @@ class KernelCharts(Retranslating, QWidget):
             plot.setLabel("bottom", self.tr("KV length (tokens)"))
         self.bandwidth_plot.setLabel("left", self.tr("GB/s (log)"))
         self.kv_plot.setLabel("left", self.tr("bytes"))
+        # GQA is 4,096 B in the default shape and 2,048 B in the H200 sweep's 70B twin: say
+        # which shapes the bars are of
+        shapes = self.tr("shapes: %1").replace("%1", self._shapes) if self._shapes else ""
+        self.kv_plot.setLabel("bottom", shapes)
         profile = self._profile
         if profile is None:
             self.latency_plot.setLabel("left", self.tr("µs (log)"))
@@ -138,9 +143,11 @@ class KernelCharts(Retranslating, QWidget):
         profile: HardwareProfile,
         dtype: str,
         cpu: bool,
+        shapes: str = "",
     ) -> None:
-        """All three charts for the measured rows and the chosen sweep on `profile`."""
-        self._profile, self._cpu = profile, cpu
+        """All three charts for the measured rows and the chosen sweep on `profile`; `shapes`
+        names the model shapes the KV bars are of."""
+        self._profile, self._cpu, self._shapes = profile, cpu, shapes
         xs = [math.log10(n) for n in kv_lens] or [math.log10(KV_CHOICES[0])]
         self._draw_latency(rows, roofline, xs)
         self._draw_bandwidth(rows, profile, xs)

@@ -33,7 +33,7 @@ from kernels_bridge.client.run_controller import KernelRunController, WorkerChoi
 from kernels_bridge.protocol import Hello, ResultRow, Run
 from workbench.ui.kernel_charts import KernelCharts, measured_series
 from workbench.ui.kernel_choices import SweepChoices
-from workbench.ui.kernel_csv import Drawing
+from workbench.ui.kernel_csv import Drawing, translate
 from workbench.ui.kernel_csv_row import CsvRow
 from workbench.ui.kernel_run_row import RunRow
 from workbench.ui.kernel_table import KernelTable
@@ -357,6 +357,9 @@ class KernelsView(QWidget):
         self._busy = running
         self.run_row.set_running(running)
         self.worker_row.set_running(running)
+        # a CSV loaded mid-run mixed its rows into the run's counts ("305 of 32")
+        for button in (self.csv_row.open_button, self.csv_row.preset_button):
+            button.setEnabled(not running)
         self.running_changed.emit(running)
 
     def _claim_run(self) -> bool:
@@ -539,9 +542,12 @@ class KernelsView(QWidget):
             self.kv_bytes(),
             self.kv_lens(),
             self.hello is not None and self.hello.torch_version is not None and self.on_cpu(),
+            translate("KernelCsv", "default shapes (default-*)"),
         )
         dtype = str(self.dtype.currentData())
-        self.chart_row.draw(d.rows, d.roofline, d.kv_bytes, d.kv_lens, profile, dtype, d.cpu)
+        self.chart_row.draw(
+            d.rows, d.roofline, d.kv_bytes, d.kv_lens, profile, dtype, d.cpu, d.shapes
+        )
 
     # ---- export ----
 
