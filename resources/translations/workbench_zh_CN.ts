@@ -2108,57 +2108,62 @@
         <translation>提示词任务</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="111"/>
-        <source>Summary</source>
-        <translation>摘要</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="112"/>
-        <source>Needle</source>
-        <translation>大海捞针</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="114"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="115"/>
         <source>Needle depth</source>
         <translation>“针”的位置深度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="118"/>
-        <source>depth </source>
-        <translation>深度 </translation>
+        <location filename="../../workbench/ui/prompt_slider.py" line="112"/>
+        <source>Task: summarize</source>
+        <translation>任务：摘要</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="113"/>
+        <source>Task: find the needle</source>
+        <translation>任务：大海捞针</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="119"/>
+        <source>needle depth </source>
+        <translation>针的深度 </translation>
     </message>
     <message>
         <location filename="../../workbench/ui/prompt_slider.py" line="120"/>
+        <source>Where the needle sits in the prompt: 0 its start, 1 its end</source>
+        <translation>针在提示中的位置：0 为开头，1 为结尾</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="122"/>
         <source>Maximum output tokens</source>
         <translation>最大输出 token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="123"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="125"/>
         <source>max tokens </source>
         <translation>最大 Token </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="125"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="127"/>
         <source>Prompt text language</source>
         <translation>提示词文本语言</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="126"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="128"/>
         <source>English text</source>
         <translation>英文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="127"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="129"/>
         <source>Chinese text</source>
         <translation>中文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="133"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="135"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="182"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="184"/>
         <source>%1 tokens</source>
         <translation>%1 Token</translation>
     </message>
@@ -2804,64 +2809,64 @@
 <context>
     <name>SummaryPage</name>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="292"/>
-        <location filename="../../workbench/ui/summary_page.py" line="350"/>
+        <location filename="../../workbench/ui/summary_page.py" line="297"/>
+        <location filename="../../workbench/ui/summary_page.py" line="355"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="294"/>
-        <location filename="../../workbench/ui/summary_page.py" line="323"/>
+        <location filename="../../workbench/ui/summary_page.py" line="299"/>
+        <location filename="../../workbench/ui/summary_page.py" line="328"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="298"/>
+        <location filename="../../workbench/ui/summary_page.py" line="303"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="299"/>
+        <location filename="../../workbench/ui/summary_page.py" line="304"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="307"/>
+        <location filename="../../workbench/ui/summary_page.py" line="312"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="308"/>
+        <location filename="../../workbench/ui/summary_page.py" line="313"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="324"/>
+        <location filename="../../workbench/ui/summary_page.py" line="329"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="351"/>
+        <location filename="../../workbench/ui/summary_page.py" line="356"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="352"/>
+        <location filename="../../workbench/ui/summary_page.py" line="357"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="354"/>
+        <location filename="../../workbench/ui/summary_page.py" line="359"/>
         <source>TTFT ms</source>
         <translation>首 Token ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="355"/>
+        <location filename="../../workbench/ui/summary_page.py" line="360"/>
         <source>decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="356"/>
+        <location filename="../../workbench/ui/summary_page.py" line="361"/>
         <source>prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
@@ -2911,87 +2916,92 @@
         <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="145"/>
+        <location filename="../../workbench/ui/summary_page.py" line="141"/>
+        <source>Only %1 request(s) each: too few to decide on; run with repeats.</source>
+        <translation>每个模型仅 %1 个请求：不足以据此决定，请设置重复次数再运行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="150"/>
         <source>&lt;b&gt;%1&lt;/b&gt; failed at %2: %3 of %4 requests (%5).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时失败：%4 个请求中 %3 个失败（%5）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="178"/>
+        <location filename="../../workbench/ui/summary_page.py" line="183"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="179"/>
+        <location filename="../../workbench/ui/summary_page.py" line="184"/>
         <source>no measured requests</source>
         <translation>没有测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="181"/>
+        <location filename="../../workbench/ui/summary_page.py" line="186"/>
         <source>Prompt-length sweep: %1</source>
         <translation>提示长度扫描：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="182"/>
+        <location filename="../../workbench/ui/summary_page.py" line="187"/>
         <source>Model comparison: %1</source>
         <translation>模型对比：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="191"/>
+        <location filename="../../workbench/ui/summary_page.py" line="196"/>
         <source> (servers counted a median of %1)</source>
         <translation>（服务器统计的中位数为 %1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="195"/>
+        <location filename="../../workbench/ui/summary_page.py" line="200"/>
         <source>%1 · prompt length %2 tokens%3</source>
         <translation>%1 · 提示长度 %2 tokens%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="199"/>
+        <location filename="../../workbench/ui/summary_page.py" line="204"/>
         <source>Endpoint: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="201"/>
+        <location filename="../../workbench/ui/summary_page.py" line="206"/>
         <source>Endpoints: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="202"/>
+        <location filename="../../workbench/ui/summary_page.py" line="207"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, measured with Attention Workbench.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="241"/>
+        <location filename="../../workbench/ui/summary_page.py" line="246"/>
         <source>Conclusion</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="290"/>
+        <location filename="../../workbench/ui/summary_page.py" line="295"/>
         <source>prompt length (tokens, log scale)</source>
         <translation>提示长度（tokens，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="353"/>
+        <location filename="../../workbench/ui/summary_page.py" line="358"/>
         <source>ok / failed</source>
         <translation>成功 / 失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="357"/>
+        <location filename="../../workbench/ui/summary_page.py" line="362"/>
         <source>$ / request</source>
         <translation>$ / 请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="397"/>
+        <location filename="../../workbench/ui/summary_page.py" line="402"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="471"/>
+        <location filename="../../workbench/ui/summary_page.py" line="476"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="237"/>
+        <location filename="../../workbench/ui/summary_page.py" line="242"/>
         <source>Run a comparison of at least two models to see a conclusion.</source>
         <translation>至少对比两个模型后才能得出结论。</translation>
     </message>

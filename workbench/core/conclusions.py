@@ -21,6 +21,10 @@ class Conclusion:
     decode_ratio: float | None  # model's decode tok/s over the baseline's
     ttft_ratio: float | None  # baseline's TTFT over the model's (>1: model answers sooner)
     cost_change: float | None  # model's cost per request relative to the baseline, -0.4 = 40 % less
+    n: int = 0  # requests behind the thinner of the two medians: under FEW a ratio is anecdote
+
+
+FEW = 3
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:
@@ -59,6 +63,7 @@ def conclude(cells: Sequence[CellSummary], baseline: str | None = None) -> list[
                 decode_ratio=_ratio(mine.median("decode_tps"), theirs.median("decode_tps")),
                 ttft_ratio=_ratio(theirs.median("ttft_ms"), mine.median("ttft_ms")),
                 cost_change=cost_change,
+                n=min(mine.n, theirs.n),
             )
         )
     return out

@@ -22,7 +22,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFontMetricsF, QPageSize, QPainter, QPen, QTextDocument
 
-from workbench.core.conclusions import Conclusion, conclude
+from workbench.core.conclusions import FEW, Conclusion, conclude
 from workbench.core.summary import ModelRow, SummaryReport
 from workbench.core.token_counts import tokens_label
 from workbench.ui.colors import model_color
@@ -136,7 +136,12 @@ def sentence(c: Conclusion) -> str:
         .replace("%6", _esc(c.baseline))
     )
     extras = [p for p in (first, cost) if p]
-    return text + (" (" + ", ".join(extras) + ")" if extras else "") + "."
+    text += (" (" + ", ".join(extras) + ")" if extras else "") + "."
+    if 0 < c.n < FEW:  # "3.8× faster" from one request each is one sample, not a finding
+        text += " " + translate(
+            "SummaryPage", "Only %1 request(s) each: too few to decide on; run with repeats."
+        ).replace("%1", str(c.n))
+    return text
 
 
 def failure_sentence(row: ModelRow) -> str:

@@ -1,0 +1,39 @@
+"""What a presenter notices (issue 25, item 16): the task picker is not named like a tab, the
+needle's depth says what it is."""
+
+from __future__ import annotations
+
+import pytest
+from gui_driver import click_run, click_tab, make_window
+from PySide6.QtCore import Qt
+
+
+@pytest.fixture
+def window(qapp, loop, tmp_path):
+    win = make_window(loop, tmp_path)
+    yield win
+    win.close()
+    loop.run_until_complete(win.session.close())
+
+
+def test_the_task_picker_is_named_apart_from_the_tabs_and_the_depth_is_labelled(
+    window, qtbot
+) -> None:
+    prompt = window.prompt
+    tabs = {window.tabs.tabText(i).replace("&", "") for i in range(window.tabs.count())}
+    shown = [prompt.task.itemText(i) for i in range(prompt.task.count())]
+    assert not tabs & set(shown), shown  # "Summary" was the Summary tab's name too
+    assert all(t.startswith("Task:") for t in shown)
+    assert not prompt.depth.isEnabled()  # no needle, no depth
+    prompt.task.setFocus()
+    qtbot.keyClick(prompt.task, Qt.Key.Key_Down)
+    assert prompt.task.currentData() == "needle" and prompt.depth.isEnabled()
+    assert prompt.depth.text() == "needle depth 0.50"
+
+
+def test_a_conclusion_from_one_request_each_says_it_is_too_few(window, qtbot, loop) -> None:
+    assert click_run(window, qtbot, loop).status == "finished"  # one request per model
+    click_tab(window, qtbot, window.summary_view)
+    texts = window.summary_view.document.texts()
+    verdict = next(t for t in texts if "faster than" in t or "slower than" in t)
+    assert "Only 1 request(s) each: too few to decide on" in verdict, verdict
