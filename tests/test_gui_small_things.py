@@ -7,6 +7,8 @@ import pytest
 from gui_driver import click_run, click_tab, make_window
 from PySide6.QtCore import Qt
 
+from workbench.ui.kernels_view import KernelsView
+
 
 @pytest.fixture
 def window(qapp, loop, tmp_path):
@@ -37,3 +39,39 @@ def test_a_conclusion_from_one_request_each_says_it_is_too_few(window, qtbot, lo
     texts = window.summary_view.document.texts()
     verdict = next(t for t in texts if "faster than" in t or "slower than" in t)
     assert "Only 1 request(s) each: too few to decide on" in verdict, verdict
+
+
+def test_the_kernels_tab_choices_come_back_at_the_next_launch(qapp, loop, tmp_path, qtbot) -> None:
+    first = make_window(loop, tmp_path)
+    view = KernelsView()
+    first.add_kernels_tab(view)
+    click_tab(first, qtbot, view)
+    choices = view.choices
+    for box in (choices.variant_boxes["mla"], choices.kv_boxes[65536]):
+        qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
+    choices.batch.setFocus()
+    choices.batch.selectAll()
+    qtbot.keyClicks(choices.batch, "64")
+    choices.dtype.setFocus()
+    qtbot.keyClick(choices.dtype, Qt.Key.Key_End)
+    chosen = (view.variants(), view.kv_lens(), choices.batch.value(), choices.dtype.currentData())
+    assert chosen[2] == 64
+    view.worker_row.token_edit.setText("s3cret-token")
+    first.close()  # the window saves its layout as it closes
+    loop.run_until_complete(view.aclose())
+    loop.run_until_complete(first.session.close())
+    assert "s3cret-token" not in (tmp_path / "gui.ini").read_text()
+
+    second = make_window(loop, tmp_path)
+    again = KernelsView()
+    second.add_kernels_tab(again)
+    try:
+        assert (again.variants(), again.kv_lens(), again.choices.batch.value(),
+                again.choices.dtype.currentData()) == chosen  # fmt: skip
+        fresh = KernelsView()  # what a launch without saved choices shows
+        assert (fresh.variants(), fresh.kv_lens(), fresh.choices.batch.value()) != chosen[:3]
+        fresh.deleteLater()
+    finally:
+        second.close()
+        loop.run_until_complete(again.aclose())
+        loop.run_until_complete(second.session.close())
