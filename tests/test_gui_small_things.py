@@ -3,11 +3,17 @@ needle's depth says what it is."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from gui_driver import click_run, click_tab, make_window
 from PySide6.QtCore import Qt
 
 from workbench.ui.kernels_view import KernelsView
+from workbench.ui.provider_controller import ProviderController
+from workbench.ui.provider_panel import ProviderPanel
 
 
 @pytest.fixture
@@ -75,3 +81,20 @@ def test_the_kernels_tab_choices_come_back_at_the_next_launch(qapp, loop, tmp_pa
         second.close()
         loop.run_until_complete(again.aclose())
         loop.run_until_complete(second.session.close())
+
+
+def test_a_provider_added_with_the_cli_reaches_the_running_window(window, qtbot, tmp_path) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    panel = ProviderPanel(ProviderController(window.session, path=config / "providers.toml"))
+    window.add_provider_tab(panel)
+    env = {**os.environ, "WORKBENCH_CONFIG_DIR": str(config)}
+    add = ["providers", "add", "gw", "--base-url", "http://127.0.0.1:9/v1", "--model", "gw-7b"]
+    done = subprocess.run(
+        [sys.executable, "-m", "workbench", *add], env=env, capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    # no restart: the window reads the file the CLI wrote
+    qtbot.waitUntil(lambda: "gw|gw-7b" in {k for k, _ in window.choices}, timeout=10000)
+    names = [panel.list.item(i).text().split("\n")[0] for i in range(panel.list.count())]
+    assert "gw" in names

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import httpx2
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QTimer, Signal
 
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import make_client
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+WATCH_SETTLE_MS = 150  # one reload for the writes of one save (temporary file, rename)
 
 
 class ModelListError(Exception):
@@ -94,6 +95,7 @@ class ProviderController(QObject):
         self.warning: str | None = None
         self.notices: list[str] = []  # what the last write kept aside (a broken file's copy)
         self.reload()
+        self._watch()
 
     # ---- reading ----
 
@@ -105,6 +107,30 @@ class ProviderController(QObject):
         if found.warning:
             log.warning("%s", found.warning)
         return self.providers
+
+    def _watch(self) -> None:
+        """Read the file again when another program (`workbench providers add`) writes it: the
+        folder is watched, as a write replaces the file (a new inode the file watch loses)."""
+        self._watcher = QFileSystemWatcher(self)
+        self._settle = QTimer(self, singleShot=True, interval=WATCH_SETTLE_MS)
+        self._settle.timeout.connect(self._file_changed)
+        self._watcher.directoryChanged.connect(self._settle.start)
+        self._watcher.fileChanged.connect(self._settle.start)
+        self._rewatch()
+
+    def _rewatch(self) -> None:
+        for path in (self.path.parent, self.path):
+            if (
+                path.exists()
+                and str(path) not in self._watcher.files() + self._watcher.directories()
+            ):
+                self._watcher.addPath(str(path))
+
+    def _file_changed(self) -> None:
+        self._rewatch()
+        before = list(self.providers)
+        if self.reload() != before:  # our own saves read back the same: nothing to tell
+            self.changed.emit(self.as_dict())
 
     def get(self, name: str) -> Provider | None:
         return next((p for p in self.providers if p.name == name), None)
