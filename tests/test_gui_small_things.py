@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from gui_driver import click_run, click_tab, make_window
+from gui_driver import click_run, click_tab, make_window, run_for, until
 from PySide6.QtCore import Qt
 
 from workbench.ui.kernels_view import KernelsView
@@ -98,3 +98,26 @@ def test_a_provider_added_with_the_cli_reaches_the_running_window(window, qtbot,
     qtbot.waitUntil(lambda: "gw|gw-7b" in {k for k, _ in window.choices}, timeout=10000)
     names = [panel.list.item(i).text().split("\n")[0] for i in range(panel.list.count())]
     assert "gw" in names
+
+
+def test_a_model_id_the_server_does_not_list_can_be_typed_in_and_saved(
+    window, qtbot, loop, tmp_path
+) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    panel = ProviderPanel(ProviderController(window.session, path=config / "providers.toml"))
+    window.add_provider_tab(panel)
+    click_tab(window, qtbot, panel)
+    qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(panel.name_edit, "gw")
+    qtbot.keyClicks(panel.base_url_edit, "http://127.0.0.1:9/v1")
+    panel.key_source.setFocus()
+    qtbot.keyClick(panel.key_source, Qt.Key.Key_End)  # "No key"
+    models = panel.model_list
+    qtbot.keyClicks(models.add_edit, "my-private-alias")
+    qtbot.mouseClick(models.add_button, Qt.MouseButton.LeftButton)
+    assert models.checked_ids() == ["my-private-alias"]
+    qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)
+    run_for(loop, until(lambda: panel.controller.get("gw") is not None, timeout=10))
+    assert [m.id for m in panel.controller.get("gw").models] == ["my-private-alias"]
+    assert "gw|my-private-alias" in {k for k, _ in window.choices}

@@ -1924,44 +1924,59 @@
 <context>
     <name>ModelList</name>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="69"/>
-        <location filename="../../workbench/ui/model_list.py" line="74"/>
+        <location filename="../../workbench/ui/model_list.py" line="79"/>
+        <location filename="../../workbench/ui/model_list.py" line="84"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="70"/>
+        <location filename="../../workbench/ui/model_list.py" line="80"/>
         <source>Fetch models</source>
         <translation>获取模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="71"/>
+        <location filename="../../workbench/ui/model_list.py" line="81"/>
         <source>Ask the server for its list (GET /models)</source>
         <translation>向服务器请求模型列表（GET /models）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="72"/>
-        <location filename="../../workbench/ui/model_list.py" line="73"/>
+        <location filename="../../workbench/ui/model_list.py" line="82"/>
+        <location filename="../../workbench/ui/model_list.py" line="83"/>
         <source>Search models</source>
         <translation>搜索模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="76"/>
+        <location filename="../../workbench/ui/model_list.py" line="85"/>
+        <source>Model id to add</source>
+        <translation>要添加的模型 ID</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="86"/>
+        <source>a model id the server does not list</source>
+        <translation>服务器未列出的模型 ID</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="87"/>
+        <source>Add model</source>
+        <translation>添加模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="89"/>
         <source>Checked models are saved with the provider and offered in the panes.</source>
         <translation>勾选的模型随服务商一起保存，并可在窗格中选用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="106"/>
+        <location filename="../../workbench/ui/model_list.py" line="137"/>
         <source>%1 ctx</source>
         <translation>上下文 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="108"/>
+        <location filename="../../workbench/ui/model_list.py" line="139"/>
         <source>not in the catalog</source>
         <translation>不在模型目录中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="110"/>
+        <location filename="../../workbench/ui/model_list.py" line="141"/>
         <source>not listed by the server</source>
         <translation>服务器未列出</translation>
     </message>
@@ -2128,42 +2143,42 @@
         <translation>针的深度 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="120"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="121"/>
         <source>Where the needle sits in the prompt: 0 its start, 1 its end</source>
         <translation>针在提示中的位置：0 为开头，1 为结尾</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="122"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="124"/>
         <source>Maximum output tokens</source>
         <translation>最大输出 token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="125"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="127"/>
         <source>max tokens </source>
         <translation>最大 Token </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="127"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="129"/>
         <source>Prompt text language</source>
         <translation>提示词文本语言</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="128"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="130"/>
         <source>English text</source>
         <translation>英文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="129"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="131"/>
         <source>Chinese text</source>
         <translation>中文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="135"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="137"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="184"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="186"/>
         <source>%1 tokens</source>
         <translation>%1 Token</translation>
     </message>
@@ -2176,42 +2191,42 @@
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="140"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="166"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="143"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="169"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="150"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="176"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="178"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="204"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="216"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="242"/>
         <source>no key (the built-in provider)</source>
         <translation>无 Key（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="219"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="245"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="290"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="316"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="299"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="325"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
