@@ -66,6 +66,8 @@ class LivePlots(Retranslating, QWidget):
         self.tokens_plot = pg.PlotWidget(title=" ")
         self.tokens_plot.showGrid(x=True, y=True, alpha=0.2)
         self.tokens_plot.addLegend(offset=(10, 10))
+        # seconds stay seconds: below 1 s pyqtgraph rescaled the axis to "(x0.001)"
+        self.tokens_plot.getAxis("bottom").enableAutoSIPrefix(False)
         self.ttft_plot, self.decode_plot = (
             pg.PlotWidget(title=" ", axisItems={"bottom": SlotAxis()}) for _ in range(2)
         )

@@ -12,7 +12,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetricsF
 
-SLOT_GAP_PX = 8  # blank pixels kept between neighbouring names
+SLOT_GAP_PX = 3  # blank pixels kept between neighbouring names
 MAX_LINES = 3
 
 
@@ -52,7 +52,13 @@ class SlotAxis(pg.AxisItem):
         return [wrap_name(n, room, metrics) for n in self.names]
 
     def generateDrawSpecs(self, p: Any) -> Any:
-        if self.names:
-            font = self.style["tickFont"] or p.font()
-            self._tickLevels = [list(enumerate(self.shown_names(QFontMetricsF(font))))]
-        return super().generateDrawSpecs(p)
+        if not self.names:
+            return super().generateDrawSpecs(p)
+        metrics = QFontMetricsF(self.style["tickFont"] or p.font())
+        shown = self.shown_names(metrics)
+        self._tickLevels = [list(enumerate(shown))]
+        specs = super().generateDrawSpecs(p)
+        # room for every line: pyqtgraph measures text 20 % short, which cut a third line off
+        lines = max(n.count("\n") + 1 for n in shown)
+        self._updateMaxTextSize(int(lines * metrics.height()) + 2)
+        return specs
