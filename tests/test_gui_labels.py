@@ -90,6 +90,7 @@ def test_a_preset_change_leaves_no_old_axis_behind_the_next_run(window, qtbot, l
     window.preset.setFocus()
     qtbot.keyClick(window.preset, Qt.Key.Key_Down)  # the attention-only preset
     assert window.plots.tokens_plot.viewRange()[1][1] <= 10  # the 256-token axis went too
+    assert window.plots.ttft_plot.viewRange()[1][1] <= 1  # and the old bars' TTFT axis
     window.prompt.max_tokens.setValue(32)
     assert click_run(window, qtbot, loop).status == "finished"
     (_, x1), (_, y1) = window.plots.tokens_plot.viewRange()

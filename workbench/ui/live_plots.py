@@ -136,6 +136,8 @@ class LivePlots(Retranslating, QWidget):
             # a fixed slot per bar: auto-ranged, x moved whenever bars changed height (as at a
             # run's start, all zero), and each move re-laid out the value axis and its grid
             plot.setXRange(-0.5, len(labels) - 0.5, padding=0)
+            plot.setYRange(0, 1.0, padding=0)  # the old models' bar heights went with them
+        self._bar_tops = [1.0, 1.0]
 
     def expect_tokens(self, max_tokens: int) -> None:
         """A run starts: the token axis spans max_tokens from the start (it only grows past it
