@@ -84,8 +84,7 @@ def test_the_kernels_tab_choices_come_back_at_the_next_launch(qapp, loop, tmp_pa
 
 
 def test_a_provider_added_with_the_cli_reaches_the_running_window(window, qtbot, tmp_path) -> None:
-    config = tmp_path / "config"
-    config.mkdir()
+    config = tmp_path / "config"  # not made yet: the CLI's save makes it
     panel = ProviderPanel(ProviderController(window.session, path=config / "providers.toml"))
     window.add_provider_tab(panel)
     env = {**os.environ, "WORKBENCH_CONFIG_DIR": str(config)}

@@ -119,11 +119,12 @@ class ProviderController(QObject):
         self._rewatch()
 
     def _rewatch(self) -> None:
-        for path in (self.path.parent, self.path):
-            if (
-                path.exists()
-                and str(path) not in self._watcher.files() + self._watcher.directories()
-            ):
+        folder = self.path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent  # no config folder yet: the CLI's first save makes it
+        watched = self._watcher.files() + self._watcher.directories()
+        for path in (folder, self.path.parent, self.path):
+            if path.exists() and str(path) not in watched:
                 self._watcher.addPath(str(path))
 
     def _file_changed(self) -> None:
