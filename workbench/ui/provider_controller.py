@@ -111,6 +111,7 @@ class ProviderController(QObject):
     def _watch(self) -> None:
         """Read the file again when another program (`workbench providers add`) writes it: the
         folder is watched, as a write replaces the file (a new inode the file watch loses)."""
+        self._writing = 0
         self._watcher = QFileSystemWatcher(self)
         self._settle = QTimer(self, singleShot=True, interval=WATCH_SETTLE_MS)
         self._settle.timeout.connect(self._file_changed)
@@ -129,6 +130,8 @@ class ProviderController(QObject):
 
     def _file_changed(self) -> None:
         self._rewatch()
+        if self._writing:  # our own save: it reads back and tells the window itself
+            return
         before = list(self.providers)
         if self.reload() != before:  # our own saves read back the same: nothing to tell
             self.changed.emit(self.as_dict())
@@ -193,7 +196,7 @@ class ProviderController(QObject):
         )
         updated.insert(min(index, len(updated)), provider)
         self.notices = []
-        path = await self._off_loop(save_providers, updated, self.path, self.notices)
+        path = await self._write(save_providers, updated, self.path, self.notices)
         self.providers = updated
         self.warning = None
         self.changed.emit(self.as_dict())
@@ -205,7 +208,7 @@ class ProviderController(QObject):
             raise ProviderConfigError(self.tr("no provider named '%1'").replace("%1", name))
         updated = [p for p in self.providers if p.name != name]
         self.notices = []
-        path = await self._off_loop(save_providers, updated, self.path, self.notices)
+        path = await self._write(save_providers, updated, self.path, self.notices)
         self.providers = updated
         set_session_key(name, "")
         self.changed.emit(self.as_dict())
@@ -228,7 +231,7 @@ class ProviderController(QObject):
         if not preview.plan.changes:
             return None
         self.notices = []
-        path = await self._off_loop(apply_save, preview.plan, self.path, self.notices)
+        path = await self._write(apply_save, preview.plan, self.path, self.notices)
         self.providers = list(preview.plan.all_providers)
         self.warning = None
         self.changed.emit(self.as_dict())
@@ -332,6 +335,14 @@ class ProviderController(QObject):
             await client.close()
 
     # ---- plumbing ----
+
+    async def _write(self, fn: Callable[..., T], *args: object) -> T:
+        """A write of the providers file: the watch leaves it to the writer, which tells."""
+        self._writing += 1
+        try:
+            return await self._off_loop(fn, *args)
+        finally:
+            self._writing -= 1
 
     async def _off_loop(self, fn: Callable[..., T], *args: object) -> T:
         """Blocking local work (keyring, files) in the executor, so the window keeps painting."""
