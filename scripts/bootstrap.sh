@@ -2,8 +2,9 @@
 # Create .venv with a Python >= 3.11 and install the project (editable) with the given
 # dependency groups of pyproject.toml (PEP 735; pip >= 25.1, which this script upgrades to).
 # Usage: scripts/bootstrap.sh [GROUP ...]   (none: the app alone; "test"; "package")
-# Installs missing system packages with apt-get when run as root (or with sudo) on Debian/Ubuntu;
-# elsewhere it names what is missing and stops.
+# Installs missing system packages with apt-get when run as root (or with sudo) on Debian/Ubuntu:
+# Python's venv, and the libraries Qt's window needs (read from its xcb plugin); elsewhere it
+# names what is missing (it stops only without a usable Python).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 groups=("$@")
@@ -41,16 +42,6 @@ if ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
     apt_install python3-venv
 fi
 
-# Qt's xcb/offscreen platforms need these shared libraries (a minimal image lacks them).
-if command -v ldconfig >/dev/null 2>&1; then
-    missing=()
-    for pair in libEGL.so.1:libegl1 libxkbcommon.so.0:libxkbcommon0 \
-                libfontconfig.so.1:libfontconfig1 libdbus-1.so.3:libdbus-1-3 libGL.so.1:libgl1; do
-        ldconfig -p | grep -q "${pair%%:*}" || missing+=("${pair##*:}")
-    done
-    [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
-fi
-
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
@@ -61,4 +52,25 @@ if [ ! -f "$stamp" ]; then
     .venv/bin/python -m pip install -q --upgrade pip
     .venv/bin/python -m pip install -q -e . "${group_args[@]}"
     touch "$stamp"
+fi
+
+# The libraries Qt's xcb platform plugin links that this system lacks (ldd on the plugin file
+# PySide6 ships, mapped to Debian packages: workbench/core/qt_libraries.py). Without them the
+# window cannot open; the headless commands still work, so a box where they cannot be installed
+# gets their names and goes on.
+qt_packages() { .venv/bin/python -m workbench.core.qt_libraries; }
+packages="$(qt_packages)"
+if [ -n "$packages" ]; then
+    if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" = 0 ] || command -v sudo >/dev/null 2>&1; }; then
+        sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+        $sudo apt-get update -qq >/dev/null
+        packages="$(qt_packages)"  # asked again: apt now knows each name's current spelling
+        # shellcheck disable=SC2086  # one package a word
+        apt_install $packages
+        left="$(qt_packages)"
+        [ -z "$left" ] || say "Qt's window still lacks: $left (the headless commands work)"
+    else
+        say "the window needs these system packages: $(echo $packages)" \
+            "(install them: sudo apt-get install $(echo $packages)); the headless commands work"
+    fi
 fi

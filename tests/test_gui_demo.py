@@ -22,10 +22,11 @@ from gui_driver import (
 )
 from PySide6.QtCore import QPoint, Qt
 
+from workbench.core.token_counts import tokens_label
 from workbench.ui import colors
 from workbench.ui.compare_controller import LOCAL_PROVIDER
 from workbench.ui.panes_model import PaneState
-from workbench.ui.prompt_slider import STOPS, handle_centre, tokens_label
+from workbench.ui.prompt_slider import STOPS, handle_centre
 
 
 @pytest.fixture

@@ -145,11 +145,11 @@ DEFAULT_COMPARISON = [
 def gui_main(argv: Sequence[str] | None = None) -> int:
     """The windowed launcher (`attention-workbench`): always the app, never the headless run."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    problem = gui.display_problem()
+    problem = gui.window_problem()
     if problem is not None:
         # a windowed launcher may have no console to print to; the message is for a terminal
-        print(f"error: cannot open the window: {problem}", file=sys.stderr)
-        return 2
+        print(f"error: cannot open the window: {problem[1]}", file=sys.stderr)
+        return problem[0]
     return main(["gui", *args_list])
 
 
@@ -221,18 +221,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args_list or (
         args_list[0].startswith("--") and args_list[0] not in ("--help", "-h", "--version")
     ):
-        problem = gui.display_problem()
+        problem = gui.window_problem()
         if problem is None:
             args_list = ["gui", *args_list]
         elif getattr(sys, "frozen", False):
             # the packaged app is the window: say why there is none and stop (Qt would abort)
-            print(f"error: cannot open the window: {problem}", file=sys.stderr)
-            return 2
+            print(f"error: cannot open the window: {problem[1]}", file=sys.stderr)
+            return problem[0]
         else:
             # no screen: say so, then run the headless default instead (a GQA and an MLA
             # model at a 32K prompt on the built-in provider, table and CSV)
             print(
-                f"No window: {problem}\nRunning the headless comparison instead.\n", file=sys.stderr
+                f"No window: {problem[1]}\nRunning the headless comparison instead.\n",
+                file=sys.stderr,
             )
             args_list = DEFAULT_COMPARISON
     safe_console()

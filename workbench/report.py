@@ -7,18 +7,11 @@ from collections.abc import Sequence
 from workbench.core.route_compare import LevelComparison, RouteFigures
 from workbench.core.summary import CellSummary
 from workbench.core.terminal import printable
+from workbench.core.token_counts import tokens_label
 
 
 def _fmt(value: float | None, digits: int = 1) -> str:
     return "-" if value is None else f"{value:,.{digits}f}"
-
-
-def _tokens(n: int) -> str:
-    if n >= 1024 * 1024 and n % (1024 * 1024) == 0:
-        return f"{n // (1024 * 1024)}M"
-    if n >= 1024 and n % 1024 == 0:
-        return f"{n // 1024}K"
-    return str(n)
 
 
 def _spread(cell: CellSummary, figure: str, digits: int = 1) -> str:
@@ -70,7 +63,7 @@ def format_summary_table(cells: Sequence[CellSummary]) -> str:
             (
                 printable(c.model),  # a server's or a config's id: no terminal escapes
                 c.attention or "?",
-                _tokens(c.prompt_tokens_target),
+                tokens_label(c.prompt_tokens_target),
                 str(c.n),
                 str(c.errors),
                 _spread(c, "ttft_ms", 0),

@@ -101,8 +101,11 @@ class KernelRunController:
         return self._starting is not None
 
     def is_running_as(self, choice: WorkerChoice) -> bool:
-        """Whether the running worker is the one `choice` asks for (no start needed)."""
-        client = self.client
+        """Whether the running worker is the one `choice` asks for (no start needed). One
+        without torch is asked again: torch may have been installed since its hello."""
+        client, hello = self.client, self.hello
+        if hello is not None and hello.torch_version is None:
+            return False
         return client is not None and client.is_running and choice == self._choice
 
     async def ensure_worker(self, choice: WorkerChoice) -> Hello | None:

@@ -50,6 +50,10 @@ def l2_flush_buffer(device: torch.device, l2_bytes: int | None = None) -> torch.
     return buf
 
 
+WALL_WARMUP_S = 0.3  # the least a wall-clock measurement warms up for, before its first sample
+WALL_WARMUP_CALLS = 100  # ... unless this many calls came first
+
+
 def measure(
     fn: Callable[[], object],
     device: torch.device,
@@ -69,10 +73,16 @@ def measure(
 def _measure_wall(
     fn: Callable[[], object], warmup: int, iters: int, cancelled: Callable[[], bool]
 ) -> Timing:
-    for _ in range(warmup):
+    # warm up for a while, not a count: a CPU's first calls of a shape (thread pool, allocator,
+    # page faults) ran for ~10 calls, and GQA at 1K once timed 56,055 µs against 8,309 at 4K
+    start, calls = time.perf_counter(), 0
+    while calls < warmup or (
+        calls < WALL_WARMUP_CALLS and time.perf_counter() - start < WALL_WARMUP_S
+    ):
         if cancelled():
             raise Cancelled
         fn()
+        calls += 1
     samples = []
     for _ in range(iters):
         if cancelled():

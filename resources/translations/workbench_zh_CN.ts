@@ -155,63 +155,63 @@
 <context>
     <name>CsvRow</name>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="69"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="70"/>
         <source>Open CSV…</source>
         <translation>打开 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="71"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="72"/>
         <source>Show a kernel CSV (workbench kernels --csv, benchmarks/gpu_decode.py)</source>
         <translation>显示内核 CSV（workbench kernels --csv、benchmarks/gpu_decode.py 所写）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="73"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="74"/>
         <source>Load the H200 measurements</source>
         <translation>载入 H200 实测结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="75"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="76"/>
         <source>The decode sweep measured on one NVIDIA H200, shipped with the app</source>
         <translation>在一块 NVIDIA H200 上实测的解码扫描，随应用提供</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="77"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="78"/>
         <source>shapes</source>
         <translation>形状</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="78"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="79"/>
         <source>batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="79"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="80"/>
         <source>backend</source>
         <translation>后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="93"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="94"/>
         <source>Open a kernel CSV</source>
         <translation>打开内核 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="93"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="94"/>
         <source>CSV (*.csv);;All files (*)</source>
         <translation>CSV (*.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="82"/>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="122"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="83"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="123"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="130"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="131"/>
         <source>%1: %2 rows, %3</source>
         <translation>%1：%2 行，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv_row.py" line="133"/>
+        <location filename="../../workbench/ui/kernel_csv_row.py" line="134"/>
         <source>no device named</source>
         <translation>未注明设备</translation>
     </message>
@@ -1304,67 +1304,67 @@
 <context>
     <name>ImportPreviewDialog</name>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="36"/>
+        <location filename="../../workbench/ui/import_preview.py" line="37"/>
         <source>Import providers</source>
         <translation>导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="50"/>
+        <location filename="../../workbench/ui/import_preview.py" line="51"/>
         <source>Nothing is saved until you press Save. Keys are never written to a file: they stay environment-variable references or go to the OS keyring.</source>
         <translation>点击“保存”前不会保存任何内容。Key 绝不会写入文件：它们保持为环境变量引用，或存入系统密钥环。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="63"/>
+        <location filename="../../workbench/ui/import_preview.py" line="64"/>
         <source>Found: %1 (%2)</source>
         <translation>发现：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="65"/>
+        <location filename="../../workbench/ui/import_preview.py" line="66"/>
         <source>  read %1 (%2)</source>
         <translation>  已读取 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="74"/>
+        <location filename="../../workbench/ui/import_preview.py" line="75"/>
         <source>  key       from %1</source>
         <translation>  Key       来自 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="79"/>
+        <location filename="../../workbench/ui/import_preview.py" line="80"/>
         <source>Keyring: %1</source>
         <translation>密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="81"/>
+        <location filename="../../workbench/ui/import_preview.py" line="82"/>
         <source>Warnings:</source>
         <translation>警告：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="84"/>
+        <location filename="../../workbench/ui/import_preview.py" line="85"/>
         <source>Nothing new: these providers are already saved.</source>
         <translation>没有新内容：这些服务商均已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="88"/>
+        <location filename="../../workbench/ui/import_preview.py" line="89"/>
         <source>  base URL  %1</source>
         <translation>  Base URL  %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="90"/>
+        <location filename="../../workbench/ui/import_preview.py" line="91"/>
         <source>            note: %1</source>
         <translation>            注：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="92"/>
+        <location filename="../../workbench/ui/import_preview.py" line="93"/>
         <source>  models    (none in the file)</source>
         <translation>  模型      （文件中没有）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="97"/>
+        <location filename="../../workbench/ui/import_preview.py" line="98"/>
         <source>  model     %1  %2, %3 ctx</source>
         <translation>  模型      %1  %2，上下文 %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="103"/>
+        <location filename="../../workbench/ui/import_preview.py" line="104"/>
         <source>  headers   %1</source>
         <translation>  请求头    %1</translation>
     </message>
@@ -1372,62 +1372,67 @@
 <context>
     <name>KernelCharts</name>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="107"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="111"/>
         <source>KV length (tokens)</source>
         <translation>KV 长度（Token）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="112"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="120"/>
         <source>µs (log)</source>
         <translation>µs（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="108"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="112"/>
         <source>GB/s (log)</source>
         <translation>GB/s（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="102"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="106"/>
         <source>KV cache bytes per token (one layer)</source>
         <translation>每 Token KV 缓存字节数（单层）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="109"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="113"/>
         <source>bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="93"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="97"/>
         <source> — CPU (wall-clock)</source>
         <translation> — CPU（墙钟时间）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="97"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="101"/>
         <source>Latency per decode step%1</source>
         <translation>每步解码延迟%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="115"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="116"/>
+        <source>shapes: %1</source>
+        <translation>形状：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_charts.py" line="123"/>
         <source>µs (log); dashed: %1 roofline</source>
         <translation>µs（对数）；虚线：%1 的 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="100"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="104"/>
         <source>Achieved bandwidth%1</source>
         <translation>实测带宽%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="179"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="189"/>
         <source>%1 roofline</source>
         <translation>%1 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="127"/>
         <source>%1 peak %2 GB/s</source>
         <translation>%1 峰值 %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="104"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="108"/>
         <source>KV bytes per token, one layer, %1</source>
         <translation>每 Token KV 字节数（单层，%1）</translation>
     </message>
@@ -1435,17 +1440,18 @@
 <context>
     <name>KernelCsv</name>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="129"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="130"/>
         <source>one shape per variant</source>
         <translation>每种变体一个形状</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="139"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="140"/>
         <source>70B twins (sim-70b-*)</source>
         <translation>70B 孪生模型（sim-70b-*）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="141"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="142"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="545"/>
         <source>default shapes (default-*)</source>
         <translation>默认形状（default-*）</translation>
     </message>
@@ -1455,37 +1461,37 @@
         <translation>解决：打开由 `workbench kernels --csv` 或 benchmarks/gpu_decode.py 写出的 CSV。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="224"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="226"/>
         <source>%1 is not a regular file.</source>
         <translation>%1 不是普通文件。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="229"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="231"/>
         <source>%1 is over %2 MiB: not a kernel CSV. %3</source>
         <translation>%1 超过 %2 MiB：不是内核 CSV。%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="240"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="242"/>
         <source>%1 is not UTF-8 text. %2</source>
         <translation>%1 不是 UTF-8 文本。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="249"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="251"/>
         <source>%1 could not be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="261"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="263"/>
         <source>%1 is not a kernel CSV: the column(s) %2 are missing. %3</source>
         <translation>%1 不是内核 CSV：缺少列 %2。%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="293"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="295"/>
         <source>%1, line %2: %3 is %4, not a number. %5</source>
         <translation>%1，第 %2 行：%3 为 %4，不是数字。%5</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_csv.py" line="281"/>
+        <location filename="../../workbench/ui/kernel_csv.py" line="283"/>
         <source>%1 has the kernel CSV&apos;s columns but no rows. %2</source>
         <translation>%1 有内核 CSV 的列，但没有数据行。%2</translation>
     </message>
@@ -1601,7 +1607,7 @@
         <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="401"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="404"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
@@ -1663,52 +1669,52 @@
     </message>
     <message>
         <location filename="../../workbench/ui/kernels_view.py" line="319"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="423"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="427"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="367"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="370"/>
         <source>Pick at least one variant and one KV length.</source>
         <translation>请至少选择一个变体和一个 KV 长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="383"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="386"/>
         <source>starting the worker…</source>
         <translation>正在启动工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="399"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="402"/>
         <source>Backend %1 is not available on this worker: %2</source>
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="472"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="478"/>
         <source>Showing %1 measured rows from %2. Run replaces them with a new sweep.</source>
         <translation>正在显示来自 %2 的 %1 行实测结果。点击“运行”会以新的扫描替换它们。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="555"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="564"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="559"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="568"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="563"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="572"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="569"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="578"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="578"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="587"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -1739,47 +1745,47 @@
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="139"/>
+        <location filename="../../workbench/ui/live_plots.py" line="157"/>
         <source>Output tokens vs time</source>
         <translation>输出 Token 数随时间变化</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="140"/>
+        <location filename="../../workbench/ui/live_plots.py" line="158"/>
         <source>seconds since the request was sent</source>
         <translation>自发送请求起的秒数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="141"/>
+        <location filename="../../workbench/ui/live_plots.py" line="159"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="142"/>
+        <location filename="../../workbench/ui/live_plots.py" line="160"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="143"/>
+        <location filename="../../workbench/ui/live_plots.py" line="161"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="144"/>
+        <location filename="../../workbench/ui/live_plots.py" line="162"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="145"/>
+        <location filename="../../workbench/ui/live_plots.py" line="163"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="278"/>
+        <location filename="../../workbench/ui/live_plots.py" line="337"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="280"/>
+        <location filename="../../workbench/ui/live_plots.py" line="339"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
@@ -1787,97 +1793,97 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="337"/>
+        <location filename="../../workbench/ui/main_window.py" line="343"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="521"/>
+        <location filename="../../workbench/ui/main_window.py" line="527"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="523"/>
+        <location filename="../../workbench/ui/main_window.py" line="529"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="524"/>
+        <location filename="../../workbench/ui/main_window.py" line="530"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="525"/>
+        <location filename="../../workbench/ui/main_window.py" line="531"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="526"/>
+        <location filename="../../workbench/ui/main_window.py" line="532"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="527"/>
+        <location filename="../../workbench/ui/main_window.py" line="533"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="542"/>
+        <location filename="../../workbench/ui/main_window.py" line="548"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="236"/>
+        <location filename="../../workbench/ui/main_window.py" line="242"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="247"/>
+        <location filename="../../workbench/ui/main_window.py" line="253"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="317"/>
+        <location filename="../../workbench/ui/main_window.py" line="323"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="355"/>
+        <location filename="../../workbench/ui/main_window.py" line="361"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="396"/>
+        <location filename="../../workbench/ui/main_window.py" line="402"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="445"/>
+        <location filename="../../workbench/ui/main_window.py" line="451"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="447"/>
+        <location filename="../../workbench/ui/main_window.py" line="453"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="449"/>
+        <location filename="../../workbench/ui/main_window.py" line="455"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="483"/>
+        <location filename="../../workbench/ui/main_window.py" line="489"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="487"/>
+        <location filename="../../workbench/ui/main_window.py" line="493"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="515"/>
+        <location filename="../../workbench/ui/main_window.py" line="521"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -1902,12 +1908,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="530"/>
+        <location filename="../../workbench/ui/main_window.py" line="536"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="534"/>
+        <location filename="../../workbench/ui/main_window.py" line="540"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -1998,44 +2004,59 @@
 <context>
     <name>ModelList</name>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="72"/>
-        <location filename="../../workbench/ui/model_list.py" line="77"/>
+        <location filename="../../workbench/ui/model_list.py" line="79"/>
+        <location filename="../../workbench/ui/model_list.py" line="84"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="73"/>
+        <location filename="../../workbench/ui/model_list.py" line="80"/>
         <source>Fetch models</source>
         <translation>获取模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="74"/>
+        <location filename="../../workbench/ui/model_list.py" line="81"/>
         <source>Ask the server for its list (GET /models)</source>
         <translation>向服务器请求模型列表（GET /models）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="75"/>
-        <location filename="../../workbench/ui/model_list.py" line="76"/>
+        <location filename="../../workbench/ui/model_list.py" line="82"/>
+        <location filename="../../workbench/ui/model_list.py" line="83"/>
         <source>Search models</source>
         <translation>搜索模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="79"/>
+        <location filename="../../workbench/ui/model_list.py" line="85"/>
+        <source>Model id to add</source>
+        <translation>要添加的模型 ID</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="86"/>
+        <source>a model id the server does not list</source>
+        <translation>服务器未列出的模型 ID</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="87"/>
+        <source>Add model</source>
+        <translation>添加模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/model_list.py" line="89"/>
         <source>Checked models are saved with the provider and offered in the panes.</source>
         <translation>勾选的模型随服务商一起保存，并可在窗格中选用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="109"/>
+        <location filename="../../workbench/ui/model_list.py" line="137"/>
         <source>%1 ctx</source>
         <translation>上下文 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="111"/>
+        <location filename="../../workbench/ui/model_list.py" line="139"/>
         <source>not in the catalog</source>
         <translation>不在模型目录中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/model_list.py" line="113"/>
+        <location filename="../../workbench/ui/model_list.py" line="141"/>
         <source>not listed by the server</source>
         <translation>服务器未列出</translation>
     </message>
@@ -2182,67 +2203,72 @@
 <context>
     <name>PromptPanel</name>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="106"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="100"/>
         <source>Prompt length</source>
         <translation>提示词长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="116"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="110"/>
         <source>Prompt task</source>
         <translation>提示词任务</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="117"/>
-        <source>Summary</source>
-        <translation>摘要</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="118"/>
-        <source>Needle</source>
-        <translation>大海捞针</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="120"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="115"/>
         <source>Needle depth</source>
         <translation>“针”的位置深度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="124"/>
-        <source>depth </source>
-        <translation>深度 </translation>
+        <location filename="../../workbench/ui/prompt_slider.py" line="112"/>
+        <source>Task: summarize</source>
+        <translation>任务：摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="126"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="113"/>
+        <source>Task: find the needle</source>
+        <translation>任务：大海捞针</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="119"/>
+        <source>needle depth </source>
+        <translation>针的深度 </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="121"/>
+        <source>Where the needle sits in the prompt: 0 its start, 1 its end</source>
+        <translation>针在提示中的位置：0 为开头，1 为结尾</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/prompt_slider.py" line="124"/>
         <source>Maximum output tokens</source>
         <translation>最大输出 token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="129"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="127"/>
         <source>max tokens </source>
         <translation>最大 Token </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="131"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="129"/>
         <source>Prompt text language</source>
         <translation>提示词文本语言</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="132"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="130"/>
         <source>English text</source>
         <translation>英文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="133"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="131"/>
         <source>Chinese text</source>
         <translation>中文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="139"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="137"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="189"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="186"/>
         <source>%1 tokens</source>
         <translation>%1 Token</translation>
     </message>
@@ -2255,42 +2281,42 @@
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="140"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="170"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="143"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="173"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="150"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="180"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="178"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="208"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="216"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="246"/>
         <source>no key (the built-in provider)</source>
         <translation>无 Key（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="219"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="249"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="290"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="320"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="299"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="329"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -2725,8 +2751,8 @@
         <translation>结果表</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="117"/>
-        <location filename="../../workbench/ui/results_view.py" line="158"/>
+        <location filename="../../workbench/ui/results_view.py" line="120"/>
+        <location filename="../../workbench/ui/results_view.py" line="162"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>
@@ -2734,42 +2760,47 @@
 <context>
     <name>RunRow</name>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="42"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="57"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="43"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="58"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="44"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="59"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="45"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="60"/>
         <source>Export charts…</source>
         <translation>导出图表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="58"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="73"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="65"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="83"/>
+        <source>Not started: see the message above.</source>
+        <translation>未开始：原因见上方消息。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="87"/>
         <source>Cancelled after %1 rows.</source>
         <translation>已取消（已完成 %1 行）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="77"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="99"/>
         <source>CPU (wall-clock): no CUDA device; the reference backend times on the CPU in %1 as chosen (fp32 runs faster there)</source>
         <translation>CPU（挂钟计时）：没有 CUDA 设备；参考后端按所选的 %1 在 CPU 上计时（fp32 在 CPU 上更快）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_run_row.py" line="85"/>
+        <location filename="../../workbench/ui/kernel_run_row.py" line="107"/>
         <source>%1 (CUDA events)</source>
         <translation>%1（CUDA 事件）</translation>
     </message>
@@ -2893,74 +2924,74 @@
 <context>
     <name>SummaryPage</name>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="362"/>
-        <location filename="../../workbench/ui/summary_page.py" line="429"/>
+        <location filename="../../workbench/ui/summary_page.py" line="367"/>
+        <location filename="../../workbench/ui/summary_page.py" line="434"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="367"/>
-        <location filename="../../workbench/ui/summary_page.py" line="400"/>
+        <location filename="../../workbench/ui/summary_page.py" line="372"/>
+        <location filename="../../workbench/ui/summary_page.py" line="405"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="371"/>
+        <location filename="../../workbench/ui/summary_page.py" line="376"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="372"/>
+        <location filename="../../workbench/ui/summary_page.py" line="377"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="380"/>
+        <location filename="../../workbench/ui/summary_page.py" line="385"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="381"/>
+        <location filename="../../workbench/ui/summary_page.py" line="386"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="398"/>
+        <location filename="../../workbench/ui/summary_page.py" line="403"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="401"/>
+        <location filename="../../workbench/ui/summary_page.py" line="406"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="430"/>
+        <location filename="../../workbench/ui/summary_page.py" line="435"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="431"/>
+        <location filename="../../workbench/ui/summary_page.py" line="436"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="432"/>
+        <location filename="../../workbench/ui/summary_page.py" line="437"/>
         <source>ok / failed / stopped</source>
         <translation>成功 / 失败 / 停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="433"/>
+        <location filename="../../workbench/ui/summary_page.py" line="438"/>
         <source>TTFT ms</source>
         <translation>首 Token ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="434"/>
+        <location filename="../../workbench/ui/summary_page.py" line="439"/>
         <source>decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="435"/>
+        <location filename="../../workbench/ui/summary_page.py" line="440"/>
         <source>prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
@@ -3015,122 +3046,127 @@
         <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="157"/>
+        <location filename="../../workbench/ui/summary_page.py" line="153"/>
+        <source>Only %1 request(s) each: too few to decide on; run with repeats.</source>
+        <translation>每个模型仅 %1 个请求：不足以据此决定，请设置重复次数再运行。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="162"/>
         <source>At %1 the first token came soonest from &lt;b&gt;%2&lt;/b&gt;</source>
         <translation>在 %1 时，&lt;b&gt;%2&lt;/b&gt; 的首个 token 最早到达</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="162"/>
+        <location filename="../../workbench/ui/summary_page.py" line="167"/>
         <source>; &lt;b&gt;%1&lt;/b&gt; decoded fastest</source>
         <translation>；&lt;b&gt;%1&lt;/b&gt; 解码最快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="166"/>
+        <location filename="../../workbench/ui/summary_page.py" line="171"/>
         <source>; %1 could not run (why: below)</source>
         <translation>；%1 无法运行（原因见下）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="177"/>
+        <location filename="../../workbench/ui/summary_page.py" line="182"/>
         <source>&lt;b&gt;%1&lt;/b&gt; could not run at %2: %3</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时无法运行：%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="183"/>
+        <location filename="../../workbench/ui/summary_page.py" line="188"/>
         <source>&lt;b&gt;%1&lt;/b&gt; failed at %2: %3 of %4 requests (%5).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时失败：%4 个请求中 %3 个失败（%5）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="196"/>
+        <location filename="../../workbench/ui/summary_page.py" line="201"/>
         <source>&lt;b&gt;%1&lt;/b&gt; was stopped by the user at %2: %3 of %4 requests.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时被用户停止：%4 个请求中 %3 个已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="235"/>
+        <location filename="../../workbench/ui/summary_page.py" line="240"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="236"/>
+        <location filename="../../workbench/ui/summary_page.py" line="241"/>
         <source>no measured requests</source>
         <translation>没有测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="238"/>
+        <location filename="../../workbench/ui/summary_page.py" line="243"/>
         <source>Prompt-length sweep: %1</source>
         <translation>提示长度扫描：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="239"/>
+        <location filename="../../workbench/ui/summary_page.py" line="244"/>
         <source>Model comparison: %1</source>
         <translation>模型对比：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="248"/>
+        <location filename="../../workbench/ui/summary_page.py" line="253"/>
         <source> (servers counted a median of %1)</source>
         <translation>（服务器统计的中位数为 %1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="252"/>
+        <location filename="../../workbench/ui/summary_page.py" line="257"/>
         <source>%1 · prompt length %2 tokens%3</source>
         <translation>%1 · 提示长度 %2 tokens%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="256"/>
+        <location filename="../../workbench/ui/summary_page.py" line="261"/>
         <source>Endpoint: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="258"/>
+        <location filename="../../workbench/ui/summary_page.py" line="263"/>
         <source>Endpoints: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="259"/>
+        <location filename="../../workbench/ui/summary_page.py" line="264"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, measured with Attention Workbench.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="269"/>
+        <location filename="../../workbench/ui/summary_page.py" line="274"/>
         <source>Concurrency %1: medians over up to %2 request(s) per model, length and concurrency; the charts show concurrency %3. Decode tok/s excludes the time to first token. Run %4, measured with Attention Workbench.</source>
         <translation>并发 %1：每个模型、长度和并发各取至多 %2 个请求的中位数；图表显示并发 %3。解码 tok/s 不含首 token 时间。运行 %4，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="311"/>
+        <location filename="../../workbench/ui/summary_page.py" line="316"/>
         <source>Conclusion</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="360"/>
+        <location filename="../../workbench/ui/summary_page.py" line="365"/>
         <source>prompt length (tokens, log scale)</source>
         <translation>提示长度（tokens，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="365"/>
+        <location filename="../../workbench/ui/summary_page.py" line="370"/>
         <source>%1, at concurrency %2</source>
         <translation>%1（并发 %2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="436"/>
+        <location filename="../../workbench/ui/summary_page.py" line="441"/>
         <source>$ / request</source>
         <translation>$ / 请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="444"/>
+        <location filename="../../workbench/ui/summary_page.py" line="449"/>
         <source>concurrency</source>
         <translation>并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="486"/>
+        <location filename="../../workbench/ui/summary_page.py" line="491"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="560"/>
+        <location filename="../../workbench/ui/summary_page.py" line="565"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="307"/>
+        <location filename="../../workbench/ui/summary_page.py" line="312"/>
         <source>Run a comparison of at least two models to see a conclusion.</source>
         <translation>至少对比两个模型后才能得出结论。</translation>
     </message>
@@ -3362,57 +3398,57 @@
 <context>
     <name>WorkerRow</name>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="57"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="58"/>
         <source>Worker:</source>
         <translation>工作进程：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="59"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="60"/>
         <source>Auto-detect a Python with torch</source>
         <translation>自动查找带 torch 的 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="60"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="61"/>
         <source>This Python</source>
         <translation>当前 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="61"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="62"/>
         <source>Connect to HOST:PORT</source>
         <translation>连接到 HOST:PORT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="64"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="65"/>
         <source>Worker Python</source>
         <translation>工作进程的 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="65"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="66"/>
         <source>path of a Python interpreter that has torch</source>
         <translation>装有 torch 的 Python 解释器路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="66"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="67"/>
         <source>Worker address</source>
         <translation>工作进程地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="67"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="68"/>
         <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
         <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="68"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="69"/>
         <source>Worker token</source>
         <translation>工作进程令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="69"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="70"/>
         <source>token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="70"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="71"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
@@ -3422,12 +3458,12 @@
         <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="93"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="94"/>
         <source>Enter the path of a Python interpreter that has torch.</source>
         <translation>请输入装有 torch 的 Python 解释器路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="100"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="101"/>
         <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
         <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>

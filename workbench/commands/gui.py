@@ -57,34 +57,48 @@ def add_gui_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def display_problem() -> str | None:
-    """Why a window cannot open here, or None when it can."""
+EXIT_NO_DISPLAY = 2  # no display, or Qt cannot be imported: the window cannot open here
+EXIT_MISSING_LIBRARIES = 4  # Qt's xcb plugin lacks system libraries (named, with the fix)
+
+
+def window_problem() -> tuple[int, str] | None:
+    """Why a window cannot open here, with the exit code that says so, or None when it can.
+    Checked before Qt starts: a missing library would make QApplication abort (exit 134)."""
     if (
         sys.platform.startswith("linux")
         and not os.environ.get("QT_QPA_PLATFORM")
         and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     ):
-        return (
+        return EXIT_NO_DISPLAY, (
             "no display: DISPLAY and WAYLAND_DISPLAY are unset (an SSH session or a "
             "server?). Use `workbench bench` for headless runs, or set "
             "QT_QPA_PLATFORM=offscreen for screenshots."
         )
+    from workbench.core import qt_libraries
+
+    # ldd on Qt's xcb plugin runs while Qt is imported (~50 ms each on a busy machine)
+    xcb = qt_libraries.XcbCheck() if qt_libraries.uses_xcb() else None
     try:
         import PySide6.QtWidgets  # noqa: F401
     except ImportError as exc:
-        return (
-            f"Qt cannot load ({exc}): reinstall attention-workbench (it depends on "
-            "PySide6-Essentials); on Linux, Qt also needs the system libraries libegl1, "
-            "libxkbcommon0, libfontconfig1 and libdbus-1-3"
+        missing = (xcb or qt_libraries.XcbCheck()).result()
+        fix = (
+            missing.message()
+            if missing is not None
+            else "reinstall attention-workbench (it depends on PySide6-Essentials)"
         )
+        return EXIT_NO_DISPLAY, f"Qt cannot load ({exc}): {fix}"
+    missing = xcb.result() if xcb is not None else None
+    if missing is not None:
+        return EXIT_MISSING_LIBRARIES, missing.message()
     return None
 
 
 def run(args: argparse.Namespace) -> int:
-    problem = display_problem()
+    problem = window_problem()
     if problem:
-        print(f"error: cannot open the window: {problem}", file=sys.stderr)
-        return 2
+        print(f"error: cannot open the window: {problem[1]}", file=sys.stderr)
+        return problem[0]
     from workbench.ui.app import main
 
     return main(args)

@@ -25,6 +25,7 @@ from workbench.core.importers import (
 from workbench.core.providers import ModelEntry, Provider
 from workbench.core.secrets import redact, redact_values
 from workbench.core.terminal import escape_quoted, printable, printable_lines
+from workbench.core.token_counts import tokens_label
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -150,7 +151,7 @@ def _model_line(model: ModelEntry, catalog: Catalog) -> str:
     context = model.context_window or (info.context_window if info else None)
     prices = model.prices or (info.prices if info else None)
     parts = [f"{model.id:<22}", f"{attention:<5}"]
-    parts.append(f"{_k(context):>6} ctx" if context else f"{'':>10}")
+    parts.append(f"{tokens_label(context):>6} ctx" if context else f"{'':>10}")
     if prices is not None and (prices.input or prices.output):
         parts.append(f"${prices.input:g}/${prices.output:g} per M tokens")
     if info is None:
@@ -158,10 +159,6 @@ def _model_line(model: ModelEntry, catalog: Catalog) -> str:
     elif model.attention and model.attention != info.attention:
         parts.append(f"(the catalog says {info.attention})")
     return "  ".join(parts).rstrip()
-
-
-def _k(tokens: int) -> str:
-    return f"{tokens // 1024}K" if tokens % 1024 == 0 else str(tokens)
 
 
 # ---- JSON ----

@@ -11,6 +11,7 @@ from workbench.commands.common import Endpoint, add_target_args, resolve_endpoin
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.secrets import redact, redact_values
 from workbench.core.terminal import json_text, printable
+from workbench.core.token_counts import tokens_label
 
 
 def _out(line: str) -> None:
@@ -83,7 +84,7 @@ async def _run(args: argparse.Namespace) -> int:
             if facts.attention is None and facts.context_window is None:
                 _out(f"  {shown}")
                 continue
-            ctx = f"{facts.context_window // 1024}K ctx" if facts.context_window else ""
+            ctx = f"{tokens_label(facts.context_window)} ctx" if facts.context_window else ""
             attention = facts.attention or "?"
             _out(f"  {shown:<28} {attention:<5} {ctx:>9}  {facts.display_name or ''}".rstrip())
         if endpoint.models is not None:

@@ -22,6 +22,10 @@ class Conclusion:
     ttft_ratio: float | None  # baseline's TTFT over the model's (>1: model answers sooner)
     cost_change: float | None  # model's cost per request relative to the baseline, -0.4 = 40 % less
     concurrency: int = 1  # requests in flight when both were measured
+    n: int = 0  # requests behind the thinner of the two medians: under FEW a ratio is anecdote
+
+
+FEW = 3
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:
@@ -70,6 +74,7 @@ def _conclude(cells: Sequence[CellSummary], baseline: str | None) -> list[Conclu
                 ttft_ratio=_ratio(theirs.median("ttft_ms"), mine.median("ttft_ms")),
                 cost_change=cost_change,
                 concurrency=mine.concurrency,
+                n=min(mine.n, theirs.n),
             )
         )
     return out

@@ -34,8 +34,8 @@ from PySide6.QtWidgets import (
 from workbench.core.results import RequestResult
 from workbench.core.run_history import RunStore, StoreError
 from workbench.core.secrets import redact
+from workbench.core.token_counts import tokens_label
 from workbench.ui.compare_controller import CompareController, HistoryRow
-from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.run_status import run_status_text
 

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import (
 from workbench.core.importers import FoundKey
 from workbench.core.providers import Provider
 from workbench.core.secrets import redact
-from workbench.ui.model_list import Facts, tokens_k
+from workbench.core.token_counts import tokens_label
+from workbench.ui.model_list import Facts
 from workbench.ui.provider_controller import ImportPreview
 
 
@@ -92,7 +93,7 @@ class ImportPreviewDialog(QDialog):
             lines.append(self.tr("  models    (none in the file)"))
         for model in provider.models:
             facts = self._facts(model.id, provider)
-            ctx = tokens_k(facts.context_window) if facts.context_window else "?"
+            ctx = tokens_label(facts.context_window) if facts.context_window else "?"
             lines.append(
                 self.tr("  model     %1  %2, %3 ctx")
                 .replace("%1", model.id)

@@ -13,10 +13,11 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from kernels_bridge.analytic import HardwareProfile
 from kernels_bridge.protocol import ResultRow
+from workbench.core.token_counts import tokens_label
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.colors import NO_MODEL_GREY, variant_colors
-from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
+from workbench.ui.slot_axis import SlotAxis
 
 KV_CHOICES = (1024, 4096, 16384, 32768, 65536, 131072)
 BACKEND_SYMBOLS = ("o", "s", "t", "d", "x", "+")
@@ -41,8 +42,9 @@ def measured_series(rows: Iterable[ResultRow], field: str) -> Series:
     return out
 
 
-def _new_plot() -> pg.PlotWidget:
-    plot = pg.PlotWidget(title=" ")  # the titles and axis labels are set in retranslate
+def _new_plot(**axes: pg.AxisItem) -> pg.PlotWidget:
+    # the titles and axis labels are set in retranslate
+    plot = pg.PlotWidget(title=" ", axisItems=axes)
     plot.showGrid(x=True, y=True, alpha=0.2)
     plot.addLegend(offset=(10, 10))
     return plot
@@ -62,12 +64,14 @@ class KernelCharts(Retranslating, QWidget):
         super().__init__(parent)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        self.latency_plot, self.bandwidth_plot, self.kv_plot = _new_plot(), _new_plot(), _new_plot()
+        self.latency_plot, self.bandwidth_plot = _new_plot(), _new_plot()
+        self.kv_plot = _new_plot(bottom=SlotAxis())
         # what the texts say of the last drawing: its roofline profile, CPU rows, KV bars' dtype
         self._profile: HardwareProfile | None = None
         self._cpu = False
         self._dtype = ""
         self.colors: dict[str, str] = {}  # variant -> colour, of the last drawing
+        self._shapes = ""
         self.kv_plot.plotItem.legend.hide()
         self.bandwidth_plot.plotItem.legend.anchor((0, 1), (0, 1), offset=(10, -10))
         ticks = [[(math.log10(n), tokens_label(n)) for n in KV_CHOICES]]
@@ -107,6 +111,10 @@ class KernelCharts(Retranslating, QWidget):
             plot.setLabel("bottom", self.tr("KV length (tokens)"))
         self.bandwidth_plot.setLabel("left", self.tr("GB/s (log)"))
         self.kv_plot.setLabel("left", self.tr("bytes"))
+        # GQA is 4,096 B in the default shape and 2,048 B in the H200 sweep's 70B twin: say
+        # which shapes the bars are of
+        shapes = self.tr("shapes: %1").replace("%1", self._shapes) if self._shapes else ""
+        self.kv_plot.setLabel("bottom", shapes)
         profile = self._profile
         if profile is None:
             self.latency_plot.setLabel("left", self.tr("µs (log)"))
@@ -128,9 +136,11 @@ class KernelCharts(Retranslating, QWidget):
         profile: HardwareProfile,
         dtype: str,
         cpu: bool,
+        shapes: str = "",
     ) -> None:
-        """All three charts for the measured rows and the chosen sweep on `profile`."""
-        self._profile, self._cpu = profile, cpu
+        """All three charts for the measured rows and the chosen sweep on `profile`; `shapes`
+        names the model shapes the KV bars are of."""
+        self._profile, self._cpu, self._shapes = profile, cpu, shapes
         # the variants on the three charts take their colours together, by the models' rule
         shown = list(dict.fromkeys([*kv_bytes, *roofline, *(r.variant for r in rows)]))
         self.colors = dict(zip(shown, variant_colors(shown), strict=True))
@@ -220,10 +230,11 @@ class KernelCharts(Retranslating, QWidget):
         )
         plot.addItem(bars)
         for i, h in enumerate(heights):
-            text = pg.TextItem(f"{h:,}", color="#5d6d7e", anchor=(0.5, 1))
+            # upright: a value as wide as its bar ran into its neighbours ("1,1521,152")
+            text = pg.TextItem(f"{h:,}", color="#5d6d7e", anchor=(0, 0.5), angle=90)
             text.setPos(i, h)
             plot.addItem(text)
-        plot.getAxis("bottom").setTicks([list(enumerate(names))])
-        plot.setYRange(0, max(heights) * 1.15)
+        plot.getAxis("bottom").set_names(names)
+        plot.setYRange(0, max(heights) * 1.45)  # room above the tallest bar for its value
         plot.setXRange(-0.6, len(names) - 0.4)
         self._dtype = dtype

@@ -79,6 +79,7 @@ class Drawing:
     kv_bytes: dict[str, int]
     kv_lens: list[int]
     cpu: bool  # wall-clock rows of the CPU reference
+    shapes: str = ""  # which model shapes the KV bars are of (their bytes differ by shape)
 
 
 @dataclass
@@ -177,6 +178,7 @@ class LoadedCsv:
             {r.variant: r.kv_bytes_per_token for r in rows if r.kv_bytes_per_token},
             sorted({r.kv_len for r in rows}),
             any(r.timing == "wall-clock" for r in rows),
+            entry.label,
         )
 
     def roofline(

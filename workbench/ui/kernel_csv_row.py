@@ -42,12 +42,13 @@ class CsvRow(Retranslating, QWidget):
         self.preset_button = QPushButton()
         self.preset_button.clicked.connect(self.load_preset)
         self.source_label = LiveLabel()  # composed again on a language switch
+        self.source_label.setWordWrap(True)  # a long file name wraps, the window keeps its width
         self.shape_label = QLabel()
         self.shape = QComboBox()
         self.shape.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        self.shape.setMinimumContentsLength(30)
+        self.shape.setMinimumContentsLength(20)  # the full name is its tooltip
         self.shape.currentIndexChanged.connect(self._shape_chosen)
         self.batch_label = QLabel()
         self.batch = QComboBox()

@@ -3,7 +3,14 @@ and the exports; its texts follow a language switch, composed again from what th
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QWidget,
+)
 
 from kernels_bridge.client.jobs import target_device
 from kernels_bridge.protocol import Hello
@@ -28,9 +35,17 @@ class RunRow(Retranslating, QWidget):
         self.progress_label = LiveLabel()
         self.device_label = QLabel()
         self.export_csv_button, self.export_charts_button = QPushButton(), QPushButton()
-        for w in (self.run_button, self.cancel_button, self.progress, self.progress_label):
+        for w in (self.run_button, self.cancel_button, self.progress):
             row.addWidget(w)
-        row.addWidget(self.device_label, 1)
+        # the two texts share the room half and half, wrapped: the CPU's warning on one line
+        # widened the window by 400 px, and a width that followed the progress text moved the
+        # Cancel button up and down under the pointer at every row
+        for label in (self.progress_label, self.device_label):
+            label.setWordWrap(True)
+            policy = label.sizePolicy()
+            policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+            label.setSizePolicy(policy)
+            row.addWidget(label, 1)
         row.addWidget(self.export_csv_button)
         row.addWidget(self.export_charts_button)
         self._device: tuple[Hello | None, str] = (None, "")  # the worker's hello, the dtype
@@ -59,6 +74,13 @@ class RunRow(Retranslating, QWidget):
             return f"{counts}  {what() if what else ''}".rstrip()
 
         self.progress_label.show_text(text)
+
+    def show_not_started(self) -> None:
+        """A sweep that ended before its first combination (no worker, no torch, a backend
+        missing): the bar empties and the text points at the reason shown above."""
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress_label.show_text(lambda: self.tr("Not started: see the message above."))
 
     def show_cancelled(self, rows: int) -> None:
         self.progress_label.show_text(

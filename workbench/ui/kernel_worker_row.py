@@ -48,6 +48,7 @@ class WorkerRow(Retranslating, QWidget):
             lambda: self.tr("No worker yet: it starts on Run or Connect.")
         )
         self.worker_status.setStyleSheet(NOTE_STYLE)
+        self.worker_status.setWordWrap(True)  # a long status takes lines, not the window's width
         row.addWidget(self.worker_status, 3)
         self.retranslate()
         self._on_worker_mode()

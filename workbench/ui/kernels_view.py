@@ -33,7 +33,7 @@ from kernels_bridge.client.run_controller import KernelRunController, WorkerChoi
 from kernels_bridge.protocol import Hello, ResultRow, Run
 from workbench.ui.kernel_charts import KernelCharts, measured_series
 from workbench.ui.kernel_choices import SweepChoices
-from workbench.ui.kernel_csv import Drawing
+from workbench.ui.kernel_csv import Drawing, translate
 from workbench.ui.kernel_csv_row import CsvRow
 from workbench.ui.kernel_run_row import RunRow
 from workbench.ui.kernel_table import KernelTable
@@ -357,6 +357,9 @@ class KernelsView(QWidget):
         self._busy = running
         self.run_row.set_running(running)
         self.worker_row.set_running(running)
+        # a CSV loaded mid-run mixed its rows into the run's counts ("305 of 32")
+        for button in (self.csv_row.open_button, self.csv_row.preset_button):
+            button.setEnabled(not running)
         self.running_changed.emit(running)
 
     def _claim_run(self) -> bool:
@@ -378,7 +381,7 @@ class KernelsView(QWidget):
 
     async def _sweep(self) -> str:
         variants, kv_lens = self.variants(), self.kv_lens()
-        outcome = "failed"
+        outcome, started = "failed", False
         try:
             self.run_row.set_progress(0, 0, lambda: self.tr("starting the worker…"))
             if await self.ensure_worker() is None or self.hello is None:
@@ -416,6 +419,7 @@ class KernelsView(QWidget):
             self.clear_results()
             self._show_notes(hello)
             self.run_row.set_progress(0, job.combos())
+            started = True
             outcome = await self.runs.run(job)
             return outcome
         except WorkerError as exc:
@@ -426,6 +430,8 @@ class KernelsView(QWidget):
             self.last_outcome = outcome
             if outcome == "cancelled":
                 self.run_row.show_cancelled(len(self.rows))
+            elif not started:  # else "0 of 0 starting the worker…" stayed for good
+                self.run_row.show_not_started()
             self._set_running(False)
             self.redraw()
 
@@ -536,9 +542,12 @@ class KernelsView(QWidget):
             self.kv_bytes(),
             self.kv_lens(),
             self.hello is not None and self.hello.torch_version is not None and self.on_cpu(),
+            translate("KernelCsv", "default shapes (default-*)"),
         )
         dtype = str(self.dtype.currentData())
-        self.chart_row.draw(d.rows, d.roofline, d.kv_bytes, d.kv_lens, profile, dtype, d.cpu)
+        self.chart_row.draw(
+            d.rows, d.roofline, d.kv_bytes, d.kv_lens, profile, dtype, d.cpu, d.shapes
+        )
 
     # ---- export ----
 

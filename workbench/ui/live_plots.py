@@ -11,13 +11,14 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
 
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.panes_model import PaneModel, PaneState
 from workbench.ui.retranslate import Retranslating
+from workbench.ui.slot_axis import SlotAxis
 from workbench.ui.theme import chart_colors, status_color
 
 BAR_INTERVAL_S = 0.25
@@ -28,6 +29,7 @@ CURVE_POINTS = 800
 THICK_POINTS = 400
 
 
+LEGEND_CORNERS = ((0, 0), (1, 1), (0, 1), (1, 0))  # top left, bottom right, ...
 COARSE = (1, 2, 5, 10)
 FINE = (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)  # bars: a bar should fill most of its plot
 
@@ -35,6 +37,8 @@ FINE = (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)  # bars: a bar should fill most
 def _step_up(value: float, ladder: tuple[float, ...] = COARSE) -> float:
     """The next of 1, 2, 5, 10, 20, 50, ... (or of a finer ladder) at or above `value`."""
     step = 1.0
+    while step > value > 0:  # sub-second runs: 0.1, 0.2, 0.5, ...
+        step /= 10
     while step * 10 <= value:
         step *= 10
     for m in ladder:
@@ -62,7 +66,11 @@ class LivePlots(Retranslating, QWidget):
         self.tokens_plot = pg.PlotWidget(title=" ")
         self.tokens_plot.showGrid(x=True, y=True, alpha=0.2)
         self.tokens_plot.addLegend(offset=(10, 10))
-        self.ttft_plot, self.decode_plot = pg.PlotWidget(title=" "), pg.PlotWidget(title=" ")
+        # seconds stay seconds: below 1 s pyqtgraph rescaled the axis to "(x0.001)"
+        self.tokens_plot.getAxis("bottom").enableAutoSIPrefix(False)
+        self.ttft_plot, self.decode_plot = (
+            pg.PlotWidget(title=" ", axisItems={"bottom": SlotAxis()}) for _ in range(2)
+        )
         self._retitle()
         for plot in (self.ttft_plot, self.decode_plot):
             plot.showGrid(y=True, alpha=0.2)
@@ -84,6 +92,10 @@ class LivePlots(Retranslating, QWidget):
         self._failures: list[list[pg.GraphicsObject]] = [[], []]  # per bar chart
         self._failure_keys: list[object] = [None, None]
         self.colors: list[str] = []
+        # the scheme's palette, set at each switch: the widget's own follows only a few events
+        # later, and failure labels drawn in between kept the old scheme's box
+        self.scheme: QPalette | None = None
+        self._legend_corner = LEGEND_CORNERS[0]
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tokens_plot, 2)
@@ -105,7 +117,12 @@ class LivePlots(Retranslating, QWidget):
                 legend.removeItem(curve)
         self._curves = []
         self._painted.clear()
-        self._range = (0.0, 0.0)
+        # the old run's axes go with its curves: new panes start on the empty chart's range
+        self._range, self._expected_tokens = (1.0, 10.0), 0.0
+        if legend is not None and self._legend_corner != LEGEND_CORNERS[0]:
+            self._legend_corner = LEGEND_CORNERS[0]
+            legend.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=(10, 10))
+        self.tokens_plot.setRange(xRange=(0, 1.0), yRange=(0, 10.0), padding=0)
         for i, label in enumerate(labels):
             # not antialiased: that halves the chart's paint (8 dense curves at 10 Hz), and a
             # range step's; PNG exports are antialiased anyway. No clipping or automatic
@@ -115,11 +132,12 @@ class LivePlots(Retranslating, QWidget):
             curve = self.tokens_plot.plot([], [], name=label, pen=pen, antialias=False)
             self._curves.append(curve)
         for plot in (self.ttft_plot, self.decode_plot):
-            axis = plot.getAxis("bottom")
-            axis.setTicks([list(enumerate(short_names(labels)))])
+            plot.getAxis("bottom").set_names(short_names(labels))
             # a fixed slot per bar: auto-ranged, x moved whenever bars changed height (as at a
             # run's start, all zero), and each move re-laid out the value axis and its grid
             plot.setXRange(-0.5, len(labels) - 0.5, padding=0)
+            plot.setYRange(0, 1.0, padding=0)  # the old models' bar heights went with them
+        self._bar_tops = [1.0, 1.0]
 
     def expect_tokens(self, max_tokens: int) -> None:
         """A run starts: the token axis spans max_tokens from the start (it only grows past it
@@ -144,6 +162,12 @@ class LivePlots(Retranslating, QWidget):
         self.decode_plot.setTitle(self.tr("Decode speed"), color=color)
         self.decode_plot.setLabel("left", self.tr("decode (tokens/s)"))
 
+    def restyle(self, palette: QPalette) -> None:
+        """A theme switch: the next paint redraws every part whose colours come from it."""
+        self.scheme = palette
+        self._failure_keys = [None, None]
+        self._curves_at = self._bars_at = 0.0
+
     def retranslate(self) -> None:
         self._retitle()
         self._failure_keys = [None, None]  # a failed bar's label is written again
@@ -154,6 +178,7 @@ class LivePlots(Retranslating, QWidget):
         if now - self._curves_at < CURVE_INTERVAL_S and done == self._curves_done:
             return  # charts repaint at 10 Hz: the eye needs no more, the loop pays for each
         # (all curves in one frame: a frame that changes any curve repaints the whole plot)
+        finished = done != self._curves_done and any(done)
         self._curves_at, self._curves_done = now, done
         max_t = max_tokens = 0.0
         for i, (curve, pane) in enumerate(zip(self._curves, panes, strict=False)):
@@ -165,6 +190,8 @@ class LivePlots(Retranslating, QWidget):
                 self._painted[i] = version
                 self._draw_curve(i, curve, pane)
         self._grow_range(max_t, max_tokens)
+        if finished:  # a curve is complete: where it lies is known
+            self._place_legend()
         # bars redraw through a QPicture: a few times a second is plenty for the eye
         if now - self._bars_at >= BAR_INTERVAL_S or done != self._bars_finished:
             self._bars_at, self._bars_finished = now, done
@@ -192,9 +219,40 @@ class LivePlots(Retranslating, QWidget):
             curve.setPen(pg.mkPen(self.colors[i], width=width))
         curve.setData(xs, ys, skipFiniteCheck=True)
 
+    def _place_legend(self) -> None:
+        """The legend goes to the corner where it covers the fewest curve points (top left on a
+        tie): fixed at the top left, it hid a fast model's curve above 150 tokens."""
+        legend = self.tokens_plot.plotItem.legend
+        view = self.tokens_plot.plotItem.vb
+        if legend is None or not legend.isVisible():
+            return
+        frame = view.sceneBoundingRect()
+        size = legend.sceneBoundingRect().size()
+        points = [
+            view.mapViewToScene(QPointF(x, y))
+            for curve in self._curves if curve.xData is not None
+            for x, y in zip(curve.xData[::4], curve.yData[::4], strict=False)
+        ]  # fmt: skip
+        best, least = LEGEND_CORNERS[0], None
+        for corner in LEGEND_CORNERS:
+            (cx, cy), (ox, oy) = corner, (10 - 20 * corner[0], 10 - 20 * corner[1])
+            box = QRectF(
+                frame.left() + cx * (frame.width() - size.width()) + ox,
+                frame.top() + cy * (frame.height() - size.height()) + oy,
+                size.width(), size.height(),
+            )  # fmt: skip
+            covered = sum(box.contains(p) for p in points)
+            if least is None or covered < least:
+                best, least = corner, covered
+        if best != self._legend_corner:
+            self._legend_corner = best
+            offset = (10 - 20 * best[0], 10 - 20 * best[1])
+            legend.anchor(itemPos=best, parentPos=best, offset=offset)
+
     def _grow_range(self, max_t: float, max_tokens: float) -> None:
         """Widen the axes in steps, not every frame: a new range re-lays out every tick label."""
-        want_t = _step_up(max_t * 1.05) if max_t else 1.0
+        # the fine ladder: a 0.17 s run on a 1 s axis (or 5.2 s on 10) left half the chart empty
+        want_t = _step_up(max_t * 1.05, FINE) if max_t else 1.0
         if self._expected_tokens and max_tokens <= self._expected_tokens:
             want_tokens = self._expected_tokens * 1.05
         else:
@@ -245,8 +303,9 @@ class LivePlots(Retranslating, QWidget):
     ) -> None:
         """A failed pane is a hatched full-height bar naming its error class, never a zero; a
         pane the user stopped is a dotted outline saying "stopped", as the Summary draws it."""
-        failure = status_color("failed", self.palette()).name()  # the theme's, at each switch
-        muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
+        palette = self.scheme or self.palette()
+        failure = status_color("failed", palette).name()  # the theme's, at each switch
+        muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
         key = (
             top,
             failure,
@@ -259,7 +318,7 @@ class LivePlots(Retranslating, QWidget):
         for item in self._failures[slot]:
             plot.removeItem(item)
         self._failures[slot] = []
-        label_fill = QColor(chart_colors(self.palette())[0])  # the chart's background, the
+        label_fill = QColor(chart_colors(palette)[0])  # the chart's background, the
         label_fill.setAlpha(208)  # bars faintly behind it
         for i, (pane, mark) in enumerate(zip(panes, marks, strict=False)):
             if not mark:

@@ -36,9 +36,11 @@ from workbench.ui.retranslate import Retranslating
 from workbench.ui.route_preset import route_pair
 from workbench.ui.run_status import run_status_text
 from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
+from workbench.ui.screen_fit import keep_minimum_on_screen
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
+from workbench.ui.wheel_focus import install_wheel_guard
 from workbench.ui.window_export import WindowExport
 from workbench.ui.window_late import LateParts
 from workbench.ui.window_state import WindowState
@@ -74,6 +76,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         self.session = session
         self.settings = settings or QSettings("attention-workbench", "workbench")
         self.resize(1400, 900)
+        self.screen_fit = keep_minimum_on_screen(self)  # no widget pushes it off the screen
         self._local_url: str | None = None
         self.choices: list[tuple[str, str]] = []
         self.pane_keys: list[str] = []
@@ -86,6 +89,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         self._refused: dict[int, str] = {}  # pane -> why Run all did not send its prompt
         app = QApplication.instance()
         assert isinstance(app, QApplication)
+        install_wheel_guard(app)  # a control takes the wheel only once clicked into
         self.theme = Theme(app, self.settings, self)
         self.theme.apply()  # the palette; the charts take its colours in finish_start()
 
@@ -195,6 +199,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
         if recolor_charts(self, palette):  # none before finish_start()
             self.sweep_view.restyle()
+        if self.compare.plots is not None:
+            self.compare.plots.restyle(palette)
         self._paint()  # a failed pane's hatched bar takes the new failure colour
         for widget in self.pane_widgets:
             widget.restyle(palette)

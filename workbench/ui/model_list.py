@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.providers import ModelEntry, Provider
+from workbench.core.token_counts import tokens_label
 from workbench.ui.provider_form import NOTE_STYLE
 from workbench.ui.retranslate import Retranslating
 
@@ -39,10 +40,6 @@ class Facts(Protocol):
     def in_catalog(self) -> bool: ...
 
 
-def tokens_k(tokens: int) -> str:
-    return f"{tokens // 1024}K" if tokens % 1024 == 0 else str(tokens)
-
-
 class ModelList(Retranslating, QGroupBox):
     """Fetch button, search box and the list; checkable when the provider is editable."""
 
@@ -56,12 +53,22 @@ class ModelList(Retranslating, QGroupBox):
         self.model_search.textChanged.connect(self._filter)
         self.models = QListWidget()
         self.models.setMinimumHeight(120)
+        # a model the server does not list (a gateway's alias, a list cut short) is typed in
+        self.add_edit = QLineEdit()
+        self.add_button = QPushButton()
+        self.add_button.clicked.connect(self._add_typed)
+        self.add_edit.returnPressed.connect(self._add_typed)
+        self._facts_of: Callable[[str], Facts] | None = None
         top = QHBoxLayout()
         top.addWidget(self.fetch_button)
         top.addWidget(self.model_search, 1)
+        typed = QHBoxLayout()
+        typed.addWidget(self.add_edit, 1)
+        typed.addWidget(self.add_button)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.models, 1)
+        layout.addLayout(typed)
         self.hint = QLabel()
         self.hint.setStyleSheet(NOTE_STYLE)
         layout.addWidget(self.hint)
@@ -75,6 +82,9 @@ class ModelList(Retranslating, QGroupBox):
         self.model_search.setAccessibleName(self.tr("Search models"))
         self.model_search.setPlaceholderText(self.tr("Search models"))
         self.models.setAccessibleName(self.tr("Models"))
+        self.add_edit.setAccessibleName(self.tr("Model id to add"))
+        self.add_edit.setPlaceholderText(self.tr("a model id the server does not list"))
+        self.add_button.setText(self.tr("Add model"))
         self.hint.setText(
             self.tr("Checked models are saved with the provider and offered in the panes.")
         )
@@ -88,6 +98,9 @@ class ModelList(Retranslating, QGroupBox):
     ) -> None:
         """The server's ids (and the checked ones it does not list) with attention and context."""
         self.models.clear()
+        self._facts_of = facts
+        for widget in (self.add_edit, self.add_button):
+            widget.setEnabled(editable)
         self._listed = set(ids)
         listed = [*ids, *(m for m in checked if m not in self._listed)]
         self._facts = {model_id: facts(model_id) for model_id in listed}
@@ -101,12 +114,27 @@ class ModelList(Retranslating, QGroupBox):
             self.models.addItem(item)
         self._filter(self.model_search.text())
 
+    def _add_typed(self) -> None:
+        """The typed id joins the list, checked (so it is saved and offered in the panes)."""
+        model_id = self.add_edit.text().strip()
+        if not model_id or self._facts_of is None or not self.add_edit.isEnabled():
+            return
+        if model_id not in self._facts:
+            self._facts[model_id] = self._facts_of(model_id)
+            item = QListWidgetItem(self._line(model_id))
+            item.setData(ID_ROLE, model_id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            self.models.addItem(item)
+        self.set_model_checked(model_id)
+        self.add_edit.clear()
+        self._filter(self.model_search.text())
+
     def _line(self, model_id: str) -> str:
         """A model's line: its id, attention, context window and what the list knows of it."""
         found = self._facts[model_id]
         parts = [found.attention or "?"]
         if found.context_window:
-            parts.append(self.tr("%1 ctx").replace("%1", tokens_k(found.context_window)))
+            parts.append(self.tr("%1 ctx").replace("%1", tokens_label(found.context_window)))
         if not found.in_catalog:
             parts.append(self.tr("not in the catalog"))
         if self._listed and model_id not in self._listed:

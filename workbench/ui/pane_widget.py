@@ -20,11 +20,11 @@ from PySide6.QtWidgets import (
 from kernels_bridge.variants import kv_bytes_per_token
 from workbench.core.catalog import Catalog, ModelInfo
 from workbench.core.memory_fit import gb, memory_fit, memory_refusal
+from workbench.core.token_counts import tokens_label
 from workbench.ui.colors import NO_MODEL_GREY
 from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
 from workbench.ui.panes_model import PaneModel, PaneState, pane_key, split_pane_key
-from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import error_colors
 

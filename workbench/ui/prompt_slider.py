@@ -26,18 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.token_counts import tokens_label
+
 MIN_TOKENS = 128
 MAX_TOKENS = 1024 * 1024
 STOPS = tuple(MIN_TOKENS * 2**i for i in range(14))  # 128, 256, ..., 512K, 1M
 LABEL_GAP = 6  # pixels between neighbouring labels at the narrowest width
-
-
-def tokens_label(n: int) -> str:
-    if n >= 1024 * 1024 and n % (1024 * 1024) == 0:
-        return f"{n // (1024 * 1024)}M"
-    if n >= 1024:
-        return f"{n / 1024:g}K"
-    return str(n)
 
 
 def stop_index(tokens: int) -> int:
@@ -114,14 +108,18 @@ class PromptPanel(QWidget):
         self.value_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("000,000 tokens"))
         self.task = QComboBox()
         self.task.setAccessibleName(self.tr("Prompt task"))
-        self.task.addItem(self.tr("Summary"), "summary")
-        self.task.addItem(self.tr("Needle"), "needle")
+        # "Task:" spelled out: a bare "Summary" read as the Summary tab's name
+        self.task.addItem(self.tr("Task: summarize"), "summary")
+        self.task.addItem(self.tr("Task: find the needle"), "needle")
         self.depth = QDoubleSpinBox()
         self.depth.setAccessibleName(self.tr("Needle depth"))
         self.depth.setRange(0.0, 1.0)
         self.depth.setSingleStep(0.1)
         self.depth.setValue(0.5)
-        self.depth.setPrefix(self.tr("depth "))
+        self.depth.setPrefix(self.tr("needle depth "))
+        self.depth.setToolTip(
+            self.tr("Where the needle sits in the prompt: 0 its start, 1 its end")
+        )
         self.max_tokens = QSpinBox()
         self.max_tokens.setAccessibleName(self.tr("Maximum output tokens"))
         self.max_tokens.setRange(1, 32768)
@@ -185,7 +183,6 @@ class PromptPanel(QWidget):
     def _on_change(self) -> None:
         self.depth.setEnabled(self.task.currentData() == "needle")
         n = self.tokens()
-        text = tokens_label(n) if n in STOPS else f"{n:,}"
-        self.value_label.setText(self.tr("%1 tokens").replace("%1", text))
+        self.value_label.setText(self.tr("%1 tokens").replace("%1", tokens_label(n)))
         self.stops.update()
         self.changed.emit()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import httpx2
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QTimer, Signal
 
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.clients import make_client
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+WATCH_SETTLE_MS = 150  # one reload for the writes of one save (temporary file, rename)
 
 
 class ModelListError(Exception):
@@ -94,6 +95,7 @@ class ProviderController(QObject):
         self.warning: str | None = None
         self.notices: list[str] = []  # what the last write kept aside (a broken file's copy)
         self.reload()
+        self._watch()
 
     # ---- reading ----
 
@@ -105,6 +107,34 @@ class ProviderController(QObject):
         if found.warning:
             log.warning("%s", found.warning)
         return self.providers
+
+    def _watch(self) -> None:
+        """Read the file again when another program (`workbench providers add`) writes it: the
+        folder is watched, as a write replaces the file (a new inode the file watch loses)."""
+        self._writing = 0
+        self._watcher = QFileSystemWatcher(self)
+        self._settle = QTimer(self, singleShot=True, interval=WATCH_SETTLE_MS)
+        self._settle.timeout.connect(self._file_changed)
+        self._watcher.directoryChanged.connect(self._settle.start)
+        self._watcher.fileChanged.connect(self._settle.start)
+        self._rewatch()
+
+    def _rewatch(self) -> None:
+        folder = self.path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent  # no config folder yet: the CLI's first save makes it
+        watched = self._watcher.files() + self._watcher.directories()
+        for path in (folder, self.path.parent, self.path):
+            if path.exists() and str(path) not in watched:
+                self._watcher.addPath(str(path))
+
+    def _file_changed(self) -> None:
+        self._rewatch()
+        if self._writing:  # our own save: it reads back and tells the window itself
+            return
+        before = list(self.providers)
+        if self.reload() != before:  # our own saves read back the same: nothing to tell
+            self.changed.emit(self.as_dict())
 
     def get(self, name: str) -> Provider | None:
         return next((p for p in self.providers if p.name == name), None)
@@ -166,7 +196,7 @@ class ProviderController(QObject):
         )
         updated.insert(min(index, len(updated)), provider)
         self.notices = []
-        path = await self._off_loop(save_providers, updated, self.path, self.notices)
+        path = await self._write(save_providers, updated, self.path, self.notices)
         self.providers = updated
         self.warning = None
         self.changed.emit(self.as_dict())
@@ -178,7 +208,7 @@ class ProviderController(QObject):
             raise ProviderConfigError(self.tr("no provider named '%1'").replace("%1", name))
         updated = [p for p in self.providers if p.name != name]
         self.notices = []
-        path = await self._off_loop(save_providers, updated, self.path, self.notices)
+        path = await self._write(save_providers, updated, self.path, self.notices)
         self.providers = updated
         set_session_key(name, "")
         self.changed.emit(self.as_dict())
@@ -201,7 +231,7 @@ class ProviderController(QObject):
         if not preview.plan.changes:
             return None
         self.notices = []
-        path = await self._off_loop(apply_save, preview.plan, self.path, self.notices)
+        path = await self._write(apply_save, preview.plan, self.path, self.notices)
         self.providers = list(preview.plan.all_providers)
         self.warning = None
         self.changed.emit(self.as_dict())
@@ -305,6 +335,14 @@ class ProviderController(QObject):
             await client.close()
 
     # ---- plumbing ----
+
+    async def _write(self, fn: Callable[..., T], *args: object) -> T:
+        """A write of the providers file: the watch leaves it to the writer, which tells."""
+        self._writing += 1
+        try:
+            return await self._off_loop(fn, *args)
+        finally:
+            self._writing -= 1
 
     async def _off_loop(self, fn: Callable[..., T], *args: object) -> T:
         """Blocking local work (keyring, files) in the executor, so the window keeps painting."""

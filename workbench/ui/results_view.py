@@ -98,6 +98,9 @@ class ResultsView(QWidget):
         header.setStyle(self.arrow_style)
         # oldest request first, and the header says so
         header.setSortIndicator(COLUMNS.index("started_at"), Qt.SortOrder.AscendingOrder)
+        for rows in (self.requests_model, self.aggregate_model):  # a reset restores defaults
+            rows.modelReset.connect(lambda: fit_headers(self.table))
+        fit_headers(self.table)
         self.table.setSortingEnabled(True)
         self.table.setAlternatingRowColors(True)
         self.count = QLabel()
@@ -138,6 +141,7 @@ class ResultsView(QWidget):
         header = self.table.horizontalHeader()
         if self.table.model() is not model:
             self.table.setModel(model)
+            fit_headers(self.table)
             # each view keeps its own sort: the same position is another column in the other
             header.setSortIndicator(model.sort_column, model.sort_order)
         model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
@@ -161,6 +165,17 @@ class ResultsView(QWidget):
         self.aggregate_model.set_rows(table)
         if summarised != len(self.results):  # rows a live run added meanwhile
             self._rebuild()
+
+
+def fit_headers(table: QTableView) -> None:
+    """Each column at least as wide as its header's name and sort arrow: the default width cut
+    'prompt_tokens_target' to 'mpt_tokens_tar'. Header texts only: measuring every row would
+    cost a pass over thousands of requests."""
+    header = table.horizontalHeader()
+    for section in range(header.count()):
+        header.resizeSection(
+            section, max(header.sectionSize(section), header.sectionSizeHint(section))
+        )
 
 
 def aggregate_rows(results: Sequence[RequestResult]) -> Steps[list[list[str]]]:

@@ -22,11 +22,11 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFontMetricsF, QPageSize, QPainter, QPen, QTextDocument
 
-from workbench.core.conclusions import Conclusion, Winners, conclude, winners
+from workbench.core.conclusions import FEW, Conclusion, Winners, conclude, winners
 from workbench.core.memory_fit import headline
 from workbench.core.summary import ModelRow, SummaryReport
+from workbench.core.token_counts import tokens_label
 from workbench.ui.colors import model_colors
-from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.summary_charts import (
     FAILED_COLOR,
     TEXT_COLOR,
@@ -148,7 +148,12 @@ def sentence(c: Conclusion, several_levels: bool = False) -> str:
         .replace("%6", _esc(c.baseline))
     )
     extras = [p for p in (first, cost) if p]
-    return text + (" (" + ", ".join(extras) + ")" if extras else "") + "."
+    text += (" (" + ", ".join(extras) + ")" if extras else "") + "."
+    if 0 < c.n < FEW:  # "3.8× faster" from one request each is one sample, not a finding
+        text += " " + translate(
+            "SummaryPage", "Only %1 request(s) each: too few to decide on; run with repeats."
+        ).replace("%1", str(c.n))
+    return text
 
 
 def winners_sentence(w: Winners) -> str:

@@ -28,9 +28,9 @@ from workbench.core.imported_figures import ImportedFigures
 from workbench.core.results import RequestResult
 from workbench.core.run_plan import MAX_CONCURRENCY
 from workbench.core.summary import CellSummary, shown_model
+from workbench.core.token_counts import tokens_label
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.colors import model_colors
-from workbench.ui.prompt_slider import tokens_label
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.sliced import LARGE, Latest, Steps, finish, summarize_in_steps
 from workbench.ui.theme import chart_colors, status_color

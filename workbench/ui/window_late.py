@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QApplication
 
 from workbench.ui.accessibility import label_fields
+from workbench.ui.kernel_settings import restore_kernels
 from workbench.ui.theme import chart_defaults
 
 if TYPE_CHECKING:
@@ -77,6 +78,7 @@ class LateParts(_Base):
     def add_kernels_tab(self, view: KernelsView) -> None:
         """Add the Kernels tab; the app awaits `view.aclose()` on exit to stop its worker."""
         self.kernels_view = view
+        restore_kernels(view, self.settings)  # the choices of the last launch
         self.reserved_tabs.place("kernels", view)
         self.retranslate()
         label_fields(view)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from workbench.ui.kernel_settings import save_kernels
 from workbench.ui.panes_model import split_pane_key
 
 if TYPE_CHECKING:
@@ -23,6 +24,8 @@ class WindowState(_Base):
         self.settings.setValue("panes", self.pane_keys)
         self.settings.setValue("prompt_tokens", self.prompt.tokens())
         self.settings.setValue("mode", self.mode.currentData())
+        if getattr(self, "kernels_view", None) is not None:
+            save_kernels(self.kernels_view, self.settings)
 
     def restore_state(self) -> bool:
         """Restore the last layout; False on a first launch."""

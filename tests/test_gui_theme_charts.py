@@ -1,0 +1,62 @@
+"""The Compare charts after a theme switch (issue 25, item 11): a failed bar's label takes the
+new scheme's box, and the legend never covers a curve."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+import pytest
+from gui_driver import click_actions, click_run, make_window, set_panes
+from PySide6.QtCore import QPointF
+
+
+@pytest.fixture
+def window(qapp, loop, tmp_path):
+    win = make_window(loop, tmp_path)
+    yield win
+    win.theme.set_choice("light")  # the app palette is global: leave it as the next test expects
+    win.close()
+    loop.run_until_complete(win.session.close())
+
+
+def theme(qtbot, window, key: str) -> None:
+    menus = window.menus
+    click_actions(qtbot, window, menus.view_menu.menuAction(), menus.theme_menu.menuAction(),
+                  menus.theme_actions[key])  # fmt: skip
+    assert menus.theme_actions[key].isChecked()
+
+
+def failure_labels(plot: pg.PlotWidget) -> list[pg.TextItem]:
+    return [i for i in plot.getPlotItem().items if isinstance(i, pg.TextItem)]
+
+
+def test_after_dark_then_light_a_failed_bar_label_sits_on_a_light_box(window, qtbot, loop) -> None:
+    set_panes(window, ["sim-70b-gqa+500", "sim-70b-mla"])
+    click_run(window, qtbot, loop)
+    theme(qtbot, window, "dark")
+    theme(qtbot, window, "light")
+    for plot in (window.plots.ttft_plot, window.plots.decode_plot):
+        labels = failure_labels(plot)
+        assert len(labels) == 1 and labels[0].textItem.toPlainText().startswith("failed:")
+        assert labels[0].fill.color().lightness() > 200  # was the dark scheme's box
+        assert labels[0].color.lightness() < 160  # its red text reads on it
+
+
+def test_in_dark_the_legend_covers_no_point_of_any_curve(window, qtbot, loop) -> None:
+    theme(qtbot, window, "dark")
+    # a long prompt and a short model beside one that prefills long: the fast curve reaches the
+    # top early, along the chart's top left
+    set_panes(window, ["sim-deepseek-v3", "sim-70b-mha"])
+    window.prompt.set_tokens(32768)
+    window.prompt.max_tokens.setValue(256)
+    click_run(window, qtbot, loop)
+    plot = window.plots.tokens_plot
+    legend = plot.getPlotItem().legend
+    box = legend.mapRectToScene(legend.boundingRect())
+    view = plot.getPlotItem().vb
+    for curve in window.plots._curves:
+        xs, ys = curve.getData()
+        hidden = [
+            (x, y) for x, y in zip(xs, ys, strict=True)
+            if box.contains(view.mapViewToScene(QPointF(x, y)))
+        ]  # fmt: skip
+        assert not hidden, f"{curve.name()}: {len(hidden)} points under the legend"

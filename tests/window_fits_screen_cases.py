@@ -1,0 +1,94 @@
+"""Run by test_window_fits_screen.py on an offscreen screen of 1024x768 (Qt's offscreen
+platform is 800x600 in the rest of the suite): the window at 1024x700 stays on that screen."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import pytest
+from gui_driver import click_tab, make_window, run_for
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QApplication, QLabel
+
+from workbench.ui.kernels_view import KernelsView
+
+SCREEN = QSize(1024, 768)  # test_window_fits_screen.py makes the screen this size
+
+
+@pytest.fixture
+def window(qapp, loop, tmp_path):
+    assert qapp.primaryScreen().availableGeometry().size() == SCREEN
+    win = make_window(loop, tmp_path)
+    kernels = KernelsView()
+    kernels.use_python(sys.executable)  # the test's Python has torch: a CPU kernel run
+    win.add_kernels_tab(kernels)
+    win.resize(1024, 700)
+    settle()
+    assert win.size() == QSize(1024, 700)
+    yield win
+    loop.run_until_complete(asyncio.wait_for(kernels.aclose(), 15))
+    win.close()
+    loop.run_until_complete(win.session.close())
+
+
+def settle() -> None:
+    """Handle the posted layout requests (a grown hint reaches the window through them)."""
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+def assert_on_screen(win) -> None:
+    room = win.screen().availableGeometry()
+    assert room.contains(win.frameGeometry()), win.frameGeometry()
+    assert win.minimumSize().width() <= room.width(), win.minimumSize()
+    assert win.minimumSize().height() <= room.height(), win.minimumSize()
+
+
+def test_kernels_at_1024x700_the_h200_sweep_and_a_cpu_run_keep_the_window(
+    window, qtbot, loop
+) -> None:
+    kernels = window.kernels_view
+    click_tab(window, qtbot, kernels)
+    qtbot.mouseClick(kernels.csv_row.preset_button, Qt.MouseButton.LeftButton)
+    assert kernels.csv_row.csv is not None and kernels.csv_row.shape.isVisible()
+    settle()
+    assert_on_screen(window)
+    assert window.size() == QSize(1024, 700)  # it raised the minimum width to 1169
+    assert window.minimumSizeHint().width() <= 1024  # nothing in it needs more: none squeezed
+
+    kernels.set_variants(["gqa", "mla"])
+    kernels.set_kv_lens([1024])
+    kernels.set_dtype("fp32")
+    kernels.set_backend("reference")
+    kernels.iters.setValue(2)
+    qtbot.mouseClick(kernels.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: kernels.cancel_button.isEnabled(), timeout=10_000)
+    assert run_for(loop, next(iter(kernels._tasks))) == "finished"
+    assert kernels.table.rowCount() == 2 and kernels.device_label.text()  # CPU's warning
+    settle()
+    assert_on_screen(window)
+    assert window.size() == QSize(1024, 700)  # a CPU run raised it to 1381, the window 1594
+    assert window.minimumSizeHint().width() <= 1024
+
+    # the progress line as a 32-row run shows it, long then short: Cancel stays where it was
+    # (a width that followed the progress text moved it under the pointer between clicks)
+    places = set()
+    for what in ("mha reference bf16 batch 1 kv 65536 q 1", "", "gqa triton bf16 kv 1024"):
+        kernels.run_row.set_progress(3, 32, lambda what=what: what)
+        settle()
+        places.add(kernels.cancel_button.mapTo(window, kernels.cancel_button.rect().topLeft()))
+    assert len(places) == 1, places
+
+
+def test_no_widget_can_push_the_window_past_its_screen(window, qtbot) -> None:
+    wide = QLabel("a line that never wraps " * 40)  # ~6,000 px on one line
+    window.compare.layout().addWidget(wide)
+    settle()
+    assert window.minimumSizeHint().width() > SCREEN.width()  # it needs more than there is
+    assert_on_screen(window)
+    frame = window.frameGeometry().width() - window.width()
+    assert window.minimumSize().width() == SCREEN.width() - frame  # as wide as the screen allows
+    wide.deleteLater()
+    settle()
+    assert window.minimumSize().width() <= 1024  # the minimum follows the contents down
