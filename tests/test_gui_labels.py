@@ -51,7 +51,7 @@ def test_four_long_model_names_under_the_bars_are_all_drawn_apart(window, qtbot)
 
 
 def test_a_fitted_prompt_length_reads_as_a_whole_count_in_the_pane(window, qtbot) -> None:
-    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    set_panes(window, ["sim-llama-3-70b", "sim-deepseek-v3"])  # 128K windows
     window.prompt.max_tokens.setValue(256)
     window.prompt.slider.setFocus()
     qtbot.keyClick(window.prompt.slider, Qt.Key.Key_End)
