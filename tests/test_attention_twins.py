@@ -1,18 +1,23 @@
 """The claim the gateway guides make (MLA decodes long contexts faster than GQA, and GQA than
 MHA) reproduced with attention as the only difference, measured through HTTP.
 
-The 70B twins share weights and deployment; only attention differs. Decode tok/s is measured
-by the client from token arrival times, not read from the cost model. The provider runs in
-its own process (as a real one does), so the client's work never delays its tokens.
+The 70B twins share weights and deployment; only attention differs. Decode speed is measured
+by the client from token arrival times, not read from the cost model: the median gap between
+tokens. The whole-span rate, (tokens - 1) / span, read GQA 4 % above its cost model here (a
+late first token shortens the span), past the 3 % the twins differ by at 32K; the median gap
+read each twin within 3 % of its model. The provider runs in its own process (as a real one
+does), so the client's work never delays its tokens.
 """
 
 from __future__ import annotations
 
+import statistics
+
 from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
+from workbench.core.metrics import derive
 from workbench.core.results import Target
 from workbench.core.runner import RunFinished, Runner, RunPlan
-from workbench.core.summary import summarize
 from workbench.local.process import ServerProcess
 
 TWINS = ("sim-70b-mha", "sim-70b-gqa", "sim-70b-mla", "sim-70b-gla")
@@ -44,9 +49,12 @@ async def _decode_tps(
     assert final is not None
     failed = [r.error_message for r in final.results if not r.ok]
     assert not failed, failed
-    return {
-        (c.model, c.prompt_tokens_target): c.median("decode_tps") for c in summarize(final.results)
-    }
+    gaps: dict[tuple[str, int], list[float]] = {}
+    for r in final.results:
+        itl = derive(r).itl_p50_ms
+        if itl:
+            gaps.setdefault((r.model, r.prompt_tokens_target or 0), []).append(itl)
+    return {cell: 1000 / statistics.median(ms) for cell, ms in gaps.items()}
 
 
 async def test_twins_order_as_physics_says_at_32k() -> None:
