@@ -6,6 +6,7 @@ in its bytes, loaded by Qt through QT_QPA_PLATFORM_PLUGIN_PATH (Qt itself aborts
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import signal
@@ -22,6 +23,13 @@ from workbench.core.qt_libraries import debian_package, package_for, plugin_path
 HIDDEN = b"libxcb-icccm.so.4"  # the plugin needs it (a fresh Debian box lacked it: issue 25)
 RENAMED = b"libxcb-icczz.so.4"  # same length, so the ELF string table keeps its offsets
 NEEDS_LDD = pytest.mark.hardware("Linux with glibc's ldd")
+
+
+def _qt_folder() -> Path:
+    """PySide6's Qt folder (plugins/, lib/) in the installed wheel."""
+    spec = importlib.util.find_spec("PySide6")
+    assert spec is not None and spec.submodule_search_locations, "PySide6 is not installed"
+    return Path(spec.submodule_search_locations[0]) / "Qt"
 
 
 def _shipped_plugin() -> Path:
@@ -42,7 +50,7 @@ def hidden_library(tmp_path: Path) -> dict[str, str]:
     assert data.count(HIDDEN + b"\0") == 1
     (platforms / shipped.name).write_bytes(data.replace(HIDDEN + b"\0", RENAMED + b"\0"))
     # the plugin finds Qt's own libraries at $ORIGIN/../../lib, as in the wheel
-    (tmp_path / "lib").symlink_to(shipped.parent.parent.parent / "lib")
+    (tmp_path / "lib").symlink_to(_qt_folder() / "lib")
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY")}
     env.update(
         DISPLAY=":97",  # never reached: the plugin fails to load first
