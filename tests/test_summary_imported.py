@@ -85,9 +85,7 @@ def test_the_summary_of_an_imported_run_quotes_the_files_median_ttft_and_date(
         assert "TTFT ms as the file reported; decode tok/s, prefill tok/s derived" in source
 
 
-def test_a_vllm_file_without_send_times_is_dated_by_the_file_in_the_summary(
-    env, tmp_path
-) -> None:
+def test_a_vllm_file_without_send_times_is_dated_by_the_file_in_the_summary(env, tmp_path) -> None:
     detailed = json.loads((DATA / "results/vllm_save_detailed.json").read_text())
     for name, document in (
         ("as-saved.json", detailed),
