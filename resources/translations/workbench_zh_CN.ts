@@ -1153,75 +1153,75 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="183"/>
+        <location filename="../../workbench/ui/history_view.py" line="185"/>
         <source>%1, imported from %2</source>
         <translation>%1，导入自 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="145"/>
+        <location filename="../../workbench/ui/history_view.py" line="147"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="148"/>
+        <location filename="../../workbench/ui/history_view.py" line="150"/>
         <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
         <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="106"/>
-        <location filename="../../workbench/ui/history_view.py" line="152"/>
+        <location filename="../../workbench/ui/history_view.py" line="108"/>
+        <location filename="../../workbench/ui/history_view.py" line="154"/>
         <source>Import result files</source>
         <translation>导入结果文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="110"/>
+        <location filename="../../workbench/ui/history_view.py" line="112"/>
         <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
         <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="110"/>
+        <location filename="../../workbench/ui/history_view.py" line="112"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="141"/>
+        <location filename="../../workbench/ui/history_view.py" line="143"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="143"/>
+        <location filename="../../workbench/ui/history_view.py" line="145"/>
         <source>Remove the selected run and its requests from the history, after asking</source>
         <translation>确认后从历史记录中删除所选运行及其请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="218"/>
+        <location filename="../../workbench/ui/history_view.py" line="221"/>
         <source>Delete run</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="219"/>
+        <location filename="../../workbench/ui/history_view.py" line="222"/>
         <source>Delete this run and its %1 request(s) from the history?
 %2</source>
         <translation>从历史记录中删除此运行及其 %1 个请求？
 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="235"/>
+        <location filename="../../workbench/ui/history_view.py" line="238"/>
         <source>Run deleted from the history.</source>
         <translation>已从历史记录中删除该运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="243"/>
+        <location filename="../../workbench/ui/history_view.py" line="246"/>
         <source>No run history is open: nothing can be imported.</source>
         <translation>没有打开运行历史：无法导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="245"/>
+        <location filename="../../workbench/ui/history_view.py" line="248"/>
         <source>Importing %1 file(s)…</source>
         <translation>正在导入 %1 个文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="284"/>
+        <location filename="../../workbench/ui/history_view.py" line="287"/>
         <source>Imported %1 run(s), %2 already in the history.</source>
         <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
     </message>
@@ -1271,32 +1271,37 @@
         <translation>校准 / 预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="135"/>
+        <location filename="../../workbench/ui/history_view.py" line="56"/>
+        <source>file&apos;s TTFT median ms</source>
+        <translation>文件的 TTFT 中位数 ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="137"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="137"/>
+        <location filename="../../workbench/ui/history_view.py" line="139"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="138"/>
+        <location filename="../../workbench/ui/history_view.py" line="140"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="140"/>
+        <location filename="../../workbench/ui/history_view.py" line="142"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="139"/>
+        <location filename="../../workbench/ui/history_view.py" line="141"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="170"/>
+        <location filename="../../workbench/ui/history_view.py" line="172"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
@@ -1793,97 +1798,97 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="343"/>
+        <location filename="../../workbench/ui/main_window.py" line="344"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="527"/>
+        <location filename="../../workbench/ui/main_window.py" line="530"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="529"/>
+        <location filename="../../workbench/ui/main_window.py" line="532"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="530"/>
+        <location filename="../../workbench/ui/main_window.py" line="533"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="531"/>
+        <location filename="../../workbench/ui/main_window.py" line="534"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="532"/>
+        <location filename="../../workbench/ui/main_window.py" line="535"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="533"/>
+        <location filename="../../workbench/ui/main_window.py" line="536"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="548"/>
+        <location filename="../../workbench/ui/main_window.py" line="551"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="242"/>
+        <location filename="../../workbench/ui/main_window.py" line="243"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="253"/>
+        <location filename="../../workbench/ui/main_window.py" line="254"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="323"/>
+        <location filename="../../workbench/ui/main_window.py" line="324"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="361"/>
+        <location filename="../../workbench/ui/main_window.py" line="362"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="402"/>
+        <location filename="../../workbench/ui/main_window.py" line="403"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="451"/>
+        <location filename="../../workbench/ui/main_window.py" line="452"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="453"/>
+        <location filename="../../workbench/ui/main_window.py" line="454"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="455"/>
+        <location filename="../../workbench/ui/main_window.py" line="456"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="489"/>
+        <location filename="../../workbench/ui/main_window.py" line="490"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="493"/>
+        <location filename="../../workbench/ui/main_window.py" line="494"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="521"/>
+        <location filename="../../workbench/ui/main_window.py" line="524"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -1908,12 +1913,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="536"/>
+        <location filename="../../workbench/ui/main_window.py" line="539"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="540"/>
+        <location filename="../../workbench/ui/main_window.py" line="543"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -2924,292 +2929,302 @@
 <context>
     <name>SummaryPage</name>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="367"/>
-        <location filename="../../workbench/ui/summary_page.py" line="434"/>
+        <location filename="../../workbench/ui/summary_page.py" line="373"/>
+        <location filename="../../workbench/ui/summary_page.py" line="440"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="372"/>
-        <location filename="../../workbench/ui/summary_page.py" line="405"/>
+        <location filename="../../workbench/ui/summary_page.py" line="378"/>
+        <location filename="../../workbench/ui/summary_page.py" line="411"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="376"/>
+        <location filename="../../workbench/ui/summary_page.py" line="382"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="377"/>
+        <location filename="../../workbench/ui/summary_page.py" line="383"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="385"/>
+        <location filename="../../workbench/ui/summary_page.py" line="391"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="386"/>
+        <location filename="../../workbench/ui/summary_page.py" line="392"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="403"/>
+        <location filename="../../workbench/ui/summary_page.py" line="409"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="406"/>
+        <location filename="../../workbench/ui/summary_page.py" line="412"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="435"/>
+        <location filename="../../workbench/ui/summary_page.py" line="441"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="436"/>
+        <location filename="../../workbench/ui/summary_page.py" line="442"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="437"/>
+        <location filename="../../workbench/ui/summary_page.py" line="443"/>
         <source>ok / failed / stopped</source>
         <translation>成功 / 失败 / 停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="438"/>
+        <location filename="../../workbench/ui/summary_page.py" line="444"/>
         <source>TTFT ms</source>
         <translation>首 Token ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="439"/>
+        <location filename="../../workbench/ui/summary_page.py" line="445"/>
         <source>decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="440"/>
+        <location filename="../../workbench/ui/summary_page.py" line="446"/>
         <source>prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="112"/>
+        <location filename="../../workbench/ui/summary_page.py" line="113"/>
         <source>decodes %1× faster than</source>
         <translation>解码快 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="101"/>
+        <location filename="../../workbench/ui/summary_page.py" line="102"/>
         <source>%1 and concurrency %2</source>
         <translation>%1（并发 %2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="116"/>
+        <location filename="../../workbench/ui/summary_page.py" line="117"/>
         <source>decodes %1× slower than</source>
         <translation>解码慢 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="122"/>
+        <location filename="../../workbench/ui/summary_page.py" line="123"/>
         <source>costs %1 % less</source>
         <translation>成本低 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="124"/>
+        <location filename="../../workbench/ui/summary_page.py" line="125"/>
         <source>costs %1 % more</source>
         <translation>成本高 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="129"/>
+        <location filename="../../workbench/ui/summary_page.py" line="130"/>
         <source>about the same time to first token</source>
         <translation>首 Token 延迟大致相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="132"/>
+        <location filename="../../workbench/ui/summary_page.py" line="133"/>
         <source>first token %1× %2</source>
         <translation>首 Token %2 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="136"/>
+        <location filename="../../workbench/ui/summary_page.py" line="137"/>
         <source>sooner</source>
         <translation>快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="138"/>
+        <location filename="../../workbench/ui/summary_page.py" line="139"/>
         <source>later</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="142"/>
+        <location filename="../../workbench/ui/summary_page.py" line="143"/>
         <source>At %1 the %2 model &lt;b&gt;%3&lt;/b&gt; %4 the %5 model &lt;b&gt;%6&lt;/b&gt;</source>
         <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="153"/>
+        <location filename="../../workbench/ui/summary_page.py" line="154"/>
         <source>Only %1 request(s) each: too few to decide on; run with repeats.</source>
         <translation>每个模型仅 %1 个请求：不足以据此决定，请设置重复次数再运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="162"/>
+        <location filename="../../workbench/ui/summary_page.py" line="163"/>
         <source>At %1 the first token came soonest from &lt;b&gt;%2&lt;/b&gt;</source>
         <translation>在 %1 时，&lt;b&gt;%2&lt;/b&gt; 的首个 token 最早到达</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="167"/>
+        <location filename="../../workbench/ui/summary_page.py" line="168"/>
         <source>; &lt;b&gt;%1&lt;/b&gt; decoded fastest</source>
         <translation>；&lt;b&gt;%1&lt;/b&gt; 解码最快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="171"/>
+        <location filename="../../workbench/ui/summary_page.py" line="172"/>
         <source>; %1 could not run (why: below)</source>
         <translation>；%1 无法运行（原因见下）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="182"/>
+        <location filename="../../workbench/ui/summary_page.py" line="183"/>
         <source>&lt;b&gt;%1&lt;/b&gt; could not run at %2: %3</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时无法运行：%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="188"/>
+        <location filename="../../workbench/ui/summary_page.py" line="189"/>
         <source>&lt;b&gt;%1&lt;/b&gt; failed at %2: %3 of %4 requests (%5).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时失败：%4 个请求中 %3 个失败（%5）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="201"/>
+        <location filename="../../workbench/ui/summary_page.py" line="202"/>
         <source>&lt;b&gt;%1&lt;/b&gt; was stopped by the user at %2: %3 of %4 requests.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时被用户停止：%4 个请求中 %3 个已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="240"/>
+        <location filename="../../workbench/ui/summary_page.py" line="246"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="241"/>
+        <location filename="../../workbench/ui/summary_page.py" line="247"/>
         <source>no measured requests</source>
         <translation>没有测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="243"/>
+        <location filename="../../workbench/ui/summary_page.py" line="249"/>
         <source>Prompt-length sweep: %1</source>
         <translation>提示长度扫描：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="244"/>
+        <location filename="../../workbench/ui/summary_page.py" line="250"/>
         <source>Model comparison: %1</source>
         <translation>模型对比：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="253"/>
+        <location filename="../../workbench/ui/summary_page.py" line="259"/>
         <source> (servers counted a median of %1)</source>
         <translation>（服务器统计的中位数为 %1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="257"/>
+        <location filename="../../workbench/ui/summary_page.py" line="263"/>
         <source>%1 · prompt length %2 tokens%3</source>
         <translation>%1 · 提示长度 %2 tokens%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="261"/>
+        <location filename="../../workbench/ui/summary_page.py" line="267"/>
         <source>Endpoint: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="263"/>
+        <location filename="../../workbench/ui/summary_page.py" line="269"/>
         <source>Endpoints: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="264"/>
+        <location filename="../../workbench/ui/summary_page.py" line="270"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, measured with Attention Workbench.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="274"/>
+        <location filename="../../workbench/ui/summary_page.py" line="280"/>
         <source>Concurrency %1: medians over up to %2 request(s) per model, length and concurrency; the charts show concurrency %3. Decode tok/s excludes the time to first token. Run %4, measured with Attention Workbench.</source>
         <translation>并发 %1：每个模型、长度和并发各取至多 %2 个请求的中位数；图表显示并发 %3。解码 tok/s 不含首 token 时间。运行 %4，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="316"/>
+        <location filename="../../workbench/ui/summary_page.py" line="322"/>
         <source>Conclusion</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="365"/>
+        <location filename="../../workbench/ui/summary_page.py" line="371"/>
         <source>prompt length (tokens, log scale)</source>
         <translation>提示长度（tokens，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="370"/>
+        <location filename="../../workbench/ui/summary_page.py" line="376"/>
         <source>%1, at concurrency %2</source>
         <translation>%1（并发 %2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="441"/>
+        <location filename="../../workbench/ui/summary_page.py" line="447"/>
         <source>$ / request</source>
         <translation>$ / 请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="449"/>
+        <location filename="../../workbench/ui/summary_page.py" line="455"/>
         <source>concurrency</source>
         <translation>并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="491"/>
+        <location filename="../../workbench/ui/summary_page.py" line="497"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="565"/>
+        <location filename="../../workbench/ui/summary_page.py" line="571"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="312"/>
+        <location filename="../../workbench/ui/summary_page.py" line="318"/>
         <source>Run a comparison of at least two models to see a conclusion.</source>
         <translation>至少对比两个模型后才能得出结论。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_sources.py" line="24"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; at %2, imported from %3: %4 as the file reported; %5 derived.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2，导入自 %3：%4 为文件所报告的数值；%5 为推算值。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_sources.py" line="28"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; at %2, imported from %3: every figure derived from its requests (the file&apos;s own cover several rows).</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2，导入自 %3：所有数值均由其请求推算（文件自身的数值涵盖多行）。</translation>
     </message>
 </context>
 <context>
     <name>SummaryView</name>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="147"/>
+        <location filename="../../workbench/ui/summary_view.py" line="148"/>
         <source>Refresh from the latest results</source>
         <translation>按最新结果刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="148"/>
+        <location filename="../../workbench/ui/summary_view.py" line="149"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="149"/>
+        <location filename="../../workbench/ui/summary_view.py" line="150"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="150"/>
+        <location filename="../../workbench/ui/summary_view.py" line="151"/>
         <source>Run a comparison or a sweep: its summary appears here.</source>
         <translation>运行一次对比或扫描：摘要会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="151"/>
+        <location filename="../../workbench/ui/summary_view.py" line="152"/>
         <source>Paper</source>
         <translation>纸张</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="160"/>
+        <location filename="../../workbench/ui/summary_view.py" line="161"/>
         <source>%1 (imported from %2): TTFT median %3 ms, mean %4 ms; decode median %5 tok/s</source>
         <translation>%1（从 %2 导入）：TTFT 中位数 %3 ms，平均 %4 ms；解码中位数 %5 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="168"/>
+        <location filename="../../workbench/ui/summary_view.py" line="169"/>
         <source>Imported results, the files&apos; own aggregates (no per-request rows):</source>
         <translation>导入的结果，文件自身的汇总（没有逐请求的行）：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="221"/>
+        <location filename="../../workbench/ui/summary_view.py" line="223"/>
         <source>Export summary</source>
         <translation>导出摘要</translation>
     </message>

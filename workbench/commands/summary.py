@@ -14,6 +14,7 @@ from pathlib import Path
 
 from workbench.commands.common import fail
 from workbench.core.run_history import RunStore, StoreError, default_db_path
+from workbench.core.summary_files import run_facts
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             info = store.run(run_id)
             results = store.results(run_id)
+            facts = run_facts(store, [run_id])  # an imported file's own figures and date
     except StoreError as exc:
         fail(str(exc))
         return 2
@@ -85,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         order = [str(t.get("model")) for t in info.config.get("targets", ()) if isinstance(t, dict)]
-        pages = write_summary(results, info.kind, path, args.paper, args.baseline, order)
+        pages = write_summary(
+            results, info.kind, path, args.paper, args.baseline, order, runs=facts
+        )
     except (OSError, ValueError) as exc:
         fail(f"{exc}: choose a writable path ending in .pdf or .png")
         return 2

@@ -11,6 +11,7 @@ from workbench.core.metrics import Aggregate, aggregate, derive, token_count
 from workbench.core.results import RequestResult
 from workbench.core.secrets import redact_and_cut
 from workbench.core.slo import Goodput, GoodputTally
+from workbench.core.summary_files import RunFacts, with_file_figures
 
 FIGURES = (
     "ttft_ms",
@@ -41,6 +42,8 @@ class CellSummary:
     concurrency: int = 1  # requests in flight when these were measured
     goodput: Goodput | None = None  # against the run's --slo; None without one
     open_loop: bool = False  # its requests came on a schedule (--rate)
+    reported_by: str | None = None  # the tool whose file these rows were imported from
+    reported: tuple[str, ...] = ()  # the figures that file stated (summary_files); the rest derived
 
     def median(self, figure: str) -> float | None:
         return self.figures[figure].median
@@ -212,12 +215,15 @@ def build_report(
     kind: str = "",
     order: Sequence[str] = (),
     cells: Sequence[CellSummary] | None = None,
+    runs: Sequence[RunFacts] = (),
 ) -> SummaryReport:
     """The page's facts from a run's requests (warm-up and calibration requests left out).
 
     Models come in `order` (the panes', or the plan's targets), then as they first appear, and
     every chart, table and sentence keeps that one order. `cells`: `summarize(results)` when
-    the caller made it already (the window does, in slices, for a large run)."""
+    the caller made it already (the window does, in slices, for a large run). `runs`: the
+    history's facts of the rows' runs: an imported run's figures as its file stated them, and
+    the run's date where its rows have no send time."""
     measured = [r for r in results if not r.warmup]
     present = dict.fromkeys(shown_model(r) for r in measured)
     models = tuple(m for m in dict.fromkeys(order) if m in present)
@@ -231,13 +237,19 @@ def build_report(
     for r in measured:
         key = (r.provider, shown_model(r), r.prompt_tokens_target or 0, r.concurrency)
         by_cell.setdefault(key, []).append(r)
-    rows = tuple(
-        ModelRow(c, _reason(by_cell[(c.provider, c.model, c.prompt_tokens_target, c.concurrency)]))
-        for c in ordered
-    )
+    keys = [(c.provider, c.model, c.prompt_tokens_target, c.concurrency) for c in ordered]
+    if runs:
+        ordered = with_file_figures(ordered, [{r.run_id for r in by_cell[k]} for k in keys], runs)
+    rows = tuple(ModelRow(c, _reason(by_cell[k])) for c, k in zip(ordered, keys, strict=True))
     pairs = dict.fromkeys((r.provider, r.base_url) for r in measured)  # a URL parsed once
     endpoints = tuple(dict.fromkeys(f"{provider} ({_host(url)})" for provider, url in pairs))
-    started = [r.started_at for r in measured if r.started_at]
+    # an imported run's date is its file's (as the history lists it), else its first send
+    shown_runs = {r.run_id for r in measured}
+    dated = {f.run_id: f.created_at for f in runs if f.run_id in shown_runs and f.created_at}
+    filed = {f.run_id for f in runs if f.tool and f.run_id in dated}
+    started = [r.started_at for r in measured if r.started_at and r.run_id not in filed]
+    started += [dated[i] for i in filed]
+    started = started or list(dated.values())
     counted = (token_count(r.prompt_tokens) for r in measured if r.ok)
     prompt = aggregate(float(n) for n in counted if n)
     return SummaryReport(

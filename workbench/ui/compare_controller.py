@@ -25,6 +25,7 @@ from workbench.core.progress_estimate import ProgressEstimate
 from workbench.core.prompts import PromptBuilder
 from workbench.core.providers import Protocol, Provider
 from workbench.core.replay import replay_events
+from workbench.core.reported_figures import reported
 from workbench.core.results import RequestResult, Target
 from workbench.core.run_events import (
     Progress,
@@ -68,6 +69,7 @@ class HistoryRow:
     created_at: float = 0.0
     imported_from: str | None = None  # the tool whose result file the run was imported from
     stopped: int = 0  # of `requests`, stopped by the user: not failures
+    file_ttft_ms: float | None = None  # an imported run's median TTFT, as its file states it
 
 
 def _imported_from(config: dict[str, object]) -> str | None:
@@ -202,9 +204,14 @@ class CompareController(QObject):
                     run.run_id, when, run.kind, run.status, run.requests, run.errors,
                     [str(t.get("model", "?")) for t in targets], lengths, run.calibration,
                     run.warmup, run.created_at, _imported_from(run.config), run.stopped,
+                    self._file_ttft(run.run_id) if _imported_from(run.config) else None,
                 )
             )  # fmt: skip
         return rows
+
+    def _file_ttft(self, run_id: str) -> float | None:
+        stored = self.store.aggregates(run_id) if self.store is not None else {}
+        return reported(stored)[0].get("median_ttft_ms")
 
     def load_run(self, run_id: str, skip: int = 0) -> list[RequestResult]:
         """A run's rows as the history holds them; `skip`: leave out the first that many."""

@@ -52,6 +52,8 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("HistoryView", "failed"),
     QT_TRANSLATE_NOOP("HistoryView", "stopped"),
     QT_TRANSLATE_NOOP("HistoryView", "calibration / warm-up"),
+    # an imported run's median TTFT as its file states it (the Summary quotes the same)
+    QT_TRANSLATE_NOOP("HistoryView", "file's TTFT median ms"),
 )
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole
 PAINT_FIRST_S = 0.03
@@ -164,7 +166,7 @@ class HistoryView(Retranslating, QWidget):
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
                     )
-                if column == len(COLUMNS) - 1:
+                if COLUMNS[column] == "calibration / warm-up":
                     item.setToolTip(
                         self.tr(
                             "Requests that measured each model's tokenizer or warmed it up: sent "
@@ -190,6 +192,7 @@ class HistoryView(Retranslating, QWidget):
             str(run.errors),
             str(run.stopped),
             f"{run.calibration} / {run.warmup}",
+            "" if run.file_ttft_ms is None else f"{run.file_ttft_ms:,.0f}",
         ]
 
     def selected_run(self) -> str | None:

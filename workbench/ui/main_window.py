@@ -21,6 +21,7 @@ from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_serv
 from workbench.core.results import RequestResult
 from workbench.core.run_events import RunFinished
 from workbench.core.run_plan import RunPlan
+from workbench.core.summary_files import run_facts
 from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import pane_colors
 from workbench.ui.compare_controller import CompareController
@@ -513,7 +514,9 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         self._summary_stale = False
         # as the summary names them: one model through two protocols is two entries, in pane order
         order = [pane_title(p.target) for p in self.session.panes if p.target]
-        self.summary_view.summarize(self.results, self.run_kind, order, order[0] if order else None)
+        rows, store = self.results, self.session.store  # with imported files' figures and dates
+        runs = run_facts(store, {r.run_id for r in rows}) if store is not None else []
+        self.summary_view.summarize(rows, self.run_kind, order, order[0] if order else None, runs)
 
     def _on_local_ready(self, url: str) -> None:
         self._local_url = url

@@ -9,6 +9,7 @@ from PySide6.QtGui import QGuiApplication
 
 from workbench.core.results import RequestResult
 from workbench.core.summary import build_report
+from workbench.core.summary_files import RunFacts
 from workbench.ui.summary_page import SummaryDocument, render_pdf, render_png
 from workbench.ui.translators import install_translators
 
@@ -21,6 +22,7 @@ def write_summary(
     baseline: str | None = None,
     order: Sequence[str] = (),
     language: str | None = None,
+    runs: Sequence[RunFacts] = (),
 ) -> int:
     """Write the run's summary as PDF or PNG (by suffix); returns the page count."""
     render = {".pdf": render_pdf, ".png": render_png}.get(path.suffix.lower())
@@ -29,6 +31,6 @@ def write_summary(
     app = QGuiApplication.instance() or QGuiApplication(["workbench"])
     install_translators(app, language)
     path.parent.mkdir(parents=True, exist_ok=True)
-    report = build_report(results, kind=kind, order=order)
+    report = build_report(results, kind=kind, order=order, runs=runs)
     document = SummaryDocument(report, baseline or (report.models[0] if report.models else None))
     return render(document, str(path), paper)

@@ -37,6 +37,7 @@ from workbench.ui.summary_charts import (
     draw_lines,
     font,
 )
+from workbench.ui.summary_sources import source_sentence
 
 PAGE_WIDTH = 1000.0
 MARGIN = 48.0
@@ -228,6 +229,11 @@ class SummaryDocument:
         self.conclusions += [sentence(c, several) for c in conclude(cells, baseline)]
         self.conclusions += [failure_sentence(r, several) for r in report.rows if r.cell.errors]
         self.conclusions += [stopped_sentence(r, several) for r in report.rows if r.cell.stopped]
+        self.conclusions += [  # an imported row's figures: the file's, or derived
+            source_sentence(r, where(r.cell.prompt_tokens_target, r.cell.concurrency, several))
+            for r in report.rows
+            if r.cell.reported_by
+        ]
         self._pages: dict[str, list[list[tuple[Block, float]]]] = {}
 
     def _named(self, model: str) -> tuple[str, str]:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from workbench.core.imported_figures import ImportedFigures
 from workbench.core.results import RequestResult
 from workbench.core.summary import SummaryReport, build_report
+from workbench.core.summary_files import RunFacts
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.sliced import Latest, Steps, summarize_in_steps
 from workbench.ui.summary_page import (
@@ -175,6 +176,7 @@ class SummaryView(Retranslating, QWidget):
         kind: str,
         order: Sequence[str],
         baseline: str | None = None,
+        runs: Sequence[RunFacts] = (),
     ) -> None:
         """The page of these rows: built at once when they are few, else summarised in slices
         between the window's events (20,000 imported rows took a third of a second), and
@@ -183,7 +185,7 @@ class SummaryView(Retranslating, QWidget):
 
         def report() -> Steps[SummaryReport]:
             cells = yield from summarize_in_steps(rows)
-            return build_report(rows, kind=kind, order=order, cells=cells)
+            return build_report(rows, kind=kind, order=order, cells=cells, runs=runs)
 
         self.building.run(report, len(rows), lambda built: self.set_report(built, baseline))
 
