@@ -226,3 +226,24 @@ def test_the_socket_lost_when_fds_run_out_is_re_created_and_reported(tmp_path) -
         for sock in held:
             sock.close()
         stop(first)
+
+
+def test_a_deleted_socket_file_is_listened_on_again_and_said(qtbot, tmp_path, monkeypatch) -> None:
+    from PySide6.QtWidgets import QStatusBar
+
+    from workbench.ui.single_instance import ask_running_instance, claim
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    name = "attention-workbench-test-deleted"
+    guard = claim(name)
+    assert guard is not None
+    status = QStatusBar()
+    qtbot.addWidget(status)
+    guard.lost.connect(status.showMessage)
+    Path(guard.server.fullServerName()).unlink()  # a tmp cleaner, or a user, removed it
+    qtbot.waitUntil(lambda: "file descriptors" in status.currentMessage(), timeout=5000)
+    qtbot.waitUntil(lambda: Path(guard.server.fullServerName()).exists(), timeout=5000)
+    with qtbot.waitSignal(guard.activate_requested, timeout=5000):
+        assert ask_running_instance(name)
+    guard.server.close()
+    guard.setParent(status)  # goes with the status bar, before the application

@@ -1372,7 +1372,7 @@
 <context>
     <name>InstanceGuard</name>
     <message>
-        <location filename="../../workbench/ui/single_instance.py" line="97"/>
+        <location filename="../../workbench/ui/single_instance.py" line="98"/>
         <source>Out of file descriptors: the single-instance socket was lost and is being re-created (see the log; raise `ulimit -n`).</source>
         <translation>文件描述符已用尽：单实例套接字丢失，正在重新创建（详见日志；请调高 `ulimit -n`）。</translation>
     </message>

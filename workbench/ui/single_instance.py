@@ -19,6 +19,7 @@ import hashlib
 import logging
 import os
 
+import shiboken6
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
@@ -106,18 +107,17 @@ class InstanceGuard(QObject):
     def _on_connection(self) -> None:
         while (socket := self.server.nextPendingConnection()) is not None:
             socket.readyRead.connect(lambda s=socket: self._read(s))
-            socket.disconnected.connect(lambda s=socket: self._forget(s))
-            QTimer.singleShot(IDLE_MS, socket, socket.abort)
+            socket.disconnected.connect(socket.deleteLater)
+            idle = QTimer(socket)  # dies with the socket, so it never fires on a deleted one
+            idle.setSingleShot(True)
+            idle.timeout.connect(lambda s=socket: s.abort())
+            idle.start(IDLE_MS)
+            self.connections = [c for c in self.connections if shiboken6.isValid(c)]
             self.connections.append(socket)
             if len(self.connections) > MAX_CONNECTIONS:
                 self.connections.pop(0).abort()
             if socket.bytesAvailable():
                 self._read(socket)
-
-    def _forget(self, socket: QLocalSocket) -> None:
-        if socket in self.connections:
-            self.connections.remove(socket)
-        socket.deleteLater()
 
     def _read(self, socket: QLocalSocket) -> None:
         if bytes(socket.readAll().data()).startswith(ACTIVATE.strip()):
