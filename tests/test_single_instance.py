@@ -241,7 +241,7 @@ def test_a_deleted_socket_file_is_listened_on_again_and_said(qtbot, tmp_path, mo
     qtbot.addWidget(status)
     guard.lost.connect(status.showMessage)
     Path(guard.server.fullServerName()).unlink()  # a tmp cleaner, or a user, removed it
-    qtbot.waitUntil(lambda: "file descriptors" in status.currentMessage(), timeout=5000)
+    qtbot.waitUntil(lambda: "socket file was deleted" in status.currentMessage(), timeout=5000)
     qtbot.waitUntil(lambda: Path(guard.server.fullServerName()).exists(), timeout=5000)
     with qtbot.waitSignal(guard.activate_requested, timeout=5000):
         assert ask_running_instance(name)

@@ -87,10 +87,11 @@ class InstanceGuard(QObject):
             return
         if not self._down:
             self._down = True
+            closed_by_qt = not self.server.isListening()  # accept() failed: out of fds
             log.error(
                 "single-instance socket lost (%s; %s): until it is back a second launch opens "
                 "a second window; close idle connections or raise `ulimit -n`",
-                self.server.errorString() or "its socket file is gone",
+                self.server.errorString() if closed_by_qt else "its socket file was deleted",
                 fd_limit.pressure(),
             )
             self.lost.emit(
@@ -98,6 +99,8 @@ class InstanceGuard(QObject):
                     "Out of file descriptors: the single-instance socket was lost and is being "
                     "re-created (see the log; raise `ulimit -n`)."
                 )
+                if closed_by_qt
+                else self.tr("The single-instance socket file was deleted; it is being re-created.")
             )
         self.server.close()
         if self.server.listen(self.name):
