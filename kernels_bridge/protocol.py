@@ -25,6 +25,8 @@ PROTOCOL_VERSION = 1
 # The TCP worker's shared token: from this environment variable or a file, never from argv,
 # where every user of the machine can read it (`ps`).
 TOKEN_ENV = "WORKBENCH_KERNEL_TOKEN"
+MIN_TOKEN_BYTES = 16  # shorter shared secrets are guessable; the worker refuses to start with one
+TOKEN_RECIPE = "python -c 'import secrets; print(secrets.token_urlsafe(24))'"
 
 
 class ProtocolError(ValueError):
@@ -253,6 +255,11 @@ def read_token_file(path: str) -> str:
         raise ValueError(f"cannot read the token file {path}: {exc}") from None
     if not token:
         raise ValueError(f"the token file {path} is empty; write the shared token into it")
+    if len(token.encode()) < MIN_TOKEN_BYTES:
+        raise ValueError(
+            f"the token in {path} is {len(token.encode())} bytes, under the {MIN_TOKEN_BYTES} a "
+            f"shared token needs; write a longer one: umask 077; {TOKEN_RECIPE} > {path}"
+        )
     if mode & 0o077:
         print(
             f"warning: the token file {path} is readable by other users; `chmod 600 {path}`",

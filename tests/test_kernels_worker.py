@@ -118,7 +118,7 @@ async def test_tcp_wrong_token_is_refused_right_token_works():
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
-        env=dict(os.environ, PYTHONPATH=str(ROOT), WORKBENCH_KERNEL_TOKEN="s3cret"),
+        env=dict(os.environ, PYTHONPATH=str(ROOT), WORKBENCH_KERNEL_TOKEN="s3cret-of-16-bytes+"),
     )
     try:
         assert proc.stderr is not None
@@ -128,7 +128,7 @@ async def test_tcp_wrong_token_is_refused_right_token_works():
         with pytest.raises(WorkerError, match="refused"):
             await bad.start()
         await bad.shutdown()
-        good = KernelClient(connect=("127.0.0.1", port), token="s3cret")
+        good = KernelClient(connect=("127.0.0.1", port), token="s3cret-of-16-bytes+")
         hello = await good.start()
         assert hello.torch_version
         await good.run(tiny_run("tcp", kv=(16,)))

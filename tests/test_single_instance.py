@@ -6,8 +6,11 @@ instance must not stop the next start.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import resource
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -30,14 +33,23 @@ def gui_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def start_gui(tmp_path: Path, log_name: str) -> tuple[subprocess.Popen, Path]:
+def start_gui(
+    tmp_path: Path, log_name: str, nofile: tuple[int, int] | None = None
+) -> tuple[subprocess.Popen, Path]:
+    """A first instance; `nofile` is its (soft, hard) open-file limit from the start."""
     log = tmp_path / log_name
+
+    def limit() -> None:
+        if nofile is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, nofile)
+
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "workbench", "gui", "--time-scale", "0.05"],
             env=gui_env(tmp_path),
             stdout=out,
             stderr=subprocess.STDOUT,
+            preexec_fn=limit if nofile else None,
         )
     return proc, log
 
@@ -112,3 +124,126 @@ def test_socket_left_by_a_killed_instance_does_not_block_a_start(tmp_path) -> No
         wait_for(fresh_log, "a second launch asked for this window", fresh, timeout=20)
     finally:
         stop(fresh)
+
+
+def limits_of(pid: int) -> tuple[int, int]:
+    """The process's (soft, hard) RLIMIT_NOFILE, as the kernel reports it."""
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            soft, hard = line.split()[3:5]
+            return int(soft), int(hard)
+    raise AssertionError("no open-file limit in /proc")
+
+
+def settled_fd_count(pid: int, timeout: float = START_TIMEOUT) -> int:
+    """The process's open fds once the count held still for 2 s (its start-up is over)."""
+    deadline = time.monotonic() + timeout
+    counts: list[int] = []
+    while time.monotonic() < deadline:
+        counts = [*counts[-9:], len(os.listdir(f"/proc/{pid}/fd"))]
+        if len(counts) == 10 and len(set(counts)) == 1:
+            return counts[0]
+        time.sleep(0.2)
+    raise AssertionError(f"the fd count never settled: {counts}")
+
+
+def hold_connections(path: Path, at_most: int) -> list[socket.socket]:
+    """Up to `at_most` connections that send nothing; stops early once the socket is gone."""
+    held = []
+    for _ in range(at_most):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            sock.connect(str(path))
+        except BlockingIOError:  # the backlog is full: this one waits in it
+            pass
+        except OSError:  # refused or no file: the server is gone
+            sock.close()
+            break
+        held.append(sock)
+    return held
+
+
+def second_launch_finds_the_first(tmp_path: Path, first: subprocess.Popen, log: Path) -> None:
+    second = subprocess.run(
+        [sys.executable, "-m", "workbench", "gui"],
+        env=gui_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=START_TIMEOUT,
+    )
+    assert second.returncode == 0 and "already running" in second.stdout, second.stderr[-2000:]
+    wait_for(log, "a second launch asked for this window", first, timeout=20)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and prlimit")
+def test_a_low_soft_fd_limit_is_raised_and_idle_connections_do_not_lose_the_socket(
+    tmp_path,
+) -> None:
+    # the issue's case: `prlimit --nofile=256` and 300 connections that never speak
+    first, log = start_gui(tmp_path, "first.log", nofile=(256, 4096))
+    held: list[socket.socket] = []
+    try:
+        wait_for(log, SHOWN, first)
+        assert limits_of(first.pid) == (4096, 4096)  # raised to the hard limit at start
+        settled_fd_count(first.pid)  # start-up is over: the app is idle, as a user leaves it
+        (path,) = socket_files(tmp_path)
+        held = hold_connections(path, 300)
+        assert len(held) == 300
+        settled_fd_count(first.pid)  # it has taken them all in
+        second_launch_finds_the_first(tmp_path, first, log)
+    finally:
+        for sock in held:
+            sock.close()
+        stop(first)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and prlimit")
+def test_the_socket_lost_when_fds_run_out_is_re_created_and_reported(tmp_path) -> None:
+    first, log = start_gui(tmp_path, "first.log")
+    held: list[socket.socket] = []
+    try:
+        wait_for(log, SHOWN, first)
+        # no fd to spare, soft and hard (the app cannot raise it): the next accept() fails
+        used = settled_fd_count(first.pid)
+        resource.prlimit(first.pid, resource.RLIMIT_NOFILE, (used + 3, used + 3))
+        (path,) = socket_files(tmp_path)
+        held = hold_connections(path, 40)
+        wait_for(log, "single-instance socket lost", first, timeout=20)
+        wait_for(log, "single-instance socket listening again", first, timeout=30)
+        text = log.read_text(errors="replace")
+        assert "file descriptors open" in text and "ulimit -n" in text
+        # the app closed the silent connections, so the fds they held are free again
+        deadline = time.monotonic() + 20
+        for sock in held:
+            sock.setblocking(True)
+            sock.settimeout(max(0.1, deadline - time.monotonic()))
+            with contextlib.suppress(ConnectionError):
+                assert sock.recv(16) == b""
+        second_launch_finds_the_first(tmp_path, first, log)
+        assert first.poll() is None
+    finally:
+        for sock in held:
+            sock.close()
+        stop(first)
+
+
+def test_a_deleted_socket_file_is_listened_on_again_and_said(qtbot, tmp_path, monkeypatch) -> None:
+    from PySide6.QtWidgets import QStatusBar
+
+    from workbench.ui.single_instance import ask_running_instance, claim
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    name = "attention-workbench-test-deleted"
+    guard = claim(name)
+    assert guard is not None
+    status = QStatusBar()
+    qtbot.addWidget(status)
+    guard.lost.connect(status.showMessage)
+    Path(guard.server.fullServerName()).unlink()  # a tmp cleaner, or a user, removed it
+    qtbot.waitUntil(lambda: "socket file was deleted" in status.currentMessage(), timeout=5000)
+    qtbot.waitUntil(lambda: Path(guard.server.fullServerName()).exists(), timeout=5000)
+    with qtbot.waitSignal(guard.activate_requested, timeout=5000):
+        assert ask_running_instance(name)
+    guard.server.close()
+    guard.setParent(status)  # goes with the status bar, before the application

@@ -116,6 +116,8 @@ async def _closed(reader: asyncio.StreamReader, within_s: float = 5) -> bool:
         b'{"type":"auth","v":2,"token":"s3cret-token-for-tests"}',
         b"[" * 50_000,
         b"\xff\xfe not utf-8",
+        b'{"type":"auth","v":1,"token":"\\ud800"}',  # a lone surrogate: was a traceback
+        b'{"type":"auth","v":1,"token":"\xff\xfe"}',  # not UTF-8 inside the string
         b"123",
         b"",
     ],

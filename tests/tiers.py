@@ -54,6 +54,7 @@ INTEGRATION_FILES = frozenset(
         "test_kernel_preset.py",
         "test_measured_timing.py",
         "test_worker_security.py",
+        "test_worker_lockout.py",
         "test_decode_span.py",
         "test_stream_reading.py",
     }

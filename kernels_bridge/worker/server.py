@@ -11,9 +11,11 @@ Over TCP the token comes from $WORKBENCH_KERNEL_TOKEN or `--token-file`, never f
 line (where `ps` shows it to every user). Connections are served concurrently on one asyncio
 loop: each must send its `auth` line within AUTH_DEADLINE_S in all and MAX_AUTH_LINE_BYTES, or
 it is refused and closed, so idle or slow connections cannot lock out a real client; after
-auth a line may hold MAX_LINE_BYTES. Every message is checked against its schema
-(protocol.from_json): a malformed one gets an error reply, never a crash. Jobs of concurrent
-sessions run one at a time. A non-loopback `--listen` address prints a loud warning.
+auth a line may hold MAX_LINE_BYTES. Wrong tokens are budgeted per address and silent
+connections displace each other, never a client that sends its token (worker/auth_guard.py).
+Every message is checked against its schema (protocol.from_json): a malformed one gets an
+error reply, never a crash. Jobs of concurrent sessions run one at a time.
+A non-loopback `--listen` address prints a loud warning.
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 
 from kernels_bridge.protocol import (
+    MIN_TOKEN_BYTES,
     TOKEN_ENV,
+    TOKEN_RECIPE,
     Auth,
     Bye,
     Cancel,
@@ -45,6 +49,7 @@ from kernels_bridge.protocol import (
     read_token_file,
     validate_run,
 )
+from kernels_bridge.worker.auth_guard import FailedTokens, wait_text
 
 WORKER_VERSION = "0.1.0"
 _ONE_JOB_AT_A_TIME = threading.Lock()
@@ -203,7 +208,8 @@ def serve_stdio() -> int:
 AUTH_DEADLINE_S = 5.0  # for the whole auth line, not per read
 MAX_AUTH_LINE_BYTES = 64 * 1024  # the first line, read before the client is known
 MAX_LINE_BYTES = 1 << 20  # any later line of an authenticated client
-MAX_PENDING_AUTH = 256  # connections still authenticating; more are closed at once
+MAX_PENDING_AUTH = 256  # connections still authenticating; a new one displaces the oldest
+MAX_REFUSING = 64  # refusals that wait for the peer to read them; beyond, closed at once
 
 
 class _LineTooLong(Exception):
@@ -234,17 +240,28 @@ class _Lines:
             self.buf += piece
 
 
+class _Waiting:
+    """A connection still authenticating."""
+
+    def __init__(self, lines: _Lines, writer: asyncio.StreamWriter) -> None:
+        self.lines = lines
+        self.writer = writer
+        self.displaced = False
+
+
 class TcpWorker:
     """Accepts connections concurrently; each authenticates, then runs a Session in a thread."""
 
     def __init__(self, token: str, once: bool = False) -> None:
-        self.token = token.encode()
+        self.token = _token_bytes(token)
         self.once = once
-        self.pending_auth = 0
+        self.pending: dict[int, _Waiting] = {}  # by id, oldest first
+        self.failed = FailedTokens()
+        self.refusing = 0
         self.done = asyncio.Event()
 
     async def serve(self, host: str, port: int) -> int:
-        server = await asyncio.start_server(self._handle, host, port)
+        server = await asyncio.start_server(self._handle, host, port, backlog=1024)
         actual = server.sockets[0].getsockname()[1]
         print(f"kernels worker listening on {host}:{actual}", file=sys.stderr, flush=True)
         async with server:
@@ -264,25 +281,56 @@ class TcpWorker:
             writer.close()
 
     async def _authenticate(self, lines: _Lines, writer: asyncio.StreamWriter) -> bool:
-        if self.pending_auth >= MAX_PENDING_AUTH:
-            await _refuse(lines, writer, "too many connections are authenticating")
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        if (wait := self.failed.wait_s(address)) > 0:  # refused before the token is read
+            await self._refuse(lines, writer, wait_text(wait))
             return False
-        self.pending_auth += 1
+        if len(self.pending) >= MAX_PENDING_AUTH:
+            self._displace_one()
+        me = _Waiting(lines, writer)
+        self.pending[id(me)] = me
+        offered = True  # a guess at the token, which the address's budget pays for
         try:
             async with asyncio.timeout(AUTH_DEADLINE_S):
                 first = await lines.line(MAX_AUTH_LINE_BYTES)
         except TimeoutError:
-            why = f"no auth message within {AUTH_DEADLINE_S:g} s"
+            why, offered = f"no auth message within {AUTH_DEADLINE_S:g} s", False
         except _LineTooLong:
             why = f"the first line is over {MAX_AUTH_LINE_BYTES} bytes"
         else:
             why = self._check_auth(first)
+            offered = bool(first and first.strip())
         finally:
-            self.pending_auth -= 1
-        if why:
-            await _refuse(lines, writer, why)
+            self.pending.pop(id(me), None)
+        if me.displaced:
             return False
-        return True
+        if not why:
+            self.failed.succeeded(address)
+            return True
+        if offered:
+            self.failed.failed(address)
+        await self._refuse(lines, writer, why)
+        return False
+
+    def _displace_one(self) -> None:
+        """Close the oldest silent connection still authenticating (else the oldest)."""
+        waiting = self.pending.values()
+        victim = next((w for w in waiting if not w.lines.buf), None) or next(iter(waiting))
+        del self.pending[id(victim)]
+        victim.displaced = True
+        why = "displaced by newer connections before sending a token"
+        victim.writer.write(
+            (Error(message=f"refused: {why}", fatal=True).to_json() + "\n").encode()
+        )
+        victim.writer.close()
+
+    async def _refuse(self, lines: _Lines, writer: asyncio.StreamWriter, why: str) -> None:
+        self.refusing += 1
+        try:
+            await _refuse(lines, writer, why, linger=self.refusing <= MAX_REFUSING)
+        finally:
+            self.refusing -= 1
 
     def _check_auth(self, first: bytes | None) -> str:
         """Why the first line does not authenticate; empty when it does."""
@@ -292,7 +340,9 @@ class TcpWorker:
             msg = from_json(first)
         except ProtocolError as exc:
             return f"bad auth message ({exc})"
-        if not isinstance(msg, Auth) or not hmac.compare_digest(msg.token.encode(), self.token):
+        if not isinstance(msg, Auth) or not hmac.compare_digest(
+            _token_bytes(msg.token), self.token
+        ):
             return "wrong or missing token"
         return ""
 
@@ -331,13 +381,22 @@ async def _send(writer: asyncio.StreamWriter, msg: Message) -> None:
     await _write(writer, msg.to_json() + "\n")
 
 
-async def _refuse(lines: _Lines, writer: asyncio.StreamWriter, why: str) -> None:
+def _token_bytes(token: str) -> bytes:
+    """Any str a JSON string can hold, lone surrogates ("\\ud800") included, as bytes."""
+    return token.encode("utf-8", "surrogatepass")
+
+
+async def _refuse(
+    lines: _Lines, writer: asyncio.StreamWriter, why: str, linger: bool = True
+) -> None:
     """Say why, then close gently: a peer still sending would otherwise get a reset that
     can destroy the reply before it is read. What it sends meanwhile is dropped unread (1 s,
-    1 MiB at most)."""
+    1 MiB at most; not at all when too many refusals already linger)."""
     await _send(writer, Error(message=f"refused: {why}", fatal=True))
     if writer.can_write_eof():
         writer.write_eof()
+    if not linger:
+        return
     dropped = 0
     try:
         async with asyncio.timeout(1.0):
@@ -375,6 +434,11 @@ def _token(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
         except ValueError as exc:
             parser.error(str(exc))
     token = os.environ.get(TOKEN_ENV, "").strip()
+    if token and len(_token_bytes(token)) < MIN_TOKEN_BYTES:
+        parser.error(
+            f"${TOKEN_ENV} holds {len(_token_bytes(token))} bytes, under the {MIN_TOKEN_BYTES} a "
+            f"shared token needs; set a longer one: export {TOKEN_ENV}=$({TOKEN_RECIPE})"
+        )
     if not token:
         token = secrets.token_urlsafe(16)
         print(

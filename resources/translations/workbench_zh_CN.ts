@@ -1375,6 +1375,19 @@
     </message>
 </context>
 <context>
+    <name>InstanceGuard</name>
+    <message>
+        <location filename="../../workbench/ui/single_instance.py" line="99"/>
+        <source>Out of file descriptors: the single-instance socket was lost and is being re-created (see the log; raise `ulimit -n`).</source>
+        <translation>文件描述符已用尽：单实例套接字丢失，正在重新创建（详见日志；请调高 `ulimit -n`）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/single_instance.py" line="103"/>
+        <source>The single-instance socket file was deleted; it is being re-created.</source>
+        <translation>单实例套接字文件已被删除，正在重新创建。</translation>
+    </message>
+</context>
+<context>
     <name>KernelCharts</name>
     <message>
         <location filename="../../workbench/ui/kernel_charts.py" line="111"/>

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from workbench.core import app_log
+from workbench.core import app_log, fd_limit
 from workbench.core.provider_files import default_providers_path
 from workbench.core.run_history import RunStore, StoreError
 from workbench.core.secrets import install_log_redaction, resolve_key
@@ -126,6 +126,7 @@ async def run_window(
     window = MainWindow(session, settings(), paint_first=True)
     if guard is not None:
         guard.activate_requested.connect(lambda: bring_forward(window))
+        guard.lost.connect(lambda text: window.statusBar().showMessage(text, 60_000))
     window.reserve_tabs()
     log_file = app_log.current_log_file()
     sink = ErrorSink(window, folder=log_file.parent if log_file else None, log_file=log_file)
@@ -208,6 +209,7 @@ def main(args) -> int:
     app.setOrganizationName("attention-workbench")
     app.setDesktopFileName(APP_ID)  # Wayland's app id, and how desktops find our .desktop file
     app.setWindowIcon(app_icon())
+    fd_limit.raise_soft_limit()  # a bench at concurrency 256 can meet a soft limit of 1024
     guard = None
     if not args.demo_screenshot:  # a scripted screenshot may run beside an open window
         guard = claim()

@@ -5,6 +5,11 @@ folder (two configurations are two apps). A second launch connects, sends one li
 A crashed instance leaves its socket file behind on Unix. Nobody answers on it, and listening
 with UserAccessOption binds in a private folder and renames the socket over the old name, so
 the stale file never blocks a start (tests/test_single_instance.py kills an instance to check).
+
+Qt closes the server for good, and deletes its socket file, when accept() fails (out of file
+descriptors). So the guard checks every CHECK_MS that it still listens and that its file is
+there, listens again when not, and says so in the log and the status line with the fd count;
+connections that send nothing are closed after IDLE_MS, and at most MAX_CONNECTIONS stay open.
 """
 
 from __future__ import annotations
@@ -12,10 +17,13 @@ from __future__ import annotations
 import getpass
 import hashlib
 import logging
+import os
 
-from PySide6.QtCore import QObject, Signal
+import shiboken6
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
+from workbench.core import fd_limit
 from workbench.core.provider_files import default_config_dir
 
 log = logging.getLogger(__name__)
@@ -23,6 +31,9 @@ log = logging.getLogger(__name__)
 ACTIVATE = b"activate\n"
 CONNECT_MS = 500
 WRITE_MS = 1000
+CHECK_MS = 1000  # how often the guard checks that it still listens
+IDLE_MS = 2000  # a later launch writes at once; a connection silent this long is closed
+MAX_CONNECTIONS = 16  # beyond, the oldest is closed
 
 
 def server_name() -> str:
@@ -51,6 +62,7 @@ class InstanceGuard(QObject):
     """Listens for later launches; `activate_requested` fires once per later launch."""
 
     activate_requested = Signal()
+    lost = Signal(str)  # the status line's text when the socket was lost and is not back yet
 
     def __init__(self, name: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -58,14 +70,55 @@ class InstanceGuard(QObject):
         self.server = QLocalServer(self)
         self.server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
         self.server.newConnection.connect(self._on_connection)
+        self.connections: list[QLocalSocket] = []
+        self._down = False  # lost and not listening again yet
+        self._timer = QTimer(self)
+        self._timer.setInterval(CHECK_MS)
+        self._timer.timeout.connect(self.check)
 
     def listen(self) -> bool:
+        self._timer.start()
         return self.server.listen(self.name)
+
+    def check(self) -> None:
+        """Listen again when Qt closed the server or its socket file went away."""
+        path = self.server.fullServerName()
+        if self.server.isListening() and (not path or os.name == "nt" or os.path.exists(path)):
+            return
+        if not self._down:
+            self._down = True
+            closed_by_qt = not self.server.isListening()  # accept() failed: out of fds
+            log.error(
+                "single-instance socket lost (%s; %s): until it is back a second launch opens "
+                "a second window; close idle connections or raise `ulimit -n`",
+                self.server.errorString() if closed_by_qt else "its socket file was deleted",
+                fd_limit.pressure(),
+            )
+            self.lost.emit(
+                self.tr(
+                    "Out of file descriptors: the single-instance socket was lost and is being "
+                    "re-created (see the log; raise `ulimit -n`)."
+                )
+                if closed_by_qt
+                else self.tr("The single-instance socket file was deleted; it is being re-created.")
+            )
+        self.server.close()
+        if self.server.listen(self.name):
+            log.info("single-instance socket listening again")
+            self._down = False
 
     def _on_connection(self) -> None:
         while (socket := self.server.nextPendingConnection()) is not None:
             socket.readyRead.connect(lambda s=socket: self._read(s))
             socket.disconnected.connect(socket.deleteLater)
+            idle = QTimer(socket)  # dies with the socket, so it never fires on a deleted one
+            idle.setSingleShot(True)
+            idle.timeout.connect(lambda s=socket: s.abort())
+            idle.start(IDLE_MS)
+            self.connections = [c for c in self.connections if shiboken6.isValid(c)]
+            self.connections.append(socket)
+            if len(self.connections) > MAX_CONNECTIONS:
+                self.connections.pop(0).abort()
             if socket.bytesAvailable():
                 self._read(socket)
 
@@ -81,6 +134,8 @@ def claim(name: str | None = None) -> InstanceGuard | None:
     if ask_running_instance(name):
         return None
     guard = InstanceGuard(name)
-    if not guard.listen():
-        log.warning("single-instance guard off: %s", guard.server.errorString())
+    if guard.listen():
+        log.info("single-instance guard listening on %s", guard.server.fullServerName())
+    else:  # retried every CHECK_MS
+        log.warning("single-instance guard off for now: %s", guard.server.errorString())
     return guard
