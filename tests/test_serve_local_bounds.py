@@ -168,6 +168,24 @@ def test_a_body_beyond_the_total_gets_503_with_retry_after(tmp_path: Path) -> No
         assert post(srv.port, padded(8 * MIB))[0] == 404  # its bytes were given back
 
 
+def test_a_chunked_body_is_counted_as_it_arrives(tmp_path: Path) -> None:
+    """No Content-Length to reserve up front: the bytes count against the total as they come."""
+    body = padded(20 * MIB)
+    chunks = (body[i : i + MIB] for i in range(0, len(body), MIB))
+    with serve_local(tmp_path, "--max-body-total-mib", "16") as srv:
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=60)
+        try:
+            conn.request("POST", CHAT, body=chunks, encode_chunked=True,
+                         headers={"Content-Type": "application/json"})  # fmt: skip
+            resp = conn.getresponse()
+            status, retry = resp.status, resp.getheader("Retry-After")
+        finally:
+            conn.close()
+        small = post(srv.port, padded(MIB))[0]
+    assert (status, retry) == (503, "1")
+    assert small == 404  # what the refused body had counted was given back
+
+
 def test_parallel_large_bodies_keep_the_server_small(tmp_path: Path) -> None:
     senders, size = 12, 8 * MIB
     body = padded(size)
