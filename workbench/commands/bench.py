@@ -32,7 +32,12 @@ from workbench.commands.bench_output import (
     print_json,
     write_run_json,
 )
-from workbench.commands.bench_workers import add_worker_args, check_cluster, make_runner
+from workbench.commands.bench_workers import (
+    add_worker_args,
+    check_cluster,
+    client_processes,
+    make_runner,
+)
 from workbench.commands.common import (
     LOCAL_PROVIDER,
     Endpoint,
@@ -55,6 +60,7 @@ from workbench.commands.compare_route import (
 from workbench.commands.progress import ProgressDisplay, add_verbosity_args, verbosity
 from workbench.core import loop as event_loop
 from workbench.core.catalog import load_catalog
+from workbench.core.client_load import ClientLoad
 from workbench.core.clients import ClientPool
 from workbench.core.context_fit import nothing_fits, overflows
 from workbench.core.coordinator import ShardedRunner
@@ -315,7 +321,8 @@ async def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         try:
-            outcome = await _drive(runner, plan, writer, args)
+            async with ClientLoad(client_processes(runner)) as load:
+                outcome = await _drive(runner, plan, writer, args)
         except StoreError as exc:  # the history refused the run before anything was sent
             fail(f"{exc}{_NO_STORE_HINT}")
             return EXIT_BAD_INPUT
@@ -326,6 +333,11 @@ async def _run(args: argparse.Namespace) -> int:
         document = run_document(
             outcome.final.run_id if outcome.final else None, plan.to_config(), outcome.rows
         )
+        document["client"] = client = load.figures()
+        if client["saturated"]:
+            print(f"warning: the client itself was saturated ({client['saturated_because']}): "
+                  "its timings are partly its own; use fewer --workers or --concurrency, or a "
+                  "bigger machine", file=sys.stderr)  # fmt: skip
         if outcome.routes is not None:  # --json prints the comparison the table would show
             document = route_document(document, outcome.routes.levels())
         code = _report(outcome, writer, store is not None, document if args.json else None)

@@ -5,10 +5,10 @@ single-process Runner: the same code path as the GUI."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from workbench.commands.common import Endpoint, fail, int_in
+from workbench.core.client_load import usable_cores
 from workbench.core.clients import ClientPool
 from workbench.core.cluster import ClusterError
 from workbench.core.coordinator import ShardedRunner, Workers
@@ -17,7 +17,7 @@ from workbench.core.run_history import RunStore
 from workbench.core.runner import MAX_CONCURRENCY, Runner, RunPlan
 from workbench.core.shards import shard_count, split
 
-DEFAULT_WORKERS = os.cpu_count() or 1
+DEFAULT_WORKERS = usable_cores()
 
 
 def add_worker_args(p: argparse.ArgumentParser) -> None:
@@ -28,7 +28,14 @@ def add_worker_args(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"client processes that share the concurrency, each with its own event loop "
         f"(default: this machine's cores, {DEFAULT_WORKERS}; 1: one process). Never more than "
-        "the concurrency; a route comparison runs in one process",
+        "the concurrency, nor the usable cores unless --allow-oversubscribe; a route "
+        "comparison runs in one process",
+    )
+    p.add_argument(
+        "--allow-oversubscribe",
+        action="store_true",
+        help="run --workers N even when N is more than this machine's usable cores (the "
+        "workers then queue for CPU and their timings are the client's, not the server's)",
     )
     p.add_argument(
         "--cluster",
@@ -63,12 +70,37 @@ def _workers(args: argparse.Namespace, plan: RunPlan) -> Workers | None:
         cluster = RayWorkers(args.cluster, args.workers, shard_count(plan, MAX_CONCURRENCY))
         cluster.connect()
         return cluster
-    count = shard_count(plan, args.workers or DEFAULT_WORKERS)
+    count = shard_count(plan, _within_cores(args.workers, args.allow_oversubscribe))
     if count <= 1:
         return None
     from workbench.core.worker_process import ProcessWorkers
 
     return ProcessWorkers(count)
+
+
+def _within_cores(asked: int | None, allow: bool) -> int:
+    """--workers, capped at the usable cores (with a warning) unless --allow-oversubscribe."""
+    cores = usable_cores()
+    if asked is None:
+        return DEFAULT_WORKERS
+    if asked <= cores or allow:
+        return asked
+    print(
+        f"warning: --workers {asked} is more than the {cores} usable core(s) here; running "
+        f"{cores}. Workers queueing for CPU stamp tokens late, so their figures would be the "
+        "client's, not the server's (--allow-oversubscribe runs them anyway)",
+        file=sys.stderr,
+    )
+    return cores
+
+
+def client_processes(runner: Runner | ShardedRunner) -> int:
+    """The processes measuring on this machine: the workers and this coordinator, or one."""
+    from workbench.core.worker_process import ProcessWorkers
+
+    if isinstance(runner, ShardedRunner) and isinstance(runner.workers, ProcessWorkers):
+        return runner.workers.count + 1
+    return 1
 
 
 def make_runner(

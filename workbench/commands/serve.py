@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import sys
 
 from workbench.commands.common import add_simulation_args, int_in
+from workbench.local.request_body import DEFAULT_TOTAL_BODY_BYTES
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,7 +21,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--host",
         default="127.0.0.1",
-        help="address to listen on (another machine can reach 0.0.0.0; there is no TLS)",
+        help="address to listen on. Any other than loopback (127.0.0.0/8, "
+        "::1, localhost) lets other machines in, over plain HTTP: it needs --api-key-env",
     )
     p.add_argument(
         "--port",
@@ -37,6 +40,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--v1-only",
         action="store_true",
         help="answer only under /v1 (by default the routes also answer without it)",
+    )
+    p.add_argument(
+        "--max-body-total-mib",
+        type=int_in(1, 1 << 20, "--max-body-total-mib"),
+        default=DEFAULT_TOTAL_BODY_BYTES // 1024**2,
+        metavar="MIB",
+        help="request-body MiB read at once across all connections; a request beyond it gets "
+        "503 with Retry-After (one body is at most 256 MiB)",
     )
     add_simulation_args(p)
     p.add_argument(
@@ -61,6 +72,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     return asyncio.run(_serve(args))
+
+
+def is_loopback(host: str) -> bool:
+    """127.0.0.0/8, ::1 or localhost: only this machine can connect."""
+    if host.strip().lower().rstrip(".") == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # another host name, or "" (every interface)
+        return False
 
 
 def _stop_on_stdin_eof(stop: asyncio.Event) -> None:
@@ -88,6 +109,20 @@ async def _serve(args: argparse.Namespace) -> int:
     if args.api_key_env and not api_key:
         fail(f"environment variable {args.api_key_env} is empty or not set")
         return 2
+    if not is_loopback(args.host):
+        print(
+            f"warning: --host {args.host} is not loopback: other machines can reach this server, "
+            "over plain HTTP (no TLS)",
+            file=sys.stderr,
+            flush=True,
+        )
+        if api_key is None:
+            fail(
+                f"serve-local refuses to listen on {args.host} without a key; add "
+                "--api-key-env VAR (a variable holding the key clients must send), "
+                "or use --host 127.0.0.1"
+            )
+            return 2
     if args.kernel_csv is not None:
         try:
             measured = load_kernel_csv(args.kernel_csv)
@@ -124,6 +159,7 @@ async def _serve(args: argparse.Namespace) -> int:
             api_key=api_key,
             allow_no_v1=not args.v1_only,
             settings=settings,
+            max_body_total=args.max_body_total_mib * 1024**2,
             stop_event=stop,
             announce=lambda line: print(line, flush=True),
         )

@@ -37,6 +37,12 @@ from workbench.local.faults import (
     split_model,
     status_fault,
 )
+from workbench.local.request_body import (
+    DEFAULT_TOTAL_BODY_BYTES,
+    MAX_BODY_BYTES,
+    BodyBudget,
+    read_json,
+)
 from workbench.local.textgen import (
     Completion,
     generate,
@@ -89,8 +95,10 @@ class LocalServer:
         catalog: Catalog | None = None,
         stall_seconds: float = 3600.0,
         route_prefixes: tuple[str, ...] | None = None,
+        max_body_total: int = DEFAULT_TOTAL_BODY_BYTES,
     ) -> None:
         self.host = host
+        self.body_budget = BodyBudget(max_body_total)
         self.api_key = api_key
         self.allow_no_v1 = allow_no_v1
         # e.g. ("/api",): the routes live under /api only, like a gateway whose base URL has no
@@ -132,7 +140,7 @@ class LocalServer:
         return list(self._models.values())
 
     async def start(self) -> None:
-        app = web.Application(middlewares=[self._middleware], client_max_size=256 * 1024**2)
+        app = web.Application(middlewares=[self._middleware], client_max_size=MAX_BODY_BYTES)
         for prefix in self._prefixes():
             app.router.add_get(f"{prefix}/models", self._list_models)
             app.router.add_get(f"{prefix}/models/{{model}}", self._get_model)
@@ -268,10 +276,9 @@ class LocalServer:
         problem = wire.check_headers(request.headers)
         if problem is not None:
             return wire.error(problem)
-        try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            return wire.error(invalid("The request body is not valid JSON."))
+        body = await read_json(request, self.body_budget)
+        if isinstance(body, ApiError):
+            return wire.error(body)
         if not isinstance(body, dict):
             return wire.error(invalid("The request body must be a JSON object."))
         name = body.get("model")
@@ -528,6 +535,7 @@ async def serve_forever(
     allow_no_v1: bool = True,
     settings: SimSettings | None = None,
     stall_seconds: float = 3600.0,
+    max_body_total: int = DEFAULT_TOTAL_BODY_BYTES,
     stop_event: asyncio.Event | None = None,
     announce: Callable[[str], None] = print,
 ) -> None:
@@ -549,6 +557,7 @@ async def serve_forever(
             allow_no_v1=allow_no_v1,
             settings=settings,
             stall_seconds=stall_seconds,
+            max_body_total=max_body_total,
         ) as server:
             announce(f"Local provider listening at {server.base_url}")
             for model in server.models:
