@@ -1811,97 +1811,97 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="344"/>
+        <location filename="../../workbench/ui/main_window.py" line="290"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="530"/>
+        <location filename="../../workbench/ui/main_window.py" line="474"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="532"/>
+        <location filename="../../workbench/ui/main_window.py" line="476"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="533"/>
+        <location filename="../../workbench/ui/main_window.py" line="477"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="534"/>
+        <location filename="../../workbench/ui/main_window.py" line="478"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="535"/>
+        <location filename="../../workbench/ui/main_window.py" line="479"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="536"/>
+        <location filename="../../workbench/ui/main_window.py" line="480"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="551"/>
+        <location filename="../../workbench/ui/main_window.py" line="495"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="243"/>
+        <location filename="../../workbench/ui/main_window.py" line="204"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="254"/>
+        <location filename="../../workbench/ui/main_window.py" line="215"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="324"/>
+        <location filename="../../workbench/ui/main_window.py" line="270"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="362"/>
+        <location filename="../../workbench/ui/main_window.py" line="308"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="403"/>
+        <location filename="../../workbench/ui/main_window.py" line="349"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="452"/>
+        <location filename="../../workbench/ui/main_window.py" line="397"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="454"/>
+        <location filename="../../workbench/ui/main_window.py" line="399"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="456"/>
+        <location filename="../../workbench/ui/main_window.py" line="401"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="490"/>
+        <location filename="../../workbench/ui/main_window.py" line="436"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="494"/>
+        <location filename="../../workbench/ui/main_window.py" line="438"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="524"/>
+        <location filename="../../workbench/ui/main_window.py" line="468"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -1926,12 +1926,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="539"/>
+        <location filename="../../workbench/ui/main_window.py" line="483"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="543"/>
+        <location filename="../../workbench/ui/main_window.py" line="487"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -2942,259 +2942,259 @@
 <context>
     <name>SummaryPage</name>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="373"/>
-        <location filename="../../workbench/ui/summary_page.py" line="440"/>
+        <location filename="../../workbench/ui/summary_page.py" line="263"/>
+        <location filename="../../workbench/ui/summary_page.py" line="330"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="378"/>
-        <location filename="../../workbench/ui/summary_page.py" line="411"/>
+        <location filename="../../workbench/ui/summary_page.py" line="268"/>
+        <location filename="../../workbench/ui/summary_page.py" line="301"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="382"/>
+        <location filename="../../workbench/ui/summary_page.py" line="272"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="383"/>
+        <location filename="../../workbench/ui/summary_page.py" line="273"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="391"/>
+        <location filename="../../workbench/ui/summary_page.py" line="281"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="392"/>
+        <location filename="../../workbench/ui/summary_page.py" line="282"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="409"/>
+        <location filename="../../workbench/ui/summary_page.py" line="299"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="412"/>
+        <location filename="../../workbench/ui/summary_page.py" line="302"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="441"/>
+        <location filename="../../workbench/ui/summary_page.py" line="331"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="442"/>
+        <location filename="../../workbench/ui/summary_page.py" line="332"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="443"/>
+        <location filename="../../workbench/ui/summary_page.py" line="333"/>
         <source>ok / failed / stopped</source>
         <translation>成功 / 失败 / 停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="444"/>
+        <location filename="../../workbench/ui/summary_page.py" line="334"/>
         <source>TTFT ms</source>
         <translation>首 Token ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="445"/>
+        <location filename="../../workbench/ui/summary_page.py" line="335"/>
         <source>decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="446"/>
+        <location filename="../../workbench/ui/summary_page.py" line="336"/>
         <source>prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="113"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="64"/>
         <source>decodes %1× faster than</source>
         <translation>解码快 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="102"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="53"/>
         <source>%1 and concurrency %2</source>
         <translation>%1（并发 %2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="117"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="68"/>
         <source>decodes %1× slower than</source>
         <translation>解码慢 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="123"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="74"/>
         <source>costs %1 % less</source>
         <translation>成本低 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="125"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="76"/>
         <source>costs %1 % more</source>
         <translation>成本高 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="130"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="81"/>
         <source>about the same time to first token</source>
         <translation>首 Token 延迟大致相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="133"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="84"/>
         <source>first token %1× %2</source>
         <translation>首 Token %2 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="137"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="88"/>
         <source>sooner</source>
         <translation>快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="139"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="90"/>
         <source>later</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="143"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="94"/>
         <source>At %1 the %2 model &lt;b&gt;%3&lt;/b&gt; %4 the %5 model &lt;b&gt;%6&lt;/b&gt;</source>
         <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="154"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="105"/>
         <source>Only %1 request(s) each: too few to decide on; run with repeats.</source>
         <translation>每个模型仅 %1 个请求：不足以据此决定，请设置重复次数再运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="163"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="114"/>
         <source>At %1 the first token came soonest from &lt;b&gt;%2&lt;/b&gt;</source>
         <translation>在 %1 时，&lt;b&gt;%2&lt;/b&gt; 的首个 token 最早到达</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="168"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="119"/>
         <source>; &lt;b&gt;%1&lt;/b&gt; decoded fastest</source>
         <translation>；&lt;b&gt;%1&lt;/b&gt; 解码最快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="172"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="121"/>
         <source>; %1 could not run (why: below)</source>
         <translation>；%1 无法运行（原因见下）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="183"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="132"/>
         <source>&lt;b&gt;%1&lt;/b&gt; could not run at %2: %3</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时无法运行：%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="189"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="138"/>
         <source>&lt;b&gt;%1&lt;/b&gt; failed at %2: %3 of %4 requests (%5).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时失败：%4 个请求中 %3 个失败（%5）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="202"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="151"/>
         <source>&lt;b&gt;%1&lt;/b&gt; was stopped by the user at %2: %3 of %4 requests.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时被用户停止：%4 个请求中 %3 个已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="246"/>
+        <location filename="../../workbench/ui/summary_page.py" line="136"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="247"/>
+        <location filename="../../workbench/ui/summary_page.py" line="137"/>
         <source>no measured requests</source>
         <translation>没有测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="249"/>
+        <location filename="../../workbench/ui/summary_page.py" line="139"/>
         <source>Prompt-length sweep: %1</source>
         <translation>提示长度扫描：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="250"/>
+        <location filename="../../workbench/ui/summary_page.py" line="140"/>
         <source>Model comparison: %1</source>
         <translation>模型对比：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="259"/>
+        <location filename="../../workbench/ui/summary_page.py" line="149"/>
         <source> (servers counted a median of %1)</source>
         <translation>（服务器统计的中位数为 %1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="263"/>
+        <location filename="../../workbench/ui/summary_page.py" line="153"/>
         <source>%1 · prompt length %2 tokens%3</source>
         <translation>%1 · 提示长度 %2 tokens%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="267"/>
+        <location filename="../../workbench/ui/summary_page.py" line="157"/>
         <source>Endpoint: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="269"/>
+        <location filename="../../workbench/ui/summary_page.py" line="159"/>
         <source>Endpoints: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="270"/>
+        <location filename="../../workbench/ui/summary_page.py" line="160"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, measured with Attention Workbench.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="280"/>
+        <location filename="../../workbench/ui/summary_page.py" line="170"/>
         <source>Concurrency %1: medians over up to %2 request(s) per model, length and concurrency; the charts show concurrency %3. Decode tok/s excludes the time to first token. Run %4, measured with Attention Workbench.</source>
         <translation>并发 %1：每个模型、长度和并发各取至多 %2 个请求的中位数；图表显示并发 %3。解码 tok/s 不含首 token 时间。运行 %4，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="322"/>
+        <location filename="../../workbench/ui/summary_page.py" line="212"/>
         <source>Conclusion</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="371"/>
+        <location filename="../../workbench/ui/summary_page.py" line="261"/>
         <source>prompt length (tokens, log scale)</source>
         <translation>提示长度（tokens，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="376"/>
+        <location filename="../../workbench/ui/summary_page.py" line="266"/>
         <source>%1, at concurrency %2</source>
         <translation>%1（并发 %2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="447"/>
+        <location filename="../../workbench/ui/summary_page.py" line="337"/>
         <source>$ / request</source>
         <translation>$ / 请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="455"/>
+        <location filename="../../workbench/ui/summary_page.py" line="345"/>
         <source>concurrency</source>
         <translation>并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="497"/>
+        <location filename="../../workbench/ui/summary_page.py" line="387"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="571"/>
+        <location filename="../../workbench/ui/summary_page.py" line="461"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="318"/>
+        <location filename="../../workbench/ui/summary_page.py" line="208"/>
         <source>Run a comparison of at least two models to see a conclusion.</source>
         <translation>至少对比两个模型后才能得出结论。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sources.py" line="24"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="25"/>
         <source>&lt;b&gt;%1&lt;/b&gt; at %2, imported from %3: %4 as the file reported; %5 derived.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2，导入自 %3：%4 为文件所报告的数值；%5 为推算值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sources.py" line="28"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="29"/>
         <source>&lt;b&gt;%1&lt;/b&gt; at %2, imported from %3: every figure derived from its requests (the file&apos;s own cover several rows).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2，导入自 %3：所有数值均由其请求推算（文件自身的数值涵盖多行）。</translation>
     </message>

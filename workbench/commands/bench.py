@@ -59,6 +59,7 @@ from workbench.commands.compare_route import (
 )
 from workbench.commands.progress import ProgressDisplay, add_verbosity_args, verbosity
 from workbench.core import loop as event_loop
+from workbench.core.calibration_file import load_calibration, save_calibration
 from workbench.core.catalog import load_catalog
 from workbench.core.client_load import ClientLoad
 from workbench.core.clients import ClientPool
@@ -75,7 +76,7 @@ from workbench.core.results import (
     Timeouts,
 )
 from workbench.core.route_compare import ROUTES, RouteComparison
-from workbench.core.run_history import RunStore, StoreError, load_calibration, save_calibration
+from workbench.core.run_history import RunStore, StoreError
 from workbench.core.run_report import route_document, run_document
 from workbench.core.runner import (
     MAX_CONCURRENCY,
@@ -333,11 +334,7 @@ async def _run(args: argparse.Namespace) -> int:
         document = run_document(
             outcome.final.run_id if outcome.final else None, plan.to_config(), outcome.rows
         )
-        document["client"] = client = load.figures()
-        if client["saturated"]:
-            print(f"warning: the client itself was saturated ({client['saturated_because']}): "
-                  "its timings are partly its own; use fewer --workers or --concurrency, or a "
-                  "bigger machine", file=sys.stderr)  # fmt: skip
+        document["client"] = _said_if_saturated(load.figures())
         if outcome.routes is not None:  # --json prints the comparison the table would show
             document = route_document(document, outcome.routes.levels())
         code = _report(outcome, writer, store is not None, document if args.json else None)
@@ -353,6 +350,15 @@ async def _run(args: argparse.Namespace) -> int:
         if outcome.routes is not None and args.chart:
             write_chart(outcome.routes.levels(), args.chart, args.model[0])
         return code
+
+
+def _said_if_saturated(client: dict[str, Any]) -> dict[str, Any]:
+    """The client's own load (run.json's `client`), after a warning when it was saturated."""
+    if client["saturated"]:
+        print(f"warning: the client itself was saturated ({client['saturated_because']}): "
+              "its timings are partly its own; use fewer --workers or --concurrency, or a "
+              "bigger machine", file=sys.stderr)  # fmt: skip
+    return client
 
 
 # The run's plan and its endpoints by route (None: no route comparison, one endpoint).

@@ -13,7 +13,6 @@ import contextlib
 import json
 import os
 import sqlite3
-import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -24,9 +23,8 @@ from typing import Any, Literal, get_args
 import platformdirs
 
 from workbench.core.metrics import derive
-from workbench.core.private_files import private_dir, private_file, remove_stale_temps
+from workbench.core.private_files import private_dir, private_file
 from workbench.core.process_alive import owner_alive, process_start_marker
-from workbench.core.prompts import Calibration
 from workbench.core.results import RequestResult
 from workbench.core.run_history_columns import (
     METRIC_COLUMNS,
@@ -117,38 +115,6 @@ IN_MEMORY = ":memory:"
 
 def default_db_path() -> Path:
     return default_data_dir() / DB_FILENAME
-
-
-CALIBRATION_FILENAME = "calibration.json"
-
-
-def load_calibration(path: Path | None = None) -> Calibration:
-    """Learned prompt-size calibrations from earlier runs; an unreadable file starts afresh."""
-    path = path or default_data_dir() / CALIBRATION_FILENAME
-    try:
-        return Calibration.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError):
-        return Calibration()
-
-
-def save_calibration(calibration: Calibration, path: Path | None = None) -> None:
-    """Write atomically (a crash never leaves half a file), 0600 in a 0700 folder.
-
-    Each save writes its own temp file (two processes never share one); temp files left by a
-    killed save are removed by the next one.
-    """
-    path = path or default_data_dir() / CALIBRATION_FILENAME
-    private_dir(path.parent)
-    remove_stale_temps(path)
-    fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:  # mkstemp makes it 0600
-            handle.write(json.dumps(calibration.to_dict()))
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 # --------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from workbench.core.calibration_file import load_calibration, save_calibration
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.imported_figures import ImportedFigures, imported_figures
 from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
@@ -40,8 +41,6 @@ from workbench.core.run_history import (
     IN_MEMORY,
     RunStore,
     StoreError,
-    load_calibration,
-    save_calibration,
 )
 from workbench.core.run_plan import RunPlan
 from workbench.core.secrets import KeyUnavailable, redact, resolve_headers

@@ -29,14 +29,14 @@ from workbench.ui.compare_tab import CompareTab
 from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
 from workbench.ui.pane_widget import PaneWidget
-from workbench.ui.panes_model import PaneState, pane_key, pane_title, split_pane_key
+from workbench.ui.panes_model import pane_key, pane_title, split_pane_key
 from workbench.ui.quiet_progress import QuietProgressBar
 from workbench.ui.reserved_tabs import ReservedTabs
 from workbench.ui.results_view import ResultsView
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.route_preset import route_pair
 from workbench.ui.run_status import run_status_text
-from workbench.ui.run_toolbar import MAX_PANES, RunToolbar
+from workbench.ui.run_toolbar import RunToolbar
 from workbench.ui.screen_fit import keep_minimum_on_screen
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
@@ -44,6 +44,7 @@ from workbench.ui.theme import Theme, notice_style, recolor_charts
 from workbench.ui.wheel_focus import install_wheel_guard
 from workbench.ui.window_export import WindowExport
 from workbench.ui.window_late import LateParts
+from workbench.ui.window_panes import PaneParts
 from workbench.ui.window_state import WindowState
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ STORY_PROMPT_TOKENS = 1024 * 1024
 CLOCK_REFRESH_S = 0.25
 
 
-class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindow):
+class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts, QMainWindow):
     """Widgets call the session and listen to it; they never touch the network or the store."""
 
     shown = Signal()
@@ -163,38 +164,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         status.addPermanentWidget(self.eta)
         status.addPermanentWidget(self.progress_bar)
 
-    # ---- panes ----
-
-    def set_choices(self, choices: Sequence[tuple[str, str]]) -> None:
-        """Every (provider|model key, label) a pane can pick."""
-        self.choices = list(choices)
-        for widget, key in zip(self.pane_widgets, self.pane_keys, strict=False):
-            widget.set_choices(self.choices, key)
-
-    def set_panes(self, keys: Sequence[str]) -> None:
-        self._lay_out_panes(keys)
-        self.session.set_targets([self.session.target_for(k) for k in self.pane_keys])
-        self._set_plot_panes(self.pane_keys)
-        self.replay_banner.hide()
-        self._refresh_context()
-        self._paint()  # the panes show their new models' (empty) figures at once, never old ones
-
-    def _lay_out_panes(self, keys: Sequence[str]) -> None:
-        """A pane widget per key, each picker naming its key's model (a replay's too)."""
-        self.pane_keys = list(keys)[:MAX_PANES]
-        while len(self.pane_widgets) < len(self.pane_keys):
-            widget = PaneWidget(len(self.pane_widgets), self.session.catalog)
-            widget.choose.connect(self._on_choose)
-            widget.stop.connect(self.session.stop_pane)
-            widget.clamp.connect(self.prompt.set_tokens)
-            widget.restyle(QApplication.palette())
-            self.pane_widgets.append(widget)
-        self.compare.place_panes(self.pane_widgets, len(self.pane_keys))
-        for widget, key in zip(self.pane_widgets, self.pane_keys, strict=False):
-            widget.set_choices(self.choices, key)
-        self.pane_count.blockSignals(True)
-        self.pane_count.setValue(len(self.pane_keys))
-        self.pane_count.blockSignals(False)
+    # ---- panes (which model each shows: window_panes.py) ----
 
     def apply_palette(self, palette: QPalette) -> None:
         """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
@@ -206,15 +176,6 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         for widget in self.pane_widgets:
             widget.restyle(palette)
         self.replay_banner.setStyleSheet(notice_style("replayBanner", palette))
-
-    def _set_plot_panes(self, keys: Sequence[str]) -> None:
-        if self.compare.plots is None:
-            return  # finish_start() names the charts' panes when it makes them
-        titles = []
-        for i, key in enumerate(keys):
-            target = self.session.panes[i].target if i < len(self.session.panes) else None
-            titles.append(pane_title(target) if target is not None else split_pane_key(key)[1])
-        self.plots.set_panes(titles, pane_colors([p.target for p in self.session.panes]))
 
     def apply_preset(self, name: str) -> None:
         self.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in PRESETS[name]])
@@ -255,21 +216,6 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
             .replace("%1", direct)
             .replace("%2", gateway)
         )
-
-    def _on_pane_count(self, count: int) -> None:
-        keys = list(self.pane_keys)
-        fallback = [k for k, _ in self.choices if k not in keys] or [keys[-1]]
-        while len(keys) < count:
-            keys.append(fallback[(len(keys)) % len(fallback)])
-        self.preset.setCurrentIndex(self.preset.findData("custom"))
-        self.set_panes(keys[:count])
-
-    def _on_choose(self, index: int, key: str) -> None:
-        if key and index < len(self.pane_keys):
-            keys = list(self.pane_keys)
-            keys[index] = key
-            self.preset.setCurrentIndex(self.preset.findData("custom"))
-            self.set_panes(keys)
 
     def _on_prompt_changed(self) -> None:
         """Another prompt: figures measured with the last one leave the panes and charts."""
@@ -412,8 +358,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
 
     def _on_run_started(self, plan: RunPlan | None) -> None:
         for i, why in self._refused.items():
-            self.session.panes[i].reset()
-            self.session.panes[i].state, self.session.panes[i].error = PaneState.REFUSED, why
+            self.session.panes[i].refuse(why)
         self._refused = {}
         if plan is None:  # nothing was sent
             self._paint()
@@ -487,9 +432,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, QMainWindo
         failed, stopped = sum(r.failed for r in measured), sum(r.stopped for r in measured)
         name = final.run_id[:8]
         if self.run_kind == "replay":
-            name = self.tr("replay of %1").replace(
-                "%1", final.run_id.removeprefix("replay-of-")[:8]
-            )
+            original = final.run_id.removeprefix("replay-of-")[:8]
+            name = self.tr("replay of %1").replace("%1", original)
         self.eta.setText(
             self.tr("Run %1: %2")
             .replace("%1", name)

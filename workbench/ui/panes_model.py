@@ -75,6 +75,11 @@ class PaneModel:
             self._derived = (self.result, derive(self.result))
         return self._derived[1]
 
+    def refuse(self, why: str) -> None:
+        """Run all did not send this pane's prompt (over its context window): say why."""
+        self.reset()
+        self.state, self.error = PaneState.REFUSED, why
+
     def reset(self, request_id: str | None = None, t_send_ns: int | None = None) -> None:
         self.state = PaneState.WAITING if request_id else PaneState.IDLE
         self.text_parts.clear()

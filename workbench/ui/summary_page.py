@@ -22,8 +22,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFontMetricsF, QPageSize, QPainter, QPen, QTextDocument
 
-from workbench.core.conclusions import FEW, Conclusion, Winners, conclude, winners
-from workbench.core.memory_fit import headline
+from workbench.core.conclusions import conclude, winners
 from workbench.core.summary import ModelRow, SummaryReport
 from workbench.core.token_counts import tokens_label
 from workbench.ui.colors import model_colors
@@ -37,7 +36,15 @@ from workbench.ui.summary_charts import (
     draw_lines,
     font,
 )
-from workbench.ui.summary_sources import source_sentence
+from workbench.ui.summary_sentences import (
+    esc,
+    failure_sentence,
+    sentence,
+    source_sentence,
+    stopped_sentence,
+    where,
+    winners_sentence,
+)
 
 PAGE_WIDTH = 1000.0
 MARGIN = 48.0
@@ -88,123 +95,6 @@ def _rich_block(html: str, width: float, pixels: float, texts: tuple[str, ...]) 
         painter.restore()
 
     return Block(doc.size().height() + 6, paint, texts)
-
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def where(length: int, concurrency: int, several_levels: bool) -> str:
-    """ "4K", or "4K and concurrency 16" where the run measured several levels."""
-    if not several_levels:
-        return tokens_label(length)
-    return (
-        translate("SummaryPage", "%1 and concurrency %2")
-        .replace("%1", tokens_label(length))
-        .replace("%2", str(concurrency))
-    )
-
-
-def sentence(c: Conclusion, several_levels: bool = False) -> str:
-    """One conclusion in words, model names in bold (rich text)."""
-    speed = ""
-    if c.decode_ratio is not None:
-        if c.decode_ratio >= 1:
-            speed = translate("SummaryPage", "decodes %1× faster than").replace(
-                "%1", f"{c.decode_ratio:.1f}"
-            )
-        else:
-            speed = translate("SummaryPage", "decodes %1× slower than").replace(
-                "%1", f"{1 / c.decode_ratio:.1f}"
-            )
-    cost = ""
-    if c.cost_change is not None and abs(c.cost_change) >= 0.005:
-        cost = (
-            translate("SummaryPage", "costs %1 % less")
-            if c.cost_change < 0
-            else translate("SummaryPage", "costs %1 % more")
-        )
-        cost = cost.replace("%1", f"{abs(c.cost_change) * 100:.0f}")
-    first = ""
-    if c.ttft_ratio is not None and abs(c.ttft_ratio - 1) < 0.05:
-        first = translate("SummaryPage", "about the same time to first token")
-    elif c.ttft_ratio is not None:
-        first = (
-            translate("SummaryPage", "first token %1× %2")
-            .replace("%1", f"{max(c.ttft_ratio, 1 / c.ttft_ratio):.1f}")
-            .replace(
-                "%2",
-                translate("SummaryPage", "sooner")
-                if c.ttft_ratio >= 1
-                else translate("SummaryPage", "later"),
-            )
-        )
-    text = (
-        translate("SummaryPage", "At %1 the %2 model <b>%3</b> %4 the %5 model <b>%6</b>")
-        .replace("%1", where(c.prompt_tokens, c.concurrency, several_levels))
-        .replace("%2", c.attention or "?")
-        .replace("%3", _esc(c.model))
-        .replace("%4", speed)
-        .replace("%5", c.baseline_attention or "?")
-        .replace("%6", _esc(c.baseline))
-    )
-    extras = [p for p in (first, cost) if p]
-    text += (" (" + ", ".join(extras) + ")" if extras else "") + "."
-    if 0 < c.n < FEW:  # "3.8× faster" from one request each is one sample, not a finding
-        text += " " + translate(
-            "SummaryPage", "Only %1 request(s) each: too few to decide on; run with repeats."
-        ).replace("%1", str(c.n))
-    return text
-
-
-def winners_sentence(w: Winners) -> str:
-    """Who wins at the longest length most models ran, and how many could not run there."""
-    text = (
-        translate("SummaryPage", "At %1 the first token came soonest from <b>%2</b>")
-        .replace("%1", tokens_label(w.prompt_tokens))
-        .replace("%2", _esc(w.first_token))
-    )
-    if w.decode is not None:
-        text += translate("SummaryPage", "; <b>%1</b> decoded fastest").replace(
-            "%1", _esc(w.decode)
-        )
-    if w.could_not_run:
-        text += translate("SummaryPage", "; %1 could not run (why: below)").replace(
-            "%1", ", ".join(f"<b>{_esc(m)}</b>" for m in w.could_not_run)
-        )
-    return text + "."
-
-
-def failure_sentence(row: ModelRow, several_levels: bool = False) -> str:
-    c = row.cell
-    why = headline(row.reason) if c.n == 0 else None
-    if why is not None:  # refused before sending: its KV cache would not fit
-        return (
-            translate("SummaryPage", "<b>%1</b> could not run at %2: %3")
-            .replace("%1", _esc(c.model))
-            .replace("%2", where(c.prompt_tokens_target, c.concurrency, several_levels))
-            .replace("%3", _esc(why))
-        )
-    return (
-        translate("SummaryPage", "<b>%1</b> failed at %2: %3 of %4 requests (%5).")
-        .replace("%1", _esc(c.model))
-        .replace("%2", where(c.prompt_tokens_target, c.concurrency, several_levels))
-        .replace("%3", str(c.errors))
-        .replace("%4", str(c.n + c.errors + c.stopped))
-        .replace("%5", ", ".join(c.error_classes))
-    )
-
-
-def stopped_sentence(row: ModelRow, several_levels: bool = False) -> str:
-    """A user's Stop is said as such: it is no failure of the model."""
-    c = row.cell
-    return (
-        translate("SummaryPage", "<b>%1</b> was stopped by the user at %2: %3 of %4 requests.")
-        .replace("%1", _esc(c.model))
-        .replace("%2", where(c.prompt_tokens_target, c.concurrency, several_levels))
-        .replace("%3", str(c.stopped))
-        .replace("%4", str(c.n + c.errors + c.stopped))
-    )
 
 
 def _plain(html: str) -> str:
@@ -303,9 +193,9 @@ class SummaryDocument:
     def _header(self, width: float) -> list[Block]:
         title = self.title()
         subtitle = self.subtitle()
-        html = f"<div style='font-size:26px; font-weight:700'>{_esc(title)}</div>"
+        html = f"<div style='font-size:26px; font-weight:700'>{esc(title)}</div>"
         html += "".join(
-            f"<div style='color:#5d6d7e; font-size:13px; margin-top:3px'>{_esc(s)}</div>"
+            f"<div style='color:#5d6d7e; font-size:13px; margin-top:3px'>{esc(s)}</div>"
             for s in subtitle
         )
         return [_rich_block(html, width, 13, (title, *subtitle))]
@@ -318,9 +208,9 @@ class SummaryDocument:
             empty = translate(
                 "SummaryPage", "Run a comparison of at least two models to see a conclusion."
             )
-            html, plain = _esc(empty), (empty,)
+            html, plain = esc(empty), (empty,)
         heading = translate("SummaryPage", "Conclusion")
-        html = f"<div style='font-size:17px; font-weight:700'>{_esc(heading)}</div>" + html
+        html = f"<div style='font-size:17px; font-weight:700'>{esc(heading)}</div>" + html
         return _rich_block(html, width, 15, (heading, *plain))
 
     def _legend(self, width: float) -> Block:
