@@ -23,7 +23,7 @@ BURNING = """
 import sys, threading
 def burn():
     while True:
-        sum(range(6_000_000))
+        sum(range(2_000_000))
 threading.Thread(target=burn, daemon=True).start()
 from workbench.cli import main
 sys.exit(main(sys.argv[1:]))
