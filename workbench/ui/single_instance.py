@@ -19,7 +19,6 @@ import hashlib
 import logging
 import os
 
-import shiboken6
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
@@ -111,16 +110,21 @@ class InstanceGuard(QObject):
         while (socket := self.server.nextPendingConnection()) is not None:
             socket.readyRead.connect(lambda s=socket: self._read(s))
             socket.disconnected.connect(socket.deleteLater)
+            # deleted by any route (closed, or with an old server): off the list at once
+            socket.destroyed.connect(lambda _=None, s=socket: self._forget(s))
             idle = QTimer(socket)  # dies with the socket, so it never fires on a deleted one
             idle.setSingleShot(True)
             idle.timeout.connect(lambda s=socket: s.abort())
             idle.start(IDLE_MS)
-            self.connections = [c for c in self.connections if shiboken6.isValid(c)]
             self.connections.append(socket)
             if len(self.connections) > MAX_CONNECTIONS:
                 self.connections.pop(0).abort()
             if socket.bytesAvailable():
                 self._read(socket)
+
+    def _forget(self, socket: QLocalSocket) -> None:
+        """A deleted connection leaves the list (compared by identity: its C++ side is gone)."""
+        self.connections = [c for c in self.connections if c is not socket]
 
     def _read(self, socket: QLocalSocket) -> None:
         if bytes(socket.readAll().data()).startswith(ACTIVATE.strip()):
