@@ -35,6 +35,10 @@ from kernels_bridge.protocol import (
 )
 
 HELLO_TIMEOUT_S = 120.0  # importing torch (and probing CUDA) can take a while on first run
+# A worker under a flood of silent connections may close ours before it reads our token (it
+# keeps the newest): that refusal is transient, so a connecting client tries again, backing off.
+DISPLACED = "refused: displaced by newer connections"
+DISPLACED_TRIES = 6  # 0.1 + 0.2 + ... + 1.6 s of waiting at most
 
 
 @dataclass
@@ -92,6 +96,18 @@ class KernelClient:
 
     async def start(self) -> Hello:
         """Spawn (or connect), wait for the hello; raises WorkerError when none comes."""
+        for attempt in range(DISPLACED_TRIES):
+            try:
+                return await self._start_once()
+            except WorkerError as exc:
+                if self.connect is None or not str(exc).startswith(DISPLACED):
+                    raise
+                if attempt == DISPLACED_TRIES - 1:
+                    raise
+                await asyncio.sleep(0.1 * 2**attempt)
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+    async def _start_once(self) -> Hello:
         if self._running:
             raise WorkerError("the worker is already running")
         self._queue = asyncio.Queue()
