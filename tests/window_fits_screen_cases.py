@@ -45,6 +45,18 @@ def assert_on_screen(win) -> None:
     assert win.minimumSize().height() <= room.height(), win.minimumSize()
 
 
+def test_a_first_start_opens_the_window_within_its_screen(qapp, loop, tmp_path) -> None:
+    win = make_window(loop, tmp_path)  # no saved geometry: the default size, 1400x900
+    try:
+        win.show()
+        settle()
+        room = win.screen().availableGeometry().size()
+        assert win.width() <= room.width() and win.height() <= room.height(), win.size()
+    finally:
+        win.close()
+        loop.run_until_complete(win.session.close())
+
+
 def test_kernels_at_1024x700_the_h200_sweep_and_a_cpu_run_keep_the_window(
     window, qtbot, loop
 ) -> None:

@@ -8,7 +8,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from PySide6.QtCore import QSettings, Signal
+from PySide6.QtCore import QSettings, QSize, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -37,7 +37,7 @@ from workbench.ui.retranslate import Retranslating
 from workbench.ui.route_preset import route_pair
 from workbench.ui.run_status import run_status_text
 from workbench.ui.run_toolbar import RunToolbar
-from workbench.ui.screen_fit import keep_minimum_on_screen
+from workbench.ui.screen_fit import first_size, keep_minimum_on_screen
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
@@ -77,7 +77,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         super().__init__()
         self.session = session
         self.settings = settings or QSettings("attention-workbench", "workbench")
-        self.resize(1400, 900)
+        first_size(self, QSize(1400, 900))  # a saved geometry replaces it (window_state.py)
         self.screen_fit = keep_minimum_on_screen(self)  # no widget pushes it off the screen
         self._local_url: str | None = None
         self.choices: list[tuple[str, str]] = []

@@ -56,3 +56,10 @@ class MinimumOnScreen(QObject):
 
 def keep_minimum_on_screen(window: QWidget) -> MinimumOnScreen:
     return MinimumOnScreen(window)
+
+
+def first_size(window: QWidget, wanted: QSize) -> None:
+    """The window's size before any is saved: `wanted`, within its screen (a 1280x800 laptop
+    got a 1400x900 window, its right and bottom edges off the screen)."""
+    room = screen_room(window)
+    window.resize(wanted if room is None else capped_minimum(wanted, room))
