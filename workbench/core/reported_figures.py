@@ -13,6 +13,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
+# vLLM's run-wide keys (`bench serve --save-result`): the vocabulary's totals, one home for
+# the importer (result_files/vllm.py) and the names below
+TOTALS = (
+    "duration",
+    "completed",
+    "failed",
+    "total_input_tokens",
+    "total_output_tokens",
+    "request_throughput",
+    "request_goodput",
+    "output_throughput",
+    "total_token_throughput",
+    "max_output_tokens_per_s",
+    "max_concurrent_requests",
+)
+
 # a tool's latency metric -> (our metric, ms per unit of the tool's figure)
 _LATENCIES: dict[str, tuple[str, float]] = {
     # vLLM bench serve
@@ -32,22 +48,7 @@ _LATENCIES: dict[str, tuple[str, float]] = {
 }
 # (a tool's metric, its statistic) -> our total
 _TOTALS: dict[tuple[str, str], str] = {
-    **{
-        (name, "value"): name
-        for name in (
-            "duration",
-            "completed",
-            "failed",
-            "total_input_tokens",
-            "total_output_tokens",
-            "request_throughput",
-            "request_goodput",
-            "output_throughput",
-            "total_token_throughput",
-            "max_output_tokens_per_s",
-            "max_concurrent_requests",
-        )
-    },
+    **{(name, "value"): name for name in TOTALS},
     ("benchmark_duration", "avg"): "duration",
     ("request_count", "avg"): "completed",
     ("error_request_count", "avg"): "failed",

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from workbench.core.metrics import derive, inter_token_latencies_ms, percentile
+from workbench.core.reported_figures import TOTALS
 from workbench.core.result_files._common import (
     ImportedRun,
     RequestFigures,
@@ -37,19 +38,6 @@ from workbench.core.result_files._common import (
 from workbench.core.results import RequestResult
 
 _STAT = re.compile(r"^(mean|median|std|p\d+(?:\.\d+)?)_(ttft|tpot|itl|e2el)_ms$")
-_TOTALS = (
-    "duration",
-    "completed",
-    "failed",
-    "total_input_tokens",
-    "total_output_tokens",
-    "request_throughput",
-    "request_goodput",
-    "output_throughput",
-    "total_token_throughput",
-    "max_output_tokens_per_s",
-    "max_concurrent_requests",
-)
 _SETTINGS = (
     "date",
     "backend",
@@ -95,7 +83,7 @@ def read(document: dict[str, Any], file_name: str, sha256: str) -> list[Imported
         if match and value is not None:
             stat, metric = match.groups()
             run.aggregates[(metric, stat)] = number(value, file_name, key) or 0.0
-        elif key in _TOTALS and value is not None:
+        elif key in TOTALS and value is not None:
             run.aggregates[(key, "value")] = number(value, file_name, key) or 0.0
     if any(k in document for k in _DETAILED):
         run.results = _requests(document, run)
@@ -154,7 +142,7 @@ def _requests(document: dict[str, Any], run: ImportedRun) -> list[RequestResult]
 
 def export_aggregates(figures: dict[str, float]) -> dict[str, float]:
     """The figures (reported_figures' vocabulary) that vLLM's file has a field for."""
-    return {k: v for k, v in figures.items() if k in _TOTALS or _STAT.match(k)}
+    return {k: v for k, v in figures.items() if k in TOTALS or _STAT.match(k)}
 
 
 def _stats(values: Sequence[float], name: str, into: dict[str, Any]) -> None:
