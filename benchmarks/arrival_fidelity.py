@@ -38,6 +38,7 @@ from workbench.core.clients import ClientPool
 from workbench.core.metrics import percentile
 from workbench.core.plan import Choices, build_plan, local_target
 from workbench.core.results import RequestResult
+from workbench.core.run_plan import RunPlan
 from workbench.core.runner import RequestFinished, Runner
 from workbench.local.process import ServerProcess
 
@@ -46,10 +47,12 @@ TIME_SCALE = 0.01  # 8 tokens of a 1K prompt in about 3 ms: the server is never 
 GOAL_P50_MS, GOAL_P99_MS = 0.5, 2.0
 
 
-async def _rate(base_url: str, rate: float, duration_s: float) -> dict[str, Any]:
-    spec = ArrivalSpec(rate=rate, process="poisson", duration_s=duration_s, seed=29)
-    target = local_target(load_catalog(), base_url, MODEL)
-    plan = build_plan([target], Choices(prompt_lengths=(1024,), max_tokens=8, arrivals=spec))
+async def lateness(
+    plan: RunPlan, base_url: str
+) -> tuple[list[RequestResult], float, list[float], list[float], list[float]]:
+    """Run `plan` and read each request's arrival from the server's emit log: the measured rows,
+    the client's CPU seconds, and per request the arrival lateness (arrival - scheduled), the
+    dispatch lateness (send - scheduled) and send -> arrival, in ms (trace_fidelity.py too)."""
     pool = ClientPool("aiohttp")
     rows: list[RequestResult] = []
     cpu0 = time.process_time()
@@ -74,6 +77,14 @@ async def _rate(base_url: str, rate: float, duration_s: float) -> dict[str, Any]
             if r.t_send is not None:
                 dispatch.append((r.t_send - r.t_intended) / 1e6)
                 wire.append((received - r.t_send) / 1e6)
+    return rows, cpu, arrival, dispatch, wire
+
+
+async def _rate(base_url: str, rate: float, duration_s: float) -> dict[str, Any]:
+    spec = ArrivalSpec(rate=rate, process="poisson", duration_s=duration_s, seed=29)
+    target = local_target(load_catalog(), base_url, MODEL)
+    plan = build_plan([target], Choices(prompt_lengths=(1024,), max_tokens=8, arrivals=spec))
+    rows, cpu, arrival, dispatch, wire = await lateness(plan, base_url)
     return {
         "rate": rate,
         "duration_s": duration_s,

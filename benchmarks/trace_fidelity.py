@@ -21,27 +21,22 @@ import os
 import random
 import sys
 import tempfile
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import aiohttp
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+from arrival_fidelity import lateness
 from machine import machine_record, write_result
 from make_sample_traces import mooncake
 
 from workbench.core import loop as event_loop
 from workbench.core.arrivals import ArrivalSpec
 from workbench.core.catalog import load_catalog
-from workbench.core.clients import ClientPool
 from workbench.core.datasets import Dataset, load_dataset
 from workbench.core.metrics import percentile
 from workbench.core.plan import Choices, build_plan, local_target
-from workbench.core.results import RequestResult
-from workbench.core.runner import RequestFinished, Runner
 from workbench.local.process import ServerProcess
 
 MODEL = "sim-70b-gqa"
@@ -67,28 +62,7 @@ async def _replay(base_url: str, data: Dataset, speed: float) -> dict[str, Any]:
     target = local_target(load_catalog(), base_url, MODEL)
     choices = Choices(prompt_lengths=(4096,), arrivals=spec, dataset=data)
     plan = build_plan([target], choices)
-    pool = ClientPool("aiohttp")
-    rows: list[RequestResult] = []
-    cpu0 = time.process_time()
-    try:
-        async for event in Runner(pool, keep_results=False).run(plan):
-            if isinstance(event, RequestFinished) and event.result.phase == "measured":
-                rows.append(event.result)
-    finally:
-        await pool.aclose()
-    cpu = time.process_time() - cpu0
-    arrival: list[float] = []
-    dispatch: list[float] = []
-    root = base_url.rsplit("/v1", 1)[0]
-    async with aiohttp.ClientSession() as http:
-        for r in rows:
-            if not r.ok or r.response_id is None or r.t_intended is None:
-                continue
-            async with http.get(f"{root}/v1/_emit_log/{r.response_id}") as resp:
-                received = (await resp.json())["t_received_ns"]
-            arrival.append((received - r.t_intended) / 1e6)
-            if r.t_send is not None:
-                dispatch.append((r.t_send - r.t_intended) / 1e6)
+    rows, cpu, arrival, dispatch, _wire = await lateness(plan, base_url)
     return {
         "trace_requests": len(data.requests),
         "trace_s": data.offsets()[-1],
