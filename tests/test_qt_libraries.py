@@ -21,7 +21,20 @@ from workbench.core import qt_libraries
 from workbench.core.qt_libraries import debian_package, package_for, plugin_path
 
 HIDDEN = b"libxcb-icccm.so.4"  # the plugin needs it (a fresh Debian box lacked it: issue 25)
-RENAMED = b"libxcb-icczz.so.4"  # same length, so the ELF string table keeps its offsets
+# a real Debian library this box lacks, padded with NULs to the same length, so the ELF string
+# table keeps its offsets (a made-up name would be a package apt rejects: see below)
+RENAMED = b"libxcb-ewmh.so.2"
+RENAMED_PACKAGE = "libxcb-ewmh2"
+
+
+def _expected_fix() -> str:
+    """What the message tells the user to run: apt's name when apt knows it (the usual case),
+    else how to find the package (a box without apt lists)."""
+    if qt_libraries.apt_knows(RENAMED_PACKAGE):
+        return "apt-get install " + RENAMED_PACKAGE
+    return "apt-file search " + RENAMED.decode()
+
+
 NEEDS_LDD = pytest.mark.hardware("Linux with glibc's ldd")
 
 
@@ -48,7 +61,11 @@ def hidden_library(tmp_path: Path) -> dict[str, str]:
     platforms.mkdir(parents=True)
     data = shipped.read_bytes()
     assert data.count(HIDDEN + b"\0") == 1
-    (platforms / shipped.name).write_bytes(data.replace(HIDDEN + b"\0", RENAMED + b"\0"))
+    lib_dirs = ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu")
+    if any(Path(d, RENAMED.decode()).exists() for d in lib_dirs):
+        pytest.skip(f"{RENAMED.decode()} is installed here, so renaming to it hides nothing")
+    padded = RENAMED.ljust(len(HIDDEN) + 1, b"\0")
+    (platforms / shipped.name).write_bytes(data.replace(HIDDEN + b"\0", padded))
     # the plugin finds Qt's own libraries at $ORIGIN/../../lib, as in the wheel
     (tmp_path / "lib").symlink_to(_qt_folder() / "lib")
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY")}
@@ -84,7 +101,7 @@ def test_the_window_names_the_missing_library_and_the_apt_command(
     err = proc.stderr.decode()
     assert proc.returncode == 4, err  # docs/reliability.md: the window lacks system libraries
     assert "cannot open the window" in err
-    assert RENAMED.decode() in err and "sudo apt-get install libxcb-icczz4" in err
+    assert RENAMED.decode() in err and _expected_fix() in err
     assert "libxcb-cursor" not in err  # Qt's own message blamed a library that was there
     assert "Traceback" not in err and "core dumped" not in err
 
@@ -114,7 +131,7 @@ def test_workbench_alone_says_why_and_runs_the_headless_comparison(
         proc.communicate(timeout=60)
     text = "".join(said)
     assert text.startswith("No window: Qt's xcb platform plugin"), text
-    assert RENAMED.decode() in text and "apt-get install libxcb-icczz4" in text
+    assert RENAMED.decode() in text and _expected_fix() in text
     assert "Running the headless comparison instead." in text
 
 
@@ -180,4 +197,19 @@ def test_the_debian_rule_on_the_names_of_issue_25() -> None:
     assert debian_package("libgcc_s.so.1") == "libgcc-s1"
     # a Debian name that differs from the rule is found among the candidates apt knows
     assert package_for("libglib-2.0.so.0", {"libglib2.0-0t64"}.__contains__) == "libglib2.0-0t64"
-    assert package_for("libxcb-icccm.so.4", lambda _: False) == "libxcb-icccm4"  # no apt
+    assert package_for("libxcb-icccm.so.4", None) == "libxcb-icccm4"  # no apt: the rule's name
+
+
+def test_a_library_packaged_with_another_is_never_an_install_name_apt_rejects() -> None:
+    # Found in a debootstrap'd minimal bookworm: libgthread-2.0.so.0 lives in libglib2.0-0, and
+    # "apt-get install libgthread-2.0-0" failed the whole install. apt knows none of its names.
+    apt = {"libglib2.0-0", "libxcb-icccm4"}.__contains__
+    assert package_for("libgthread-2.0.so.0", apt) is None
+    missing = qt_libraries.MissingLibraries(
+        Path("/x/libqxcb.so"),
+        ("libglib-2.0.so.0", "libgthread-2.0.so.0"),
+        tuple(p for s in ("libglib-2.0.so.0", "libgthread-2.0.so.0") if (p := package_for(s, apt))),
+    )
+    assert missing.install_command() == "sudo apt-get install libglib2.0-0"
+    alone = qt_libraries.MissingLibraries(Path("/x/libqxcb.so"), ("libgthread-2.0.so.0",), ())
+    assert "apt-file search libgthread-2.0.so.0" in alone.message()

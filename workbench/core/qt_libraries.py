@@ -28,6 +28,8 @@ class MissingLibraries:
     packages: tuple[str, ...]  # the Debian packages that hold them: libxcb-icccm4
 
     def install_command(self) -> str:
+        if not self.packages:  # apt knows none by name: one of the sonames' owners holds them
+            return "apt-file search " + self.sonames[0]
         return "sudo apt-get install " + " ".join(self.packages)
 
     def message(self) -> str:
@@ -131,10 +133,18 @@ def apt_knows(package: str) -> bool:
     return found.returncode == 0 and bool(found.stdout.strip())
 
 
-def package_for(soname: str, known: Callable[[str], bool] = apt_knows) -> str:
-    """The first candidate apt knows; the rule's name when it knows none (or there is no apt)."""
+def package_for(soname: str, known: Callable[[str], bool] | None = apt_knows) -> str | None:
+    """The first candidate apt knows, or None when it knows none: a library packaged with
+    another (libgthread-2.0.so.0 is in libglib2.0-0) comes with that one. Without apt
+    (`known` None) the rule's name, for the message."""
     candidates = package_candidates(soname)
-    return next((c for c in candidates if known(c)), candidates[0])
+    if known is None:
+        return candidates[0]
+    return next((c for c in candidates if known(c)), None)
+
+
+def default_known() -> Callable[[str], bool] | None:
+    return apt_knows if shutil.which("apt-cache") else None
 
 
 class XcbCheck:
@@ -142,22 +152,23 @@ class XcbCheck:
     missing, or None when the plugin loads (or none is found)."""
 
     def __init__(
-        self, env: Mapping[str, str] = os.environ, known: Callable[[str], bool] = apt_knows
+        self, env: Mapping[str, str] = os.environ, known: Callable[[str], bool] | None = None
     ) -> None:
         self.plugin = plugin_path(env)
-        self.known = known
+        self.known = known if known is not None else default_known()
         self._ldd = start_ldd(self.plugin) if self.plugin is not None else None
 
     def result(self) -> MissingLibraries | None:
         sonames = not_found(self._ldd)
         if self.plugin is None or not sonames:
             return None
-        packages = tuple(dict.fromkeys(package_for(s, self.known) for s in sonames))
+        found = (package_for(s, self.known) for s in sonames)
+        packages = tuple(dict.fromkeys(p for p in found if p is not None))
         return MissingLibraries(self.plugin, tuple(sonames), packages)
 
 
 def missing_libraries(
-    env: Mapping[str, str] = os.environ, known: Callable[[str], bool] = apt_knows
+    env: Mapping[str, str] = os.environ, known: Callable[[str], bool] | None = None
 ) -> MissingLibraries | None:
     """What the xcb plugin lacks here, or None when it loads (or no plugin is found)."""
     return XcbCheck(env, known).result()
