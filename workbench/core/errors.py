@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import httpx2
 
@@ -33,7 +33,14 @@ from workbench.core.secrets import redact, redact_and_cut
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import openai
 
-    from workbench.core.protocols.base import ClientProtocol
+
+class RefusalHints(Protocol):
+    """What a wire protocol says of an error answer to its request (protocols/base.py's
+    ClientProtocol): each a (cause, fix), or None when it has nothing to add."""
+
+    def refused(self, status: int, body: str) -> tuple[str, str] | None: ...
+
+    def missing_path(self, body: str) -> tuple[str, str] | None: ...
 
 
 class MalformedChunk(ValueError):
@@ -218,7 +225,7 @@ def classify_status(status: int, body: str, content_type: str | None, model: str
 
 
 def protocol_status(
-    diag: Diagnosis, body: str, content_type: str | None, protocol: ClientProtocol | None
+    diag: Diagnosis, body: str, content_type: str | None, protocol: RefusalHints | None
 ) -> Diagnosis | None:
     """The protocol's cause and fix for an error answer it explains: a 404/405 on its path
     (a base URL that speaks another protocol, or none), or a request it refused (a missing
@@ -351,7 +358,7 @@ def classify_exception(
     exc: BaseException,
     model: str,
     streaming_started: bool,
-    protocol: ClientProtocol | None = None,
+    protocol: RefusalHints | None = None,
 ) -> Diagnosis:
     """Classify an exception raised by the SDK or the transport; `protocol`, the wire protocol
     the request spoke, explains the refusals it knows (a path it lacks, its own headers)."""

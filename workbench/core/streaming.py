@@ -35,6 +35,7 @@ from workbench.core.errors import (
     Diagnosis,
     MalformedChunk,
     Overrun,
+    RefusalHints,
     classify_exception,
     diagnosis,
     looks_like_html,
@@ -62,8 +63,6 @@ from workbench.core.watchdog import Watch
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import httpx2
     import openai
-
-    from workbench.core.protocols.base import ClientProtocol
 
 BODY_BASE_BYTES = 1 * MiB  # a response body may hold this much ...
 BODY_BYTES_PER_TOKEN = 4 * KiB  # ... plus this much per max_tokens
@@ -190,7 +189,7 @@ async def stream_chat(
     result: RequestResult,
     spec: RequestSpec,
     on_text: Callable[[TextDelta], None] | None = None,
-    protocol: ClientProtocol | None = None,
+    protocol: RefusalHints | None = None,
 ) -> RequestResult:
     """Send one streamed request and fill `result` with what happened. Never raises for I/O.
     `protocol`: chat's ClientProtocol, whose hints a refusal gets (protocols/chat.py).
@@ -231,7 +230,7 @@ async def exchange(
     result: RequestResult,
     spec: RequestSpec,
     stream: StreamReader,
-    protocol: ClientProtocol | None = None,
+    protocol: RefusalHints | None = None,
 ) -> RequestResult:
     """Send through `manager` (an async context manager whose value has `http_response`), read
     the body with `stream` and judge it; every failure becomes the row's error, with the hints
