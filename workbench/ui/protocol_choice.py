@@ -13,7 +13,8 @@ def protocol_text(protocol: ClientProtocol) -> str:
     """'Anthropic Messages (POST /messages)' in the UI's language; the path is never
     translated."""
     label = QCoreApplication.translate("Protocol", protocol.label)
-    return f"{label} (POST {protocol.path})"
+    text = QCoreApplication.translate("Protocol", "%1 (POST %2)")
+    return text.replace("%1", label).replace("%2", protocol.path)
 
 
 def protocol_texts() -> dict[str, str]:
