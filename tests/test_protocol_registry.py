@@ -28,7 +28,7 @@ from workbench.core.protocols.post import PostedProtocol
 from workbench.core.protocols.registry import protocol_names, register, unregister
 from workbench.core.provider_schema import ProviderConfigError
 from workbench.core.provider_store import parse_providers_toml
-from workbench.core.results import RequestResult
+from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.run_events import TextDelta
 from workbench.core.stream_values import event_object, take_counts, text_of
 from workbench.core.streaming import RequestSpec, StreamError, StreamReader
@@ -231,3 +231,50 @@ def test_an_anthropic_base_url_works_with_or_without_v1(
     for name in ("models_path", "model", "stream"):
         assert checks[name]["ok"] and not checks[name]["skipped"], checks[name]
     assert checks["stream"]["endpoint"] == "/v1/messages"
+
+
+# --- a hint probes before it names another protocol ---
+
+
+def _answers(routes: dict[str, tuple[int, dict[str, Any]]]) -> web.Application:
+    """Each path's fixed JSON answer; every other path a FastAPI-like 404."""
+
+    async def handle(request: web.Request) -> web.Response:
+        status, body = routes.get(request.path, (404, {"detail": "Not Found"}))
+        return web.json_response(body, status=status)
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", handle)
+    return app
+
+
+async def _anthropic_request(base_url: str) -> RequestResult:
+    from workbench.core.clients import make_client
+    from workbench.core.wire import stream_request
+
+    client = make_client(base_url, "k")
+    try:
+        spec = RequestSpec(messages=[{"role": "user", "content": "hi"}], max_tokens=4,
+                           protocol="anthropic", auth="x-api-key")  # fmt: skip
+        return await stream_request(client, RequestResult(model="m"), spec)
+    finally:
+        await client.close()
+
+
+@pytest.mark.parametrize("chat_answers", [True, False], ids=["chat-answers", "nothing-answers"])
+def test_a_missing_messages_path_names_chat_only_when_a_probe_finds_it(
+    chat_answers: bool, no_proxy: None
+) -> None:
+    missing = {"error": {"message": "model is required", "type": "invalid_request_error"}}
+    routes = {"/v1/chat/completions": (400, missing)} if chat_answers else {}
+    with serving_in_thread(_answers(routes)) as url:
+        result = asyncio.run(_anthropic_request(url))
+    assert (result.error_class, result.http_status) == (ErrorClass.NOT_FOUND, 404)
+    message = result.error_message or ""
+    cause, fix = message.split("Cause:")[1].split("Fix:")
+    assert "does not speak the Anthropic Messages API" in cause
+    assert "likely" not in message  # no guess at what the server is
+    if chat_answers:  # the probe of /v1/chat/completions found it
+        assert "chat/completions answers at this base URL: use --protocol chat" in fix
+    else:  # nothing found: the doctor, which probes every path, is the fix
+        assert "workbench doctor --base-url URL --protocol anthropic" in fix

@@ -1120,6 +1120,16 @@
         <translation>试试 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
     </message>
     <message>
+        <location filename="../../workbench/core/protocols/responses.py" line="36"/>
+        <source>this base URL answers POST .../responses in OpenAI&apos;s shape: it speaks OpenAI Responses</source>
+        <translation>这个 base URL 以 OpenAI 的格式响应 POST .../responses：它支持 OpenAI Responses</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/responses.py" line="40"/>
+        <source>POST .../responses answers at this base URL: use --protocol responses (or protocol = &quot;responses&quot; for the provider)</source>
+        <translation>这个 base URL 上的 POST .../responses 有响应：请使用 --protocol responses（或给该 provider 设 protocol = &quot;responses&quot;）</translation>
+    </message>
+    <message>
         <location filename="../../workbench/core/protocols/chat.py" line="20"/>
         <source>this base URL answers in the Anthropic Messages API&apos;s shape and has no /chat/completions: it speaks the Anthropic protocol, not chat completions</source>
         <translation>这个 base URL 以 Anthropic Messages API 的格式应答，且没有 /chat/completions：它说的是 Anthropic 协议，不是 chat completions</translation>
@@ -1128,6 +1138,16 @@
         <location filename="../../workbench/core/protocols/chat.py" line="25"/>
         <source>try --protocol anthropic (or protocol = &quot;anthropic&quot; for the provider)</source>
         <translation>试试 --protocol anthropic（或给该 provider 设 protocol = &quot;anthropic&quot;）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/chat.py" line="33"/>
+        <source>this base URL answers POST .../chat/completions in OpenAI&apos;s shape: it speaks chat completions</source>
+        <translation>这个 base URL 以 OpenAI 的格式响应 POST .../chat/completions：它支持聊天补全</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/chat.py" line="38"/>
+        <source>POST .../chat/completions answers at this base URL: use --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
+        <translation>这个 base URL 上的 POST .../chat/completions 有响应：请使用 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
     </message>
     <message>
         <location filename="../../workbench/core/protocols/anthropic.py" line="27"/>
@@ -1148,6 +1168,16 @@
         <location filename="../../workbench/core/protocols/anthropic.py" line="45"/>
         <source>the workbench sends anthropic-version: 2023-06-01 unless the provider&apos;s headers set it; remove a wrong anthropic-version from the provider&apos;s headers, or set the one the server documents (headers = { anthropic-version = &quot;2023-06-01&quot; })</source>
         <translation>除非 provider 的 headers 另有设置，workbench 会发送 anthropic-version: 2023-06-01；请从 provider 的 headers 中删掉错误的 anthropic-version，或设成服务器文档要求的值（headers = { anthropic-version = &quot;2023-06-01&quot; }）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="55"/>
+        <source>this base URL answers POST .../v1/messages in Anthropic&apos;s shape: it speaks Anthropic Messages</source>
+        <translation>这个 base URL 以 Anthropic 的格式响应 POST .../v1/messages：它支持 Anthropic Messages</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="60"/>
+        <source>POST .../v1/messages answers at this base URL: use --protocol anthropic (or protocol = &quot;anthropic&quot; for the provider)</source>
+        <translation>这个 base URL 上的 POST .../v1/messages 有响应：请使用 --protocol anthropic（或给该 provider 设 protocol = &quot;anthropic&quot;）</translation>
     </message>
 </context>
 <context>
@@ -2279,17 +2309,17 @@
 <context>
     <name>Protocol</name>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="56"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="70"/>
         <source>Anthropic Messages</source>
         <translation>Anthropic Messages</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/chat.py" line="34"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="48"/>
         <source>OpenAI chat completions</source>
         <translation>OpenAI 聊天补全</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/responses.py" line="37"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="50"/>
         <source>OpenAI Responses</source>
         <translation>OpenAI Responses</translation>
     </message>

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.protocols import post
+from workbench.core.protocols.probe import missing_path, name_the_protocol
 from workbench.core.protocols.registry import protocol_of
 from workbench.core.results import RequestResult
 from workbench.core.run_events import TextDelta
@@ -27,9 +28,14 @@ async def stream_request(
     spec: RequestSpec,
     on_text: Callable[[TextDelta], None] | None = None,
 ) -> RequestResult:
-    """One streamed request with the protocol `spec.protocol` names; never raises for I/O."""
+    """One streamed request with the protocol `spec.protocol` names; never raises for I/O. A
+    row whose protocol's path is missing gets the fix a probe finds (protocols/probe.py)."""
     result.protocol = spec.protocol
-    return await protocol_of(spec.protocol).send(client, result, spec, on_text)
+    spoken = protocol_of(spec.protocol)
+    await spoken.send(client, result, spec, on_text)
+    if missing_path(result):
+        await name_the_protocol(client, result, spoken)
+    return result
 
 
 def protocol_headers(client: openai.AsyncOpenAI, protocol: str, auth: str) -> dict[str, Any]:

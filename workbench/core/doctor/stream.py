@@ -158,10 +158,12 @@ def _protocol_said(result: RequestResult) -> tuple[list[Phrase], Said] | None:
     """The protocol's own cause and fix, when the client classified the failure so (errors.
     protocol_status): a path of another protocol, a refused anthropic-version."""
     message = result.error_message or ""
-    for cause, fix in (hint for protocol in protocols() for hint in protocol.hints()):
-        if f"Cause: {cause}" in message:
-            return [marked("ErrorFix", cause)], marked("ErrorFix", fix)
-    return None
+    hints = [hint for protocol in protocols() for hint in protocol.hints()]
+    cause = next((c for c, _ in hints if f"Cause: {c}" in message), None)
+    fix = next((f for _, f in hints if f"Fix: {f}" in message), None)  # a probe's, perhaps
+    if cause is None or fix is None:
+        return None
+    return [marked("ErrorFix", cause)], marked("ErrorFix", fix)
 
 
 def _sent_version(d: Doctor, result: RequestResult) -> str:

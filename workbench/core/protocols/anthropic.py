@@ -51,6 +51,20 @@ VERSION_REFUSED: Hint = (
 )
 
 
+FOUND_ANTHROPIC: Hint = (
+    QT_TRANSLATE_NOOP(
+        "ErrorFix",
+        "this base URL answers POST .../v1/messages in Anthropic's shape: it speaks Anthropic "
+        "Messages",
+    ),
+    QT_TRANSLATE_NOOP(
+        "ErrorFix",
+        "POST .../v1/messages answers at this base URL: use --protocol anthropic (or protocol = "
+        '"anthropic" for the provider)',
+    ),
+)
+
+
 class AnthropicProtocol(PostedProtocol):
     name = "anthropic"
     label = QT_TRANSLATE_NOOP("Protocol", "Anthropic Messages")
@@ -59,6 +73,7 @@ class AnthropicProtocol(PostedProtocol):
     status = ANTHROPIC_STATUS
     models_query: ClassVar[Mapping[str, object]] = {"limit": 1000}  # in pages (has_more)
     probe_rank = 1
+    found_here = FOUND_ANTHROPIC
 
     def api_root(self, base_url: str) -> str:
         base = base_url.rstrip("/")
@@ -86,7 +101,7 @@ class AnthropicProtocol(PostedProtocol):
         return VERSION_REFUSED if status == 400 and "anthropic-version" in body.lower() else None
 
     def hints(self) -> tuple[Hint, ...]:
-        return (NO_MESSAGES, VERSION_REFUSED)
+        return (NO_MESSAGES, VERSION_REFUSED, FOUND_ANTHROPIC)
 
 
 ANTHROPIC = AnthropicProtocol()

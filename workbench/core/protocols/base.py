@@ -38,7 +38,10 @@ class ClientProtocol(ABC):
     # an error event's type or code → the HTTP status of the same error (protocol_errors.py)
     status: ClassVar[Mapping[str, int]] = {}
     models_query: ClassVar[Mapping[str, object]] = {}  # the model list's query (its pages)
-    probe_rank: ClassVar[int] = 9  # the doctor tries the other protocols in this order
+    probe_rank: ClassVar[int] = 9  # the other protocols are probed in this order
+    # the fix when a probe finds this protocol's path answering where another's is missing
+    # (probe.py): "try --protocol NAME"; None: never named by a probe
+    found_here: ClassVar[Hint | None] = None
 
     def api_root(self, base_url: str) -> str:
         """The URL the protocol's paths and model list hang off, for a base URL as the user

@@ -29,11 +29,26 @@ SPEAKS_ANTHROPIC: Hint = (
 )
 
 
+FOUND_CHAT: Hint = (
+    QT_TRANSLATE_NOOP(
+        "ErrorFix",
+        "this base URL answers POST .../chat/completions in OpenAI's shape: it speaks chat "
+        "completions",
+    ),
+    QT_TRANSLATE_NOOP(
+        "ErrorFix",
+        "POST .../chat/completions answers at this base URL: use --protocol chat (or protocol = "
+        '"chat" for the provider)',
+    ),
+)
+
+
 class ChatProtocol(ClientProtocol):
     name = "chat"
     label = QT_TRANSLATE_NOOP("Protocol", "OpenAI chat completions")
     path = "/chat/completions"
     probe_rank = 0
+    found_here = FOUND_CHAT
 
     def body(self, model: str, spec: RequestSpec) -> dict[str, Any]:
         """The body the SDK sends (stream_chat builds it through the SDK)."""
@@ -61,7 +76,7 @@ class ChatProtocol(ClientProtocol):
         return SPEAKS_ANTHROPIC if anthropic_shaped(json_of(body)) else None
 
     def hints(self) -> tuple[Hint, ...]:
-        return (SPEAKS_ANTHROPIC,)
+        return (SPEAKS_ANTHROPIC, FOUND_CHAT)
 
 
 CHAT = ChatProtocol()

@@ -32,12 +32,26 @@ NO_RESPONSES: Hint = (
 )
 
 
+FOUND_RESPONSES: Hint = (
+    QT_TRANSLATE_NOOP(
+        "ErrorFix",
+        "this base URL answers POST .../responses in OpenAI's shape: it speaks OpenAI Responses",
+    ),
+    QT_TRANSLATE_NOOP(
+        "ErrorFix",
+        "POST .../responses answers at this base URL: use --protocol responses (or protocol = "
+        '"responses" for the provider)',
+    ),
+)
+
+
 class ResponsesProtocol(PostedProtocol):
     name = "responses"
     label = QT_TRANSLATE_NOOP("Protocol", "OpenAI Responses")
     path = "/responses"
     status = RESPONSES_STATUS
     probe_rank = 2
+    found_here = FOUND_RESPONSES
 
     def prepare(self, spec: RequestSpec) -> RequestSpec:
         # OpenAI refuses a smaller cap; the stream's limits count from the one sent
@@ -55,7 +69,7 @@ class ResponsesProtocol(PostedProtocol):
         return None if anthropic_shaped(json_of(body)) else NO_RESPONSES
 
     def hints(self) -> tuple[Hint, ...]:
-        return (NO_RESPONSES,)
+        return (NO_RESPONSES, FOUND_RESPONSES)
 
 
 RESPONSES = ResponsesProtocol()
