@@ -278,3 +278,20 @@ def test_a_missing_messages_path_names_chat_only_when_a_probe_finds_it(
         assert "chat/completions answers at this base URL: use --protocol chat" in fix
     else:  # nothing found: the doctor, which probes every path, is the fix
         assert "workbench doctor --base-url URL --protocol anthropic" in fix
+
+
+def test_the_protocols_and_the_wire_import_no_circle() -> None:
+    """wire.py once imported the Anthropic and Responses readers, which imported it back."""
+    import grimp
+
+    graph = grimp.build_graph("workbench")
+    ours = [m for m in graph.modules if m.startswith("workbench.core.protocols")]
+    ours += ["workbench.core.wire", "workbench.core.stream_anthropic"]
+    ours += ["workbench.core.stream_responses", "workbench.core.streaming"]
+    circles = [
+        (module, imported)
+        for module in ours
+        for imported in graph.find_modules_directly_imported_by(module)
+        if graph.chain_exists(imported, module)
+    ]
+    assert circles == []
