@@ -199,7 +199,7 @@ async def test_anthropic_only_server_probed_as_chat_suggests_anthropic() -> None
     checks = {c["name"]: c for c in json.loads(out)}
     path = checks["models_path"]
     assert not path["ok"] and path["protocol"] == "chat", path
-    assert "speaks Anthropic Messages, not the OpenAI chat protocol" in path["cause"]
+    assert "speaks Anthropic Messages, not OpenAI chat completions" in path["cause"]
     assert "POST .../chat/completions is not there" in path["cause"]
     assert "--protocol anthropic" in path["fix"]
     assert f"{url}/messages → HTTP 400" in path["evidence"]
@@ -219,9 +219,7 @@ async def test_openai_only_server_probed_as_anthropic_suggests_chat(html_404: bo
     c = _by_name(checks)
     first = _first_failure(checks)
     assert first.name == "models_path" and first.tested == "anthropic /v1/messages"
-    assert (
-        "this URL speaks the OpenAI chat protocol (chat completions), not Anthropic" in first.cause
-    )
+    assert "this URL speaks OpenAI chat completions, not Anthropic" in first.cause
     assert "--protocol chat" in first.fix
     assert all(c[n].skipped for n in ("auth", "model", "stream", "baseline"))
     # the missing path's 404 page is explained by the protocol, not blamed on a proxy
@@ -233,7 +231,7 @@ async def test_responses_on_a_chat_only_server_suggests_chat() -> None:
         checks = await diagnose(url, KEY, "gpt-x", protocol="responses")
     first = _first_failure(checks)
     assert first.name == "models_path" and first.tested == "responses /v1/responses"
-    assert "speaks the OpenAI chat protocol (chat completions), not OpenAI Responses" in first.cause
+    assert "speaks OpenAI chat completions, not OpenAI Responses" in first.cause
     assert "--protocol chat" in first.fix
 
 

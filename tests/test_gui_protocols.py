@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QComboBox
 
 from tests.protocol_server import ANTHROPIC_MODELS, ProtocolServer
 from workbench.core.doctor import PROXY_VARIABLES
+from workbench.core.protocols.registry import auth_for
 from workbench.core.provider_store import default_providers_path, load_providers
 from workbench.core.results import Target
 from workbench.core.secrets import clear_session_keys
@@ -90,7 +91,7 @@ def test_choosing_anthropic_saves_the_protocol_and_its_key_header(
     run_for(loop, until(lambda: panel.status.text().startswith("Saved 'claude-gw'")))
     saved = load_providers().get("claude-gw")
     assert saved is not None and saved.protocol == "anthropic"
-    assert saved.auth_scheme == "x-api-key"
+    assert auth_for(saved.protocol, saved.auth) == "x-api-key"
     text = default_providers_path().read_text(encoding="utf-8")
     assert 'protocol = "anthropic"' in text and KEY not in text
     # shown again from the file

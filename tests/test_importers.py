@@ -32,6 +32,7 @@ from workbench.core.importers import (
     read_vscode_settings,
     strip_jsonc,
 )
+from workbench.core.protocols.registry import auth_for
 from workbench.core.provider_store import load_providers
 from workbench.core.providers import KeyRef, ModelEntry, Provider
 from workbench.core.results import Prices
@@ -123,7 +124,9 @@ def test_claude_settings_both_shapes(name: str) -> None:
     assert result.keys["taotoken"].kind == "literal"
     assert result.keys["taotoken"].secret() == LITERAL_KEYS[0]
     # ANTHROPIC_AUTH_TOKEN is a bearer token; the flat shape's api_key goes as x-api-key
-    assert p.auth_scheme == ("bearer" if name == "claude_settings.json" else "x-api-key")
+    assert auth_for(p.protocol, p.auth) == (
+        "bearer" if name == "claude_settings.json" else "x-api-key"
+    )
     assert any("/v1" in note for note in result.url_notes["taotoken"])
     assert not any("OpenAI" in w or "Anthropic-only" in w for w in result.warnings)
 

@@ -16,6 +16,7 @@ import pytest
 from tests.loopback import ThreadedLoop
 from tests.protocol_server import ANTHROPIC_MODELS, ProtocolServer
 from workbench.cli import main
+from workbench.core.protocols.registry import auth_for
 from workbench.core.provider_store import (
     ProviderConfigError,
     default_providers_path,
@@ -51,8 +52,15 @@ def test_protocol_round_trips_through_providers_toml_keeping_comments() -> None:
     )
     loaded = {p.name: p for p in load_providers(path).providers}
     gw = loaded["claude-gw"]
-    assert (gw.protocol, gw.auth, gw.auth_scheme) == ("anthropic", "bearer", "bearer")
-    assert loaded["plain"].protocol == "chat" and loaded["plain"].auth_scheme == "bearer"
+    assert (gw.protocol, gw.auth, auth_for(gw.protocol, gw.auth)) == (
+        "anthropic",
+        "bearer",
+        "bearer",
+    )
+    assert (
+        loaded["plain"].protocol == "chat"
+        and auth_for(loaded["plain"].protocol, loaded["plain"].auth) == "bearer"
+    )
     changed = dataclasses.replace(gw, models=(ModelEntry("claude-sonnet-4-5"),))
     save_providers([changed, loaded["plain"]], path)
     text = path.read_text(encoding="utf-8")

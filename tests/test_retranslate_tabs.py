@@ -213,7 +213,9 @@ def test_view_language_retranslates_the_providers_tab_and_keeps_the_form(
     assert chinese["group"] == zh("ProviderForm", "Provider")
     assert chinese["form label"] == zh("ProviderForm", "Name")
     assert chinese["combo item"] == zh("ProviderForm", "Environment variable")
-    assert chinese["chosen item"] == zh("ProviderForm", "OpenAI Responses (POST /responses)")
+    # the registry's label (a product name, kept) in the translated "label (POST path)"
+    chosen = zh("Protocol", "%1 (POST %2)").replace("%1", "OpenAI Responses")
+    assert chinese["chosen item"] == chosen.replace("%2", "/responses")
     assert chinese["placeholder"] == zh("ModelList", "Search models")
     assert chinese["header"] == zh("ConnectionTest", "Check")
     assert chinese["check"].startswith(zh("ConnectionTest", "TCP connection"))

@@ -815,339 +815,369 @@
 <context>
     <name>ErrorFix</name>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="335"/>
+        <location filename="../../workbench/core/error_messages.py" line="336"/>
         <source>the calibration request failed first; a gateway (LiteLLM, say) that sees a deployment fail puts it in cooldown and answers 429 &apos;No deployments available&apos; until the cooldown ends, so this 429 follows that failure and is no sign of too many requests</source>
         <translation>校准请求先失败了；网关（例如 LiteLLM）看到某个部署失败后会让它进入冷却，并在冷却结束前对所有请求回答 429“No deployments available”，所以这个 429 是那次失败的后果，并不表示请求过多</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="12"/>
+        <location filename="../../workbench/core/error_messages.py" line="13"/>
         <source>the server rejected the API key (missing, mistyped, expired, or with stray whitespace)</source>
         <translation>服务器拒绝了 API 密钥（缺失、输错、已过期，或带有多余的空格）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="17"/>
+        <location filename="../../workbench/core/error_messages.py" line="18"/>
         <source>check the key (no spaces or quotes around it), that its environment variable is set in this shell, and that the header is &apos;Authorization: Bearer &lt;key&gt;&apos;; run `workbench doctor`</source>
         <translation>检查密钥（前后不要有空格或引号）、它的环境变量在当前 shell 中已设置，以及请求头为 &apos;Authorization: Bearer &lt;key&gt;&apos;；运行 `workbench doctor`</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="25"/>
+        <location filename="../../workbench/core/error_messages.py" line="26"/>
         <source>the path does not exist on this server: usually a base URL with a missing or extra /v1, or a full .../chat/completions URL pasted as the base URL</source>
         <translation>服务器上没有这个路径：通常是 Base URL 少了或多了 /v1，或者把完整的 .../chat/completions 地址当成了 Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="30"/>
+        <location filename="../../workbench/core/error_messages.py" line="31"/>
         <source>use the base URL the provider documents (try with and without /v1); `workbench doctor --base-url URL` tries both</source>
         <translation>使用服务商文档中的 Base URL（带和不带 /v1 都试试）；`workbench doctor --base-url URL` 会两种都试</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="37"/>
+        <location filename="../../workbench/core/error_messages.py" line="38"/>
         <source>the server does not serve a model with this id</source>
         <translation>服务器上没有这个 id 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="41"/>
+        <location filename="../../workbench/core/error_messages.py" line="42"/>
         <source>pick an id from `workbench models --base-url URL` (ids are usually lower-case with hyphens)</source>
         <translation>从 `workbench models --base-url URL` 的列表中选择 id（id 通常是小写加连字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="48"/>
+        <location filename="../../workbench/core/error_messages.py" line="49"/>
         <source>the provider is rate-limiting this key (too many requests or tokens per minute)</source>
         <translation>服务商正在对这个密钥限流（每分钟请求数或 Token 数过多）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="52"/>
+        <location filename="../../workbench/core/error_messages.py" line="53"/>
         <source>lower the concurrency, wait for Retry-After, or ask the provider for a higher limit</source>
         <translation>降低并发、按 Retry-After 等待，或向服务商申请更高的限额</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="58"/>
+        <location filename="../../workbench/core/error_messages.py" line="59"/>
         <source>the account has no quota or balance left</source>
         <translation>账户的额度或余额已用完</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="62"/>
+        <location filename="../../workbench/core/error_messages.py" line="63"/>
         <source>top up or check the plan in the provider&apos;s console</source>
         <translation>充值，或在服务商控制台检查套餐</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="68"/>
+        <location filename="../../workbench/core/error_messages.py" line="69"/>
         <source>the server failed while handling the request</source>
         <translation>服务器处理请求时出错</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="72"/>
+        <location filename="../../workbench/core/error_messages.py" line="73"/>
         <source>retry later; if it persists, report it to the provider with the time and model</source>
         <translation>稍后重试；如果持续出现，带上时间和模型向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="78"/>
+        <location filename="../../workbench/core/error_messages.py" line="79"/>
         <source>the server refused the request as sent</source>
         <translation>服务器拒绝了发送的请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="82"/>
+        <location filename="../../workbench/core/error_messages.py" line="83"/>
         <source>read the server&apos;s message: often the prompt exceeds the model&apos;s context window, or max_tokens is too large</source>
         <translation>阅读服务器返回的信息：常见原因是提示词超出模型的上下文窗口，或 max_tokens 过大</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="89"/>
+        <location filename="../../workbench/core/error_messages.py" line="90"/>
         <source>the server has no memory left for this request: its KV cache, beside the model&apos;s weights and the other requests in flight, does not fit on the GPU</source>
         <translation>服务器没有足够的内存处理此请求：它的 KV 缓存加上模型权重和其他进行中的请求，超出了 GPU 显存</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="94"/>
+        <location filename="../../workbench/core/error_messages.py" line="95"/>
         <source>use a shorter prompt, a lower max_tokens or fewer requests at once, or a deployment with more memory per device (a higher tensor-parallel degree)</source>
         <translation>使用更短的提示词、更小的 max_tokens 或更少的并发请求，或换用每张卡显存更多的部署（更高的张量并行度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="101"/>
+        <location filename="../../workbench/core/error_messages.py" line="102"/>
         <source>an HTML page came back where JSON or a stream was expected: a proxy, gateway login page, or a web site answered instead of the API</source>
         <translation>本应返回 JSON 或流，却返回了 HTML 页面：回应的是代理、网关登录页或网站，而不是 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="106"/>
+        <location filename="../../workbench/core/error_messages.py" line="107"/>
         <source>check the base URL points at the API (not the web site), and the proxy settings</source>
         <translation>检查 Base URL 指向的是 API（而不是网站），以及代理设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="112"/>
+        <location filename="../../workbench/core/error_messages.py" line="113"/>
         <source>the server could not be reached (DNS, TCP, TLS or proxy)</source>
         <translation>无法连接服务器（DNS、TCP、TLS 或代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="116"/>
+        <location filename="../../workbench/core/error_messages.py" line="117"/>
         <source>check the host and port, that the server is running, and HTTP(S)_PROXY / NO_PROXY; a local server must not go through a global proxy</source>
         <translation>检查主机和端口、服务器是否在运行，以及 HTTP(S)_PROXY / NO_PROXY；本地服务器不能走全局代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="123"/>
+        <location filename="../../workbench/core/error_messages.py" line="124"/>
         <source>the connection closed before the stream finished</source>
         <translation>流式输出结束前连接就断开了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="127"/>
+        <location filename="../../workbench/core/error_messages.py" line="128"/>
         <source>retry; if it repeats, a proxy or load balancer may cut long streams (check its timeouts)</source>
         <translation>重试；如果反复出现，可能是代理或负载均衡器切断了长连接（检查其超时设置）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="134"/>
+        <location filename="../../workbench/core/error_messages.py" line="135"/>
         <source>the stream ended without [DONE] and without a finish_reason: the server or a proxy cut it short, so the answer and its token counts are incomplete</source>
         <translation>流结束时既没有 [DONE] 也没有 finish_reason：服务器或代理把它提前截断了，回答和 token 数都不完整</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="139"/>
+        <location filename="../../workbench/core/error_messages.py" line="140"/>
         <source>retry; if it repeats, check the timeouts of any proxy or load balancer on the way and the server&apos;s logs (the row is kept but never enters the figures)</source>
         <translation>重试；若反复出现，检查途经的代理或负载均衡器的超时设置以及服务器日志（该行会保留，但不计入统计数字）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="146"/>
+        <location filename="../../workbench/core/error_messages.py" line="147"/>
         <source>the server sent more output than max_tokens allows (it ignores max_tokens, or the stream never ends); the client stopped reading at once</source>
         <translation>服务器发送的输出超出 max_tokens 允许的量（它忽略了 max_tokens，或者流永不结束）；客户端已立即停止读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="151"/>
+        <location filename="../../workbench/core/error_messages.py" line="152"/>
         <source>check that the server or gateway honours max_tokens, and report it to the provider; such a stream cannot be compared with others</source>
         <translation>确认服务器或网关遵守 max_tokens，并向服务商报告；这样的流无法与其他结果比较</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="158"/>
+        <location filename="../../workbench/core/error_messages.py" line="159"/>
         <source>the server sent a line, an event or a body larger than the client accepts; the client stopped reading to keep its memory bounded</source>
         <translation>服务器发送的一行、一个事件或整个响应体超出客户端接受的大小；客户端已停止读取，以限制内存占用</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="163"/>
+        <location filename="../../workbench/core/error_messages.py" line="164"/>
         <source>check that the base URL is an OpenAI-compatible API and that no proxy rewrites the stream; report it to the provider</source>
         <translation>确认 Base URL 指向 OpenAI 兼容的 API，且没有代理改写数据流；并向服务商报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="170"/>
+        <location filename="../../workbench/core/error_messages.py" line="171"/>
         <source>the server or a proxy broke the HTTP protocol (bad chunked encoding, a header line too long, too many headers)</source>
         <translation>服务器或代理违反了 HTTP 协议（分块编码错误、头部行过长或头部过多）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="175"/>
+        <location filename="../../workbench/core/error_messages.py" line="176"/>
         <source>try without the proxy; if it persists, report it to the provider with the time</source>
         <translation>不经代理再试；若仍然出现，请附上时间向服务商报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="181"/>
+        <location filename="../../workbench/core/error_messages.py" line="182"/>
         <source>the server answered with a redirect; a request is never re-sent to another address, because that can turn a POST into a GET or send the key elsewhere</source>
         <translation>服务器返回了重定向；请求绝不会被重新发往另一个地址，因为这可能把 POST 变成 GET，或把密钥发到别处</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="186"/>
+        <location filename="../../workbench/core/error_messages.py" line="187"/>
         <source>use the new address (named in the message) as the base URL; `workbench doctor --base-url URL` checks it</source>
         <translation>把新地址（见消息中）用作 Base URL；可用 `workbench doctor --base-url URL` 检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="193"/>
+        <location filename="../../workbench/core/error_messages.py" line="194"/>
         <source>the API key or a custom header contains characters HTTP headers cannot carry (a line break, or a non-ASCII character such as a full-width space or a curly quote)</source>
         <translation>API 密钥或自定义头部含有 HTTP 头部无法承载的字符（换行符，或全角空格、弯引号等非 ASCII 字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="198"/>
+        <location filename="../../workbench/core/error_messages.py" line="199"/>
         <source>copy the key again as plain text, with no quotes, spaces or line breaks, and set it again; nothing was sent</source>
         <translation>以纯文本重新复制密钥（不带引号、空格或换行）并重新设置；本次没有发送任何请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="205"/>
+        <location filename="../../workbench/core/error_messages.py" line="206"/>
         <source>the server sent a stream event that is not valid JSON or not shaped like a chat completion chunk</source>
         <translation>服务器发送的流事件不是有效的 JSON，或不符合 chat completion 数据块的格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="210"/>
+        <location filename="../../workbench/core/error_messages.py" line="211"/>
         <source>the endpoint is not fully OpenAI-compatible, or a proxy altered the stream; try without the proxy or report it to the provider</source>
         <translation>该接口不完全兼容 OpenAI，或代理改动了流；不经代理再试，或向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="217"/>
+        <location filename="../../workbench/core/error_messages.py" line="218"/>
         <source>no token arrived within the first-token limit (long prompts take long to prefill)</source>
         <translation>在首 Token 时限内没有收到任何 Token（长提示词的预填充耗时较长）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="221"/>
+        <location filename="../../workbench/core/error_messages.py" line="222"/>
         <source>raise the first-token timeout, or use a shorter prompt</source>
         <translation>提高首 Token 超时，或使用更短的提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="227"/>
+        <location filename="../../workbench/core/error_messages.py" line="228"/>
         <source>the stream stalled: no token for longer than the stall limit</source>
         <translation>流式输出停滞：超过停滞时限没有新 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="231"/>
+        <location filename="../../workbench/core/error_messages.py" line="232"/>
         <source>retry; raise the stall timeout if the server is known to pause</source>
         <translation>重试；如果已知服务器会暂停，提高停滞超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="237"/>
+        <location filename="../../workbench/core/error_messages.py" line="238"/>
         <source>the request ran past its total time limit</source>
         <translation>请求超过了总时限</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="241"/>
+        <location filename="../../workbench/core/error_messages.py" line="242"/>
         <source>raise the total timeout or lower max_tokens</source>
         <translation>提高总超时，或降低 max_tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="247"/>
+        <location filename="../../workbench/core/error_messages.py" line="248"/>
         <source>the stream ended without any text</source>
         <translation>流结束了，但没有任何文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="251"/>
+        <location filename="../../workbench/core/error_messages.py" line="252"/>
         <source>check the model id and max_tokens; run `workbench doctor` to see the raw answer</source>
         <translation>检查模型 id 和 max_tokens；运行 `workbench doctor` 查看原始响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="257"/>
+        <location filename="../../workbench/core/error_messages.py" line="258"/>
         <source>the model generated tokens but none of them is visible text: special tokens the server does not decode, or a character cut in the middle of its UTF-8 bytes</source>
         <translation>模型生成了 token，但没有一个是可见文本：服务器未解码的特殊 token，或在 UTF-8 字节中间被截断的字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="262"/>
+        <location filename="../../workbench/core/error_messages.py" line="263"/>
         <source>check the model&apos;s chat template and tokenizer on the server (does it stop at or print its end-of-turn token?); raise max_tokens if finish_reason is length</source>
         <translation>检查服务器上该模型的对话模板（chat template）和分词器（它是否在结束标记处停止，或把结束标记输出？）；若 finish_reason 为 length，请调高 max_tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="269"/>
+        <location filename="../../workbench/core/error_messages.py" line="270"/>
         <source>the request was cancelled</source>
         <translation>请求已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="273"/>
+        <location filename="../../workbench/core/error_messages.py" line="274"/>
         <source>nothing to fix</source>
         <translation>无需处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="279"/>
+        <location filename="../../workbench/core/error_messages.py" line="280"/>
         <source>the client worker process (or cluster node) that ran this request died before the request finished</source>
         <translation>运行此请求的客户端工作进程（或集群节点）在请求完成前已终止</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="284"/>
+        <location filename="../../workbench/core/error_messages.py" line="285"/>
         <source>check the machine&apos;s memory and the worker&apos;s logs, then run again; --workers 1 runs everything in one process</source>
         <translation>检查该机器的内存和工作进程的日志，然后重新运行；--workers 1 会在单个进程中运行全部请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="291"/>
+        <location filename="../../workbench/core/error_messages.py" line="292"/>
         <source>an unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部出现意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="295"/>
+        <location filename="../../workbench/core/error_messages.py" line="296"/>
         <source>please report it with the message</source>
         <translation>请带上这条信息反馈给我们</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="302"/>
+        <location filename="../../workbench/core/error_messages.py" line="303"/>
         <source>the server refused the key: its answer speaks of the key or of access, though its status is not 401 (gateways such as a LiteLLM proxy without a database answer a bad key with 400), or it refused even the model list</source>
         <translation>服务器拒绝了密钥：它的回答说到密钥或访问权限，尽管状态码不是 401（例如没有数据库的 LiteLLM 代理对错误的密钥回答 400），或者它连模型列表都拒绝了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="308"/>
+        <location filename="../../workbench/core/error_messages.py" line="309"/>
         <source>check the key for this gateway (the gateway&apos;s own key, not the upstream provider&apos;s; no spaces or quotes around it); run `workbench doctor --base-url URL`</source>
         <translation>检查这个网关的密钥（网关自己的密钥，而不是上游服务商的；前后不要有空格或引号）；运行 `workbench doctor --base-url URL`</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="313"/>
+        <location filename="../../workbench/core/error_messages.py" line="314"/>
         <source>the gateway took the request, but the upstream it routes this model to refused it (the message carries the upstream&apos;s words): the gateway&apos;s route for this model is broken</source>
         <translation>网关接受了请求，但它为这个模型路由到的上游拒绝了它（消息里带着上游的原话）：网关中这个模型的路由坏了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="318"/>
+        <location filename="../../workbench/core/error_messages.py" line="319"/>
         <source>check the gateway&apos;s route for this model: the upstream&apos;s model id, address and key in the gateway&apos;s configuration, and the upstream&apos;s own logs</source>
         <translation>检查网关中这个模型的路由：网关配置里上游的模型 id、地址和密钥，以及上游自己的日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="323"/>
+        <location filename="../../workbench/core/error_messages.py" line="324"/>
         <source>the gateway refused the request itself: its upstream for this model failed a moment ago (an error or a rate limit), so the gateway sends it nothing until a cooldown ends</source>
         <translation>请求被网关自己拒绝：这个模型的上游刚刚出错（报错或限流），冷却期结束前网关不再向它发送请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="328"/>
+        <location filename="../../workbench/core/error_messages.py" line="329"/>
         <source>find out why the upstream failed: the first request it refused carries the upstream&apos;s words (`workbench bench` prints every failure), and `workbench doctor --model M` shows them once the cooldown ends; check the gateway&apos;s route for this model and its logs</source>
         <translation>查明上游为何出错：被拒绝的第一个请求带着上游的原话（`workbench bench` 会打印每个失败），冷却期结束后 `workbench doctor --model M` 也会显示；检查网关中这个模型的路由和网关日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="346"/>
-        <source>this base URL does not speak the Anthropic Messages API (POST .../messages is not there): it is likely an OpenAI-compatible endpoint</source>
-        <translation>这个 base URL 不支持 Anthropic Messages API（没有 POST .../messages）：它多半是 OpenAI 兼容的端点</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/error_messages.py" line="351"/>
-        <source>try --protocol chat (or protocol = &quot;chat&quot; for the provider), or use the base URL the gateway gives for Anthropic clients, ending in /v1</source>
-        <translation>试试 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;），或者使用网关为 Anthropic 客户端提供的 base URL（以 /v1 结尾）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/error_messages.py" line="358"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="23"/>
         <source>this base URL does not speak the OpenAI Responses API (POST .../responses is not there): many servers speak only chat completions</source>
         <translation>这个 base URL 不支持 OpenAI Responses API（没有 POST .../responses）：很多服务只支持 chat completions</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="363"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="28"/>
         <source>try --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
         <translation>试试 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="369"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="36"/>
+        <source>this base URL answers POST .../responses in OpenAI&apos;s shape: it speaks OpenAI Responses</source>
+        <translation>这个 base URL 以 OpenAI 的格式响应 POST .../responses：它支持 OpenAI Responses</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/responses.py" line="40"/>
+        <source>POST .../responses answers at this base URL: use --protocol responses (or protocol = &quot;responses&quot; for the provider)</source>
+        <translation>这个 base URL 上的 POST .../responses 有响应：请使用 --protocol responses（或给该 provider 设 protocol = &quot;responses&quot;）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/chat.py" line="20"/>
         <source>this base URL answers in the Anthropic Messages API&apos;s shape and has no /chat/completions: it speaks the Anthropic protocol, not chat completions</source>
         <translation>这个 base URL 以 Anthropic Messages API 的格式应答，且没有 /chat/completions：它说的是 Anthropic 协议，不是 chat completions</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="374"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="25"/>
         <source>try --protocol anthropic (or protocol = &quot;anthropic&quot; for the provider)</source>
         <translation>试试 --protocol anthropic（或给该 provider 设 protocol = &quot;anthropic&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="380"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="33"/>
+        <source>this base URL answers POST .../chat/completions in OpenAI&apos;s shape: it speaks chat completions</source>
+        <translation>这个 base URL 以 OpenAI 的格式响应 POST .../chat/completions：它支持聊天补全</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/chat.py" line="38"/>
+        <source>POST .../chat/completions answers at this base URL: use --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
+        <translation>这个 base URL 上的 POST .../chat/completions 有响应：请使用 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="27"/>
+        <source>this base URL does not speak the Anthropic Messages API: POST .../v1/messages is not there (a base URL without /v1 gets it added, as Anthropic&apos;s SDK does)</source>
+        <translation>这个 base URL 不支持 Anthropic Messages API：没有 POST .../v1/messages（不带 /v1 的 base URL 会像 Anthropic 的 SDK 那样补上 /v1）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="32"/>
+        <source>run `workbench doctor --base-url URL --protocol anthropic`: it tries the other protocols&apos; paths and names the one this URL speaks; if that is chat, use --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
+        <translation>运行 `workbench doctor --base-url URL --protocol anthropic`：它会探测其他协议的路径，并指出这个 URL 支持哪一种；如果是 chat，请使用 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="40"/>
         <source>the server wants the anthropic-version header, which the request lacked or gave a value it does not accept</source>
         <translation>服务器要求 anthropic-version 请求头，而请求没有带它，或带的值服务器不接受</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="385"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="45"/>
         <source>the workbench sends anthropic-version: 2023-06-01 unless the provider&apos;s headers set it; remove a wrong anthropic-version from the provider&apos;s headers, or set the one the server documents (headers = { anthropic-version = &quot;2023-06-01&quot; })</source>
         <translation>除非 provider 的 headers 另有设置，workbench 会发送 anthropic-version: 2023-06-01；请从 provider 的 headers 中删掉错误的 anthropic-version，或设成服务器文档要求的值（headers = { anthropic-version = &quot;2023-06-01&quot; }）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="55"/>
+        <source>this base URL answers POST .../v1/messages in Anthropic&apos;s shape: it speaks Anthropic Messages</source>
+        <translation>这个 base URL 以 Anthropic 的格式响应 POST .../v1/messages：它支持 Anthropic Messages</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="60"/>
+        <source>POST .../v1/messages answers at this base URL: use --protocol anthropic (or protocol = &quot;anthropic&quot; for the provider)</source>
+        <translation>这个 base URL 上的 POST .../v1/messages 有响应：请使用 --protocol anthropic（或给该 provider 设 protocol = &quot;anthropic&quot;）</translation>
     </message>
 </context>
 <context>
@@ -1377,12 +1407,12 @@
 <context>
     <name>InstanceGuard</name>
     <message>
-        <location filename="../../workbench/ui/single_instance.py" line="99"/>
+        <location filename="../../workbench/ui/single_instance.py" line="98"/>
         <source>Out of file descriptors: the single-instance socket was lost and is being re-created (see the log; raise `ulimit -n`).</source>
         <translation>文件描述符已用尽：单实例套接字丢失，正在重新创建（详见日志；请调高 `ulimit -n`）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/single_instance.py" line="103"/>
+        <location filename="../../workbench/ui/single_instance.py" line="102"/>
         <source>The single-instance socket file was deleted; it is being re-created.</source>
         <translation>单实例套接字文件已被删除，正在重新创建。</translation>
     </message>
@@ -2082,138 +2112,123 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="149"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="150"/>
         <source>Model of pane %1</source>
         <translation>窗格 %1 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="151"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="152"/>
         <source>Fit the prompt to pane %1&apos;s context window</source>
         <translation>将提示词长度调整到窗格 %1 的上下文窗口内</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="153"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="155"/>
         <source>Answer in pane %1</source>
         <translation>窗格 %1 中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="161"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="161"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="161"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="161"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="158"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="162"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="155"/>
-        <location filename="../../workbench/ui/pane_widget.py" line="168"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="172"/>
         <source>Protocol of pane %1</source>
         <translation>窗格 %1 的协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="170"/>
-        <source>OpenAI chat completions (POST /chat/completions)</source>
-        <translation>OpenAI 聊天补全（POST /chat/completions）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="171"/>
-        <source>OpenAI Responses (POST /responses)</source>
-        <translation>OpenAI Responses（POST /responses）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="172"/>
-        <source>Anthropic Messages (POST /messages)</source>
-        <translation>Anthropic Messages（POST /messages）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="177"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="176"/>
         <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
         <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="242"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="241"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="247"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="246"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="250"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="249"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="265"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="264"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="267"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="266"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="279"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="278"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="322"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="321"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="335"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="334"/>
         <source>Will not fit in memory: %1</source>
         <translation>内存放不下：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="343"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="342"/>
         <source>; its KV cache fits: %1 per device beside %2 of weights (%3 usable)</source>
         <translation>；KV 缓存放得下：每卡 %1，另有权重 %2（可用 %3）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="357"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="356"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="391"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="390"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="399"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="398"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="401"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="400"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
@@ -2292,6 +2307,29 @@
     </message>
 </context>
 <context>
+    <name>Protocol</name>
+    <message>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="70"/>
+        <source>Anthropic Messages</source>
+        <translation>Anthropic Messages</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/chat.py" line="48"/>
+        <source>OpenAI chat completions</source>
+        <translation>OpenAI 聊天补全</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/responses.py" line="50"/>
+        <source>OpenAI Responses</source>
+        <translation>OpenAI Responses</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/protocol_choice.py" line="16"/>
+        <source>%1 (POST %2)</source>
+        <translation>%1（POST %2）</translation>
+    </message>
+</context>
+<context>
     <name>ProviderController</name>
     <message>
         <location filename="../../workbench/ui/pane_choices.py" line="20"/>
@@ -2299,42 +2337,42 @@
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="170"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="171"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="173"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="174"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="180"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="181"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="208"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="209"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="246"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="247"/>
         <source>no key (the built-in provider)</source>
         <translation>无 Key（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="249"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="250"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="320"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="321"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="329"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="330"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -2342,235 +2380,220 @@
 <context>
     <name>ProviderForm</name>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="175"/>
+        <location filename="../../workbench/ui/provider_form.py" line="176"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="177"/>
+        <location filename="../../workbench/ui/provider_form.py" line="178"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="176"/>
+        <location filename="../../workbench/ui/provider_form.py" line="177"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="178"/>
+        <location filename="../../workbench/ui/provider_form.py" line="179"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="193"/>
-        <location filename="../../workbench/ui/provider_form.py" line="202"/>
+        <location filename="../../workbench/ui/provider_form.py" line="194"/>
+        <location filename="../../workbench/ui/provider_form.py" line="196"/>
         <source>Protocol</source>
         <translation>协议</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="197"/>
-        <source>OpenAI chat completions (POST /chat/completions)</source>
-        <translation>OpenAI 聊天补全（POST /chat/completions）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_form.py" line="198"/>
-        <source>OpenAI Responses (POST /responses)</source>
-        <translation>OpenAI Responses（POST /responses）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_form.py" line="199"/>
-        <source>Anthropic Messages (POST /messages)</source>
-        <translation>Anthropic Messages（POST /messages）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/provider_form.py" line="203"/>
-        <location filename="../../workbench/ui/provider_form.py" line="207"/>
+        <location filename="../../workbench/ui/provider_form.py" line="201"/>
         <source>Auth header</source>
         <translation>认证请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="205"/>
+        <location filename="../../workbench/ui/provider_form.py" line="199"/>
         <source>How the key is sent; it follows the protocol unless you change it</source>
         <translation>密钥的发送方式；除非你修改，否则随协议而定</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="213"/>
+        <location filename="../../workbench/ui/provider_form.py" line="207"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="214"/>
+        <location filename="../../workbench/ui/provider_form.py" line="208"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="215"/>
+        <location filename="../../workbench/ui/provider_form.py" line="209"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="216"/>
+        <location filename="../../workbench/ui/provider_form.py" line="210"/>
         <source>No key</source>
         <translation>无 Key</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="219"/>
+        <location filename="../../workbench/ui/provider_form.py" line="213"/>
         <source>Key from</source>
         <translation>Key 来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="220"/>
+        <location filename="../../workbench/ui/provider_form.py" line="214"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="221"/>
+        <location filename="../../workbench/ui/provider_form.py" line="215"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="222"/>
+        <location filename="../../workbench/ui/provider_form.py" line="216"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="223"/>
+        <location filename="../../workbench/ui/provider_form.py" line="217"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="224"/>
+        <location filename="../../workbench/ui/provider_form.py" line="218"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴 Key；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="225"/>
+        <location filename="../../workbench/ui/provider_form.py" line="219"/>
         <source>Key</source>
         <translation>密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="182"/>
+        <location filename="../../workbench/ui/provider_form.py" line="183"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 Name: value — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="184"/>
+        <location filename="../../workbench/ui/provider_form.py" line="185"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="186"/>
+        <location filename="../../workbench/ui/provider_form.py" line="187"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="187"/>
+        <location filename="../../workbench/ui/provider_form.py" line="188"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="188"/>
+        <location filename="../../workbench/ui/provider_form.py" line="189"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="189"/>
+        <location filename="../../workbench/ui/provider_form.py" line="190"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="233"/>
+        <location filename="../../workbench/ui/provider_form.py" line="227"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="234"/>
+        <location filename="../../workbench/ui/provider_form.py" line="228"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="235"/>
+        <location filename="../../workbench/ui/provider_form.py" line="229"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="229"/>
-        <location filename="../../workbench/ui/provider_form.py" line="239"/>
+        <location filename="../../workbench/ui/provider_form.py" line="223"/>
+        <location filename="../../workbench/ui/provider_form.py" line="233"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="238"/>
+        <location filename="../../workbench/ui/provider_form.py" line="232"/>
         <source>Proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="240"/>
+        <location filename="../../workbench/ui/provider_form.py" line="234"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="243"/>
+        <location filename="../../workbench/ui/provider_form.py" line="237"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取 Key 和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="284"/>
+        <location filename="../../workbench/ui/provider_form.py" line="277"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴 Key；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="286"/>
+        <location filename="../../workbench/ui/provider_form.py" line="279"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴 Key；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="292"/>
+        <location filename="../../workbench/ui/provider_form.py" line="285"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="296"/>
+        <location filename="../../workbench/ui/provider_form.py" line="289"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="298"/>
+        <location filename="../../workbench/ui/provider_form.py" line="291"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="300"/>
+        <location filename="../../workbench/ui/provider_form.py" line="293"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需 Key 的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="302"/>
+        <location filename="../../workbench/ui/provider_form.py" line="295"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="307"/>
+        <location filename="../../workbench/ui/provider_form.py" line="300"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="337"/>
+        <location filename="../../workbench/ui/provider_form.py" line="330"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="351"/>
+        <location filename="../../workbench/ui/provider_form.py" line="344"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="395"/>
+        <location filename="../../workbench/ui/provider_form.py" line="382"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="415"/>
+        <location filename="../../workbench/ui/provider_form.py" line="402"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 Name: value</translation>
     </message>

@@ -23,11 +23,10 @@ from workbench.core.plan import (
     model_facts,
     resolve_target,
 )
+from workbench.core.protocols.registry import auth_for, protocol_names, protocol_of
 from workbench.core.providers import (
-    PROTOCOLS,
     Protocol,
     Provider,
-    default_auth,
     normalize_base_url,
 )
 from workbench.core.results import Target
@@ -40,7 +39,7 @@ from workbench.core.secrets import (
     resolve_key,
 )
 from workbench.core.terminal import printable_lines
-from workbench.core.wire import protocol_headers
+from workbench.core.wire import model_page
 
 if TYPE_CHECKING:
     import openai
@@ -148,7 +147,7 @@ def add_target_args(p: argparse.ArgumentParser) -> None:
 def add_protocol_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--protocol",
-        choices=PROTOCOLS,
+        choices=protocol_names(),
         default=None,
         help="the wire protocol: chat (POST /chat/completions), responses (OpenAI Responses, "
         "POST /responses) or anthropic (Anthropic Messages, POST /messages, key as x-api-key). "
@@ -281,7 +280,7 @@ async def list_models(
     try:
         # a list that trickles in must not hang the command before any request is sent
         async with asyncio.timeout(MODEL_LIST_TIMEOUT_S):
-            return await _model_ids(client, protocol, auth or default_auth(protocol))
+            return await _model_ids(client, protocol, auth_for(protocol, auth))
     except openai.NotFoundError:
         return None
     except TimeoutError:
@@ -294,18 +293,15 @@ async def list_models(
 
 async def _model_ids(client: openai.AsyncOpenAI, protocol: str, auth: str) -> set[str]:
     """Every id of the list; Anthropic's comes in pages (`has_more`, `after_id`)."""
-    headers = protocol_headers(client, protocol, auth)
     ids: set[str] = set()
-    query: dict[str, object] = {"limit": 1000} if protocol == "anthropic" else {}
+    query: dict[str, object] = {}
     for _ in range(MAX_MODEL_PAGES):
-        page = await client.models.list(extra_headers=headers, extra_query=query)
+        page = await model_page(client, protocol, auth, query)
         ids |= {m.id for m in page.data}
         last = getattr(page, "last_id", None)
-        if protocol != "anthropic" or not (
-            getattr(page, "has_more", False) and isinstance(last, str)
-        ):
+        if not (getattr(page, "has_more", False) is True and isinstance(last, str)):
             break
-        query = {**query, "after_id": last}
+        query = {"after_id": last}  # Anthropic's next page
     return ids
 
 
@@ -380,7 +376,7 @@ async def _server_models(
         )
         return False
     except Exception as exc:  # report the classified cause, not a traceback
-        diag = list_refusal(classify_exception(exc, "", False, protocol))
+        diag = list_refusal(classify_exception(exc, "", False, protocol_of(protocol)))
         fail(f"{base_url}: {diag.message}")
         return False
 

@@ -14,19 +14,18 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from workbench.core.clients import BASELINE_TIMEOUT_S, network_baseline_ms
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.streaming import RequestSpec
-from workbench.core.wire import protocol_headers, stream_request
+from workbench.core.wire import model_page, stream_request
 
 if TYPE_CHECKING:
     import openai
 
-BaselineMethod = Literal["chat", "responses", "anthropic", "models"]
-# a request path's method is the protocol it speaks
-_PATH_METHODS: dict[str, BaselineMethod] = {p: p for p in ("chat", "responses", "anthropic")}
+# "models", or the protocol whose request path was timed (a registered protocol's name)
+BaselineMethod = str
 BASELINE_SAMPLES = 3
 # The shortest prompt every chat template accepts; one output token keeps it off the bill.
 BASELINE_MESSAGES: tuple[dict[str, str], ...] = ({"role": "user", "content": "Hi"},)
@@ -87,7 +86,9 @@ async def measure_baseline(
             break
         times.append(ms)
     if len(times) == samples + 1:
-        return Baseline(statistics.median(times[1:]), _PATH_METHODS.get(protocol, "chat"))
-    headers = protocol_headers(client, protocol, auth)  # the list asked as the protocol asks
-    models_ms = await network_baseline_ms(client, samples, headers=headers)
+        return Baseline(statistics.median(times[1:]), protocol)
+    # the list asked as the protocol asks, at its path
+    models_ms = await network_baseline_ms(
+        client, samples, list_once=lambda: model_page(client, protocol, auth)
+    )
     return Baseline(models_ms, "models") if models_ms is not None else Baseline()

@@ -36,7 +36,7 @@ import functools
 import ssl
 import statistics
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -516,19 +516,19 @@ async def network_baseline_ms(
     client: openai.AsyncOpenAI,
     samples: int = 3,
     timeout_s: float = BASELINE_TIMEOUT_S,
-    headers: dict[str, Any] | None = None,
+    list_once: Callable[[], Awaitable[object]] | None = None,
 ) -> float | None:
     """Median round trip of `GET /models`: the network and server overhead to subtract.
 
     Each round trip gets `timeout_s` in all: a list that trickles in forever is no baseline.
-    `headers`: a protocol's own (wire.protocol_headers: Anthropic's key header and version).
+    `list_once`: the list as a protocol asks it (wire.model_page: its path and headers).
     """
     times: list[float] = []
     for _ in range(samples):
         start = time.perf_counter_ns()
         try:
             async with asyncio.timeout(timeout_s):
-                await client.models.list(extra_headers=headers)
+                await (list_once() if list_once is not None else client.models.list())
         except Exception:  # a server without /models has no baseline; the column stays empty
             return None
         times.append((time.perf_counter_ns() - start) / 1e6)

@@ -1,5 +1,6 @@
 """The words of every failure: the cause and the fix of each ErrorClass, and of the gateway
-cases that `errors.py` recognises. Kept apart from the logic so translators and reviewers read
+cases that `errors.py` recognises (a protocol's own, a path it lacks, are its module's:
+core/protocols/). Kept apart from the logic so translators and reviewers read
 them in one place (marked for Qt's lupdate; the UI translates them, the CLI prints English)."""
 
 from __future__ import annotations
@@ -337,56 +338,6 @@ AFTER_CALIBRATION_CAUSE = QT_TRANSLATE_NOOP(
     "the calibration request failed first; a gateway (LiteLLM, say) that sees a deployment fail "
     "puts it in cooldown and answers 429 'No deployments available' until the cooldown ends, so "
     "this 429 follows that failure and is no sign of too many requests",
-)
-
-# A base URL that does not speak the protocol the request spoke (a 404 on its path): per the
-# request's protocol, the likely cause and the fix.
-WRONG_PROTOCOL: dict[str, tuple[str, str]] = {
-    "anthropic": (
-        QT_TRANSLATE_NOOP(
-            "ErrorFix",
-            "this base URL does not speak the Anthropic Messages API (POST .../messages is not "
-            "there): it is likely an OpenAI-compatible endpoint",
-        ),
-        QT_TRANSLATE_NOOP(
-            "ErrorFix",
-            'try --protocol chat (or protocol = "chat" for the provider), or use the base URL '
-            "the gateway gives for Anthropic clients, ending in /v1",
-        ),
-    ),
-    "responses": (
-        QT_TRANSLATE_NOOP(
-            "ErrorFix",
-            "this base URL does not speak the OpenAI Responses API (POST .../responses is not "
-            "there): many servers speak only chat completions",
-        ),
-        QT_TRANSLATE_NOOP(
-            "ErrorFix",
-            'try --protocol chat (or protocol = "chat" for the provider)',
-        ),
-    ),
-    "chat": (
-        QT_TRANSLATE_NOOP(
-            "ErrorFix",
-            "this base URL answers in the Anthropic Messages API's shape and has no "
-            "/chat/completions: it speaks the Anthropic protocol, not chat completions",
-        ),
-        QT_TRANSLATE_NOOP(
-            "ErrorFix",
-            'try --protocol anthropic (or protocol = "anthropic" for the provider)',
-        ),
-    ),
-}
-ANTHROPIC_VERSION_CAUSE = QT_TRANSLATE_NOOP(
-    "ErrorFix",
-    "the server wants the anthropic-version header, which the request lacked or gave a value "
-    "it does not accept",
-)
-ANTHROPIC_VERSION_FIX = QT_TRANSLATE_NOOP(
-    "ErrorFix",
-    "the workbench sends anthropic-version: 2023-06-01 unless the provider's headers set it; "
-    "remove a wrong anthropic-version from the provider's headers, or set the one the server "
-    'documents (headers = { anthropic-version = "2023-06-01" })',
 )
 
 

@@ -14,13 +14,11 @@ import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import httpx2
 
 from workbench.core.error_messages import (
-    ANTHROPIC_VERSION_CAUSE,
-    ANTHROPIC_VERSION_FIX,
     FIXES,
     GATEWAY_AUTH_CAUSE,
     GATEWAY_AUTH_FIX,
@@ -28,13 +26,21 @@ from workbench.core.error_messages import (
     GATEWAY_COOLDOWN_FIX,
     GATEWAY_ROUTE_CAUSE,
     GATEWAY_ROUTE_FIX,
-    WRONG_PROTOCOL,
 )
 from workbench.core.results import ErrorClass
 from workbench.core.secrets import redact, redact_and_cut
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import openai
+
+
+class RefusalHints(Protocol):
+    """What a wire protocol says of an error answer to its request (protocols/base.py's
+    ClientProtocol): each a (cause, fix), or None when it has nothing to add."""
+
+    def refused(self, status: int, body: str) -> tuple[str, str] | None: ...
+
+    def missing_path(self, body: str) -> tuple[str, str] | None: ...
 
 
 class MalformedChunk(ValueError):
@@ -218,32 +224,24 @@ def classify_status(status: int, body: str, content_type: str | None, model: str
     return diagnosis(ErrorClass.BAD_REQUEST, what, status)
 
 
-def _anthropic_shaped(body: str) -> bool:
-    """An Anthropic error body: `{"type": "error", "error": {"type": ..., "message": ...}}`."""
-    try:
-        data = json.loads(body)
-    except ValueError:
-        return False
-    return isinstance(data, dict) and data.get("type") == "error" and "error" in data
-
-
 def protocol_status(
-    diag: Diagnosis, body: str, content_type: str | None, protocol: str
+    diag: Diagnosis, body: str, content_type: str | None, protocol: RefusalHints | None
 ) -> Diagnosis | None:
-    """The cause and fix when an error answer says the base URL speaks another protocol than
-    the request (a 404 on a path it lacks), or that Anthropic's version header is missing."""
+    """The protocol's cause and fix for an error answer it explains: a 404/405 on its path
+    (a base URL that speaks another protocol, or none), or a request it refused (a missing
+    version header: a bad request, whatever words it has)."""
     status = diag.http_status
-    if status == 400 and protocol == "anthropic" and "anthropic-version" in body.lower():
-        return Diagnosis(
-            ErrorClass.BAD_REQUEST, diag.what, ANTHROPIC_VERSION_CAUSE, ANTHROPIC_VERSION_FIX, 400
-        )
+    if protocol is None or status is None:
+        return None
+    refused = protocol.refused(status, body)
+    if refused is not None:
+        return Diagnosis(ErrorClass.BAD_REQUEST, diag.what, refused[0], refused[1], status)
     if status not in (404, 405) or diag.error_class is ErrorClass.MODEL_NOT_FOUND:
         return None
-    html = looks_like_html(content_type, body)
-    # chat: only an Anthropic-shaped 404 says so; anthropic: any 404 but its own API's shape
-    if (protocol == "chat") != _anthropic_shaped(body) or protocol not in WRONG_PROTOCOL:
+    words = protocol.missing_path(body)
+    if words is None:
         return None
-    words = WRONG_PROTOCOL[protocol]
+    html = looks_like_html(content_type, body)
     what = f"HTTP {status} with an HTML page" if html else diag.what
     return Diagnosis(ErrorClass.NOT_FOUND, what, words[0], words[1], status)
 
@@ -357,10 +355,13 @@ UNFIXABLE_BY_REPEAT = frozenset(
 
 
 def classify_exception(
-    exc: BaseException, model: str, streaming_started: bool, protocol: str = "chat"
+    exc: BaseException,
+    model: str,
+    streaming_started: bool,
+    protocol: RefusalHints | None = None,
 ) -> Diagnosis:
     """Classify an exception raised by the SDK or the transport; `protocol`, the wire protocol
-    the request spoke, names a base URL that speaks another one."""
+    the request spoke, explains the refusals it knows (a path it lacks, its own headers)."""
     import openai
 
     if isinstance(exc, openai.APIStatusError):

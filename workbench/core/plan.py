@@ -18,7 +18,8 @@ from workbench.core.arrivals import ArrivalSpec
 from workbench.core.catalog import Catalog
 from workbench.core.datasets import Dataset
 from workbench.core.prompts import MIN_TARGET_TOKENS
-from workbench.core.providers import ModelEntry, Protocol, Provider, default_auth
+from workbench.core.protocols.registry import auth_for
+from workbench.core.providers import ModelEntry, Protocol, Provider
 from workbench.core.results import UNKNOWN_PRICES, Prices, Target, Timeouts
 from workbench.core.run_plan import Mode, RefusedCell, RunPlan
 from workbench.core.slo import Objective
@@ -83,7 +84,7 @@ def resolve_target(
     `protocol` (a --protocol flag) overrides the saved provider's."""
     facts = model_facts(catalog, model, saved, provider)
     protocol = protocol or (saved.protocol if saved is not None else "chat")
-    auth = saved.auth if saved is not None and saved.auth else default_auth(protocol)
+    auth = auth_for(protocol, saved.auth if saved is not None else None)
     return Target(
         provider=provider,
         base_url=base_url,

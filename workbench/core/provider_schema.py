@@ -17,10 +17,10 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
+from workbench.core.protocols.registry import protocol_names, protocols
 from workbench.core.providers import (
     AUTH_SCHEMES,
     KEY_SOURCES,
-    PROTOCOLS,
     PROXY_MODES,
     AuthScheme,
     KeyRef,
@@ -152,19 +152,21 @@ class ProviderTable(Schema):
         default_factory=list, description="a list of [[providers.NAME.models]] tables or ids"
     )
     source: str = Field("", description="text in quotes")
-    protocol: str = Field("chat", description=f"one of {', '.join(PROTOCOLS)} in quotes")
+    protocol: str = Field("chat", description=f"one of {', '.join(protocol_names())} in quotes")
     auth: str | None = Field(None, description=f"one of {', '.join(AUTH_SCHEMES)} in quotes")
 
 
 def _protocol_from(name: str, table: ProviderTable) -> tuple[Protocol, AuthScheme | None]:
     """The wire protocol and how the key is sent, each one of its allowed words."""
-    protocol = next((p for p in PROTOCOLS if p == table.protocol), None)
+    known = protocols()
+    protocol = next((p.name for p in known if p.name == table.protocol), None)
     if protocol is None:
+        paths = ", ".join(f"{p.name}: {p.path}" for p in known)
         raise _err(
             name,
             "protocol",
-            f"unknown protocol '{table.protocol}'; use one of {', '.join(PROTOCOLS)} "
-            "(chat: /chat/completions, responses: /responses, anthropic: /messages)",
+            f"unknown protocol '{table.protocol}'; use one of {', '.join(protocol_names())} "
+            f"({paths})",
         )
     auth = next((a for a in AUTH_SCHEMES if a == table.auth), None)
     if table.auth is not None and auth is None:
@@ -172,7 +174,7 @@ def _protocol_from(name: str, table: ProviderTable) -> tuple[Protocol, AuthSchem
             name,
             "auth",
             f"unknown auth '{table.auth}'; use one of {', '.join(AUTH_SCHEMES)} (or leave it "
-            "out: x-api-key for anthropic, bearer otherwise)",
+            "out: the protocol's own, x-api-key for anthropic, bearer otherwise)",
         )
     return protocol, auth
 

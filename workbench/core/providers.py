@@ -20,11 +20,11 @@ from workbench.core.results import (
 )
 
 KeySource = Literal["env", "keyring", "session", "none"]
-# The wire protocol a provider speaks: OpenAI chat completions, OpenAI Responses, or Anthropic
-# Messages (docs/metrics.md, "Protocols"); `auth` says how its key is sent.
-Protocol = Literal["chat", "responses", "anthropic"]
+# The wire protocol a provider speaks: a registered protocol's name (core/protocols/registry.py:
+# chat, responses, anthropic), checked where providers.toml is read; `auth` says how its key is
+# sent, None for the protocol's own way (registry.auth_for).
+Protocol = str
 AuthScheme = Literal["bearer", "x-api-key"]
-PROTOCOLS: tuple[Protocol, ...] = ("chat", "responses", "anthropic")
 AUTH_SCHEMES: tuple[AuthScheme, ...] = ("bearer", "x-api-key")
 ProxyMode = Literal["system", "none", "url"]
 KEY_SOURCES: tuple[KeySource, ...] = ("env", "keyring", "session", "none")
@@ -125,14 +125,9 @@ class Provider:
     models: tuple[ModelEntry, ...] = ()
     source: str = ""  # where it was imported from, for the user's reference
     protocol: Protocol = "chat"
-    auth: AuthScheme | None = None  # None: the protocol's own (default_auth)
+    auth: AuthScheme | None = None  # None: the protocol's own (registry.auth_for)
     # what loading the providers file left out and the user must fix (a password in a URL)
     load_notes: tuple[str, ...] = field(default=(), compare=False)
-
-    @property
-    def auth_scheme(self) -> AuthScheme:
-        """How the key is sent: as set, else the protocol's convention."""
-        return self.auth or default_auth(self.protocol)
 
     def model(self, model_id: str) -> ModelEntry | None:
         return next((m for m in self.models if m.id == model_id), None)
@@ -153,12 +148,6 @@ class Provider:
                 f"this shell: the proxy will refuse the connection (407); export {var}=<password>"
             )
         return out
-
-
-def default_auth(protocol: str) -> AuthScheme:
-    """Anthropic's API takes the key as `x-api-key`; OpenAI's (chat, Responses) as a bearer
-    token. Gateways in front of Claude Code that take ANTHROPIC_AUTH_TOKEN want `bearer`."""
-    return "x-api-key" if protocol == "anthropic" else "bearer"
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
-"""One streamed Anthropic Messages request (`POST {base_url}/messages`), read into the same
-RequestResult fields by the same definitions as a chat completion (docs/metrics.md).
+"""An Anthropic Messages request's body and stream (`POST {api root}/messages`; sent by
+protocols/anthropic.py), read into the same RequestResult fields by the same definitions as a
+chat completion (docs/metrics.md).
 
 Events (Messages API, version 2023-06-01): `message_start` (the id, and usage with the input
 and cache counts), `content_block_start`, `content_block_delta` (`text_delta` is answer text,
@@ -12,16 +13,20 @@ Counts: Anthropic's `input_tokens` leaves out the prompt tokens read from or wri
 cache, so `prompt_tokens` is their sum (as OpenAI counts a prompt), `cached_tokens` the cache
 reads and `cache_creation_tokens` the cache writes. `finish_reason` keeps Anthropic's word
 (`end_turn`, `max_tokens`, `stop_sequence`, `tool_use`, ...).
+
+Errors are named by type (docs: "Errors", API version 2023-06-01), each with its HTTP status
+(ANTHROPIC_STATUS). `overloaded_error` (HTTP 529) is a server error, not a rate limit: it says
+the provider as a whole is out of capacity, which lowering this key's concurrency does not fix;
+the advice of `server_error` (retry later, report it if it persists) fits, and a 529 answer gets
+that class from its status too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from workbench.core.protocol_errors import stream_error
-from workbench.core.results import RequestResult
-from workbench.core.run_events import TextDelta
+from workbench.core.protocols.post import split_system
 from workbench.core.stream_values import (
     event_object,
     response_id,
@@ -29,18 +34,20 @@ from workbench.core.stream_values import (
     take_counts,
     text_of,
 )
-from workbench.core.streaming import (
-    RequestSpec,
-    StreamError,
-    StreamReader,
-    exchange,
-    stamp_start,
-)
-from workbench.core.wire import RawPost, protocol_headers, split_system
+from workbench.core.streaming import RequestSpec, StreamError, StreamReader
 
-if TYPE_CHECKING:
-    import openai
-
+ANTHROPIC_STATUS = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "billing_error": 402,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "timeout_error": 504,
+    "overloaded_error": 529,
+}
 _USAGE_KEYS = (
     "input_tokens",
     "output_tokens",
@@ -62,19 +69,6 @@ def anthropic_body(model: str, spec: RequestSpec) -> dict[str, Any]:
     if system is not None:
         body["system"] = system
     return {**body, **spec.extra_body}
-
-
-async def stream_anthropic(
-    client: openai.AsyncOpenAI,
-    result: RequestResult,
-    spec: RequestSpec,
-    on_text: Callable[[TextDelta], None] | None = None,
-) -> RequestResult:
-    """Send one streamed Messages request and fill `result`; never raises for I/O."""
-    stamp_start(result)
-    headers = {**protocol_headers(client, "anthropic", spec.auth), **spec.extra_headers}
-    post = RawPost(client, "/messages", anthropic_body(result.model, spec), headers)
-    return await exchange(post, result, spec, AnthropicStream(result, spec, on_text))
 
 
 class AnthropicStream(StreamReader):
@@ -115,7 +109,7 @@ class AnthropicStream(StreamReader):
         elif kind == "message_stop":
             return True
         elif kind == "error":
-            text, diag = stream_error(event.get("error"), "anthropic", self.result.model)
+            text, diag = stream_error(event.get("error"), ANTHROPIC_STATUS, self.result.model)
             raise StreamError(text, diag)
         return False  # ping, content_block_start/stop, and events added later
 

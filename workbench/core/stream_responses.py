@@ -1,5 +1,6 @@
-"""One streamed OpenAI Responses request (`POST {base_url}/responses`), read into the same
-RequestResult fields by the same definitions as a chat completion (docs/metrics.md).
+"""An OpenAI Responses request's body and stream (`POST {base_url}/responses`; sent by
+protocols/responses.py), read into the same RequestResult fields by the same definitions as a
+chat completion (docs/metrics.md).
 
 Events (Responses API streaming events, as documented in 2025): `response.created` and
 `response.in_progress` (the id), `response.output_item.added`, `response.content_part.added`,
@@ -16,13 +17,10 @@ so a smaller max_tokens is sent as 16, and the stream's limits count from the 16
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from workbench.core.protocol_errors import stream_error
-from workbench.core.results import RequestResult
-from workbench.core.run_events import TextDelta
+from workbench.core.protocols.post import split_system
 from workbench.core.stream_values import (
     count,
     event_object,
@@ -31,18 +29,17 @@ from workbench.core.stream_values import (
     take_counts,
     text_of,
 )
-from workbench.core.streaming import (
-    RequestSpec,
-    StreamError,
-    StreamReader,
-    exchange,
-    stamp_start,
-)
-from workbench.core.wire import RawPost, protocol_headers, split_system
+from workbench.core.streaming import RequestSpec, StreamError, StreamReader
 
-if TYPE_CHECKING:
-    import openai
-
+# Responses' error codes (response.failed's `error.code`, an `error` event's `code`)
+RESPONSES_STATUS = {
+    "rate_limit_exceeded": 429,
+    "insufficient_quota": 429,
+    "server_error": 500,
+    "invalid_prompt": 400,
+    "invalid_request_error": 400,
+    "vector_store_timeout": 504,
+}
 MIN_OUTPUT_TOKENS = 16  # OpenAI's least max_output_tokens
 _REASONING = ("response.reasoning_summary_text.delta", "response.reasoning_text.delta")
 _TERMINAL = ("response.completed", "response.incomplete")
@@ -62,20 +59,6 @@ def responses_body(model: str, spec: RequestSpec) -> dict[str, Any]:
     if system is not None:
         body["instructions"] = system
     return {**body, **spec.extra_body}
-
-
-async def stream_responses(
-    client: openai.AsyncOpenAI,
-    result: RequestResult,
-    spec: RequestSpec,
-    on_text: Callable[[TextDelta], None] | None = None,
-) -> RequestResult:
-    """Send one streamed Responses request and fill `result`; never raises for I/O."""
-    stamp_start(result)
-    spec = replace(spec, max_tokens=max(MIN_OUTPUT_TOKENS, spec.max_tokens))
-    headers = {**protocol_headers(client, "responses", spec.auth), **spec.extra_headers}
-    post = RawPost(client, "/responses", responses_body(result.model, spec), headers)
-    return await exchange(post, result, spec, ResponsesStream(result, spec, on_text))
 
 
 class ResponsesStream(StreamReader):
@@ -103,10 +86,10 @@ class ResponsesStream(StreamReader):
             return True
         elif kind == "response.failed":
             error = table(event, "response").get("error")
-            text, diag = stream_error(error, "responses", self.result.model)
+            text, diag = stream_error(error, RESPONSES_STATUS, self.result.model)
             raise StreamError(text, diag)
         elif kind == "error":
-            text, diag = stream_error(event, "responses", self.result.model)
+            text, diag = stream_error(event, RESPONSES_STATUS, self.result.model)
             raise StreamError(text, diag)
         return False
 

@@ -1,9 +1,9 @@
 """One streamed chat completion through the official openai SDK, with raw timestamps.
 
 Chat completions are read here; Anthropic Messages and OpenAI Responses in their own modules
-(stream_anthropic.py, stream_responses.py; `wire.stream_request` picks one by the spec's
-protocol), whose readers extend this module's `StreamReader`: the same reading, limits and
-result filling.
+(stream_anthropic.py, stream_responses.py; `wire.stream_request` sends by the spec's protocol,
+protocols/registry.py), whose readers extend this module's `StreamReader`: the same reading,
+limits and result filling.
 
 `stream_chat` never raises for a request failure: it returns a RequestResult whose error
 fields say what happened, keeping every timestamp and token that arrived before it.
@@ -35,6 +35,7 @@ from workbench.core.errors import (
     Diagnosis,
     MalformedChunk,
     Overrun,
+    RefusalHints,
     classify_exception,
     diagnosis,
     looks_like_html,
@@ -105,7 +106,7 @@ class RequestSpec:
     estimated_prompt_tokens: int | None = None
     extra_body: dict[str, Any] = field(default_factory=dict)
     extra_headers: dict[str, str] = field(default_factory=dict)
-    protocol: str = "chat"  # chat, responses or anthropic (providers.Protocol)
+    protocol: str = "chat"  # a registered protocol's name (protocols/registry.py)
     auth: str = "bearer"  # how the key is sent: bearer, or x-api-key
 
 
@@ -188,8 +189,10 @@ async def stream_chat(
     result: RequestResult,
     spec: RequestSpec,
     on_text: Callable[[TextDelta], None] | None = None,
+    protocol: RefusalHints | None = None,
 ) -> RequestResult:
     """Send one streamed request and fill `result` with what happened. Never raises for I/O.
+    `protocol`: chat's ClientProtocol, whose hints a refusal gets (protocols/chat.py).
 
     The SDK builds and sends the request (base URL, auth, headers, status errors); the SSE body
     is parsed here with plain json, because building the SDK's pydantic chunk objects costs
@@ -210,7 +213,7 @@ async def stream_chat(
         extra_body={"messages": spec.messages, **spec.extra_body},
         extra_headers=spec.extra_headers or None,
     )
-    return await exchange(manager, result, spec, StreamReader(result, spec, on_text))
+    return await exchange(manager, result, spec, StreamReader(result, spec, on_text), protocol)
 
 
 def stamp_start(result: RequestResult) -> None:
@@ -223,10 +226,15 @@ def stamp_start(result: RequestResult) -> None:
 
 
 async def exchange(
-    manager: Any, result: RequestResult, spec: RequestSpec, stream: StreamReader
+    manager: Any,
+    result: RequestResult,
+    spec: RequestSpec,
+    stream: StreamReader,
+    protocol: RefusalHints | None = None,
 ) -> RequestResult:
     """Send through `manager` (an async context manager whose value has `http_response`), read
-    the body with `stream` and judge it; every failure becomes the row's error."""
+    the body with `stream` and judge it; every failure becomes the row's error, with the hints
+    of `protocol`, the protocol spoken."""
     entered = False
     try:
         with sending(result):
@@ -253,7 +261,7 @@ async def exchange(
     except Exception as exc:  # every I/O failure becomes a classified row
         result.t_done = time.perf_counter_ns()
         started = result.t_headers is not None
-        fail(result, classify_exception(exc, result.model, started, spec.protocol))
+        fail(result, classify_exception(exc, result.model, started, protocol))
     finally:
         if entered:  # closes the response: an overrun or oversized body is not read further
             try:

@@ -25,6 +25,7 @@ from workbench.ui.colors import NO_MODEL_GREY
 from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
 from workbench.ui.panes_model import PaneModel, PaneState, pane_key, split_pane_key
+from workbench.ui.protocol_choice import protocol_texts
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import error_colors
 
@@ -153,6 +154,9 @@ class PaneWidget(Retranslating, QFrame):
         self.stop_button.setText(self.tr("Stop"))
         self.text.setAccessibleName(self.tr("Answer in pane %1").replace("%1", pane))
         self.protocol.setAccessibleName(self.tr("Protocol of pane %1").replace("%1", pane))
+        for protocol, tip in protocol_texts().items():  # each item's tip: its label and path
+            item = self.protocol.findData(protocol)
+            self.protocol.setItemData(item, tip, Qt.ItemDataRole.ToolTipRole)
         self.figures.set_captions(
             [self.tr("TTFT"), self.tr("decode"), self.tr("tokens"), self.tr("elapsed"),
              self.tr("cost")]
@@ -166,13 +170,8 @@ class PaneWidget(Retranslating, QFrame):
         self.protocol = QComboBox()
         self.protocol.setObjectName("paneProtocol")
         self.protocol.setAccessibleName(self.tr("Protocol of pane %1").replace("%1", str(pane)))
-        for protocol, tip in (
-            ("chat", self.tr("OpenAI chat completions (POST /chat/completions)")),
-            ("responses", self.tr("OpenAI Responses (POST /responses)")),
-            ("anthropic", self.tr("Anthropic Messages (POST /messages)")),
-        ):
+        for protocol in protocol_texts():
             self.protocol.addItem(protocol, protocol)  # the wire's own word, as in the CSV
-            self.protocol.setItemData(self.protocol.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
         self.protocol.setToolTip(
             self.tr("The protocol this pane sends with; it starts as its provider's")
         )

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from workbench.core.metrics import RequestMetrics, derive
-from workbench.core.providers import PROTOCOLS, Protocol
+from workbench.core.protocols.registry import protocol_names
+from workbench.core.providers import Protocol
 from workbench.core.results import RequestResult, Target
 
 
@@ -20,7 +21,7 @@ def split_pane_key(key: str) -> tuple[str, str, Protocol | None]:
     None when the key names no protocol: the provider's own."""
     provider, _, rest = key.partition("|")
     model, sep, last = rest.rpartition("|")
-    protocol = next((p for p in PROTOCOLS if p == last), None)
+    protocol = next((p for p in protocol_names() if p == last), None)
     return (provider, model, protocol) if sep and protocol else (provider, rest, None)
 
 

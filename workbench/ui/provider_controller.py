@@ -26,6 +26,7 @@ from workbench.core.errors import classify_exception
 from workbench.core.importers import ImportResult, SavePlan, apply_save, import_path, plan_save
 from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
 from workbench.core.plan import ModelFacts, model_facts
+from workbench.core.protocols.registry import auth_for
 from workbench.core.provider_store import (
     ProviderConfigError,
     default_providers_path,
@@ -42,7 +43,7 @@ from workbench.core.secrets import (
     set_session_key,
     store_in_keyring,
 )
-from workbench.core.wire import protocol_headers
+from workbench.core.wire import model_page
 from workbench.ui.pane_choices import choices_for as choices_for
 
 if TYPE_CHECKING:
@@ -310,8 +311,8 @@ class ProviderController(QObject):
         import openai  # loaded on first use: the SDK costs ~1 s to import
 
         try:
-            headers = protocol_headers(client, provider.protocol, provider.auth_scheme)
-            page = await asyncio.wait_for(client.models.list(extra_headers=headers), 30)
+            auth = auth_for(provider.protocol, provider.auth)
+            page = await asyncio.wait_for(model_page(client, provider.protocol, auth), 30)
             return sorted({m.id for m in page.data})
         except TimeoutError as exc:
             raise ModelListError(

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.protocols.registry import auth_for, protocol_names
 from workbench.core.provider_store import check_headers, check_proxy_url
 from workbench.core.providers import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
@@ -35,11 +36,11 @@ from workbench.core.providers import (
     Protocol,
     Provider,
     ProxyChoice,
-    default_auth,
     normalize_base_url,
 )
 from workbench.core.secrets import is_env_var_name, parse_env_reference, redact
 from workbench.ui.live_label import LiveLabel
+from workbench.ui.protocol_choice import protocol_texts
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import show_status
 
@@ -78,7 +79,7 @@ class ProviderForm(Retranslating, QGroupBox):
 
     def _build_protocol(self) -> None:
         self.protocol = QComboBox()
-        for protocol in ("chat", "responses", "anthropic"):
+        for protocol in protocol_names():
             self.protocol.addItem("", protocol)
         self.protocol.currentIndexChanged.connect(self._on_protocol)
         self._row(self.protocol)
@@ -191,14 +192,7 @@ class ProviderForm(Retranslating, QGroupBox):
 
     def _retranslate_protocol(self) -> None:
         self.protocol.setAccessibleName(self.tr("Protocol"))
-        self._item_texts(
-            self.protocol,
-            {
-                "chat": self.tr("OpenAI chat completions (POST /chat/completions)"),
-                "responses": self.tr("OpenAI Responses (POST /responses)"),
-                "anthropic": self.tr("Anthropic Messages (POST /messages)"),
-            },
-        )
+        self._item_texts(self.protocol, protocol_texts())
         self._label(self.protocol, self.tr("Protocol"))
         self.auth.setAccessibleName(self.tr("Auth header"))
         self.auth.setToolTip(
@@ -253,7 +247,8 @@ class ProviderForm(Retranslating, QGroupBox):
         self.base_url_edit.setText(provider.base_url)
         self.url_notes.clear()
         self.protocol.setCurrentIndex(max(0, self.protocol.findData(provider.protocol)))
-        self.auth.setCurrentIndex(max(0, self.auth.findData(provider.auth_scheme)))
+        auth = auth_for(provider.protocol, provider.auth)
+        self.auth.setCurrentIndex(max(0, self.auth.findData(auth)))
         self.key_source.setCurrentIndex(max(0, self.key_source.findData(provider.key.source)))
         self.key_env.setText(provider.key.name if provider.key.source == "env" else "")
         self.key_account.setText(provider.key.name if provider.key.source == "keyring" else "")
@@ -271,9 +266,7 @@ class ProviderForm(Retranslating, QGroupBox):
 
     def _on_protocol(self, _index: int = 0) -> None:
         # a new protocol brings its own convention (x-api-key for Anthropic, else a bearer token)
-        self.auth.setCurrentIndex(
-            max(0, self.auth.findData(default_auth(self.protocol.currentData())))
-        )
+        self.auth.setCurrentIndex(max(0, self.auth.findData(auth_for(self._protocol(), None))))
 
     def _on_key_source(self, _index: int = 0) -> None:
         source = self.key_source.currentData()
@@ -367,13 +360,7 @@ class ProviderForm(Retranslating, QGroupBox):
 
     def _protocol(self) -> Protocol:
         chosen = self.protocol.currentData()
-        return (
-            "responses"
-            if chosen == "responses"
-            else "anthropic"
-            if chosen == "anthropic"
-            else "chat"
-        )
+        return chosen if chosen in protocol_names() else "chat"
 
     def _auth(self, original: Provider | None) -> AuthScheme | None:
         """The chosen header; None when it is the protocol's own, so providers.toml stays short
@@ -381,7 +368,7 @@ class ProviderForm(Retranslating, QGroupBox):
         chosen: AuthScheme = "x-api-key" if self.auth.currentData() == "x-api-key" else "bearer"
         if original is not None and original.auth == chosen:
             return chosen
-        return None if chosen == default_auth(self._protocol()) else chosen
+        return None if chosen == auth_for(self._protocol(), None) else chosen
 
     def _key_ref(self, name: str) -> KeyRef:
         source = self.key_source.currentData()

@@ -151,11 +151,11 @@ async def check_auth(
 
 
 def _wants_version(d: Doctor, *answers: Answer) -> Answer | None:
-    """An Anthropic answer refusing the request for its anthropic-version header (which we
-    always send: a gateway on the way stripped or rewrote it)."""
-    if d.protocol != "anthropic":
-        return None
-    return next((a for a in answers if a.status == 400 and "anthropic-version" in a.body), None)
+    """An answer refusing the request for the protocol's own header (Anthropic's version,
+    which we always send: a gateway on the way stripped or rewrote it)."""
+    return next(
+        (a for a in answers if a.status is not None and d.spoken.refused(a.status, a.body)), None
+    )
 
 
 def _sent(d: Doctor) -> str:

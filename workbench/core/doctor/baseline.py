@@ -11,9 +11,8 @@ from workbench.core.baseline import BASELINE_SAMPLES, Baseline, measure_baseline
 from workbench.core.clients import network_baseline_ms
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import checked, skipped
-from workbench.core.doctor.protocols import PATHS
 from workbench.core.i18n import phrase
-from workbench.core.wire import protocol_headers
+from workbench.core.wire import model_page
 
 if TYPE_CHECKING:
     import openai
@@ -37,10 +36,14 @@ async def check_baseline(d: Doctor, client: openai.AsyncOpenAI, models: Answer) 
             client, model, BASELINE_SAMPLES, protocol=d.protocol, auth=d.auth
         )
     else:  # the list asked with the protocol's key header and version, as the checks asked it
-        headers = protocol_headers(client, d.protocol, d.auth)
-        ms = await network_baseline_ms(client, BASELINE_SAMPLES, d.timeout_s, headers=headers)
+        ms = await network_baseline_ms(
+            client,
+            BASELINE_SAMPLES,
+            d.timeout_s,
+            list_once=lambda: model_page(client, d.protocol, d.auth),
+        )
         baseline = Baseline(ms, "models") if ms is not None else Baseline()
-    url = d.url + ("/models" if baseline.method in (None, "models") else PATHS[d.protocol])
+    url = d.url + ("/models" if baseline.method in (None, "models") else d.spoken.path)
     n = BASELINE_SAMPLES
     if baseline.ms is None:
         timed = f"streamed requests to '{model}'" if model is not None else "GET /models"

@@ -17,7 +17,7 @@ from workbench.core.doctor.auth import check_auth
 from workbench.core.doctor.baseline import check_baseline
 from workbench.core.doctor.checks import checked, skipped
 from workbench.core.doctor.model import check_model
-from workbench.core.doctor.protocols import PATHS, other_protocol, wrong_protocol_check
+from workbench.core.doctor.protocols import other_protocol, wrong_protocol_check
 from workbench.core.doctor.stream import check_stream
 from workbench.core.errors import (
     UnsendableHeader,
@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
 
 async def check_http(d: Doctor) -> None:
-    base = d.url
+    # the protocol's convention first: an Anthropic base URL without /v1 gets it, as its SDK's
+    base = d.url = d.spoken.api_root(d.url)
     alt, change = alternative(base)
     try:
         client = d.http_client()
@@ -49,8 +50,9 @@ async def check_http(d: Doctor) -> None:
         )
         d.skip_rest("no HTTP client (models_path)")
         return
-    path = PATHS[d.protocol]
-    models = "/models?limit=1000" if d.protocol == "anthropic" else "/models"  # its pages
+    path = d.spoken.path
+    query = "&".join(f"{k}={v}" for k, v in d.spoken.models_query.items())
+    models = "/models" + (f"?{query}" if query else "")  # its pages
     async with client:
         probes = await asyncio.gather(
             d.probe(client, "GET", base + models),

@@ -17,11 +17,11 @@ from workbench.core.clients import make_client, plan_route
 from workbench.core.doctor.answers import RETRY_HEADER_ENDINGS, Answer
 from workbench.core.doctor.auth import key_problems, sendable
 from workbench.core.doctor.checks import CHECK_NAMES, Check, skipped
-from workbench.core.doctor.protocols import key_header
-from workbench.core.providers import ProxyChoice, default_auth
+from workbench.core.protocols.base import key_header
+from workbench.core.protocols.registry import auth_for, protocol_of
+from workbench.core.providers import ProxyChoice
 from workbench.core.results import RequestResult
 from workbench.core.secrets import register_secret
-from workbench.core.wire import ANTHROPIC_VERSION
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import openai
@@ -58,7 +58,8 @@ class Doctor:
         self.timeout_s = timeout_s
         self.key_source = key_source
         self.protocol = protocol
-        self.auth = auth or default_auth(protocol)  # bearer or x-api-key
+        self.spoken = protocol_of(protocol)  # its path, headers, shapes and base-URL convention
+        self.auth = auth_for(protocol, auth)  # bearer or x-api-key
         self.answers: list[Answer] = []
         self.checks: dict[str, Check] = {}
         self.url = ""
@@ -90,19 +91,16 @@ class Doctor:
         self, auth: str | None = None, protocol: str | None = None
     ) -> dict[str, str]:
         """The headers of a probe in `protocol` (the chosen one by default), as the client sends
-        them: the key in `auth` (the protocol's own header by default), Anthropic's version;
-        the provider's headers win over ours, whatever their case."""
-        protocol = protocol or self.protocol
+        them: the key in `auth` (the protocol's own header by default), the protocol's own
+        headers (ClientProtocol.headers: Anthropic's version); the provider's headers win over
+        ours, whatever their case."""
+        spoken = protocol_of(protocol or self.protocol)
         if auth is None:
-            auth = (
-                self.key_header if protocol == self.protocol else key_header(default_auth(protocol))
-            )
-        out: dict[str, str] = {"Accept": "application/json"}
-        if protocol == "anthropic":
-            out["anthropic-version"] = ANTHROPIC_VERSION
+            auth = self.key_header if spoken is self.spoken else key_header(spoken.auth)
+        given = {name.lower() for name in self.headers}
+        out: dict[str, str] = {"Accept": "application/json", **spoken.headers(given)}
         if self.key and sendable(self.key):
             out[auth] = f"Bearer {self.key}" if auth == "Authorization" else self.key
-        given = {name.lower() for name in self.headers}
         out = {k: v for k, v in out.items() if k.lower() not in given}
         return {**out, **self.headers}
 

@@ -9,17 +9,12 @@ from typing import TYPE_CHECKING
 
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import Check, Said, checked, skipped
-from workbench.core.doctor.protocols import PATHS
-from workbench.core.error_messages import (
-    ANTHROPIC_VERSION_CAUSE,
-    ANTHROPIC_VERSION_FIX,
-    WRONG_PROTOCOL,
-)
 from workbench.core.errors import (
     GATEWAY_COOLDOWN_WORDS,
     diagnosis,
 )
 from workbench.core.i18n import Phrase, marked, phrase
+from workbench.core.protocols.registry import protocols
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.stream_values import LENGTH_REASONS
 
@@ -66,7 +61,7 @@ async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | N
     result = RequestResult(model=model, base_url=d.url)
     await stream_request(client, result, spec)
     d.stream_result = result
-    url = d.url + PATHS[d.protocol]
+    url = d.url + d.spoken.path
     head = f"model '{model}'{picked}"
     if result.error_class is not None:
         d.add(_failed(d, result, result.error_class, ids, head), url)
@@ -163,11 +158,12 @@ def _protocol_said(result: RequestResult) -> tuple[list[Phrase], Said] | None:
     """The protocol's own cause and fix, when the client classified the failure so (errors.
     protocol_status): a path of another protocol, a refused anthropic-version."""
     message = result.error_message or ""
-    known = (*WRONG_PROTOCOL.values(), (ANTHROPIC_VERSION_CAUSE, ANTHROPIC_VERSION_FIX))
-    for cause, fix in known:
-        if f"Cause: {cause}" in message:
-            return [marked("ErrorFix", cause)], marked("ErrorFix", fix)
-    return None
+    hints = [hint for protocol in protocols() for hint in protocol.hints()]
+    cause = next((c for c, _ in hints if f"Cause: {c}" in message), None)
+    fix = next((f for _, f in hints if f"Fix: {f}" in message), None)  # a probe's, perhaps
+    if cause is None or fix is None:
+        return None
+    return [marked("ErrorFix", cause)], marked("ErrorFix", fix)
 
 
 def _sent_version(d: Doctor, result: RequestResult) -> str:

@@ -24,6 +24,7 @@ from workbench.core.importers._files import parse_json_text as parse_json_text
 from workbench.core.importers._files import parse_toml_text as parse_toml_text
 from workbench.core.importers._files import read_text as read_text
 from workbench.core.importers._files import strip_jsonc as strip_jsonc
+from workbench.core.protocols.anthropic import ANTHROPIC
 from workbench.core.providers import (
     AuthScheme,
     KeyRef,
@@ -335,11 +336,13 @@ def anthropic_warning(url: str, label: str) -> str | None:
 def claude_code_base_url(url: str) -> tuple[str, str | None]:
     """Claude Code's ANTHROPIC_BASE_URL as our base URL, and a note when it changed: Claude
     Code posts to ANTHROPIC_BASE_URL + /v1/messages, and our base URLs end before the
-    endpoint, at /v1, for every protocol."""
+    endpoint, at /v1, for every protocol (the Anthropic protocol's convention, which also
+    takes the URL without /v1)."""
     trimmed = url.strip().rstrip("/")
-    if trimmed.lower().endswith("/v1"):
+    root = ANTHROPIC.api_root(trimmed)
+    if root == trimmed:
         return trimmed, None
-    return f"{trimmed}/v1", "added /v1: Claude Code sends its requests to ANTHROPIC_BASE_URL/v1"
+    return root, "added /v1: Claude Code sends its requests to ANTHROPIC_BASE_URL/v1"
 
 
 @dataclass

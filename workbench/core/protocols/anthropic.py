@@ -1,0 +1,107 @@
+"""Anthropic Messages (`POST {api root}/v1/messages`, version 2023-06-01): its body and stream in
+stream_anthropic.py; the key in `x-api-key`, the `anthropic-version` header.
+
+Base URL: as the Anthropic SDK takes it. Claude Code users hold ANTHROPIC_BASE_URL without
+`/v1` (`https://gateway:4000`), and the SDK posts to it + `/v1/messages`; our base URLs end at
+`/v1` for every protocol. Both work: a base URL that does not end in `/v1` gets it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, ClassVar
+
+from workbench.core.i18n import QT_TRANSLATE_NOOP
+from workbench.core.protocols.base import Hint, anthropic_shaped, json_of
+from workbench.core.protocols.post import PostedProtocol
+from workbench.core.results import RequestResult
+from workbench.core.run_events import TextDelta
+from workbench.core.stream_anthropic import ANTHROPIC_STATUS, AnthropicStream, anthropic_body
+from workbench.core.streaming import RequestSpec, StreamReader
+
+ANTHROPIC_VERSION = "2023-06-01"  # the Messages API version we speak; a provider header overrides
+
+# a 404 on .../v1/messages: the words say what is known, and the doctor probes for the rest
+NO_MESSAGES: Hint = (
+    QT_TRANSLATE_NOOP(
+        "ErrorFix",
+        "this base URL does not speak the Anthropic Messages API: POST .../v1/messages is not "
+        "there (a base URL without /v1 gets it added, as Anthropic's SDK does)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "ErrorFix",
+        "run `workbench doctor --base-url URL --protocol anthropic`: it tries the other "
+        "protocols' paths and names the one this URL speaks; if that is chat, use --protocol chat "
+        '(or protocol = "chat" for the provider)',
+    ),
+)
+VERSION_REFUSED: Hint = (
+    QT_TRANSLATE_NOOP(
+        "ErrorFix",
+        "the server wants the anthropic-version header, which the request lacked or gave a value "
+        "it does not accept",
+    ),
+    QT_TRANSLATE_NOOP(
+        "ErrorFix",
+        "the workbench sends anthropic-version: 2023-06-01 unless the provider's headers set it; "
+        "remove a wrong anthropic-version from the provider's headers, or set the one the server "
+        'documents (headers = { anthropic-version = "2023-06-01" })',
+    ),
+)
+
+
+FOUND_ANTHROPIC: Hint = (
+    QT_TRANSLATE_NOOP(
+        "ErrorFix",
+        "this base URL answers POST .../v1/messages in Anthropic's shape: it speaks Anthropic "
+        "Messages",
+    ),
+    QT_TRANSLATE_NOOP(
+        "ErrorFix",
+        "POST .../v1/messages answers at this base URL: use --protocol anthropic (or protocol = "
+        '"anthropic" for the provider)',
+    ),
+)
+
+
+class AnthropicProtocol(PostedProtocol):
+    name = "anthropic"
+    label = QT_TRANSLATE_NOOP("Protocol", "Anthropic Messages")
+    path = "/messages"
+    auth = "x-api-key"
+    status = ANTHROPIC_STATUS
+    models_query: ClassVar[Mapping[str, object]] = {"limit": 1000}  # in pages (has_more)
+    probe_rank = 1
+    found_here = FOUND_ANTHROPIC
+
+    def api_root(self, base_url: str) -> str:
+        base = base_url.rstrip("/")
+        return base if re.search(r"/v1$", base, re.IGNORECASE) else f"{base}/v1"
+
+    def headers(self, given: Collection[str]) -> dict[str, str]:
+        return {} if "anthropic-version" in given else {"anthropic-version": ANTHROPIC_VERSION}
+
+    def body(self, model: str, spec: RequestSpec) -> dict[str, Any]:
+        return anthropic_body(model, spec)
+
+    def reader(
+        self, result: RequestResult, spec: RequestSpec, on_text: Callable[[TextDelta], None] | None
+    ) -> StreamReader:
+        return AnthropicStream(result, spec, on_text)
+
+    def speaks(self, body: str) -> bool:
+        return anthropic_shaped(json_of(body))
+
+    def missing_path(self, body: str) -> Hint | None:
+        # an error in Anthropic's own shape is the API answering (an unknown model, say)
+        return None if anthropic_shaped(json_of(body)) else NO_MESSAGES
+
+    def refused(self, status: int, body: str) -> Hint | None:
+        return VERSION_REFUSED if status == 400 and "anthropic-version" in body.lower() else None
+
+    def hints(self) -> tuple[Hint, ...]:
+        return (NO_MESSAGES, VERSION_REFUSED, FOUND_ANTHROPIC)
+
+
+ANTHROPIC = AnthropicProtocol()
