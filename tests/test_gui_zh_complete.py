@@ -19,7 +19,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gui_driver import click_actions, click_tab, make_window, run_for, run_sweep, until
+from gui_driver import (
+    click_actions,
+    click_run,
+    click_tab,
+    make_window,
+    run_for,
+    run_sweep,
+    set_panes,
+    until,
+)
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
@@ -77,6 +86,7 @@ ALLOWED = {
 }  # fmt: skip
 QUOTED = {"error_message"}  # CSV columns that quote a server or a file verbatim
 TIP = Qt.ItemDataRole.ToolTipRole
+ANSWERS = {"paneText"}  # a pane's streamed answer: the model's own words
 WORD = re.compile(r"[A-Za-z]{3,}")
 # ids with digits ("sim-70b", "64190aad"), ${VAR} and *_PROXY variables, X-Api-Key headers,
 # shape prefixes ("default-*"), URLs and paths
@@ -122,7 +132,7 @@ def plain(html: str) -> str:
 def widget_texts(root: QWidget) -> Iterator[tuple[str, str]]:
     """(where, text) for every text shown by `root` and the visible widgets inside it."""
     for w in [root, *root.findChildren(QWidget)]:
-        if not w.isVisible():
+        if not w.isVisible() or w.objectName() in ANSWERS:
             continue
         where = f"{type(w).__name__}({w.objectName() or ''})"
         if isinstance(w, QLabel):
@@ -266,8 +276,6 @@ def import_vllm(window: MainWindow, qtbot, loop) -> None:
 
 
 def test_every_tab_reads_in_chinese_after_a_live_switch(window, qtbot, loop, tmp_path) -> None:
-    from gui_driver import click_run
-
     click_run(window, qtbot, loop)
     run_sweep(window, qtbot, loop, lengths=(1024, 4096))
     import_vllm(window, qtbot, loop)
@@ -278,3 +286,11 @@ def test_every_tab_reads_in_chinese_after_a_live_switch(window, qtbot, loop, tmp
     switch_language(qtbot, window, "zh_CN")
     found = offenders(window, python_error)
     assert not found, "English in the 中文 window:\n" + "\n".join(found)
+
+    # a comparison run in Chinese, one model over its 4K context window: a failed pane and bar
+    set_panes(window, ["sim-llama-2-7b", "sim-deepseek-v3"])
+    window.prompt.set_tokens(8192)
+    click_run(window, qtbot, loop)
+    assert any(r.failed for r in window.results_view.results)
+    found = offenders(window, python_error)
+    assert not found, "English in the 中文 window after a run:\n" + "\n".join(found)
