@@ -56,6 +56,7 @@ from kernels_bridge.bench_names import BACKENDS
 from kernels_bridge.specs import VARIANTS
 from workbench.ui.kernels_view import INSTALL_HINT, KernelsView
 from workbench.ui.main_window import MainWindow
+from workbench.ui.pane_choices import choices_for
 from workbench.ui.panes_model import pane_title
 from workbench.ui.provider_controller import LOCAL_PROVIDER, ProviderController
 from workbench.ui.provider_panel import ProviderPanel
@@ -101,6 +102,7 @@ def window(qapp, loop, tmp_path) -> Iterator[MainWindow]:
     win.add_provider_tab(ProviderPanel(ProviderController(win.session)))
     kernels = KernelsView()
     win.add_kernels_tab(kernels)
+    win.set_choices(choices_for(win.session))  # the pickers as the app fills them
     win.resize(1400, 900)
     yield win
     install_translators(QApplication.instance(), "en")  # English for the next test, whatever

@@ -1831,97 +1831,97 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="291"/>
+        <location filename="../../workbench/ui/main_window.py" line="292"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="483"/>
+        <location filename="../../workbench/ui/main_window.py" line="484"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="485"/>
+        <location filename="../../workbench/ui/main_window.py" line="486"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="486"/>
+        <location filename="../../workbench/ui/main_window.py" line="487"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="487"/>
+        <location filename="../../workbench/ui/main_window.py" line="488"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="488"/>
+        <location filename="../../workbench/ui/main_window.py" line="489"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="489"/>
+        <location filename="../../workbench/ui/main_window.py" line="490"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="504"/>
+        <location filename="../../workbench/ui/main_window.py" line="507"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="205"/>
+        <location filename="../../workbench/ui/main_window.py" line="206"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="216"/>
+        <location filename="../../workbench/ui/main_window.py" line="217"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="271"/>
+        <location filename="../../workbench/ui/main_window.py" line="272"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="309"/>
+        <location filename="../../workbench/ui/main_window.py" line="310"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="350"/>
+        <location filename="../../workbench/ui/main_window.py" line="351"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="398"/>
+        <location filename="../../workbench/ui/main_window.py" line="399"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="400"/>
+        <location filename="../../workbench/ui/main_window.py" line="401"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="402"/>
+        <location filename="../../workbench/ui/main_window.py" line="403"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="454"/>
+        <location filename="../../workbench/ui/main_window.py" line="455"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="456"/>
+        <location filename="../../workbench/ui/main_window.py" line="457"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="477"/>
+        <location filename="../../workbench/ui/main_window.py" line="478"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -1946,12 +1946,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="492"/>
+        <location filename="../../workbench/ui/main_window.py" line="493"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="496"/>
+        <location filename="../../workbench/ui/main_window.py" line="497"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -3156,19 +3156,19 @@
         <translation>按请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="120"/>
+        <location filename="../../workbench/ui/results_view.py" line="119"/>
         <source>Per model and prompt length (median, p10, p90)</source>
         <translation>按模型和提示词长度（中位数、p10、p90）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="122"/>
+        <location filename="../../workbench/ui/results_view.py" line="120"/>
         <source>Results table</source>
         <translation>结果表</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="123"/>
-        <location filename="../../workbench/ui/results_view.py" line="134"/>
-        <location filename="../../workbench/ui/results_view.py" line="176"/>
+        <location filename="../../workbench/ui/results_view.py" line="121"/>
+        <location filename="../../workbench/ui/results_view.py" line="132"/>
+        <location filename="../../workbench/ui/results_view.py" line="174"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>
@@ -3462,37 +3462,53 @@
         <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
     </message>
     <message>
+        <location filename="../../workbench/ui/summary_sentences.py" line="104"/>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
         <location filename="../../workbench/ui/summary_sentences.py" line="105"/>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_sentences.py" line="108"/>
         <source>Only %1 request(s) each: too few to decide on; run with repeats.</source>
         <translation>每个模型仅 %1 个请求：不足以据此决定，请设置重复次数再运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="114"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="117"/>
         <source>At %1 the first token came soonest from &lt;b&gt;%2&lt;/b&gt;</source>
         <translation>在 %1 时，&lt;b&gt;%2&lt;/b&gt; 的首个 token 最早到达</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="119"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="122"/>
         <source>; &lt;b&gt;%1&lt;/b&gt; decoded fastest</source>
         <translation>；&lt;b&gt;%1&lt;/b&gt; 解码最快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="121"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="124"/>
         <source>; %1 could not run (why: below)</source>
         <translation>；%1 无法运行（原因见下）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="132"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="131"/>
+        <source>.</source>
+        <comment>the full stop ending a sentence</comment>
+        <translation>。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_sentences.py" line="139"/>
         <source>&lt;b&gt;%1&lt;/b&gt; could not run at %2: %3</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时无法运行：%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="138"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="145"/>
         <source>&lt;b&gt;%1&lt;/b&gt; failed at %2: %3 of %4 requests (%5).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时失败：%4 个请求中 %3 个失败（%5）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="151"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="158"/>
         <source>&lt;b&gt;%1&lt;/b&gt; was stopped by the user at %2: %3 of %4 requests.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时被用户停止：%4 个请求中 %3 个已停止。</translation>
     </message>
@@ -3756,82 +3772,82 @@
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="129"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="130"/>
         <source>Prompt lengths:</source>
         <translation>提示词长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="130"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="131"/>
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="131"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="132"/>
         <source>concurrency</source>
         <translation>并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="132"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="133"/>
         <source>Concurrency levels</source>
         <translation>并发级别</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="135"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="136"/>
         <source>Requests in flight per model; several levels (1,4,16) run in turn and the charts show concurrency on the x axis</source>
         <translation>每个模型同时进行的请求数；多个级别（1,4,16）依次运行，图表的横轴显示并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="139"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="140"/>
         <source>Run sweep</source>
         <translation>运行扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="142"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="143"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="174"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="175"/>
         <source>Concurrency: type levels from 1 to %1 separated by commas, e.g. 1,4,16.</source>
         <translation>并发：输入 1 到 %1 之间的级别，用逗号分隔，例如 1,4,16。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="326"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="327"/>
         <source>%1 (imported from %2)</source>
         <translation>%1（从 %2 导入）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="351"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="352"/>
         <source>concurrency (requests in flight, log scale)</source>
         <translation>并发（同时进行的请求数，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="353"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="354"/>
         <source>prompt tokens (log scale)</source>
         <translation>提示 tokens（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="414"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="415"/>
         <source>line: median; shaded: p10–p90 over %1 repeat(s)</source>
         <translation>线：中位数；阴影：%1 次重复的 p10–p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="418"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="419"/>
         <source>; ◇ imported: the file&apos;s own median (its mean where it has none)</source>
         <translation>；◇ 导入：文件自身的中位数（没有时为平均值）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="170"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="171"/>
         <source>Pick at least one prompt length.</source>
         <translation>请至少选择一个提示词长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="188"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="189"/>
         <source>, ETA %1 s</source>
         <translation>，预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="190"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="191"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
     </message>
@@ -3839,72 +3855,72 @@
 <context>
     <name>WorkerRow</name>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="79"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="81"/>
         <source>Worker:</source>
         <translation>工作进程：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="81"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="83"/>
         <source>Auto-detect a Python with torch</source>
         <translation>自动查找带 torch 的 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="82"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="84"/>
         <source>This Python</source>
         <translation>当前 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="83"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="85"/>
         <source>Connect to HOST:PORT</source>
         <translation>连接到 主机:端口</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="86"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="88"/>
         <source>Worker Python</source>
         <translation>工作进程的 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="87"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="89"/>
         <source>path of a Python interpreter that has torch</source>
         <translation>装有 torch 的 Python 解释器路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="88"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="90"/>
         <source>Worker address</source>
         <translation>工作进程地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="89"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="91"/>
         <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
         <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="90"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="92"/>
         <source>Worker token</source>
         <translation>工作进程令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="91"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="93"/>
         <source>token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="92"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="94"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="69"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="71"/>
         <source>No worker yet: it starts on Run or Connect.</source>
         <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="115"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="117"/>
         <source>Enter the path of a Python interpreter that has torch.</source>
         <translation>请输入装有 torch 的 Python 解释器路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="122"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="124"/>
         <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
         <translation>请按 主机:端口 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>

@@ -28,6 +28,7 @@ from workbench.ui.compare_controller import CompareController
 from workbench.ui.compare_tab import CompareTab
 from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
+from workbench.ui.pane_choices import choices_for
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.panes_model import pane_key, pane_title, split_pane_key
 from workbench.ui.quiet_progress import QuietProgressBar
@@ -500,6 +501,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
             if tab is not None and self.tabs.indexOf(tab) >= 0:
                 self.tabs.setTabText(self.tabs.indexOf(tab), title)
         self.menus.retranslate()
+        if self.choices:  # the pickers' "(GQA, built-in)"
+            self.set_choices(choices_for(self.session))
         self._refresh_context()  # the panes' context notes
         self.local_label.setText(self.tr("Starting the built-in provider…"))
         if self._local_url is not None:

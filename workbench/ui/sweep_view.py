@@ -92,6 +92,7 @@ class SweepView(Retranslating, QWidget):
         controls.addWidget(self.run_button)
         controls.addWidget(self.cancel_button)
         self.status = QLabel()
+        self.status.setWordWrap(True)  # a long progress line (its Chinese too) wraps, never cut
         controls.addWidget(self.status, 1)
         plots = QHBoxLayout()
         self.plots: dict[str, pg.PlotWidget] = {}
