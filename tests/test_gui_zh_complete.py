@@ -218,6 +218,7 @@ def shown_names(window: MainWindow, python_error: str) -> set[str]:
     names = {m.id for m in session.catalog.models()} | {LOCAL_PROVIDER, python_error}
     names |= set(BACKENDS) | set(VARIANTS) | {INSTALL_HINT}  # the kernels' names, a command
     names |= {pane_title(p.target) for p in session.panes if p.target}
+    names |= {m for run in session.history() for m in run.models}
     for r in window.results_view.results:
         names |= {r.model, r.provider, r.error_class or "", r.error_message or ""}
     return {n for n in names if n}
@@ -289,10 +290,25 @@ def test_every_tab_reads_in_chinese_after_a_live_switch(window, qtbot, loop, tmp
     found = offenders(window, python_error)
     assert not found, "English in the 中文 window:\n" + "\n".join(found)
 
-    # a comparison run in Chinese, one model over its 4K context window: a failed pane and bar
-    set_panes(window, ["sim-llama-2-7b", "sim-deepseek-v3"])
+    # a comparison run in Chinese, one model over its 4K context window and one answering
+    # HTTP 500: failed panes and bars; then replayed from History, and the Results per model
+    set_panes(window, ["sim-llama-2-7b", "sim-70b-gqa+500", "sim-deepseek-v3"])
     window.prompt.set_tokens(8192)
+    click_tab(window, qtbot, window.compare)
     click_run(window, qtbot, loop)
-    assert any(r.failed for r in window.results_view.results)
+    assert window.pane_widgets[1].error.isVisible()
     found = offenders(window, python_error)
     assert not found, "English in the 中文 window after a run:\n" + "\n".join(found)
+
+    history = window.history_view
+    click_tab(window, qtbot, history)
+    table = history.table
+    qtbot.mouseClick(table.viewport(), LEFT, pos=table.visualItemRect(table.item(0, 0)).center())
+    qtbot.mouseClick(history.replay_button, LEFT)
+    run_for(loop, window.session._task)
+    assert window.replay_banner.isVisible()
+    results = window.results_view
+    results.view_mode.setCurrentIndex(results.view_mode.findData("aggregate"))
+    run_for(loop, until(lambda: not results.summarizing.pending))
+    found = offenders(window, python_error)
+    assert not found, "English in the 中文 window after a replay:\n" + "\n".join(found)
