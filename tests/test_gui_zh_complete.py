@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from gui_driver import (
+    click_action,
     click_actions,
     click_run,
     click_tab,
@@ -57,7 +58,7 @@ from kernels_bridge.specs import VARIANTS
 from workbench.ui.kernels_view import INSTALL_HINT, KernelsView
 from workbench.ui.main_window import MainWindow
 from workbench.ui.pane_choices import choices_for
-from workbench.ui.panes_model import pane_title
+from workbench.ui.panes_model import PaneState, pane_title
 from workbench.ui.provider_controller import LOCAL_PROVIDER, ProviderController
 from workbench.ui.provider_panel import ProviderPanel
 from workbench.ui.translators import install_translators
@@ -313,3 +314,16 @@ def test_every_tab_reads_in_chinese_after_a_live_switch(window, qtbot, loop, tmp
     run_for(loop, until(lambda: not results.summarizing.pending))
     found = offenders(window, qtbot, python_error)
     assert not found, "English in the 中文 window after a replay:\n" + "\n".join(found)
+
+    # Stop all mid-stream: the stopped panes, bars, status line and Summary
+    set_panes(window, ["sim-llama-3-70b", "sim-deepseek-v3"])
+    window.prompt.set_tokens(4096)
+    window.prompt.max_tokens.setValue(30000)  # streams for seconds
+    click_tab(window, qtbot, window.compare)
+    click_action(window, qtbot, window.run_action)
+    panes = window.session.panes
+    run_for(loop, until(lambda: all(p.state is PaneState.STREAMING for p in panes)))
+    click_action(window, qtbot, window.stop_action)
+    assert run_for(loop, window.session._task).status == "cancelled"
+    found = offenders(window, qtbot, python_error)
+    assert not found, "English in the 中文 window after Stop all:\n" + "\n".join(found)
