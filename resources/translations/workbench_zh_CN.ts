@@ -2122,118 +2122,118 @@
         <translation>窗格 %1 中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="166"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="166"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="166"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="166"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="158"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="167"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/pane_widget.py" line="155"/>
-        <location filename="../../workbench/ui/pane_widget.py" line="168"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="177"/>
         <source>Protocol of pane %1</source>
         <translation>窗格 %1 的协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="170"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="157"/>
         <source>OpenAI chat completions (POST /chat/completions)</source>
         <translation>OpenAI 聊天补全（POST /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="171"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="158"/>
         <source>OpenAI Responses (POST /responses)</source>
         <translation>OpenAI Responses（POST /responses）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="172"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="159"/>
         <source>Anthropic Messages (POST /messages)</source>
         <translation>Anthropic Messages（POST /messages）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="177"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="163"/>
         <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
         <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="242"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="243"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="247"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="248"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="250"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="251"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="265"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="266"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="267"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="268"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="279"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="280"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="322"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="323"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="335"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="336"/>
         <source>Will not fit in memory: %1</source>
         <translation>内存放不下：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="343"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="344"/>
         <source>; its KV cache fits: %1 per device beside %2 of weights (%3 usable)</source>
         <translation>；KV 缓存放得下：每卡 %1，另有权重 %2（可用 %3）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="357"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="358"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="391"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="392"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="399"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="400"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="401"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="402"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>

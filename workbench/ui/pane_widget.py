@@ -153,6 +153,15 @@ class PaneWidget(Retranslating, QFrame):
         self.stop_button.setText(self.tr("Stop"))
         self.text.setAccessibleName(self.tr("Answer in pane %1").replace("%1", pane))
         self.protocol.setAccessibleName(self.tr("Protocol of pane %1").replace("%1", pane))
+        for i, tip in enumerate((  # the items' tooltips, in the order _build_protocol adds them
+            self.tr("OpenAI chat completions (POST /chat/completions)"),
+            self.tr("OpenAI Responses (POST /responses)"),
+            self.tr("Anthropic Messages (POST /messages)"),
+        )):  # fmt: skip
+            self.protocol.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
+        self.protocol.setToolTip(
+            self.tr("The protocol this pane sends with; it starts as its provider's")
+        )
         self.figures.set_captions(
             [self.tr("TTFT"), self.tr("decode"), self.tr("tokens"), self.tr("elapsed"),
              self.tr("cost")]
@@ -166,16 +175,8 @@ class PaneWidget(Retranslating, QFrame):
         self.protocol = QComboBox()
         self.protocol.setObjectName("paneProtocol")
         self.protocol.setAccessibleName(self.tr("Protocol of pane %1").replace("%1", str(pane)))
-        for protocol, tip in (
-            ("chat", self.tr("OpenAI chat completions (POST /chat/completions)")),
-            ("responses", self.tr("OpenAI Responses (POST /responses)")),
-            ("anthropic", self.tr("Anthropic Messages (POST /messages)")),
-        ):
+        for protocol in ("chat", "responses", "anthropic"):
             self.protocol.addItem(protocol, protocol)  # the wire's own word, as in the CSV
-            self.protocol.setItemData(self.protocol.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
-        self.protocol.setToolTip(
-            self.tr("The protocol this pane sends with; it starts as its provider's")
-        )
         self.protocol.activated.connect(self._on_protocol)
 
     def _lay_out(self) -> None:
