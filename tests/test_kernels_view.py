@@ -149,7 +149,8 @@ def test_worker_without_torch_shows_its_words_and_the_fix(
     _tiny(view, ["gqa"])
     assert _run(loop, view.run_sweep()) == "failed"
     text = view.message.text()
-    assert "torch is not importable" in text and "pip install" in text
+    assert f"the worker's Python ({python}" in text and "cannot import torch" in text
+    assert "No module named 'torch'" in text and "pip install" in text  # its words, the fix
     assert view.message.isVisible()
     assert view.rows == [] and view.kv_bytes() == {"gqa": 8192}  # fp32, no worker needed
 

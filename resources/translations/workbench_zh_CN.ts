@@ -1183,75 +1183,75 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="185"/>
+        <location filename="../../workbench/ui/history_view.py" line="194"/>
         <source>%1, imported from %2</source>
         <translation>%1，导入自 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="147"/>
+        <location filename="../../workbench/ui/history_view.py" line="153"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="150"/>
+        <location filename="../../workbench/ui/history_view.py" line="156"/>
         <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
         <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="108"/>
-        <location filename="../../workbench/ui/history_view.py" line="154"/>
+        <location filename="../../workbench/ui/history_view.py" line="114"/>
+        <location filename="../../workbench/ui/history_view.py" line="160"/>
         <source>Import result files</source>
         <translation>导入结果文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="112"/>
+        <location filename="../../workbench/ui/history_view.py" line="118"/>
         <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
         <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="112"/>
+        <location filename="../../workbench/ui/history_view.py" line="118"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="143"/>
+        <location filename="../../workbench/ui/history_view.py" line="149"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="145"/>
+        <location filename="../../workbench/ui/history_view.py" line="151"/>
         <source>Remove the selected run and its requests from the history, after asking</source>
         <translation>确认后从历史记录中删除所选运行及其请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="221"/>
+        <location filename="../../workbench/ui/history_view.py" line="230"/>
         <source>Delete run</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="222"/>
+        <location filename="../../workbench/ui/history_view.py" line="231"/>
         <source>Delete this run and its %1 request(s) from the history?
 %2</source>
         <translation>从历史记录中删除此运行及其 %1 个请求？
 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="238"/>
+        <location filename="../../workbench/ui/history_view.py" line="247"/>
         <source>Run deleted from the history.</source>
         <translation>已从历史记录中删除该运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="246"/>
+        <location filename="../../workbench/ui/history_view.py" line="255"/>
         <source>No run history is open: nothing can be imported.</source>
         <translation>没有打开运行历史：无法导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="248"/>
+        <location filename="../../workbench/ui/history_view.py" line="257"/>
         <source>Importing %1 file(s)…</source>
         <translation>正在导入 %1 个文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="287"/>
+        <location filename="../../workbench/ui/history_view.py" line="294"/>
         <source>Imported %1 run(s), %2 already in the history.</source>
         <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
     </message>
@@ -1306,32 +1306,47 @@
         <translation>文件的 TTFT 中位数 ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="137"/>
+        <location filename="../../workbench/ui/history_view.py" line="59"/>
+        <source>comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="60"/>
+        <source>sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="61"/>
+        <source>replay</source>
+        <translation>回放</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/history_view.py" line="143"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="139"/>
+        <location filename="../../workbench/ui/history_view.py" line="145"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="140"/>
+        <location filename="../../workbench/ui/history_view.py" line="146"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="142"/>
+        <location filename="../../workbench/ui/history_view.py" line="148"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="141"/>
+        <location filename="../../workbench/ui/history_view.py" line="147"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="172"/>
+        <location filename="../../workbench/ui/history_view.py" line="180"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
@@ -1499,7 +1514,7 @@
     </message>
     <message>
         <location filename="../../workbench/ui/kernel_csv.py" line="142"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="545"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="550"/>
         <source>default shapes (default-*)</source>
         <translation>默认形状（default-*）</translation>
     </message>
@@ -1640,129 +1655,134 @@
 <context>
     <name>KernelsView</name>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="194"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="26"/>
         <source>the worker&apos;s Python cannot import torch</source>
         <translation>工作进程的 Python 无法导入 torch</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="196"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="30"/>
+        <source>the worker&apos;s Python (%1) cannot import torch: %2</source>
+        <translation>工作进程的 Python（%1）无法导入 torch：%2</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/kernels_view.py" line="197"/>
         <source>The kernel worker cannot run kernels: %1</source>
         <translation>内核工作进程无法运行内核：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="199"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="200"/>
         <source>Fix: install torch into that Python (%1), or choose another Python under Worker. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在该 Python（%1）中安装 torch，或在“工作进程”中选择其他 Python。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="404"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="405"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="217"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="218"/>
         <source>Worker without torch: %1</source>
         <translation>工作进程没有 torch：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="224"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="225"/>
         <source>Worker ready: torch %1, Triton %2, %3</source>
         <translation>工作进程就绪：torch %1，Triton %2，%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="226"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="227"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="295"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="296"/>
         <source>Starting the kernel worker…</source>
         <translation>正在启动内核工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="286"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="287"/>
         <source>Worker start cancelled.</source>
         <translation>已取消启动工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="272"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="273"/>
         <source>No worker.</source>
         <translation>无工作进程。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="275"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="276"/>
         <source>The kernel worker could not start: %1</source>
         <translation>内核工作进程无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="278"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="279"/>
         <source>Fix: choose a Python that has torch under Worker (%1), or connect to a worker started with --listen. The KV bytes/token bars and the roofline lines work without it.</source>
         <translation>解决办法：在“工作进程”中选择装有 torch 的 Python（%1），或连接到以 --listen 启动的工作进程。没有 torch 时，KV 字节/Token 柱状图和 Roofline 曲线仍可使用。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="299"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="314"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="300"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="315"/>
         <source>Worker stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="308"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="309"/>
         <source>The kernel worker stopped unexpectedly (exit code %1). %2</source>
         <translation>内核工作进程意外退出（退出码 %1）。%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="310"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="311"/>
         <source>Run again to restart it.</source>
         <translation>再次运行即可重启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="319"/>
-        <location filename="../../workbench/ui/kernels_view.py" line="427"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="320"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="428"/>
         <source>Kernel worker: %1</source>
         <translation>内核工作进程：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="370"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="371"/>
         <source>Pick at least one variant and one KV length.</source>
         <translation>请至少选择一个变体和一个 KV 长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="386"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="387"/>
         <source>starting the worker…</source>
         <translation>正在启动工作进程…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="402"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="403"/>
         <source>Backend %1 is not available on this worker: %2</source>
         <translation>该工作进程不支持后端 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="478"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="479"/>
         <source>Showing %1 measured rows from %2. Run replaces them with a new sweep.</source>
         <translation>正在显示来自 %2 的 %1 行实测结果。点击“运行”会以新的扫描替换它们。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="564"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="569"/>
         <source>Export kernel results</source>
         <translation>导出内核结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="568"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="573"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="572"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="577"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="578"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="583"/>
         <source>Wrote %1 chart files to %2</source>
         <translation>已将 %1 个图表文件写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernels_view.py" line="587"/>
+        <location filename="../../workbench/ui/kernels_view.py" line="592"/>
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -1841,97 +1861,97 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="290"/>
+        <location filename="../../workbench/ui/main_window.py" line="292"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="474"/>
+        <location filename="../../workbench/ui/main_window.py" line="484"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="476"/>
+        <location filename="../../workbench/ui/main_window.py" line="486"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="477"/>
+        <location filename="../../workbench/ui/main_window.py" line="487"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="478"/>
+        <location filename="../../workbench/ui/main_window.py" line="488"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="479"/>
+        <location filename="../../workbench/ui/main_window.py" line="489"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="480"/>
+        <location filename="../../workbench/ui/main_window.py" line="490"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="495"/>
+        <location filename="../../workbench/ui/main_window.py" line="507"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="204"/>
+        <location filename="../../workbench/ui/main_window.py" line="206"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="215"/>
+        <location filename="../../workbench/ui/main_window.py" line="217"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="270"/>
+        <location filename="../../workbench/ui/main_window.py" line="272"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="308"/>
+        <location filename="../../workbench/ui/main_window.py" line="310"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="349"/>
+        <location filename="../../workbench/ui/main_window.py" line="351"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="397"/>
+        <location filename="../../workbench/ui/main_window.py" line="399"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="399"/>
+        <location filename="../../workbench/ui/main_window.py" line="401"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="401"/>
+        <location filename="../../workbench/ui/main_window.py" line="403"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="436"/>
+        <location filename="../../workbench/ui/main_window.py" line="455"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="438"/>
+        <location filename="../../workbench/ui/main_window.py" line="457"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="468"/>
+        <location filename="../../workbench/ui/main_window.py" line="478"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -1956,12 +1976,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="483"/>
+        <location filename="../../workbench/ui/main_window.py" line="493"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="487"/>
+        <location filename="../../workbench/ui/main_window.py" line="497"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -2132,38 +2152,38 @@
         <translation>窗格 %1 中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="161"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="161"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="161"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="161"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="162"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="165"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/pane_widget.py" line="156"/>
-        <location filename="../../workbench/ui/pane_widget.py" line="172"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="175"/>
         <source>Protocol of pane %1</source>
         <translation>窗格 %1 的协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="176"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="161"/>
         <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
         <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
     </message>
@@ -2236,72 +2256,73 @@
 <context>
     <name>PromptPanel</name>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="100"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="162"/>
         <source>Prompt length</source>
         <translation>提示词长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="110"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="163"/>
         <source>Prompt task</source>
         <translation>提示词任务</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="115"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="167"/>
         <source>Needle depth</source>
         <translation>“针”的位置深度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="112"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="165"/>
         <source>Task: summarize</source>
         <translation>任务：摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="113"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="166"/>
         <source>Task: find the needle</source>
         <translation>任务：大海捞针</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="119"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="168"/>
         <source>needle depth </source>
         <translation>针的深度 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="121"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="170"/>
         <source>Where the needle sits in the prompt: 0 its start, 1 its end</source>
         <translation>针在提示中的位置：0 为开头，1 为结尾</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="124"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="172"/>
         <source>Maximum output tokens</source>
         <translation>最大输出 token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="127"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="173"/>
         <source>max tokens </source>
         <translation>最大 Token </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="129"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="174"/>
         <source>Prompt text language</source>
         <translation>提示词文本语言</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="130"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="175"/>
         <source>English text</source>
         <translation>英文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="131"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="176"/>
         <source>Chinese text</source>
         <translation>中文文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="137"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="177"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/prompt_slider.py" line="186"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="178"/>
+        <location filename="../../workbench/ui/prompt_slider.py" line="199"/>
         <source>%1 tokens</source>
         <translation>%1 Token</translation>
     </message>
@@ -2770,30 +2791,407 @@
     </message>
 </context>
 <context>
+    <name>ResultColumns</name>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="13"/>
+        <source>run_id</source>
+        <translation>运行 ID</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="14"/>
+        <source>request_id</source>
+        <translation>请求 ID</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="15"/>
+        <source>started_at</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="16"/>
+        <source>provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="17"/>
+        <source>base_url_host</source>
+        <translation>服务器地址</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="18"/>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="19"/>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="20"/>
+        <source>task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="21"/>
+        <source>prompt_tokens_target</source>
+        <translation>目标提示 Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="22"/>
+        <source>prompt_tokens</source>
+        <translation>提示 Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="23"/>
+        <source>completion_tokens</source>
+        <translation>输出 Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="24"/>
+        <source>cached_tokens</source>
+        <translation>缓存 Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="25"/>
+        <source>usage_estimated</source>
+        <translation>用量为估算</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="26"/>
+        <source>ttft_ms</source>
+        <translation>TTFT ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="27"/>
+        <source>ttfc_ms</source>
+        <translation>首块延迟 ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="28"/>
+        <source>e2e_ms</source>
+        <translation>端到端 ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="29"/>
+        <source>decode_tps</source>
+        <translation>解码 tok/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="30"/>
+        <source>overall_tps</source>
+        <translation>总体 tok/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="31"/>
+        <source>prefill_tps</source>
+        <translation>预填充 tok/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="32"/>
+        <source>tpot_ms</source>
+        <translation>TPOT ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="33"/>
+        <source>itl_p50_ms</source>
+        <translation>ITL p50 ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="34"/>
+        <source>itl_p90_ms</source>
+        <translation>ITL p90 ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="35"/>
+        <source>itl_p99_ms</source>
+        <translation>ITL p99 ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="36"/>
+        <source>network_baseline_ms</source>
+        <translation>网络基线 ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="37"/>
+        <source>baseline_method</source>
+        <translation>基线测量方式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="38"/>
+        <source>cost_usd</source>
+        <translation>费用（美元）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="39"/>
+        <source>finish_reason</source>
+        <translation>结束原因</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="40"/>
+        <source>needle_found</source>
+        <translation>找到针</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="41"/>
+        <source>http_status</source>
+        <translation>HTTP 状态码</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="42"/>
+        <source>error_class</source>
+        <translation>错误类别</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="43"/>
+        <source>error_message</source>
+        <translation>错误信息</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="44"/>
+        <source>repeat</source>
+        <translation>重复序号</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="45"/>
+        <source>concurrency</source>
+        <translation>并发</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="46"/>
+        <source>attempt</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="47"/>
+        <source>warmup</source>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="48"/>
+        <source>price_known</source>
+        <translation>价格已知</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="49"/>
+        <source>usage_suspect</source>
+        <translation>用量存疑</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="50"/>
+        <source>phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="51"/>
+        <source>route</source>
+        <translation>路由</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="52"/>
+        <source>dispatch_ms</source>
+        <translation>发送耗时 ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="53"/>
+        <source>response_id</source>
+        <translation>响应 ID</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="54"/>
+        <source>protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="55"/>
+        <source>cache_creation_tokens</source>
+        <translation>缓存写入 Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="56"/>
+        <source>reasoning_tokens</source>
+        <translation>推理 Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="57"/>
+        <source>scheduled_s</source>
+        <translation>计划发送时刻 s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="58"/>
+        <source>ttft_from_scheduled_ms</source>
+        <translation>自计划起 TTFT ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="59"/>
+        <source>e2e_from_scheduled_ms</source>
+        <translation>自计划起端到端 ms</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="60"/>
+        <source>slo_met</source>
+        <translation>达到 SLO</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="62"/>
+        <source>prompt</source>
+        <translation>提示长度</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="63"/>
+        <source>n</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="64"/>
+        <source>errors</source>
+        <translation>失败数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="65"/>
+        <source>ttft_ms p50</source>
+        <translation>TTFT ms p50</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="66"/>
+        <source>ttft_ms p10</source>
+        <translation>TTFT ms p10</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="67"/>
+        <source>ttft_ms p90</source>
+        <translation>TTFT ms p90</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="68"/>
+        <source>decode_tps p50</source>
+        <translation>解码 tok/s p50</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="69"/>
+        <source>decode_tps p10</source>
+        <translation>解码 tok/s p10</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="70"/>
+        <source>decode_tps p90</source>
+        <translation>解码 tok/s p90</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="71"/>
+        <source>prefill_tps p50</source>
+        <translation>预填充 tok/s p50</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="72"/>
+        <source>e2e_ms p50</source>
+        <translation>端到端 ms p50</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="73"/>
+        <source>cost_usd p50</source>
+        <translation>费用（美元）p50</translation>
+    </message>
+</context>
+<context>
+    <name>ResultValues</name>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="81"/>
+        <source>true</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="82"/>
+        <source>false</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="83"/>
+        <source>measured</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="84"/>
+        <source>calibration</source>
+        <translation>校准</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="85"/>
+        <source>warmup</source>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="86"/>
+        <source>summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="87"/>
+        <source>needle</source>
+        <translation>大海捞针</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="88"/>
+        <source>stop</source>
+        <translation>正常结束</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="89"/>
+        <source>length</source>
+        <translation>达到长度上限</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="90"/>
+        <source>direct</source>
+        <translation>直连</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="91"/>
+        <source>gateway</source>
+        <translation>经网关</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="92"/>
+        <source>models</source>
+        <translation>模型列表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="93"/>
+        <source>chat</source>
+        <translation>聊天请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="107"/>
+        <source>imported from %1</source>
+        <translation>导入自 %1</translation>
+    </message>
+</context>
+<context>
     <name>ResultsView</name>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="84"/>
+        <location filename="../../workbench/ui/results_view.py" line="117"/>
         <source>Results grouping</source>
         <translation>结果分组方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="85"/>
+        <location filename="../../workbench/ui/results_view.py" line="118"/>
         <source>Per request</source>
         <translation>按请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="87"/>
+        <location filename="../../workbench/ui/results_view.py" line="119"/>
         <source>Per model and prompt length (median, p10, p90)</source>
         <translation>按模型和提示词长度（中位数、p10、p90）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="94"/>
+        <location filename="../../workbench/ui/results_view.py" line="120"/>
         <source>Results table</source>
         <translation>结果表</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="120"/>
-        <location filename="../../workbench/ui/results_view.py" line="162"/>
+        <location filename="../../workbench/ui/results_view.py" line="121"/>
+        <location filename="../../workbench/ui/results_view.py" line="132"/>
+        <location filename="../../workbench/ui/results_view.py" line="174"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>
@@ -3087,37 +3485,53 @@
         <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
     </message>
     <message>
+        <location filename="../../workbench/ui/summary_sentences.py" line="104"/>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
         <location filename="../../workbench/ui/summary_sentences.py" line="105"/>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_sentences.py" line="108"/>
         <source>Only %1 request(s) each: too few to decide on; run with repeats.</source>
         <translation>每个模型仅 %1 个请求：不足以据此决定，请设置重复次数再运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="114"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="117"/>
         <source>At %1 the first token came soonest from &lt;b&gt;%2&lt;/b&gt;</source>
         <translation>在 %1 时，&lt;b&gt;%2&lt;/b&gt; 的首个 token 最早到达</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="119"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="122"/>
         <source>; &lt;b&gt;%1&lt;/b&gt; decoded fastest</source>
         <translation>；&lt;b&gt;%1&lt;/b&gt; 解码最快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="121"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="124"/>
         <source>; %1 could not run (why: below)</source>
         <translation>；%1 无法运行（原因见下）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="132"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="131"/>
+        <source>.</source>
+        <comment>the full stop ending a sentence</comment>
+        <translation>。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_sentences.py" line="139"/>
         <source>&lt;b&gt;%1&lt;/b&gt; could not run at %2: %3</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时无法运行：%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="138"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="145"/>
         <source>&lt;b&gt;%1&lt;/b&gt; failed at %2: %3 of %4 requests (%5).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时失败：%4 个请求中 %3 个失败（%5）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="151"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="158"/>
         <source>&lt;b&gt;%1&lt;/b&gt; was stopped by the user at %2: %3 of %4 requests.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时被用户停止：%4 个请求中 %3 个已停止。</translation>
     </message>
@@ -3140,6 +3554,11 @@
         <location filename="../../workbench/ui/summary_page.py" line="140"/>
         <source>Model comparison: %1</source>
         <translation>模型对比：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="145"/>
+        <source>d MMMM yyyy, HH:mm</source>
+        <translation>yyyy年M月d日 HH:mm</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/summary_page.py" line="149"/>
@@ -3250,17 +3669,27 @@
         <translation>纸张</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="161"/>
+        <location filename="../../workbench/ui/summary_view.py" line="153"/>
+        <source>A4</source>
+        <translation>A4</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="153"/>
+        <source>Letter</source>
+        <translation>美式信纸</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_view.py" line="166"/>
         <source>%1 (imported from %2): TTFT median %3 ms, mean %4 ms; decode median %5 tok/s</source>
         <translation>%1（从 %2 导入）：TTFT 中位数 %3 ms，平均 %4 ms；解码中位数 %5 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="169"/>
+        <location filename="../../workbench/ui/summary_view.py" line="174"/>
         <source>Imported results, the files&apos; own aggregates (no per-request rows):</source>
         <translation>导入的结果，文件自身的汇总（没有逐请求的行）：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="223"/>
+        <location filename="../../workbench/ui/summary_view.py" line="228"/>
         <source>Export summary</source>
         <translation>导出摘要</translation>
     </message>
@@ -3366,82 +3795,82 @@
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="128"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="130"/>
         <source>Prompt lengths:</source>
         <translation>提示词长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="129"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="131"/>
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="130"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="132"/>
         <source>concurrency</source>
         <translation>并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="131"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="133"/>
         <source>Concurrency levels</source>
         <translation>并发级别</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="134"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="136"/>
         <source>Requests in flight per model; several levels (1,4,16) run in turn and the charts show concurrency on the x axis</source>
         <translation>每个模型同时进行的请求数；多个级别（1,4,16）依次运行，图表的横轴显示并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="138"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="140"/>
         <source>Run sweep</source>
         <translation>运行扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="139"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="143"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="171"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="175"/>
         <source>Concurrency: type levels from 1 to %1 separated by commas, e.g. 1,4,16.</source>
         <translation>并发：输入 1 到 %1 之间的级别，用逗号分隔，例如 1,4,16。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="322"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="327"/>
         <source>%1 (imported from %2)</source>
         <translation>%1（从 %2 导入）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="347"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="352"/>
         <source>concurrency (requests in flight, log scale)</source>
         <translation>并发（同时进行的请求数，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="349"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="354"/>
         <source>prompt tokens (log scale)</source>
         <translation>提示 tokens（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="410"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="415"/>
         <source>line: median; shaded: p10–p90 over %1 repeat(s)</source>
         <translation>线：中位数；阴影：%1 次重复的 p10–p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="414"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="419"/>
         <source>; ◇ imported: the file&apos;s own median (its mean where it has none)</source>
         <translation>；◇ 导入：文件自身的中位数（没有时为平均值）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="167"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="171"/>
         <source>Pick at least one prompt length.</source>
         <translation>请至少选择一个提示词长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="184"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="189"/>
         <source>, ETA %1 s</source>
         <translation>，预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="186"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="191"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
     </message>
@@ -3449,72 +3878,72 @@
 <context>
     <name>WorkerRow</name>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="58"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="81"/>
         <source>Worker:</source>
         <translation>工作进程：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="60"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="83"/>
         <source>Auto-detect a Python with torch</source>
         <translation>自动查找带 torch 的 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="61"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="84"/>
         <source>This Python</source>
         <translation>当前 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="62"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="85"/>
         <source>Connect to HOST:PORT</source>
         <translation>连接到 HOST:PORT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="65"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="88"/>
         <source>Worker Python</source>
         <translation>工作进程的 Python</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="66"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="89"/>
         <source>path of a Python interpreter that has torch</source>
         <translation>装有 torch 的 Python 解释器路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="67"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="90"/>
         <source>Worker address</source>
         <translation>工作进程地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="68"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="91"/>
         <source>127.0.0.1:7777 (an SSH tunnel to the GPU box)</source>
         <translation>127.0.0.1:7777（通往 GPU 机器的 SSH 隧道）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="69"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="92"/>
         <source>Worker token</source>
         <translation>工作进程令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="70"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="93"/>
         <source>token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="71"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="94"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="48"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="71"/>
         <source>No worker yet: it starts on Run or Connect.</source>
         <translation>尚无工作进程：点击“运行”或“连接”时启动。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="94"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="117"/>
         <source>Enter the path of a Python interpreter that has torch.</source>
         <translation>请输入装有 torch 的 Python 解释器路径。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_worker_row.py" line="101"/>
+        <location filename="../../workbench/ui/kernel_worker_row.py" line="124"/>
         <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
         <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>

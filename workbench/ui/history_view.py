@@ -55,6 +55,11 @@ COLUMNS = (
     # an imported run's median TTFT as its file states it (the Summary quotes the same)
     QT_TRANSLATE_NOOP("HistoryView", "file's TTFT median ms"),
 )
+KINDS = {  # the history's run kinds (run_history.RunKind), as the table words them
+    "comparison": QT_TRANSLATE_NOOP("HistoryView", "comparison"),
+    "sweep": QT_TRANSLATE_NOOP("HistoryView", "sweep"),
+    "replay": QT_TRANSLATE_NOOP("HistoryView", "replay"),
+}
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole
 PAINT_FIRST_S = 0.03
 
@@ -104,6 +109,7 @@ class HistoryView(Retranslating, QWidget):
         self.import_status = QLabel()
         self.import_status.setObjectName("historyImportStatus")
         self.import_status.setWordWrap(True)
+        self._imported: tuple[tuple[int, int, list[str]], str] | None = None  # counts, words
         # Qt's own dialog, opened without blocking: the window keeps painting while it is up
         self.import_dialog = QFileDialog(self, self.tr("Import result files"))
         self.import_dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
@@ -154,6 +160,8 @@ class HistoryView(Retranslating, QWidget):
         self.import_dialog.setWindowTitle(self.tr("Import result files"))
         if self.table.rowCount():
             self.refresh()  # kinds and statuses are words too
+        if self._imported is not None and self.import_status.text() == self._imported[1]:
+            self._say_imported(*self._imported[0])  # still shown: said again
 
     def refresh(self) -> None:
         runs = self.session.history()
@@ -178,12 +186,13 @@ class HistoryView(Retranslating, QWidget):
             self.table.selectRow(0)
 
     def _cells(self, run: HistoryRow) -> list[str]:
+        kind = self.tr(KINDS[run.kind]) if run.kind in KINDS else run.kind
         return [
             run.when,
-            run.kind
+            kind
             if run.imported_from is None
             else self.tr("%1, imported from %2")
-            .replace("%1", run.kind)
+            .replace("%1", kind)
             .replace("%2", run.imported_from),
             run_status_text(run.status, run.errors, run.stopped),
             ", ".join(run.models),
@@ -279,16 +288,21 @@ class HistoryView(Retranslating, QWidget):
             return
         self._show_imported(outcomes, rows)
 
+    def _say_imported(self, added: int, known: int, errors: list[str]) -> None:
+        """The import's outcome; said again in the new language on a switch."""
+        text = (
+            self.tr("Imported %1 run(s), %2 already in the history.")
+            .replace("%1", str(added))
+            .replace("%2", str(known))
+        )
+        self.import_status.setText(redact("\n".join([text, *errors])))
+        self._imported = ((added, known, errors), self.import_status.text())
+
     def _show_imported(self, outcomes: list[ImportOutcome], rows: list[RequestResult]) -> None:
         errors = [o.error for o in outcomes if o.error]
         runs = [o for o in outcomes if o.run_id]
         added = sum(o.added for o in runs)
-        text = (
-            self.tr("Imported %1 run(s), %2 already in the history.")
-            .replace("%1", str(added))
-            .replace("%2", str(len(runs) - added))
-        )
-        self.import_status.setText(redact("\n".join([text, *errors])))
+        self._say_imported(added, len(runs) - added, errors)
         self.refresh()
         if rows:
             self.imported.emit(rows)

@@ -3,13 +3,36 @@ a TCP address and token), the Connect button and the worker's status line."""
 
 from __future__ import annotations
 
+import re
+
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from kernels_bridge.client.run_controller import WorkerChoice
+from kernels_bridge.protocol import Hello
 from workbench.ui.live_label import Compose, LiveLabel
 from workbench.ui.retranslate import Retranslating
 
 NOTE_STYLE = "color: palette(mid);"
+# the exception in the worker's note "torch is not importable in X (Type: text); install it ..."
+_RAISED = re.compile(r"\((\w+: .*)\); install")
+
+
+def no_torch_words(hello: Hello) -> str:
+    """Why a worker without torch cannot run kernels, in the UI's language; the exception its
+    Python raised is quoted verbatim, as a server's message is (the worker's note is English)."""
+    raised = next((m.group(1) for n in hello.notes if (m := _RAISED.search(n))), None)
+    if raised is None:
+        return " ".join(hello.notes) or QCoreApplication.translate(
+            "KernelsView", "the worker's Python cannot import torch"
+        )
+    return (
+        QCoreApplication.translate(
+            "KernelsView", "the worker's Python (%1) cannot import torch: %2"
+        )
+        .replace("%1", hello.python)
+        .replace("%2", raised)
+    )
 
 
 def parse_host_port(text: str) -> tuple[str, int]:

@@ -37,8 +37,9 @@ from workbench.ui.kernel_csv import Drawing, translate
 from workbench.ui.kernel_csv_row import CsvRow
 from workbench.ui.kernel_run_row import RunRow
 from workbench.ui.kernel_table import KernelTable
-from workbench.ui.kernel_worker_row import WorkerRow
+from workbench.ui.kernel_worker_row import WorkerRow, no_torch_words
 from workbench.ui.live_label import Compose, LiveLabel
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import show_status
 
 REDRAW_MS = 40  # one coalescing repaint of the charts, whatever the row rate
@@ -47,7 +48,7 @@ INSTALL_HINT = "pip install 'attention-workbench[kernels]'"
 _NOTE_STYLE = "color: palette(mid);"
 
 
-class KernelsView(QWidget):
+class KernelsView(Retranslating, QWidget):
     """Variants × KV lengths sweeps of decode kernels, their charts, table and exports."""
 
     running_changed = Signal(bool)
@@ -191,7 +192,7 @@ class KernelsView(QWidget):
         self._show_info(lambda: notes)
 
     def _no_torch_text(self, hello: Hello) -> str:
-        words = " ".join(hello.notes) or self.tr("the worker's Python cannot import torch")
+        words = no_torch_words(hello)
         return (
             self.tr("The kernel worker cannot run kernels: %1").replace("%1", words)
             + "\n"
@@ -527,6 +528,10 @@ class KernelsView(QWidget):
         return self.selected_profile().mem_bandwidth_tbs * 1000
 
     # ---- charts ----
+
+    def retranslate(self) -> None:  # the charts' words are composed at each draw
+        if not self._closed:
+            self.redraw()
 
     def schedule_redraw(self) -> None:
         if not self._closed and not self._redraw_timer.isActive():

@@ -28,6 +28,7 @@ from workbench.ui.compare_controller import CompareController
 from workbench.ui.compare_tab import CompareTab
 from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
+from workbench.ui.pane_choices import choices_for
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.panes_model import pane_key, pane_title, split_pane_key
 from workbench.ui.quiet_progress import QuietProgressBar
@@ -80,6 +81,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         first_size(self, QSize(1400, 900))  # a saved geometry replaces it (window_state.py)
         self.screen_fit = keep_minimum_on_screen(self)  # no widget pushes it off the screen
         self._local_url: str | None = None
+        self._run_end: tuple[bool, str, str, int, int] | None = None  # the status line's words
         self.choices: list[tuple[str, str]] = []
         self.pane_keys: list[str] = []
         self.pane_widgets: list[PaneWidget] = []
@@ -430,15 +432,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
             self._clear_panes()  # (first: the paint would redraw the clock over the status)
         measured = [r for r in final.results if not r.warmup]
         failed, stopped = sum(r.failed for r in measured), sum(r.stopped for r in measured)
-        name = final.run_id[:8]
-        if self.run_kind == "replay":
-            original = final.run_id.removeprefix("replay-of-")[:8]
-            name = self.tr("replay of %1").replace("%1", original)
-        self.eta.setText(
-            self.tr("Run %1: %2")
-            .replace("%1", name)
-            .replace("%2", run_status_text(final.status, failed, stopped))
-        )
+        self._run_end = (self.run_kind == "replay", final.run_id, final.status, failed, stopped)
+        self._show_run_end()
         if self.run_kind != "replay" and final.run_id in self.shown_runs.table:
             if self.shown_runs.finished(final.run_id):  # rows the run's events did not bring
                 self.results_view.set_results(self.shown_runs.table_rows())
@@ -448,6 +443,21 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self._summary_stale = True
         if self.tabs.currentWidget() is self.summary_view:
             self.refresh_summary()
+
+    def _show_run_end(self) -> None:
+        """The status line's "Run 1a2b3c4d: finished, 1 failed", again on a language switch."""
+        if self._run_end is None:
+            return
+        replay, run_id, status, failed, stopped = self._run_end
+        name = run_id[:8]
+        if replay:
+            original = run_id.removeprefix("replay-of-")[:8]
+            name = self.tr("replay of %1").replace("%1", original)
+        self.eta.setText(
+            self.tr("Run %1: %2")
+            .replace("%1", name)
+            .replace("%2", run_status_text(status, failed, stopped))
+        )
 
     def _on_tab_changed(self, _index: int) -> None:
         if self.tabs.currentWidget() is self.summary_view and self._summary_stale:
@@ -491,10 +501,14 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
             if tab is not None and self.tabs.indexOf(tab) >= 0:
                 self.tabs.setTabText(self.tabs.indexOf(tab), title)
         self.menus.retranslate()
+        if self.choices:  # the pickers' "(GQA, built-in)"
+            self.set_choices(choices_for(self.session))
         self._refresh_context()  # the panes' context notes
         self.local_label.setText(self.tr("Starting the built-in provider…"))
         if self._local_url is not None:
             self._on_local_ready(self._local_url)
+        if not self.session.running:
+            self._show_run_end()
 
     def _show_results(self, results: list[RequestResult]) -> None:
         """A run opened from the history: the Results table and the Summary show it; a sweep

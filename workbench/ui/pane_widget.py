@@ -157,6 +157,9 @@ class PaneWidget(Retranslating, QFrame):
         for protocol, tip in protocol_texts().items():  # each item's tip: its label and path
             item = self.protocol.findData(protocol)
             self.protocol.setItemData(item, tip, Qt.ItemDataRole.ToolTipRole)
+        self.protocol.setToolTip(
+            self.tr("The protocol this pane sends with; it starts as its provider's")
+        )
         self.figures.set_captions(
             [self.tr("TTFT"), self.tr("decode"), self.tr("tokens"), self.tr("elapsed"),
              self.tr("cost")]
@@ -172,9 +175,6 @@ class PaneWidget(Retranslating, QFrame):
         self.protocol.setAccessibleName(self.tr("Protocol of pane %1").replace("%1", str(pane)))
         for protocol in protocol_texts():
             self.protocol.addItem(protocol, protocol)  # the wire's own word, as in the CSV
-        self.protocol.setToolTip(
-            self.tr("The protocol this pane sends with; it starts as its provider's")
-        )
         self.protocol.activated.connect(self._on_protocol)
 
     def _lay_out(self) -> None:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.token_counts import tokens_label
+from workbench.ui.retranslate import Retranslating
 
 MIN_TOKENS = 128
 MAX_TOKENS = 1024 * 1024
@@ -87,7 +88,7 @@ class StopLabels(QWidget):
         painter.end()
 
 
-class PromptPanel(QWidget):
+class PromptPanel(Retranslating, QWidget):
     """Slider plus task settings; emits `changed` whenever any of them changes."""
 
     changed = Signal()
@@ -97,7 +98,6 @@ class PromptPanel(QWidget):
         self._exact: int | None = None  # a length between stops, set by a clamp
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("promptSlider")
-        self.slider.setAccessibleName(self.tr("Prompt length"))
         self.slider.setRange(0, len(STOPS) - 1)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.setTickInterval(1)
@@ -107,34 +107,26 @@ class PromptPanel(QWidget):
         self.value_label.setObjectName("promptValue")
         self.value_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("000,000 tokens"))
         self.task = QComboBox()
-        self.task.setAccessibleName(self.tr("Prompt task"))
-        # "Task:" spelled out: a bare "Summary" read as the Summary tab's name
-        self.task.addItem(self.tr("Task: summarize"), "summary")
-        self.task.addItem(self.tr("Task: find the needle"), "needle")
+        self.task.addItems(["", ""])  # texts by retranslate(); the data is the task
+        self.task.setItemData(0, "summary")
+        self.task.setItemData(1, "needle")
         self.depth = QDoubleSpinBox()
-        self.depth.setAccessibleName(self.tr("Needle depth"))
         self.depth.setRange(0.0, 1.0)
         self.depth.setSingleStep(0.1)
         self.depth.setValue(0.5)
-        self.depth.setPrefix(self.tr("needle depth "))
-        self.depth.setToolTip(
-            self.tr("Where the needle sits in the prompt: 0 its start, 1 its end")
-        )
         self.max_tokens = QSpinBox()
-        self.max_tokens.setAccessibleName(self.tr("Maximum output tokens"))
         self.max_tokens.setRange(1, 32768)
         self.max_tokens.setValue(256)
-        self.max_tokens.setPrefix(self.tr("max tokens "))
         self.language = QComboBox()
-        self.language.setAccessibleName(self.tr("Prompt text language"))
-        self.language.addItem(self.tr("English text"), "en")
-        self.language.addItem(self.tr("Chinese text"), "zh")
+        self.language.addItems(["", ""])
+        self.language.setItemData(0, "en")
+        self.language.setItemData(1, "zh")
 
         # the slider and its labels take the width; the settings sit two by two beside them
         grid = QGridLayout(self)
         grid.setContentsMargins(4, 2, 4, 2)
         grid.setVerticalSpacing(2)
-        title = QLabel(self.tr("Prompt"))
+        title = self.title = QLabel()
         title.setObjectName("sectionTitle")
         grid.addWidget(title, 0, 0, 2, 1)
         # the labels are wider than the slider by half a label each side, so the first and the
@@ -162,7 +154,28 @@ class PromptPanel(QWidget):
         self.depth.valueChanged.connect(self._on_change)
         self.max_tokens.valueChanged.connect(self._on_change)
         self.language.currentIndexChanged.connect(self._on_change)
+        self.retranslate()
         self.set_tokens(32768)
+
+    def retranslate(self) -> None:
+        """Every text in the language installed; on a switch, nothing chosen changes."""
+        self.slider.setAccessibleName(self.tr("Prompt length"))
+        self.task.setAccessibleName(self.tr("Prompt task"))
+        # "Task:" spelled out: a bare "Summary" read as the Summary tab's name
+        self.task.setItemText(0, self.tr("Task: summarize"))
+        self.task.setItemText(1, self.tr("Task: find the needle"))
+        self.depth.setAccessibleName(self.tr("Needle depth"))
+        self.depth.setPrefix(self.tr("needle depth "))
+        self.depth.setToolTip(
+            self.tr("Where the needle sits in the prompt: 0 its start, 1 its end")
+        )
+        self.max_tokens.setAccessibleName(self.tr("Maximum output tokens"))
+        self.max_tokens.setPrefix(self.tr("max tokens "))
+        self.language.setAccessibleName(self.tr("Prompt text language"))
+        self.language.setItemText(0, self.tr("English text"))
+        self.language.setItemText(1, self.tr("Chinese text"))
+        self.title.setText(self.tr("Prompt"))
+        self.value_label.setText(self.tr("%1 tokens").replace("%1", tokens_label(self.tokens())))
 
     def tokens(self) -> int:
         return self._exact if self._exact is not None else STOPS[self.slider.value()]

@@ -16,6 +16,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from workbench.core.csv_export import COLUMNS, row_for
 from workbench.core.results import RequestResult
+from workbench.ui.result_columns import cell_text, header_text
 from workbench.ui.sliced import Latest, in_steps
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -78,12 +79,18 @@ class SortedRows(QAbstractTableModel):
         ):
             return None
         text = self.text(self.order[index.row()])[index.column()]
-        return text if role == Qt.ItemDataRole.DisplayRole else user_value(text)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return cell_text(self.columns[index.column()], text)
+        return user_value(text)
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return header_text(self.columns[section])
+        if role == Qt.ItemDataRole.ToolTipRole:  # the CSV's column name, in any language
             return self.columns[section]
         return None
 

@@ -26,6 +26,7 @@ from workbench.core.csv_export import COLUMNS
 from workbench.core.results import RequestResult
 from workbench.core.summary import CellSummary
 from workbench.ui.request_rows import AggregateRows, RequestRows, SortedRows
+from workbench.ui.retranslate import Retranslating
 from workbench.ui.sliced import Latest, Steps, summarize_in_steps
 
 AGGREGATE_COLUMNS = (
@@ -76,22 +77,18 @@ class SortArrowStyle(QProxyStyle):
         super().drawPrimitive(element, option, painter, widget)
 
 
-class ResultsView(QWidget):
+class ResultsView(Retranslating, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.results: list[RequestResult] = []
         self.view_mode = QComboBox()
-        self.view_mode.setAccessibleName(self.tr("Results grouping"))
-        self.view_mode.addItem(self.tr("Per request"), "requests")
-        self.view_mode.addItem(
-            self.tr("Per model and prompt length (median, p10, p90)"), "aggregate"
-        )
+        self.view_mode.addItem("", "requests")  # worded by retranslate()
+        self.view_mode.addItem("", "aggregate")
         self.view_mode.currentIndexChanged.connect(self._rebuild)
         self.requests_model = RequestRows()
         self.aggregate_model = AggregateRows(AGGREGATE_COLUMNS)
         self.summarizing: Latest[list[list[str]]] = Latest()
         self.table = QTableView()
-        self.table.setAccessibleName(self.tr("Results table"))
         self.table.setModel(self.requests_model)
         self.arrow_style = SortArrowStyle()
         header = self.table.horizontalHeader()
@@ -111,7 +108,22 @@ class ResultsView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
+        self.retranslate()
         self._rebuild()
+
+    def retranslate(self) -> None:
+        """The tab's words in the language installed; the headers and the vocabulary cells
+        are painted in it (result_columns.py)."""
+        self.view_mode.setAccessibleName(self.tr("Results grouping"))
+        self.view_mode.setItemText(0, self.tr("Per request"))
+        self.view_mode.setItemText(1, self.tr("Per model and prompt length (median, p10, p90)"))
+        self.table.setAccessibleName(self.tr("Results table"))
+        self.count.setText(self.tr("%1 requests").replace("%1", str(len(self.results))))
+        model = self.table.model()
+        if model is not None and model.columnCount():
+            model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, model.columnCount() - 1)
+            fit_headers(self.table)
+        self.table.viewport().update()
 
     def add(self, result: RequestResult) -> None:
         self.results.append(result)

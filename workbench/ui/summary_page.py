@@ -142,7 +142,7 @@ class SummaryDocument:
     def subtitle(self) -> list[str]:
         r = self.report
         when = QDateTime.fromSecsSinceEpoch(int(r.started_at or time.time()))
-        date = QLocale().toString(when, "d MMMM yyyy, HH:mm")
+        date = QLocale().toString(when, translate("SummaryPage", "d MMMM yyyy, HH:mm"))
         lengths = ", ".join(tokens_label(n) for n in r.prompt_lengths) or "–"
         counted = ""
         if r.prompt_tokens_median:

@@ -100,7 +100,10 @@ def sentence(c: Conclusion, several_levels: bool = False) -> str:
         .replace("%6", esc(c.baseline))
     )
     extras = [p for p in (first, cost) if p]
-    text += (" (" + ", ".join(extras) + ")" if extras else "") + "."
+    if extras:  # the punctuation too: Chinese has its own brackets, comma and full stop
+        joined = translate("SummaryPage", ", ").join(extras)
+        text += translate("SummaryPage", " (%1)").replace("%1", joined)
+    text += _stop()
     if 0 < c.n < FEW:  # "3.8× faster" from one request each is one sample, not a finding
         text += " " + translate(
             "SummaryPage", "Only %1 request(s) each: too few to decide on; run with repeats."
@@ -121,7 +124,11 @@ def winners_sentence(w: Winners) -> str:
         text += translate("SummaryPage", "; %1 could not run (why: below)").replace(
             "%1", ", ".join(f"<b>{esc(m)}</b>" for m in w.could_not_run)
         )
-    return text + "."
+    return text + _stop()
+
+
+def _stop() -> str:
+    return translate("SummaryPage", ".", "the full stop ending a sentence")
 
 
 def failure_sentence(row: ModelRow, several_levels: bool = False) -> str:

@@ -150,7 +150,12 @@ class SummaryView(Retranslating, QWidget):
         self.pdf_button.setText(self.tr("Export PDF…"))
         self.empty.setText(self.tr("Run a comparison or a sweep: its summary appears here."))
         self.paper_label.setText(self.tr("Paper"))
+        papers = {"A4": self.tr("A4"), "Letter": self.tr("Letter")}  # the sizes' usual names
+        for i in range(self.paper.count()):
+            self.paper.setItemText(i, papers.get(self.paper.itemData(i), self.paper.itemData(i)))
         self.set_imported([])
+        if self.document is not None:  # the page worded again, from the same report
+            self.set_report(self.document.report, self.document.baseline)
 
     def set_imported(self, figures: list[ImportedFigures]) -> None:
         """Imported runs without per-request rows, listed under the pages with the file's own

@@ -92,6 +92,7 @@ class SweepView(Retranslating, QWidget):
         controls.addWidget(self.run_button)
         controls.addWidget(self.cancel_button)
         self.status = QLabel()
+        self.status.setWordWrap(True)  # a long progress line (its Chinese too) wraps, never cut
         controls.addWidget(self.status, 1)
         plots = QHBoxLayout()
         self.plots: dict[str, pg.PlotWidget] = {}
@@ -121,6 +122,7 @@ class SweepView(Retranslating, QWidget):
         self._redraw_timer.setSingleShot(True)
         self._redraw_timer.setInterval(REDRAW_MS)
         self._redraw_timer.timeout.connect(self.refresh)
+        self._progress: tuple[int, int, float | None] | None = None  # worded again on a switch
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -136,6 +138,8 @@ class SweepView(Retranslating, QWidget):
             )
         )
         self.run_button.setText(self.tr("Run sweep"))
+        if self._progress is not None:
+            self.set_progress(*self._progress)
         self.cancel_button.setText(self.tr("Cancel"))
         foreground = chart_colors(self.palette())[1].name()
         for key, title, unit in FIGURES:
@@ -181,6 +185,7 @@ class SweepView(Retranslating, QWidget):
             self.refresh()  # hidden, it redraws when shown
 
     def set_progress(self, done: int, total: int, eta: float | None) -> None:
+        self._progress = (done, total, eta)
         eta_text = "" if eta is None else self.tr(", ETA %1 s").replace("%1", f"{eta:.0f}")
         self.status.setText(
             self.tr("%1 of %2 requests%3")
