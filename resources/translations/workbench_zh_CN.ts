@@ -91,7 +91,7 @@
     <message>
         <location filename="../../workbench/ui/connection_test.py" line="160"/>
         <source>Key (auth)</source>
-        <translation>Key（认证）</translation>
+        <translation>密钥（认证）</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/connection_test.py" line="161"/>
@@ -1361,7 +1361,7 @@
     <message>
         <location filename="../../workbench/ui/import_preview.py" line="51"/>
         <source>Nothing is saved until you press Save. Keys are never written to a file: they stay environment-variable references or go to the OS keyring.</source>
-        <translation>点击“保存”前不会保存任何内容。Key 绝不会写入文件：它们保持为环境变量引用，或存入系统密钥环。</translation>
+        <translation>点击“保存”前不会保存任何内容。密钥绝不会写入文件：它们保持为环境变量引用，或存入系统密钥环。</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/import_preview.py" line="64"/>
@@ -1376,7 +1376,7 @@
     <message>
         <location filename="../../workbench/ui/import_preview.py" line="75"/>
         <source>  key       from %1</source>
-        <translation>  Key       来自 %1</translation>
+        <translation>  密钥       来自 %1</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/import_preview.py" line="80"/>
@@ -1807,7 +1807,7 @@
     <message>
         <location filename="../../workbench/core/providers.py" line="56"/>
         <source>no key (a keyless server)</source>
-        <translation>无 Key（无需 Key 的服务器）</translation>
+        <translation>无密钥（无需密钥的服务器）</translation>
     </message>
 </context>
 <context>
@@ -2380,7 +2380,7 @@
     <message>
         <location filename="../../workbench/ui/provider_controller.py" line="247"/>
         <source>no key (the built-in provider)</source>
-        <translation>无 Key（内置服务商）</translation>
+        <translation>无密钥（内置服务商）</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_controller.py" line="250"/>
@@ -2455,12 +2455,12 @@
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="210"/>
         <source>No key</source>
-        <translation>无 Key</translation>
+        <translation>无密钥</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="213"/>
         <source>Key from</source>
-        <translation>Key 来源</translation>
+        <translation>密钥来源</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="214"/>
@@ -2485,7 +2485,7 @@
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="218"/>
         <source>paste the key; it is never shown or written</source>
-        <translation>粘贴 Key；不会显示，也不会写入文件</translation>
+        <translation>粘贴密钥；不会显示，也不会写入文件</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="219"/>
@@ -2495,7 +2495,7 @@
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="183"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
-        <translation>每行一个，格式为 Name: value — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
+        <translation>每行一个，格式为 名称: 值 — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="185"/>
@@ -2556,17 +2556,17 @@
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="237"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
-        <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取 Key 和流量。除非是实验环境，否则请重新开启。</translation>
+        <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取密钥和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="277"/>
         <source>paste the key; Save puts it in the keyring</source>
-        <translation>粘贴 Key；保存时存入密钥环</translation>
+        <translation>粘贴密钥；保存时存入密钥环</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="279"/>
         <source>paste the key; kept in memory only</source>
-        <translation>粘贴 Key；仅保存在内存中</translation>
+        <translation>粘贴密钥；仅保存在内存中</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="285"/>
@@ -2586,7 +2586,7 @@
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="293"/>
         <source>For servers that need no key.</source>
-        <translation>适用于无需 Key 的服务器。</translation>
+        <translation>适用于无需密钥的服务器。</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="295"/>
@@ -2596,7 +2596,7 @@
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="300"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
-        <translation>（此处没有系统密钥环：如需跨会话保留 Key，请使用环境变量。）</translation>
+        <translation>（此处没有系统密钥环：如需跨会话保留密钥，请使用环境变量。）</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="330"/>
@@ -2611,12 +2611,12 @@
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="382"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
-        <translation>Key 的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把 Key 本身放入该变量</translation>
+        <translation>密钥的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把密钥本身放入该变量</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_form.py" line="402"/>
         <source>extra headers, line %1: write it as Name: value</source>
-        <translation>额外请求头第 %1 行：请写成 Name: value</translation>
+        <translation>额外请求头第 %1 行：请写成 名称: 值</translation>
     </message>
 </context>
 <context>
@@ -2664,7 +2664,7 @@
     <message>
         <location filename="../../workbench/ui/provider_panel.py" line="197"/>
         <source>Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream</source>
-        <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、Key、模型、流式输出</translation>
+        <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、密钥、模型、流式输出</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_panel.py" line="208"/>
@@ -2692,7 +2692,7 @@
     <message>
         <location filename="../../workbench/ui/provider_panel.py" line="281"/>
         <source>New provider: fill in the base URL and where its key comes from.</source>
-        <translation>新服务商：请填写 Base URL 和 Key 的来源。</translation>
+        <translation>新服务商：请填写 Base URL 和密钥的来源。</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_panel.py" line="320"/>
@@ -2717,7 +2717,7 @@
     <message>
         <location filename="../../workbench/ui/provider_panel.py" line="403"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
-        <translation>删除服务商“%1”？其 Key 仍保留在原处（环境变量或密钥环）。</translation>
+        <translation>删除服务商“%1”？其密钥仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/provider_panel.py" line="414"/>
@@ -3895,7 +3895,7 @@
     <message>
         <location filename="../../workbench/ui/kernel_worker_row.py" line="85"/>
         <source>Connect to HOST:PORT</source>
-        <translation>连接到 HOST:PORT</translation>
+        <translation>连接到 主机:端口</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/kernel_worker_row.py" line="88"/>
@@ -3945,7 +3945,7 @@
     <message>
         <location filename="../../workbench/ui/kernel_worker_row.py" line="124"/>
         <source>Enter the worker&apos;s address as HOST:PORT, e.g. 127.0.0.1:7777.</source>
-        <translation>请按 HOST:PORT 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
+        <translation>请按 主机:端口 格式输入工作进程地址，例如 127.0.0.1:7777。</translation>
     </message>
 </context>
 </TS>
