@@ -6,6 +6,7 @@ figures come from the cost model (`SimTiming.batch_step_s`) and the memory rule
 from __future__ import annotations
 
 import asyncio
+import itertools
 import math
 import statistics
 import time
@@ -46,7 +47,7 @@ async def stream(
 
 
 def median_gap(times: list[float]) -> float:
-    return statistics.median(b - a for a, b in zip(times, times[1:], strict=False))
+    return statistics.median(b - a for a, b in itertools.pairwise(times))
 
 
 async def server_json(base_url: str, path: str) -> Any:
@@ -148,7 +149,9 @@ async def test_mla_admits_more_32k_requests_than_gqa_and_mha_by_their_kv_bytes()
 
     async def one(model_id: str) -> None:
         await client.chat.completions.create(
-            model=model_id, messages=messages, max_tokens=out  # type: ignore[arg-type]
+            model=model_id,
+            messages=messages,
+            max_tokens=out,  # type: ignore[arg-type]
         )
 
     held: dict[str, int] = {}

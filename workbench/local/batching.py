@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import functools
 import itertools
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -27,6 +28,26 @@ from collections.abc import Callable, Iterator
 from workbench.core.memory_fit import kv_budget, kv_per_sequence
 from workbench.local.costmodel import SimTiming
 from workbench.local.emitlog import EmitRecord, StepRecord
+
+
+def batch_limit(timing: SimTiming, tokens: int) -> int:
+    """Sequences of `tokens` (prompt + max output) the model's batch holds at once: its KV
+    budget over one sequence's cache, capped at --max-num-seqs."""
+    one = kv_per_sequence(timing.model, timing.deployment, tokens)
+    budget = kv_budget(timing.model, timing.deployment)
+    return max(1, min(timing.settings.max_num_seqs, int(budget // one)))
+
+
+def saturation_rate(timing: SimTiming, prompt: int, output: int) -> float:
+    """The highest request rate (per second of the server's scaled time) the batch sustains
+    for requests of `prompt` tokens and `output` output tokens, no latency target: with B =
+    batch_limit sequences decoding, each request costs its prefill T_p = ttft_s(prompt) and
+    output - 1 steps shared by B, so rate = B / ((output - 1) · step(B) + B · T_p), the step
+    at the mean length prompt + output / 2. docs/local-provider.md, "Capacity"."""
+    b = batch_limit(timing, prompt + output)
+    step = timing.batch_step_s([prompt + output // 2] * b, 1) if output > 1 else 0.0
+    seconds = (output - 1) * step + b * timing.ttft_s(prompt)
+    return b / seconds if seconds > 0 else math.inf  # --time-scale 0: no time at all
 
 
 class Sequence:
