@@ -170,3 +170,32 @@ async def test_mla_admits_more_32k_requests_than_gqa_and_mha_by_their_kv_bytes()
     for small, large in ((mla, gqa), (gqa, mha)):
         ratio = per_token[large] / per_token[small]
         assert math.isclose(held[small] / held[large], ratio, rel_tol=1.5 / held[large])
+
+
+async def test_max_num_seqs_caps_the_batch_and_no_batching_times_each_alone() -> None:
+    """`serve-local --max-num-seqs 2`: of three requests sent together, two run and the third
+    waits for one of them; with `--no-batching` nothing waits and no step is logged."""
+    model = "sim-70b-gqa"
+    messages = [{"role": "user", "content": "Explain GQA."}]
+    for options, cap in ((("--max-num-seqs", "2"), 2), (("--no-batching",), None)):
+        server = ServerProcess(time_scale=0.05, extra=options)
+        base_url = await server.start()
+        client = make_client(base_url, None)
+        try:
+            done = await asyncio.gather(*(stream(client, model, messages, 64) for _ in range(3)))
+            steps = (await server_json(base_url, f"_steps/{model}"))["steps"]
+            records = [await server_json(base_url, r["id"]) for r in done]
+        finally:
+            await client.close()
+            await server.stop()
+        if cap is None:
+            assert steps == [] and all(r["t_admitted_ns"] is None for r in records)
+            continue
+        assert max(s["batch"] for s in steps) == cap
+        assert any(s["waiting"] == 1 for s in steps)
+        late = max(records, key=lambda r: r["t_admitted_ns"])
+        others_end = [r["chunk_emit_ns"][-1] for r in records if r is not late]
+        # admitted at the end of the step that ended the first of the two, whose last token
+        # was written right after that end
+        assert 0 <= min(others_end) - late["t_admitted_ns"] < 50e6
+        assert late["t_admitted_ns"] > late["t_received_ns"]
