@@ -6,6 +6,7 @@ figures come from the cost model (`SimTiming.batch_step_s`) and the memory rule
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import math
 import statistics
@@ -15,13 +16,14 @@ from typing import Any
 import aiohttp
 import openai
 
-from workbench.core.catalog import load_catalog
+from workbench.core.catalog import ModelInfo, load_catalog
 from workbench.core.clients import make_client
 from workbench.core.memory_fit import kv_budget, kv_per_sequence
 from workbench.core.results import RequestResult
 from workbench.core.streaming import RequestSpec, stream_chat
 from workbench.local.costmodel import SimSettings, SimTiming
 from workbench.local.process import ServerProcess
+from workbench.local.server import LocalServer
 from workbench.local.tokenizer import count_prompt_tokens, count_tokens
 
 
@@ -48,6 +50,12 @@ async def stream(
 
 def median_gap(times: list[float]) -> float:
     return statistics.median(b - a for a, b in itertools.pairwise(times))
+
+
+def catalog_model(model_id: str) -> ModelInfo:
+    model = load_catalog().get(model_id)
+    assert model is not None
+    return model
 
 
 async def server_json(base_url: str, path: str) -> Any:
@@ -199,3 +207,42 @@ async def test_max_num_seqs_caps_the_batch_and_no_batching_times_each_alone() ->
         # was written right after that end
         assert 0 <= min(others_end) - late["t_admitted_ns"] < 50e6
         assert late["t_admitted_ns"] > late["t_received_ns"]
+
+
+async def test_a_client_that_hangs_up_gives_its_place_back() -> None:
+    """With room for one sequence, a queued request whose client leaves is dropped from the
+    queue, a running one whose client leaves frees the batch, and the next request is served
+    at once, as if alone."""
+    model = "sim-70b-gqa"
+    messages = [{"role": "user", "content": "Explain GQA."}]
+    settings = SimSettings(time_scale=0.05, max_num_seqs=1)
+    async with LocalServer(settings=settings) as server:
+        client = make_client(server.base_url, None)
+        batcher = server._timing(catalog_model(model)).batcher
+        try:
+            running = asyncio.create_task(stream(client, model, messages, 5000))
+            async with asyncio.timeout(30):
+                while not batcher.running:
+                    await asyncio.sleep(0.005)
+            queued = asyncio.create_task(stream(client, model, messages, 8))
+            async with asyncio.timeout(30):
+                while not batcher.waiting:
+                    await asyncio.sleep(0.005)
+            queued.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await queued
+            async with asyncio.timeout(30):
+                while batcher.waiting:
+                    await asyncio.sleep(0.005)
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+            async with asyncio.timeout(30):
+                while batcher.running:
+                    await asyncio.sleep(0.005)
+            assert batcher.kv_used == 0
+            after = await stream(client, model, messages, 8)
+        finally:
+            await client.close()
+        record = server.emit_log.get(after["id"])
+    assert record is not None and record.queued_ns < 5e6  # admitted on arrival
