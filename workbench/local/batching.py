@@ -109,7 +109,8 @@ class Batcher:
         """`seq` is done or its client gone: free its place and its KV cache."""
         if seq in self.running:
             self.running.remove(seq)
-            self.kv_used -= seq.kv_bytes
+            # an empty batch holds nothing: no float residue of the sums carries over
+            self.kv_used = self.kv_used - seq.kv_bytes if self.running else 0.0
         elif seq in self.waiting:
             self.waiting.remove(seq)
 
