@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import functools
 import itertools
+import logging
 import math
 import time
 from collections import deque
@@ -50,6 +51,9 @@ def saturation_rate(timing: SimTiming, prompt: int, output: int) -> float:
     return b / seconds if seconds > 0 else math.inf  # --time-scale 0: no time at all
 
 
+_log = logging.getLogger(__name__)
+
+
 class Sequence:
     """One request in a model's batch; `due` yields the time each of its tokens is ready."""
 
@@ -71,7 +75,10 @@ class Sequence:
 
     async def due(self) -> float:
         """The perf_counter time its next token is ready (scheduled a step ahead)."""
-        return await self._due.get()
+        t = await self._due.get()
+        if math.isnan(t):
+            raise RuntimeError("the model's batch stopped on an error (see the server's log)")
+        return t
 
     def _produce(self, t_end: float) -> None:
         self.produced += 1
@@ -184,6 +191,13 @@ class Batcher:
                 self._clock = end
                 for s in [s for s in self.running if s.produced >= s.steps]:
                     self.leave(s)
+        except Exception:  # a bug must end its requests with an error, never hang them
+            _log.exception("the batch of %s stopped", self.timing.model.id)
+            for s in [*self.running, *self.waiting]:
+                s._due.put_nowait(math.nan)
+            self.running.clear()
+            self.waiting.clear()
+            self.kv_used = 0.0
         finally:
             if self._task is asyncio.current_task():
                 self._task = None
