@@ -48,7 +48,7 @@ from workbench.core.clients import Transport, make_client
 from workbench.core.metrics import percentile
 from workbench.core.results import RequestResult
 from workbench.core.streaming import RequestSpec, stream_chat
-from workbench.local.process import ServerProcess
+from workbench.local.process import UNBATCHED, ServerProcess
 
 MODEL = "sim-llama-3-70b"
 LAG_LIMIT_MS = 5.0
@@ -272,7 +272,7 @@ async def _send_side(base_url: str, args: argparse.Namespace) -> list[dict[str, 
 
 
 async def _soak(args: argparse.Namespace) -> int:
-    server = ServerProcess(time_scale=_time_scale_for(args.interval_ms))
+    server = ServerProcess(time_scale=_time_scale_for(args.interval_ms), extra=UNBATCHED)
     base_url = await server.start()
     try:
         row = await soak(base_url, MODEL, args.soak_concurrency, args.soak_tokens, args.soak)
@@ -303,7 +303,7 @@ def _run_loop(main: Any) -> Any:
 async def _main(args: argparse.Namespace) -> int:
     if args.soak:
         return await _soak(args)
-    server = ServerProcess(time_scale=_time_scale_for(args.interval_ms))
+    server = ServerProcess(time_scale=_time_scale_for(args.interval_ms), extra=UNBATCHED)
     base_url = await server.start()
     try:
         rows, capacity = ([], {}) if args.skip_token_side else await _token_side(base_url, args)

@@ -33,7 +33,7 @@ from workbench.core.clients import make_client, network_baseline_ms
 from workbench.core.results import RequestResult
 from workbench.core.route_compare import LevelComparison, RouteFigures, compare_routes
 from workbench.core.run_history import RunStore
-from workbench.local.process import ServerProcess
+from workbench.local.process import UNBATCHED, ServerProcess
 
 MODEL = "sim-70b-gqa"
 ALIAS = "gw-70b-gqa"  # the gateway's own id for it, as a LiteLLM model group would be
@@ -58,7 +58,7 @@ async def _measure(
     `GET /models` round trip (the old baseline, for comparison) and the bench's table.
 
     The blocking parts run in a thread, so the loop keeps draining the upstream's output."""
-    server = ServerProcess(time_scale=args.time_scale)
+    server = ServerProcess(time_scale=args.time_scale, extra=UNBATCHED)
     direct = await server.start()
     try:
         proc, models_ms = await asyncio.to_thread(_bench_through_litellm, args, direct, scratch)

@@ -78,7 +78,7 @@ def upstream(time_scale: float) -> Iterator[tuple[str, OrderedEmitLog]]:
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
-    server = LocalServer(settings=SimSettings(time_scale=time_scale))
+    server = LocalServer(settings=SimSettings(time_scale=time_scale, batching=False))
     server.emit_log = log = OrderedEmitLog()
     asyncio.run_coroutine_threadsafe(server.start(), loop).result(30)
     try:

@@ -37,7 +37,7 @@ from workbench.core.clients import warm_up
 from workbench.core.metrics import percentile
 from workbench.core.providers import ModelEntry, Provider
 from workbench.local.costmodel import SimTiming
-from workbench.local.process import ServerProcess
+from workbench.local.process import UNBATCHED, ServerProcess
 from workbench.ui.app import freeze_startup_heap
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow
@@ -96,7 +96,7 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
     assert info is not None
     natural = 1 / SimTiming(info).token_interval_s(PROMPT_TOKENS, 1)
     scale = natural / args.rate
-    server = ServerProcess(time_scale=scale)
+    server = ServerProcess(time_scale=scale, extra=UNBATCHED)
     url = await server.start()
     session = CompareController(store=None, time_scale=scale)
     session.providers = {

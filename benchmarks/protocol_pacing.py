@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import machine_record, write_result
 
 from workbench.core.metrics import percentile
-from workbench.local.process import ServerProcess
+from workbench.local.process import UNBATCHED, ServerProcess
 
 MODEL = "sim-70b-gqa"
 PROMPT = "Explain, in detail, why long prompts slow decoding down. " * 40
@@ -135,7 +135,7 @@ def markdown(results: dict[str, Any], args: argparse.Namespace) -> str:
 
 
 async def main(args: argparse.Namespace) -> dict[str, Any]:
-    server = ServerProcess(time_scale=1.0)
+    server = ServerProcess(time_scale=1.0, extra=UNBATCHED)
     base_url = await server.start()
     try:
         await level(base_url, 1, 1, 4)  # warm-up: imports, first connections

@@ -31,7 +31,7 @@ from client_fidelity import MODEL, _time_scale_for
 from workbench.core.clients import make_client, warm_client
 from workbench.core.results import RequestResult
 from workbench.core.streaming import RequestSpec, stream_chat
-from workbench.local.process import ServerProcess
+from workbench.local.process import UNBATCHED, ServerProcess
 
 
 async def _waves(base_url: str, args: argparse.Namespace) -> tuple[float, int, int]:
@@ -105,7 +105,7 @@ async def _floor(base_url: str, args: argparse.Namespace) -> tuple[float, int, i
 
 
 async def _main(args: argparse.Namespace) -> None:
-    server = ServerProcess(time_scale=_time_scale_for(args.interval_ms))
+    server = ServerProcess(time_scale=_time_scale_for(args.interval_ms), extra=UNBATCHED)
     base_url = await server.start()
     try:
         measure = _floor if args.floor else _waves

@@ -12,6 +12,8 @@ from workbench.local.request_body import DEFAULT_TOTAL_BODY_BYTES
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from workbench.local.costmodel import MAX_BATCHED_TOKENS, MAX_NUM_SEQS
+
     p = sub.add_parser(
         "serve-local",
         help="serve the simulated models over OpenAI chat, OpenAI Responses and Anthropic Messages",
@@ -61,6 +63,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "or h200 for the sweep shipped with the app (one H200, every simulated model's own "
         "shape). Models on another GPU, or whose shape and variant the CSV lacks, keep the "
         "analytic model",
+    )
+    p.add_argument(
+        "--no-batching",
+        action="store_true",
+        help="time every request as if it had the replica to itself (no queue, no shared "
+        "batch): the model before continuous batching",
+    )
+    p.add_argument(
+        "--max-num-seqs",
+        type=int_in(1, MAX_BATCHED_TOKENS, "--max-num-seqs"),
+        default=MAX_NUM_SEQS,
+        metavar="N",
+        help=f"sequences one model's batch holds at most, as vLLM's --max-num-seqs "
+        f"(default {MAX_NUM_SEQS}); more requests wait in its queue",
     )
     p.add_argument(
         "--exit-with-stdin",
@@ -145,6 +161,8 @@ async def _serve(args: argparse.Namespace) -> int:
             jitter=args.jitter,
             seed=args.seed,
             kernel_csv=args.kernel_csv,
+            batching=not args.no_batching,
+            max_num_seqs=args.max_num_seqs,
         )
     except ValueError as exc:
         fail(str(exc))

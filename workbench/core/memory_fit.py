@@ -87,6 +87,19 @@ def memory_fit(model: ModelInfo, deployment: Deployment, tokens: int) -> MemoryF
     )
 
 
+def kv_budget(model: ModelInfo, deployment: Deployment) -> float:
+    """Bytes per device the KV cache of all running sequences shares: usable memory minus the
+    weights (the continuous-batching admission of `local/batching.py`)."""
+    fit = kv_fit(model.shape, model.total_params, deployment, 0, 1)
+    return fit.available_bytes - weight_bytes_per_device(model.total_params, deployment)
+
+
+def kv_per_sequence(model: ModelInfo, deployment: Deployment, tokens: int) -> float:
+    """Bytes per device the KV cache of one sequence of `tokens` tokens takes (busiest stage)."""
+    fit = kv_fit(model.shape, model.total_params, deployment, tokens, 1)
+    return fit.needed_bytes - weight_bytes_per_device(model.total_params, deployment)
+
+
 def twins(catalog: Catalog, model: ModelInfo) -> list[ModelInfo]:
     """The simulated models with the same weights and deployment, attention aside (the 70B
     twins; DeepSeek-V3 and its GLA what-if)."""

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from kernels_bridge.analytic import (
     Deployment,
+    StepCost,
     decode_step,
     get_profile,
     prefill_seconds,
@@ -42,10 +43,16 @@ ALLREDUCES_PER_LAYER = 2
 PIPELINE_HOP_LATENCY_S = 10e-6
 # Jittered intervals never drop below this fraction of the modelled one.
 _MIN_JITTER_FACTOR = 0.1
+_PER_SEQUENCE_CACHE = 1 << 14
 
 MAX_TENSOR_PARALLEL = 8
 MAX_TIME_SCALE = 1000.0  # beyond this a simulated token takes minutes: a typo, not a wish
 MAX_JITTER = 1.0  # a relative std-dev of 100 %
+# Continuous batching (local/batching.py): vLLM's default cap on sequences in one batch
+# (--max-num-seqs), and the tokens one step computes (--max-num-batched-tokens: decodes first,
+# the rest goes to prefill chunks; vLLM's default depends on its version and GPU, 2K-16K).
+MAX_NUM_SEQS = 256
+MAX_BATCHED_TOKENS = 8192
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,9 @@ class SimSettings:
     jitter: float = 0.0  # relative std-dev of per-token time, seeded
     seed: int = 0
     kernel_csv: str | None = None  # kernel CSV: measured attention replaces the analytic term
+    batching: bool = True  # False: every request alone on its replica (no queue, no sharing)
+    max_num_seqs: int = MAX_NUM_SEQS
+    max_batched_tokens: int = MAX_BATCHED_TOKENS
 
     def __post_init__(self) -> None:
         """Refuse bad settings here, so a server never starts only to fail every request."""
@@ -75,6 +85,11 @@ class SimSettings:
             raise ValueError(f"batch must be >= 1, got {self.batch}")
         if self.gpu is not None:
             get_profile(self.gpu)  # ValueError naming the known profiles
+        if not 1 <= self.max_num_seqs <= self.max_batched_tokens:
+            raise ValueError(
+                f"max_num_seqs (--max-num-seqs) must be 1..max_batched_tokens "
+                f"({self.max_batched_tokens}), got {self.max_num_seqs}"
+            )
 
 
 def load_kernel_csv(path: str | Path) -> MeasuredTimings:
@@ -125,6 +140,7 @@ class SimTiming:
         self._variant = model.shape.kind.lower()  # GQA -> gqa, MoBA -> moba: the CSV's names
         self._shape_key = shape_key(per_device_shape(model.shape, self.deployment.tensor_parallel))
         self.timing_source = "analytic"
+        self._per_sequence: dict[int, StepCost] = {}
         if settings.kernel_csv is not None:
             self._use_measured(load_kernel_csv(settings.kernel_csv), settings.kernel_csv)
 
@@ -237,6 +253,64 @@ class SimTiming:
         rng = random.Random(f"{self.settings.seed}:{index}")
         factor = max(_MIN_JITTER_FACTOR, rng.gauss(1.0, self.settings.jitter))
         return base * factor
+
+    # -- a batch (local/batching.py) ---------------------------------------------------------
+
+    def prefill_chunk_s(self, done: int, upto: int) -> float:
+        """Scaled time of prefilling prompt tokens done..upto of one request: a difference of
+        the cumulative prefill time (overhead included in the first chunk), so the chunks of
+        a prompt add up to ttft_s(prompt) exactly."""
+        before = self._prefill_unscaled_s(done) if done > 0 else 0.0
+        return (self._prefill_unscaled_s(upto) - before) * self.settings.time_scale
+
+    def batch_step_s(self, kv_lens: list[int], index: int) -> float:
+        """Scaled time of one decode step of a batch, sequence i at kv_lens[i] cached tokens:
+        the roofline of weights read once plus every sequence's KV read (and their FLOPs), so
+        it grows with the batch; one sequence gives token_interval_s(kv_len, index) exactly.
+        Jitter as token_interval_s, `index` counting the steps since the batch was idle."""
+        if len(kv_lens) == 1 and self.deployment.batch == 1:
+            return self.token_interval_s(kv_lens[0], index)
+        base = self._batch_step_unscaled_s(kv_lens) * self.settings.time_scale
+        if self.settings.jitter <= 0:
+            return base
+        rng = random.Random(f"{self.settings.seed}:{index}")
+        return base * max(_MIN_JITTER_FACTOR, rng.gauss(1.0, self.settings.jitter))
+
+    def _batch_step_unscaled_s(self, kv_lens: list[int]) -> float:
+        m, n, profile = self.model, len(kv_lens), self._profile
+        whole = decode_step(  # weights a batch of n reads (MoE: the experts it touches)
+            m.shape, m.active_params, self.deployment, 0, n, total_params=m.total_params
+        )
+        if self._measured is not None:
+            weights_s = max(
+                whole.weight_bytes / (profile.mem_bandwidth_tbs * 1e12),
+                whole.dense_flops / (profile.peak_bf16_tflops * 1e12),
+            )
+            mean_kv = round(sum(kv_lens) / n)
+            attention_s = m.shape.layers * self._measured.latency_s(
+                self._variant, mean_kv, n, self._shape_key
+            )
+            return weights_s + attention_s + STEP_OVERHEAD_S + self._comm_s()
+        kv_bytes = attention_flops = 0.0
+        for kv_len in kv_lens:
+            one = self._one_sequence(kv_len)
+            kv_bytes += one.kv_bytes
+            attention_flops += one.attention_flops
+        memory = (whole.weight_bytes + kv_bytes) / (profile.mem_bandwidth_tbs * 1e12)
+        compute = (whole.dense_flops + attention_flops) / (profile.peak_bf16_tflops * 1e12)
+        return max(memory, compute) + STEP_OVERHEAD_S + self._comm_s()
+
+    def _one_sequence(self, kv_len: int) -> StepCost:
+        """One sequence's share of a step (its KV bytes and attention FLOPs), memoized: a
+        batch's sequences step through the same lengths."""
+        cost = self._per_sequence.get(kv_len)
+        if cost is None:
+            if len(self._per_sequence) >= _PER_SEQUENCE_CACHE:
+                self._per_sequence.clear()
+            m = self.model
+            cost = decode_step(m.shape, m.active_params, self.deployment, max(0, kv_len), 1)
+            self._per_sequence[kv_len] = cost
+        return cost
 
     def decode_tps(self, kv_len: int) -> float:
         """Unscaled decode tokens/s of one sequence at kv_len, without jitter."""

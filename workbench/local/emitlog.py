@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -29,6 +29,13 @@ class EmitRecord:
     reasoning_tokens: int = 0
     finish_reason: str | None = None  # None while streaming, or when the stream was cut
     protocol: str = "chat"
+    t_admitted_ns: int | None = None  # when the batch took it in (None: batching off)
+    waiting_ahead: int = 0  # requests queued before it when it arrived
+
+    @property
+    def queued_ns(self) -> int:
+        """How long it waited for room in the batch (KV cache or --max-num-seqs)."""
+        return 0 if self.t_admitted_ns is None else self.t_admitted_ns - self.t_received_ns
 
     @property
     def t_first_token_ns(self) -> int | None:
@@ -38,12 +45,40 @@ class EmitRecord:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class StepRecord:
+    """One step of a model's batch (local/batching.py): when it ran (scheduled, perf_counter
+    ns), how many sequences it held (`batch`: decoding + prefilling), the prompt tokens it
+    prefilled, the queue behind it, and the KV cache per device it holds against the budget."""
+
+    model: str
+    t_start_ns: int
+    t_end_ns: int
+    batch: int
+    decoding: int
+    prefill_tokens: int
+    waiting: int
+    kv_used_bytes: float
+    kv_budget_bytes: float
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 class EmitLog:
-    """The last `capacity` completions by completion id (oldest dropped first)."""
+    """The last `capacity` completions by completion id (oldest dropped first), and the last
+    `capacity` batch steps of all models."""
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
         self._capacity = capacity
         self._records: OrderedDict[str, EmitRecord] = OrderedDict()
+        self.steps: deque[StepRecord] = deque(maxlen=capacity)
+
+    def add_step(self, step: StepRecord) -> None:
+        self.steps.append(step)
+
+    def steps_of(self, model: str) -> list[StepRecord]:
+        return [s for s in self.steps if s.model == model]
 
     def add(self, record: EmitRecord) -> None:
         self._records[record.completion_id] = record

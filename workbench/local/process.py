@@ -13,6 +13,9 @@ import re
 import sys
 
 _URL = re.compile(r"listening at (http://\S+)")
+# every request timed alone, no shared batch: for benchmarks of the client or a gateway, which
+# a batch writing all its streams' tokens at one instant would blur (docs/local-provider.md)
+UNBATCHED = ("--no-batching",)
 
 
 def server_command(*options: str) -> list[str]:

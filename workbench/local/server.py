@@ -12,7 +12,6 @@ comes from the attention cost model, one schedule for every protocol. See docs/l
 from __future__ import annotations
 
 import asyncio
-import functools
 import itertools
 import json
 import signal
@@ -23,6 +22,7 @@ from typing import Any
 from aiohttp import web
 
 from workbench.core.catalog import Catalog, ModelInfo, load_catalog
+from workbench.local.batching import ModelPacing, Pacer
 from workbench.local.costmodel import SimSettings, SimTiming
 from workbench.local.emitlog import EmitLog, EmitRecord
 from workbench.local.faults import (
@@ -111,7 +111,7 @@ class LocalServer:
         self.emit_log = EmitLog()
         self._catalog: Catalog = catalog if catalog is not None else load_catalog()
         self._models: dict[str, ModelInfo] = {m.id: m for m in self._catalog.simulated()}
-        self._timings: dict[str, _Timing] = {}
+        self._timings: dict[str, ModelPacing] = {}
         self._requested_port = port
         self._port: int | None = None
         self._runner: web.AppRunner | None = None
@@ -148,6 +148,7 @@ class LocalServer:
             app.router.add_post(f"{prefix}/responses", self._responses)
             app.router.add_post(f"{prefix}/messages", self._messages)
             app.router.add_get(f"{prefix}/_emit_log/{{completion_id}}", self._get_emit_record)
+            app.router.add_get(f"{prefix}/_emit_log/_steps/{{model}}", self._get_steps)
         # handler_cancellation: a client that hangs up cancels its handler (a stall ends at once)
         self._runner = web.AppRunner(
             app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0
@@ -166,6 +167,8 @@ class LocalServer:
             task.cancel()
         if self._handlers:
             await asyncio.wait(list(self._handlers), timeout=2.0)
+        for timing in self._timings.values():
+            await timing.batcher.close()
         await self._runner.cleanup()
         self._runner = None
 
@@ -208,10 +211,12 @@ class LocalServer:
             if task is not None:
                 self._handlers.discard(task)
 
-    def _timing(self, model: ModelInfo) -> _Timing:
+    def _timing(self, model: ModelInfo) -> ModelPacing:
         timing = self._timings.get(model.id)
         if timing is None:
-            timing = self._timings[model.id] = _Timing(SimTiming(model, self.settings))
+            timing = self._timings[model.id] = ModelPacing(
+                SimTiming(model, self.settings), self.emit_log.add_step
+            )
         return timing
 
     def _model_json(self, model: ModelInfo) -> dict[str, Any]:
@@ -259,6 +264,11 @@ class LocalServer:
         if record is None:
             return error_response(404, "No such completion in the emit log.", code="not_found")
         return web.json_response(record.to_json())
+
+    async def _get_steps(self, request: web.Request) -> web.StreamResponse:
+        """The model's batch steps still in the log (the last 10,000 of all models)."""
+        steps = self.emit_log.steps_of(request.match_info["model"])
+        return web.json_response({"steps": [s.to_json() for s in steps]})
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         return await self._generate(request, CHAT)
@@ -332,11 +342,14 @@ class LocalServer:
             protocol=wire.protocol,
         )
         self.emit_log.add(record)
-        times = timing.schedule(prompt_tokens, t_received_ns / 1e9)
         answer = Answer(name, job, completion, record, usage="no-usage" not in faults)
-        if job.stream:
-            return await self._stream(request, wire.renderer(answer), answer, times, faults)
-        return await self._respond(request, wire, answer, times, faults)
+        pacer = timing.pacer(record, job.max_tokens)  # queued in the model's batch
+        try:
+            if job.stream:
+                return await self._stream(request, wire.renderer(answer), answer, pacer, faults)
+            return await self._respond(request, wire, answer, pacer, faults)
+        finally:
+            pacer.close()
 
     def _complete_text(self, model: ModelInfo, job: Job, faults: frozenset[str]) -> Completion:
         prompt = prompt_text(job.messages)
@@ -363,7 +376,7 @@ class LocalServer:
         request: web.Request,
         renderer: Renderer,
         answer: Answer,
-        times: Iterator[float],
+        pacer: Pacer,
         faults: frozenset[str],
     ) -> web.StreamResponse:
         """Paced by the one schedule: each event is written when its last token is due."""
@@ -376,9 +389,7 @@ class LocalServer:
             sent = 0
             shift = 0.0  # a stall pushes the rest of the schedule back
             for field, text, n_tokens in _events(answer.completion, "pack" in faults):
-                target = 0.0
-                for _ in range(n_tokens):
-                    target = next(times)
+                target = await pacer.take(n_tokens)
                 await _sleep_until(target + shift)
                 now_ns = time.perf_counter_ns()
                 record.chunk_emit_ns.append(now_ns)
@@ -414,13 +425,11 @@ class LocalServer:
         request: web.Request,
         wire: Wire,
         answer: Answer,
-        times: Iterator[float],
+        pacer: Pacer,
         faults: frozenset[str],
     ) -> web.StreamResponse:
         record = answer.record
-        target = 0.0
-        for _ in range(max(1, record.completion_tokens)):  # at least the prefill
-            target = next(times)
+        target = await pacer.take(max(1, record.completion_tokens))  # at least the prefill
         if "stall" in faults:
             target += self.stall_seconds
         await _sleep_until(target)
@@ -449,27 +458,6 @@ def _events(completion: Completion, pack: bool) -> Iterator[tuple[str, str, int]
         for i in range(0, len(tokens), size):
             group = tokens[i : i + size]
             yield field, "".join(group), len(group)
-
-
-class _Timing:
-    """A model's SimTiming, with its per-token intervals memoized.
-
-    token_interval_s is a pure function of (kv_len, index), and concurrent requests with equal
-    prompt lengths (a benchmark's repeats) ask for the same values, so a bounded cache is exact
-    and keeps the cost model off the hot path of 256 streams.
-    """
-
-    def __init__(self, model: SimTiming) -> None:
-        self.model = model
-        self.interval = functools.lru_cache(maxsize=1 << 16)(model.token_interval_s)
-
-    def schedule(self, prompt_tokens: int, t0: float) -> Iterator[float]:
-        """Absolute perf_counter times at which each token is ready: sleeps cannot drift."""
-        target = t0 + self.model.ttft_s(prompt_tokens)
-        yield target
-        for index in itertools.count(1):
-            target += self.interval(prompt_tokens + index, index)
-            yield target
 
 
 async def _sleep_until(target: float) -> None:
