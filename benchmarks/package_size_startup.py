@@ -122,6 +122,16 @@ def archive_bytes(folder: Path) -> int:
         return out.stat().st_size
 
 
+def cpu_ms(pid: int) -> float:
+    """CPU time (user + system) process `pid` has used so far, in ms (Linux; else 0): unlike
+    the wall-clock start, little changed by other work on a shared machine."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 def drop_page_cache() -> bool:
     if not sys.platform.startswith("linux"):
         return False
@@ -138,10 +148,10 @@ def launch(
     timeout_s: float,
     line: re.Pattern[str] = SHOWN,
     providers: str | None = None,
-) -> tuple[float, float]:
-    """(ms from spawn to the log line, the N of the line); raises when no line comes. With a
-    `line` that has no number, (ms until the process ended, 0). `providers`: the text of a
-    providers.toml put in the settings folder first."""
+) -> tuple[float, float, float]:
+    """(ms from spawn to the log line, the N of the line, the CPU ms the process had used by
+    then); raises when no line comes. With a `line` that has no number, (ms until the process
+    ended, 0, 0). `providers`: the text of a providers.toml put in the settings folder first."""
     with tempfile.TemporaryDirectory(prefix="workbench-start-") as home:
         if providers is not None:
             Path(home, "config").mkdir()
@@ -176,10 +186,10 @@ def launch(
                 m = pattern.search(line)
                 if m and not found:
                     n = float(m.group(1)) if m.groups() else 0.0
-                    found.append(((time.perf_counter() - t0) * 1000, n))
+                    found.append(((time.perf_counter() - t0) * 1000, n, cpu_ms(proc.pid)))
                     seen.set()
             if not found and pattern is ENDED:
-                found.append(((time.perf_counter() - t0) * 1000, 0.0))
+                found.append(((time.perf_counter() - t0) * 1000, 0.0, 0.0))
             seen.set()
 
         reader = threading.Thread(target=read, daemon=True)
@@ -213,6 +223,7 @@ def measure(
     """Each command `runs` times, one round after another; medians per command."""
     wall: dict[str, list[float]] = {name: [] for name in commands}
     inner: dict[str, list[float]] = {name: [] for name in commands}
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
     load: list[float] = []
     dropped = True
     for _ in range(runs):
@@ -220,7 +231,8 @@ def measure(
         for name, (command, line, providers) in commands.items():
             if cold:
                 dropped = drop_page_cache() and dropped
-            w, n = launch(command, timeout_s, line, providers)
+            w, n, c = launch(command, timeout_s, line, providers)
+            cpu[name].append(c)
             wall[name].append(w)
             inner[name].append(n)
     return {
@@ -228,6 +240,7 @@ def measure(
             "runs_ms": [round(x) for x in wall[name]],
             "median_ms": round(statistics.median(wall[name])),
             "in_app_median_ms": round(statistics.median(inner[name])),
+            "cpu_median_ms": round(statistics.median(cpu[name])),
             "page_cache_dropped": cold and dropped,
             "load_1min_median": round(statistics.median(load), 2),
         }
@@ -285,7 +298,8 @@ def start_rows(label: str, kind: str, figures: dict, cold: bool, runs: int) -> s
     how = "cold start (page cache dropped)" if cold else "warm start"
     return (
         f"| {label}: {how}, median of {runs} | {figures['median_ms']} ms (runs "
-        f"{figures['runs_ms']}; in-app {figures['in_app_median_ms']} ms; load "
+        f"{figures['runs_ms']}; in-app {figures['in_app_median_ms']} ms; CPU "
+        f"{figures.get('cpu_median_ms', 0)} ms; load "
         f"{figures['load_1min_median']}) | {goal(kind, figures['median_ms']) if kind else ''} |"
     )
 
@@ -373,8 +387,10 @@ def main() -> int:
         'otherwise) until its log line "main window shown after N ms", logged at the '
         "window's first paint; in-app = that N, "
         "counted from the import of the UI module, so the difference is the bootloader, Python "
-        "start-up and imports. Load = the 1-minute load average (median over the rounds) on "
-        "this shared machine. Floor rows: see the module docstring.",
+        "start-up and imports. CPU = the user and system time the process had used by that "
+        "line, which other work on the machine changes little. Load = the 1-minute load "
+        "average (median over the rounds) on this shared machine. Floor rows: see the "
+        "module docstring.",
         "",
         "Biggest parts of the folder:",
         "",
