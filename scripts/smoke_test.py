@@ -10,6 +10,11 @@
 4. Where `xvfb-run` exists (Linux), the main window opens under Xvfb: `<binary>
    --demo-screenshot PNG` runs the default comparison in a real X11 window and saves it;
    `--screenshot PATH` keeps that PNG (docs/screenshots/packaged-main-window.png).
+5. On Linux, where `dbus-run-session` and `gnome-keyring-daemon` exist, `--self-test
+   --keyring-store` in a throwaway Secret Service: a secret stored, read back and deleted.
+
+The self-test itself paints every tab and exports the summary as PDF, so a library or plugin
+that build.spec leaves out and the app needs fails here.
 
 Exits 0 when all pass; otherwise prints what failed (with the binary's output) and exits 1.
 Uses only the standard library, so any Python 3.11+ can run it.
@@ -144,7 +149,27 @@ def main(argv: list[str]) -> int:
     else:
         print("no xvfb-run here: the X11 window check is skipped")
 
-    checks = 4 if xvfb else 3
+    # 5. a keyring store (Linux): the self-test stores a secret in a throwaway Secret Service
+    # (gnome-keyring in its own D-Bus session and home) and reads it back, through the AES-CBC
+    # the bundle gets from OpenSSL (packaging/rthook_openssl_aes.py) instead of `cryptography`
+    keyring_tools = [shutil.which(t) for t in ("dbus-run-session", "gnome-keyring-daemon")]
+    keyring_store = sys.platform.startswith("linux") and all(keyring_tools)
+    if keyring_store:
+        with tempfile.TemporaryDirectory(prefix="workbench-keyring-") as home:
+            env = {**base, "QT_QPA_PLATFORM": "offscreen", "HOME": home}
+            env.update(XDG_DATA_HOME=f"{home}/share", XDG_RUNTIME_DIR=home)
+            unlocked = "printf self-test | gnome-keyring-daemon --unlock --components=secrets"
+            script = f'{unlocked} >/dev/null; exec "$@"'
+            command = ["--", "sh", "-c", script, "sh", str(binary), "--self-test"]
+            code, out = run(Path(str(keyring_tools[0])), [*command, "--keyring-store"], env, 300)
+        stored = [line.strip() for line in out.splitlines() if "keyring store" in line]
+        print(f"keyring store: exit {code}: {stored[-1] if stored else out.strip()[-600:]}")
+        if code != 0 or not stored or not stored[-1].startswith("ok"):
+            failures.append(f"the self-test's keyring store failed (exit {code})")
+    elif sys.platform.startswith("linux"):
+        print("no dbus-run-session or gnome-keyring-daemon here: the keyring store is skipped")
+
+    checks = 3 + bool(xvfb) + bool(keyring_store)
     print(f"smoke: {checks - min(len(failures), checks)} passed, {len(failures)} failed")
     if failures:
         print("smoke test FAILED:\n  " + "\n  ".join(failures))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -96,16 +97,93 @@ def test_first_paint_waits_for_no_deferred_module(tmp_path: Path) -> None:
     assert {"workbench.core.provider_store", "tomlkit", "pydantic"} & loaded == set()
 
 
-def test_saved_providers_are_read_before_the_first_paint(tmp_path: Path) -> None:
-    """The panes may show a saved provider's model from the first frame."""
+# Two providers a user saved, and the last session's panes on them (gui.ini, as the window
+# saves it): the window opens on those panes.
+TWO_PROVIDERS = """
+[providers.deepseek]
+base_url = "http://127.0.0.1:9/deepseek/v1"
+models = ["deepseek-chat", "deepseek-reasoner"]
+
+[providers.gateway]
+base_url = "http://127.0.0.1:9/gateway/v1"
+models = ["llama-3-70b"]
+"""
+LAST_PANES = "[General]\npanes=deepseek|deepseek-chat, gateway|llama-3-70b\n"
+
+# Runs `workbench gui`; prints, as JSON lines, the modules loaded and the panes (each picker's
+# key, each pane's target URL) at the first paint, then the panes and pickers once the window
+# is ready (its Run enabled), and ends the process.
+PANES_AT_FIRST_PAINT_AND_READY = """
+import json, logging, os, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+def window():
+    from workbench.ui.main_window import MainWindow
+    return next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
+
+def panes(w):
+    pickers = [p.picker.currentData() for p in w.pane_widgets[: len(w.pane_keys)]]
+    urls = [p.target.base_url if p.target else None for p in w.session.panes]
+    return {"pickers": pickers, "urls": urls}
+
+def when_ready(w):
+    if w.run_action.isEnabled():
+        picker = w.pane_widgets[0].picker
+        offered = [picker.itemData(i) for i in range(picker.count())]
+        print(json.dumps({**panes(w), "offered": offered}), flush=True)
+        os._exit(0)
+
+class AtFirstPaint(logging.Handler):
+    def emit(self, record):
+        if record.getMessage().startswith("main window shown"):
+            w = window()
+            print(json.dumps({**panes(w), "modules": sorted(sys.modules)}), flush=True)
+            timer = QTimer(w)
+            timer.timeout.connect(lambda: when_ready(w))
+            timer.start(20)
+
+logging.getLogger("workbench.ui.app").addHandler(AtFirstPaint())
+from workbench.cli import main
+main(["gui"])
+"""
+
+
+def test_saved_providers_are_read_after_the_first_paint_with_the_panes_kept(
+    tmp_path: Path,
+) -> None:
+    """Issue 31: two saved providers do not hold the first paint (pydantic and the schemas stay
+    out of it); the panes show the last session's models on them from the first frame, and
+    get those providers' URLs once the file is read."""
     config = tmp_path / "config"
     config.mkdir()
-    (config / "providers.toml").write_text(
-        '[providers.mine]\nbase_url = "http://127.0.0.1:9/v1"\nmodels = ["m"]\n'
+    (config / "providers.toml").write_text(TWO_PROVIDERS, encoding="utf-8")
+    (config / "gui.ini").write_text(LAST_PANES, encoding="utf-8")
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "WORKBENCH_DATA_DIR": str(tmp_path / "data"),
+        "WORKBENCH_CONFIG_DIR": str(config),
+        "TMPDIR": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", PANES_AT_FIRST_PAINT_AND_READY],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
-    loaded = modules_at_first_paint(tmp_path)
-    assert "workbench.ui.main_window" in loaded
-    assert "workbench.core.provider_store" in loaded
+    assert done.returncode == 0, done.stderr[-3000:]
+    first, ready = (json.loads(line) for line in done.stdout.splitlines()[-2:])
+    assert "workbench.ui.main_window" in first["modules"]
+    late = {"pydantic", "pydantic_core", "tomlkit", "workbench.core.provider_store"}
+    assert late & set(first["modules"]) == set()
+    keys = ["deepseek|deepseek-chat", "gateway|llama-3-70b"]
+    assert first["pickers"] == keys
+    assert ready["pickers"] == keys
+    assert ready["urls"] == ["http://127.0.0.1:9/deepseek/v1", "http://127.0.0.1:9/gateway/v1"]
+    assert {"deepseek|deepseek-reasoner", "gateway|llama-3-70b"} <= set(ready["offered"])
 
 
 class FirstPaintTabs(QObject):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -41,6 +42,10 @@ def test_self_test_passes_from_source(tmp_path) -> None:
     assert "Traceback" not in out
     for what in ("models.toml", "corpus", "qtbase_zh_CN.qm", "streamed 2 panes", "CSV: 2 rows"):
         assert what in out, what
+    # what a trimmed bundle must still carry (issue 31): every tab painted, a PDF written
+    tabs = "Compare, Sweep, Results, History, Summary, Providers, Kernels"
+    assert f"painted every tab: {tabs}" in out
+    assert "summary exported as PDF" in out
     # nothing of the user's is touched: the self-test keeps its history and settings to itself
     assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())
 
@@ -119,3 +124,35 @@ def test_self_test_flag_is_in_the_help() -> None:
     from workbench.cli import build_parser
 
     assert "--self-test" in build_parser().format_help()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (shutil.which("dbus-run-session") and shutil.which("gnome-keyring-daemon")),
+    reason="needs dbus-run-session and gnome-keyring-daemon (apt-get install gnome-keyring)",
+)
+def test_keyring_store_goes_through_a_real_secret_service(tmp_path) -> None:
+    """`--keyring-store`: a secret stored in gnome-keyring (its own D-Bus session and home),
+    read back and deleted, through the app's keyring path (issue 31's smoke test runs it on the
+    bundle, whose AES-CBC comes from OpenSSL rather than `cryptography`)."""
+    unlock = "printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null"
+    session = ["dbus-run-session", "--", "sh", "-c", f'{unlock}; exec "$@"', "sh"]
+    proc = subprocess.run(
+        [*session, sys.executable, "-m", "workbench", "--self-test", "--keyring-store"],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "QT_QPA_PLATFORM": "offscreen",
+            "HOME": str(tmp_path),
+            "XDG_DATA_HOME": str(tmp_path / "share"),
+            "XDG_RUNTIME_DIR": str(tmp_path),
+        },
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "ok  keyring store: a secret stored, read back and deleted" in out
+    assert "SecretService" in out

@@ -126,6 +126,27 @@ def secret_service_crypto() -> str:
     return "Secret Service cipher ok"
 
 
+def keyring_store() -> str:
+    """A secret through the app's own keyring path and back (on Linux: secretstorage's
+    AES-CBC session, which the packaged app gets from packaging/rthook_openssl_aes.py)."""
+    import secrets as random_bytes
+
+    from workbench.core.secrets import KEYRING_SERVICE, keyring_status, redact, store_in_keyring
+
+    account, secret = "self-test", f"sk-self-test-{random_bytes.token_hex(8)}"
+    try:
+        store_in_keyring(account, secret)
+        import keyring
+
+        read_back = keyring.get_password(KEYRING_SERVICE, account)
+        keyring.delete_password(KEYRING_SERVICE, account)
+    except Exception as exc:
+        raise SelfTestError(f"keyring store: {type(exc).__name__}: {redact(str(exc))}") from None
+    if read_back != secret:
+        raise SelfTestError("keyring store: another secret came back than the one stored")
+    return f"keyring store: a secret stored, read back and deleted ({keyring_status()[1]})"
+
+
 def check_translations(folder: Path) -> str:
     """Every .qm is a compiled Qt translation; a .ts source (checkout) needs its .qm beside it."""
     qms = sorted(folder.glob("*.qm")) if folder.is_dir() else []
@@ -243,6 +264,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-scale", type=float, default=0.02, help="built-in provider speed")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds for the whole run")
     p.add_argument("--keep", action="store_true", help="keep the temporary folder and say where")
+    p.add_argument(
+        "--keyring-store",
+        action="store_true",
+        help="also store a secret in the OS keyring, read it back and delete it (the packaged "
+        "build's smoke test runs it in a throwaway Secret Service)",
+    )
     return p
 
 
@@ -265,6 +292,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for note in check_resources():
             checks += 1
             say(f"  ok  {note}")
+        if args.keyring_store:
+            checks += 1
+            say(f"  ok  {keyring_store()}")
         try:
             from workbench.ui import selftest_window
         except ImportError as exc:

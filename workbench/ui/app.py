@@ -16,6 +16,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from workbench.core import app_log, fd_limit
+from workbench.core.plan import LOCAL_PROVIDER
 from workbench.core.provider_files import default_providers_path
 from workbench.core.run_history import RunStore, StoreError
 from workbench.core.secrets import install_log_redaction, resolve_key
@@ -24,6 +25,7 @@ from workbench.ui.compare_controller import CompareController
 from workbench.ui.error_sink import ErrorSink
 from workbench.ui.main_window import MainWindow
 from workbench.ui.pane_choices import choices_for
+from workbench.ui.panes_model import split_pane_key
 from workbench.ui.single_instance import InstanceGuard, claim
 from workbench.ui.translators import install_translators, settings
 
@@ -49,6 +51,31 @@ def _load_providers(session: CompareController) -> None:
         return resolve_key(provider) if provider is not None else None
 
     session.keys = keys
+
+
+def saved_pane_choices(window: MainWindow) -> list[tuple[str, str]]:
+    """The last session's pane keys on saved providers, as picker entries named by their keys:
+    the panes are drawn from them until the providers file is read, after the first paint (its
+    schemas bring pydantic, ~0.1 s; tests/test_cold_start.py keeps it out of that paint)."""
+    panes = window.settings.value("panes")
+    if not isinstance(panes, list):
+        return []
+    keys = [split_pane_key(str(k))[:2] for k in panes]
+    return [(f"{p}|{m}", f"{m}  ({p})") for p, m in keys if p != LOCAL_PROVIDER]
+
+
+def read_saved_providers(window: MainWindow, session: CompareController) -> None:
+    """After the first paint: the saved providers, their models in the pickers; a pane whose
+    provider or model is no longer saved goes back to the default panes, as at a first start."""
+    _load_providers(session)
+    window.set_choices(choices_for(session))
+    known = {k for k, _ in window.choices}
+    keys = [k for k in window.pane_keys if "|".join(split_pane_key(k)[:2]) in known]
+    if keys != window.pane_keys:
+        if len(keys) >= 2:
+            window.set_panes(keys)
+        else:
+            window.apply_preset("real")
 
 
 def warm_sdk() -> None:
@@ -122,7 +149,10 @@ async def run_window(
     session = CompareController(
         store=store, time_scale=args.time_scale, kernel_csv=getattr(args, "kernel_csv", None)
     )
-    _load_providers(session)
+    saved = default_providers_path()
+    saved_providers = saved.exists() or saved.is_symlink()
+    if not saved_providers:
+        _load_providers(session)  # none saved: nothing to read, no schema to build
     window = MainWindow(session, settings(), paint_first=True)
     if guard is not None:
         guard.activate_requested.connect(lambda: bring_forward(window))
@@ -133,7 +163,9 @@ async def run_window(
     sink.install(asyncio.get_running_loop())
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
-    window.set_choices(choices_for(session))
+    window.set_choices(
+        choices_for(session) + (saved_pane_choices(window) if saved_providers else [])
+    )
     if not window.restore_state() or args.demo_screenshot:
         window.apply_preset("real")
         window.prompt.set_tokens(32768)
@@ -146,6 +178,8 @@ async def run_window(
     kernels_view: KernelsView | None = None
     try:
         await first_paint(window)
+        if saved_providers:
+            read_saved_providers(window, session)
         window.finish_start()
         if left_fault is not None:
             sink.report(*left_fault)

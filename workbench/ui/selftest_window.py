@@ -120,8 +120,34 @@ async def _stream(tmp: Path, args, notes: list[str]) -> Outcome:
                 f"CSV export wrote {written} rows ({measured} measured), expected {len(shown)} "
                 f"({len(models)} measured)"
             )
+        await _every_tab_and_pdf(window, session, tmp, notes)
         return Outcome(csv_path=csv_path, models=models, notes=notes)
     finally:
         window.close()
         with contextlib.suppress(Exception):
             await session.close()
+
+
+async def _every_tab_and_pdf(
+    window: MainWindow, session: CompareController, tmp: Path, notes: list[str]
+) -> None:
+    """Every tab shown and painted (the Providers and Kernels tabs built as the app builds
+    them), then the run's summary exported as PDF: what a trimmed bundle must still carry."""
+    from workbench.ui.app import build_hidden_tabs
+
+    window.reserve_tabs()
+    kernels_view = build_hidden_tabs(window, session)
+    try:
+        titles = []
+        for i in range(window.tabs.count()):
+            window.tabs.setCurrentIndex(i)
+            titles.append(window.tabs.tabText(i).replace("&", ""))
+            if window.tabs.currentWidget().grab().isNull():
+                raise SelfTestError(f"the {titles[-1]} tab did not paint")
+        notes.append(f"painted every tab: {', '.join(titles)}")
+        pdf = window.summary_view.export(tmp / "summary.pdf")
+        if not pdf.read_bytes().startswith(b"%PDF") or pdf.stat().st_size < 10_000:
+            raise SelfTestError(f"the summary PDF is not a PDF ({pdf.stat().st_size} bytes)")
+        notes.append(f"summary exported as PDF ({pdf.stat().st_size // 1024} KB)")
+    finally:
+        await kernels_view.aclose()
