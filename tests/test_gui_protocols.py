@@ -17,9 +17,9 @@ from PySide6.QtWidgets import QComboBox
 
 from tests.protocol_server import ANTHROPIC_MODELS, ProtocolServer
 from workbench.core.doctor import PROXY_VARIABLES
+from workbench.core.keys import clear_session_keys
 from workbench.core.provider_store import default_providers_path, load_providers
 from workbench.core.results import Target
-from workbench.core.secrets import clear_session_keys
 from workbench.ui.accessibility import label_fields, unnamed_controls
 from workbench.ui.compare_controller import LOCAL_PROVIDER
 from workbench.ui.main_window import MainWindow

@@ -29,8 +29,8 @@ from workbench.core.errors import SERVER_MESSAGE_CHARS, classify_exception
 from workbench.core.importers import import_path
 from workbench.core.provider_store import ProviderConfigError, check_proxy_url, load_providers
 from workbench.core.providers import KeyRef, Provider, ProxyChoice, normalize_base_url
+from workbench.core.redaction import redact_and_cut, register_secret
 from workbench.core.results import ErrorClass
-from workbench.core.secrets import redact_and_cut, register_secret
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from workbench.core.catalog import Catalog
 from workbench.core.clients import ClientOptions, ClientPool, ProxyUnsupported, make_client
 from workbench.core.errors import classify_exception, list_refusal
+from workbench.core.keys import KeyUnavailable, key_from_env, resolve_headers, resolve_key
 from workbench.core.plan import (
     LOCAL_PROVIDER,
     ModelFacts,
@@ -30,15 +31,8 @@ from workbench.core.providers import (
     default_auth,
     normalize_base_url,
 )
+from workbench.core.redaction import install_log_redaction, redact
 from workbench.core.results import Target
-from workbench.core.secrets import (
-    KeyUnavailable,
-    install_log_redaction,
-    key_from_env,
-    redact,
-    resolve_headers,
-    resolve_key,
-)
 from workbench.core.terminal import printable_lines
 from workbench.core.wire import protocol_headers
 

@@ -13,10 +13,10 @@ import time
 from typing import Any
 
 from workbench.commands import history_delete
+from workbench.core.redaction import redact, redact_values
 from workbench.core.reported_figures import figures
 from workbench.core.run_history import RunInfo, RunStore, StoreError
 from workbench.core.run_report import run_document
-from workbench.core.secrets import redact, redact_values
 from workbench.core.terminal import json_text, printable, printable_lines
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from workbench.core.redaction import redact
 from workbench.core.run_history import RunStore, StoreError
-from workbench.core.secrets import redact
 from workbench.core.terminal import printable, printable_lines
 
 

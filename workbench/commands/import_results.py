@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from workbench.commands import history as history_command
+from workbench.core.redaction import redact, redact_values
 from workbench.core.reported_figures import reported
 from workbench.core.result_files import vllm
 from workbench.core.result_import import ImportOutcome, import_files
 from workbench.core.run_history import RunStore, StoreError
-from workbench.core.secrets import redact, redact_values
 from workbench.core.terminal import printable_lines
 
 EXAMPLE = (

@@ -418,7 +418,7 @@ def client_for_provider(
 ) -> openai.AsyncOpenAI:
     """A client for a saved provider: its key (resolved unless `api_key` is given or
     `resolve=False`), expanded headers, proxy and TLS choice. Raises KeyUnavailable."""
-    from workbench.core.secrets import resolve_headers, resolve_key
+    from workbench.core.keys import resolve_headers, resolve_key
 
     if api_key is None and resolve:
         api_key = resolve_key(provider)

@@ -20,6 +20,7 @@ from typing import Any, Literal, Protocol
 from workbench.core.calibration_checks import name_failed_calibration
 from workbench.core.clients import ClientOptions, ClientPool, Transport
 from workbench.core.prompts import PromptBuilder
+from workbench.core.redaction import redact_and_cut
 from workbench.core.results import ErrorClass, RequestResult, Target, target_label
 from workbench.core.runner import (
     STORE_RETRY_S,
@@ -34,7 +35,6 @@ from workbench.core.runner import (
     RunStarted,
     store_call,
 )
-from workbench.core.secrets import redact_and_cut
 from workbench.core.shards import (
     Job,
     RequestKey,

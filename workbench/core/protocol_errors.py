@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from workbench.core.errors import Diagnosis, classify_status
-from workbench.core.secrets import redact_and_cut
+from workbench.core.redaction import redact_and_cut
 
 ANTHROPIC_STATUS = {
     "invalid_request_error": 400,

@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from workbench.core.metrics import Aggregate, aggregate, derive, token_count
+from workbench.core.redaction import redact_and_cut
 from workbench.core.results import RequestResult
-from workbench.core.secrets import redact_and_cut
 from workbench.core.slo import Goodput, GoodputTally
 from workbench.core.summary_files import RunFacts, with_file_figures
 

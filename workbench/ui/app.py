@@ -16,9 +16,10 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from workbench.core import app_log, fd_limit
+from workbench.core.keys import resolve_key
 from workbench.core.provider_files import default_providers_path
+from workbench.core.redaction import install_log_redaction
 from workbench.core.run_history import RunStore, StoreError
-from workbench.core.secrets import install_log_redaction, resolve_key
 from workbench.desktop import APP_ID, icon_files
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.error_sink import ErrorSink

@@ -20,11 +20,13 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from workbench.core.calibration_file import load_calibration, save_calibration
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.imported_figures import ImportedFigures, imported_figures
+from workbench.core.keys import KeyUnavailable, resolve_headers
 from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
 from workbench.core.plan import local_target, saved_target
 from workbench.core.progress_estimate import ProgressEstimate
 from workbench.core.prompts import PromptBuilder
 from workbench.core.providers import Protocol, Provider
+from workbench.core.redaction import redact
 from workbench.core.replay import replay_events
 from workbench.core.reported_figures import reported
 from workbench.core.results import RequestResult, Target
@@ -43,7 +45,6 @@ from workbench.core.run_history import (
     StoreError,
 )
 from workbench.core.run_plan import RunPlan
-from workbench.core.secrets import KeyUnavailable, redact, resolve_headers
 from workbench.ui.panes_model import PaneModel, PaneState, split_pane_key
 
 if TYPE_CHECKING:  # the runner and its HTTP client load at the first run, not before the paint

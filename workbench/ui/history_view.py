@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.redaction import redact
 from workbench.core.results import RequestResult
 from workbench.core.run_history import RunStore, StoreError
-from workbench.core.secrets import redact
 from workbench.core.token_counts import tokens_label
 from workbench.ui.compare_controller import CompareController, HistoryRow
 from workbench.ui.retranslate import Retranslating

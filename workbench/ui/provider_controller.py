@@ -24,6 +24,14 @@ from workbench.core.clients import make_client
 from workbench.core.doctor import Check, diagnose
 from workbench.core.errors import classify_exception
 from workbench.core.importers import ImportResult, SavePlan, apply_save, import_path, plan_save
+from workbench.core.keys import (
+    KeyUnavailable,
+    keyring_status,
+    resolve_headers,
+    resolve_key,
+    set_session_key,
+    store_in_keyring,
+)
 from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
 from workbench.core.plan import ModelFacts, model_facts
 from workbench.core.provider_store import (
@@ -33,15 +41,7 @@ from workbench.core.provider_store import (
     save_providers,
 )
 from workbench.core.providers import Provider
-from workbench.core.secrets import (
-    KeyUnavailable,
-    keyring_status,
-    redact,
-    resolve_headers,
-    resolve_key,
-    set_session_key,
-    store_in_keyring,
-)
+from workbench.core.redaction import redact
 from workbench.core.wire import protocol_headers
 from workbench.ui.pane_choices import choices_for as choices_for
 

@@ -20,7 +20,7 @@ from workbench.core.doctor.checks import Check, Said, checked, skipped
 from workbench.core.error_messages import GATEWAY_AUTH_CAUSE, GATEWAY_AUTH_FIX
 from workbench.core.errors import UnsendableHeader
 from workbench.core.i18n import Phrase, joined, marked, phrase
-from workbench.core.secrets import redact_and_cut
+from workbench.core.redaction import redact_and_cut
 
 if TYPE_CHECKING:
     from workbench.core.doctor.state import Doctor

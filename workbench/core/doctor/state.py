@@ -19,8 +19,8 @@ from workbench.core.doctor.auth import key_problems, sendable
 from workbench.core.doctor.checks import CHECK_NAMES, Check, skipped
 from workbench.core.doctor.protocols import key_header
 from workbench.core.providers import ProxyChoice, default_auth
+from workbench.core.redaction import register_secret
 from workbench.core.results import RequestResult
-from workbench.core.secrets import register_secret
 from workbench.core.wire import ANTHROPIC_VERSION
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
