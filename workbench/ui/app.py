@@ -16,7 +16,6 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from workbench.core import app_log, fd_limit
-from workbench.core.keys import resolve_key
 from workbench.core.provider_files import default_providers_path
 from workbench.core.redaction import install_log_redaction
 from workbench.core.run_history import RunStore, StoreError
@@ -44,12 +43,6 @@ def _load_providers(session: CompareController) -> None:
         if loaded.warning:
             log.warning(loaded.warning)
         session.providers = {p.name: p for p in loaded.providers}
-
-    def keys(target):  # resolve lazily, at request time: a key may be set after launch
-        provider = session.providers.get(target.provider)
-        return resolve_key(provider) if provider is not None else None
-
-    session.keys = keys
 
 
 def warm_sdk() -> None:

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -20,13 +20,11 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from workbench.core.calibration_file import load_calibration, save_calibration
 from workbench.core.catalog import Catalog, load_catalog
 from workbench.core.imported_figures import ImportedFigures, imported_figures
-from workbench.core.keys import KeyUnavailable, resolve_headers
 from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
 from workbench.core.plan import local_target, saved_target
 from workbench.core.progress_estimate import ProgressEstimate
 from workbench.core.prompts import PromptBuilder
 from workbench.core.providers import Protocol, Provider
-from workbench.core.redaction import redact
 from workbench.core.replay import replay_events
 from workbench.core.reported_figures import reported
 from workbench.core.results import RequestResult, Target
@@ -46,6 +44,7 @@ from workbench.core.run_history import (
 )
 from workbench.core.run_plan import RunPlan
 from workbench.ui.panes_model import PaneModel, PaneState, split_pane_key
+from workbench.ui.run_clients import RunClients
 
 if TYPE_CHECKING:  # the runner and its HTTP client load at the first run, not before the paint
     from workbench.core.clients import ClientPool
@@ -109,10 +108,9 @@ class CompareController(QObject):
         self.kernel_csv = kernel_csv  # measured attention latencies for the built-in provider
         self.panes: list[PaneModel] = []
         self.local_base_url: str | None = None
-        self.keys: Callable[[Target], str | None] = lambda _t: None
         self.providers: dict[str, Provider] = {}
         self._server = None
-        self._pool: ClientPool | None = None  # made at the first run
+        self.clients = RunClients()  # each saved provider's key, headers, proxy and TLS
         self._calibration = load_calibration()
         self._runner: Runner | None = None
         self._task: asyncio.Task[RunFinished | None] | None = None
@@ -147,8 +145,7 @@ class CompareController(QObject):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._task, 5)
         self._timer.stop()
-        if self._pool is not None:
-            await self._pool.aclose()
+        await self.clients.aclose()
         if self._server is not None:
             await self._server.stop()
             self._server = None
@@ -248,10 +245,12 @@ class CompareController(QObject):
     # ---- runs ----
 
     def start_run(self, plan: RunPlan) -> asyncio.Task[RunFinished | None]:
-        """Start a run in the background; progress comes back as signals."""
+        """Start a run in the background; progress comes back as signals. Raises
+        ProviderUnusable, with nothing sent, when a provider's key or header cannot be used."""
         if self.running:
             raise RuntimeError("a run is already in progress")
-        self._task = asyncio.ensure_future(self._consume(self._run_events(plan), plan))
+        pool = self.clients.prepare(plan, self.providers)
+        self._task = asyncio.ensure_future(self._consume(self._run_events(plan, pool), plan))
         return self._task
 
     def start_replay(self, results: Sequence[RequestResult], speed: float = 1.0) -> asyncio.Task:
@@ -304,35 +303,16 @@ class CompareController(QObject):
         if self._runner is not None and pane.target is not None:
             self._runner.stop_target(pane.target.label)
 
-    async def _run_events(self, plan: RunPlan) -> AsyncIterator[RunEvent]:
-        from workbench.core.clients import ClientPool
+    async def _run_events(self, plan: RunPlan, pool: ClientPool) -> AsyncIterator[RunEvent]:
         from workbench.core.runner import Runner
 
         builder = PromptBuilder(self._calibration)
-        if self._pool is None:
-            self._pool = ClientPool()
-        self._configure_clients(self._pool, plan)
-        self._runner = Runner(self._pool, sink=self.store, keys=self.keys, builder=builder)
+        self._runner = Runner(pool, sink=self.store, keys=self.clients.key, builder=builder)
         try:
             async for event in self._runner.run(plan):
                 yield event
         finally:
             self._runner = None
-
-    def _configure_clients(self, pool: ClientPool, plan: RunPlan) -> None:
-        """A saved provider's headers, proxy and TLS for its requests, as the CLI applies them."""
-        from workbench.core.clients import ClientOptions
-
-        for name in {t.provider for t in plan.targets}:
-            provider = self.providers.get(name)
-            if provider is None:
-                continue
-            try:
-                headers = resolve_headers(provider)
-            except KeyUnavailable as exc:  # its requests go without them, and fail as they will
-                log.warning("%s", redact(str(exc)))
-                headers = {}
-            pool.configure(provider.base_url, ClientOptions.for_provider(provider, headers))
 
     async def _consume(
         self, events: AsyncIterator[RunEvent], plan: RunPlan, replay: bool = False

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
+from workbench.core.provider_connection import ProviderUnusable
 from workbench.core.results import RequestResult
 from workbench.core.run_events import RunFinished
 from workbench.core.run_plan import RunPlan
@@ -310,7 +311,18 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         plan = replace(plan, targets=tuple(t for t in plan.targets if t not in refused))
         self._warn_shared_server(plan)
         self.plots.expect_tokens(plan.max_tokens)
-        return self.session.start_run(plan)
+        return self._start_or_say(plan)
+
+    def _start_or_say(self, plan: RunPlan) -> asyncio.Task | None:
+        """Start the run, or None after the status bar says which provider's key or header
+        cannot be used and how to fix it: nothing is sent without it (the CLI refuses too)."""
+        try:
+            return self.session.start_run(plan)
+        except ProviderUnusable as exc:
+            self.statusBar().showMessage(
+                self.tr("Cannot run: %1. Change it in the Providers tab.").replace("%1", str(exc))
+            )
+            return None
 
     def _run_sweep(self, lengths: list[int], repeats: int, levels: list[int]) -> None:
         running = self.session.running
@@ -320,7 +332,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
             self.sweep_view.order = [t.model for t in plan.targets]
             self.sweep_view.clear()
             self.plots.expect_tokens(plan.max_tokens)
-            self.session.start_run(plan)
+            self._start_or_say(plan)
 
     def replay(self, results: list[RequestResult], speed: float = 1.0) -> asyncio.Task | None:
         """Play a recorded run in the panes. It is shown as a replay, its rows are the recorded
