@@ -151,7 +151,7 @@ def test_one_model_through_chat_and_anthropic_side_by_side(
         assert widget.figures.text("tokens") == "32" and len(widget.text.toPlainText()) > 50
         assert widget.figures.text("ttft").endswith("ms")
     assert second.protocol_chip.text() == "anthropic" and not first.protocol_chip.isVisible()
-    rows = [r for r in window.session.rows([final.run_id]) if r.phase == "measured"]
+    rows = [r for r in window.session.records.rows([final.run_id]) if r.phase == "measured"]
     assert sorted(r.protocol for r in rows) == ["anthropic", "chat"]
     for row in rows:
         assert row.model == MODEL and row.ok
@@ -169,7 +169,7 @@ def test_one_model_through_chat_and_anthropic_side_by_side(
     assert window.restore_state()
     assert window.pane_keys == [f"{LOCAL_PROVIDER}|{MODEL}", f"{LOCAL_PROVIDER}|{MODEL}|anthropic"]
     # a replay of the run shows each pane's protocol again
-    replay = window.replay(window.session.load_run(final.run_id), speed=50)
+    replay = window.replay(window.session.records.load_run(final.run_id), speed=50)
     assert replay is not None
     run_for(loop, replay)
     assert [p.target.protocol for p in window.session.panes if p.target] == ["chat", "anthropic"]

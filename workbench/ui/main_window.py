@@ -337,7 +337,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
     def replay(self, results: list[RequestResult], speed: float = 1.0) -> asyncio.Task | None:
         """Play a recorded run in the panes. It is shown as a replay, its rows are the recorded
         ones (never added again), and the sweep keeps its own data."""
-        measured = self.session.in_run_order([r for r in results if not r.warmup])
+        measured = self.session.records.in_run_order([r for r in results if not r.warmup])
         if self.session.running or not measured:
             return None
         self.tabs.setCurrentIndex(0)
