@@ -55,7 +55,9 @@ async def send_level(
     """One level, in this process with whatever workbench PYTHONPATH gave it: a dict row."""
     from workbench.core.clients import ClientPool, warm_up
     from workbench.core.results import RequestResult, Target
-    from workbench.core.runner import RequestFinished, Runner, RunPlan
+    from workbench.core.run_events import RequestFinished
+    from workbench.core.run_plan import RunPlan
+    from workbench.core.runner import Runner
 
     plan = RunPlan(
         targets=(Target("local", base_url, model),),

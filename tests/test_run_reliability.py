@@ -18,15 +18,10 @@ from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.metrics import derive
 from workbench.core.results import ErrorClass, RequestResult, Target
+from workbench.core.run_events import RequestFinished, RequestStarted, RunFinished
 from workbench.core.run_history import RunStore
-from workbench.core.runner import (
-    MAX_REPEATS,
-    RequestFinished,
-    RequestStarted,
-    RunFinished,
-    Runner,
-    RunPlan,
-)
+from workbench.core.run_plan import MAX_REPEATS, RunPlan
+from workbench.core.runner import Runner
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 

@@ -11,16 +11,16 @@ from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.prompts import PromptBuilder
 from workbench.core.results import ErrorClass, Target
-from workbench.core.run_events import TextDelta
-from workbench.core.runner import (
+from workbench.core.run_events import (
     Progress,
     RequestFinished,
     RequestStarted,
     RunFinished,
-    Runner,
-    RunPlan,
     RunStarted,
+    TextDelta,
 )
+from workbench.core.run_plan import RunPlan
+from workbench.core.runner import Runner
 from workbench.core.summary import summarize
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer

@@ -25,9 +25,10 @@ from scripted_server import ScriptedServer, chunk
 from workbench.core.clients import ClientPool, Transport, make_client
 from workbench.core.csv_export import read_csv, write_csv
 from workbench.core.results import RequestResult, Target
-from workbench.core.run_events import TextDelta
+from workbench.core.run_events import RequestFinished, TextDelta
 from workbench.core.run_history import RunStore
-from workbench.core.runner import RequestFinished, Runner, RunPlan
+from workbench.core.run_plan import RunPlan
+from workbench.core.runner import Runner
 from workbench.core.streaming import RequestSpec, stream_chat
 from workbench.local.costmodel import SimSettings
 from workbench.local.process import ServerProcess

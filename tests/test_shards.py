@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from workbench.core.results import Target
-from workbench.core.runner import RunPlan
+from workbench.core.run_plan import RunPlan
 from workbench.core.shards import planned, rounds, shard_count, split
 
 TARGETS = (Target("local", "http://127.0.0.1:1/v1", "a"), Target("local", "http://x/v1", "b"))

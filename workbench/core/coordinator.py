@@ -22,19 +22,10 @@ from workbench.core.clients import ClientOptions, ClientPool, Transport
 from workbench.core.prompts import PromptBuilder
 from workbench.core.redaction import redact_and_cut
 from workbench.core.results import ErrorClass, RequestResult, Target, target_label
-from workbench.core.runner import (
-    STORE_RETRY_S,
-    KeyResolver,
-    Progress,
-    RequestFinished,
-    ResultSink,
-    RunEvent,
-    RunFinished,
-    Runner,
-    RunPlan,
-    RunStarted,
-    store_call,
-)
+from workbench.core.run_events import Progress, RequestFinished, RunEvent, RunFinished, RunStarted
+from workbench.core.run_plan import RunPlan
+from workbench.core.run_sink import STORE_RETRY_S, ResultSink, store_call
+from workbench.core.runner import KeyResolver, Runner
 from workbench.core.shards import (
     Job,
     RequestKey,

@@ -31,7 +31,9 @@ from workbench.core.results import (
     planned_result,
     target_label,
 )
-from workbench.core.runner import RequestFinished, RunFinished, Runner, RunPlan
+from workbench.core.run_events import RequestFinished, RunFinished
+from workbench.core.run_plan import RunPlan
+from workbench.core.runner import Runner
 
 # (target label, route, prompt length, phase, repeat): one planned request of a run
 RequestKey = tuple[str, str | None, int, str, int]

@@ -21,8 +21,8 @@ from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_serv
 from workbench.core.provider_connection import ProviderUnusable
 from workbench.core.results import RequestResult
 from workbench.core.run_events import RunFinished
+from workbench.core.run_facts import run_facts
 from workbench.core.run_plan import RunPlan
-from workbench.core.summary_files import run_facts
 from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import pane_colors
 from workbench.ui.compare_controller import CompareController
