@@ -28,14 +28,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from workbench import resources
+from workbench.selftest_error import SelfTestError
 
 # The first 16 bytes of every compiled Qt translation (.qm) file.
 QM_MAGIC = bytes.fromhex("3cb86418caef9c95cd211cbf60a1bddd")
 MIN_CORPUS_CHARS = 10_000
-
-
-class SelfTestError(Exception):
-    """A check failed; the message says which and why."""
 
 
 def say(line: str) -> None:

@@ -32,11 +32,6 @@ _OTHERS = {
 }
 
 
-def key_header(auth: str) -> str:
-    """The header a key goes in for an auth scheme (providers.AuthScheme)."""
-    return "x-api-key" if auth == "x-api-key" else "Authorization"
-
-
 def speaks(protocol: str, answer: Answer) -> bool:
     """Whether a probe of `protocol`'s path says the server speaks it: an answer in that
     protocol's shape (Anthropic's error object, or OpenAI's), or a 2xx, on a path that exists."""

@@ -15,9 +15,8 @@ import httpx2
 
 from workbench.core.clients import make_client, plan_route
 from workbench.core.doctor.answers import RETRY_HEADER_ENDINGS, Answer
-from workbench.core.doctor.auth import key_problems, sendable
 from workbench.core.doctor.checks import CHECK_NAMES, Check, skipped
-from workbench.core.doctor.protocols import key_header
+from workbench.core.doctor.key_text import key_header, key_problems, sendable
 from workbench.core.providers import ProxyChoice, default_auth
 from workbench.core.redaction import register_secret
 from workbench.core.results import RequestResult
