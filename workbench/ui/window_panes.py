@@ -15,9 +15,9 @@ from workbench.ui.panes_model import pane_title, split_pane_key
 from workbench.ui.run_toolbar import MAX_PANES
 
 if TYPE_CHECKING:
-    from workbench.ui.main_window import MainWindow
+    from workbench.ui.window_host import WindowHost
 
-    _Base = MainWindow
+    _Base = WindowHost
 else:
     _Base = object
 
