@@ -63,7 +63,7 @@ async def send_level(
         targets=(Target("local", base_url, model),),
         prompt_lengths=(PROMPT_TOKENS,),
         repeats=concurrency * rounds,
-        concurrency=concurrency,
+        concurrency_levels=(concurrency,),
         max_tokens=tokens,
         calibrate=False,
         first_token_timeout_s=60,

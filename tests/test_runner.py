@@ -195,7 +195,7 @@ async def test_concurrency_caps_requests_in_flight() -> None:
             targets=(_target(server, "sim-70b-gqa"),),
             prompt_lengths=(256,),
             repeats=6,
-            concurrency=3,
+            concurrency_levels=(3,),
             max_tokens=10,
             calibrate=False,
         )
@@ -264,7 +264,7 @@ async def test_closing_the_event_stream_cancels_the_run() -> None:
 def test_plan_rejects_bad_values_with_clear_messages() -> None:
     t = Target("local", "http://127.0.0.1:1/v1", "m")
     with pytest.raises(ValueError, match=r"concurrency must be 1\.\.256"):
-        RunPlan(targets=(t,), prompt_lengths=(1024,), concurrency=300)
+        RunPlan(targets=(t,), prompt_lengths=(1024,), concurrency_levels=(300,))
     with pytest.raises(ValueError, match="at least one target"):
         RunPlan(targets=(), prompt_lengths=(1024,))
 

@@ -126,7 +126,7 @@ def make_runner(
             builder=builder,
             keep_results=False,  # rows stream to the CSV and the summary; memory stays flat
         )
-    shares = [shard.plan.concurrency for shard in split(plan, workers.count)]
+    shares = [shard.plan.concurrency_levels[0] for shard in split(plan, workers.count)]
     print(f"Workers: {workers.describe(shares)}", file=sys.stderr)
     return ShardedRunner(
         workers,

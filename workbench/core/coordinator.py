@@ -224,7 +224,9 @@ class ShardedRunner:
                 continue  # news of a worker from an earlier round
             if message[0] == "row":
                 result: RequestResult = message[1]
-                globalize(result, shards[index], part.concurrency, self.workers.offset_s(index))
+                globalize(
+                    result, shards[index], part.concurrency_levels[0], self.workers.offset_s(index)
+                )
                 seen[index].add(key_of(result))
                 target = targets[
                     (target_label(result.provider, result.model, result.protocol), result.route)
@@ -255,7 +257,7 @@ class ShardedRunner:
             return  # a stopped run has no rows for requests it never sent
         for key in owed:
             target = targets[(key[0], key[1])]
-            row = lost_row(key, target, part, tally.run_id, part.concurrency, why)
+            row = lost_row(key, target, part, tally.run_id, part.concurrency_levels[0], why)
             async for event in self._row(tally, row, target):
                 yield event
 

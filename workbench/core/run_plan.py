@@ -50,9 +50,9 @@ class RunPlan:
     targets: tuple[Target, ...]
     prompt_lengths: tuple[int, ...]
     repeats: int = 1
-    concurrency: int = 1
-    # several levels run in turn, each cell at every level (a route comparison); () = concurrency
-    concurrency_levels: tuple[int, ...] = ()
+    # requests in flight; several levels run in turn, each cell at every level (a sweep of
+    # concurrency, a route comparison). The one home of concurrency: a shard's plan has one level
+    concurrency_levels: tuple[int, ...] = (1,)
     warmup: int = 0
     max_tokens: int = 256
     temperature: float = 0.0
@@ -95,6 +95,8 @@ class RunPlan:
             return "a run needs at least one target (provider and model)"
         if not self.prompt_lengths:
             return "a run needs at least one prompt length"
+        if not self.concurrency_levels:
+            return "a run needs at least one concurrency level"
         for length in self.prompt_lengths:
             if not (isinstance(length, int) and MIN_TARGET_TOKENS <= length <= MAX_TARGET_TOKENS):
                 return (
@@ -102,7 +104,7 @@ class RunPlan:
                     f"got {length!r}"
                 )
         counts = (
-            *(("concurrency", level, 1, MAX_CONCURRENCY) for level in self.levels),
+            *(("concurrency", level, 1, MAX_CONCURRENCY) for level in self.concurrency_levels),
             ("repeats", self.repeats, 1, MAX_REPEATS),
             ("warmup", self.warmup, 0, MAX_WARMUP),
             ("max_tokens", self.max_tokens, 1, MAX_OUTPUT_TOKENS),
@@ -132,7 +134,7 @@ class RunPlan:
         spread_problem = self._spread_problem()
         if spread_problem:
             return spread_problem
-        if self.arrivals is not None and len(self.levels) > 1:
+        if self.arrivals is not None and len(self.concurrency_levels) > 1:
             return "an open-loop run (a rate) has one schedule per cell, not concurrency levels"
         budget = self.retry_budget_s
         if not (_finite(budget) and 0 <= budget <= MAX_SECONDS):
@@ -195,11 +197,6 @@ class RunPlan:
                 return cell.reason
         return None
 
-    @property
-    def levels(self) -> tuple[int, ...]:
-        """The concurrency levels, in the order they run."""
-        return self.concurrency_levels or (self.concurrency,)
-
     def requests_at(self, concurrency: int) -> int:
         """Requests per (target, length) cell at one concurrency level; in an open-loop run,
         the schedule's (this worker's share of it)."""
@@ -209,12 +206,16 @@ class RunPlan:
 
     @property
     def total_requests(self) -> int:
-        per_target = sum(self.requests_at(c) + self.warmup for c in self.levels)
+        per_target = sum(self.requests_at(c) + self.warmup for c in self.concurrency_levels)
         return len(self.targets) * len(self.prompt_lengths) * per_target
 
     def to_config(self) -> dict[str, Any]:
         """The plan as stored: a dataset and a trace's times by their size, not their rows."""
         config = asdict(self)
+        # stored as it always was (docs/json.md): the first level, and all of them when several
+        levels = self.concurrency_levels
+        config["concurrency"] = levels[0]
+        config["concurrency_levels"] = list(levels) if len(levels) > 1 else []
         if self.dataset is not None:
             config["dataset"] = {
                 "kind": self.dataset.kind,

@@ -217,7 +217,7 @@ class Runner:
             plan = state.plan
             for target in plan.targets:  # the clients (and the SDK's lazy parts) before any row
                 self._client_ahead(target)
-            for level in plan.levels:
+            for level in plan.concurrency_levels:
                 for length in plan.prompt_lengths:
                     if self._cancelled or state.failure is not None:
                         return
