@@ -43,12 +43,12 @@ class RefusedCell:
     reason: str
 
 
-@dataclass(frozen=True)
-class RunPlan:
-    """Everything a run needs except keys, which never enter a plan (plans are stored)."""
+@dataclass(frozen=True, kw_only=True)
+class RunSettings:
+    """What the user chooses for a run beside its targets and prompt lengths, said once: the
+    choices of the window or the flags (plan.Choices) and the plan built from them (RunPlan)
+    are both these settings plus their own few fields."""
 
-    targets: tuple[Target, ...]
-    prompt_lengths: tuple[int, ...]
     repeats: int = 1
     # requests in flight; several levels run in turn, each cell at every level (a sweep of
     # concurrency, a route comparison). The one home of concurrency: a shard's plan has one level
@@ -61,17 +61,7 @@ class RunPlan:
     task: Literal["summary", "needle"] = "summary"
     needle_depth: float = 0.5
     cache_test: bool = False  # same prompt (no nonce) every repeat: cold vs warm prefix cache
-    calibrate: bool = True  # one short request per target when it has no calibration yet
-    measure_baseline: bool = True
-    # the limits of a target that carries none of its own (core/plan.py gives each its own)
-    first_token_timeout_s: float | None = DEFAULT_FIRST_TOKEN_TIMEOUT_S
-    stall_timeout_s: float | None = DEFAULT_STALL_TIMEOUT_S
-    total_timeout_s: float | None = None
     retry_budget_s: float = 0.0  # 429/503 with Retry-After are retried within this budget
-    warm_connections: bool = True  # open a cell's connections before its opening burst
-    kind: Literal["comparison", "sweep", "replay"] = "comparison"
-    # cells whose KV cache would not fit the deployment: rows that say why, nothing sent
-    refused: tuple[RefusedCell, ...] = ()
     # open loop (--rate): each cell's requests are due on this schedule instead of keeping
     # `concurrency` in flight; repeats and concurrency do not apply (core/arrivals.py)
     arrivals: ArrivalSpec | None = None
@@ -83,6 +73,25 @@ class RunPlan:
     # --dataset: request i sends the file's request i (its messages, or a trace's sizes and
     # shared prefixes); a trace's times are in `arrivals` (core/datasets/)
     dataset: Dataset | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunPlan(RunSettings):
+    """Everything a run needs except keys, which never enter a plan (plans are stored): the
+    settings, and the targets and lengths they apply to."""
+
+    targets: tuple[Target, ...]
+    prompt_lengths: tuple[int, ...]
+    calibrate: bool = True  # one short request per target when it has no calibration yet
+    measure_baseline: bool = True
+    # the limits of a target that carries none of its own (core/plan.py gives each its own)
+    first_token_timeout_s: float | None = DEFAULT_FIRST_TOKEN_TIMEOUT_S
+    stall_timeout_s: float | None = DEFAULT_STALL_TIMEOUT_S
+    total_timeout_s: float | None = None
+    warm_connections: bool = True  # open a cell's connections before its opening burst
+    kind: Literal["comparison", "sweep", "replay"] = "comparison"
+    # cells whose KV cache would not fit the deployment: rows that say why, nothing sent
+    refused: tuple[RefusedCell, ...] = ()
 
     def __post_init__(self) -> None:
         problem = self._problem()
