@@ -38,8 +38,9 @@ from workbench.core.clients import ClientPool
 from workbench.core.metrics import percentile
 from workbench.core.plan import Choices, build_plan, local_target
 from workbench.core.results import RequestResult
+from workbench.core.run_events import RequestFinished
 from workbench.core.run_plan import RunPlan
-from workbench.core.runner import RequestFinished, Runner
+from workbench.core.runner import Runner
 from workbench.local.process import ServerProcess
 
 MODEL = "sim-70b-gqa"

@@ -55,13 +55,15 @@ async def send_level(
     """One level, in this process with whatever workbench PYTHONPATH gave it: a dict row."""
     from workbench.core.clients import ClientPool, warm_up
     from workbench.core.results import RequestResult, Target
-    from workbench.core.runner import RequestFinished, Runner, RunPlan
+    from workbench.core.run_events import RequestFinished
+    from workbench.core.run_plan import RunPlan
+    from workbench.core.runner import Runner
 
     plan = RunPlan(
         targets=(Target("local", base_url, model),),
         prompt_lengths=(PROMPT_TOKENS,),
         repeats=concurrency * rounds,
-        concurrency=concurrency,
+        concurrency_levels=(concurrency,),
         max_tokens=tokens,
         calibrate=False,
         first_token_timeout_s=60,

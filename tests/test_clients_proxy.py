@@ -16,11 +16,11 @@ from aiohttp import web
 from workbench.core.clients import (
     ClientOptions,
     ClientPool,
-    client_for_provider,
     make_client,
     plan_route,
 )
 from workbench.core.errors import classify_exception
+from workbench.core.provider_connection import connect
 from workbench.core.providers import KeyRef, Provider, ProxyChoice
 from workbench.core.results import ErrorClass
 from workbench.local.costmodel import SimSettings
@@ -146,12 +146,17 @@ async def test_pool_keys_clients_by_options(server) -> None:
     await pool.aclose()
 
 
-async def test_client_for_provider_resolves_key_and_reaches_server(server, monkeypatch) -> None:
+async def test_a_providers_connection_resolves_its_key_and_reaches_the_server(
+    server, monkeypatch
+) -> None:
     monkeypatch.setenv("PROXY_TEST_KEY", KEY)
     provider = Provider("lab", server.base_url, KeyRef("env", "PROXY_TEST_KEY"))
-    client = client_for_provider(provider)
+    connection = connect(provider)
+    pool = ClientPool()
     try:
-        page = await client.models.list()
+        page = await pool.get(
+            connection.base_url, connection.api_key, connection.options
+        ).models.list()
     finally:
-        await client.close()
+        await pool.aclose()
     assert page.data

@@ -23,7 +23,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from workbench.core import app_log
-from workbench.core.secrets import register_secret
+from workbench.core.redaction import register_secret
 from workbench.ui.error_sink import ErrorSink
 
 CANARY = "Qx7-LanternQuokka-99"  # a key with no recognisable shape

@@ -209,7 +209,7 @@ def test_worker_shares_send_each_row_once_and_a_trace_on_its_times(tmp_path: Pat
     sent = []
     for shard in split(plan, 3):
         assert shard.plan.dataset is not None
-        count_ = shard.plan.requests_at(shard.plan.concurrency)
+        count_ = shard.plan.requests_at(shard.plan.concurrency_levels[0])
         sent += [shard.plan.dataset.at(i).messages[0][1] for i in range(count_)]
     assert sorted(sent) == sorted(f"row {i}" for i in range(10))
     trace = load_dataset(jsonl(tmp_path / "trace.jsonl", MOONCAKE))

@@ -95,7 +95,7 @@ def test_run_all_refuses_a_prompt_the_pane_says_will_not_fit_and_fit_clears_the_
     assert falcon.fit.text().startswith("Will not fit: prompt 4,096 + output 32")
     final = click_run(window, qtbot, loop)
     assert final.status == "finished"
-    sent = window.session.load_run(final.run_id)
+    sent = window.session.records.load_run(final.run_id)
     assert {r.model for r in sent} == {"sim-70b-gqa"}  # nothing went to the 2K model
     assert window.session.panes[1].state is PaneState.REFUSED
     assert falcon.error.isVisible()
@@ -108,7 +108,9 @@ def test_run_all_refuses_a_prompt_the_pane_says_will_not_fit_and_fit_clears_the_
     assert _empty(window.pane_widgets[0])  # its figures were for the 4K prompt
 
     final = click_run(window, qtbot, loop)
-    assert {r.model for r in window.session.load_run(final.run_id) if r.phase == "measured"} == {
+    assert {
+        r.model for r in window.session.records.load_run(final.run_id) if r.phase == "measured"
+    } == {
         "sim-70b-gqa",
         "sim-falcon-7b",
     }

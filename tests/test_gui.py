@@ -261,7 +261,7 @@ def test_replay_reproduces_recorded_token_timing(window, loop) -> None:
 def test_a_replay_lays_the_panes_out_as_the_run_did(window, loop) -> None:
     laid_out = [p.target.model for p in window.session.panes if p.target]
     final = _run(loop, window.run_all())
-    recorded = window.session.load_run(final.run_id)  # in the order the requests finished
+    recorded = window.session.records.load_run(final.run_id)  # in the order the requests finished
     finished = [r.model for r in recorded if r.phase == "measured"]
     assert finished == laid_out[::-1], "needs the second pane's model to finish first"
     _run(loop, window.replay(recorded, speed=20))

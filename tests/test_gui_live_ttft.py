@@ -18,8 +18,14 @@ from scripted_server import ScriptedServer, chunk
 from workbench.core.clients import make_client
 from workbench.core.metrics import derive
 from workbench.core.results import RequestResult
-from workbench.core.run_events import TextDelta
-from workbench.core.runner import RequestFinished, RequestStarted, RunEvent, RunFinished, RunPlan
+from workbench.core.run_events import (
+    RequestFinished,
+    RequestStarted,
+    RunEvent,
+    RunFinished,
+    TextDelta,
+)
+from workbench.core.run_plan import RunPlan
 from workbench.core.streaming import RequestSpec, stream_chat
 from workbench.ui.panes_model import PaneState
 

@@ -17,10 +17,10 @@ from PySide6.QtWidgets import QComboBox
 
 from tests.protocol_server import ANTHROPIC_MODELS, ProtocolServer
 from workbench.core.doctor import PROXY_VARIABLES
+from workbench.core.keys import clear_session_keys
 from workbench.core.protocols.registry import auth_for
 from workbench.core.provider_store import default_providers_path, load_providers
 from workbench.core.results import Target
-from workbench.core.secrets import clear_session_keys
 from workbench.ui.accessibility import label_fields, unnamed_controls
 from workbench.ui.compare_controller import LOCAL_PROVIDER
 from workbench.ui.main_window import MainWindow
@@ -152,7 +152,7 @@ def test_one_model_through_chat_and_anthropic_side_by_side(
         assert widget.figures.text("tokens") == "32" and len(widget.text.toPlainText()) > 50
         assert widget.figures.text("ttft").endswith("ms")
     assert second.protocol_chip.text() == "anthropic" and not first.protocol_chip.isVisible()
-    rows = [r for r in window.session.rows([final.run_id]) if r.phase == "measured"]
+    rows = [r for r in window.session.records.rows([final.run_id]) if r.phase == "measured"]
     assert sorted(r.protocol for r in rows) == ["anthropic", "chat"]
     for row in rows:
         assert row.model == MODEL and row.ok
@@ -170,7 +170,7 @@ def test_one_model_through_chat_and_anthropic_side_by_side(
     assert window.restore_state()
     assert window.pane_keys == [f"{LOCAL_PROVIDER}|{MODEL}", f"{LOCAL_PROVIDER}|{MODEL}|anthropic"]
     # a replay of the run shows each pane's protocol again
-    replay = window.replay(window.session.load_run(final.run_id), speed=50)
+    replay = window.replay(window.session.records.load_run(final.run_id), speed=50)
     assert replay is not None
     run_for(loop, replay)
     assert [p.target.protocol for p in window.session.panes if p.target] == ["chat", "anthropic"]

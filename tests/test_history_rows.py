@@ -59,7 +59,7 @@ def test_export_after_a_run_writes_the_history_rows(qapp, loop, qtbot, tmp_path)
         expected = _history_csv(store, final.run_id, tmp_path / "history.csv")
         assert _rows_by_id(exported) == _rows_by_id(expected)
         # the table shows the history's rows, and the summary reports the history's requests
-        assert window.results_view.results == window.session.rows([final.run_id])
+        assert window.results_view.results == window.session.records.rows([final.run_id])
         click_tab(window, qtbot, window.summary_view)
         measured = [r for r in store.results(final.run_id) if r.phase == "measured"]
         assert sum(r.cell.n for r in window.summary_view.document.report.rows) == len(measured)

@@ -32,11 +32,11 @@ from workbench.core.importers import (
     read_vscode_settings,
     strip_jsonc,
 )
+from workbench.core.keys import KEYRING_SERVICE
 from workbench.core.protocols.registry import auth_for
 from workbench.core.provider_store import load_providers
 from workbench.core.providers import KeyRef, ModelEntry, Provider
 from workbench.core.results import Prices
-from workbench.core.secrets import KEYRING_SERVICE
 
 DATA = Path(__file__).parent / "data"
 CONFIGS = DATA / "configs"  # what each file is and where it comes from: data/README.md

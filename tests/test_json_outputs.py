@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.cli import build_parser, main
-from workbench.core.secrets import redact_values, register_secret
+from workbench.core.redaction import redact_values, register_secret
 from workbench.core.terminal import json_text
 
 DATA = Path(__file__).parent / "data"

@@ -16,7 +16,9 @@ from workbench.core.csv_export import row_for
 from workbench.core.doctor import Check, diagnose
 from workbench.core.prompts import PromptBuilder
 from workbench.core.results import RequestResult, Target
-from workbench.core.runner import RunFinished, Runner, RunPlan
+from workbench.core.run_events import RunFinished
+from workbench.core.run_plan import RunPlan
+from workbench.core.runner import Runner
 
 
 async def _run(

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from workbench.core.keys import set_session_key
 from workbench.core.provider_store import (
     ProviderConfigError,
     default_providers_path,
@@ -34,7 +35,6 @@ from workbench.core.providers import (
     normalize_base_url,
 )
 from workbench.core.results import Prices
-from workbench.core.secrets import set_session_key
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 KEY = "sk-test-" + "pr0v" * 8

@@ -15,7 +15,9 @@ from aiohttp import web
 from workbench.core.clients import ClientPool
 from workbench.core.errors import retry_after_from_headers
 from workbench.core.results import ErrorClass, RequestResult, Target
-from workbench.core.runner import RunFinished, Runner, RunPlan
+from workbench.core.run_events import RunFinished
+from workbench.core.run_plan import RunPlan
+from workbench.core.runner import Runner
 
 _USAGE = {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}
 

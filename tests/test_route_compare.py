@@ -23,8 +23,10 @@ from workbench.cli import main
 from workbench.core.clients import ClientPool, make_client, network_baseline_ms
 from workbench.core.results import ErrorClass, Target
 from workbench.core.route_compare import compare_routes, levels_json
+from workbench.core.run_events import RunFinished
 from workbench.core.run_history import DB_FILENAME, RunStore
-from workbench.core.runner import RunFinished, Runner, RunPlan
+from workbench.core.run_plan import RunPlan
+from workbench.core.runner import Runner
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 

@@ -18,15 +18,10 @@ from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.metrics import derive
 from workbench.core.results import ErrorClass, RequestResult, Target
+from workbench.core.run_events import RequestFinished, RequestStarted, RunFinished
 from workbench.core.run_history import RunStore
-from workbench.core.runner import (
-    MAX_REPEATS,
-    RequestFinished,
-    RequestStarted,
-    RunFinished,
-    Runner,
-    RunPlan,
-)
+from workbench.core.run_plan import MAX_REPEATS, RunPlan
+from workbench.core.runner import Runner
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 
@@ -163,7 +158,7 @@ async def test_a_failing_key_lookup_is_that_models_row_and_the_other_model_runs_
             targets=(_local(local), _local(local, "sim-70b-mla")),
             prompt_lengths=(256,),
             repeats=4,
-            concurrency=2,
+            concurrency_levels=(2,),
             max_tokens=4,
             calibrate=False,
         )
@@ -214,7 +209,7 @@ async def test_a_locked_history_is_waited_for_without_freezing_the_measurements(
                 targets=(_local(local),),
                 prompt_lengths=(256,),
                 repeats=30,
-                concurrency=3,
+                concurrency_levels=(3,),
                 max_tokens=4,
                 calibrate=False,
             )
@@ -252,7 +247,7 @@ async def test_a_store_that_stays_locked_fails_the_run_loudly_and_every_sent_req
                 targets=(_local(local), _local(local, "sim-70b-mla")),
                 prompt_lengths=(256,),
                 repeats=200,
-                concurrency=4,
+                concurrency_levels=(4,),
                 max_tokens=6,
                 calibrate=False,
             )
@@ -290,7 +285,7 @@ async def test_requests_are_made_lazily_so_memory_does_not_grow_with_repeats() -
             targets=(_local(local),),
             prompt_lengths=(128,),
             repeats=MAX_REPEATS,
-            concurrency=4,
+            concurrency_levels=(4,),
             max_tokens=2,
             calibrate=False,
             measure_baseline=False,

@@ -11,16 +11,16 @@ from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.prompts import PromptBuilder
 from workbench.core.results import ErrorClass, Target
-from workbench.core.run_events import TextDelta
-from workbench.core.runner import (
+from workbench.core.run_events import (
     Progress,
     RequestFinished,
     RequestStarted,
     RunFinished,
-    Runner,
-    RunPlan,
     RunStarted,
+    TextDelta,
 )
+from workbench.core.run_plan import RunPlan
+from workbench.core.runner import Runner
 from workbench.core.summary import summarize
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
@@ -195,7 +195,7 @@ async def test_concurrency_caps_requests_in_flight() -> None:
             targets=(_target(server, "sim-70b-gqa"),),
             prompt_lengths=(256,),
             repeats=6,
-            concurrency=3,
+            concurrency_levels=(3,),
             max_tokens=10,
             calibrate=False,
         )
@@ -264,7 +264,7 @@ async def test_closing_the_event_stream_cancels_the_run() -> None:
 def test_plan_rejects_bad_values_with_clear_messages() -> None:
     t = Target("local", "http://127.0.0.1:1/v1", "m")
     with pytest.raises(ValueError, match=r"concurrency must be 1\.\.256"):
-        RunPlan(targets=(t,), prompt_lengths=(1024,), concurrency=300)
+        RunPlan(targets=(t,), prompt_lengths=(1024,), concurrency_levels=(300,))
     with pytest.raises(ValueError, match="at least one target"):
         RunPlan(targets=(), prompt_lengths=(1024,))
 

@@ -9,7 +9,7 @@ from gateway_imitation import Imitation
 from test_gateway_answers import _cli, _serve
 
 from workbench.core.results import Target
-from workbench.core.runner import RunPlan
+from workbench.core.run_plan import RunPlan
 
 MODELS = ["tiny-gqa", "tiny-mha"]
 

@@ -12,21 +12,20 @@ import keyring.backends.fail
 import pytest
 from memory_keyring import MemoryKeyring
 
-from workbench.core import secrets
-from workbench.core.providers import KeyRef, Provider
-from workbench.core.secrets import (
+from workbench.core import keys, redaction
+from workbench.core.keys import (
     KEYRING_SERVICE,
     KeyringUnavailable,
     KeyUnavailable,
-    install_log_redaction,
     keyring_status,
     parse_env_reference,
-    redact,
     resolve_headers,
     resolve_key,
     set_session_key,
     store_in_keyring,
 )
+from workbench.core.providers import KeyRef, Provider
+from workbench.core.redaction import install_log_redaction, redact
 
 KEY = "wb-test-key-7f3a9c2e1d"  # a key with no recognisable shape: only registration masks it
 
@@ -110,12 +109,12 @@ def test_headless_keyring_is_reported_and_never_falls_back(no_keyring, tmp_path)
 
 def test_session_key_lives_in_memory_only() -> None:
     provider = _provider("session")
-    secrets.clear_session_keys()
+    keys.clear_session_keys()
     with pytest.raises(KeyUnavailable, match="type it again"):
         resolve_key(provider)
     set_session_key("gw", f"  {KEY}  ")
     assert resolve_key(provider) == KEY
-    secrets.clear_session_keys()
+    keys.clear_session_keys()
 
 
 def test_header_references_expand_from_env(monkeypatch) -> None:
@@ -152,10 +151,10 @@ def test_log_lines_never_carry_a_key(monkeypatch, caplog) -> None:
 def test_redaction_filter_on_a_plain_handler(monkeypatch) -> None:
     import io
 
-    secrets.register_secret(KEY)
+    redaction.register_secret(KEY)
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
-    handler.addFilter(secrets.RedactingFilter())
+    handler.addFilter(redaction.RedactingFilter())
     log = logging.getLogger("workbench.test.handler")
     log.addHandler(handler)
     try:

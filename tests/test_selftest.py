@@ -97,7 +97,8 @@ def test_self_test_fails_with_a_reason_when_resources_are_missing(tmp_path) -> N
 
 
 def test_self_test_fails_with_a_reason_when_a_translation_is_not_compiled(tmp_path) -> None:
-    from workbench.selftest import SelfTestError, check_translations
+    from workbench.selftest import check_translations
+    from workbench.selftest_error import SelfTestError
 
     folder = tmp_path / "translations"
     folder.mkdir()
@@ -112,7 +113,8 @@ def test_self_test_fails_with_a_reason_when_a_translation_is_not_compiled(tmp_pa
 
 def test_check_csv_rejects_a_wrong_row_count(tmp_path) -> None:
     from workbench.core.csv_export import COLUMNS
-    from workbench.selftest import SelfTestError, check_csv
+    from workbench.selftest import check_csv
+    from workbench.selftest_error import SelfTestError
 
     path = tmp_path / "x.csv"
     path.write_text(",".join(COLUMNS) + "\r\n", encoding="utf-8")

@@ -25,9 +25,10 @@ from scripted_server import ScriptedServer, chunk
 from workbench.core.clients import ClientPool, Transport, make_client
 from workbench.core.csv_export import read_csv, write_csv
 from workbench.core.results import RequestResult, Target
-from workbench.core.run_events import TextDelta
+from workbench.core.run_events import RequestFinished, TextDelta
 from workbench.core.run_history import RunStore
-from workbench.core.runner import RequestFinished, Runner, RunPlan
+from workbench.core.run_plan import RunPlan
+from workbench.core.runner import Runner
 from workbench.core.streaming import RequestSpec, stream_chat
 from workbench.local.costmodel import SimSettings
 from workbench.local.process import ServerProcess
@@ -102,7 +103,7 @@ async def test_dispatch_plus_ttft_is_the_wall_time_from_the_intended_start(
     pool = ClientPool()
     target = Target("local", local_in_thread.base_url, MODEL)
     plan = RunPlan(
-        targets=(target,), prompt_lengths=(256,), repeats=12, concurrency=4, max_tokens=4
+        targets=(target,), prompt_lengths=(256,), repeats=12, concurrency_levels=(4,), max_tokens=4
     )
     first_text: dict[str, int] = {}
     rows: list[RequestResult] = []
@@ -177,7 +178,7 @@ async def test_an_opening_burst_finds_its_connections_already_open() -> None:
             targets=(Target("p", base_url, "m"),),
             prompt_lengths=(128,),
             repeats=8,
-            concurrency=8,
+            concurrency_levels=(8,),
             max_tokens=4,
             calibrate=False,
             measure_baseline=False,
@@ -206,7 +207,7 @@ async def test_an_opening_burst_does_not_starve_a_stream_already_running() -> No
         targets=(Target("local", base_url, MODEL),),
         prompt_lengths=(256,),
         repeats=128,
-        concurrency=128,
+        concurrency_levels=(128,),
         max_tokens=4,
         calibrate=False,
     )

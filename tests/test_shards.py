@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from workbench.core.results import Target
-from workbench.core.runner import RunPlan
+from workbench.core.run_plan import RunPlan
 from workbench.core.shards import planned, rounds, shard_count, split
 
 TARGETS = (Target("local", "http://127.0.0.1:1/v1", "a"), Target("local", "http://x/v1", "b"))
@@ -16,7 +16,7 @@ def _plan(concurrency: int, repeats: int, warmup: int, mode: str = "parallel") -
     return RunPlan(
         targets=TARGETS,
         prompt_lengths=(256, 1024),
-        concurrency=concurrency,
+        concurrency_levels=(concurrency,),
         repeats=repeats,
         warmup=warmup,
         mode=mode,  # type: ignore[arg-type]
@@ -35,8 +35,8 @@ def test_shares_cover_every_planned_request_once(
     plan = _plan(concurrency, repeats, warmup)
     shards = split(plan, workers)
     assert len(shards) == min(workers, concurrency) == shard_count(plan, workers)
-    assert sum(s.plan.concurrency for s in shards) == concurrency
-    assert all(s.plan.concurrency >= 1 and not s.plan.calibrate for s in shards)
+    assert sum(s.plan.concurrency_levels[0] for s in shards) == concurrency
+    assert all(s.plan.concurrency_levels[0] >= 1 and not s.plan.calibrate for s in shards)
     keys = [key for s in shards for key in planned(s)]
     assert len(keys) == len(set(keys))  # no repeat number is given out twice
     per_cell = plan.requests_at(concurrency) + warmup

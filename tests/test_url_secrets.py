@@ -24,13 +24,14 @@ import pytest
 from aiohttp import web
 from loopback import AuthProxy, ThreadedLoop
 
-from workbench.core.clients import client_for_provider
+from workbench.core.clients import ClientPool
 from workbench.core.errors import SERVER_MESSAGE_CHARS, classify_exception
 from workbench.core.importers import import_path
+from workbench.core.provider_connection import connect
 from workbench.core.provider_store import ProviderConfigError, check_proxy_url, load_providers
 from workbench.core.providers import KeyRef, Provider, ProxyChoice, normalize_base_url
+from workbench.core.redaction import redact_and_cut, register_secret
 from workbench.core.results import ErrorClass
-from workbench.core.secrets import redact_and_cut, register_secret
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 
@@ -220,22 +221,25 @@ async def test_a_proxy_password_from_the_environment_gets_through(monkeypatch, t
                 proxy=ProxyChoice("url", f"http://carol@127.0.0.1:{proxy.port}", "PX_PASSWORD"),
             )
             monkeypatch.setenv("PX_PASSWORD", PROXY_PASSWORD)
-            client = client_for_provider(provider, transport)
+            pool = ClientPool(transport)
             try:
+                connection = connect(provider)
+                client = pool.get(connection.base_url, None, connection.options)
                 page = await client.models.list()
             finally:
-                await client.close()
+                await pool.aclose()
             assert MODEL in {m.id for m in page.data}
             assert proxy.allowed >= 1 and proxy.refused == 0
             # the variable unset: the proxy refuses, and the failure is classified, not internal
             monkeypatch.delenv("PX_PASSWORD")
             assert any("PX_PASSWORD" in w for w in provider.warnings())
-            client = client_for_provider(provider, transport)
+            pool = ClientPool(transport)
             try:
+                client = pool.get(provider.base_url, None, connect(provider).options)
                 with pytest.raises(Exception) as err:
                     await client.models.list()
             finally:
-                await client.close()
+                await pool.aclose()
             diag = classify_exception(err.value, "", False)
             assert diag.error_class is not ErrorClass.INTERNAL and "407" in diag.message
             assert proxy.refused >= 1

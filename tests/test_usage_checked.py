@@ -9,7 +9,9 @@ from scripted_server import ScriptedServer, Step, chunk
 from workbench.core.clients import ClientPool
 from workbench.core.csv_export import row_for
 from workbench.core.results import Target
-from workbench.core.runner import RunFinished, Runner, RunPlan
+from workbench.core.run_events import RunFinished
+from workbench.core.run_plan import RunPlan
+from workbench.core.runner import Runner
 
 
 def _script(completion_tokens: int) -> list[Step]:

@@ -28,14 +28,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from workbench import resources
+from workbench.selftest_error import SelfTestError
 
 # The first 16 bytes of every compiled Qt translation (.qm) file.
 QM_MAGIC = bytes.fromhex("3cb86418caef9c95cd211cbf60a1bddd")
 MIN_CORPUS_CHARS = 10_000
-
-
-class SelfTestError(Exception):
-    """A check failed; the message says which and why."""
 
 
 def say(line: str) -> None:
@@ -131,7 +128,8 @@ def keyring_store() -> str:
     AES-CBC session, which the packaged app gets from packaging/rthook_openssl_aes.py)."""
     import secrets as random_bytes
 
-    from workbench.core.secrets import KEYRING_SERVICE, keyring_status, redact, store_in_keyring
+    from workbench.core.keys import KEYRING_SERVICE, keyring_status, store_in_keyring
+    from workbench.core.redaction import redact
 
     account, secret = "self-test", f"sk-self-test-{random_bytes.token_hex(8)}"
     try:

@@ -76,9 +76,9 @@ from workbench.core.results import (
     Timeouts,
 )
 from workbench.core.route_compare import ROUTES, RouteComparison
+from workbench.core.run_events import RequestFinished, RunFinished
 from workbench.core.run_history import RunStore, StoreError
-from workbench.core.run_report import route_document, run_document
-from workbench.core.runner import (
+from workbench.core.run_plan import (
     MAX_CONCURRENCY,
     MAX_OUTPUT_TOKENS,
     MAX_REPEATS,
@@ -86,11 +86,10 @@ from workbench.core.runner import (
     MAX_TEMPERATURE,
     MAX_WARMUP,
     Mode,
-    RequestFinished,
-    RunFinished,
-    Runner,
     RunPlan,
 )
+from workbench.core.run_report import route_document, run_document
+from workbench.core.runner import Runner
 from workbench.core.summary import Summarizer
 from workbench.core.terminal import printable
 from workbench.report import format_route_table, format_summary_table

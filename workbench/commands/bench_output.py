@@ -15,7 +15,7 @@ from typing import Any
 
 from workbench.core.csv_export import check_csv_path
 from workbench.core.private_files import private_dir, private_file
-from workbench.core.secrets import redact_values
+from workbench.core.redaction import redact_values
 from workbench.core.terminal import json_text, printable
 
 DEFAULT_CSV = "results.csv"

@@ -14,7 +14,8 @@ from workbench.core.cluster import ClusterError
 from workbench.core.coordinator import ShardedRunner, Workers
 from workbench.core.prompts import PromptBuilder
 from workbench.core.run_history import RunStore
-from workbench.core.runner import MAX_CONCURRENCY, Runner, RunPlan
+from workbench.core.run_plan import MAX_CONCURRENCY, RunPlan
+from workbench.core.runner import Runner
 from workbench.core.shards import shard_count, split
 
 DEFAULT_WORKERS = usable_cores()
@@ -125,7 +126,7 @@ def make_runner(
             builder=builder,
             keep_results=False,  # rows stream to the CSV and the summary; memory stays flat
         )
-    shares = [shard.plan.concurrency for shard in split(plan, workers.count)]
+    shares = [shard.plan.concurrency_levels[0] for shard in split(plan, workers.count)]
     print(f"Workers: {workers.describe(shares)}", file=sys.stderr)
     return ShardedRunner(
         workers,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from workbench.core.catalog import Catalog
 from workbench.core.clients import ClientOptions, ClientPool, ProxyUnsupported, make_client
 from workbench.core.errors import classify_exception, list_refusal
+from workbench.core.keys import key_from_env
 from workbench.core.plan import (
     LOCAL_PROVIDER,
     ModelFacts,
@@ -24,20 +25,14 @@ from workbench.core.plan import (
     resolve_target,
 )
 from workbench.core.protocols.registry import auth_for, protocol_names, protocol_of
+from workbench.core.provider_connection import ProviderUnusable, connect
 from workbench.core.providers import (
     Protocol,
     Provider,
     normalize_base_url,
 )
+from workbench.core.redaction import install_log_redaction, redact
 from workbench.core.results import Target
-from workbench.core.secrets import (
-    KeyUnavailable,
-    install_log_redaction,
-    key_from_env,
-    redact,
-    resolve_headers,
-    resolve_key,
-)
 from workbench.core.terminal import printable_lines
 from workbench.core.wire import model_page
 
@@ -387,22 +382,21 @@ async def _saved_endpoint(args: argparse.Namespace) -> Endpoint | None:
         return None
     for warning in provider.warnings():
         print(f"warning: {printable_lines(redact(warning))}", file=sys.stderr)
+    api_key = None
+    if getattr(args, "api_key_env", None):
+        api_key = key_from_env(args.api_key_env)
+        if not api_key:
+            fail(
+                f"environment variable {args.api_key_env} is empty or not set; "
+                f"export it in this shell first"
+            )
+            return None
     try:
-        if getattr(args, "api_key_env", None):
-            api_key = key_from_env(args.api_key_env)
-            if not api_key:
-                raise KeyUnavailable(
-                    f"environment variable {args.api_key_env} is empty or not set; "
-                    f"export it in this shell first"
-                )
-            api_key = api_key.strip()
-        else:
-            api_key = resolve_key(provider)
-        headers = resolve_headers(provider)
-    except KeyUnavailable as exc:
+        connection = connect(provider, api_key)
+    except ProviderUnusable as exc:
         fail(str(exc))
         return None
-    options = ClientOptions.for_provider(provider, headers)
+    api_key, options = connection.api_key, connection.options
     protocol: Protocol = getattr(args, "protocol", None) or provider.protocol
     models = await _server_models(provider.base_url, api_key, options, protocol, provider.auth)
     if models is False:

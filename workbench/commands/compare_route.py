@@ -19,7 +19,7 @@ from workbench.core.catalog import Catalog
 from workbench.core.providers import normalize_base_url
 from workbench.core.results import Target
 from workbench.core.route_compare import LevelComparison, RouteName
-from workbench.core.runner import MAX_CONCURRENCY
+from workbench.core.run_plan import MAX_CONCURRENCY
 
 
 def concurrency_levels(text: str) -> list[int]:

@@ -25,7 +25,7 @@ from workbench.core.providers import (
     UrlCredentials,
     normalize_base_url,
 )
-from workbench.core.secrets import redact, redact_values, register_secret
+from workbench.core.redaction import redact, redact_values, register_secret
 from workbench.core.terminal import fits, json_text, printable
 
 MARKS = {"ok": ("✓", "OK"), "fail": ("✗", "FAIL"), "skip": ("–", "-")}
@@ -202,17 +202,17 @@ def _saved_provider(args: argparse.Namespace) -> _Target:
     if args.api_key_env:
         target.api_key, target.key_source = _key_from_env(args.api_key_env)
         return target
-    from workbench.core import secrets
+    from workbench.core import keys
 
     try:
-        target.headers = secrets.resolve_headers(provider)
-    except secrets.KeyUnavailable as exc:  # a ${VAR} in a header that is not set
+        target.headers = keys.resolve_headers(provider)
+    except keys.KeyUnavailable as exc:  # a ${VAR} in a header that is not set
         target.warnings.append(str(exc))
     describe = getattr(getattr(provider, "key", None), "describe", None)
     target.key_source = describe() if callable(describe) else ""
     try:
-        target.api_key = secrets.resolve_key(provider)
-    except secrets.KeyUnavailable as exc:
+        target.api_key = keys.resolve_key(provider)
+    except keys.KeyUnavailable as exc:
         target.api_key, target.key_source = None, f"{target.key_source}: unavailable ({exc})"
     return target
 

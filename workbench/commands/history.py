@@ -13,10 +13,11 @@ import time
 from typing import Any
 
 from workbench.commands import history_delete
+from workbench.commands.run_pick import one_run
+from workbench.core.redaction import redact, redact_values
 from workbench.core.reported_figures import figures
 from workbench.core.run_history import RunInfo, RunStore, StoreError
 from workbench.core.run_report import run_document
-from workbench.core.secrets import redact, redact_values
 from workbench.core.terminal import json_text, printable, printable_lines
 
 
@@ -48,19 +49,6 @@ def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _err(message: str) -> None:
     print(f"error: {printable_lines(redact(message))}", file=sys.stderr)
-
-
-def one_run(store: RunStore, wanted: str) -> str | None:
-    """The one run whose id starts with `wanted`; None (the reason printed) for none or many."""
-    matches = [r.run_id for r in store.runs(limit=-1) if r.run_id.startswith(wanted)]
-    if len(matches) == 1:
-        return matches[0]
-    what = "no run" if not matches else f"{len(matches)} runs"
-    _err(
-        f"{what} in {store.path} match {wanted!r}: give more of the run id "
-        "(`workbench history list` shows them)"
-    )
-    return None
 
 
 def _when(stamp: float | None) -> str | None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from workbench.commands.run_pick import one_run
+from workbench.core.redaction import redact
 from workbench.core.run_history import RunStore, StoreError
-from workbench.core.secrets import redact
 from workbench.core.terminal import printable, printable_lines
 
 
@@ -41,8 +42,6 @@ def _confirmed(question: str) -> bool | None:
 
 
 def run_delete(args: argparse.Namespace) -> int:
-    from workbench.commands.history import one_run
-
     try:
         with RunStore() as store:  # a run whose process is gone is marked interrupted first
             run_id = one_run(store, args.run)

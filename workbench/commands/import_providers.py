@@ -23,7 +23,7 @@ from workbench.core.importers import (
     plan_save,
 )
 from workbench.core.providers import ModelEntry, Provider
-from workbench.core.secrets import redact, redact_values
+from workbench.core.redaction import redact, redact_values
 from workbench.core.terminal import escape_quoted, printable, printable_lines
 from workbench.core.token_counts import tokens_label
 
@@ -49,8 +49,8 @@ def _err(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from workbench.core.keys import keyring_status
     from workbench.core.provider_store import load_providers
-    from workbench.core.secrets import keyring_status
 
     try:
         result = import_path(Path(args.path))

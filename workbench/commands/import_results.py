@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from workbench.commands import history as history_command
+from workbench.commands.run_pick import one_run
+from workbench.core.redaction import redact, redact_values
 from workbench.core.reported_figures import reported
 from workbench.core.result_files import vllm
 from workbench.core.result_import import ImportOutcome, import_files
 from workbench.core.run_history import RunStore, StoreError
-from workbench.core.secrets import redact, redact_values
 from workbench.core.terminal import printable_lines
 
 EXAMPLE = (
@@ -127,7 +128,7 @@ def _vllm_settings(config: dict[str, Any]) -> dict[str, Any]:
 def run_export(args: argparse.Namespace) -> int:
     try:
         with RunStore(recover=False) as store:
-            run_id = history_command.one_run(store, args.run)
+            run_id = one_run(store, args.run)
             if run_id is None:
                 return 2
             info = store.run(run_id)

@@ -9,7 +9,7 @@ from typing import Any
 
 from workbench.commands.common import Endpoint, add_target_args, resolve_endpoint
 from workbench.core.catalog import Catalog, load_catalog
-from workbench.core.secrets import redact, redact_values
+from workbench.core.redaction import redact, redact_values
 from workbench.core.terminal import json_text, printable
 from workbench.core.token_counts import tokens_label
 

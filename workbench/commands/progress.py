@@ -15,8 +15,8 @@ from types import TracebackType
 from typing import Any, Literal
 
 from workbench.core.progress_estimate import ProgressEstimate, ProgressReading
-from workbench.core.run_events import RunEvent
-from workbench.core.runner import Progress, RequestFinished, RunPlan
+from workbench.core.run_events import Progress, RequestFinished, RunEvent
+from workbench.core.run_plan import RunPlan
 from workbench.core.terminal import printable
 
 Verbosity = Literal["quiet", "normal", "verbose"]

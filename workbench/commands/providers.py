@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from workbench.commands.common import fail
+from workbench.core.keys import is_env_var_name, parse_env_reference
 from workbench.core.provider_files import write_private
 from workbench.core.provider_store import (
     ProviderConfigError,
@@ -26,7 +27,7 @@ from workbench.core.providers import (
     ProxyChoice,
     normalize_base_url,
 )
-from workbench.core.secrets import is_env_var_name, parse_env_reference, redact, redact_values
+from workbench.core.redaction import redact, redact_values
 from workbench.core.terminal import json_text, printable, printable_lines
 
 

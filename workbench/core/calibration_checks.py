@@ -7,8 +7,8 @@ from __future__ import annotations
 from workbench.core.error_messages import AFTER_CALIBRATION_CAUSE, cause_and_fix
 from workbench.core.errors import Diagnosis, diagnosis
 from workbench.core.prompts import BuiltPrompt
+from workbench.core.redaction import redact
 from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.secrets import redact
 
 # A calibration request needs a prompt long enough to average the text's density, not the
 # full length: prefill of a long prompt costs time and money for a few tokens of output.

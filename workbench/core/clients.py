@@ -4,8 +4,9 @@ The SDK's own retries are switched off (`max_retries=0`): a re-sent request woul
 and skew timing. Read timeouts are ours (first-token and stall watchdogs in streaming.py); the
 SDK keeps only a connect timeout.
 
-Connection options per provider (`ClientOptions`): extra headers, a proxy choice and TLS
-verification. Proxy choice:
+Connection options per provider (`ClientOptions`, made from a saved provider by
+`provider_connection.connect`, the one path for both faces): extra headers, a proxy choice and
+TLS verification. Proxy choice:
 - `system`: the environment's HTTP(S)_PROXY / ALL_PROXY / NO_PROXY, except that a loopback base
   URL always goes direct: a global proxy must not break a local server;
 - `none`: direct, whatever the environment says;
@@ -52,7 +53,6 @@ if TYPE_CHECKING:
     import openai
     from openai._vendor.httpx_aiohttp import AiohttpTransport
 
-    from workbench.core.providers import Provider
 
 Transport = Literal["httpx", "aiohttp"]
 NO_KEY = "no-key"  # the SDK insists on a key; keyless servers ignore this one
@@ -94,15 +94,6 @@ class ClientOptions:
             proxy or ProxyChoice(),
             verify_tls,
             connect_timeout_s,
-        )
-
-    @classmethod
-    def for_provider(
-        cls, provider: Provider, headers: dict[str, str] | None = None
-    ) -> ClientOptions:
-        """Options from a saved provider; pass `headers` already expanded (resolve_headers)."""
-        return cls.create(
-            provider.headers if headers is None else headers, provider.proxy, provider.verify_tls
         )
 
 
@@ -409,29 +400,6 @@ def make_client(
     )
 
 
-def client_for_provider(
-    provider: Provider,
-    transport: Transport = "aiohttp",
-    *,
-    api_key: str | None = None,
-    resolve: bool = True,
-) -> openai.AsyncOpenAI:
-    """A client for a saved provider: its key (resolved unless `api_key` is given or
-    `resolve=False`), expanded headers, proxy and TLS choice. Raises KeyUnavailable."""
-    from workbench.core.secrets import resolve_headers, resolve_key
-
-    if api_key is None and resolve:
-        api_key = resolve_key(provider)
-    return make_client(
-        provider.base_url,
-        api_key,
-        transport,
-        headers=resolve_headers(provider),
-        proxy=provider.proxy,
-        verify_tls=provider.verify_tls,
-    )
-
-
 class _Refuse(httpx2.AsyncBaseTransport):
     """A transport that sends nothing: every request fails with the error given."""
 
@@ -458,7 +426,8 @@ class ClientPool:
     request as `invalid_key`, so that a run still ends with one row per request.
 
     The runner asks for `get(base_url, api_key)`; options registered for that base URL with
-    `configure` (a saved provider's headers, proxy, TLS) apply to those clients.
+    `configure` (a saved provider's headers, proxy, TLS: provider_connection.connect) apply to
+    those clients.
     """
 
     def __init__(self, transport: Transport = "aiohttp") -> None:
@@ -495,17 +464,6 @@ class ClientPool:
                 client = _refusing_client(base_url, exc)
             self._clients[key] = client
         return client
-
-    def for_provider(
-        self, provider: Provider, api_key: str | None, headers: dict[str, str] | None = None
-    ) -> openai.AsyncOpenAI:
-        """Register the provider's options for its base URL and return its client.
-
-        `headers` are the expanded headers (secrets.resolve_headers); the raw ones otherwise.
-        """
-        options = ClientOptions.for_provider(provider, headers)
-        self.configure(provider.base_url, options)
-        return self.get(provider.base_url, api_key, options)
 
     async def aclose(self) -> None:
         clients, self._clients = list(self._clients.values()), {}

@@ -8,7 +8,7 @@ first with the numbers. Only targets whose window is known are checked.
 
 from __future__ import annotations
 
-from workbench.core.runner import RunPlan
+from workbench.core.run_plan import RunPlan
 
 
 def overflows(plan: RunPlan) -> str | None:

@@ -20,21 +20,12 @@ from typing import Any, Literal, Protocol
 from workbench.core.calibration_checks import name_failed_calibration
 from workbench.core.clients import ClientOptions, ClientPool, Transport
 from workbench.core.prompts import PromptBuilder
+from workbench.core.redaction import redact_and_cut
 from workbench.core.results import ErrorClass, RequestResult, Target, target_label
-from workbench.core.runner import (
-    STORE_RETRY_S,
-    KeyResolver,
-    Progress,
-    RequestFinished,
-    ResultSink,
-    RunEvent,
-    RunFinished,
-    Runner,
-    RunPlan,
-    RunStarted,
-    store_call,
-)
-from workbench.core.secrets import redact_and_cut
+from workbench.core.run_events import Progress, RequestFinished, RunEvent, RunFinished, RunStarted
+from workbench.core.run_plan import RunPlan
+from workbench.core.run_sink import STORE_RETRY_S, ResultSink, store_call
+from workbench.core.runner import KeyResolver, Runner
 from workbench.core.shards import (
     Job,
     RequestKey,
@@ -233,7 +224,9 @@ class ShardedRunner:
                 continue  # news of a worker from an earlier round
             if message[0] == "row":
                 result: RequestResult = message[1]
-                globalize(result, shards[index], part.concurrency, self.workers.offset_s(index))
+                globalize(
+                    result, shards[index], part.concurrency_levels[0], self.workers.offset_s(index)
+                )
                 seen[index].add(key_of(result))
                 target = targets[
                     (target_label(result.provider, result.model, result.protocol), result.route)
@@ -264,7 +257,7 @@ class ShardedRunner:
             return  # a stopped run has no rows for requests it never sent
         for key in owed:
             target = targets[(key[0], key[1])]
-            row = lost_row(key, target, part, tally.run_id, part.concurrency, why)
+            row = lost_row(key, target, part, tally.run_id, part.concurrency_levels[0], why)
             async for event in self._row(tally, row, target):
                 yield event
 

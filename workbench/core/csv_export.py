@@ -24,8 +24,8 @@ from urllib.parse import urlsplit
 
 from workbench.core.csv_cells import inert, inert_shown
 from workbench.core.metrics import derive
+from workbench.core.redaction import redact as secrets_redact
 from workbench.core.results import RequestResult
-from workbench.core.secrets import redact as secrets_redact
 
 # (name, one-line description): docs/csv.md is generated from this (scripts/gen_docs.py).
 COLUMN_DOCS: tuple[tuple[str, str], ...] = (

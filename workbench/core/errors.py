@@ -27,8 +27,8 @@ from workbench.core.error_messages import (
     GATEWAY_ROUTE_CAUSE,
     GATEWAY_ROUTE_FIX,
 )
+from workbench.core.redaction import redact, redact_and_cut
 from workbench.core.results import ErrorClass
-from workbench.core.secrets import redact, redact_and_cut
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import openai

@@ -10,15 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 from workbench.core.arrivals import ArrivalSpec
 from workbench.core.prompts import BuiltPrompt
-from workbench.core.results import Target
-
-if TYPE_CHECKING:
-    from workbench.core.runner import Runner, _RunState
 
 # The last stretch before a due time is waited by yielding to the loop rather than a timer:
 # uvloop's timers have a resolution of one millisecond, most of the lateness budget.
@@ -38,46 +33,42 @@ async def wait_until(due_ns: int, halted: Callable[[], bool]) -> None:
             await asyncio.sleep(0)  # the streams in flight read their tokens meanwhile
 
 
-async def run_schedule(
-    runner: Runner, state: _RunState, target: Target, length: int, spec: ArrivalSpec
-) -> None:
+# what the runner hands a cell's schedule: is the cell halted (Stop, a failed run)? the
+# prompt of request `index`; send request (index, concurrency, due_ns, offset_s, prompt)
+Halted = Callable[[], bool]
+BuildPrompt = Callable[[int], BuiltPrompt]
+Send = Callable[[int, int, int, float, BuiltPrompt | None], Awaitable[object]]
+
+
+async def run_schedule(spec: ArrivalSpec, halted: Halted, build: BuildPrompt, send: Send) -> None:
     """This worker's share of the cell's schedule, each request in its own task."""
     cap = spec.share_cap()
     slots = asyncio.Semaphore(cap) if cap is not None else None
     concurrency = spec.max_concurrency or 0  # a row's `concurrency`: the cap, 0 for none
 
-    def halted() -> bool:
-        return runner._halted(state, target)
-
-    async def send(index: int, offset_s: float, due_ns: int, prompt: BuiltPrompt | None) -> None:
+    async def due(index: int, offset_s: float, due_ns: int, prompt: BuiltPrompt | None) -> None:
         if slots is None:
-            await runner._request(
-                state, target, length, index, "measured", concurrency, due_ns, offset_s, prompt
-            )
+            await send(index, concurrency, due_ns, offset_s, prompt)
             return
         async with slots:  # waiting for a slot is the client's queue: it counts from due_ns
             if not halted():
-                await runner._request(
-                    state, target, length, index, "measured", concurrency, due_ns, offset_s, prompt
-                )
+                await send(index, concurrency, due_ns, offset_s, prompt)
 
     start_ns = time.perf_counter_ns()
     async with asyncio.TaskGroup() as group:
         for index, offset_s in spec.own():
             due_ns = start_ns + round(offset_s * 1e9)
-            prompt = _prompt_ahead(runner, state, target, length, index)
+            prompt = _prompt_ahead(build, index)
             await wait_until(due_ns, halted)
             if halted():
                 return
-            group.create_task(send(index, offset_s, due_ns, prompt))
+            group.create_task(due(index, offset_s, due_ns, prompt))
 
 
-def _prompt_ahead(
-    runner: Runner, state: _RunState, target: Target, length: int, index: int
-) -> BuiltPrompt | None:
+def _prompt_ahead(build: BuildPrompt, index: int) -> BuiltPrompt | None:
     """The next request's prompt, built while it is not yet due (not in its dispatch_ms);
     None when building fails: the request then builds it and its row says what failed."""
     try:
-        return runner._build_prompt(state, target, length, index)
+        return build(index)
     except Exception:
         return None

@@ -10,19 +10,16 @@ else the provider's, else the defaults."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from workbench.core.arrivals import ArrivalSpec
 from workbench.core.catalog import Catalog
-from workbench.core.datasets import Dataset
 from workbench.core.prompts import MIN_TARGET_TOKENS
 from workbench.core.protocols.registry import auth_for
 from workbench.core.providers import ModelEntry, Protocol, Provider
 from workbench.core.results import UNKNOWN_PRICES, Prices, Target, Timeouts
-from workbench.core.run_plan import Mode, RefusedCell, RunPlan
-from workbench.core.slo import Objective
+from workbench.core.run_plan import RefusedCell, RunPlan, RunSettings
 
 # The built-in provider's name: its simulated models, started by the app or the CLI.
 LOCAL_PROVIDER = "local"
@@ -117,29 +114,14 @@ def local_target(
 NO_CHOICE = Timeouts(None, None, None)  # every limit left to the provider
 
 
-@dataclass(frozen=True)
-class Choices:
-    """What the user chose in the window or with flags; None timeouts: the provider's."""
+@dataclass(frozen=True, kw_only=True)
+class Choices(RunSettings):
+    """What the user chose in the window or with flags: the run's settings, its prompt lengths
+    and the limits that override the providers' (None: the provider's)."""
 
     prompt_lengths: tuple[int, ...] = (MIN_TARGET_TOKENS,)
-    repeats: int = 1
-    concurrency_levels: tuple[int, ...] = (1,)
-    warmup: int = 0
-    max_tokens: int = 256
-    temperature: float = 0.0
-    mode: Mode = "parallel"
-    language: Literal["en", "zh"] = "en"
-    task: Literal["summary", "needle"] = "summary"
-    needle_depth: float = 0.5
-    cache_test: bool = False
-    retry_budget_s: float = 0.0
     timeouts: Timeouts = NO_CHOICE
     kind: Literal["comparison", "sweep"] | None = None  # None: sweep when several lengths
-    arrivals: ArrivalSpec | None = None  # open loop (--rate): the cells' schedule
-    slo: tuple[Objective, ...] = ()
-    prompt_spreads: tuple[int, ...] = ()  # ± tokens per prompt length (core/lengths.py)
-    max_tokens_spread: int = 0
-    dataset: Dataset | None = None  # --dataset: the file's requests (core/datasets/)
 
 
 @dataclass(frozen=True)
@@ -165,33 +147,17 @@ def build_plan(
     chosen = choices.timeouts
     limited = tuple(replace(t, timeouts=_override(t.timeouts, chosen)) for t in unique)
     default = _override(Timeouts(), chosen)  # for targets built outside this module
-    levels = choices.concurrency_levels
     kind = choices.kind or ("sweep" if len(choices.prompt_lengths) > 1 else "comparison")
+    settings: dict[str, Any] = {f.name: getattr(choices, f.name) for f in fields(RunSettings)}
     return RunPlan(
+        **settings,
         targets=limited,
         prompt_lengths=tuple(choices.prompt_lengths),
-        repeats=choices.repeats,
-        concurrency=levels[0],
-        concurrency_levels=levels if len(levels) > 1 else (),
-        warmup=choices.warmup,
-        max_tokens=choices.max_tokens,
-        temperature=choices.temperature,
-        mode=choices.mode,
-        language=choices.language,
-        task=choices.task,
-        needle_depth=choices.needle_depth,
-        cache_test=choices.cache_test,
         first_token_timeout_s=default.first_token_s,
         stall_timeout_s=default.stall_s,
         total_timeout_s=default.total_s,
-        retry_budget_s=choices.retry_budget_s,
         kind=kind,
         refused=_unfit(catalog, local, limited, choices),
-        arrivals=choices.arrivals,
-        slo=choices.slo,
-        prompt_spreads=choices.prompt_spreads,
-        max_tokens_spread=choices.max_tokens_spread,
-        dataset=choices.dataset,
     )
 
 

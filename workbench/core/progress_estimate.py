@@ -48,7 +48,7 @@ ETA_SMOOTHING_S = 2.0
 
 def planned_requests(plan: RunPlan) -> list[tuple[int, int]]:
     """Every request the plan counts in its progress, as (prompt tokens, output budget)."""
-    per_length = sum(plan.requests_at(c) + plan.warmup for c in plan.levels)
+    per_length = sum(plan.requests_at(c) + plan.warmup for c in plan.concurrency_levels)
     return [
         (length, plan.max_tokens)
         for _ in plan.targets

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from workbench.core.errors import Diagnosis, classify_status
-from workbench.core.secrets import redact_and_cut
+from workbench.core.redaction import redact_and_cut
 
 UNKNOWN_STATUS = 500  # an error event without a known type: as chat's error event, a server error
 

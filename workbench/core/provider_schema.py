@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
+from workbench.core.keys import is_env_var_name, parse_env_reference
 from workbench.core.protocols.registry import protocol_names, protocols
 from workbench.core.providers import (
     AUTH_SCHEMES,
@@ -32,13 +33,8 @@ from workbench.core.providers import (
     normalize_base_url,
     split_url_password,
 )
+from workbench.core.redaction import redact, register_secret
 from workbench.core.results import Prices
-from workbench.core.secrets import (
-    is_env_var_name,
-    parse_env_reference,
-    redact,
-    register_secret,
-)
 from workbench.core.validation import Count, Invalid, PricesTable, Schema, Seconds, validate
 
 _SENSITIVE_HEADER = re.compile(r"(?i)(authorization|api[-_]?key|token|secret|password|cookie)")

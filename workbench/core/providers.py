@@ -13,6 +13,7 @@ from typing import Literal
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from workbench.core.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
+from workbench.core.redaction import redact, register_secret
 from workbench.core.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
@@ -88,9 +89,8 @@ class ProxyChoice:
         url = self.url.strip()
         if not self.password_env:
             return url
-        from workbench.core.secrets import key_from_env
-
-        password = (key_from_env(self.password_env) or "").strip()
+        password = os.environ.get(self.password_env, "").strip()
+        register_secret(password)
         if not password:
             return url
         parts = urlsplit(url)
@@ -195,8 +195,6 @@ def normalize_base_url(raw: str, *, drop_credentials: bool = False) -> Normalize
     written before this rule) loses them and says so (`credentials_removed`); the password is
     registered for redaction either way.
     """
-    from workbench.core.secrets import redact  # secrets imports this module for type hints
-
     shown = redact(_NO_SCHEME_USERINFO.sub(r"\1:***@", mask_url_password(raw)))
     text = raw.strip().strip("\"'").strip()
     notes: list[str] = []
@@ -219,8 +217,6 @@ def normalize_base_url(raw: str, *, drop_credentials: bool = False) -> Normalize
     userinfo, _, host = parts.netloc.rpartition("@")
     password = unquote(userinfo.partition(":")[2])
     if userinfo:
-        from workbench.core.secrets import register_secret
-
         register_secret(password)
         if not drop_credentials:
             raise UrlCredentials(url_credentials_fix(shown))

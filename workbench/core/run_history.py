@@ -25,6 +25,7 @@ import platformdirs
 from workbench.core.metrics import derive
 from workbench.core.private_files import private_dir, private_file
 from workbench.core.process_alive import owner_alive, process_start_marker
+from workbench.core.redaction import redact as secrets_redact
 from workbench.core.results import RequestResult
 from workbench.core.run_history_columns import (
     METRIC_COLUMNS,
@@ -35,7 +36,6 @@ from workbench.core.run_history_columns import (
     encode_real,
     requests_columns_sql,
 )
-from workbench.core.secrets import redact as secrets_redact
 
 APP_NAME = "attention-workbench"
 DATA_DIR_ENV = "WORKBENCH_DATA_DIR"

@@ -43,16 +43,16 @@ class RefusedCell:
     reason: str
 
 
-@dataclass(frozen=True)
-class RunPlan:
-    """Everything a run needs except keys, which never enter a plan (plans are stored)."""
+@dataclass(frozen=True, kw_only=True)
+class RunSettings:
+    """What the user chooses for a run beside its targets and prompt lengths, said once: the
+    choices of the window or the flags (plan.Choices) and the plan built from them (RunPlan)
+    are both these settings plus their own few fields."""
 
-    targets: tuple[Target, ...]
-    prompt_lengths: tuple[int, ...]
     repeats: int = 1
-    concurrency: int = 1
-    # several levels run in turn, each cell at every level (a route comparison); () = concurrency
-    concurrency_levels: tuple[int, ...] = ()
+    # requests in flight; several levels run in turn, each cell at every level (a sweep of
+    # concurrency, a route comparison). The one home of concurrency: a shard's plan has one level
+    concurrency_levels: tuple[int, ...] = (1,)
     warmup: int = 0
     max_tokens: int = 256
     temperature: float = 0.0
@@ -61,17 +61,7 @@ class RunPlan:
     task: Literal["summary", "needle"] = "summary"
     needle_depth: float = 0.5
     cache_test: bool = False  # same prompt (no nonce) every repeat: cold vs warm prefix cache
-    calibrate: bool = True  # one short request per target when it has no calibration yet
-    measure_baseline: bool = True
-    # the limits of a target that carries none of its own (core/plan.py gives each its own)
-    first_token_timeout_s: float | None = DEFAULT_FIRST_TOKEN_TIMEOUT_S
-    stall_timeout_s: float | None = DEFAULT_STALL_TIMEOUT_S
-    total_timeout_s: float | None = None
     retry_budget_s: float = 0.0  # 429/503 with Retry-After are retried within this budget
-    warm_connections: bool = True  # open a cell's connections before its opening burst
-    kind: Literal["comparison", "sweep", "replay"] = "comparison"
-    # cells whose KV cache would not fit the deployment: rows that say why, nothing sent
-    refused: tuple[RefusedCell, ...] = ()
     # open loop (--rate): each cell's requests are due on this schedule instead of keeping
     # `concurrency` in flight; repeats and concurrency do not apply (core/arrivals.py)
     arrivals: ArrivalSpec | None = None
@@ -84,6 +74,25 @@ class RunPlan:
     # shared prefixes); a trace's times are in `arrivals` (core/datasets/)
     dataset: Dataset | None = None
 
+
+@dataclass(frozen=True, kw_only=True)
+class RunPlan(RunSettings):
+    """Everything a run needs except keys, which never enter a plan (plans are stored): the
+    settings, and the targets and lengths they apply to."""
+
+    targets: tuple[Target, ...]
+    prompt_lengths: tuple[int, ...]
+    calibrate: bool = True  # one short request per target when it has no calibration yet
+    measure_baseline: bool = True
+    # the limits of a target that carries none of its own (core/plan.py gives each its own)
+    first_token_timeout_s: float | None = DEFAULT_FIRST_TOKEN_TIMEOUT_S
+    stall_timeout_s: float | None = DEFAULT_STALL_TIMEOUT_S
+    total_timeout_s: float | None = None
+    warm_connections: bool = True  # open a cell's connections before its opening burst
+    kind: Literal["comparison", "sweep", "replay"] = "comparison"
+    # cells whose KV cache would not fit the deployment: rows that say why, nothing sent
+    refused: tuple[RefusedCell, ...] = ()
+
     def __post_init__(self) -> None:
         problem = self._problem()
         if problem:
@@ -95,6 +104,8 @@ class RunPlan:
             return "a run needs at least one target (provider and model)"
         if not self.prompt_lengths:
             return "a run needs at least one prompt length"
+        if not self.concurrency_levels:
+            return "a run needs at least one concurrency level"
         for length in self.prompt_lengths:
             if not (isinstance(length, int) and MIN_TARGET_TOKENS <= length <= MAX_TARGET_TOKENS):
                 return (
@@ -102,7 +113,7 @@ class RunPlan:
                     f"got {length!r}"
                 )
         counts = (
-            *(("concurrency", level, 1, MAX_CONCURRENCY) for level in self.levels),
+            *(("concurrency", level, 1, MAX_CONCURRENCY) for level in self.concurrency_levels),
             ("repeats", self.repeats, 1, MAX_REPEATS),
             ("warmup", self.warmup, 0, MAX_WARMUP),
             ("max_tokens", self.max_tokens, 1, MAX_OUTPUT_TOKENS),
@@ -132,7 +143,7 @@ class RunPlan:
         spread_problem = self._spread_problem()
         if spread_problem:
             return spread_problem
-        if self.arrivals is not None and len(self.levels) > 1:
+        if self.arrivals is not None and len(self.concurrency_levels) > 1:
             return "an open-loop run (a rate) has one schedule per cell, not concurrency levels"
         budget = self.retry_budget_s
         if not (_finite(budget) and 0 <= budget <= MAX_SECONDS):
@@ -195,11 +206,6 @@ class RunPlan:
                 return cell.reason
         return None
 
-    @property
-    def levels(self) -> tuple[int, ...]:
-        """The concurrency levels, in the order they run."""
-        return self.concurrency_levels or (self.concurrency,)
-
     def requests_at(self, concurrency: int) -> int:
         """Requests per (target, length) cell at one concurrency level; in an open-loop run,
         the schedule's (this worker's share of it)."""
@@ -209,12 +215,16 @@ class RunPlan:
 
     @property
     def total_requests(self) -> int:
-        per_target = sum(self.requests_at(c) + self.warmup for c in self.levels)
+        per_target = sum(self.requests_at(c) + self.warmup for c in self.concurrency_levels)
         return len(self.targets) * len(self.prompt_lengths) * per_target
 
     def to_config(self) -> dict[str, Any]:
         """The plan as stored: a dataset and a trace's times by their size, not their rows."""
         config = asdict(self)
+        # stored as it always was (docs/json.md): the first level, and all of them when several
+        levels = self.concurrency_levels
+        config["concurrency"] = levels[0]
+        config["concurrency_levels"] = list(levels) if len(levels) > 1 else []
         if self.dataset is not None:
             config["dataset"] = {
                 "kind": self.dataset.kind,

@@ -41,27 +41,22 @@ from workbench.core.results import (
     Target,
     planned_result,
 )
-
-# The plan, the events and the sink live in their own modules; they are re-exported here
-# because the CLI, the GUI and the tests import them from the runner.
-from workbench.core.run_events import Progress as Progress
-from workbench.core.run_events import RequestFinished as RequestFinished
-from workbench.core.run_events import RequestStarted as RequestStarted
-from workbench.core.run_events import RunEvent as RunEvent
-from workbench.core.run_events import RunFinished as RunFinished
-from workbench.core.run_events import RunStarted as RunStarted
-from workbench.core.run_plan import MAX_CONCURRENCY as MAX_CONCURRENCY
-from workbench.core.run_plan import MAX_OUTPUT_TOKENS as MAX_OUTPUT_TOKENS
-from workbench.core.run_plan import MAX_REPEATS as MAX_REPEATS
-from workbench.core.run_plan import MAX_SECONDS as MAX_SECONDS
-from workbench.core.run_plan import MAX_TEMPERATURE as MAX_TEMPERATURE
-from workbench.core.run_plan import MAX_WARMUP as MAX_WARMUP
-from workbench.core.run_plan import Mode as Mode
-from workbench.core.run_plan import RunPlan as RunPlan
-from workbench.core.run_sink import MESSAGE_CHARS, describe_exception
-from workbench.core.run_sink import STORE_RETRY_S as STORE_RETRY_S
-from workbench.core.run_sink import ResultSink as ResultSink
-from workbench.core.run_sink import store_call as store_call
+from workbench.core.run_events import (
+    Progress,
+    RequestFinished,
+    RequestStarted,
+    RunEvent,
+    RunFinished,
+    RunStarted,
+)
+from workbench.core.run_plan import RunPlan
+from workbench.core.run_sink import (
+    MESSAGE_CHARS,
+    STORE_RETRY_S,
+    ResultSink,
+    describe_exception,
+    store_call,
+)
 from workbench.core.slo import request_meets
 from workbench.core.streaming import RequestSpec
 from workbench.core.wire import stream_request
@@ -222,7 +217,7 @@ class Runner:
             plan = state.plan
             for target in plan.targets:  # the clients (and the SDK's lazy parts) before any row
                 self._client_ahead(target)
-            for level in plan.levels:
+            for level in plan.concurrency_levels:
                 for length in plan.prompt_lengths:
                     if self._cancelled or state.failure is not None:
                         return
@@ -301,7 +296,14 @@ class Runner:
                 return
             await self._request(state, target, length, i, "warmup", concurrency)
         if plan.arrivals is not None:
-            await run_schedule(self, state, target, length, plan.arrivals)
+            await run_schedule(
+                plan.arrivals,
+                lambda: self._halted(state, target),
+                lambda index: self._build_prompt(state, target, length, index),
+                lambda index, cap, due_ns, offset_s, prompt: self._request(
+                    state, target, length, index, "measured", cap, due_ns, offset_s, prompt
+                ),
+            )
             return
         burst = min(concurrency, plan.requests_at(concurrency))
         client = self._client_ahead(target)

@@ -31,7 +31,9 @@ from workbench.core.results import (
     planned_result,
     target_label,
 )
-from workbench.core.runner import RequestFinished, RunFinished, Runner, RunPlan
+from workbench.core.run_events import RequestFinished, RunFinished
+from workbench.core.run_plan import RunPlan
+from workbench.core.runner import Runner
 
 # (target label, route, prompt length, phase, repeat): one planned request of a run
 RequestKey = tuple[str, str | None, int, str, int]
@@ -54,13 +56,13 @@ class Shard:
 
 def shard_count(plan: RunPlan, workers: int) -> int:
     """How many workers can take a share: one concurrency level, at least one stream each."""
-    if len(plan.levels) > 1:
+    if len(plan.concurrency_levels) > 1:
         return 1  # levels run in turn; a route comparison stays in one process
     if plan.arrivals is not None:  # an open-loop schedule: at least one request, one slot each
         spec = plan.arrivals
         most = min(workers, spec.expected_requests, spec.max_concurrency or workers)
         return max(1, most)
-    return max(1, min(workers, plan.concurrency))
+    return max(1, min(workers, plan.concurrency_levels[0]))
 
 
 def split(plan: RunPlan, workers: int) -> list[Shard]:
@@ -85,14 +87,14 @@ def split(plan: RunPlan, workers: int) -> list[Shard]:
             plan,
             # a share's request 0 is the run's request `measured`: so is its dataset row
             dataset=plan.dataset.rotated(measured) if plan.dataset is not None else None,
-            concurrency=_share(plan.concurrency, n, i),
+            concurrency_levels=(_share(plan.concurrency_levels[0], n, i),),
             # a share of 0 repeats still runs its streams once each: max(1, c_i) = c_i
             repeats=max(1, _share(plan.repeats, n, i)),
             warmup=_share(plan.warmup, n, i),
             calibrate=False,  # the coordinator calibrated once, before the first round
         )
         shards.append(Shard(i, share, measured, warmup))
-        measured += share.requests_at(share.concurrency)
+        measured += share.requests_at(share.concurrency_levels[0])
         warmup += share.warmup
     return shards
 
@@ -119,7 +121,7 @@ def planned(shard: Shard) -> Iterator[RequestKey]:
                 for i, _offset in plan.arrivals.own():
                     yield (target.label, target.route, length, "measured", i)
                 continue
-            for i in range(plan.requests_at(plan.concurrency)):
+            for i in range(plan.requests_at(plan.concurrency_levels[0])):
                 yield (target.label, target.route, length, "measured", shard.measured_offset + i)
 
 

@@ -8,8 +8,8 @@ import json
 from typing import Any
 
 from workbench.core.errors import MalformedChunk
+from workbench.core.redaction import redact_and_cut
 from workbench.core.results import RequestResult
-from workbench.core.secrets import redact_and_cut
 
 try:
     import orjson

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from workbench.core.metrics import Aggregate, aggregate, derive, token_count
+from workbench.core.redaction import redact_and_cut
+from workbench.core.reported_figures import reported as stated_figures
 from workbench.core.results import RequestResult
-from workbench.core.secrets import redact_and_cut
+from workbench.core.run_facts import RunFacts
 from workbench.core.slo import Goodput, GoodputTally
-from workbench.core.summary_files import RunFacts, with_file_figures
 
 FIGURES = (
     "ttft_ms",
@@ -43,7 +44,9 @@ class CellSummary:
     goodput: Goodput | None = None  # against the run's --slo; None without one
     open_loop: bool = False  # its requests came on a schedule (--rate)
     reported_by: str | None = None  # the tool whose file these rows were imported from
-    reported: tuple[str, ...] = ()  # the figures that file stated (summary_files); the rest derived
+    reported: tuple[
+        str, ...
+    ] = ()  # the figures that file stated (with_file_figures); the rest derived
 
     def median(self, figure: str) -> float | None:
         return self.figures[figure].median
@@ -267,3 +270,62 @@ def build_report(
         repeats=max((c.n + c.errors + c.stopped for c in ordered), default=0),
         concurrency_levels=tuple(sorted({c.concurrency for c in ordered})) or (1,),
     )
+
+
+# An imported run's figures as its file reported them: the numbers `history show` prints,
+# renamed by reported_figures (docs/metrics.md, "JSON vocabulary"). A run's rows give every
+# figure of its cell. Where an imported run is one cell of the page (one model, prompt length
+# and concurrency) and its file states a figure, the cell quotes the file's (a guidellm median
+# is one of the values, not the rows' interpolated one); the rest stay the rows' and are named
+# derived. A file's run-wide figures over several cells (a vLLM file of two prompt lengths)
+# belong to none of them: those cells keep their rows' figures, all derived.
+
+# a cell's figure -> the vocabulary's metric. Decode tok/s stays the rows': the tools' time per
+# output token differ (guidellm's includes the first token's wait; vLLM's and AIPerf's do not).
+_FROM_FILE = {"ttft_ms": "ttft", "e2e_ms": "e2el"}
+
+
+def _file_aggregate(mine: Aggregate, own: dict[str, float], metric: str) -> Aggregate:
+    """`mine` with each statistic the file states in its place."""
+
+    def stated(stat: str, computed: float | None) -> float | None:
+        return own.get(f"{stat}_{metric}_ms", computed)
+
+    return replace(
+        mine,
+        median=stated("median", mine.median),
+        p10=stated("p10", mine.p10),
+        p90=stated("p90", mine.p90),
+        p99=stated("p99", mine.p99),
+    )
+
+
+def with_file_figures(
+    cells: Sequence[CellSummary], runs_of_cell: Sequence[set[str]], runs: Sequence[RunFacts]
+) -> list[CellSummary]:
+    """`cells` with the figures each imported run's file states; `runs_of_cell[i]`: the runs
+    whose rows made cells[i]."""
+    facts = {f.run_id: f for f in runs if f.tool}
+    cells_of_run: dict[str, int] = {}
+    for ids in runs_of_cell:
+        for run_id in ids:
+            cells_of_run[run_id] = cells_of_run.get(run_id, 0) + 1
+    out = []
+    for cell, ids in zip(cells, runs_of_cell, strict=True):
+        imported = [facts[i] for i in ids if i in facts]
+        if not imported:
+            out.append(cell)
+            continue
+        tool = ", ".join(sorted({str(f.tool) for f in imported}))
+        if len(ids) > 1 or cells_of_run[imported[0].run_id] > 1:
+            out.append(replace(cell, reported_by=tool))  # the file's figures are no one cell's
+            continue
+        own = stated_figures(imported[0].stored or {})[0]
+        figures = dict(cell.figures)
+        stated = []
+        for figure, metric in _FROM_FILE.items():
+            if figure in figures and f"median_{metric}_ms" in own:
+                figures[figure] = _file_aggregate(figures[figure], own, metric)
+                stated.append(figure)
+        out.append(replace(cell, figures=figures, reported_by=tool, reported=tuple(stated)))
+    return out

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QApplication
 from workbench.core import app_log, fd_limit
 from workbench.core.plan import LOCAL_PROVIDER
 from workbench.core.provider_files import default_providers_path
+from workbench.core.redaction import install_log_redaction
 from workbench.core.run_history import RunStore, StoreError
-from workbench.core.secrets import install_log_redaction, resolve_key
 from workbench.desktop import APP_ID, icon_files
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.error_sink import ErrorSink
@@ -45,12 +45,6 @@ def _load_providers(session: CompareController) -> None:
         if loaded.warning:
             log.warning(loaded.warning)
         session.providers = {p.name: p for p in loaded.providers}
-
-    def keys(target):  # resolve lazily, at request time: a key may be set after launch
-        provider = session.providers.get(target.provider)
-        return resolve_key(provider) if provider is not None else None
-
-    session.keys = keys
 
 
 def saved_pane_choices(window: MainWindow) -> list[tuple[str, str]]:

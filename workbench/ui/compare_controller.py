@@ -1,8 +1,11 @@
-"""The app's controller: owns the built-in provider, the runner and the history store.
+"""The app's controller of a comparison: runs (and replays) into the panes.
 
-Widgets call its methods and listen to its signals; they never touch the network or the
-database (docs/architecture.md, rule 4). Runner events land in plain PaneModels; one 30 Hz timer
-emits `frame` only when something changed, and only while a run is active.
+Its one job: a run's events land in plain PaneModels, and one 30 Hz timer emits `frame` only
+when something changed, and only while a run is active. What it holds for that has rooms of its
+own: the built-in provider's process (builtin_provider.py), pane targets (pane_targets.py), the
+history's queries (history_queries.py), a replay's plan and events (replay_run.py) and the run's
+HTTP clients (run_clients.py). Widgets call its methods and listen to its signals; they never
+touch the network or the database (docs/architecture.md, rule 4).
 """
 
 from __future__ import annotations
@@ -11,22 +14,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from workbench.core.calibration_file import load_calibration, save_calibration
 from workbench.core.catalog import Catalog, load_catalog
-from workbench.core.imported_figures import ImportedFigures, imported_figures
 from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
-from workbench.core.plan import local_target, saved_target
 from workbench.core.progress_estimate import ProgressEstimate
 from workbench.core.prompts import PromptBuilder
-from workbench.core.providers import Protocol, Provider
-from workbench.core.replay import replay_events
-from workbench.core.reported_figures import reported
+from workbench.core.providers import Provider
 from workbench.core.results import RequestResult, Target
 from workbench.core.run_events import (
     Progress,
@@ -40,41 +39,19 @@ from workbench.core.run_events import (
 from workbench.core.run_history import (
     IN_MEMORY,
     RunStore,
-    StoreError,
 )
 from workbench.core.run_plan import RunPlan
-from workbench.core.secrets import KeyUnavailable, redact, resolve_headers
-from workbench.ui.panes_model import PaneModel, PaneState, split_pane_key
+from workbench.ui.builtin_provider import BuiltInProvider
+from workbench.ui.history_queries import HistoryQueries
+from workbench.ui.panes_model import PaneModel, PaneState
+from workbench.ui.replay_run import replay_run
+from workbench.ui.run_clients import RunClients
 
 if TYPE_CHECKING:  # the runner and its HTTP client load at the first run, not before the paint
     from workbench.core.clients import ClientPool
     from workbench.core.runner import Runner
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class HistoryRow:
-    run_id: str
-    when: str
-    kind: str
-    status: str
-    requests: int  # measured requests, counted as `RunStore.runs` counts them for the CLI too
-    errors: int  # failed, not counting those the user stopped
-    models: list[str]
-    prompt_lengths: list[int]
-    calibration: int = 0  # short requests that measured each model's tokenizer
-    warmup: int = 0
-    created_at: float = 0.0
-    imported_from: str | None = None  # the tool whose result file the run was imported from
-    stopped: int = 0  # of `requests`, stopped by the user: not failures
-    file_ttft_ms: float | None = None  # an imported run's median TTFT, as its file states it
-
-
-def _imported_from(config: dict[str, object]) -> str | None:
-    source = config.get("imported")
-    tool = source.get("tool") if isinstance(source, dict) else None
-    return tool if isinstance(tool, str) else None
 
 
 YIELD_EVERY = 32  # events applied before the consumer lets other callbacks run
@@ -104,14 +81,11 @@ class CompareController(QObject):
         # the one source of rows for the table, sweep, summary and export; without a history
         # file (none given, or it could not open) the runs are kept in memory for the session
         self.store: RunStore | None = store if store is not None else RunStore(IN_MEMORY)
-        self.time_scale = time_scale
-        self.kernel_csv = kernel_csv  # measured attention latencies for the built-in provider
+        self.records = HistoryQueries(lambda: self.store)
+        self.builtin = BuiltInProvider(time_scale, kernel_csv)
         self.panes: list[PaneModel] = []
-        self.local_base_url: str | None = None
-        self.keys: Callable[[Target], str | None] = lambda _t: None
         self.providers: dict[str, Provider] = {}
-        self._server = None
-        self._pool: ClientPool | None = None  # made at the first run
+        self.clients = RunClients()  # each saved provider's key, headers, proxy and TLS
         self._calibration = load_calibration()
         self._runner: Runner | None = None
         self._task: asyncio.Task[RunFinished | None] | None = None
@@ -126,18 +100,18 @@ class CompareController(QObject):
 
     # ---- lifecycle ----
 
-    async def start_local_provider(self) -> str:
-        """Start the built-in provider: a real HTTP server on 127.0.0.1, in its own process."""
-        if self._server is None:
-            from workbench.local.process import ServerProcess
+    @property
+    def local_base_url(self) -> str | None:
+        """The built-in provider's base URL; None until it runs."""
+        return self.builtin.base_url
 
-            extra = ("--kernel-csv", self.kernel_csv) if self.kernel_csv else ()
-            server = ServerProcess(time_scale=self.time_scale, extra=extra)
-            self.local_base_url = await server.start()
-            self._server = server
-            self.local_provider_ready.emit(self.local_base_url)
-        assert self.local_base_url is not None
-        return self.local_base_url
+    async def start_local_provider(self) -> str:
+        """Start the built-in provider (once) and say so with `local_provider_ready`."""
+        started = self.builtin.base_url is not None
+        url = await self.builtin.start()
+        if not started:
+            self.local_provider_ready.emit(url)
+        return url
 
     async def close(self) -> None:
         """Stop everything this session started; safe to call twice."""
@@ -146,22 +120,14 @@ class CompareController(QObject):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._task, 5)
         self._timer.stop()
-        if self._pool is not None:
-            await self._pool.aclose()
-        if self._server is not None:
-            await self._server.stop()
-            self._server = None
+        await self.clients.aclose()
+        await self.builtin.stop()
         save_calibration(self._calibration)
         if self.store is not None:
             self.store.close()
             self.store = None
 
     # ---- panes ----
-
-    def local_target(self, model_id: str, protocol: Protocol | None = None) -> Target:
-        """A Target on the built-in provider, with the catalog's attention and prices;
-        `protocol` None: chat completions (it speaks all three)."""
-        return local_target(self.catalog, self.local_base_url, model_id, protocol)
 
     def set_targets(self, targets: Sequence[Target | None]) -> None:
         while len(self.panes) < len(targets):
@@ -173,73 +139,6 @@ class CompareController(QObject):
                 pane.reset()
         self._dirty = True
 
-    def provider_target(
-        self, provider: str, model: str, protocol: Protocol | None = None
-    ) -> Target | None:
-        """A Target on a saved provider (`protocol` None: the provider's own), or None when
-        the provider is unknown."""
-        entry = self.providers.get(provider)
-        return None if entry is None else saved_target(self.catalog, entry, model, protocol)
-
-    def target_for(self, key: str) -> Target | None:
-        """The Target of a pane key ('provider|model', or with '|protocol' after it)."""
-        provider, model, protocol = split_pane_key(key)
-        if provider == LOCAL_PROVIDER:
-            return self.local_target(model, protocol)
-        return self.provider_target(provider, model, protocol)
-
-    # ---- history ----
-
-    def history(self, limit: int = 100) -> list[HistoryRow]:
-        if self.store is None:
-            return []
-        rows = []
-        for run in self.store.runs(limit):
-            targets = [t for t in run.config.get("targets", ()) if isinstance(t, dict)]
-            lengths = [int(n) for n in run.config.get("prompt_lengths", ()) if isinstance(n, int)]
-            when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(run.created_at))
-            rows.append(
-                HistoryRow(
-                    run.run_id, when, run.kind, run.status, run.requests, run.errors,
-                    [str(t.get("model", "?")) for t in targets], lengths, run.calibration,
-                    run.warmup, run.created_at, _imported_from(run.config), run.stopped,
-                    self._file_ttft(run.run_id) if _imported_from(run.config) else None,
-                )
-            )  # fmt: skip
-        return rows
-
-    def _file_ttft(self, run_id: str) -> float | None:
-        stored = self.store.aggregates(run_id) if self.store is not None else {}
-        return reported(stored)[0].get("median_ttft_ms")
-
-    def load_run(self, run_id: str, skip: int = 0) -> list[RequestResult]:
-        """A run's rows as the history holds them; `skip`: leave out the first that many."""
-        return [] if self.store is None else self.store.results(run_id, skip)
-
-    def delete_run(self, run_id: str) -> None:
-        """Remove a run from the history; one still running is refused (StoreError)."""
-        if self.store is None:
-            return
-        if self.store.run(run_id).status == "running":
-            raise StoreError(f"run {run_id} is still running: stop it first, then delete it")
-        self.store.delete_run(run_id)
-
-    def request_ids(self, run_id: str) -> list[str]:
-        return [] if self.store is None else self.store.request_ids(run_id)
-
-    def imported_figures(self, run_id: str) -> ImportedFigures | None:
-        """An imported run's own aggregates in our terms (None: not imported, or none kept)."""
-        if self.store is None:
-            return None
-        return imported_figures(
-            run_id, self.store.run(run_id).config, self.store.aggregates(run_id)
-        )
-
-    def rows(self, run_ids: Sequence[str]) -> list[RequestResult]:
-        """The rows of these runs as the history holds them, run by run (warm-ups left out:
-        they are never rows of a table or a CSV)."""
-        return [r for run_id in run_ids for r in self.load_run(run_id) if r.phase != "warmup"]
-
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
@@ -247,10 +146,12 @@ class CompareController(QObject):
     # ---- runs ----
 
     def start_run(self, plan: RunPlan) -> asyncio.Task[RunFinished | None]:
-        """Start a run in the background; progress comes back as signals."""
+        """Start a run in the background; progress comes back as signals. Raises
+        ProviderUnusable, with nothing sent, when a provider's key or header cannot be used."""
         if self.running:
             raise RuntimeError("a run is already in progress")
-        self._task = asyncio.ensure_future(self._consume(self._run_events(plan), plan))
+        pool = self.clients.prepare(plan, self.providers)
+        self._task = asyncio.ensure_future(self._consume(self._run_events(plan, pool), plan))
         return self._task
 
     def start_replay(self, results: Sequence[RequestResult], speed: float = 1.0) -> asyncio.Task:
@@ -260,37 +161,10 @@ class CompareController(QObject):
         holds these requests, and the panes show the recorded figures, not new ones."""
         if self.running:
             raise RuntimeError("a run is already in progress")
-        targets = []
-        for r in results:
-            t = Target(r.provider, r.base_url, r.model, r.attention, r.prices, protocol=r.protocol)
-            if r.warmup:
-                continue
-            if t not in targets:
-                targets.append(t)
-        self.set_targets(targets)
-        plan = RunPlan(
-            targets=tuple(targets),
-            prompt_lengths=tuple(dict.fromkeys(r.prompt_tokens_target or 1 for r in results)),
-            kind="replay",
-        )
-        run_id = f"replay-of-{results[0].run_id}"
-        events = replay_events(results, speed=speed, run_id=run_id)
+        plan, events = replay_run(results, speed)
+        self.set_targets(plan.targets)
         self._task = asyncio.ensure_future(self._consume(events, plan, replay=True))
         return self._task
-
-    def in_run_order(self, results: Sequence[RequestResult]) -> list[RequestResult]:
-        """A run's rows (which come in the order they finished) in the order of its targets,
-        as the run laid its panes out; the rows' own order where the history has no plan."""
-        order: dict[tuple[str, str, str], int] = {}
-        try:
-            config = self.store.run(results[0].run_id).config if self.store and results else {}
-        except StoreError:
-            config = {}  # a run the history no longer holds
-        for t in config.get("targets", ()):
-            if isinstance(t, dict):
-                key = (str(t.get("provider")), str(t.get("model")), str(t.get("protocol", "chat")))
-                order.setdefault(key, len(order))
-        return sorted(results, key=lambda r: order.get((r.provider, r.model, r.protocol), 0))
 
     def stop_all(self) -> None:
         if self._runner is not None:
@@ -303,35 +177,16 @@ class CompareController(QObject):
         if self._runner is not None and pane.target is not None:
             self._runner.stop_target(pane.target.label)
 
-    async def _run_events(self, plan: RunPlan) -> AsyncIterator[RunEvent]:
-        from workbench.core.clients import ClientPool
+    async def _run_events(self, plan: RunPlan, pool: ClientPool) -> AsyncIterator[RunEvent]:
         from workbench.core.runner import Runner
 
         builder = PromptBuilder(self._calibration)
-        if self._pool is None:
-            self._pool = ClientPool()
-        self._configure_clients(self._pool, plan)
-        self._runner = Runner(self._pool, sink=self.store, keys=self.keys, builder=builder)
+        self._runner = Runner(pool, sink=self.store, keys=self.clients.key, builder=builder)
         try:
             async for event in self._runner.run(plan):
                 yield event
         finally:
             self._runner = None
-
-    def _configure_clients(self, pool: ClientPool, plan: RunPlan) -> None:
-        """A saved provider's headers, proxy and TLS for its requests, as the CLI applies them."""
-        from workbench.core.clients import ClientOptions
-
-        for name in {t.provider for t in plan.targets}:
-            provider = self.providers.get(name)
-            if provider is None:
-                continue
-            try:
-                headers = resolve_headers(provider)
-            except KeyUnavailable as exc:  # its requests go without them, and fail as they will
-                log.warning("%s", redact(str(exc)))
-                headers = {}
-            pool.configure(provider.base_url, ClientOptions.for_provider(provider, headers))
 
     async def _consume(
         self, events: AsyncIterator[RunEvent], plan: RunPlan, replay: bool = False

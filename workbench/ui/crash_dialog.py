@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core import app_log
-from workbench.core.secrets import key_from_env, redact
+from workbench.core.keys import key_from_env
+from workbench.core.redaction import redact
 
 log = logging.getLogger(__name__)
 

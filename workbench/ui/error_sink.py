@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtWidgets import QWidget
 
 from workbench.core.app_log import write_crash_file
-from workbench.core.secrets import redact
+from workbench.core.redaction import redact
 
 log = logging.getLogger(__name__)
 

@@ -31,11 +31,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.redaction import redact
 from workbench.core.results import RequestResult
 from workbench.core.run_history import RunStore, StoreError
-from workbench.core.secrets import redact
 from workbench.core.token_counts import tokens_label
-from workbench.ui.compare_controller import CompareController, HistoryRow
+from workbench.ui.compare_controller import CompareController
+from workbench.ui.history_queries import HistoryRow
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.run_status import run_status_text
 
@@ -164,7 +165,7 @@ class HistoryView(Retranslating, QWidget):
             self._say_imported(*self._imported[0])  # still shown: said again
 
     def refresh(self) -> None:
-        runs = self.session.history()
+        runs = self.session.records.history()
         self.table.setRowCount(len(runs))
         for row, run in enumerate(runs):
             for column, text in enumerate(self._cells(run)):
@@ -212,7 +213,7 @@ class HistoryView(Retranslating, QWidget):
         run_id = self.selected_run()
         if run_id is None:
             return
-        results = self.session.load_run(run_id)
+        results = self.session.records.load_run(run_id)
         if replay:
             self.replay_requested.emit(results, self.speed.value())
         else:
@@ -240,7 +241,7 @@ class HistoryView(Retranslating, QWidget):
 
     def _delete(self, run_id: str) -> None:
         try:
-            self.session.delete_run(run_id)
+            self.session.records.delete_run(run_id)
         except StoreError as error:
             self.import_status.setText(redact(str(error)))
             return
@@ -309,7 +310,9 @@ class HistoryView(Retranslating, QWidget):
             gc.freeze()  # the imported rows stay as long as they are shown
         # a file of aggregates only has no rows: its own medians and means go to the charts
         only = [
-            self.session.imported_figures(o.run_id) for o in runs if o.run_id and not o.requests
+            self.session.records.imported_figures(o.run_id)
+            for o in runs
+            if o.run_id and not o.requests
         ]
         if any(only):
             self.imported_aggregates.emit([f for f in only if f is not None])

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.importers import FoundKey
 from workbench.core.providers import Provider
-from workbench.core.secrets import redact
+from workbench.core.redaction import redact
 from workbench.core.token_counts import tokens_label
 from workbench.ui.model_list import Facts
 from workbench.ui.provider_controller import ImportPreview

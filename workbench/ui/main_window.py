@@ -18,10 +18,11 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
+from workbench.core.provider_connection import ProviderUnusable
 from workbench.core.results import RequestResult
 from workbench.core.run_events import RunFinished
+from workbench.core.run_facts import run_facts
 from workbench.core.run_plan import RunPlan
-from workbench.core.summary_files import run_facts
 from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import pane_colors
 from workbench.ui.compare_controller import CompareController
@@ -312,7 +313,18 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         plan = replace(plan, targets=tuple(t for t in plan.targets if t not in refused))
         self._warn_shared_server(plan)
         self.plots.expect_tokens(plan.max_tokens)
-        return self.session.start_run(plan)
+        return self._start_or_say(plan)
+
+    def _start_or_say(self, plan: RunPlan) -> asyncio.Task | None:
+        """Start the run, or None after the status bar says which provider's key or header
+        cannot be used and how to fix it: nothing is sent without it (the CLI refuses too)."""
+        try:
+            return self.session.start_run(plan)
+        except ProviderUnusable as exc:
+            self.statusBar().showMessage(
+                self.tr("Cannot run: %1. Change it in the Providers tab.").replace("%1", str(exc))
+            )
+            return None
 
     def _run_sweep(self, lengths: list[int], repeats: int, levels: list[int]) -> None:
         running = self.session.running
@@ -322,12 +334,12 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
             self.sweep_view.order = [t.model for t in plan.targets]
             self.sweep_view.clear()
             self.plots.expect_tokens(plan.max_tokens)
-            self.session.start_run(plan)
+            self._start_or_say(plan)
 
     def replay(self, results: list[RequestResult], speed: float = 1.0) -> asyncio.Task | None:
         """Play a recorded run in the panes. It is shown as a replay, its rows are the recorded
         ones (never added again), and the sweep keeps its own data."""
-        measured = self.session.in_run_order([r for r in results if not r.warmup])
+        measured = self.session.records.in_run_order([r for r in results if not r.warmup])
         if self.session.running or not measured:
             return None
         self.tabs.setCurrentIndex(0)

@@ -16,7 +16,7 @@ from workbench.ui.theme import CHOICES
 from workbench.ui.translators import install_translators
 
 if TYPE_CHECKING:
-    from workbench.ui.main_window import MainWindow
+    from workbench.ui.window_host import WindowHost
 
 LANGUAGES = (("en", "English"), ("zh_CN", "中文"))
 
@@ -53,7 +53,7 @@ def docs_folder() -> Path | None:
 class MenuBar(QObject):
     """Builds the menus on `window`; the File actions are the toolbar's own QActions."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self.window = window
         bar = window.menuBar()

@@ -24,9 +24,18 @@ from workbench.core.clients import make_client
 from workbench.core.doctor import Check, diagnose
 from workbench.core.errors import classify_exception
 from workbench.core.importers import ImportResult, SavePlan, apply_save, import_path, plan_save
+from workbench.core.keys import (
+    KeyUnavailable,
+    keyring_status,
+    resolve_headers,
+    resolve_key,
+    set_session_key,
+    store_in_keyring,
+)
 from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
 from workbench.core.plan import ModelFacts, model_facts
 from workbench.core.protocols.registry import auth_for
+from workbench.core.provider_connection import connect
 from workbench.core.provider_store import (
     ProviderConfigError,
     default_providers_path,
@@ -34,15 +43,7 @@ from workbench.core.provider_store import (
     save_providers,
 )
 from workbench.core.providers import Provider
-from workbench.core.secrets import (
-    KeyUnavailable,
-    keyring_status,
-    redact,
-    resolve_headers,
-    resolve_key,
-    set_session_key,
-    store_in_keyring,
-)
+from workbench.core.redaction import redact
 from workbench.core.wire import model_page
 from workbench.ui.pane_choices import choices_for as choices_for
 
@@ -292,21 +293,18 @@ class ProviderController(QObject):
         """The ids under GET /models, sorted, asked with the provider's protocol headers (an
         Anthropic server wants `anthropic-version` and, by default, its key as `x-api-key`).
 
-        Raises KeyUnavailable when the key cannot be had, ModelListError (the doctor's cause
+        Raises ProviderUnusable when its key or a header cannot be used (as a run does),
+        ModelListError (the doctor's cause
         and fix) when the server does not answer with a list.
         """
-        if provider.name == LOCAL_PROVIDER:
-            api_key = None
-        elif key_text.strip() and provider.key.source in ("keyring", "session"):
-            api_key = key_text.strip()
-        else:
-            api_key = resolve_key(provider)
+        typed = key_text.strip() and provider.key.source in ("keyring", "session")
+        connection = connect(provider, key_text.strip() if typed else None)
         client = make_client(
-            provider.base_url,
-            api_key,
-            headers=resolve_headers(provider),
-            proxy=provider.proxy,
-            verify_tls=provider.verify_tls,
+            connection.base_url,
+            connection.api_key,
+            headers=dict(connection.options.headers),
+            proxy=connection.options.proxy,
+            verify_tls=connection.options.verify_tls,
         )
         import openai  # loaded on first use: the SDK costs ~1 s to import
 

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.keys import is_env_var_name, parse_env_reference
 from workbench.core.protocols.registry import auth_for, protocol_names
 from workbench.core.provider_store import check_headers, check_proxy_url
 from workbench.core.providers import (
@@ -38,7 +39,7 @@ from workbench.core.providers import (
     ProxyChoice,
     normalize_base_url,
 )
-from workbench.core.secrets import is_env_var_name, parse_env_reference, redact
+from workbench.core.redaction import redact
 from workbench.ui.live_label import LiveLabel
 from workbench.ui.protocol_choice import protocol_texts
 from workbench.ui.retranslate import Retranslating

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from workbench.core.plan import LOCAL_PROVIDER
 from workbench.core.run_history import RunStore
-from workbench.selftest import SelfTestError
+from workbench.selftest_error import SelfTestError
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import PRESETS, MainWindow
 from workbench.ui.panes_model import PaneState

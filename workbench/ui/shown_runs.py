@@ -70,14 +70,14 @@ class ShownRuns:
         held = self._rows.get(run_id)
         if held is None:  # not shown: it is read when it is
             return False
-        ids = self.session.request_ids(run_id)
+        ids = self.session.records.request_ids(run_id)
         if ids == list(held):
             return False
         # the rows held up to the first id where the history differs (or ends) stay
         pairs = zip(ids, held, strict=False)
         same = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(ids), len(held)))
         kept = list(held.values())[:same]
-        tail = self.session.load_run(run_id, skip=len(kept))
+        tail = self.session.records.load_run(run_id, skip=len(kept))
         self._rows[run_id] = {r.request_id: r for r in kept + tail}
         return True
 
@@ -87,7 +87,9 @@ class ShownRuns:
         out = []
         for run_id in run_ids:
             if run_id not in self._rows:
-                self._rows[run_id] = {r.request_id: r for r in self.session.load_run(run_id)}
+                self._rows[run_id] = {
+                    r.request_id: r for r in self.session.records.load_run(run_id)
+                }
             out += [r for r in self._rows[run_id].values() if r.phase != "warmup"]
         return out
 

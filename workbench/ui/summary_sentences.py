@@ -1,6 +1,6 @@
 """The Summary's sentences, in the UI's language (rich text, model names in bold): each
 conclusion, who won, who failed, was stopped or could not run, and which figures of an imported
-row its file reported (shown as the file has them, workbench/core/summary_files.py) and which
+row its file reported (shown as the file has them, workbench/core/summary.py) and which
 are derived from its requests. `summary_page.py` lays them out."""
 
 from __future__ import annotations

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 
 from workbench.core.imported_figures import ImportedFigures
 from workbench.core.results import RequestResult
+from workbench.core.run_facts import RunFacts
 from workbench.core.summary import SummaryReport, build_report
-from workbench.core.summary_files import RunFacts
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.sliced import Latest, Steps, summarize_in_steps
 from workbench.ui.summary_page import (

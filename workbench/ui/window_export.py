@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QFileDialog
 from workbench.core.csv_export import write_csv, write_table
 
 if TYPE_CHECKING:
-    from workbench.ui.main_window import MainWindow
+    from workbench.ui.window_host import WindowHost
 
-    _Base = MainWindow
+    _Base = WindowHost
 else:
     _Base = object
 

@@ -14,10 +14,10 @@ if TYPE_CHECKING:
     from workbench.core.providers import Provider
     from workbench.ui.kernels_view import KernelsView
     from workbench.ui.live_plots import LivePlots
-    from workbench.ui.main_window import MainWindow
     from workbench.ui.provider_panel import ProviderPanel
+    from workbench.ui.window_host import WindowHost
 
-    _Base = MainWindow
+    _Base = WindowHost
 else:
     _Base = object
 

@@ -9,14 +9,15 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QApplication
 
 from workbench.ui.colors import pane_colors
+from workbench.ui.pane_targets import target_for
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.panes_model import pane_title, split_pane_key
 from workbench.ui.run_toolbar import MAX_PANES
 
 if TYPE_CHECKING:
-    from workbench.ui.main_window import MainWindow
+    from workbench.ui.window_host import WindowHost
 
-    _Base = MainWindow
+    _Base = WindowHost
 else:
     _Base = object
 
@@ -32,7 +33,9 @@ class PaneParts(_Base):
 
     def set_panes(self, keys: Sequence[str]) -> None:
         self._lay_out_panes(keys)
-        self.session.set_targets([self.session.target_for(k) for k in self.pane_keys])
+        s = self.session
+        targets = [target_for(k, s.catalog, s.providers, s.local_base_url) for k in self.pane_keys]
+        s.set_targets(targets)
         self._set_plot_panes(self.pane_keys)
         self.replay_banner.hide()
         self._refresh_context()

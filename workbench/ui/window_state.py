@@ -8,9 +8,9 @@ from workbench.ui.kernel_settings import save_kernels
 from workbench.ui.panes_model import split_pane_key
 
 if TYPE_CHECKING:
-    from workbench.ui.main_window import MainWindow
+    from workbench.ui.window_host import WindowHost
 
-    _Base = MainWindow
+    _Base = WindowHost
 else:
     _Base = object
 

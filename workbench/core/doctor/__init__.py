@@ -49,9 +49,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from workbench.core.doctor.auth import key_problems as _key_problems
 from workbench.core.doctor.checks import CHECK_NAMES, TROUBLESHOOTING_ERRORS, Check, passed
 from workbench.core.doctor.html import check_html
+from workbench.core.doctor.key_text import key_problems as _key_problems
 from workbench.core.doctor.model import suggest_models
 from workbench.core.doctor.network import check_base_url, check_network, check_proxy
 from workbench.core.doctor.paths import check_http

@@ -15,7 +15,7 @@ from workbench.core.errors import (
     retry_after_from_headers,
     says_auth,
 )
-from workbench.core.secrets import redact_and_cut
+from workbench.core.redaction import redact_and_cut
 
 # the headers `errors.retry_after_from_headers` reads: Retry-After, retry-after-ms, and both
 # behind a gateway's prefix (LiteLLM: llm_provider-retry-after)

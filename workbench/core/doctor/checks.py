@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.core.i18n import Phrase
-from workbench.core.secrets import redact
+from workbench.core.redaction import redact
 
 CHECK_NAMES: tuple[str, ...] = (
     "base_url",

@@ -24,6 +24,7 @@ from workbench.core.importers._files import parse_json_text as parse_json_text
 from workbench.core.importers._files import parse_toml_text as parse_toml_text
 from workbench.core.importers._files import read_text as read_text
 from workbench.core.importers._files import strip_jsonc as strip_jsonc
+from workbench.core.keys import parse_env_reference
 from workbench.core.protocols.anthropic import ANTHROPIC
 from workbench.core.providers import (
     AuthScheme,
@@ -35,8 +36,8 @@ from workbench.core.providers import (
     mask_credentials,
     normalize_base_url,
 )
+from workbench.core.redaction import redact, register_secret
 from workbench.core.results import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, Prices
-from workbench.core.secrets import parse_env_reference, redact, register_secret
 
 KeyKind = Literal["env", "literal", "placeholder", "missing"]
 

@@ -39,7 +39,7 @@ from workbench.core.importers.cline import read_cline_legacy, read_cline_provide
 from workbench.core.importers.toml_client import read_toml_client
 from workbench.core.importers.vscode import read_vscode_settings
 from workbench.core.providers import Provider
-from workbench.core.secrets import redact
+from workbench.core.redaction import redact
 
 log = logging.getLogger(__name__)
 

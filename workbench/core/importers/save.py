@@ -159,8 +159,8 @@ def apply_save(plan: SavePlan, path: Path | None = None, notices: list[str] | No
     cannot be stored, so a provider never points at a keyring entry that does not exist.
     `notices` gets what the save had to keep aside (a broken providers file's copy).
     """
+    from workbench.core.keys import store_in_keyring
     from workbench.core.provider_store import save_providers
-    from workbench.core.secrets import store_in_keyring
 
     for account, found in plan._to_keyring.items():
         secret = found.secret()

@@ -95,7 +95,7 @@ def read_result_file(path: Path) -> list[ImportedRun]:
 
 def _runs(document: Any, path: Path, sha: str) -> list[ImportedRun]:
     if isinstance(document, list) and looks_like_aiperf_jsonl(document):
-        return with_summary(read_aiperf_jsonl(document, path.name, sha), path)
+        return with_summary(read_aiperf_jsonl(document, path.name, sha), path, read_result_file)
     if isinstance(document, dict):
         if looks_like_vllm(document):
             return read_vllm(document, path.name, sha)

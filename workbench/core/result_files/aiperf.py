@@ -16,6 +16,7 @@ Schema").
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -226,12 +227,13 @@ def read_summary(document: dict[str, Any], file_name: str, sha256: str) -> list[
 SUMMARY = "profile_export_aiperf.json"
 
 
-def with_summary(runs: list[ImportedRun], path: Path) -> list[ImportedRun]:
+def with_summary(
+    runs: list[ImportedRun], path: Path, read_result_file: Callable[[Path], list[ImportedRun]]
+) -> list[ImportedRun]:
     """The records' run with what AIPerf's own summary beside them says (model, URL, load and
     its figures: requests/s and tokens/s over AIPerf's duration, not ours), when that summary
-    counts the same requests. The records stay the file's; the summary only adds."""
-    from workbench.core.result_files import read_result_file  # the bounded reader, not a cycle
-
+    counts the same requests. The records stay the file's; the summary only adds.
+    `read_result_file`: the package's bounded reader, handed in (it imports this module)."""
     summary_path = path.with_name(SUMMARY)
     [run] = runs
     if path.name == SUMMARY or not summary_path.is_file():
