@@ -61,8 +61,3 @@ def sendable(key: str) -> bool:
     except UnsendableHeader:
         return False
     return True
-
-
-def key_header(auth: str) -> str:
-    """The header a key goes in for an auth scheme (providers.AuthScheme)."""
-    return "x-api-key" if auth == "x-api-key" else "Authorization"
