@@ -1,6 +1,6 @@
-"""The doctor's three pure functions of a key: what is wrong with its text, whether HTTP can
-carry it at all, and the header it goes in. A leaf: the doctor's state and its checks both use
-them, and they use neither."""
+"""The doctor's two pure functions of a key: what is wrong with its text, and whether HTTP
+can carry it at all (the header it goes in is the protocol registry's key_header). A leaf: the
+doctor's state and its checks both use them, and they use neither."""
 
 from __future__ import annotations
 
