@@ -172,6 +172,10 @@ def _result_columns() -> tuple[Column, ...]:
 
 RESULT_COLUMNS = _result_columns()
 METRIC_COLUMNS = tuple(field.name for field in dataclasses.fields(RequestMetrics))
+# what one stored request row holds, in order: the result's own fields, its prices, its metrics
+STORED_COLUMNS = tuple(c for c in RESULT_COLUMNS if not c.name.startswith("price_"))
+PRICE_NAMES = ("price_input", "price_output", "price_cached_input", "price_known")
+ROW_NAMES = (*(c.name for c in STORED_COLUMNS), *PRICE_NAMES, *METRIC_COLUMNS, "event_count")
 
 
 def requests_columns_sql() -> list[tuple[str, str]]:
