@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
@@ -21,6 +22,8 @@ from workbench.core.bounded_read import TooDeep
 _CHUNK = 1 << 20
 _WHITESPACE = " \t\n\r"
 _decode = json.JSONDecoder().raw_decode
+_scan_once = json.JSONDecoder().scan_once  # the C scanner, without raw_decode's wrapper
+_AFTER = re.compile(r"[ \t\n\r]*([,\]])[ \t\n\r]*")
 
 
 class NotStreamable(ValueError):
@@ -97,13 +100,30 @@ def _items(window: _Window) -> Iterator[Any]:
     if window.skip_space() == "]":
         window.at += 1
         return
+    after = _AFTER.match
     while True:
-        yield window.value()
-        after = window.skip_space()
+        # the fast path: a value, then its separator, wholly inside the window
+        text, at = window.text, window.at
+        try:
+            value, end = _scan_once(text, at)
+        except (StopIteration, json.JSONDecodeError):
+            found = None
+        except RecursionError:
+            raise TooDeep("nested deeper than the JSON reader follows") from None
+        else:
+            found = after(text, end)
+        if found is not None and found.end() < len(text):
+            window.at = found.end()
+            yield value
+            if found.group(1) == "]":
+                return
+            continue
+        yield window.value()  # the window's end cuts the value or its separator: read on
+        separator = window.skip_space()
         window.at += 1
-        if after == "]":
+        if separator == "]":
             return
-        if after != ",":
+        if separator != ",":
             raise NotStreamable(f"expected ',' or ']' at byte {window.offset() - 1}")
 
 

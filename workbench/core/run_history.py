@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import operator
 import os
 import sqlite3
 import time
@@ -48,6 +49,8 @@ BUSY_TIMEOUT_MS = 5000
 # event loop): the runner retries with asynchronous back-off instead of waiting here.
 RECORD_BUSY_MS = 200
 _BASE_URL, _ERROR = ROW_NAMES.index("base_url"), ROW_NAMES.index("error_message")
+_STORED_VALUES = operator.attrgetter(*(c.name for c in STORED_COLUMNS))  # one C call a row
+_ENCODERS = tuple(c.encode for c in STORED_COLUMNS)
 
 RunKind = Literal["comparison", "sweep", "replay"]
 RunStatus = Literal["running", "finished", "cancelled", "interrupted", "failed"]
@@ -508,7 +511,7 @@ class RunStore:
 
     def _row(self, result: RequestResult) -> list[Any]:
         """The values of ROW_NAMES for one request, as the requests table keeps them."""
-        values = [column.encode(getattr(result, column.name)) for column in STORED_COLUMNS]
+        values = [encode(v) for encode, v in zip(_ENCODERS, _STORED_VALUES(result), strict=True)]
         prices = result.prices
         values += [encode_real(prices.input), encode_real(prices.output)]
         values += [encode_real(prices.cached_input), int(prices.known)]

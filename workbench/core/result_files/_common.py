@@ -3,6 +3,7 @@ the broken field, and one request row built from a tool's per-request figures.""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -183,9 +184,11 @@ def request_row(run: ImportedRun, number_: int, figures: RequestFigures) -> Requ
     token_events = 0
     last = None
     if first is not None:
-        events = [first]
-        for gap in figures.itls_ms or []:
-            events.append(events[-1] + _ns(gap))
+        events = list(
+            itertools.accumulate(
+                (round(gap * _NS_PER_MS) for gap in figures.itls_ms or ()), initial=first
+            )
+        )
         last = events[-1]
         # without gaps, every output token counts as its own event (k = 1 in docs/metrics.md)
         token_events = (
