@@ -26,7 +26,6 @@ from typing import Any
 
 from workbench.core.bounded_read import open_regular
 from workbench.core.json_stream import elements
-
 from workbench.core.metrics import derive, inter_token_latencies_ms, percentile
 from workbench.core.reported_figures import TOTALS
 from workbench.core.result_files._common import (
@@ -113,9 +112,8 @@ def read(
             if length != total:
                 raise fail(file_name, key, f"has {length} entries where ttfts has {total}")
         run.request_count = total
-        run.prompt_lengths = sorted(
-            {n for n in (count(v, file_name, "input_lens") for v in _open(columns["input_lens"])) if n}
-        )
+        lengths = (count(v, file_name, "input_lens") for v in _open(columns["input_lens"]))
+        run.prompt_lengths = sorted({n for n in lengths if n})
         run.rows = lambda: _requests(columns, run)
     return [run]
 
@@ -164,6 +162,7 @@ def _requests(columns: dict[str, Column], run: ImportedRun) -> Iterator[RequestR
         optional("start_times", None),
         optional("generated_texts", ""),
         optional(LAST_TOKEN, None),
+        strict=False,  # the lengths were compared before; repeat() never ends
     )
     for i, (ttft_s, gaps, said_in, said_out, error_s, start, said, last_s) in enumerate(lists):
         error = text(error_s, name, f"errors[{i}]")
