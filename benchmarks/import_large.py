@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -78,6 +77,17 @@ def write_vllm_file(path: Path, requests: int, seed: int = 7) -> int:
     return path.stat().st_size
 
 
+# runs the import as its own child, so that ru_maxrss is the import's alone (RUSAGE_CHILDREN of
+# the caller would be the largest of every child it ever waited for)
+_MEASURED = (
+    "import resource, subprocess, sys\n"
+    "code = subprocess.run(sys.argv[1:]).returncode\n"
+    "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+    "print(f'peak_rss_kib={peak}', file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
 def run_import(file: Path, home: Path) -> tuple[float, float, subprocess.CompletedProcess[str]]:
     """(seconds, peak RSS in MB, the process) of one `workbench import-results FILE`."""
     env = {
@@ -85,17 +95,15 @@ def run_import(file: Path, home: Path) -> tuple[float, float, subprocess.Complet
         "WORKBENCH_DATA_DIR": str(home / "data"),
         "WORKBENCH_CONFIG_DIR": str(home / "config"),
     }
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    command = [sys.executable, "-m", "workbench", "import-results", str(file)]
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "workbench", "import-results", str(file)],
+        [sys.executable, "-c", _MEASURED, *command],
         capture_output=True, text=True, env=env, check=False, cwd=home,
     )  # fmt: skip
     seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB on Linux
-    if peak <= before:  # an earlier child (none here) peaked higher: the figure is unknown
-        raise SystemExit("the import's peak RSS is hidden by an earlier child's")
-    return seconds, peak / 1024, proc
+    peak = proc.stderr.rstrip().rpartition("peak_rss_kib=")[2]
+    return seconds, int(peak) / 1024, proc  # ru_maxrss is in KiB on Linux
 
 
 def main() -> int:

@@ -58,6 +58,11 @@ class _Window:
         self.at = 0
         return not self.eof
 
+    def _unread(self) -> int:
+        """What is left to read in the window: a value longer than it doubles it, one shorter
+        reads one chunk more (never the window's whole length again, or it grew each time)."""
+        return len(self.text) - self.at
+
     def offset(self) -> int:
         return self.base + len(self.text[: self.at].encode("utf-8"))
 
@@ -85,11 +90,11 @@ class _Window:
             except RecursionError:
                 raise TooDeep("nested deeper than the JSON reader follows") from None
             except json.JSONDecodeError as error:
-                if self.more(len(self.text)):  # cut by the window's end: read on, then retry
+                if self.more(self._unread()):  # cut by the window's end: read on, then retry
                     continue
                 raise NotStreamable(str(error)) from None
             # a number at the window's very end may go on in the next chunk ("0.12" of "0.125")
-            if end == len(self.text) and self.more(len(self.text)):
+            if end == len(self.text) and self.more(self._unread()):
                 continue
             self.at = end
             return value
