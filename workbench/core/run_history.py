@@ -192,7 +192,8 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # a full disk rolls it back already; ROLLBACK would hide why
+            conn.execute("ROLLBACK")
         raise
 
 
