@@ -8,6 +8,7 @@ import math
 import os
 import re
 import socket
+import stat
 import sqlite3
 import sys
 from decimal import Decimal
@@ -141,6 +142,7 @@ def test_a_csv_on_a_full_disk_is_refused_before_the_first_request(
     err = capsys.readouterr().err
     assert code == 2 and "the disk holding /dev/full is full" in err, err
     assert "free space or choose another --csv" in err
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)  # the device itself left alone
     assert "Run:" not in err and "Traceback" not in err
 
 

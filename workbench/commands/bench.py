@@ -95,7 +95,7 @@ from workbench.core.runner import (
     RunPlan,
 )
 from workbench.core.summary import Summarizer
-from workbench.core.terminal import printable
+from workbench.core.terminal import printable, shown_id
 from workbench.report import format_route_table, format_summary_table
 
 EXIT_OK, EXIT_FAILED_RUN, EXIT_BAD_INPUT, EXIT_SOME_FAILED = 0, 1, 2, 3
@@ -492,7 +492,7 @@ def _take(
     label = "" if result.phase == "measured" else f"{result.phase}: "
     unsent = result.t_send is None and (result.error_message or "").startswith("not sent (")
     if not result.ok and not (unsent and event.target.label in outcome.not_sent):
-        line = f"  {label}{event.target.model}: {result.error_message}"
+        line = f"  {label}{shown_id(event.target.model)}: {result.error_message}"
         print(printable(line), file=sys.stderr)
         if unsent:  # the model's other unsent rows say the same: printed once
             outcome.not_sent.add(event.target.label)
@@ -505,8 +505,8 @@ def _take(
         )
         print(
             printable(
-                f"  {label}{event.target.model}: {what}; prompts keep the default size estimate "
-                "and their token counts go unchecked"
+                f"  {label}{shown_id(event.target.model)}: {what}; prompts keep the default size "
+                "estimate and their token counts go unchecked"
             ),
             file=sys.stderr,
         )

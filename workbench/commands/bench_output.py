@@ -113,15 +113,17 @@ def unwritable(path: Path, error: OSError, flag: str) -> str:
 
 def open_csv(path: Path, args: argparse.Namespace) -> CsvWriter:
     """The run's CSV writer; ValueError naming the flag when even the header cannot be written,
-    leaving nothing behind: no empty file, and no `--output` folder that this run created."""
+    leaving nothing behind: no empty file, and no `--output` folder that this run created.
+    Only a regular file this run made is removed (never /dev/full or the user's own file)."""
+    existed = path.exists()
     try:
         return CsvWriter(path)
     except OSError as exc:
         with contextlib.suppress(OSError):
-            if path.stat().st_size == 0:
+            if not existed and path.is_file() and path.stat().st_size == 0:
                 path.unlink()
-            if args.output_created:
-                path.parent.rmdir()
+                if args.output_created:
+                    path.parent.rmdir()
         raise ValueError(unwritable(path, exc, output_flag(args))) from None
 
 
