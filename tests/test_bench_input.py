@@ -8,8 +8,8 @@ import math
 import os
 import re
 import socket
-import stat
 import sqlite3
+import stat
 import sys
 from decimal import Decimal
 from pathlib import Path
