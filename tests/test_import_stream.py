@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core import json_stream
+from workbench.core import json_stream, result_files
 from workbench.core.result_files import read_result_file
 from workbench.core.result_files.vllm import read as read_vllm
 from workbench.core.result_import import store_run
@@ -55,14 +55,28 @@ def _variants(tmp_path: Path) -> list[Path]:
     return [*out, compact, bom, wide]
 
 
+def _read_whole_spy(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The files read whole (not streamed) from here on."""
+    whole: list[Path] = []
+    read = result_files.read_bounded
+
+    def spy(path: Path, *args: object) -> bytes:
+        whole.append(path)
+        return read(path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(result_files, "read_bounded", spy)
+    return whole
+
+
 @pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 20], ids=lambda c: f"chunk{c}")
 def test_a_streamed_vllm_file_gives_the_same_rows_as_the_whole_document(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
 ) -> None:
     monkeypatch.setattr(json_stream, "_CHUNK", chunk)  # every cut of the text is met
+    whole_reads = _read_whole_spy(monkeypatch)
     for i, path in enumerate(_variants(tmp_path)):
         [streamed] = read_result_file(path)
-        assert streamed.rows is not None  # it was streamed, not read whole
+        assert whole_reads == [], path.name  # streamed, not read whole after all
         whole = _whole(path)
         assert streamed.sha256 == whole.sha256
         got = _stored(streamed, tmp_path / f"s{i}")
@@ -70,11 +84,34 @@ def test_a_streamed_vllm_file_gives_the_same_rows_as_the_whole_document(
         assert got == want and len(got[0]) == 6, path.name
 
 
-def test_the_other_formats_are_read_whole_as_before(tmp_path: Path) -> None:
-    for path in sorted(DATA.iterdir()):
-        runs = read_result_file(path)
-        streamed = [run for run in runs if run.rows is not None]
-        assert bool(streamed) == (path.name == "vllm_save_detailed.json"), path.name
+def test_a_number_cut_after_its_point_by_the_window_is_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A window that ends at "17." of "17.25" (parsed alone: 17, and a stray ".") read on;
+    this cut made a 600,000-request file fall back to the whole read, at 729 MB."""
+    doc = json.loads((DATA / "vllm_save_detailed.json").read_text())
+    text = json.dumps(doc, separators=(",", ":"))
+    cut = text.index("1763633700.1") + len("1763633700.")
+    monkeypatch.setattr(json_stream, "_CHUNK", cut)  # the first window ends after the point
+    path = tmp_path / "cut.json"
+    path.write_text(text)
+    whole_reads = _read_whole_spy(monkeypatch)
+    [streamed] = read_result_file(path)
+    assert whole_reads == []
+    assert _stored(streamed, tmp_path / "s") == _stored(_whole(path), tmp_path / "w")
+
+
+def test_the_other_formats_are_read_whole_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole_reads = _read_whole_spy(monkeypatch)
+    paths = sorted(DATA.iterdir())
+    for path in paths:
+        assert read_result_file(path)
+    assert [p.name for p in paths if p not in whole_reads] == [
+        "vllm_save_detailed.json",
+        "vllm_save_result.json",
+    ]
 
 
 def test_a_list_cut_short_is_named_and_nothing_is_stored(tmp_path: Path) -> None:

@@ -20,9 +20,10 @@ from typing import Any, BinaryIO
 from workbench.core.bounded_read import TooDeep
 
 _CHUNK = 1 << 20
+_NUMBER_ROOM = 64  # more characters than any JSON number a file holds
 _WHITESPACE = " \t\n\r"
 _decode = json.JSONDecoder().raw_decode
-_scan_once = json.JSONDecoder().scan_once  # the C scanner, without raw_decode's wrapper
+_scan_once = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # the C scanner
 _AFTER = re.compile(r"[ \t\n\r]*([,\]])[ \t\n\r]*")
 
 
@@ -93,8 +94,10 @@ class _Window:
                 if self.more(self._unread()):  # cut by the window's end: read on, then retry
                     continue
                 raise NotStreamable(str(error)) from None
-            # a number at the window's very end may go on in the next chunk ("0.12" of "0.125")
-            if end == len(self.text) and self.more(self._unread()):
+            # a number near the window's end may go on in the next chunk: "0.12" of "0.125",
+            # or "17." of "17.5", which parses as 17 and leaves a "." behind
+            if len(self.text) - end < _NUMBER_ROOM and not self.eof:
+                self.more(self._unread())  # moves the window: parse again, at the end too
                 continue
             self.at = end
             return value
