@@ -15,6 +15,7 @@ speed comes back whole; vLLM's own readers ignore it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -106,7 +107,7 @@ def read(
         for key in (*_DETAILED, *_OPTIONAL):
             if key not in columns and (key in _DETAILED or document.get(key) is not None):
                 values = sequence(document.get(key), file_name, key)
-                columns[key] = (len(values), lambda values=values: iter(values))
+                columns[key] = (len(values), functools.partial(iter, values))
         total = columns["ttfts"][0]
         for key, (length, _) in columns.items():
             if length != total:
@@ -127,7 +128,7 @@ def streamed_columns(path: Path, arrays: dict[str, tuple[int, int]]) -> dict[str
             yield from elements(f, offset)
 
     return {
-        key: (length, lambda offset=offset: column(offset))
+        key: (length, functools.partial(column, offset))
         for key, (offset, length) in arrays.items()
         if key in LISTS
     }
