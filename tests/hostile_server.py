@@ -18,11 +18,13 @@ URL --model ok --model endless`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import socket
 import struct
 import threading
 import time
+import zlib
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -177,6 +179,21 @@ async def truncated_chunked(conn: Conn, req: Request) -> None:
     """Three tokens and a proper end of the chunked body, but no finish_reason or [DONE]."""
     await _tokens_then(conn, 3, chunked=True)
     await conn.end()
+
+
+async def _cut_mid_event(conn: Conn, req: Request, *, chunked: bool) -> None:
+    """Three tokens, then half of a fourth chunk's JSON, and the body ends (a proxy's cut)."""
+    await _tokens_then(conn, 3, chunked=chunked)
+    await conn.body(event(chunk_json(TOKEN))[:40])
+    await conn.end()
+
+
+async def cut_mid_event(conn: Conn, req: Request) -> None:
+    await _cut_mid_event(conn, req, chunked=False)
+
+
+async def cut_mid_event_chunked(conn: Conn, req: Request) -> None:
+    await _cut_mid_event(conn, req, chunked=True)
 
 
 async def finish_without_done(conn: Conn, req: Request) -> None:
@@ -351,6 +368,28 @@ async def huge_error(conn: Conn, req: Request) -> None:
     await conn.end()
 
 
+GZIP_BOMB_BYTES = 200 * 1024 * 1024  # what the gzip bomb inflates to
+
+
+@functools.cache
+def gzip_bomb() -> bytes:
+    """GZIP_BOMB_BYTES of spaces after a JSON error's start, gzipped to about 200 KB."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: a gzip header and trailer
+    parts = [packer.compress(b'{"error": {"message": "boom')]
+    block = b" " * (1024 * 1024)
+    parts += [packer.compress(block) for _ in range(GZIP_BOMB_BYTES // len(block))]
+    return b"".join(parts) + packer.flush()
+
+
+async def gzip_bomb_500(conn: Conn, req: Request) -> None:
+    """A 500 whose gzip body inflates to 200 MB (sent whole, with its length)."""
+    data = gzip_bomb()
+    headers = {"Content-Encoding": "gzip", "Content-Length": str(len(data))}
+    await conn.head(500, "Oops", headers, content_type="application/json", chunked=False)
+    await conn.body(data)
+    await conn.end()
+
+
 async def html_endless(conn: Conn, req: Request) -> None:
     """A 200 with an HTML page that never ends (a captive portal gone wrong)."""
     await conn.head(content_type="text/html")
@@ -384,6 +423,8 @@ MODES: dict[str, Mode] = {
     "finish-without-done": finish_without_done,
     "truncated": truncated,
     "truncated-chunked": truncated_chunked,
+    "cut-mid-event": cut_mid_event,
+    "cut-mid-event-chunked": cut_mid_event_chunked,
     "endless": endless,
     "endless-slow": endless_slow,
     "empty-deltas": empty_deltas,
@@ -415,6 +456,7 @@ MODES: dict[str, Mode] = {
     "redirect-308": _redirect(308),
     "rate-limited": rate_limited,
     "huge-error": huge_error,
+    "gzip-bomb-500": gzip_bomb_500,
     "html-endless": html_endless,
     "raw-body": raw_body,
 }

@@ -9,6 +9,7 @@ import os
 import re
 import socket
 import sqlite3
+import stat
 import sys
 from decimal import Decimal
 from pathlib import Path
@@ -139,7 +140,9 @@ def test_a_csv_on_a_full_disk_is_refused_before_the_first_request(
         ["bench", "--model", "sim-70b-gqa", "--time-scale", "0.01", "--csv", "/dev/full"]
     )
     err = capsys.readouterr().err
-    assert code == 2 and "cannot write the CSV /dev/full" in err and "--csv" in err, err
+    assert code == 2 and "the disk holding /dev/full is full" in err, err
+    assert "free space or choose another --csv" in err
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)  # the device itself left alone
     assert "Run:" not in err and "Traceback" not in err
 
 

@@ -67,6 +67,8 @@ async def _served(server: HostileServer, model: str, within_s: float = 3.0) -> S
 FAILURES = [
     ("truncated", ErrorClass.TRUNCATED, "no [DONE] and no finish_reason"),
     ("truncated-chunked", ErrorClass.TRUNCATED, "no [DONE] and no finish_reason"),
+    ("cut-mid-event", ErrorClass.TRUNCATED, "the body ended inside an event, after 3 text"),
+    ("cut-mid-event-chunked", ErrorClass.TRUNCATED, "the body ended inside an event, after 3"),
     ("endless", ErrorClass.OVERRUN, "text events for max_tokens=8"),
     ("fat-tokens", ErrorClass.OVERRUN, "tokens of text for max_tokens=8"),
     ("usage-overrun", ErrorClass.OVERRUN, "reported 100000 completion tokens"),
@@ -111,7 +113,7 @@ async def test_a_broken_stream_is_a_classified_row_never_a_success(
 
 def test_every_hostile_mode_has_a_test() -> None:
     tested = {f[0] for f in FAILURES} | set(SUCCESSES) | set(BAD_USAGE)
-    tested |= {"endless-slow", "id-object"}
+    tested |= {"endless-slow", "id-object", "gzip-bomb-500"}  # gzip: test_error_body_bomb.py
     tested.add("raw-body")  # arbitrary bodies: tests/test_sse_property.py
     assert tested == set(MODES)
 

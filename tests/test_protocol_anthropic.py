@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.hostile_server import HostileServer
 from tests.loopback import ThreadedLoop
 from tests.protocol_server import (
     ANTHROPIC_404,
@@ -134,6 +135,20 @@ async def test_stream_without_message_stop_is_truncated() -> None:
     assert result.error_class is ErrorClass.TRUNCATED
     assert "message_stop" in (result.error_message or "")
     assert result.text == "Cut short"  # kept, but the row is not a success
+
+
+@pytest.mark.parametrize("chunked", [True, False], ids=["chunked", "close-delimited"])
+async def test_a_stream_cut_inside_an_event_is_truncated_not_malformed(chunked: bool) -> None:
+    """The body ends in the middle of the last delta's JSON, before the blank line that ends an
+    event (a proxy's cut): the server never finished that event, so the row is truncated with
+    the text before it, not malformed_chunk."""
+    whole = (Path(__file__).parent / "data" / "protocols" / "anthropic_text.sse").read_bytes()
+    cut = whole[: whole.index(b'" friend."}}') - 3]
+    async with HostileServer(everything="raw-body", raw_pieces=[cut], raw_chunked=chunked) as srv:
+        result = await _send(srv)  # type: ignore[arg-type]  # only its base_url is used
+    assert result.error_class is ErrorClass.TRUNCATED, result.error_message
+    assert "the body ended inside an event, after 2 text events" in (result.error_message or "")
+    assert result.text == "Hello there,"
 
 
 async def test_key_goes_as_x_api_key_or_bearer_as_configured() -> None:

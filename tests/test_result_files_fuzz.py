@@ -70,7 +70,11 @@ def _read_and_store(path: Path, tmp: str) -> None:
         return
     with RunStore(Path(tmp) / "history.sqlite3") as store:
         for run in runs:
-            store_run(store, run)
+            try:  # a vLLM file's requests are streamed: a broken one is found as it is stored
+                store_run(store, run)
+            except ResultFileError as error:
+                assert path.name in str(error)
+                return
 
 
 @FUZZ

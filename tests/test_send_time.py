@@ -249,7 +249,9 @@ def test_the_first_measured_request_finds_the_sdk_warm(tmp_path: Path) -> None:
         import asyncio, sys
         from workbench.core.clients import ClientPool
         from workbench.core.results import Target
-        from workbench.core.runner import RequestStarted, Runner, RunPlan
+        from workbench.core.run_events import RequestStarted
+        from workbench.core.run_plan import RunPlan
+        from workbench.core.runner import Runner
 
         LAZY = "openai.resources.chat.completions.completions"
 

@@ -29,7 +29,10 @@ from workbench.commands.bench_models import check_model
 from workbench.commands.bench_output import (
     add_output_args,
     choose_csv,
+    open_csv,
+    output_flag,
     print_json,
+    unwritable,
     write_run_json,
 )
 from workbench.commands.bench_workers import (
@@ -91,7 +94,7 @@ from workbench.core.run_plan import (
 from workbench.core.run_report import route_document, run_document
 from workbench.core.runner import Runner
 from workbench.core.summary import Summarizer
-from workbench.core.terminal import printable
+from workbench.core.terminal import printable, shown_id
 from workbench.report import format_route_table, format_summary_table
 
 EXIT_OK, EXIT_FAILED_RUN, EXIT_BAD_INPUT, EXIT_SOME_FAILED = 0, 1, 2, 3
@@ -282,7 +285,7 @@ async def _run(args: argparse.Namespace) -> int:
     try:
         csv_path = choose_csv(args)
     except ValueError as exc:
-        fail(f"--output: {exc}" if args.output is not None else f"--csv: {exc}")
+        fail(f"{output_flag(args)}: {exc}")
         return EXIT_BAD_INPUT
     try:
         store = None if args.no_store else RunStore()
@@ -301,9 +304,9 @@ async def _run(args: argparse.Namespace) -> int:
             fail(too_long)
             return EXIT_BAD_INPUT
         try:
-            writer = CsvWriter(csv_path)
-        except OSError as exc:
-            fail(f"cannot write the CSV {csv_path}: {exc.strerror or exc}; pick another --csv")
+            writer = open_csv(csv_path, args)
+        except ValueError as exc:
+            fail(f"{output_flag(args)}: {exc}")
             return EXIT_BAD_INPUT
         stack.callback(writer.close)
         pool = ClientPool(args.transport)
@@ -452,6 +455,7 @@ class _Outcome:
     csv_error: OSError | None = None
     signal_number: int | None = None
     not_sent: set[str] = field(default_factory=set)  # models whose 'not sent' row was printed
+    flag: str = "--csv"  # the flag that chose where the rows go, for the messages
     rows: list[RequestResult] = field(default_factory=list)  # every row, warm-ups included
 
 
@@ -460,6 +464,7 @@ async def _drive(
 ) -> _Outcome:
     """Consume the run's events: show progress, append each row to the CSV as it finishes."""
     outcome = _Outcome(routes=RouteComparison() if args.compare_route else None)
+    outcome.flag = output_flag(args)
     stopped_by: list[int] = []
     remove_handlers = _stop_on_signals(runner, stopped_by)
     try:
@@ -486,7 +491,7 @@ def _take(
     label = "" if result.phase == "measured" else f"{result.phase}: "
     unsent = result.t_send is None and (result.error_message or "").startswith("not sent (")
     if not result.ok and not (unsent and event.target.label in outcome.not_sent):
-        line = f"  {label}{event.target.model}: {result.error_message}"
+        line = f"  {label}{shown_id(event.target.model)}: {result.error_message}"
         print(printable(line), file=sys.stderr)
         if unsent:  # the model's other unsent rows say the same: printed once
             outcome.not_sent.add(event.target.label)
@@ -499,8 +504,8 @@ def _take(
         )
         print(
             printable(
-                f"  {label}{event.target.model}: {what}; prompts keep the default size estimate "
-                "and their token counts go unchecked"
+                f"  {label}{shown_id(event.target.model)}: {what}; prompts keep the default size "
+                "estimate and their token counts go unchecked"
             ),
             file=sys.stderr,
         )
@@ -516,7 +521,7 @@ def _take(
             writer.append(result)
         except OSError as exc:  # the disk filled up: stop; the history has every row
             outcome.csv_error = exc
-            runner.cancel()
+            runner.stop_because(unwritable(writer.path, exc, outcome.flag))
 
 
 def _stop_on_signals(runner: Runner | ShardedRunner, stopped_by: list[int]) -> Callable[[], None]:
@@ -570,8 +575,8 @@ def _report(
     if outcome.csv_error is not None:
         where = f"; every row is in the history{run_note}" if stored else ""
         fail(
-            f"writing the CSV {writer.path} failed after {writer.rows} rows "
-            f"({outcome.csv_error.strerror or outcome.csv_error}){where}; the run was stopped"
+            f"the run was stopped after {writer.rows} whole rows in {writer.path}{where}: "
+            f"{unwritable(writer.path, outcome.csv_error, outcome.flag)}"
         )
         return EXIT_FAILED_RUN
     if final.status == "failed":

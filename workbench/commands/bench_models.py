@@ -7,7 +7,7 @@ import sys
 from workbench.commands.common import LOCAL_PROVIDER, Endpoint, fail
 from workbench.core.catalog import Catalog
 from workbench.core.doctor import suggest_models
-from workbench.core.terminal import printable
+from workbench.core.terminal import printable, shown_id
 
 
 def suggestions(model: str, endpoint: Endpoint, catalog: Catalog) -> list[str]:
@@ -25,19 +25,19 @@ def check_model(endpoint: Endpoint, model: str, catalog: Catalog) -> bool:
     server's unlisted id is tried anyway, with a warning."""
     if endpoint.serves(model):
         return True
-    hints = ", ".join(printable(h) for h in suggestions(model, endpoint, catalog))
+    hints = ", ".join(shown_id(h) for h in suggestions(model, endpoint, catalog))
     mean = f" Did you mean: {hints}?" if hints else ""
     if endpoint.provider == LOCAL_PROVIDER:  # the built-in serves exactly what it lists
         fail(
-            f"model '{model}' is not served at {endpoint.base_url}.{mean} "
+            f"model '{shown_id(model)}' is not served at {endpoint.base_url}.{mean} "
             "(`workbench models` lists them)"
         )
         return False
     listed = sorted(endpoint.models or ())
-    shown = ", ".join(printable(m) for m in listed[:8]) + (" …" if len(listed) > 8 else "")
+    shown = ", ".join(shown_id(m) for m in listed[:8]) + (" …" if len(listed) > 8 else "")
     print(
         printable(
-            f"warning: model '{model}' is not on the list of {endpoint.base_url} "
+            f"warning: model '{shown_id(model)}' is not on the list of {endpoint.base_url} "
             f"(it lists {len(listed)}: {shown or 'nothing'}); trying it anyway, since some "
             f"servers list only the models they have loaded.{mean}"
         ),

@@ -8,13 +8,17 @@ moves to the next free `results-N.csv` and says so, so the headless default run 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
-from workbench.core.csv_export import check_csv_path
-from workbench.core.private_files import private_dir, private_file
+from workbench.core.csv_export import CsvWriter, check_csv_path
+from workbench.core.private_files import private_dir
 from workbench.core.redaction import redact_values
 from workbench.core.terminal import json_text, printable
 
@@ -63,8 +67,10 @@ def _free_default() -> Path:
 
 def choose_csv(args: argparse.Namespace) -> Path:
     """The CSV path to write, checked; ValueError names the cause and the fix."""
+    args.output_created = False  # whether this run makes the --output folder (open_csv)
     if args.output is not None:
         folder = args.output.expanduser()
+        args.output_created = not folder.exists()
         if folder.exists() and not folder.is_dir():
             raise ValueError(f"--output {folder} is a file; give a folder (it is created)")
         if folder.is_dir() and any(folder.iterdir()) and not args.force:
@@ -93,16 +99,53 @@ def choose_csv(args: argparse.Namespace) -> Path:
     return check_csv_path(args.csv)  # the text as given: an empty one is named as such
 
 
+def output_flag(args: argparse.Namespace) -> str:
+    """The flag that chose where the rows go, as the user gave it (for every message)."""
+    return "--output" if args.output is not None else "--csv"
+
+
+def unwritable(path: Path, error: OSError, flag: str) -> str:
+    """Why the rows cannot be written to `path`, and the fix, naming the user's own flag."""
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"the disk holding {path} is full: free space or choose another {flag}"
+    return f"cannot write {path} ({error.strerror or error}): choose another {flag}"
+
+
+def open_csv(path: Path, args: argparse.Namespace) -> CsvWriter:
+    """The run's CSV writer; ValueError naming the flag when even the header cannot be written,
+    leaving nothing behind: no empty file, and no `--output` folder that this run created.
+    Only a regular file this run made is removed (never /dev/full or the user's own file)."""
+    existed = path.exists()
+    try:
+        return CsvWriter(path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            if not existed and path.is_file() and path.stat().st_size == 0:
+                path.unlink()
+                if args.output_created:
+                    path.parent.rmdir()
+        raise ValueError(unwritable(path, exc, output_flag(args))) from None
+
+
 def print_json(document: dict[str, Any]) -> None:
     """The run document on stdout; keys never enter a plan, redact is a second guard."""
     print(json_text(redact_values(document)))
 
 
 def write_run_json(folder: Path, document: dict[str, Any]) -> Path:
-    """`run.json` in `folder`; OSError propagates (the caller reports it, exit 1)."""
+    """`run.json` in `folder`, whole or not at all: written to a private temporary file beside
+    it, then renamed over it (a full disk left a 0-byte run.json). OSError propagates (the
+    caller reports it, exit 1)."""
     path = folder.expanduser() / RUN_JSON
-    text = json.dumps(redact_values(document), indent=2, ensure_ascii=False)
-    private_file(path)  # 0600 before a byte is written (an existing file is tightened)
-    path.write_text(text + "\n", encoding="utf-8")
+    text = json.dumps(redact_values(document), indent=2, ensure_ascii=False) + "\n"
+    fd, temporary = tempfile.mkstemp(prefix=".run.json.", dir=path.parent)  # 0600
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
     print(printable(f"Wrote {path}"), file=sys.stderr)
     return path

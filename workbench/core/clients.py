@@ -37,6 +37,7 @@ import functools
 import ssl
 import statistics
 import time
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast
@@ -210,6 +211,47 @@ class _CappedBody(httpx2.AsyncByteStream):
         await self.inner.aclose()
 
 
+_INFLATED = ("gzip", "x-gzip", "deflate")
+
+
+class _Inflated(httpx2.AsyncByteStream):
+    """A gzip or deflate error body inflated no further than `cap` bytes, a read at a time.
+
+    httpx inflates each read whole: 200 KB of a gzip bomb in one read became 190 MB before the
+    cap on what is kept could apply. A body that is not what its encoding says ends quietly:
+    only the start of an error answer is ever shown."""
+
+    def __init__(self, inner: httpx2.AsyncByteStream, cap: int, encoding: str) -> None:
+        self.inner = inner
+        self.cap = cap
+        self.encoding = encoding
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        # gzip's header, or zlib's; a bare deflate stream (no header) is tried if zlib's fails
+        inflater = zlib.decompressobj(31 if "gzip" in self.encoding else 15)
+        left, started = self.cap, False
+        async for piece in self.inner:
+            data = piece
+            while data and left > 0:
+                try:
+                    out = inflater.decompress(data, left)
+                except zlib.error:
+                    if started or "gzip" in self.encoding:
+                        return
+                    inflater, started = zlib.decompressobj(-15), True
+                    continue
+                started = True
+                left -= len(out)
+                data = inflater.unconsumed_tail
+                if out:
+                    yield out
+            if left <= 0 or inflater.eof:
+                return
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
 def _watch_aiohttp_body(response: httpx2.Response) -> None:
     """Make a broken chunk reach the body that waits for it (aiohttp transport only).
 
@@ -250,7 +292,12 @@ async def bound_body(response: httpx2.Response) -> None:
     if response.status_code < 300:
         _watch_aiohttp_body(response)
     if response.status_code >= 300:
-        response.stream = _CappedBody(_async_body(response), MAX_ERROR_BODY_BYTES, quiet=True)
+        body = _async_body(response)
+        encoding = response.headers.get("content-encoding", "").strip().lower()
+        if encoding in _INFLATED:  # inflated here within the cap, so httpx must not inflate it
+            del response.headers["content-encoding"]
+            body = _Inflated(body, MAX_ERROR_BODY_BYTES, encoding)
+        response.stream = _CappedBody(body, MAX_ERROR_BODY_BYTES, quiet=True)
     elif response.request.method != "POST":  # GET /models, whatever its content type
         response.stream = _CappedBody(_async_body(response), MAX_BODY_BYTES, quiet=False)
 

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from workbench.core.private_files import private_file
 from workbench.core.shards import Job, ShardRun
 
 INSTALL_HINT = "pip install 'attention-workbench[cluster]'"
@@ -67,10 +68,13 @@ def address_of(text: str) -> str:
 def _token_auth_when_available() -> None:
     """Send the cluster token when there is one. Ray (2.60) makes a new cluster use token
     authentication, but a driver joining one does not send its token unless RAY_AUTH_MODE says
-    so; a cluster without authentication ignores the token. Only this process's environment."""
+    so; a cluster without authentication ignores the token. Only this process's environment.
+    The token file, when it is ours and others may read it, is made owner-only (0600)."""
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or str(Path.home() / ".ray" / "auth_token")
+    if Path(path).is_file():  # `ray start` writes it 0644: a secret of ours others may read
+        private_file(Path(path))
     if os.environ.get("RAY_AUTH_MODE"):
         return  # the user's choice
-    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or str(Path.home() / ".ray" / "auth_token")
     if os.environ.get("RAY_AUTH_TOKEN") or Path(path).is_file():
         os.environ["RAY_AUTH_MODE"] = "token"
 

@@ -24,7 +24,7 @@ from workbench.core.redaction import redact_and_cut
 from workbench.core.results import ErrorClass, RequestResult, Target, target_label
 from workbench.core.run_events import Progress, RequestFinished, RunEvent, RunFinished, RunStarted
 from workbench.core.run_plan import RunPlan
-from workbench.core.run_sink import STORE_RETRY_S, ResultSink, store_call
+from workbench.core.run_sink import STORE_RETRY_S, ResultSink, run_stopped, store_call
 from workbench.core.runner import KeyResolver, Runner
 from workbench.core.shards import (
     Job,
@@ -119,6 +119,7 @@ class ShardedRunner:
         )
         self._job_parts = (transport, tuple(options.items()), tuple(route_keys.items()))
         self._cancelled = False
+        self._stop_reason: str | None = None  # stop_because's cause, for the rows and the end
 
     def cancel(self) -> None:
         """Stop every worker: requests in flight become 'cancelled' rows, which still come back."""
@@ -126,8 +127,14 @@ class ShardedRunner:
         self._calibrator.cancel()
         self.workers.cancel()
 
+    def stop_because(self, reason: str) -> None:
+        """Stop every worker for a cause beyond any request; the run ends failed with it."""
+        self._stop_reason = reason
+        self.cancel()
+
     async def run(self, plan: RunPlan) -> AsyncIterator[RunEvent]:
         self._cancelled = False
+        self._stop_reason = None
         run_id = (
             self.sink.start_run(plan.kind, plan.to_config())
             if self.sink
@@ -152,6 +159,7 @@ class ShardedRunner:
         finally:
             self.workers.cancel()  # only workers still in a round: a consumer that left early
             await self.workers.close()
+        tally.failure = tally.failure or self._stop_reason
         status: Literal["finished", "cancelled", "failed"] = "finished"
         if tally.failure is not None:
             status = "failed"
@@ -267,6 +275,8 @@ class ShardedRunner:
         failed = tally.failed_calibrations.get((target.label, result.prompt_tokens_target or 0))
         if failed is not None:  # as the Runner names it in one process
             name_failed_calibration(result, failed)
+        if self._stop_reason is not None and result.error_class is ErrorClass.CANCELLED:
+            result.error_message = run_stopped(self._stop_reason)  # a worker's SIGTERM's row
         metrics = Runner._metrics(result)  # the unchanged metrics module, as one process
         if self.sink is not None and tally.failure is None:
             sink = self.sink

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import datetime as dt
+import io
 import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
@@ -276,11 +277,14 @@ def _open_private(path: Path) -> TextIO:
 
 
 class CsvWriter:
-    """Rows appended as requests finish, each flushed at once: a crash, Ctrl-C or kill keeps
-    every finished row, and the file is valid CSV after every row.
+    """Rows appended as requests finish, each written whole at once: a crash, Ctrl-C or kill
+    keeps every finished row, and the file is valid CSV after every row.
 
-    The header is written and flushed on open, so an unwritable target (a full disk,
-    /dev/full) fails before the first request. Write errors raise OSError.
+    Each row is formatted first, then written with unbuffered writes; when a write fails (a
+    full disk takes part of a row, then refuses the rest) the file is cut back to the end of
+    the last whole row, so no row is ever torn. The header is written on open, so an
+    unwritable target (a full disk, /dev/full) fails before the first request. Write errors
+    raise OSError.
     """
 
     def __init__(
@@ -292,25 +296,46 @@ class CsvWriter:
         self.path = Path(path)
         self.rows = 0
         self._redact = redact
-        self._handle = _open_private(self.path)
+        self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        self._size = 0  # bytes of whole rows in the file
+        self._row = io.StringIO()
+        self._writer = csv.DictWriter(
+            self._row, fieldnames=COLUMNS, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n"
+        )
         try:
-            self._writer = csv.DictWriter(
-                self._handle, fieldnames=COLUMNS, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n"
-            )
             self._writer.writeheader()
-            self._handle.flush()
+            self._write_whole()
         except BaseException:
             self.close()
             raise
 
     def append(self, result: RequestResult) -> None:
         self._writer.writerow(row_for(result, self._redact))
-        self._handle.flush()
+        self._write_whole()
         self.rows += 1
 
+    def _write_whole(self) -> None:
+        """The formatted row into the file whole, or the file left as it was."""
+        # a lone surrogate in an error message must not cost the row: it becomes "?"
+        data = memoryview(self._row.getvalue().encode("utf-8", errors="replace"))
+        self._row.seek(0)
+        self._row.truncate()
+        assert self._fd is not None, "the CSV was closed"
+        try:
+            while data:
+                data = data[os.write(self._fd, data) :]
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, self._size)
+                os.lseek(self._fd, self._size, os.SEEK_SET)
+            raise
+        self._size = os.lseek(self._fd, 0, os.SEEK_CUR)
+
     def close(self) -> None:
-        with contextlib.suppress(OSError):  # a failed flush was already reported by append
-            self._handle.close()
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
 
     def __enter__(self) -> CsvWriter:
         return self

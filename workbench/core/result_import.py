@@ -31,7 +31,9 @@ class ImportOutcome:
 
 
 def run_config(run: ImportedRun) -> dict[str, Any]:
-    lengths = sorted({r.prompt_tokens_target for r in run.results if r.prompt_tokens_target})
+    lengths = run.prompt_lengths
+    if lengths is None:
+        lengths = sorted({r.prompt_tokens_target for r in run.results if r.prompt_tokens_target})
     return {
         "imported": {
             "tool": run.tool,
@@ -57,7 +59,7 @@ def store_run(store: RunStore, run: ImportedRun) -> bool:
     config = run_config(run)
     kind: RunKind = "sweep" if len(config["prompt_lengths"]) > 1 else "comparison"
     return store.add_whole_run(
-        kind, config, run.run_id, run.results, run.aggregates, created_at=run.date
+        kind, config, run.run_id, run.requests(), run.aggregates, created_at=run.date
     )
 
 
@@ -83,10 +85,14 @@ def store_files(store: RunStore, read: Iterable[Read]) -> list[ImportOutcome]:
             outcomes.append(ImportOutcome(path, None, None, None, 0, 0, False, runs))
             continue
         for run in runs:
-            added = store_run(store, run)
+            try:  # a streamed file's requests are read here, and may be broken
+                added = store_run(store, run)
+            except ResultFileError as error:
+                outcomes.append(ImportOutcome(path, None, None, None, 0, 0, False, str(error)))
+                break
             outcomes.append(
                 ImportOutcome(
-                    path, run.run_id, run.tool, run.model, len(run.results),
+                    path, run.run_id, run.tool, run.model, run.count_requests(),
                     len(run.aggregates), added,
                 )
             )  # fmt: skip

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import operator
 import os
 import sqlite3
 import time
@@ -31,6 +32,8 @@ from workbench.core.run_history_columns import (
     METRIC_COLUMNS,
     MIGRATIONS,
     RESULT_COLUMNS,
+    ROW_NAMES,
+    STORED_COLUMNS,
     add_missing_columns,
     decode_row,
     encode_real,
@@ -45,6 +48,9 @@ BUSY_TIMEOUT_MS = 5000
 # `record` and `finish_run` wait this long for a lock, blocking the caller's thread (the
 # event loop): the runner retries with asynchronous back-off instead of waiting here.
 RECORD_BUSY_MS = 200
+_BASE_URL, _ERROR = ROW_NAMES.index("base_url"), ROW_NAMES.index("error_message")
+_STORED_VALUES = operator.attrgetter(*(c.name for c in STORED_COLUMNS))  # one C call a row
+_ENCODERS = tuple(c.encode for c in STORED_COLUMNS)
 
 RunKind = Literal["comparison", "sweep", "replay"]
 RunStatus = Literal["running", "finished", "cancelled", "interrupted", "failed"]
@@ -186,7 +192,8 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # a full disk rolls it back already; ROLLBACK would hide why
+            conn.execute("ROLLBACK")
         raise
 
 
@@ -369,8 +376,13 @@ class RunStore:
                 self._conn.execute("CREATE UNIQUE INDEX staging.ids ON requests(request_id)")
             self._into = "staging."
             self._conn.execute("BEGIN")  # locks the staging database only: nothing else reads it
+            batch: list[list[Any]] = []  # rows go in a thousand at a time: one call, not 1000
             for result in results:
-                self.record(result)
+                batch.append(self._row(result))
+                if len(batch) >= 1000:
+                    self._conn.executemany(self._insert_sql(), batch)
+                    batch.clear()
+            self._conn.executemany(self._insert_sql(), batch)
             self.record_aggregates(run_id, aggregates or {})
             self._conn.execute("COMMIT")
             self._into = "main."
@@ -482,38 +494,36 @@ class RunStore:
         Raises StoreBusy when another process holds the lock for over RECORD_BUSY_MS (the
         caller retries), StoreError for anything else; the message names the file and the fix.
         """
-        values: dict[str, Any] = {}
-        for column in RESULT_COLUMNS:
-            if column.name.startswith("price_"):
-                continue
-            values[column.name] = column.encode(getattr(result, column.name))
-        values["price_input"] = encode_real(result.prices.input)
-        values["price_output"] = encode_real(result.prices.output)
-        values["price_cached_input"] = encode_real(result.prices.cached_input)
-        values["price_known"] = int(result.prices.known)
-        if values["base_url"]:
-            values["base_url"] = self._redact(values["base_url"])
-        if values["error_message"] is not None:
-            values["error_message"] = self._redact(values["error_message"])
-        metrics = derive(result)
-        for name in METRIC_COLUMNS:
-            values[name] = encode_real(getattr(metrics, name))
-        values["event_count"] = len(result.event_times)
-
-        names = list(values)
-        updates = ", ".join(f"{n} = excluded.{n}" for n in names if n != "request_id")
-        sql = (
-            f"INSERT INTO {self._into}requests ({', '.join(names)})"
-            f" VALUES ({', '.join('?' for _ in names)})"
-            f" ON CONFLICT(request_id) DO UPDATE SET {updates}"
-        )
         with self._explained(RECORD_BUSY_MS):
             try:
-                self._conn.execute(sql, [values[n] for n in names])
+                self._conn.execute(self._insert_sql(), self._row(result))
             except sqlite3.IntegrityError as error:
                 if "FOREIGN KEY" in str(error):
                     raise StoreError(f"no run {result.run_id!r}: call start_run first") from error
                 raise
+
+    def _insert_sql(self) -> str:
+        updates = ", ".join(f"{n} = excluded.{n}" for n in ROW_NAMES if n != "request_id")
+        return (
+            f"INSERT INTO {self._into}requests ({', '.join(ROW_NAMES)})"
+            f" VALUES ({', '.join('?' for _ in ROW_NAMES)})"
+            f" ON CONFLICT(request_id) DO UPDATE SET {updates}"
+        )
+
+    def _row(self, result: RequestResult) -> list[Any]:
+        """The values of ROW_NAMES for one request, as the requests table keeps them."""
+        values = [encode(v) for encode, v in zip(_ENCODERS, _STORED_VALUES(result), strict=True)]
+        prices = result.prices
+        values += [encode_real(prices.input), encode_real(prices.output)]
+        values += [encode_real(prices.cached_input), int(prices.known)]
+        if values[_BASE_URL]:
+            values[_BASE_URL] = self._redact(values[_BASE_URL])
+        if values[_ERROR] is not None:
+            values[_ERROR] = self._redact(values[_ERROR])
+        metrics = derive(result)
+        values += [encode_real(getattr(metrics, name)) for name in METRIC_COLUMNS]
+        values.append(len(result.event_times))
+        return values
 
     def results(self, run_id: str, skip: int = 0) -> list[RequestResult]:
         """Every recorded request of a run, in the order they were recorded; `skip` leaves out

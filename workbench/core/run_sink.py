@@ -59,3 +59,8 @@ def _store_problem(exc: BaseException) -> str:
     if isinstance(exc, StoreError):
         return redact_and_cut(str(exc), MESSAGE_CHARS)
     return f"the history store failed: {describe_exception(exc)}"
+
+
+def run_stopped(why: str) -> str:
+    """A cancelled row's message when the run itself was stopped, for a cause not the user's."""
+    return f"cancelled: the run stopped ({why})"[:MESSAGE_CHARS]

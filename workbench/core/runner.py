@@ -51,10 +51,10 @@ from workbench.core.run_events import (
 )
 from workbench.core.run_plan import RunPlan
 from workbench.core.run_sink import (
-    MESSAGE_CHARS,
     STORE_RETRY_S,
     ResultSink,
     describe_exception,
+    run_stopped,
     store_call,
 )
 from workbench.core.slo import request_meets
@@ -88,6 +88,7 @@ class _RunState:
     baselines: dict[tuple[str, str], Baseline] = field(default_factory=dict)
     seed: int = 0
     failure: str | None = None  # why the run stopped early (the store failed); None while fine
+    stopped_for: str | None = None  # why a consumer stopped the run (stop_because); rows still kept
     # (target label, prompt length) -> the calibration request that failed in that cell
     failed_calibrations: dict[tuple[str, int], RequestResult] = field(default_factory=dict)
     # target label -> its calibration request that failed in a way no repeat can fix
@@ -135,6 +136,13 @@ class Runner:
         """Stop issuing requests and cancel those in flight; each becomes a 'cancelled' row."""
         self._cancelled = True
         self._cancel_in_flight()
+
+    def stop_because(self, reason: str) -> None:
+        """Stop the run for a cause beyond any request (a full disk): requests in flight become
+        `cancelled: the run stopped (reason)` rows, still stored; the run ends failed."""
+        if self._state:
+            self._state.stopped_for = self._state.stopped_for or reason
+        self.cancel()
 
     def stop_target(self, label: str) -> None:
         """Stop one pane: cancel its requests in flight and skip the rest of its cells."""
@@ -197,8 +205,8 @@ class Runner:
                 with contextlib.suppress(asyncio.CancelledError):
                     await producer
             self._state = None
-            if state.failure is not None:
-                status, message = "failed", state.failure
+            if state.failure is not None or state.stopped_for is not None:
+                status, message = "failed", state.failure or state.stopped_for or ""
             elif not producer.cancelled() and (error := producer.exception()) is not None:
                 status, message = "failed", f"internal error: {describe_exception(error)}"
             elif self._cancelled:
@@ -510,9 +518,9 @@ class Runner:
             if result.error_class is None:  # cancelled before it even started
                 cancelled = diagnosis(ErrorClass.CANCELLED, "stopped by the user")
                 result.error_class, result.error_message = ErrorClass.CANCELLED, cancelled.message
-            if state.failure is not None and result.error_class is ErrorClass.CANCELLED:
-                stopped = f"cancelled: the run stopped ({state.failure})"
-                result.error_message = stopped[:MESSAGE_CHARS]
+            why = state.failure or state.stopped_for
+            if why is not None and result.error_class is ErrorClass.CANCELLED:
+                result.error_message = run_stopped(why)
             return task.cancelling() > 0
         finally:
             state.tasks[target.label].discard(inner)

@@ -31,6 +31,7 @@ class SSESplitter:
         self._pending = b""  # the unfinished last line of the reads so far
         self._data: list[bytes] = []  # the data lines of the event being read
         self._size = 0
+        self.cut_event: bytes | None = None  # the body's last event, if no blank line closed it
 
     def lines(self, piece: bytes) -> list[bytes]:
         """The complete lines (ending in CRLF, LF or CR) this read finishes, none longer than
@@ -81,4 +82,5 @@ class SSESplitter:
         if not self._data:
             return None
         data, self._data, self._size = b"\n".join(self._data), [], 0
+        self.cut_event = data
         return data

@@ -10,6 +10,7 @@ from typing import Any
 from workbench.core.errors import MalformedChunk
 from workbench.core.redaction import redact_and_cut
 from workbench.core.results import RequestResult
+from workbench.core.sse import SSESplitter
 
 try:
     import orjson
@@ -53,6 +54,18 @@ def loads(data: bytes) -> Any:
         except orjson.JSONDecodeError:
             pass
     return json.loads(data)
+
+
+def cut_inside(error: MalformedChunk, splitter: SSESplitter) -> bool:
+    """Whether `error` is about an event the body ended inside: its closing blank line never
+    came and its JSON object or array never closed. The server was cut off mid-send, as a body
+    that ends before its end (truncated, docs/metrics.md), not one that sent a bad chunk."""
+    data = splitter.cut_event
+    return (
+        data is not None
+        and isinstance(error.__cause__, ValueError)
+        and data.lstrip().startswith((b"{", b"["))
+    )
 
 
 def event_object(data: bytes) -> dict[str, Any]:

@@ -52,7 +52,7 @@ from workbench.core.send_stamp import sending
 from workbench.core.sse import MAX_EVENT_BYTES as MAX_EVENT_BYTES  # the caps, re-exported
 from workbench.core.sse import MAX_LINE_BYTES as MAX_LINE_BYTES
 from workbench.core.sse import KiB, MiB, SSESplitter
-from workbench.core.stream_values import LENGTH_REASONS
+from workbench.core.stream_values import LENGTH_REASONS, cut_inside
 from workbench.core.stream_values import loads as _loads
 from workbench.core.stream_values import record_chat_usage as _record_usage
 from workbench.core.stream_values import response_id as _response_id
@@ -446,6 +446,11 @@ class StreamReader:
                         last = splitter.last_event()
                         if last is not None:
                             self._event(last, watch)
+        except MalformedChunk as err:
+            if not cut_inside(err, splitter):
+                raise
+            what = f"the body ended inside an event, after {len(result.event_times)} text events"
+            fail(self.result, diagnosis(ErrorClass.TRUNCATED, what))
         except StreamError as err:
             what = f"error event in the stream: {err}"
             fail(self.result, err.diag or diagnosis(ErrorClass.SERVER, what))

@@ -36,6 +36,19 @@ def printable(text: object) -> str:
     return _UNSAFE.sub(_visible, str(text))
 
 
+MAX_SHOWN_ID = 80  # characters of a model id (or any id a server or user gave) that we print
+
+
+def shown_id(text: object, limit: int = MAX_SHOWN_ID) -> str:
+    """An id as `printable` shows it, cut to about `limit` characters: a longer one keeps its
+    start and end around "…(N chars)…", so a 100,000-character id is one readable line."""
+    value = str(text)
+    if len(value) <= limit:
+        return printable(value)
+    half = max(1, (limit - 16) // 2)
+    return f"{printable(value[:half])}…({len(value):,} chars)…{printable(value[-half:])}"
+
+
 def printable_lines(text: object) -> str:
     """Like `printable`, but line breaks stay line breaks (for a message of several lines)."""
     return "\n".join(printable(line) for line in str(text).split("\n"))

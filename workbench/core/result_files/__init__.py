@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from workbench.core import json_stream
 from workbench.core.bounded_read import (
     MAX_DEPTH,
     AliasRefused,
@@ -22,6 +23,7 @@ from workbench.core.bounded_read import (
     TooLarge,
     check_plain,
     json_loads,
+    open_regular,
     read_bounded,
     yaml_load,
 )
@@ -37,7 +39,7 @@ from workbench.core.result_files.genai_perf import looks_like_genai_perf
 from workbench.core.result_files.genai_perf import read as read_genai_perf
 from workbench.core.result_files.guidellm import looks_like_guidellm
 from workbench.core.result_files.guidellm import read as read_guidellm
-from workbench.core.result_files.vllm import looks_like_vllm
+from workbench.core.result_files.vllm import LISTS, looks_like_vllm, streamed_columns
 from workbench.core.result_files.vllm import read as read_vllm
 
 __all__ = ["ImportedRun", "ResultFileError", "read_result_file"]
@@ -54,8 +56,15 @@ FORMATS_HELP = (
 
 
 def read_result_file(path: Path) -> list[ImportedRun]:
-    """Every run in one result file; ResultFileError (cause and fix) when it cannot be read."""
+    """Every run in one result file; ResultFileError (cause and fix) when it cannot be read.
+
+    A vLLM file is read as a stream (its per-request lists, nearly all of a large file, are
+    walked, not held); any other file, or one the stream reader cannot follow, is read whole,
+    and the whole read names what is wrong with it."""
     try:
+        streamed = _scan_vllm(path)
+        if streamed is not None:
+            return _checked(streamed, path)
         data = read_bounded(path, MAX_FILE_BYTES, "a result file")
     except NotARegularFile as error:
         if path.is_dir():
@@ -79,7 +88,33 @@ def read_result_file(path: Path) -> list[ImportedRun]:
     del data  # the text alone is enough from here; a large file need not be held twice
     document = _parse(text, path)
     del text
-    runs = _runs(document, path, sha)
+    return _checked(_runs(document, path, sha), path)
+
+
+def _scan_vllm(path: Path) -> list[ImportedRun] | None:
+    """The run of a vLLM JSON file, its requests left in the file to be streamed; None when the
+    file is not one JSON object of vLLM's (the caller reads it whole)."""
+    digest = hashlib.sha256()
+    read = [0]
+
+    def seen(chunk: bytes) -> None:
+        read[0] += len(chunk)
+        if read[0] > MAX_FILE_BYTES:
+            raise TooLarge(f"{path} holds more than {MAX_FILE_BYTES:,} bytes")
+        digest.update(chunk)
+
+    try:
+        with open_regular(path, "a result file") as f:
+            found = json_stream.scan(f, LISTS, seen)
+    except (ValueError, TooDeep):  # not one JSON object, not UTF-8: the whole read says which
+        return None
+    if not looks_like_vllm({**found.values, **dict.fromkeys(found.arrays)}):
+        return None
+    columns = streamed_columns(path, found.arrays)
+    return read_vllm(found.values, path.name, digest.hexdigest(), columns)
+
+
+def _checked(runs: list[ImportedRun], path: Path) -> list[ImportedRun]:
     for run in runs:
         try:  # these go into our run config: only plain data of a bounded size
             check_plain(run.extra, "settings", max_chars=MAX_SETTINGS_CHARS)

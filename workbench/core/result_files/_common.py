@@ -3,7 +3,9 @@ the broken field, and one request row built from a tool's per-request figures.""
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -42,6 +44,18 @@ class ImportedRun:
     aggregates: dict[tuple[str, str], float] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # the tool's own run settings
     date: float | None = None  # when the tool ran it (epoch s), as the file says; None: unsaid
+    # a file read as a stream (vLLM's) gives its requests here instead of in `results`: read
+    # one at a time when the run is stored, never all held at once
+    rows: Callable[[], Iterator[RequestResult]] | None = None
+    request_count: int = 0
+    prompt_lengths: list[int] | None = None  # the distinct prompt lengths, where `rows` is set
+
+    def requests(self) -> Iterator[RequestResult]:
+        """Every request row, from the stream or the list."""
+        return self.rows() if self.rows is not None else iter(self.results)
+
+    def count_requests(self) -> int:
+        return self.request_count if self.rows is not None else len(self.results)
 
     def __post_init__(self) -> None:
         if self.base_url:
@@ -170,9 +184,11 @@ def request_row(run: ImportedRun, number_: int, figures: RequestFigures) -> Requ
     token_events = 0
     last = None
     if first is not None:
-        events = [first]
-        for gap in figures.itls_ms or []:
-            events.append(events[-1] + _ns(gap))
+        events = list(
+            itertools.accumulate(
+                (round(gap * _NS_PER_MS) for gap in figures.itls_ms or ()), initial=first
+            )
+        )
         last = events[-1]
         # without gaps, every output token counts as its own event (k = 1 in docs/metrics.md)
         token_events = (

@@ -15,13 +15,18 @@ speed comes back whole; vLLM's own readers ignore it.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import re
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
+from workbench.core.bounded_read import open_regular
+from workbench.core.json_stream import elements
 from workbench.core.metrics import derive, inter_token_latencies_ms, percentile
 from workbench.core.reported_figures import TOTALS
 from workbench.core.result_files._common import (
@@ -49,6 +54,10 @@ _SETTINGS = (
 )
 _DETAILED = ("input_lens", "output_lens", "ttfts", "itls")
 LAST_TOKEN = "workbench_last_token_s"
+_OPTIONAL = ("errors", "generated_texts", "start_times", LAST_TOKEN)
+LISTS = (*_DETAILED, *_OPTIONAL)  # the per-request lists: what a large file is made of
+# a per-request list: its length, and a way to read it from its start
+Column = tuple[int, Callable[[], Iterable[Any]]]
 
 
 def looks_like_vllm(document: dict[str, Any]) -> bool:
@@ -56,7 +65,15 @@ def looks_like_vllm(document: dict[str, Any]) -> bool:
     return "ttfts" in keys or ("mean_ttft_ms" in keys and "completed" in keys)
 
 
-def read(document: dict[str, Any], file_name: str, sha256: str) -> list[ImportedRun]:
+def read(
+    document: dict[str, Any],
+    file_name: str,
+    sha256: str,
+    columns: dict[str, Column] | None = None,
+) -> list[ImportedRun]:
+    """The run in a vLLM file: `document` holds its values, but for the per-request lists that
+    `columns` gives as streams (a large file's, read by json_stream); the requests are read
+    when the run is stored, one at a time."""
     rate_value = document.get("request_rate")
     rate = None
     if isinstance(rate_value, str) and rate_value.lower() != "inf":
@@ -85,9 +102,40 @@ def read(document: dict[str, Any], file_name: str, sha256: str) -> list[Imported
             run.aggregates[(metric, stat)] = number(value, file_name, key) or 0.0
         elif key in TOTALS and value is not None:
             run.aggregates[(key, "value")] = number(value, file_name, key) or 0.0
-    if any(k in document for k in _DETAILED):
-        run.results = _requests(document, run)
+    columns = dict(columns or {})
+    if any(k in document or k in columns for k in _DETAILED):
+        for key in (*_DETAILED, *_OPTIONAL):
+            if key not in columns and (key in _DETAILED or document.get(key) is not None):
+                values = sequence(document.get(key), file_name, key)
+                columns[key] = (len(values), functools.partial(iter, values))
+        total = columns["ttfts"][0]
+        for key, (length, _) in columns.items():
+            if length != total:
+                raise fail(file_name, key, f"has {length} entries where ttfts has {total}")
+        run.request_count = total
+        lengths = (count(v, file_name, "input_lens") for v in _open(columns["input_lens"]))
+        run.prompt_lengths = sorted({n for n in lengths if n})
+        run.rows = lambda: _requests(columns, run)
     return [run]
+
+
+def streamed_columns(path: Path, arrays: dict[str, tuple[int, int]]) -> dict[str, Column]:
+    """The per-request lists json_stream.scan found in the file at `path`, each read from its
+    offset on a handle of its own when the run is stored."""
+
+    def column(offset: int) -> Iterator[Any]:
+        with open_regular(path, "a result file") as f:
+            yield from elements(f, offset)
+
+    return {
+        key: (length, functools.partial(column, offset))
+        for key, (offset, length) in arrays.items()
+        if key in LISTS
+    }
+
+
+def _open(column: Column) -> Iterator[Any]:
+    return iter(column[1]())
 
 
 def _date(value: Any, file_name: str) -> float | None:
@@ -100,44 +148,42 @@ def _date(value: Any, file_name: str) -> float | None:
         raise fail(file_name, "date", f"is {value!r}, expected YYYYMMDD-HHMMSS") from None
 
 
-def _requests(document: dict[str, Any], run: ImportedRun) -> list[RequestResult]:
+def _requests(columns: dict[str, Column], run: ImportedRun) -> Iterator[RequestResult]:
     name = run.file_name
-    lists = {k: sequence(document.get(k), name, k) for k in _DETAILED}
-    optional = {
-        k: sequence(document[k], name, k)
-        for k in ("errors", "generated_texts", "start_times", LAST_TOKEN)
-        if document.get(k) is not None
-    }
-    total = len(lists["ttfts"])
-    for key, values in [*lists.items(), *optional.items()]:
-        if len(values) != total:
-            raise fail(name, key, f"has {len(values)} entries where ttfts has {total}")
-    rows = []
-    missing: list[Any] = [None] * total  # made once: one per row made the loop quadratic
-    errors, starts = optional.get("errors", missing), optional.get("start_times", missing)
-    texts, lasts = optional.get("generated_texts", [""] * total), optional.get(LAST_TOKEN, missing)
-    for i in range(total):
-        error = text(errors[i], name, f"errors[{i}]")
-        itls = numbers(lists["itls"][i], name, f"itls[{i}]", scale=1000)
-        ttft = number(lists["ttfts"][i], name, f"ttfts[{i}]")
-        start = starts[i]
-        output = None if error else count(lists["output_lens"][i], name, f"output_lens[{i}]")
-        said = texts[i]
-        last = number(lasts[i], name, f"{LAST_TOKEN}[{i}]")
+
+    def optional(key: str, default: Any) -> Iterator[Any]:
+        return _open(columns[key]) if key in columns else itertools.repeat(default)
+
+    lists = zip(
+        _open(columns["ttfts"]),
+        _open(columns["itls"]),
+        _open(columns["input_lens"]),
+        _open(columns["output_lens"]),
+        optional("errors", None),
+        optional("start_times", None),
+        optional("generated_texts", ""),
+        optional(LAST_TOKEN, None),
+        strict=False,  # the lengths were compared before; repeat() never ends
+    )
+    for i, (ttft_s, gaps, said_in, said_out, error_s, start, said, last_s) in enumerate(lists):
+        error = text(error_s, name, f"errors[{i}]")
+        itls = numbers(gaps, name, f"itls[{i}]", scale=1000)
+        ttft = number(ttft_s, name, f"ttfts[{i}]")
+        output = None if error else count(said_out, name, f"output_lens[{i}]")
+        last = number(last_s, name, f"{LAST_TOKEN}[{i}]")
         figures = RequestFigures(
             # vLLM writes ttft 0 and no ITLs for a request that failed before its first token
             ttft_ms=None if ttft is None or (error and not itls and ttft == 0) else ttft * 1000,
             itls_ms=itls,
             e2e_ms=None,
-            prompt_tokens=count(lists["input_lens"][i], name, f"input_lens[{i}]"),
+            prompt_tokens=count(said_in, name, f"input_lens[{i}]"),
             completion_tokens=output,
             error=error or None,
             started_at=number(start, name, f"start_times[{i}]"),
             text=text(said, name, f"generated_texts[{i}]") or "",
             last_token_ms=None if last is None or error else last * 1000,
         )
-        rows.append(request_row(run, i, figures))
-    return rows
+        yield request_row(run, i, figures)
 
 
 def export_aggregates(figures: dict[str, float]) -> dict[str, float]:
