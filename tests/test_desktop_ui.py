@@ -343,3 +343,24 @@ def test_help_open_the_log_folder_opens_the_data_folder(
     finally:
         QDesktopServices.unsetUrlHandler("file")
     assert [u.toLocalFile() for u in opened.urls] == [str(tmp_path / "data")]
+
+
+def test_the_language_menu_checks_the_language_the_window_speaks(qapp, loop, tmp_path) -> None:
+    """`workbench gui --lang en` after a session saved 中文: the menu checked 中文 while the
+    window spoke English."""
+    from PySide6.QtCore import QSettings
+
+    from workbench.ui.translators import install_translators
+
+    saved = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)  # make_window's
+    saved.setValue("language", "zh_CN")
+    saved.sync()
+    install_translators(qapp, "en")  # what app.py does with --lang en
+    window = make_window(loop, tmp_path)
+    try:
+        actions = window.menus.language_actions
+        assert actions["en"].isChecked() and not actions["zh_CN"].isChecked()
+        assert window.toolbar.widgetForAction(window.run_action).text() == "Run all"
+    finally:
+        window.close()
+        loop.run_until_complete(window.session.close())

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 
 import workbench
 from workbench.ui.theme import CHOICES
-from workbench.ui.translators import install_translators
+from workbench.ui.translators import install_translators, installed_language
 
 if TYPE_CHECKING:
     from workbench.ui.window_host import WindowHost
@@ -74,9 +74,11 @@ class MenuBar(QObject):
             self.theme_menu, list(CHOICES), window.theme.choice, window.theme.set_choice
         )
         self.language_menu = self.view_menu.addMenu("")
-        saved = str(window.settings.value("language", "") or "")
         self.language_actions = self._choices(
-            self.language_menu, [key for key, _name in LANGUAGES], saved, self._set_language
+            self.language_menu,
+            [key for key, _name in LANGUAGES],
+            installed_language(),  # not the saved choice: --lang may have overridden it
+            self._set_language,
         )
         for key, name in LANGUAGES:  # each language in its own words, never translated
             self.language_actions[key].setText(name)

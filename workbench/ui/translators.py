@@ -14,6 +14,13 @@ def settings() -> QSettings:
 
 
 _installed: list[QTranslator] = []  # ours and Qt's, removed again by the next switch
+_language = ["en"]  # what the last install_translators put in place
+
+
+def installed_language() -> str:
+    """The language the UI speaks now ("en" or "zh_CN"), whatever chose it: --lang, the saved
+    choice or the system locale (the View menu checks this one)."""
+    return _language[0]
 
 
 def install_translators(app: QCoreApplication, language: str | None) -> str:
@@ -24,6 +31,7 @@ def install_translators(app: QCoreApplication, language: str | None) -> str:
     while _installed:
         app.removeTranslator(_installed.pop())
     if not name.startswith("zh"):
+        _language[0] = "en"
         return "en"
     ours = QTranslator(app)
     if ours.load(str(resource("translations", "workbench_zh_CN.qm"))):
@@ -33,4 +41,5 @@ def install_translators(app: QCoreApplication, language: str | None) -> str:
     if qt.load("qtbase_zh_CN", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)
         _installed.append(qt)
+    _language[0] = "zh_CN"
     return "zh_CN"
