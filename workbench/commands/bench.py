@@ -8,7 +8,6 @@ every finished row. Exit codes: docs/reliability.md.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import signal
 import sys
 from collections import Counter
@@ -17,6 +16,13 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.commands.bench_capacity import (
+    add_capacity_args,
+    capacity_text,
+    check_capacity,
+    drive_capacity,
+    plan_line,
+)
 from workbench.commands.bench_dataset import add_dataset_args, check_dataset, with_dataset
 from workbench.commands.bench_load import (
     add_load_args,
@@ -32,6 +38,7 @@ from workbench.commands.bench_output import (
     print_json,
     write_run_json,
 )
+from workbench.commands.bench_signals import stop_on_signals
 from workbench.commands.bench_workers import (
     add_worker_args,
     check_cluster,
@@ -131,6 +138,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_compare_args(p)
     add_load_args(p)
     add_dataset_args(p)
+    add_capacity_args(p)
     p.set_defaults(func=run)
 
 
@@ -275,6 +283,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _run(args: argparse.Namespace) -> int:
     problem = check_compare_args(args) or check_dataset(args) or check_load(args)
+    problem = problem or check_capacity(args)
     if problem:
         fail(problem)
         return EXIT_BAD_INPUT
@@ -318,12 +327,17 @@ async def _run(args: argparse.Namespace) -> int:
         where = " and ".join(e.base_url for e in endpoints.values())
         print(
             f"Run: {len(plan.targets)} model(s) x {len(plan.prompt_lengths)} length(s), "
-            f"{plan.total_requests} requests against {where}",
+            f"{plan.total_requests} requests against {where}"
+            if not args.capacity
+            else f"{plan_line(args, plan)}; against {where}",
             file=sys.stderr,
         )
         try:
             async with ClientLoad(client_processes(runner)) as load:
-                outcome = await _drive(runner, plan, writer, args)
+                if args.capacity:  # bench_capacity.py: one step at a time through _drive
+                    outcome = await drive_capacity(runner, plan, writer, args, _drive)
+                else:
+                    outcome = await _drive(runner, plan, writer, args)
         except StoreError as exc:  # the history refused the run before anything was sent
             fail(f"{exc}{_NO_STORE_HINT}")
             return EXIT_BAD_INPUT
@@ -335,6 +349,8 @@ async def _run(args: argparse.Namespace) -> int:
             outcome.final.run_id if outcome.final else None, plan.to_config(), outcome.rows
         )
         document["client"] = _said_if_saturated(load.figures())
+        if outcome.capacity is not None:
+            document["capacity"] = outcome.capacity
         if outcome.routes is not None:  # --json prints the comparison the table would show
             document = route_document(document, outcome.routes.levels())
         code = _report(outcome, writer, store is not None, document if args.json else None)
@@ -454,15 +470,20 @@ class _Outcome:
     signal_number: int | None = None
     not_sent: set[str] = field(default_factory=set)  # models whose 'not sent' row was printed
     rows: list[RequestResult] = field(default_factory=list)  # every row, warm-ups included
+    capacity: dict[str, Any] | None = None  # --capacity: run.json's section
 
 
 async def _drive(
-    runner: Runner | ShardedRunner, plan: RunPlan, writer: CsvWriter, args: argparse.Namespace
+    runner: Runner | ShardedRunner,
+    plan: RunPlan,
+    writer: CsvWriter,
+    args: argparse.Namespace,
+    outcome: _Outcome | None = None,  # a capacity search's steps add to one
 ) -> _Outcome:
     """Consume the run's events: show progress, append each row to the CSV as it finishes."""
-    outcome = _Outcome(routes=RouteComparison() if args.compare_route else None)
+    outcome = outcome or _Outcome(routes=RouteComparison() if args.compare_route else None)
     stopped_by: list[int] = []
-    remove_handlers = _stop_on_signals(runner, stopped_by)
+    remove_handlers = stop_on_signals(runner, stopped_by)
     try:
         with ProgressDisplay(plan, verbosity(args)) as display:
             async for event in runner.run(plan):
@@ -520,36 +541,6 @@ def _take(
             runner.cancel()
 
 
-def _stop_on_signals(runner: Runner | ShardedRunner, stopped_by: list[int]) -> Callable[[], None]:
-    """Ctrl-C (or SIGTERM) stops the run cleanly: requests in flight become 'cancelled' rows
-    and every row reaches the CSV. A second Ctrl-C quits at once."""
-    loop = asyncio.get_running_loop()
-
-    def stop(signum: int) -> None:
-        if stopped_by:
-            raise KeyboardInterrupt
-        stopped_by.append(signum)
-        print(
-            "stopping: cancelling the requests in flight (Ctrl-C again to quit at once)",
-            file=sys.stderr,
-        )
-        runner.cancel()
-
-    installed = []
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(sig, stop, int(sig))
-            installed.append(sig)
-        except (NotImplementedError, RuntimeError, ValueError):  # Windows; not the main thread
-            pass
-
-    def remove() -> None:
-        for sig in installed:
-            loop.remove_signal_handler(sig)
-
-    return remove
-
-
 def _report(
     outcome: _Outcome, writer: CsvWriter, stored: bool, document: dict[str, Any] | None
 ) -> int:
@@ -561,6 +552,8 @@ def _report(
         print_json(document)
     elif outcome.routes is not None:  # the summary's groups would mix the concurrency levels
         print(format_route_table(outcome.routes.levels()))
+    elif outcome.capacity is not None:  # the summary's groups would mix the steps' loads
+        print(capacity_text(outcome.capacity))
     else:
         print(format_summary_table(outcome.summary.cells()))
     run_note = f" (run {final.run_id})" if stored else ""
