@@ -128,6 +128,9 @@ def check_capacity(args: argparse.Namespace) -> str | None:
         flag
         for flag, given in (
             ("--rate", args.rate is not None),
+            ("--duration", args.duration is not None),
+            ("--max-requests", args.max_requests is not None),
+            ("--ramp-up", bool(args.ramp_up)),
             ("--dataset", args.dataset is not None),
             ("--compare-route", bool(args.compare_route)),
             ("--cluster", bool(args.cluster)),

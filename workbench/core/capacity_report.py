@@ -117,7 +117,9 @@ def answer_words(answer: Mapping[str, Any], unit: str, top: bool = True) -> str:
     status, held, missed = answer.get("status"), answer.get("held"), answer.get("missed")
     capacity, pm = answer.get("capacity"), answer.get("plus_minus")
     if capacity is not None and pm is not None:
-        return f"{_num(capacity)} {unit} (±{_num(pm)})"
+        shown = _num(capacity)
+        places = len(shown.partition(".")[2])  # the ± to the capacity's last digit
+        return f"{shown} {unit} (±{pm:.{places}f})"
     if held is not None:
         edge = " (the top of the range searched)" if status == "above" and top else ""
         return f"at least {_num(held)} {unit}{edge}"
