@@ -324,14 +324,7 @@ async def _run(args: argparse.Namespace) -> int:
         runner = make_runner(args, plan, pool, store, endpoints, PromptBuilder(calibration))
         if runner is None:  # the cluster cannot be reached or used
             return EXIT_BAD_INPUT
-        where = " and ".join(e.base_url for e in endpoints.values())
-        print(
-            f"Run: {len(plan.targets)} model(s) x {len(plan.prompt_lengths)} length(s), "
-            f"{plan.total_requests} requests against {where}"
-            if not args.capacity
-            else f"{plan_line(args, plan)}; against {where}",
-            file=sys.stderr,
-        )
+        print(_plan_line(args, plan, endpoints), file=sys.stderr)
         try:
             async with ClientLoad(client_processes(runner)) as load:
                 if args.capacity:  # bench_capacity.py: one step at a time through _drive
@@ -366,6 +359,17 @@ async def _run(args: argparse.Namespace) -> int:
         if outcome.routes is not None and args.chart:
             write_chart(outcome.routes.levels(), args.chart, args.model[0])
         return code
+
+
+def _plan_line(args: argparse.Namespace, plan: RunPlan, endpoints: dict[Any, Endpoint]) -> str:
+    """What the run will send, and where; a capacity search's rule and worst-case cost."""
+    where = " and ".join(e.base_url for e in endpoints.values())
+    if args.capacity:
+        return f"{plan_line(args, plan)}; against {where}"
+    return (
+        f"Run: {len(plan.targets)} model(s) x {len(plan.prompt_lengths)} length(s), "
+        f"{plan.total_requests} requests against {where}"
+    )
 
 
 def _said_if_saturated(client: dict[str, Any]) -> dict[str, Any]:
