@@ -18,10 +18,9 @@ from typing import Any
 
 from workbench.commands.bench_capacity import (
     add_capacity_args,
-    capacity_text,
     check_capacity,
-    drive_capacity,
     plan_line,
+    with_capacity,
 )
 from workbench.commands.bench_dataset import add_dataset_args, check_dataset, with_dataset
 from workbench.commands.bench_load import (
@@ -67,6 +66,8 @@ from workbench.commands.compare_route import (
 from workbench.commands.progress import ProgressDisplay, add_verbosity_args, verbosity
 from workbench.core import loop as event_loop
 from workbench.core.calibration_file import load_calibration, save_calibration
+from workbench.core.capacity_report import table
+from workbench.core.capacity_run import CapacityFound, CapacityRunner
 from workbench.core.catalog import load_catalog
 from workbench.core.client_load import ClientLoad
 from workbench.core.clients import ClientPool
@@ -324,13 +325,12 @@ async def _run(args: argparse.Namespace) -> int:
         runner = make_runner(args, plan, pool, store, endpoints, PromptBuilder(calibration))
         if runner is None:  # the cluster cannot be reached or used
             return EXIT_BAD_INPUT
+        if plan.capacity is not None and isinstance(runner, Runner):  # one step at a time
+            runner = CapacityRunner(runner)
         print(_plan_line(args, plan, endpoints), file=sys.stderr)
         try:
             async with ClientLoad(client_processes(runner)) as load:
-                if args.capacity:  # bench_capacity.py: one step at a time through _drive
-                    outcome = await drive_capacity(runner, plan, writer, args, _drive)
-                else:
-                    outcome = await _drive(runner, plan, writer, args)
+                outcome = await _drive(runner, plan, writer, args)
         except StoreError as exc:  # the history refused the run before anything was sent
             fail(f"{exc}{_NO_STORE_HINT}")
             return EXIT_BAD_INPUT
@@ -456,7 +456,7 @@ def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode
     local = None if args.allow_overflow else LocalSim(args.gpu, args.tp)  # None: no KV check
     try:
         # --rate, --slo: bench_load.py; --dataset: bench_dataset.py
-        choices = with_dataset(args, with_load(args, choices))
+        choices = with_capacity(args, with_dataset(args, with_load(args, choices)))
         return build_plan(targets, choices, load_catalog(), local)
     except ValueError as exc:  # a saved provider's timeout out of range, say
         fail(str(exc))
@@ -478,14 +478,13 @@ class _Outcome:
 
 
 async def _drive(
-    runner: Runner | ShardedRunner,
+    runner: Runner | ShardedRunner | CapacityRunner,
     plan: RunPlan,
     writer: CsvWriter,
     args: argparse.Namespace,
-    outcome: _Outcome | None = None,  # a capacity search's steps add to one
 ) -> _Outcome:
     """Consume the run's events: show progress, append each row to the CSV as it finishes."""
-    outcome = outcome or _Outcome(routes=RouteComparison() if args.compare_route else None)
+    outcome = _Outcome(routes=RouteComparison() if args.compare_route else None)
     stopped_by: list[int] = []
     remove_handlers = stop_on_signals(runner, stopped_by)
     try:
@@ -496,6 +495,8 @@ async def _drive(
                     _take(event, outcome, writer, runner)
                 elif isinstance(event, RunFinished):
                     outcome.final = event
+                elif isinstance(event, CapacityFound):
+                    outcome.capacity = event.section
     finally:
         remove_handlers()
     outcome.signal_number = stopped_by[0] if stopped_by else None
@@ -503,7 +504,10 @@ async def _drive(
 
 
 def _take(
-    event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: Runner | ShardedRunner
+    event: RequestFinished,
+    outcome: _Outcome,
+    writer: CsvWriter,
+    runner: Runner | ShardedRunner | CapacityRunner,
 ) -> None:
     """One finished request: its row to the CSV (warm-up and calibration rows too, marked by
     `phase`), measured ones to the summary."""
@@ -557,7 +561,7 @@ def _report(
     elif outcome.routes is not None:  # the summary's groups would mix the concurrency levels
         print(format_route_table(outcome.routes.levels()))
     elif outcome.capacity is not None:  # the summary's groups would mix the steps' loads
-        print(capacity_text(outcome.capacity))
+        print(table(outcome.capacity))
     else:
         print(format_summary_table(outcome.summary.cells()))
     run_note = f" (run {final.run_id})" if stored else ""

@@ -1,19 +1,14 @@
-"""`workbench bench --capacity --slo ...`: each model's highest load within the SLO.
-
-The search (core/capacity.py) runs one step at a time, each an ordinary cell of the run at
-one rate (open loop, --arrivals) or one concurrency; models go one after another, each on its
-own schedule. Every step's rows reach the CSV and the history as any run's do, all in one run,
-whose config then gets the `capacity` section (core/capacity_report.py) that run.json, the
-Summary and `workbench summary` read.
+"""`workbench bench --capacity --slo ...`: the flags of a search for each model's highest load
+within the SLO, checked, into the plan's choices. The search itself runs in core
+(core/capacity_run.py), as the app runs it: one step at a time, each an ordinary cell at one
+rate (open loop, --arrivals) or one concurrency; models one after another, each on its own
+schedule, all in one run.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any, Protocol
 
 from workbench.commands.common import float_in, int_in
 from workbench.core.arrivals import ArrivalSpec
@@ -23,29 +18,13 @@ from workbench.core.capacity import (
     DEFAULT_REQUESTS,
     MAX_STEP_REQUESTS,
     Rule,
-    Search,
-    judge,
     step_requests,
 )
-from workbench.core.capacity_report import model_json, plan_words, section, table
-from workbench.core.csv_export import CsvWriter
-from workbench.core.metrics import derive
-from workbench.core.results import RequestResult
-from workbench.core.run_history import RunStore
-from workbench.core.run_plan import MAX_CONCURRENCY
-from workbench.core.runner import RunFinished, Runner, RunPlan
-from workbench.core.slo import goodput
+from workbench.core.capacity_report import plan_words
+from workbench.core.plan import Choices
+from workbench.core.run_plan import MAX_CONCURRENCY, RunPlan
 
 MAX_BUDGET = 1_000_000
-
-
-class Outcome(Protocol):
-    rows: list[RequestResult]
-    final: RunFinished | None
-    capacity: dict[str, Any] | None
-
-
-Drive = Callable[[Runner, RunPlan, CsvWriter, argparse.Namespace, Any], Awaitable[Any]]
 
 
 def _range(text: str) -> tuple[float, float]:
@@ -163,88 +142,23 @@ def check_capacity(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _step_plan(
-    plan: RunPlan, rule: Rule, index: int, load: float, args: argparse.Namespace
-) -> RunPlan:
-    target = plan.targets[index]
-    if rule.by == "concurrency":
-        return replace(plan, targets=(target,), concurrency=int(load), repeats=rule.requests)
+def with_capacity(args: argparse.Namespace, choices: Choices) -> Choices:
+    """The choices with the search's rule, and each rate step's schedule as a template."""
+    rule: Rule | None = getattr(args, "capacity_rule", None)
+    if rule is None:
+        return choices
     process, shape = args.arrivals or ("poisson", 1.0)
-    spec = ArrivalSpec(
-        rate=load,
+    template = ArrivalSpec(
+        rate=rule.start,
         process=process,
         shape=shape,
         seed=args.seed,
         max_requests=rule.requests,
         max_concurrency=args.max_concurrency,
     )
-    return replace(plan, targets=(target,), arrivals=spec, mode="sequential")
-
-
-class OneRun:
-    """The store as the runner's sink, keeping every step in one run that ends once."""
-
-    def __init__(self, store: RunStore) -> None:
-        self.store = store
-        self.run_id: str | None = None
-        self.status = "finished"
-
-    def start_run(self, kind: str, config: dict[str, Any], run_id: str | None = None) -> str:
-        if self.run_id is None:
-            self.run_id = self.store.start_run(kind, config, run_id)  # type: ignore[arg-type]
-        return self.run_id
-
-    def record(self, result: RequestResult) -> None:
-        self.store.record(result)
-
-    def finish_run(self, run_id: str, status: str) -> None:
-        if status != "finished":
-            self.status = status
-
-
-async def drive_capacity(
-    runner: Runner, plan: RunPlan, writer: CsvWriter, args: argparse.Namespace, drive: Drive
-) -> Outcome:
-    """Each model's search, step by step through `drive` (bench.py's), into one outcome."""
-    rule: Rule = args.capacity_rule
-    store = runner.sink if isinstance(runner.sink, RunStore) else None
-    sink = OneRun(store) if store is not None else None
-    if sink is not None:
-        runner.sink = sink
-    outcome = None
-    answers = []
-    stopped = False
-    for index, target in enumerate(plan.targets):
-        search = Search(rule)
-        while not stopped and (load := search.next_load()) is not None:
-            print(f"{target.model}: {load:g} {_unit(rule)} ...", file=sys.stderr)
-            start = len(outcome.rows) if outcome is not None else 0
-            step_plan = _step_plan(plan, rule, index, load, args)
-            outcome = await drive(runner, step_plan, writer, args, outcome)
-            measured = [(r, derive(r)) for r in outcome.rows[start:] if r.phase == "measured"]
-            found = goodput(measured)
-            step = judge(load, measured, plan.slo, found.duration_s if found else None)
-            search.take(step)
-            print(f"  {'holds' if step.holds else 'misses'}", file=sys.stderr)
-            stopped = outcome.final is None or outcome.final.status != "finished"
-        if stopped:
-            search.stop()
-        answers.append(model_json(target.model, search))
-    assert outcome is not None  # every search runs at least one step
-    outcome.capacity = section(rule, plan.slo, plan.prompt_lengths[0], answers)
-    if sink is not None and store is not None and sink.run_id is not None:
-        store.annotate(sink.run_id, "capacity", outcome.capacity)
-        store.finish_run(sink.run_id, sink.status)  # type: ignore[arg-type]
-    return outcome
-
-
-def _unit(rule: Rule) -> str:
-    return "req/s" if rule.by == "rate" else "in flight"
+    return replace(choices, capacity=rule, arrivals=template if rule.by == "rate" else None)
 
 
 def plan_line(args: argparse.Namespace, plan: RunPlan) -> str:
-    return plan_words(args.capacity_rule, plan.slo, len(plan.targets))
-
-
-def capacity_text(capacity: dict[str, Any]) -> str:
-    return table(capacity)
+    assert plan.capacity is not None
+    return plan_words(plan.capacity, plan.slo, len(plan.targets))

@@ -7,11 +7,14 @@ import signal
 import sys
 from collections.abc import Callable
 
+from workbench.core.capacity_run import CapacityRunner
 from workbench.core.coordinator import ShardedRunner
 from workbench.core.runner import Runner
 
 
-def stop_on_signals(runner: Runner | ShardedRunner, stopped_by: list[int]) -> Callable[[], None]:
+def stop_on_signals(
+    runner: Runner | ShardedRunner | CapacityRunner, stopped_by: list[int]
+) -> Callable[[], None]:
     """Ctrl-C (or SIGTERM) stops the run cleanly: requests in flight become 'cancelled' rows
     and every row reaches the CSV. A second Ctrl-C quits at once."""
     loop = asyncio.get_running_loop()

@@ -13,6 +13,7 @@ sent (`worst_case`), and `budget` caps the requests per model. Pure: no I/O, no 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -238,7 +239,8 @@ def step_seconds(rule: Rule, load: float) -> float:
     return rule.requests / load if rule.by == "rate" else 0.0
 
 
-def worst_case(rule: Rule, objectives: Sequence[Objective] = ()) -> tuple[int, int, float]:
+@functools.cache
+def worst_case(rule: Rule, objectives: tuple[Objective, ...] = ()) -> tuple[int, int, float]:
     """The most steps, requests and seconds one model's search can take, found by running
     it against knees spread over the range (and beyond both ends). Seconds: each step's
     schedule plus the SLO's longest limit for its last requests to finish."""

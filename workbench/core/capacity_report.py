@@ -20,7 +20,7 @@ UNITS = {"rate": "req/s", "concurrency": "requests at once"}
 _FIGURE_WORDS = {"ttft": "TTFT", "ttfc": "TTFC", "tpot": "TPOT", "itl": "ITL", "e2e": "e2e"}
 
 
-def _step_json(step: Step) -> dict[str, Any]:
+def step_json(step: Step) -> dict[str, Any]:
     return {
         "load": step.load,
         "requests": step.requests,
@@ -61,7 +61,7 @@ def model_json(model: str, search: Search) -> dict[str, Any]:
         "missed": missed,
         "requests": search.used,
         "cost_per_1000_usd": None if cost is None else cost * 1000,
-        "steps": [_step_json(s) for s in search.steps],
+        "steps": [step_json(s) for s in search.steps],
     }
 
 
@@ -180,6 +180,17 @@ def plan_words(rule: Rule, objectives: Sequence[Objective], models: int) -> str:
     )
 
 
+def step_words(step: Mapping[str, Any], unit: str) -> str:
+    """One step: its load, whether it held, and each objective's count within its limit."""
+    terms = ", ".join(
+        f"{t['objective']} {t['within']}/{t['judged']} within"
+        + (f" (p {t['observed_ms']:,.0f} ms)" if t["observed_ms"] is not None else "")
+        for t in step["objectives"]
+    )
+    verdict = "holds" if step["holds"] else "misses"
+    return f"{_num(step['load'])} {unit}: {verdict}; {terms}"
+
+
 def table(capacity: Mapping[str, Any]) -> str:
     """Each model's answer and its steps, for the terminal."""
     unit = str(capacity.get("unit"))
@@ -188,13 +199,6 @@ def table(capacity: Mapping[str, Any]) -> str:
         lines.append(
             f"{m['model']}: {answer_words(m, unit)} [{m['status']}, {m['requests']} requests]"
         )
-        for s in m.get("steps", ()):
-            terms = ", ".join(
-                f"{t['objective']} {t['within']}/{t['judged']} within"
-                + (f" (p {t['observed_ms']:,.0f} ms)" if t["observed_ms"] is not None else "")
-                for t in s["objectives"]
-            )
-            verdict = "holds" if s["holds"] else "misses"
-            lines.append(f"  {_num(s['load'])} {unit}: {verdict}; {terms}")
+        lines += [f"  {step_words(s, unit)}" for s in m.get("steps", ())]
     sentence_text = capacity.get("sentence")
     return "\n".join(lines + ([f"\n{sentence_text}."] if sentence_text else []))

@@ -15,6 +15,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from workbench.core.arrivals import ArrivalSpec
+from workbench.core.capacity import Rule
 from workbench.core.catalog import Catalog
 from workbench.core.datasets import Dataset
 from workbench.core.prompts import MIN_TARGET_TOKENS
@@ -139,6 +140,7 @@ class Choices:
     prompt_spreads: tuple[int, ...] = ()  # ± tokens per prompt length (core/lengths.py)
     max_tokens_spread: int = 0
     dataset: Dataset | None = None  # --dataset: the file's requests (core/datasets/)
+    capacity: Rule | None = None  # --capacity: search each target's load (core/capacity.py)
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,7 @@ def build_plan(
         refused=_unfit(catalog, local, limited, choices),
         arrivals=choices.arrivals,
         slo=choices.slo,
+        capacity=choices.capacity,
         prompt_spreads=choices.prompt_spreads,
         max_tokens_spread=choices.max_tokens_spread,
         dataset=choices.dataset,
