@@ -53,7 +53,9 @@ def step_plan(plan: RunPlan, index: int, load: float) -> RunPlan:
     if rule.by == "concurrency":
         return replace(one, arrivals=None, concurrency=int(load), repeats=rule.requests)
     assert plan.arrivals is not None  # the rate steps' template
-    return replace(one, arrivals=replace(plan.arrivals, rate=load, max_requests=rule.requests))
+    return replace(
+        one, arrivals=replace(plan.arrivals, rate=load, max_requests=rule.requests, offsets=None)
+    )
 
 
 class OneRun:

@@ -90,6 +90,7 @@ class CompareController(QObject):
     run_started = Signal(object)  # RunPlan
     run_finished = Signal(object)  # RunFinished
     local_provider_ready = Signal(str)  # base URL
+    capacity_event = Signal(object)  # a capacity search's CapacityStep or CapacityFound
 
     def __init__(
         self,
@@ -304,6 +305,7 @@ class CompareController(QObject):
             self._runner.stop_target(pane.target.label)
 
     async def _run_events(self, plan: RunPlan) -> AsyncIterator[RunEvent]:
+        from workbench.core.capacity_run import CapacityFound, CapacityRunner, CapacityStep
         from workbench.core.clients import ClientPool
         from workbench.core.runner import Runner
 
@@ -312,8 +314,12 @@ class CompareController(QObject):
             self._pool = ClientPool()
         self._configure_clients(self._pool, plan)
         self._runner = Runner(self._pool, sink=self.store, keys=self.keys, builder=builder)
+        runner = CapacityRunner(self._runner) if plan.capacity is not None else self._runner
         try:
-            async for event in self._runner.run(plan):
+            async for event in runner.run(plan):
+                if isinstance(event, CapacityStep | CapacityFound):  # core/capacity_run.py
+                    self.capacity_event.emit(event)
+                    continue
                 yield event
         finally:
             self._runner = None
