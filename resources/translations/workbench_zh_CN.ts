@@ -2,6 +2,140 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CapacityView</name>
+    <message>
+        <location filename="../../workbench/ui/capacity_tab.py" line="36"/>
+        <source>choose a model in a Compare pane first</source>
+        <translation>请先在“对比”窗格中选择模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_tab.py" line="46"/>
+        <source>choose a trace file with Dataset…</source>
+        <translation>请用“数据集…”选择一个 trace 文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_tab.py" line="66"/>
+        <source>Cannot run: %1</source>
+        <translation>无法运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_tab.py" line="71"/>
+        <source>Replaying %1 requests on the trace&apos;s clock</source>
+        <translation>按 trace 自身的时钟重放 %1 个请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="45"/>
+        <source>Chat at 4K, Poisson</source>
+        <translation>4K 对话，泊松到达</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="48"/>
+        <source>Replay the sample trace</source>
+        <translation>重放示例 trace</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="119"/>
+        <source>Preset:</source>
+        <translation>预设：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="120"/>
+        <source>SLO:</source>
+        <translation>SLO：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="123"/>
+        <source>Dataset…</source>
+        <translation>数据集…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="126"/>
+        <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
+        <translation>数据集或 trace 文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure trace CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="133"/>
+        <source>Replay trace</source>
+        <translation>重放 trace</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="133"/>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="135"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="136"/>
+        <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
+        <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="137"/>
+        <source>Goodput vs offered rate</source>
+        <translation>有效吞吐与请求速率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="138"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="141"/>
+        <source>offered rate (req/s)</source>
+        <translation>请求速率（req/s）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="139"/>
+        <source>goodput (req/s)</source>
+        <translation>有效吞吐（req/s）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="140"/>
+        <source>Latency vs offered rate</source>
+        <translation>延迟与请求速率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="142"/>
+        <source>observed percentile (ms)</source>
+        <translation>实测分位数（ms）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="146"/>
+        <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within 10 %.</source>
+        <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限被夹在 10 % 以内。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="174"/>
+        <source>Choose a dataset or trace</source>
+        <translation>选择数据集或 trace</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="176"/>
+        <source>Datasets (*.jsonl *.json *.csv)</source>
+        <translation>数据集 (*.jsonl *.json *.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="192"/>
+        <source>%1: %2 requests%3</source>
+        <translation>%1：%2 个请求%3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="195"/>
+        <source>, with timestamps</source>
+        <translation>，带时间戳</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
+        <source>%1 of at most %2 requests · %3 % · ETA %4</source>
+        <translation>%1 / 至多 %2 个请求 · %3 % · 预计剩余 %4</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="278"/>
+        <source>SLO</source>
+        <translation>SLO</translation>
+    </message>
+</context>
+<context>
     <name>ConnectionTest</name>
     <message>
         <location filename="../../workbench/ui/connection_test.py" line="63"/>
@@ -1377,12 +1511,12 @@
 <context>
     <name>InstanceGuard</name>
     <message>
-        <location filename="../../workbench/ui/single_instance.py" line="99"/>
+        <location filename="../../workbench/ui/single_instance.py" line="98"/>
         <source>Out of file descriptors: the single-instance socket was lost and is being re-created (see the log; raise `ulimit -n`).</source>
         <translation>文件描述符已用尽：单实例套接字丢失，正在重新创建（详见日志；请调高 `ulimit -n`）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/single_instance.py" line="103"/>
+        <location filename="../../workbench/ui/single_instance.py" line="102"/>
         <source>The single-instance socket file was deleted; it is being re-created.</source>
         <translation>单实例套接字文件已被删除，正在重新创建。</translation>
     </message>
@@ -1811,97 +1945,102 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="290"/>
+        <location filename="../../workbench/ui/main_window.py" line="292"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="474"/>
+        <location filename="../../workbench/ui/main_window.py" line="476"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="476"/>
+        <location filename="../../workbench/ui/main_window.py" line="478"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="477"/>
+        <location filename="../../workbench/ui/main_window.py" line="479"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="478"/>
+        <location filename="../../workbench/ui/main_window.py" line="482"/>
+        <source>Capacity</source>
+        <translation>容量</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="484"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="479"/>
+        <location filename="../../workbench/ui/main_window.py" line="485"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="480"/>
+        <location filename="../../workbench/ui/main_window.py" line="486"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="495"/>
+        <location filename="../../workbench/ui/main_window.py" line="501"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="204"/>
+        <location filename="../../workbench/ui/main_window.py" line="206"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="215"/>
+        <location filename="../../workbench/ui/main_window.py" line="217"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="270"/>
+        <location filename="../../workbench/ui/main_window.py" line="272"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="308"/>
+        <location filename="../../workbench/ui/main_window.py" line="310"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="349"/>
+        <location filename="../../workbench/ui/main_window.py" line="351"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="397"/>
+        <location filename="../../workbench/ui/main_window.py" line="399"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="399"/>
+        <location filename="../../workbench/ui/main_window.py" line="401"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="401"/>
+        <location filename="../../workbench/ui/main_window.py" line="403"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="436"/>
+        <location filename="../../workbench/ui/main_window.py" line="438"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="438"/>
+        <location filename="../../workbench/ui/main_window.py" line="440"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="468"/>
+        <location filename="../../workbench/ui/main_window.py" line="470"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -1926,12 +2065,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="483"/>
+        <location filename="../../workbench/ui/main_window.py" line="489"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="487"/>
+        <location filename="../../workbench/ui/main_window.py" line="493"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -3179,7 +3318,7 @@
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="461"/>
+        <location filename="../../workbench/ui/summary_page.py" line="469"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>

@@ -13,6 +13,8 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QCoreApplication
+
 from workbench.core.arrivals import ArrivalSpec
 from workbench.core.capacity import Rule, step_requests
 from workbench.core.capacity_report import plan_words
@@ -24,12 +26,14 @@ from workbench.ui.capacity_view import CHAT_PROMPT_TOKENS, CapacityView
 if TYPE_CHECKING:
     from workbench.ui.main_window import MainWindow
 
+translate = QCoreApplication.translate
+
 
 def capacity_plan(window: MainWindow, view: CapacityView) -> RunPlan:
     """The plan of the tab's choices over the panes' models; ValueError says what to fix."""
     targets = [p.target for p in window.session.panes if p.target is not None]
     if not targets:
-        raise ValueError(view.tr("choose a model in a Compare pane first"))
+        raise ValueError(translate("CapacityView", "choose a model in a Compare pane first"))
     slo = view.objectives()
     choices = Choices(
         prompt_lengths=(CHAT_PROMPT_TOKENS,),
@@ -39,7 +43,7 @@ def capacity_plan(window: MainWindow, view: CapacityView) -> RunPlan:
     )
     if view.preset.currentData() == "trace":
         if view.dataset is None:
-            raise ValueError(view.tr("choose a trace file with Dataset…"))
+            raise ValueError(translate("CapacityView", "choose a trace file with Dataset…"))
         trace = trace_schedule(view.dataset) if view.dataset.timed else None
         return build_plan(
             targets, with_dataset(choices, view.dataset, trace), window.session.catalog
@@ -59,12 +63,12 @@ def start_capacity(window: MainWindow, view: CapacityView) -> None:
     try:
         plan = capacity_plan(window, view)
     except ValueError as exc:
-        view.status.setText(view.tr("Cannot run: %1").replace("%1", str(exc)))
+        view.status.setText(translate("CapacityView", "Cannot run: %1").replace("%1", str(exc)))
         return
     if plan.capacity is not None:
         words = plan_words(plan.capacity, plan.slo, len(plan.targets))
     else:
-        words = view.tr("Replaying %1 requests on the trace's clock").replace(
+        words = translate("CapacityView", "Replaying %1 requests on the trace's clock").replace(
             "%1", str(plan.total_requests)
         )
     view.active = True
