@@ -44,7 +44,7 @@ def test_a_search_on_two_twins_shows_each_capacity_and_the_summary_leads_with_it
     assert task is not None, "Search did not start a run"
     rule = Rule(requests=step_requests(parse_slo(view.slo.text())))
     planned = worst_case(rule)[1] * len(MODELS)
-    assert f"{worst_case(rule)[1]:,} requests and about" in view.status.text()  # said first
+    assert f"{worst_case(rule)[1]:,} requests and about" in view.plan.text()  # said first
     run_for(loop, until(lambda: f"of at most {planned} requests" in view.status.text()))
     final = run_for(loop, task, timeout=240)
     assert final is not None and final.status == "finished"

@@ -85,8 +85,9 @@ class Step:
     requests: int
     ok: int
     terms: tuple[Term, ...]
-    goodput: float | None  # requests/s that met every objective
+    goodput: float | None  # requests/s that met every objective, over the step's whole span
     cost_usd: float | None  # mean per request; None when any price is unknown
+    met: int = 0  # requests that met every objective
 
     @property
     def holds(self) -> bool:
@@ -122,7 +123,8 @@ def judge(
     if taken and all(c is not None for c in costs):
         cost = sum(c for c in costs if c is not None) / len(taken)
     goodput = met / span_s if span_s else None
-    return Step(load, len(taken), sum(1 for r, _m in taken if r.ok), tuple(terms), goodput, cost)
+    ok = sum(1 for r, _m in taken if r.ok)
+    return Step(load, len(taken), ok, tuple(terms), goodput, cost, met)
 
 
 @dataclass(frozen=True)

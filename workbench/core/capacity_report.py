@@ -27,6 +27,7 @@ def step_json(step: Step) -> dict[str, Any]:
         "ok": step.ok,
         "holds": step.holds,
         "goodput": step.goodput,
+        "met": step.met,
         "cost_usd": step.cost_usd,
         "objectives": [
             {

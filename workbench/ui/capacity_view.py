@@ -70,6 +70,9 @@ class CapacityView(Retranslating, QWidget):
         self.stop_button.setEnabled(False)
         self.status = QLabel()
         self.status.setWordWrap(True)
+        self.plan = QLabel()  # the search's rule and worst-case cost, said before it starts
+        self.plan.setWordWrap(True)
+        self.plan.setObjectName("capacityPlan")
         self.sentence = QLabel()
         self.sentence.setObjectName("capacitySentence")
         self.sentence.setWordWrap(True)
@@ -102,6 +105,7 @@ class CapacityView(Retranslating, QWidget):
             plots.addWidget(plot)
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
+        layout.addWidget(self.plan)
         layout.addWidget(self.status)
         layout.addWidget(self.sentence)
         layout.addLayout(plots, 1)
@@ -136,7 +140,7 @@ class CapacityView(Retranslating, QWidget):
         self.slo.setToolTip(self.tr("e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)"))
         self.goodput_plot.setTitle(self.tr("Goodput vs offered rate"))
         self.goodput_plot.setLabel("bottom", self.tr("offered rate (req/s)"))
-        self.goodput_plot.setLabel("left", self.tr("goodput (req/s)"))
+        self.goodput_plot.setLabel("left", self.tr("within the SLO (req/s)"))
         self.latency_plot.setTitle(self.tr("Latency vs offered rate"))
         self.latency_plot.setLabel("bottom", self.tr("offered rate (req/s)"))
         self.latency_plot.setLabel("left", self.tr("observed percentile (ms)"))
@@ -203,7 +207,8 @@ class CapacityView(Retranslating, QWidget):
         self.steps = {m: [] for m in models}
         self.knees = {}
         self.sentence.setText("")
-        self.status.setText(plan_words)
+        self.plan.setText(plan_words)
+        self.status.setText("")
         self.redraw()
 
     def set_running(self, running: bool) -> None:
@@ -251,7 +256,9 @@ class CapacityView(Retranslating, QWidget):
             ordered = sorted(steps, key=lambda s: s["load"])
             xs = [s["load"] for s in ordered]
             top = max([top, *xs])
-            good = [s["goodput"] or 0.0 for s in ordered]
+            # the offered rate times the share within the SLO: on the diagonal while every
+            # request meets it (vLLM's goodput, in run.json, also counts each step's drain)
+            good = [s["load"] * s.get("met", 0) / max(1, s["requests"]) for s in ordered]
             pen = pg.mkPen(color, width=2)
             self.goodput_plot.plot(xs, good, pen=pen, symbol="o", symbolBrush=color, name=model)
             seen = [(s["load"], s["objectives"][0]["observed_ms"]) for s in ordered]
@@ -275,6 +282,6 @@ class CapacityView(Retranslating, QWidget):
             text = self.palette().text().color()
             limit = pg.InfiniteLine(
                 self.limit_ms, angle=0, pen=pg.mkPen(text, width=1, dash=[6, 4]),
-                label=self.tr("SLO"), labelOpts={"position": 0.05, "color": text},
+                label=self.tr("SLO"), labelOpts={"position": 0.95, "color": text},
             )  # fmt: skip
             self.latency_plot.addItem(limit)
