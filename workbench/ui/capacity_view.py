@@ -112,6 +112,7 @@ class CapacityView(Retranslating, QWidget):
         self.steps: dict[str, list[dict[str, Any]]] = {}
         self.knees: dict[str, float | None] = {}
         self.limit_ms: float | None = None
+        self.figure = ""  # the first objective's name: the latency chart's figure
         self.unit = "req/s"
         self.preset.currentIndexChanged.connect(self._on_preset)
         self.dataset_button.clicked.connect(self._pick_dataset)
@@ -143,7 +144,9 @@ class CapacityView(Retranslating, QWidget):
         self.goodput_plot.setLabel("left", self.tr("within the SLO (req/s)"))
         self.latency_plot.setTitle(self.tr("Latency vs offered rate"))
         self.latency_plot.setLabel("bottom", self.tr("offered rate (req/s)"))
-        self.latency_plot.setLabel("left", self.tr("observed percentile (ms)"))
+        self.latency_plot.setLabel(
+            "left", self.tr("%1 (ms)").replace("%1", self.figure or self.tr("observed percentile"))
+        )
         if not self.status.text():
             self.status.setText(
                 self.tr(
@@ -231,6 +234,7 @@ class CapacityView(Retranslating, QWidget):
             self.steps.setdefault(event.model, []).append(step_json(event.step))
             if event.step.terms:
                 self.limit_ms = event.step.terms[0].limit_ms
+                self.figure = event.step.terms[0].name
         elif isinstance(event, CapacityFound):
             self.show_section(event.section)
             return
@@ -244,10 +248,19 @@ class CapacityView(Retranslating, QWidget):
         self.unit = str(section.get("unit", "req/s"))
         slo = section.get("slo") or [{}]
         self.limit_ms = slo[0].get("limit_ms")
+        self.figure = str(slo[0].get("objective", ""))
+        used = sum(int(m.get("requests", 0)) for m in models)
+        bound = int(section.get("worst_case", {}).get("requests", 0)) * len(models)
+        self.status.setText(
+            self.tr("Done: %1 requests of at most %2.")
+            .replace("%1", str(used))
+            .replace("%2", str(bound))
+        )
         self.sentence.setText(f"{section.get('sentence', '')}.")
         self.redraw()
 
     def redraw(self) -> None:
+        self.retranslate()  # the latency axis names the objective charted
         for plot in (self.goodput_plot, self.latency_plot):
             plot.clear()
         colors = model_colors([("", m) for m in self.steps])
