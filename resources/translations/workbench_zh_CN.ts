@@ -34,103 +34,113 @@
         <translation>重放示例 trace</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="119"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="124"/>
         <source>Preset:</source>
         <translation>预设：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="120"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="125"/>
         <source>SLO:</source>
         <translation>SLO：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="123"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="128"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="126"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="131"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或 trace 文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure trace CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="133"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="138"/>
         <source>Replay trace</source>
         <translation>重放 trace</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="133"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="138"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="135"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="140"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="136"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="141"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="137"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="142"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="138"/>
-        <location filename="../../workbench/ui/capacity_view.py" line="141"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="143"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="146"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="139"/>
-        <source>goodput (req/s)</source>
-        <translation>有效吞吐（req/s）</translation>
+        <location filename="../../workbench/ui/capacity_view.py" line="144"/>
+        <source>within the SLO (req/s)</source>
+        <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="140"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="148"/>
+        <source>%1 (ms)</source>
+        <translation>%1 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="148"/>
+        <source>observed percentile</source>
+        <translation>实测分位数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="145"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="142"/>
-        <source>observed percentile (ms)</source>
-        <translation>实测分位数（ms）</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="146"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="153"/>
         <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within 10 %.</source>
         <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限被夹在 10 % 以内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="174"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="181"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或 trace</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="176"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="183"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="192"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="199"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="195"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="202"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="224"/>
         <source>%1 of at most %2 requests · %3 % · ETA %4</source>
         <translation>%1 / 至多 %2 个请求 · %3 % · 预计剩余 %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="278"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="255"/>
+        <source>Done: %1 requests of at most %2.</source>
+        <translation>完成：%1 个请求（至多 %2 个）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="298"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>
