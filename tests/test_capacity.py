@@ -23,7 +23,7 @@ import pytest
 from test_json_docs import _schemas
 
 from workbench.core.capacity import Rule, Search, Step, Term, step_requests, wilson, worst_case
-from workbench.core.capacity_report import sentence
+from workbench.core.capacity_report import UNITS, model_json, sentence
 from workbench.core.slo import parse_slo
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
@@ -90,6 +90,14 @@ def test_concurrency_is_searched_in_whole_requests() -> None:
     assert search.status == "found" and search.held is not None and search.missed is not None
     assert search.held <= 37 < search.missed <= max(search.held * 1.1, search.held + 1)
     assert all(s.load == int(s.load) for s in search.steps)
+
+
+def test_a_concurrency_answer_is_whole_requests_in_flight() -> None:
+    rule = Rule(by="concurrency", low=1, high=64, requests=20)
+    answer = model_json("knee", _search(rule, 8))
+    assert (answer["held"], answer["missed"], answer["capacity"]) == (8, 9, 8)
+    capacity = {"unit": UNITS["concurrency"], "slo": [], "models": [answer]}
+    assert sentence(capacity).startswith("knee serves 8 requests at once at ")
 
 
 def test_the_sentence_ranks_models_and_leaves_out_an_unknown_cost() -> None:

@@ -49,6 +49,8 @@ def model_json(model: str, search: Search) -> dict[str, Any]:
     capacity = plus_minus = None
     if held is not None and missed is not None:
         capacity, plus_minus = (held + missed) / 2, (missed - held) / 2
+        if search.rule.by == "concurrency" and missed - held <= 1:  # whole requests: exact
+            capacity, plus_minus = held, 0.0
     elif held is not None:
         capacity = held
     at_held = next((s for s in search.steps if s.load == held), None)
@@ -92,6 +94,8 @@ def section(
 
 
 def _num(value: float) -> str:
+    if value == int(value):
+        return f"{int(value):,}"
     if value >= 100:
         return f"{value:,.0f}"
     if value >= 10:
@@ -120,7 +124,7 @@ def answer_words(answer: Mapping[str, Any], unit: str, top: bool = True) -> str:
     if capacity is not None and pm is not None:
         shown = _num(capacity)
         places = len(shown.partition(".")[2])  # the ± to the capacity's last digit
-        return f"{shown} {unit} (±{pm:.{places}f})"
+        return f"{shown} {unit} (±{pm:.{places}f})" if pm else f"{shown} {unit}"
     if held is not None:
         edge = " (the top of the range searched)" if status == "above" and top else ""
         return f"at least {_num(held)} {unit}{edge}"
