@@ -148,6 +148,9 @@ class CapacityRunner:
             if sink is not None:
                 sink.store.annotate(run_id, "capacity", found_section)
             yield CapacityFound(found_section)
+        except BaseException:  # closed early, or a bug: the run does not end as finished
+            status = "cancelled" if self._cancelled else "failed"
+            raise
         finally:
             self.runner.sink = store
             if sink is not None:
