@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -70,6 +74,30 @@ async def serve(slots: int, service_s: float) -> None:
     print(port, flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # ends with stdin
     await runner.cleanup()
+
+
+@contextlib.contextmanager
+def knee_server(slots: int, service_ms: float) -> Iterator[str]:
+    """This server in its own process, for a test: its base URL, until the block ends."""
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            str(Path(__file__)),
+            "--slots",
+            str(slots),
+            "--service-ms",
+            str(service_ms),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdout is not None and server.stdin is not None
+    try:
+        yield f"http://127.0.0.1:{int(server.stdout.readline())}/v1"
+    finally:
+        server.stdin.close()
+        server.wait(timeout=10)
 
 
 def main() -> None:

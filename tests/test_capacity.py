@@ -20,6 +20,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from knee_server import knee_server
 from test_json_docs import _schemas
 
 from workbench.core.capacity import Rule, Search, Step, Term, step_requests, wilson, worst_case
@@ -27,7 +28,6 @@ from workbench.core.capacity_report import UNITS, model_json, sentence
 from workbench.core.slo import parse_slo
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
-KNEE_SERVER = Path(__file__).parent / "knee_server.py"
 SLOTS, SERVICE_MS = 8, 400.0
 KNEE = SLOTS / (SERVICE_MS / 1000)  # requests/s
 
@@ -131,19 +131,8 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 @pytest.fixture
 def knee_url() -> Iterator[str]:
-    server = subprocess.Popen(
-        [sys.executable, str(KNEE_SERVER), "--slots", str(SLOTS), "--service-ms", str(SERVICE_MS)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert server.stdout is not None
-        yield f"http://127.0.0.1:{int(server.stdout.readline())}/v1"
-    finally:
-        assert server.stdin is not None
-        server.stdin.close()
-        server.wait(timeout=10)
+    with knee_server(SLOTS, SERVICE_MS) as url:
+        yield url
 
 
 def _bench(env: dict[str, str], *argv: str, timeout: float = 300) -> subprocess.CompletedProcess:

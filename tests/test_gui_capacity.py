@@ -5,10 +5,15 @@ and the trace replays on its own clock. Real window, real built-in provider, rea
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from gui_driver import click_tab, make_window, run_for, set_panes, until
+from knee_server import knee_server
 from PySide6.QtCore import Qt
 
 from workbench.core.capacity import Rule, step_requests, worst_case
@@ -27,8 +32,40 @@ def window(qapp, loop, tmp_path):
     loop.run_until_complete(win.session.close())
 
 
+@pytest.fixture
+def knee_url() -> Iterator[str]:
+    with knee_server(8, 400.0) as url:  # 20 requests/s
+        yield url
+
+
 def _click(qtbot: Any, widget: Any) -> None:
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
+
+
+@pytest.mark.slow
+def test_a_search_from_the_cli_opens_from_the_history_with_its_charts(
+    window, qtbot, tmp_path, knee_url
+) -> None:
+    """`bench --capacity` writes the history the app reads; Open results shows its search."""
+    env = {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path)}  # the window's history file
+    argv = [sys.executable, "-m", "workbench", "bench", "--base-url", knee_url, "--model",
+            "knee", "--prompt-tokens", "1K", "--max-tokens", "4", "--capacity", "--slo",
+            "ttft_p90:600ms", "--capacity-range", "8:32", "--capacity-requests", "20",
+            "--arrivals", "constant", "--csv", str(tmp_path / "rows.csv")]  # fmt: skip
+    proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    said = next(line for line in proc.stdout.splitlines() if line.startswith("knee "))
+    history = window.history_view
+    click_tab(window, qtbot, history)
+    history.refresh()
+    qtbot.waitUntil(lambda: history.table.rowCount() >= 1, timeout=5000)
+    rect = history.table.visualItemRect(history.table.item(0, 0))
+    qtbot.mouseClick(history.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    _click(qtbot, history.open_button)
+    view = window.capacity_view
+    click_tab(window, qtbot, view)
+    assert view.sentence.text() == said
+    assert "knee" in {item.name() for item in view.goodput_plot.getPlotItem().listDataItems()}
 
 
 @pytest.mark.slow

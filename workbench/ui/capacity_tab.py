@@ -20,6 +20,7 @@ from workbench.core.capacity import Rule, step_requests
 from workbench.core.capacity_report import plan_words
 from workbench.core.dataset_plan import trace_schedule, with_dataset
 from workbench.core.plan import Choices, build_plan
+from workbench.core.results import RequestResult
 from workbench.core.run_plan import RunPlan
 from workbench.ui.capacity_view import CHAT_PROMPT_TOKENS, CapacityView
 
@@ -94,6 +95,15 @@ def attach_capacity(window: MainWindow) -> CapacityView:
         if view.active:
             view.set_progress(session.estimate.read(time.perf_counter()))
 
+    def opened(results: list[RequestResult]) -> None:
+        """A run opened from the History: its search's charts, when it was one."""
+        store = session.store
+        if results and store is not None:
+            found = store.run(results[0].run_id).config.get("capacity")
+            if isinstance(found, dict) and found.get("models"):
+                view.show_section(found)
+
     session.running_changed.connect(running)
     session.progress.connect(progress)
+    window.history_view.open_requested.connect(opened)
     return view
