@@ -2,6 +2,150 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CapacityView</name>
+    <message>
+        <location filename="../../workbench/ui/capacity_tab.py" line="37"/>
+        <source>choose a model in a Compare pane first</source>
+        <translation>请先在“对比”窗格中选择模型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_tab.py" line="47"/>
+        <source>choose a trace file with Dataset…</source>
+        <translation>请用“数据集…”选择一个 trace 文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_tab.py" line="67"/>
+        <source>Cannot run: %1</source>
+        <translation>无法运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_tab.py" line="72"/>
+        <source>Replaying %1 requests on the trace&apos;s clock</source>
+        <translation>按 trace 自身的时钟重放 %1 个请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="45"/>
+        <source>Chat at 4K, Poisson</source>
+        <translation>4K 对话，泊松到达</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="48"/>
+        <source>Replay the sample trace</source>
+        <translation>重放示例 trace</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="124"/>
+        <source>Preset:</source>
+        <translation>预设：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="125"/>
+        <source>SLO:</source>
+        <translation>SLO：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="128"/>
+        <source>Dataset…</source>
+        <translation>数据集…</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="131"/>
+        <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
+        <translation>数据集或 trace 文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure trace CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="138"/>
+        <source>Replay trace</source>
+        <translation>重放 trace</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="138"/>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="140"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="141"/>
+        <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
+        <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="142"/>
+        <source>Goodput vs offered rate</source>
+        <translation>有效吞吐与请求速率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="143"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="146"/>
+        <source>offered rate (req/s)</source>
+        <translation>请求速率（req/s）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="144"/>
+        <source>within the SLO (req/s)</source>
+        <translation>满足 SLO（req/s）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="145"/>
+        <source>Latency vs offered rate</source>
+        <translation>延迟与请求速率</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="148"/>
+        <source>%1 (ms)</source>
+        <translation>%1 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="148"/>
+        <source>observed percentile</source>
+        <translation>实测分位数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="153"/>
+        <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within 10 %.</source>
+        <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限被夹在 10 % 以内。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="181"/>
+        <source>Choose a dataset or trace</source>
+        <translation>选择数据集或 trace</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="183"/>
+        <source>Datasets (*.jsonl *.json *.csv)</source>
+        <translation>数据集 (*.jsonl *.json *.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="199"/>
+        <source>%1: %2 requests%3</source>
+        <translation>%1：%2 个请求%3</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="202"/>
+        <source>, with timestamps</source>
+        <translation>，带时间戳</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="224"/>
+        <source>%1 of at most %2 requests · %3 % · ETA %4</source>
+        <translation>%1 / 至多 %2 个请求 · %3 % · 预计剩余 %4</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="255"/>
+        <source>Done: %1 requests of at most %2.</source>
+        <translation>完成：%1 个请求（至多 %2 个）。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="298"/>
+        <source>SLO</source>
+        <translation>SLO</translation>
+    </message>
+</context>
+<context>
     <name>ConnectionTest</name>
     <message>
         <location filename="../../workbench/ui/connection_test.py" line="63"/>
@@ -122,32 +266,32 @@
 <context>
     <name>CrashDialog</name>
     <message>
-        <location filename="../../workbench/ui/crash_dialog.py" line="41"/>
+        <location filename="../../workbench/ui/crash_dialog.py" line="42"/>
         <source>Attention Workbench: unexpected error</source>
         <translation>Attention Workbench：意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/crash_dialog.py" line="48"/>
+        <location filename="../../workbench/ui/crash_dialog.py" line="49"/>
         <source>Something went wrong. The details below, the crash file and the log help find the cause; keys and passwords are masked in all of them.</source>
         <translation>出现了问题。下面的详细信息、崩溃文件和日志有助于查明原因；其中的密钥和密码都已遮盖。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/crash_dialog.py" line="64"/>
+        <location filename="../../workbench/ui/crash_dialog.py" line="65"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/crash_dialog.py" line="68"/>
+        <location filename="../../workbench/ui/crash_dialog.py" line="69"/>
         <source>Open the log folder</source>
         <translation>打开日志文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/crash_dialog.py" line="78"/>
+        <location filename="../../workbench/ui/crash_dialog.py" line="79"/>
         <source>Crash file: {0}</source>
         <translation>崩溃文件：{0}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/crash_dialog.py" line="80"/>
+        <location filename="../../workbench/ui/crash_dialog.py" line="81"/>
         <source>Log: {0}</source>
         <translation>日志：{0}</translation>
     </message>
@@ -1183,170 +1327,170 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="194"/>
+        <location filename="../../workbench/ui/history_view.py" line="195"/>
         <source>%1, imported from %2</source>
         <translation>%1，导入自 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="153"/>
+        <location filename="../../workbench/ui/history_view.py" line="154"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="156"/>
+        <location filename="../../workbench/ui/history_view.py" line="157"/>
         <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
         <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="114"/>
-        <location filename="../../workbench/ui/history_view.py" line="160"/>
+        <location filename="../../workbench/ui/history_view.py" line="115"/>
+        <location filename="../../workbench/ui/history_view.py" line="161"/>
         <source>Import result files</source>
         <translation>导入结果文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="118"/>
+        <location filename="../../workbench/ui/history_view.py" line="119"/>
         <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
         <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="118"/>
+        <location filename="../../workbench/ui/history_view.py" line="119"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="149"/>
+        <location filename="../../workbench/ui/history_view.py" line="150"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="151"/>
+        <location filename="../../workbench/ui/history_view.py" line="152"/>
         <source>Remove the selected run and its requests from the history, after asking</source>
         <translation>确认后从历史记录中删除所选运行及其请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="230"/>
+        <location filename="../../workbench/ui/history_view.py" line="231"/>
         <source>Delete run</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="231"/>
+        <location filename="../../workbench/ui/history_view.py" line="232"/>
         <source>Delete this run and its %1 request(s) from the history?
 %2</source>
         <translation>从历史记录中删除此运行及其 %1 个请求？
 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="247"/>
+        <location filename="../../workbench/ui/history_view.py" line="248"/>
         <source>Run deleted from the history.</source>
         <translation>已从历史记录中删除该运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="255"/>
+        <location filename="../../workbench/ui/history_view.py" line="256"/>
         <source>No run history is open: nothing can be imported.</source>
         <translation>没有打开运行历史：无法导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="257"/>
+        <location filename="../../workbench/ui/history_view.py" line="258"/>
         <source>Importing %1 file(s)…</source>
         <translation>正在导入 %1 个文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="294"/>
+        <location filename="../../workbench/ui/history_view.py" line="295"/>
         <source>Imported %1 run(s), %2 already in the history.</source>
         <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="46"/>
+        <location filename="../../workbench/ui/history_view.py" line="47"/>
         <source>when</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="47"/>
+        <location filename="../../workbench/ui/history_view.py" line="48"/>
         <source>kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="48"/>
+        <location filename="../../workbench/ui/history_view.py" line="49"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="49"/>
+        <location filename="../../workbench/ui/history_view.py" line="50"/>
         <source>models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="50"/>
+        <location filename="../../workbench/ui/history_view.py" line="51"/>
         <source>prompt</source>
         <translation>提示长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="51"/>
+        <location filename="../../workbench/ui/history_view.py" line="52"/>
         <source>measured</source>
         <translation>测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="52"/>
+        <location filename="../../workbench/ui/history_view.py" line="53"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="53"/>
+        <location filename="../../workbench/ui/history_view.py" line="54"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="54"/>
+        <location filename="../../workbench/ui/history_view.py" line="55"/>
         <source>calibration / warm-up</source>
         <translation>校准 / 预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="56"/>
+        <location filename="../../workbench/ui/history_view.py" line="57"/>
         <source>file&apos;s TTFT median ms</source>
         <translation>文件的 TTFT 中位数 ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="59"/>
+        <location filename="../../workbench/ui/history_view.py" line="60"/>
         <source>comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="60"/>
+        <location filename="../../workbench/ui/history_view.py" line="61"/>
         <source>sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="61"/>
+        <location filename="../../workbench/ui/history_view.py" line="62"/>
         <source>replay</source>
         <translation>回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="143"/>
+        <location filename="../../workbench/ui/history_view.py" line="144"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="145"/>
+        <location filename="../../workbench/ui/history_view.py" line="146"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="146"/>
+        <location filename="../../workbench/ui/history_view.py" line="147"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="148"/>
+        <location filename="../../workbench/ui/history_view.py" line="149"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="147"/>
+        <location filename="../../workbench/ui/history_view.py" line="148"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="180"/>
+        <location filename="../../workbench/ui/history_view.py" line="181"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
@@ -1790,22 +1934,22 @@
 <context>
     <name>KeyRef</name>
     <message>
-        <location filename="../../workbench/core/providers.py" line="53"/>
+        <location filename="../../workbench/core/providers.py" line="54"/>
         <source>environment variable ${name}</source>
         <translation>环境变量 ${name}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="54"/>
+        <location filename="../../workbench/core/providers.py" line="55"/>
         <source>OS keyring (account &apos;{name}&apos;)</source>
         <translation>系统钥匙串（账户 &apos;{name}&apos;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="55"/>
+        <location filename="../../workbench/core/providers.py" line="56"/>
         <source>typed in, held in memory for this session only</source>
         <translation>手动输入，仅在本次会话的内存中保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="56"/>
+        <location filename="../../workbench/core/providers.py" line="57"/>
         <source>no key (a keyless server)</source>
         <translation>无密钥（无需密钥的服务器）</translation>
     </message>
@@ -1861,97 +2005,103 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="292"/>
+        <location filename="../../workbench/ui/main_window.py" line="295"/>
+        <location filename="../../workbench/ui/main_window.py" line="327"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="484"/>
+        <location filename="../../workbench/ui/main_window.py" line="498"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="486"/>
+        <location filename="../../workbench/ui/main_window.py" line="500"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="487"/>
+        <location filename="../../workbench/ui/main_window.py" line="501"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="488"/>
+        <location filename="../../workbench/ui/main_window.py" line="504"/>
+        <source>Capacity</source>
+        <translation>容量</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/main_window.py" line="506"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="489"/>
+        <location filename="../../workbench/ui/main_window.py" line="507"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="490"/>
+        <location filename="../../workbench/ui/main_window.py" line="508"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="507"/>
+        <location filename="../../workbench/ui/main_window.py" line="525"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="206"/>
+        <location filename="../../workbench/ui/main_window.py" line="209"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="217"/>
+        <location filename="../../workbench/ui/main_window.py" line="220"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="272"/>
+        <location filename="../../workbench/ui/main_window.py" line="275"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="310"/>
+        <location filename="../../workbench/ui/main_window.py" line="313"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="351"/>
+        <location filename="../../workbench/ui/main_window.py" line="365"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="399"/>
+        <location filename="../../workbench/ui/main_window.py" line="413"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="401"/>
+        <location filename="../../workbench/ui/main_window.py" line="415"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="403"/>
+        <location filename="../../workbench/ui/main_window.py" line="417"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="455"/>
+        <location filename="../../workbench/ui/main_window.py" line="469"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="457"/>
+        <location filename="../../workbench/ui/main_window.py" line="471"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="478"/>
+        <location filename="../../workbench/ui/main_window.py" line="492"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -1976,12 +2126,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="493"/>
+        <location filename="../../workbench/ui/main_window.py" line="511"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="497"/>
+        <location filename="../../workbench/ui/main_window.py" line="515"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -1989,82 +2139,82 @@
 <context>
     <name>MenuBar</name>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="101"/>
+        <location filename="../../workbench/ui/menus.py" line="103"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="102"/>
+        <location filename="../../workbench/ui/menus.py" line="104"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="103"/>
+        <location filename="../../workbench/ui/menus.py" line="105"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="104"/>
+        <location filename="../../workbench/ui/menus.py" line="106"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="106"/>
+        <location filename="../../workbench/ui/menus.py" line="108"/>
         <source>&amp;System</source>
         <translation>跟随系统(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="107"/>
+        <location filename="../../workbench/ui/menus.py" line="109"/>
         <source>&amp;Light</source>
         <translation>浅色(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="108"/>
+        <location filename="../../workbench/ui/menus.py" line="110"/>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="111"/>
+        <location filename="../../workbench/ui/menus.py" line="113"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="112"/>
+        <location filename="../../workbench/ui/menus.py" line="114"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="113"/>
+        <location filename="../../workbench/ui/menus.py" line="115"/>
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="114"/>
+        <location filename="../../workbench/ui/menus.py" line="116"/>
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="115"/>
+        <location filename="../../workbench/ui/menus.py" line="117"/>
         <source>&amp;About Attention Workbench</source>
         <translation>关于 Attention Workbench(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="141"/>
+        <location filename="../../workbench/ui/menus.py" line="143"/>
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="154"/>
+        <location filename="../../workbench/ui/menus.py" line="156"/>
         <source>The documentation is the docs/ folder of the source release (attention-workbench-%1.tar.gz) and its README.md.</source>
         <translation>文档位于源码发布包（attention-workbench-%1.tar.gz）的 docs/ 文件夹及其 README.md 中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="164"/>
+        <location filename="../../workbench/ui/menus.py" line="166"/>
         <source>About Attention Workbench</source>
         <translation>关于 Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/menus.py" line="167"/>
+        <location filename="../../workbench/ui/menus.py" line="169"/>
         <source>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;Measures LLM servers behind OpenAI-compatible APIs: time to first token and decode speed, per request.</source>
         <translation>&lt;b&gt;Attention Workbench&lt;/b&gt;&lt;br&gt;测量 OpenAI 兼容接口后的大模型服务：逐个请求的首 token 延迟与解码速度。</translation>
     </message>
@@ -2358,42 +2508,42 @@
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="171"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="172"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="174"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="175"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="181"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="182"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="209"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="210"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="247"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="248"/>
         <source>no key (the built-in provider)</source>
         <translation>无密钥（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="250"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="251"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="321"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="319"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="330"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="328"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -2401,220 +2551,220 @@
 <context>
     <name>ProviderForm</name>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="176"/>
+        <location filename="../../workbench/ui/provider_form.py" line="177"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="178"/>
+        <location filename="../../workbench/ui/provider_form.py" line="179"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="177"/>
+        <location filename="../../workbench/ui/provider_form.py" line="178"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="179"/>
+        <location filename="../../workbench/ui/provider_form.py" line="180"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="194"/>
-        <location filename="../../workbench/ui/provider_form.py" line="196"/>
+        <location filename="../../workbench/ui/provider_form.py" line="195"/>
+        <location filename="../../workbench/ui/provider_form.py" line="197"/>
         <source>Protocol</source>
         <translation>协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="197"/>
-        <location filename="../../workbench/ui/provider_form.py" line="201"/>
+        <location filename="../../workbench/ui/provider_form.py" line="198"/>
+        <location filename="../../workbench/ui/provider_form.py" line="202"/>
         <source>Auth header</source>
         <translation>认证请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="199"/>
+        <location filename="../../workbench/ui/provider_form.py" line="200"/>
         <source>How the key is sent; it follows the protocol unless you change it</source>
         <translation>密钥的发送方式；除非你修改，否则随协议而定</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="207"/>
+        <location filename="../../workbench/ui/provider_form.py" line="208"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="208"/>
+        <location filename="../../workbench/ui/provider_form.py" line="209"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="209"/>
+        <location filename="../../workbench/ui/provider_form.py" line="210"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="210"/>
+        <location filename="../../workbench/ui/provider_form.py" line="211"/>
         <source>No key</source>
         <translation>无密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="213"/>
+        <location filename="../../workbench/ui/provider_form.py" line="214"/>
         <source>Key from</source>
         <translation>密钥来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="214"/>
+        <location filename="../../workbench/ui/provider_form.py" line="215"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="215"/>
+        <location filename="../../workbench/ui/provider_form.py" line="216"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="216"/>
+        <location filename="../../workbench/ui/provider_form.py" line="217"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="217"/>
+        <location filename="../../workbench/ui/provider_form.py" line="218"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="218"/>
+        <location filename="../../workbench/ui/provider_form.py" line="219"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴密钥；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="219"/>
+        <location filename="../../workbench/ui/provider_form.py" line="220"/>
         <source>Key</source>
         <translation>密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="183"/>
+        <location filename="../../workbench/ui/provider_form.py" line="184"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 名称: 值 — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="185"/>
+        <location filename="../../workbench/ui/provider_form.py" line="186"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="187"/>
+        <location filename="../../workbench/ui/provider_form.py" line="188"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="188"/>
+        <location filename="../../workbench/ui/provider_form.py" line="189"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="189"/>
+        <location filename="../../workbench/ui/provider_form.py" line="190"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="190"/>
+        <location filename="../../workbench/ui/provider_form.py" line="191"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="227"/>
+        <location filename="../../workbench/ui/provider_form.py" line="228"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="228"/>
+        <location filename="../../workbench/ui/provider_form.py" line="229"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="229"/>
+        <location filename="../../workbench/ui/provider_form.py" line="230"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="223"/>
-        <location filename="../../workbench/ui/provider_form.py" line="233"/>
+        <location filename="../../workbench/ui/provider_form.py" line="224"/>
+        <location filename="../../workbench/ui/provider_form.py" line="234"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="232"/>
+        <location filename="../../workbench/ui/provider_form.py" line="233"/>
         <source>Proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="234"/>
+        <location filename="../../workbench/ui/provider_form.py" line="235"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="237"/>
+        <location filename="../../workbench/ui/provider_form.py" line="238"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取密钥和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="277"/>
+        <location filename="../../workbench/ui/provider_form.py" line="278"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴密钥；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="279"/>
+        <location filename="../../workbench/ui/provider_form.py" line="280"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴密钥；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="285"/>
+        <location filename="../../workbench/ui/provider_form.py" line="286"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="289"/>
+        <location filename="../../workbench/ui/provider_form.py" line="290"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="291"/>
+        <location filename="../../workbench/ui/provider_form.py" line="292"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="293"/>
+        <location filename="../../workbench/ui/provider_form.py" line="294"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需密钥的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="295"/>
+        <location filename="../../workbench/ui/provider_form.py" line="296"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="300"/>
+        <location filename="../../workbench/ui/provider_form.py" line="301"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留密钥，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="330"/>
+        <location filename="../../workbench/ui/provider_form.py" line="331"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="344"/>
+        <location filename="../../workbench/ui/provider_form.py" line="345"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="382"/>
+        <location filename="../../workbench/ui/provider_form.py" line="383"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>密钥的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把密钥本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="402"/>
+        <location filename="../../workbench/ui/provider_form.py" line="403"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 名称: 值</translation>
     </message>
@@ -2622,57 +2772,57 @@
 <context>
     <name>ProviderPanel</name>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="188"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="189"/>
         <source>Saved providers</source>
         <translation>已保存的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="189"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="190"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="190"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="191"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="191"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="192"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="192"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
         <source>From a config file…</source>
         <translation>从配置文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="194"/>
         <source>From a folder (home or tool folder)…</source>
         <translation>从文件夹（主目录或工具目录）…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="194"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="197"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
         <source>Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream</source>
         <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、密钥、模型、流式输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="208"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="209"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="210"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="211"/>
         <source>%1 (built-in, read-only)
     %2</source>
         <translation>%1
@@ -2680,112 +2830,112 @@
     （内置，只读）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="215"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="216"/>
         <source>The built-in provider: simulated models on this machine</source>
         <translation>内置服务商：在本机运行的模拟模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="220"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="221"/>
         <source>⚠ TLS verification OFF</source>
         <translation>⚠ TLS 验证已关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="281"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="282"/>
         <source>New provider: fill in the base URL and where its key comes from.</source>
         <translation>新服务商：请填写 Base URL 和密钥的来源。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="320"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="321"/>
         <source>the built-in provider has not started yet</source>
         <translation>内置服务商尚未启动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="379"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="380"/>
         <source>Saved &apos;%1&apos; to %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="383"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="384"/>
         <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
         <translation>注意：本应用的环境中尚未设置 $%1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="401"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="402"/>
         <source>Remove provider</source>
         <translation>删除服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="403"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="404"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
         <translation>删除服务商“%1”？其密钥仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="414"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="415"/>
         <source>Nothing removed.</source>
         <translation>未删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="427"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="428"/>
         <source>Removed &apos;%1&apos;.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="433"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="434"/>
         <source>Import providers from a config file</source>
         <translation>从配置文件导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="435"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="436"/>
         <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
         <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="442"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="443"/>
         <source>Import providers from a folder (e.g. your home folder)</source>
         <translation>从文件夹导入服务商（例如主目录）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="455"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="456"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="465"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="466"/>
         <source>Import cancelled: nothing saved.</source>
         <translation>已取消导入：未保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="476"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="477"/>
         <source>Nothing new to save: %1 already saved.</source>
         <translation>没有需要保存的新内容：%1 已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="482"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="483"/>
         <source>Imported %1 to %2.</source>
         <translation>已将 %1 导入到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="508"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="509"/>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="515"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="516"/>
         <source>Not run.</source>
         <translation>未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="532"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="533"/>
         <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
         <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="550"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="551"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器请求模型列表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="563"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="564"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
     </message>
@@ -3621,7 +3771,7 @@
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="461"/>
+        <location filename="../../workbench/ui/summary_page.py" line="469"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>

@@ -8,7 +8,6 @@ every finished row. Exit codes: docs/reliability.md.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import signal
 import sys
 from collections import Counter
@@ -17,6 +16,12 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.commands.bench_capacity import (
+    add_capacity_args,
+    check_capacity,
+    plan_line,
+    with_capacity,
+)
 from workbench.commands.bench_dataset import add_dataset_args, check_dataset, with_dataset
 from workbench.commands.bench_load import (
     add_load_args,
@@ -35,6 +40,7 @@ from workbench.commands.bench_output import (
     unwritable,
     write_run_json,
 )
+from workbench.commands.bench_signals import stop_on_signals
 from workbench.commands.bench_workers import (
     add_worker_args,
     check_cluster,
@@ -63,6 +69,8 @@ from workbench.commands.compare_route import (
 from workbench.commands.progress import ProgressDisplay, add_verbosity_args, verbosity
 from workbench.core import loop as event_loop
 from workbench.core.calibration_file import load_calibration, save_calibration
+from workbench.core.capacity_report import table
+from workbench.core.capacity_run import CapacityFound, CapacityRunner
 from workbench.core.catalog import load_catalog
 from workbench.core.client_load import ClientLoad
 from workbench.core.clients import ClientPool
@@ -133,6 +141,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_compare_args(p)
     add_load_args(p)
     add_dataset_args(p)
+    add_capacity_args(p)
     p.set_defaults(func=run)
 
 
@@ -277,6 +286,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _run(args: argparse.Namespace) -> int:
     problem = check_compare_args(args) or check_dataset(args) or check_load(args)
+    problem = problem or check_capacity(args)
     if problem:
         fail(problem)
         return EXIT_BAD_INPUT
@@ -317,12 +327,9 @@ async def _run(args: argparse.Namespace) -> int:
         runner = make_runner(args, plan, pool, store, endpoints, PromptBuilder(calibration))
         if runner is None:  # the cluster cannot be reached or used
             return EXIT_BAD_INPUT
-        where = " and ".join(e.base_url for e in endpoints.values())
-        print(
-            f"Run: {len(plan.targets)} model(s) x {len(plan.prompt_lengths)} length(s), "
-            f"{plan.total_requests} requests against {where}",
-            file=sys.stderr,
-        )
+        if plan.capacity is not None and isinstance(runner, Runner):  # one step at a time
+            runner = CapacityRunner(runner)
+        print(_plan_line(args, plan, endpoints), file=sys.stderr)
         try:
             async with ClientLoad(client_processes(runner)) as load:
                 outcome = await _drive(runner, plan, writer, args)
@@ -337,6 +344,8 @@ async def _run(args: argparse.Namespace) -> int:
             outcome.final.run_id if outcome.final else None, plan.to_config(), outcome.rows
         )
         document["client"] = _said_if_saturated(load.figures())
+        if outcome.capacity is not None:
+            document["capacity"] = outcome.capacity
         if outcome.routes is not None:  # --json prints the comparison the table would show
             document = route_document(document, outcome.routes.levels())
         code = _report(outcome, writer, store is not None, document if args.json else None)
@@ -352,6 +361,17 @@ async def _run(args: argparse.Namespace) -> int:
         if outcome.routes is not None and args.chart:
             write_chart(outcome.routes.levels(), args.chart, args.model[0])
         return code
+
+
+def _plan_line(args: argparse.Namespace, plan: RunPlan, endpoints: dict[Any, Endpoint]) -> str:
+    """What the run will send, and where; a capacity search's rule and worst-case cost."""
+    where = " and ".join(e.base_url for e in endpoints.values())
+    if args.capacity:
+        return f"{plan_line(args, plan)}; against {where}"
+    return (
+        f"Run: {len(plan.targets)} model(s) x {len(plan.prompt_lengths)} length(s), "
+        f"{plan.total_requests} requests against {where}"
+    )
 
 
 def _said_if_saturated(client: dict[str, Any]) -> dict[str, Any]:
@@ -438,7 +458,7 @@ def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode
     local = None if args.allow_overflow else LocalSim(args.gpu, args.tp)  # None: no KV check
     try:
         # --rate, --slo: bench_load.py; --dataset: bench_dataset.py
-        choices = with_dataset(args, with_load(args, choices))
+        choices = with_capacity(args, with_dataset(args, with_load(args, choices)))
         return build_plan(targets, choices, load_catalog(), local)
     except ValueError as exc:  # a saved provider's timeout out of range, say
         fail(str(exc))
@@ -457,16 +477,20 @@ class _Outcome:
     not_sent: set[str] = field(default_factory=set)  # models whose 'not sent' row was printed
     flag: str = "--csv"  # the flag that chose where the rows go, for the messages
     rows: list[RequestResult] = field(default_factory=list)  # every row, warm-ups included
+    capacity: dict[str, Any] | None = None  # --capacity: run.json's section
 
 
 async def _drive(
-    runner: Runner | ShardedRunner, plan: RunPlan, writer: CsvWriter, args: argparse.Namespace
+    runner: Runner | ShardedRunner | CapacityRunner,
+    plan: RunPlan,
+    writer: CsvWriter,
+    args: argparse.Namespace,
 ) -> _Outcome:
     """Consume the run's events: show progress, append each row to the CSV as it finishes."""
     outcome = _Outcome(routes=RouteComparison() if args.compare_route else None)
     outcome.flag = output_flag(args)
     stopped_by: list[int] = []
-    remove_handlers = _stop_on_signals(runner, stopped_by)
+    remove_handlers = stop_on_signals(runner, stopped_by)
     try:
         with ProgressDisplay(plan, verbosity(args)) as display:
             async for event in runner.run(plan):
@@ -475,6 +499,8 @@ async def _drive(
                     _take(event, outcome, writer, runner)
                 elif isinstance(event, RunFinished):
                     outcome.final = event
+                elif isinstance(event, CapacityFound):
+                    outcome.capacity = event.section
     finally:
         remove_handlers()
     outcome.signal_number = stopped_by[0] if stopped_by else None
@@ -482,7 +508,10 @@ async def _drive(
 
 
 def _take(
-    event: RequestFinished, outcome: _Outcome, writer: CsvWriter, runner: Runner | ShardedRunner
+    event: RequestFinished,
+    outcome: _Outcome,
+    writer: CsvWriter,
+    runner: Runner | ShardedRunner | CapacityRunner,
 ) -> None:
     """One finished request: its row to the CSV (warm-up and calibration rows too, marked by
     `phase`), measured ones to the summary."""
@@ -524,36 +553,6 @@ def _take(
             runner.stop_because(unwritable(writer.path, exc, outcome.flag))
 
 
-def _stop_on_signals(runner: Runner | ShardedRunner, stopped_by: list[int]) -> Callable[[], None]:
-    """Ctrl-C (or SIGTERM) stops the run cleanly: requests in flight become 'cancelled' rows
-    and every row reaches the CSV. A second Ctrl-C quits at once."""
-    loop = asyncio.get_running_loop()
-
-    def stop(signum: int) -> None:
-        if stopped_by:
-            raise KeyboardInterrupt
-        stopped_by.append(signum)
-        print(
-            "stopping: cancelling the requests in flight (Ctrl-C again to quit at once)",
-            file=sys.stderr,
-        )
-        runner.cancel()
-
-    installed = []
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(sig, stop, int(sig))
-            installed.append(sig)
-        except (NotImplementedError, RuntimeError, ValueError):  # Windows; not the main thread
-            pass
-
-    def remove() -> None:
-        for sig in installed:
-            loop.remove_signal_handler(sig)
-
-    return remove
-
-
 def _report(
     outcome: _Outcome, writer: CsvWriter, stored: bool, document: dict[str, Any] | None
 ) -> int:
@@ -565,6 +564,8 @@ def _report(
         print_json(document)
     elif outcome.routes is not None:  # the summary's groups would mix the concurrency levels
         print(format_route_table(outcome.routes.levels()))
+    elif outcome.capacity is not None:  # the summary's groups would mix the steps' loads
+        print(table(outcome.capacity))
     else:
         print(format_summary_table(outcome.summary.cells()))
     run_note = f" (run {final.run_id})" if stored else ""

@@ -168,6 +168,8 @@ def add_load_args(p: argparse.ArgumentParser) -> None:
 def check_load(args: argparse.Namespace) -> str | None:
     """What is wrong with the open-loop flags, in words (before anything is contacted)."""
     given = [name for name in _RATE_ONLY if getattr(args, name) not in (None, 0.0)]
+    if getattr(args, "capacity", False):  # a search sets each step's rate (bench_capacity.py)
+        return None
     trace = getattr(args, "loaded_dataset", None)
     if trace is not None and trace.timed:  # a trace's own schedule (bench_dataset.py)
         return None

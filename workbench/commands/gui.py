@@ -25,10 +25,11 @@ def add_gui_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--demo",
-        choices=("compare", "sweep", "providers"),
+        choices=("compare", "sweep", "providers", "capacity"),
         default="compare",
         help="what --demo-screenshot plays: the default comparison, a 1K-64K sweep of the "
-        "attention twins, or the provider panel's connection test",
+        "attention twins, the provider panel's connection test, or the Capacity tab's search "
+        "on two twins",
     )
     p.add_argument(
         "--screenshot-when",

@@ -14,8 +14,10 @@ import time
 from types import TracebackType
 from typing import Any, Literal
 
+from workbench.core.capacity_report import UNITS, step_json, step_words
+from workbench.core.capacity_run import CapacityEvent, CapacityStep
 from workbench.core.progress_estimate import ProgressEstimate, ProgressReading
-from workbench.core.run_events import Progress, RequestFinished, RunEvent
+from workbench.core.run_events import Progress, RequestFinished
 from workbench.core.run_plan import RunPlan
 from workbench.core.terminal import printable
 
@@ -58,6 +60,7 @@ class ProgressDisplay:
     def __init__(self, plan: RunPlan, level: Verbosity, tty: bool | None = None) -> None:
         self.level = level
         self.estimate = ProgressEstimate.for_plan(plan, time.perf_counter())
+        self.unit = UNITS[plan.capacity.by] if plan.capacity is not None else ""
         self._drawn_at = 0.0
         self._failed = 0
         self.tty = sys.stderr.isatty() if tty is None else tty
@@ -93,7 +96,7 @@ class ProgressDisplay:
         if self._bar is not None:
             self._bar.stop()
 
-    def event(self, event: RunEvent) -> None:
+    def event(self, event: CapacityEvent) -> None:
         """Every event of the run: the estimate takes each; the bar redraws a few times a
         second, so it moves while a request is still in prefill."""
         self.estimate.feed(event, time.perf_counter())
@@ -101,6 +104,9 @@ class ProgressDisplay:
             self.finished(event)
         elif isinstance(event, Progress):
             self.progress(event)
+        elif isinstance(event, CapacityStep) and self.level != "quiet":
+            said = step_words(step_json(event.step), self.unit)  # a search's step, as it ends
+            print(printable(f"  {event.model}: {said}"), file=sys.stderr)
         elif self._bar is not None and time.perf_counter() - self._drawn_at >= BAR_REFRESH_S:
             self._draw(self.estimate.read(time.perf_counter()))
 

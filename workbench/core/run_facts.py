@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from workbench.core.capacity_report import sentence
 from workbench.core.run_history import RunStore
 
 
@@ -19,6 +20,7 @@ class RunFacts:
     created_at: float  # an imported run's: the file's own date
     tool: str | None = None  # the tool whose file the run was imported from; None: ours
     stored: dict[tuple[str, str], float] | None = None  # the file's own figures
+    capacity: str = ""  # a capacity search's answer in one sentence (core/capacity_report.py)
 
 
 def run_facts(store: RunStore, run_ids: Iterable[str]) -> list[RunFacts]:
@@ -36,5 +38,9 @@ def run_facts(store: RunStore, run_ids: Iterable[str]) -> list[RunFacts]:
             source = config.get("imported") if isinstance(config, dict) else None
             tool = source.get("tool") if isinstance(source, dict) else None
             stored = store.aggregates(run_id) if tool else None
-            facts.append(RunFacts(run_id, float(created_at), str(tool) if tool else None, stored))
+            found = config.get("capacity") if isinstance(config, dict) else None
+            said = sentence(found) if isinstance(found, dict) else ""
+            facts.append(
+                RunFacts(run_id, float(created_at), str(tool) if tool else None, stored, said)
+            )
     return facts

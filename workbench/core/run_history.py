@@ -346,6 +346,18 @@ class RunStore:
         if cursor.rowcount == 0:
             raise StoreError(f"no run {run_id!r} in {self.path}")
 
+    def annotate(self, run_id: str, key: str, value: Any) -> None:
+        """Add `key` to a run's config (a capacity search's answer, known at its end)."""
+        with self._explained():
+            for (text,) in self._conn.execute(
+                "SELECT config_json FROM runs WHERE run_id = ?", (run_id,)
+            ).fetchall():
+                config = {**_load_json(text or "{}"), key: value}
+                self._conn.execute(
+                    "UPDATE runs SET config_json = ? WHERE run_id = ?",
+                    (self._redact(json.dumps(config, ensure_ascii=False, default=str)), run_id),
+                )
+
     def add_whole_run(
         self,
         kind: RunKind,

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from workbench.core.arrivals import ArrivalSpec
+from workbench.core.capacity import Rule, worst_case
 from workbench.core.datasets import Dataset
 from workbench.core.lengths import draw
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS
@@ -73,6 +74,10 @@ class RunSettings:
     # --dataset: request i sends the file's request i (its messages, or a trace's sizes and
     # shared prefixes); a trace's times are in `arrivals` (core/datasets/)
     dataset: Dataset | None = None
+    # --capacity: each target's highest load within `slo` is searched (core/capacity_run.py),
+    # one step (an ordinary cell) at a time; `arrivals` is then each rate step's template,
+    # and the plan counts the search's worst case
+    capacity: Rule | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -209,6 +214,8 @@ class RunPlan(RunSettings):
     def requests_at(self, concurrency: int) -> int:
         """Requests per (target, length) cell at one concurrency level; in an open-loop run,
         the schedule's (this worker's share of it)."""
+        if self.capacity is not None:
+            return worst_case(self.capacity)[1]
         if self.arrivals is not None:
             return self.arrivals.expected_requests
         return max(self.repeats, concurrency)

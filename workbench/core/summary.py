@@ -175,6 +175,7 @@ class SummaryReport:
     rows: tuple[ModelRow, ...]
     repeats: int  # the most measured requests of any (model, length, concurrency)
     concurrency_levels: tuple[int, ...] = (1,)
+    capacity: str = ""  # a capacity search's sentence: the page leads with it
 
     @property
     def is_sweep(self) -> bool:
@@ -269,6 +270,7 @@ def build_report(
         rows=rows,
         repeats=max((c.n + c.errors + c.stopped for c in ordered), default=0),
         concurrency_levels=tuple(sorted({c.concurrency for c in ordered})) or (1,),
+        capacity=next((f.capacity for f in runs if f.run_id in shown_runs and f.capacity), ""),
     )
 
 

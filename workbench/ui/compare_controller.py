@@ -67,6 +67,7 @@ class CompareController(QObject):
     run_started = Signal(object)  # RunPlan
     run_finished = Signal(object)  # RunFinished
     local_provider_ready = Signal(str)  # base URL
+    capacity_event = Signal(object)  # a capacity search's CapacityStep or CapacityFound
 
     def __init__(
         self,
@@ -178,12 +179,17 @@ class CompareController(QObject):
             self._runner.stop_target(pane.target.label)
 
     async def _run_events(self, plan: RunPlan, pool: ClientPool) -> AsyncIterator[RunEvent]:
+        from workbench.core.capacity_run import CapacityFound, CapacityRunner, CapacityStep
         from workbench.core.runner import Runner
 
         builder = PromptBuilder(self._calibration)
         self._runner = Runner(pool, sink=self.store, keys=self.clients.key, builder=builder)
+        runner = CapacityRunner(self._runner) if plan.capacity is not None else self._runner
         try:
-            async for event in self._runner.run(plan):
+            async for event in runner.run(plan):
+                if isinstance(event, CapacityStep | CapacityFound):  # core/capacity_run.py
+                    self.capacity_event.emit(event)
+                    continue
                 yield event
         finally:
             self._runner = None

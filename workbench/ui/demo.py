@@ -11,9 +11,11 @@ import sys
 import time
 from pathlib import Path
 
+from workbench.core.plan import LOCAL_PROVIDER
 from workbench.ui.main_window import MainWindow
 
-SCENES = ("compare", "sweep", "providers")
+SCENES = ("compare", "sweep", "providers", "capacity")
+CAPACITY_TWINS = ("sim-70b-gqa", "sim-70b-mla")
 SWEEP_LENGTHS = [1024, 4096, 16384, 32768, 65536]
 
 
@@ -57,6 +59,23 @@ async def _sweep(window: MainWindow, when: str) -> str | None:
     return None if final is not None and final.status == "finished" else "the sweep failed"
 
 
+async def _capacity(window: MainWindow, when: str) -> str | None:
+    """Two twins' capacity at 4K, Poisson (the tab's first preset), as a presenter runs it."""
+    window.preset.setCurrentIndex(window.preset.findData("custom"))
+    window.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in CAPACITY_TWINS])
+    view = window.capacity_view
+    window.tabs.setCurrentWidget(view)
+    view.run_button.click()
+    task = window.session._task
+    if task is None:
+        return "the capacity search did not start"
+    if when == "streaming":
+        await _wait_until(lambda: sum(len(s) for s in view.steps.values()) >= 3 or task.done())
+        return None
+    final = await task
+    return None if final is not None and final.status == "finished" else "the search failed"
+
+
 async def _providers(window: MainWindow, when: str) -> str | None:
     panel = getattr(window, "provider_panel", None)
     if panel is None:
@@ -68,7 +87,8 @@ async def _providers(window: MainWindow, when: str) -> str | None:
 
 async def demo_screenshot(window: MainWindow, path: Path, when: str, scene: str) -> int:
     """Play `scene`, save a PNG of the whole window, return the exit code."""
-    play = {"compare": _compare, "sweep": _sweep, "providers": _providers}[scene]
+    play = {"compare": _compare, "sweep": _sweep, "providers": _providers, "capacity": _capacity}
+    play = play[scene]
     problem = await play(window, when)
     if problem:
         print(f"error: {problem}", file=sys.stderr)

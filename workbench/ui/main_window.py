@@ -108,6 +108,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self.reserved_tabs = ReservedTabs(self.tabs)
         self.tabs.addTab(self.compare, "")  # titled by retranslate(), in the language installed
         self.reserved_tabs.reserve("sweep")
+        self.reserved_tabs.reserve("capacity")  # capacity_tab.py fills it in finish_start()
         for tab in (self.results_view, self.history_view, self.summary_view):
             self.tabs.addTab(tab, "")
         self.setCentralWidget(self.tabs)
@@ -173,6 +174,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
         if recolor_charts(self, palette):  # none before finish_start()
             self.sweep_view.restyle()
+            self.capacity_view.restyle()
         if self.compare.plots is not None:
             self.compare.plots.restyle(palette)
         self._paint()  # a failed pane's hatched bar takes the new failure colour
@@ -497,6 +499,10 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         titles = [
             (self.compare, self.tr("Compare")),
             (getattr(self, "sweep_view", self.reserved_tabs.empty.get("sweep")), self.tr("Sweep")),
+            (
+                getattr(self, "capacity_view", self.reserved_tabs.empty.get("capacity")),
+                self.tr("Capacity"),
+            ),
             (self.results_view, self.tr("Results")),
             (self.history_view, self.tr("History")),
             (self.summary_view, self.tr("Summary")),

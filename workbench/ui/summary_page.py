@@ -412,8 +412,16 @@ class SummaryDocument:
 
     # ---- pages ----
 
+    def _capacity_block(self, width: float) -> list[Block]:
+        """A capacity search's answer, the page's first words (core/capacity_report.py)."""
+        said = self.report.capacity
+        if not said:
+            return []
+        html = f"<div style='font-size:19px; font-weight:700'>{esc(said)}.</div>"
+        return [_rich_block(html, width, 15, (f"{said}.",))]
+
     def blocks(self, width: float) -> list[Block]:
-        blocks = self._header(width)
+        blocks = self._capacity_block(width) + self._header(width)
         blocks.append(self._conclusion_block(width))
         if self.report.models:
             blocks.append(self._legend(width))

@@ -1,6 +1,6 @@
 """What the main window's parts (window_panes.py, window_late.py, window_state.py,
-window_export.py, menus.py) need of the window: its widgets, its session and a few of its
-methods, as a Protocol. They are typed against it, not against MainWindow, so that
+window_export.py, menus.py, capacity_tab.py) need of the window: its widgets, its session and
+a few of its methods, as a Protocol. They are typed against it, not against MainWindow, so that
 main_window.py imports them and none of them imports main_window.py (no import cycle,
 tests/test_import_cycles.py). MainWindow is the one class that has all of it."""
 

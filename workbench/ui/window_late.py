@@ -29,6 +29,7 @@ class LateParts(_Base):
 
     def finish_start(self) -> None:
         """What the first paint need not wait for: the charts, the Sweep tab, past runs."""
+        from workbench.ui.capacity_tab import attach_capacity
         from workbench.ui.sweep_view import SweepView
 
         chart_defaults(QApplication.palette())
@@ -38,6 +39,8 @@ class LateParts(_Base):
         label_fields(sweep)
         self.history_view.imported_aggregates.connect(sweep.add_imported)
         sweep.run_requested.connect(self._run_sweep)
+        self.capacity_view = attach_capacity(self)  # type: ignore[arg-type]
+        label_fields(self.capacity_view)
         sweep.stop_requested.connect(self.session.stop_all)
         if self.preset.currentData() == "story":  # chosen before the tab existed
             sweep.check_lengths(1024, 1024 * 1024)

@@ -1,0 +1,219 @@
+"""`workbench bench --capacity --slo ...`: each model's highest rate within the SLO (issue 29,
+item 4), its sentence in the terminal, run.json and the Summary PDF.
+
+The rule is checked on the pure module; the search's accuracy through a real `workbench bench`
+subprocess against a real server of known capacity (tests/knee_server.py: 8 slots of 400 ms,
+so 20 requests/s); the must-hold command through real subprocesses against the built-in
+provider.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import jsonschema
+import pytest
+from knee_server import knee_server
+from test_json_docs import _schemas
+
+from workbench.core.capacity import Rule, Search, Step, Term, step_requests, wilson, worst_case
+from workbench.core.capacity_report import UNITS, model_json, sentence
+from workbench.core.slo import parse_slo
+
+WORKBENCH = [sys.executable, "-m", "workbench"]
+SLOTS, SERVICE_MS = 8, 400.0
+KNEE = SLOTS / (SERVICE_MS / 1000)  # requests/s
+
+
+def _step(load: float, holds: bool, requests: int = 50) -> Step:
+    term = Term("ttft_p90", 2000, requests, requests, None, 1.0 if holds else 0.0, 90)
+    return Step(load, requests, requests, (term,), None, None)
+
+
+def _search(rule: Rule, knee: float) -> Search:
+    search = Search(rule)
+    while (load := search.next_load()) is not None:
+        search.take(_step(load, load <= knee, rule.requests))
+    return search
+
+
+# ---- the rule ----
+
+
+def test_wilson_bound_asks_a_margin_of_a_small_step() -> None:
+    low, high = wilson(48, 50)
+    assert 0.90 < low < 0.96 < high  # 48 of 50 shows a p90 at 90 % confidence
+    assert wilson(46, 50)[0] < 0.90  # 46 of 50 (92 %) does not
+    assert wilson(50, 50)[0] == pytest.approx(50 / (50 + 1.2816**2), abs=1e-3)
+
+
+def test_a_p99_objective_gets_enough_requests_per_step() -> None:
+    assert step_requests(parse_slo("ttft_p90:2s")) == 50
+    n = step_requests(parse_slo("ttft_p90:2s,e2e_p99:30s"))
+    assert n > 150  # 50 requests cannot show a p99 even with none missed
+    assert wilson(n - math.floor(n * 0.01 / 2), n)[0] >= 0.99
+
+
+@pytest.mark.parametrize("knee", [0.6, 3.0, 11.8, 40.0, 63.0])
+def test_the_search_brackets_the_knee_within_the_tolerance_and_the_stated_cost(knee) -> None:
+    rule = Rule(low=0.5, high=64, requests=50, tolerance=0.1)
+    search = _search(rule, knee)
+    assert search.status == "found"
+    assert search.held is not None and search.missed is not None
+    assert search.held <= knee < search.missed <= search.held * 1.1
+    steps, requests, _seconds = worst_case(rule)
+    assert len(search.steps) <= steps and search.used <= requests
+
+
+def test_a_knee_outside_the_range_is_said_as_such() -> None:
+    rule = Rule(low=1, high=16, requests=10)
+    assert _search(rule, 100).status == "above"
+    assert _search(rule, 0.1).status == "below"
+
+
+def test_the_budget_stops_the_search_before_a_step_that_would_pass_it() -> None:
+    rule = Rule(low=0.5, high=64, requests=50, budget=120)
+    search = _search(rule, 11.8)
+    assert search.status == "budget" and search.used <= 120 and len(search.steps) == 2
+
+
+def test_concurrency_is_searched_in_whole_requests() -> None:
+    rule = Rule(by="concurrency", low=1, high=256, requests=20)
+    search = _search(rule, 37)
+    assert search.status == "found" and search.held is not None and search.missed is not None
+    assert search.held <= 37 < search.missed <= max(search.held * 1.1, search.held + 1)
+    assert all(s.load == int(s.load) for s in search.steps)
+
+
+def test_a_concurrency_answer_is_whole_requests_in_flight() -> None:
+    rule = Rule(by="concurrency", low=1, high=64, requests=20)
+    answer = model_json("knee", _search(rule, 8))
+    assert (answer["held"], answer["missed"], answer["capacity"]) == (8, 9, 8)
+    capacity = {"unit": UNITS["concurrency"], "slo": [], "models": [answer]}
+    assert sentence(capacity).startswith("knee serves 8 requests at once at ")
+
+
+def test_the_sentence_ranks_models_and_leaves_out_an_unknown_cost() -> None:
+    slo = [{"objective": "ttft_p90", "limit_ms": 2000}, {"objective": "tpot_p90", "limit_ms": 50}]
+    models = [
+        {"model": "gqa", "status": "found", "capacity": 4.1, "plus_minus": 0.2, "held": 4.0,
+         "missed": 4.3, "cost_per_1000_usd": 1.2},
+        {"model": "mla", "status": "found", "capacity": 11.8, "plus_minus": 0.6, "held": 11.2,
+         "missed": 12.4, "cost_per_1000_usd": 0.41},
+    ]  # fmt: skip
+    said = sentence({"unit": "req/s", "slo": slo, "prompt_tokens": 32768, "models": models})
+    assert said == (
+        "mla serves 11.8 req/s (±0.6) at TTFT p90 ≤ 2 s and TPOT p90 ≤ 50 ms; gqa 4.1 req/s "
+        "(±0.2); at 32K prompts; $0.41 vs $1.20 per 1,000 requests"
+    )
+    models[0]["cost_per_1000_usd"] = None
+    assert "$" not in sentence({"unit": "req/s", "slo": slo, "models": models})
+
+
+# ---- the command ----
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "WORKBENCH_DATA_DIR": str(tmp_path / "data"),
+        "WORKBENCH_CONFIG_DIR": str(tmp_path / "config"),
+    }
+
+
+@pytest.fixture
+def knee_url() -> Iterator[str]:
+    with knee_server(SLOTS, SERVICE_MS) as url:
+        yield url
+
+
+def _bench(env: dict[str, str], *argv: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*WORKBENCH, "bench", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
+
+
+@pytest.mark.slow
+def test_the_search_finds_a_known_capacity_within_ten_percent(tmp_path, env, knee_url) -> None:
+    out = tmp_path / "out"
+    proc = _bench(
+        env, "--base-url", knee_url, "--model", "knee", "--prompt-tokens", "1K", "--max-tokens",
+        "4", "--capacity", "--slo", "ttft_p90:600ms", "--arrivals", "constant",
+        "--capacity-range", "2:64", "--output", str(out), "--no-store",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    plan = next(line for line in proc.stderr.splitlines() if line.startswith("Capacity search"))
+    assert "at most 6 steps, 300 requests" in plan  # the cost, said before the first step
+    document = json.loads((out / "run.json").read_text())
+    jsonschema.validate(document, _schemas()["run"])
+    (answer,) = document["capacity"]["models"]
+    assert answer["status"] == "found"
+    assert abs(answer["capacity"] - KNEE) <= 0.1 * KNEE, answer
+    assert answer["held"] < KNEE * 1.05 and answer["missed"] > KNEE * 0.95
+    assert answer["requests"] <= document["capacity"]["worst_case"]["requests"] == 300
+    assert f"knee serves {answer['capacity']:.1f} req/s" in proc.stdout
+
+
+@pytest.mark.slow
+def test_capacity_per_model_and_the_summary_pdf_leads_with_it(tmp_path, env) -> None:
+    """The issue's must-hold command, at the test suite's time scale, then `summary --last`."""
+    proc = _bench(
+        env, "--model", "sim-70b-gqa", "--model", "sim-70b-mla", "--prompt-tokens", "32K",
+        "--capacity", "--slo", "ttft_p90:3s,tpot_p90:60ms", "--time-scale", "0.1",
+        "--max-tokens", "16", "--capacity-range", "4:16", "--capacity-requests", "20",
+        "--csv", str(tmp_path / "rows.csv"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    # whatever the simulator's capacity: one sentence naming both (serves / misses even at)
+    said = [
+        line
+        for line in proc.stdout.splitlines()
+        if "at TTFT p90 ≤ 3 s and TPOT p90 ≤ 60 ms" in line
+    ]
+    assert len(said) == 1 and "at 32K prompts" in said[0], proc.stdout
+    for model in ("sim-70b-gqa", "sim-70b-mla"):
+        assert any(line.startswith(f"{model}: ") and "req/s" in line
+                   for line in proc.stdout.splitlines()), proc.stdout  # fmt: skip
+        assert model in said[0]
+    pdf = tmp_path / "summary.pdf"
+    made = subprocess.run(
+        [*WORKBENCH, "summary", "--last", "--pdf", str(pdf)],
+        capture_output=True,
+        text=True,
+        env={**env, "QT_QPA_PLATFORM": "offscreen"},
+        timeout=120,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    text = subprocess.run(
+        ["pdftotext", "-l", "1", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    first = " ".join(text.split())
+    assert first.startswith(said[0].rstrip(".")), (first[:300], said[0])
+
+
+def test_capacity_flags_are_refused_without_what_they_need(env) -> None:
+    proc = _bench(env, "--model", "sim-70b-gqa", "--capacity", "--no-store", timeout=60)
+    assert proc.returncode == 2 and "add --slo" in proc.stderr
+    proc = _bench(env, "--model", "sim-70b-gqa", "--capacity-budget", "100", timeout=60)
+    assert proc.returncode == 2 and "add --capacity" in proc.stderr
+    proc = _bench(
+        env, "--model", "sim-70b-gqa", "--capacity", "--slo", "ttft_p90:2s", "--rate", "3",
+        "--no-store", timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "drop --rate" in proc.stderr

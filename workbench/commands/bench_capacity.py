@@ -1,0 +1,164 @@
+"""`workbench bench --capacity --slo ...`: the flags of a search for each model's highest load
+within the SLO, checked, into the plan's choices. The search itself runs in core
+(core/capacity_run.py), as the app runs it: one step at a time, each an ordinary cell at one
+rate (open loop, --arrivals) or one concurrency; models one after another, each on its own
+schedule, all in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+from workbench.commands.common import float_in, int_in
+from workbench.core.arrivals import ArrivalSpec
+from workbench.core.capacity import (
+    BYS,
+    DEFAULT_RANGE,
+    DEFAULT_REQUESTS,
+    MAX_STEP_REQUESTS,
+    Rule,
+    step_requests,
+)
+from workbench.core.capacity_report import plan_words
+from workbench.core.plan import Choices
+from workbench.core.run_plan import MAX_CONCURRENCY, RunPlan
+
+MAX_BUDGET = 1_000_000
+
+
+def _range(text: str) -> tuple[float, float]:
+    low, sep, high = text.replace("..", ":").partition(":")
+    number = float_in(0, 1e6, "a range end", low_open=True)
+    if not sep:
+        raise argparse.ArgumentTypeError(f"'{text}': write LOW:HIGH, e.g. 0.5:64")
+    return number(low), number(high)
+
+
+def add_capacity_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group(
+        "capacity search (--capacity)",
+        "Find each model's highest rate (or concurrency) at which --slo holds: x2 steps from "
+        "the middle of the range until one holds and the next misses, then bisection. A step "
+        "holds when every objective's share of requests within its limit is at least its "
+        "percentile at 90%% confidence (Wilson bound). The most requests and minutes the "
+        "search can take are printed before it starts.",
+    )
+    g.add_argument("--capacity", action="store_true", help="search each model's capacity")
+    g.add_argument(
+        "--capacity-by",
+        choices=BYS,
+        default="rate",
+        help="search the arrival rate (open loop, --arrivals; the default) or the requests "
+        "kept in flight",
+    )
+    g.add_argument(
+        "--capacity-range",
+        type=_range,
+        metavar="LOW:HIGH",
+        help=f"the loads searched (default {DEFAULT_RANGE['rate'][0]:g}:"
+        f"{DEFAULT_RANGE['rate'][1]:g} req/s, or {DEFAULT_RANGE['concurrency'][0]:g}:"
+        f"{DEFAULT_RANGE['concurrency'][1]:g} in flight)",
+    )
+    g.add_argument(
+        "--capacity-requests",
+        type=int_in(1, MAX_STEP_REQUESTS, "requests per step"),
+        default=DEFAULT_REQUESTS,
+        metavar="N",
+        help=f"requests per step (default {DEFAULT_REQUESTS}; raised to what the strictest "
+        "percentile needs: p99 takes more)",
+    )
+    g.add_argument(
+        "--capacity-tolerance",
+        type=float_in(1, 100, "the tolerance (%)"),
+        default=10.0,
+        metavar="PCT",
+        help="stop when the bracket's high end is within PCT %% of its low end (default 10)",
+    )
+    g.add_argument(
+        "--capacity-budget",
+        type=int_in(1, MAX_BUDGET, "the budget (requests)"),
+        metavar="N",
+        help="at most N requests per model: the search stops before a step that would pass "
+        "it and reports the bracket it has",
+    )
+
+
+def check_capacity(args: argparse.Namespace) -> str | None:
+    """What is wrong with --capacity's flags, in words; sets `args.capacity_rule`."""
+    args.capacity_rule = None
+    extra = [
+        flag
+        for flag, given in (
+            ("--capacity-by", args.capacity_by != "rate"),
+            ("--capacity-range", args.capacity_range is not None),
+            ("--capacity-budget", args.capacity_budget is not None),
+        )
+        if given
+    ]
+    if not args.capacity:
+        return f"{', '.join(extra)} shape a capacity search: add --capacity" if extra else None
+    if not args.slo:
+        return (
+            "--capacity searches for the highest load within an SLO: add --slo, e.g. "
+            "--slo ttft_p90:2s,tpot_p90:50ms"
+        )
+    clash = [
+        flag
+        for flag, given in (
+            ("--rate", args.rate is not None),
+            ("--duration", args.duration is not None),
+            ("--max-requests", args.max_requests is not None),
+            ("--ramp-up", bool(args.ramp_up)),
+            ("--dataset", args.dataset is not None),
+            ("--compare-route", bool(args.compare_route)),
+            ("--cluster", bool(args.cluster)),
+            ("--workers", (args.workers or 1) > 1),
+            ("--repeats", args.repeats != 1),
+            ("--concurrency", args.concurrency != [1]),
+        )
+        if given
+    ]
+    if clash:
+        return (
+            f"--capacity chooses each step's load and size itself: drop {', '.join(clash)} "
+            "(--capacity-range and --capacity-requests shape the search)"
+        )
+    if len(args.prompt_tokens) != 1:
+        return "--capacity searches at one prompt length: give one --prompt-tokens"
+    low, high = args.capacity_range or DEFAULT_RANGE[args.capacity_by]
+    try:
+        args.capacity_rule = Rule(
+            by=args.capacity_by,
+            low=low,
+            high=min(high, MAX_CONCURRENCY) if args.capacity_by == "concurrency" else high,
+            requests=step_requests(args.slo, args.capacity_requests),
+            tolerance=args.capacity_tolerance / 100,
+            budget=args.capacity_budget,
+        )
+    except ValueError as exc:
+        return f"--capacity: {exc}"
+    args.workers = 1  # one client process: a step is one cell
+    return None
+
+
+def with_capacity(args: argparse.Namespace, choices: Choices) -> Choices:
+    """The choices with the search's rule, and each rate step's schedule as a template."""
+    rule: Rule | None = getattr(args, "capacity_rule", None)
+    if rule is None:
+        return choices
+    process, shape = args.arrivals or ("poisson", 1.0)
+    template = ArrivalSpec(
+        rate=rule.start,
+        process=process,
+        shape=shape,
+        seed=args.seed,
+        max_requests=rule.requests,
+        max_concurrency=args.max_concurrency,
+    )
+    return replace(choices, capacity=rule, arrivals=template if rule.by == "rate" else None)
+
+
+def plan_line(args: argparse.Namespace, plan: RunPlan) -> str:
+    assert plan.capacity is not None
+    return plan_words(plan.capacity, plan.slo, len(plan.targets))

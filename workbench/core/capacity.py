@@ -1,0 +1,262 @@
+"""Capacity search: the highest load (requests/s, or requests in flight) at which an SLO holds.
+
+A search is a coarse geometric sweep from the middle of a range (x2 up while the SLO holds,
+/2 down while it does not) until one load holds and the next one up does not, then a
+bisection of that bracket (at its geometric middle) until its ends are within the tolerance.
+Each step sends `requests` requests at one load. A step holds when, for every objective, the
+share of its requests within the limit has a one-sided Wilson lower bound at `confidence` of
+at least the objective's percentile (ttft_p90 ≤ 2 s: at 90 % confidence, at least 90 % of
+requests are that fast); a failed request misses. The cost is bounded before anything is
+sent (`worst_case`), and `budget` caps the requests per model. Pure: no I/O, no clock
+(docs/metrics.md, "Capacity").
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from statistics import NormalDist
+from typing import Literal
+
+from workbench.core.metrics import RequestMetrics, percentile
+from workbench.core.results import RequestResult
+from workbench.core.slo import Objective
+
+By = Literal["rate", "concurrency"]
+BYS: tuple[str, ...] = ("rate", "concurrency")
+CONFIDENCE = 0.9  # one-sided, for every objective's Wilson bound
+FACTOR = 2.0  # the coarse sweep's step
+DEFAULT_RANGE: dict[str, tuple[float, float]] = {"rate": (0.5, 64.0), "concurrency": (1, 256)}
+DEFAULT_REQUESTS = 50  # per step, raised to what the strictest percentile needs
+DEFAULT_TOLERANCE = 0.10  # stop when the bracket's high end is within 10 % of its low end
+MAX_STEP_REQUESTS = 10_000
+Status = Literal["found", "above", "below", "budget", "stopped"]
+
+
+def wilson(met: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """One-sided Wilson bounds (low, high) on a share `met` of `n` at `confidence`."""
+    if n <= 0:
+        return 0.0, 1.0
+    z = NormalDist().inv_cdf(confidence)
+    p = met / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+def step_requests(objectives: Sequence[Objective], asked: int = DEFAULT_REQUESTS) -> int:
+    """Requests per step: `asked`, or more when the strictest percentile needs them for a step
+    with half its allowed misses to hold (a p99 objective cannot be shown by 50 requests)."""
+    strictest = max((o.quantile for o in objectives), default=90.0) / 100
+    n = max(1, asked)
+    while n < MAX_STEP_REQUESTS:
+        misses = math.floor(n * (1 - strictest) / 2)
+        if wilson(n - misses, n)[0] >= strictest:
+            return n
+        n += 1
+    return n
+
+
+@dataclass(frozen=True)
+class Term:
+    """One objective at one step: how many of the requests were within its limit."""
+
+    name: str
+    limit_ms: float
+    within: int
+    judged: int
+    observed_ms: float | None  # the percentile of the step's values
+    low: float  # Wilson lower bound of within/judged
+    quantile: float
+
+    @property
+    def holds(self) -> bool:
+        return self.judged > 0 and self.low >= self.quantile / 100
+
+
+@dataclass(frozen=True)
+class Step:
+    """One load of the search and what its requests showed."""
+
+    load: float
+    requests: int
+    ok: int
+    terms: tuple[Term, ...]
+    goodput: float | None  # requests/s that met every objective, over the step's whole span
+    cost_usd: float | None  # mean per request; None when any price is unknown
+    met: int = 0  # requests that met every objective
+
+    @property
+    def holds(self) -> bool:
+        return bool(self.terms) and all(t.holds for t in self.terms)
+
+
+def judge(
+    load: float,
+    rows: Iterable[tuple[RequestResult, RequestMetrics]],
+    objectives: Sequence[Objective],
+    span_s: float | None = None,
+) -> Step:
+    """The step at `load` from its measured rows."""
+    taken = list(rows)
+    terms = []
+    for o in objectives:
+        values: list[float] = []
+        within = 0
+        for result, metrics in taken:
+            value = o.value(metrics) if result.ok else None
+            if value is None and result.ok and o.figure in ("tpot", "itl"):
+                within += 1  # a one-token answer has no TPOT: not held to it (core/slo.py)
+                continue
+            if value is not None:
+                values.append(value)
+            within += 1 if value is not None and value <= o.limit_ms else 0
+        low = wilson(within, len(taken))[0]
+        found = percentile(values, o.quantile) if len(values) == len(taken) else None
+        terms.append(Term(o.name, o.limit_ms, within, len(taken), found, low, o.quantile))
+    met = sum(1 for r, _m in taken if r.slo_met)
+    costs = [m.cost_usd for _r, m in taken]
+    cost = None
+    if taken and all(c is not None for c in costs):
+        cost = sum(c for c in costs if c is not None) / len(taken)
+    goodput = met / span_s if span_s else None
+    ok = sum(1 for r, _m in taken if r.ok)
+    return Step(load, len(taken), ok, tuple(terms), goodput, cost, met)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """How a search runs and when it stops."""
+
+    by: By = "rate"
+    low: float = DEFAULT_RANGE["rate"][0]
+    high: float = DEFAULT_RANGE["rate"][1]
+    requests: int = DEFAULT_REQUESTS  # per step
+    tolerance: float = DEFAULT_TOLERANCE
+    budget: int | None = None  # at most this many requests per model
+
+    def __post_init__(self) -> None:
+        if self.by not in BYS:
+            raise ValueError(f"search by rate or concurrency, not {self.by!r}")
+        if not (0 < self.low < self.high and math.isfinite(self.high)):
+            raise ValueError(f"the range needs 0 < LOW < HIGH, got {self.low:g}..{self.high:g}")
+        if self.by == "concurrency" and self.low != int(self.low):
+            raise ValueError("a concurrency range is whole requests in flight, e.g. 1..256")
+        if not 0.01 <= self.tolerance <= 1:
+            raise ValueError("the tolerance must be 1 % .. 100 %")
+        if self.budget is not None and self.budget < self.requests:
+            raise ValueError(
+                f"a budget of {self.budget} requests is less than one step "
+                f"({self.requests}); raise the budget or lower the requests per step"
+            )
+
+    @property
+    def start(self) -> float:
+        return self._snap(math.sqrt(self.low * self.high))
+
+    def _snap(self, load: float) -> float:
+        load = min(self.high, max(self.low, load))
+        return float(round(load)) if self.by == "concurrency" else float(f"{load:.3g}")
+
+    def narrow(self, low: float, high: float) -> bool:
+        """Whether a bracket is as tight as the rule asks."""
+        if self.by == "concurrency" and high - low <= 1:
+            return True
+        return high <= low * (1 + self.tolerance)
+
+    def between(self, low: float, high: float) -> float:
+        mid = self._snap(math.sqrt(low * high))
+        if self.by == "concurrency" and not low < mid < high:
+            mid = float(math.floor((low + high) / 2))
+        return mid
+
+
+@dataclass
+class Search:
+    """One model's search: ask `next_load()`, run a step there, give it to `take()`."""
+
+    rule: Rule
+    steps: list[Step] = field(default_factory=list)
+    status: Status | None = None  # set once the search ends
+
+    @property
+    def held(self) -> float | None:
+        return max((s.load for s in self.steps if s.holds), default=None)
+
+    @property
+    def missed(self) -> float | None:
+        held = self.held
+        above = [s.load for s in self.steps if not s.holds and (held is None or s.load > held)]
+        return min(above, default=None)
+
+    @property
+    def used(self) -> int:
+        return sum(s.requests for s in self.steps)
+
+    def next_load(self) -> float | None:
+        """The next step's load; None once the search has ended (`status` says how)."""
+        if self.status is not None:
+            return None
+        load = self._next()
+        if load is None:
+            return None
+        budget = self.rule.budget
+        if budget is not None and self.used + self.rule.requests > budget:
+            self.status = "budget"
+            return None
+        return load
+
+    def _next(self) -> float | None:
+        rule, held, missed = self.rule, self.held, self.missed
+        if not self.steps:
+            return rule.start
+        if missed is None:  # everything tried held: up
+            if held is not None and held >= rule.high:
+                self.status = "above"
+                return None
+            return rule._snap((held or rule.low) * FACTOR)
+        if held is None:  # everything tried missed: down
+            if missed <= rule.low:
+                self.status = "below"
+                return None
+            return rule._snap(missed / FACTOR)
+        if rule.narrow(held, missed):
+            self.status = "found"
+            return None
+        return rule.between(held, missed)
+
+    def take(self, step: Step) -> None:
+        self.steps.append(step)
+
+    def stop(self) -> None:
+        """The run was stopped: the answer is the bracket so far."""
+        self.status = self.status or "stopped"
+
+
+def step_seconds(rule: Rule, load: float) -> float:
+    """A rate step's schedule time (a concurrency step's depends on the server: 0)."""
+    return rule.requests / load if rule.by == "rate" else 0.0
+
+
+@functools.cache
+def worst_case(rule: Rule, objectives: tuple[Objective, ...] = ()) -> tuple[int, int, float]:
+    """The most steps, requests and seconds one model's search can take, found by running
+    it against knees spread over the range (and beyond both ends). Seconds: each step's
+    schedule plus the SLO's longest limit for its last requests to finish."""
+    drain = max((o.limit_ms for o in objectives), default=0.0) / 1000
+    worst = (0, 0, 0.0)
+    span = math.log(rule.high / rule.low)
+    for i in range(-2, 83):
+        knee = rule.low * math.exp(span * i / 80)
+        search = Search(rule)
+        seconds = 0.0
+        while (load := search.next_load()) is not None:
+            seconds += step_seconds(rule, load) + drain
+            fake = Term("", 0, 1, 1, None, 1.0 if load <= knee else 0.0, 50)
+            search.take(Step(load, rule.requests, rule.requests, (fake,), None, None))
+        found = (len(search.steps), search.used, seconds)
+        worst = (max(worst[0], found[0]), max(worst[1], found[1]), max(worst[2], found[2]))
+    return worst

@@ -1,0 +1,209 @@
+"""A capacity search in words and in JSON: run.json's `capacity` section and its one sentence.
+
+The section is what the history keeps of a search (in the run's config) and what run.json
+writes (docs/json.md); the sentence is made from the section alone, so the CLI, the Summary
+tab and `workbench summary` say the same thing:
+"sim-70b-mla serves 11.8 req/s (±0.6) at TTFT p90 ≤ 2 s and TPOT p90 ≤ 50 ms; sim-70b-gqa
+4.1 req/s (±0.2); at 32K prompts; $0.41 vs $1.20 per 1,000 requests". Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from workbench.core.capacity import CONFIDENCE, Rule, Search, Step, worst_case
+from workbench.core.slo import Objective
+from workbench.core.token_counts import tokens_label
+
+UNITS = {"rate": "req/s", "concurrency": "requests at once"}
+_FIGURE_WORDS = {"ttft": "TTFT", "ttfc": "TTFC", "tpot": "TPOT", "itl": "ITL", "e2e": "e2e"}
+
+
+def step_json(step: Step) -> dict[str, Any]:
+    return {
+        "load": step.load,
+        "requests": step.requests,
+        "ok": step.ok,
+        "holds": step.holds,
+        "goodput": step.goodput,
+        "met": step.met,
+        "cost_usd": step.cost_usd,
+        "objectives": [
+            {
+                "objective": t.name,
+                "limit_ms": t.limit_ms,
+                "within": t.within,
+                "judged": t.judged,
+                "observed_ms": t.observed_ms,
+                "wilson_low": round(t.low, 4),
+            }
+            for t in step.terms
+        ],
+    }
+
+
+def model_json(model: str, search: Search) -> dict[str, Any]:
+    """One model's answer: the bracket, its centre and half-width, and every step."""
+    held, missed = search.held, search.missed
+    capacity = plus_minus = None
+    if held is not None and missed is not None:
+        capacity, plus_minus = (held + missed) / 2, (missed - held) / 2
+        if search.rule.by == "concurrency" and missed - held <= 1:  # whole requests: exact
+            capacity, plus_minus = held, 0.0
+    elif held is not None:
+        capacity = held
+    at_held = next((s for s in search.steps if s.load == held), None)
+    cost = at_held.cost_usd if at_held is not None else None
+    return {
+        "model": model,
+        "status": search.status or "stopped",
+        "capacity": capacity,
+        "plus_minus": plus_minus,
+        "held": held,
+        "missed": missed,
+        "requests": search.used,
+        "cost_per_1000_usd": None if cost is None else cost * 1000,
+        "steps": [step_json(s) for s in search.steps],
+    }
+
+
+def section(
+    rule: Rule,
+    objectives: Sequence[Objective],
+    prompt_tokens: int | None,
+    answers: Sequence[dict[str, Any]],
+) -> dict[str, Any]:
+    """run.json's `capacity`: the rule, the bound on cost, each model's answer, the sentence."""
+    steps, requests, seconds = worst_case(rule, objectives)
+    out: dict[str, Any] = {
+        "by": rule.by,
+        "unit": UNITS[rule.by],
+        "slo": [{"objective": o.name, "limit_ms": o.limit_ms} for o in objectives],
+        "confidence": CONFIDENCE,
+        "tolerance": rule.tolerance,
+        "range": [rule.low, rule.high],
+        "requests_per_step": rule.requests,
+        "budget": rule.budget,
+        "worst_case": {"steps": steps, "requests": requests, "seconds": round(seconds, 1)},
+        "prompt_tokens": prompt_tokens,
+        "models": list(answers),
+    }
+    out["sentence"] = sentence(out)
+    return out
+
+
+def _num(value: float) -> str:
+    if value == int(value):
+        return f"{int(value):,}"
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.2g}" if value < 1 else f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _limit(ms: float) -> str:
+    return f"{ms / 1000:g} s" if ms >= 1000 else f"{ms:g} ms"
+
+
+def slo_words(slo: Sequence[Mapping[str, Any]]) -> str:
+    """`ttft_p90` at 3000 ms -> "TTFT p90 ≤ 3 s", joined with "and"."""
+    parts = []
+    for term in slo:
+        figure, _, pct = str(term.get("objective", "")).partition("_")
+        words = _FIGURE_WORDS.get(figure, figure)
+        parts.append(f"{words} {pct} ≤ {_limit(float(term.get('limit_ms', 0)))}")
+    return " and ".join(parts)
+
+
+def answer_words(answer: Mapping[str, Any], unit: str, top: bool = True) -> str:
+    """One model's capacity as the sentence says it, without the model's name."""
+    status, held, missed = answer.get("status"), answer.get("held"), answer.get("missed")
+    capacity, pm = answer.get("capacity"), answer.get("plus_minus")
+    if capacity is not None and pm is not None:
+        shown = _num(capacity)
+        places = len(shown.partition(".")[2])  # the ± to the capacity's last digit
+        return f"{shown} {unit} (±{pm:.{places}f})" if pm else f"{shown} {unit}"
+    if held is not None:
+        edge = " (the top of the range searched)" if status == "above" and top else ""
+        return f"at least {_num(held)} {unit}{edge}"
+    if missed is not None:
+        return f"under {_num(missed)} {unit}"
+    return "not measured"
+
+
+def _ranked(models: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    def key(answer: Mapping[str, Any]) -> float:
+        value = answer.get("capacity")
+        if value is None:
+            value = answer.get("missed")
+            return -1.0 if value is None else float(value) / 1e9  # under any that held
+        return float(value)
+
+    return sorted(models, key=key, reverse=True)
+
+
+def sentence(capacity: Mapping[str, Any]) -> str:
+    """The search's answer in one sentence (the section's own, as planned or as recorded)."""
+    unit = str(capacity.get("unit") or UNITS["rate"])
+    models = _ranked([m for m in capacity.get("models", ()) if isinstance(m, Mapping)])
+    if not models:
+        return ""
+    first, rest = models[0], models[1:]
+    name, missed = first.get("model"), first.get("missed")
+    lead = f"{name} serves {answer_words(first, unit)}"
+    if first.get("held") is None:  # no load tried held
+        lead = f"{name} misses the SLO even at {_num(missed or 0)} {unit}"
+    parts = [f"{lead} at {slo_words(capacity.get('slo', ()))}"]
+    parts += [f"{m.get('model')} {answer_words(m, unit, top=False)}" for m in rest]
+    tokens = capacity.get("prompt_tokens")
+    if isinstance(tokens, int):
+        parts.append(f"at {tokens_label(tokens)} prompts")
+    costs = [m.get("cost_per_1000_usd") for m in models]
+    if all(isinstance(c, int | float) for c in costs):
+        shown = list(dict.fromkeys(f"${c:,.2f}" for c in costs))
+        each = " each" if len(shown) == 1 and len(costs) > 1 else ""
+        parts.append(" vs ".join(shown) + f" per 1,000 requests{each}")
+    return "; ".join(parts)
+
+
+def plan_words(rule: Rule, objectives: Sequence[Objective], models: int) -> str:
+    """The search's rule and its bounded cost, said before anything is sent."""
+    steps, requests, seconds = worst_case(rule, objectives)
+    unit = UNITS[rule.by]
+    minutes = f" and about {seconds / 60:.1f} min" if rule.by == "rate" else ""
+    per_model = f"at most {steps} steps, {requests:,} requests{minutes} per model"
+    total = f" ({models} models: {requests * models:,} requests)" if models > 1 else ""
+    budget = f"; capped at {rule.budget:,} requests per model" if rule.budget else ""
+    return (
+        f"Capacity search by {rule.by}, {_num(rule.low)}..{_num(rule.high)} {unit}: "
+        f"x{2} steps from {_num(rule.start)}, then bisection to within "
+        f"{rule.tolerance:.0%}; {rule.requests} requests a step, each objective's share "
+        f"within its limit shown at {CONFIDENCE:.0%} confidence (Wilson); "
+        f"{per_model}{total}{budget}"
+    )
+
+
+def step_words(step: Mapping[str, Any], unit: str) -> str:
+    """One step: its load, whether it held, and each objective's count within its limit."""
+    terms = ", ".join(
+        f"{t['objective']} {t['within']}/{t['judged']} within"
+        + (f" (p {t['observed_ms']:,.0f} ms)" if t["observed_ms"] is not None else "")
+        for t in step["objectives"]
+    )
+    verdict = "holds" if step["holds"] else "misses"
+    return f"{_num(step['load'])} {unit}: {verdict}; {terms}"
+
+
+def table(capacity: Mapping[str, Any]) -> str:
+    """Each model's answer and its steps, for the terminal."""
+    unit = str(capacity.get("unit"))
+    lines = []
+    for m in capacity.get("models", ()):
+        lines.append(
+            f"{m['model']}: {answer_words(m, unit)} [{m['status']}, {m['requests']} requests]"
+        )
+        lines += [f"  {step_words(s, unit)}" for s in m.get("steps", ())]
+    sentence_text = capacity.get("sentence")
+    return "\n".join(lines + ([f"\n{sentence_text}."] if sentence_text else []))

@@ -1,0 +1,163 @@
+"""A plan with `capacity` run as one run: each target's search, step by step, as one stream.
+
+`CapacityRunner` wraps a Runner. Each step of a search (core/capacity.py) is an ordinary cell
+the Runner runs (one target, one rate or concurrency); their events pass through as one run's,
+with one RunStarted counting the search's worst case (so the progress and its ETA know the
+schedule), one Progress count across the steps, a `CapacityStep` after each step, and a
+`CapacityFound` with run.json's `capacity` section before the one RunFinished. The history
+holds every step's rows in one run and keeps the section in its config. The CLI and the app
+both run a search through here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from workbench.core.capacity import Search, Step, judge
+from workbench.core.capacity_report import model_json, section
+from workbench.core.metrics import derive
+from workbench.core.results import RequestResult
+from workbench.core.run_events import Progress, RequestFinished, RunEvent, RunFinished, RunStarted
+from workbench.core.run_history import RunStore
+from workbench.core.run_plan import RunPlan
+from workbench.core.runner import Runner
+from workbench.core.slo import goodput
+
+
+@dataclass(frozen=True)
+class CapacityStep:
+    """One step of a model's search has finished (for a live chart)."""
+
+    model: str
+    step: Step
+
+
+@dataclass(frozen=True)
+class CapacityFound:
+    """The search's answer: run.json's `capacity` section (core/capacity_report.py)."""
+
+    section: dict[str, Any]
+
+
+CapacityEvent = RunEvent | CapacityStep | CapacityFound
+
+
+def step_plan(plan: RunPlan, index: int, load: float) -> RunPlan:
+    """The cell of one step: target `index` at `load` (a rate, or requests in flight)."""
+    rule = plan.capacity
+    assert rule is not None
+    one = replace(
+        plan,
+        targets=(plan.targets[index],),
+        capacity=None,
+        concurrency_levels=plan.concurrency_levels[:1],  # a step is one cell at one level
+    )
+    if rule.by == "concurrency":
+        return replace(one, arrivals=None, concurrency_levels=(int(load),), repeats=rule.requests)
+    assert plan.arrivals is not None  # the rate steps' template
+    return replace(
+        one, arrivals=replace(plan.arrivals, rate=load, max_requests=rule.requests, offsets=None)
+    )
+
+
+class OneRun:
+    """The store as the runner's sink, keeping every step in one run that ends once."""
+
+    def __init__(self, store: RunStore) -> None:
+        self.store = store
+        self.run_id: str | None = None
+
+    def start_run(self, kind: str, config: dict[str, Any], run_id: str | None = None) -> str:
+        if self.run_id is None:
+            self.run_id = self.store.start_run(kind, config, run_id)  # type: ignore[arg-type]
+        return self.run_id
+
+    def record(self, result: RequestResult) -> None:
+        self.store.record(result)
+
+    def finish_run(self, run_id: str, status: str) -> None:
+        """Each step's end: the run ends with the search (`CapacityRunner.run`)."""
+
+
+class CapacityRunner:
+    """Runs a plan with `capacity` through `runner`; `cancel` ends the search and its step."""
+
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
+        self._cancelled = False
+
+    def cancel(self) -> None:
+        self._cancelled = True
+        self.runner.cancel()
+
+    def stop_target(self, label: str) -> None:
+        self.runner.stop_target(label)
+
+    @property
+    def running(self) -> bool:
+        return self.runner.running
+
+    async def run(self, plan: RunPlan) -> AsyncIterator[CapacityEvent]:
+        rule = plan.capacity
+        if rule is None or not plan.slo:
+            raise ValueError("a capacity search needs a plan with `capacity` and an SLO")
+        self._cancelled = False
+        store = self.runner.sink
+        sink = OneRun(store) if isinstance(store, RunStore) else None
+        run_id = (
+            sink.start_run(plan.kind, plan.to_config())
+            if sink is not None
+            else f"run-{int(time.time() * 1000):x}"
+        )
+        self.runner.sink = sink if sink is not None else store
+        status: Any = "finished"
+        message = ""
+        answers: list[dict[str, Any]] = []
+        done = errors = 0
+        started = time.perf_counter()
+        try:
+            yield RunStarted(run_id, plan, plan.total_requests)
+            for index, target in enumerate(plan.targets):
+                search = Search(rule)
+                while status == "finished" and (load := search.next_load()) is not None:
+                    rows: list[RequestResult] = []
+                    async for event in self.runner.run(step_plan(plan, index, load)):
+                        if isinstance(event, RunFinished):
+                            status, message = event.status, event.message
+                            continue
+                        if isinstance(event, RunStarted | Progress):
+                            continue  # the search's own, below
+                        yield event
+                        if isinstance(event, RequestFinished) and event.result.phase == "measured":
+                            rows.append(event.result)
+                            done += 1
+                            errors += 0 if event.result.ok else 1
+                            total = max(plan.total_requests, done)
+                            yield Progress(done, total, errors, time.perf_counter() - started)
+                    if self._cancelled and status == "finished":
+                        status = "cancelled"
+                    if status != "finished":
+                        break
+                    measured = [(r, derive(r)) for r in rows]
+                    found = goodput(measured)
+                    step = judge(load, measured, plan.slo, found.duration_s if found else None)
+                    search.take(step)
+                    yield CapacityStep(target.model, step)
+                if status != "finished":
+                    search.stop()
+                answers.append(model_json(target.model, search))
+            found_section = section(rule, plan.slo, plan.prompt_lengths[0], answers)
+            if sink is not None:
+                sink.store.annotate(run_id, "capacity", found_section)
+            yield CapacityFound(found_section)
+        except BaseException:  # closed early, or a bug: the run does not end as finished
+            status = "cancelled" if self._cancelled else "failed"
+            raise
+        finally:
+            self.runner.sink = store
+            if sink is not None:
+                sink.store.finish_run(run_id, status)
+        yield RunFinished(run_id, status, (), message)

@@ -1,0 +1,109 @@
+"""The Capacity tab in the window: its plan from the panes' models and the tab's choices.
+
+A search is `bench --capacity`'s: the same Choices (core/plan.py), the same Rule and the same
+CapacityRunner (the session wraps its Runner in it for a plan with `capacity`); the "replay
+the sample trace" preset runs the trace on its own clock as `bench --dataset` does
+(core/dataset_plan.py). The progress and its ETA are the session's estimate, which counts the
+search's worst case.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication
+
+from workbench.core.arrivals import ArrivalSpec
+from workbench.core.capacity import Rule, step_requests
+from workbench.core.capacity_report import plan_words
+from workbench.core.dataset_plan import trace_schedule, with_dataset
+from workbench.core.plan import Choices, build_plan
+from workbench.core.results import RequestResult
+from workbench.core.run_plan import RunPlan
+from workbench.ui.capacity_view import CHAT_PROMPT_TOKENS, CapacityView
+
+if TYPE_CHECKING:
+    from workbench.ui.window_host import WindowHost
+
+translate = QCoreApplication.translate
+
+
+def capacity_plan(window: WindowHost, view: CapacityView) -> RunPlan:
+    """The plan of the tab's choices over the panes' models; ValueError says what to fix."""
+    targets = [p.target for p in window.session.panes if p.target is not None]
+    if not targets:
+        raise ValueError(translate("CapacityView", "choose a model in a Compare pane first"))
+    slo = view.objectives()
+    choices = Choices(
+        prompt_lengths=(CHAT_PROMPT_TOKENS,),
+        max_tokens=window.prompt.max_tokens.value(),
+        mode="sequential",
+        slo=slo,
+    )
+    if view.preset.currentData() == "trace":
+        if view.dataset is None:
+            raise ValueError(translate("CapacityView", "choose a trace file with Dataset…"))
+        trace = trace_schedule(view.dataset) if view.dataset.timed else None
+        return build_plan(
+            targets, with_dataset(choices, view.dataset, trace), window.session.catalog
+        )
+    rule = Rule(requests=step_requests(slo))
+    template = ArrivalSpec(rate=rule.start, max_requests=rule.requests)  # Poisson, seed 0
+    if view.dataset is not None:  # the file's request sizes, at each rate of the search
+        choices = with_dataset(choices, view.dataset)
+    choices = replace(choices, capacity=rule, arrivals=template, repeats=1)
+    return build_plan(targets, choices, window.session.catalog)
+
+
+def start_capacity(window: WindowHost, view: CapacityView) -> None:
+    session = window.session
+    if session.running:
+        return
+    try:
+        plan = capacity_plan(window, view)
+    except ValueError as exc:
+        view.status.setText(translate("CapacityView", "Cannot run: %1").replace("%1", str(exc)))
+        return
+    if plan.capacity is not None:
+        words = plan_words(plan.capacity, plan.slo, len(plan.targets))
+    else:
+        words = translate("CapacityView", "Replaying %1 requests on the trace's clock").replace(
+            "%1", str(plan.total_requests)
+        )
+    view.active = True
+    view.start(words, [t.model for t in plan.targets])
+    session.start_run(plan)
+
+
+def attach_capacity(window: WindowHost) -> CapacityView:
+    """Make the tab, put it where it was reserved, and wire it to the session."""
+    view = CapacityView()
+    window.reserved_tabs.place("capacity", view)
+    session = window.session
+    view.search_requested.connect(lambda: start_capacity(window, view))
+    view.stop_requested.connect(session.stop_all)
+    session.capacity_event.connect(view.take)
+
+    def running(on: bool) -> None:
+        view.set_running(on)
+        if not on:
+            view.active = False
+
+    def progress(_done: int, _total: int) -> None:
+        if view.active:
+            view.set_progress(session.estimate.read(time.perf_counter()))
+
+    def opened(results: list[RequestResult]) -> None:
+        """A run opened from the History: its search's charts, when it was one."""
+        store = session.store
+        if results and store is not None:
+            found = store.run(results[0].run_id).config.get("capacity")
+            if isinstance(found, dict) and found.get("models"):
+                view.show_section(found)
+
+    session.running_changed.connect(running)
+    session.progress.connect(progress)
+    window.history_view.open_requested.connect(opened)
+    return view

@@ -1,0 +1,300 @@
+"""The Capacity tab: search each pane's model for its highest rate within an SLO, and see why.
+
+Two charts per search: goodput against the offered rate (a model that keeps up lies on the
+diagonal, one past its capacity falls below it), and the first objective's observed percentile
+against the rate, with the SLO's limit as a dashed line; each model's knee (the highest rate
+that held) is a vertical line in its colour (colors.py, the one home of model colours). The
+search itself is core's (core/capacity_run.py), as `bench --capacity` runs it; the sentence
+above the charts is core/capacity_report.py's. Presets fill the choices; a dataset file goes
+through the same readers as `bench --dataset` (core/datasets/).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.capacity_report import step_json
+from workbench.core.capacity_run import CapacityFound, CapacityStep
+from workbench.core.datasets import Dataset, DatasetError, load_dataset
+from workbench.core.progress_estimate import ProgressReading
+from workbench.core.slo import Objective, parse_slo
+from workbench.resources import resource
+from workbench.ui.chart_export import ExportableChart
+from workbench.ui.colors import model_colors
+from workbench.ui.retranslate import Retranslating
+from workbench.ui.theme import recolor_plot
+
+SAMPLE_TRACE = "traces/mooncake_sample.jsonl"
+# preset key -> (its name, the SLO it fills in)
+PRESETS: dict[str, tuple[str, str]] = {
+    "chat4k": (
+        QT_TRANSLATE_NOOP("CapacityView", "Chat at 4K, Poisson"),
+        "ttft_p90:3s,tpot_p90:60ms",
+    ),
+    "trace": (QT_TRANSLATE_NOOP("CapacityView", "Replay the sample trace"), "ttft_p90:3s"),
+}
+CHAT_PROMPT_TOKENS = 4096
+
+
+class CapacityView(Retranslating, QWidget):
+    """Choices, the run button, the sentence and the two charts of a capacity search."""
+
+    search_requested = Signal()  # the window builds the plan from the panes and these choices
+    stop_requested = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.preset = QComboBox()
+        for key, (name, _slo) in PRESETS.items():
+            self.preset.addItem(name, key)
+        self.slo = QLineEdit(PRESETS["chat4k"][1])
+        self.slo.setMinimumWidth(200)
+        self.dataset_button = QPushButton()
+        self.dataset_label = QLabel()
+        self.run_button = QPushButton()
+        self.stop_button = QPushButton()
+        self.stop_button.setEnabled(False)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.plan = QLabel()  # the search's rule and worst-case cost, said before it starts
+        self.plan.setWordWrap(True)
+        self.plan.setObjectName("capacityPlan")
+        self.sentence = QLabel()
+        self.sentence.setObjectName("capacitySentence")
+        self.sentence.setWordWrap(True)
+        self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.sentence.setStyleSheet("font-weight: 600; font-size: 14px")
+        self.dataset: Dataset | None = None
+        self.active = False  # whether the session's run in progress is this tab's
+        self.dataset_path: Path | None = None
+        self._labels = [QLabel(), QLabel()]
+        controls = QHBoxLayout()
+        controls.addWidget(self._labels[0])
+        controls.addWidget(self.preset)
+        controls.addWidget(self._labels[1])
+        controls.addWidget(self.slo, 1)
+        controls.addWidget(self.dataset_button)
+        controls.addWidget(self.dataset_label)
+        controls.addWidget(self.run_button)
+        controls.addWidget(self.stop_button)
+        self.goodput_plot = pg.PlotWidget(title=" ")
+        self.latency_plot = pg.PlotWidget(title=" ")
+        self.charts = [
+            ExportableChart("capacity_goodput", self.goodput_plot),
+            ExportableChart("capacity_latency", self.latency_plot),
+        ]
+        plots = QHBoxLayout()
+        for plot in (self.goodput_plot, self.latency_plot):
+            plot.showGrid(x=True, y=True, alpha=0.2)
+            plot.setMinimumSize(220, 180)
+            plot.addLegend(offset=(8, 8))
+            plots.addWidget(plot)
+        layout = QVBoxLayout(self)
+        layout.addLayout(controls)
+        layout.addWidget(self.plan)
+        layout.addWidget(self.status)
+        layout.addWidget(self.sentence)
+        layout.addLayout(plots, 1)
+        self.steps: dict[str, list[dict[str, Any]]] = {}
+        self.knees: dict[str, float | None] = {}
+        self.limit_ms: float | None = None
+        self.figure = ""  # the first objective's name: the latency chart's figure
+        self.unit = "req/s"
+        self.preset.currentIndexChanged.connect(self._on_preset)
+        self.dataset_button.clicked.connect(self._pick_dataset)
+        self.run_button.clicked.connect(self.search_requested.emit)
+        self.stop_button.clicked.connect(self.stop_requested.emit)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self._labels[0].setText(self.tr("Preset:"))
+        self._labels[1].setText(self.tr("SLO:"))
+        for index, (_key, (name, _slo)) in enumerate(PRESETS.items()):
+            self.preset.setItemText(index, self.tr(name))
+        self.dataset_button.setText(self.tr("Dataset…"))
+        self.dataset_button.setToolTip(
+            self.tr(
+                "A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or "
+                "the Azure trace CSV), read as `bench --dataset` reads it: its requests' sizes "
+                "are sent at each rate of the search"
+            )
+        )
+        self.dataset_label.setText(self.dataset_path.name if self.dataset_path else "")
+        self.run_button.setText(
+            self.tr("Replay trace") if self.preset.currentData() == "trace" else self.tr("Search")
+        )
+        self.stop_button.setText(self.tr("Stop"))
+        self.slo.setToolTip(self.tr("e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)"))
+        self.goodput_plot.setTitle(self.tr("Goodput vs offered rate"))
+        self.goodput_plot.setLabel("bottom", self.tr("offered rate (req/s)"))
+        self.goodput_plot.setLabel("left", self.tr("within the SLO (req/s)"))
+        self.latency_plot.setTitle(self.tr("Latency vs offered rate"))
+        self.latency_plot.setLabel("bottom", self.tr("offered rate (req/s)"))
+        self.latency_plot.setLabel(
+            "left", self.tr("%1 (ms)").replace("%1", self.figure or self.tr("observed percentile"))
+        )
+        if not self.status.text():
+            self.status.setText(
+                self.tr(
+                    "Each pane's model is searched in turn: x2 steps, then bisection, until the "
+                    "SLO's limit is bracketed within 10 %."
+                )
+            )
+
+    def restyle(self) -> None:
+        for plot in (self.goodput_plot, self.latency_plot):
+            recolor_plot(plot, self.palette())
+        self.redraw()
+
+    # ---- choices ----
+
+    def objectives(self) -> tuple[Objective, ...]:
+        """The SLO as typed; ValueError names the part to fix."""
+        return parse_slo(self.slo.text())
+
+    def _on_preset(self) -> None:
+        key = self.preset.currentData()
+        self.slo.setText(PRESETS[key][1])
+        if key == "trace":
+            self.load_dataset(resource(*SAMPLE_TRACE.split("/")))
+        else:
+            self.dataset, self.dataset_path = None, None
+        self.retranslate()
+
+    def _pick_dataset(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            self.tr("Choose a dataset or trace"),
+            "",
+            self.tr("Datasets (*.jsonl *.json *.csv)"),
+        )
+        if path:
+            self.load_dataset(Path(path))
+
+    def load_dataset(self, path: Path) -> bool:
+        """Read a file through core's readers; a bad one is named in the status line."""
+        try:
+            self.dataset = load_dataset(path)
+        except DatasetError as exc:
+            self.dataset, self.dataset_path = None, None
+            self.status.setText(str(exc))
+            self.retranslate()
+            return False
+        self.dataset_path = path
+        self.status.setText(
+            self.tr("%1: %2 requests%3")
+            .replace("%1", path.name)
+            .replace("%2", str(len(self.dataset.requests)))
+            .replace("%3", self.tr(", with timestamps") if self.dataset.timed else "")
+        )
+        self.retranslate()
+        return True
+
+    # ---- a search ----
+
+    def start(self, plan_words: str, models: list[str]) -> None:
+        self.steps = {m: [] for m in models}
+        self.knees = {}
+        self.sentence.setText("")
+        self.plan.setText(plan_words)
+        self.status.setText("")
+        self.redraw()
+
+    def set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running)
+        self.stop_button.setEnabled(running)
+
+    def set_progress(self, reading: ProgressReading) -> None:
+        eta = "…" if reading.eta_s is None else f"{reading.eta_s:,.0f} s"
+        self.status.setText(
+            self.tr("%1 of at most %2 requests · %3 % · ETA %4")
+            .replace("%1", str(reading.done))
+            .replace("%2", str(reading.total))
+            .replace("%3", str(reading.percent))
+            .replace("%4", eta)
+        )
+
+    def take(self, event: object) -> None:
+        """A step, or the answer, of the search the session runs."""
+        if isinstance(event, CapacityStep):
+            self.steps.setdefault(event.model, []).append(step_json(event.step))
+            if event.step.terms:
+                self.limit_ms = event.step.terms[0].limit_ms
+                self.figure = event.step.terms[0].name
+        elif isinstance(event, CapacityFound):
+            self.show_section(event.section)
+            return
+        self.redraw()
+
+    def show_section(self, section: dict[str, Any]) -> None:
+        """A finished search (live, or a run's section from the history)."""
+        models = [m for m in section.get("models", ()) if isinstance(m, dict)]
+        self.steps = {str(m["model"]): list(m.get("steps", ())) for m in models}
+        self.knees = {str(m["model"]): m.get("held") for m in models}
+        self.unit = str(section.get("unit", "req/s"))
+        slo = section.get("slo") or [{}]
+        self.limit_ms = slo[0].get("limit_ms")
+        self.figure = str(slo[0].get("objective", ""))
+        used = sum(int(m.get("requests", 0)) for m in models)
+        bound = int(section.get("worst_case", {}).get("requests", 0)) * len(models)
+        self.status.setText(
+            self.tr("Done: %1 requests of at most %2.")
+            .replace("%1", str(used))
+            .replace("%2", str(bound))
+        )
+        self.sentence.setText(f"{section.get('sentence', '')}.")
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.retranslate()  # the latency axis names the objective charted
+        for plot in (self.goodput_plot, self.latency_plot):
+            plot.clear()
+        colors = model_colors([("", m) for m in self.steps])
+        top = 0.0
+        for (model, steps), color in zip(self.steps.items(), colors, strict=True):
+            ordered = sorted(steps, key=lambda s: s["load"])
+            xs = [s["load"] for s in ordered]
+            top = max([top, *xs])
+            # the offered rate times the share within the SLO: on the diagonal while every
+            # request meets it (vLLM's goodput, in run.json, also counts each step's drain)
+            good = [s["load"] * s.get("met", 0) / max(1, s["requests"]) for s in ordered]
+            pen = pg.mkPen(color, width=2)
+            self.goodput_plot.plot(xs, good, pen=pen, symbol="o", symbolBrush=color, name=model)
+            seen = [(s["load"], s["objectives"][0]["observed_ms"]) for s in ordered]
+            seen = [(x, y) for x, y in seen if y is not None]
+            self.latency_plot.plot(
+                [x for x, _ in seen], [y for _, y in seen], pen=pen, symbol="o",
+                symbolBrush=color, name=model,
+            )  # fmt: skip
+            knee = self.knees.get(model)
+            if knee is not None:
+                for plot in (self.goodput_plot, self.latency_plot):
+                    line = pg.InfiniteLine(
+                        knee, angle=90, pen=pg.mkPen(color, width=1, dash=[4, 3])
+                    )
+                    plot.addItem(line)
+        if top:
+            self.goodput_plot.plot(
+                [0, top], [0, top], pen=pg.mkPen("#95a5a6", width=1, dash=[2, 4])
+            )
+        if self.limit_ms is not None and self.steps:
+            text = self.palette().text().color()
+            limit = pg.InfiniteLine(
+                self.limit_ms, angle=0, pen=pg.mkPen(text, width=1, dash=[6, 4]),
+                label=self.tr("SLO"), labelOpts={"position": 0.95, "color": text},
+            )  # fmt: skip
+            self.latency_plot.addItem(limit)
