@@ -41,17 +41,20 @@ def test_after_dark_then_light_a_failed_bar_label_sits_on_a_light_box(window, qt
         assert labels[0].color.lightness() < 160  # its red text reads on it
 
 
-# Known regression on the merged main (session 34): the legend is placed when a curve finishes,
-# and the axes grown after that move the points under it; strict, so a fix makes this fail.
-@pytest.mark.xfail(strict=True, reason="the legend is placed before the axes' last growth")
-def test_in_dark_the_legend_covers_no_point_of_any_curve(window, qtbot, loop) -> None:
-    theme(qtbot, window, "dark")
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_the_legend_covers_no_point_of_any_curve(window, qtbot, loop, scheme) -> None:
+    """The legend is placed for the axes the run ends on: placed when the first curve
+    finished, the axes' later growth moved points under it (session 34's merged main)."""
+    theme(qtbot, window, scheme)
     # a long prompt and a short model beside one that prefills long: the fast curve reaches the
     # top early, along the chart's top left
     set_panes(window, ["sim-deepseek-v3", "sim-70b-mha"])
     window.prompt.set_tokens(32768)
     window.prompt.max_tokens.setValue(256)
     click_run(window, qtbot, loop)
+    # the chart has drawn both finished curves, and the axes' layout has settled
+    qtbot.waitUntil(lambda: all(window.plots._curves_done) and len(window.plots._curves_done) == 2)
+    qtbot.wait(0)
     plot = window.plots.tokens_plot
     legend = plot.getPlotItem().legend
     box = legend.mapRectToScene(legend.boundingRect())
