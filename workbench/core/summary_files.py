@@ -35,6 +35,7 @@ class RunFacts:
     created_at: float  # an imported run's: the file's own date
     tool: str | None = None  # the tool whose file the run was imported from; None: ours
     stored: dict[tuple[str, str], float] | None = None  # the file's own figures
+    file: str | None = None  # the name of the file it was imported from
 
 
 def run_facts(store: RunStore, run_ids: Iterable[str]) -> list[RunFacts]:
@@ -51,8 +52,17 @@ def run_facts(store: RunStore, run_ids: Iterable[str]) -> list[RunFacts]:
                 config = {}
             source = config.get("imported") if isinstance(config, dict) else None
             tool = source.get("tool") if isinstance(source, dict) else None
+            file = source.get("file") if isinstance(source, dict) else None
             stored = store.aggregates(run_id) if tool else None
-            facts.append(RunFacts(run_id, float(created_at), str(tool) if tool else None, stored))
+            facts.append(
+                RunFacts(
+                    run_id,
+                    float(created_at),
+                    str(tool) if tool else None,
+                    stored,
+                    str(file) if tool and file else None,
+                )
+            )
     return facts
 
 
