@@ -7,17 +7,26 @@ heading is its own line in the PDF. `workbench summary` writes the same page (on
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from gui_driver import click_run, click_tab, set_panes
+from gui_driver import click_run, click_tab, make_window, set_panes
 from pdf_text import read_pdf
-from test_summary_imported_gui import _import, _open, window  # noqa: F401 (the fixture)
+from test_summary_imported_gui import _import, _open
 
 DATA = Path(__file__).parent / "data" / "results"
+
+
+@pytest.fixture
+def window(qapp, loop, tmp_path):
+    win = make_window(loop, tmp_path)
+    yield win
+    win.close()
+    loop.run_until_complete(win.session.close())
 
 
 def test_an_imported_vllm_run_names_its_file_its_concurrency_and_no_empty_endpoint(
@@ -66,7 +75,7 @@ def test_a_single_models_conclusion_heading_is_its_own_line_in_the_pdf(
 @pytest.mark.slow
 def test_workbench_summary_writes_the_same_header_for_an_imported_file(tmp_path) -> None:
     env = {"WORKBENCH_DATA_DIR": str(tmp_path / "data"), "WORKBENCH_CONFIG_DIR": str(tmp_path)}
-    env |= {k: v for k, v in __import__("os").environ.items() if k not in env}
+    env |= {k: v for k, v in os.environ.items() if k not in env}
     env["QT_QPA_PLATFORM"] = "offscreen"
     cli = [sys.executable, "-m", "workbench"]
     imported = [*cli, "import-results", str(DATA / "vllm_save_detailed.json")]
