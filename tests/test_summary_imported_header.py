@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from gui_driver import click_run, click_tab, make_window, set_panes
+from gui_driver import click_run, click_tab, make_window, run_sweep, set_panes
 from pdf_text import read_pdf
+from PySide6.QtCore import Qt
 from test_summary_imported_gui import _import, _open
 
 DATA = Path(__file__).parent / "data" / "results"
@@ -87,3 +88,27 @@ def test_workbench_summary_writes_the_same_header_for_an_imported_file(tmp_path)
     assert "Endpoint: none stated in vllm_save_detailed.json by vllm" in text
     assert "Concurrency 4: up to 4 requests in flight at once." in text
     assert "20 November 2026, 10:15" in text
+
+
+def test_open_results_of_a_single_setting_import_shows_a_comparison_and_keeps_the_sweep(
+    window, qtbot, loop, tmp_path
+) -> None:
+    """A vLLM file of one prompt length at one concurrency is one setting, not a sweep: Open
+    results shows its rows in the Results tab and its Summary as a comparison; the Sweep tab
+    keeps the sweep the presenter ran (only a run over several lengths replaces it)."""
+    assert run_sweep(window, qtbot, loop).status == "finished"
+    swept = set(window.sweep_view.series("ttft_ms"))
+    detailed = json.loads((DATA / "vllm_save_detailed.json").read_text())
+    path = tmp_path / "vllm-one-length.json"
+    path.write_text(json.dumps(detailed | {"input_lens": [1024] * 6}))
+    _import(window, qtbot, path, loop)
+    history = window.history_view
+    kinds = [history.table.item(r, 1).text() for r in range(history.table.rowCount())]
+    index = kinds.index("comparison, imported from vllm")
+    history.table.selectRow(index)
+    qtbot.mouseClick(history.open_button, Qt.MouseButton.LeftButton)
+    assert window.tabs.currentWidget() is window.results_view
+    assert {r.model for r in window.results_view.results} == {detailed["model_id"]}
+    assert swept <= set(window.sweep_view.series("ttft_ms"))  # the local sweep is still drawn
+    document = _open(window, qtbot, index)
+    assert document.title() == f"Model comparison: {detailed['model_id']}"
