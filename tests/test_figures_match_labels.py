@@ -86,6 +86,27 @@ def test_after_a_sweep_the_compare_panes_show_no_request_the_slider_does_not_des
     assert [list(bar.opts["height"]) for bar in window.plots._bars] == [[0.0, 0.0]] * 2
 
 
+def test_during_a_sweep_the_compare_panes_show_no_request_at_another_length(
+    window, qtbot, loop
+) -> None:
+    """Found by the monkey (seed 11): mid-sweep, the panes drew a 1K request under the 4K
+    slider. A sweep is drawn in its own tab; the panes show only what their header says."""
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    assert window.prompt.tokens() == 4096
+    seen: list[tuple[int, int]] = []
+
+    def look() -> None:  # every frame the window paints, as a presenter's eye would
+        for pane in window.session.panes:
+            if pane.request_id is not None:
+                seen.append((window.prompt.tokens(), len(pane.curve_t)))
+
+    window.session.frame.connect(look)
+    final = run_sweep(window, qtbot, loop, lengths=(1024, 2048))
+    assert final.status == "finished"
+    assert seen == []  # no pane took a sweep request (each was at 1K or 2K, not 4K)
+    assert len(window.sweep_view.series("ttft_ms")) == 2  # the Sweep tab drew them
+
+
 def test_run_all_refuses_a_prompt_the_pane_says_will_not_fit_and_fit_clears_the_refusal(
     window, qtbot, loop
 ) -> None:
