@@ -82,7 +82,8 @@ class Monkey:
         self.log: list[str] = []  # the steps taken, printed when a check fails
         self.checked: Counter[str] = Counter()  # what the checks found to check, for the log
         self.errors: list[str] = []
-        self.progress: tuple[int, int] = (0, 0)  # (run task id, last value shown)
+        # (the run's task, the last value shown): the task held, so no later run reuses its id
+        self.progress: tuple[Any, int] = (None, 0)
         loop.set_exception_handler(lambda _loop, context: self.errors.append(str(context)))
 
     def fail(self, what: str) -> None:
@@ -286,11 +287,11 @@ class Monkey:
         win = self.window
         if not win.session.running:
             return
-        run, value = id(win.session._task), win.progress_bar.value()
+        run, value = win.session._task, win.progress_bar.value()
         if value < 0:
             return  # not shown yet this run
         self.checked["progress"] += 1
-        if run == self.progress[0] and value < self.progress[1]:
+        if run is self.progress[0] and value < self.progress[1]:
             self.fail(f"after {did}: progress went back from {self.progress[1]} to {value}")
         self.progress = (run, value)
 
