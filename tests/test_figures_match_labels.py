@@ -62,6 +62,26 @@ def test_a_replay_names_the_recorded_model_in_a_pane_whose_model_was_changed_sin
     assert [label for _x, label in ticks][-1].replace("\n", "").endswith("gqa+500")  # wrapped
 
 
+def test_a_replay_moves_the_prompt_slider_to_the_recorded_prompt(window, qtbot, loop) -> None:
+    """Found by the monkey (seed 67): a run at 1K replayed under the 4K slider showed its 1K
+    figures under "4K". The header names the recorded prompt, as the pickers its models."""
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    window.prompt.set_tokens(1024)
+    click_run(window, qtbot, loop)
+    window.prompt.slider.setFocus()
+    qtbot.keyClick(window.prompt.slider, Qt.Key.Key_Right)  # the presenter moves on: 2K
+    assert window.prompt.tokens() == 2048
+    click_tab(window, qtbot, window.history_view)
+    table = window.history_view.table
+    _click(qtbot, table.viewport(), table.visualRect(table.model().index(0, 0)).center())
+    _click(qtbot, window.history_view.replay_button)
+    run_for(loop, window.session._task)
+    assert window.replay_banner.isVisible()
+    assert window.prompt.tokens() == 1024
+    for pane in window.session.panes:
+        assert pane.result is not None and pane.result.prompt_tokens_target == 1024
+
+
 def _empty(widget: Any) -> bool:
     """No figure, no text and no error box: nothing that could be read as a measurement."""
     figures = [widget.figures.text(k) for k in ("ttft", "decode", "elapsed")]

@@ -335,6 +335,9 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
                 for r in measured
             )
         )
+        lengths = {r.prompt_tokens_target for r in measured}
+        if len(lengths) == 1:  # the header names the recorded prompt, as the pickers its models
+            self.prompt.set_tokens(lengths.pop())
         self._lay_out_panes(keys)  # the pickers name the recorded models, not the panes' last
         self.preset.setCurrentIndex(self.preset.findData("custom"))
         task = self.session.start_replay(measured, speed)
