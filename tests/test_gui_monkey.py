@@ -13,9 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parent
 
 
+@pytest.mark.timeout(900)  # 10 seeds x 40 steps: about 2 minutes, more on a loaded machine
 def test_the_monkey_finds_nothing_surprising_for_every_seed(tmp_path: Path) -> None:
     screen = {"name": "presenter", "x": 0, "y": 0, "width": 1600, "height": 1000}
     config = tmp_path / "screen.json"
@@ -36,7 +39,7 @@ def test_the_monkey_finds_nothing_surprising_for_every_seed(tmp_path: Path) -> N
         cwd=TESTS.parent,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=840,
     )
     # the failing seed and step, and how to replay it, are in the assertion's message
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
