@@ -8,8 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from gui_driver import click_run, click_tab, make_window, run_for, run_sweep, set_panes
-from PySide6.QtCore import Qt
+from gui_driver import (
+    click_action,
+    click_run,
+    click_tab,
+    make_window,
+    run_for,
+    run_sweep,
+    set_panes,
+    until,
+)
+from PySide6.QtCore import QPoint, Qt
 
 from workbench.ui import colors
 from workbench.ui.compare_controller import LOCAL_PROVIDER
@@ -80,6 +89,26 @@ def test_a_replay_moves_the_prompt_slider_to_the_recorded_prompt(window, qtbot, 
     assert window.prompt.tokens() == 1024
     for pane in window.session.panes:
         assert pane.result is not None and pane.result.prompt_tokens_target == 1024
+
+
+def test_the_prompt_is_locked_while_a_run_is_in_flight(window, qtbot, loop) -> None:
+    """Found by the monkey (seed 2): a click on the slider mid-run moved it to 2K while the
+    panes kept drawing their 4K requests under it. Like the pickers, it waits for the run."""
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    window.prompt.max_tokens.setValue(256)
+    click_action(window, qtbot, window.run_action)
+    task = window.session._task
+    slider = window.prompt.slider
+    run_for(loop, until(lambda: window.stop_action.isEnabled()), 30)  # the run has begun
+    assert window.session.running and not slider.isEnabled()
+    qtbot.mouseClick(slider, Qt.MouseButton.LeftButton, pos=slider.rect().topLeft() + QPoint(2, 2))
+    slider.setFocus()
+    qtbot.keyClick(slider, Qt.Key.Key_Home)
+    assert window.prompt.tokens() == 4096
+    run_for(loop, task)
+    assert slider.isEnabled()
+    for pane in window.session.panes:
+        assert pane.result is not None and pane.result.prompt_tokens_target == 4096
 
 
 def _empty(widget: Any) -> bool:

@@ -377,10 +377,10 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self.stop_action.setEnabled(running)
         self.progress_bar.setVisible(running)
         self.sweep_view.set_running(running)
-        # a run's panes keep their models until it ends: switching them mid-run would put one
-        # model's numbers under another's name
+        # a run's panes keep their models and prompt until it ends: switching them mid-run
+        # would put one model's numbers under another's name, or a 4K request under "2K"
         pickers = [c for w in self.pane_widgets for c in (w.picker, w.protocol)]
-        for widget in (self.preset, self.pane_count, *pickers):
+        for widget in (self.preset, self.pane_count, self.prompt, *pickers):
             widget.setEnabled(not running)
 
     def _on_progress(self, _done: int, _total: int) -> None:
