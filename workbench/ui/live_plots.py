@@ -16,6 +16,7 @@ from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
 
 from workbench.ui.chart_export import ExportableChart
+from workbench.ui.legend_place import MARGIN, place
 from workbench.ui.panes_model import PaneModel, PaneState
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.slot_axis import SlotAxis
@@ -29,20 +30,6 @@ CURVE_POINTS = 800
 THICK_POINTS = 400
 
 
-LEGEND_CORNERS = ((0.0, 0.0), (1.0, 1.0), (0.0, 1.0), (1.0, 0.0))  # top left, bottom right, ...
-# where the legend may go, as fractions of the view (the legend anchored at the same fraction of
-# itself): the corners first, then a grid of spots nearest the top left first
-LEGEND_SPOTS = LEGEND_CORNERS + tuple(
-    sorted(
-        (
-            (x / 8, y / 8)
-            for x in range(9)
-            for y in range(9)
-            if (x / 8, y / 8) not in LEGEND_CORNERS
-        ),
-        key=lambda spot: (spot[0] ** 2 + spot[1] ** 2, spot[1]),
-    )
-)
 COARSE = (1, 2, 5, 10)
 FINE = (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)  # bars: a bar should fill most of its plot
 
@@ -108,7 +95,7 @@ class LivePlots(Retranslating, QWidget):
         # the scheme's palette, set at each switch: the widget's own follows only a few events
         # later, and failure labels drawn in between kept the old scheme's box
         self.scheme: QPalette | None = None
-        self._legend_spot: tuple[float, float] = LEGEND_CORNERS[0]
+        self._legend_at = (MARGIN, MARGIN)  # the legend's top-left, px within the view
         # the axes grow (and the view shrinks as tick labels widen) after a curve finishes:
         # the legend is placed again for the view the points end up in
         view = self.tokens_plot.plotItem.vb
@@ -137,9 +124,9 @@ class LivePlots(Retranslating, QWidget):
         self._painted.clear()
         # the old run's axes go with its curves: new panes start on the empty chart's range
         self._range, self._expected_tokens = (1.0, 10.0), 0.0
-        if legend is not None and self._legend_spot != LEGEND_CORNERS[0]:
-            self._legend_spot: tuple[float, float] = LEGEND_CORNERS[0]
-            legend.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=(10, 10))
+        if legend is not None and self._legend_at != (MARGIN, MARGIN):
+            self._legend_at = (MARGIN, MARGIN)
+            legend.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=self._legend_at)
         self.tokens_plot.setRange(xRange=(0, 1.0), yRange=(0, 10.0), padding=0)
         for i, label in enumerate(labels):
             # not antialiased: that halves the chart's paint (8 dense curves at 10 Hz), and a
@@ -238,11 +225,11 @@ class LivePlots(Retranslating, QWidget):
         curve.setData(xs, ys, skipFiniteCheck=True)
 
     def _place_legend(self, *_: object) -> None:
-        """The legend goes where it covers no curve point: fixed at the top left, it hid a fast
-        model's curve above 150 tokens. Called when a curve finishes and whenever the view's
-        range or size changes, so it is placed for the view the points are finally drawn in.
-        It stays put while its place is still free; else the corners come first, then spots
-        along the edges and inside; where every spot covers some, the one covering fewest."""
+        """The legend goes where it covers no curve point (legend_place.py): fixed at the top
+        left, it hid a fast model's curve above 150 tokens. Called when a curve finishes and
+        whenever the view's range or size changes, so it is placed for the view the points are
+        finally drawn in (placed once at a curve's end, the axes' later growth moved points
+        under it)."""
         legend = self.tokens_plot.plotItem.legend
         view = self.tokens_plot.plotItem.vb
         if legend is None or not legend.isVisible():
@@ -250,18 +237,15 @@ class LivePlots(Retranslating, QWidget):
         frame = view.sceneBoundingRect()
         size = legend.sceneBoundingRect().size()
         xs, ys = self._scene_points()
-        spots = np.array([self._legend_spot, *LEGEND_SPOTS])
-        # each spot's box: anchored at the same fraction of the legend and of the view, 10 px in
-        left = frame.left() + spots[:, 0] * (frame.width() - size.width()) + 10 - 20 * spots[:, 0]
-        top = frame.top() + spots[:, 1] * (frame.height() - size.height()) + 10 - 20 * spots[:, 1]
-        inside_x = (xs >= left[:, None]) & (xs <= left[:, None] + size.width())
-        inside_y = (ys >= top[:, None]) & (ys <= top[:, None] + size.height())
-        covered = np.count_nonzero(inside_x & inside_y, axis=1)
-        best = (float(spots[int(np.argmin(covered))][0]), float(spots[int(np.argmin(covered))][1]))
-        if best != self._legend_spot:
-            self._legend_spot = best
-            offset = (10 - 20 * best[0], 10 - 20 * best[1])
-            legend.anchor(itemPos=best, parentPos=best, offset=offset)
+        at = place(
+            (xs - frame.left(), ys - frame.top()),
+            (frame.width(), frame.height()),
+            (size.width(), size.height()),
+            self._legend_at,
+        )
+        if at != self._legend_at:
+            self._legend_at = at
+            legend.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=at)
 
     def _scene_points(self) -> tuple[np.ndarray, np.ndarray]:
         """Every drawn curve point in scene coordinates, through the view's one transform."""
