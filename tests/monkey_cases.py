@@ -80,6 +80,7 @@ class Monkey:
         self.rng = random.Random(seed)
         self.step = 0
         self.log: list[str] = []  # the steps taken, printed when a check fails
+        self.run_lengths: dict[str, set[int]] = {}
         self.checked: Counter[str] = Counter()  # what the checks found to check, for the log
         self.errors: list[str] = []
         # (the run's task, the last value shown): the task held, so no later run reuses its id
@@ -264,10 +265,7 @@ class Monkey:
 
     def panes_match_headers(self, did: str) -> None:
         win = self.window
-        # a replay of several prompt lengths (a sweep's) has no one prompt for the header
         replaying = not win.replay_banner.isHidden()
-        lengths = {r.prompt_tokens_target for r in win.results} if replaying else set()
-        one_prompt = not replaying or len(lengths) <= 1
         for i, (widget, pane) in enumerate(
             zip(win.pane_widgets[: len(win.pane_keys)], win.session.panes, strict=False)
         ):
@@ -275,16 +273,28 @@ class Monkey:
             if result is None or pane.state == PaneState.REFUSED:
                 continue
             self.checked["pane figures"] += 1
-            provider, model, protocol = split_pane_key(widget.picker.currentData() or "")
-            shown = (provider, model, protocol or "chat")
+            # the header: the model picker, and the protocol box (its chip when not chat)
+            provider, model, _ = split_pane_key(widget.picker.currentData() or "")
+            shown = (provider, model, widget.protocol.currentData() or "chat")
             measured = (result.provider, result.model, result.protocol)
             if shown != measured:
                 self.fail(f"after {did}: pane {i + 1} shows {measured} under {shown}")
-            if one_prompt and result.prompt_tokens_target != win.prompt.tokens():
+            # a replay of several prompt lengths (a sweep's) has no one prompt for the header
+            if replaying and len(self.lengths(result.run_id)) > 1:
+                continue
+            if result.prompt_tokens_target != win.prompt.tokens():
                 self.fail(
                     f"after {did}: pane {i + 1} shows a {result.prompt_tokens_target}-token "
                     f"request under a {win.prompt.tokens()}-token prompt"
                 )
+
+    def lengths(self, run_id: str) -> set[int]:
+        """The prompt lengths of a recorded run, as the history holds it."""
+        if run_id not in self.run_lengths:
+            rows = self.window.session.load_run(run_id)
+            measured = [r for r in rows if r.phase == "measured"]
+            self.run_lengths[run_id] = {r.prompt_tokens_target for r in measured}
+        return self.run_lengths[run_id]
 
     def progress_forward(self, did: str) -> None:
         win = self.window

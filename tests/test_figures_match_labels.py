@@ -111,6 +111,19 @@ def test_the_prompt_is_locked_while_a_run_is_in_flight(window, qtbot, loop) -> N
         assert pane.result is not None and pane.result.prompt_tokens_target == 4096
 
 
+def test_a_new_run_starts_its_progress_bar_at_zero(window, qtbot, loop) -> None:
+    """Found by the monkey (seed 23): the second run's bar showed the first run's 100 % until
+    its first reading, then 41 %: progress going back, as a presenter sees it."""
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    click_run(window, qtbot, loop)
+    bar = window.progress_bar
+    shown: list[int] = []
+    window.session.running_changed.connect(lambda running: running and shown.append(bar.value()))
+    click_action(window, qtbot, window.run_action)
+    run_for(loop, window.session._task)
+    assert shown == [0]
+
+
 def _empty(widget: Any) -> bool:
     """No figure, no text and no error box: nothing that could be read as a measurement."""
     figures = [widget.figures.text(k) for k in ("ttft", "decode", "elapsed")]

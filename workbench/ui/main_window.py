@@ -376,6 +376,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self.run_action.setEnabled(not running)
         self.stop_action.setEnabled(running)
         self.progress_bar.setVisible(running)
+        if running:  # a new run starts at 0: the last run's 100 % dropped to its first reading
+            self.progress_bar.setValue(0)
         self.sweep_view.set_running(running)
         # a run's panes keep their models and prompt until it ends: switching them mid-run
         # would put one model's numbers under another's name, or a 4K request under "2K"
