@@ -8,8 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from gui_driver import click_run, click_tab, make_window, run_for, run_sweep, set_panes
-from PySide6.QtCore import Qt
+from gui_driver import (
+    click_action,
+    click_run,
+    click_tab,
+    make_window,
+    run_for,
+    run_sweep,
+    set_panes,
+    until,
+)
+from PySide6.QtCore import QPoint, Qt
 
 from workbench.ui import colors
 from workbench.ui.compare_controller import LOCAL_PROVIDER
@@ -62,6 +71,59 @@ def test_a_replay_names_the_recorded_model_in_a_pane_whose_model_was_changed_sin
     assert [label for _x, label in ticks][-1].replace("\n", "").endswith("gqa+500")  # wrapped
 
 
+def test_a_replay_moves_the_prompt_slider_to_the_recorded_prompt(window, qtbot, loop) -> None:
+    """Found by the monkey (seed 67): a run at 1K replayed under the 4K slider showed its 1K
+    figures under "4K". The header names the recorded prompt, as the pickers its models."""
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    window.prompt.set_tokens(1024)
+    click_run(window, qtbot, loop)
+    window.prompt.slider.setFocus()
+    qtbot.keyClick(window.prompt.slider, Qt.Key.Key_Right)  # the presenter moves on: 2K
+    assert window.prompt.tokens() == 2048
+    click_tab(window, qtbot, window.history_view)
+    table = window.history_view.table
+    _click(qtbot, table.viewport(), table.visualRect(table.model().index(0, 0)).center())
+    _click(qtbot, window.history_view.replay_button)
+    run_for(loop, window.session._task)
+    assert window.replay_banner.isVisible()
+    assert window.prompt.tokens() == 1024
+    for pane in window.session.panes:
+        assert pane.result is not None and pane.result.prompt_tokens_target == 1024
+
+
+def test_the_prompt_is_locked_while_a_run_is_in_flight(window, qtbot, loop) -> None:
+    """Found by the monkey (seed 2): a click on the slider mid-run moved it to 2K while the
+    panes kept drawing their 4K requests under it. Like the pickers, it waits for the run."""
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    window.prompt.max_tokens.setValue(256)
+    click_action(window, qtbot, window.run_action)
+    task = window.session._task
+    slider = window.prompt.slider
+    run_for(loop, until(lambda: window.stop_action.isEnabled()), 30)  # the run has begun
+    assert window.session.running and not slider.isEnabled()
+    qtbot.mouseClick(slider, Qt.MouseButton.LeftButton, pos=slider.rect().topLeft() + QPoint(2, 2))
+    slider.setFocus()
+    qtbot.keyClick(slider, Qt.Key.Key_Home)
+    assert window.prompt.tokens() == 4096
+    run_for(loop, task)
+    assert slider.isEnabled()
+    for pane in window.session.panes:
+        assert pane.result is not None and pane.result.prompt_tokens_target == 4096
+
+
+def test_a_new_run_starts_its_progress_bar_at_zero(window, qtbot, loop) -> None:
+    """Found by the monkey (seed 23): the second run's bar showed the first run's 100 % until
+    its first reading, then 41 %: progress going back, as a presenter sees it."""
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    click_run(window, qtbot, loop)
+    bar = window.progress_bar
+    shown: list[int] = []
+    window.session.running_changed.connect(lambda running: running and shown.append(bar.value()))
+    click_action(window, qtbot, window.run_action)
+    run_for(loop, window.session._task)
+    assert shown == [0]
+
+
 def _empty(widget: Any) -> bool:
     """No figure, no text and no error box: nothing that could be read as a measurement."""
     figures = [widget.figures.text(k) for k in ("ttft", "decode", "elapsed")]
@@ -84,6 +146,27 @@ def test_after_a_sweep_the_compare_panes_show_no_request_the_slider_does_not_des
     for widget in window.pane_widgets[:2]:
         assert _empty(widget), widget.figures.text("ttft")
     assert [list(bar.opts["height"]) for bar in window.plots._bars] == [[0.0, 0.0]] * 2
+
+
+def test_during_a_sweep_the_compare_panes_show_no_request_at_another_length(
+    window, qtbot, loop
+) -> None:
+    """Found by the monkey (seed 11): mid-sweep, the panes drew a 1K request under the 4K
+    slider. A sweep is drawn in its own tab; the panes show only what their header says."""
+    set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
+    assert window.prompt.tokens() == 4096
+    seen: list[tuple[int, int]] = []
+
+    def look() -> None:  # every frame the window paints, as a presenter's eye would
+        for pane in window.session.panes:
+            if pane.request_id is not None:
+                seen.append((window.prompt.tokens(), len(pane.curve_t)))
+
+    window.session.frame.connect(look)
+    final = run_sweep(window, qtbot, loop, lengths=(1024, 2048))
+    assert final.status == "finished"
+    assert seen == []  # no pane took a sweep request (each was at 1K or 2K, not 4K)
+    assert len(window.sweep_view.series("ttft_ms")) == 2  # the Sweep tab drew them
 
 
 def test_run_all_refuses_a_prompt_the_pane_says_will_not_fit_and_fit_clears_the_refusal(

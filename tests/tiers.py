@@ -26,6 +26,7 @@ GUI_FILES = frozenset(
     {
         "test_cold_start.py",
         "test_desktop_entry.py",
+        "test_gui_monkey.py",  # the monkey's cases run on a 1600x1000 offscreen screen
         "test_qt_feature_scan.py",
         "test_qt_sanity.py",
         "test_selftest.py",
@@ -76,6 +77,7 @@ SLOW_FILES = frozenset(
         "test_csv_streaming.py",
         "test_doctor_protocols.py",
         "test_fidelity.py",
+        "test_gui_monkey.py",
         "test_import_cli.py",
         "test_import_special_files.py",
         "test_json_docs.py",

@@ -1957,47 +1957,47 @@
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="157"/>
+        <location filename="../../workbench/ui/live_plots.py" line="162"/>
         <source>Output tokens vs time</source>
         <translation>输出 Token 数随时间变化</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="158"/>
+        <location filename="../../workbench/ui/live_plots.py" line="163"/>
         <source>seconds since the request was sent</source>
         <translation>自发送请求起的秒数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="159"/>
+        <location filename="../../workbench/ui/live_plots.py" line="164"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="160"/>
+        <location filename="../../workbench/ui/live_plots.py" line="165"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="161"/>
+        <location filename="../../workbench/ui/live_plots.py" line="166"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="162"/>
+        <location filename="../../workbench/ui/live_plots.py" line="167"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="163"/>
+        <location filename="../../workbench/ui/live_plots.py" line="168"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="337"/>
+        <location filename="../../workbench/ui/live_plots.py" line="347"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="339"/>
+        <location filename="../../workbench/ui/live_plots.py" line="349"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
@@ -2011,42 +2011,42 @@
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="498"/>
+        <location filename="../../workbench/ui/main_window.py" line="503"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="500"/>
+        <location filename="../../workbench/ui/main_window.py" line="505"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="501"/>
+        <location filename="../../workbench/ui/main_window.py" line="506"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="504"/>
+        <location filename="../../workbench/ui/main_window.py" line="509"/>
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="506"/>
+        <location filename="../../workbench/ui/main_window.py" line="511"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="507"/>
+        <location filename="../../workbench/ui/main_window.py" line="512"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="508"/>
+        <location filename="../../workbench/ui/main_window.py" line="513"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="525"/>
+        <location filename="../../workbench/ui/main_window.py" line="530"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
@@ -2071,37 +2071,37 @@
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="365"/>
+        <location filename="../../workbench/ui/main_window.py" line="368"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="413"/>
+        <location filename="../../workbench/ui/main_window.py" line="418"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="415"/>
+        <location filename="../../workbench/ui/main_window.py" line="420"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="417"/>
+        <location filename="../../workbench/ui/main_window.py" line="422"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="469"/>
+        <location filename="../../workbench/ui/main_window.py" line="474"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="471"/>
+        <location filename="../../workbench/ui/main_window.py" line="476"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="492"/>
+        <location filename="../../workbench/ui/main_window.py" line="497"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -2126,12 +2126,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="511"/>
+        <location filename="../../workbench/ui/main_window.py" line="516"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="515"/>
+        <location filename="../../workbench/ui/main_window.py" line="520"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -3513,74 +3513,74 @@
 <context>
     <name>SummaryPage</name>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="263"/>
-        <location filename="../../workbench/ui/summary_page.py" line="330"/>
+        <location filename="../../workbench/ui/summary_page.py" line="302"/>
+        <location filename="../../workbench/ui/summary_page.py" line="369"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="268"/>
-        <location filename="../../workbench/ui/summary_page.py" line="301"/>
+        <location filename="../../workbench/ui/summary_page.py" line="307"/>
+        <location filename="../../workbench/ui/summary_page.py" line="340"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="272"/>
+        <location filename="../../workbench/ui/summary_page.py" line="311"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="273"/>
+        <location filename="../../workbench/ui/summary_page.py" line="312"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="281"/>
+        <location filename="../../workbench/ui/summary_page.py" line="320"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="282"/>
+        <location filename="../../workbench/ui/summary_page.py" line="321"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="299"/>
+        <location filename="../../workbench/ui/summary_page.py" line="338"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="302"/>
+        <location filename="../../workbench/ui/summary_page.py" line="341"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="331"/>
+        <location filename="../../workbench/ui/summary_page.py" line="370"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="332"/>
+        <location filename="../../workbench/ui/summary_page.py" line="371"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="333"/>
+        <location filename="../../workbench/ui/summary_page.py" line="372"/>
         <source>ok / failed / stopped</source>
         <translation>成功 / 失败 / 停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="334"/>
+        <location filename="../../workbench/ui/summary_page.py" line="373"/>
         <source>TTFT ms</source>
         <translation>首 Token ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="335"/>
+        <location filename="../../workbench/ui/summary_page.py" line="374"/>
         <source>decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="336"/>
+        <location filename="../../workbench/ui/summary_page.py" line="375"/>
         <source>prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
@@ -3721,62 +3721,82 @@
         <translation>%1 · 提示长度 %2 tokens%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="157"/>
+        <location filename="../../workbench/ui/summary_page.py" line="168"/>
+        <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, imported from %3.</source>
+        <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，导入自 %3。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="180"/>
+        <source>Concurrency %1: up to %1 requests in flight at once.</source>
+        <translation>并发 %1：同时最多 %1 个请求在途。</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="205"/>
+        <source>none stated in %1</source>
+        <translation>%1 中未注明</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="210"/>
         <source>Endpoint: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="159"/>
+        <location filename="../../workbench/ui/summary_page.py" line="211"/>
         <source>Endpoints: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="160"/>
+        <location filename="../../workbench/ui/summary_page.py" line="158"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, measured with Attention Workbench.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="170"/>
+        <location filename="../../workbench/ui/summary_page.py" line="186"/>
         <source>Concurrency %1: medians over up to %2 request(s) per model, length and concurrency; the charts show concurrency %3. Decode tok/s excludes the time to first token. Run %4, measured with Attention Workbench.</source>
         <translation>并发 %1：每个模型、长度和并发各取至多 %2 个请求的中位数；图表显示并发 %3。解码 tok/s 不含首 token 时间。运行 %4，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="212"/>
+        <location filename="../../workbench/ui/summary_page.py" line="217"/>
+        <source>%1 by %2</source>
+        <translation>%1（%2 生成）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="251"/>
         <source>Conclusion</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="261"/>
+        <location filename="../../workbench/ui/summary_page.py" line="300"/>
         <source>prompt length (tokens, log scale)</source>
         <translation>提示长度（tokens，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="266"/>
+        <location filename="../../workbench/ui/summary_page.py" line="305"/>
         <source>%1, at concurrency %2</source>
         <translation>%1（并发 %2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="337"/>
+        <location filename="../../workbench/ui/summary_page.py" line="376"/>
         <source>$ / request</source>
         <translation>$ / 请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="345"/>
+        <location filename="../../workbench/ui/summary_page.py" line="384"/>
         <source>concurrency</source>
         <translation>并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="387"/>
+        <location filename="../../workbench/ui/summary_page.py" line="426"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="469"/>
+        <location filename="../../workbench/ui/summary_page.py" line="508"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="208"/>
+        <location filename="../../workbench/ui/summary_page.py" line="246"/>
         <source>Run a comparison of at least two models to see a conclusion.</source>
         <translation>至少对比两个模型后才能得出结论。</translation>
     </message>

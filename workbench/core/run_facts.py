@@ -21,6 +21,7 @@ class RunFacts:
     tool: str | None = None  # the tool whose file the run was imported from; None: ours
     stored: dict[tuple[str, str], float] | None = None  # the file's own figures
     capacity: str = ""  # a capacity search's answer in one sentence (core/capacity_report.py)
+    file: str | None = None  # the name of the file it was imported from
 
 
 def run_facts(store: RunStore, run_ids: Iterable[str]) -> list[RunFacts]:
@@ -37,10 +38,17 @@ def run_facts(store: RunStore, run_ids: Iterable[str]) -> list[RunFacts]:
                 config = {}
             source = config.get("imported") if isinstance(config, dict) else None
             tool = source.get("tool") if isinstance(source, dict) else None
+            file = source.get("file") if isinstance(source, dict) else None
             stored = store.aggregates(run_id) if tool else None
             found = config.get("capacity") if isinstance(config, dict) else None
-            said = sentence(found) if isinstance(found, dict) else ""
             facts.append(
-                RunFacts(run_id, float(created_at), str(tool) if tool else None, stored, said)
+                RunFacts(
+                    run_id,
+                    float(created_at),
+                    str(tool) if tool else None,
+                    stored,
+                    capacity=sentence(found) if isinstance(found, dict) else "",
+                    file=str(file) if tool and file else None,
+                )
             )
     return facts

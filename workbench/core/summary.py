@@ -167,14 +167,18 @@ class SummaryReport:
     run_id: str
     kind: str
     started_at: float  # wall clock of the first request, seconds since the epoch
-    endpoints: tuple[str, ...]  # "provider (host:port)"
+    endpoints: tuple[str, ...]  # "provider (host:port)"; a stated URL alone: "host:port"
     prompt_lengths: tuple[int, ...]
     prompt_tokens_median: float | None  # what the servers counted, over every measured request
     models: tuple[str, ...]
     attention: dict[str, str | None]
     rows: tuple[ModelRow, ...]
     repeats: int  # the most measured requests of any (model, length, concurrency)
-    concurrency_levels: tuple[int, ...] = (1,)
+    concurrency_levels: tuple[int, ...] = (1,)  # 0: an imported file did not say
+    # (file name, tool) of each imported run shown; and of those whose file names no endpoint
+    imported_from: tuple[tuple[str, str], ...] = ()
+    no_endpoint: tuple[tuple[str, str], ...] = ()
+    own_runs: bool = True  # some rows were measured here, not imported
     capacity: str = ""  # a capacity search's sentence: the page leads with it
 
     @property
@@ -201,6 +205,11 @@ def _host(base_url: str) -> str:
 
     parts = urlsplit(base_url)
     return parts.netloc.rsplit("@", 1)[-1] or base_url
+
+
+def _endpoint(provider: str, base_url: str) -> str:
+    host = _host(base_url)
+    return host if provider in ("", base_url) else f"{provider} ({host})"
 
 
 def _reason(rows: Iterable[RequestResult]) -> str:
@@ -246,7 +255,8 @@ def build_report(
         ordered = with_file_figures(ordered, [{r.run_id for r in by_cell[k]} for k in keys], runs)
     rows = tuple(ModelRow(c, _reason(by_cell[k])) for c, k in zip(ordered, keys, strict=True))
     pairs = dict.fromkeys((r.provider, r.base_url) for r in measured)  # a URL parsed once
-    endpoints = tuple(dict.fromkeys(f"{provider} ({_host(url)})" for provider, url in pairs))
+    # an imported file names its server by URL alone, or not at all (then no endpoint is shown)
+    endpoints = tuple(dict.fromkeys(_endpoint(provider, url) for provider, url in pairs if url))
     # an imported run's date is its file's (as the history lists it), else its first send
     shown_runs = {r.run_id for r in measured}
     dated = {f.run_id: f.created_at for f in runs if f.run_id in shown_runs and f.created_at}
@@ -254,6 +264,10 @@ def build_report(
     started = [r.started_at for r in measured if r.started_at and r.run_id not in filed]
     started += [dated[i] for i in filed]
     started = started or list(dated.values())
+    sources = {
+        f.run_id: (f.file or f.run_id, f.tool) for f in runs if f.tool and f.run_id in shown_runs
+    }
+    with_url = {r.run_id for r in measured if r.base_url}
     counted = (token_count(r.prompt_tokens) for r in measured if r.ok)
     prompt = aggregate(float(n) for n in counted if n)
     return SummaryReport(
@@ -271,6 +285,9 @@ def build_report(
         repeats=max((c.n + c.errors + c.stopped for c in ordered), default=0),
         concurrency_levels=tuple(sorted({c.concurrency for c in ordered})) or (1,),
         capacity=next((f.capacity for f in runs if f.run_id in shown_runs and f.capacity), ""),
+        imported_from=tuple(sources.values()),
+        no_endpoint=tuple(v for k, v in sources.items() if k not in with_url),
+        own_runs=bool(shown_runs - set(sources)),
     )
 
 

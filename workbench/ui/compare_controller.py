@@ -92,6 +92,7 @@ class CompareController(QObject):
         self._task: asyncio.Task[RunFinished | None] | None = None
         self._dirty = False
         self._framed_at = 0.0
+        self._panes_take = True  # the run's requests are drawn in the panes (not a sweep's)
         self._by_request: dict[str, list[int]] = {}
         # the run's share done and ETA: the estimate the CLI shows too, fed the same events
         self.estimate = ProgressEstimate([], time.perf_counter())
@@ -200,6 +201,9 @@ class CompareController(QObject):
         self._by_request.clear()
         for pane in self.panes:
             pane.reset()
+        # a sweep's requests are shown in the Sweep tab: the panes' header names one prompt
+        # length, and a sweep's requests at other lengths drawn there were under a wrong label
+        self._panes_take = plan.kind != "sweep"
         self.estimate = ProgressEstimate.for_plan(plan, time.perf_counter())
         log.info("run started: %s, %d targets", plan.kind, len(plan.targets))
         self.run_started.emit(plan)
@@ -246,7 +250,7 @@ class CompareController(QObject):
     def _apply(self, event: RunEvent) -> None:
         self.estimate.feed(event, time.perf_counter())
         if isinstance(event, RequestStarted):
-            indexes = self._panes_for(event.target)
+            indexes = self._panes_for(event.target) if self._panes_take else []
             self._by_request[event.request_id] = indexes
             if not event.warmup:
                 for i in indexes:

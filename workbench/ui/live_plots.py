@@ -11,11 +11,12 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
 
 from workbench.ui.chart_export import ExportableChart
+from workbench.ui.legend_place import MARGIN, place
 from workbench.ui.panes_model import PaneModel, PaneState
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.slot_axis import SlotAxis
@@ -29,7 +30,6 @@ CURVE_POINTS = 800
 THICK_POINTS = 400
 
 
-LEGEND_CORNERS = ((0, 0), (1, 1), (0, 1), (1, 0))  # top left, bottom right, ...
 COARSE = (1, 2, 5, 10)
 FINE = (1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)  # bars: a bar should fill most of its plot
 
@@ -95,7 +95,12 @@ class LivePlots(Retranslating, QWidget):
         # the scheme's palette, set at each switch: the widget's own follows only a few events
         # later, and failure labels drawn in between kept the old scheme's box
         self.scheme: QPalette | None = None
-        self._legend_corner = LEGEND_CORNERS[0]
+        self._legend_at = (MARGIN, MARGIN)  # the legend's top-left, px within the view
+        # the axes grow (and the view shrinks as tick labels widen) after a curve finishes:
+        # the legend is placed again for the view the points end up in
+        view = self.tokens_plot.plotItem.vb
+        view.sigRangeChanged.connect(self._place_legend)
+        view.sigResized.connect(self._place_legend)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tokens_plot, 2)
@@ -119,9 +124,9 @@ class LivePlots(Retranslating, QWidget):
         self._painted.clear()
         # the old run's axes go with its curves: new panes start on the empty chart's range
         self._range, self._expected_tokens = (1.0, 10.0), 0.0
-        if legend is not None and self._legend_corner != LEGEND_CORNERS[0]:
-            self._legend_corner = LEGEND_CORNERS[0]
-            legend.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=(10, 10))
+        if legend is not None and self._legend_at != (MARGIN, MARGIN):
+            self._legend_at = (MARGIN, MARGIN)
+            legend.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=self._legend_at)
         self.tokens_plot.setRange(xRange=(0, 1.0), yRange=(0, 10.0), padding=0)
         for i, label in enumerate(labels):
             # not antialiased: that halves the chart's paint (8 dense curves at 10 Hz), and a
@@ -189,7 +194,7 @@ class LivePlots(Retranslating, QWidget):
             if self._painted.get(i) != version:  # else nothing new for this curve
                 self._painted[i] = version
                 self._draw_curve(i, curve, pane)
-        self._grow_range(max_t, max_tokens)
+        self._grow_range(max_t, max_tokens)  # a new range places the legend again
         if finished:  # a curve is complete: where it lies is known
             self._place_legend()
         # bars redraw through a QPicture: a few times a second is plenty for the eye
@@ -219,35 +224,40 @@ class LivePlots(Retranslating, QWidget):
             curve.setPen(pg.mkPen(self.colors[i], width=width))
         curve.setData(xs, ys, skipFiniteCheck=True)
 
-    def _place_legend(self) -> None:
-        """The legend goes to the corner where it covers the fewest curve points (top left on a
-        tie): fixed at the top left, it hid a fast model's curve above 150 tokens."""
+    def _place_legend(self, *_: object) -> None:
+        """The legend goes where it covers no curve point (legend_place.py): fixed at the top
+        left, it hid a fast model's curve above 150 tokens. Called when a curve finishes and
+        whenever the view's range or size changes, so it is placed for the view the points are
+        finally drawn in (placed once at a curve's end, the axes' later growth moved points
+        under it)."""
         legend = self.tokens_plot.plotItem.legend
         view = self.tokens_plot.plotItem.vb
         if legend is None or not legend.isVisible():
             return
         frame = view.sceneBoundingRect()
         size = legend.sceneBoundingRect().size()
-        points = [
-            view.mapViewToScene(QPointF(x, y))
-            for curve in self._curves if curve.xData is not None
-            for x, y in zip(curve.xData[::4], curve.yData[::4], strict=False)
-        ]  # fmt: skip
-        best, least = LEGEND_CORNERS[0], None
-        for corner in LEGEND_CORNERS:
-            (cx, cy), (ox, oy) = corner, (10 - 20 * corner[0], 10 - 20 * corner[1])
-            box = QRectF(
-                frame.left() + cx * (frame.width() - size.width()) + ox,
-                frame.top() + cy * (frame.height() - size.height()) + oy,
-                size.width(), size.height(),
-            )  # fmt: skip
-            covered = sum(box.contains(p) for p in points)
-            if least is None or covered < least:
-                best, least = corner, covered
-        if best != self._legend_corner:
-            self._legend_corner = best
-            offset = (10 - 20 * best[0], 10 - 20 * best[1])
-            legend.anchor(itemPos=best, parentPos=best, offset=offset)
+        xs, ys = self._scene_points()
+        at = place(
+            (xs - frame.left(), ys - frame.top()),
+            (frame.width(), frame.height()),
+            (size.width(), size.height()),
+            self._legend_at,
+        )
+        if at != self._legend_at:
+            self._legend_at = at
+            legend.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=at)
+
+    def _scene_points(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every drawn curve point in scene coordinates, through the view's one transform."""
+        view = self.tokens_plot.plotItem.vb
+        view.updateMatrix()  # a range set this frame is applied lazily, at the next paint
+        t = view.childGroup.sceneTransform()
+        data = [(c.xData, c.yData) for c in self._curves if c.xData is not None and len(c.xData)]
+        if not data:
+            return np.empty(0), np.empty(0)
+        x = np.concatenate([d[0] for d in data])
+        y = np.concatenate([d[1] for d in data])
+        return t.m11() * x + t.m21() * y + t.dx(), t.m12() * x + t.m22() * y + t.dy()
 
     def _grow_range(self, max_t: float, max_tokens: float) -> None:
         """Widen the axes in steps, not every frame: a new range re-lays out every tick label."""

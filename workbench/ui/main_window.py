@@ -351,6 +351,9 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
                 for r in measured
             )
         )
+        lengths = {r.prompt_tokens_target for r in measured}
+        if len(lengths) == 1:  # the header names the recorded prompt, as the pickers its models
+            self.prompt.set_tokens(lengths.pop())
         self._lay_out_panes(keys)  # the pickers name the recorded models, not the panes' last
         self.preset.setCurrentIndex(self.preset.findData("custom"))
         task = self.session.start_replay(measured, speed)
@@ -389,11 +392,13 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self.run_action.setEnabled(not running)
         self.stop_action.setEnabled(running)
         self.progress_bar.setVisible(running)
+        if running:  # a new run starts at 0: the last run's 100 % dropped to its first reading
+            self.progress_bar.setValue(0)
         self.sweep_view.set_running(running)
-        # a run's panes keep their models until it ends: switching them mid-run would put one
-        # model's numbers under another's name
+        # a run's panes keep their models and prompt until it ends: switching them mid-run
+        # would put one model's numbers under another's name, or a 4K request under "2K"
         pickers = [c for w in self.pane_widgets for c in (w.picker, w.protocol)]
-        for widget in (self.preset, self.pane_count, *pickers):
+        for widget in (self.preset, self.pane_count, self.prompt, *pickers):
             widget.setEnabled(not running)
 
     def _on_progress(self, _done: int, _total: int) -> None:

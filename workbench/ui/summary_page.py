@@ -8,7 +8,7 @@ the PDF all paint those same pages, so what the app shows is what the file holds
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import (
@@ -154,9 +154,7 @@ class SummaryDocument:
             .replace("%1", date)
             .replace("%2", lengths)
             .replace("%3", counted),
-            translate("SummaryPage", "Endpoint: %1").replace("%1", ", ".join(r.endpoints) or "–")
-            if len(r.endpoints) <= 1
-            else translate("SummaryPage", "Endpoints: %1").replace("%1", ", ".join(r.endpoints)),
+            self._endpoint_line(),
             translate(
                 "SummaryPage",
                 "Medians over up to %1 request(s) per model and length; decode tok/s excludes "
@@ -165,6 +163,24 @@ class SummaryDocument:
             .replace("%1", str(r.repeats))
             .replace("%2", r.run_id[:12] or "–"),
         ]
+        if not r.own_runs and r.imported_from:  # another tool measured it: say which, and where
+            lines[2] = (
+                translate(
+                    "SummaryPage",
+                    "Medians over up to %1 request(s) per model and length; decode tok/s "
+                    "excludes the time to first token. Run %2, imported from %3.",
+                )
+                .replace("%1", str(r.repeats))
+                .replace("%2", r.run_id[:12] or "–")
+                .replace("%3", self._sources(r.imported_from))
+            )
+        level = r.concurrency_levels[0] if len(r.concurrency_levels) == 1 else 0
+        if level > 1:  # one load, but not one request at a time: say which
+            lines.append(
+                translate(
+                    "SummaryPage", "Concurrency %1: up to %1 requests in flight at once."
+                ).replace("%1", str(level))
+            )
         if self.several_levels:  # each level its own rows, never pooled; the charts show one
             lines[2] = (
                 translate(
@@ -179,6 +195,28 @@ class SummaryDocument:
                 .replace("%4", r.run_id[:12] or "–")
             )
         return lines
+
+    def _endpoint_line(self) -> str:
+        """The servers measured; an imported file that names none is said as such."""
+        r = self.report
+        named = list(r.endpoints)
+        if r.no_endpoint:
+            named.append(
+                translate("SummaryPage", "none stated in %1").replace(
+                    "%1", self._sources(r.no_endpoint)
+                )
+            )
+        if len(named) <= 1:
+            return translate("SummaryPage", "Endpoint: %1").replace("%1", "".join(named) or "–")
+        return translate("SummaryPage", "Endpoints: %1").replace("%1", ", ".join(named))
+
+    @staticmethod
+    def _sources(files: Sequence[tuple[str, str]]) -> str:
+        """ "a.json by vllm, b.json by guidellm" """
+        return ", ".join(
+            translate("SummaryPage", "%1 by %2").replace("%1", name).replace("%2", tool)
+            for name, tool in dict.fromkeys(files)
+        )
 
     def texts(self) -> list[str]:
         """Every string the page shows, as plain text (for tests and accessibility)."""
@@ -208,7 +246,8 @@ class SummaryDocument:
             empty = translate(
                 "SummaryPage", "Run a comparison of at least two models to see a conclusion."
             )
-            html, plain = esc(empty), (empty,)
+            # a paragraph of its own: bare text after the heading ran into it in the PDF's text
+            html, plain = f"<p style='margin-bottom:5px'>{esc(empty)}</p>", (empty,)
         heading = translate("SummaryPage", "Conclusion")
         html = f"<div style='font-size:17px; font-weight:700'>{esc(heading)}</div>" + html
         return _rich_block(html, width, 15, (heading, *plain))
