@@ -291,7 +291,7 @@ class Monkey:
     def lengths(self, run_id: str) -> set[int]:
         """The prompt lengths of a recorded run, as the history holds it."""
         if run_id not in self.run_lengths:
-            rows = self.window.session.load_run(run_id)
+            rows = self.window.session.records.load_run(run_id)
             measured = [r for r in rows if r.phase == "measured"]
             self.run_lengths[run_id] = {r.prompt_tokens_target for r in measured}
         return self.run_lengths[run_id]

@@ -73,8 +73,9 @@ ALLOWED = {
     "MHA", "MQA", "GQA", "GTA", "MLA", "GLA", "NSA", "MoBA",
     # formats and protocols by their names
     "HTTP", "POST", "URL", "API", "TLS", "CSV", "PDF", "PNG", "JSON",
-    # units: tokens (Token in the Chinese texts, as Chinese LLM documentation writes it)
-    "tok", "token", "tokens", "Token", "TFLOP", "MiB", "GiB",
+    # units: tokens (Token in the Chinese texts, as Chinese LLM documentation writes it), and
+    # requests in a rate (req/s)
+    "tok", "req", "token", "tokens", "Token", "TFLOP", "MiB", "GiB",
     # torch's name for a data type
     "dtype",
     # products and providers: the app, OpenAI and Anthropic with their APIs' names (Responses,
@@ -223,7 +224,7 @@ def shown_names(window: MainWindow, python_error: str) -> set[str]:
     names = {m.id for m in session.catalog.models()} | {LOCAL_PROVIDER, python_error}
     names |= set(BACKENDS) | set(VARIANTS) | {INSTALL_HINT}  # the kernels' names, a command
     names |= {pane_title(p.target) for p in session.panes if p.target}
-    names |= {m for run in session.history() for m in run.models}
+    names |= {m for run in session.records.history() for m in run.models}
     for r in window.results_view.results:
         names |= {r.model, r.provider, r.error_class or "", r.error_message or ""}
     return {n for n in names if n}

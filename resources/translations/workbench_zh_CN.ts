@@ -11,7 +11,7 @@
     <message>
         <location filename="../../workbench/ui/capacity_tab.py" line="47"/>
         <source>choose a trace file with Dataset…</source>
-        <translation>请用“数据集…”选择一个 trace 文件</translation>
+        <translation>请用“数据集…”选择一个轨迹文件</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_tab.py" line="67"/>
@@ -21,7 +21,7 @@
     <message>
         <location filename="../../workbench/ui/capacity_tab.py" line="72"/>
         <source>Replaying %1 requests on the trace&apos;s clock</source>
-        <translation>按 trace 自身的时钟重放 %1 个请求</translation>
+        <translation>按轨迹自身的时钟重放 %1 个请求</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="45"/>
@@ -31,7 +31,7 @@
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="48"/>
         <source>Replay the sample trace</source>
-        <translation>重放示例 trace</translation>
+        <translation>重放示例轨迹</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="124"/>
@@ -51,12 +51,12 @@
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="131"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
-        <translation>数据集或 trace 文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure trace CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
+        <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="138"/>
         <source>Replay trace</source>
-        <translation>重放 trace</translation>
+        <translation>重放轨迹</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="138"/>
@@ -105,14 +105,14 @@
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="153"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="151"/>
         <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within 10 %.</source>
         <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限被夹在 10 % 以内。</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="181"/>
         <source>Choose a dataset or trace</source>
-        <translation>选择数据集或 trace</translation>
+        <translation>选择数据集或轨迹</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="183"/>

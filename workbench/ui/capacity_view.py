@@ -147,13 +147,13 @@ class CapacityView(Retranslating, QWidget):
         self.latency_plot.setLabel(
             "left", self.tr("%1 (ms)").replace("%1", self.figure or self.tr("observed percentile"))
         )
-        if not self.status.text():
-            self.status.setText(
-                self.tr(
-                    "Each pane's model is searched in turn: x2 steps, then bisection, until the "
-                    "SLO's limit is bracketed within 10 %."
-                )
-            )
+        hint = self.tr(
+            "Each pane's model is searched in turn: x2 steps, then bisection, until the "
+            "SLO's limit is bracketed within 10 %."
+        )
+        if self.status.text() in ("", getattr(self, "_hint", "")):  # still the hint: say it anew
+            self.status.setText(hint)
+        self._hint = hint
 
     def restyle(self) -> None:
         for plot in (self.goodput_plot, self.latency_plot):
