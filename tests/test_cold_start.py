@@ -255,6 +255,7 @@ def test_hidden_tabs_are_titled_from_the_first_frame_and_built_after_it(qapp, lo
     assert watcher.titles == [
         "Compare",
         "Sweep",
+        "Capacity",
         "Results",
         "History",
         "Summary",

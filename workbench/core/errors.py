@@ -16,8 +16,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
-import httpx2
-
 from workbench.core.error_messages import (
     FIXES,
     GATEWAY_AUTH_CAUSE,
@@ -270,6 +268,7 @@ def _broken_http(chain: list[BaseException]) -> BaseException | None:
     A body that merely stops early ("not enough data", "peer closed connection") is a dropped
     connection, not a protocol error, and is left to the caller.
     """
+    import httpx2  # the transport loads with the first request, not with the window
     from aiohttp.http_exceptions import (
         ContentLengthError,
         HttpProcessingError,
@@ -362,6 +361,7 @@ def classify_exception(
 ) -> Diagnosis:
     """Classify an exception raised by the SDK or the transport; `protocol`, the wire protocol
     the request spoke, explains the refusals it knows (a path it lacks, its own headers)."""
+    import httpx2
     import openai
 
     if isinstance(exc, openai.APIStatusError):

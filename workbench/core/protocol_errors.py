@@ -2,7 +2,7 @@
 so that rows, CSV, charts and the summary need no special case.
 
 Each protocol names its errors by type or code, with the HTTP status of each in its table
-(`ClientProtocol.status`: stream_anthropic.ANTHROPIC_STATUS, stream_responses.RESPONSES_STATUS).
+(`ClientProtocol.status`: ANTHROPIC_STATUS and RESPONSES_STATUS in protocols/).
 An error event mid-stream gets the class its status would give (errors.classify_status),
 keeping the row's real HTTP status (200).
 """

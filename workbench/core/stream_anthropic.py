@@ -15,14 +15,15 @@ reads and `cache_creation_tokens` the cache writes. `finish_reason` keeps Anthro
 (`end_turn`, `max_tokens`, `stop_sequence`, `tool_use`, ...).
 
 Errors are named by type (docs: "Errors", API version 2023-06-01), each with its HTTP status
-(ANTHROPIC_STATUS). `overloaded_error` (HTTP 529) is a server error, not a rate limit: it says
-the provider as a whole is out of capacity, which lowering this key's concurrency does not fix;
-the advice of `server_error` (retry later, report it if it persists) fits, and a 529 answer gets
-that class from its status too.
+(ANTHROPIC_STATUS in protocols/anthropic.py, handed to the reader). `overloaded_error` (HTTP
+529) is a server error, not a rate limit: it says the provider as a whole is out of capacity,
+which lowering this key's concurrency does not fix; the advice of `server_error` (retry later,
+report it if it persists) fits, and a 529 answer gets that class from its status too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from workbench.core.protocol_errors import stream_error
@@ -36,18 +37,6 @@ from workbench.core.stream_values import (
 )
 from workbench.core.streaming import RequestSpec, StreamError, StreamReader
 
-ANTHROPIC_STATUS = {
-    "invalid_request_error": 400,
-    "authentication_error": 401,
-    "billing_error": 402,
-    "permission_error": 403,
-    "not_found_error": 404,
-    "request_too_large": 413,
-    "rate_limit_error": 429,
-    "api_error": 500,
-    "timeout_error": 504,
-    "overloaded_error": 529,
-}
 _USAGE_KEYS = (
     "input_tokens",
     "output_tokens",
@@ -76,8 +65,9 @@ class AnthropicStream(StreamReader):
 
     END = "no message_stop event"
 
-    def __init__(self, *args: Any) -> None:
+    def __init__(self, *args: Any, error_status: Mapping[str, int]) -> None:
         super().__init__(*args)
+        self.error_status = error_status  # the protocol's error type -> HTTP status
         self.usage: dict[str, Any] = {}  # the latest of each count, message_start's then deltas'
 
     def complete(self) -> bool:
@@ -109,7 +99,7 @@ class AnthropicStream(StreamReader):
         elif kind == "message_stop":
             return True
         elif kind == "error":
-            text, diag = stream_error(event.get("error"), ANTHROPIC_STATUS, self.result.model)
+            text, diag = stream_error(event.get("error"), self.error_status, self.result.model)
             raise StreamError(text, diag)
         return False  # ping, content_block_start/stop, and events added later
 

@@ -17,6 +17,7 @@ so a smaller max_tokens is sent as 16, and the stream's limits count from the 16
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from workbench.core.protocol_errors import stream_error
@@ -32,15 +33,6 @@ from workbench.core.stream_values import (
 from workbench.core.streaming import RequestSpec, StreamError, StreamReader
 
 # Responses' error codes (response.failed's `error.code`, an `error` event's `code`)
-RESPONSES_STATUS = {
-    "rate_limit_exceeded": 429,
-    "insufficient_quota": 429,
-    "server_error": 500,
-    "invalid_prompt": 400,
-    "invalid_request_error": 400,
-    "vector_store_timeout": 504,
-}
-MIN_OUTPUT_TOKENS = 16  # OpenAI's least max_output_tokens
 _REASONING = ("response.reasoning_summary_text.delta", "response.reasoning_text.delta")
 _TERMINAL = ("response.completed", "response.incomplete")
 
@@ -66,6 +58,10 @@ class ResponsesStream(StreamReader):
 
     END = "no response.completed (or other terminal) event"
 
+    def __init__(self, *args: Any, error_status: Mapping[str, int]) -> None:
+        super().__init__(*args)
+        self.error_status = error_status  # the protocol's error code -> HTTP status
+
     def complete(self) -> bool:
         return self.done
 
@@ -86,10 +82,10 @@ class ResponsesStream(StreamReader):
             return True
         elif kind == "response.failed":
             error = table(event, "response").get("error")
-            text, diag = stream_error(error, RESPONSES_STATUS, self.result.model)
+            text, diag = stream_error(error, self.error_status, self.result.model)
             raise StreamError(text, diag)
         elif kind == "error":
-            text, diag = stream_error(event, RESPONSES_STATUS, self.result.model)
+            text, diag = stream_error(event, self.error_status, self.result.model)
             raise StreamError(text, diag)
         return False
 

@@ -36,7 +36,8 @@ def printable(text: object) -> str:
     return _UNSAFE.sub(_visible, str(text))
 
 
-MAX_SHOWN_ID = 80  # characters of a model id (or any id a server or user gave) that we print
+MAX_SHOWN_ID = 200  # characters of an id (a model's, a server's or a user's) printed whole:
+# a local model path of ~100 characters stays readable; a 100,000-character one does not flood
 
 
 def shown_id(text: object, limit: int = MAX_SHOWN_ID) -> str:

@@ -10,15 +10,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from workbench.core.i18n import QT_TRANSLATE_NOOP
 from workbench.core.protocols.base import Hint, anthropic_shaped, json_of
 from workbench.core.protocols.post import PostedProtocol
-from workbench.core.results import RequestResult
-from workbench.core.run_events import TextDelta
-from workbench.core.stream_anthropic import ANTHROPIC_STATUS, AnthropicStream, anthropic_body
-from workbench.core.streaming import RequestSpec, StreamReader
+
+if TYPE_CHECKING:  # the stream's modules load with the first request, not with the window
+    from workbench.core.results import RequestResult
+    from workbench.core.run_events import TextDelta
+    from workbench.core.streaming import RequestSpec, StreamReader
+
+# an error event's type -> its HTTP status (Anthropic's docs, "Errors", API version 2023-06-01)
+ANTHROPIC_STATUS = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "billing_error": 402,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "timeout_error": 504,
+    "overloaded_error": 529,
+}
 
 ANTHROPIC_VERSION = "2023-06-01"  # the Messages API version we speak; a provider header overrides
 
@@ -83,12 +98,16 @@ class AnthropicProtocol(PostedProtocol):
         return {} if "anthropic-version" in given else {"anthropic-version": ANTHROPIC_VERSION}
 
     def body(self, model: str, spec: RequestSpec) -> dict[str, Any]:
+        from workbench.core.stream_anthropic import anthropic_body
+
         return anthropic_body(model, spec)
 
     def reader(
         self, result: RequestResult, spec: RequestSpec, on_text: Callable[[TextDelta], None] | None
     ) -> StreamReader:
-        return AnthropicStream(result, spec, on_text)
+        from workbench.core.stream_anthropic import AnthropicStream
+
+        return AnthropicStream(result, spec, on_text, error_status=self.status)
 
     def speaks(self, body: str) -> bool:
         return anthropic_shaped(json_of(body))

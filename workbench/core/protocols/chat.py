@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.i18n import QT_TRANSLATE_NOOP
 from workbench.core.protocols.base import ClientProtocol, Hint, anthropic_shaped, json_of
-from workbench.core.results import RequestResult
-from workbench.core.run_events import TextDelta
-from workbench.core.streaming import RequestSpec, stream_chat
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the stream's modules load with the first request, not with the window
     import openai
+
+    from workbench.core.results import RequestResult
+    from workbench.core.run_events import TextDelta
+    from workbench.core.streaming import RequestSpec
 
 # an Anthropic-shaped 404 on /chat/completions: the URL speaks the other protocol
 SPEAKS_ANTHROPIC: Hint = (
@@ -69,6 +70,8 @@ class ChatProtocol(ClientProtocol):
         spec: RequestSpec,
         on_text: Callable[[TextDelta], None] | None = None,
     ) -> RequestResult:
+        from workbench.core.streaming import stream_chat
+
         return await stream_chat(client, result, spec, on_text, self)
 
     def missing_path(self, body: str) -> Hint | None:

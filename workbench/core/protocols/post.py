@@ -17,16 +17,15 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-import httpx2
-
-from workbench.core.clients import NO_KEY
 from workbench.core.protocols.base import ClientProtocol, key_headers
-from workbench.core.results import RequestResult
-from workbench.core.run_events import TextDelta
-from workbench.core.streaming import RequestSpec, StreamReader, exchange, stamp_start
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the transport loads with the first request, not with the window
+    import httpx2
     import openai
+
+    from workbench.core.results import RequestResult
+    from workbench.core.run_events import TextDelta
+    from workbench.core.streaming import RequestSpec, StreamReader
 
 
 def protocol_headers(
@@ -36,6 +35,8 @@ def protocol_headers(
     provider's headers set them) and, for `x-api-key` auth, the key there instead of in
     `Authorization` (omitted, which the SDK allows)."""
     import openai
+
+    from workbench.core.clients import NO_KEY
 
     given = {name.lower() for name in client.default_headers}
     headers: dict[str, Any] = dict(protocol.headers(given))
@@ -67,6 +68,8 @@ class PostedProtocol(ClientProtocol):
         spec: RequestSpec,
         on_text: Callable[[TextDelta], None] | None = None,
     ) -> RequestResult:
+        from workbench.core.streaming import exchange, stamp_start
+
         stamp_start(result)
         spec = self.prepare(spec)
         headers = {**protocol_headers(client, self, spec.auth), **spec.extra_headers}
@@ -89,6 +92,8 @@ class RawPost:
         self.http_response: httpx2.Response | None = None
 
     async def __aenter__(self) -> RawPost:
+        import httpx2
+
         self.http_response = await self.client.post(
             self.path,
             cast_to=httpx2.Response,

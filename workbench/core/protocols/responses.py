@@ -4,20 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.i18n import QT_TRANSLATE_NOOP
 from workbench.core.protocols.base import Hint, anthropic_shaped, json_of
 from workbench.core.protocols.post import PostedProtocol
-from workbench.core.results import RequestResult
-from workbench.core.run_events import TextDelta
-from workbench.core.stream_responses import (
-    MIN_OUTPUT_TOKENS,
-    RESPONSES_STATUS,
-    ResponsesStream,
-    responses_body,
-)
-from workbench.core.streaming import RequestSpec, StreamReader
+
+if TYPE_CHECKING:  # the stream's modules load with the first request, not with the window
+    from workbench.core.results import RequestResult
+    from workbench.core.run_events import TextDelta
+    from workbench.core.streaming import RequestSpec, StreamReader
+
+# an error event's code -> its HTTP status (OpenAI's Responses streaming errors)
+RESPONSES_STATUS = {
+    "rate_limit_exceeded": 429,
+    "insufficient_quota": 429,
+    "server_error": 500,
+    "invalid_prompt": 400,
+    "invalid_request_error": 400,
+    "vector_store_timeout": 504,
+}
+MIN_OUTPUT_TOKENS = 16  # OpenAI's least max_output_tokens
 
 NO_RESPONSES: Hint = (
     QT_TRANSLATE_NOOP(
@@ -58,12 +65,16 @@ class ResponsesProtocol(PostedProtocol):
         return replace(spec, max_tokens=max(MIN_OUTPUT_TOKENS, spec.max_tokens))
 
     def body(self, model: str, spec: RequestSpec) -> dict[str, Any]:
+        from workbench.core.stream_responses import responses_body
+
         return responses_body(model, spec)
 
     def reader(
         self, result: RequestResult, spec: RequestSpec, on_text: Callable[[TextDelta], None] | None
     ) -> StreamReader:
-        return ResponsesStream(result, spec, on_text)
+        from workbench.core.stream_responses import ResponsesStream
+
+        return ResponsesStream(result, spec, on_text, error_status=self.status)
 
     def missing_path(self, body: str) -> Hint | None:
         return None if anthropic_shaped(json_of(body)) else NO_RESPONSES
