@@ -43,7 +43,7 @@ def test_self_test_passes_from_source(tmp_path) -> None:
     for what in ("models.toml", "corpus", "qtbase_zh_CN.qm", "streamed 2 panes", "CSV: 2 rows"):
         assert what in out, what
     # what a trimmed bundle must still carry (issue 31): every tab painted, a PDF written
-    tabs = "Compare, Sweep, Results, History, Summary, Providers, Kernels"
+    tabs = "Compare, Sweep, Capacity, Results, History, Summary, Providers, Kernels"
     assert f"painted every tab: {tabs}" in out
     assert "summary exported as PDF" in out
     # nothing of the user's is touched: the self-test keeps its history and settings to itself

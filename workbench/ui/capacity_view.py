@@ -16,7 +16,9 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
@@ -155,9 +157,11 @@ class CapacityView(Retranslating, QWidget):
             self.status.setText(hint)
         self._hint = hint
 
-    def restyle(self) -> None:
+    def restyle(self, palette: QPalette) -> None:
+        """A theme switch: the charts in the new palette (the widget's own still has the old
+        one while the switch is delivered), the knees and SLO lines drawn again."""
         for plot in (self.goodput_plot, self.latency_plot):
-            recolor_plot(plot, self.palette())
+            recolor_plot(plot, palette)
         self.redraw()
 
     # ---- choices ----
@@ -292,7 +296,7 @@ class CapacityView(Retranslating, QWidget):
                 [0, top], [0, top], pen=pg.mkPen("#95a5a6", width=1, dash=[2, 4])
             )
         if self.limit_ms is not None and self.steps:
-            text = self.palette().text().color()
+            text = QApplication.palette().text().color()  # the theme's, also mid-switch
             limit = pg.InfiniteLine(
                 self.limit_ms, angle=0, pen=pg.mkPen(text, width=1, dash=[6, 4]),
                 label=self.tr("SLO"), labelOpts={"position": 0.95, "color": text},

@@ -174,7 +174,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
         if recolor_charts(self, palette):  # none before finish_start()
             self.sweep_view.restyle()
-            self.capacity_view.restyle()
+            self.capacity_view.restyle(palette)
         if self.compare.plots is not None:
             self.compare.plots.restyle(palette)
         self._paint()  # a failed pane's hatched bar takes the new failure colour
