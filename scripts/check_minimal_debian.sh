@@ -31,11 +31,11 @@ mkdir -p "$root/etc/ssl/certs" && cp /etc/ssl/certs/ca-certificates.crt "$root/e
 printf '[global]\ncert = /etc/ssl/certs/ca-certificates.crt\n' >"$root/etc/pip.conf"
 mount -t proc proc "$root/proc" && mount --bind /dev "$root/dev" && mount --bind /dev/pts "$root/dev/pts"
 mkdir -p "$root/tmp/.X11-unix" && mount --bind /tmp/.X11-unix "$root/tmp/.X11-unix"
-rm -rf "$root/root/wb" && git clone -q . "$root/root/wb"
+rm -rf "$root/srv/wb" && git clone -q . "$root/srv/wb"
 
 Xvfb "$display" -screen 0 1280x800x24 >/dev/null 2>&1 & xvfb_pid=$!
 in_root() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 DISPLAY="$display" bash -c "$1"; }
-in_root 'cd /root/wb && timeout 600 scripts/run.sh' >"$root/run.log" 2>&1 & app=$!
+in_root 'cd /srv/wb && timeout 600 scripts/run.sh' >"$root/run.log" 2>&1 & app=$!
 window=""
 for _ in $(seq 1 600); do
     window=$(DISPLAY=$display xdotool search --onlyvisible --name "^Attention Workbench$" 2>/dev/null | head -1 || true)
@@ -47,7 +47,7 @@ if [ -n "$window" ]; then
     sleep 3
     command -v import >/dev/null && DISPLAY=$display import -window root "$shot" && echo "screenshot: $shot"
 fi
-pkill -f "^/root/wb/.venv/bin/" 2>/dev/null || true  # the app, as the chroot names it
+pkill -f "^/srv/wb/.venv/bin/" 2>/dev/null || true  # the app, as the chroot names it
 wait "$app" 2>/dev/null || true
 if [ -z "$window" ]; then
     tail -20 "$root/run.log" >&2
