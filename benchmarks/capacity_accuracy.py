@@ -1,9 +1,9 @@
 """Does `bench --capacity` find what a dense sweep finds, for fewer requests? (issue 29, goal
 "capacity found vs truth")
 
-The server is tests/knee_server.py: `--slots` requests served at once for `--service-ms` each,
-so its capacity is slots / service time (20 req/s here) and known exactly. Both sides
-go through `workbench bench` subprocesses, the path a user takes:
+The server is tests/support/knee_server.py: `--slots` requests served at once for
+`--service-ms` each, so its capacity is slots / service time (20 req/s here) and known
+exactly. Both sides go through `workbench bench` subprocesses, the path a user takes:
 
 - the search: `bench --capacity --slo ttft_p90:600ms` over 2..64 req/s;
 - the dense sweep: one `bench --rate R --max-requests N` run per rate from 10 to 30 req/s in
@@ -37,7 +37,7 @@ from workbench.core.capacity import step_requests, wilson
 from workbench.core.slo import parse_slo
 
 ROOT = Path(__file__).resolve().parents[1]
-SERVER = ROOT / "tests" / "knee_server.py"
+SERVER = ROOT / "tests" / "support" / "knee_server.py"
 SLO = "ttft_p90:600ms"
 LIMIT_MS = 600.0
 SLOTS, SERVICE_MS = 8, 400.0
@@ -150,7 +150,7 @@ def main() -> int:
         )
     load = " / ".join(f"{v:.1f}" for v in os.getloadavg())
     notes = (
-        f"\n\nServer: tests/knee_server.py, {SLOTS} slots of {SERVICE_MS:g} ms. SLO {SLO}; "
+        f"\n\nServer: tests/support/knee_server.py, {SLOTS} slots of {SERVICE_MS:g} ms. SLO {SLO}; "
         f"dense sweep {rates[0]:g}..{rates[-1]:g} req/s by {rates[1] - rates[0]:g}, each rate "
         "judged by the search's own rule. Goal: within 10 % of the dense sweep in at most a "
         f"third of its requests. Load average at the end: {load} on {os.cpu_count()} cores.\n"

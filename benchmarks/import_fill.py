@@ -33,15 +33,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tests"))  # the file's maker
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # tests.support: the file's maker
 import qasync
-from large_results import large_vllm_file
 from machine import RESULTS, machine_record, write_result
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 import workbench.core.result_import as result_import
 import workbench.ui.history_view as history_module
+from tests.support.large_results import large_vllm_file
 from workbench.core.run_history import RunStore
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow

@@ -9,14 +9,14 @@ import pytest
 # A skip fails the run unless the test is marked @pytest.mark.hardware("..."): the marker's
 # registration and the two report hooks live in skip_policy.py (the inner suite of
 # test_repository_stands_alone.py runs the same file).
-from skip_policy import (  # noqa: F401  (pytest finds hooks by their names in this module)
+from tests.support.skip_policy import (  # noqa: F401  (pytest finds hooks by their names in this module)
     pytest_configure,
     pytest_make_collect_report,
     pytest_runtest_makereport,
 )
 
 # The tiers (gui, integration, slow) of `scripts/test.sh --fast`: decided in tiers.py.
-from tiers import pytest_collection_modifyitems, pytest_ignore_collect  # noqa: F401
+from tests.support.tiers import pytest_collection_modifyitems, pytest_ignore_collect  # noqa: F401
 
 
 @pytest.fixture(autouse=True)
@@ -85,7 +85,8 @@ def loop(qapp):
 def memory_keyring():
     """A real keyring backend that keeps passwords in a dict (there is no OS keyring in CI)."""
     import keyring
-    from memory_keyring import MemoryKeyring
+
+    from tests.support.memory_keyring import MemoryKeyring
 
     previous = keyring.get_keyring()
     backend = MemoryKeyring()

@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from gateway_imitation import Refusal
-from loopback import serving_in_thread
-from usage_gateway import UsageGateway
 
+from tests.support.gateway_imitation import Refusal
+from tests.support.loopback import serving_in_thread
+from tests.support.usage_gateway import UsageGateway
 from workbench.cli import main
 from workbench.core.errors import SERVER_MESSAGE_CHARS, classify_status
 from workbench.core.results import RequestResult

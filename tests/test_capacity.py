@@ -2,7 +2,7 @@
 item 4), its sentence in the terminal, run.json and the Summary PDF.
 
 The rule is checked on the pure module; the search's accuracy through a real `workbench bench`
-subprocess against a real server of known capacity (tests/knee_server.py: 8 slots of 400 ms,
+subprocess against a real server of known capacity (tests/support/knee_server.py: 8 slots of 400 ms,
 so 20 requests/s); the must-hold command through real subprocesses against the built-in
 provider.
 """
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from knee_server import knee_server
 from test_json_docs import _schemas
 
+from tests.support.knee_server import knee_server
 from workbench.core.capacity import Rule, Search, Step, Term, step_requests, wilson, worst_case
 from workbench.core.capacity_report import UNITS, model_json, sentence
 from workbench.core.slo import parse_slo

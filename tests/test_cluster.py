@@ -1,7 +1,7 @@
 """`workbench bench --cluster`: the workers as Ray actors on a real local Ray cluster
 (issue 14, item 3), and Ray staying an optional extra that the app never imports.
 
-The cluster (tests/ray_head.py) runs on this machine with Ray's defaults (token
+The cluster (tests/support/ray_head.py) runs on this machine with Ray's defaults (token
 authentication on), and each test's cluster is stopped with it.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from test_workers import WORKBENCH, bench_args, csv_rows, history, measured, run_bench
 
-HEAD = Path(__file__).with_name("ray_head.py")
+HEAD = Path(__file__).parent / "support" / "ray_head.py"
 START_TIMEOUT_S = 90.0
 
 

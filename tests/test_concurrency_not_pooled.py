@@ -5,9 +5,9 @@ level a figure is at. A real sweep on the built-in provider, clicked as a presen
 from __future__ import annotations
 
 import pytest
-from gui_driver import click_tab, make_window, run_sweep, set_panes
 from PySide6.QtCore import Qt
 
+from tests.support.gui_driver import click_tab, make_window, run_sweep, set_panes
 from workbench.core.summary import summarize
 
 

@@ -188,7 +188,7 @@ def test_an_exception_in_a_slot_shows_details_copy_and_the_log_path(qtbot, file_
 
 
 def test_the_log_records_each_run_started_and_finished(qtbot, loop, tmp_path, file_log) -> None:
-    from gui_driver import click_run, make_window
+    from tests.support.gui_driver import click_run, make_window
 
     window = make_window(loop, tmp_path)
     try:
@@ -207,7 +207,7 @@ def test_an_exception_in_another_thread_reaches_the_dialog_on_the_ui_thread(
 ) -> None:
     import threading
 
-    from gui_driver import run_for, until
+    from tests.support.gui_driver import run_for, until
 
     sink = ErrorSink(folder=file_log.parent, log_file=file_log)
     sink.install(loop)

@@ -20,10 +20,10 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scripted_server import ScriptedServer, chunk
 
 from kernels_bridge.client.jobs import write_rows_csv
 from kernels_bridge.protocol import ResultRow
+from tests.support.scripted_server import ScriptedServer, chunk
 from workbench.core.csv_export import COLUMNS, write_csv, write_table
 from workbench.core.results import RequestResult
 from workbench.core.run_history import RunStore

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scripted_server import ScriptedServer, Step, chunk
-
+from tests.support.scripted_server import ScriptedServer, Step, chunk
 from workbench.core.clients import make_client
 from workbench.core.metrics import derive
 from workbench.core.results import RequestResult

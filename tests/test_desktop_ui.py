@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pyqtgraph as pg
 import pytest
-from gui_driver import click_actions, click_run, make_window, run_for, until
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QColor, QDesktopServices, QPalette
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMenu
 
+from tests.support.gui_driver import click_actions, click_run, make_window, run_for, until
 from workbench.ui.accessibility import describe, unnamed_controls
 from workbench.ui.kernels_view import KernelsView
 from workbench.ui.provider_controller import ProviderController

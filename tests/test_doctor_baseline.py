@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-from gateway_imitation import Refusal
-from loopback import serving
-from usage_gateway import UsageGateway
-
+from tests.support.gateway_imitation import Refusal
+from tests.support.loopback import serving
+from tests.support.usage_gateway import UsageGateway
 from workbench.core.baseline import BASELINE_SAMPLES
 from workbench.core.doctor import PROXY_VARIABLES, Check, diagnose
 

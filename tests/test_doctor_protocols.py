@@ -13,9 +13,15 @@ from collections.abc import AsyncIterator
 
 import pytest
 from aiohttp import web
-from loopback import serving
-from protocol_server import ANTHROPIC_MODELS, HTML_404, OPENAI_404, anthropic_error, sse_events
 
+from tests.support.loopback import serving
+from tests.support.protocol_server import (
+    ANTHROPIC_MODELS,
+    HTML_404,
+    OPENAI_404,
+    anthropic_error,
+    sse_events,
+)
 from workbench.core.doctor import CHECK_NAMES, PROXY_VARIABLES, Check, diagnose
 from workbench.local.process import ServerProcess
 

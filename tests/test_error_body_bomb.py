@@ -1,9 +1,10 @@
 """An HTTP 500 whose gzip body inflates to 200 MB (a gzip bomb, 200 KB on the wire): the error
 body is inflated no further than its 64 KiB cap, so the client's memory barely moves.
 
-The request runs in a subprocess of its own (the openai SDK against tests/hostile_server.py on
-127.0.0.1, both transports) and reports its peak RSS (VmHWM) before and after: httpx inflated
-each read whole, and the 64 KiB cap applied only after about 190 MB had been made.
+The request runs in a subprocess of its own (the openai SDK against
+tests/support/hostile_server.py on 127.0.0.1, both transports) and reports its peak RSS
+(VmHWM) before and after: httpx inflated each read whole, and the 64 KiB cap applied only
+after about 190 MB had been made.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ GROWTH_LIMIT_MB = 40  # the bomb inflates to 200 MB; a bounded read stays far be
 SCRIPT = """
 import asyncio, json, sys
 sys.path.insert(0, sys.argv[1])
-from hostile_server import gzip_bomb, hostile_server_thread
+from tests.support.hostile_server import gzip_bomb, hostile_server_thread
 from workbench.core.clients import make_client, warm_up
 from workbench.core.results import RequestResult
 from workbench.core.streaming import RequestSpec, stream_chat

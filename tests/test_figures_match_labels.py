@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from gui_driver import (
+from PySide6.QtCore import QPoint, Qt
+
+from tests.support.gui_driver import (
     click_action,
     click_run,
     click_tab,
@@ -18,8 +20,6 @@ from gui_driver import (
     set_panes,
     until,
 )
-from PySide6.QtCore import QPoint, Qt
-
 from workbench.ui import colors
 from workbench.ui.compare_controller import LOCAL_PROVIDER
 from workbench.ui.panes_model import PaneState

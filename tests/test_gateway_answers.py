@@ -12,15 +12,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gateway_imitation import (
+
+from tests.support.gateway_imitation import (
     LITELLM_BROKEN_ROUTE,
     LITELLM_NO_DB,
     LITELLM_UPSTREAM_DOWN,
     Imitation,
     Refusal,
 )
-from loopback import serving_in_thread
-
+from tests.support.loopback import serving_in_thread
 from workbench.core.doctor import PROXY_VARIABLES
 
 WRONG_KEY = "sk-wrong-gateway-key-0123456789"

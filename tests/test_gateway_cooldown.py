@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gateway_imitation import Imitation, Refusal
-from litellm_gateway import KEY_VARIABLE, CliRun, cli
-from loopback import serving_in_thread
-
+from tests.support.gateway_imitation import Imitation, Refusal
+from tests.support.litellm_gateway import KEY_VARIABLE, CliRun, cli
+from tests.support.loopback import serving_in_thread
 from workbench.core.error_messages import (
     GATEWAY_COOLDOWN_CAUSE,
     GATEWAY_COOLDOWN_FIX,

@@ -8,11 +8,11 @@ import gc
 import time
 
 import pytest
-from gui_driver import make_window
 from PySide6.QtCore import QEvent, QSettings, QTimer
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QApplication
 
+from tests.support.gui_driver import make_window
 from workbench.core.csv_export import COLUMNS
 from workbench.core.replay import replay_events
 from workbench.core.results import ErrorClass

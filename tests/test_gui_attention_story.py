@@ -5,8 +5,8 @@ names the winners and why MHA could not run (issue 33)."""
 from __future__ import annotations
 
 import pytest
-from gui_driver import click_run, click_tab, make_window
 
+from tests.support.gui_driver import click_run, click_tab, make_window
 from workbench.ui.main_window import PRESETS
 
 

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from gui_driver import click_tab, make_window, run_for, set_panes, until
-from knee_server import knee_server
 from PySide6.QtCore import Qt
 
+from tests.support.gui_driver import click_tab, make_window, run_for, set_panes, until
+from tests.support.knee_server import knee_server
 from workbench.core.capacity import Rule, step_requests, worst_case
 from workbench.core.datasets import load_dataset
 from workbench.core.slo import parse_slo

@@ -11,7 +11,9 @@ import asyncio
 from typing import Any
 
 import pytest
-from gui_driver import (
+from PySide6.QtCore import QPoint, Qt
+
+from tests.support.gui_driver import (
     click_action,
     click_run,
     click_tab,
@@ -20,8 +22,6 @@ from gui_driver import (
     set_panes,
     until,
 )
-from PySide6.QtCore import QPoint, Qt
-
 from workbench.core.token_counts import tokens_label
 from workbench.ui import colors
 from workbench.ui.compare_controller import LOCAL_PROVIDER

@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from delay_gateway import delay_gateway
-from gui_driver import click_run, make_window, run_for
-from loopback import serving
 from PySide6.QtCore import Qt
 
+from tests.support.delay_gateway import delay_gateway
+from tests.support.gui_driver import click_run, make_window, run_for
+from tests.support.loopback import serving
 from workbench.core.metrics import derive
 from workbench.core.providers import ModelEntry, Provider
 from workbench.ui.main_window import MainWindow

@@ -6,10 +6,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from gui_driver import click_run, click_tab, make_window, set_panes
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPainter
 
+from tests.support.gui_driver import click_run, click_tab, make_window, set_panes
 from workbench.core.token_counts import tokens_label
 
 

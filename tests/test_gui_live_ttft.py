@@ -12,9 +12,9 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
-from gui_driver import make_window, run_for, until
-from scripted_server import ScriptedServer, chunk
 
+from tests.support.gui_driver import make_window, run_for, until
+from tests.support.scripted_server import ScriptedServer, chunk
 from workbench.core.clients import make_client
 from workbench.core.metrics import derive
 from workbench.core.results import RequestResult

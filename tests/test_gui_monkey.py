@@ -1,6 +1,6 @@
 """The seeded monkey test (issue 25): random clicks, wheel turns, keys, resizes, tab, theme and
 language switches, runs, stops, replays and imports on the built-in provider, checked after
-every step (tests/monkey_cases.py says what). The cases run in a subprocess whose offscreen
+every step (tests/support/monkey_cases.py says what). The cases run in a subprocess whose offscreen
 screen is 1600x1000, the presenter's Xvfb screen, so "the window fits its screen" means it.
 A failure names its seed; `WORKBENCH_MONKEY_SEED=<seed> pytest tests/test_gui_monkey.py`
 replays that seed alone (WORKBENCH_MONKEY_STEPS sets the steps per seed, 40 by default)."""
@@ -32,7 +32,7 @@ def test_the_monkey_finds_nothing_surprising_for_every_seed(tmp_path: Path) -> N
     )
     env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
     env["PYTHONPATH"] = os.pathsep.join([str(TESTS.parent), env.get("PYTHONPATH", "")])
-    cases = str(TESTS / "monkey_cases.py")
+    cases = str(TESTS / "support" / "monkey_cases.py")
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", cases, "-q", "-p", "no:cacheprovider", "-x"],
         env=env,

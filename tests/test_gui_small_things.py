@@ -8,9 +8,9 @@ import subprocess
 import sys
 
 import pytest
-from gui_driver import click_run, click_tab, make_window, run_for, until
 from PySide6.QtCore import Qt
 
+from tests.support.gui_driver import click_run, click_tab, make_window, run_for, until
 from workbench.ui.kernels_view import KernelsView
 from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel

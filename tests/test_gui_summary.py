@@ -1,6 +1,6 @@
 """Summary, replay, sweep, history and export in the real window, clicked as a presenter would
 (issue 12). The built-in provider runs in its own process on 127.0.0.1; the history is a real
-SQLite file; PDFs are read back in plain Python (tests/pdf_text.py).
+SQLite file; PDFs are read back in plain Python (tests/support/pdf_text.py).
 """
 
 from __future__ import annotations
@@ -10,11 +10,18 @@ import math
 from typing import Any
 
 import pytest
-from gui_driver import click_run, click_tab, make_window, run_for, run_sweep, set_panes
-from pdf_text import read_pdf
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QColor, QImage
 
+from tests.support.gui_driver import (
+    click_run,
+    click_tab,
+    make_window,
+    run_for,
+    run_sweep,
+    set_panes,
+)
+from tests.support.pdf_text import read_pdf
 from workbench.core.run_history import RunStore
 from workbench.core.summary import build_report
 from workbench.ui.compare_controller import CompareController

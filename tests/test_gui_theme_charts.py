@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from gui_driver import click_actions, click_run, make_window, set_panes
 from PySide6.QtCore import QPointF
+
+from tests.support.gui_driver import click_actions, click_run, make_window, set_panes
 
 
 @pytest.fixture

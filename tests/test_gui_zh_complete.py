@@ -19,17 +19,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gui_driver import (
-    click_action,
-    click_actions,
-    click_run,
-    click_tab,
-    make_window,
-    run_for,
-    run_sweep,
-    set_panes,
-    until,
-)
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
@@ -55,6 +44,17 @@ from PySide6.QtWidgets import (
 
 from kernels_bridge.bench_names import BACKENDS
 from kernels_bridge.specs import VARIANTS
+from tests.support.gui_driver import (
+    click_action,
+    click_actions,
+    click_run,
+    click_tab,
+    make_window,
+    run_for,
+    run_sweep,
+    set_panes,
+    until,
+)
 from workbench.ui.kernels_view import INSTALL_HINT, KernelsView
 from workbench.ui.main_window import MainWindow
 from workbench.ui.pane_choices import choices_for

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gui_driver import TIMEOUT, click_run, click_tab, make_window, run_for, set_panes
 from PySide6.QtCore import QSettings, Qt
 
+from tests.support.gui_driver import TIMEOUT, click_run, click_tab, make_window, run_for, set_panes
 from workbench.core.csv_export import write_csv
 from workbench.core.results import RequestResult
 from workbench.core.run_history import RunStore, default_db_path

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hostile_server import HostileServer, hostile_server_thread
 from test_hostile_streams import BAD_USAGE, FAILURES
 
+from tests.support.hostile_server import HostileServer, hostile_server_thread
 from workbench.cli import main
 from workbench.core.csv_export import read_csv
 from workbench.core.run_history import RunStore

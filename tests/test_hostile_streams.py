@@ -1,8 +1,8 @@
 """Every way a server can break the wire, against the streaming engine: each case ends as one
 classified row (or a success with honest numbers), quickly, with memory bounded.
 
-The server is tests/hostile_server.py (raw sockets on 127.0.0.1, each mode bounded in time and
-bytes); both HTTP transports the client offers are driven through the real openai SDK.
+The server is tests/support/hostile_server.py (raw sockets on 127.0.0.1, each mode bounded in
+time and bytes); both HTTP transports the client offers are driven through the real openai SDK.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import time
 import tracemalloc
 
 import pytest
-from hostile_server import MODES, HostileServer, Served
 
+from tests.support.hostile_server import MODES, HostileServer, Served
 from workbench.core.clients import ClientPool, make_client, warm_up
 from workbench.core.errors import UnsendableHeader
 from workbench.core.metrics import derive

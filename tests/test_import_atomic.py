@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from large_results import large_vllm_file
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
+from tests.support.large_results import large_vllm_file
 from workbench.core.result_import import import_files
 from workbench.core.run_history import RunStore
 
@@ -117,7 +117,7 @@ def test_history_delete_asks_then_removes_the_run_and_it_imports_again(tmp_path)
 
 
 def test_the_history_tab_deletes_a_run_after_its_confirmation(qapp, loop, qtbot, tmp_path) -> None:
-    from gui_driver import click_tab, make_window
+    from tests.support.gui_driver import click_tab, make_window
 
     window = make_window(loop, tmp_path)
     try:

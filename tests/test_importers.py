@@ -15,8 +15,8 @@ import pytest
 import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from memory_keyring import MemoryKeyring
 
+from tests.support.memory_keyring import MemoryKeyring
 from workbench.core.importers import (
     READERS,
     ConfigImportError,

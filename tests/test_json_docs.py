@@ -18,9 +18,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-from delay_gateway import delay_gateway
-from loopback import ThreadedLoop, serving_in_thread
 
+from tests.support.delay_gateway import delay_gateway
+from tests.support.loopback import ThreadedLoop, serving_in_thread
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 

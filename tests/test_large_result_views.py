@@ -9,9 +9,9 @@ import statistics
 from typing import Any
 
 import pytest
-from gui_driver import run_for, until
 from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, QTimer
 
+from tests.support.gui_driver import run_for, until
 from workbench.core.csv_export import COLUMNS
 from workbench.core.results import RequestResult
 from workbench.core.summary import build_report

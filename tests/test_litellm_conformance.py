@@ -14,7 +14,8 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from litellm_gateway import (
+
+from tests.support.litellm_gateway import (
     CLOCK_SLACK_MS,
     KEY_VARIABLE,
     Gateway,
@@ -24,7 +25,6 @@ from litellm_gateway import (
     running_gateway,
     started_ns,
 )
-
 from workbench.core.error_messages import (
     GATEWAY_AUTH_CAUSE,
     GATEWAY_AUTH_FIX,

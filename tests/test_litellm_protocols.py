@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from litellm_gateway import Gateway, bench, check_against_emit_log, running_gateway
 
+from tests.support.litellm_gateway import Gateway, bench, check_against_emit_log, running_gateway
 from workbench.local.emitlog import EmitRecord
 
 MAX_TOKENS = 24

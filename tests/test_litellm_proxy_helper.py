@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from litellm_gateway import ROOT, proxy_module
+
+from tests.support.litellm_gateway import ROOT, proxy_module
 
 proxy = proxy_module()
 

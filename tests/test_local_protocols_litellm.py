@@ -10,15 +10,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from litellm_gateway import RecordingEmitLog, litellm_venv
-
+from tests.support.litellm_gateway import RecordingEmitLog, litellm_venv
 from workbench.core.doctor import PROXY_VARIABLES
 from workbench.local.costmodel import SimSettings
 from workbench.local.faults import TOKENS_BEFORE_FAULT
 from workbench.local.server import LocalServer
 from workbench.local.tokenizer import count_tokens
 
-CLIENT = Path(__file__).resolve().parent / "litellm_protocol_client.py"
+CLIENT = Path(__file__).resolve().parent / "support" / "litellm_protocol_client.py"
 
 
 async def run_client(root_url: str) -> dict[str, dict[str, Any]]:

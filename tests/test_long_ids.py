@@ -1,7 +1,7 @@
 """A 100,000-character model id is printed as one short line (its start, its length, its end),
 never whole: by the built-in provider's refusal, a real server's "not on the list" warning and
 each failed row's line. The real `workbench bench` in a subprocess; the server is
-tests/hostile_server.py on 127.0.0.1."""
+tests/support/hostile_server.py on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hostile_server import hostile_server_thread
+from tests.support.hostile_server import hostile_server_thread
 
 LONG = "m" * 50_000 + "z" * 50_000
 

@@ -1,15 +1,15 @@
 """Usage a gateway makes up is caught: fewer completion tokens than text events, or a prompt
 count far from what the calibration learned. The runner and the doctor against a loopback
-gateway that counts with a tokenizer of its own (tests/usage_gateway.py)."""
+gateway that counts with a tokenizer of its own (tests/support/usage_gateway.py)."""
 
 from __future__ import annotations
 
 import pytest
-from gateway_imitation import Refusal
-from loopback import serving
-from scripted_server import ScriptedServer, chunk
-from usage_gateway import UsageGateway
 
+from tests.support.gateway_imitation import Refusal
+from tests.support.loopback import serving
+from tests.support.scripted_server import ScriptedServer, chunk
+from tests.support.usage_gateway import UsageGateway
 from workbench.core.calibration_checks import CALIBRATION_OUTPUT_TOKENS
 from workbench.core.clients import ClientPool
 from workbench.core.csv_export import row_for

@@ -10,9 +10,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from gui_driver import click_run, click_tab, make_window, run_sweep, set_panes
 from PySide6.QtCore import Qt
 
+from tests.support.gui_driver import click_run, click_tab, make_window, run_sweep, set_panes
 from workbench.ui import colors
 from workbench.ui.compare_controller import LOCAL_PROVIDER
 

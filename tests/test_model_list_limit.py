@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from loopback import serving
 
+from tests.support.loopback import serving
 from workbench.cli import main
 from workbench.commands import common
 

@@ -4,8 +4,8 @@ model id; a stream with no tokens at all stays `empty_response`."""
 from __future__ import annotations
 
 import pytest
-from scripted_server import ScriptedServer, Step, chunk
 
+from tests.support.scripted_server import ScriptedServer, Step, chunk
 from workbench.core.clients import make_client
 from workbench.core.error_messages import cause_and_fix
 from workbench.core.results import ErrorClass, RequestResult

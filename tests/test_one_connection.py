@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 from aiohttp import web
-from gui_driver import click_action
-from loopback import serving_in_thread
 from PySide6.QtCore import QSettings
-from usage_gateway import UsageGateway
 
+from tests.support.gui_driver import click_action
+from tests.support.loopback import serving_in_thread
+from tests.support.usage_gateway import UsageGateway
 from workbench.core.provider_store import save_providers
 from workbench.core.providers import KeyRef, ModelEntry, Provider
 from workbench.core.run_history import RunStore

@@ -22,11 +22,11 @@ from typing import Any
 
 import pytest
 from aiohttp import web
-from gui_driver import click_action, click_run
-from loopback import serving_in_thread
 from PySide6.QtCore import QSettings
-from usage_gateway import UsageGateway
 
+from tests.support.gui_driver import click_action, click_run
+from tests.support.loopback import serving_in_thread
+from tests.support.usage_gateway import UsageGateway
 from workbench.core.catalog import load_catalog
 from workbench.core.plan import Choices, build_plan, saved_target
 from workbench.core.provider_store import save_providers

@@ -123,7 +123,7 @@ def test_any_sequence_of_events_never_goes_backwards_and_ends_at_100(events) -> 
 
 def test_the_window_never_shows_progress_going_backwards(qapp, loop, tmp_path, qtbot) -> None:
     """The real window on the built-in provider: two 64K prefills in turn, sampled each frame."""
-    from gui_driver import click_action, make_window, run_for, set_panes
+    from tests.support.gui_driver import click_action, make_window, run_for, set_panes
 
     window = make_window(loop, tmp_path, time_scale=0.2)
     samples: list[tuple[int, str]] = []

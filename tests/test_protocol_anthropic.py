@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from tests.hostile_server import HostileServer
-from tests.loopback import ThreadedLoop
-from tests.protocol_server import (
+from tests.support.hostile_server import HostileServer
+from tests.support.loopback import ThreadedLoop
+from tests.support.protocol_server import (
     ANTHROPIC_404,
     ANTHROPIC_MODELS,
     HTML_404,
@@ -285,7 +285,7 @@ def test_models_follows_anthropics_pages(
 ) -> None:
     from aiohttp import web
 
-    from tests.loopback import serving_in_thread
+    from tests.support.loopback import serving_in_thread
 
     asked: list[dict[str, str]] = []
 

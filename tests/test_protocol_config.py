@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.loopback import ThreadedLoop
-from tests.protocol_server import ANTHROPIC_MODELS, ProtocolServer
+from tests.support.loopback import ThreadedLoop
+from tests.support.protocol_server import ANTHROPIC_MODELS, ProtocolServer
 from workbench.cli import main
 from workbench.core.protocols.registry import auth_for
 from workbench.core.provider_store import (

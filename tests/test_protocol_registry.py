@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 from aiohttp import web
-from loopback import ThreadedLoop, serving_in_thread
 
+from tests.support.loopback import ThreadedLoop, serving_in_thread
 from workbench.cli import main
 from workbench.core.protocols.post import PostedProtocol
 from workbench.core.protocols.registry import protocol_names, register, unregister

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.loopback import ThreadedLoop
-from tests.protocol_server import ProtocolServer
+from tests.support.loopback import ThreadedLoop
+from tests.support.protocol_server import ProtocolServer
 from workbench.cli import main
 from workbench.core.clients import make_client
 from workbench.core.results import ErrorClass, RequestResult

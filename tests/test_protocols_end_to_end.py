@@ -23,9 +23,9 @@ from typing import Any
 import aiohttp
 import pytest
 from aiohttp import web
-from litellm_gateway import CliRun, cli
-from loopback import ThreadedLoop, serving_in_thread
 
+from tests.support.litellm_gateway import CliRun, cli
+from tests.support.loopback import ThreadedLoop, serving_in_thread
 from workbench.core.error_messages import cause_and_fix
 from workbench.core.results import ErrorClass
 from workbench.local.faults import TOKENS_BEFORE_FAULT

@@ -2,7 +2,7 @@
 
 Nothing tracked points at a folder beside the checkout, the tests read their fixtures from
 tests/data/, no command's help speaks of material that is not shipped, and a test that skips
-fails the run unless it names a hardware need (tests/skip_policy.py).
+fails the run unless it names a hardware need (tests/support/skip_policy.py).
 """
 
 from __future__ import annotations
@@ -187,8 +187,8 @@ def test_expected_failure():
 
 @pytest.fixture
 def inner(pytester: pytest.Pytester) -> pytest.Pytester:
-    """A small suite whose conftest is tests/skip_policy.py itself."""
-    pytester.makeconftest((TESTS / "skip_policy.py").read_text(encoding="utf-8"))
+    """A small suite whose conftest is tests/support/skip_policy.py itself."""
+    pytester.makeconftest((TESTS / "support" / "skip_policy.py").read_text(encoding="utf-8"))
     return pytester
 
 
@@ -226,4 +226,4 @@ def test_this_suite_runs_under_the_policy(request: pytest.FixtureRequest) -> Non
     markers = request.config.getini("markers")
     assert any(line.startswith("hardware(name)") for line in markers)
     hooks = request.config.pluginmanager.hook.pytest_runtest_makereport.get_hookimpls()
-    assert any(impl.function.__module__ == "skip_policy" for impl in hooks)
+    assert any(impl.function.__module__ == "tests.support.skip_policy" for impl in hooks)

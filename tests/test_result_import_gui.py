@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gui_driver import click_tab, make_window, run_for, run_sweep, until
-from large_results import large_vllm_file
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLineEdit
+
+from tests.support.gui_driver import click_tab, make_window, run_for, run_sweep, until
+from tests.support.large_results import large_vllm_file
 
 DATA = Path(__file__).parent / "data" / "results"
 

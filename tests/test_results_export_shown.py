@@ -8,10 +8,10 @@ import csv
 from typing import Any
 
 import pytest
-from gui_driver import click_action, click_tab, make_window, run_sweep
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit
 
+from tests.support.gui_driver import click_action, click_tab, make_window, run_sweep
 from workbench.ui.results_view import AGGREGATE_COLUMNS
 
 

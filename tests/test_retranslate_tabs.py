@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from gui_driver import click_actions, make_window, run_for, until
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tests.support.gui_driver import click_actions, make_window, run_for, until
 from workbench.ui.kernels_view import KernelsView
 from workbench.ui.main_window import MainWindow
 from workbench.ui.provider_controller import LOCAL_PROVIDER, ProviderController

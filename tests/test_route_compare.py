@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from delay_gateway import delay_gateway
-from loopback import ThreadedLoop, serving, serving_in_thread
 
+from tests.support.delay_gateway import delay_gateway
+from tests.support.loopback import ThreadedLoop, serving, serving_in_thread
 from workbench.cli import main
 from workbench.core.clients import ClientPool, make_client, network_baseline_ms
 from workbench.core.results import ErrorClass, Target

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from scripted_server import ScriptedServer, chunk
 
+from tests.support.scripted_server import ScriptedServer, chunk
 from workbench.core.catalog import load_catalog
 from workbench.core.clients import ClientPool
 from workbench.core.metrics import derive

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gateway_imitation import Imitation
 from test_gateway_answers import _cli, _serve
 
+from tests.support.gateway_imitation import Imitation
 from workbench.core.results import Target
 from workbench.core.run_plan import RunPlan
 

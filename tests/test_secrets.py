@@ -10,8 +10,8 @@ import keyring
 import keyring.backend
 import keyring.backends.fail
 import pytest
-from memory_keyring import MemoryKeyring
 
+from tests.support.memory_keyring import MemoryKeyring
 from workbench.core import keys, redaction
 from workbench.core.keys import (
     KEYRING_SERVICE,

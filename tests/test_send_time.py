@@ -19,9 +19,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 from aiohttp import web
-from loopback import ThreadedLoop, serving_in_thread
-from scripted_server import ScriptedServer, chunk
 
+from tests.support.loopback import ThreadedLoop, serving_in_thread
+from tests.support.scripted_server import ScriptedServer, chunk
 from workbench.core.clients import ClientPool, Transport, make_client
 from workbench.core.csv_export import read_csv, write_csv
 from workbench.core.results import RequestResult, Target

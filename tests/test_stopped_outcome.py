@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gui_driver import click_action, click_tab, make_window, run_for, until
 from PySide6.QtCore import Qt
 
+from tests.support.gui_driver import click_action, click_tab, make_window, run_for, until
 from workbench.ui.history_view import COLUMNS
 from workbench.ui.main_window import MainWindow
 from workbench.ui.panes_model import PaneState

@@ -11,8 +11,8 @@ import sys
 
 import pytest
 from aiohttp import web
-from scripted_server import ScriptedServer, chunk
 
+from tests.support.scripted_server import ScriptedServer, chunk
 from workbench.core.clients import make_client
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.streaming import RequestSpec, stream_chat

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from scripted_server import ScriptedServer, chunk
 
+from tests.support.scripted_server import ScriptedServer, chunk
 from workbench.core.clients import make_client
 from workbench.core.metrics import derive
 from workbench.core.results import ErrorClass, RequestResult

@@ -2,7 +2,7 @@
 
 Real subprocesses: `workbench bench` records two models on the built-in provider, then
 `workbench summary --last` writes the page; the PDF is read back in plain Python
-(tests/pdf_text.py), and with poppler's pdftotext where it is installed, as a second reader.
+(tests/support/pdf_text.py), and with poppler's pdftotext where it is installed, as a second reader.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from pdf_text import read_pdf
 from PySide6.QtGui import QImage
+
+from tests.support.pdf_text import read_pdf
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 MODELS = ("sim-70b-gqa", "sim-70b-mla")

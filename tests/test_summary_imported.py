@@ -13,8 +13,8 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from pdf_text import read_pdf
 
+from tests.support.pdf_text import read_pdf
 from workbench.core.run_facts import run_facts
 from workbench.core.run_history import DB_FILENAME, RunStore
 from workbench.core.summary import build_report

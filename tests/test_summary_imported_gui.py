@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gui_driver import click_tab, make_window, run_for
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
+from tests.support.gui_driver import click_tab, make_window, run_for
 from workbench.ui.history_view import COLUMNS
 
 DATA = Path(__file__).parent / "data"

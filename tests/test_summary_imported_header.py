@@ -14,10 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from gui_driver import click_run, click_tab, make_window, run_sweep, set_panes
-from pdf_text import read_pdf
 from PySide6.QtCore import Qt
 from test_summary_imported_gui import _import, _open
+
+from tests.support.gui_driver import click_run, click_tab, make_window, run_sweep, set_panes
+from tests.support.pdf_text import read_pdf
 
 DATA = Path(__file__).parent / "data" / "results"
 

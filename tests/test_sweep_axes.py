@@ -8,8 +8,9 @@ import math
 from typing import Any
 
 import pytest
-from gui_driver import click_tab, make_window, run_sweep
 from PySide6.QtCore import Qt
+
+from tests.support.gui_driver import click_tab, make_window, run_sweep
 
 
 @pytest.fixture

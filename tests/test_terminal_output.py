@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from loopback import serving_in_thread
 
+from tests.support.loopback import serving_in_thread
 from workbench.core.terminal import escape_quoted, printable, printable_lines
 
 WORKBENCH = [sys.executable, "-m", "workbench"]

@@ -1,5 +1,5 @@
-"""The tier lists of tests/tiers.py name files and tests that exist (a renamed one would drop
-back into the fast tier unnoticed), and `-m` leaves a whole listed file unimported."""
+"""The tier lists of tests/support/tiers.py name files and tests that exist (a renamed one would
+drop back into the fast tier unnoticed), and `-m` leaves a whole listed file unimported."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
-import tiers
+
+from tests.support import tiers
 
 pytest_plugins = ["pytester"]
 TESTS = Path(__file__).resolve().parent
@@ -15,7 +16,9 @@ TESTS = Path(__file__).resolve().parent
 
 def test_every_listed_file_and_test_exists() -> None:
     for name in tiers.GUI_FILES | tiers.INTEGRATION_FILES | tiers.SLOW_FILES:
-        assert (TESTS / name).is_file(), f"tests/tiers.py lists {name}, which is not in tests/"
+        assert (TESTS / name).is_file(), (
+            f"tests/support/tiers.py lists {name}, which is not in tests/"
+        )
     for node in tiers.INTEGRATION_TESTS | tiers.SLOW_TESTS:
         file, test = node.split("::")
         source = (TESTS / file).read_text(encoding="utf-8")
@@ -27,7 +30,9 @@ def test_a_file_the_expression_leaves_out_is_not_imported(
 ) -> None:
     """The fast tier collects without torch: an integration file is never imported."""
     monkeypatch.setattr(tiers, "INTEGRATION_FILES", frozenset({"test_needs_torch.py"}))
-    pytester.makeconftest("from tiers import pytest_collection_modifyitems, pytest_ignore_collect")
+    pytester.makeconftest(
+        "from tests.support.tiers import pytest_collection_modifyitems, pytest_ignore_collect"
+    )
     pytester.makeini(
         "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
         "markers =\n    gui\n    integration\n    slow\n"

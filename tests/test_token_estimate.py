@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 
-from scripted_server import ScriptedServer, chunk
-
+from tests.support.scripted_server import ScriptedServer, chunk
 from workbench.core.clients import make_client
 from workbench.core.prompts import heuristic_tokens
 from workbench.core.results import RequestResult

@@ -1,6 +1,6 @@
 """Conformance against a real inference server: `transformers serve` on CPU, on 127.0.0.1.
 
-The models are made at test time by tests/tiny_transformers.py (random weights, a tokenizer
+The models are made at test time by tests/support/tiny_transformers.py (random weights, a tokenizer
 trained on workbench's own prompt text; no download) and served from their directories, so a
 model's id is its path. The server lists only the models it has loaded: a fresh copy of a model
 directory is an id it has never listed, though it serves it. The real `workbench` CLI runs
@@ -32,9 +32,9 @@ from typing import Any
 import aiohttp
 import pytest
 from aiohttp import web
-from loopback import serving_in_thread
 from test_gateway_answers import _cli
 
+from tests.support.loopback import serving_in_thread
 from workbench.core.doctor import PROXY_VARIABLES
 from workbench.core.prompts import PromptBuilder, PromptSpec
 
@@ -42,7 +42,7 @@ pytestmark = pytest.mark.slow  # a server to start, models to make: ~40 s for th
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = ROOT / ".venv-transformers"
-HELPER = Path(__file__).with_name("tiny_transformers.py")
+HELPER = Path(__file__).parent / "support" / "tiny_transformers.py"
 INSTALL_FIX = (
     "run scripts/test.sh, which installs it, or by hand: python3 -m venv .venv-transformers && "
     ".venv-transformers/bin/python -m pip install torch==2.13.0 'transformers[serving]==5.24.0'"

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from loopback import ThreadedLoop
-from scripted_server import ScriptedServer, Step, chunk
 
+from tests.support.loopback import ThreadedLoop
+from tests.support.scripted_server import ScriptedServer, Step, chunk
 from workbench.cli import main
 from workbench.core.csv_export import read_csv
 from workbench.core.run_history import RunStore

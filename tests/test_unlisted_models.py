@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gateway_imitation import Imitation
 from test_gateway_answers import _cli, _serve
+
+from tests.support.gateway_imitation import Imitation
 
 
 @pytest.fixture

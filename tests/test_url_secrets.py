@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from loopback import AuthProxy, ThreadedLoop
 
+from tests.support.loopback import AuthProxy, ThreadedLoop
 from workbench.core.clients import ClientPool
 from workbench.core.errors import SERVER_MESSAGE_CHARS, classify_exception
 from workbench.core.importers import import_path

@@ -4,8 +4,8 @@ below its text events (usage made up by a gateway) is not stored, believable usa
 from __future__ import annotations
 
 import pytest
-from scripted_server import ScriptedServer, Step, chunk
 
+from tests.support.scripted_server import ScriptedServer, Step, chunk
 from workbench.core.clients import ClientPool
 from workbench.core.csv_export import row_for
 from workbench.core.results import Target

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from scripted_server import ScriptedServer, chunk
-
+from tests.support.scripted_server import ScriptedServer, chunk
 from workbench.core.clients import make_client
 from workbench.core.results import ErrorClass, RequestResult
 from workbench.core.streaming import RequestSpec, stream_chat

@@ -8,11 +8,11 @@ import asyncio
 from typing import Any
 
 import pytest
-from gui_driver import click_run, click_tab, make_window, run_for
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 
+from tests.support.gui_driver import click_run, click_tab, make_window, run_for
 from workbench.ui.kernels_view import KernelsView
 
 NOTCH = -120  # one notch towards the user: down the page, to the next item of a picker

@@ -26,7 +26,7 @@ def test_the_window_stays_on_a_1024x768_screen(tmp_path: Path) -> None:
     )
     env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
     env["PYTHONPATH"] = os.pathsep.join([str(TESTS.parent), env.get("PYTHONPATH", "")])
-    cases = str(TESTS / "window_fits_screen_cases.py")
+    cases = str(TESTS / "support" / "window_fits_screen_cases.py")
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", cases, "-q", "-p", "no:cacheprovider"],
         env=env,

@@ -18,11 +18,11 @@ import time
 from pathlib import Path
 
 import pytest
-from gateway_imitation import Imitation
-from litellm_gateway import KEY_VARIABLE, cli
-from loopback import serving_in_thread
 from test_gateway_cooldown import KEY, LITELLM_COOLDOWN
 
+from tests.support.gateway_imitation import Imitation
+from tests.support.litellm_gateway import KEY_VARIABLE, cli
+from tests.support.loopback import serving_in_thread
 from workbench.core.csv_export import COLUMNS
 from workbench.core.errors import GATEWAY_COOLDOWN_CAUSE
 

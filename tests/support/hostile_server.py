@@ -10,9 +10,9 @@ whichever comes first, and closes the connection; the caps of the client under t
 below those bounds. Redirects point at a second listener (another port) that answers any
 method with a healthy stream, so following one would look like a success.
 
-`python tests/hostile_server.py [--max-seconds S] [--max-mib N] [--everything MODE]` runs it in
-the foreground and prints its base URL, for trying a case by hand (`workbench bench --base-url
-URL --model ok --model endless`).
+`python tests/support/hostile_server.py [--max-seconds S] [--max-mib N] [--everything MODE]`
+runs it in the foreground and prints its base URL, for trying a case by hand
+(`workbench bench --base-url URL --model ok --model endless`).
 """
 
 from __future__ import annotations

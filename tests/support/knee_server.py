@@ -5,7 +5,7 @@ service time once one of `slots` slots is free: below slots / service time (requ
 request waits, above it the queue grows with every arrival, so the capacity is known exactly.
 Run as a script, it prints its port on the first line and ends with its stdin:
 
-    python tests/knee_server.py --slots 4 --service-ms 100
+    python tests/support/knee_server.py --slots 4 --service-ms 100
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-FIXTURE = Path(__file__).resolve().parent / "data" / "results" / "vllm_save_detailed.json"
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "results" / "vllm_save_detailed.json"
 
 
 def large_vllm_file(path: Path, requests: int) -> Path:

@@ -24,13 +24,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from loopback import ThreadedLoop
 
+from tests.support.loopback import ThreadedLoop
 from workbench.core.doctor import PROXY_VARIABLES
 from workbench.local.emitlog import EmitLog, EmitRecord
 from workbench.local.server import LocalServer
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # Client clock vs server clock: started_at has whole milliseconds and time.time() is read a few
 # microseconds before perf_counter at send, so a row's absolute times are good to ~1 ms.
 CLOCK_SLACK_MS = 2.0

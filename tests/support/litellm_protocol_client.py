@@ -1,7 +1,7 @@
 """Run by LiteLLM's own venv (tests/test_local_protocols_litellm.py): LiteLLM's Python SDK as a
 third-party parser of serve-local's Anthropic Messages and OpenAI Responses wires.
 
-    .venv-litellm/bin/python tests/litellm_protocol_client.py ROOT_URL
+    .venv-litellm/bin/python tests/support/litellm_protocol_client.py ROOT_URL
 
 prints one JSON line per case: what LiteLLM made of the answer (text, usage, finish, error).
 """

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gui_driver import click_actions, make_window
 from PySide6.QtCore import QPoint, QPointF, QSize, Qt
 from PySide6.QtGui import QDesktopServices, QWheelEvent
 from PySide6.QtWidgets import (
@@ -37,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tests.support.gui_driver import click_actions, make_window
 from workbench.ui.panes_model import PaneState, split_pane_key
 
 SCREEN = QSize(1600, 1000)  # test_gui_monkey.py makes the screen this size
@@ -44,7 +44,7 @@ SEEDS = [int(os.environ["WORKBENCH_MONKEY_SEED"])] if "WORKBENCH_MONKEY_SEED" in
     11, 23, 37, 41, 59, 67, 73, 89, 97, 101
 ]  # fmt: skip
 STEPS = int(os.environ.get("WORKBENCH_MONKEY_STEPS", "40"))
-VLLM_FILE = Path(__file__).parent / "data" / "results" / "vllm_save_detailed.json"
+VLLM_FILE = Path(__file__).parents[1] / "data" / "results" / "vllm_save_detailed.json"
 KEYS = [Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Left,
         Qt.Key.Key_Right, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home,
         Qt.Key.Key_End, Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Escape, Qt.Key.Key_1,

@@ -18,9 +18,9 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.loopback import serving
+from tests.support.loopback import serving
 
-DATA = Path(__file__).parent / "data" / "protocols"
+DATA = Path(__file__).parents[1] / "data" / "protocols"
 TEXT_EVENTS = (
     "text_delta",
     "thinking_delta",

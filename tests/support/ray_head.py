@@ -1,5 +1,5 @@
 """A local Ray cluster for the tests: starts one on 127.0.0.1, prints its address, and stops it
-(every process it started) when its stdin closes. Run as `python tests/ray_head.py CPUS`."""
+(every process it started) when its stdin closes. Run as `python tests/support/ray_head.py CPUS`."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@
 `scripts/test.sh --fast` runs `-m "not gui and not integration and not slow"`; `scripts/test.sh`
 alone runs every tier. A file every test of which a `-m` expression leaves out is not even
 imported (`pytest_ignore_collect`), so the fast tier needs no torch, ray or extra venv to collect.
-Deselected tests are not skipped ones: tests/skip_policy.py does not see them.
+Deselected tests are not skipped ones: tests/support/skip_policy.py does not see them.
 tests/conftest.py imports these hooks; the markers are registered in pyproject.toml.
 """
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
-from gateway_imitation import Refusal
+
+from tests.support.gateway_imitation import Refusal
 
 MAX_EVENTS = 64
 CHARS_PER_TOKEN = 4.0

@@ -7,10 +7,10 @@ import asyncio
 import sys
 
 import pytest
-from gui_driver import click_tab, make_window, run_for
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QApplication, QLabel
 
+from tests.support.gui_driver import click_tab, make_window, run_for
 from workbench.ui.kernels_view import KernelsView
 
 SCREEN = QSize(1024, 768)  # test_window_fits_screen.py makes the screen this size
