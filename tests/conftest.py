@@ -18,6 +18,9 @@ from tests.support.skip_policy import (  # noqa: F401  (pytest finds hooks by th
 # The tiers (gui, integration, slow) of `scripts/test.sh --fast`: decided in tiers.py.
 from tests.support.tiers import pytest_collection_modifyitems, pytest_ignore_collect  # noqa: F401
 
+# the real main window as fixtures (window, window_with_tabs, window_time_scale)
+pytest_plugins = ["tests.support.gui"]
+
 
 @pytest.fixture(autouse=True)
 def _isolated_data_dir(tmp_path, monkeypatch):

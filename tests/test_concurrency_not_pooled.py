@@ -4,19 +4,10 @@ level a figure is at. A real sweep on the built-in provider, clicked as a presen
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 
-from tests.support.gui_driver import click_tab, make_window, run_sweep, set_panes
+from tests.support.gui_driver import click_tab, run_sweep, set_panes
 from workbench.core.summary import summarize
-
-
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
 
 
 def test_a_concurrency_sweep_keeps_each_level_apart_in_the_summary_and_results(

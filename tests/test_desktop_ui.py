@@ -17,22 +17,11 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMenu
 
 from tests.support.gui_driver import click_actions, click_run, make_window, run_for, until
 from workbench.ui.accessibility import describe, unnamed_controls
-from workbench.ui.kernels_view import KernelsView
-from workbench.ui.provider_controller import ProviderController
-from workbench.ui.provider_panel import ProviderPanel
 
 
 @pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    win.add_provider_tab(ProviderPanel(ProviderController(win.session)))
-    kernels = KernelsView()
-    win.add_kernels_tab(kernels)
-    yield win
-    win.theme.set_choice("light")  # the app palette is global: leave it as the next test expects
-    win.close()
-    loop.run_until_complete(kernels.aclose())
-    loop.run_until_complete(win.session.close())
+def window(window_with_tabs):
+    return window_with_tabs
 
 
 def choose(qtbot, window, *path: str) -> QAction:

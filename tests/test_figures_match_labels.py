@@ -7,14 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from tests.support.gui_driver import (
     click_action,
     click_run,
     click_tab,
-    make_window,
     run_for,
     run_sweep,
     set_panes,
@@ -23,14 +21,6 @@ from tests.support.gui_driver import (
 from workbench.ui import colors
 from workbench.ui.compare_controller import LOCAL_PROVIDER
 from workbench.ui.panes_model import PaneState
-
-
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
 
 
 def _click(qtbot: Any, widget: Any, pos: Any = None) -> None:

@@ -12,7 +12,6 @@ from PySide6.QtCore import QEvent, QSettings, QTimer
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QApplication
 
-from tests.support.gui_driver import make_window
 from workbench.core.csv_export import COLUMNS
 from workbench.core.replay import replay_events
 from workbench.core.results import ErrorClass
@@ -25,12 +24,9 @@ from workbench.ui.panes_model import PaneState
 
 
 @pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    win.prompt.max_tokens.setValue(48)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
+def window(window):
+    window.prompt.max_tokens.setValue(48)
+    return window
 
 
 def _run(loop, coro, timeout=60):

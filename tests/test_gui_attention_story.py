@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.gui_driver import click_run, click_tab, make_window
+from tests.support.gui_driver import click_run, click_tab
 from workbench.ui.main_window import PRESETS
 
 
 @pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path, time_scale=0.005)  # GQA at 1M: 8 s, MoBA 0.8 s
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
+def window_time_scale():
+    return 0.005  # GQA at 1M: 8 s, MoBA 0.8 s
 
 
 def test_the_story_at_1m_runs_seven_twins_and_says_why_mha_cannot(window, qtbot, loop) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.support.gui_driver import click_tab, make_window, run_for, set_panes, until
+from tests.support.gui_driver import click_tab, run_for, set_panes, until
 from tests.support.knee_server import knee_server
 from workbench.core.capacity import Rule, step_requests, worst_case
 from workbench.core.datasets import load_dataset
@@ -25,11 +25,8 @@ MODELS = ["sim-70b-gqa", "sim-70b-mla"]
 
 
 @pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path, time_scale=0.02)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
+def window_time_scale():
+    return 0.02
 
 
 @pytest.fixture

@@ -7,10 +7,8 @@ built-in provider (its own process, on 127.0.0.1); nothing calls a slot directly
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from tests.support.gui_driver import (
@@ -27,15 +25,6 @@ from workbench.ui import colors
 from workbench.ui.compare_controller import LOCAL_PROVIDER
 from workbench.ui.panes_model import PaneState
 from workbench.ui.prompt_slider import STOPS, handle_centre
-
-
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
-
 
 # ---- 2. numbers stay with their model --------------------------------------------------------
 
@@ -74,8 +63,8 @@ def test_stop_after_watching_the_tokens_stream_ends_the_run_as_cancelled(
         panes = win.session.panes
         run_for(loop, until(lambda: any(p.state is PaneState.STREAMING for p in panes)))
         seen = sum(p.events for p in panes)
-        qtbot.wait(300)  # the presenter watches: Qt handles the tokens' events, as the app does
-        assert sum(p.events for p in panes) > seen, "no token came while watching"
+        # the presenter watches: Qt handles the tokens' events, as the app does
+        qtbot.waitUntil(lambda: sum(p.events for p in panes) > seen, timeout=10_000)
         click_action(win, qtbot, win.stop_action)
         final = run_for(loop, win.session._task)
         assert final is not None and final.status == "cancelled"
@@ -232,14 +221,18 @@ def test_elapsed_eta_and_progress_move_while_a_pane_waits_for_its_first_token(
                 win.progress_bar.maximum(),
             )
 
-        run_for(loop, asyncio.sleep(0.4))
+        run_for(loop, until(lambda: sample()[0].endswith(" s"), 10))  # the clock shows
         before = sample()
-        run_for(loop, asyncio.sleep(0.6))
+
+        def moved() -> bool:
+            now = sample()
+            filling = now[3] == 0 or now[2] > before[2]  # busy, or filling
+            return now[0] != before[0] and now[1] != before[1] and filling
+
+        run_for(loop, until(moved, 10))
         after = sample()
         assert second[1].state is PaneState.WAITING, "the prefill ended too soon to watch"
-        assert before[0] != after[0] and after[0].endswith(" s")
-        assert before[1] != after[1] and "elapsed" in after[1] and "ETA" in after[1]
-        assert after[3] == 0 or after[2] > before[2]  # busy, or filling
+        assert after[0].endswith(" s") and "elapsed" in after[1] and "ETA" in after[1]
         run_for(loop, win.session._task)
     finally:
         win.close()

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.support.delay_gateway import delay_gateway
-from tests.support.gui_driver import click_run, make_window, run_for
+from tests.support.gui_driver import click_run, run_for
 from tests.support.loopback import serving
 from workbench.core.metrics import derive
 from workbench.core.providers import ModelEntry, Provider
@@ -24,13 +24,10 @@ DELAY_S = 0.15
 
 
 @pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    controller = ProviderController(win.session, path=tmp_path / "providers.toml")
-    win.add_provider_tab(ProviderPanel(controller))
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
+def window(window, tmp_path):
+    controller = ProviderController(window.session, path=tmp_path / "providers.toml")
+    window.add_provider_tab(ProviderPanel(controller))
+    return window
 
 
 def _save(window: MainWindow, loop: Any, name: str, base_url: str, models: list[str]) -> None:

@@ -5,20 +5,11 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPainter
 
-from tests.support.gui_driver import click_run, click_tab, make_window, set_panes
+from tests.support.gui_driver import click_run, click_tab, set_panes
 from workbench.core.token_counts import tokens_label
-
-
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
 
 
 def drawn_names(axis) -> list[tuple[float, float, str]]:

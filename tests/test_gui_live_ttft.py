@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.support.gui_driver import make_window, run_for, until
+from tests.support.gui_driver import run_for, until
 from tests.support.scripted_server import ScriptedServer, chunk
 from workbench.core.clients import make_client
 from workbench.core.metrics import derive
@@ -39,14 +39,6 @@ SCRIPT = [
     (0, chunk(usage=USAGE)),
     (0, "[DONE]"),
 ]
-
-
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
 
 
 def _ms(figure: str) -> float:

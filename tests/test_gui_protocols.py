@@ -51,14 +51,6 @@ def panel(qtbot: Any, loop: qasync.QEventLoop) -> ProviderPanel:
     return widget
 
 
-@pytest.fixture
-def window(qapp: Any, loop: qasync.QEventLoop, tmp_path: Path) -> Any:
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
-
-
 def pick(qtbot: Any, combo: QComboBox, data: str) -> None:
     """Open the combo box's list and click the entry holding `data`, as a user does."""
     row = combo.findData(data)

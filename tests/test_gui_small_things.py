@@ -7,21 +7,12 @@ import os
 import subprocess
 import sys
 
-import pytest
 from PySide6.QtCore import Qt
 
 from tests.support.gui_driver import click_run, click_tab, make_window, run_for, until
 from workbench.ui.kernels_view import KernelsView
 from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel
-
-
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
 
 
 def test_the_task_picker_is_named_apart_from_the_tabs_and_the_depth_is_labelled(

@@ -29,14 +29,6 @@ from workbench.ui.main_window import MainWindow
 from workbench.ui.summary_page import MARGIN, PAGE_WIDTH, SummaryDocument, page_height
 
 
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
-
-
 def _click(qtbot: Any, button: Any) -> None:
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 

@@ -8,16 +8,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPointF
 
-from tests.support.gui_driver import click_actions, click_run, make_window, set_panes
-
-
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.theme.set_choice("light")  # the app palette is global: leave it as the next test expects
-    win.close()
-    loop.run_until_complete(win.session.close())
+from tests.support.gui_driver import click_actions, click_run, set_panes
 
 
 def theme(qtbot, window, key: str) -> None:

@@ -49,19 +49,16 @@ from tests.support.gui_driver import (
     click_actions,
     click_run,
     click_tab,
-    make_window,
     run_for,
     run_sweep,
     set_panes,
     until,
 )
-from workbench.ui.kernels_view import INSTALL_HINT, KernelsView
+from workbench.ui.kernels_view import INSTALL_HINT
 from workbench.ui.main_window import MainWindow
 from workbench.ui.pane_choices import choices_for
 from workbench.ui.panes_model import PaneState, pane_title
-from workbench.ui.provider_controller import LOCAL_PROVIDER, ProviderController
-from workbench.ui.provider_panel import ProviderPanel
-from workbench.ui.translators import install_translators
+from workbench.ui.provider_controller import LOCAL_PROVIDER
 
 LEFT = Qt.MouseButton.LeftButton
 DATA = Path(__file__).parent / "data"
@@ -102,18 +99,10 @@ URLS_AND_PATHS = re.compile(
 
 
 @pytest.fixture
-def window(qapp, loop, tmp_path) -> Iterator[MainWindow]:
-    win = make_window(loop, tmp_path)
-    win.add_provider_tab(ProviderPanel(ProviderController(win.session)))
-    kernels = KernelsView()
-    win.add_kernels_tab(kernels)
-    win.set_choices(choices_for(win.session))  # the pickers as the app fills them
-    win.resize(1400, 900)
-    yield win
-    install_translators(QApplication.instance(), "en")  # English for the next test, whatever
-    win.close()
-    loop.run_until_complete(kernels.aclose())
-    loop.run_until_complete(win.session.close())
+def window(window_with_tabs) -> MainWindow:
+    window_with_tabs.set_choices(choices_for(window_with_tabs.session))  # as the app fills them
+    window_with_tabs.resize(1400, 900)
+    return window_with_tabs
 
 
 def switch_language(qtbot, window: MainWindow, code: str) -> None:

@@ -5,7 +5,6 @@ files' own figures (read back from the pyqtgraph items). The built-in provider r
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import sqlite3
@@ -18,18 +17,10 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLineEdit
 
-from tests.support.gui_driver import click_tab, make_window, run_for, run_sweep, until
+from tests.support.gui_driver import click_tab, click_tab_until_painted, run_for, run_sweep, until
 from tests.support.large_results import large_vllm_file
 
 DATA = Path(__file__).parent / "data" / "results"
-
-
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
 
 
 def _click(qtbot: Any, widget: Any) -> None:
@@ -170,8 +161,7 @@ def test_importing_a_large_file_keeps_the_window_responsive(window, qtbot, loop,
     history, sweep, table = window.history_view, window.sweep_view, window.results_view
     summary = window.summary_view
     for tab in (sweep, table, summary, history):  # a tab's first show costs what it costs empty
-        click_tab(window, qtbot, tab)
-        run_for(loop, asyncio.sleep(0.2))
+        click_tab_until_painted(window, qtbot, tab)
     ticks: list[tuple[float, str]] = []  # (when, what the status said then)
     timer = QTimer()
     timer.setInterval(20)

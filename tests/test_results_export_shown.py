@@ -7,20 +7,11 @@ from __future__ import annotations
 import csv
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit
 
-from tests.support.gui_driver import click_action, click_tab, make_window, run_sweep
+from tests.support.gui_driver import click_action, click_tab, run_sweep
 from workbench.ui.results_view import AGGREGATE_COLUMNS
-
-
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
 
 
 def _click_header(qtbot: Any, view: Any, name: str) -> None:

@@ -9,8 +9,6 @@ installed translator (`QCoreApplication.translate`), never typed in here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
@@ -27,12 +25,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.support.gui_driver import click_actions, make_window, run_for, until
+from tests.support.gui_driver import click_actions, run_for, until
 from workbench.ui.kernels_view import KernelsView
 from workbench.ui.main_window import MainWindow
-from workbench.ui.provider_controller import LOCAL_PROVIDER, ProviderController
+from workbench.ui.provider_controller import LOCAL_PROVIDER
 from workbench.ui.provider_panel import ProviderPanel
-from workbench.ui.translators import install_translators
 
 LEFT = Qt.MouseButton.LeftButton
 # What reads the same in both languages: technical terms and units the Chinese UI keeps as
@@ -44,16 +41,8 @@ TERMS = {
 
 
 @pytest.fixture
-def window(qapp, loop, tmp_path) -> Iterator[MainWindow]:
-    win = make_window(loop, tmp_path)
-    win.add_provider_tab(ProviderPanel(ProviderController(win.session)))
-    kernels = KernelsView()
-    win.add_kernels_tab(kernels)
-    yield win
-    install_translators(QApplication.instance(), "en")  # English for the next test, whatever
-    win.close()
-    loop.run_until_complete(kernels.aclose())
-    loop.run_until_complete(win.session.close())
+def window(window_with_tabs) -> MainWindow:
+    return window_with_tabs
 
 
 def zh(context: str, source: str) -> str:

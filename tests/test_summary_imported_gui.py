@@ -10,22 +10,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
-from tests.support.gui_driver import click_tab, make_window, run_for
+from tests.support.gui_driver import click_tab, run_for
 from workbench.ui.history_view import COLUMNS
 
 DATA = Path(__file__).parent / "data"
-
-
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
 
 
 def _import(window: Any, qtbot: Any, path: Path, loop: Any) -> None:

@@ -17,18 +17,10 @@ import pytest
 from PySide6.QtCore import Qt
 from test_summary_imported_gui import _import, _open
 
-from tests.support.gui_driver import click_run, click_tab, make_window, run_sweep, set_panes
+from tests.support.gui_driver import click_run, click_tab, run_sweep, set_panes
 from tests.support.pdf_text import read_pdf
 
 DATA = Path(__file__).parent / "data" / "results"
-
-
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
 
 
 def test_an_imported_vllm_run_names_its_file_its_concurrency_and_no_empty_endpoint(

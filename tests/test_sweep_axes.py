@@ -7,18 +7,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import pytest
 from PySide6.QtCore import Qt
 
-from tests.support.gui_driver import click_tab, make_window, run_sweep
-
-
-@pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
+from tests.support.gui_driver import click_tab, run_sweep
 
 
 def _click(qtbot: Any, widget: Any) -> None:

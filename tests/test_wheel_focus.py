@@ -12,7 +12,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 
-from tests.support.gui_driver import click_run, click_tab, make_window, run_for
+from tests.support.gui_driver import click_run, click_tab, run_for
 from workbench.ui.kernels_view import KernelsView
 
 NOTCH = -120  # one notch towards the user: down the page, to the next item of a picker
@@ -35,12 +35,9 @@ def wheel(widget: QWidget, notches: int = 1) -> None:
 
 
 @pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    win.resize(1024, 700)
-    yield win
-    win.close()
-    loop.run_until_complete(win.session.close())
+def window(window):
+    window.resize(1024, 700)
+    return window
 
 
 def _four_panes(window: Any, qtbot: Any, loop: Any) -> QScrollArea:

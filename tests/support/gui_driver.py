@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
@@ -66,6 +66,28 @@ def click_tab(window: MainWindow, qtbot: Any, widget: Any) -> None:
         bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(window.tabs.indexOf(widget)).center()
     )
     assert window.tabs.currentWidget() is widget
+
+
+class _PaintSeen(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        self.seen |= event.type() == QEvent.Type.Paint
+        return False
+
+
+def click_tab_until_painted(window: MainWindow, qtbot: Any, widget: Any) -> None:
+    """click_tab, then wait until the tab has been painted: what its first show costs (layout,
+    paint) is spent before whatever the test measures next."""
+    painted = _PaintSeen()
+    widget.installEventFilter(painted)
+    try:
+        click_tab(window, qtbot, widget)
+        qtbot.waitUntil(lambda: painted.seen, timeout=10_000)
+    finally:
+        widget.removeEventFilter(painted)
 
 
 def run_sweep(

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.support.gui_driver import click_actions, make_window
+from tests.support.gui_driver import click_actions
 from workbench.ui.panes_model import PaneState, split_pane_key
 
 SCREEN = QSize(1600, 1000)  # test_gui_monkey.py makes the screen this size
@@ -55,20 +55,21 @@ SHORTCUTS = [(Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier),
 
 
 @pytest.fixture
-def window(qapp, loop, tmp_path, monkeypatch):
+def window_time_scale():
+    return 0.02
+
+
+@pytest.fixture
+def window(window, qapp, monkeypatch):
+    """tests/support/gui.py's window, which also leaves English and a light palette after it."""
     assert qapp.primaryScreen().availableGeometry().size() == SCREEN
     # what cannot exist here: a modal file dialog (a presenter cancels it) and a browser
     for name in ("getOpenFileName", "getSaveFileName"):
         monkeypatch.setattr(QFileDialog, name, staticmethod(lambda *a, **k: ("", "")))
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: ""))
     monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda *a, **k: False))
-    win = make_window(loop, tmp_path, time_scale=0.02)
-    win.resize(1280, 860)
-    yield win
-    win.menus._set_language("en")  # the app's language and palette are global: leave them
-    win.theme.set_choice("light")
-    win.close()
-    loop.run_until_complete(asyncio.wait_for(win.session.close(), 30))
+    window.resize(1280, 860)
+    return window
 
 
 class Monkey:

@@ -17,19 +17,16 @@ SCREEN = QSize(1024, 768)  # test_window_fits_screen.py makes the screen this si
 
 
 @pytest.fixture
-def window(qapp, loop, tmp_path):
+def window(window, qapp, loop):
     assert qapp.primaryScreen().availableGeometry().size() == SCREEN
-    win = make_window(loop, tmp_path)
     kernels = KernelsView()
     kernels.use_python(sys.executable)  # the test's Python has torch: a CPU kernel run
-    win.add_kernels_tab(kernels)
-    win.resize(1024, 700)
+    window.add_kernels_tab(kernels)
+    window.resize(1024, 700)
     settle()
-    assert win.size() == QSize(1024, 700)
-    yield win
+    assert window.size() == QSize(1024, 700)
+    yield window
     loop.run_until_complete(asyncio.wait_for(kernels.aclose(), 15))
-    win.close()
-    loop.run_until_complete(win.session.close())
 
 
 def settle() -> None:
