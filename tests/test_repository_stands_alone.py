@@ -26,9 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
 # written in two pieces so that this file does not hold what it looks for
 OUTSIDE = ".." + "/shared"
-# a test climbing above the repository root (tests/x.py: parents[1] is the root), or joining
-# a "shared" folder onto a path
-CLIMBS = re.compile(r"parents\[[2-9]\d*\]|\.parent\.parent\.parent")
+# joining a "shared" folder onto a path (climbing above the root: `climbs` below)
 SHARED_JOIN = re.compile(r"""/\s*["']shared["']|["']shared/""")
 # words of the private material the project was designed from; "--seed" (the RNG) is fine
 NOT_SHIPPED = ("seeds", "seed 000", "seed 002", "article")
@@ -81,12 +79,19 @@ def test_no_file_points_outside_the_repository() -> None:
     assert leaning == [], f"these files refer to {OUTSIDE}, which a clone does not have"
 
 
+def climbs(path: Path) -> re.Pattern[str]:
+    """parents[N], or a chain of `.parent`, that leaves the repository from `path`: from
+    tests/x.py parents[1] is the root, from tests/support/x.py the next index up."""
+    depth = len(path.relative_to(ROOT).parts) - 1
+    return re.compile(rf"parents\[(?:[{depth + 1}-9]|\d\d+)\]|(?:\.parent){{{depth + 2},}}")
+
+
 def test_tests_read_only_inside_the_repository() -> None:
     sources = sorted(TESTS.rglob("*.py"))
     assert Path(__file__).resolve() in sources
     for path in sources:
         text = path.read_text(encoding="utf-8")
-        for pattern in (CLIMBS, SHARED_JOIN):
+        for pattern in (climbs(path), SHARED_JOIN):
             match = pattern.search(text)
             assert match is None, (
                 f"{path.relative_to(ROOT)} reads outside the repository ({match.group(0)!r}); "

@@ -198,7 +198,7 @@ async def test_a_locked_history_is_waited_for_without_freezing_the_measurements(
     async def ticker() -> None:
         last = time.perf_counter()
         while not stop.is_set():
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.02)  # the ticker's period: a late tick is what it measures
             now = time.perf_counter()
             gaps.append(now - last)
             last = now

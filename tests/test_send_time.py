@@ -160,7 +160,7 @@ def _port_recorder() -> tuple[web.Application, dict[str, list[int]]]:
             if not delta:
                 chunk["choices"][0]["finish_reason"] = "stop"
             await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.02)  # the server paces its stream: behaviour, not a wait
         await response.write(b"data: [DONE]\n\n")
         return response
 

@@ -13,6 +13,9 @@ method with a healthy stream, so following one would look like a success.
 `python tests/support/hostile_server.py [--max-seconds S] [--max-mib N] [--everything MODE]`
 runs it in the foreground and prints its base URL, for trying a case by hand
 (`workbench bench --base-url URL --model ok --model endless`).
+
+Every sleep here is a misbehaviour itself (a pause before a reset, silence on an open
+connection), never a test waiting for something to happen.
 """
 
 from __future__ import annotations
