@@ -188,14 +188,10 @@ def test_an_exception_in_a_slot_shows_details_copy_and_the_log_path(qtbot, file_
 
 
 def test_the_log_records_each_run_started_and_finished(qtbot, loop, tmp_path, file_log) -> None:
-    from tests.support.gui_driver import click_run, make_window
+    from tests.support.gui_driver import click_run, opened_window
 
-    window = make_window(loop, tmp_path)
-    try:
+    with opened_window(loop, tmp_path) as window:
         finished = click_run(window, qtbot, loop)
-    finally:
-        window.close()
-        loop.run_until_complete(window.session.close())
     text = file_log.read_text(encoding="utf-8")
     assert "run started: comparison, 2 targets" in text
     assert f"run {finished.run_id} finished: {len(finished.results)} requests" in text

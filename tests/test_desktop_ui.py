@@ -15,7 +15,13 @@ from PySide6.QtCore import QObject, QPoint, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QColor, QDesktopServices, QPalette
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMenu
 
-from tests.support.gui_driver import click_actions, click_run, make_window, run_for, until
+from tests.support.gui_driver import (
+    click_actions,
+    click_run,
+    opened_window,
+    run_for,
+    until,
+)
 from workbench.ui.accessibility import describe, unnamed_controls
 
 
@@ -345,11 +351,7 @@ def test_the_language_menu_checks_the_language_the_window_speaks(qapp, loop, tmp
     saved.setValue("language", "zh_CN")
     saved.sync()
     install_translators(qapp, "en")  # what app.py does with --lang en
-    window = make_window(loop, tmp_path)
-    try:
+    with opened_window(loop, tmp_path) as window:
         actions = window.menus.language_actions
         assert actions["en"].isChecked() and not actions["zh_CN"].isChecked()
         assert window.toolbar.widgetForAction(window.run_action).text() == "Run all"
-    finally:
-        window.close()
-        loop.run_until_complete(window.session.close())

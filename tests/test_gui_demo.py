@@ -15,7 +15,7 @@ from tests.support.gui_driver import (
     click_action,
     click_run,
     click_tab,
-    make_window,
+    opened_window,
     run_for,
     set_panes,
     until,
@@ -56,8 +56,7 @@ def test_panes_cannot_change_model_mid_run(window, qtbot, loop) -> None:
 def test_stop_after_watching_the_tokens_stream_ends_the_run_as_cancelled(
     qapp, loop, tmp_path, qtbot
 ) -> None:
-    win = make_window(loop, tmp_path, time_scale=0.2)  # 2,000 tokens stream for seconds
-    try:
+    with opened_window(loop, tmp_path, time_scale=0.2) as win:  # 2,000 tokens stream for seconds
         win.prompt.max_tokens.setValue(2000)
         click_action(win, qtbot, win.run_action)
         panes = win.session.panes
@@ -70,9 +69,6 @@ def test_stop_after_watching_the_tokens_stream_ends_the_run_as_cancelled(
         assert final is not None and final.status == "cancelled"
         assert PaneState.STOPPED in {p.state for p in panes}
         assert win.run_action.isEnabled() and not win.stop_action.isEnabled()
-    finally:
-        win.close()
-        loop.run_until_complete(win.session.close())
 
 
 # ---- 7, 8. failures drawn as failures; one colour per model ----------------------------------
@@ -100,8 +96,7 @@ def _pen_color(item: Any) -> str:
 def test_each_model_keeps_one_colour_everywhere_and_across_sessions(
     qapp, loop, tmp_path, qtbot
 ) -> None:
-    win = make_window(loop, tmp_path)
-    try:
+    with opened_window(loop, tmp_path) as win:
         set_panes(win, ["sim-70b-mha", "sim-70b-gqa"])
         click_run(win, qtbot, loop)
         first = {}
@@ -122,9 +117,6 @@ def test_each_model_keeps_one_colour_everywhere_and_across_sessions(
             first["sim-70b-gqa"],
             first["sim-70b-mha"],
         ]
-    finally:
-        win.close()
-        loop.run_until_complete(win.session.close())
     colors._by_dir.clear()  # a new session reads the remembered colours from the data dir
     assert colors.model_color(LOCAL_PROVIDER, "sim-70b-mha") == first["sim-70b-mha"]
     assert colors.model_color(LOCAL_PROVIDER, "sim-70b-gqa") == first["sim-70b-gqa"]
@@ -194,8 +186,7 @@ def test_a_kv_cache_larger_than_the_deployment_is_flagged_before_sending(window,
 def test_elapsed_eta_and_progress_move_while_a_pane_waits_for_its_first_token(
     qapp, loop, tmp_path, qtbot
 ) -> None:
-    win = make_window(loop, tmp_path, time_scale=0.2)
-    try:
+    with opened_window(loop, tmp_path, time_scale=0.2) as win:
         set_panes(win, ["sim-70b-mla", "sim-70b-gqa"])
         win.mode.setCurrentIndex(win.mode.findData("sequential"))
         win.prompt.set_tokens(65536)
@@ -234,6 +225,3 @@ def test_elapsed_eta_and_progress_move_while_a_pane_waits_for_its_first_token(
         assert second[1].state is PaneState.WAITING, "the prefill ended too soon to watch"
         assert after[0].endswith(" s") and "elapsed" in after[1] and "ETA" in after[1]
         run_for(loop, win.session._task)
-    finally:
-        win.close()
-        loop.run_until_complete(win.session.close())

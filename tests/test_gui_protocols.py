@@ -14,7 +14,7 @@ import qasync
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
-from tests.support.gui_driver import click_run, make_window, run_for, until
+from tests.support.gui_driver import click_run, opened_window, run_for, until
 from tests.support.protocol_server import ANTHROPIC_MODELS, ProtocolServer
 from workbench.core.doctor import PROXY_VARIABLES
 from workbench.core.keys import clear_session_keys
@@ -173,8 +173,8 @@ def test_one_model_through_chat_and_anthropic_side_by_side(
 def test_stop_on_one_protocols_pane_leaves_the_other_protocol_running(
     qapp: Any, qtbot: Any, loop: qasync.QEventLoop, tmp_path: Path
 ) -> None:
-    window = make_window(loop, tmp_path, time_scale=0.2)  # slow enough to click Stop mid-stream
-    try:
+    # slow enough to click Stop mid-stream
+    with opened_window(loop, tmp_path, time_scale=0.2) as window:
         window.set_panes([f"{LOCAL_PROVIDER}|{MODEL}", f"{LOCAL_PROVIDER}|{MODEL}|responses"])
         window.prompt.max_tokens.setValue(400)
         qtbot.mouseClick(
@@ -188,9 +188,6 @@ def test_stop_on_one_protocols_pane_leaves_the_other_protocol_running(
         assert final is not None
         assert [p.state for p in panes] == [PaneState.DONE, PaneState.STOPPED]
         assert panes[0].tokens == 400
-    finally:
-        window.close()
-        loop.run_until_complete(window.session.close())
 
 
 def test_target_label_names_a_protocol_other_than_chat() -> None:

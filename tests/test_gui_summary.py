@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QImage
 from tests.support.gui_driver import (
     click_run,
     click_tab,
-    make_window,
+    opened_window,
     run_for,
     run_sweep,
     set_panes,
@@ -193,12 +193,8 @@ def test_sweep_shows_only_sweeps_and_replay_is_labelled_never_doubles_rows(
 def test_history_is_filled_at_start_with_prompt_length_and_calibration_apart(
     qapp, loop, tmp_path, qtbot
 ) -> None:
-    first = make_window(loop, tmp_path)
-    try:
+    with opened_window(loop, tmp_path) as first:
         click_run(first, qtbot, loop)
-    finally:
-        first.close()
-        loop.run_until_complete(first.session.close())
     session = CompareController(store=RunStore(tmp_path / "history.sqlite3"), time_scale=0.05)
     second = MainWindow(session, QSettings(str(tmp_path / "g2.ini"), QSettings.Format.IniFormat))
     try:

@@ -13,7 +13,15 @@ from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 
-from tests.support.gui_driver import TIMEOUT, click_run, click_tab, make_window, run_for, set_panes
+from tests.support.gui_driver import (
+    TIMEOUT,
+    click_run,
+    click_tab,
+    close_window,
+    opened_window,
+    run_for,
+    set_panes,
+)
 from workbench.core.csv_export import write_csv
 from workbench.core.results import RequestResult
 from workbench.core.run_history import RunStore, default_db_path
@@ -43,14 +51,8 @@ def _open_from_history(window: MainWindow, qtbot: Any, run_id: str) -> None:
     qtbot.mouseClick(window.history_view.open_button, Qt.MouseButton.LeftButton)
 
 
-def _close(window: MainWindow, loop: Any) -> None:
-    window.close()
-    loop.run_until_complete(window.session.close())
-
-
 def test_export_after_a_run_writes_the_history_rows(qapp, loop, qtbot, tmp_path) -> None:
-    window = make_window(loop, tmp_path)
-    try:
+    with opened_window(loop, tmp_path) as window:
         final = click_run(window, qtbot, loop)
         exported = tmp_path / "export.csv"
         assert window.export_csv(exported) == 4  # two models: a calibration and a measured row
@@ -63,18 +65,13 @@ def test_export_after_a_run_writes_the_history_rows(qapp, loop, qtbot, tmp_path)
         click_tab(window, qtbot, window.summary_view)
         measured = [r for r in store.results(final.run_id) if r.phase == "measured"]
         assert sum(r.cell.n for r in window.summary_view.document.report.rows) == len(measured)
-    finally:
-        _close(window, loop)
 
 
 def test_a_run_reopened_from_history_exports_the_same_file(qapp, loop, qtbot, tmp_path) -> None:
-    first = make_window(loop, tmp_path)
-    try:
+    with opened_window(loop, tmp_path) as first:
         final = click_run(first, qtbot, loop)
         after_run = tmp_path / "after-run.csv"
         first.export_csv(after_run)
-    finally:
-        _close(first, loop)
     # the app opened again on the same history, the run reopened from the History tab
     session = CompareController(store=RunStore(tmp_path / "history.sqlite3"), time_scale=0.05)
     second = MainWindow(session, QSettings(str(tmp_path / "g2.ini"), QSettings.Format.IniFormat))
@@ -85,7 +82,7 @@ def test_a_run_reopened_from_history_exports_the_same_file(qapp, loop, qtbot, tm
         assert second.export_csv(reopened) == 4
         assert reopened.read_bytes() == after_run.read_bytes()
     finally:
-        _close(second, loop)
+        close_window(loop, second)
 
 
 def test_a_run_without_a_history_file_still_lists_reopens_and_exports(
@@ -110,12 +107,11 @@ def test_a_run_without_a_history_file_still_lists_reopens_and_exports(
         assert reopened.read_bytes() == after_run.read_bytes()
         assert not default_db_path().exists()  # nothing was written to a history file
     finally:
-        _close(window, loop)
+        close_window(loop, window)
 
 
 def test_the_sweep_tab_shows_the_history_rows_of_the_sweep(qapp, loop, qtbot, tmp_path) -> None:
-    window = make_window(loop, tmp_path)
-    try:
+    with opened_window(loop, tmp_path) as window:
         set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
         window.prompt.max_tokens.setValue(16)
         view = window.sweep_view
@@ -130,8 +126,6 @@ def test_the_sweep_tab_shows_the_history_rows_of_the_sweep(qapp, loop, qtbot, tm
         measured = [r for r in store.results(final.run_id) if r.phase == "measured"]
         assert len(measured) == 4 and view.results == measured
         assert sorted(view.series("ttft_ms")) == ["sim-70b-gqa", "sim-70b-mla"]
-    finally:
-        _close(window, loop)
 
 
 class _CountingStore(RunStore):
@@ -204,7 +198,7 @@ def test_a_finished_run_reads_no_row_it_already_showed(qapp, loop, qtbot, tmp_pa
         assert store.ids_read == len(store.request_ids(final.run_id))
         _assert_views_show_the_history(window, qtbot, final.run_id, tmp_path)
     finally:
-        _close(window, loop)
+        close_window(loop, window)
 
 
 _WRITE_A_ROW = """
@@ -237,4 +231,4 @@ def test_rows_another_process_wrote_are_read_at_the_runs_end(qapp, loop, qtbot, 
         assert any(i.endswith("-other") for i in shown)
         _assert_views_show_the_history(window, qtbot, final.run_id, tmp_path)
     finally:
-        _close(window, loop)
+        close_window(loop, window)

@@ -117,10 +117,9 @@ def test_history_delete_asks_then_removes_the_run_and_it_imports_again(tmp_path)
 
 
 def test_the_history_tab_deletes_a_run_after_its_confirmation(qapp, loop, qtbot, tmp_path) -> None:
-    from tests.support.gui_driver import click_tab, make_window
+    from tests.support.gui_driver import click_tab, opened_window
 
-    window = make_window(loop, tmp_path)
-    try:
+    with opened_window(loop, tmp_path) as window:
         store = window.session.store
         assert store is not None
         [outcome] = import_files(store, [FIXTURE])
@@ -149,8 +148,5 @@ def test_the_history_tab_deletes_a_run_after_its_confirmation(qapp, loop, qtbot,
         ]
         assert outcome.run_id not in listed
         assert "deleted" in view.import_status.text()
-    finally:
-        window.close()
-        loop.run_until_complete(window.session.close())
     with RunStore(tmp_path / "history.sqlite3") as reopened:
         assert not reopened.has_run(outcome.run_id)

@@ -12,7 +12,13 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from tests.support.gui_driver import click_run, click_tab, make_window, run_sweep, set_panes
+from tests.support.gui_driver import (
+    click_run,
+    click_tab,
+    opened_window,
+    run_sweep,
+    set_panes,
+)
 from workbench.ui import colors
 from workbench.ui.compare_controller import LOCAL_PROVIDER
 
@@ -70,8 +76,7 @@ def test_four_panes_that_share_a_remembered_colour_are_shown_in_four_and_keep_th
             f"{LOCAL_PROVIDER}|sim-70b-gla": "#7f3c8d",
         }
     )
-    win = make_window(loop, tmp_path)
-    try:
+    with opened_window(loop, tmp_path) as win:
         set_panes(win, FOUR)
         click_run(win, qtbot, loop)
         first = _shown(win)
@@ -80,18 +85,11 @@ def test_four_panes_that_share_a_remembered_colour_are_shown_in_four_and_keep_th
         assert set(first.values()) <= set(colors.PALETTE)
         click_tab(win, qtbot, win.summary_view)
         assert win.summary_view.document.colors == first
-    finally:
-        win.close()
-        loop.run_until_complete(win.session.close())
     colors._by_dir.clear()  # a restart: a new window reads the data dir afresh
-    again = make_window(loop, tmp_path)
-    try:
+    with opened_window(loop, tmp_path) as again:
         set_panes(again, list(reversed(FOUR)))  # another order, the same colours
         click_run(again, qtbot, loop)
         assert _shown(again) == first
-    finally:
-        again.close()
-        loop.run_until_complete(again.session.close())
     remembered = {k.partition("|")[2]: v for k, v in _remembered().items()}
     assert {m: remembered[m] for m in FOUR} == first
 
@@ -100,8 +98,7 @@ def test_a_sweep_of_models_with_a_shared_colour_draws_each_in_its_own(
     qapp, loop, tmp_path, qtbot
 ) -> None:
     _seen_before({f"{LOCAL_PROVIDER}|{m}": colors.PALETTE[3] for m in FOUR})
-    win = make_window(loop, tmp_path)
-    try:
+    with opened_window(loop, tmp_path) as win:
         set_panes(win, FOUR)
         assert run_sweep(win, qtbot, loop, lengths=(1024,)).status == "finished"
         win.sweep_view.flush()
@@ -110,9 +107,6 @@ def test_a_sweep_of_models_with_a_shared_colour_draws_each_in_its_own(
         assert len(set(drawn.values())) == 4
         for model, color in drawn.items():
             assert f"color:{color}; font-size:16px'>■</span> {model}" in legend
-    finally:
-        win.close()
-        loop.run_until_complete(win.session.close())
 
 
 def test_the_kernels_tab_colours_each_variant_by_the_models_rule(qapp, loop, qtbot) -> None:

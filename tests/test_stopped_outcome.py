@@ -17,7 +17,13 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from tests.support.gui_driver import click_action, click_tab, make_window, run_for, until
+from tests.support.gui_driver import (
+    click_action,
+    click_tab,
+    opened_window,
+    run_for,
+    until,
+)
 from workbench.ui.history_view import COLUMNS
 from workbench.ui.main_window import MainWindow
 from workbench.ui.panes_model import PaneState
@@ -60,8 +66,7 @@ def _marks(window: MainWindow) -> list[str]:
 
 
 def test_stop_all_reads_stopped_everywhere_not_failed(qapp, loop, tmp_path, qtbot) -> None:
-    window = make_window(loop, tmp_path, time_scale=0.2)  # 2,000 tokens stream for seconds
-    try:
+    with opened_window(loop, tmp_path, time_scale=0.2) as window:  # 2,000 tokens stream for seconds
         window.prompt.max_tokens.setValue(2000)
         click_action(window, qtbot, window.run_action)
         panes = window.session.panes
@@ -83,14 +88,10 @@ def test_stop_all_reads_stopped_everywhere_not_failed(qapp, loop, tmp_path, qtbo
         (listed,) = _history_list(tmp_path)
         assert (listed["requests"], listed["errors"], listed["stopped"]) == (2, 0, 2)
         assert "   0 failed    2 stopped" in _history_text(tmp_path)
-    finally:
-        window.close()
-        loop.run_until_complete(window.session.close())
 
 
 def test_a_panes_stop_finishes_the_run_with_one_stopped(qapp, loop, tmp_path, qtbot) -> None:
-    window = make_window(loop, tmp_path, time_scale=0.2)
-    try:
+    with opened_window(loop, tmp_path, time_scale=0.2) as window:
         window.prompt.max_tokens.setValue(1500)  # seconds of streaming: the Stop lands mid-stream
         click_action(window, qtbot, window.run_action)
         panes = window.session.panes
@@ -109,9 +110,6 @@ def test_a_panes_stop_finishes_the_run_with_one_stopped(qapp, loop, tmp_path, qt
         text = "\n".join(window.summary_view.document.texts())
         assert "sim-deepseek-v3 was stopped by the user at 4K: 1 of 1 requests." in text
         assert "failed at" not in text
-    finally:
-        window.close()
-        loop.run_until_complete(window.session.close())
 
 
 def test_history_list_and_the_window_count_a_run_with_warmup_and_failures_alike(
@@ -129,12 +127,8 @@ def test_history_list_and_the_window_count_a_run_with_warmup_and_failures_alike(
     # 3 repeats of each model measured; 3 failed (the +500 model); warm-ups and calibrations apart
     assert (listed["requests"], listed["errors"], listed["stopped"]) == (6, 3, 0)
     assert listed["warmup"] == 4
-    window = make_window(loop, tmp_path)
-    try:
+    with opened_window(loop, tmp_path) as window:
         row = _window_history(window, qtbot)
         assert (row["measured"], row["failed"], row["stopped"]) == ("6", "3", "0")
         assert row["calibration / warm-up"] == f"{listed['calibration']} / 4"
         assert row["status"].endswith(", 3 failed")
-    finally:
-        window.close()
-        loop.run_until_complete(window.session.close())

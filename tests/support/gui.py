@@ -1,9 +1,8 @@
 """The real main window as a fixture, one home for every GUI test file (tests/conftest.py
 registers this module as a plugin).
 
-- `window`: gui_driver.make_window on the built-in provider; after the test, English and a
-  light palette again (both are the app's, not the window's), then the window and its session
-  closed.
+- `window`: gui_driver.opened_window on the built-in provider for the test (closed with its
+  session after it, English and a light palette left behind).
 - `window_with_tabs`: the same with the Provider and Kernels tabs, as the app opens it.
 - `window_time_scale`: the built-in provider's time scale; a file overrides this fixture to
   run faster or slower. A file that needs more set-up defines a fixture named `window` that
@@ -23,19 +22,6 @@ if TYPE_CHECKING:
     from workbench.ui.main_window import MainWindow
 
 # Qt and the window load with the first GUI test, not with the fast tier's conftest
-CLOSE_SECONDS = 30
-
-
-def close_window(loop: Any, win: MainWindow) -> None:
-    from PySide6.QtWidgets import QApplication
-
-    from workbench.ui.translators import install_translators
-
-    install_translators(QApplication.instance(), "en")  # no-op when already English
-    if win.theme.dark:
-        win.theme.set_choice("light")
-    win.close()
-    loop.run_until_complete(asyncio.wait_for(win.session.close(), CLOSE_SECONDS))
 
 
 @pytest.fixture
@@ -45,26 +31,24 @@ def window_time_scale() -> float:
 
 @pytest.fixture
 def window(qapp: Any, loop: Any, tmp_path: Path, window_time_scale: float) -> Iterator[MainWindow]:
-    from tests.support.gui_driver import make_window
+    from tests.support.gui_driver import opened_window
 
-    win = make_window(loop, tmp_path, time_scale=window_time_scale)
-    yield win
-    close_window(loop, win)
+    with opened_window(loop, tmp_path, window_time_scale) as win:
+        yield win
 
 
 @pytest.fixture
 def window_with_tabs(
     qapp: Any, loop: Any, tmp_path: Path, window_time_scale: float
 ) -> Iterator[MainWindow]:
-    from tests.support.gui_driver import make_window
+    from tests.support.gui_driver import CLOSE_SECONDS, opened_window
     from workbench.ui.kernels_view import KernelsView
     from workbench.ui.provider_controller import ProviderController
     from workbench.ui.provider_panel import ProviderPanel
 
-    win = make_window(loop, tmp_path, time_scale=window_time_scale)
-    win.add_provider_tab(ProviderPanel(ProviderController(win.session)))
-    kernels = KernelsView()
-    win.add_kernels_tab(kernels)
-    yield win
-    loop.run_until_complete(asyncio.wait_for(kernels.aclose(), CLOSE_SECONDS))
-    close_window(loop, win)
+    with opened_window(loop, tmp_path, window_time_scale) as win:
+        win.add_provider_tab(ProviderPanel(ProviderController(win.session)))
+        kernels = KernelsView()
+        win.add_kernels_tab(kernels)
+        yield win
+        loop.run_until_complete(asyncio.wait_for(kernels.aclose(), CLOSE_SECONDS))

@@ -7,18 +7,22 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QApplication, QMenu
 
 from workbench.core.run_history import RunStore
 from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
 from workbench.ui.main_window import MainWindow
+from workbench.ui.translators import install_translators
 
 TIMEOUT = 90
+CLOSE_SECONDS = 30
 
 
 def make_window(loop: Any, tmp_path: Path, time_scale: float = 0.05) -> MainWindow:
@@ -33,6 +37,26 @@ def make_window(loop: Any, tmp_path: Path, time_scale: float = 0.05) -> MainWind
     win.prompt.max_tokens.setValue(32)
     win.show()
     return win
+
+
+def close_window(loop: Any, win: MainWindow) -> None:
+    """Close the window and its session; English and a light palette again (both are the
+    app's, not the window's: the next test expects them)."""
+    install_translators(QApplication.instance(), "en")  # no-op when already English
+    if win.theme.dark:
+        win.theme.set_choice("light")
+    win.close()
+    loop.run_until_complete(asyncio.wait_for(win.session.close(), CLOSE_SECONDS))
+
+
+@contextmanager
+def opened_window(loop: Any, tmp_path: Path, time_scale: float = 0.05) -> Iterator[MainWindow]:
+    """make_window for the `with` block, then close_window, however the block ends."""
+    win = make_window(loop, tmp_path, time_scale)
+    try:
+        yield win
+    finally:
+        close_window(loop, win)
 
 
 def run_for(loop: Any, coro: Any, timeout: float = TIMEOUT) -> Any:
