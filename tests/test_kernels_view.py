@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import venv
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -21,6 +21,7 @@ from kernels_bridge.analytic import get_profile
 from kernels_bridge.protocol import RESULT_COLUMNS
 from kernels_bridge.specs import DTYPES, VARIANTS, shape_for
 from kernels_bridge.variants import kv_bytes_per_token_per_layer
+from tests.support.gui_driver import until
 from workbench.ui.kernels_view import KernelsView
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,14 +45,6 @@ def view(loop: qasync.QEventLoop) -> Iterator[KernelsView]:
 
 def _run(loop: qasync.QEventLoop, coro: Awaitable[T], timeout: float = 90) -> T:
     return loop.run_until_complete(asyncio.wait_for(coro, timeout))
-
-
-async def _until(condition: Callable[[], object], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not met")
-        await asyncio.sleep(0.02)
 
 
 def _tiny(view: KernelsView, variants: list[str], iters: int = 2) -> None:
@@ -172,7 +165,7 @@ def test_cancel_mid_job_ends_within_a_second(view: KernelsView, loop: qasync.QEv
 
     async def cancel_when_timing() -> float:
         # "0 of N": the worker announced its first combination and is timing it now
-        await _until(lambda: view.job is not None and view.progress_label.text().startswith("0 of"))
+        await until(lambda: view.job is not None and view.progress_label.text().startswith("0 of"))
         start = time.perf_counter()
         view.cancel_button.click()
         await task
@@ -192,7 +185,7 @@ def test_killed_worker_is_reported_and_the_next_run_restarts_it(
     assert task is not None
 
     async def kill_mid_job() -> str:
-        await _until(lambda: view.job is not None and view.progress_label.text().startswith("0 of"))
+        await until(lambda: view.job is not None and view.progress_label.text().startswith("0 of"))
         assert view.client is not None and view.client.pid is not None
         os.kill(view.client.pid, signal.SIGKILL)
         return await task  # type: ignore[return-value]
@@ -249,7 +242,7 @@ def test_a_cpu_worker_keeps_the_chosen_bf16_and_says_how_the_cpu_runs_it(
     assert view.dtype.currentData() == "bf16"
     bars_before = view.kv_bytes()
     qtbot.mouseClick(view.connect_button, Qt.MouseButton.LeftButton)
-    _run(loop, _until(lambda: view.hello is not None and not view._busy))
+    _run(loop, until(lambda: view.hello is not None and not view._busy))
     assert view.dtype.currentData() == "bf16"  # never switched to fp32 behind the user's back
     assert view.kv_bytes() == bars_before
     if not view.hello.cuda_available:
@@ -296,7 +289,7 @@ def test_clicking_run_fills_the_table_and_clicking_cancel_stops_the_next_run(
     _tiny(view, ["gqa"])
     qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
     assert view.running and not view.run_button.isEnabled()
-    _run(loop, _until(lambda: not view.running))
+    _run(loop, until(lambda: not view.running))
     assert view.last_outcome == "finished" and view.table.rowCount() == 1
     assert not view.rows[0].error and view.progress_label.text().startswith("1 of 1")
 
@@ -306,10 +299,10 @@ def test_clicking_run_fills_the_table_and_clicking_cancel_stops_the_next_run(
     def timing() -> bool:  # the worker announced its first combination ("0 of N")
         return view.job is not None and view.progress_label.text().startswith("0 of")
 
-    _run(loop, _until(timing))
+    _run(loop, until(timing))
     start = time.perf_counter()
     qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
-    _run(loop, _until(lambda: not view.running, timeout=5))
+    _run(loop, until(lambda: not view.running, timeout=5))
     assert time.perf_counter() - start < 1.5
     assert view.last_outcome == "cancelled" and view.run_button.isEnabled()
     assert view.progress_label.text() == "Cancelled after 0 rows."

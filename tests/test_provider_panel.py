@@ -4,7 +4,7 @@ qasync: a per-test QEventLoop driving `run_until_complete`)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -13,6 +13,7 @@ import qasync
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QWidget
 
+from tests.support.gui_driver import until
 from workbench.core.doctor import PROXY_VARIABLES
 from workbench.core.keys import clear_session_keys
 from workbench.core.provider_store import default_providers_path, load_providers
@@ -58,14 +59,6 @@ def panel(qtbot: Any, loop: qasync.QEventLoop) -> ProviderPanel:
 
 def _run(loop: qasync.QEventLoop, coro: Awaitable[T], timeout: float = 30) -> T:
     return loop.run_until_complete(asyncio.wait_for(coro, timeout))
-
-
-async def _until(condition: Callable[[], object], timeout: float = 10) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.01)
 
 
 def _fill(panel: ProviderPanel, name: str, base_url: str, var: str = KEY_VAR) -> None:
@@ -217,7 +210,7 @@ def test_import_preview_saves_only_after_confirming(
 
     async def import_and(answer: str) -> bool:
         task = asyncio.ensure_future(panel.import_from(str(path)))
-        await _until(lambda: panel.import_dialog is not None and panel.import_dialog.isVisible())
+        await until(lambda: panel.import_dialog is not None and panel.import_dialog.isVisible())
         dialog = panel.import_dialog
         assert dialog is not None
         summary = dialog.summary.toPlainText()
@@ -258,7 +251,7 @@ def test_removing_asks_and_removes(
 
     async def remove_and(button: QMessageBox.StandardButton) -> bool:
         task = asyncio.ensure_future(panel.remove_selected())
-        await _until(lambda: panel.confirm_box is not None and panel.confirm_box.isVisible())
+        await until(lambda: panel.confirm_box is not None and panel.confirm_box.isVisible())
         assert panel.confirm_box is not None and "lab" in panel.confirm_box.text()
         panel.confirm_box.button(button).click()
         return await task
@@ -371,7 +364,7 @@ def test_clicking_test_connection_on_a_closed_port_shows_the_failed_tcp_check(
     _fill(panel, "down", f"http://127.0.0.1:{port}/v1", var="UNSET_PANEL_KEY_VAR")
     assert panel.doctor_summary.text() == "Not run yet."
     qtbot.mouseClick(panel.test_button, Qt.MouseButton.LeftButton)  # what a user does
-    _run(loop, _until(lambda: panel.last_report is not None, timeout=30), 40)
+    _run(loop, until(lambda: panel.last_report is not None, timeout=30), 40)
     tcp = panel.check_row("tcp")
     assert tcp is not None and tcp[0] == "✗"
     assert str(port) in tcp[2] and "Fix:" in tcp[2]
@@ -433,10 +426,10 @@ def test_clicking_add_fetch_and_save_stores_the_form_with_the_checked_models(
     panel.key_env.setText(KEY_VAR)
     panel.stall.setValue(42)
     qtbot.mouseClick(panel.fetch_button, Qt.MouseButton.LeftButton)
-    _run(loop, _until(lambda: panel.models.count() > 0 and panel.fetch_button.isEnabled()))
+    _run(loop, until(lambda: panel.models.count() > 0 and panel.fetch_button.isEnabled()))
     panel.set_model_checked(MODEL)
     qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)
-    _run(loop, _until(lambda: load_providers().get("clicked") is not None))
+    _run(loop, until(lambda: load_providers().get("clicked") is not None))
     saved = load_providers().get("clicked")
     assert saved is not None and saved.base_url == server.base_url
     assert saved.key.name == KEY_VAR and saved.stall_timeout_s == 42
@@ -454,9 +447,9 @@ def test_clicking_add_fetch_and_save_stores_the_form_with_the_checked_models(
 
     # and Remove, confirmed, forgets it
     qtbot.mouseClick(panel.remove_button, Qt.MouseButton.LeftButton)
-    _run(loop, _until(lambda: panel.confirm_box is not None and panel.confirm_box.isVisible()))
+    _run(loop, until(lambda: panel.confirm_box is not None and panel.confirm_box.isVisible()))
     assert panel.confirm_box is not None
     yes = panel.confirm_box.button(QMessageBox.StandardButton.Yes)
     qtbot.mouseClick(yes, Qt.MouseButton.LeftButton)
-    _run(loop, _until(lambda: panel.name_edit.text() == LOCAL_PROVIDER))
+    _run(loop, until(lambda: panel.name_edit.text() == LOCAL_PROVIDER))
     assert load_providers().get("clicked") is None and not panel.edit_box.isEnabled()
