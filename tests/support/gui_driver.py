@@ -45,6 +45,9 @@ def close_window(loop: Any, win: MainWindow) -> None:
     install_translators(QApplication.instance(), "en")  # no-op when already English
     if win.theme.dark:
         win.theme.set_choice("light")
+    # a closed window stays alive (its widgets too), and its Theme stays on the app's global
+    # colour-scheme signal: off it, or every later scheme change restyles every window opened
+    QApplication.styleHints().colorSchemeChanged.disconnect(win.theme._on_system_scheme)
     win.close()
     loop.run_until_complete(asyncio.wait_for(win.session.close(), CLOSE_SECONDS))
 
