@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from tests.support.gui_driver import click_tab, run_sweep, set_panes
-from workbench.core.summary import summarize
+from workbench.core.history.summary import summarize
 
 
 def test_a_concurrency_sweep_keeps_each_level_apart_in_the_summary_and_results(

@@ -20,7 +20,7 @@ from tests.support.gui_driver import (
     set_panes,
     until,
 )
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
 from workbench.ui import colors
 from workbench.ui.compare_controller import LOCAL_PROVIDER
 from workbench.ui.panes_model import PaneState

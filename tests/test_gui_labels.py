@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPainter
 
 from tests.support.gui_driver import click_run, click_tab, set_panes
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
 
 
 def drawn_names(axis) -> list[tuple[float, float, str]]:

@@ -8,8 +8,8 @@ from pathlib import Path
 from test_gateway_answers import _cli, _serve
 
 from tests.support.gateway_imitation import Imitation
-from workbench.core.results import Target
-from workbench.core.run_plan import RunPlan
+from workbench.core.foundation.results import Target
+from workbench.core.planning.run_plan import RunPlan
 
 MODELS = ["tiny-gqa", "tiny-mha"]
 

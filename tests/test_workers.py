@@ -23,8 +23,8 @@ from test_gateway_cooldown import KEY, LITELLM_COOLDOWN
 from tests.support.gateway_imitation import Imitation
 from tests.support.litellm_gateway import KEY_VARIABLE, cli
 from tests.support.loopback import serving_in_thread
-from workbench.core.csv_export import COLUMNS
-from workbench.core.errors import GATEWAY_COOLDOWN_CAUSE
+from workbench.core.foundation.errors import GATEWAY_COOLDOWN_CAUSE
+from workbench.core.history.csv_export import COLUMNS
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 MODEL = "sim-70b-gqa"
