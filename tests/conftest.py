@@ -16,7 +16,11 @@ from skip_policy import (  # noqa: F401  (pytest finds hooks by their names in t
 )
 
 # The tiers (gui, integration, slow) of `scripts/test.sh --fast`: decided in tiers.py.
-from tiers import pytest_collection_modifyitems, pytest_ignore_collect  # noqa: F401
+from tiers import (  # noqa: F401
+    pytest_addoption,
+    pytest_collection_modifyitems,
+    pytest_ignore_collect,
+)
 
 
 @pytest.fixture(autouse=True)

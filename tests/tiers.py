@@ -5,6 +5,10 @@
 - integration: the test's file needs what the fast tier does not install or start: torch and
   Triton (the kernel worker), Ray, the LiteLLM and transformers venvs (INTEGRATION_FILES).
 - slow: a file whose tests take seconds each (SLOW_FILES), beside tests marked by hand.
+- serial: a test whose assertion has a wall-clock upper bound (a latency, a pace, "within a
+  second"): a second pytest-xdist worker on the same cores would make it fail for the load, not
+  for a defect (SERIAL_FILES, SERIAL_TESTS). `scripts/test.sh` runs the others with `-n`, then
+  these alone, one at a time (`--phase parallel`, then `--phase serial`).
 
 `scripts/test.sh --fast` runs `-m "not gui and not integration and not slow"`; `scripts/test.sh`
 alone runs every tier. A file every test of which a `-m` expression leaves out is not even
@@ -126,6 +130,64 @@ SLOW_TESTS = frozenset(
 )
 
 
+# files whose assertions bound wall-clock times (latency, pacing, lateness, measured tokens/s)
+SERIAL_FILES = frozenset(
+    {
+        "test_attention_story.py",  # the twins' measured decode rates, in order
+        "test_attention_twins.py",
+        "test_batching.py",  # admitted within 50 ms
+        "test_cpu_warmup.py",  # a median under 2 ms
+        "test_fidelity.py",  # TTFT within 5 ms of the server's emit time
+        "test_gui_live_ttft.py",
+        "test_model_list_limit.py",  # bench ends within 10 s
+        "test_open_loop.py",  # median lateness under 25 ms
+        "test_protocols_end_to_end.py",  # rows within 100 ms of the server's log
+        "test_route_compare.py",  # added latency within 30-60 ms of the gateway's delay
+        "test_send_time.py",
+        "test_streaming.py",  # token lag under 20 ms, TPOT 45-65 ms
+        "test_watchdog.py",  # the stall limit met within 0.5 s
+    }
+)
+# single tests with a wall-clock upper bound, in otherwise load-proof files (all parameters)
+SERIAL_TESTS = frozenset(
+    {
+        "test_gui.py::test_replay_reproduces_recorded_token_timing",
+        "test_gui.py::test_stop_ends_streaming_within_a_second",
+        "test_hostile_bench.py::test_bench_ends_a_slow_endless_stream_at_the_default_total_limit",
+        "test_hostile_streams.py::test_a_broken_stream_is_a_classified_row_never_a_success",
+        "test_hostile_streams.py::test_a_huge_error_body_is_read_only_in_part",
+        "test_hostile_streams.py::test_a_slow_endless_stream_ends_at_the_default_total_limit",
+        "test_hostile_streams.py::test_an_endless_stream_is_cut_at_once_and_the_server_sees_it",
+        "test_kernel_run_controller.py::test_cancel_ends_a_running_job_within_a_second",
+        "test_kernels_view.py::test_cancel_mid_job_ends_within_a_second",
+        "test_kernels_worker.py::test_lifecycle_job_cancel_kill_restart",
+        "test_local_protocols.py::test_three_protocols_pace_alike_and_say_the_same",
+        "test_local_server.py::test_counting_a_4mb_prompt_is_fast",
+        "test_local_server.py::test_stop_closes_open_streams_promptly",
+        "test_local_server.py::test_ttft_follows_the_cost_model",
+        "test_prompts.py::test_long_prompt_cycles_with_numbered_sections_fast",
+        "test_protocol_registry.py::test_a_toy_protocol_added_through_the_registry_is_measured_by_bench",
+        "test_result_import_gui.py::test_importing_a_large_file_keeps_the_window_responsive",
+        "test_retry_headers.py::test_a_429_is_retried_after_the_advertised_wait",
+        "test_run_reliability.py::test_a_locked_history_is_waited_for_without_freezing_the_measurements",
+        "test_runner.py::test_cancel_stops_streams_quickly_and_marks_rows",
+        "test_worker_security.py::test_idle_and_slow_connections_do_not_lock_out_a_client",
+        "test_workers.py::test_two_workers_give_the_same_rows_as_one_process",
+    }
+)
+PHASES = ("all", "parallel", "serial")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--phase",
+        choices=PHASES,
+        default="all",
+        help="all: every selected test; parallel: leave out the `serial` ones (for -n);"
+        " serial: only them (tests/tiers.py)",
+    )
+
+
 def file_markers(path: Path) -> set[str]:
     """The markers every test of this file gets (fixture-decided ones come per test)."""
     marks = set()
@@ -135,6 +197,8 @@ def file_markers(path: Path) -> set[str]:
         marks.add("integration")
     if path.name in SLOW_FILES:
         marks.add("slow")
+    if path.name in SERIAL_FILES:
+        marks.add("serial")
     return marks
 
 
@@ -155,7 +219,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by these markers
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         marks = file_markers(item.path)
         node = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
@@ -163,7 +227,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             marks.add("integration")
         if node in SLOW_TESTS:
             marks.add("slow")
+        if node in SERIAL_TESTS:
+            marks.add("serial")
         if GUI_FIXTURES & set(getattr(item, "fixturenames", ())):
             marks.add("gui")
         for name in sorted(marks):
             item.add_marker(name)
+    phase = config.getoption("phase", "all")  # absent where a conftest imports no addoption
+    if phase != "all":
+        wanted = phase == "serial"
+        left_out = [i for i in items if (i.get_closest_marker("serial") is not None) != wanted]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [i for i in items if (i.get_closest_marker("serial") is not None) == wanted]
