@@ -45,7 +45,7 @@ def test_a_file_the_expression_leaves_out_is_not_imported(
 def test_the_phases_split_the_serial_tests_from_the_rest(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """scripts/test.sh runs `--phase parallel` with -n, then `--phase serial`: together once each."""
+    """scripts/test.sh runs `--phase parallel` with -n, then `--phase serial`: each test once."""
     monkeypatch.setattr(tiers, "SERIAL_FILES", frozenset({"test_paced.py"}))
     monkeypatch.setattr(tiers, "SERIAL_TESTS", frozenset({"test_mixed.py::test_within_a_second"}))
     pytester.makeconftest(
