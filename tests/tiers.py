@@ -181,6 +181,9 @@ SERIAL_FILES = frozenset(
 # single tests with a wall-clock upper bound, in otherwise load-proof files (all parameters)
 SERIAL_TESTS = frozenset(
     {
+        # each Theme of a window left alive by an earlier test of the process answers the
+        # desktop's scheme switch: late in a random order it ran past the 120 s timeout
+        "test_desktop_ui.py::test_system_theme_follows_the_desktop_scheme_change",
         "test_gui.py::test_replay_reproduces_recorded_token_timing",
         "test_gui.py::test_stop_ends_streaming_within_a_second",
         "test_hostile_bench.py::test_bench_ends_a_slow_endless_stream_at_the_default_total_limit",
@@ -190,6 +193,7 @@ SERIAL_TESTS = frozenset(
         "test_hostile_streams.py::test_an_endless_stream_is_cut_at_once_and_the_server_sees_it",
         "test_kernel_run_controller.py::test_cancel_ends_a_running_job_within_a_second",
         "test_kernels_view.py::test_cancel_mid_job_ends_within_a_second",
+        "test_kernels_view.py::test_clicking_run_fills_the_table_and_clicking_cancel_stops_the_next_run",
         "test_kernels_worker.py::test_lifecycle_job_cancel_kill_restart",
         "test_local_protocols.py::test_three_protocols_pace_alike_and_say_the_same",
         "test_local_server.py::test_counting_a_4mb_prompt_is_fast",
