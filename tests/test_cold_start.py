@@ -125,7 +125,9 @@ def window():
 def panes(w):
     pickers = [p.picker.currentData() for p in w.pane_widgets[: len(w.pane_keys)]]
     urls = [p.target.base_url if p.target else None for p in w.session.panes]
-    return {"pickers": pickers, "urls": urls}
+    guard = bool(QApplication.instance().property("wheelGuard"))
+    task = w.prompt.task.focusPolicy().name  # a picker made before the wheel guard
+    return {"pickers": pickers, "urls": urls, "wheel_guard": guard, "task_focus": task}
 
 def when_ready(w):
     if w.run_action.isEnabled():
@@ -149,16 +151,10 @@ main(["gui"])
 """
 
 
-def test_saved_providers_are_read_after_the_first_paint_with_the_panes_kept(
-    tmp_path: Path,
-) -> None:
-    """Issue 31: two saved providers do not hold the first paint (pydantic and the schemas stay
-    out of it); the panes show the last session's models on them from the first frame, and
-    get those providers' URLs once the file is read."""
+def first_paint_and_ready(tmp_path: Path) -> tuple[dict, dict]:
+    """`workbench gui` with the settings folder tmp_path/config: what PANES_AT_FIRST_PAINT_AND_READY
+    saw at the first paint and once the window was ready."""
     config = tmp_path / "config"
-    config.mkdir()
-    (config / "providers.toml").write_text(TWO_PROVIDERS, encoding="utf-8")
-    (config / "gui.ini").write_text(LAST_PANES, encoding="utf-8")
     env = {
         **os.environ,
         "QT_QPA_PLATFORM": "offscreen",
@@ -176,6 +172,20 @@ def test_saved_providers_are_read_after_the_first_paint_with_the_panes_kept(
     )
     assert done.returncode == 0, done.stderr[-3000:]
     first, ready = (json.loads(line) for line in done.stdout.splitlines()[-2:])
+    return first, ready
+
+
+def test_saved_providers_are_read_after_the_first_paint_with_the_panes_kept(
+    tmp_path: Path,
+) -> None:
+    """Issue 31: two saved providers do not hold the first paint (pydantic and the schemas stay
+    out of it); the panes show the last session's models on them from the first frame, and
+    get those providers' URLs once the file is read."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "providers.toml").write_text(TWO_PROVIDERS, encoding="utf-8")
+    (config / "gui.ini").write_text(LAST_PANES, encoding="utf-8")
+    first, ready = first_paint_and_ready(tmp_path)
     assert "workbench.ui.main_window" in first["modules"]
     late = {"pydantic", "pydantic_core", "tomlkit", "workbench.core.provider_store"}
     assert late & set(first["modules"]) == set()
@@ -184,6 +194,21 @@ def test_saved_providers_are_read_after_the_first_paint_with_the_panes_kept(
     assert ready["pickers"] == keys
     assert ready["urls"] == ["http://127.0.0.1:9/deepseek/v1", "http://127.0.0.1:9/gateway/v1"]
     assert {"deepseek|deepseek-reasoner", "gateway|llama-3-70b"} <= set(ready["offered"])
+
+
+def test_the_wheel_guard_comes_after_the_first_paint_and_covers_the_earlier_pickers(
+    tmp_path: Path,
+) -> None:
+    """Issue 31: the application's event filter that keeps the wheel off unfocused controls
+    (issue 25) sees every event; made before the first paint it had Python wrap each object
+    it was handed, ~40 ms of types the first frame never needs. It comes after that paint, and
+    the pickers made before it (the prompt's task) still take the wheel only once clicked."""
+    (tmp_path / "config").mkdir()
+    first, ready = first_paint_and_ready(tmp_path)
+    assert "workbench.ui.main_window" in first["modules"]
+    assert first["wheel_guard"] is False
+    assert ready["wheel_guard"] is True
+    assert ready["task_focus"] == "StrongFocus"
 
 
 class FirstPaintTabs(QObject):

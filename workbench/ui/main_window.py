@@ -43,7 +43,6 @@ from workbench.ui.screen_fit import first_size, keep_minimum_on_screen
 from workbench.ui.shown_runs import ShownRuns
 from workbench.ui.summary_view import SummaryView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
-from workbench.ui.wheel_focus import install_wheel_guard
 from workbench.ui.window_export import WindowExport
 from workbench.ui.window_late import LateParts
 from workbench.ui.window_panes import PaneParts
@@ -94,7 +93,6 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self._refused: dict[int, str] = {}  # pane -> why Run all did not send its prompt
         app = QApplication.instance()
         assert isinstance(app, QApplication)
-        install_wheel_guard(app)  # a control takes the wheel only once clicked into
         self.theme = Theme(app, self.settings, self)
         self.theme.apply()  # the palette; the charts take its colours in finish_start()
 

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication
 from workbench.ui.accessibility import label_fields
 from workbench.ui.kernel_settings import restore_kernels
 from workbench.ui.theme import chart_defaults
+from workbench.ui.wheel_focus import install_wheel_guard
 
 if TYPE_CHECKING:
     from workbench.core.providers import Provider
@@ -32,6 +33,12 @@ class LateParts(_Base):
         from workbench.ui.capacity_tab import attach_capacity
         from workbench.ui.sweep_view import SweepView
 
+        # a control takes the wheel only once clicked into; made here, not before the first
+        # paint: the filter sees every event, and wrapping each object it is handed brought in
+        # Python types the first frame never needs (~40 ms)
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        install_wheel_guard(app)
         chart_defaults(QApplication.palette())
         label_fields(self.compare.build_charts())
         sweep = self.sweep_view = SweepView(self.session)
