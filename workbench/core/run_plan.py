@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from workbench.core.arrivals import ArrivalSpec
-from workbench.core.capacity import Rule, worst_case
-from workbench.core.datasets import Dataset
 from workbench.core.lengths import draw
 from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS
 from workbench.core.results import (
@@ -18,7 +15,12 @@ from workbench.core.results import (
     Target,
     Timeouts,
 )
-from workbench.core.slo import Objective
+
+if TYPE_CHECKING:  # a plan's fields only: the window's first paint imports this module
+    from workbench.core.arrivals import ArrivalSpec
+    from workbench.core.capacity import Rule
+    from workbench.core.datasets import Dataset
+    from workbench.core.slo import Objective
 
 Mode = Literal["parallel", "sequential"]
 # The limits of a plan (docs/reliability.md, "Runs and input"); the CLI checks its flags
@@ -215,6 +217,8 @@ class RunPlan(RunSettings):
         """Requests per (target, length) cell at one concurrency level; in an open-loop run,
         the schedule's (this worker's share of it)."""
         if self.capacity is not None:
+            from workbench.core.capacity import worst_case
+
             return worst_case(self.capacity)[1]
         if self.arrivals is not None:
             return self.arrivals.expected_requests

@@ -6,13 +6,16 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from workbench.core.metrics import Aggregate, aggregate, derive, token_count
 from workbench.core.redaction import redact_and_cut
 from workbench.core.reported_figures import reported as stated_figures
 from workbench.core.results import RequestResult
-from workbench.core.run_facts import RunFacts
 from workbench.core.slo import Goodput, GoodputTally
+
+if TYPE_CHECKING:  # the run's facts bring the capacity modules: not at the window's start
+    from workbench.core.run_facts import RunFacts
 
 FIGURES = (
     "ttft_ms",

@@ -21,7 +21,6 @@ from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_serv
 from workbench.core.provider_connection import ProviderUnusable
 from workbench.core.results import RequestResult
 from workbench.core.run_events import RunFinished
-from workbench.core.run_facts import run_facts
 from workbench.core.run_plan import RunPlan
 from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import pane_colors
@@ -485,6 +484,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self._summary_stale = False
         # as the summary names them: one model through two protocols is two entries, in pane order
         order = [pane_title(p.target) for p in self.session.panes if p.target]
+        from workbench.core.run_facts import run_facts  # capacity's modules: not at start
+
         rows, store = self.results, self.session.store  # with imported files' figures and dates
         runs = run_facts(store, {r.run_id for r in rows}) if store is not None else []
         self.summary_view.summarize(rows, self.run_kind, order, order[0] if order else None, runs)
