@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QTabWidget,
+    QWidget,
 )
 
 from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
@@ -26,21 +27,18 @@ from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import pane_colors
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.compare_tab import CompareTab
-from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
 from workbench.ui.pane_choices import choices_for
 from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.panes_model import pane_key, pane_title, split_pane_key
 from workbench.ui.quiet_progress import QuietProgressBar
 from workbench.ui.reserved_tabs import ReservedTabs
-from workbench.ui.results_view import ResultsView
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.route_preset import route_pair
 from workbench.ui.run_status import run_status_text
 from workbench.ui.run_toolbar import RunToolbar
 from workbench.ui.screen_fit import first_size, keep_minimum_on_screen
 from workbench.ui.shown_runs import ShownRuns
-from workbench.ui.summary_view import SummaryView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
 from workbench.ui.window_export import WindowExport
 from workbench.ui.window_late import LateParts
@@ -98,16 +96,12 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self.compare = CompareTab()
         self.prompt = self.compare.prompt
         self.replay_banner = self.compare.replay_banner
-        self.results_view = ResultsView()
-        self.history_view = HistoryView(session)
-        self.summary_view = SummaryView()
         self.tabs = QTabWidget()
         self.reserved_tabs = ReservedTabs(self.tabs)
         self.tabs.addTab(self.compare, "")  # titled by retranslate(), in the language installed
-        self.reserved_tabs.reserve("sweep")
-        self.reserved_tabs.reserve("capacity")  # capacity_tab.py fills it in finish_start()
-        for tab in (self.results_view, self.history_view, self.summary_view):
-            self.tabs.addTab(tab, "")
+        # filled in finish_start(): capacity_tab.py the Capacity tab, build_run_tabs() the rest
+        for name in ("sweep", "capacity", "results", "history", "summary"):
+            self.reserved_tabs.reserve(name)
         self.setCentralWidget(self.tabs)
         self._build_toolbar()
         self._build_status_bar()
@@ -126,17 +120,35 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         session.run_finished.connect(self._on_run_finished)
         session.local_provider_ready.connect(self._on_local_ready)
         self.prompt.changed.connect(self._on_prompt_changed)
+        self.session.run_started.connect(self._on_run_started)
+        # the summary grabs every chart: build it when it is looked at, not after every run
+        self._summary_stale = False
+        if not paint_first:
+            self.finish_start()
+
+    def build_run_tabs(self) -> None:
+        """The Results, History and Summary tabs, into their reserved places (finish_start():
+        hidden at start, their modules and tables would cost the first paint ~25 ms)."""
+        from workbench.ui.history_view import HistoryView
+        from workbench.ui.results_view import ResultsView
+        from workbench.ui.summary_view import SummaryView
+
+        self.results_view = ResultsView()
+        self.history_view = HistoryView(self.session)
+        self.summary_view = SummaryView()
+        for name, view in zip(
+            ("results", "history", "summary"),
+            (self.results_view, self.history_view, self.summary_view),
+            strict=True,
+        ):
+            self.reserved_tabs.place(name, view)
+            label_fields(view)
         self.history_view.replay_requested.connect(self.replay)
         self.history_view.open_requested.connect(self._show_results)
         self.history_view.imported.connect(self._add_imported)
         self.history_view.imported_aggregates.connect(self.summary_view.set_imported)
-        self.session.run_started.connect(self._on_run_started)
         self.summary_view.refresh_button.clicked.connect(self.refresh_summary)
-        # the summary grabs every chart: build it when it is looked at, not after every run
-        self._summary_stale = False
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        if not paint_first:
-            self.finish_start()
 
     # ---- building ----
 
@@ -500,28 +512,23 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         """The window's own texts (title, tabs, menus, status bar) in the language installed;
         every widget inside does its own on the same LanguageChange event."""
         self.setWindowTitle(self.tr("Attention Workbench"))
+
+        def tab(name: str, reserved: str) -> QWidget | None:  # built, else its reserved place
+            return getattr(self, name, self.reserved_tabs.empty.get(reserved))
+
         titles = [
             (self.compare, self.tr("Compare")),
-            (getattr(self, "sweep_view", self.reserved_tabs.empty.get("sweep")), self.tr("Sweep")),
-            (
-                getattr(self, "capacity_view", self.reserved_tabs.empty.get("capacity")),
-                self.tr("Capacity"),
-            ),
-            (self.results_view, self.tr("Results")),
-            (self.history_view, self.tr("History")),
-            (self.summary_view, self.tr("Summary")),
-            (
-                getattr(self, "provider_panel", self.reserved_tabs.empty.get("providers")),
-                self.tr("Providers"),
-            ),
-            (
-                getattr(self, "kernels_view", self.reserved_tabs.empty.get("kernels")),
-                self.tr("Kernels"),
-            ),
+            (tab("sweep_view", "sweep"), self.tr("Sweep")),
+            (tab("capacity_view", "capacity"), self.tr("Capacity")),
+            (tab("results_view", "results"), self.tr("Results")),
+            (tab("history_view", "history"), self.tr("History")),
+            (tab("summary_view", "summary"), self.tr("Summary")),
+            (tab("provider_panel", "providers"), self.tr("Providers")),
+            (tab("kernels_view", "kernels"), self.tr("Kernels")),
         ]
-        for tab, title in titles:
-            if tab is not None and self.tabs.indexOf(tab) >= 0:
-                self.tabs.setTabText(self.tabs.indexOf(tab), title)
+        for widget, title in titles:
+            if widget is not None and self.tabs.indexOf(widget) >= 0:
+                self.tabs.setTabText(self.tabs.indexOf(widget), title)
         self.menus.retranslate()
         if self.choices:  # the pickers' "(GQA, built-in)"
             self.set_choices(choices_for(self.session))

@@ -39,6 +39,7 @@ class LateParts(_Base):
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         install_wheel_guard(app)
+        self.build_run_tabs()
         chart_defaults(QApplication.palette())
         label_fields(self.compare.build_charts())
         sweep = self.sweep_view = SweepView(self.session)
