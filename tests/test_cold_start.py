@@ -53,6 +53,10 @@ DEFERRED = (
     "workbench.ui.history_view",
     "workbench.ui.summary_view",
     "workbench.core.summary",
+    # issue 31: a provider's connection (its keys, the error texts, email.utils), at the first run
+    "workbench.core.provider_connection",
+    "workbench.core.errors",
+    "email.utils",
     # issue 31: a run's facts and a capacity search (statistics, fractions, decimal), the
     # trace datasets (csv): a plan names them as types only, until a run uses them
     "workbench.core.run_facts",
@@ -128,7 +132,7 @@ LAST_PANES = "[General]\npanes=deepseek|deepseek-chat, gateway|llama-3-70b\n"
 PANES_AT_FIRST_PAINT_AND_READY = """
 import json, logging, os, sys
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 def window():
     from workbench.ui.main_window import MainWindow
@@ -139,7 +143,11 @@ def panes(w):
     urls = [p.target.base_url if p.target else None for p in w.session.panes]
     guard = bool(QApplication.instance().property("wheelGuard"))
     task = w.prompt.task.focusPolicy().name  # a picker made before the wheel guard
-    return {"pickers": pickers, "urls": urls, "wheel_guard": guard, "task_focus": task}
+    buddies = sum(1 for label in w.findChildren(QLabel) if label.buddy() is not None)
+    return {
+        "pickers": pickers, "urls": urls, "wheel_guard": guard, "task_focus": task,
+        "buddies": buddies,
+    }
 
 def when_ready(w):
     if w.run_action.isEnabled():
@@ -208,19 +216,22 @@ def test_saved_providers_are_read_after_the_first_paint_with_the_panes_kept(
     assert {"deepseek|deepseek-reasoner", "gateway|llama-3-70b"} <= set(ready["offered"])
 
 
-def test_the_wheel_guard_comes_after_the_first_paint_and_covers_the_earlier_pickers(
+def test_the_wheel_guard_and_the_label_buddies_come_after_the_first_paint(
     tmp_path: Path,
 ) -> None:
     """Issue 31: the application's event filter that keeps the wheel off unfocused controls
     (issue 25) sees every event; made before the first paint it had Python wrap each object
     it was handed, ~40 ms of types the first frame never needs. It comes after that paint, and
-    the pickers made before it (the prompt's task) still take the wheel only once clicked."""
+    the pickers made before it (the prompt's task) still take the wheel only once clicked.
+    Likewise the labels tied to their fields for screen readers (a walk over every widget),
+    none of which the first frame shows."""
     (tmp_path / "config").mkdir()
     first, ready = first_paint_and_ready(tmp_path)
     assert "workbench.ui.main_window" in first["modules"]
     assert first["wheel_guard"] is False
     assert ready["wheel_guard"] is True
     assert ready["task_focus"] == "StrongFocus"
+    assert ready["buddies"] > first["buddies"]  # label_fields() ran, after the paint
 
 
 # The tabs a user does not see at start, each built after the first paint into its place.

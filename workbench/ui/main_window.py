@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
-from workbench.core.provider_connection import ProviderUnusable
 from workbench.core.results import RequestResult
 from workbench.core.run_events import RunFinished
 from workbench.core.run_plan import RunPlan
@@ -107,7 +106,6 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self._build_status_bar()
         self.menus = MenuBar(self)
         self.retranslate()
-        label_fields(self)
         self.theme.changed.connect(self.apply_palette)
         # the charts were made after theme.apply() set pyqtgraph's colours: only the banner's
         # style sheet needs the palette now (recolouring every chart would cost ~10 ms at start)
@@ -127,12 +125,13 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
             self.finish_start()
 
     def build_run_tabs(self) -> None:
-        """The Results, History and Summary tabs, into their reserved places (finish_start():
-        hidden at start, their modules and tables would cost the first paint ~25 ms)."""
+        """The Results, History and Summary tabs, into their reserved places, and the labels tied
+        to their fields (finish_start(): none of it is seen in the first frame, ~30 ms)."""
         from workbench.ui.history_view import HistoryView
         from workbench.ui.results_view import ResultsView
         from workbench.ui.summary_view import SummaryView
 
+        label_fields(self)  # the toolbar's and the Compare tab's labels, tied to their fields
         self.results_view = ResultsView()
         self.history_view = HistoryView(self.session)
         self.summary_view = SummaryView()
@@ -329,6 +328,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
     def _start_or_say(self, plan: RunPlan) -> asyncio.Task | None:
         """Start the run, or None after the status bar says which provider's key or header
         cannot be used and how to fix it: nothing is sent without it (the CLI refuses too)."""
+        from workbench.core.provider_connection import ProviderUnusable  # keys, error texts
+
         try:
             return self.session.start_run(plan)
         except ProviderUnusable as exc:
