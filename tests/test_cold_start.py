@@ -18,8 +18,8 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication
 
-from workbench.core.results import RequestResult
-from workbench.core.run_history import RunStore
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_history import RunStore
 from workbench.ui.app import run_window
 from workbench.ui.main_window import MainWindow
 
@@ -31,9 +31,9 @@ DEFERRED = (
     "numpy",
     "workbench.ui.live_plots",
     "workbench.ui.sweep_view",
-    "workbench.core.runner",
-    "workbench.core.clients",
-    "workbench.core.streaming",
+    "workbench.core.run.runner",
+    "workbench.core.transport.clients",
+    "workbench.core.transport.streaming",
     "httpx2",
     "importlib.metadata",
     "openai",
@@ -43,7 +43,7 @@ DEFERRED = (
     "workbench.ui.provider_controller",
     "workbench.core.doctor",
     "workbench.core.importers",
-    "workbench.core.result_import",
+    "workbench.core.history.result_import",
     "workbench.ui.kernels_view",
     "kernels_bridge.client.connection",
     "workbench.commands.bench",
@@ -52,10 +52,10 @@ DEFERRED = (
     "workbench.ui.results_view",
     "workbench.ui.history_view",
     "workbench.ui.summary_view",
-    "workbench.core.summary",
+    "workbench.core.history.summary",
     # issue 31: a provider's connection (its keys, the error texts, email.utils), at the first run
-    "workbench.core.provider_connection",
-    "workbench.core.errors",
+    "workbench.core.transport.provider_connection",
+    "workbench.core.foundation.errors",
     "email.utils",
     # issue 31: what only an error, an unknown model id or an estimate needs
     "workbench.ui.error_titles",
@@ -63,9 +63,9 @@ DEFERRED = (
     "difflib",
     # issue 31: a run's facts and a capacity search (statistics, fractions, decimal), the
     # trace datasets (csv): a plan names them as types only, until a run uses them
-    "workbench.core.run_facts",
-    "workbench.core.capacity",
-    "workbench.core.capacity_report",
+    "workbench.core.history.run_facts",
+    "workbench.core.load.capacity",
+    "workbench.core.load.capacity_report",
     "workbench.core.datasets",
     "statistics",
 )
@@ -114,7 +114,7 @@ def test_first_paint_waits_for_no_deferred_module(tmp_path: Path) -> None:
     assert sorted(m for m in DEFERRED if m in loaded) == []
     # no providers file: nothing to parse, so not its schemas or TOML editor either; the
     # shipped catalog is read without its schema (test_catalog.py checks that file)
-    assert {"workbench.core.provider_store", "tomlkit", "pydantic"} & loaded == set()
+    assert {"workbench.core.saved.provider_store", "tomlkit", "pydantic"} & loaded == set()
 
 
 # Two providers a user saved, and the last session's panes on them (gui.ini, as the window
@@ -148,7 +148,7 @@ def panes(w):
     guard = bool(QApplication.instance().property("wheelGuard"))
     task = w.prompt.task.focusPolicy().name  # a picker made before the wheel guard
     buddies = sum(1 for label in w.findChildren(QLabel) if label.buddy() is not None)
-    patterns = getattr(sys.modules["workbench.core.token_estimate"], "_patterns", None)
+    patterns = getattr(sys.modules["workbench.core.foundation.token_estimate"], "_patterns", None)
     return {
         "pickers": pickers, "urls": urls, "wheel_guard": guard, "task_focus": task,
         "buddies": buddies,
@@ -213,7 +213,7 @@ def test_saved_providers_are_read_after_the_first_paint_with_the_panes_kept(
     (config / "gui.ini").write_text(LAST_PANES, encoding="utf-8")
     first, ready = first_paint_and_ready(tmp_path)
     assert "workbench.ui.main_window" in first["modules"]
-    late = {"pydantic", "pydantic_core", "tomlkit", "workbench.core.provider_store"}
+    late = {"pydantic", "pydantic_core", "tomlkit", "workbench.core.saved.provider_store"}
     assert late & set(first["modules"]) == set()
     keys = ["deepseek|deepseek-chat", "gateway|llama-3-70b"]
     assert first["pickers"] == keys

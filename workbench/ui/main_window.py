@@ -18,10 +18,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
-from workbench.core.results import RequestResult
-from workbench.core.run_events import RunFinished
-from workbench.core.run_plan import RunPlan
+from workbench.core.foundation.results import RequestResult
+from workbench.core.planning.run_events import RunFinished
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
 from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import pane_colors
 from workbench.ui.compare_controller import CompareController
@@ -328,7 +328,9 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
     def _start_or_say(self, plan: RunPlan) -> asyncio.Task | None:
         """Start the run, or None after the status bar says which provider's key or header
         cannot be used and how to fix it: nothing is sent without it (the CLI refuses too)."""
-        from workbench.core.provider_connection import ProviderUnusable  # keys, error texts
+        from workbench.core.transport.provider_connection import (
+            ProviderUnusable,  # keys, error texts
+        )
 
         try:
             return self.session.start_run(plan)
@@ -497,7 +499,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self._summary_stale = False
         # as the summary names them: one model through two protocols is two entries, in pane order
         order = [pane_title(p.target) for p in self.session.panes if p.target]
-        from workbench.core.run_facts import run_facts  # capacity's modules: not at start
+        from workbench.core.history.run_facts import run_facts  # capacity's modules: not at start
 
         rows, store = self.results, self.session.store  # with imported files' figures and dates
         runs = run_facts(store, {r.run_id for r in rows}) if store is not None else []

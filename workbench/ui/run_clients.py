@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 # the HTTP client, the keys and the error texts load at the first run, not before the paint
 if TYPE_CHECKING:
-    from workbench.core.clients import ClientPool
-    from workbench.core.providers import Provider
-    from workbench.core.results import Target
-    from workbench.core.run_plan import RunPlan
+    from workbench.core.access.providers import Provider
+    from workbench.core.foundation.results import Target
+    from workbench.core.planning.run_plan import RunPlan
+    from workbench.core.transport.clients import ClientPool
 
 
 class RunClients:
@@ -29,8 +29,8 @@ class RunClients:
     def prepare(self, plan: RunPlan, providers: Mapping[str, Provider]) -> ClientPool:
         """The pool with each saved provider of `plan` connected; raises ProviderUnusable
         (nothing sent) for the first whose key or headers cannot be used."""
-        from workbench.core.clients import ClientPool
-        from workbench.core.provider_connection import connect
+        from workbench.core.transport.clients import ClientPool
+        from workbench.core.transport.provider_connection import connect
 
         connections = {
             name: connect(providers[name])

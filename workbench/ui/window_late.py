@@ -12,7 +12,7 @@ from workbench.ui.theme import chart_defaults
 from workbench.ui.wheel_focus import install_wheel_guard
 
 if TYPE_CHECKING:
-    from workbench.core.providers import Provider
+    from workbench.core.access.providers import Provider
     from workbench.ui.kernels_view import KernelsView
     from workbench.ui.live_plots import LivePlots
     from workbench.ui.provider_panel import ProviderPanel
