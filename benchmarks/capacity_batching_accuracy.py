@@ -25,7 +25,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import csv
+import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from capacity_accuracy import _bench
 from machine import machine_record, write_result
 
 from workbench.core.capacity import step_requests, wilson
@@ -49,6 +50,19 @@ PROMPT, OUTPUT = 4096, 32
 SLO = "ttft_p90:400ms"
 RANGE = "1:32"
 COMMON = ["--prompt-tokens", "4K", "--max-tokens", str(OUTPUT), "--slo", SLO, "--no-store", "-q"]
+
+
+def _bench(url: str, argv: list[str], out: Path) -> dict[str, Any]:
+    """One `workbench bench` subprocess against the server; its run.json."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "workbench", "bench", "--base-url", url, *argv,
+         "--output", str(out), "--force"],
+        capture_output=True, text=True, timeout=1800, check=False,
+    )  # fmt: skip
+    if proc.returncode not in (0, 3):
+        raise SystemExit(f"bench failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    document: dict[str, Any] = json.loads((out / "run.json").read_text())
+    return document
 
 
 def judge_rows(path: Path, objectives: tuple[Objective, ...]) -> dict[str, Any]:

@@ -167,6 +167,9 @@ class RequestResult:
     # open-loop runs (--rate): when the schedule said it was due, seconds from its cell's start
     # (core/arrivals.py); None in a closed-loop run
     scheduled_s: float | None = None
+    # open-loop runs at a rate: the cell's offered rate, requests/s (a capacity search's step
+    # is one cell per rate); None in a closed-loop run and in a trace's replay
+    offered_rate: float | None = None
     # met every objective of the run's SLO (core/slo.py); None when the run has no SLO
     slo_met: bool | None = None
 

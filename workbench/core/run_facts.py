@@ -22,6 +22,8 @@ class RunFacts:
     stored: dict[tuple[str, str], float] | None = None  # the file's own figures
     capacity: str = ""  # a capacity search's answer in one sentence (core/capacity_report.py)
     file: str | None = None  # the name of the file it was imported from
+    # (model, rate) of a capacity search by rate: each model's highest rate that held
+    capacity_held: tuple[tuple[str, float], ...] = ()
 
 
 def run_facts(store: RunStore, run_ids: Iterable[str]) -> list[RunFacts]:
@@ -49,6 +51,19 @@ def run_facts(store: RunStore, run_ids: Iterable[str]) -> list[RunFacts]:
                     stored,
                     capacity=sentence(found) if isinstance(found, dict) else "",
                     file=str(file) if tool and file else None,
+                    capacity_held=_held(found),
                 )
             )
     return facts
+
+
+def _held(found: object) -> tuple[tuple[str, float], ...]:
+    """Each model's highest rate that held, from run.json's `capacity` section."""
+    if not isinstance(found, dict) or found.get("by") != "rate":
+        return ()
+    models = found.get("models")
+    return tuple(
+        (str(m["model"]), float(m["held"]))
+        for m in (models if isinstance(models, list) else ())
+        if isinstance(m, dict) and isinstance(m.get("held"), int | float)
+    )

@@ -389,6 +389,9 @@ class Runner:
         result = planned_result(target, state.run_id, length, repeat, phase, concurrency, task)
         result.attempt = attempt
         result.network_baseline_ms, result.baseline_method = baseline.ms, baseline.method
+        arrivals = plan.arrivals
+        if arrivals is not None and arrivals.offsets is None:  # a trace has no one rate
+            result.offered_rate = arrivals.rate
         return result
 
     @staticmethod

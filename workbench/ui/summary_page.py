@@ -113,15 +113,18 @@ class SummaryDocument:
             zip(report.models, model_colors([self._named(m) for m in report.models]), strict=True)
         )
         several = self.several_levels = len(report.concurrency_levels) > 1
-        cells = [r.cell for r in report.rows]
+        # a capacity search's steps are rows of their own; the words compare each model's at
+        # its charted rate (its capacity), as the charts do
+        said = report.charted_rows() if report.several_rates else list(report.rows)
+        cells = [r.cell for r in said]
         best = winners(cells)
         self.conclusions = [winners_sentence(best)] if best is not None else []
         self.conclusions += [sentence(c, several) for c in conclude(cells, baseline)]
-        self.conclusions += [failure_sentence(r, several) for r in report.rows if r.cell.errors]
-        self.conclusions += [stopped_sentence(r, several) for r in report.rows if r.cell.stopped]
+        self.conclusions += [failure_sentence(r, several) for r in said if r.cell.errors]
+        self.conclusions += [stopped_sentence(r, several) for r in said if r.cell.stopped]
         self.conclusions += [  # an imported row's figures: the file's, or derived
             source_sentence(r, where(r.cell.prompt_tokens_target, r.cell.concurrency, several))
-            for r in report.rows
+            for r in said
             if r.cell.reported_by
         ]
         self._pages: dict[str, list[list[tuple[Block, float]]]] = {}
@@ -378,11 +381,17 @@ class SummaryDocument:
 
     @property
     def columns(self) -> tuple[tuple[str, float], ...]:
-        """The table's columns: a concurrency column where the run measured several levels."""
-        if not self.several_levels:
+        """The table's columns: a concurrency column where the run measured several levels, a
+        rate column where it offered several rates (a capacity search's steps)."""
+        extra = []
+        if self.several_levels:
+            extra.append((QT_TRANSLATE_NOOP("SummaryPage", "concurrency"), 0.1))
+        if self.report.several_rates:
+            extra.append((QT_TRANSLATE_NOOP("SummaryPage", "req/s"), 0.07))
+        if not extra:
             return self.COLUMNS
-        level = (QT_TRANSLATE_NOOP("SummaryPage", "concurrency"), 0.1)
-        return (("model", 0.15), *self.COLUMNS[1:3], level, *self.COLUMNS[3:])
+        model = ("model", self.COLUMNS[0][1] - sum(w for _n, w in extra))
+        return (model, *self.COLUMNS[1:3], *extra, *self.COLUMNS[3:])
 
     def _table_header(self) -> Block:
         names = [translate("SummaryPage", name) for name, _w in self.columns]
@@ -420,6 +429,8 @@ class SummaryDocument:
             _fmt(c.median("prefill_tps"), 0),
             _fmt(c.median("cost_usd"), 5),
         ]
+        if self.report.several_rates:
+            values.insert(3, "" if c.offered_rate is None else f"{c.offered_rate:g}")
         if self.several_levels:
             values.insert(3, str(c.concurrency))
         reason = (
