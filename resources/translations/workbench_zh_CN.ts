@@ -2,6 +2,84 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Capacity</name>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="128"/>
+        <source> and </source>
+        <translation> 且 </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="133"/>
+        <source>requests at once</source>
+        <translation>个并发请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="134"/>
+        <source>req/s</source>
+        <translation>req/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="152"/>
+        <source>at least {load} {unit} (the top of the range searched)</source>
+        <translation>至少 {load} {unit}（所搜索范围的上限）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="160"/>
+        <source>at least {load} {unit}</source>
+        <translation>至少 {load} {unit}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="167"/>
+        <source>under {load} {unit}</source>
+        <translation>低于 {load} {unit}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="171"/>
+        <source>not measured</source>
+        <translation>未测得</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="198"/>
+        <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
+        <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="207"/>
+        <source>{model} serves {answer} at {slo}</source>
+        <translation>{model} 在 {slo} 下可承载 {answer}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="219"/>
+        <source>at {tokens} prompts</source>
+        <translation>提示长度 {tokens}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="226"/>
+        <source> vs </source>
+        <translation> 对 </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="228"/>
+        <source>{costs} per 1,000 requests each</source>
+        <translation>每 1,000 个请求各 {costs}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="230"/>
+        <source>{costs} per 1,000 requests</source>
+        <translation>每 1,000 个请求 {costs}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="233"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/capacity_report.py" line="240"/>
+        <source>{sentence}.</source>
+        <translation>{sentence}。</translation>
+    </message>
+</context>
+<context>
     <name>CapacityView</name>
     <message>
         <location filename="../../workbench/ui/capacity_tab.py" line="37"/>
@@ -14,133 +92,153 @@
         <translation>请用“数据集…”选择一个轨迹文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="67"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="73"/>
         <source>Cannot run: %1</source>
         <translation>无法运行：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="72"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="78"/>
         <source>Replaying %1 requests on the trace&apos;s clock</source>
         <translation>按轨迹自身的时钟重放 %1 个请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="45"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="49"/>
         <source>Chat at 4K, Poisson</source>
         <translation>4K 对话，泊松到达</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="48"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="52"/>
         <source>Replay the sample trace</source>
         <translation>重放示例轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="124"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="145"/>
         <source>Preset:</source>
         <translation>预设：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="125"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="146"/>
         <source>SLO:</source>
         <translation>SLO：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="128"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="147"/>
+        <source>Range:</source>
+        <translation>范围：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="148"/>
+        <source>Tolerance:</source>
+        <translation>容差：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="150"/>
+        <source>The rates searched, LOW:HIGH in req/s (as bench --capacity-range)</source>
+        <translation>搜索的请求速率范围，LOW:HIGH，单位 req/s（同 bench --capacity-range）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="154"/>
+        <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
+        <translation>当区间上端与下端相差不超过此比例时停止（同 bench --capacity-tolerance）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="162"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="131"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="165"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="138"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="172"/>
         <source>Replay trace</source>
         <translation>重放轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="138"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="172"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="140"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="174"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="141"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="175"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="142"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="176"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="143"/>
-        <location filename="../../workbench/ui/capacity_view.py" line="146"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="177"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="180"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="144"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="178"/>
         <source>within the SLO (req/s)</source>
         <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="145"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="179"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="148"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="182"/>
         <source>%1 (ms)</source>
         <translation>%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="148"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="182"/>
         <source>observed percentile</source>
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="151"/>
-        <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within 10 %.</source>
-        <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限被夹在 10 % 以内。</translation>
+        <location filename="../../workbench/ui/capacity_view.py" line="185"/>
+        <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within the tolerance.</source>
+        <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限落在容差范围内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="181"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="217"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="183"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="199"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="235"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="202"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="238"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="224"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="261"/>
         <source>%1 of at most %2 requests · %3 % · ETA %4</source>
         <translation>%1 / 至多 %2 个请求 · %3 % · 预计剩余 %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="255"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="292"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="298"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="336"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>
@@ -1254,72 +1352,72 @@
         <translation>查明上游为何出错：被拒绝的第一个请求带着上游的原话（`workbench bench` 会打印每个失败），冷却期结束后 `workbench doctor --model M` 也会显示；检查网关中这个模型的路由和网关日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/responses.py" line="23"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="30"/>
         <source>this base URL does not speak the OpenAI Responses API (POST .../responses is not there): many servers speak only chat completions</source>
         <translation>这个 base URL 不支持 OpenAI Responses API（没有 POST .../responses）：很多服务只支持 chat completions</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/responses.py" line="28"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="35"/>
         <source>try --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
         <translation>试试 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/responses.py" line="36"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="43"/>
         <source>this base URL answers POST .../responses in OpenAI&apos;s shape: it speaks OpenAI Responses</source>
         <translation>这个 base URL 以 OpenAI 的格式响应 POST .../responses：它支持 OpenAI Responses</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/responses.py" line="40"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="47"/>
         <source>POST .../responses answers at this base URL: use --protocol responses (or protocol = &quot;responses&quot; for the provider)</source>
         <translation>这个 base URL 上的 POST .../responses 有响应：请使用 --protocol responses（或给该 provider 设 protocol = &quot;responses&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/chat.py" line="20"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="21"/>
         <source>this base URL answers in the Anthropic Messages API&apos;s shape and has no /chat/completions: it speaks the Anthropic protocol, not chat completions</source>
         <translation>这个 base URL 以 Anthropic Messages API 的格式应答，且没有 /chat/completions：它说的是 Anthropic 协议，不是 chat completions</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/chat.py" line="25"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="26"/>
         <source>try --protocol anthropic (or protocol = &quot;anthropic&quot; for the provider)</source>
         <translation>试试 --protocol anthropic（或给该 provider 设 protocol = &quot;anthropic&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/chat.py" line="33"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="34"/>
         <source>this base URL answers POST .../chat/completions in OpenAI&apos;s shape: it speaks chat completions</source>
         <translation>这个 base URL 以 OpenAI 的格式响应 POST .../chat/completions：它支持聊天补全</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/chat.py" line="38"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="39"/>
         <source>POST .../chat/completions answers at this base URL: use --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
         <translation>这个 base URL 上的 POST .../chat/completions 有响应：请使用 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="27"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="42"/>
         <source>this base URL does not speak the Anthropic Messages API: POST .../v1/messages is not there (a base URL without /v1 gets it added, as Anthropic&apos;s SDK does)</source>
         <translation>这个 base URL 不支持 Anthropic Messages API：没有 POST .../v1/messages（不带 /v1 的 base URL 会像 Anthropic 的 SDK 那样补上 /v1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="32"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="47"/>
         <source>run `workbench doctor --base-url URL --protocol anthropic`: it tries the other protocols&apos; paths and names the one this URL speaks; if that is chat, use --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
         <translation>运行 `workbench doctor --base-url URL --protocol anthropic`：它会探测其他协议的路径，并指出这个 URL 支持哪一种；如果是 chat，请使用 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="40"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="55"/>
         <source>the server wants the anthropic-version header, which the request lacked or gave a value it does not accept</source>
         <translation>服务器要求 anthropic-version 请求头，而请求没有带它，或带的值服务器不接受</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="45"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="60"/>
         <source>the workbench sends anthropic-version: 2023-06-01 unless the provider&apos;s headers set it; remove a wrong anthropic-version from the provider&apos;s headers, or set the one the server documents (headers = { anthropic-version = &quot;2023-06-01&quot; })</source>
         <translation>除非 provider 的 headers 另有设置，workbench 会发送 anthropic-version: 2023-06-01；请从 provider 的 headers 中删掉错误的 anthropic-version，或设成服务器文档要求的值（headers = { anthropic-version = &quot;2023-06-01&quot; }）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="55"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="70"/>
         <source>this base URL answers POST .../v1/messages in Anthropic&apos;s shape: it speaks Anthropic Messages</source>
         <translation>这个 base URL 以 Anthropic 的格式响应 POST .../v1/messages：它支持 Anthropic Messages</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="60"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="75"/>
         <source>POST .../v1/messages answers at this base URL: use --protocol anthropic (or protocol = &quot;anthropic&quot; for the provider)</source>
         <translation>这个 base URL 上的 POST .../v1/messages 有响应：请使用 --protocol anthropic（或给该 provider 设 protocol = &quot;anthropic&quot;）</translation>
     </message>
@@ -2480,17 +2578,17 @@
 <context>
     <name>Protocol</name>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="70"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="85"/>
         <source>Anthropic Messages</source>
         <translation>Anthropic Messages</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/chat.py" line="48"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="49"/>
         <source>OpenAI chat completions</source>
         <translation>OpenAI 聊天补全</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/responses.py" line="50"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="57"/>
         <source>OpenAI Responses</source>
         <translation>OpenAI Responses</translation>
     </message>
@@ -3169,76 +3267,81 @@
     </message>
     <message>
         <location filename="../../workbench/ui/result_columns.py" line="58"/>
+        <source>offered_rate</source>
+        <translation>请求速率 req/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="59"/>
         <source>ttft_from_scheduled_ms</source>
         <translation>自计划起 TTFT ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="59"/>
+        <location filename="../../workbench/ui/result_columns.py" line="60"/>
         <source>e2e_from_scheduled_ms</source>
         <translation>自计划起端到端 ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="60"/>
+        <location filename="../../workbench/ui/result_columns.py" line="61"/>
         <source>slo_met</source>
         <translation>达到 SLO</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="62"/>
+        <location filename="../../workbench/ui/result_columns.py" line="63"/>
         <source>prompt</source>
         <translation>提示长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="63"/>
+        <location filename="../../workbench/ui/result_columns.py" line="64"/>
         <source>n</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="64"/>
+        <location filename="../../workbench/ui/result_columns.py" line="65"/>
         <source>errors</source>
         <translation>失败数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="65"/>
+        <location filename="../../workbench/ui/result_columns.py" line="66"/>
         <source>ttft_ms p50</source>
         <translation>TTFT ms p50</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="66"/>
+        <location filename="../../workbench/ui/result_columns.py" line="67"/>
         <source>ttft_ms p10</source>
         <translation>TTFT ms p10</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="67"/>
+        <location filename="../../workbench/ui/result_columns.py" line="68"/>
         <source>ttft_ms p90</source>
         <translation>TTFT ms p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="68"/>
+        <location filename="../../workbench/ui/result_columns.py" line="69"/>
         <source>decode_tps p50</source>
         <translation>解码 tok/s p50</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="69"/>
+        <location filename="../../workbench/ui/result_columns.py" line="70"/>
         <source>decode_tps p10</source>
         <translation>解码 tok/s p10</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="70"/>
+        <location filename="../../workbench/ui/result_columns.py" line="71"/>
         <source>decode_tps p90</source>
         <translation>解码 tok/s p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="71"/>
+        <location filename="../../workbench/ui/result_columns.py" line="72"/>
         <source>prefill_tps p50</source>
         <translation>预填充 tok/s p50</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="72"/>
+        <location filename="../../workbench/ui/result_columns.py" line="73"/>
         <source>e2e_ms p50</source>
         <translation>端到端 ms p50</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="73"/>
+        <location filename="../../workbench/ui/result_columns.py" line="74"/>
         <source>cost_usd p50</source>
         <translation>费用（美元）p50</translation>
     </message>
@@ -3246,72 +3349,72 @@
 <context>
     <name>ResultValues</name>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="81"/>
+        <location filename="../../workbench/ui/result_columns.py" line="82"/>
         <source>true</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="82"/>
+        <location filename="../../workbench/ui/result_columns.py" line="83"/>
         <source>false</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="83"/>
+        <location filename="../../workbench/ui/result_columns.py" line="84"/>
         <source>measured</source>
         <translation>测量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="84"/>
+        <location filename="../../workbench/ui/result_columns.py" line="85"/>
         <source>calibration</source>
         <translation>校准</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="85"/>
+        <location filename="../../workbench/ui/result_columns.py" line="86"/>
         <source>warmup</source>
         <translation>预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="86"/>
+        <location filename="../../workbench/ui/result_columns.py" line="87"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="87"/>
+        <location filename="../../workbench/ui/result_columns.py" line="88"/>
         <source>needle</source>
         <translation>大海捞针</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="88"/>
+        <location filename="../../workbench/ui/result_columns.py" line="89"/>
         <source>stop</source>
         <translation>正常结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="89"/>
+        <location filename="../../workbench/ui/result_columns.py" line="90"/>
         <source>length</source>
         <translation>达到长度上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="90"/>
+        <location filename="../../workbench/ui/result_columns.py" line="91"/>
         <source>direct</source>
         <translation>直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="91"/>
+        <location filename="../../workbench/ui/result_columns.py" line="92"/>
         <source>gateway</source>
         <translation>经网关</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="92"/>
+        <location filename="../../workbench/ui/result_columns.py" line="93"/>
         <source>models</source>
         <translation>模型列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="93"/>
+        <location filename="../../workbench/ui/result_columns.py" line="94"/>
         <source>chat</source>
         <translation>聊天请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="107"/>
+        <location filename="../../workbench/ui/result_columns.py" line="108"/>
         <source>imported from %1</source>
         <translation>导入自 %1</translation>
     </message>
@@ -3513,74 +3616,74 @@
 <context>
     <name>SummaryPage</name>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="302"/>
-        <location filename="../../workbench/ui/summary_page.py" line="369"/>
+        <location filename="../../workbench/ui/summary_page.py" line="306"/>
+        <location filename="../../workbench/ui/summary_page.py" line="373"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="307"/>
-        <location filename="../../workbench/ui/summary_page.py" line="340"/>
+        <location filename="../../workbench/ui/summary_page.py" line="311"/>
+        <location filename="../../workbench/ui/summary_page.py" line="344"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="311"/>
+        <location filename="../../workbench/ui/summary_page.py" line="315"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="312"/>
+        <location filename="../../workbench/ui/summary_page.py" line="316"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="320"/>
+        <location filename="../../workbench/ui/summary_page.py" line="324"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="321"/>
+        <location filename="../../workbench/ui/summary_page.py" line="325"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="338"/>
+        <location filename="../../workbench/ui/summary_page.py" line="342"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="341"/>
+        <location filename="../../workbench/ui/summary_page.py" line="345"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="370"/>
+        <location filename="../../workbench/ui/summary_page.py" line="374"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="371"/>
+        <location filename="../../workbench/ui/summary_page.py" line="375"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="372"/>
+        <location filename="../../workbench/ui/summary_page.py" line="376"/>
         <source>ok / failed / stopped</source>
         <translation>成功 / 失败 / 停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="373"/>
+        <location filename="../../workbench/ui/summary_page.py" line="377"/>
         <source>TTFT ms</source>
         <translation>首 Token ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="374"/>
+        <location filename="../../workbench/ui/summary_page.py" line="378"/>
         <source>decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="375"/>
+        <location filename="../../workbench/ui/summary_page.py" line="379"/>
         <source>prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
@@ -3686,117 +3789,122 @@
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时被用户停止：%4 个请求中 %3 个已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="136"/>
+        <location filename="../../workbench/ui/summary_page.py" line="140"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="137"/>
+        <location filename="../../workbench/ui/summary_page.py" line="141"/>
         <source>no measured requests</source>
         <translation>没有测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="139"/>
+        <location filename="../../workbench/ui/summary_page.py" line="143"/>
         <source>Prompt-length sweep: %1</source>
         <translation>提示长度扫描：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="140"/>
+        <location filename="../../workbench/ui/summary_page.py" line="144"/>
         <source>Model comparison: %1</source>
         <translation>模型对比：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="145"/>
+        <location filename="../../workbench/ui/summary_page.py" line="149"/>
         <source>d MMMM yyyy, HH:mm</source>
         <translation>yyyy年M月d日 HH:mm</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="149"/>
+        <location filename="../../workbench/ui/summary_page.py" line="153"/>
         <source> (servers counted a median of %1)</source>
         <translation>（服务器统计的中位数为 %1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="153"/>
+        <location filename="../../workbench/ui/summary_page.py" line="157"/>
         <source>%1 · prompt length %2 tokens%3</source>
         <translation>%1 · 提示长度 %2 tokens%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="168"/>
+        <location filename="../../workbench/ui/summary_page.py" line="172"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, imported from %3.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，导入自 %3。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="180"/>
+        <location filename="../../workbench/ui/summary_page.py" line="184"/>
         <source>Concurrency %1: up to %1 requests in flight at once.</source>
         <translation>并发 %1：同时最多 %1 个请求在途。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="205"/>
+        <location filename="../../workbench/ui/summary_page.py" line="209"/>
         <source>none stated in %1</source>
         <translation>%1 中未注明</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="210"/>
+        <location filename="../../workbench/ui/summary_page.py" line="214"/>
         <source>Endpoint: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="211"/>
+        <location filename="../../workbench/ui/summary_page.py" line="215"/>
         <source>Endpoints: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="158"/>
+        <location filename="../../workbench/ui/summary_page.py" line="162"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, measured with Attention Workbench.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="186"/>
+        <location filename="../../workbench/ui/summary_page.py" line="190"/>
         <source>Concurrency %1: medians over up to %2 request(s) per model, length and concurrency; the charts show concurrency %3. Decode tok/s excludes the time to first token. Run %4, measured with Attention Workbench.</source>
         <translation>并发 %1：每个模型、长度和并发各取至多 %2 个请求的中位数；图表显示并发 %3。解码 tok/s 不含首 token 时间。运行 %4，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="217"/>
+        <location filename="../../workbench/ui/summary_page.py" line="221"/>
         <source>%1 by %2</source>
         <translation>%1（%2 生成）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="251"/>
+        <location filename="../../workbench/ui/summary_page.py" line="255"/>
         <source>Conclusion</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="300"/>
+        <location filename="../../workbench/ui/summary_page.py" line="304"/>
         <source>prompt length (tokens, log scale)</source>
         <translation>提示长度（tokens，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="305"/>
+        <location filename="../../workbench/ui/summary_page.py" line="309"/>
         <source>%1, at concurrency %2</source>
         <translation>%1（并发 %2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="376"/>
+        <location filename="../../workbench/ui/summary_page.py" line="380"/>
         <source>$ / request</source>
         <translation>$ / 请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="384"/>
+        <location filename="../../workbench/ui/summary_page.py" line="389"/>
         <source>concurrency</source>
         <translation>并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="426"/>
+        <location filename="../../workbench/ui/summary_page.py" line="391"/>
+        <source>req/s</source>
+        <translation>req/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="438"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="508"/>
+        <location filename="../../workbench/ui/summary_page.py" line="521"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="246"/>
+        <location filename="../../workbench/ui/summary_page.py" line="250"/>
         <source>Run a comparison of at least two models to see a conclusion.</source>
         <translation>至少对比两个模型后才能得出结论。</translation>
     </message>

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from workbench.core.capacity_report import sentence
 from workbench.core.run_history import RunStore
 
 
@@ -20,10 +20,9 @@ class RunFacts:
     created_at: float  # an imported run's: the file's own date
     tool: str | None = None  # the tool whose file the run was imported from; None: ours
     stored: dict[tuple[str, str], float] | None = None  # the file's own figures
-    capacity: str = ""  # a capacity search's answer in one sentence (core/capacity_report.py)
+    # a capacity search's run.json section (its sentence: core/capacity_report.sentence)
+    capacity: dict[str, Any] | None = None
     file: str | None = None  # the name of the file it was imported from
-    # (model, rate) of a capacity search by rate: each model's highest rate that held
-    capacity_held: tuple[tuple[str, float], ...] = ()
 
 
 def run_facts(store: RunStore, run_ids: Iterable[str]) -> list[RunFacts]:
@@ -49,21 +48,8 @@ def run_facts(store: RunStore, run_ids: Iterable[str]) -> list[RunFacts]:
                     float(created_at),
                     str(tool) if tool else None,
                     stored,
-                    capacity=sentence(found) if isinstance(found, dict) else "",
+                    capacity=found if isinstance(found, dict) else None,
                     file=str(file) if tool and file else None,
-                    capacity_held=_held(found),
                 )
             )
     return facts
-
-
-def _held(found: object) -> tuple[tuple[str, float], ...]:
-    """Each model's highest rate that held, from run.json's `capacity` section."""
-    if not isinstance(found, dict) or found.get("by") != "rate":
-        return ()
-    models = found.get("models")
-    return tuple(
-        (str(m["model"]), float(m["held"]))
-        for m in (models if isinstance(models, list) else ())
-        if isinstance(m, dict) and isinstance(m.get("held"), int | float)
-    )

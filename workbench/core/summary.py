@@ -8,7 +8,9 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from workbench.core.capacity_report import held_rates
 from workbench.core.metrics import Aggregate, aggregate, derive, token_count
 from workbench.core.redaction import redact_and_cut
 from workbench.core.reported_figures import reported as stated_figures
@@ -188,7 +190,8 @@ class SummaryReport:
     imported_from: tuple[tuple[str, str], ...] = ()
     no_endpoint: tuple[tuple[str, str], ...] = ()
     own_runs: bool = True  # some rows were measured here, not imported
-    capacity: str = ""  # a capacity search's sentence: the page leads with it
+    # a capacity search's run.json section: the page leads with its sentence
+    capacity: dict[str, Any] | None = None
     # model -> the offered rate the charts show of it: its capacity search's highest rate that
     # held; a model absent here is charted at its highest rate
     charted_rates: dict[str, float] = field(default_factory=dict)
@@ -297,6 +300,7 @@ def build_report(
         f.run_id: (f.file or f.run_id, f.tool) for f in runs if f.tool and f.run_id in shown_runs
     }
     with_url = {r.run_id for r in measured if r.base_url}
+    capacity = next((f.capacity for f in runs if f.run_id in shown_runs and f.capacity), None)
     counted = (token_count(r.prompt_tokens) for r in measured if r.ok)
     prompt = aggregate(float(n) for n in counted if n)
     return SummaryReport(
@@ -313,10 +317,8 @@ def build_report(
         rows=rows,
         repeats=max((c.n + c.errors + c.stopped for c in ordered), default=0),
         concurrency_levels=tuple(sorted({c.concurrency for c in ordered})) or (1,),
-        capacity=next((f.capacity for f in runs if f.run_id in shown_runs and f.capacity), ""),
-        charted_rates={
-            model: rate for f in runs if f.run_id in shown_runs for model, rate in f.capacity_held
-        },
+        capacity=capacity,
+        charted_rates=held_rates(capacity),
         imported_from=tuple(sources.values()),
         no_endpoint=tuple(v for k, v in sources.items() if k not in with_url),
         own_runs=bool(shown_runs - set(sources)),

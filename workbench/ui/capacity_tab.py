@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication
 
 from workbench.core.arrivals import ArrivalSpec
-from workbench.core.capacity import Rule, step_requests
+from workbench.core.capacity import Rule, parse_range, step_requests
 from workbench.core.capacity_report import plan_words
 from workbench.core.dataset_plan import trace_schedule, with_dataset
 from workbench.core.plan import Choices, build_plan
@@ -49,7 +49,13 @@ def capacity_plan(window: WindowHost, view: CapacityView) -> RunPlan:
         return build_plan(
             targets, with_dataset(choices, view.dataset, trace), window.session.catalog
         )
-    rule = Rule(requests=step_requests(slo))
+    low, high = parse_range(view.range.text())  # as bench's --capacity-range
+    rule = Rule(
+        low=low,
+        high=high,
+        requests=step_requests(slo),
+        tolerance=view.tolerance.value() / 100,
+    )
     template = ArrivalSpec(rate=rule.start, max_requests=rule.requests)  # Poisson, seed 0
     if view.dataset is not None:  # the file's request sizes, at each rate of the search
         choices = with_dataset(choices, view.dataset)

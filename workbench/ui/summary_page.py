@@ -22,6 +22,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFontMetricsF, QPageSize, QPainter, QPen, QTextDocument
 
+from workbench.core.capacity_report import sentence_line
 from workbench.core.conclusions import conclude, winners
 from workbench.core.summary import ModelRow, SummaryReport
 from workbench.core.token_counts import tokens_label
@@ -464,11 +465,12 @@ class SummaryDocument:
 
     def _capacity_block(self, width: float) -> list[Block]:
         """A capacity search's answer, the page's first words (core/capacity_report.py)."""
-        said = self.report.capacity
+        capacity = self.report.capacity
+        said = sentence_line(capacity, translate) if capacity else ""
         if not said:
             return []
-        html = f"<div style='font-size:19px; font-weight:700'>{esc(said)}.</div>"
-        return [_rich_block(html, width, 15, (f"{said}.",))]
+        html = f"<div style='font-size:19px; font-weight:700'>{esc(said)}</div>"
+        return [_rich_block(html, width, 15, (said,))]
 
     def blocks(self, width: float) -> list[Block]:
         blocks = self._capacity_block(width) + self._header(width)
