@@ -37,9 +37,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import machine_record, write_result
 
-from workbench.core.capacity import step_requests, wilson
-from workbench.core.catalog import load_catalog
-from workbench.core.slo import FIGURES, Objective, parse_slo
+from workbench.core.load.capacity import step_requests, wilson
+from workbench.core.load.slo import FIGURES, Objective, parse_slo
+from workbench.core.models.catalog import load_catalog
 from workbench.local.batching import saturation_rate
 from workbench.local.costmodel import SimSettings, SimTiming
 from workbench.local.process import ServerProcess

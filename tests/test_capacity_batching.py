@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.catalog import load_catalog
+from workbench.core.models.catalog import load_catalog
 from workbench.local.batching import saturation_rate
 from workbench.local.costmodel import SimSettings, SimTiming
 

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 import pytest
 from knee_server import knee_server
 
-from workbench.core.run_facts import run_facts
-from workbench.core.run_history import RunStore
-from workbench.core.summary import build_report
+from workbench.core.history.run_facts import run_facts
+from workbench.core.history.run_history import RunStore
+from workbench.core.history.summary import build_report
 from workbench.ui.summary_page import SummaryDocument
 
 pytestmark = pytest.mark.slow

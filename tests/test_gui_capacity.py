@@ -16,9 +16,9 @@ from gui_driver import click_tab, make_window, run_for, set_panes, until
 from knee_server import knee_server
 from PySide6.QtCore import Qt
 
-from workbench.core.capacity import Rule, step_requests, worst_case
 from workbench.core.datasets import load_dataset
-from workbench.core.slo import parse_slo
+from workbench.core.load.capacity import Rule, step_requests, worst_case
+from workbench.core.load.slo import parse_slo
 from workbench.resources import resource
 
 MODELS = ["sim-70b-gqa", "sim-70b-mla"]
@@ -144,7 +144,7 @@ def test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do(
     assert task is not None
     rule = Rule(low=2, high=16, requests=step_requests(parse_slo(view.slo.text())), tolerance=0.25)
     steps, requests, _s = worst_case(rule, parse_slo(view.slo.text()))
-    plan = view.plan.text()  # the CLI's words for the same rule (core/capacity_report.py)
+    plan = view.plan.text()  # the CLI's words for the same rule (core/load/capacity_report.py)
     assert plan.startswith("Capacity search by rate, 2..16 req/s: x2 steps from 5.66, ")
     assert "then bisection to within 25%" in plan and f"at most {steps} steps, " in plan
     assert f"{requests:,} requests" in plan
@@ -156,7 +156,7 @@ def test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do(
 def test_the_capacity_sentence_reads_in_chinese_and_back(window, qtbot) -> None:
     from PySide6.QtCore import QCoreApplication, QTranslator
 
-    from workbench.core.capacity_report import section
+    from workbench.core.load.capacity_report import section
 
     objectives = parse_slo("ttft_p90:3s,tpot_p90:60ms")
     answers = [

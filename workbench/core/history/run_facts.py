@@ -1,6 +1,6 @@
 """What the history holds of a run beside its rows (`RunFacts`): its date, and for an imported
 run the tool whose file it came from and the figures that file stated (read by the Summary,
-core/summary.py, to quote an imported run's own figures)."""
+core/history/summary.py, to quote an imported run's own figures)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.core.run_history import RunStore
+from workbench.core.history.run_history import RunStore
 
 
 @dataclass(frozen=True)

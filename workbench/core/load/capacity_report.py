@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from workbench.core.capacity import CONFIDENCE, Rule, Search, Step, worst_case
-from workbench.core.i18n import QT_TRANSLATE_NOOP
-from workbench.core.slo import Objective
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
+from workbench.core.foundation.token_counts import tokens_label
+from workbench.core.load.capacity import CONFIDENCE, Rule, Search, Step, worst_case
+from workbench.core.load.slo import Objective
 
 UNITS = {"rate": "req/s", "concurrency": "requests at once"}
 CONTEXT = "Capacity"  # the sentence's translation context (the UI's .ts)
