@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,10 +34,10 @@ from PySide6.QtWidgets import (
 
 from workbench.core.redaction import redact
 from workbench.core.results import RequestResult
+from workbench.core.run_facts import RunSummary
 from workbench.core.run_history import RunStore, StoreError
 from workbench.core.token_counts import tokens_label
 from workbench.ui.compare_controller import CompareController
-from workbench.ui.history_queries import HistoryRow
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.run_status import run_status_text
 
@@ -170,7 +171,7 @@ class HistoryView(Retranslating, QWidget):
         for row, run in enumerate(runs):
             for column, text in enumerate(self._cells(run)):
                 item = QTableWidgetItem(text)
-                item.setData(RUN_ID_ROLE, run.run_id)
+                item.setData(RUN_ID_ROLE, run.info.run_id)
                 if column >= 5:
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -186,22 +187,23 @@ class HistoryView(Retranslating, QWidget):
         if runs and not self.table.selectedItems():
             self.table.selectRow(0)
 
-    def _cells(self, run: HistoryRow) -> list[str]:
-        kind = self.tr(KINDS[run.kind]) if run.kind in KINDS else run.kind
+    def _cells(self, run: RunSummary) -> list[str]:
+        info = run.info
+        kind = self.tr(KINDS[info.kind]) if info.kind in KINDS else info.kind
         return [
-            run.when,
+            time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.created_at)),
             kind
             if run.imported_from is None
             else self.tr("%1, imported from %2")
             .replace("%1", kind)
             .replace("%2", run.imported_from),
-            run_status_text(run.status, run.errors, run.stopped),
+            run_status_text(info.status, info.errors, info.stopped),
             ", ".join(run.models),
             ", ".join(tokens_label(n) for n in run.prompt_lengths),
-            str(run.requests),
-            str(run.errors),
-            str(run.stopped),
-            f"{run.calibration} / {run.warmup}",
+            str(info.requests),
+            str(info.errors),
+            str(info.stopped),
+            f"{info.calibration} / {info.warmup}",
             "" if run.file_ttft_ms is None else f"{run.file_ttft_ms:,.0f}",
         ]
 
