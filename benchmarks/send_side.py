@@ -54,20 +54,18 @@ async def send_level(
 ) -> dict[str, Any]:
     """One level, in this process with whatever workbench PYTHONPATH gave it: a dict row."""
     from workbench.core.clients import ClientPool, warm_up
-    from workbench.core.results import RequestResult, Target
+    from workbench.core.results import RequestResult, Target, Timeouts
     from workbench.core.run_events import RequestFinished
     from workbench.core.run_plan import RunPlan
     from workbench.core.runner import Runner
 
     plan = RunPlan(
-        targets=(Target("local", base_url, model),),
+        targets=(Target("local", base_url, model, timeouts=Timeouts(60, 30)),),
         prompt_lengths=(PROMPT_TOKENS,),
         repeats=concurrency * rounds,
         concurrency_levels=(concurrency,),
         max_tokens=tokens,
         calibrate=False,
-        first_token_timeout_s=60,
-        stall_timeout_s=30,
     )
     pool = ClientPool()
     rows: list[RequestResult] = []

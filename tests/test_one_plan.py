@@ -16,7 +16,7 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +31,9 @@ from workbench.core.catalog import load_catalog
 from workbench.core.plan import Choices, build_plan, saved_target
 from workbench.core.provider_store import save_providers
 from workbench.core.providers import KeyRef, ModelEntry, Provider
-from workbench.core.results import ErrorClass, Prices, Timeouts
+from workbench.core.results import ErrorClass, Prices, Target, Timeouts
 from workbench.core.run_history import RunStore
+from workbench.core.run_plan import RunPlan
 from workbench.ui.app import _load_providers
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow
@@ -164,6 +165,8 @@ def test_window_and_cli_send_a_saved_provider_the_same_plan(loop, qtbot, tmp_pat
     assert gui_run.config == cli_run.config
     (target,) = gui_run.config["targets"]
     assert target["timeouts"] == {"first_token_s": 42.0, "stall_s": 7.0, "total_s": 99.0}
+    # said once: a run's limits are its targets', with no plan-wide copy that could disagree
+    assert not [key for key in gui_run.config if "timeout" in key]
     assert (target["attention"], target["context_window"]) == ("gqa", 8192)
     assert (target["prices"]["input"], target["prices"]["output"]) == (1, 2)
 
@@ -188,13 +191,21 @@ def test_a_timeout_flag_overrides_the_provider_and_the_rest_stay_its_own():
     provider = Provider("gw", "http://127.0.0.1:9/v1", first_token_timeout_s=42.0)
     target = saved_target(load_catalog(), provider, "gw-model")
     plan = build_plan([target], Choices(timeouts=Timeouts(None, 3.0, None)))
-    assert plan.timeouts_for(plan.targets[0]) == Timeouts(42.0, 3.0, None)
+    assert plan.targets[0].timeouts == Timeouts(42.0, 3.0, None)
+
+
+def test_a_target_made_by_hand_carries_the_default_limits_itself():
+    """One home for a request's limits (issue 27): a target's, never a plan-wide fallback."""
+    target = Target("p", "http://127.0.0.1:9/v1", "m")
+    plan = RunPlan(targets=(target,), prompt_lengths=(256,))
+    assert plan.targets[0].timeouts == Timeouts()
+    assert not [f.name for f in fields(RunPlan) if "timeout" in f.name]
 
 
 def test_a_provider_without_own_limits_gets_the_defaults_not_none():
     target = saved_target(load_catalog(), Provider("gw", "http://127.0.0.1:9/v1"), "m")
     plan = build_plan([target], Choices())
-    assert plan.timeouts_for(plan.targets[0]) == Timeouts()
+    assert plan.targets[0].timeouts == Timeouts()
     assert Timeouts().first_token_s == 300.0 and Timeouts().stall_s == 60.0
 
 
