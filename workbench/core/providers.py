@@ -13,6 +13,7 @@ from typing import Literal
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from workbench.core.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
+from workbench.core.protocols.registry import protocols
 from workbench.core.redaction import redact, register_secret
 from workbench.core.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
@@ -162,13 +163,13 @@ class UrlCredentials(ValueError):
     """A base URL with `user:password@` in it, refused where the user enters it."""
 
 
-_ENDPOINT_SUFFIXES = (
-    "/chat/completions",
-    "/completions",
-    "/models",
-    "/responses",
-    "/messages",
-)
+def _endpoint_suffixes() -> list[str]:
+    """The paths an SDK appends to a base URL: each registered protocol's, the model list and
+    the legacy completions; longest first, so /chat/completions is not cut as /completions."""
+    paths = {p.path for p in protocols()} | {"/completions", "/models"}
+    return sorted(paths, key=len, reverse=True)
+
+
 _NO_SCHEME_USERINFO = re.compile(
     r"^(\s*[\"']?(?![a-z][a-z0-9+.\-]*://)[^\s/@:]*)(?::[^\s@]*)?@(?=[\w.\[-])", re.IGNORECASE
 )
@@ -230,7 +231,7 @@ def normalize_base_url(raw: str, *, drop_credentials: bool = False) -> Normalize
             f"'{shown}' has an invalid port; write it like https://host:8443/v1"
         ) from None
     path = re.sub(r"/{2,}", "/", parts.path).rstrip("/")
-    for suffix in _ENDPOINT_SUFFIXES:
+    for suffix in _endpoint_suffixes():
         if path.lower().endswith(suffix):
             path = path[: -len(suffix)]
             notes.append(

@@ -325,7 +325,7 @@ def anthropic_warning(url: str, label: str) -> str | None:
             'completions; imported as chat anyway: set protocol = "anthropic" for it (or '
             "pass --protocol anthropic), and check it with `workbench doctor`"
         )
-    if re.search(r"/(anthropic|claude)(/|$)", path) or path.endswith("/messages"):
+    if re.search(r"/(anthropic|claude)(/|$)", path) or path.endswith(ANTHROPIC.path):
         return (
             f"{label}: {url} looks like an Anthropic-only endpoint (Messages API); imported "
             "as chat since many gateways speak both: if it answers 404, set protocol = "

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.protocols.base import ClientProtocol, key_headers
+from workbench.core.protocols.base import NO_KEY, ClientProtocol, key_headers
 
 if TYPE_CHECKING:  # the transport loads with the first request, not with the window
     import httpx2
@@ -35,8 +35,6 @@ def protocol_headers(
     provider's headers set them) and, for `x-api-key` auth, the key there instead of in
     `Authorization` (omitted, which the SDK allows)."""
     import openai
-
-    from workbench.core.clients import NO_KEY
 
     given = {name.lower() for name in client.default_headers}
     headers: dict[str, Any] = dict(protocol.headers(given))
