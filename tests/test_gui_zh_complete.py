@@ -62,6 +62,7 @@ from workbench.ui.panes_model import PaneState, pane_title
 from workbench.ui.provider_controller import LOCAL_PROVIDER, ProviderController
 from workbench.ui.provider_panel import ProviderPanel
 from workbench.ui.translators import install_translators
+from workbench.ui.window_late import add_kernels_tab, add_provider_tab
 
 LEFT = Qt.MouseButton.LeftButton
 DATA = Path(__file__).parent / "data"
@@ -104,10 +105,10 @@ URLS_AND_PATHS = re.compile(
 @pytest.fixture
 def window(qapp, loop, tmp_path) -> Iterator[MainWindow]:
     win = make_window(loop, tmp_path)
-    win.add_provider_tab(ProviderPanel(ProviderController(win.session)))
+    add_provider_tab(win, ProviderPanel(ProviderController(win.session)))
     kernels = KernelsView()
-    win.add_kernels_tab(kernels)
-    win.set_choices(choices_for(win.session))  # the pickers as the app fills them
+    add_kernels_tab(win, kernels)
+    win.pane_set.set_choices(choices_for(win.session))  # the pickers as the app fills them
     win.resize(1400, 900)
     yield win
     install_translators(QApplication.instance(), "en")  # English for the next test, whatever
@@ -299,7 +300,7 @@ def test_every_tab_reads_in_chinese_after_a_live_switch(window, qtbot, loop, tmp
     window.prompt.set_tokens(8192)
     click_tab(window, qtbot, window.compare)
     click_run(window, qtbot, loop)
-    assert window.pane_widgets[1].error.isVisible()
+    assert window.pane_set.widgets[1].error.isVisible()
     found = offenders(window, qtbot, python_error)
     assert not found, "English in the 中文 window after a run:\n" + "\n".join(found)
 

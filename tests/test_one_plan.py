@@ -125,8 +125,8 @@ def _run_window(loop: Any, qtbot: Any, tmp_path: Path, max_tokens: int = MAX_TOK
     settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
     window = MainWindow(session, settings)
     qtbot.addWidget(window)
-    window.set_choices(choices_for(session))
-    window.set_panes(["gw|gw-model"])
+    window.pane_set.set_choices(choices_for(session))
+    window.pane_set.set(["gw|gw-model"])
     window.mode.setCurrentIndex(window.mode.findData("sequential"))  # the CLI's default here
     window.prompt.set_tokens(PROMPT_TOKENS)
     window.prompt.max_tokens.setValue(max_tokens)
@@ -235,8 +235,8 @@ def test_a_saved_timeout_beyond_a_day_stops_run_all_with_words_not_a_traceback(
     _load_providers(session)
     window = MainWindow(session, QSettings(str(tmp_path / "g.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
-    window.set_choices(choices_for(session))
-    window.set_panes(["slow|m"])
+    window.pane_set.set_choices(choices_for(session))
+    window.pane_set.set(["slow|m"])
     try:
         click_action(window, qtbot, window.run_action)
         assert window.session._task is None  # nothing was sent

@@ -12,6 +12,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QApplication, QLabel
 
 from workbench.ui.kernels_view import KernelsView
+from workbench.ui.window_late import add_kernels_tab
 
 SCREEN = QSize(1024, 768)  # test_window_fits_screen.py makes the screen this size
 
@@ -22,7 +23,7 @@ def window(qapp, loop, tmp_path):
     win = make_window(loop, tmp_path)
     kernels = KernelsView()
     kernels.use_python(sys.executable)  # the test's Python has torch: a CPU kernel run
-    win.add_kernels_tab(kernels)
+    add_kernels_tab(win, kernels)
     win.resize(1024, 700)
     settle()
     assert win.size() == QSize(1024, 700)
