@@ -33,7 +33,7 @@ from workbench.core.provider_store import save_providers
 from workbench.core.providers import KeyRef, ModelEntry, Provider
 from workbench.core.results import ErrorClass, Prices, Target, Timeouts
 from workbench.core.run_history import RunStore
-from workbench.core.run_plan import RunPlan
+from workbench.core.run_plan import RunPlan, RunSettings
 from workbench.ui.app import _load_providers
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow
@@ -190,7 +190,7 @@ def test_both_faces_stop_a_stalled_stream_at_the_saved_providers_stall_limit(
 def test_a_timeout_flag_overrides_the_provider_and_the_rest_stay_its_own():
     provider = Provider("gw", "http://127.0.0.1:9/v1", first_token_timeout_s=42.0)
     target = saved_target(load_catalog(), provider, "gw-model")
-    plan = build_plan([target], Choices(timeouts=Timeouts(None, 3.0, None)))
+    plan = build_plan([target], Choices(prompt_lengths=(128,), timeouts=Timeouts(None, 3.0, None)))
     assert plan.targets[0].timeouts == Timeouts(42.0, 3.0, None)
 
 
@@ -202,9 +202,19 @@ def test_a_target_made_by_hand_carries_the_default_limits_itself():
     assert not [f.name for f in fields(RunPlan) if "timeout" in f.name]
 
 
+def test_choices_and_the_plan_say_each_setting_once():
+    """The settings both share are declared once (RunSettings); the one name both declare is
+    `kind`: a choice (None: by the lengths) in Choices, the run's kind (a replay too) in RunPlan."""
+    shared = {f.name for f in fields(RunSettings)}
+    own_choices = {f.name for f in fields(Choices)} - shared
+    own_plan = {f.name for f in fields(RunPlan)} - shared
+    assert own_choices & own_plan == {"kind"}
+    assert "prompt_lengths" in shared and own_choices == {"timeouts", "kind"}
+
+
 def test_a_provider_without_own_limits_gets_the_defaults_not_none():
     target = saved_target(load_catalog(), Provider("gw", "http://127.0.0.1:9/v1"), "m")
-    plan = build_plan([target], Choices())
+    plan = build_plan([target], Choices(prompt_lengths=(128,)))
     assert plan.targets[0].timeouts == Timeouts()
     assert Timeouts().first_token_s == 300.0 and Timeouts().stall_s == 60.0
 
@@ -223,7 +233,7 @@ def test_a_provider_timeout_out_of_range_is_refused_naming_the_target(seconds):
     provider = Provider("gw", "http://127.0.0.1:9/v1", stall_timeout_s=seconds)
     target = saved_target(load_catalog(), provider, "m")
     with pytest.raises(ValueError, match="gw/m: stall timeout must be more than 0"):
-        build_plan([target], Choices())
+        build_plan([target], Choices(prompt_lengths=(128,)))
 
 
 def test_a_saved_timeout_beyond_a_day_stops_run_all_with_words_not_a_traceback(

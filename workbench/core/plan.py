@@ -15,7 +15,6 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from workbench.core.catalog import Catalog
-from workbench.core.prompts import MIN_TARGET_TOKENS
 from workbench.core.protocols.registry import auth_for
 from workbench.core.providers import ModelEntry, Protocol, Provider
 from workbench.core.results import UNKNOWN_PRICES, Prices, Target, Timeouts
@@ -116,10 +115,9 @@ NO_CHOICE = Timeouts(None, None, None)  # every limit left to the provider
 
 @dataclass(frozen=True, kw_only=True)
 class Choices(RunSettings):
-    """What the user chose in the window or with flags: the run's settings, its prompt lengths
-    and the limits that override the providers' (None: the provider's)."""
+    """What the user chose in the window or with flags: the run's settings and the limits
+    that override the providers' (None: the provider's)."""
 
-    prompt_lengths: tuple[int, ...] = (MIN_TARGET_TOKENS,)
     timeouts: Timeouts = NO_CHOICE
     kind: Literal["comparison", "sweep"] | None = None  # None: sweep when several lengths
 
@@ -148,10 +146,10 @@ def build_plan(
     limited = tuple(replace(t, timeouts=_override(t.timeouts, chosen)) for t in unique)
     kind = choices.kind or ("sweep" if len(choices.prompt_lengths) > 1 else "comparison")
     settings: dict[str, Any] = {f.name: getattr(choices, f.name) for f in fields(RunSettings)}
+    settings["prompt_lengths"] = tuple(choices.prompt_lengths)  # a list from a caller: frozen
     return RunPlan(
         **settings,
         targets=limited,
-        prompt_lengths=tuple(choices.prompt_lengths),
         kind=kind,
         refused=_unfit(catalog, local, limited, choices),
     )

@@ -45,6 +45,8 @@ class RunSettings:
     choices of the window or the flags (plan.Choices) and the plan built from them (RunPlan)
     are both these settings plus their own few fields."""
 
+    # the prompt sizes the run measures, each a cell with every target (a sweep has several)
+    prompt_lengths: tuple[int, ...]
     repeats: int = 1
     # requests in flight; several levels run in turn, each cell at every level (a sweep of
     # concurrency, a route comparison). The one home of concurrency: a shard's plan has one level
@@ -81,7 +83,6 @@ class RunPlan(RunSettings):
     settings, and the targets and lengths they apply to."""
 
     targets: tuple[Target, ...]
-    prompt_lengths: tuple[int, ...]
     calibrate: bool = True  # one short request per target when it has no calibration yet
     measure_baseline: bool = True
     warm_connections: bool = True  # open a cell's connections before its opening burst
