@@ -15,8 +15,8 @@ from loopback import serving_in_thread
 from test_protocol_registry import ToyProtocol
 
 from workbench.cli import main
+from workbench.core.access.providers import normalize_base_url
 from workbench.core.protocols.registry import protocols, register, unregister
-from workbench.core.providers import normalize_base_url
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 from workbench.local.wire_chat import ChatWire

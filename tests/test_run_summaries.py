@@ -1,4 +1,4 @@
-"""The runs list has one home in core (core/run_facts.py, issue 27): the window's History and
+"""The runs list has one home in core (core/history/run_facts.py, issue 27): the window's History and
 `workbench history list` read the same summaries, and the store refuses to delete a run still
 running whoever asks."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.run_history import DB_FILENAME, RunStore, StoreError
+from workbench.core.history.run_history import DB_FILENAME, RunStore, StoreError
 from workbench.ui.compare_controller import CompareController
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QMainWindow
 
-from workbench.core.plan import LOCAL_PROVIDER
-from workbench.core.run_history import IN_MEMORY, RunStore
+from workbench.core.history.run_history import IN_MEMORY, RunStore
+from workbench.core.run.plan import LOCAL_PROVIDER
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.compare_tab import CompareTab
 from workbench.ui.main_window import MainWindow

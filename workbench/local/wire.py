@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from aiohttp import web
 
-from workbench.core.catalog import ModelInfo
+from workbench.core.models.catalog import ModelInfo
 from workbench.core.protocols.registry import protocol_of
 from workbench.local.emitlog import EmitRecord
 from workbench.local.faults import ApiError

@@ -1,5 +1,5 @@
 """The window's handle on its run history: the store the session holds now (None once the
-window closed it: every answer is then empty), asked through core's queries (core/run_facts.py,
+window closed it: every answer is then empty), asked through core's queries (core/history/run_facts.py,
 `RunStore`'s methods). What a query reads and how it shapes a run lives there, never here: no
 SQL and no query-shaping above core (tests/test_no_sql_above_core.py)."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from workbench.core import run_facts
-from workbench.core.imported_figures import ImportedFigures
-from workbench.core.results import RequestResult
-from workbench.core.run_facts import RunSummary
-from workbench.core.run_history import RunStore
+from workbench.core.foundation.imported_figures import ImportedFigures
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history import run_facts
+from workbench.core.history.run_facts import RunSummary
+from workbench.core.history.run_history import RunStore
 
 
 class HistoryQueries:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
-from workbench.core.csv_export import write_csv, write_table
+from workbench.core.history.csv_export import write_csv, write_table
 from workbench.ui.results_view import ResultsView
 from workbench.ui.shown_runs import ShownRuns
 

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
-from workbench.core.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
-from workbench.core.protocols.registry import protocols
-from workbench.core.redaction import redact, register_secret
-from workbench.core.results import (
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
+from workbench.core.foundation.redaction import redact, register_secret
+from workbench.core.foundation.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
     Prices,
 )
+from workbench.core.protocols.registry import protocols
 
 KeySource = Literal["env", "keyring", "session", "none"]
 # The wire protocol a provider speaks: a registered protocol's name (core/protocols/registry.py:

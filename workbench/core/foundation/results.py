@@ -58,7 +58,7 @@ class Target:
     context_window: int | None = None
     route: str | None = None  # "direct" or "gateway" in a route comparison (--compare-route)
     # its limits, the one home of a request's timeouts: its provider's, each overridden by
-    # the user's explicit choice (core/plan.py); the defaults for a target made by hand
+    # the user's explicit choice (core/run/plan.py); the defaults for a target made by hand
     timeouts: Timeouts = field(default_factory=Timeouts)
     protocol: str = "chat"  # chat, responses or anthropic (providers.Protocol)
     auth: str = "bearer"  # how the key is sent: bearer or x-api-key
@@ -167,9 +167,9 @@ class RequestResult:
     # completion_tokens
     reasoning_tokens: int | None = None
     # open-loop runs (--rate): when the schedule said it was due, seconds from its cell's start
-    # (core/arrivals.py); None in a closed-loop run
+    # (core/load/arrivals.py); None in a closed-loop run
     scheduled_s: float | None = None
-    # met every objective of the run's SLO (core/slo.py); None when the run has no SLO
+    # met every objective of the run's SLO (core/load/slo.py); None when the run has no SLO
     slo_met: bool | None = None
 
     @property

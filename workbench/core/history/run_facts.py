@@ -1,6 +1,6 @@
 """What the history holds of a run beside its rows (`RunFacts`): its date, and for an imported
 run the tool whose file it came from and the figures that file stated (read by the Summary,
-core/summary.py, to quote an imported run's own figures); the runs list as both faces show it
+core/history/summary.py, to quote an imported run's own figures); the runs list as both faces show it
 (`run_summaries`: `workbench history list` and the window's History), and a run's rows in the
 order its plan laid out its targets (`in_run_order`). The faces ask here, never the store's SQL."""
 
@@ -11,11 +11,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.core.capacity_report import sentence
-from workbench.core.imported_figures import ImportedFigures, imported_figures
-from workbench.core.reported_figures import reported
-from workbench.core.results import RequestResult
-from workbench.core.run_history import RunInfo, RunStore, StoreError
+from workbench.core.foundation.imported_figures import ImportedFigures, imported_figures
+from workbench.core.foundation.reported_figures import reported
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_history import RunInfo, RunStore, StoreError
+from workbench.core.load.capacity_report import sentence
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class RunFacts:
     created_at: float  # an imported run's: the file's own date
     tool: str | None = None  # the tool whose file the run was imported from; None: ours
     stored: dict[tuple[str, str], float] | None = None  # the file's own figures
-    capacity: str = ""  # a capacity search's answer in one sentence (core/capacity_report.py)
+    capacity: str = ""  # a capacity search's answer in one sentence (core/load/capacity_report.py)
     file: str | None = None  # the name of the file it was imported from
 
 

@@ -23,9 +23,9 @@ if TYPE_CHECKING:  # the transport loads with the first request, not with the wi
     import httpx2
     import openai
 
-    from workbench.core.results import RequestResult
-    from workbench.core.run_events import TextDelta
-    from workbench.core.streaming import RequestSpec, StreamReader
+    from workbench.core.foundation.results import RequestResult
+    from workbench.core.planning.run_events import TextDelta
+    from workbench.core.transport.streaming import RequestSpec, StreamReader
 
 
 def protocol_headers(
@@ -66,7 +66,7 @@ class PostedProtocol(ClientProtocol):
         spec: RequestSpec,
         on_text: Callable[[TextDelta], None] | None = None,
     ) -> RequestResult:
-        from workbench.core.streaming import exchange, stamp_start
+        from workbench.core.transport.streaming import exchange, stamp_start
 
         stamp_start(result)
         spec = self.prepare(spec)
