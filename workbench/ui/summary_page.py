@@ -114,8 +114,7 @@ class SummaryDocument:
         )
         several = self.several_levels = len(report.concurrency_levels) > 1
         cells = [r.cell for r in report.rows]
-        best = winners(cells)
-        self.conclusions = [winners_sentence(best)] if best is not None else []
+        self.conclusions = [winners_sentence(w, several) for w in winners(cells)]
         self.conclusions += [sentence(c, several) for c in conclude(cells, baseline)]
         self.conclusions += [failure_sentence(r, several) for r in report.rows if r.cell.errors]
         self.conclusions += [stopped_sentence(r, several) for r in report.rows if r.cell.stopped]

@@ -111,11 +111,11 @@ def sentence(c: Conclusion, several_levels: bool = False) -> str:
     return text
 
 
-def winners_sentence(w: Winners) -> str:
+def winners_sentence(w: Winners, several_levels: bool = False) -> str:
     """Who wins at the longest length most models ran, and how many could not run there."""
     text = (
         translate("SummaryPage", "At %1 the first token came soonest from <b>%2</b>")
-        .replace("%1", tokens_label(w.prompt_tokens))
+        .replace("%1", where(w.prompt_tokens, w.concurrency, several_levels))
         .replace("%2", esc(w.first_token))
     )
     if w.decode is not None:
