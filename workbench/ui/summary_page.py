@@ -39,6 +39,7 @@ from workbench.ui.summary_charts import (
 from workbench.ui.summary_sentences import (
     esc,
     failure_sentence,
+    keep_units,
     sentence,
     source_sentence,
     stopped_sentence,
@@ -78,6 +79,7 @@ class Block:
     texts: tuple[str, ...] = ()
     repeat_header: bool = False  # a table row: a new page repeats the table's header first
     table_header: bool = False
+    document: QTextDocument | None = None  # a block of text: its lines as laid out
 
 
 def _rich_block(html: str, width: float, pixels: float, texts: tuple[str, ...]) -> Block:
@@ -85,7 +87,7 @@ def _rich_block(html: str, width: float, pixels: float, texts: tuple[str, ...]) 
     doc.setDefaultFont(font(pixels))
     doc.setDefaultStyleSheet(f"body {{ color: {TEXT_COLOR}; }}")
     doc.setDocumentMargin(0)
-    doc.setHtml(f"<body>{html}</body>")
+    doc.setHtml(f"<body>{keep_units(html)}</body>")
     doc.setTextWidth(width)
 
     def paint(painter: QPainter, rect: QRectF) -> None:
@@ -94,7 +96,7 @@ def _rich_block(html: str, width: float, pixels: float, texts: tuple[str, ...]) 
         doc.drawContents(painter, QRectF(0, 0, rect.width(), rect.height()))
         painter.restore()
 
-    return Block(doc.size().height() + 6, paint, texts)
+    return Block(doc.size().height() + 6, paint, texts, document=doc)
 
 
 def _plain(html: str) -> str:
