@@ -112,12 +112,9 @@ class HistoryView(Retranslating, QWidget):
         self.import_status.setWordWrap(True)
         self._imported: tuple[tuple[int, int, list[str]], str] | None = None  # counts, words
         # Qt's own dialog, opened without blocking: the window keeps painting while it is up
-        self.import_dialog = QFileDialog(self, self.tr("Import result files"))
+        self.import_dialog = QFileDialog(self)  # its title and filters: retranslate
         self.import_dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
         self.import_dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
-        self.import_dialog.setNameFilters(
-            [self.tr("Result files (*.json *.jsonl *.yaml *.yml)"), self.tr("All files (*)")]
-        )
         self.import_dialog.filesSelected.connect(self.import_paths)
         buttons = QHBoxLayout()
         self.speed_label = QLabel()
@@ -152,6 +149,12 @@ class HistoryView(Retranslating, QWidget):
             self.tr("Remove the selected run and its requests from the history, after asking")
         )
         self.import_button.setText(self.tr("Import…"))
+        self.import_dialog.setWindowTitle(self.tr("Import result files"))
+        self.import_dialog.setNameFilters(
+            [self.tr("Result files (*.json *.jsonl *.yaml *.yml)"), self.tr("All files (*)")]
+        )
+        # Qt names the sidebar's places ("Computer") once, when they are set: set them again
+        self.import_dialog.setSidebarUrls(self.import_dialog.sidebarUrls())
         self.import_button.setToolTip(
             self.tr(
                 "Add result files of vLLM (bench serve --save-result), guidellm "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 
+from workbench.core.i18n import QT_TRANSLATE_NOOP
 from workbench.core.provider_files import default_config_dir
 from workbench.resources import resource
 
@@ -13,6 +14,14 @@ def settings() -> QSettings:
     return QSettings(str(path), QSettings.Format.IniFormat)
 
 
+# Qt's own file dialog asks for these, and qtbase_zh_CN lacks them (Qt 6 added the mnemonics):
+# our .qm carries their Chinese, asked when Qt's has none
+QT_OWN_MISSING = (
+    QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+    QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+    QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Drive"),
+    QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Unknown"),
+)
 _installed: list[QTranslator] = []  # ours and Qt's, removed again by the next switch
 _language = ["en"]  # what the last install_translators put in place
 
