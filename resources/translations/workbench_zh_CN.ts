@@ -1327,170 +1327,170 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="198"/>
+        <location filename="../../workbench/ui/history_view.py" line="199"/>
         <source>%1, imported from %2</source>
         <translation>%1，导入自 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="151"/>
+        <location filename="../../workbench/ui/history_view.py" line="152"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="160"/>
+        <location filename="../../workbench/ui/history_view.py" line="161"/>
         <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
         <translation>把 vLLM（`vllm bench serve --save-result`）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="152"/>
-        <location filename="../../workbench/ui/history_view.py" line="164"/>
+        <location filename="../../workbench/ui/history_view.py" line="153"/>
+        <location filename="../../workbench/ui/history_view.py" line="165"/>
         <source>Import result files</source>
         <translation>导入结果文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="154"/>
+        <location filename="../../workbench/ui/history_view.py" line="155"/>
         <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
         <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="154"/>
+        <location filename="../../workbench/ui/history_view.py" line="155"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="147"/>
+        <location filename="../../workbench/ui/history_view.py" line="148"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="149"/>
+        <location filename="../../workbench/ui/history_view.py" line="150"/>
         <source>Remove the selected run and its requests from the history, after asking</source>
         <translation>确认后从历史记录中删除所选运行及其请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="234"/>
+        <location filename="../../workbench/ui/history_view.py" line="235"/>
         <source>Delete run</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="235"/>
+        <location filename="../../workbench/ui/history_view.py" line="236"/>
         <source>Delete this run and its %1 request(s) from the history?
 %2</source>
         <translation>从历史记录中删除此运行及其 %1 个请求？
 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="251"/>
+        <location filename="../../workbench/ui/history_view.py" line="252"/>
         <source>Run deleted from the history.</source>
         <translation>已从历史记录中删除该运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="259"/>
+        <location filename="../../workbench/ui/history_view.py" line="260"/>
         <source>No run history is open: nothing can be imported.</source>
         <translation>没有打开运行历史：无法导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="261"/>
+        <location filename="../../workbench/ui/history_view.py" line="262"/>
         <source>Importing %1 file(s)…</source>
         <translation>正在导入 %1 个文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="298"/>
+        <location filename="../../workbench/ui/history_view.py" line="300"/>
         <source>Imported %1 run(s), %2 already in the history.</source>
         <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="47"/>
+        <location filename="../../workbench/ui/history_view.py" line="48"/>
         <source>when</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="48"/>
+        <location filename="../../workbench/ui/history_view.py" line="49"/>
         <source>kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="49"/>
+        <location filename="../../workbench/ui/history_view.py" line="50"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="50"/>
+        <location filename="../../workbench/ui/history_view.py" line="51"/>
         <source>models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="51"/>
+        <location filename="../../workbench/ui/history_view.py" line="52"/>
         <source>prompt</source>
         <translation>提示长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="52"/>
+        <location filename="../../workbench/ui/history_view.py" line="53"/>
         <source>measured</source>
         <translation>测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="53"/>
+        <location filename="../../workbench/ui/history_view.py" line="54"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="54"/>
+        <location filename="../../workbench/ui/history_view.py" line="55"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="55"/>
+        <location filename="../../workbench/ui/history_view.py" line="56"/>
         <source>calibration / warm-up</source>
         <translation>校准 / 预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="57"/>
+        <location filename="../../workbench/ui/history_view.py" line="58"/>
         <source>file&apos;s TTFT median ms</source>
         <translation>文件的 TTFT 中位数 ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="60"/>
+        <location filename="../../workbench/ui/history_view.py" line="61"/>
         <source>comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="61"/>
+        <location filename="../../workbench/ui/history_view.py" line="62"/>
         <source>sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="62"/>
+        <location filename="../../workbench/ui/history_view.py" line="63"/>
         <source>replay</source>
         <translation>回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="141"/>
+        <location filename="../../workbench/ui/history_view.py" line="142"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="143"/>
+        <location filename="../../workbench/ui/history_view.py" line="144"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="144"/>
+        <location filename="../../workbench/ui/history_view.py" line="145"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="146"/>
+        <location filename="../../workbench/ui/history_view.py" line="147"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="145"/>
+        <location filename="../../workbench/ui/history_view.py" line="146"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="184"/>
+        <location filename="../../workbench/ui/history_view.py" line="185"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
@@ -3267,6 +3267,89 @@
         <location filename="../../workbench/ui/result_columns.py" line="73"/>
         <source>cost_usd p50</source>
         <translation>费用（美元）p50</translation>
+    </message>
+</context>
+<context>
+    <name>ResultFile</name>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="53"/>
+        <source>a vLLM `bench serve --save-result` JSON, a guidellm benchmarks.json or .yaml, an AIPerf profile_export.jsonl, a GenAI-Perf profile_export.json, or an AIPerf / GenAI-Perf profile_export_*.json</source>
+        <translation>vLLM `bench serve --save-result` 的 JSON、guidellm 的 benchmarks.json 或 .yaml、AIPerf 的 profile_export.jsonl、GenAI-Perf 的 profile_export.json，或 AIPerf / GenAI-Perf 的 profile_export_*.json</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="75"/>
+        <source>{path} is a folder: pass the result file inside it</source>
+        <translation>{path} 是文件夹：请选择其中的结果文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="79"/>
+        <source>{error}: pass the result file itself</source>
+        <translation>{error}：请选择结果文件本身</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="82"/>
+        <source>{path} is larger than any result file ({limit} bytes): pass {formats}</source>
+        <translation>{path} 比任何结果文件都大（{limit} 字节）：请选择{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="89"/>
+        <source>cannot read {path} ({why}): check the path</source>
+        <translation>无法读取 {path}（{why}）：请检查路径</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="95"/>
+        <source>{path} is not a text file (not UTF-8): pass {formats}</source>
+        <translation>{path} 不是文本文件（不是 UTF-8）：请选择{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="154"/>
+        <source>{path} is in none of the result formats this app reads: pass {formats}</source>
+        <translation>{path} 不属于本应用能读取的任何结果格式：请选择{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="211"/>
+        <source>{path} is neither JSON, JSON Lines nor YAML ({why}): pass {formats}</source>
+        <translation>{path} 既不是 JSON、JSON Lines，也不是 YAML（{why}）：请选择{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="101"/>
+        <source>{file}: field &apos;{field}&apos; {problem}: fix or remove that field, or re-export the file from the tool that wrote it</source>
+        <translation>{file}：字段 &apos;{field}&apos; {problem}：请修正或删除该字段，或用生成它的工具重新导出文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="118"/>
+        <source>expected a number</source>
+        <translation>应为数字</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="127"/>
+        <source>out of range (no benchmark figure exceeds {limit})</source>
+        <translation>超出范围（任何基准数值都不超过 {limit}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="136"/>
+        <source>is {value}, {problem}</source>
+        <translation>为 {value}，{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="163"/>
+        <source>is {value}, expected a token count</source>
+        <translation>为 {value}，应为 Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="171"/>
+        <source>is {value}, expected text</source>
+        <translation>为 {value}，应为文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="179"/>
+        <source>is a {type}, expected an object</source>
+        <translation>为 {type}，应为对象</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="186"/>
+        <source>is {type}, expected a list</source>
+        <translation>为 {type}，应为列表</translation>
     </message>
 </context>
 <context>
