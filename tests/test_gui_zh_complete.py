@@ -412,8 +412,8 @@ def test_every_dialog_and_tooltip_reads_in_chinese(window, qtbot, loop, tmp_path
             if words and not core_worded(what, where, text):
                 found.append(f"{what}: {where}: {text!r} {words}")
 
-    empty = tmp_path / "empty"  # the file dialogs list a folder with no file names in it
-    empty.mkdir()
+    listed = tmp_path / "d0"  # a folder for the file dialog to list: one folder, "d1", in it
+    (listed / "d1").mkdir(parents=True)
     menus = window.menus
     check(
         "About",
@@ -437,7 +437,7 @@ def test_every_dialog_and_tooltip_reads_in_chinese(window, qtbot, loop, tmp_path
     check("toolbar", tooltips(window.toolbar))
 
     click_tab(window, qtbot, history)
-    history.import_dialog.setDirectory(str(empty))
+    history.import_dialog.setDirectory(str(listed))
     check(
         "History import", read_dialog(qtbot, lambda: qtbot.mouseClick(history.import_button, LEFT))
     )

@@ -2952,6 +2952,12 @@
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
+    <message>
+        <location filename="../../workbench/ui/translators.py" line="28"/>
+        <source>Folder</source>
+        <comment>All other platforms</comment>
+        <translation>文件夹</translation>
+    </message>
 </context>
 <context>
     <name>QFileDialog</name>

@@ -22,6 +22,12 @@ QT_OWN_MISSING = (
     QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Drive"),
     QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Unknown"),
 )
+
+
+def _qt_own_missing_in_context() -> None:  # never called: lupdate reads the disambiguation here
+    QCoreApplication.translate("QAbstractFileIconProvider", "Folder", "All other platforms")
+
+
 _installed: list[QTranslator] = []  # ours and Qt's, removed again by the next switch
 _language = ["en"]  # what the last install_translators put in place
 
