@@ -14,6 +14,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QWidget
 
 from workbench.core.doctor import PROXY_VARIABLES
+from workbench.core.i18n import Phrase
 from workbench.core.keys import clear_session_keys
 from workbench.core.provider_store import default_providers_path, load_providers
 from workbench.local.costmodel import SimSettings
@@ -290,7 +291,8 @@ def test_no_keyring_disables_that_choice_and_never_saves_the_key_in_plain_text(
     qtbot: Any, loop: qasync.QEventLoop, monkeypatch
 ) -> None:
     why = "no OS keyring is available here (test); keep the key in an environment variable"
-    monkeypatch.setattr("workbench.ui.provider_controller.keyring_status", lambda: (False, why))
+    said = Phrase(why, context="Keys")
+    monkeypatch.setattr("workbench.ui.provider_controller.keyring_phrase", lambda: (False, said))
     monkeypatch.setattr("workbench.core.keys.keyring_status", lambda: (False, why))
     panel = ProviderPanel(ProviderController())
     qtbot.addWidget(panel)

@@ -1498,67 +1498,67 @@
 <context>
     <name>ImportPreviewDialog</name>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="37"/>
+        <location filename="../../workbench/ui/import_preview.py" line="38"/>
         <source>Import providers</source>
         <translation>导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="51"/>
+        <location filename="../../workbench/ui/import_preview.py" line="52"/>
         <source>Nothing is saved until you press Save. Keys are never written to a file: they stay environment-variable references or go to the OS keyring.</source>
         <translation>点击“保存”前不会保存任何内容。密钥绝不会写入文件：它们保持为环境变量引用，或存入系统密钥环。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="64"/>
+        <location filename="../../workbench/ui/import_preview.py" line="65"/>
         <source>Found: %1 (%2)</source>
         <translation>发现：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="66"/>
+        <location filename="../../workbench/ui/import_preview.py" line="67"/>
         <source>  read %1 (%2)</source>
         <translation>  已读取 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="75"/>
+        <location filename="../../workbench/ui/import_preview.py" line="76"/>
         <source>  key       from %1</source>
         <translation>  密钥       来自 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="80"/>
+        <location filename="../../workbench/ui/import_preview.py" line="83"/>
         <source>Keyring: %1</source>
         <translation>密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="82"/>
+        <location filename="../../workbench/ui/import_preview.py" line="88"/>
         <source>Warnings:</source>
         <translation>警告：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="85"/>
+        <location filename="../../workbench/ui/import_preview.py" line="91"/>
         <source>Nothing new: these providers are already saved.</source>
         <translation>没有新内容：这些服务商均已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="89"/>
+        <location filename="../../workbench/ui/import_preview.py" line="95"/>
         <source>  base URL  %1</source>
         <translation>  Base URL  %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="91"/>
+        <location filename="../../workbench/ui/import_preview.py" line="97"/>
         <source>            note: %1</source>
         <translation>            注：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="93"/>
+        <location filename="../../workbench/ui/import_preview.py" line="99"/>
         <source>  models    (none in the file)</source>
         <translation>  模型      （文件中没有）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="98"/>
+        <location filename="../../workbench/ui/import_preview.py" line="104"/>
         <source>  model     %1  %2, %3 ctx</source>
         <translation>  模型      %1  %2，上下文 %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="104"/>
+        <location filename="../../workbench/ui/import_preview.py" line="110"/>
         <source>  headers   %1</source>
         <translation>  请求头    %1</translation>
     </message>
@@ -1952,6 +1952,34 @@
         <location filename="../../workbench/core/providers.py" line="57"/>
         <source>no key (a keyless server)</source>
         <translation>无密钥（无需密钥的服务器）</translation>
+    </message>
+</context>
+<context>
+    <name>Keys</name>
+    <message>
+        <location filename="../../workbench/core/keys.py" line="177"/>
+        <source>keep the key in an environment variable and reference it as $VAR</source>
+        <translation>请把密钥放在环境变量中，并以 $VAR 引用</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/keys.py" line="182"/>
+        <source>no OS keyring is available here ({why}); {advice}</source>
+        <translation>此处没有可用的系统密钥环（{why}）；{advice}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/keys.py" line="187"/>
+        <source>the keyring package is missing</source>
+        <translation>缺少 keyring 包</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/keys.py" line="201"/>
+        <source>{name}: no Secret Service, KWallet, macOS Keychain or Windows Credential Locker backend</source>
+        <translation>{name}：没有 Secret Service、KWallet、macOS 钥匙串或 Windows 凭据管理器后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/keys.py" line="210"/>
+        <source>OS keyring: {name}</source>
+        <translation>系统密钥环：{name}</translation>
     </message>
 </context>
 <context>
@@ -2508,42 +2536,42 @@
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="172"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="173"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="175"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="176"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="182"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="183"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="210"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="211"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="248"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="249"/>
         <source>no key (the built-in provider)</source>
         <translation>无密钥（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="251"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="252"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="319"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="320"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="328"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="329"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -2551,220 +2579,220 @@
 <context>
     <name>ProviderForm</name>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="177"/>
+        <location filename="../../workbench/ui/provider_form.py" line="179"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="179"/>
+        <location filename="../../workbench/ui/provider_form.py" line="184"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="178"/>
+        <location filename="../../workbench/ui/provider_form.py" line="183"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="180"/>
+        <location filename="../../workbench/ui/provider_form.py" line="185"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="195"/>
-        <location filename="../../workbench/ui/provider_form.py" line="197"/>
+        <location filename="../../workbench/ui/provider_form.py" line="200"/>
+        <location filename="../../workbench/ui/provider_form.py" line="202"/>
         <source>Protocol</source>
         <translation>协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="198"/>
-        <location filename="../../workbench/ui/provider_form.py" line="202"/>
+        <location filename="../../workbench/ui/provider_form.py" line="203"/>
+        <location filename="../../workbench/ui/provider_form.py" line="207"/>
         <source>Auth header</source>
         <translation>认证请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="200"/>
+        <location filename="../../workbench/ui/provider_form.py" line="205"/>
         <source>How the key is sent; it follows the protocol unless you change it</source>
         <translation>密钥的发送方式；除非你修改，否则随协议而定</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="208"/>
+        <location filename="../../workbench/ui/provider_form.py" line="213"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="209"/>
+        <location filename="../../workbench/ui/provider_form.py" line="214"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="210"/>
+        <location filename="../../workbench/ui/provider_form.py" line="215"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="211"/>
+        <location filename="../../workbench/ui/provider_form.py" line="216"/>
         <source>No key</source>
         <translation>无密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="214"/>
+        <location filename="../../workbench/ui/provider_form.py" line="219"/>
         <source>Key from</source>
         <translation>密钥来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="215"/>
+        <location filename="../../workbench/ui/provider_form.py" line="220"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="216"/>
+        <location filename="../../workbench/ui/provider_form.py" line="221"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="217"/>
+        <location filename="../../workbench/ui/provider_form.py" line="222"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="218"/>
+        <location filename="../../workbench/ui/provider_form.py" line="223"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="219"/>
+        <location filename="../../workbench/ui/provider_form.py" line="224"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴密钥；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="220"/>
+        <location filename="../../workbench/ui/provider_form.py" line="225"/>
         <source>Key</source>
         <translation>密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="184"/>
+        <location filename="../../workbench/ui/provider_form.py" line="189"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 名称: 值 — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="186"/>
+        <location filename="../../workbench/ui/provider_form.py" line="191"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="188"/>
+        <location filename="../../workbench/ui/provider_form.py" line="193"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="189"/>
+        <location filename="../../workbench/ui/provider_form.py" line="194"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="190"/>
+        <location filename="../../workbench/ui/provider_form.py" line="195"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="191"/>
+        <location filename="../../workbench/ui/provider_form.py" line="196"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="228"/>
+        <location filename="../../workbench/ui/provider_form.py" line="233"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="229"/>
+        <location filename="../../workbench/ui/provider_form.py" line="234"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="230"/>
+        <location filename="../../workbench/ui/provider_form.py" line="235"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="224"/>
-        <location filename="../../workbench/ui/provider_form.py" line="234"/>
+        <location filename="../../workbench/ui/provider_form.py" line="229"/>
+        <location filename="../../workbench/ui/provider_form.py" line="239"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="233"/>
+        <location filename="../../workbench/ui/provider_form.py" line="238"/>
         <source>Proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="235"/>
+        <location filename="../../workbench/ui/provider_form.py" line="240"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="238"/>
+        <location filename="../../workbench/ui/provider_form.py" line="243"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取密钥和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="278"/>
+        <location filename="../../workbench/ui/provider_form.py" line="283"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴密钥；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="280"/>
+        <location filename="../../workbench/ui/provider_form.py" line="285"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴密钥；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="286"/>
+        <location filename="../../workbench/ui/provider_form.py" line="295"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="290"/>
+        <location filename="../../workbench/ui/provider_form.py" line="299"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="292"/>
+        <location filename="../../workbench/ui/provider_form.py" line="301"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="294"/>
+        <location filename="../../workbench/ui/provider_form.py" line="303"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需密钥的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="296"/>
+        <location filename="../../workbench/ui/provider_form.py" line="305"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="301"/>
+        <location filename="../../workbench/ui/provider_form.py" line="310"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留密钥，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="331"/>
+        <location filename="../../workbench/ui/provider_form.py" line="340"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="345"/>
+        <location filename="../../workbench/ui/provider_form.py" line="354"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="383"/>
+        <location filename="../../workbench/ui/provider_form.py" line="392"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>密钥的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把密钥本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="403"/>
+        <location filename="../../workbench/ui/provider_form.py" line="412"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 名称: 值</translation>
     </message>
