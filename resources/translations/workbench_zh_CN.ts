@@ -146,6 +146,34 @@
     </message>
 </context>
 <context>
+    <name>ConfigImport</name>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="111"/>
+        <source>{path}: no known config in this folder (looked for {looked})</source>
+        <translation>{path}：此文件夹中没有已知的配置（查找过 {looked}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="116"/>
+        <source>{path}: no such file or folder</source>
+        <translation>{path}：没有这个文件或文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="123"/>
+        <source>{why}; give the path of the config file itself</source>
+        <translation>{why}；请给出配置文件本身的路径</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="128"/>
+        <source>{name}: cannot read it ({why})</source>
+        <translation>{name}：无法读取（{why}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="218"/>
+        <source>{path}: nothing to import ({skipped})</source>
+        <translation>{path}：没有可导入的内容（{skipped}）</translation>
+    </message>
+</context>
+<context>
     <name>ConnectionTest</name>
     <message>
         <location filename="../../workbench/ui/connection_test.py" line="63"/>
@@ -2800,57 +2828,57 @@
 <context>
     <name>ProviderPanel</name>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="189"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
         <source>Saved providers</source>
         <translation>已保存的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="190"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="194"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="191"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="192"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="197"/>
         <source>From a config file…</source>
         <translation>从配置文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="194"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
         <source>From a folder (home or tool folder)…</source>
         <translation>从文件夹（主目录或工具目录）…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="199"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="200"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="202"/>
         <source>Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream</source>
         <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、密钥、模型、流式输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="209"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="213"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="211"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="215"/>
         <source>%1 (built-in, read-only)
     %2</source>
         <translation>%1
@@ -2858,112 +2886,112 @@
     （内置，只读）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="216"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="220"/>
         <source>The built-in provider: simulated models on this machine</source>
         <translation>内置服务商：在本机运行的模拟模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="221"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="225"/>
         <source>⚠ TLS verification OFF</source>
         <translation>⚠ TLS 验证已关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="282"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="286"/>
         <source>New provider: fill in the base URL and where its key comes from.</source>
         <translation>新服务商：请填写 Base URL 和密钥的来源。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="321"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="325"/>
         <source>the built-in provider has not started yet</source>
         <translation>内置服务商尚未启动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="380"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="384"/>
         <source>Saved &apos;%1&apos; to %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="384"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="388"/>
         <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
         <translation>注意：本应用的环境中尚未设置 $%1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="402"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="406"/>
         <source>Remove provider</source>
         <translation>删除服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="404"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="408"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
         <translation>删除服务商“%1”？其密钥仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="415"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="419"/>
         <source>Nothing removed.</source>
         <translation>未删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="428"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="432"/>
         <source>Removed &apos;%1&apos;.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="434"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="438"/>
         <source>Import providers from a config file</source>
         <translation>从配置文件导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="436"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="440"/>
         <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
         <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="443"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="447"/>
         <source>Import providers from a folder (e.g. your home folder)</source>
         <translation>从文件夹导入服务商（例如主目录）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="456"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="460"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="466"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="470"/>
         <source>Import cancelled: nothing saved.</source>
         <translation>已取消导入：未保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="477"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="481"/>
         <source>Nothing new to save: %1 already saved.</source>
         <translation>没有需要保存的新内容：%1 已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="483"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="487"/>
         <source>Imported %1 to %2.</source>
         <translation>已将 %1 导入到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="509"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="513"/>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="516"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="520"/>
         <source>Not run.</source>
         <translation>未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="533"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="537"/>
         <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
         <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="551"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="555"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器请求模型列表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="564"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="568"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
     </message>
