@@ -392,8 +392,9 @@ def core_worded(what: str, where: str, text: str) -> bool:
 
 def test_every_dialog_and_tooltip_reads_in_chinese(window, qtbot, loop, tmp_path) -> None:
     """Help → About, File → Export CSV / Export charts, History's Import… and Delete, the
-    Providers' Remove, Import from a file and its preview, the doctor's checks, the Kernels'
-    Open CSV…; and the tooltip of every widget on every tab: no English after a live switch."""
+    Providers' Import from a file and its preview, the doctor's checks, Capacity's Dataset…,
+    the Kernels' Open CSV…; and the tooltip of every widget on every tab: no English after a
+    live switch."""
     click_run(window, qtbot, loop)
     history = window.history_view
     click_tab(window, qtbot, history)
@@ -460,6 +461,12 @@ def test_every_dialog_and_tooltip_reads_in_chinese(window, qtbot, loop, tmp_path
     panel.import_dialog.reject()
     run_for(loop, task)
 
+    capacity = window.capacity_view  # made when its tab was first clicked, above
+    click_tab(window, qtbot, capacity)
+    check(
+        "Capacity dataset",
+        read_dialog(qtbot, lambda: qtbot.mouseClick(capacity.dataset_button, LEFT)),
+    )
     kernels = window.kernels_view
     click_tab(window, qtbot, kernels)
     check(
