@@ -392,7 +392,7 @@ def core_worded(what: str, where: str, text: str) -> bool:
 
 def test_every_dialog_and_tooltip_reads_in_chinese(window, qtbot, loop, tmp_path) -> None:
     """Help → About, File → Export CSV / Export charts, History's Import… and Delete, the
-    Providers' Import from a file and its preview, the doctor's checks, Capacity's Dataset…,
+    Providers' Add, Import from a file and its preview, the doctor's checks, Capacity's Dataset…,
     the Kernels' Open CSV…; and the tooltip of every widget on every tab: no English after a
     live switch."""
     click_run(window, qtbot, loop)
@@ -452,6 +452,8 @@ def test_every_dialog_and_tooltip_reads_in_chinese(window, qtbot, loop, tmp_path
     qtbot.mouseClick(panel.test_button, LEFT)  # the doctor's checks on the built-in provider
     run_for(loop, until(lambda: panel.test_button.isEnabled() and panel.doctor_summary.text()))
     check("Providers doctor", widget_texts(panel))
+    qtbot.mouseClick(panel.add_button, LEFT)  # Add: the empty form of a new provider
+    check("Providers add", [*widget_texts(panel), *tooltips(panel)])
     check("Providers import file", read_dialog(qtbot, panel.import_file_action.trigger))
     task = asyncio.ensure_future(panel.import_from(str(DATA / "configs" / "claude_settings.json")))
     run_for(
