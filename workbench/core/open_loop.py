@@ -14,23 +14,23 @@ from collections.abc import Awaitable, Callable
 
 from workbench.core.arrivals import ArrivalSpec
 from workbench.core.prompts import BuiltPrompt
+from workbench.core.wake import sleep_until_ns
 
-# The last stretch before a due time is waited by yielding to the loop rather than a timer:
-# uvloop's timers have a resolution of one millisecond, most of the lateness budget.
-SPIN_S = 0.001
 _CHECK_S = 0.25  # a long wait between arrivals still notices a Stop this often
 
 
 async def wait_until(due_ns: int, halted: Callable[[], bool]) -> None:
-    """Until perf_counter_ns() reaches `due_ns`, or `halted()` turns true."""
-    while True:
+    """Until perf_counter_ns() reaches `due_ns` (core/wake.py: on time, where asyncio's own
+    timers are up to ~2 ms late), or `halted()` turns true."""
+    while not halted():
         left = (due_ns - time.perf_counter_ns()) / 1e9
-        if left <= 0 or halted():
+        if left <= 0:
             return
-        if left > SPIN_S:
-            await asyncio.sleep(min(left - SPIN_S, _CHECK_S))
+        if left > _CHECK_S:
+            await asyncio.sleep(_CHECK_S)
         else:
-            await asyncio.sleep(0)  # the streams in flight read their tokens meanwhile
+            await sleep_until_ns(due_ns)
+            return
 
 
 # what the runner hands a cell's schedule: is the cell halted (Stop, a failed run)? the

@@ -6,7 +6,6 @@ from the start of the recorded run (scaled by `speed`), text cut exactly as it a
 
 from __future__ import annotations
 
-import asyncio
 import heapq
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -22,6 +21,7 @@ from workbench.core.run_events import (
     RunFinished,
     TextDelta,
 )
+from workbench.core.wake import sleep_until_ns
 
 
 def _target(result: RequestResult) -> Target:
@@ -68,9 +68,8 @@ async def replay_events(
     start = time.perf_counter_ns()
     for offset, _, kind, payload in _schedule(results):
         due = start + int(offset / speed)
-        delay = (due - time.perf_counter_ns()) / 1e9
-        if delay > 0:
-            await asyncio.sleep(delay)
+        if due > time.perf_counter_ns():
+            await sleep_until_ns(due)
         now = time.perf_counter_ns()
         if kind == "start":
             assert isinstance(payload, RequestResult)

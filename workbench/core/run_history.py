@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-import platformdirs
-
+from workbench.core.data_dir import DATA_DIR_ENV, default_data_dir
 from workbench.core.metrics import derive
 from workbench.core.private_files import private_dir, private_file
 from workbench.core.process_alive import owner_alive, process_start_marker
@@ -40,8 +39,6 @@ from workbench.core.run_history_columns import (
     requests_columns_sql,
 )
 
-APP_NAME = "attention-workbench"
-DATA_DIR_ENV = "WORKBENCH_DATA_DIR"
 DB_FILENAME = "history.sqlite3"
 SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 5000
@@ -104,14 +101,6 @@ def _explain(error: BaseException, path: Path) -> StoreError:
             f"and is writable, {elsewhere}"
         )
     return StoreError(f"the history database {path} failed ({text}): {elsewhere}")
-
-
-def default_data_dir() -> Path:
-    """$WORKBENCH_DATA_DIR when set, else the per-user data directory of the OS."""
-    override = os.environ.get(DATA_DIR_ENV)
-    if override:
-        return Path(override).expanduser()
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 # A history kept in memory for as long as its store is open: a run that keeps no history

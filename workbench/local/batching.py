@@ -22,11 +22,11 @@ import functools
 import itertools
 import logging
 import math
-import time
 from collections import deque
 from collections.abc import Callable, Iterator
 
 from workbench.core.memory_fit import kv_budget, kv_per_sequence
+from workbench.core.wake import sleep_until
 from workbench.local.costmodel import SimTiming
 from workbench.local.emitlog import EmitRecord, StepRecord
 
@@ -186,8 +186,7 @@ class Batcher:
                         kv_budget_bytes=self.budget,
                     )
                 )
-                delay = end - time.perf_counter()
-                await asyncio.sleep(delay if delay > 0 else 0)
+                await sleep_until(end)
                 self._clock = end
                 for s in [s for s in self.running if s.produced >= s.steps]:
                     self.leave(s)

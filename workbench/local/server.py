@@ -22,6 +22,7 @@ from typing import Any
 from aiohttp import web
 
 from workbench.core.catalog import Catalog, ModelInfo, load_catalog
+from workbench.core.wake import sleep_until
 from workbench.local.batching import ModelPacing, Pacer
 from workbench.local.costmodel import SimSettings, SimTiming
 from workbench.local.emitlog import EmitLog, EmitRecord
@@ -390,7 +391,7 @@ class LocalServer:
             shift = 0.0  # a stall pushes the rest of the schedule back
             for field, text, n_tokens in _events(answer.completion, "pack" in faults):
                 target = await pacer.take(n_tokens)
-                await _sleep_until(target + shift)
+                await sleep_until(target + shift)
                 now_ns = time.perf_counter_ns()
                 record.chunk_emit_ns.append(now_ns)
                 if field == CONTENT_FIELD and record.t_first_content_ns is None:
@@ -432,7 +433,7 @@ class LocalServer:
         target = await pacer.take(max(1, record.completion_tokens))  # at least the prefill
         if "stall" in faults:
             target += self.stall_seconds
-        await _sleep_until(target)
+        await sleep_until(target)
         if "drop" in faults:
             _drop(request)
             return web.Response(status=200)
@@ -458,12 +459,6 @@ def _events(completion: Completion, pack: bool) -> Iterator[tuple[str, str, int]
         for i in range(0, len(tokens), size):
             group = tokens[i : i + size]
             yield field, "".join(group), len(group)
-
-
-async def _sleep_until(target: float) -> None:
-    delay = target - time.perf_counter()
-    # sleep(0) when behind schedule still lets the other streams run
-    await asyncio.sleep(delay if delay > 0 else 0)
 
 
 def _drop(request: web.Request) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from workbench.core.plan import LOCAL_PROVIDER
 from workbench.core.results import Target
-from workbench.core.run_history import default_data_dir
+from workbench.core.data_dir import default_data_dir
 from workbench.ui.panes_model import pane_title
 
 log = logging.getLogger(__name__)
