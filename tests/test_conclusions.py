@@ -1,8 +1,8 @@
 import dataclasses
 
-from workbench.core.conclusions import conclude, winners
-from workbench.core.metrics import Aggregate
-from workbench.core.summary import FIGURES, CellSummary
+from workbench.core.foundation.metrics import Aggregate
+from workbench.core.history.conclusions import conclude, winners
+from workbench.core.history.summary import FIGURES, CellSummary
 
 
 def _cell(model, attention, length, decode, ttft, cost):

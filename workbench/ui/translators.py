@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 
-from workbench.core.i18n import QT_TRANSLATE_NOOP
-from workbench.core.provider_files import default_config_dir
+from workbench.core.access.provider_files import default_config_dir
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.resources import resource
 
 
