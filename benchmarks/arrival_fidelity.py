@@ -31,16 +31,16 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import machine_record, write_result
 
-from workbench.core import loop as event_loop
-from workbench.core.arrivals import ArrivalSpec
-from workbench.core.catalog import load_catalog
-from workbench.core.clients import ClientPool
-from workbench.core.metrics import percentile
-from workbench.core.plan import Choices, build_plan, local_target
-from workbench.core.results import RequestResult
-from workbench.core.run_events import RequestFinished
-from workbench.core.run_plan import RunPlan
-from workbench.core.runner import Runner
+from workbench.core.foundation.metrics import percentile
+from workbench.core.foundation.results import RequestResult
+from workbench.core.load.arrivals import ArrivalSpec
+from workbench.core.models.catalog import load_catalog
+from workbench.core.planning.run_events import RequestFinished
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.plan import Choices, build_plan, local_target
+from workbench.core.run.runner import Runner
+from workbench.core.system import loop as event_loop
+from workbench.core.transport.clients import ClientPool
 from workbench.local.process import ServerProcess
 
 MODEL = "sim-70b-gqa"

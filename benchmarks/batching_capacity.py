@@ -25,7 +25,7 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import machine_record, write_result
 
-from workbench.core.catalog import load_catalog
+from workbench.core.models.catalog import load_catalog
 from workbench.local.batching import batch_limit, saturation_rate
 from workbench.local.costmodel import SimSettings, SimTiming
 from workbench.local.process import ServerProcess

@@ -33,8 +33,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import machine_record, write_result
 
-from workbench.core.capacity import step_requests, wilson
-from workbench.core.slo import parse_slo
+from workbench.core.load.capacity import step_requests, wilson
+from workbench.core.load.slo import parse_slo
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = ROOT / "tests" / "knee_server.py"

@@ -20,7 +20,7 @@ CLOCK_MONOTONIC, one clock for both processes. Results go to benchmarks/results/
                                                               # dropped requests, RSS
 
 Each process runs its loop as `workbench bench` does: uvloop where the code measured has it
-(workbench/core/loop.py), asyncio's own for code from before it.
+(workbench/core/system/loop.py), asyncio's own for code from before it.
 """
 
 from __future__ import annotations
@@ -44,10 +44,10 @@ from machine import machine_record, write_result
 from send_side import run_child, send_level, send_table
 from soak import soak, soak_markdown
 
-from workbench.core.clients import Transport, make_client
-from workbench.core.metrics import percentile
-from workbench.core.results import RequestResult
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.foundation.metrics import percentile
+from workbench.core.foundation.results import RequestResult
+from workbench.core.transport.clients import Transport, make_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 from workbench.local.process import UNBATCHED, ServerProcess
 
 MODEL = "sim-llama-3-70b"
@@ -74,7 +74,7 @@ class LevelResult:
 
 def _time_scale_for(interval_ms: float) -> float:
     """The time scale that makes MODEL's decode step at a short prompt take `interval_ms`."""
-    from workbench.core.catalog import load_catalog
+    from workbench.core.models.catalog import load_catalog
     from workbench.local.costmodel import SimSettings, SimTiming
 
     model = load_catalog().get(MODEL)
@@ -292,9 +292,9 @@ async def _soak(args: argparse.Namespace) -> int:
 
 
 def _run_loop(main: Any) -> Any:
-    """As `workbench bench` runs its loop: uvloop where the code measured has core/loop.py."""
+    """As `workbench bench` runs its loop: uvloop where core/system/loop.py has it."""
     try:
-        from workbench.core.loop import run
+        from workbench.core.system.loop import run
     except ImportError:  # code from before it (a --compare-with tree): asyncio's loop
         return asyncio.run(main)
     return run(main)

@@ -5,7 +5,7 @@ and 32, with `workbench bench --compare-route`.
 The built-in provider runs in its own process (as a real upstream would), LiteLLM in its own
 venv (`scripts/litellm_proxy.py`), and the bench CLI in a third process, so each has its own
 interpreter. The figures come from the run's rows in a scratch history
-(core/route_compare.py), and go to benchmarks/results/gateway_overhead.{md,json} with the
+(core/history/route_compare.py), and go to benchmarks/results/gateway_overhead.{md,json} with the
 machine; the chart goes beside them.
 
     .venv/bin/python benchmarks/gateway_overhead.py --litellm-venv /tmp/litellm-venv
@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from litellm_proxy import running_litellm
 from machine import RESULTS, machine_record, write_result
 
-from workbench.core.clients import make_client, network_baseline_ms
-from workbench.core.results import RequestResult
-from workbench.core.route_compare import LevelComparison, RouteFigures, compare_routes
-from workbench.core.run_history import RunStore
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.route_compare import LevelComparison, RouteFigures, compare_routes
+from workbench.core.history.run_history import RunStore
+from workbench.core.transport.clients import make_client, network_baseline_ms
 from workbench.local.process import UNBATCHED, ServerProcess
 
 MODEL = "sim-70b-gqa"

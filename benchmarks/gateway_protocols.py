@@ -43,7 +43,7 @@ from gateway_overhead import _litellm_version
 from litellm_proxy import model_entry, running_litellm
 from machine import machine_record, write_result
 
-from workbench.core.metrics import percentile
+from workbench.core.foundation.metrics import percentile
 from workbench.local.costmodel import SimSettings
 from workbench.local.emitlog import EmitLog, EmitRecord
 from workbench.local.server import LocalServer

@@ -32,10 +32,10 @@ from machine import machine_record, write_result
 from PySide6.QtCore import QEvent, QObject, QSettings
 from PySide6.QtWidgets import QApplication
 
-from workbench.core.catalog import load_catalog
-from workbench.core.clients import warm_up
-from workbench.core.metrics import percentile
-from workbench.core.providers import ModelEntry, Provider
+from workbench.core.access.providers import ModelEntry, Provider
+from workbench.core.foundation.metrics import percentile
+from workbench.core.models.catalog import load_catalog
+from workbench.core.transport.clients import warm_up
 from workbench.local.costmodel import SimTiming
 from workbench.local.process import UNBATCHED, ServerProcess
 from workbench.ui.app import freeze_startup_heap

@@ -40,9 +40,9 @@ from machine import RESULTS, machine_record, write_result
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
-import workbench.core.result_import as result_import
+import workbench.core.history.result_import as result_import
 import workbench.ui.history_view as history_module
-from workbench.core.run_history import RunStore
+from workbench.core.history.run_history import RunStore
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow
 

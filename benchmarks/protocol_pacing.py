@@ -30,7 +30,7 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import machine_record, write_result
 
-from workbench.core.metrics import percentile
+from workbench.core.foundation.metrics import percentile
 from workbench.local.process import UNBATCHED, ServerProcess
 
 MODEL = "sim-70b-gqa"

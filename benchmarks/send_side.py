@@ -24,7 +24,7 @@ from typing import Any
 
 import aiohttp
 
-from workbench.core.metrics import percentile
+from workbench.core.foundation.metrics import percentile
 
 PROMPT_TOKENS = 256  # the issue's ~253-token prompt
 CHILD_TIMEOUT_S = 600.0
@@ -53,11 +53,11 @@ async def send_level(
     base_url: str, model: str, concurrency: int, tokens: int, rounds: int
 ) -> dict[str, Any]:
     """One level, in this process with whatever workbench PYTHONPATH gave it: a dict row."""
-    from workbench.core.clients import ClientPool, warm_up
-    from workbench.core.results import RequestResult, Target
-    from workbench.core.run_events import RequestFinished
-    from workbench.core.run_plan import RunPlan
-    from workbench.core.runner import Runner
+    from workbench.core.foundation.results import RequestResult, Target
+    from workbench.core.planning.run_events import RequestFinished
+    from workbench.core.planning.run_plan import RunPlan
+    from workbench.core.run.runner import Runner
+    from workbench.core.transport.clients import ClientPool, warm_up
 
     plan = RunPlan(
         targets=(Target("local", base_url, model),),

@@ -51,9 +51,9 @@ async def soak(
 
     `concurrency` workers each start a request as their last one ends, until `seconds` have
     passed; the requests in flight then finish (nothing is cancelled)."""
-    from workbench.core.clients import ClientPool
-    from workbench.core.results import RequestResult
-    from workbench.core.streaming import RequestSpec, stream_chat
+    from workbench.core.foundation.results import RequestResult
+    from workbench.core.transport.clients import ClientPool
+    from workbench.core.transport.streaming import RequestSpec, stream_chat
 
     spec = RequestSpec(
         [{"role": "user", "content": "Explain KV caches in detail."}],

@@ -28,9 +28,9 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from client_fidelity import MODEL, _time_scale_for
 
-from workbench.core.clients import make_client, warm_client
-from workbench.core.results import RequestResult
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.foundation.results import RequestResult
+from workbench.core.transport.clients import make_client, warm_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 from workbench.local.process import UNBATCHED, ServerProcess
 
 
@@ -132,7 +132,7 @@ def main() -> None:
     p.add_argument("--top", type=int, default=40)
     args = p.parse_args()
     if args.loop == "auto":
-        from workbench.core.loop import run
+        from workbench.core.system.loop import run
 
         run(_main(args))
     else:

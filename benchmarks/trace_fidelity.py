@@ -31,12 +31,12 @@ from arrival_fidelity import lateness
 from machine import machine_record, write_result
 from make_sample_traces import mooncake
 
-from workbench.core import loop as event_loop
-from workbench.core.arrivals import ArrivalSpec
-from workbench.core.catalog import load_catalog
 from workbench.core.datasets import Dataset, load_dataset
-from workbench.core.metrics import percentile
-from workbench.core.plan import Choices, build_plan, local_target
+from workbench.core.foundation.metrics import percentile
+from workbench.core.load.arrivals import ArrivalSpec
+from workbench.core.models.catalog import load_catalog
+from workbench.core.run.plan import Choices, build_plan, local_target
+from workbench.core.system import loop as event_loop
 from workbench.local.process import ServerProcess
 
 MODEL = "sim-70b-gqa"

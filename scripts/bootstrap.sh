@@ -55,10 +55,10 @@ if [ ! -f "$stamp" ]; then
 fi
 
 # The libraries Qt's xcb platform plugin links that this system lacks (ldd on the plugin file
-# PySide6 ships, mapped to Debian packages: workbench/core/qt_libraries.py). Without them the
+# PySide6 ships, mapped to Debian packages: workbench/core/system/qt_libraries.py). Without them the
 # window cannot open; the headless commands still work, so a box where they cannot be installed
 # gets their names and goes on.
-qt_packages() { .venv/bin/python -m workbench.core.qt_libraries; }
+qt_packages() { .venv/bin/python -m workbench.core.system.qt_libraries; }
 packages="$(qt_packages)"
 if [ -n "$packages" ]; then
     if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" = 0 ] || command -v sudo >/dev/null 2>&1; }; then

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from workbench.cli import main
-from workbench.core.catalog import load_catalog
+from workbench.core.models.catalog import load_catalog
 from workbench.local.costmodel import SimTiming
 
 VARIANTS = ("mha", "mqa", "gqa", "gta", "mla", "gla", "nsa", "moba")

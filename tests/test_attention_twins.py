@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import statistics
 
-from workbench.core.catalog import load_catalog
-from workbench.core.clients import ClientPool
-from workbench.core.metrics import derive
-from workbench.core.results import Target
-from workbench.core.run_events import RunFinished
-from workbench.core.run_plan import RunPlan
-from workbench.core.runner import Runner
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.results import Target
+from workbench.core.models.catalog import load_catalog
+from workbench.core.planning.run_events import RunFinished
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.runner import Runner
+from workbench.core.transport.clients import ClientPool
 from workbench.local.process import ServerProcess
 
 TWINS = ("sim-70b-mha", "sim-70b-gqa", "sim-70b-mla", "sim-70b-gla")

@@ -16,11 +16,11 @@ from typing import Any
 import aiohttp
 import openai
 
-from workbench.core.catalog import ModelInfo, load_catalog
-from workbench.core.clients import make_client
-from workbench.core.memory_fit import kv_budget, kv_per_sequence
-from workbench.core.results import RequestResult
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.foundation.results import RequestResult
+from workbench.core.models.catalog import ModelInfo, load_catalog
+from workbench.core.planning.memory_fit import kv_budget, kv_per_sequence
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 from workbench.local.costmodel import SimSettings, SimTiming
 from workbench.local.process import ServerProcess
 from workbench.local.server import LocalServer

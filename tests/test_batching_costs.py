@@ -8,8 +8,8 @@ import itertools
 import pytest
 
 from kernels_bridge.analytic import decode_step
-from workbench.core.catalog import Catalog, load_catalog
-from workbench.core.memory_fit import kv_budget, kv_per_sequence, memory_fit
+from workbench.core.models.catalog import Catalog, load_catalog
+from workbench.core.planning.memory_fit import kv_budget, kv_per_sequence, memory_fit
 from workbench.local.batching import batch_limit, saturation_rate
 from workbench.local.costmodel import STEP_OVERHEAD_S, SimSettings, SimTiming
 

@@ -198,7 +198,7 @@ def test_a_read_only_history_exits_2_naming_the_file(
     """Not writable by this user (root ignores modes: the file is made immutable instead)."""
     import subprocess
 
-    from workbench.core.run_history import RunStore
+    from workbench.core.history.run_history import RunStore
 
     db = tmp_path / "data" / "history.sqlite3"
     RunStore(db).close()

@@ -66,7 +66,7 @@ def test_a_fifo_is_refused_without_blocking(tmp_path) -> None:
 
 
 def test_bytes_are_counted_not_taken_from_st_size() -> None:
-    from workbench.core.bounded_read import TooLarge, read_bounded
+    from workbench.core.system.bounded_read import TooLarge, read_bounded
 
     status = Path("/proc/self/status")  # a regular file whose st_size is 0
     if not status.exists():

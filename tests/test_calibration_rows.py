@@ -17,9 +17,9 @@ from loopback import serving_in_thread
 from usage_gateway import UsageGateway
 
 from workbench.cli import main
-from workbench.core.errors import SERVER_MESSAGE_CHARS, classify_status
-from workbench.core.results import RequestResult
-from workbench.core.run_history import SCHEMA_VERSION, RunStore
+from workbench.core.foundation.errors import SERVER_MESSAGE_CHARS, classify_status
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_history import SCHEMA_VERSION, RunStore
 
 # LiteLLM, an alias whose upstream model id is wrong: the upstream's 404 wrapped, with the
 # proxy's own notes after it. Over 300 characters: the cause is in its second half.

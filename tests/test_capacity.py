@@ -23,9 +23,9 @@ import pytest
 from knee_server import knee_server
 from test_json_docs import _schemas
 
-from workbench.core.capacity import Rule, Search, Step, Term, step_requests, wilson, worst_case
-from workbench.core.capacity_report import UNITS, model_json, sentence
-from workbench.core.slo import parse_slo
+from workbench.core.load.capacity import Rule, Search, Step, Term, step_requests, wilson, worst_case
+from workbench.core.load.capacity_report import UNITS, model_json, sentence
+from workbench.core.load.slo import parse_slo
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 SLOTS, SERVICE_MS = 8, 400.0

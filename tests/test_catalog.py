@@ -1,4 +1,4 @@
-"""The model catalog: resources/models.toml through workbench.core.catalog."""
+"""The model catalog: resources/models.toml through workbench.core.models.catalog."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 
 from kernels_bridge.shape_sets import per_device_shape, twin_set
 from kernels_bridge.variants import kv_bytes_per_token, kv_bytes_per_token_per_device
-from workbench.core.catalog import Catalog, ModelInfo, load_catalog
-from workbench.core.results import Prices
+from workbench.core.foundation.results import Prices
+from workbench.core.models.catalog import Catalog, ModelInfo, load_catalog
 from workbench.resources import resource
 
 KIB = 1024
@@ -186,7 +186,7 @@ def test_the_shipped_file_passes_its_schema_and_reads_the_same_either_way():
 
 def test_an_unchecked_file_still_names_what_the_reader_misses(tmp_path: Path):
     """Read as the shipped file is (no schema), a missing field still fails, named."""
-    from workbench.core.catalog import _load
+    from workbench.core.models.catalog import _load
 
     path = _write(tmp_path, GOOD.replace("context_window = 4096", ""))
     with pytest.raises(ValueError, match=r"model #1 \(m\): field 'context_window': missing"):
@@ -260,7 +260,8 @@ def test_missing_file_raises(tmp_path: Path):
 
 def test_catalog_imports_no_qt_and_no_torch():
     code = (
-        "import sys, workbench.core.catalog, kernels_bridge.analytic, workbench.local.costmodel\n"
+        "import sys, workbench.core.models.catalog, kernels_bridge.analytic\n"
+        "import workbench.local.costmodel\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in "
         "('PySide6', 'PyQt5', 'PyQt6', 'torch', 'triton')]\n"
         "assert not bad, bad\n"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.csv_export import COLUMNS
+from workbench.core.history.csv_export import COLUMNS
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 

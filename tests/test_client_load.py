@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.client_load import usable_cores
+from workbench.core.load.client_load import usable_cores
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 BENCH = ["bench", "--model", "sim-70b-gqa", "--prompt-tokens", "1K", "--max-tokens", "8",

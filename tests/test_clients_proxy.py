@@ -13,16 +13,16 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 
-from workbench.core.clients import (
+from workbench.core.access.providers import KeyRef, Provider, ProxyChoice
+from workbench.core.foundation.errors import classify_exception
+from workbench.core.foundation.results import ErrorClass
+from workbench.core.transport.clients import (
     ClientOptions,
     ClientPool,
     make_client,
     plan_route,
 )
-from workbench.core.errors import classify_exception
-from workbench.core.provider_connection import connect
-from workbench.core.providers import KeyRef, Provider, ProxyChoice
-from workbench.core.results import ErrorClass
+from workbench.core.transport.provider_connection import connect
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 

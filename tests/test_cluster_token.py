@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core import cluster
+from workbench.core.scale import cluster
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX file modes")

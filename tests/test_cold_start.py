@@ -18,8 +18,8 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication
 
-from workbench.core.results import RequestResult
-from workbench.core.run_history import RunStore
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_history import RunStore
 from workbench.ui.app import run_window
 from workbench.ui.main_window import MainWindow
 
@@ -31,9 +31,9 @@ DEFERRED = (
     "numpy",
     "workbench.ui.live_plots",
     "workbench.ui.sweep_view",
-    "workbench.core.runner",
-    "workbench.core.clients",
-    "workbench.core.streaming",
+    "workbench.core.run.runner",
+    "workbench.core.transport.clients",
+    "workbench.core.transport.streaming",
     "httpx2",
     "importlib.metadata",
     "openai",
@@ -43,7 +43,7 @@ DEFERRED = (
     "workbench.ui.provider_controller",
     "workbench.core.doctor",
     "workbench.core.importers",
-    "workbench.core.result_import",
+    "workbench.core.history.result_import",
     "workbench.ui.kernels_view",
     "kernels_bridge.client.connection",
     "workbench.commands.bench",
@@ -94,7 +94,7 @@ def test_first_paint_waits_for_no_deferred_module(tmp_path: Path) -> None:
     assert sorted(m for m in DEFERRED if m in loaded) == []
     # no providers file: nothing to parse, so not its schemas or TOML editor either; the
     # shipped catalog is read without its schema (test_catalog.py checks that file)
-    assert {"workbench.core.provider_store", "tomlkit", "pydantic"} & loaded == set()
+    assert {"workbench.core.saved.provider_store", "tomlkit", "pydantic"} & loaded == set()
 
 
 # Two providers a user saved, and the last session's panes on them (gui.ini, as the window
@@ -177,7 +177,7 @@ def test_saved_providers_are_read_after_the_first_paint_with_the_panes_kept(
     assert done.returncode == 0, done.stderr[-3000:]
     first, ready = (json.loads(line) for line in done.stdout.splitlines()[-2:])
     assert "workbench.ui.main_window" in first["modules"]
-    late = {"pydantic", "pydantic_core", "tomlkit", "workbench.core.provider_store"}
+    late = {"pydantic", "pydantic_core", "tomlkit", "workbench.core.saved.provider_store"}
     assert late & set(first["modules"]) == set()
     keys = ["deepseek|deepseek-chat", "gateway|llama-3-70b"]
     assert first["pickers"] == keys

@@ -1,6 +1,6 @@
-from workbench.core.conclusions import conclude
-from workbench.core.metrics import Aggregate
-from workbench.core.summary import FIGURES, CellSummary
+from workbench.core.foundation.metrics import Aggregate
+from workbench.core.history.conclusions import conclude
+from workbench.core.history.summary import FIGURES, CellSummary
 
 
 def _cell(model, attention, length, decode, ttft, cost):

@@ -8,7 +8,7 @@ import pytest
 from gui_driver import click_tab, make_window, run_sweep, set_panes
 from PySide6.QtCore import Qt
 
-from workbench.core.summary import summarize
+from workbench.core.history.summary import summarize
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.core.catalog import Catalog, ModelInfo, load_catalog
+from workbench.core.models.catalog import Catalog, ModelInfo, load_catalog
 from workbench.local.costmodel import TTFT_OVERHEAD_S, SimSettings, SimTiming
 
 

@@ -22,8 +22,8 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
-from workbench.core import app_log
-from workbench.core.redaction import register_secret
+from workbench.core.foundation.redaction import register_secret
+from workbench.core.system import app_log
 from workbench.ui.error_sink import ErrorSink
 
 CANARY = "Qx7-LanternQuokka-99"  # a key with no recognisable shape

@@ -24,9 +24,9 @@ from scripted_server import ScriptedServer, chunk
 
 from kernels_bridge.client.jobs import write_rows_csv
 from kernels_bridge.protocol import ResultRow
-from workbench.core.csv_export import COLUMNS, write_csv, write_table
-from workbench.core.results import RequestResult
-from workbench.core.run_history import RunStore
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.csv_export import COLUMNS, write_csv, write_table
+from workbench.core.history.run_history import RunStore
 
 HYPERLINK = '=HYPERLINK("http://x","click")'
 CALC = "=cmd|' /C calc'!A0"

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.csv_export import COLUMNS, CsvWriter
-from workbench.core.results import RequestResult
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.csv_export import COLUMNS, CsvWriter
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 # far more than a test lets finish: a run stopped early has fewer rows than this

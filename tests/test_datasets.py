@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.arrivals import ArrivalSpec
 from workbench.core.datasets import DatasetError, load_dataset, rows, trace_text
 from workbench.core.datasets.model import BLOCK_TOKENS
-from workbench.core.plan import Choices, build_plan
-from workbench.core.results import Target
-from workbench.core.shards import split
+from workbench.core.foundation.results import Target
+from workbench.core.load.arrivals import ArrivalSpec
+from workbench.core.run.plan import Choices, build_plan
+from workbench.core.scale.shards import split
 from workbench.local.tokenizer import PER_MESSAGE_TOKENS, PER_REQUEST_TOKENS, count_tokens
 
 ROOT = Path(__file__).parent.parent

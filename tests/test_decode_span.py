@@ -10,10 +10,10 @@ from typing import Any
 
 from scripted_server import ScriptedServer, Step, chunk
 
-from workbench.core.clients import make_client
-from workbench.core.metrics import derive
-from workbench.core.results import RequestResult
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.results import RequestResult
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 
 SPEC = RequestSpec(messages=[{"role": "user", "content": "hi"}], max_tokens=64)
 

@@ -14,6 +14,7 @@ import httpx2
 import pytest
 
 from workbench.cli import main
+from workbench.core.access.providers import ProxyChoice
 from workbench.core.doctor import (
     CHECK_NAMES,
     PROXY_VARIABLES,
@@ -22,7 +23,6 @@ from workbench.core.doctor import (
     diagnose,
     passed,
 )
-from workbench.core.providers import ProxyChoice
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 
@@ -379,8 +379,8 @@ async def test_cli_saved_provider_resolves_its_key(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from workbench.core.provider_store import save_providers
-    from workbench.core.providers import KeyRef, ModelEntry, Provider
+    from workbench.core.access.providers import KeyRef, ModelEntry, Provider
+    from workbench.core.saved.provider_store import save_providers
 
     save_providers(
         [

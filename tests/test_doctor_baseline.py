@@ -1,4 +1,4 @@
-"""The doctor's baseline check measures as a run does (core/baseline.py): on the chat path, with
+"""The doctor's baseline check measures as a run does (core/run/baseline.py): on the chat path, with
 `GET /models` only when no model answered; its evidence names the method."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from gateway_imitation import Refusal
 from loopback import serving
 from usage_gateway import UsageGateway
 
-from workbench.core.baseline import BASELINE_SAMPLES
 from workbench.core.doctor import PROXY_VARIABLES, Check, diagnose
+from workbench.core.run.baseline import BASELINE_SAMPLES
 
 
 def _check(checks: list[Check], name: str) -> Check:

@@ -23,9 +23,9 @@ SCRIPT = """
 import asyncio, json, sys
 sys.path.insert(0, sys.argv[1])
 from hostile_server import gzip_bomb, hostile_server_thread
-from workbench.core.clients import make_client, warm_up
-from workbench.core.results import RequestResult
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.transport.clients import make_client, warm_up
+from workbench.core.foundation.results import RequestResult
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 
 def hwm_mb():
     for line in open("/proc/self/status"):

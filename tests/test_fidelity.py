@@ -12,10 +12,10 @@ import sys
 import aiohttp
 import pytest
 
-from workbench.core.clients import make_client
-from workbench.core.metrics import percentile
-from workbench.core.results import RequestResult
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.foundation.metrics import percentile
+from workbench.core.foundation.results import RequestResult
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 from workbench.local.process import UNBATCHED, ServerProcess
 
 # Elsewhere perf_counter's reference point is not promised to be shared between processes.

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.csv_export import COLUMNS
+from workbench.core.history.csv_export import COLUMNS
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 QUICK = ["--model", "sim-70b-gqa", "--prompt-tokens", "1K", "--max-tokens", "8"]

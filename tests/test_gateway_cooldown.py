@@ -11,14 +11,14 @@ from gateway_imitation import Imitation, Refusal
 from litellm_gateway import KEY_VARIABLE, CliRun, cli
 from loopback import serving_in_thread
 
-from workbench.core.error_messages import (
+from workbench.core.foundation.error_messages import (
     GATEWAY_COOLDOWN_CAUSE,
     GATEWAY_COOLDOWN_FIX,
     GATEWAY_ROUTE_CAUSE,
     GATEWAY_ROUTE_FIX,
     cause_and_fix,
 )
-from workbench.core.results import ErrorClass
+from workbench.core.foundation.results import ErrorClass
 
 KEY = "sk-gateway-test-key-0123456789"
 

@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 
 from workbench.cli import build_parser
-from workbench.core.csv_export import COLUMN_DOCS, COLUMNS
+from workbench.core.history.csv_export import COLUMN_DOCS, COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,11 +13,11 @@ from PySide6.QtCore import QEvent, QSettings, QTimer
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QApplication
 
-from workbench.core.csv_export import COLUMNS
-from workbench.core.replay import replay_events
-from workbench.core.results import ErrorClass
-from workbench.core.run_events import TextDelta
-from workbench.core.run_history import RunStore
+from workbench.core.foundation.results import ErrorClass
+from workbench.core.history.csv_export import COLUMNS
+from workbench.core.history.run_history import RunStore
+from workbench.core.planning.run_events import TextDelta
+from workbench.core.run.replay import replay_events
 from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
 from workbench.ui.main_window import MainWindow
 from workbench.ui.pane_widget import DisplayBreaks
@@ -128,7 +128,7 @@ def test_display_breaks_land_after_sentence_ends_past_the_limit() -> None:
 def test_a_pane_painted_late_breaks_the_long_paragraph_it_has_so_far(qapp) -> None:
     """A busy machine may paint a stream's pane first after thousands of characters came in
     one burst: they get display breaks too, not one paragraph to lay out at every append."""
-    from workbench.core.catalog import load_catalog
+    from workbench.core.models.catalog import load_catalog
     from workbench.ui.pane_widget import PaneWidget
     from workbench.ui.panes_model import PaneModel
 

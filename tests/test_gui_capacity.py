@@ -16,9 +16,9 @@ from gui_driver import click_tab, make_window, run_for, set_panes, until
 from knee_server import knee_server
 from PySide6.QtCore import Qt
 
-from workbench.core.capacity import Rule, step_requests, worst_case
 from workbench.core.datasets import load_dataset
-from workbench.core.slo import parse_slo
+from workbench.core.load.capacity import Rule, step_requests, worst_case
+from workbench.core.load.slo import parse_slo
 from workbench.resources import resource
 
 MODELS = ["sim-70b-gqa", "sim-70b-mla"]

@@ -22,7 +22,7 @@ from gui_driver import (
 )
 from PySide6.QtCore import QPoint, Qt
 
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
 from workbench.ui import colors
 from workbench.ui.compare_controller import LOCAL_PROVIDER
 from workbench.ui.panes_model import PaneState

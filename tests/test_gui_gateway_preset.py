@@ -13,8 +13,8 @@ from gui_driver import click_run, make_window, run_for
 from loopback import serving
 from PySide6.QtCore import Qt
 
-from workbench.core.metrics import derive
-from workbench.core.providers import ModelEntry, Provider
+from workbench.core.access.providers import ModelEntry, Provider
+from workbench.core.foundation.metrics import derive
 from workbench.ui.main_window import MainWindow
 from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel

@@ -10,7 +10,7 @@ from gui_driver import click_run, click_tab, make_window, set_panes
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPainter
 
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
 
 
 @pytest.fixture

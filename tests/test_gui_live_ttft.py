@@ -15,18 +15,18 @@ import pytest
 from gui_driver import make_window, run_for, until
 from scripted_server import ScriptedServer, chunk
 
-from workbench.core.clients import make_client
-from workbench.core.metrics import derive
-from workbench.core.results import RequestResult
-from workbench.core.run_events import (
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.results import RequestResult
+from workbench.core.planning.run_events import (
     RequestFinished,
     RequestStarted,
     RunEvent,
     RunFinished,
     TextDelta,
 )
-from workbench.core.run_plan import RunPlan
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 from workbench.ui.panes_model import PaneState
 
 HELD_S = 0.4  # the loop is held this long between the request's start and its send

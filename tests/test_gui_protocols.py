@@ -16,11 +16,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
 from tests.protocol_server import ANTHROPIC_MODELS, ProtocolServer
+from workbench.core.access.keys import clear_session_keys
 from workbench.core.doctor import PROXY_VARIABLES
-from workbench.core.keys import clear_session_keys
+from workbench.core.foundation.results import Target
 from workbench.core.protocols.registry import auth_for
-from workbench.core.provider_store import default_providers_path, load_providers
-from workbench.core.results import Target
+from workbench.core.saved.provider_store import default_providers_path, load_providers
 from workbench.ui.accessibility import label_fields, unnamed_controls
 from workbench.ui.compare_controller import LOCAL_PROVIDER
 from workbench.ui.main_window import MainWindow

@@ -15,8 +15,8 @@ from pdf_text import read_pdf
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QColor, QImage
 
-from workbench.core.run_history import RunStore
-from workbench.core.summary import build_report
+from workbench.core.history.run_history import RunStore
+from workbench.core.history.summary import build_report
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow
 from workbench.ui.summary_page import MARGIN, PAGE_WIDTH, SummaryDocument, page_height
@@ -79,7 +79,7 @@ def test_summary_names_models_titles_charts_and_gives_a_failed_models_reason(
 def test_a_long_summary_flows_onto_pages_that_hold_every_block_at_a4_and_letter(
     qapp, tmp_path
 ) -> None:
-    from workbench.core.results import RequestResult
+    from workbench.core.foundation.results import RequestResult
 
     models = [f"very-long-model-name-number-{i}-with-a-suffix-{'x' * 20}" for i in range(8)]
     results = [

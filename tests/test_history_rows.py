@@ -14,9 +14,9 @@ from typing import Any
 from gui_driver import TIMEOUT, click_run, click_tab, make_window, run_for, set_panes
 from PySide6.QtCore import QSettings, Qt
 
-from workbench.core.csv_export import write_csv
-from workbench.core.results import RequestResult
-from workbench.core.run_history import RunStore, default_db_path
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.csv_export import write_csv
+from workbench.core.history.run_history import RunStore, default_db_path
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.history_view import RUN_ID_ROLE
 from workbench.ui.main_window import MainWindow
@@ -209,7 +209,7 @@ def test_a_finished_run_reads_no_row_it_already_showed(qapp, loop, qtbot, tmp_pa
 
 _WRITE_A_ROW = """
 import dataclasses, sys
-from workbench.core.run_history import RunStore
+from workbench.core.history.run_history import RunStore
 with RunStore(sys.argv[1], recover=False) as store:
     row = store.results(sys.argv[2])[-1]
     store.record(dataclasses.replace(row, request_id=row.request_id + "-other"))

@@ -14,8 +14,8 @@ from hostile_server import HostileServer, hostile_server_thread
 from test_hostile_streams import BAD_USAGE, FAILURES
 
 from workbench.cli import main
-from workbench.core.csv_export import read_csv
-from workbench.core.run_history import RunStore
+from workbench.core.history.csv_export import read_csv
+from workbench.core.history.run_history import RunStore
 
 REPEATS = 2
 

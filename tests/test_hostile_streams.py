@@ -15,18 +15,18 @@ import tracemalloc
 import pytest
 from hostile_server import MODES, HostileServer, Served
 
-from workbench.core.clients import ClientPool, make_client, warm_up
-from workbench.core.errors import UnsendableHeader
-from workbench.core.metrics import derive
-from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.streaming import (
+from workbench.core.foundation.errors import UnsendableHeader
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.history.summary import summarize
+from workbench.core.transport.clients import ClientPool, make_client, warm_up
+from workbench.core.transport.streaming import (
     MAX_LINE_BYTES,
     RequestSpec,
     body_limit_bytes,
     default_total_timeout_s,
     stream_chat,
 )
-from workbench.core.summary import summarize
 
 SPEC = RequestSpec(
     messages=[{"role": "user", "content": "hi"}],

@@ -18,8 +18,8 @@ from large_results import large_vllm_file
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from workbench.core.result_import import import_files
-from workbench.core.run_history import RunStore
+from workbench.core.history.result_import import import_files
+from workbench.core.history.run_history import RunStore
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "results" / "vllm_save_detailed.json"
 REQUESTS = 40_000

@@ -123,8 +123,8 @@ def _path_in(graph: dict[str, set[str]], component: set[str]) -> list[str]:
 def test_the_graph_sees_the_imports_it_should() -> None:
     graph = import_graph()
     assert len(graph) > 200
-    assert "workbench.core.run_plan" in graph["workbench.core.runner"]  # module level
-    assert "workbench.core.runner" in graph["workbench.ui.compare_controller"]  # TYPE_CHECKING
+    assert "workbench.core.planning.run_plan" in graph["workbench.core.run.runner"]  # module level
+    assert "workbench.core.run.runner" in graph["workbench.ui.compare_controller"]  # TYPE_CHECKING
     assert "workbench.local.process" in graph["workbench.ui.builtin_provider"]  # in a function
     toy = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert cycles(toy) == [["a", "b", "c", "a"]]

@@ -1,4 +1,4 @@
-"""A vLLM result file is read as a stream (core/json_stream.py): the same rows as reading the
+"""A vLLM result file is read as a stream (core/system/json_stream.py): the same rows as reading the
 whole document, wherever the reading window cuts the text, and a peak RSS that does not grow with
 the file (a 21 MB file peaked at 245 MB when it was read whole; issue 28's goal is at most 3x).
 """
@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core import json_stream, result_files
+from workbench.core import result_files
+from workbench.core.history.result_import import store_run
+from workbench.core.history.run_history import RunStore
 from workbench.core.result_files import read_result_file
 from workbench.core.result_files.vllm import read as read_vllm
-from workbench.core.result_import import store_run
-from workbench.core.run_history import RunStore
+from workbench.core.system import json_stream
 
 DATA = Path(__file__).resolve().parent / "data" / "results"
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"

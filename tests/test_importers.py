@@ -17,6 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from memory_keyring import MemoryKeyring
 
+from workbench.core.access.keys import KEYRING_SERVICE
+from workbench.core.access.providers import KeyRef, ModelEntry, Provider
+from workbench.core.foundation.results import Prices
 from workbench.core.importers import (
     READERS,
     ConfigImportError,
@@ -32,11 +35,8 @@ from workbench.core.importers import (
     read_vscode_settings,
     strip_jsonc,
 )
-from workbench.core.keys import KEYRING_SERVICE
 from workbench.core.protocols.registry import auth_for
-from workbench.core.provider_store import load_providers
-from workbench.core.providers import KeyRef, ModelEntry, Provider
-from workbench.core.results import Prices
+from workbench.core.saved.provider_store import load_providers
 
 DATA = Path(__file__).parent / "data"
 CONFIGS = DATA / "configs"  # what each file is and where it comes from: data/README.md

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.cli import build_parser, main
-from workbench.core.redaction import redact_values, register_secret
-from workbench.core.terminal import json_text
+from workbench.core.foundation.redaction import redact_values, register_secret
+from workbench.core.foundation.terminal import json_text
 
 DATA = Path(__file__).parent / "data"
 WORKBENCH = [sys.executable, "-m", "workbench"]

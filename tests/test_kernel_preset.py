@@ -13,7 +13,7 @@ import pytest
 
 from kernels_bridge.analytic import decode_step
 from kernels_bridge.shape_sets import merged, per_device_shape, shape_key, twin_set
-from workbench.core.catalog import Catalog, load_catalog
+from workbench.core.models.catalog import Catalog, load_catalog
 from workbench.local.costmodel import STEP_OVERHEAD_S, SimSettings, SimTiming
 from workbench.local.kernel_preset import model_sweep_shapes, resolve_kernel_csv
 

@@ -111,7 +111,7 @@ def test_analytic_cli_needs_no_worker():
 def test_gui_and_core_never_import_torch():
     mods = [
         "workbench.cli",
-        "workbench.core.runner",
+        "workbench.core.run.runner",
         "workbench.local.server",
         "kernels_bridge.client.connection",
         "kernels_bridge.client.run_controller",

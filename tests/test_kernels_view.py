@@ -211,7 +211,7 @@ def test_killed_worker_is_reported_and_the_next_run_restarts_it(
 def test_main_window_gets_a_kernels_tab(loop: qasync.QEventLoop, tmp_path: Path) -> None:
     from PySide6.QtCore import QSettings
 
-    from workbench.core.run_history import RunStore
+    from workbench.core.history.run_history import RunStore
     from workbench.ui.compare_controller import CompareController
     from workbench.ui.main_window import MainWindow
 

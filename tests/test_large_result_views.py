@@ -12,9 +12,9 @@ import pytest
 from gui_driver import run_for, until
 from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, QTimer
 
-from workbench.core.csv_export import COLUMNS
-from workbench.core.results import RequestResult
-from workbench.core.summary import build_report
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.csv_export import COLUMNS
+from workbench.core.history.summary import build_report
 from workbench.ui.results_view import AGGREGATE_COLUMNS, ResultsView
 from workbench.ui.sliced import LARGE, Latest
 from workbench.ui.summary_view import SummaryView

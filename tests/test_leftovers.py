@@ -66,7 +66,7 @@ def test_a_killed_run_is_listed_as_interrupted(tmp_path) -> None:
     owner = subprocess.Popen(
         [sys.executable, "-c", (
             "import sys, time\n"
-            "from workbench.core.run_history import RunStore\n"
+            "from workbench.core.history.run_history import RunStore\n"
             f"store = RunStore({str(history)!r})\n"
             "store.start_run('comparison', {'targets': [{'model': 'm'}]}, run_id='killedrun0001')\n"
             "print('started', flush=True)\n"

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from test_open_loop import MODEL, WORKBENCH, measured_rows, serve_local
 
-from workbench.core.context_fit import overflows
-from workbench.core.lengths import draw, split_spread
-from workbench.core.plan import Choices, build_plan
-from workbench.core.results import Target
+from workbench.core.foundation.lengths import draw, split_spread
+from workbench.core.foundation.results import Target
+from workbench.core.planning.context_fit import overflows
+from workbench.core.run.plan import Choices, build_plan
 
 TARGET = Target("local", "http://127.0.0.1:1/v1", MODEL, context_window=8000)
 

@@ -25,14 +25,14 @@ from litellm_gateway import (
     started_ns,
 )
 
-from workbench.core.error_messages import (
+from workbench.core.foundation.error_messages import (
     GATEWAY_AUTH_CAUSE,
     GATEWAY_AUTH_FIX,
     GATEWAY_ROUTE_CAUSE,
     GATEWAY_ROUTE_FIX,
     cause_and_fix,
 )
-from workbench.core.results import ErrorClass
+from workbench.core.foundation.results import ErrorClass
 from workbench.local.emitlog import EmitRecord
 from workbench.local.faults import TOKENS_BEFORE_FAULT
 

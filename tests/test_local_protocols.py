@@ -15,7 +15,7 @@ import aiohttp
 import openai
 import pytest
 
-from workbench.core.catalog import load_catalog
+from workbench.core.models.catalog import load_catalog
 from workbench.local.costmodel import SimSettings, SimTiming
 from workbench.local.emitlog import EmitRecord
 from workbench.local.faults import TOKENS_BEFORE_FAULT, TOKENS_PER_PACK

@@ -14,7 +14,7 @@ import aiohttp
 import openai
 import pytest
 
-from workbench.core.catalog import load_catalog
+from workbench.core.models.catalog import load_catalog
 from workbench.local.costmodel import SimSettings, SimTiming
 from workbench.local.faults import FAULT_MODES, TOKENS_BEFORE_FAULT, TOKENS_PER_PACK
 from workbench.local.server import LocalServer, serve_forever

@@ -10,15 +10,15 @@ from loopback import serving
 from scripted_server import ScriptedServer, chunk
 from usage_gateway import UsageGateway
 
-from workbench.core.calibration_checks import CALIBRATION_OUTPUT_TOKENS
-from workbench.core.clients import ClientPool
-from workbench.core.csv_export import row_for
 from workbench.core.doctor import Check, diagnose
-from workbench.core.prompts import PromptBuilder
-from workbench.core.results import RequestResult, Target
-from workbench.core.run_events import RunFinished
-from workbench.core.run_plan import RunPlan
-from workbench.core.runner import Runner
+from workbench.core.foundation.results import RequestResult, Target
+from workbench.core.history.csv_export import row_for
+from workbench.core.load.prompts import PromptBuilder
+from workbench.core.planning.run_events import RunFinished
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.calibration_checks import CALIBRATION_OUTPUT_TOKENS
+from workbench.core.run.runner import Runner
+from workbench.core.transport.clients import ClientPool
 
 
 async def _run(

@@ -11,7 +11,7 @@ import pytest
 from kernels_bridge.analytic import decode_step
 from kernels_bridge.client.jobs import write_rows_csv
 from kernels_bridge.protocol import ResultRow
-from workbench.core.catalog import Catalog, ModelInfo, load_catalog
+from workbench.core.models.catalog import Catalog, ModelInfo, load_catalog
 from workbench.local.costmodel import STEP_OVERHEAD_S, SimSettings, SimTiming
 
 REPO = Path(__file__).resolve().parents[1]

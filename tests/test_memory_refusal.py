@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from workbench.cli import main
-from workbench.core.errors import classify_status
+from workbench.core.foundation.errors import classify_status
 
 
 def test_a_kv_cache_refusal_is_out_of_memory_with_memory_advice(tmp_path: Path) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.core.metrics import aggregate, derive, percentile
-from workbench.core.results import Prices, RequestResult
+from workbench.core.foundation.metrics import aggregate, derive, percentile
+from workbench.core.foundation.results import Prices, RequestResult
 
 MS = 1_000_000
 

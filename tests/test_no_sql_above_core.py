@@ -1,5 +1,5 @@
 """No SQL above core (issue 27): the window and the CLI ask the run history through RunStore's
-methods (core/run_history.py, ui/history_queries.py), never with SQL of their own.
+methods (core/history/run_history.py, ui/history_queries.py), never with SQL of their own.
 
 The scan reads each module's source (AST) under workbench/ui, workbench/commands and the
 modules at workbench/'s top (cli.py, report.py, ...) and flags
@@ -69,4 +69,4 @@ def test_no_module_above_core_holds_sql_or_queries_the_store() -> None:
         for path in ABOVE_CORE
         if (hits := sql_in(path.read_text(encoding="utf-8")))
     }
-    assert found == {}, f"SQL above core; ask core/run_history.py instead: {found}"
+    assert found == {}, f"SQL above core; ask core/history/run_history.py instead: {found}"

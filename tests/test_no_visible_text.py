@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from scripted_server import ScriptedServer, Step, chunk
 
-from workbench.core.clients import make_client
-from workbench.core.error_messages import cause_and_fix
-from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.foundation.error_messages import cause_and_fix
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 
 SPEC = RequestSpec(messages=[{"role": "user", "content": "hi"}], max_tokens=32)
 

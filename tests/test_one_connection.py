@@ -22,9 +22,9 @@ from loopback import serving_in_thread
 from PySide6.QtCore import QSettings
 from usage_gateway import UsageGateway
 
-from workbench.core.provider_store import save_providers
-from workbench.core.providers import KeyRef, ModelEntry, Provider
-from workbench.core.run_history import RunStore
+from workbench.core.access.providers import KeyRef, ModelEntry, Provider
+from workbench.core.history.run_history import RunStore
+from workbench.core.saved.provider_store import save_providers
 from workbench.ui.app import _load_providers
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow

@@ -27,12 +27,12 @@ from loopback import serving_in_thread
 from PySide6.QtCore import QSettings
 from usage_gateway import UsageGateway
 
-from workbench.core.catalog import load_catalog
-from workbench.core.plan import Choices, build_plan, saved_target
-from workbench.core.provider_store import save_providers
-from workbench.core.providers import KeyRef, ModelEntry, Provider
-from workbench.core.results import ErrorClass, Prices, Timeouts
-from workbench.core.run_history import RunStore
+from workbench.core.access.providers import KeyRef, ModelEntry, Provider
+from workbench.core.foundation.results import ErrorClass, Prices, Timeouts
+from workbench.core.history.run_history import RunStore
+from workbench.core.models.catalog import load_catalog
+from workbench.core.run.plan import Choices, build_plan, saved_target
+from workbench.core.saved.provider_store import save_providers
 from workbench.ui.app import _load_providers
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow
@@ -199,7 +199,7 @@ def test_a_provider_without_own_limits_gets_the_defaults_not_none():
 
 
 def test_a_built_in_fault_model_keeps_the_catalog_facts():
-    from workbench.core.plan import local_target
+    from workbench.core.run.plan import local_target
 
     catalog = load_catalog()
     model = catalog.simulated()[0]

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.arrivals import ArrivalSpec, parse_arrivals
-from workbench.core.csv_export import COLUMNS
-from workbench.core.plan import Choices, build_plan
-from workbench.core.results import Target
-from workbench.core.shards import planned, split
+from workbench.core.foundation.results import Target
+from workbench.core.history.csv_export import COLUMNS
+from workbench.core.load.arrivals import ArrivalSpec, parse_arrivals
+from workbench.core.run.plan import Choices, build_plan
+from workbench.core.scale.shards import planned, split
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 MODEL = "sim-70b-gqa"

@@ -1,4 +1,4 @@
-"""The one progress estimate (core/progress_estimate.py) that the CLI and the window show.
+"""The one progress estimate (core/planning/progress_estimate.py) that the CLI and the window show.
 
 Issue 25 item 7: "ETA 0 s, 95 %" at 3.2 s, then 80 %, then 96 %; a 128K run held "96 %, ETA 1 s"
 for 7 s while one model was still in prefill. Issue 27: three estimators, each its own figure.
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.core.progress_estimate import ProgressEstimate
+from workbench.core.planning.progress_estimate import ProgressEstimate
 
 SWEEP = [1024 * 2**i for i in range(8)]  # 1K → 128K, one request each
 BUDGET = 256

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from workbench.core.prompts import (
+from workbench.core.load.prompts import (
     DEFAULT_CHARS_PER_TOKEN,
     MAX_TARGET_TOKENS,
     MIN_TARGET_TOKENS,

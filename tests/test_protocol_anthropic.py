@@ -24,10 +24,10 @@ from tests.protocol_server import (
     anthropic_error,
 )
 from workbench.cli import main
-from workbench.core.clients import make_client
-from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.streaming import RequestSpec
-from workbench.core.wire import stream_request
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.protocols.wire import stream_request
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec
 
 MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
 KEY = "sk-ant-api03-not-a-real-key-0123456789"

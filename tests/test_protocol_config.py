@@ -16,17 +16,17 @@ import pytest
 from tests.loopback import ThreadedLoop
 from tests.protocol_server import ANTHROPIC_MODELS, ProtocolServer
 from workbench.cli import main
+from workbench.core.access.providers import ModelEntry
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_history import RunStore
 from workbench.core.protocols.registry import auth_for
-from workbench.core.provider_store import (
+from workbench.core.saved.provider_store import (
     ProviderConfigError,
     default_providers_path,
     load_providers,
     parse_providers_toml,
     save_providers,
 )
-from workbench.core.providers import ModelEntry
-from workbench.core.results import RequestResult
-from workbench.core.run_history import RunStore
 
 KEY = "sk-ant-api03-config-test-not-real-0123"
 

@@ -24,14 +24,14 @@ from aiohttp import web
 from loopback import ThreadedLoop, serving_in_thread
 
 from workbench.cli import main
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.planning.run_events import TextDelta
 from workbench.core.protocols.post import PostedProtocol
 from workbench.core.protocols.registry import protocol_names, register, unregister
-from workbench.core.provider_schema import ProviderConfigError
-from workbench.core.provider_store import parse_providers_toml
-from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.run_events import TextDelta
-from workbench.core.stream_values import event_object, take_counts, text_of
-from workbench.core.streaming import RequestSpec, StreamError, StreamReader
+from workbench.core.saved.provider_schema import ProviderConfigError
+from workbench.core.saved.provider_store import parse_providers_toml
+from workbench.core.transport.stream_values import event_object, take_counts, text_of
+from workbench.core.transport.streaming import RequestSpec, StreamError, StreamReader
 from workbench.local.process import ServerProcess
 
 TOY_MODEL = "toy-1"
@@ -55,7 +55,7 @@ class ToyStream(StreamReader):
             self.delta(text_of(event, "piece", "piece"), "", now)
             return False
         if "failure" in event:
-            from workbench.core.protocol_errors import stream_error
+            from workbench.core.transport.protocol_errors import stream_error
 
             raise StreamError(*stream_error(event["failure"], TOY_STATUS, self.result.model))
         if event.get("done") is True:
@@ -249,8 +249,8 @@ def _answers(routes: dict[str, tuple[int, dict[str, Any]]]) -> web.Application:
 
 
 async def _anthropic_request(base_url: str) -> RequestResult:
-    from workbench.core.clients import make_client
-    from workbench.core.wire import stream_request
+    from workbench.core.protocols.wire import stream_request
+    from workbench.core.transport.clients import make_client
 
     client = make_client(base_url, "k")
     try:
@@ -286,8 +286,8 @@ def test_the_protocols_and_the_wire_import_no_circle() -> None:
 
     graph = grimp.build_graph("workbench")
     ours = [m for m in graph.modules if m.startswith("workbench.core.protocols")]
-    ours += ["workbench.core.wire", "workbench.core.stream_anthropic"]
-    ours += ["workbench.core.stream_responses", "workbench.core.streaming"]
+    ours += ["workbench.core.protocols.wire", "workbench.core.protocols.stream_anthropic"]
+    ours += ["workbench.core.protocols.stream_responses", "workbench.core.transport.streaming"]
     circles = [
         (module, imported)
         for module in ours

@@ -14,10 +14,10 @@ import pytest
 from tests.loopback import ThreadedLoop
 from tests.protocol_server import ProtocolServer
 from workbench.cli import main
-from workbench.core.clients import make_client
-from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.streaming import RequestSpec
-from workbench.core.wire import stream_request
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.protocols.wire import stream_request
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec
 
 MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
 KEY = "sk-proj-not-a-real-key-0123456789abcdef"

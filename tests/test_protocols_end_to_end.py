@@ -26,8 +26,8 @@ from aiohttp import web
 from litellm_gateway import CliRun, cli
 from loopback import ThreadedLoop, serving_in_thread
 
-from workbench.core.error_messages import cause_and_fix
-from workbench.core.results import ErrorClass
+from workbench.core.foundation.error_messages import cause_and_fix
+from workbench.core.foundation.results import ErrorClass
 from workbench.local.faults import TOKENS_BEFORE_FAULT
 from workbench.local.process import UNBATCHED, ServerProcess
 

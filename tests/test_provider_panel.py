@@ -13,9 +13,9 @@ import qasync
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QWidget
 
+from workbench.core.access.keys import clear_session_keys
 from workbench.core.doctor import PROXY_VARIABLES
-from workbench.core.keys import clear_session_keys
-from workbench.core.provider_store import default_providers_path, load_providers
+from workbench.core.saved.provider_store import default_providers_path, load_providers
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
@@ -291,7 +291,7 @@ def test_no_keyring_disables_that_choice_and_never_saves_the_key_in_plain_text(
 ) -> None:
     why = "no OS keyring is available here (test); keep the key in an environment variable"
     monkeypatch.setattr("workbench.ui.provider_controller.keyring_status", lambda: (False, why))
-    monkeypatch.setattr("workbench.core.keys.keyring_status", lambda: (False, why))
+    monkeypatch.setattr("workbench.core.access.keys.keyring_status", lambda: (False, why))
     panel = ProviderPanel(ProviderController())
     qtbot.addWidget(panel)
     panel.show()

@@ -13,8 +13,12 @@ from typing import Any, TypeVar
 import pytest
 import qasync
 
-from workbench.core.provider_store import default_providers_path, load_providers, save_providers
-from workbench.core.providers import KeyRef, Provider, ProxyChoice
+from workbench.core.access.providers import KeyRef, Provider, ProxyChoice
+from workbench.core.saved.provider_store import (
+    default_providers_path,
+    load_providers,
+    save_providers,
+)
 from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel
 

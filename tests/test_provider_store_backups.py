@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.provider_store import (
+from workbench.core.access.providers import KeyRef, ModelEntry, Provider
+from workbench.core.saved.provider_store import (
     last_good_path,
     load_providers,
     save_providers,
 )
-from workbench.core.providers import KeyRef, ModelEntry, Provider
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 

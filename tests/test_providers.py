@@ -16,8 +16,17 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.keys import set_session_key
-from workbench.core.provider_store import (
+from workbench.core.access.keys import set_session_key
+from workbench.core.access.providers import (
+    KeyRef,
+    ModelEntry,
+    Provider,
+    ProxyChoice,
+    is_loopback,
+    normalize_base_url,
+)
+from workbench.core.foundation.results import Prices
+from workbench.core.saved.provider_store import (
     ProviderConfigError,
     default_providers_path,
     export_providers_toml,
@@ -26,15 +35,6 @@ from workbench.core.provider_store import (
     load_providers,
     save_providers,
 )
-from workbench.core.providers import (
-    KeyRef,
-    ModelEntry,
-    Provider,
-    ProxyChoice,
-    is_loopback,
-    normalize_base_url,
-)
-from workbench.core.results import Prices
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 KEY = "sk-test-" + "pr0v" * 8

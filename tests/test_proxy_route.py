@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from workbench.core.clients import ProxyUnsupported, make_client
+from workbench.core.access.providers import ProxyChoice
+from workbench.core.access.proxy_route import no_proxy_match, route_for
 from workbench.core.doctor import PROXY_VARIABLES, diagnose
-from workbench.core.providers import ProxyChoice
-from workbench.core.proxy_route import no_proxy_match, route_for
+from workbench.core.transport.clients import ProxyUnsupported, make_client
 
 TRANSPORTS = ["aiohttp", "httpx"]
 MAX_HEAD = 64 << 10  # bytes a recording server reads of a request head

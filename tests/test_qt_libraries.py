@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core import qt_libraries
-from workbench.core.qt_libraries import debian_package, package_for, plugin_path
+from workbench.core.system import qt_libraries
+from workbench.core.system.qt_libraries import debian_package, package_for, plugin_path
 
 HIDDEN = b"libxcb-icccm.so.4"  # the plugin needs it (a fresh Debian box lacked it: issue 25)
 # a real Debian library this box lacks, padded with NULs to the same length, so the ELF string

@@ -11,9 +11,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from workbench.core.history.result_import import store_run
+from workbench.core.history.run_history import RunStore
 from workbench.core.result_files import ResultFileError, read_result_file
-from workbench.core.result_import import store_run
-from workbench.core.run_history import RunStore
 
 DATA = Path(__file__).parent / "data" / "results"
 FIXTURES = sorted(p.name for p in DATA.iterdir())

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.metrics import derive, inter_token_latencies_ms
-from workbench.core.run_history import RunStore
+from workbench.core.foundation.metrics import derive, inter_token_latencies_ms
+from workbench.core.history.run_history import RunStore
 
 DATA = Path(__file__).parent / "data" / "results"
 WORKBENCH = [sys.executable, "-m", "workbench"]

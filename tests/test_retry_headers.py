@@ -12,12 +12,12 @@ from collections.abc import Callable
 import pytest
 from aiohttp import web
 
-from workbench.core.clients import ClientPool
-from workbench.core.errors import retry_after_from_headers
-from workbench.core.results import ErrorClass, RequestResult, Target
-from workbench.core.run_events import RunFinished
-from workbench.core.run_plan import RunPlan
-from workbench.core.runner import Runner
+from workbench.core.foundation.errors import retry_after_from_headers
+from workbench.core.foundation.results import ErrorClass, RequestResult, Target
+from workbench.core.planning.run_events import RunFinished
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.runner import Runner
+from workbench.core.transport.clients import ClientPool
 
 _USAGE = {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}
 

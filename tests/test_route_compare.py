@@ -20,13 +20,13 @@ from delay_gateway import delay_gateway
 from loopback import ThreadedLoop, serving, serving_in_thread
 
 from workbench.cli import main
-from workbench.core.clients import ClientPool, make_client, network_baseline_ms
-from workbench.core.results import ErrorClass, Target
-from workbench.core.route_compare import compare_routes, levels_json
-from workbench.core.run_events import RunFinished
-from workbench.core.run_history import DB_FILENAME, RunStore
-from workbench.core.run_plan import RunPlan
-from workbench.core.runner import Runner
+from workbench.core.foundation.results import ErrorClass, Target
+from workbench.core.history.route_compare import compare_routes, levels_json
+from workbench.core.history.run_history import DB_FILENAME, RunStore
+from workbench.core.planning.run_events import RunFinished
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.runner import Runner
+from workbench.core.transport.clients import ClientPool, make_client, network_baseline_ms
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 

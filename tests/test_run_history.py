@@ -17,8 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core import run_history as store_module
-from workbench.core.csv_export import (
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.results import ErrorClass, Prices, RequestResult
+from workbench.core.history import run_history as store_module
+from workbench.core.history.csv_export import (
     COLUMN_DOCS,
     COLUMNS,
     base_url_host,
@@ -27,10 +29,8 @@ from workbench.core.csv_export import (
     row_for,
     write_csv,
 )
-from workbench.core.metrics import derive
-from workbench.core.process_alive import process_start_marker
-from workbench.core.results import ErrorClass, Prices, RequestResult
-from workbench.core.run_history import RunStore, StoreError, default_db_path
+from workbench.core.history.run_history import RunStore, StoreError, default_db_path
+from workbench.core.system.process_alive import process_start_marker
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -287,8 +287,8 @@ def test_run_with_a_reused_pid_is_interrupted(db: Path) -> None:
 CHILD = textwrap.dedent(
     """
     import os, signal, sys
-    from workbench.core.results import RequestResult
-    from workbench.core.run_history import RunStore
+    from workbench.core.foundation.results import RequestResult
+    from workbench.core.history.run_history import RunStore
 
     store = RunStore(sys.argv[1])
     run_id = store.start_run("sweep", {"sizes": [1024]}, run_id="killed-run")

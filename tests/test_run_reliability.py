@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from scripted_server import ScriptedServer, chunk
 
-from workbench.core.catalog import load_catalog
-from workbench.core.clients import ClientPool
-from workbench.core.metrics import derive
-from workbench.core.results import ErrorClass, RequestResult, Target
-from workbench.core.run_events import RequestFinished, RequestStarted, RunFinished
-from workbench.core.run_history import RunStore
-from workbench.core.run_plan import MAX_REPEATS, RunPlan
-from workbench.core.runner import Runner
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.results import ErrorClass, RequestResult, Target
+from workbench.core.history.run_history import RunStore
+from workbench.core.models.catalog import load_catalog
+from workbench.core.planning.run_events import RequestFinished, RequestStarted, RunFinished
+from workbench.core.planning.run_plan import MAX_REPEATS, RunPlan
+from workbench.core.run.runner import Runner
+from workbench.core.transport.clients import ClientPool
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 

@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from workbench.core.catalog import load_catalog
-from workbench.core.clients import ClientPool
-from workbench.core.prompts import PromptBuilder
-from workbench.core.results import ErrorClass, Target
-from workbench.core.run_events import (
+from workbench.core.foundation.results import ErrorClass, Target
+from workbench.core.history.summary import summarize
+from workbench.core.load.prompts import PromptBuilder
+from workbench.core.models.catalog import load_catalog
+from workbench.core.planning.run_events import (
     Progress,
     RequestFinished,
     RequestStarted,
@@ -19,9 +19,9 @@ from workbench.core.run_events import (
     RunStarted,
     TextDelta,
 )
-from workbench.core.run_plan import RunPlan
-from workbench.core.runner import Runner
-from workbench.core.summary import summarize
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.runner import Runner
+from workbench.core.transport.clients import ClientPool
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from gateway_imitation import Imitation
 from test_gateway_answers import _cli, _serve
 
-from workbench.core.results import Target
-from workbench.core.run_plan import RunPlan
+from workbench.core.foundation.results import Target
+from workbench.core.planning.run_plan import RunPlan
 
 MODELS = ["tiny-gqa", "tiny-mha"]
 

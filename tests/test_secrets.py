@@ -12,8 +12,8 @@ import keyring.backends.fail
 import pytest
 from memory_keyring import MemoryKeyring
 
-from workbench.core import keys, redaction
-from workbench.core.keys import (
+from workbench.core.access import keys
+from workbench.core.access.keys import (
     KEYRING_SERVICE,
     KeyringUnavailable,
     KeyUnavailable,
@@ -24,8 +24,9 @@ from workbench.core.keys import (
     set_session_key,
     store_in_keyring,
 )
-from workbench.core.providers import KeyRef, Provider
-from workbench.core.redaction import install_log_redaction, redact
+from workbench.core.access.providers import KeyRef, Provider
+from workbench.core.foundation import redaction
+from workbench.core.foundation.redaction import install_log_redaction, redact
 
 KEY = "wb-test-key-7f3a9c2e1d"  # a key with no recognisable shape: only registration masks it
 

@@ -112,7 +112,7 @@ def test_self_test_fails_with_a_reason_when_a_translation_is_not_compiled(tmp_pa
 
 
 def test_check_csv_rejects_a_wrong_row_count(tmp_path) -> None:
-    from workbench.core.csv_export import COLUMNS
+    from workbench.core.history.csv_export import COLUMNS
     from workbench.selftest import check_csv
     from workbench.selftest_error import SelfTestError
 

@@ -22,14 +22,14 @@ from aiohttp import web
 from loopback import ThreadedLoop, serving_in_thread
 from scripted_server import ScriptedServer, chunk
 
-from workbench.core.clients import ClientPool, Transport, make_client
-from workbench.core.csv_export import read_csv, write_csv
-from workbench.core.results import RequestResult, Target
-from workbench.core.run_events import RequestFinished, TextDelta
-from workbench.core.run_history import RunStore
-from workbench.core.run_plan import RunPlan
-from workbench.core.runner import Runner
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.foundation.results import RequestResult, Target
+from workbench.core.history.csv_export import read_csv, write_csv
+from workbench.core.history.run_history import RunStore
+from workbench.core.planning.run_events import RequestFinished, TextDelta
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.runner import Runner
+from workbench.core.transport.clients import ClientPool, Transport, make_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 from workbench.local.costmodel import SimSettings
 from workbench.local.process import ServerProcess
 from workbench.local.server import LocalServer
@@ -247,11 +247,11 @@ def test_the_first_measured_request_finds_the_sdk_warm(tmp_path: Path) -> None:
     script = textwrap.dedent(
         """
         import asyncio, sys
-        from workbench.core.clients import ClientPool
-        from workbench.core.results import Target
-        from workbench.core.run_events import RequestStarted
-        from workbench.core.run_plan import RunPlan
-        from workbench.core.runner import Runner
+        from workbench.core.transport.clients import ClientPool
+        from workbench.core.foundation.results import Target
+        from workbench.core.planning.run_events import RequestStarted
+        from workbench.core.planning.run_plan import RunPlan
+        from workbench.core.run.runner import Runner
 
         LAZY = "openai.resources.chat.completions.completions"
 

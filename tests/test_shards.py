@@ -1,13 +1,13 @@
-"""How a plan is shared out over workers (core/shards.py): every planned request once."""
+"""How a plan is shared out over workers (core/scale/shards.py): every planned request once."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from workbench.core.results import Target
-from workbench.core.run_plan import RunPlan
-from workbench.core.shards import planned, rounds, shard_count, split
+from workbench.core.foundation.results import Target
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.scale.shards import planned, rounds, shard_count, split
 
 TARGETS = (Target("local", "http://127.0.0.1:1/v1", "a"), Target("local", "http://x/v1", "b"))
 

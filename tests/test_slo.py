@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from test_open_loop import MODEL, WORKBENCH, measured_rows, serve_local
 
-from workbench.core.metrics import derive
-from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.slo import Objective, goodput, holds, parse_slo, request_meets
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.load.slo import Objective, goodput, holds, parse_slo, request_meets
 
 MS = 1_000_000  # ns
 

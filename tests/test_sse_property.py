@@ -16,12 +16,12 @@ from hostile_server import HostileServer, hostile_server_thread
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from workbench.core.clients import make_client
-from workbench.core.csv_export import row_for
-from workbench.core.metrics import derive
-from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.run_history import RunStore
-from workbench.core.streaming import RequestSpec, overrun_event_limit, stream_chat
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.history.csv_export import row_for
+from workbench.core.history.run_history import RunStore
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec, overrun_event_limit, stream_chat
 
 ODD_VALUES = (
     st.none()

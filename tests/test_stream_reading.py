@@ -13,9 +13,9 @@ import pytest
 from aiohttp import web
 from scripted_server import ScriptedServer, chunk
 
-from workbench.core.clients import make_client
-from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 
 USAGE = {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7}
 TRANSPORTS = ["aiohttp", "httpx"]
@@ -133,7 +133,7 @@ async def test_json_neither_parser_reads_is_a_malformed_row(transport: str) -> N
 @pytest.mark.skipif(sys.platform == "win32", reason="uvloop does not exist for Windows")
 def test_headless_runs_use_uvloop_where_it_is_installed() -> None:
     pytest.importorskip("uvloop")
-    from workbench.core.loop import run
+    from workbench.core.system.loop import run
 
     async def loop_module() -> str:
         return type(asyncio.get_running_loop()).__module__

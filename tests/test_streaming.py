@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from scripted_server import ScriptedServer, chunk
 
-from workbench.core.clients import make_client
-from workbench.core.metrics import derive
-from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.run_events import TextDelta
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.planning.run_events import TextDelta
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 
 USAGE = {
     "prompt_tokens": 100,

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from pdf_text import read_pdf
 
-from workbench.core.run_facts import run_facts
-from workbench.core.run_history import DB_FILENAME, RunStore
-from workbench.core.summary import build_report
+from workbench.core.history.run_facts import run_facts
+from workbench.core.history.run_history import DB_FILENAME, RunStore
+from workbench.core.history.summary import build_report
 
 DATA = Path(__file__).parent / "data"
 WORKBENCH = [sys.executable, "-m", "workbench"]

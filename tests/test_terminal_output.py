@@ -16,7 +16,7 @@ import pytest
 from aiohttp import web
 from loopback import serving_in_thread
 
-from workbench.core.terminal import escape_quoted, printable, printable_lines
+from workbench.core.foundation.terminal import escape_quoted, printable, printable_lines
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 TITLE = "m\x1b]0;pwned\x07"  # OSC: retitles the terminal

@@ -6,11 +6,11 @@ import math
 
 from scripted_server import ScriptedServer, chunk
 
-from workbench.core.clients import make_client
-from workbench.core.prompts import heuristic_tokens
-from workbench.core.results import RequestResult
-from workbench.core.streaming import RequestSpec, stream_chat
-from workbench.core.token_estimate import estimate_tokens
+from workbench.core.foundation.results import RequestResult
+from workbench.core.foundation.token_estimate import estimate_tokens
+from workbench.core.load.prompts import heuristic_tokens
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 
 
 def test_estimate_counts_words_digits_cjk_and_marks() -> None:

@@ -36,7 +36,7 @@ from loopback import serving_in_thread
 from test_gateway_answers import _cli
 
 from workbench.core.doctor import PROXY_VARIABLES
-from workbench.core.prompts import PromptBuilder, PromptSpec
+from workbench.core.load.prompts import PromptBuilder, PromptSpec
 
 pytestmark = pytest.mark.slow  # a server to start, models to make: ~40 s for the file
 

@@ -30,9 +30,9 @@ def test_the_sources_are_every_module_that_marks_strings(tmp_path: Path) -> None
     found = {p.as_posix() for p in translation_sources.sources()}
     assert {
         "workbench/ui/main_window.py",
-        "workbench/core/error_messages.py",
+        "workbench/core/foundation/error_messages.py",
         "workbench/core/doctor/messages.py",
-        "workbench/core/providers.py",
+        "workbench/core/access/providers.py",
     } <= found
     assert "workbench/ui/theme.py" not in found  # marks nothing
     # a module added tomorrow is found without being listed anywhere

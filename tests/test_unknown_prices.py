@@ -12,8 +12,8 @@ from loopback import ThreadedLoop
 from scripted_server import ScriptedServer, Step, chunk
 
 from workbench.cli import main
-from workbench.core.csv_export import read_csv
-from workbench.core.run_history import RunStore
+from workbench.core.history.csv_export import read_csv
+from workbench.core.history.run_history import RunStore
 
 USAGE = {"prompt_tokens": 1000, "completion_tokens": 3, "total_tokens": 1003}
 SCRIPT: list[Step] = [
@@ -81,8 +81,8 @@ def test_prices_from_providers_toml_give_the_cost(
 
 @pytest.mark.parametrize(("known", "shown"), [(False, "no price"), (True, "$0.00202")])
 def test_the_gui_pane_shows_no_price_instead_of_zero(qapp, known: bool, shown: str) -> None:
-    from workbench.core.catalog import load_catalog
-    from workbench.core.results import UNKNOWN_PRICES, Prices, RequestResult, Target
+    from workbench.core.foundation.results import UNKNOWN_PRICES, Prices, RequestResult, Target
+    from workbench.core.models.catalog import load_catalog
     from workbench.ui.pane_widget import PaneWidget
     from workbench.ui.panes_model import PaneModel, PaneState
 

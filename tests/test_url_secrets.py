@@ -24,14 +24,14 @@ import pytest
 from aiohttp import web
 from loopback import AuthProxy, ThreadedLoop
 
-from workbench.core.clients import ClientPool
-from workbench.core.errors import SERVER_MESSAGE_CHARS, classify_exception
+from workbench.core.access.providers import KeyRef, Provider, ProxyChoice, normalize_base_url
+from workbench.core.foundation.errors import SERVER_MESSAGE_CHARS, classify_exception
+from workbench.core.foundation.redaction import redact_and_cut, register_secret
+from workbench.core.foundation.results import ErrorClass
 from workbench.core.importers import import_path
-from workbench.core.provider_connection import connect
-from workbench.core.provider_store import ProviderConfigError, check_proxy_url, load_providers
-from workbench.core.providers import KeyRef, Provider, ProxyChoice, normalize_base_url
-from workbench.core.redaction import redact_and_cut, register_secret
-from workbench.core.results import ErrorClass
+from workbench.core.saved.provider_store import ProviderConfigError, check_proxy_url, load_providers
+from workbench.core.transport.clients import ClientPool
+from workbench.core.transport.provider_connection import connect
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from scripted_server import ScriptedServer, Step, chunk
 
-from workbench.core.clients import ClientPool
-from workbench.core.csv_export import row_for
-from workbench.core.results import Target
-from workbench.core.run_events import RunFinished
-from workbench.core.run_plan import RunPlan
-from workbench.core.runner import Runner
+from workbench.core.foundation.results import Target
+from workbench.core.history.csv_export import row_for
+from workbench.core.planning.run_events import RunFinished
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.runner import Runner
+from workbench.core.transport.clients import ClientPool
 
 
 def _script(completion_tokens: int) -> list[Step]:

@@ -8,7 +8,7 @@ import json
 import pytest
 from pydantic import Field
 
-from workbench.core.validation import (
+from workbench.core.foundation.validation import (
     Count,
     Invalid,
     PricesTable,

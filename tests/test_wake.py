@@ -1,4 +1,4 @@
-"""core/wake.py: waits that end on time, where asyncio's timers end up to ~2 ms late."""
+"""core/system/wake.py: waits that end on time, where asyncio's timers end up to ~2 ms late."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from workbench.core.wake import sleep_until
+from workbench.core.system.wake import sleep_until
 
 
 async def _lateness_ms(waits: int, gap_s: float) -> list[float]:

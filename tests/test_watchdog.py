@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from scripted_server import ScriptedServer, chunk
 
-from workbench.core.clients import make_client
-from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.streaming import RequestSpec, stream_chat
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
 
 MESSAGES = [{"role": "user", "content": "hi"}]
 

@@ -23,8 +23,8 @@ from litellm_gateway import KEY_VARIABLE, cli
 from loopback import serving_in_thread
 from test_gateway_cooldown import KEY, LITELLM_COOLDOWN
 
-from workbench.core.csv_export import COLUMNS
-from workbench.core.errors import GATEWAY_COOLDOWN_CAUSE
+from workbench.core.foundation.errors import GATEWAY_COOLDOWN_CAUSE
+from workbench.core.history.csv_export import COLUMNS
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 MODEL = "sim-70b-gqa"

@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 from workbench import __version__
 from workbench.commands import examples, gui
-from workbench.core.terminal import safe_console
+from workbench.core.foundation.terminal import safe_console
 
 
 class _Formatter(argparse.HelpFormatter):

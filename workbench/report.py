@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.core.route_compare import LevelComparison, RouteFigures
-from workbench.core.summary import CellSummary
-from workbench.core.terminal import printable
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.terminal import printable
+from workbench.core.foundation.token_counts import tokens_label
+from workbench.core.history.route_compare import LevelComparison, RouteFigures
+from workbench.core.history.summary import CellSummary
 
 
 def _fmt(value: float | None, digits: int = 1) -> str:

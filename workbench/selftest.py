@@ -128,8 +128,8 @@ def keyring_store() -> str:
     AES-CBC session, which the packaged app gets from packaging/rthook_openssl_aes.py)."""
     import secrets as random_bytes
 
-    from workbench.core.keys import KEYRING_SERVICE, keyring_status, store_in_keyring
-    from workbench.core.redaction import redact
+    from workbench.core.access.keys import KEYRING_SERVICE, keyring_status, store_in_keyring
+    from workbench.core.foundation.redaction import redact
 
     account, secret = "self-test", f"sk-self-test-{random_bytes.token_hex(8)}"
     try:
@@ -218,7 +218,7 @@ def check_csv(path: Path, expected_rows: int, models: Sequence[str], max_tokens:
     """Read the exported CSV back: the documented columns, one clean row per request."""
     import csv
 
-    from workbench.core.csv_export import COLUMNS
+    from workbench.core.history.csv_export import COLUMNS
 
     try:
         with path.open(encoding="utf-8", newline="") as f:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kernels_bridge.protocol import RESULT_COLUMNS, Hello, ResultRow, Run
-from workbench.core.csv_cells import inert
+from workbench.core.foundation.csv_cells import inert
 
 
 @dataclass(frozen=True)

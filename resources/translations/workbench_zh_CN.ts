@@ -959,297 +959,297 @@
 <context>
     <name>ErrorFix</name>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="336"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="336"/>
         <source>the calibration request failed first; a gateway (LiteLLM, say) that sees a deployment fail puts it in cooldown and answers 429 &apos;No deployments available&apos; until the cooldown ends, so this 429 follows that failure and is no sign of too many requests</source>
         <translation>校准请求先失败了；网关（例如 LiteLLM）看到某个部署失败后会让它进入冷却，并在冷却结束前对所有请求回答 429“No deployments available”，所以这个 429 是那次失败的后果，并不表示请求过多</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="13"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="13"/>
         <source>the server rejected the API key (missing, mistyped, expired, or with stray whitespace)</source>
         <translation>服务器拒绝了 API 密钥（缺失、输错、已过期，或带有多余的空格）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="18"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="18"/>
         <source>check the key (no spaces or quotes around it), that its environment variable is set in this shell, and that the header is &apos;Authorization: Bearer &lt;key&gt;&apos;; run `workbench doctor`</source>
         <translation>检查密钥（前后不要有空格或引号）、它的环境变量在当前 shell 中已设置，以及请求头为 &apos;Authorization: Bearer &lt;key&gt;&apos;；运行 `workbench doctor`</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="26"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="26"/>
         <source>the path does not exist on this server: usually a base URL with a missing or extra /v1, or a full .../chat/completions URL pasted as the base URL</source>
         <translation>服务器上没有这个路径：通常是 Base URL 少了或多了 /v1，或者把完整的 .../chat/completions 地址当成了 Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="31"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="31"/>
         <source>use the base URL the provider documents (try with and without /v1); `workbench doctor --base-url URL` tries both</source>
         <translation>使用服务商文档中的 Base URL（带和不带 /v1 都试试）；`workbench doctor --base-url URL` 会两种都试</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="38"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="38"/>
         <source>the server does not serve a model with this id</source>
         <translation>服务器上没有这个 id 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="42"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="42"/>
         <source>pick an id from `workbench models --base-url URL` (ids are usually lower-case with hyphens)</source>
         <translation>从 `workbench models --base-url URL` 的列表中选择 id（id 通常是小写加连字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="49"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="49"/>
         <source>the provider is rate-limiting this key (too many requests or tokens per minute)</source>
         <translation>服务商正在对这个密钥限流（每分钟请求数或 Token 数过多）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="53"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="53"/>
         <source>lower the concurrency, wait for Retry-After, or ask the provider for a higher limit</source>
         <translation>降低并发、按 Retry-After 等待，或向服务商申请更高的限额</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="59"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="59"/>
         <source>the account has no quota or balance left</source>
         <translation>账户的额度或余额已用完</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="63"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="63"/>
         <source>top up or check the plan in the provider&apos;s console</source>
         <translation>充值，或在服务商控制台检查套餐</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="69"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="69"/>
         <source>the server failed while handling the request</source>
         <translation>服务器处理请求时出错</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="73"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="73"/>
         <source>retry later; if it persists, report it to the provider with the time and model</source>
         <translation>稍后重试；如果持续出现，带上时间和模型向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="79"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="79"/>
         <source>the server refused the request as sent</source>
         <translation>服务器拒绝了发送的请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="83"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="83"/>
         <source>read the server&apos;s message: often the prompt exceeds the model&apos;s context window, or max_tokens is too large</source>
         <translation>阅读服务器返回的信息：常见原因是提示词超出模型的上下文窗口，或 max_tokens 过大</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="90"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="90"/>
         <source>the server has no memory left for this request: its KV cache, beside the model&apos;s weights and the other requests in flight, does not fit on the GPU</source>
         <translation>服务器没有足够的内存处理此请求：它的 KV 缓存加上模型权重和其他进行中的请求，超出了 GPU 显存</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="95"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="95"/>
         <source>use a shorter prompt, a lower max_tokens or fewer requests at once, or a deployment with more memory per device (a higher tensor-parallel degree)</source>
         <translation>使用更短的提示词、更小的 max_tokens 或更少的并发请求，或换用每张卡显存更多的部署（更高的张量并行度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="102"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="102"/>
         <source>an HTML page came back where JSON or a stream was expected: a proxy, gateway login page, or a web site answered instead of the API</source>
         <translation>本应返回 JSON 或流，却返回了 HTML 页面：回应的是代理、网关登录页或网站，而不是 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="107"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="107"/>
         <source>check the base URL points at the API (not the web site), and the proxy settings</source>
         <translation>检查 Base URL 指向的是 API（而不是网站），以及代理设置</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="113"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="113"/>
         <source>the server could not be reached (DNS, TCP, TLS or proxy)</source>
         <translation>无法连接服务器（DNS、TCP、TLS 或代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="117"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="117"/>
         <source>check the host and port, that the server is running, and HTTP(S)_PROXY / NO_PROXY; a local server must not go through a global proxy</source>
         <translation>检查主机和端口、服务器是否在运行，以及 HTTP(S)_PROXY / NO_PROXY；本地服务器不能走全局代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="124"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="124"/>
         <source>the connection closed before the stream finished</source>
         <translation>流式输出结束前连接就断开了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="128"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="128"/>
         <source>retry; if it repeats, a proxy or load balancer may cut long streams (check its timeouts)</source>
         <translation>重试；如果反复出现，可能是代理或负载均衡器切断了长连接（检查其超时设置）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="135"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="135"/>
         <source>the stream ended without [DONE] and without a finish_reason: the server or a proxy cut it short, so the answer and its token counts are incomplete</source>
         <translation>流结束时既没有 [DONE] 也没有 finish_reason：服务器或代理把它提前截断了，回答和 token 数都不完整</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="140"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="140"/>
         <source>retry; if it repeats, check the timeouts of any proxy or load balancer on the way and the server&apos;s logs (the row is kept but never enters the figures)</source>
         <translation>重试；若反复出现，检查途经的代理或负载均衡器的超时设置以及服务器日志（该行会保留，但不计入统计数字）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="147"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="147"/>
         <source>the server sent more output than max_tokens allows (it ignores max_tokens, or the stream never ends); the client stopped reading at once</source>
         <translation>服务器发送的输出超出 max_tokens 允许的量（它忽略了 max_tokens，或者流永不结束）；客户端已立即停止读取</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="152"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="152"/>
         <source>check that the server or gateway honours max_tokens, and report it to the provider; such a stream cannot be compared with others</source>
         <translation>确认服务器或网关遵守 max_tokens，并向服务商报告；这样的流无法与其他结果比较</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="159"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="159"/>
         <source>the server sent a line, an event or a body larger than the client accepts; the client stopped reading to keep its memory bounded</source>
         <translation>服务器发送的一行、一个事件或整个响应体超出客户端接受的大小；客户端已停止读取，以限制内存占用</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="164"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="164"/>
         <source>check that the base URL is an OpenAI-compatible API and that no proxy rewrites the stream; report it to the provider</source>
         <translation>确认 Base URL 指向 OpenAI 兼容的 API，且没有代理改写数据流；并向服务商报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="171"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="171"/>
         <source>the server or a proxy broke the HTTP protocol (bad chunked encoding, a header line too long, too many headers)</source>
         <translation>服务器或代理违反了 HTTP 协议（分块编码错误、头部行过长或头部过多）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="176"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="176"/>
         <source>try without the proxy; if it persists, report it to the provider with the time</source>
         <translation>不经代理再试；若仍然出现，请附上时间向服务商报告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="182"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="182"/>
         <source>the server answered with a redirect; a request is never re-sent to another address, because that can turn a POST into a GET or send the key elsewhere</source>
         <translation>服务器返回了重定向；请求绝不会被重新发往另一个地址，因为这可能把 POST 变成 GET，或把密钥发到别处</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="187"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="187"/>
         <source>use the new address (named in the message) as the base URL; `workbench doctor --base-url URL` checks it</source>
         <translation>把新地址（见消息中）用作 Base URL；可用 `workbench doctor --base-url URL` 检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="194"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="194"/>
         <source>the API key or a custom header contains characters HTTP headers cannot carry (a line break, or a non-ASCII character such as a full-width space or a curly quote)</source>
         <translation>API 密钥或自定义头部含有 HTTP 头部无法承载的字符（换行符，或全角空格、弯引号等非 ASCII 字符）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="199"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="199"/>
         <source>copy the key again as plain text, with no quotes, spaces or line breaks, and set it again; nothing was sent</source>
         <translation>以纯文本重新复制密钥（不带引号、空格或换行）并重新设置；本次没有发送任何请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="206"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="206"/>
         <source>the server sent a stream event that is not valid JSON or not shaped like a chat completion chunk</source>
         <translation>服务器发送的流事件不是有效的 JSON，或不符合 chat completion 数据块的格式</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="211"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="211"/>
         <source>the endpoint is not fully OpenAI-compatible, or a proxy altered the stream; try without the proxy or report it to the provider</source>
         <translation>该接口不完全兼容 OpenAI，或代理改动了流；不经代理再试，或向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="218"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="218"/>
         <source>no token arrived within the first-token limit (long prompts take long to prefill)</source>
         <translation>在首 Token 时限内没有收到任何 Token（长提示词的预填充耗时较长）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="222"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="222"/>
         <source>raise the first-token timeout, or use a shorter prompt</source>
         <translation>提高首 Token 超时，或使用更短的提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="228"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="228"/>
         <source>the stream stalled: no token for longer than the stall limit</source>
         <translation>流式输出停滞：超过停滞时限没有新 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="232"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="232"/>
         <source>retry; raise the stall timeout if the server is known to pause</source>
         <translation>重试；如果已知服务器会暂停，提高停滞超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="238"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="238"/>
         <source>the request ran past its total time limit</source>
         <translation>请求超过了总时限</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="242"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="242"/>
         <source>raise the total timeout or lower max_tokens</source>
         <translation>提高总超时，或降低 max_tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="248"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="248"/>
         <source>the stream ended without any text</source>
         <translation>流结束了，但没有任何文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="252"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="252"/>
         <source>check the model id and max_tokens; run `workbench doctor` to see the raw answer</source>
         <translation>检查模型 id 和 max_tokens；运行 `workbench doctor` 查看原始响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="258"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="258"/>
         <source>the model generated tokens but none of them is visible text: special tokens the server does not decode, or a character cut in the middle of its UTF-8 bytes</source>
         <translation>模型生成了 token，但没有一个是可见文本：服务器未解码的特殊 token，或在 UTF-8 字节中间被截断的字符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="263"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="263"/>
         <source>check the model&apos;s chat template and tokenizer on the server (does it stop at or print its end-of-turn token?); raise max_tokens if finish_reason is length</source>
         <translation>检查服务器上该模型的对话模板（chat template）和分词器（它是否在结束标记处停止，或把结束标记输出？）；若 finish_reason 为 length，请调高 max_tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="270"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="270"/>
         <source>the request was cancelled</source>
         <translation>请求已取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="274"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="274"/>
         <source>nothing to fix</source>
         <translation>无需处理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="280"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="280"/>
         <source>the client worker process (or cluster node) that ran this request died before the request finished</source>
         <translation>运行此请求的客户端工作进程（或集群节点）在请求完成前已终止</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="285"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="285"/>
         <source>check the machine&apos;s memory and the worker&apos;s logs, then run again; --workers 1 runs everything in one process</source>
         <translation>检查该机器的内存和工作进程的日志，然后重新运行；--workers 1 会在单个进程中运行全部请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="292"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="292"/>
         <source>an unexpected error inside Attention Workbench</source>
         <translation>Attention Workbench 内部出现意外错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="296"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="296"/>
         <source>please report it with the message</source>
         <translation>请带上这条信息反馈给我们</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="303"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="303"/>
         <source>the server refused the key: its answer speaks of the key or of access, though its status is not 401 (gateways such as a LiteLLM proxy without a database answer a bad key with 400), or it refused even the model list</source>
         <translation>服务器拒绝了密钥：它的回答说到密钥或访问权限，尽管状态码不是 401（例如没有数据库的 LiteLLM 代理对错误的密钥回答 400），或者它连模型列表都拒绝了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="309"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="309"/>
         <source>check the key for this gateway (the gateway&apos;s own key, not the upstream provider&apos;s; no spaces or quotes around it); run `workbench doctor --base-url URL`</source>
         <translation>检查这个网关的密钥（网关自己的密钥，而不是上游服务商的；前后不要有空格或引号）；运行 `workbench doctor --base-url URL`</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="314"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="314"/>
         <source>the gateway took the request, but the upstream it routes this model to refused it (the message carries the upstream&apos;s words): the gateway&apos;s route for this model is broken</source>
         <translation>网关接受了请求，但它为这个模型路由到的上游拒绝了它（消息里带着上游的原话）：网关中这个模型的路由坏了</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="319"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="319"/>
         <source>check the gateway&apos;s route for this model: the upstream&apos;s model id, address and key in the gateway&apos;s configuration, and the upstream&apos;s own logs</source>
         <translation>检查网关中这个模型的路由：网关配置里上游的模型 id、地址和密钥，以及上游自己的日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="324"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="324"/>
         <source>the gateway refused the request itself: its upstream for this model failed a moment ago (an error or a rate limit), so the gateway sends it nothing until a cooldown ends</source>
         <translation>请求被网关自己拒绝：这个模型的上游刚刚出错（报错或限流），冷却期结束前网关不再向它发送请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/error_messages.py" line="329"/>
+        <location filename="../../workbench/core/foundation/error_messages.py" line="329"/>
         <source>find out why the upstream failed: the first request it refused carries the upstream&apos;s words (`workbench bench` prints every failure), and `workbench doctor --model M` shows them once the cooldown ends; check the gateway&apos;s route for this model and its logs</source>
         <translation>查明上游为何出错：被拒绝的第一个请求带着上游的原话（`workbench bench` 会打印每个失败），冷却期结束后 `workbench doctor --model M` 也会显示；检查网关中这个模型的路由和网关日志</translation>
     </message>
@@ -1934,22 +1934,22 @@
 <context>
     <name>KeyRef</name>
     <message>
-        <location filename="../../workbench/core/providers.py" line="54"/>
+        <location filename="../../workbench/core/access/providers.py" line="54"/>
         <source>environment variable ${name}</source>
         <translation>环境变量 ${name}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="55"/>
+        <location filename="../../workbench/core/access/providers.py" line="55"/>
         <source>OS keyring (account &apos;{name}&apos;)</source>
         <translation>系统钥匙串（账户 &apos;{name}&apos;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="56"/>
+        <location filename="../../workbench/core/access/providers.py" line="56"/>
         <source>typed in, held in memory for this session only</source>
         <translation>手动输入，仅在本次会话的内存中保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/providers.py" line="57"/>
+        <location filename="../../workbench/core/access/providers.py" line="57"/>
         <source>no key (a keyless server)</source>
         <translation>无密钥（无需密钥的服务器）</translation>
     </message>

@@ -67,29 +67,26 @@ from workbench.commands.compare_route import (
     write_chart,
 )
 from workbench.commands.progress import ProgressDisplay, add_verbosity_args, verbosity
-from workbench.core import loop as event_loop
-from workbench.core.calibration_file import load_calibration, save_calibration
-from workbench.core.capacity_report import table
-from workbench.core.capacity_run import CapacityFound, CapacityRunner
-from workbench.core.catalog import load_catalog
-from workbench.core.client_load import ClientLoad
-from workbench.core.clients import ClientPool
-from workbench.core.context_fit import nothing_fits, overflows
-from workbench.core.coordinator import ShardedRunner
-from workbench.core.csv_export import CsvWriter
-from workbench.core.plan import Choices, LocalSim, build_plan
-from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
-from workbench.core.results import (
+from workbench.core.foundation.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
     RequestResult,
     Target,
     Timeouts,
 )
-from workbench.core.route_compare import ROUTES, RouteComparison
-from workbench.core.run_events import RequestFinished, RunFinished
-from workbench.core.run_history import RunStore, StoreError
-from workbench.core.run_plan import (
+from workbench.core.foundation.terminal import printable, shown_id
+from workbench.core.history.csv_export import CsvWriter
+from workbench.core.history.route_compare import ROUTES, RouteComparison
+from workbench.core.history.run_history import RunStore, StoreError
+from workbench.core.history.run_report import route_document, run_document
+from workbench.core.history.summary import Summarizer
+from workbench.core.load.capacity_report import table
+from workbench.core.load.client_load import ClientLoad
+from workbench.core.load.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
+from workbench.core.models.catalog import load_catalog
+from workbench.core.planning.context_fit import nothing_fits, overflows
+from workbench.core.planning.run_events import RequestFinished, RunFinished
+from workbench.core.planning.run_plan import (
     MAX_CONCURRENCY,
     MAX_OUTPUT_TOKENS,
     MAX_REPEATS,
@@ -99,10 +96,13 @@ from workbench.core.run_plan import (
     Mode,
     RunPlan,
 )
-from workbench.core.run_report import route_document, run_document
-from workbench.core.runner import Runner
-from workbench.core.summary import Summarizer
-from workbench.core.terminal import printable, shown_id
+from workbench.core.run.calibration_file import load_calibration, save_calibration
+from workbench.core.run.capacity_run import CapacityFound, CapacityRunner
+from workbench.core.run.plan import Choices, LocalSim, build_plan
+from workbench.core.run.runner import Runner
+from workbench.core.scale.coordinator import ShardedRunner
+from workbench.core.system import loop as event_loop
+from workbench.core.transport.clients import ClientPool
 from workbench.report import format_route_table, format_summary_table
 
 EXIT_OK, EXIT_FAILED_RUN, EXIT_BAD_INPUT, EXIT_SOME_FAILED = 0, 1, 2, 3
@@ -281,7 +281,7 @@ def _add_limit_args(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return event_loop.run(_run(args))  # uvloop where available (core/loop.py)
+    return event_loop.run(_run(args))  # uvloop where available (core/system/loop.py)
 
 
 async def _run(args: argparse.Namespace) -> int:
@@ -439,7 +439,7 @@ def _plan(args: argparse.Namespace, endpoint: Endpoint) -> RunPlan | None:
 
 
 def _make_plan(args: argparse.Namespace, targets: tuple[Target, ...], mode: Mode) -> RunPlan | None:
-    """The plan from the flags (core/plan.py); a timeout flag overrides each provider's."""
+    """The plan from the flags (core/run/plan.py); a timeout flag overrides each provider's."""
     choices = Choices(
         prompt_lengths=tuple(args.prompt_tokens),
         repeats=args.repeats,

@@ -1,6 +1,6 @@
 """`workbench bench --capacity --slo ...`: the flags of a search for each model's highest load
 within the SLO, checked, into the plan's choices. The search itself runs in core
-(core/capacity_run.py), as the app runs it: one step at a time, each an ordinary cell at one
+(core/run/capacity_run.py), as the app runs it: one step at a time, each an ordinary cell at one
 rate (open loop, --arrivals) or one concurrency; models one after another, each on its own
 schedule, all in one run.
 """
@@ -11,8 +11,8 @@ import argparse
 from dataclasses import replace
 
 from workbench.commands.common import float_in, int_in
-from workbench.core.arrivals import ArrivalSpec
-from workbench.core.capacity import (
+from workbench.core.load.arrivals import ArrivalSpec
+from workbench.core.load.capacity import (
     BYS,
     DEFAULT_RANGE,
     DEFAULT_REQUESTS,
@@ -20,9 +20,9 @@ from workbench.core.capacity import (
     Rule,
     step_requests,
 )
-from workbench.core.capacity_report import plan_words
-from workbench.core.plan import Choices
-from workbench.core.run_plan import MAX_CONCURRENCY, RunPlan
+from workbench.core.load.capacity_report import plan_words
+from workbench.core.planning.run_plan import MAX_CONCURRENCY, RunPlan
+from workbench.core.run.plan import Choices
 
 MAX_BUDGET = 1_000_000
 

@@ -10,11 +10,11 @@ import argparse
 from pathlib import Path
 
 from workbench.commands.common import float_in
-from workbench.core.arrivals import ArrivalSpec
-from workbench.core.dataset_plan import MAX_TRACE_SPEED, trace_schedule
-from workbench.core.dataset_plan import with_dataset as dataset_choices
 from workbench.core.datasets import Dataset, DatasetError, load_dataset
-from workbench.core.plan import Choices
+from workbench.core.load.arrivals import ArrivalSpec
+from workbench.core.run.dataset_plan import MAX_TRACE_SPEED, trace_schedule
+from workbench.core.run.dataset_plan import with_dataset as dataset_choices
+from workbench.core.run.plan import Choices
 
 # flags a trace's own clock replaces, as argparse names them
 _CLOCK_FLAGS = ("rate", "arrivals", "ramp_up")

@@ -1,5 +1,5 @@
 """`workbench bench --rate R` (open-loop arrivals) and `--slo` (goodput): their flags, checked
-together, into the plan's choices (core/arrivals.py, core/slo.py; docs/metrics.md)."""
+together, into the plan's choices (core/load/arrivals.py, core/load/slo.py; docs/metrics.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from workbench.commands.common import float_in, int_in, parse_int_list
-from workbench.core.arrivals import (
+from workbench.core.foundation.lengths import split_spread
+from workbench.core.load.arrivals import (
     MAX_RATE,
     MAX_SCHEDULE,
     MAX_SCHEDULE_S,
@@ -16,10 +17,9 @@ from workbench.core.arrivals import (
     Process,
     parse_arrivals,
 )
-from workbench.core.lengths import split_spread
-from workbench.core.plan import Choices
-from workbench.core.run_plan import MAX_CONCURRENCY
-from workbench.core.slo import Objective, parse_slo
+from workbench.core.load.slo import Objective, parse_slo
+from workbench.core.planning.run_plan import MAX_CONCURRENCY
+from workbench.core.run.plan import Choices
 
 
 class Spread(list[int]):

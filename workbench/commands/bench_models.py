@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 
 from workbench.commands.common import LOCAL_PROVIDER, Endpoint, fail
-from workbench.core.catalog import Catalog
 from workbench.core.doctor import suggest_models
-from workbench.core.terminal import printable, shown_id
+from workbench.core.foundation.terminal import printable, shown_id
+from workbench.core.models.catalog import Catalog
 
 
 def suggestions(model: str, endpoint: Endpoint, catalog: Catalog) -> list[str]:

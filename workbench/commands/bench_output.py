@@ -17,10 +17,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from workbench.core.csv_export import CsvWriter, check_csv_path
-from workbench.core.private_files import private_dir
-from workbench.core.redaction import redact_values
-from workbench.core.terminal import json_text, printable
+from workbench.core.foundation.redaction import redact_values
+from workbench.core.foundation.terminal import json_text, printable
+from workbench.core.history.csv_export import CsvWriter, check_csv_path
+from workbench.core.system.private_files import private_dir
 
 DEFAULT_CSV = "results.csv"
 RUN_JSON = "run.json"

@@ -7,9 +7,9 @@ import signal
 import sys
 from collections.abc import Callable
 
-from workbench.core.capacity_run import CapacityRunner
-from workbench.core.coordinator import ShardedRunner
-from workbench.core.runner import Runner
+from workbench.core.run.capacity_run import CapacityRunner
+from workbench.core.run.runner import Runner
+from workbench.core.scale.coordinator import ShardedRunner
 
 
 def stop_on_signals(

@@ -8,15 +8,15 @@ import argparse
 import sys
 
 from workbench.commands.common import Endpoint, fail, int_in
-from workbench.core.client_load import usable_cores
-from workbench.core.clients import ClientPool
-from workbench.core.cluster import ClusterError
-from workbench.core.coordinator import ShardedRunner, Workers
-from workbench.core.prompts import PromptBuilder
-from workbench.core.run_history import RunStore
-from workbench.core.run_plan import MAX_CONCURRENCY, RunPlan
-from workbench.core.runner import Runner
-from workbench.core.shards import shard_count, split
+from workbench.core.history.run_history import RunStore
+from workbench.core.load.client_load import usable_cores
+from workbench.core.load.prompts import PromptBuilder
+from workbench.core.planning.run_plan import MAX_CONCURRENCY, RunPlan
+from workbench.core.run.runner import Runner
+from workbench.core.scale.cluster import ClusterError
+from workbench.core.scale.coordinator import ShardedRunner, Workers
+from workbench.core.scale.shards import shard_count, split
+from workbench.core.transport.clients import ClientPool
 
 DEFAULT_WORKERS = usable_cores()
 
@@ -52,7 +52,7 @@ def check_cluster(args: argparse.Namespace) -> bool:
     """False (after saying why) when --cluster cannot work: Ray missing, a bad address."""
     if not args.cluster:
         return True
-    from workbench.core.cluster import address_of, ray_module
+    from workbench.core.scale.cluster import address_of, ray_module
 
     try:
         ray_module()
@@ -66,7 +66,7 @@ def check_cluster(args: argparse.Namespace) -> bool:
 def _workers(args: argparse.Namespace, plan: RunPlan) -> Workers | None:
     """The worker set for this plan, or None for one process (raises ClusterError)."""
     if args.cluster:
-        from workbench.core.cluster import RayWorkers
+        from workbench.core.scale.cluster import RayWorkers
 
         cluster = RayWorkers(args.cluster, args.workers, shard_count(plan, MAX_CONCURRENCY))
         cluster.connect()
@@ -74,7 +74,7 @@ def _workers(args: argparse.Namespace, plan: RunPlan) -> Workers | None:
     count = shard_count(plan, _within_cores(args.workers, args.allow_oversubscribe))
     if count <= 1:
         return None
-    from workbench.core.worker_process import ProcessWorkers
+    from workbench.core.scale.worker_process import ProcessWorkers
 
     return ProcessWorkers(count)
 
@@ -97,7 +97,7 @@ def _within_cores(asked: int | None, allow: bool) -> int:
 
 def client_processes(runner: Runner | ShardedRunner) -> int:
     """The processes measuring on this machine: the workers and this coordinator, or one."""
-    from workbench.core.worker_process import ProcessWorkers
+    from workbench.core.scale.worker_process import ProcessWorkers
 
     if isinstance(runner, ShardedRunner) and isinstance(runner.workers, ProcessWorkers):
         return runner.workers.count + 1

@@ -13,28 +13,33 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
 
-from workbench.core.catalog import Catalog
-from workbench.core.clients import ClientOptions, ClientPool, ProxyUnsupported, make_client
-from workbench.core.errors import classify_exception, list_refusal
-from workbench.core.keys import key_from_env
-from workbench.core.plan import (
+from workbench.core.access.keys import key_from_env
+from workbench.core.access.providers import (
+    Protocol,
+    Provider,
+    normalize_base_url,
+)
+from workbench.core.foundation.errors import classify_exception, list_refusal
+from workbench.core.foundation.redaction import install_log_redaction, redact
+from workbench.core.foundation.results import Target
+from workbench.core.foundation.terminal import printable_lines
+from workbench.core.models.catalog import Catalog
+from workbench.core.protocols.registry import auth_for, protocol_names, protocol_of
+from workbench.core.protocols.wire import model_page
+from workbench.core.run.plan import (
     LOCAL_PROVIDER,
     ModelFacts,
     catalog_id,
     model_facts,
     resolve_target,
 )
-from workbench.core.protocols.registry import auth_for, protocol_names, protocol_of
-from workbench.core.provider_connection import ProviderUnusable, connect
-from workbench.core.providers import (
-    Protocol,
-    Provider,
-    normalize_base_url,
+from workbench.core.transport.clients import (
+    ClientOptions,
+    ClientPool,
+    ProxyUnsupported,
+    make_client,
 )
-from workbench.core.redaction import install_log_redaction, redact
-from workbench.core.results import Target
-from workbench.core.terminal import printable_lines
-from workbench.core.wire import model_page
+from workbench.core.transport.provider_connection import ProviderUnusable, connect
 
 if TYPE_CHECKING:
     import openai
@@ -302,7 +307,11 @@ async def _model_ids(client: openai.AsyncOpenAI, protocol: str, auth: str) -> se
 
 def load_saved_provider(name: str) -> Provider | None:
     """The saved provider `name`, printing the store's warning; None after printing why not."""
-    from workbench.core.provider_store import ProviderConfigError, get_provider, load_providers
+    from workbench.core.saved.provider_store import (
+        ProviderConfigError,
+        get_provider,
+        load_providers,
+    )
 
     found = load_providers()
     if found.warning:  # quotes the hand-editable file: no control characters reach the terminal

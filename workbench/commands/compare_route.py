@@ -3,7 +3,7 @@
 The two routes are two targets of one run. They reach one upstream, so they never run at once:
 at each concurrency level (`--concurrency 1,8,32`) the direct route runs, then the gateway, so
 drift over the run hits both alike. Flags are checked before anything starts (exit 2 names the
-cause and the fix); the comparison itself is `workbench/core/route_compare.py`.
+cause and the fix); the comparison itself is `workbench/core/history/route_compare.py`.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 
 from workbench.commands.common import Endpoint, fail, int_in, resolve_endpoint
-from workbench.core.catalog import Catalog
-from workbench.core.providers import normalize_base_url
-from workbench.core.results import Target
-from workbench.core.route_compare import LevelComparison, RouteName
-from workbench.core.run_plan import MAX_CONCURRENCY
+from workbench.core.access.providers import normalize_base_url
+from workbench.core.foundation.results import Target
+from workbench.core.history.route_compare import LevelComparison, RouteName
+from workbench.core.models.catalog import Catalog
+from workbench.core.planning.run_plan import MAX_CONCURRENCY
 
 
 def concurrency_levels(text: str) -> list[int]:

@@ -17,16 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.commands.common import LOCAL_PROVIDER, add_protocol_arg, fail
-from workbench.core.doctor import Check, diagnose, passed
-from workbench.core.providers import (
+from workbench.core.access.providers import (
     AuthScheme,
     Protocol,
     ProxyChoice,
     UrlCredentials,
     normalize_base_url,
 )
-from workbench.core.redaction import redact, redact_values, register_secret
-from workbench.core.terminal import fits, json_text, printable
+from workbench.core.doctor import Check, diagnose, passed
+from workbench.core.foundation.redaction import redact, redact_values, register_secret
+from workbench.core.foundation.terminal import fits, json_text, printable
 
 MARKS = {"ok": ("✓", "OK"), "fail": ("✗", "FAIL"), "skip": ("–", "-")}
 
@@ -170,7 +170,7 @@ def _refuse_credentials(url: str) -> None:
 
 def _saved_provider(args: argparse.Namespace) -> _Target:
     try:
-        from workbench.core import provider_store
+        from workbench.core.saved import provider_store
     except ImportError:
         raise _BadInput(
             f"saved providers are not available in this build; use --base-url URL "
@@ -202,7 +202,7 @@ def _saved_provider(args: argparse.Namespace) -> _Target:
     if args.api_key_env:
         target.api_key, target.key_source = _key_from_env(args.api_key_env)
         return target
-    from workbench.core import keys
+    from workbench.core.access import keys
 
     try:
         target.headers = keys.resolve_headers(provider)

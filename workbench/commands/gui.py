@@ -75,7 +75,7 @@ def window_problem() -> tuple[int, str] | None:
             "server?). Use `workbench bench` for headless runs, or set "
             "QT_QPA_PLATFORM=offscreen for screenshots."
         )
-    from workbench.core import qt_libraries
+    from workbench.core.system import qt_libraries
 
     # ldd on Qt's xcb plugin runs while Qt is imported (~50 ms each on a busy machine)
     xcb = qt_libraries.XcbCheck() if qt_libraries.uses_xcb() else None

@@ -14,11 +14,11 @@ from typing import Any
 
 from workbench.commands import history_delete
 from workbench.commands.run_pick import one_run
-from workbench.core.redaction import redact, redact_values
-from workbench.core.reported_figures import figures
-from workbench.core.run_history import RunInfo, RunStore, StoreError
-from workbench.core.run_report import run_document
-from workbench.core.terminal import json_text, printable, printable_lines
+from workbench.core.foundation.redaction import redact, redact_values
+from workbench.core.foundation.reported_figures import figures
+from workbench.core.foundation.terminal import json_text, printable, printable_lines
+from workbench.core.history.run_history import RunInfo, RunStore, StoreError
+from workbench.core.history.run_report import run_document
 
 
 def add_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -7,9 +7,9 @@ import argparse
 import sys
 
 from workbench.commands.run_pick import one_run
-from workbench.core.redaction import redact
-from workbench.core.run_history import RunStore, StoreError
-from workbench.core.terminal import printable, printable_lines
+from workbench.core.foundation.redaction import redact
+from workbench.core.foundation.terminal import printable, printable_lines
+from workbench.core.history.run_history import RunStore, StoreError
 
 
 def add_action(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

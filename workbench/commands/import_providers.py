@@ -11,7 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from workbench.core.catalog import Catalog, load_catalog
+from workbench.core.access.providers import ModelEntry, Provider
+from workbench.core.foundation.redaction import redact, redact_values
+from workbench.core.foundation.terminal import escape_quoted, printable, printable_lines
+from workbench.core.foundation.token_counts import tokens_label
 from workbench.core.importers import (
     KIND_TITLES,
     ConfigImportError,
@@ -22,10 +25,7 @@ from workbench.core.importers import (
     import_path,
     plan_save,
 )
-from workbench.core.providers import ModelEntry, Provider
-from workbench.core.redaction import redact, redact_values
-from workbench.core.terminal import escape_quoted, printable, printable_lines
-from workbench.core.token_counts import tokens_label
+from workbench.core.models.catalog import Catalog, load_catalog
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,8 +49,8 @@ def _err(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.core.keys import keyring_status
-    from workbench.core.provider_store import load_providers
+    from workbench.core.access.keys import keyring_status
+    from workbench.core.saved.provider_store import load_providers
 
     try:
         result = import_path(Path(args.path))

@@ -11,12 +11,12 @@ from typing import Any
 
 from workbench.commands import history as history_command
 from workbench.commands.run_pick import one_run
-from workbench.core.redaction import redact, redact_values
-from workbench.core.reported_figures import reported
+from workbench.core.foundation.redaction import redact, redact_values
+from workbench.core.foundation.reported_figures import reported
+from workbench.core.foundation.terminal import printable_lines
+from workbench.core.history.result_import import ImportOutcome, import_files
+from workbench.core.history.run_history import RunStore, StoreError
 from workbench.core.result_files import vllm
-from workbench.core.result_import import ImportOutcome, import_files
-from workbench.core.run_history import RunStore, StoreError
-from workbench.core.terminal import printable_lines
 
 EXAMPLE = (
     "example: workbench import-results results/vllm-*.json benchmarks.json "

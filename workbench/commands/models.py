@@ -8,10 +8,10 @@ from contextlib import AsyncExitStack
 from typing import Any
 
 from workbench.commands.common import Endpoint, add_target_args, resolve_endpoint
-from workbench.core.catalog import Catalog, load_catalog
-from workbench.core.redaction import redact, redact_values
-from workbench.core.terminal import json_text, printable
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.redaction import redact, redact_values
+from workbench.core.foundation.terminal import json_text, printable
+from workbench.core.foundation.token_counts import tokens_label
+from workbench.core.models.catalog import Catalog, load_catalog
 
 
 def _out(line: str) -> None:

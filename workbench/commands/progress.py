@@ -14,12 +14,12 @@ import time
 from types import TracebackType
 from typing import Any, Literal
 
-from workbench.core.capacity_report import UNITS, step_json, step_words
-from workbench.core.capacity_run import CapacityEvent, CapacityStep
-from workbench.core.progress_estimate import ProgressEstimate, ProgressReading
-from workbench.core.run_events import Progress, RequestFinished
-from workbench.core.run_plan import RunPlan
-from workbench.core.terminal import printable
+from workbench.core.foundation.terminal import printable
+from workbench.core.load.capacity_report import UNITS, step_json, step_words
+from workbench.core.planning.progress_estimate import ProgressEstimate, ProgressReading
+from workbench.core.planning.run_events import Progress, RequestFinished
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.capacity_run import CapacityEvent, CapacityStep
 
 Verbosity = Literal["quiet", "normal", "verbose"]
 

@@ -8,17 +8,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from workbench.commands.common import fail
-from workbench.core.keys import is_env_var_name, parse_env_reference
-from workbench.core.provider_files import write_private
-from workbench.core.provider_store import (
-    ProviderConfigError,
-    ProviderSet,
-    check_proxy_url,
-    export_providers_toml,
-    load_providers,
-    save_providers,
-)
-from workbench.core.providers import (
+from workbench.core.access.keys import is_env_var_name, parse_env_reference
+from workbench.core.access.provider_files import write_private
+from workbench.core.access.providers import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
     KeyRef,
@@ -27,8 +19,16 @@ from workbench.core.providers import (
     ProxyChoice,
     normalize_base_url,
 )
-from workbench.core.redaction import redact, redact_values
-from workbench.core.terminal import json_text, printable, printable_lines
+from workbench.core.foundation.redaction import redact, redact_values
+from workbench.core.foundation.terminal import json_text, printable, printable_lines
+from workbench.core.saved.provider_store import (
+    ProviderConfigError,
+    ProviderSet,
+    check_proxy_url,
+    export_providers_toml,
+    load_providers,
+    save_providers,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sys
 
-from workbench.core.redaction import redact
-from workbench.core.run_history import RunStore
-from workbench.core.terminal import printable_lines
+from workbench.core.foundation.redaction import redact
+from workbench.core.foundation.terminal import printable_lines
+from workbench.core.history.run_history import RunStore
 
 
 def one_run(store: RunStore, wanted: str) -> str | None:

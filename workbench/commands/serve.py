@@ -117,7 +117,7 @@ def _stop_on_stdin_eof(stop: asyncio.Event) -> None:
 
 async def _serve(args: argparse.Namespace) -> int:
     from workbench.commands.common import fail
-    from workbench.core.keys import key_from_env
+    from workbench.core.access.keys import key_from_env
     from workbench.local.costmodel import SimSettings, load_kernel_csv
     from workbench.local.server import serve_forever
 

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 from workbench.commands.common import fail
-from workbench.core.run_facts import run_facts
-from workbench.core.run_history import RunStore, StoreError, default_db_path
+from workbench.core.history.run_facts import run_facts
+from workbench.core.history.run_history import RunStore, StoreError, default_db_path
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

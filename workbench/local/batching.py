@@ -25,8 +25,8 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterator
 
-from workbench.core.memory_fit import kv_budget, kv_per_sequence
-from workbench.core.wake import sleep_until
+from workbench.core.planning.memory_fit import kv_budget, kv_per_sequence
+from workbench.core.system.wake import sleep_until
 from workbench.local.costmodel import SimTiming
 from workbench.local.emitlog import EmitRecord, StepRecord
 

@@ -26,8 +26,8 @@ from kernels_bridge.analytic import (
 from kernels_bridge.measured import MeasuredTimings, load_measured_latencies
 from kernels_bridge.shape_sets import per_device_shape, shape_key
 from kernels_bridge.specs import DEFAULT_SHAPES
-from workbench.core.catalog import Catalog, ModelInfo, load_catalog
-from workbench.core.memory_fit import deployed, memory_refusal
+from workbench.core.models.catalog import Catalog, ModelInfo, load_catalog
+from workbench.core.planning.memory_fit import deployed, memory_refusal
 from workbench.local.kernel_preset import resolve_kernel_csv
 
 # Request overhead before prefill starts: tokenization, scheduling, the first sampling step.

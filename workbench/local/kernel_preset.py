@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kernels_bridge.shape_sets import SweepShape, per_device_shape
-from workbench.core.catalog import Catalog, load_catalog
+from workbench.core.models.catalog import Catalog, load_catalog
 from workbench.resources import resource
 
 PRESETS: dict[str, str] = {"h200": "kernels/h200_decode.csv"}

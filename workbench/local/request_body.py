@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.bounded_read import TooDeep, json_loads
+from workbench.core.system.bounded_read import TooDeep, json_loads
 
 if TYPE_CHECKING:  # aiohttp is imported where a server runs, not by every CLI start
     from aiohttp import web

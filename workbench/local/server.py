@@ -21,8 +21,8 @@ from typing import Any
 
 from aiohttp import web
 
-from workbench.core.catalog import Catalog, ModelInfo, load_catalog
-from workbench.core.wake import sleep_until
+from workbench.core.models.catalog import Catalog, ModelInfo, load_catalog
+from workbench.core.system.wake import sleep_until
 from workbench.local.batching import ModelPacing, Pacer
 from workbench.local.costmodel import SimSettings, SimTiming
 from workbench.local.emitlog import EmitLog, EmitRecord

@@ -19,7 +19,7 @@ from typing import Any
 
 from aiohttp import web
 
-from workbench.core.catalog import ModelInfo
+from workbench.core.models.catalog import ModelInfo
 from workbench.local.faults import ApiError
 from workbench.local.textgen import Completion
 from workbench.local.wire import (

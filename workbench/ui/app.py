@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from workbench.core import app_log, fd_limit
-from workbench.core.plan import LOCAL_PROVIDER
-from workbench.core.provider_files import default_providers_path
-from workbench.core.redaction import install_log_redaction
-from workbench.core.run_history import RunStore, StoreError
+from workbench.core.access.provider_files import default_providers_path
+from workbench.core.foundation.redaction import install_log_redaction
+from workbench.core.history.run_history import RunStore, StoreError
+from workbench.core.run.plan import LOCAL_PROVIDER
+from workbench.core.system import app_log, fd_limit
 from workbench.desktop import APP_ID, icon_files
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.error_sink import ErrorSink
@@ -39,7 +39,7 @@ START_NS = time.perf_counter_ns()
 def _load_providers(session: CompareController) -> None:
     path = default_providers_path()
     if path.exists() or path.is_symlink():  # else no provider is saved (load_providers says so)
-        from workbench.core.provider_store import load_providers  # its schemas: ~80 ms
+        from workbench.core.saved.provider_store import load_providers  # its schemas: ~80 ms
 
         loaded = load_providers(path)
         if loaded.warning:
@@ -75,8 +75,8 @@ def read_saved_providers(window: MainWindow, session: CompareController) -> None
 def warm_sdk() -> None:
     """Import the runner, its HTTP client and the SDK (on a worker thread, after the paint), so
     that the first Run does not pay for them on the UI thread."""
-    import workbench.core.runner  # noqa: F401
-    from workbench.core.clients import warm_up
+    import workbench.core.run.runner  # noqa: F401
+    from workbench.core.transport.clients import warm_up
 
     warm_up()
 

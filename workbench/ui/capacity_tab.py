@@ -1,9 +1,9 @@
 """The Capacity tab in the window: its plan from the panes' models and the tab's choices.
 
-A search is `bench --capacity`'s: the same Choices (core/plan.py), the same Rule and the same
+A search is `bench --capacity`'s: the same Choices (core/run/plan.py), the same Rule and the same
 CapacityRunner (the session wraps its Runner in it for a plan with `capacity`); the "replay
 the sample trace" preset runs the trace on its own clock as `bench --dataset` does
-(core/dataset_plan.py). The progress and its ETA are the session's estimate, which counts the
+(core/run/dataset_plan.py). The progress and its ETA are the session's estimate, which counts the
 search's worst case.
 """
 
@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
-from workbench.core.arrivals import ArrivalSpec
-from workbench.core.capacity import Rule, step_requests
-from workbench.core.capacity_report import plan_words
-from workbench.core.dataset_plan import trace_schedule, with_dataset
-from workbench.core.plan import Choices, build_plan
-from workbench.core.results import RequestResult
-from workbench.core.run_plan import RunPlan
+from workbench.core.foundation.results import RequestResult
+from workbench.core.load.arrivals import ArrivalSpec
+from workbench.core.load.capacity import Rule, step_requests
+from workbench.core.load.capacity_report import plan_words
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.dataset_plan import trace_schedule, with_dataset
+from workbench.core.run.plan import Choices, build_plan
 from workbench.ui.capacity_view import CHAT_PROMPT_TOKENS, CapacityView
 
 if TYPE_CHECKING:

@@ -4,8 +4,8 @@ Two charts per search: goodput against the offered rate (a model that keeps up l
 diagonal, one past its capacity falls below it), and the first objective's observed percentile
 against the rate, with the SLO's limit as a dashed line; each model's knee (the highest rate
 that held) is a vertical line in its colour (colors.py, the one home of model colours). The
-search itself is core's (core/capacity_run.py), as `bench --capacity` runs it; the sentence
-above the charts is core/capacity_report.py's. Presets fill the choices; a dataset file goes
+search itself is core's (core/run/capacity_run.py), as `bench --capacity` runs it; the sentence
+above the charts is core/load/capacity_report.py's. Presets fill the choices; a dataset file goes
 through the same readers as `bench --dataset` (core/datasets/).
 """
 
@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.capacity_report import step_json
-from workbench.core.capacity_run import CapacityFound, CapacityStep
 from workbench.core.datasets import Dataset, DatasetError, load_dataset
-from workbench.core.progress_estimate import ProgressReading
-from workbench.core.slo import Objective, parse_slo
+from workbench.core.load.capacity_report import step_json
+from workbench.core.load.slo import Objective, parse_slo
+from workbench.core.planning.progress_estimate import ProgressReading
+from workbench.core.run.capacity_run import CapacityFound, CapacityStep
 from workbench.resources import resource
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.colors import model_colors

@@ -18,9 +18,9 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from workbench.core.plan import LOCAL_PROVIDER
-from workbench.core.results import Target
-from workbench.core.data_dir import default_data_dir
+from workbench.core.foundation.results import Target
+from workbench.core.run.plan import LOCAL_PROVIDER
+from workbench.core.system.data_dir import default_data_dir
 from workbench.ui.panes_model import pane_title
 
 log = logging.getLogger(__name__)

@@ -20,14 +20,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from workbench.core.calibration_file import load_calibration, save_calibration
-from workbench.core.catalog import Catalog, load_catalog
-from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
-from workbench.core.progress_estimate import ProgressEstimate
-from workbench.core.prompts import PromptBuilder
-from workbench.core.providers import Provider
-from workbench.core.results import RequestResult, Target
-from workbench.core.run_events import (
+from workbench.core.access.providers import Provider
+from workbench.core.foundation.results import RequestResult, Target
+from workbench.core.history.run_history import (
+    IN_MEMORY,
+    RunStore,
+)
+from workbench.core.load.prompts import PromptBuilder
+from workbench.core.models.catalog import Catalog, load_catalog
+from workbench.core.planning.progress_estimate import ProgressEstimate
+from workbench.core.planning.run_events import (
     Progress,
     RequestFinished,
     RequestStarted,
@@ -36,11 +38,9 @@ from workbench.core.run_events import (
     RunStarted,
     TextDelta,
 )
-from workbench.core.run_history import (
-    IN_MEMORY,
-    RunStore,
-)
-from workbench.core.run_plan import RunPlan
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.calibration_file import load_calibration, save_calibration
+from workbench.core.run.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
 from workbench.ui.builtin_provider import BuiltInProvider
 from workbench.ui.history_queries import HistoryQueries
 from workbench.ui.panes_model import PaneModel, PaneState
@@ -48,8 +48,8 @@ from workbench.ui.replay_run import replay_run
 from workbench.ui.run_clients import RunClients
 
 if TYPE_CHECKING:  # the runner and its HTTP client load at the first run, not before the paint
-    from workbench.core.clients import ClientPool
-    from workbench.core.runner import Runner
+    from workbench.core.run.runner import Runner
+    from workbench.core.transport.clients import ClientPool
 
 log = logging.getLogger(__name__)
 
@@ -180,15 +180,15 @@ class CompareController(QObject):
             self._runner.stop_target(pane.target.label)
 
     async def _run_events(self, plan: RunPlan, pool: ClientPool) -> AsyncIterator[RunEvent]:
-        from workbench.core.capacity_run import CapacityFound, CapacityRunner, CapacityStep
-        from workbench.core.runner import Runner
+        from workbench.core.run.capacity_run import CapacityFound, CapacityRunner, CapacityStep
+        from workbench.core.run.runner import Runner
 
         builder = PromptBuilder(self._calibration)
         self._runner = Runner(pool, sink=self.store, keys=self.clients.key, builder=builder)
         runner = CapacityRunner(self._runner) if plan.capacity is not None else self._runner
         try:
             async for event in runner.run(plan):
-                if isinstance(event, CapacityStep | CapacityFound):  # core/capacity_run.py
+                if isinstance(event, CapacityStep | CapacityFound):  # core/run/capacity_run.py
                     self.capacity_event.emit(event)
                     continue
                 yield event

@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.doctor import passed
-from workbench.core.i18n import Phrase
-from workbench.core.redaction import redact
+from workbench.core.foundation.i18n import Phrase
+from workbench.core.foundation.redaction import redact
 from workbench.ui.live_label import Compose, LiveLabel
 from workbench.ui.provider_controller import DoctorReport
 from workbench.ui.retranslate import Retranslating

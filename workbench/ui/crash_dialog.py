@@ -1,5 +1,5 @@
 """The dialog an unexpected error shows: its details, a Copy button, and where the crash file
-and the log are, so a user can send them (all redacted, workbench/core/app_log.py)."""
+and the log are, so a user can send them (all redacted, workbench/core/system/app_log.py)."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core import app_log
-from workbench.core.keys import key_from_env
-from workbench.core.redaction import redact
+from workbench.core.access.keys import key_from_env
+from workbench.core.foundation.redaction import redact
+from workbench.core.system import app_log
 
 log = logging.getLogger(__name__)
 

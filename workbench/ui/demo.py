@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from workbench.core.plan import LOCAL_PROVIDER
+from workbench.core.run.plan import LOCAL_PROVIDER
 from workbench.ui.main_window import MainWindow
 
 SCENES = ("compare", "sweep", "providers", "capacity")

@@ -15,8 +15,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QWidget
 
-from workbench.core.app_log import write_crash_file
-from workbench.core.redaction import redact
+from workbench.core.foundation.redaction import redact
+from workbench.core.system.app_log import write_crash_file
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """A pane's error in the UI's language: a headline per error class, the cause and fix of that
-class (the core's texts, marked for translation in workbench.core.errors), then the request's
+class (the core's texts, marked for translation in core/foundation/errors.py), then the request's
 message verbatim, because it quotes the server.
 """
 
@@ -9,7 +9,7 @@ import html
 
 from PySide6.QtCore import QCoreApplication
 
-from workbench.core.error_messages import cause_and_fix
+from workbench.core.foundation.error_messages import cause_and_fix
 
 translate = QCoreApplication.translate
 

@@ -1,5 +1,5 @@
 """What the window asks of the run history: the runs list, a run's rows, its own figures and
-its order, deleting a run. Reads go through `RunStore`'s methods (core/run_history.py), never
+its order, deleting a run. Reads go through `RunStore`'s methods (history/run_history.py), never
 through SQL: there is no SQL above core (tests/test_no_sql_above_core.py)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from workbench.core.imported_figures import ImportedFigures, imported_figures
-from workbench.core.reported_figures import reported
-from workbench.core.results import RequestResult
-from workbench.core.run_history import RunStore, StoreError
+from workbench.core.foundation.imported_figures import ImportedFigures, imported_figures
+from workbench.core.foundation.reported_figures import reported
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_history import RunStore, StoreError
 
 
 @dataclass(frozen=True)

@@ -31,17 +31,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.redaction import redact
-from workbench.core.results import RequestResult
-from workbench.core.run_history import RunStore, StoreError
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.redaction import redact
+from workbench.core.foundation.results import RequestResult
+from workbench.core.foundation.token_counts import tokens_label
+from workbench.core.history.run_history import RunStore, StoreError
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.history_queries import HistoryRow
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.run_status import run_status_text
 
 if TYPE_CHECKING:
-    from workbench.core.result_import import ImportOutcome, Read
+    from workbench.core.history.result_import import ImportOutcome, Read
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("HistoryView", "when"),
@@ -70,7 +70,9 @@ def store_and_load(
 ) -> tuple[list[ImportOutcome], list[RequestResult]]:
     """On a worker thread: store the files' runs, then read their rows back as the history
     holds them (20,000 rows took 0.8 s to read: not on the GUI thread)."""
-    from workbench.core import result_import  # the importers and pydantic: after the first paint
+    from workbench.core.history import (
+        result_import,  # the importers and pydantic: after the first paint
+    )
 
     outcomes = result_import.store_files_at(history, read)
     store = RunStore(history)
@@ -276,7 +278,9 @@ class HistoryView(Retranslating, QWidget):
         # parse's Python would hold the GIL against each of their Qt calls
         await asyncio.sleep(PAINT_FIRST_S)
         # the importers (and pydantic) load on first use, off the GUI thread and after start-up
-        result_import = await asyncio.to_thread(import_module, "workbench.core.result_import")
+        result_import = await asyncio.to_thread(
+            import_module, "workbench.core.history.result_import"
+        )
         try:
             read = await asyncio.to_thread(result_import.read_files, paths)
             if store.in_memory:  # a memory database lives in this thread's connection only

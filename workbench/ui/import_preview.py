@@ -14,10 +14,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.access.providers import Provider
+from workbench.core.foundation.redaction import redact
+from workbench.core.foundation.token_counts import tokens_label
 from workbench.core.importers import FoundKey
-from workbench.core.providers import Provider
-from workbench.core.redaction import redact
-from workbench.core.token_counts import tokens_label
 from workbench.ui.model_list import Facts
 from workbench.ui.provider_controller import ImportPreview
 

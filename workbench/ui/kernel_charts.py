@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from kernels_bridge.analytic import HardwareProfile
 from kernels_bridge.protocol import ResultRow
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.colors import NO_MODEL_GREY, variant_colors
 from workbench.ui.retranslate import Retranslating

@@ -25,7 +25,7 @@ from kernels_bridge.bench_names import BACKENDS
 from kernels_bridge.client.jobs import defaults_for
 from kernels_bridge.protocol import Hello, ResultRow
 from kernels_bridge.specs import VARIANTS
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
 from workbench.ui.kernel_charts import KV_CHOICES
 from workbench.ui.retranslate import Retranslating
 

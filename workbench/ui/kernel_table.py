@@ -7,7 +7,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
 from kernels_bridge.protocol import ResultRow
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import mark_item
 

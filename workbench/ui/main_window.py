@@ -17,12 +17,12 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
-from workbench.core.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
-from workbench.core.provider_connection import ProviderUnusable
-from workbench.core.results import RequestResult
-from workbench.core.run_events import RunFinished
-from workbench.core.run_facts import run_facts
-from workbench.core.run_plan import RunPlan
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_facts import run_facts
+from workbench.core.planning.run_events import RunFinished
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
+from workbench.core.transport.provider_connection import ProviderUnusable
 from workbench.ui.accessibility import label_fields
 from workbench.ui.colors import pane_colors
 from workbench.ui.compare_controller import CompareController

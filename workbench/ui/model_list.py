@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.providers import ModelEntry, Provider
-from workbench.core.token_counts import tokens_label
+from workbench.core.access.providers import ModelEntry, Provider
+from workbench.core.foundation.token_counts import tokens_label
 from workbench.ui.provider_form import NOTE_STYLE
 from workbench.ui.retranslate import Retranslating
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
-from workbench.core.plan import LOCAL_PROVIDER
+from workbench.core.run.plan import LOCAL_PROVIDER
 
 if TYPE_CHECKING:
     from workbench.ui.compare_controller import CompareController

@@ -1,14 +1,14 @@
 """Which `Target` a pane key names ('provider|model', or with '|protocol' after it): on the
-built-in provider with the catalog's facts, or on a saved provider with its own (core/plan.py)."""
+built-in provider with the catalog's facts, or on a saved provider with its own (run/plan.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from workbench.core.catalog import Catalog
-from workbench.core.plan import LOCAL_PROVIDER, local_target, saved_target
-from workbench.core.providers import Provider
-from workbench.core.results import Target
+from workbench.core.access.providers import Provider
+from workbench.core.foundation.results import Target
+from workbench.core.models.catalog import Catalog
+from workbench.core.run.plan import LOCAL_PROVIDER, local_target, saved_target
 from workbench.ui.panes_model import split_pane_key
 
 

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
 )
 
 from kernels_bridge.variants import kv_bytes_per_token
-from workbench.core.catalog import Catalog, ModelInfo
-from workbench.core.memory_fit import gb, memory_fit, memory_refusal
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
+from workbench.core.models.catalog import Catalog, ModelInfo
+from workbench.core.planning.memory_fit import gb, memory_fit, memory_refusal
 from workbench.ui.colors import NO_MODEL_GREY
 from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
@@ -327,7 +327,7 @@ class PaneWidget(Retranslating, QFrame):
 
     def _memory_problem(self, info: ModelInfo | None, prompt: int, max_tokens: int) -> str:
         """Where the catalog knows the deployment: the refusal the run would meet (the rule's
-        one home, core/memory_fit.py), naming what would fit."""
+        one home, core/planning/memory_fit.py), naming what would fit."""
         if info is None or info.deployment is None:
             return ""
         why = memory_refusal(self.catalog, info, info.deployment, prompt, max_tokens, short=True)

@@ -10,10 +10,10 @@ import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from workbench.core.metrics import RequestMetrics, derive
+from workbench.core.access.providers import Protocol
+from workbench.core.foundation.metrics import RequestMetrics, derive
+from workbench.core.foundation.results import RequestResult, Target
 from workbench.core.protocols.registry import protocol_names
-from workbench.core.providers import Protocol
-from workbench.core.results import RequestResult, Target
 
 
 def split_pane_key(key: str) -> tuple[str, str, Protocol | None]:

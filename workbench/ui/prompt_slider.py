@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
 from workbench.ui.retranslate import Retranslating
 
 MIN_TOKENS = 128

@@ -19,12 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 import httpx2
 from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QTimer, Signal
 
-from workbench.core.catalog import Catalog, load_catalog
-from workbench.core.clients import make_client
-from workbench.core.doctor import Check, diagnose
-from workbench.core.errors import classify_exception
-from workbench.core.importers import ImportResult, SavePlan, apply_save, import_path, plan_save
-from workbench.core.keys import (
+from workbench.core.access.keys import (
     KeyUnavailable,
     keyring_status,
     resolve_headers,
@@ -32,19 +27,24 @@ from workbench.core.keys import (
     set_session_key,
     store_in_keyring,
 )
-from workbench.core.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
-from workbench.core.plan import ModelFacts, model_facts
+from workbench.core.access.providers import Provider
+from workbench.core.doctor import Check, diagnose
+from workbench.core.foundation.errors import classify_exception
+from workbench.core.foundation.redaction import redact
+from workbench.core.importers import ImportResult, SavePlan, apply_save, import_path, plan_save
+from workbench.core.models.catalog import Catalog, load_catalog
 from workbench.core.protocols.registry import auth_for
-from workbench.core.provider_connection import connect
-from workbench.core.provider_store import (
+from workbench.core.protocols.wire import model_page
+from workbench.core.run.plan import LOCAL_PROVIDER as LOCAL_PROVIDER
+from workbench.core.run.plan import ModelFacts, model_facts
+from workbench.core.saved.provider_store import (
     ProviderConfigError,
     default_providers_path,
     load_providers,
     save_providers,
 )
-from workbench.core.providers import Provider
-from workbench.core.redaction import redact
-from workbench.core.wire import model_page
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.provider_connection import connect
 from workbench.ui.pane_choices import choices_for as choices_for
 
 if TYPE_CHECKING:

@@ -26,10 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.keys import is_env_var_name, parse_env_reference
-from workbench.core.protocols.registry import auth_for, protocol_names
-from workbench.core.provider_store import check_headers, check_proxy_url
-from workbench.core.providers import (
+from workbench.core.access.keys import is_env_var_name, parse_env_reference
+from workbench.core.access.providers import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
     AuthScheme,
@@ -39,7 +37,9 @@ from workbench.core.providers import (
     ProxyChoice,
     normalize_base_url,
 )
-from workbench.core.redaction import redact
+from workbench.core.foundation.redaction import redact
+from workbench.core.protocols.registry import auth_for, protocol_names
+from workbench.core.saved.provider_store import check_headers, check_proxy_url
 from workbench.ui.live_label import LiveLabel
 from workbench.ui.protocol_choice import protocol_texts
 from workbench.ui.retranslate import Retranslating

@@ -34,10 +34,10 @@ from PySide6.QtWidgets import (
 )
 from qasync import asyncSlot
 
+from workbench.core.access.keys import KeyUnavailable
+from workbench.core.access.providers import KeyRef, ModelEntry, Provider
+from workbench.core.foundation.redaction import redact
 from workbench.core.importers import ConfigImportError
-from workbench.core.keys import KeyUnavailable
-from workbench.core.providers import KeyRef, ModelEntry, Provider
-from workbench.core.redaction import redact
 from workbench.ui.connection_test import ConnectionTest
 from workbench.ui.import_preview import ImportPreviewDialog
 from workbench.ui.live_label import Compose, LiveLabel

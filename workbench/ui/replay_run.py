@@ -1,15 +1,15 @@
 """A recorded run made playable: its targets, a plan that only lays out the panes, and the
-recorded events at the chosen speed (core/replay.py). A replay is its own run
+recorded events at the chosen speed (core/run/replay.py). A replay is its own run
 ("replay-of-<run id>"), never recorded: the history already holds these requests."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 
-from workbench.core.replay import replay_events
-from workbench.core.results import RequestResult, Target
-from workbench.core.run_events import RunEvent
-from workbench.core.run_plan import RunPlan
+from workbench.core.foundation.results import RequestResult, Target
+from workbench.core.planning.run_events import RunEvent
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.replay import replay_events
 
 
 def replay_run(

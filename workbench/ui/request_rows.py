@@ -14,8 +14,8 @@ from typing import Any, overload
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from workbench.core.csv_export import COLUMNS, row_for
-from workbench.core.results import RequestResult
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.csv_export import COLUMNS, row_for
 from workbench.ui.result_columns import cell_text, header_text
 from workbench.ui.sliced import Latest, in_steps
 

@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.csv_export import COLUMNS
-from workbench.core.results import RequestResult
-from workbench.core.summary import CellSummary
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.csv_export import COLUMNS
+from workbench.core.history.summary import CellSummary
 from workbench.ui.request_rows import AggregateRows, RequestRows, SortedRows
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.sliced import Latest, Steps, summarize_in_steps

@@ -1,7 +1,7 @@
 """The gateway-overhead chart of `workbench bench --compare-route --chart`: added TTFT (median
 and p90, gateway minus direct) per concurrency level, as bars painted like the summary's.
 
-A QGuiApplication is enough (no window); the figures come from core/route_compare.py.
+A QGuiApplication is enough (no window); the figures come from core/history/route_compare.py.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
 
-from workbench.core.route_compare import LevelComparison
-from workbench.core.terminal import printable
+from workbench.core.foundation.terminal import printable
+from workbench.core.history.route_compare import LevelComparison
 from workbench.ui.summary_charts import Bar, ChartText, draw_bars
 
 MEDIAN_COLOR = "#2e86c1"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from workbench.core.catalog import Catalog
-from workbench.core.providers import Provider
+from workbench.core.access.providers import Provider
+from workbench.core.models.catalog import Catalog
 
 
 def _canonical(model_id: str, catalog: Catalog) -> str:

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from workbench.core.provider_connection import connect
+from workbench.core.transport.provider_connection import connect
 
 if TYPE_CHECKING:  # the HTTP client loads at the first run, not before the paint
-    from workbench.core.clients import ClientPool
-    from workbench.core.providers import Provider
-    from workbench.core.results import Target
-    from workbench.core.run_plan import RunPlan
+    from workbench.core.access.providers import Provider
+    from workbench.core.foundation.results import Target
+    from workbench.core.planning.run_plan import RunPlan
+    from workbench.core.transport.clients import ClientPool
 
 
 class RunClients:
@@ -30,7 +30,7 @@ class RunClients:
     def prepare(self, plan: RunPlan, providers: Mapping[str, Provider]) -> ClientPool:
         """The pool with each saved provider of `plan` connected; raises ProviderUnusable
         (nothing sent) for the first whose key or headers cannot be used."""
-        from workbench.core.clients import ClientPool
+        from workbench.core.transport.clients import ClientPool
 
         connections = {
             name: connect(providers[name])

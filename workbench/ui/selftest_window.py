@@ -15,8 +15,8 @@ from pathlib import Path
 from PySide6.QtCore import QLibraryInfo, QSettings, QTranslator, qVersion
 from PySide6.QtWidgets import QApplication
 
-from workbench.core.plan import LOCAL_PROVIDER
-from workbench.core.run_history import RunStore
+from workbench.core.history.run_history import RunStore
+from workbench.core.run.plan import LOCAL_PROVIDER
 from workbench.selftest_error import SelfTestError
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import PRESETS, MainWindow

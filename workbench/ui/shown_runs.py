@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from workbench.core.results import RequestResult
+from workbench.core.foundation.results import RequestResult
 
 if TYPE_CHECKING:
     from workbench.ui.compare_controller import CompareController

@@ -22,8 +22,8 @@ import os
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
-from workbench.core import fd_limit
-from workbench.core.provider_files import default_config_dir
+from workbench.core.access.provider_files import default_config_dir
+from workbench.core.system import fd_limit
 
 log = logging.getLogger(__name__)
 

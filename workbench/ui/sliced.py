@@ -18,8 +18,8 @@ import time
 from collections.abc import Callable, Generator, Iterable
 from typing import Generic, TypeVar
 
-from workbench.core.results import RequestResult
-from workbench.core.summary import CellSummary, Summarizer
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.summary import CellSummary, Summarizer
 
 T = TypeVar("T")
 Steps = Generator[None, None, T]  # yields between small steps, returns the result

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
 
 FAILED_COLOR = "#c0392b"
 STOPPED_COLOR = "#7f8c8d"  # a stop is no failure: grey, not the failure red

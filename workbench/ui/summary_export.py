@@ -7,9 +7,9 @@ from pathlib import Path
 
 from PySide6.QtGui import QGuiApplication
 
-from workbench.core.results import RequestResult
-from workbench.core.run_facts import RunFacts
-from workbench.core.summary import build_report
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_facts import RunFacts
+from workbench.core.history.summary import build_report
 from workbench.ui.summary_page import SummaryDocument, render_pdf, render_png
 from workbench.ui.translators import install_translators
 

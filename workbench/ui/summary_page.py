@@ -1,6 +1,6 @@
 """The stakeholder summary as a paginated document: one layout for the app, the PNG and the PDF.
 
-`SummaryDocument` words a `SummaryReport` (core/summary.py) in the UI's language and lays it
+`SummaryDocument` words a `SummaryReport` (core/history/summary.py) in the UI's language and lays it
 out on pages of a paper size (A4 or Letter) in logical units 1000 wide; the view, the PNG and
 the PDF all paint those same pages, so what the app shows is what the file holds.
 """
@@ -22,9 +22,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFontMetricsF, QPageSize, QPainter, QPen, QTextDocument
 
-from workbench.core.conclusions import conclude, winners
-from workbench.core.summary import ModelRow, SummaryReport
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
+from workbench.core.history.conclusions import conclude, winners
+from workbench.core.history.summary import ModelRow, SummaryReport
 from workbench.ui.colors import model_colors
 from workbench.ui.summary_charts import (
     FAILED_COLOR,
@@ -452,7 +452,7 @@ class SummaryDocument:
     # ---- pages ----
 
     def _capacity_block(self, width: float) -> list[Block]:
-        """A capacity search's answer, the page's first words (core/capacity_report.py)."""
+        """A capacity search's answer, the page's first words (core/load/capacity_report.py)."""
         said = self.report.capacity
         if not said:
             return []

@@ -1,16 +1,16 @@
 """The Summary's sentences, in the UI's language (rich text, model names in bold): each
 conclusion, who won, who failed, was stopped or could not run, and which figures of an imported
-row its file reported (shown as the file has them, workbench/core/summary.py) and which
+row its file reported (shown as the file has them, workbench/core/history/summary.py) and which
 are derived from its requests. `summary_page.py` lays them out."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from workbench.core.conclusions import FEW, Conclusion, Winners
-from workbench.core.memory_fit import headline
-from workbench.core.summary import ModelRow
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
+from workbench.core.history.conclusions import FEW, Conclusion, Winners
+from workbench.core.history.summary import ModelRow
+from workbench.core.planning.memory_fit import headline
 
 translate = QCoreApplication.translate
 # the page's table columns (summary_page.SummaryDocument.COLUMNS), by the cell's figure

@@ -24,10 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.imported_figures import ImportedFigures
-from workbench.core.results import RequestResult
-from workbench.core.run_facts import RunFacts
-from workbench.core.summary import SummaryReport, build_report
+from workbench.core.foundation.imported_figures import ImportedFigures
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_facts import RunFacts
+from workbench.core.history.summary import SummaryReport, build_report
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.sliced import Latest, Steps, summarize_in_steps
 from workbench.ui.summary_page import (

@@ -24,11 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.imported_figures import ImportedFigures
-from workbench.core.results import RequestResult
-from workbench.core.run_plan import MAX_CONCURRENCY
-from workbench.core.summary import CellSummary, shown_model
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.imported_figures import ImportedFigures
+from workbench.core.foundation.results import RequestResult
+from workbench.core.foundation.token_counts import tokens_label
+from workbench.core.history.summary import CellSummary, shown_model
+from workbench.core.planning.run_plan import MAX_CONCURRENCY
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.colors import model_colors
 from workbench.ui.retranslate import Retranslating

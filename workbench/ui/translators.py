@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 
-from workbench.core.provider_files import default_config_dir
+from workbench.core.access.provider_files import default_config_dir
 from workbench.resources import resource
 
 

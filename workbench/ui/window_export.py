@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog
 
-from workbench.core.csv_export import write_csv, write_table
+from workbench.core.history.csv_export import write_csv, write_table
 
 if TYPE_CHECKING:
     from workbench.ui.window_host import WindowHost

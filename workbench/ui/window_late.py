@@ -11,7 +11,7 @@ from workbench.ui.kernel_settings import restore_kernels
 from workbench.ui.theme import chart_defaults
 
 if TYPE_CHECKING:
-    from workbench.core.providers import Provider
+    from workbench.core.access.providers import Provider
     from workbench.ui.kernels_view import KernelsView
     from workbench.ui.live_plots import LivePlots
     from workbench.ui.provider_panel import ProviderPanel

@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 import re
 
-from workbench.core.providers import Provider
-from workbench.core.redaction import redact, register_secret
+from workbench.core.access.providers import Provider
+from workbench.core.foundation.redaction import redact, register_secret
 
 KEYRING_SERVICE = "attention-workbench"
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import platformdirs
 
-from workbench.core.private_files import private_dir, remove_stale_temps
+from workbench.core.system.private_files import private_dir, remove_stale_temps
 
 APP_NAME = "attention-workbench"
 CONFIG_DIR_ENV = "WORKBENCH_CONFIG_DIR"

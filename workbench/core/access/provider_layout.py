@@ -15,7 +15,7 @@ import tomlkit
 from tomlkit.container import Container
 from tomlkit.items import Table
 
-from workbench.core.providers import Provider
+from workbench.core.access.providers import Provider
 
 
 def unchanged_names(on_disk: list[Provider], wanted: list[Provider]) -> set[str]:

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
-from workbench.core.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
-from workbench.core.redaction import redact, register_secret
-from workbench.core.results import (
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
+from workbench.core.foundation.redaction import redact, register_secret
+from workbench.core.foundation.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
     Prices,

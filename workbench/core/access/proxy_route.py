@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from workbench.core.providers import ProxyChoice, is_loopback
+from workbench.core.access.providers import ProxyChoice, is_loopback
 
 PROXY_VARIABLES: tuple[str, ...] = (
     "HTTPS_PROXY",

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from workbench.core.bounded_read import NotARegularFile, TooLarge, read_bounded
 from workbench.core.datasets import azure_csv, chat_jsonl, mooncake, sharegpt
 from workbench.core.datasets.model import Dataset, DatasetError, DatasetRequest
 from workbench.core.datasets.text import trace_text
+from workbench.core.system.bounded_read import NotARegularFile, TooLarge, read_bounded
 
 __all__ = ["Dataset", "DatasetError", "DatasetRequest", "load_dataset", "trace_text"]
 
@@ -40,7 +40,7 @@ def load_dataset(path: Path, max_bytes: int = MAX_BYTES) -> Dataset:
 
 
 def _read_text(path: Path, max_bytes: int) -> str:
-    """The file's text through the one bounded reader (core/bounded_read.py)."""
+    """The file's text through the one bounded reader (core/system/bounded_read.py)."""
     try:
         data = read_bounded(path, max_bytes, "a dataset file")
     except NotARegularFile as exc:

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from workbench.core.datasets.model import Dataset
 from workbench.core.datasets.text import trace_text
-from workbench.core.prompts import DEFAULT_CHARS_PER_TOKEN, DEFAULT_OVERHEAD_TOKENS, BuiltPrompt
-from workbench.core.token_estimate import heuristic_tokens
+from workbench.core.foundation.token_estimate import heuristic_tokens
+from workbench.core.load.prompts import (
+    DEFAULT_CHARS_PER_TOKEN,
+    DEFAULT_OVERHEAD_TOKENS,
+    BuiltPrompt,
+)
 
 
 def dataset_prompt(dataset: Dataset, index: int) -> BuiltPrompt:

@@ -7,10 +7,10 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from workbench.core.bounded_read import json_loads
 from workbench.core.datasets.model import DatasetError
+from workbench.core.system.bounded_read import json_loads
 
-MAX_ROWS = 100_000  # requests per dataset, as requests per cell (core/arrivals.py)
+MAX_ROWS = 100_000  # requests per dataset, as requests per cell (core/load/arrivals.py)
 MAX_TOKENS = 1_048_576  # per prompt or output, as a plan's limits
 
 

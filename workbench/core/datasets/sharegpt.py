@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from workbench.core.bounded_read import json_loads
 from workbench.core.datasets.model import DatasetError, DatasetRequest
 from workbench.core.datasets.rows import MAX_ROWS, json_lines, too_many
+from workbench.core.system.bounded_read import json_loads
 
 KIND = "sharegpt"
 _ROLES = {

@@ -12,8 +12,8 @@ The checks, in order (their `name`):
 
     base_url     the base URL's shape: a pasted .../chat/completions, a query string, no scheme
     proxy        *_PROXY / NO_PROXY in effect; the route to this host (the client's own, from
-                 core/proxy_route.py) with the variable and NO_PROXY entry that decided; a dead
-                 proxy
+                 core/access/proxy_route.py) with the variable and NO_PROXY entry that
+                 decided; a dead proxy
     dns          the host name resolves
     tcp          a TCP connection opens (and how long it took)
     tls          the TLS handshake for https (certificate problems named)
@@ -27,7 +27,7 @@ The checks, in order (their `name`):
     rate_limit   a 429 / 402 / quota answer anywhere, with the wait it asks for (Retry-After,
                  retry-after-ms, a gateway's *-retry-after)
     html         an HTML page where JSON was expected (proxy login page, the web site)
-    baseline     network round trip as runs measure it (core/baseline.py): on the protocol's
+    baseline     network round trip as runs measure it (core/run/baseline.py): on the protocol's
                  path, GET /models when no model answered; the evidence names the method
 
 Every check speaks the chosen protocol (`diagnose(protocol=...)`): Anthropic's key goes in
@@ -41,7 +41,7 @@ The package holds one module per group of checks: `network` (base_url, proxy, dn
 key header, and the probe of the others), `auth`, `model`, `stream`, `baseline`,
 `rate_limit`, `html`; `answers` reads the HTTP answers, `state` holds one run's state and probes,
 `checks` the `Check` record, and `messages` every sentence the doctor says, marked for
-translation. The proxy check reports `workbench.core.proxy_route`'s decision: the route the
+translation. The proxy check reports `workbench.core.access.proxy_route`'s decision: the route the
 client takes.
 """
 
@@ -49,6 +49,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from workbench.core.access.providers import AuthScheme, Protocol, ProxyChoice
+from workbench.core.access.proxy_route import PROXY_VARIABLES, ProxyRoute, proxy_variables
+from workbench.core.access.proxy_route import route_for as proxy_route
 from workbench.core.doctor.checks import CHECK_NAMES, TROUBLESHOOTING_ERRORS, Check, passed
 from workbench.core.doctor.html import check_html
 from workbench.core.doctor.key_text import key_problems as _key_problems
@@ -57,9 +60,6 @@ from workbench.core.doctor.network import check_base_url, check_network, check_p
 from workbench.core.doctor.paths import check_http
 from workbench.core.doctor.rate_limit import check_rate_limit
 from workbench.core.doctor.state import Doctor
-from workbench.core.providers import AuthScheme, Protocol, ProxyChoice
-from workbench.core.proxy_route import PROXY_VARIABLES, ProxyRoute, proxy_variables
-from workbench.core.proxy_route import route_for as proxy_route
 
 
 async def _run(d: Doctor) -> list[Check]:

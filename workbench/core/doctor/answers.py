@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from workbench.core.errors import (
+from workbench.core.foundation.errors import (
     looks_like_html,
     retry_after_from_headers,
     says_auth,
 )
-from workbench.core.redaction import redact_and_cut
+from workbench.core.foundation.redaction import redact_and_cut
 
 # the headers `errors.retry_after_from_headers` reads: Retry-After, retry-after-ms, and both
 # behind a gateway's prefix (LiteLLM: llm_provider-retry-after)

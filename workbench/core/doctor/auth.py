@@ -16,9 +16,9 @@ from workbench.core.doctor.answers import (
     refused_by_words,
 )
 from workbench.core.doctor.checks import Check, Said, checked, skipped
-from workbench.core.error_messages import GATEWAY_AUTH_CAUSE, GATEWAY_AUTH_FIX
-from workbench.core.i18n import Phrase, joined, marked, phrase
-from workbench.core.redaction import redact_and_cut
+from workbench.core.foundation.error_messages import GATEWAY_AUTH_CAUSE, GATEWAY_AUTH_FIX
+from workbench.core.foundation.i18n import Phrase, joined, marked, phrase
+from workbench.core.foundation.redaction import redact_and_cut
 
 if TYPE_CHECKING:
     from workbench.core.doctor.state import Doctor

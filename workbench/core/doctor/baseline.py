@@ -1,5 +1,5 @@
 """The baseline check: the network round trip that prefill speed subtracts, measured as a run
-measures it (core/baseline.py): on the chosen protocol's request path, a 1-token streamed
+measures it (core/run/baseline.py): on the chosen protocol's request path, a 1-token streamed
 request timed from sending to its first event, with `GET /models` (sent with the protocol's
 key header) as the fallback. The evidence names the method used."""
 
@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.core.baseline import BASELINE_SAMPLES, Baseline, measure_baseline
-from workbench.core.clients import network_baseline_ms
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import checked, skipped
-from workbench.core.i18n import phrase
-from workbench.core.wire import model_page
+from workbench.core.foundation.i18n import phrase
+from workbench.core.protocols.wire import model_page
+from workbench.core.run.baseline import BASELINE_SAMPLES, Baseline, measure_baseline
+from workbench.core.transport.clients import network_baseline_ms
 
 if TYPE_CHECKING:
     import openai

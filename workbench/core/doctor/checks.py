@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.core.i18n import Phrase
-from workbench.core.redaction import redact
+from workbench.core.foundation.i18n import Phrase
+from workbench.core.foundation.redaction import redact
 
 CHECK_NAMES: tuple[str, ...] = (
     "base_url",
@@ -54,7 +54,7 @@ TROUBLESHOOTING_ERRORS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class Check:
-    """One check's outcome. Its cause and fix are phrases (workbench.core.i18n): the UI shows
+    """One check's outcome. Its cause and fix are phrases (core/foundation/i18n.py): the UI shows
     them in its language; `cause` and `fix` are their English."""
 
     name: str

@@ -11,11 +11,11 @@ from workbench.core.doctor.answers import (
     html_title,
 )
 from workbench.core.doctor.checks import Said, checked, skipped
-from workbench.core.errors import (
+from workbench.core.foundation.errors import (
     diagnosis,
 )
-from workbench.core.i18n import marked, phrase
-from workbench.core.results import ErrorClass
+from workbench.core.foundation.i18n import marked, phrase
+from workbench.core.foundation.results import ErrorClass
 
 if TYPE_CHECKING:
     from workbench.core.doctor.state import Doctor

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
-from workbench.core.clients import check_headers
 from workbench.core.doctor import messages as msg
-from workbench.core.errors import UnsendableHeader
-from workbench.core.i18n import Phrase, phrase
+from workbench.core.foundation.errors import UnsendableHeader
+from workbench.core.foundation.i18n import Phrase, phrase
+from workbench.core.transport.clients import check_headers
 
 
 def key_problems(raw: str | None) -> tuple[str | None, list[Phrase]]:

@@ -6,7 +6,7 @@ the texts of the QT_TRANSLATE_NOOP calls here (scripts/update_translations.sh), 
 The order follows the checks' order.
 """
 
-from workbench.core.i18n import QT_TRANSLATE_NOOP
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 
 LEADING_NEWLINE = QT_TRANSLATE_NOOP("Doctor", "a leading newline")
 LEADING_SPACES = QT_TRANSLATE_NOOP("Doctor", "leading spaces")

@@ -11,11 +11,11 @@ from workbench.core.doctor.answers import (
     first_bytes,
 )
 from workbench.core.doctor.checks import Check, Said, checked, skipped
-from workbench.core.errors import (
+from workbench.core.foundation.errors import (
     diagnosis,
 )
-from workbench.core.i18n import Phrase, marked, phrase
-from workbench.core.results import ErrorClass
+from workbench.core.foundation.i18n import Phrase, marked, phrase
+from workbench.core.foundation.results import ErrorClass
 
 if TYPE_CHECKING:
     from workbench.core.doctor.state import Doctor
@@ -97,7 +97,7 @@ def _not_a_list(d: Doctor, answer: Answer) -> Check:
 def suggest_models(model: str, ids: list[str], n: int = 3) -> list[str]:
     """Listed ids close to `model`: the same id in another case, the catalog's aliases of the
     same model, then difflib matches."""
-    from workbench.core.catalog import load_catalog
+    from workbench.core.models.catalog import load_catalog
 
     out: list[str] = []
 

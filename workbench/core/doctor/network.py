@@ -1,5 +1,5 @@
 """The checks before HTTP: the base URL's shape, the proxy route (the one decision of
-core/proxy_route.py, which the client applies), DNS, TCP and TLS."""
+core/access/proxy_route.py, which the client applies), DNS, TCP and TLS."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import time
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from workbench.core.access.providers import is_loopback, normalize_base_url
+from workbench.core.access.proxy_route import ProxyRoute, mask_proxy, proxy_variables, route_for
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import checked, skipped
-from workbench.core.i18n import Phrase, phrase
-from workbench.core.providers import is_loopback, normalize_base_url
-from workbench.core.proxy_route import ProxyRoute, mask_proxy, proxy_variables, route_for
+from workbench.core.foundation.i18n import Phrase, phrase
 
 if TYPE_CHECKING:
     from workbench.core.doctor.state import Doctor

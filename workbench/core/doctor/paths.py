@@ -19,12 +19,12 @@ from workbench.core.doctor.checks import checked, skipped
 from workbench.core.doctor.model import check_model
 from workbench.core.doctor.protocols import other_protocol, wrong_protocol_check
 from workbench.core.doctor.stream import check_stream
-from workbench.core.errors import (
+from workbench.core.foundation.errors import (
     UnsendableHeader,
     diagnosis,
 )
-from workbench.core.i18n import marked, phrase
-from workbench.core.results import ErrorClass
+from workbench.core.foundation.i18n import marked, phrase
+from workbench.core.foundation.results import ErrorClass
 
 if TYPE_CHECKING:
     import httpx2

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.answers import Answer, route
 from workbench.core.doctor.checks import Check, checked
-from workbench.core.i18n import marked, phrase
+from workbench.core.foundation.i18n import marked, phrase
 from workbench.core.protocols.registry import protocol_of, protocols
 
 if TYPE_CHECKING:

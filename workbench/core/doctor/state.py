@@ -13,15 +13,15 @@ from urllib.parse import urlsplit
 
 import httpx2
 
-from workbench.core.clients import make_client, plan_route
+from workbench.core.access.providers import ProxyChoice
 from workbench.core.doctor.answers import RETRY_HEADER_ENDINGS, Answer
 from workbench.core.doctor.checks import CHECK_NAMES, Check, skipped
 from workbench.core.doctor.key_text import key_problems, sendable
+from workbench.core.foundation.redaction import register_secret
+from workbench.core.foundation.results import RequestResult
 from workbench.core.protocols.base import key_header
 from workbench.core.protocols.registry import auth_for, protocol_of
-from workbench.core.providers import ProxyChoice
-from workbench.core.redaction import register_secret
-from workbench.core.results import RequestResult
+from workbench.core.transport.clients import make_client, plan_route
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import openai

@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING
 
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import Check, Said, checked, skipped
-from workbench.core.errors import (
+from workbench.core.foundation.errors import (
     GATEWAY_COOLDOWN_WORDS,
     diagnosis,
 )
-from workbench.core.i18n import Phrase, marked, phrase
+from workbench.core.foundation.i18n import Phrase, marked, phrase
+from workbench.core.foundation.results import ErrorClass, RequestResult
 from workbench.core.protocols.registry import protocols
-from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.stream_values import LENGTH_REASONS
+from workbench.core.transport.stream_values import LENGTH_REASONS
 
 if TYPE_CHECKING:
     import openai
@@ -45,8 +45,8 @@ async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | N
             d.add(skipped("stream", "no model to ask: pass --model M", applies=False))
             return
         model, picked = ids[0], " (the first listed; pass --model to choose)"
-    from workbench.core.streaming import RequestSpec
-    from workbench.core.wire import stream_request
+    from workbench.core.protocols.wire import stream_request
+    from workbench.core.transport.streaming import RequestSpec
 
     spec = RequestSpec(
         messages=_PROBE_PROMPT,

@@ -5,8 +5,8 @@ them in one place (marked for Qt's lupdate; the UI translates them, the CLI prin
 
 from __future__ import annotations
 
-from workbench.core.i18n import QT_TRANSLATE_NOOP
-from workbench.core.results import ErrorClass
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
+from workbench.core.foundation.results import ErrorClass
 
 FIXES: dict[ErrorClass, tuple[str, str]] = {
     ErrorClass.AUTH: (
@@ -332,7 +332,7 @@ GATEWAY_COOLDOWN_FIX = QT_TRANSLATE_NOOP(
     "words (`workbench bench` prints every failure), and `workbench doctor --model M` shows them "
     "once the cooldown ends; check the gateway's route for this model and its logs",
 )
-# A 429 that follows a failed calibration request (core/calibration_checks.py).
+# A 429 that follows a failed calibration request (core/run/calibration_checks.py).
 AFTER_CALIBRATION_CAUSE = QT_TRANSLATE_NOOP(
     "ErrorFix",
     "the calibration request failed first; a gateway (LiteLLM, say) that sees a deployment fail "

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
-from workbench.core.error_messages import (
+from workbench.core.foundation.error_messages import (
     FIXES,
     GATEWAY_AUTH_CAUSE,
     GATEWAY_AUTH_FIX,
@@ -25,8 +25,8 @@ from workbench.core.error_messages import (
     GATEWAY_ROUTE_CAUSE,
     GATEWAY_ROUTE_FIX,
 )
-from workbench.core.redaction import redact, redact_and_cut
-from workbench.core.results import ErrorClass
+from workbench.core.foundation.redaction import redact, redact_and_cut
+from workbench.core.foundation.results import ErrorClass
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import openai

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.core.reported_figures import reported
+from workbench.core.foundation.reported_figures import reported
 
 MEANS = ("mean", "avg")
 

@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from workbench.core.results import Prices, RequestResult
+from workbench.core.foundation.results import Prices, RequestResult
 
 _NS_PER_MS = 1_000_000
 _NS_PER_S = 1_000_000_000

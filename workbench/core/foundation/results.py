@@ -57,7 +57,7 @@ class Target:
     prices: Prices = field(default_factory=Prices)
     context_window: int | None = None
     route: str | None = None  # "direct" or "gateway" in a route comparison (--compare-route)
-    timeouts: Timeouts | None = None  # its provider's limits (core/plan.py); None: the plan's
+    timeouts: Timeouts | None = None  # its provider's limits (core/run/plan.py); None: the plan's
     protocol: str = "chat"  # chat, responses or anthropic (providers.Protocol)
     auth: str = "bearer"  # how the key is sent: bearer or x-api-key
 
@@ -165,9 +165,9 @@ class RequestResult:
     # completion_tokens
     reasoning_tokens: int | None = None
     # open-loop runs (--rate): when the schedule said it was due, seconds from its cell's start
-    # (core/arrivals.py); None in a closed-loop run
+    # (core/load/arrivals.py); None in a closed-loop run
     scheduled_s: float | None = None
-    # met every objective of the run's SLO (core/slo.py); None when the run has no SLO
+    # met every objective of the run's SLO (core/load/slo.py); None when the run has no SLO
     slo_met: bool | None = None
 
     @property

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.core.summary import CellSummary
+from workbench.core.history.summary import CellSummary
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import TextIO
 from urllib.parse import urlsplit
 
-from workbench.core.csv_cells import inert, inert_shown
-from workbench.core.metrics import derive
-from workbench.core.redaction import redact as secrets_redact
-from workbench.core.results import RequestResult
+from workbench.core.foundation.csv_cells import inert, inert_shown
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.redaction import redact as secrets_redact
+from workbench.core.foundation.results import RequestResult
 
 # (name, one-line description): docs/csv.md is generated from this (scripts/gen_docs.py).
 COLUMN_DOCS: tuple[tuple[str, str], ...] = (

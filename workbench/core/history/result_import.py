@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench.core.history.run_history import RunKind, RunStore
 from workbench.core.result_files import ImportedRun, ResultFileError, read_result_file
-from workbench.core.run_history import RunKind, RunStore
 
 
 @dataclass(frozen=True)

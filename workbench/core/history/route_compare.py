@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from workbench.core.metrics import derive, percentile
-from workbench.core.results import RequestResult
+from workbench.core.foundation.metrics import derive, percentile
+from workbench.core.foundation.results import RequestResult
 
 RouteName = Literal["direct", "gateway"]
 ROUTES: tuple[RouteName, ...] = ("direct", "gateway")

@@ -1,6 +1,6 @@
 """What the history holds of a run beside its rows (`RunFacts`): its date, and for an imported
 run the tool whose file it came from and the figures that file stated (read by the Summary,
-core/summary.py, to quote an imported run's own figures)."""
+core/history/summary.py, to quote an imported run's own figures)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from workbench.core.capacity_report import sentence
-from workbench.core.run_history import RunStore
+from workbench.core.history.run_history import RunStore
+from workbench.core.load.capacity_report import sentence
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class RunFacts:
     created_at: float  # an imported run's: the file's own date
     tool: str | None = None  # the tool whose file the run was imported from; None: ours
     stored: dict[tuple[str, str], float] | None = None  # the file's own figures
-    capacity: str = ""  # a capacity search's answer in one sentence (core/capacity_report.py)
+    capacity: str = ""  # a capacity search's answer in one sentence (core/load/capacity_report.py)
     file: str | None = None  # the name of the file it was imported from
 
 

@@ -21,13 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from workbench.core.data_dir import DATA_DIR_ENV, default_data_dir
-from workbench.core.metrics import derive
-from workbench.core.private_files import private_dir, private_file
-from workbench.core.process_alive import owner_alive, process_start_marker
-from workbench.core.redaction import redact as secrets_redact
-from workbench.core.results import RequestResult
-from workbench.core.run_history_columns import (
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.redaction import redact as secrets_redact
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_history_columns import (
     METRIC_COLUMNS,
     MIGRATIONS,
     RESULT_COLUMNS,
@@ -38,6 +35,9 @@ from workbench.core.run_history_columns import (
     encode_real,
     requests_columns_sql,
 )
+from workbench.core.system.data_dir import DATA_DIR_ENV, default_data_dir
+from workbench.core.system.private_files import private_dir, private_file
+from workbench.core.system.process_alive import owner_alive, process_start_marker
 
 DB_FILENAME = "history.sqlite3"
 SCHEMA_VERSION = 3

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.core.metrics import RequestMetrics
-from workbench.core.results import ErrorClass, Prices, RequestResult
+from workbench.core.foundation.metrics import RequestMetrics
+from workbench.core.foundation.results import ErrorClass, Prices, RequestResult
 
 
 @dataclass(frozen=True)

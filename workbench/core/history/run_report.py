@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.core.metrics import derive, percentile
+from workbench.core.foundation.metrics import derive, percentile
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.route_compare import ROUTE_SCHEMA, LevelComparison, levels_json
+from workbench.core.load.slo import goodput
 from workbench.core.result_files import vllm
-from workbench.core.results import RequestResult
-from workbench.core.route_compare import ROUTE_SCHEMA, LevelComparison, levels_json
-from workbench.core.slo import goodput
 
 SCHEMA = "workbench.run/1"
 # vLLM's per-request lists and its echo of settings: not aggregates

@@ -7,12 +7,12 @@ from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from workbench.core.metrics import Aggregate, aggregate, derive, token_count
-from workbench.core.redaction import redact_and_cut
-from workbench.core.reported_figures import reported as stated_figures
-from workbench.core.results import RequestResult
-from workbench.core.run_facts import RunFacts
-from workbench.core.slo import Goodput, GoodputTally
+from workbench.core.foundation.metrics import Aggregate, aggregate, derive, token_count
+from workbench.core.foundation.redaction import redact_and_cut
+from workbench.core.foundation.reported_figures import reported as stated_figures
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_facts import RunFacts
+from workbench.core.load.slo import Goodput, GoodputTally
 
 FIGURES = (
     "ttft_ms",

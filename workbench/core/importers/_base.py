@@ -14,6 +14,23 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from workbench.core.access.keys import parse_env_reference
+from workbench.core.access.providers import (
+    AuthScheme,
+    KeyRef,
+    ModelEntry,
+    NormalizedUrl,
+    Protocol,
+    Provider,
+    mask_credentials,
+    normalize_base_url,
+)
+from workbench.core.foundation.redaction import redact, register_secret
+from workbench.core.foundation.results import (
+    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
+    DEFAULT_STALL_TIMEOUT_S,
+    Prices,
+)
 from workbench.core.importers._files import MAX_CONFIG_BYTES as MAX_CONFIG_BYTES
 from workbench.core.importers._files import ConfigImportError as ConfigImportError
 from workbench.core.importers._files import NothingToImport as NothingToImport
@@ -24,20 +41,7 @@ from workbench.core.importers._files import parse_json_text as parse_json_text
 from workbench.core.importers._files import parse_toml_text as parse_toml_text
 from workbench.core.importers._files import read_text as read_text
 from workbench.core.importers._files import strip_jsonc as strip_jsonc
-from workbench.core.keys import parse_env_reference
 from workbench.core.protocols.anthropic import ANTHROPIC
-from workbench.core.providers import (
-    AuthScheme,
-    KeyRef,
-    ModelEntry,
-    NormalizedUrl,
-    Protocol,
-    Provider,
-    mask_credentials,
-    normalize_base_url,
-)
-from workbench.core.redaction import redact, register_secret
-from workbench.core.results import DEFAULT_FIRST_TOKEN_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, Prices
 
 KeyKind = Literal["env", "literal", "placeholder", "missing"]
 

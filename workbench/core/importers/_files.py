@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.core.bounded_read import NotARegularFile, TooLarge, read_bounded
-from workbench.core.redaction import redact
-from workbench.core.validation import key_line_of, type_words
+from workbench.core.foundation.redaction import redact
+from workbench.core.foundation.validation import key_line_of, type_words
+from workbench.core.system.bounded_read import NotARegularFile, TooLarge, read_bounded
 
 MAX_CONFIG_BYTES = 16 * 1024 * 1024  # no config file is this large; refuse rather than chew
 

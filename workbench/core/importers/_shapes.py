@@ -1,4 +1,4 @@
-"""The importers' side of the one validation kit (`workbench/core/validation.py`): each format's
+"""The importers' side of the one validation kit (`core/foundation/validation.py`): each format's
 shape is a pydantic model, checked by `read_shape`, which words a bad value as the importers
 always have ("providers.json, line 4: settings.baseUrl must be text in quotes, found a whole
 number"), with the file, the line where the field is written, the field and what it must be.
@@ -18,8 +18,8 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
+from workbench.core.foundation.validation import Invalid, fields_on, validate_each
 from workbench.core.importers._files import Source
-from workbench.core.validation import Invalid, fields_on, validate_each
 
 M = TypeVar("M", bound="Foreign")
 

@@ -8,6 +8,7 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, Field
 
+from workbench.core.access.providers import ModelEntry
 from workbench.core.importers._base import (
     Builder,
     FoundKey,
@@ -33,7 +34,6 @@ from workbench.core.importers._shapes import (
     models_table,
     read_shape,
 )
-from workbench.core.providers import ModelEntry
 
 KIND = "benchmark_json"
 

@@ -22,6 +22,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from workbench.core.access.providers import ModelEntry, Protocol
 from workbench.core.importers._base import (
     MAX_CONFIG_BYTES,
     Builder,
@@ -50,7 +51,6 @@ from workbench.core.importers._shapes import (
     read_shape,
 )
 from workbench.core.importers.claude import ClaudeEnv
-from workbench.core.providers import ModelEntry, Protocol
 
 DB_KIND = "ccswitch_db"
 LEGACY_KIND = "ccswitch_legacy"

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from workbench.core.access.providers import ModelEntry
 from workbench.core.importers._base import (
     Builder,
     FoundKey,
@@ -39,7 +40,6 @@ from workbench.core.importers._shapes import (
     read_shape,
 )
 from workbench.core.importers.vscode import ModelInfo
-from workbench.core.providers import ModelEntry
 
 KIND = "cline_providers"
 LEGACY_KIND = "cline_legacy"

@@ -14,7 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from workbench.core.bounded_read import NotARegularFile, open_regular
+from workbench.core.access.providers import Provider
+from workbench.core.foundation.redaction import redact
 from workbench.core.importers._base import (
     ConfigImportError,
     FoundKey,
@@ -38,8 +39,7 @@ from workbench.core.importers.claude import read_claude_settings
 from workbench.core.importers.cline import read_cline_legacy, read_cline_providers
 from workbench.core.importers.toml_client import read_toml_client
 from workbench.core.importers.vscode import read_vscode_settings
-from workbench.core.providers import Provider
-from workbench.core.redaction import redact
+from workbench.core.system.bounded_read import NotARegularFile, open_regular
 
 log = logging.getLogger(__name__)
 

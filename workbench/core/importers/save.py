@@ -9,8 +9,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
+from workbench.core.access.providers import KeyRef, Provider
 from workbench.core.importers._base import FoundKey, ImportResult, merge_models, unique_name
-from workbench.core.providers import KeyRef, Provider
 
 ProviderAction = Literal["new", "update", "unchanged"]
 KeyAction = Literal["env", "keyring", "unsaved", "none", "kept"]
@@ -159,8 +159,8 @@ def apply_save(plan: SavePlan, path: Path | None = None, notices: list[str] | No
     cannot be stored, so a provider never points at a keyring entry that does not exist.
     `notices` gets what the save had to keep aside (a broken providers file's copy).
     """
-    from workbench.core.keys import store_in_keyring
-    from workbench.core.provider_store import save_providers
+    from workbench.core.access.keys import store_in_keyring
+    from workbench.core.saved.provider_store import save_providers
 
     for account, found in plan._to_keyring.items():
         secret = found.secret()

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field
 
+from workbench.core.access.providers import ModelEntry
 from workbench.core.importers._base import (
     Builder,
     FoundKey,
@@ -35,7 +36,6 @@ from workbench.core.importers._shapes import (
     named_models,
     read_shape,
 )
-from workbench.core.providers import ModelEntry
 
 KIND = "toml_client"
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Literal
 
-from workbench.core.metrics import RequestMetrics, percentile
-from workbench.core.results import RequestResult
-from workbench.core.slo import Objective
+from workbench.core.foundation.metrics import RequestMetrics, percentile
+from workbench.core.foundation.results import RequestResult
+from workbench.core.load.slo import Objective
 
 By = Literal["rate", "concurrency"]
 BYS: tuple[str, ...] = ("rate", "concurrency")
@@ -109,7 +109,7 @@ def judge(
         for result, metrics in taken:
             value = o.value(metrics) if result.ok else None
             if value is None and result.ok and o.figure in ("tpot", "itl"):
-                within += 1  # a one-token answer has no TPOT: not held to it (core/slo.py)
+                within += 1  # a one-token answer has no TPOT: not held to it (core/load/slo.py)
                 continue
             if value is not None:
                 values.append(value)

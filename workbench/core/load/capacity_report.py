@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workbench.core.capacity import CONFIDENCE, Rule, Search, Step, worst_case
-from workbench.core.slo import Objective
-from workbench.core.token_counts import tokens_label
+from workbench.core.foundation.token_counts import tokens_label
+from workbench.core.load.capacity import CONFIDENCE, Rule, Search, Step, worst_case
+from workbench.core.load.slo import Objective
 
 UNITS = {"rate": "req/s", "concurrency": "requests at once"}
 _FIGURE_WORDS = {"ttft": "TTFT", "ttfc": "TTFC", "tpot": "TPOT", "itl": "ITL", "e2e": "e2e"}

@@ -14,7 +14,7 @@ import os
 import time
 from typing import Any
 
-from workbench.core.metrics import percentile
+from workbench.core.foundation.metrics import percentile
 
 LAG_SAMPLE_S = 0.05  # one look at the loop's lateness every 50 ms
 # p90 lateness (sustained, not one pause such as starting the workers) over which a token's

@@ -1,6 +1,6 @@
 """One open-loop cell: each request sent when its schedule says, whatever came back before.
 
-The schedule (core/arrivals.py) is fixed before the cell starts. A request is due at the cell's
+The schedule (core/load/arrivals.py) is fixed before the cell starts. A request is due at the cell's
 start plus its offset, and that moment is its `t_intended`: a request sent late (the client was
 busy, or every `--max-concurrency` slot was taken) still counts its TTFT and e2e "from
 scheduled" from then, and the lateness shows as `dispatch_ms` (docs/metrics.md).
@@ -12,15 +12,15 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
-from workbench.core.arrivals import ArrivalSpec
-from workbench.core.prompts import BuiltPrompt
-from workbench.core.wake import sleep_until_ns
+from workbench.core.load.arrivals import ArrivalSpec
+from workbench.core.load.prompts import BuiltPrompt
+from workbench.core.system.wake import sleep_until_ns
 
 _CHECK_S = 0.25  # a long wait between arrivals still notices a Stop this often
 
 
 async def wait_until(due_ns: int, halted: Callable[[], bool]) -> None:
-    """Until perf_counter_ns() reaches `due_ns` (core/wake.py: on time, where asyncio's own
+    """Until perf_counter_ns() reaches `due_ns` (core/system/wake.py: on time, where asyncio's own
     timers are up to ~2 ms late), or `halted()` turns true."""
     while not halted():
         left = (due_ns - time.perf_counter_ns()) / 1e9

@@ -15,8 +15,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from workbench.core.metrics import RequestMetrics, percentile
-from workbench.core.results import RequestResult
+from workbench.core.foundation.metrics import RequestMetrics, percentile
+from workbench.core.foundation.results import RequestResult
 
 # figure name -> the RequestMetrics field it judges
 FIGURES: dict[str, str] = {

@@ -29,7 +29,7 @@ from typing import Any
 
 from kernels_bridge.analytic import Deployment
 from kernels_bridge.variants import AttentionShape
-from workbench.core.results import Prices
+from workbench.core.foundation.results import Prices
 
 _INHERITED = ("shape", "total_params", "active_params", "context_window", "prices")
 _SHAPE_KEYS = frozenset(f.name for f in dataclasses.fields(AttentionShape))
@@ -169,7 +169,7 @@ class Catalog:
 
 
 def _apply_override(model: ModelInfo, name: str, fields: Mapping[str, Any]) -> ModelInfo:
-    from workbench.core.catalog_schema import checked_override
+    from workbench.core.models.catalog_schema import checked_override
 
     override = checked_override(name, fields)
     flat = {k: getattr(override, k) for k in _PRICE_FIELDS if getattr(override, k) is not None}
@@ -217,7 +217,7 @@ def _parse_models(
 
 def _checker(path: Path, text: str) -> Callable[[int, object], None]:
     """Checks a [[model]] table against its schema (imported here: pydantic takes ~0.1 s)."""
-    from workbench.core.catalog_schema import check_entry
+    from workbench.core.models.catalog_schema import check_entry
 
     return lambda index, raw: check_entry(path, text, index, raw)
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
-from workbench.core.validation import (
+from workbench.core.foundation.validation import (
     Count,
     Invalid,
     Price,

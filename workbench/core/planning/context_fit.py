@@ -8,7 +8,7 @@ first with the numbers. Only targets whose window is known are checked.
 
 from __future__ import annotations
 
-from workbench.core.run_plan import RunPlan
+from workbench.core.planning.run_plan import RunPlan
 
 
 def overflows(plan: RunPlan) -> str | None:
@@ -38,7 +38,7 @@ def overflows(plan: RunPlan) -> str | None:
 
 
 def nothing_fits(plan: RunPlan) -> str | None:
-    """The refusal when every cell's KV cache would not fit (core/memory_fit.py, through
+    """The refusal when every cell's KV cache would not fit (core/planning/memory_fit.py, through
     RunPlan.refused): nothing would be sent. Some cells refused: those become rows, the rest run."""
     cells = len(plan.targets) * len(plan.prompt_lengths)
     if not plan.refused or len(plan.refused) < cells:

@@ -1,6 +1,6 @@
 """Whether a simulated model's KV cache fits its deployment, and what would: the one home of
 the memory rule, used by the built-in provider's admission (`local/costmodel.py`), the refusal
-before sending (`refused_cells`, through `core/plan.py` for the CLI and the GUI) and the pane.
+before sending (`refused_cells`, through `core/run/plan.py` for the CLI and the GUI) and the pane.
 
 The rule (docs/cost-model.md, "Admission"): per device, weights / (T·P) plus batch · stored
 tokens · KV bytes per token of the device's layers must fit in memory · memory_utilization
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from kernels_bridge.analytic import Deployment, get_profile, kv_fit, weight_bytes_per_device
 from kernels_bridge.variants import kv_tokens_stored
-from workbench.core.catalog import Catalog, ModelInfo
-from workbench.core.run_plan import RefusedCell
+from workbench.core.models.catalog import Catalog, ModelInfo
+from workbench.core.planning.run_plan import RefusedCell
 
 HEADLINE_END = "."  # a refusal's first sentence says it all; `headline` cuts there
 NOT_SENT = "not sent (memory): "  # how the runner's rows of refused cells begin

@@ -34,8 +34,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from workbench.core.run_events import RequestFinished, RequestStarted, RunEvent, TextDelta
-from workbench.core.run_plan import RunPlan
+from workbench.core.planning.run_events import RequestFinished, RequestStarted, RunEvent, TextDelta
+from workbench.core.planning.run_plan import RunPlan
 
 PRIOR_PREFILL_TPS = 5_000.0  # prompt tokens/s: the prior until a request has finished
 PRIOR_DECODE_TPS = 50.0  # output tokens/s

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from workbench.core.metrics import RequestMetrics
-from workbench.core.results import RequestResult, Target
-from workbench.core.run_plan import RunPlan
+from workbench.core.foundation.metrics import RequestMetrics
+from workbench.core.foundation.results import RequestResult, Target
+from workbench.core.planning.run_plan import RunPlan
 
 
 @dataclass(frozen=True)

@@ -7,18 +7,18 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from workbench.core.arrivals import ArrivalSpec
-from workbench.core.capacity import Rule, worst_case
 from workbench.core.datasets import Dataset
-from workbench.core.lengths import draw
-from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS
-from workbench.core.results import (
+from workbench.core.foundation.lengths import draw
+from workbench.core.foundation.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
     Target,
     Timeouts,
 )
-from workbench.core.slo import Objective
+from workbench.core.load.arrivals import ArrivalSpec
+from workbench.core.load.capacity import Rule, worst_case
+from workbench.core.load.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS
+from workbench.core.load.slo import Objective
 
 Mode = Literal["parallel", "sequential"]
 # The limits of a plan (docs/reliability.md, "Runs and input"); the CLI checks its flags
@@ -37,7 +37,7 @@ def _finite(value: float) -> bool:
 
 @dataclass(frozen=True)
 class RefusedCell:
-    """A (target, prompt length) cell refused before sending, and why (core/memory_fit.py)."""
+    """A (target, prompt length) cell refused before sending, and why (planning/memory_fit.py)."""
 
     label: str  # Target.label
     prompt_tokens: int
@@ -64,17 +64,17 @@ class RunSettings:
     cache_test: bool = False  # same prompt (no nonce) every repeat: cold vs warm prefix cache
     retry_budget_s: float = 0.0  # 429/503 with Retry-After are retried within this budget
     # open loop (--rate): each cell's requests are due on this schedule instead of keeping
-    # `concurrency` in flight; repeats and concurrency do not apply (core/arrivals.py)
+    # `concurrency` in flight; repeats and concurrency do not apply (core/load/arrivals.py)
     arrivals: ArrivalSpec | None = None
-    slo: tuple[Objective, ...] = ()  # each request met or missed these (core/slo.py)
+    slo: tuple[Objective, ...] = ()  # each request met or missed these (core/load/slo.py)
     # ± tokens around each prompt length (one per length; () for none), and around max_tokens:
-    # each request's size is drawn from the range (core/lengths.py)
+    # each request's size is drawn from the range (core/foundation/lengths.py)
     prompt_spreads: tuple[int, ...] = ()
     max_tokens_spread: int = 0
     # --dataset: request i sends the file's request i (its messages, or a trace's sizes and
     # shared prefixes); a trace's times are in `arrivals` (core/datasets/)
     dataset: Dataset | None = None
-    # --capacity: each target's highest load within `slo` is searched (core/capacity_run.py),
+    # --capacity: each target's highest load within `slo` is searched (core/run/capacity_run.py),
     # one step (an ordinary cell) at a time; `arrivals` is then each rate step's template,
     # and the plan counts the search's worst case
     capacity: Rule | None = None
@@ -89,7 +89,7 @@ class RunPlan(RunSettings):
     prompt_lengths: tuple[int, ...]
     calibrate: bool = True  # one short request per target when it has no calibration yet
     measure_baseline: bool = True
-    # the limits of a target that carries none of its own (core/plan.py gives each its own)
+    # the limits of a target that carries none of its own (core/run/plan.py gives each its own)
     first_token_timeout_s: float | None = DEFAULT_FIRST_TOKEN_TIMEOUT_S
     stall_timeout_s: float | None = DEFAULT_STALL_TIMEOUT_S
     total_timeout_s: float | None = None

@@ -12,14 +12,14 @@ import re
 from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from workbench.core.i18n import QT_TRANSLATE_NOOP
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.protocols.base import Hint, anthropic_shaped, json_of
 from workbench.core.protocols.post import PostedProtocol
 
 if TYPE_CHECKING:  # the stream's modules load with the first request, not with the window
-    from workbench.core.results import RequestResult
-    from workbench.core.run_events import TextDelta
-    from workbench.core.streaming import RequestSpec, StreamReader
+    from workbench.core.foundation.results import RequestResult
+    from workbench.core.planning.run_events import TextDelta
+    from workbench.core.transport.streaming import RequestSpec, StreamReader
 
 # an error event's type -> its HTTP status (Anthropic's docs, "Errors", API version 2023-06-01)
 ANTHROPIC_STATUS = {
@@ -98,14 +98,14 @@ class AnthropicProtocol(PostedProtocol):
         return {} if "anthropic-version" in given else {"anthropic-version": ANTHROPIC_VERSION}
 
     def body(self, model: str, spec: RequestSpec) -> dict[str, Any]:
-        from workbench.core.stream_anthropic import anthropic_body
+        from workbench.core.protocols.stream_anthropic import anthropic_body
 
         return anthropic_body(model, spec)
 
     def reader(
         self, result: RequestResult, spec: RequestSpec, on_text: Callable[[TextDelta], None] | None
     ) -> StreamReader:
-        from workbench.core.stream_anthropic import AnthropicStream
+        from workbench.core.protocols.stream_anthropic import AnthropicStream
 
         return AnthropicStream(result, spec, on_text, error_status=self.status)
 

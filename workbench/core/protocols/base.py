@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     import openai
 
-    from workbench.core.results import RequestResult
-    from workbench.core.run_events import TextDelta
-    from workbench.core.streaming import RequestSpec
+    from workbench.core.foundation.results import RequestResult
+    from workbench.core.planning.run_events import TextDelta
+    from workbench.core.transport.streaming import RequestSpec
 
 Hint = tuple[str, str]  # (cause, fix), each marked QT_TRANSLATE_NOOP("ErrorFix", ...)
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.i18n import QT_TRANSLATE_NOOP
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.protocols.base import ClientProtocol, Hint, anthropic_shaped, json_of
 
 if TYPE_CHECKING:  # the stream's modules load with the first request, not with the window
     import openai
 
-    from workbench.core.results import RequestResult
-    from workbench.core.run_events import TextDelta
-    from workbench.core.streaming import RequestSpec
+    from workbench.core.foundation.results import RequestResult
+    from workbench.core.planning.run_events import TextDelta
+    from workbench.core.transport.streaming import RequestSpec
 
 # an Anthropic-shaped 404 on /chat/completions: the URL speaks the other protocol
 SPEAKS_ANTHROPIC: Hint = (
@@ -70,7 +70,7 @@ class ChatProtocol(ClientProtocol):
         spec: RequestSpec,
         on_text: Callable[[TextDelta], None] | None = None,
     ) -> RequestResult:
-        from workbench.core.streaming import stream_chat
+        from workbench.core.transport.streaming import stream_chat
 
         return await stream_chat(client, result, spec, on_text, self)
 

@@ -23,9 +23,9 @@ if TYPE_CHECKING:  # the transport loads with the first request, not with the wi
     import httpx2
     import openai
 
-    from workbench.core.results import RequestResult
-    from workbench.core.run_events import TextDelta
-    from workbench.core.streaming import RequestSpec, StreamReader
+    from workbench.core.foundation.results import RequestResult
+    from workbench.core.planning.run_events import TextDelta
+    from workbench.core.transport.streaming import RequestSpec, StreamReader
 
 
 def protocol_headers(
@@ -36,7 +36,7 @@ def protocol_headers(
     `Authorization` (omitted, which the SDK allows)."""
     import openai
 
-    from workbench.core.clients import NO_KEY
+    from workbench.core.transport.clients import NO_KEY
 
     given = {name.lower() for name in client.default_headers}
     headers: dict[str, Any] = dict(protocol.headers(given))
@@ -68,7 +68,7 @@ class PostedProtocol(ClientProtocol):
         spec: RequestSpec,
         on_text: Callable[[TextDelta], None] | None = None,
     ) -> RequestResult:
-        from workbench.core.streaming import exchange, stamp_start
+        from workbench.core.transport.streaming import exchange, stamp_start
 
         stamp_start(result)
         spec = self.prepare(spec)

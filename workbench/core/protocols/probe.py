@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 import httpx2
 
-from workbench.core.errors import Diagnosis, looks_like_html
+from workbench.core.foundation.errors import Diagnosis, looks_like_html
+from workbench.core.foundation.results import ErrorClass, RequestResult
 from workbench.core.protocols.base import ClientProtocol
 from workbench.core.protocols.post import protocol_headers
 from workbench.core.protocols.registry import protocols
-from workbench.core.results import ErrorClass, RequestResult
 
 if TYPE_CHECKING:
     import openai

@@ -6,14 +6,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.i18n import QT_TRANSLATE_NOOP
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.protocols.base import Hint, anthropic_shaped, json_of
 from workbench.core.protocols.post import PostedProtocol
 
 if TYPE_CHECKING:  # the stream's modules load with the first request, not with the window
-    from workbench.core.results import RequestResult
-    from workbench.core.run_events import TextDelta
-    from workbench.core.streaming import RequestSpec, StreamReader
+    from workbench.core.foundation.results import RequestResult
+    from workbench.core.planning.run_events import TextDelta
+    from workbench.core.transport.streaming import RequestSpec, StreamReader
 
 # an error event's code -> its HTTP status (OpenAI's Responses streaming errors)
 RESPONSES_STATUS = {
@@ -65,14 +65,14 @@ class ResponsesProtocol(PostedProtocol):
         return replace(spec, max_tokens=max(MIN_OUTPUT_TOKENS, spec.max_tokens))
 
     def body(self, model: str, spec: RequestSpec) -> dict[str, Any]:
-        from workbench.core.stream_responses import responses_body
+        from workbench.core.protocols.stream_responses import responses_body
 
         return responses_body(model, spec)
 
     def reader(
         self, result: RequestResult, spec: RequestSpec, on_text: Callable[[TextDelta], None] | None
     ) -> StreamReader:
-        from workbench.core.stream_responses import ResponsesStream
+        from workbench.core.protocols.stream_responses import ResponsesStream
 
         return ResponsesStream(result, spec, on_text, error_status=self.status)
 

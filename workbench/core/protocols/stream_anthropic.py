@@ -26,16 +26,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from workbench.core.protocol_errors import stream_error
 from workbench.core.protocols.post import split_system
-from workbench.core.stream_values import (
+from workbench.core.transport.protocol_errors import stream_error
+from workbench.core.transport.stream_values import (
     event_object,
     response_id,
     table,
     take_counts,
     text_of,
 )
-from workbench.core.streaming import RequestSpec, StreamError, StreamReader
+from workbench.core.transport.streaming import RequestSpec, StreamError, StreamReader
 
 _USAGE_KEYS = (
     "input_tokens",

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from workbench.core.protocol_errors import stream_error
 from workbench.core.protocols.post import split_system
-from workbench.core.stream_values import (
+from workbench.core.transport.protocol_errors import stream_error
+from workbench.core.transport.stream_values import (
     count,
     event_object,
     response_id,
@@ -30,7 +30,7 @@ from workbench.core.stream_values import (
     take_counts,
     text_of,
 )
-from workbench.core.streaming import RequestSpec, StreamError, StreamReader
+from workbench.core.transport.streaming import RequestSpec, StreamError, StreamReader
 
 # Responses' error codes (response.failed's `error.code`, an `error` event's `code`)
 _REASONING = ("response.reasoning_summary_text.delta", "response.reasoning_text.delta")

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from workbench.core.foundation.results import RequestResult
+from workbench.core.planning.run_events import TextDelta
 from workbench.core.protocols import post
 from workbench.core.protocols.probe import missing_path, name_the_protocol
 from workbench.core.protocols.registry import protocol_of
-from workbench.core.results import RequestResult
-from workbench.core.run_events import TextDelta
-from workbench.core.streaming import RequestSpec
+from workbench.core.transport.streaming import RequestSpec
 
 if TYPE_CHECKING:
     import openai

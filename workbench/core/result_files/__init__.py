@@ -14,19 +14,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from workbench.core import json_stream
-from workbench.core.bounded_read import (
-    MAX_DEPTH,
-    AliasRefused,
-    NotARegularFile,
-    TooDeep,
-    TooLarge,
-    check_plain,
-    json_loads,
-    open_regular,
-    read_bounded,
-    yaml_load,
-)
 from workbench.core.result_files._common import ImportedRun, ResultFileError
 from workbench.core.result_files.aiperf import (
     looks_like_aiperf_jsonl,
@@ -41,6 +28,19 @@ from workbench.core.result_files.guidellm import looks_like_guidellm
 from workbench.core.result_files.guidellm import read as read_guidellm
 from workbench.core.result_files.vllm import LISTS, looks_like_vllm, streamed_columns
 from workbench.core.result_files.vllm import read as read_vllm
+from workbench.core.system import json_stream
+from workbench.core.system.bounded_read import (
+    MAX_DEPTH,
+    AliasRefused,
+    NotARegularFile,
+    TooDeep,
+    TooLarge,
+    check_plain,
+    json_loads,
+    open_regular,
+    read_bounded,
+    yaml_load,
+)
 
 __all__ = ["ImportedRun", "ResultFileError", "read_result_file"]
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from workbench.core.results import UNKNOWN_PRICES, ErrorClass, RequestResult
+from workbench.core.foundation.results import UNKNOWN_PRICES, ErrorClass, RequestResult
 
 _NS_PER_MS = 1_000_000
 # the largest figure a file holds is an epoch time in nanoseconds (1.8e18 today): larger values

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench.core.foundation.results import RequestResult
 from workbench.core.result_files import guidellm_report
 from workbench.core.result_files._common import (
     ImportedRun,
@@ -26,7 +27,6 @@ from workbench.core.result_files._common import (
     sequence,
     text,
 )
-from workbench.core.results import RequestResult
 
 _STATS = {"mean": "mean", "median": "median", "std_dev": "std", "min": "min", "max": "max"}
 

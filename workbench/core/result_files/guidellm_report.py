@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench.core.foundation.results import RequestResult
 from workbench.core.result_files._common import (
     ImportedRun,
     RequestFigures,
@@ -30,7 +31,6 @@ from workbench.core.result_files._common import (
     sequence,
     text,
 )
-from workbench.core.results import RequestResult
 
 _STATS = ("mean", "median", "std_dev", "min", "max")
 _SUMMED = ("prompt_token_count", "output_token_count")  # their sums: the run's token totals

@@ -25,10 +25,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.core.bounded_read import open_regular
-from workbench.core.json_stream import elements
-from workbench.core.metrics import derive, inter_token_latencies_ms, percentile
-from workbench.core.reported_figures import TOTALS
+from workbench.core.foundation.metrics import derive, inter_token_latencies_ms, percentile
+from workbench.core.foundation.reported_figures import TOTALS
+from workbench.core.foundation.results import RequestResult
 from workbench.core.result_files._common import (
     ImportedRun,
     RequestFigures,
@@ -40,7 +39,8 @@ from workbench.core.result_files._common import (
     sequence,
     text,
 )
-from workbench.core.results import RequestResult
+from workbench.core.system.bounded_read import open_regular
+from workbench.core.system.json_stream import elements
 
 _STAT = re.compile(r"^(mean|median|std|p\d+(?:\.\d+)?)_(ttft|tpot|itl|e2el)_ms$")
 _SETTINGS = (

@@ -16,10 +16,10 @@ import statistics
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from workbench.core.clients import BASELINE_TIMEOUT_S, network_baseline_ms
-from workbench.core.results import ErrorClass, RequestResult
-from workbench.core.streaming import RequestSpec
-from workbench.core.wire import model_page, stream_request
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.protocols.wire import model_page, stream_request
+from workbench.core.transport.clients import BASELINE_TIMEOUT_S, network_baseline_ms
+from workbench.core.transport.streaming import RequestSpec
 
 if TYPE_CHECKING:
     import openai

@@ -4,11 +4,11 @@ failure that follows a failed calibration names it (docs/metrics.md, docs/gatewa
 
 from __future__ import annotations
 
-from workbench.core.error_messages import AFTER_CALIBRATION_CAUSE, cause_and_fix
-from workbench.core.errors import Diagnosis, diagnosis
-from workbench.core.prompts import BuiltPrompt
-from workbench.core.redaction import redact
-from workbench.core.results import ErrorClass, RequestResult
+from workbench.core.foundation.error_messages import AFTER_CALIBRATION_CAUSE, cause_and_fix
+from workbench.core.foundation.errors import Diagnosis, diagnosis
+from workbench.core.foundation.redaction import redact
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.load.prompts import BuiltPrompt
 
 # A calibration request needs a prompt long enough to average the text's density, not the
 # full length: prefill of a long prompt costs time and money for a few tokens of output.

@@ -9,9 +9,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from workbench.core.data_dir import default_data_dir
-from workbench.core.private_files import private_dir, remove_stale_temps
-from workbench.core.prompts import Calibration
+from workbench.core.load.prompts import Calibration
+from workbench.core.system.data_dir import default_data_dir
+from workbench.core.system.private_files import private_dir, remove_stale_temps
 
 CALIBRATION_FILENAME = "calibration.json"
 

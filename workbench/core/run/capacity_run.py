@@ -1,6 +1,6 @@
 """A plan with `capacity` run as one run: each target's search, step by step, as one stream.
 
-`CapacityRunner` wraps a Runner. Each step of a search (core/capacity.py) is an ordinary cell
+`CapacityRunner` wraps a Runner. Each step of a search (core/load/capacity.py) is an ordinary cell
 the Runner runs (one target, one rate or concurrency); their events pass through as one run's,
 with one RunStarted counting the search's worst case (so the progress and its ETA know the
 schedule), one Progress count across the steps, a `CapacityStep` after each step, and a
@@ -16,15 +16,21 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from workbench.core.capacity import Search, Step, judge
-from workbench.core.capacity_report import model_json, section
-from workbench.core.metrics import derive
-from workbench.core.results import RequestResult
-from workbench.core.run_events import Progress, RequestFinished, RunEvent, RunFinished, RunStarted
-from workbench.core.run_history import RunStore
-from workbench.core.run_plan import RunPlan
-from workbench.core.runner import Runner
-from workbench.core.slo import goodput
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_history import RunStore
+from workbench.core.load.capacity import Search, Step, judge
+from workbench.core.load.capacity_report import model_json, section
+from workbench.core.load.slo import goodput
+from workbench.core.planning.run_events import (
+    Progress,
+    RequestFinished,
+    RunEvent,
+    RunFinished,
+    RunStarted,
+)
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.runner import Runner
 
 
 @dataclass(frozen=True)
@@ -37,7 +43,7 @@ class CapacityStep:
 
 @dataclass(frozen=True)
 class CapacityFound:
-    """The search's answer: run.json's `capacity` section (core/capacity_report.py)."""
+    """The search's answer: run.json's `capacity` section (core/load/capacity_report.py)."""
 
     section: dict[str, Any]
 

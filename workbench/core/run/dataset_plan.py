@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 from statistics import fmean
 
-from workbench.core.arrivals import MAX_RATE, ArrivalSpec
 from workbench.core.datasets import Dataset
-from workbench.core.plan import Choices
-from workbench.core.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, heuristic_tokens
+from workbench.core.load.arrivals import MAX_RATE, ArrivalSpec
+from workbench.core.load.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, heuristic_tokens
+from workbench.core.run.plan import Choices
 
 MAX_TRACE_SPEED = 10_000.0
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from workbench.core.catalog import Catalog
-from workbench.core.prompts import MIN_TARGET_TOKENS
+from workbench.core.access.providers import ModelEntry, Protocol, Provider
+from workbench.core.foundation.results import UNKNOWN_PRICES, Prices, Target, Timeouts
+from workbench.core.load.prompts import MIN_TARGET_TOKENS
+from workbench.core.models.catalog import Catalog
+from workbench.core.planning.run_plan import RefusedCell, RunPlan, RunSettings
 from workbench.core.protocols.registry import auth_for
-from workbench.core.providers import ModelEntry, Protocol, Provider
-from workbench.core.results import UNKNOWN_PRICES, Prices, Target, Timeouts
-from workbench.core.run_plan import RefusedCell, RunPlan, RunSettings
 
 # The built-in provider's name: its simulated models, started by the app or the CLI.
 LOCAL_PROVIDER = "local"
@@ -140,7 +140,7 @@ def build_plan(
 ) -> RunPlan:
     """The run plan: each target keeps its provider's limits unless the user overrode one.
     Given the catalog, each cell of a built-in model whose KV cache would not fit its
-    deployment is refused before sending (core/memory_fit.py); `local=None` sends them all.
+    deployment is refused before sending (core/planning/memory_fit.py); `local=None` sends them all.
 
     Raises ValueError naming the first value out of range (a hand-edited timeout, say)."""
     unique = tuple(dict.fromkeys(targets))  # two panes on one model measure it once
@@ -166,7 +166,9 @@ def _unfit(
 ) -> tuple[RefusedCell, ...]:
     if catalog is None or local is None:
         return ()
-    from workbench.core.memory_fit import refused_cells  # kernels_bridge's roofline, on demand
+    from workbench.core.planning.memory_fit import (
+        refused_cells,  # kernels_bridge's roofline, on demand
+    )
 
     cells = [
         (t.label, catalog_id(t.provider, t.model), length)

@@ -12,16 +12,16 @@ from collections.abc import AsyncIterator, Sequence
 from itertools import count
 from typing import cast
 
-from workbench.core.metrics import derive
-from workbench.core.results import RequestResult, Target
-from workbench.core.run_events import (
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.results import RequestResult, Target
+from workbench.core.planning.run_events import (
     RequestFinished,
     RequestStarted,
     RunEvent,
     RunFinished,
     TextDelta,
 )
-from workbench.core.wake import sleep_until_ns
+from workbench.core.system.wake import sleep_until_ns
 
 
 def _target(result: RequestResult) -> Target:

@@ -8,9 +8,9 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from workbench.core.redaction import redact_and_cut
-from workbench.core.results import RequestResult
-from workbench.core.run_history import StoreError
+from workbench.core.foundation.redaction import redact_and_cut
+from workbench.core.foundation.results import RequestResult
+from workbench.core.history.run_history import StoreError
 
 # A store that keeps failing (locked, busy) is retried for this long before the run fails.
 STORE_RETRY_S = 10.0

@@ -15,33 +15,25 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from workbench.core.baseline import Baseline, measure_baseline
-from workbench.core.calibration_checks import (
-    calibration_length,
-    calibration_output_tokens,
-    name_failed_calibration,
-    not_sent,
-    prompt_count_far,
-)
-from workbench.core.clients import ClientPool, open_connections
 from workbench.core.datasets.prompt import dataset_prompt
-from workbench.core.errors import UNFIXABLE_BY_REPEAT, Diagnosis, diagnosis
-from workbench.core.memory_fit import NOT_SENT
-from workbench.core.metrics import RequestMetrics, derive
-from workbench.core.open_loop import run_schedule
-from workbench.core.prompts import (
-    BuiltPrompt,
-    Calibration,
-    PromptBuilder,
-    PromptSpec,
-)
-from workbench.core.results import (
+from workbench.core.foundation.errors import UNFIXABLE_BY_REPEAT, Diagnosis, diagnosis
+from workbench.core.foundation.metrics import RequestMetrics, derive
+from workbench.core.foundation.results import (
     ErrorClass,
     RequestResult,
     Target,
     planned_result,
 )
-from workbench.core.run_events import (
+from workbench.core.load.open_loop import run_schedule
+from workbench.core.load.prompts import (
+    BuiltPrompt,
+    Calibration,
+    PromptBuilder,
+    PromptSpec,
+)
+from workbench.core.load.slo import request_meets
+from workbench.core.planning.memory_fit import NOT_SENT
+from workbench.core.planning.run_events import (
     Progress,
     RequestFinished,
     RequestStarted,
@@ -49,17 +41,25 @@ from workbench.core.run_events import (
     RunFinished,
     RunStarted,
 )
-from workbench.core.run_plan import RunPlan
-from workbench.core.run_sink import (
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.protocols.wire import stream_request
+from workbench.core.run.baseline import Baseline, measure_baseline
+from workbench.core.run.calibration_checks import (
+    calibration_length,
+    calibration_output_tokens,
+    name_failed_calibration,
+    not_sent,
+    prompt_count_far,
+)
+from workbench.core.run.run_sink import (
     STORE_RETRY_S,
     ResultSink,
     describe_exception,
     run_stopped,
     store_call,
 )
-from workbench.core.slo import request_meets
-from workbench.core.streaming import RequestSpec
-from workbench.core.wire import stream_request
+from workbench.core.transport.clients import ClientPool, open_connections
+from workbench.core.transport.streaming import RequestSpec
 
 if TYPE_CHECKING:
     import openai

@@ -17,9 +17,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from workbench.core.keys import is_env_var_name, parse_env_reference
-from workbench.core.protocols.registry import protocol_names, protocols
-from workbench.core.providers import (
+from workbench.core.access.keys import is_env_var_name, parse_env_reference
+from workbench.core.access.providers import (
     AUTH_SCHEMES,
     KEY_SOURCES,
     PROXY_MODES,
@@ -33,9 +32,17 @@ from workbench.core.providers import (
     normalize_base_url,
     split_url_password,
 )
-from workbench.core.redaction import redact, register_secret
-from workbench.core.results import Prices
-from workbench.core.validation import Count, Invalid, PricesTable, Schema, Seconds, validate
+from workbench.core.foundation.redaction import redact, register_secret
+from workbench.core.foundation.results import Prices
+from workbench.core.foundation.validation import (
+    Count,
+    Invalid,
+    PricesTable,
+    Schema,
+    Seconds,
+    validate,
+)
+from workbench.core.protocols.registry import protocol_names, protocols
 
 _SENSITIVE_HEADER = re.compile(r"(?i)(authorization|api[-_]?key|token|secret|password|cookie)")
 _PLACEHOLDER = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")

@@ -58,30 +58,30 @@ from pathlib import Path
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
-from workbench.core.bounded_read import NotARegularFile, TooLarge, read_bounded
-from workbench.core.private_files import private_dir
-from workbench.core.provider_files import APP_NAME as APP_NAME
-from workbench.core.provider_files import BROKEN_SUFFIX as BROKEN_SUFFIX
-from workbench.core.provider_files import CONFIG_DIR_ENV as CONFIG_DIR_ENV
-from workbench.core.provider_files import LAST_GOOD_SUFFIX as LAST_GOOD_SUFFIX
-from workbench.core.provider_files import PROVIDERS_FILENAME as PROVIDERS_FILENAME
-from workbench.core.provider_files import default_config_dir as default_config_dir
-from workbench.core.provider_files import default_providers_path as default_providers_path
-from workbench.core.provider_files import (
+from workbench.core.access.provider_files import APP_NAME as APP_NAME
+from workbench.core.access.provider_files import BROKEN_SUFFIX as BROKEN_SUFFIX
+from workbench.core.access.provider_files import CONFIG_DIR_ENV as CONFIG_DIR_ENV
+from workbench.core.access.provider_files import LAST_GOOD_SUFFIX as LAST_GOOD_SUFFIX
+from workbench.core.access.provider_files import PROVIDERS_FILENAME as PROVIDERS_FILENAME
+from workbench.core.access.provider_files import default_config_dir as default_config_dir
+from workbench.core.access.provider_files import default_providers_path as default_providers_path
+from workbench.core.access.provider_files import (
     keep_broken_copy,
     write_last_good,
     write_private,
 )
-from workbench.core.provider_files import last_good_path as last_good_path
-from workbench.core.provider_layout import unchanged_names, update_document
-from workbench.core.provider_schema import ProviderConfigError as ProviderConfigError
-from workbench.core.provider_schema import check_headers as check_headers
-from workbench.core.provider_schema import check_proxy_url as check_proxy_url
-from workbench.core.provider_schema import provider_from_dict as provider_from_dict
-from workbench.core.provider_schema import provider_to_dict as provider_to_dict
-from workbench.core.providers import Provider
-from workbench.core.terminal import escape_quoted
-from workbench.core.validation import toml_line_of
+from workbench.core.access.provider_files import last_good_path as last_good_path
+from workbench.core.access.provider_layout import unchanged_names, update_document
+from workbench.core.access.providers import Provider
+from workbench.core.foundation.terminal import escape_quoted
+from workbench.core.foundation.validation import toml_line_of
+from workbench.core.saved.provider_schema import ProviderConfigError as ProviderConfigError
+from workbench.core.saved.provider_schema import check_headers as check_headers
+from workbench.core.saved.provider_schema import check_proxy_url as check_proxy_url
+from workbench.core.saved.provider_schema import provider_from_dict as provider_from_dict
+from workbench.core.saved.provider_schema import provider_to_dict as provider_to_dict
+from workbench.core.system.bounded_read import NotARegularFile, TooLarge, read_bounded
+from workbench.core.system.private_files import private_dir
 
 log = logging.getLogger(__name__)
 

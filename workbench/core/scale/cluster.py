@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.core.private_files import private_file
-from workbench.core.shards import Job, ShardRun
+from workbench.core.scale.shards import Job, ShardRun
+from workbench.core.system.private_files import private_file
 
 INSTALL_HINT = "pip install 'attention-workbench[cluster]'"
 CLOCK_ROUNDS = 5

@@ -17,16 +17,21 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from workbench.core.calibration_checks import name_failed_calibration
-from workbench.core.clients import ClientOptions, ClientPool, Transport
-from workbench.core.prompts import PromptBuilder
-from workbench.core.redaction import redact_and_cut
-from workbench.core.results import ErrorClass, RequestResult, Target, target_label
-from workbench.core.run_events import Progress, RequestFinished, RunEvent, RunFinished, RunStarted
-from workbench.core.run_plan import RunPlan
-from workbench.core.run_sink import STORE_RETRY_S, ResultSink, run_stopped, store_call
-from workbench.core.runner import KeyResolver, Runner
-from workbench.core.shards import (
+from workbench.core.foundation.redaction import redact_and_cut
+from workbench.core.foundation.results import ErrorClass, RequestResult, Target, target_label
+from workbench.core.load.prompts import PromptBuilder
+from workbench.core.planning.run_events import (
+    Progress,
+    RequestFinished,
+    RunEvent,
+    RunFinished,
+    RunStarted,
+)
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.calibration_checks import name_failed_calibration
+from workbench.core.run.run_sink import STORE_RETRY_S, ResultSink, run_stopped, store_call
+from workbench.core.run.runner import KeyResolver, Runner
+from workbench.core.scale.shards import (
     Job,
     RequestKey,
     globalize,
@@ -36,6 +41,7 @@ from workbench.core.shards import (
     rounds,
     split,
 )
+from workbench.core.transport.clients import ClientOptions, ClientPool, Transport
 
 # the common start is this far after the last worker said it was ready: enough for the "go"
 # to reach every worker (a pipe, or a Ray call across nodes) before it is due

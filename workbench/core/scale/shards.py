@@ -21,19 +21,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from workbench.core.clients import ClientOptions, ClientPool, Transport
-from workbench.core.errors import diagnosis
-from workbench.core.prompts import Calibration, PromptBuilder
-from workbench.core.results import (
+from workbench.core.foundation.errors import diagnosis
+from workbench.core.foundation.results import (
     ErrorClass,
     RequestResult,
     Target,
     planned_result,
     target_label,
 )
-from workbench.core.run_events import RequestFinished, RunFinished
-from workbench.core.run_plan import RunPlan
-from workbench.core.runner import Runner
+from workbench.core.load.prompts import Calibration, PromptBuilder
+from workbench.core.planning.run_events import RequestFinished, RunFinished
+from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.runner import Runner
+from workbench.core.transport.clients import ClientOptions, ClientPool, Transport
 
 # (target label, route, prompt length, phase, repeat): one planned request of a run
 RequestKey = tuple[str, str | None, int, str, int]

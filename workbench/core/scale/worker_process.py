@@ -24,7 +24,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from workbench.core.shards import Job, ShardRun
+from workbench.core.scale.shards import Job, ShardRun
 
 READY_TIMEOUT_S = 120.0  # a worker that cannot start (import, memory) within this is lost
 Message = tuple[Any, ...]

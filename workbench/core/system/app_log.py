@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import IO
 
 import workbench
-from workbench.core.data_dir import default_data_dir
-from workbench.core.private_files import PRIVATE_FILE_MODE, private_dir, private_file
-from workbench.core.redaction import RedactingFilter, install_log_redaction, redact
+from workbench.core.foundation.redaction import RedactingFilter, install_log_redaction, redact
+from workbench.core.system.data_dir import default_data_dir
+from workbench.core.system.private_files import PRIVATE_FILE_MODE, private_dir, private_file
 
 LOG_NAME = "workbench.log"
 LOG_BYTES = 1_000_000

@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from workbench.core.bounded_read import TooDeep
+from workbench.core.system.bounded_read import TooDeep
 
 _CHUNK = 1 << 20
 _NUMBER_ROOM = 64  # more characters than any JSON number a file holds

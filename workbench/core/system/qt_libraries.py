@@ -3,7 +3,7 @@ packages that hold them: read from `ldd` on the plugin file PySide6 ships, never
 
 Without them QApplication aborts (exit 134) naming libxcb-cursor0 whatever is missing; the
 app's start (`workbench gui`) and `scripts/bootstrap.sh` ask here first. No Qt import: the
-check runs before Qt loads, and `python -m workbench.core.qt_libraries` prints the packages.
+check runs before Qt loads, and `python -m workbench.core.system.qt_libraries` prints the packages.
 """
 
 from __future__ import annotations

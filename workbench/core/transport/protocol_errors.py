@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from workbench.core.errors import Diagnosis, classify_status
-from workbench.core.redaction import redact_and_cut
+from workbench.core.foundation.errors import Diagnosis, classify_status
+from workbench.core.foundation.redaction import redact_and_cut
 
 UNKNOWN_STATUS = 500  # an error event without a known type: as chat's error event, a server error
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from workbench.core.errors import UnsendableHeader
-from workbench.core.keys import KeyUnavailable, resolve_headers, resolve_key
-from workbench.core.providers import Provider
+from workbench.core.access.keys import KeyUnavailable, resolve_headers, resolve_key
+from workbench.core.access.providers import Provider
+from workbench.core.foundation.errors import UnsendableHeader
 
 if TYPE_CHECKING:  # the transport loads with the first connection, not with the window
-    from workbench.core.clients import ClientOptions
+    from workbench.core.transport.clients import ClientOptions
 
 
 class ProviderUnusable(ValueError):
@@ -39,7 +39,7 @@ class Connection:
 def connect(provider: Provider, api_key: str | None = None) -> Connection:
     """The provider's connection; `api_key`: a key given for this command (the CLI's
     --api-key-env) instead of the provider's own. Raises ProviderUnusable (see the docstring)."""
-    from workbench.core.clients import ClientOptions, check_headers
+    from workbench.core.transport.clients import ClientOptions, check_headers
 
     try:
         key = resolve_key(provider) if api_key is None else api_key.strip()

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import aiohttp
 
-    from workbench.core.results import RequestResult
+    from workbench.core.foundation.results import RequestResult
 
 
 class _Sending:

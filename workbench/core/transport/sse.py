@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workbench.core.errors import Oversized
+from workbench.core.foundation.errors import Oversized
 
 KiB = 1 << 10
 MiB = 1 << 20

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from workbench.core.errors import MalformedChunk
-from workbench.core.redaction import redact_and_cut
-from workbench.core.results import RequestResult
-from workbench.core.sse import SSESplitter
+from workbench.core.foundation.errors import MalformedChunk
+from workbench.core.foundation.redaction import redact_and_cut
+from workbench.core.foundation.results import RequestResult
+from workbench.core.transport.sse import SSESplitter
 
 try:
     import orjson

@@ -30,8 +30,7 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard
 
-from workbench.core.body_reader import BodyReader
-from workbench.core.errors import (
+from workbench.core.foundation.errors import (
     Diagnosis,
     MalformedChunk,
     Overrun,
@@ -40,25 +39,26 @@ from workbench.core.errors import (
     diagnosis,
     looks_like_html,
 )
-from workbench.core.protocol_errors import error_words
-from workbench.core.results import (
+from workbench.core.foundation.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
     ErrorClass,
     RequestResult,
 )
-from workbench.core.run_events import TextDelta
-from workbench.core.send_stamp import sending
-from workbench.core.sse import MAX_EVENT_BYTES as MAX_EVENT_BYTES  # the caps, re-exported
-from workbench.core.sse import MAX_LINE_BYTES as MAX_LINE_BYTES
-from workbench.core.sse import KiB, MiB, SSESplitter
-from workbench.core.stream_values import LENGTH_REASONS, cut_inside
-from workbench.core.stream_values import loads as _loads
-from workbench.core.stream_values import record_chat_usage as _record_usage
-from workbench.core.stream_values import response_id as _response_id
-from workbench.core.stream_values import shown as _shown
-from workbench.core.token_estimate import estimate_tokens
-from workbench.core.watchdog import Watch
+from workbench.core.foundation.token_estimate import estimate_tokens
+from workbench.core.planning.run_events import TextDelta
+from workbench.core.transport.body_reader import BodyReader
+from workbench.core.transport.protocol_errors import error_words
+from workbench.core.transport.send_stamp import sending
+from workbench.core.transport.sse import MAX_EVENT_BYTES as MAX_EVENT_BYTES  # the caps, re-exported
+from workbench.core.transport.sse import MAX_LINE_BYTES as MAX_LINE_BYTES
+from workbench.core.transport.sse import KiB, MiB, SSESplitter
+from workbench.core.transport.stream_values import LENGTH_REASONS, cut_inside
+from workbench.core.transport.stream_values import loads as _loads
+from workbench.core.transport.stream_values import record_chat_usage as _record_usage
+from workbench.core.transport.stream_values import response_id as _response_id
+from workbench.core.transport.stream_values import shown as _shown
+from workbench.core.transport.watchdog import Watch
 
 if TYPE_CHECKING:  # the SDK costs ~1 s to import: loaded on first use
     import httpx2

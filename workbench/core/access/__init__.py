@@ -1,0 +1,1 @@
+"""How the app reaches a provider: its description, keys, proxy route and files."""

@@ -1,0 +1,1 @@
+"""The models the app knows: the catalog and its schema."""

@@ -1,0 +1,1 @@
+"""The saved providers: the providers file's schema and store."""

@@ -1,0 +1,1 @@
+"""One run over several workers: shards, the coordinator, worker processes and Ray."""
