@@ -1,5 +1,5 @@
 """What the window asks of the run history: the runs list, a run's rows, its own figures and
-its order, deleting a run. Reads go through `RunStore`'s methods (core/history/run_history.py), never
+its order, deleting a run. Reads go through `RunStore`'s methods (history/run_history.py), never
 through SQL: there is no SQL above core (tests/test_no_sql_above_core.py)."""
 
 from __future__ import annotations
