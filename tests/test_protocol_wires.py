@@ -15,7 +15,7 @@ from loopback import serving_in_thread
 from test_protocol_registry import ToyProtocol
 
 from workbench.cli import main
-from workbench.core.access.providers import normalize_base_url
+from workbench.core.protocols.base_url import normalize_base_url
 from workbench.core.protocols.registry import protocols, register, unregister
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer

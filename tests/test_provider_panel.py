@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QW
 
 from workbench.core.access.keys import clear_session_keys
 from workbench.core.doctor import PROXY_VARIABLES
+from workbench.core.foundation.i18n import Phrase
 from workbench.core.saved.provider_store import default_providers_path, load_providers
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
@@ -291,7 +292,8 @@ def test_no_keyring_disables_that_choice_and_never_saves_the_key_in_plain_text(
     qtbot: Any, loop: qasync.QEventLoop, monkeypatch
 ) -> None:
     why = "no OS keyring is available here (test); keep the key in an environment variable"
-    monkeypatch.setattr("workbench.ui.provider_controller.keyring_status", lambda: (False, why))
+    said = Phrase(why, context="Keys")
+    monkeypatch.setattr("workbench.ui.provider_controller.keyring_phrase", lambda: (False, said))
     monkeypatch.setattr("workbench.core.access.keys.keyring_status", lambda: (False, why))
     panel = ProviderPanel(ProviderController())
     qtbot.addWidget(panel)

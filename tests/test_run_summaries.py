@@ -1,4 +1,4 @@
-"""The runs list has one home in core (core/history/run_facts.py, issue 27): the window's History and
+"""The runs list has one home in core (history/run_facts.py, issue 27): the window's History and
 `workbench history list` read the same summaries, and the store refuses to delete a run still
 running whoever asks."""
 

@@ -1,5 +1,5 @@
 """The window's handle on its run history: the store the session holds now (None once the
-window closed it: every answer is then empty), asked through core's queries (core/history/run_facts.py,
+window closed it: every answer is then empty), asked through core's queries (history/run_facts.py,
 `RunStore`'s methods). What a query reads and how it shapes a run lives there, never here: no
 SQL and no query-shaping above core (tests/test_no_sql_above_core.py)."""
 

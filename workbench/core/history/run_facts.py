@@ -1,6 +1,6 @@
 """What the history holds of a run beside its rows (`RunFacts`): its date, and for an imported
 run the tool whose file it came from and the figures that file stated (read by the Summary,
-core/history/summary.py, to quote an imported run's own figures); the runs list as both faces show it
+history/summary.py, to quote an imported run's own figures); the runs list as both faces show it
 (`run_summaries`: `workbench history list` and the window's History), and a run's rows in the
 order its plan laid out its targets (`in_run_order`). The faces ask here, never the store's SQL."""
 

@@ -19,11 +19,9 @@ from workbench.core.access.providers import (
     AuthScheme,
     KeyRef,
     ModelEntry,
-    NormalizedUrl,
     Protocol,
     Provider,
     mask_credentials,
-    normalize_base_url,
 )
 from workbench.core.foundation.redaction import redact, register_secret
 from workbench.core.foundation.results import (
@@ -42,6 +40,7 @@ from workbench.core.importers._files import parse_toml_text as parse_toml_text
 from workbench.core.importers._files import read_text as read_text
 from workbench.core.importers._files import strip_jsonc as strip_jsonc
 from workbench.core.protocols.anthropic import ANTHROPIC
+from workbench.core.protocols.base_url import NormalizedUrl, normalize_base_url
 
 KeyKind = Literal["env", "literal", "placeholder", "missing"]
 

@@ -32,7 +32,7 @@ def _finite(value: float) -> bool:
 
 @dataclass(frozen=True)
 class RefusedCell:
-    """A (target, prompt length) cell refused before sending, and why (core/planning/memory_fit.py)."""
+    """A (target, prompt length) cell refused before sending, and why (planning/memory_fit.py)."""
 
     label: str  # Target.label
     prompt_tokens: int

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from workbench.core.transport.streaming import RequestSpec
 
 Hint = tuple[str, str]  # (cause, fix), each marked QT_TRANSLATE_NOOP("ErrorFix", ...)
-NO_KEY = "no-key"  # the SDK insists on a key; keyless servers ignore this one (never sent as one)
 
 
 class ClientProtocol(ABC):

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.protocols.base import NO_KEY, ClientProtocol, key_headers
+from workbench.core.access.keys import NO_KEY
+from workbench.core.protocols.base import ClientProtocol, key_headers
 
 if TYPE_CHECKING:  # the transport loads with the first request, not with the window
     import httpx2

@@ -44,10 +44,10 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 import httpx2
 
+from workbench.core.access.keys import NO_KEY
 from workbench.core.access.providers import ProxyChoice, mask_url_password
 from workbench.core.access.proxy_route import route_for
 from workbench.core.foundation.errors import Oversized, UnsendableHeader
-from workbench.core.protocols.base import NO_KEY
 from workbench.core.transport.send_stamp import aiohttp_trace_config, httpcore_trace
 
 if TYPE_CHECKING:
