@@ -40,6 +40,7 @@ from workbench.ui.summary_charts import (
 from workbench.ui.summary_sentences import (
     esc,
     failure_sentence,
+    keep_units,
     sentence,
     source_sentence,
     stopped_sentence,
@@ -79,6 +80,7 @@ class Block:
     texts: tuple[str, ...] = ()
     repeat_header: bool = False  # a table row: a new page repeats the table's header first
     table_header: bool = False
+    document: QTextDocument | None = None  # a block of text: its lines as laid out
 
 
 def _rich_block(html: str, width: float, pixels: float, texts: tuple[str, ...]) -> Block:
@@ -86,7 +88,7 @@ def _rich_block(html: str, width: float, pixels: float, texts: tuple[str, ...]) 
     doc.setDefaultFont(font(pixels))
     doc.setDefaultStyleSheet(f"body {{ color: {TEXT_COLOR}; }}")
     doc.setDocumentMargin(0)
-    doc.setHtml(f"<body>{html}</body>")
+    doc.setHtml(f"<body>{keep_units(html)}</body>")
     doc.setTextWidth(width)
 
     def paint(painter: QPainter, rect: QRectF) -> None:
@@ -95,7 +97,7 @@ def _rich_block(html: str, width: float, pixels: float, texts: tuple[str, ...]) 
         doc.drawContents(painter, QRectF(0, 0, rect.width(), rect.height()))
         painter.restore()
 
-    return Block(doc.size().height() + 6, paint, texts)
+    return Block(doc.size().height() + 6, paint, texts, document=doc)
 
 
 def _plain(html: str) -> str:
@@ -118,8 +120,7 @@ class SummaryDocument:
         # its charted rate (its capacity), as the charts do
         said = report.charted_rows() if report.several_rates else list(report.rows)
         cells = [r.cell for r in said]
-        best = winners(cells)
-        self.conclusions = [winners_sentence(best)] if best is not None else []
+        self.conclusions = [winners_sentence(w, several) for w in winners(cells)]
         self.conclusions += [sentence(c, several) for c in conclude(cells, baseline)]
         self.conclusions += [failure_sentence(r, several) for r in said if r.cell.errors]
         self.conclusions += [stopped_sentence(r, several) for r in said if r.cell.stopped]

@@ -57,7 +57,9 @@ class Target:
     prices: Prices = field(default_factory=Prices)
     context_window: int | None = None
     route: str | None = None  # "direct" or "gateway" in a route comparison (--compare-route)
-    timeouts: Timeouts | None = None  # its provider's limits (core/run/plan.py); None: the plan's
+    # its limits, the one home of a request's timeouts: its provider's, each overridden by
+    # the user's explicit choice (core/run/plan.py); the defaults for a target made by hand
+    timeouts: Timeouts = field(default_factory=Timeouts)
     protocol: str = "chat"  # chat, responses or anthropic (providers.Protocol)
     auth: str = "bearer"  # how the key is sent: bearer or x-api-key
 

@@ -1,6 +1,8 @@
 """What the history holds of a run beside its rows (`RunFacts`): its date, and for an imported
 run the tool whose file it came from and the figures that file stated (read by the Summary,
-core/history/summary.py, to quote an imported run's own figures)."""
+history/summary.py, to quote an imported run's own figures); the runs list as both faces show it
+(`run_summaries`: `workbench history list` and the window's History), and a run's rows in the
+order its plan laid out its targets (`in_run_order`). The faces ask here, never the store's SQL."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ class RunFacts:
     created_at: float  # an imported run's: the file's own date
     tool: str | None = None  # the tool whose file the run was imported from; None: ours
     stored: dict[tuple[str, str], float] | None = None  # the file's own figures
-    # a capacity search's run.json section (its sentence: core/capacity_report.sentence)
+    # a capacity search's run.json section (its sentence: load/capacity_report.sentence)
     capacity: dict[str, Any] | None = None
     file: str | None = None  # the name of the file it was imported from
 

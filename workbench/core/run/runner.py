@@ -485,7 +485,7 @@ class Runner:
         max_tokens = plan.output_size(result.repeat)
         if calibration:
             max_tokens = calibration_output_tokens(max_tokens)
-        limits = plan.timeouts_for(target)
+        limits = target.timeouts
         spec = RequestSpec(
             messages=prompt.messages,
             max_tokens=max_tokens,
