@@ -143,7 +143,7 @@ def window():
     return next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
 
 def panes(w):
-    pickers = [p.picker.currentData() for p in w.pane_widgets[: len(w.pane_keys)]]
+    pickers = [p.picker.currentData() for p in w.pane_set.widgets[: len(w.pane_set.keys)]]
     urls = [p.target.base_url if p.target else None for p in w.session.panes]
     guard = bool(QApplication.instance().property("wheelGuard"))
     task = w.prompt.task.focusPolicy().name  # a picker made before the wheel guard
@@ -157,7 +157,7 @@ def panes(w):
 
 def when_ready(w):
     if w.run_action.isEnabled():
-        picker = w.pane_widgets[0].picker
+        picker = w.pane_set.widgets[0].picker
         offered = [picker.itemData(i) for i in range(picker.count())]
         print(json.dumps({**panes(w), "offered": offered}), flush=True)
         os._exit(0)
