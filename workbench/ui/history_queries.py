@@ -6,12 +6,22 @@ SQL and no query-shaping above core (tests/test_no_sql_above_core.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from workbench.core.foundation.imported_figures import ImportedFigures
 from workbench.core.foundation.results import RequestResult
-from workbench.core.history import run_facts
-from workbench.core.history.run_facts import RunSummary
 from workbench.core.history.run_history import RunStore
+
+if TYPE_CHECKING:
+    from workbench.core.history.run_facts import RunSummary
+
+
+def _facts() -> ModuleType:
+    """core's queries of a run, loaded with the first one: not before the window's first paint."""
+    from workbench.core.history import run_facts
+
+    return run_facts
 
 
 class HistoryQueries:
@@ -22,7 +32,7 @@ class HistoryQueries:
 
     def history(self, limit: int = 100) -> list[RunSummary]:
         store = self._store()
-        return [] if store is None else run_facts.run_summaries(store, limit)
+        return [] if store is None else _facts().run_summaries(store, limit)
 
     def load_run(self, run_id: str, skip: int = 0) -> list[RequestResult]:
         """A run's rows as the history holds them; `skip`: leave out the first that many."""
@@ -41,12 +51,12 @@ class HistoryQueries:
 
     def imported_figures(self, run_id: str) -> ImportedFigures | None:
         store = self._store()
-        return None if store is None else run_facts.stored_figures(store, run_id)
+        return None if store is None else _facts().stored_figures(store, run_id)
 
     def rows(self, run_ids: Sequence[str]) -> list[RequestResult]:
         store = self._store()
-        return [] if store is None else run_facts.measured_rows(store, run_ids)
+        return [] if store is None else _facts().measured_rows(store, run_ids)
 
     def in_run_order(self, results: Sequence[RequestResult]) -> list[RequestResult]:
         store = self._store()
-        return list(results) if store is None else run_facts.in_run_order(store, results)
+        return list(results) if store is None else _facts().in_run_order(store, results)

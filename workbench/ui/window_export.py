@@ -11,11 +11,11 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from workbench.core.history.csv_export import write_csv, write_table
-from workbench.ui.results_view import ResultsView
 from workbench.ui.shown_runs import ShownRuns
 
 if TYPE_CHECKING:
     from workbench.ui.chart_export import ExportableChart
+    from workbench.ui.results_view import ResultsView
 
 translate = QCoreApplication.translate  # the window's texts, in its translation context
 
