@@ -20,14 +20,15 @@ from workbench.ui.accessibility import describe, unnamed_controls
 from workbench.ui.kernels_view import KernelsView
 from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel
+from workbench.ui.window_late import add_kernels_tab, add_provider_tab
 
 
 @pytest.fixture
 def window(qapp, loop, tmp_path):
     win = make_window(loop, tmp_path)
-    win.add_provider_tab(ProviderPanel(ProviderController(win.session)))
+    add_provider_tab(win, ProviderPanel(ProviderController(win.session)))
     kernels = KernelsView()
-    win.add_kernels_tab(kernels)
+    add_kernels_tab(win, kernels)
     yield win
     win.theme.set_choice("light")  # the app palette is global: leave it as the next test expects
     win.close()
@@ -160,7 +161,7 @@ def test_view_theme_dark_recolours_panes_and_charts_then_light_again(window, qtb
     choose(qtbot, window, "View", "Theme", "Light")
     plots = window.findChildren(pg.PlotWidget)
     assert len(plots) >= 9  # live (3), sweep (3), kernels (3): every tab's charts
-    pane = window.pane_widgets[0]
+    pane = window.pane_set.widgets[0]
     light_text = rendered(pane.text)
     light_charts = [chart_colors(p) for p in plots]
     assert luminance(light_text) > 200
@@ -225,7 +226,7 @@ def test_view_language_retranslates_the_open_window_at_once(window, qtbot) -> No
             "run": window.toolbar.widgetForAction(window.run_action).text(),
             "sweep": window.sweep_view.run_button.text(),
             "title": window.plots.ttft_plot.getPlotItem().titleLabel.text,
-            "pane": window.pane_widgets[0].stop_button.text(),
+            "pane": window.pane_set.widgets[0].stop_button.text(),
             "history": window.history_view.import_button.text(),
         }
 
@@ -264,7 +265,7 @@ def test_every_control_in_every_tab_has_an_accessible_name_or_a_label(window, qt
     missing = [describe(w) for w in unnamed_controls(window)]
     assert missing == [], "controls a screen reader cannot name:\n" + "\n".join(missing)
     # named as a user would hear them, not only "something is set"
-    assert window.pane_widgets[1].picker.accessibleName() == "Model of pane 2"
+    assert window.pane_set.widgets[1].picker.accessibleName() == "Model of pane 2"
     assert window.plots.ttft_plot.accessibleName() == "Time to first token"
     assert window.sweep_view.repeats in [
         label.buddy() for label in window.sweep_view.findChildren(type(window.eta))

@@ -53,7 +53,9 @@ def test_export_after_a_run_writes_the_history_rows(qapp, loop, qtbot, tmp_path)
     try:
         final = click_run(window, qtbot, loop)
         exported = tmp_path / "export.csv"
-        assert window.export_csv(exported) == 4  # two models: a calibration and a measured row
+        assert (
+            window.exports.export_csv(exported) == 4
+        )  # two models: a calibration and a measured row
         store = window.session.store
         assert store is not None
         expected = _history_csv(store, final.run_id, tmp_path / "history.csv")
@@ -72,7 +74,7 @@ def test_a_run_reopened_from_history_exports_the_same_file(qapp, loop, qtbot, tm
     try:
         final = click_run(first, qtbot, loop)
         after_run = tmp_path / "after-run.csv"
-        first.export_csv(after_run)
+        first.exports.export_csv(after_run)
     finally:
         _close(first, loop)
     # the app opened again on the same history, the run reopened from the History tab
@@ -82,7 +84,7 @@ def test_a_run_reopened_from_history_exports_the_same_file(qapp, loop, qtbot, tm
     try:
         _open_from_history(second, qtbot, final.run_id)
         reopened = tmp_path / "reopened.csv"
-        assert second.export_csv(reopened) == 4
+        assert second.exports.export_csv(reopened) == 4
         assert reopened.read_bytes() == after_run.read_bytes()
     finally:
         _close(second, loop)
@@ -103,10 +105,10 @@ def test_a_run_without_a_history_file_still_lists_reopens_and_exports(
         window.show()
         final = click_run(window, qtbot, loop)
         after_run = tmp_path / "after-run.csv"
-        assert window.export_csv(after_run) == 4
+        assert window.exports.export_csv(after_run) == 4
         _open_from_history(window, qtbot, final.run_id)
         reopened = tmp_path / "reopened.csv"
-        assert window.export_csv(reopened) == 4
+        assert window.exports.export_csv(reopened) == 4
         assert reopened.read_bytes() == after_run.read_bytes()
         assert not default_db_path().exists()  # nothing was written to a history file
     finally:
@@ -186,7 +188,7 @@ def _assert_views_show_the_history(
     click_tab(window, qtbot, window.summary_view)
     assert sum(r.cell.n for r in window.summary_view.document.report.rows) == len(measured)
     exported = tmp_path / "export.csv"
-    assert window.export_csv(exported) == len(rows)
+    assert window.exports.export_csv(exported) == len(rows)
     assert _rows_by_id(exported) == _rows_by_id(expected)
 
 
@@ -196,7 +198,7 @@ def test_a_finished_run_reads_no_row_it_already_showed(qapp, loop, qtbot, tmp_pa
         final = _run_sweep(window, qtbot, loop, repeats=3)
         assert final.status == "finished"
         click_tab(window, qtbot, window.summary_view)
-        window.export_csv(tmp_path / "first.csv")
+        window.exports.export_csv(tmp_path / "first.csv")
         # 2 models x 2 lengths x 3 repeats, and each model's calibration: shown as recorded;
         # the run's end compared the ids and read no row again, nor did the summary or export
         assert len(final.results) >= 14

@@ -33,6 +33,7 @@ from workbench.ui.main_window import MainWindow
 from workbench.ui.provider_controller import LOCAL_PROVIDER, ProviderController
 from workbench.ui.provider_panel import ProviderPanel
 from workbench.ui.translators import install_translators
+from workbench.ui.window_late import add_kernels_tab, add_provider_tab
 
 LEFT = Qt.MouseButton.LeftButton
 # What reads the same in both languages: technical terms and units the Chinese UI keeps as
@@ -46,9 +47,9 @@ TERMS = {
 @pytest.fixture
 def window(qapp, loop, tmp_path) -> Iterator[MainWindow]:
     win = make_window(loop, tmp_path)
-    win.add_provider_tab(ProviderPanel(ProviderController(win.session)))
+    add_provider_tab(win, ProviderPanel(ProviderController(win.session)))
     kernels = KernelsView()
-    win.add_kernels_tab(kernels)
+    add_kernels_tab(win, kernels)
     yield win
     install_translators(QApplication.instance(), "en")  # English for the next test, whatever
     win.close()
