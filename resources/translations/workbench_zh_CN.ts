@@ -134,12 +134,12 @@
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="150"/>
         <source>The rates searched, LOW:HIGH in req/s (as bench --capacity-range)</source>
-        <translation>搜索的请求速率范围，LOW:HIGH，单位 req/s（同 bench --capacity-range）</translation>
+        <translation>搜索的请求速率范围，格式为 下限:上限，单位 req/s（同 `bench --capacity-range`）</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="154"/>
         <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
-        <translation>当区间上端与下端相差不超过此比例时停止（同 bench --capacity-tolerance）</translation>
+        <translation>当区间上端与下端相差不超过此比例时停止（同 `bench --capacity-tolerance`）</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="162"/>
@@ -432,7 +432,7 @@
     <message>
         <location filename="../../workbench/ui/kernel_csv_row.py" line="72"/>
         <source>Show a kernel CSV (workbench kernels --csv, benchmarks/gpu_decode.py)</source>
-        <translation>显示内核 CSV（workbench kernels --csv、benchmarks/gpu_decode.py 所写）</translation>
+        <translation>显示内核 CSV（由 `workbench kernels --csv` 或 benchmarks/gpu_decode.py 写出）</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/kernel_csv_row.py" line="74"/>
@@ -1465,7 +1465,7 @@
     <message>
         <location filename="../../workbench/ui/history_view.py" line="164"/>
         <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
-        <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
+        <translation>把 vLLM（`vllm bench serve --save-result`）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/history_view.py" line="156"/>
@@ -2159,103 +2159,103 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="296"/>
-        <location filename="../../workbench/ui/main_window.py" line="328"/>
+        <location filename="../../workbench/ui/main_window.py" line="305"/>
+        <location filename="../../workbench/ui/main_window.py" line="339"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="504"/>
+        <location filename="../../workbench/ui/main_window.py" line="517"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="506"/>
+        <location filename="../../workbench/ui/main_window.py" line="523"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="507"/>
+        <location filename="../../workbench/ui/main_window.py" line="524"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="510"/>
+        <location filename="../../workbench/ui/main_window.py" line="525"/>
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="512"/>
+        <location filename="../../workbench/ui/main_window.py" line="526"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="513"/>
+        <location filename="../../workbench/ui/main_window.py" line="527"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="514"/>
+        <location filename="../../workbench/ui/main_window.py" line="528"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="531"/>
+        <location filename="../../workbench/ui/main_window.py" line="539"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="223"/>
+        <location filename="../../workbench/ui/main_window.py" line="232"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="234"/>
+        <location filename="../../workbench/ui/main_window.py" line="243"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="276"/>
+        <location filename="../../workbench/ui/main_window.py" line="285"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="314"/>
+        <location filename="../../workbench/ui/main_window.py" line="323"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="369"/>
+        <location filename="../../workbench/ui/main_window.py" line="380"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="419"/>
+        <location filename="../../workbench/ui/main_window.py" line="430"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="421"/>
+        <location filename="../../workbench/ui/main_window.py" line="432"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="423"/>
+        <location filename="../../workbench/ui/main_window.py" line="434"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="475"/>
+        <location filename="../../workbench/ui/main_window.py" line="486"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="477"/>
+        <location filename="../../workbench/ui/main_window.py" line="488"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="498"/>
+        <location filename="../../workbench/ui/main_window.py" line="511"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -2280,12 +2280,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="517"/>
+        <location filename="../../workbench/ui/main_window.py" line="529"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="521"/>
+        <location filename="../../workbench/ui/main_window.py" line="530"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -2436,123 +2436,123 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="150"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="149"/>
         <source>Model of pane %1</source>
         <translation>窗格 %1 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="152"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="151"/>
         <source>Fit the prompt to pane %1&apos;s context window</source>
         <translation>将提示词长度调整到窗格 %1 的上下文窗口内</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="153"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="155"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>Answer in pane %1</source>
         <translation>窗格 %1 中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="163"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="163"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="163"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="163"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="165"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
-        <location filename="../../workbench/ui/pane_widget.py" line="175"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="155"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="174"/>
         <source>Protocol of pane %1</source>
         <translation>窗格 %1 的协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="161"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="160"/>
         <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
         <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="241"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="240"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="246"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="245"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="249"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="248"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="264"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="263"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="266"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="265"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="278"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="277"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="321"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="320"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="334"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="333"/>
         <source>Will not fit in memory: %1</source>
         <translation>内存放不下：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="342"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="341"/>
         <source>; its KV cache fits: %1 per device beside %2 of weights (%3 usable)</source>
         <translation>；KV 缓存放得下：每卡 %1，另有权重 %2（可用 %3）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="356"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="355"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="390"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="389"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="398"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="399"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="400"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="401"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
@@ -4093,52 +4093,52 @@
 <context>
     <name>SummaryView</name>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="148"/>
+        <location filename="../../workbench/ui/summary_view.py" line="151"/>
         <source>Refresh from the latest results</source>
         <translation>按最新结果刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="149"/>
+        <location filename="../../workbench/ui/summary_view.py" line="152"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="150"/>
+        <location filename="../../workbench/ui/summary_view.py" line="153"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="151"/>
+        <location filename="../../workbench/ui/summary_view.py" line="154"/>
         <source>Run a comparison or a sweep: its summary appears here.</source>
         <translation>运行一次对比或扫描：摘要会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="152"/>
+        <location filename="../../workbench/ui/summary_view.py" line="155"/>
         <source>Paper</source>
         <translation>纸张</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="153"/>
+        <location filename="../../workbench/ui/summary_view.py" line="156"/>
         <source>A4</source>
         <translation>A4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="153"/>
+        <location filename="../../workbench/ui/summary_view.py" line="156"/>
         <source>Letter</source>
         <translation>美式信纸</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="166"/>
+        <location filename="../../workbench/ui/summary_view.py" line="169"/>
         <source>%1 (imported from %2): TTFT median %3 ms, mean %4 ms; decode median %5 tok/s</source>
         <translation>%1（从 %2 导入）：TTFT 中位数 %3 ms，平均 %4 ms；解码中位数 %5 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="174"/>
+        <location filename="../../workbench/ui/summary_view.py" line="177"/>
         <source>Imported results, the files&apos; own aggregates (no per-request rows):</source>
         <translation>导入的结果，文件自身的汇总（没有逐请求的行）：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="228"/>
+        <location filename="../../workbench/ui/summary_view.py" line="231"/>
         <source>Export summary</source>
         <translation>导出摘要</translation>
     </message>
