@@ -292,7 +292,7 @@ async def _soak(args: argparse.Namespace) -> int:
 
 
 def _run_loop(main: Any) -> Any:
-    """As `workbench bench` runs its loop: uvloop where the code measured has core/system/loop.py."""
+    """As `workbench bench` runs its loop: uvloop where core/system/loop.py has it."""
     try:
         from workbench.core.system.loop import run
     except ImportError:  # code from before it (a --compare-with tree): asyncio's loop

@@ -105,8 +105,8 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
     }
     window = MainWindow(session, QSettings(str(tmp / "gui.ini"), QSettings.Format.IniFormat))
     keys = [f"sim{i + 1}|{MODEL}" for i in range(args.panes)]
-    window.set_choices([(k, k) for k in keys])
-    window.set_panes(keys)
+    window.pane_set.set_choices([(k, k) for k in keys])
+    window.pane_set.set(keys)
     window.prompt.set_tokens(PROMPT_TOKENS)
     window.prompt.max_tokens.setValue(int(args.rate * args.seconds))
     window.resize(1600, 1000)
@@ -118,7 +118,7 @@ async def _measure(args: argparse.Namespace, tmp: Path) -> dict:
     runs = []
     for _ in range(args.runs):
         runs.append(await _one_run(window, session))
-    painted = sum(len(w.text.toPlainText()) > 0 for w in window.pane_widgets)
+    painted = sum(len(w.text.toPlainText()) > 0 for w in window.pane_set.widgets)
     window.close()
     await session.close()
     await server.stop()

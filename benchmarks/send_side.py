@@ -53,21 +53,19 @@ async def send_level(
     base_url: str, model: str, concurrency: int, tokens: int, rounds: int
 ) -> dict[str, Any]:
     """One level, in this process with whatever workbench PYTHONPATH gave it: a dict row."""
-    from workbench.core.foundation.results import RequestResult, Target
+    from workbench.core.foundation.results import RequestResult, Target, Timeouts
     from workbench.core.planning.run_events import RequestFinished
     from workbench.core.planning.run_plan import RunPlan
     from workbench.core.run.runner import Runner
     from workbench.core.transport.clients import ClientPool, warm_up
 
     plan = RunPlan(
-        targets=(Target("local", base_url, model),),
+        targets=(Target("local", base_url, model, timeouts=Timeouts(60, 30)),),
         prompt_lengths=(PROMPT_TOKENS,),
         repeats=concurrency * rounds,
         concurrency_levels=(concurrency,),
         max_tokens=tokens,
         calibrate=False,
-        first_token_timeout_s=60,
-        stall_timeout_s=30,
     )
     pool = ClientPool()
     rows: list[RequestResult] = []

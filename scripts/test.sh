@@ -3,15 +3,34 @@
 #   scripts/test.sh [PYTEST ARGS...]          the whole suite: every tier, lint, import layers, types
 #   scripts/test.sh --fast [PYTEST ARGS...]   the fast tier (docs/testing.md): no gui, integration
 #                                             or slow tests, and no torch, ray or extra venvs
+#   scripts/test.sh --seed N ...              the random test order of seed N again
+# pytest runs on every core (pytest-xdist, WORKBENCH_TEST_WORKERS=auto), then the `serial` tier
+# (tests/support/tiers.py) alone; both in the random order of one seed, printed (pytest-randomly).
 # Each step says what it does and how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fast=0
-if [ "${1:-}" = "--fast" ]; then
-    fast=1
+seed="${WORKBENCH_TEST_SEED:-}"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --fast) fast=1 ;;
+        --seed)
+            [ $# -ge 2 ] || { echo "test.sh: --seed needs a number, e.g. --seed 1234" >&2; exit 2; }
+            seed="$2"
+            shift
+            ;;
+        *) break ;;
+    esac
     shift
-fi
+done
+case "$seed" in
+    "") seed=$(( (RANDOM << 15) | RANDOM )) ;;
+    *[!0-9]*)
+        echo "test.sh: the seed must be a whole number (got '$seed'), e.g. --seed 1234" >&2
+        exit 2
+        ;;
+esac
 
 say() { printf '[test.sh] %s\n' "$*" >&2; }
 # step NAME COMMAND...: run it, then say how long it took (and that it failed, if it did)
@@ -109,8 +128,42 @@ if [ $fast = 0 ]; then
     # core and kernels_bridge ([tool.mypy]; after torch is installed: the worker side imports it)
     step "lint-imports (the layers)" .venv/bin/lint-imports --no-cache
     step "mypy (core and kernels_bridge, strict)" .venv/bin/mypy
-    step "pytest (the whole suite)" .venv/bin/python -m pytest "$@"
+    tier=(); tier_name="the whole suite"
 else
-    step "pytest (the fast tier)" .venv/bin/python -m pytest \
-        -m "not gui and not integration and not slow" "$@"
+    tier=(-m "not gui and not integration and not slow"); tier_name="the fast tier"
 fi
+
+# The order: seeded unless the arguments choose (-p no:randomly keeps the file order).
+order=(); phased=1
+for arg in "$@"; do
+    case "$arg" in
+        *no:randomly | --randomly-seed*) order=(none) ;;
+        -n* | --numprocesses* | *no:xdist | --phase*) phased=0 ;;  # the caller's own split
+    esac
+done
+if [ ${#order[@]} = 0 ]; then
+    order=("--randomly-seed=$seed")
+    again="scripts/test.sh$([ $fast = 1 ] && echo ' --fast') --seed $seed"
+    say "random order, seed $seed (the same order again: $again [PYTEST ARGS...])"
+else
+    order=()
+fi
+
+# phase RC: pytest's exit code, with 5 (no test selected) read as 0: a phase may be empty
+pytest_phase() {
+    local rc=0
+    .venv/bin/python -m pytest "${tier[@]}" "${order[@]}" "$@" || rc=$?
+    [ $rc = 5 ] && return 0
+    return $rc
+}
+if [ $phased = 1 ]; then
+    # the tests that bound wall-clock times run alone after the rest: on shared cores a second
+    # worker would fail them for the load, not for a defect (tests/support/tiers.py, `serial`)
+    rc=0
+    step "pytest ($tier_name, on ${WORKBENCH_TEST_WORKERS:-auto} workers; the serial tier left for later)" \
+        pytest_phase -n "${WORKBENCH_TEST_WORKERS:-auto}" --dist worksteal --phase parallel "$@" || rc=$?
+    step "pytest ($tier_name: the serial tier, one test at a time)" \
+        pytest_phase --phase serial "$@" || rc=$?
+    exit $rc
+fi
+step "pytest ($tier_name)" pytest_phase "$@"

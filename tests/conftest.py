@@ -15,8 +15,12 @@ from tests.support.skip_policy import (  # noqa: F401  (pytest finds hooks by th
     pytest_runtest_makereport,
 )
 
-# The tiers (gui, integration, slow) of `scripts/test.sh --fast`: decided in tiers.py.
-from tests.support.tiers import pytest_collection_modifyitems, pytest_ignore_collect  # noqa: F401
+# The tiers (gui, integration, slow, serial) of `scripts/test.sh`: decided in tiers.py.
+from tests.support.tiers import (  # noqa: F401
+    pytest_addoption,
+    pytest_collection_modifyitems,
+    pytest_ignore_collect,
+)
 
 # the real main window as fixtures (window, window_with_tabs, window_time_scale)
 pytest_plugins = ["tests.support.gui"]

@@ -48,6 +48,26 @@ DEFERRED = (
     "kernels_bridge.client.connection",
     "workbench.commands.bench",
     "workbench.ui.demo",
+    # issue 31: the Results, History and Summary tabs (built after the paint, like Sweep)
+    "workbench.ui.results_view",
+    "workbench.ui.history_view",
+    "workbench.ui.summary_view",
+    "workbench.core.history.summary",
+    # issue 31: a provider's connection (its keys, the error texts, email.utils), at the first run
+    "workbench.core.transport.provider_connection",
+    "workbench.core.foundation.errors",
+    "email.utils",
+    # issue 31: what only an error, an unknown model id or an estimate needs
+    "workbench.ui.error_titles",
+    "html",
+    "difflib",
+    # issue 31: a run's facts and a capacity search (statistics, fractions, decimal), the
+    # trace datasets (csv): a plan names them as types only, until a run uses them
+    "workbench.core.history.run_facts",
+    "workbench.core.load.capacity",
+    "workbench.core.load.capacity_report",
+    "workbench.core.datasets",
+    "statistics",
 )
 
 # Runs `workbench gui`; at the app's "main window shown" line (its first paint) it prints the
@@ -116,20 +136,28 @@ LAST_PANES = "[General]\npanes=deepseek|deepseek-chat, gateway|llama-3-70b\n"
 PANES_AT_FIRST_PAINT_AND_READY = """
 import json, logging, os, sys
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 def window():
     from workbench.ui.main_window import MainWindow
     return next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
 
 def panes(w):
-    pickers = [p.picker.currentData() for p in w.pane_widgets[: len(w.pane_keys)]]
+    pickers = [p.picker.currentData() for p in w.pane_set.widgets[: len(w.pane_set.keys)]]
     urls = [p.target.base_url if p.target else None for p in w.session.panes]
-    return {"pickers": pickers, "urls": urls}
+    guard = bool(QApplication.instance().property("wheelGuard"))
+    task = w.prompt.task.focusPolicy().name  # a picker made before the wheel guard
+    buddies = sum(1 for label in w.findChildren(QLabel) if label.buddy() is not None)
+    patterns = getattr(sys.modules["workbench.core.foundation.token_estimate"], "_patterns", None)
+    return {
+        "pickers": pickers, "urls": urls, "wheel_guard": guard, "task_focus": task,
+        "buddies": buddies,
+        "estimate_compiled": patterns.cache_info().currsize if patterns else None,
+    }
 
 def when_ready(w):
     if w.run_action.isEnabled():
-        picker = w.pane_widgets[0].picker
+        picker = w.pane_set.widgets[0].picker
         offered = [picker.itemData(i) for i in range(picker.count())]
         print(json.dumps({**panes(w), "offered": offered}), flush=True)
         os._exit(0)
@@ -149,16 +177,10 @@ main(["gui"])
 """
 
 
-def test_saved_providers_are_read_after_the_first_paint_with_the_panes_kept(
-    tmp_path: Path,
-) -> None:
-    """Issue 31: two saved providers do not hold the first paint (pydantic and the schemas stay
-    out of it); the panes show the last session's models on them from the first frame, and
-    get those providers' URLs once the file is read."""
+def first_paint_and_ready(tmp_path: Path) -> tuple[dict, dict]:
+    """`workbench gui` with the settings folder tmp_path/config: what PANES_AT_FIRST_PAINT_AND_READY
+    saw at the first paint and once the window was ready."""
     config = tmp_path / "config"
-    config.mkdir()
-    (config / "providers.toml").write_text(TWO_PROVIDERS, encoding="utf-8")
-    (config / "gui.ini").write_text(LAST_PANES, encoding="utf-8")
     env = {
         **os.environ,
         "QT_QPA_PLATFORM": "offscreen",
@@ -176,6 +198,20 @@ def test_saved_providers_are_read_after_the_first_paint_with_the_panes_kept(
     )
     assert done.returncode == 0, done.stderr[-3000:]
     first, ready = (json.loads(line) for line in done.stdout.splitlines()[-2:])
+    return first, ready
+
+
+def test_saved_providers_are_read_after_the_first_paint_with_the_panes_kept(
+    tmp_path: Path,
+) -> None:
+    """Issue 31: two saved providers do not hold the first paint (pydantic and the schemas stay
+    out of it); the panes show the last session's models on them from the first frame, and
+    get those providers' URLs once the file is read."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "providers.toml").write_text(TWO_PROVIDERS, encoding="utf-8")
+    (config / "gui.ini").write_text(LAST_PANES, encoding="utf-8")
+    first, ready = first_paint_and_ready(tmp_path)
     assert "workbench.ui.main_window" in first["modules"]
     late = {"pydantic", "pydantic_core", "tomlkit", "workbench.core.saved.provider_store"}
     assert late & set(first["modules"]) == set()
@@ -186,20 +222,44 @@ def test_saved_providers_are_read_after_the_first_paint_with_the_panes_kept(
     assert {"deepseek|deepseek-reasoner", "gateway|llama-3-70b"} <= set(ready["offered"])
 
 
+def test_the_wheel_guard_and_the_label_buddies_come_after_the_first_paint(
+    tmp_path: Path,
+) -> None:
+    """Issue 31: the application's event filter that keeps the wheel off unfocused controls
+    (issue 25) sees every event; made before the first paint it had Python wrap each object
+    it was handed, ~40 ms of types the first frame never needs. It comes after that paint, and
+    the pickers made before it (the prompt's task) still take the wheel only once clicked.
+    Likewise the labels tied to their fields for screen readers (a walk over every widget),
+    none of which the first frame shows."""
+    (tmp_path / "config").mkdir()
+    first, ready = first_paint_and_ready(tmp_path)
+    assert "workbench.ui.main_window" in first["modules"]
+    assert first["wheel_guard"] is False
+    assert ready["wheel_guard"] is True
+    assert ready["task_focus"] == "StrongFocus"
+    assert ready["buddies"] > first["buddies"]  # label_fields() ran, after the paint
+    # the token estimate's patterns (~3 ms to compile) wait for the first estimate
+    assert first["estimate_compiled"] == 0
+
+
+# The tabs a user does not see at start, each built after the first paint into its place.
+VIEWS = ("sweep_view", "capacity_view", "results_view", "history_view", "summary_view")
+
+
 class FirstPaintTabs(QObject):
-    """The main window's tab titles and History rows at its first paint event."""
+    """The main window's tab titles and which of its tab views exist at its first paint."""
 
     def __init__(self) -> None:
         super().__init__()
         self.titles: list[str] | None = None
-        self.history_rows = -1
+        self.views: list[str] = []
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if self.titles is None and isinstance(watched, MainWindow):
             if event.type() == QEvent.Type.Paint:
                 tabs = watched.tabs
                 self.titles = [tabs.tabText(i) for i in range(tabs.count())]
-                self.history_rows = watched.history_view.table.rowCount()
+                self.views = [v for v in VIEWS if hasattr(watched, v)]
         return False
 
 
@@ -242,6 +302,9 @@ def test_hidden_tabs_are_titled_from_the_first_frame_and_built_after_it(qapp, lo
         ready = [window.tabs.tabText(i) for i in range(window.tabs.count())]
         assert ready == watcher.titles
         assert window.tabs.widget(ready.index("Providers")) is window.provider_panel
+        assert window.tabs.widget(ready.index("Results")) is window.results_view
+        assert window.tabs.widget(ready.index("Summary")) is window.summary_view
+        assert window.tabs.widget(ready.index("History")) is window.history_view
         assert window.tabs.widget(ready.index("Kernels")) is window.kernels_view
         assert window.history_view.selected_run() == run_id  # read after the first paint
         window.close()
@@ -262,5 +325,5 @@ def test_hidden_tabs_are_titled_from_the_first_frame_and_built_after_it(qapp, lo
         "Providers",
         "Kernels",
     ]
-    assert watcher.history_rows == 0
+    assert watcher.views == []  # issue 31: Results, History and Summary too
     assert code == 0

@@ -1,5 +1,7 @@
+import dataclasses
+
 from workbench.core.foundation.metrics import Aggregate
-from workbench.core.history.conclusions import conclude
+from workbench.core.history.conclusions import conclude, winners
 from workbench.core.history.summary import FIGURES, CellSummary
 
 
@@ -24,3 +26,24 @@ def test_conclusion_uses_longest_shared_length_and_reads_as_ratios() -> None:
 
 def test_no_conclusion_without_two_models() -> None:
     assert conclude([_cell("gqa", "GQA", 1024, 50.0, 200.0, 0.01)]) == []
+
+
+def test_winners_are_named_at_each_concurrency_level_never_across_levels() -> None:
+    """Issue 25 item 5: at 1 request in flight gqa answers first; at 16, mla. Pooled, gqa at 1
+    was ranked against mla at 16, and the sentence named no level."""
+    low = [
+        _cell("gqa", "GQA", 4096, 60.0, 100.0, 0.01),
+        _cell("mla", "MLA", 4096, 50.0, 150.0, 0.01),
+        _cell("mha", "MHA", 4096, 40.0, 300.0, 0.01),
+    ]
+    high = [
+        _cell("gqa", "GQA", 4096, 10.0, 2000.0, 0.01),
+        _cell("mla", "MLA", 4096, 30.0, 900.0, 0.01),
+        _cell("mha", "MHA", 4096, 5.0, 4000.0, 0.01),
+    ]
+    cells = low + [dataclasses.replace(c, concurrency=16) for c in high]
+    found = winners(cells)
+    assert [(w.concurrency, w.first_token, w.decode) for w in found] == [
+        (1, "gqa", "gqa"),
+        (16, "mla", "mla"),
+    ]

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 
 from tests.support.gui_driver import click_tab, run_sweep, set_panes
 from workbench.core.history.summary import summarize
+from workbench.ui.summary_page import _plain
 
 
 def test_a_concurrency_sweep_keeps_each_level_apart_in_the_summary_and_results(
@@ -36,6 +37,10 @@ def test_a_concurrency_sweep_keeps_each_level_apart_in_the_summary_and_results(
         for t in texts
     )
     assert any("At 4K and concurrency 16 the MLA model" in t for t in texts)
+    # every conclusion names its level: the first ("the first token came soonest from…")
+    # pooled the three levels and said none
+    conclusions = [_plain(html) for html in document.conclusions]
+    assert conclusions and all("and concurrency" in t for t in conclusions), conclusions
     assert any("At 4K and concurrency 1 the MLA model" in t for t in texts)
     header = document.columns
     assert [name for name, _w in header][:4] == ["model", "attention", "prompt", "concurrency"]

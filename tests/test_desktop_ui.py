@@ -155,7 +155,7 @@ def test_view_theme_dark_recolours_panes_and_charts_then_light_again(window, qtb
     choose(qtbot, window, "View", "Theme", "Light")
     plots = window.findChildren(pg.PlotWidget)
     assert len(plots) >= 9  # live (3), sweep (3), kernels (3): every tab's charts
-    pane = window.pane_widgets[0]
+    pane = window.pane_set.widgets[0]
     light_text = rendered(pane.text)
     light_charts = [chart_colors(p) for p in plots]
     assert luminance(light_text) > 200
@@ -220,7 +220,7 @@ def test_view_language_retranslates_the_open_window_at_once(window, qtbot) -> No
             "run": window.toolbar.widgetForAction(window.run_action).text(),
             "sweep": window.sweep_view.run_button.text(),
             "title": window.plots.ttft_plot.getPlotItem().titleLabel.text,
-            "pane": window.pane_widgets[0].stop_button.text(),
+            "pane": window.pane_set.widgets[0].stop_button.text(),
             "history": window.history_view.import_button.text(),
         }
 
@@ -259,7 +259,7 @@ def test_every_control_in_every_tab_has_an_accessible_name_or_a_label(window, qt
     missing = [describe(w) for w in unnamed_controls(window)]
     assert missing == [], "controls a screen reader cannot name:\n" + "\n".join(missing)
     # named as a user would hear them, not only "something is set"
-    assert window.pane_widgets[1].picker.accessibleName() == "Model of pane 2"
+    assert window.pane_set.widgets[1].picker.accessibleName() == "Model of pane 2"
     assert window.plots.ttft_plot.accessibleName() == "Time to first token"
     assert window.sweep_view.repeats in [
         label.buddy() for label in window.sweep_view.findChildren(type(window.eta))

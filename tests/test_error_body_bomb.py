@@ -24,6 +24,7 @@ SCRIPT = """
 import asyncio, json, sys
 sys.path.insert(0, sys.argv[1])
 from tests.support.hostile_server import gzip_bomb, hostile_server_thread
+from tests.support.hostile_server import gzip_bomb, hostile_server_thread
 from workbench.core.transport.clients import make_client, warm_up
 from workbench.core.foundation.results import RequestResult
 from workbench.core.transport.streaming import RequestSpec, stream_chat

@@ -36,7 +36,7 @@ def test_a_replay_names_the_recorded_model_in_a_pane_whose_model_was_changed_sin
     recorded = ["sim-70b-mha", "sim-70b-gqa", "sim-70b-mla", "sim-70b-gqa+500"]
     set_panes(window, recorded)
     click_run(window, qtbot, loop)
-    fourth = window.pane_widgets[3]
+    fourth = window.pane_set.widgets[3]
     assert fourth.picker.currentText().startswith("sim-70b-gqa+500")
     assert fourth.error.isVisible()
     fourth.picker.setFocus()
@@ -52,7 +52,7 @@ def test_a_replay_names_the_recorded_model_in_a_pane_whose_model_was_changed_sin
     _click(qtbot, window.history_view.replay_button)
     run_for(loop, window.session._task)
 
-    assert [w.picker.currentText().split()[0] for w in window.pane_widgets[:4]] == recorded
+    assert [w.picker.currentText().split()[0] for w in window.pane_set.widgets[:4]] == recorded
     assert fourth.picker.currentData() == f"{LOCAL_PROVIDER}|sim-70b-gqa+500"
     assert window.session.panes[3].state is PaneState.ERROR
     assert fourth.error.isVisible() and "500" in fourth.error.text()
@@ -133,7 +133,7 @@ def test_after_a_sweep_the_compare_panes_show_no_request_the_slider_does_not_des
     click_tab(window, qtbot, window.tabs.widget(0))
     assert window.prompt.tokens() == 32768
     assert window.eta.text() == f"Run {final.run_id[:8]}: finished"  # not the clock drawn over
-    for widget in window.pane_widgets[:2]:
+    for widget in window.pane_set.widgets[:2]:
         assert _empty(widget), widget.figures.text("ttft")
     assert [list(bar.opts["height"]) for bar in window.plots._bars] == [[0.0, 0.0]] * 2
 
@@ -163,7 +163,7 @@ def test_run_all_refuses_a_prompt_the_pane_says_will_not_fit_and_fit_clears_the_
     window, qtbot, loop
 ) -> None:
     set_panes(window, ["sim-70b-gqa", "sim-falcon-7b"])  # 128K and 2K context windows
-    falcon = window.pane_widgets[1]
+    falcon = window.pane_set.widgets[1]
     assert window.prompt.tokens() == 4096
     assert falcon.fit.text().startswith("Will not fit: prompt 4,096 + output 32")
     final = click_run(window, qtbot, loop)
@@ -173,12 +173,12 @@ def test_run_all_refuses_a_prompt_the_pane_says_will_not_fit_and_fit_clears_the_
     assert window.session.panes[1].state is PaneState.REFUSED
     assert falcon.error.isVisible()
     assert falcon.error.text().startswith("Not sent: Will not fit: prompt 4,096")
-    assert window.pane_widgets[0].figures.text("ttft") != "–"  # the other pane ran
+    assert window.pane_set.widgets[0].figures.text("ttft") != "–"  # the other pane ran
 
     _click(qtbot, falcon.clamp_button)  # Fit
     assert falcon.fit.text().startswith("Fits the 2K context window")
     assert falcon.error.isHidden()  # no old refusal (or HTTP 400) beside "Fits"
-    assert _empty(window.pane_widgets[0])  # its figures were for the 4K prompt
+    assert _empty(window.pane_set.widgets[0])  # its figures were for the 4K prompt
 
     final = click_run(window, qtbot, loop)
     assert {

@@ -21,6 +21,7 @@ from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
 from workbench.ui.main_window import MainWindow
 from workbench.ui.pane_widget import DisplayBreaks
 from workbench.ui.panes_model import PaneState
+from workbench.ui.window_state import restore_state
 
 
 @pytest.fixture
@@ -39,7 +40,7 @@ def test_two_panes_stream_text_plots_fill_and_csv_export(window, loop, tmp_path)
     assert final is not None and final.status == "finished"
     panes = window.session.panes
     assert [p.state for p in panes] == [PaneState.DONE, PaneState.DONE]
-    for widget, pane in zip(window.pane_widgets, panes, strict=True):
+    for widget, pane in zip(window.pane_set.widgets, panes, strict=True):
         assert len(widget.text.toPlainText()) > 100  # the text streamed into the pane
         assert widget.figures.text("tokens") == "48"
         assert widget.figures.text("ttft").endswith("ms")
@@ -56,7 +57,7 @@ def test_two_panes_stream_text_plots_fill_and_csv_export(window, loop, tmp_path)
         assert max(values) <= top <= 1.05 * 4 / 3 * max(values) + 1e-9
     out = tmp_path / "gui.csv"
     # each model's calibration request is a row of the table too, labelled by its phase
-    assert window.export_csv(out) == 4
+    assert window.exports.export_csv(out) == 4
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert tuple(rows[0].keys()) == COLUMNS
     assert {r["model"] for r in rows} == {"sim-llama-3-70b", "sim-deepseek-v3"}
@@ -64,8 +65,8 @@ def test_two_panes_stream_text_plots_fill_and_csv_export(window, loop, tmp_path)
     phase = window.results_view.requests_model.columns.index("phase")
     shown = {window.results_view.requests_model.rows[i][phase] for i in range(4)}
     assert shown == {"calibration", "measured"}
-    charts = window.export_charts(tmp_path / "charts", ".svg")
-    charts += window.export_charts(tmp_path / "charts", ".png")
+    charts = window.exports.export_charts(tmp_path / "charts", ".svg")
+    charts += window.exports.export_charts(tmp_path / "charts", ".png")
     assert len(charts) == 12 and all(p.stat().st_size > 1000 for p in charts)
     # the stakeholder summary names the faster model in words, and exports
     window.tabs.setCurrentWidget(window.summary_view)  # built when looked at
@@ -85,13 +86,13 @@ def test_long_paragraphs_get_display_breaks_while_streaming_and_exact_text_at_th
     seen_breaks = []
 
     def look() -> None:  # at every frame, after the window painted it: what the user sees
-        widget, pane = window.pane_widgets[0], window.session.panes[0]
+        widget, pane = window.pane_set.widgets[0], window.session.panes[0]
         if pane.result is None and "\n" in widget.text.toPlainText():
             seen_breaks.append(widget.text.toPlainText().count("\n"))
 
     window.session.frame.connect(look)
     _run(loop, window.run_all())
-    widgets, panes = window.pane_widgets, window.session.panes
+    widgets, panes = window.pane_set.widgets, window.session.panes
     for widget, pane in zip(widgets, panes, strict=True):
         assert "\n" not in pane.text and len(pane.text) > 2000  # one long paragraph
         assert not widget.exact_text_shown()  # still the live view's breaks...
@@ -194,16 +195,16 @@ def test_sweep_view_fills_in_live_and_draws_medians_per_model(window, loop) -> N
 
 
 def test_faulting_pane_shows_its_error_while_the_other_finishes(window, loop) -> None:
-    window.set_panes([f"{LOCAL_PROVIDER}|sim-70b-gqa+500", f"{LOCAL_PROVIDER}|sim-70b-mla"])
+    window.pane_set.set([f"{LOCAL_PROVIDER}|sim-70b-gqa+500", f"{LOCAL_PROVIDER}|sim-70b-mla"])
     final = _run(loop, window.run_all())
     bad, good = window.session.panes
     assert good.state is PaneState.DONE and good.result.ok
     assert bad.state is PaneState.ERROR
     assert bad.result.error_class is ErrorClass.SERVER
-    error_label = window.pane_widgets[0].error
+    error_label = window.pane_set.widgets[0].error
     assert error_label.isVisible() and "Fix:" in error_label.text()
     assert error_label.text().startswith("<b>The server failed (5xx)</b>")  # the headline
-    assert not window.pane_widgets[1].error.isVisible()
+    assert not window.pane_set.widgets[1].error.isVisible()
     assert final.status == "finished"
 
 
@@ -250,7 +251,7 @@ def test_replay_reproduces_recorded_token_timing(window, loop) -> None:
     # and in the panes: the same text comes back
     task = window.replay(recorded)
     _run(loop, task)
-    texts = sorted(w.text.toPlainText() for w in window.pane_widgets[:2])
+    texts = sorted(w.text.toPlainText() for w in window.pane_set.widgets[:2])
     assert texts == sorted(r.text for r in recorded)
 
 
@@ -258,18 +259,21 @@ def test_a_replay_lays_the_panes_out_as_the_run_did(window, loop) -> None:
     laid_out = [p.target.model for p in window.session.panes if p.target]
     final = _run(loop, window.run_all())
     recorded = window.session.records.load_run(final.run_id)  # in the order the requests finished
-    finished = [r.model for r in recorded if r.phase == "measured"]
-    assert finished == laid_out[::-1], "needs the second pane's model to finish first"
-    _run(loop, window.replay(recorded, speed=20))
+    # as when the second pane's model finishes first (which of the two does is up to the machine)
+    rows = sorted(recorded, key=lambda r: r.model != laid_out[1])
+    assert [r.model for r in rows if r.phase == "measured"] == laid_out[::-1]
+    _run(loop, window.replay(rows, speed=20))
     assert [p.target.model for p in window.session.panes if p.target] == laid_out
-    assert [w.picker.currentData() for w in window.pane_widgets[:2]] == window.pane_keys
+    assert [w.picker.currentData() for w in window.pane_set.widgets[:2]] == window.pane_set.keys
 
 
 def test_no_timer_or_task_left_after_close(qapp, loop, tmp_path) -> None:
     session = CompareController(store=RunStore(tmp_path / "h.sqlite3"), time_scale=0.05)
     win = MainWindow(session, QSettings(str(tmp_path / "g.ini"), QSettings.Format.IniFormat))
     loop.run_until_complete(session.start_local_provider())
-    win.set_choices([(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()])
+    win.pane_set.set_choices(
+        [(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()]
+    )
     win.apply_preset("attention")
     win.prompt.set_tokens(1024)
     win.prompt.max_tokens.setValue(16)
@@ -292,16 +296,16 @@ def test_layout_and_panes_are_remembered(qapp, loop, tmp_path) -> None:
     win = MainWindow(session, QSettings(settings_path, QSettings.Format.IniFormat))
     loop.run_until_complete(session.start_local_provider())
     choices = [(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()]
-    win.set_choices(choices)
+    win.pane_set.set_choices(choices)
     win.apply_preset("attention")
     win.prompt.set_tokens(65536)
     win.close()
     loop.run_until_complete(session.close())
     session2 = CompareController(time_scale=0.05)
     win2 = MainWindow(session2, QSettings(settings_path, QSettings.Format.IniFormat))
-    win2.set_choices(choices)
-    assert win2.restore_state()
-    assert [k.split("|")[1] for k in win2.pane_keys] == [
+    win2.pane_set.set_choices(choices)
+    assert restore_state(win2)
+    assert [k.split("|")[1] for k in win2.pane_set.keys] == [
         "sim-70b-mha",
         "sim-70b-gqa",
         "sim-70b-mla",

@@ -19,10 +19,10 @@ def test_the_story_at_1m_runs_seven_twins_and_says_why_mha_cannot(window, qtbot,
     window.apply_preset("story")
     window.prompt.max_tokens.setValue(8)
     assert window.prompt.tokens() == 1024 * 1024
-    assert [k.split("|")[1] for k in window.pane_keys] == list(PRESETS["story"])
+    assert [k.split("|")[1] for k in window.pane_set.keys] == list(PRESETS["story"])
     checked = [n for n, box in window.sweep_view.length_boxes.items() if box.isChecked()]
     assert checked[0] == 1024 and checked[-1] == 1024 * 1024
-    fits = {w.picker.currentData().split("|")[1]: w.fit.text() for w in window.pane_widgets}
+    fits = {w.picker.currentData().split("|")[1]: w.fit.text() for w in window.pane_set.widgets}
     assert fits["sim-70b-mha"].startswith("Will not fit in memory: MHA at 1,048,576 tokens")
     assert "2.75 TB of KV cache" in fits["sim-70b-mha"] and "GQA" in fits["sim-70b-mha"]
     for twin, text in fits.items():

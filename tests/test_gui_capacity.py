@@ -118,3 +118,71 @@ def test_the_sample_trace_preset_replays_the_trace_through_the_core_reader(
     assert final is not None and final.status == "finished"
     rows = [r for r in window.session.records.load_run(final.run_id) if r.phase == "measured"]
     assert len(rows) == len(trace.requests)
+
+
+def test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do(
+    window, qtbot, loop
+) -> None:
+    set_panes(window, MODELS[:1])
+    view = window.capacity_view
+    click_tab(window, qtbot, view)
+    for field, text in ((view.range, "16:2"), (view.tolerance, "25")):
+        _click(qtbot, field)  # click in, select what is there, type over it
+        qtbot.keyClick(field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClicks(field, text)
+    _click(qtbot, view.run_button)
+    assert window.session._task is None  # refused before anything is sent, naming the fix
+    assert view.status.text() == "Cannot run: the range needs 0 < LOW < HIGH, got 16..2"
+    _click(qtbot, view.range)
+    qtbot.keyClick(view.range, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(view.range, "2:16")
+    _click(qtbot, view.run_button)
+    task = window.session._task
+    assert task is not None
+    rule = Rule(low=2, high=16, requests=step_requests(parse_slo(view.slo.text())), tolerance=0.25)
+    steps, requests, _s = worst_case(rule, parse_slo(view.slo.text()))
+    plan = view.plan.text()  # the CLI's words for the same rule (core/load/capacity_report.py)
+    assert plan.startswith("Capacity search by rate, 2..16 req/s: x2 steps from 5.66, ")
+    assert "then bisection to within 25%" in plan and f"at most {steps} steps, " in plan
+    assert f"{requests:,} requests" in plan
+    _click(qtbot, view.stop_button)
+    final = run_for(loop, task, timeout=60)
+    assert final is not None
+
+
+def test_the_capacity_sentence_reads_in_chinese_and_back(window, qtbot) -> None:
+    from PySide6.QtCore import QCoreApplication, QTranslator
+
+    from workbench.core.load.capacity_report import section
+
+    objectives = parse_slo("ttft_p90:3s,tpot_p90:60ms")
+    answers = [
+        {"model": "sim-70b-gqa", "status": "found", "capacity": 4.1, "plus_minus": 0.2,
+         "held": 4.0, "missed": 4.3, "requests": 250, "cost_per_1000_usd": 1.2, "steps": []},
+        {"model": "sim-70b-mla", "status": "above", "capacity": 16.0, "plus_minus": None,
+         "held": 16.0, "missed": None, "requests": 200, "cost_per_1000_usd": 0.41, "steps": []},
+    ]  # fmt: skip
+    found = section(Rule(low=1, high=16), objectives, 32768, answers)
+    view = window.capacity_view
+    click_tab(window, qtbot, view)
+    view.show_section(found)
+    english = (
+        "sim-70b-mla serves at least 16 req/s (the top of the range searched) at TTFT p90 ≤ 3 s "
+        "and TPOT p90 ≤ 60 ms; sim-70b-gqa 4.1 req/s (±0.2); at 32K prompts; $0.41 vs $1.20 "
+        "per 1,000 requests."
+    )
+    assert view.sentence.text() == english == f"{found['sentence']}."  # run.json's, in English
+    translator = QTranslator()
+    assert translator.load(str(resource("translations", "workbench_zh_CN.qm")))
+    QCoreApplication.installTranslator(translator)
+    try:
+        view.retranslate()
+        assert view.sentence.text() == (
+            "sim-70b-mla 在 TTFT p90 ≤ 3 s 且 TPOT p90 ≤ 60 ms 下可承载 至少 16 req/s"
+            "（所搜索范围的上限）；sim-70b-gqa 4.1 req/s (±0.2)；提示长度 32K；每 1,000 个请求 "
+            "$0.41 对 $1.20。"
+        )
+    finally:
+        QCoreApplication.removeTranslator(translator)
+    view.retranslate()
+    assert view.sentence.text() == english

@@ -32,14 +32,14 @@ from workbench.ui.prompt_slider import STOPS, handle_centre
 def test_switching_preset_after_a_run_clears_the_old_models_figures(window, qtbot, loop) -> None:
     final = click_run(window, qtbot, loop)
     assert final.status == "finished"
-    assert window.pane_widgets[1].figures.text("decode").endswith("tok/s")
+    assert window.pane_set.widgets[1].figures.text("decode").endswith("tok/s")
     window.preset.setFocus()
     qtbot.keyClick(window.preset, Qt.Key.Key_Down)  # the attention-only preset
-    assert [k.split("|")[1] for k in window.pane_keys][:2] == ["sim-70b-mha", "sim-70b-gqa"]
-    for widget in window.pane_widgets[:4]:
+    assert [k.split("|")[1] for k in window.pane_set.keys][:2] == ["sim-70b-mha", "sim-70b-gqa"]
+    for widget in window.pane_set.widgets[:4]:
         assert all(widget.figures.text(k) == "–" for k in ("ttft", "decode", "elapsed", "cost"))
         assert widget.text.toPlainText() == ""
-    assert [w.badge.text() for w in window.pane_widgets[:4]] == ["MHA", "GQA", "MLA", "GLA"]
+    assert [w.badge.text() for w in window.pane_set.widgets[:4]] == ["MHA", "GQA", "MLA", "GLA"]
     assert window.plots.points() == 0  # the old curves are gone with their models
 
 
@@ -47,10 +47,10 @@ def test_panes_cannot_change_model_mid_run(window, qtbot, loop) -> None:
     window.prompt.max_tokens.setValue(2000)
     click_action(window, qtbot, window.run_action)
     run_for(loop, until(lambda: any(p.state is PaneState.STREAMING for p in window.session.panes)))
-    assert not window.preset.isEnabled() and not window.pane_widgets[0].picker.isEnabled()
+    assert not window.preset.isEnabled() and not window.pane_set.widgets[0].picker.isEnabled()
     click_action(window, qtbot, window.stop_action)
     run_for(loop, window.session._task)
-    assert window.preset.isEnabled() and window.pane_widgets[0].picker.isEnabled()
+    assert window.preset.isEnabled() and window.pane_set.widgets[0].picker.isEnabled()
 
 
 def test_stop_after_watching_the_tokens_stream_ends_the_run_as_cancelled(
@@ -101,7 +101,7 @@ def test_each_model_keeps_one_colour_everywhere_and_across_sessions(
         click_run(win, qtbot, loop)
         first = {}
         for widget, pane, curve in zip(
-            win.pane_widgets, win.session.panes, win.plots._curves, strict=False
+            win.pane_set.widgets, win.session.panes, win.plots._curves, strict=False
         ):
             color = colors.model_color(LOCAL_PROVIDER, pane.target.model)
             first[pane.target.model] = color
@@ -159,7 +159,7 @@ def test_a_prompt_that_overflows_the_window_is_flagged_before_sending_and_clampe
     for _ in range(3):
         qtbot.keyClick(window.prompt.slider, Qt.Key.Key_Left)
     assert window.prompt.tokens() == 131072
-    pane = window.pane_widgets[0]
+    pane = window.pane_set.widgets[0]
     assert pane.fit.text().startswith("Will not fit: prompt 131,072 + output 256 = 131,328")
     assert pane.clamp_button.isVisible()
     qtbot.mouseClick(pane.clamp_button, Qt.MouseButton.LeftButton)
@@ -173,7 +173,7 @@ def test_a_prompt_that_overflows_the_window_is_flagged_before_sending_and_clampe
 def test_a_kv_cache_larger_than_the_deployment_is_flagged_before_sending(window, qtbot) -> None:
     set_panes(window, ["sim-70b-mha", "sim-70b-gqa"])
     window.prompt.set_tokens(512 * 1024)
-    mha, gqa = window.pane_widgets[:2]
+    mha, gqa = window.pane_set.widgets[:2]
     assert mha.fit.text().startswith("Will not fit in memory: MHA at 524,288 tokens needs")
     assert "H200s (8 here)" in mha.fit.text() and "GQA" in mha.fit.text()
     assert gqa.fit.text().startswith("Fits the 1032K context window")
@@ -206,7 +206,7 @@ def test_elapsed_eta_and_progress_move_while_a_pane_waits_for_its_first_token(
 
         def sample() -> tuple[str, str, int, int]:
             return (
-                win.pane_widgets[1].figures.text("elapsed"),
+                win.pane_set.widgets[1].figures.text("elapsed"),
                 win.eta.text(),
                 win.progress_bar.value(),
                 win.progress_bar.maximum(),

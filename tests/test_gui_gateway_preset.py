@@ -18,6 +18,7 @@ from workbench.core.foundation.metrics import derive
 from workbench.ui.main_window import MainWindow
 from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel
+from workbench.ui.window_late import add_provider_tab
 
 MODEL = "sim-70b-gqa"
 DELAY_S = 0.15
@@ -26,7 +27,7 @@ DELAY_S = 0.15
 @pytest.fixture
 def window(window, tmp_path):
     controller = ProviderController(window.session, path=tmp_path / "providers.toml")
-    window.add_provider_tab(ProviderPanel(controller))
+    add_provider_tab(window, ProviderPanel(controller))
     return window
 
 
@@ -63,7 +64,7 @@ def test_gateway_preset_puts_one_model_on_both_routes_and_measures_the_delay(
         _save(window, loop, "upstream", upstream, [MODEL, "sim-70b-mla"])
         _save(window, loop, "gateway", gateway, [MODEL])
         _click_preset(window, qtbot, "gateway")
-        assert window.pane_keys == [f"upstream|{MODEL}", f"gateway|{MODEL}"]
+        assert window.pane_set.keys == [f"upstream|{MODEL}", f"gateway|{MODEL}"]
         assert window.preset.currentData() == "gateway"
         assert window.mode.currentData() == "sequential"  # one upstream: never both at once
         assert "pane 1 is direct (upstream)" in window.statusBar().currentMessage()
@@ -81,11 +82,11 @@ def test_gateway_preset_puts_one_model_on_both_routes_and_measures_the_delay(
 def test_gateway_preset_without_a_shared_model_says_what_to_add(
     window: MainWindow, qtbot: Any, loop: Any
 ) -> None:
-    before = list(window.pane_keys)
+    before = list(window.pane_set.keys)
     _save(window, loop, "upstream", "http://127.0.0.1:9/v1", [MODEL])
     _save(window, loop, "gateway", "http://127.0.0.1:10/v1", ["another-model"])
     _click_preset(window, qtbot, "gateway")
     message = window.statusBar().currentMessage()
     assert "needs one model on two saved providers" in message and "Providers tab" in message
-    assert window.pane_keys == before  # nothing the user had is lost
+    assert window.pane_set.keys == before  # nothing the user had is lost
     assert window.preset.currentData() == "custom"

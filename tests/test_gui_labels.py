@@ -48,7 +48,7 @@ def test_a_fitted_prompt_length_reads_as_a_whole_count_in_the_pane(window, qtbot
     qtbot.keyClick(window.prompt.slider, Qt.Key.Key_End)
     for _ in range(3):
         qtbot.keyClick(window.prompt.slider, Qt.Key.Key_Left)  # 128K, over the window
-    pane = window.pane_widgets[0]
+    pane = window.pane_set.widgets[0]
     qtbot.mouseClick(pane.clamp_button, Qt.MouseButton.LeftButton)
     tokens = window.prompt.tokens()
     assert tokens % 1024  # not a round step: a Fit leaves an odd count

@@ -47,7 +47,7 @@ def _ms(figure: str) -> float:
 
 
 def test_live_ttft_counts_from_the_send_not_from_a_held_dispatch(window, loop) -> None:
-    session, widget = window.session, window.pane_widgets[0]
+    session, widget = window.session, window.pane_set.widgets[0]
     seen: dict[str, str] = {}
     result_box: list[RequestResult] = []
 

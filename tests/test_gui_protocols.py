@@ -13,9 +13,9 @@ import pytest
 import qasync
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
+from tests.protocol_server import ANTHROPIC_MODELS, ProtocolServer
 
-from tests.support.gui_driver import click_run, opened_window, run_for, until
-from tests.support.protocol_server import ANTHROPIC_MODELS, ProtocolServer
+from tests.support.gui_driver import click_run, make_window, run_for, until
 from workbench.core.access.keys import clear_session_keys
 from workbench.core.doctor import PROXY_VARIABLES
 from workbench.core.foundation.results import Target
@@ -27,6 +27,7 @@ from workbench.ui.main_window import MainWindow
 from workbench.ui.panes_model import PaneState
 from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel
+from workbench.ui.window_state import restore_state, save_state
 
 KEY = "sk-ant-gui-protocol-key-0123456789abcdef"
 KEY_VAR = "GUI_PROTOCOL_TEST_KEY"
@@ -49,6 +50,14 @@ def panel(qtbot: Any, loop: qasync.QEventLoop) -> ProviderPanel:
     widget.resize(1100, 800)
     widget.show()
     return widget
+
+
+@pytest.fixture
+def window(qapp: Any, loop: qasync.QEventLoop, tmp_path: Path) -> Any:
+    win = make_window(loop, tmp_path)
+    yield win
+    win.close()
+    loop.run_until_complete(win.session.close())
 
 
 def pick(qtbot: Any, combo: QComboBox, data: str) -> None:
@@ -121,7 +130,7 @@ def test_fetch_models_of_an_anthropic_provider_sends_its_version_and_x_api_key(
 
 
 def _choose_model(window: MainWindow, qtbot: Any, pane: int, model: str) -> None:
-    pick(qtbot, window.pane_widgets[pane].picker, f"{LOCAL_PROVIDER}|{model}")
+    pick(qtbot, window.pane_set.widgets[pane].picker, f"{LOCAL_PROVIDER}|{model}")
 
 
 def test_one_model_through_chat_and_anthropic_side_by_side(
@@ -129,10 +138,10 @@ def test_one_model_through_chat_and_anthropic_side_by_side(
 ) -> None:
     _choose_model(window, qtbot, 0, MODEL)
     _choose_model(window, qtbot, 1, MODEL)
-    second = window.pane_widgets[1]
+    second = window.pane_set.widgets[1]
     assert second.protocol.currentData() == "chat" and not second.protocol_chip.isVisible()
     pick(qtbot, second.protocol, "anthropic")
-    first, second = window.pane_widgets[:2]  # the panes were laid out again
+    first, second = window.pane_set.widgets[:2]  # the panes were laid out again
     assert [p.target.protocol for p in window.session.panes if p.target] == ["chat", "anthropic"]
     assert second.protocol_chip.isVisible() and second.protocol_chip.text() == "anthropic"
     assert not first.protocol_chip.isVisible()
@@ -157,25 +166,28 @@ def test_one_model_through_chat_and_anthropic_side_by_side(
     assert report.models == (MODEL, f"{MODEL} via anthropic")
     assert all(row.cell.n == 1 for row in report.rows)
     # the layout is remembered with the protocol, and comes back
-    window.save_state()
-    window.set_panes([f"{LOCAL_PROVIDER}|sim-llama-3-70b"] * 2)
-    assert window.restore_state()
-    assert window.pane_keys == [f"{LOCAL_PROVIDER}|{MODEL}", f"{LOCAL_PROVIDER}|{MODEL}|anthropic"]
+    save_state(window)
+    window.pane_set.set([f"{LOCAL_PROVIDER}|sim-llama-3-70b"] * 2)
+    assert restore_state(window)
+    assert window.pane_set.keys == [
+        f"{LOCAL_PROVIDER}|{MODEL}",
+        f"{LOCAL_PROVIDER}|{MODEL}|anthropic",
+    ]
     # a replay of the run shows each pane's protocol again
     replay = window.replay(window.session.records.load_run(final.run_id), speed=50)
     assert replay is not None
     run_for(loop, replay)
     assert [p.target.protocol for p in window.session.panes if p.target] == ["chat", "anthropic"]
-    assert window.pane_widgets[1].protocol_chip.text() == "anthropic"
-    assert not window.pane_widgets[1].protocol_chip.isHidden()
+    assert window.pane_set.widgets[1].protocol_chip.text() == "anthropic"
+    assert not window.pane_set.widgets[1].protocol_chip.isHidden()
 
 
 def test_stop_on_one_protocols_pane_leaves_the_other_protocol_running(
     qapp: Any, qtbot: Any, loop: qasync.QEventLoop, tmp_path: Path
 ) -> None:
-    # slow enough to click Stop mid-stream
-    with opened_window(loop, tmp_path, time_scale=0.2) as window:
-        window.set_panes([f"{LOCAL_PROVIDER}|{MODEL}", f"{LOCAL_PROVIDER}|{MODEL}|responses"])
+    window = make_window(loop, tmp_path, time_scale=0.2)  # slow enough to click Stop mid-stream
+    try:
+        window.pane_set.set([f"{LOCAL_PROVIDER}|{MODEL}", f"{LOCAL_PROVIDER}|{MODEL}|responses"])
         window.prompt.max_tokens.setValue(400)
         qtbot.mouseClick(
             window.toolbar.widgetForAction(window.run_action), Qt.MouseButton.LeftButton
@@ -183,11 +195,14 @@ def test_stop_on_one_protocols_pane_leaves_the_other_protocol_running(
         task = window.session._task
         panes = window.session.panes
         run_for(loop, until(lambda: all(p.state is PaneState.STREAMING for p in panes)))
-        qtbot.mouseClick(window.pane_widgets[1].stop_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(window.pane_set.widgets[1].stop_button, Qt.MouseButton.LeftButton)
         final = run_for(loop, task)
         assert final is not None
         assert [p.state for p in panes] == [PaneState.DONE, PaneState.STOPPED]
         assert panes[0].tokens == 400
+    finally:
+        window.close()
+        loop.run_until_complete(window.session.close())
 
 
 def test_target_label_names_a_protocol_other_than_chat() -> None:

@@ -13,6 +13,7 @@ from tests.support.gui_driver import click_run, click_tab, make_window, run_for,
 from workbench.ui.kernels_view import KernelsView
 from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel
+from workbench.ui.window_late import add_kernels_tab, add_provider_tab
 
 
 def test_the_task_picker_is_named_apart_from_the_tabs_and_the_depth_is_labelled(
@@ -41,7 +42,7 @@ def test_a_conclusion_from_one_request_each_says_it_is_too_few(window, qtbot, lo
 def test_the_kernels_tab_choices_come_back_at_the_next_launch(qapp, loop, tmp_path, qtbot) -> None:
     first = make_window(loop, tmp_path)
     view = KernelsView()
-    first.add_kernels_tab(view)
+    add_kernels_tab(first, view)
     click_tab(first, qtbot, view)
     choices = view.choices
     for box in (choices.variant_boxes["mla"], choices.kv_boxes[65536]):
@@ -61,7 +62,7 @@ def test_the_kernels_tab_choices_come_back_at_the_next_launch(qapp, loop, tmp_pa
 
     second = make_window(loop, tmp_path)
     again = KernelsView()
-    second.add_kernels_tab(again)
+    add_kernels_tab(second, again)
     try:
         assert (again.variants(), again.kv_lens(), again.choices.batch.value(),
                 again.choices.dtype.currentData()) == chosen  # fmt: skip
@@ -77,7 +78,7 @@ def test_the_kernels_tab_choices_come_back_at_the_next_launch(qapp, loop, tmp_pa
 def test_a_provider_added_with_the_cli_reaches_the_running_window(window, qtbot, tmp_path) -> None:
     config = tmp_path / "config"  # not made yet: the CLI's save makes it
     panel = ProviderPanel(ProviderController(window.session, path=config / "providers.toml"))
-    window.add_provider_tab(panel)
+    add_provider_tab(window, panel)
     env = {**os.environ, "WORKBENCH_CONFIG_DIR": str(config)}
     add = ["providers", "add", "gw", "--base-url", "http://127.0.0.1:9/v1", "--model", "gw-7b"]
     done = subprocess.run(
@@ -85,7 +86,7 @@ def test_a_provider_added_with_the_cli_reaches_the_running_window(window, qtbot,
     )
     assert done.returncode == 0, done.stderr
     # no restart: the window reads the file the CLI wrote
-    qtbot.waitUntil(lambda: "gw|gw-7b" in {k for k, _ in window.choices}, timeout=10000)
+    qtbot.waitUntil(lambda: "gw|gw-7b" in {k for k, _ in window.pane_set.choices}, timeout=10000)
     names = [panel.list.item(i).text().split("\n")[0] for i in range(panel.list.count())]
     assert "gw" in names
 
@@ -96,7 +97,7 @@ def test_a_model_id_the_server_does_not_list_can_be_typed_in_and_saved(
     config = tmp_path / "config"
     config.mkdir()
     panel = ProviderPanel(ProviderController(window.session, path=config / "providers.toml"))
-    window.add_provider_tab(panel)
+    add_provider_tab(window, panel)
     click_tab(window, qtbot, panel)
     qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
     qtbot.keyClicks(panel.name_edit, "gw")
@@ -110,4 +111,4 @@ def test_a_model_id_the_server_does_not_list_can_be_typed_in_and_saved(
     qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)
     run_for(loop, until(lambda: panel.controller.get("gw") is not None, timeout=10))
     assert [m.id for m in panel.controller.get("gw").models] == ["my-private-alias"]
-    assert "gw|my-private-alias" in {k for k, _ in window.choices}
+    assert "gw|my-private-alias" in {k for k, _ in window.pane_set.choices}

@@ -27,6 +27,7 @@ from workbench.core.history.summary import build_report
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import MainWindow
 from workbench.ui.summary_page import MARGIN, PAGE_WIDTH, SummaryDocument, page_height
+from workbench.ui.window_late import add_kernels_tab
 
 
 def _click(qtbot: Any, button: Any) -> None:
@@ -179,7 +180,7 @@ def test_sweep_shows_only_sweeps_and_replay_is_labelled_never_doubles_rows(
     assert replayed.run_id == f"replay-of-{final.run_id}"
     assert len(window.results_view.results) == 2  # the recorded rows, once
     assert view.results == swept  # the sweep's data stays
-    for widget, pane in zip(window.pane_widgets, window.session.panes, strict=True):
+    for widget, pane in zip(window.pane_set.widgets, window.session.panes, strict=True):
         recorded = (pane.result.t_done - pane.result.t_send) / 1e9
         assert widget.figures.text("elapsed") == f"{recorded:,.1f} s"  # the original, positive
     click_tab(window, qtbot, window.summary_view)
@@ -250,7 +251,7 @@ def test_sorting_arrow_matches_the_order_and_export_writes_every_shown_row(
     assert shown == sorted(shown, reverse=not ascending)
     assert _arrow_points_up(header, column) == ascending
     out = tmp_path / "all.csv"
-    assert window.export_csv(out) == 8  # both runs, as the table shows them
+    assert window.exports.export_csv(out) == 8  # both runs, as the table shows them
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert [r["model"] for r in rows] == shown
     assert len({r["run_id"] for r in rows}) == 2
@@ -263,7 +264,7 @@ def test_window_at_1024x700_keeps_panes_and_charts_readable(window, qapp, loop) 
     from workbench.ui.kernels_view import KernelsView
 
     kernels = KernelsView()
-    window.add_kernels_tab(kernels)
+    add_kernels_tab(window, kernels)
     hint = window.minimumSizeHint()
     assert hint.width() <= 1024 and hint.height() <= 700
     window.resize(1024, 700)
@@ -271,7 +272,7 @@ def test_window_at_1024x700_keeps_panes_and_charts_readable(window, qapp, loop) 
     assert window.width() == 1024 and window.height() == 700
     for plot in (window.plots.tokens_plot, window.plots.ttft_plot, window.plots.decode_plot):
         assert plot.height() >= 180 and plot.width() >= 200
-    for widget in window.pane_widgets:
+    for widget in window.pane_set.widgets:
         assert widget.text.height() >= 60 and widget.figures.height() > 0
     window.tabs.setCurrentWidget(kernels)
     qapp.processEvents()

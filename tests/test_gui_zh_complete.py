@@ -12,6 +12,7 @@ part of a name the window shows as data (model ids, provider names, paths, URLs)
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 import venv
@@ -19,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QDialog,
     QGraphicsSimpleTextItem,
     QGraphicsTextItem,
     QGraphicsView,
@@ -59,6 +61,7 @@ from workbench.ui.main_window import MainWindow
 from workbench.ui.pane_choices import choices_for
 from workbench.ui.panes_model import PaneState, pane_title
 from workbench.ui.provider_controller import LOCAL_PROVIDER
+from workbench.ui.provider_panel import ProviderPanel
 
 LEFT = Qt.MouseButton.LeftButton
 DATA = Path(__file__).parent / "data"
@@ -86,21 +89,34 @@ ALLOWED = {
     "Roofline",
     # View → Language names each language in itself, so anyone finds theirs
     "English",
+    # what the doctor checks and the libraries About lists, by their names
+    "DNS", "TCP", "GET", "HTML", "openai", "pyqtgraph",
+    # the tools, formats and traces the app reads, by their names
+    "vLLM", "AIPerf", "GenAI", "Perf", "JSONL", "ShareGPT", "Mooncake", "Azure", "NVIDIA",
+    "toml", "yaml", "yml",
+    # the metrics an SLO is typed with (ttft_p90:3s)
+    "ttft", "tpot",
+    # the OS keyrings by their names
+    "Secret", "Service", "KWallet", "macOS", "Windows",
 }  # fmt: skip
 QUOTED = {"error_message"}  # CSV columns that quote a server or a file verbatim
 TIP = Qt.ItemDataRole.ToolTipRole
 ANSWERS = {"paneText"}  # a pane's streamed answer: the model's own words
 WORD = re.compile(r"[A-Za-z]{3,}")
-# ids with digits ("sim-70b", "64190aad"), ${VAR} and *_PROXY variables, X-Api-Key headers,
+# code in backticks, --flags, $VARS, dotted module paths and snake_case names (profile_export,
+# max_tokens), ids with digits
+# ("sim-70b", "64190aad"), ${VAR} and *_PROXY variables, X-Api-Key headers,
 # shape prefixes ("default-*"), URLs and paths
 URLS_AND_PATHS = re.compile(
-    r"([\w-]*\d[\w.-]*|\$\{\w+\}|\*?[A-Z]*_[A-Z_]+|[Xx]-[\w-]+|\w+-\*|https?://\S+|(?<![\w.])/[\w./~-]+|\S+\.(?:json|csv|py|sqlite3))"
+    r"(`[^`]*`|--[\w-]+|\$[A-Z_]+|\b[a-z]\w*(?:\.\w+){2,}|[\w-]*\d[\w.-]*|\$\{\w+\}|\*?[A-Z]*_[A-Z_]+|[Xx]-[\w-]+|\w+-\*|https?://\S+|(?<![\w.])/[\w./~-]+|\S+\.(?:json|csv|py|sqlite3)|\w+_\w+)"
 )
 
 
 @pytest.fixture
 def window(window_with_tabs) -> MainWindow:
-    window_with_tabs.set_choices(choices_for(window_with_tabs.session))  # as the app fills them
+    window_with_tabs.pane_set.set_choices(
+        choices_for(window_with_tabs.session)
+    )  # as the app fills them
     window_with_tabs.resize(1400, 900)
     return window_with_tabs
 
@@ -290,7 +306,7 @@ def test_every_tab_reads_in_chinese_after_a_live_switch(window, qtbot, loop, tmp
     window.prompt.set_tokens(8192)
     click_tab(window, qtbot, window.compare)
     click_run(window, qtbot, loop)
-    assert window.pane_widgets[1].error.isVisible()
+    assert window.pane_set.widgets[1].error.isVisible()
     found = offenders(window, qtbot, python_error)
     assert not found, "English in the 中文 window after a run:\n" + "\n".join(found)
 
@@ -319,3 +335,138 @@ def test_every_tab_reads_in_chinese_after_a_live_switch(window, qtbot, loop, tmp
     assert run_for(loop, window.session._task).status == "cancelled"
     found = offenders(window, qtbot, python_error)
     assert not found, "English in the 中文 window after Stop all:\n" + "\n".join(found)
+
+
+# ---- dialogs and tooltips ---------------------------------------------------------------------
+
+
+def tooltips(root: QWidget) -> Iterator[tuple[str, str]]:
+    """(where, tooltip) of `root` and every visible widget in it, a picker's items' too."""
+    for w in [root, *root.findChildren(QWidget)]:
+        if not w.isVisible() or not isinstance(w, QWidget):
+            continue
+        where = f"{type(w).__name__}({w.objectName() or ''})"
+        yield where + ".toolTip", plain(w.toolTip())
+        if isinstance(w, QComboBox):
+            for i in range(w.count()):
+                yield f"{where}.item{i}.toolTip", plain(str(w.itemData(i, TIP) or ""))
+
+
+def dialog_texts(dialog: QWidget) -> Iterator[tuple[str, str]]:
+    yield f"{type(dialog).__name__}.title", dialog.windowTitle()
+    yield from widget_texts(dialog)
+    yield from tooltips(dialog)
+
+
+def read_dialog(qtbot, open_it, close=None) -> list[tuple[str, str]]:
+    """Open a dialog by `open_it` (a click; a file dialog's exec blocks in it), read what it
+    shows, then `close` it (default: Cancel)."""
+    texts: list[tuple[str, str]] = []
+
+    def grab() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is None or not dialog.isVisible():
+            QTimer.singleShot(10, grab)  # not up yet: look again with the next events
+            return
+        texts.extend(dialog_texts(dialog))
+        (close or QDialog.reject)(dialog)
+
+    QTimer.singleShot(0, grab)
+    open_it()
+    qtbot.waitUntil(lambda: bool(texts), timeout=10000)
+    return texts
+
+
+def core_worded(what: str, where: str, text: str) -> bool:
+    """Texts the core words in English, not yet translatable (a known gap, in the report of
+    session 36): the doctor's evidence column (plain strings in core/doctor, and in its JSON),
+    the config importers' notes and key plans in the import preview."""
+    return (what == "Providers doctor" and where.endswith(",2)")) or what == "Import preview"
+
+
+def test_every_dialog_and_tooltip_reads_in_chinese(window, qtbot, loop, tmp_path) -> None:
+    """Help → About, File → Export CSV / Export charts, History's Import… and Delete, the
+    Providers' Add, Import from a file and its preview, the doctor's checks, Capacity's Dataset…,
+    the Kernels' Open CSV…; and the tooltip of every widget on every tab: no English after a
+    live switch."""
+    click_run(window, qtbot, loop)
+    history = window.history_view
+    click_tab(window, qtbot, history)
+    run_for(loop, history.import_paths([str(DATA / "results" / "vllm_save_detailed.json")]))
+    qtbot.waitUntil(lambda: history.table.rowCount() >= 2, timeout=5000)
+    switch_language(qtbot, window, "zh_CN")
+    names = shown_names(window, "") | {Path.home().name}  # the file dialogs' home folder
+    # the roofline profiles' sources, tooltips of the picker's items: citations of datasheets
+    names |= {p.source for p in window.kernels_view.choices.profiles.values()}
+    found: list[str] = []
+
+    def check(what: str, texts) -> None:
+        for where, text in texts:
+            words = english(text, names)
+            if words and not core_worded(what, where, text):
+                found.append(f"{what}: {where}: {text!r} {words}")
+
+    listed = tmp_path / "d0"  # a folder for the file dialog to list: one folder, "d1", in it
+    (listed / "d1").mkdir(parents=True)
+    menus = window.menus
+    check(
+        "About",
+        read_dialog(
+            qtbot,
+            lambda: click_actions(qtbot, window, menus.help_menu.menuAction(), menus.about_action),
+        ),
+    )
+    for action in (window.export_action, window.export_chart_action):
+        check(
+            action.text(),
+            read_dialog(
+                qtbot,
+                lambda a=action: click_actions(qtbot, window, menus.file_menu.menuAction(), a),
+            ),
+        )
+    bar = window.tabs.tabBar()
+    for i in range(window.tabs.count()):
+        qtbot.mouseClick(bar, LEFT, pos=bar.tabRect(i).center())
+        check(window.tabs.tabText(i), tooltips(window.tabs.widget(i)))
+    check("toolbar", tooltips(window.toolbar))
+
+    click_tab(window, qtbot, history)
+    history.import_dialog.setDirectory(str(listed))
+    check(
+        "History import", read_dialog(qtbot, lambda: qtbot.mouseClick(history.import_button, LEFT))
+    )
+    table = history.table
+    qtbot.mouseClick(table.viewport(), LEFT, pos=table.visualItemRect(table.item(0, 0)).center())
+    check(
+        "History delete", read_dialog(qtbot, lambda: qtbot.mouseClick(history.delete_button, LEFT))
+    )
+
+    panel = window.findChild(ProviderPanel)
+    click_tab(window, qtbot, panel)
+    qtbot.mouseClick(panel.test_button, LEFT)  # the doctor's checks on the built-in provider
+    run_for(loop, until(lambda: panel.test_button.isEnabled() and panel.doctor_summary.text()))
+    check("Providers doctor", widget_texts(panel))
+    qtbot.mouseClick(panel.add_button, LEFT)  # Add: the empty form of a new provider
+    check("Providers add", [*widget_texts(panel), *tooltips(panel)])
+    check("Providers import file", read_dialog(qtbot, panel.import_file_action.trigger))
+    task = asyncio.ensure_future(panel.import_from(str(DATA / "configs" / "claude_settings.json")))
+    run_for(
+        loop, until(lambda: panel.import_dialog is not None and panel.import_dialog.isVisible())
+    )
+    check("Import preview", dialog_texts(panel.import_dialog))
+    panel.import_dialog.reject()
+    run_for(loop, task)
+
+    capacity = window.capacity_view  # made when its tab was first clicked, above
+    click_tab(window, qtbot, capacity)
+    check(
+        "Capacity dataset",
+        read_dialog(qtbot, lambda: qtbot.mouseClick(capacity.dataset_button, LEFT)),
+    )
+    kernels = window.kernels_view
+    click_tab(window, qtbot, kernels)
+    check(
+        "Kernels open CSV",
+        read_dialog(qtbot, lambda: qtbot.mouseClick(kernels.csv_row.open_button, LEFT)),
+    )
+    assert not found, "English in the 中文 dialogs and tooltips:\n" + "\n".join(found)

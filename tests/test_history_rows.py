@@ -13,15 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 
-from tests.support.gui_driver import (
-    TIMEOUT,
-    click_run,
-    click_tab,
-    close_window,
-    opened_window,
-    run_for,
-    set_panes,
-)
+from tests.support.gui_driver import TIMEOUT, click_run, click_tab, make_window, run_for, set_panes
 from workbench.core.foundation.results import RequestResult
 from workbench.core.history.csv_export import write_csv
 from workbench.core.history.run_history import RunStore, default_db_path
@@ -51,11 +43,19 @@ def _open_from_history(window: MainWindow, qtbot: Any, run_id: str) -> None:
     qtbot.mouseClick(window.history_view.open_button, Qt.MouseButton.LeftButton)
 
 
+def _close(window: MainWindow, loop: Any) -> None:
+    window.close()
+    loop.run_until_complete(window.session.close())
+
+
 def test_export_after_a_run_writes_the_history_rows(qapp, loop, qtbot, tmp_path) -> None:
-    with opened_window(loop, tmp_path) as window:
+    window = make_window(loop, tmp_path)
+    try:
         final = click_run(window, qtbot, loop)
         exported = tmp_path / "export.csv"
-        assert window.export_csv(exported) == 4  # two models: a calibration and a measured row
+        assert (
+            window.exports.export_csv(exported) == 4
+        )  # two models: a calibration and a measured row
         store = window.session.store
         assert store is not None
         expected = _history_csv(store, final.run_id, tmp_path / "history.csv")
@@ -65,13 +65,18 @@ def test_export_after_a_run_writes_the_history_rows(qapp, loop, qtbot, tmp_path)
         click_tab(window, qtbot, window.summary_view)
         measured = [r for r in store.results(final.run_id) if r.phase == "measured"]
         assert sum(r.cell.n for r in window.summary_view.document.report.rows) == len(measured)
+    finally:
+        _close(window, loop)
 
 
 def test_a_run_reopened_from_history_exports_the_same_file(qapp, loop, qtbot, tmp_path) -> None:
-    with opened_window(loop, tmp_path) as first:
+    first = make_window(loop, tmp_path)
+    try:
         final = click_run(first, qtbot, loop)
         after_run = tmp_path / "after-run.csv"
-        first.export_csv(after_run)
+        first.exports.export_csv(after_run)
+    finally:
+        _close(first, loop)
     # the app opened again on the same history, the run reopened from the History tab
     session = CompareController(store=RunStore(tmp_path / "history.sqlite3"), time_scale=0.05)
     second = MainWindow(session, QSettings(str(tmp_path / "g2.ini"), QSettings.Format.IniFormat))
@@ -79,10 +84,10 @@ def test_a_run_reopened_from_history_exports_the_same_file(qapp, loop, qtbot, tm
     try:
         _open_from_history(second, qtbot, final.run_id)
         reopened = tmp_path / "reopened.csv"
-        assert second.export_csv(reopened) == 4
+        assert second.exports.export_csv(reopened) == 4
         assert reopened.read_bytes() == after_run.read_bytes()
     finally:
-        close_window(loop, second)
+        _close(second, loop)
 
 
 def test_a_run_without_a_history_file_still_lists_reopens_and_exports(
@@ -100,18 +105,19 @@ def test_a_run_without_a_history_file_still_lists_reopens_and_exports(
         window.show()
         final = click_run(window, qtbot, loop)
         after_run = tmp_path / "after-run.csv"
-        assert window.export_csv(after_run) == 4
+        assert window.exports.export_csv(after_run) == 4
         _open_from_history(window, qtbot, final.run_id)
         reopened = tmp_path / "reopened.csv"
-        assert window.export_csv(reopened) == 4
+        assert window.exports.export_csv(reopened) == 4
         assert reopened.read_bytes() == after_run.read_bytes()
         assert not default_db_path().exists()  # nothing was written to a history file
     finally:
-        close_window(loop, window)
+        _close(window, loop)
 
 
 def test_the_sweep_tab_shows_the_history_rows_of_the_sweep(qapp, loop, qtbot, tmp_path) -> None:
-    with opened_window(loop, tmp_path) as window:
+    window = make_window(loop, tmp_path)
+    try:
         set_panes(window, ["sim-70b-gqa", "sim-70b-mla"])
         window.prompt.max_tokens.setValue(16)
         view = window.sweep_view
@@ -126,6 +132,8 @@ def test_the_sweep_tab_shows_the_history_rows_of_the_sweep(qapp, loop, qtbot, tm
         measured = [r for r in store.results(final.run_id) if r.phase == "measured"]
         assert len(measured) == 4 and view.results == measured
         assert sorted(view.series("ttft_ms")) == ["sim-70b-gqa", "sim-70b-mla"]
+    finally:
+        _close(window, loop)
 
 
 class _CountingStore(RunStore):
@@ -180,7 +188,7 @@ def _assert_views_show_the_history(
     click_tab(window, qtbot, window.summary_view)
     assert sum(r.cell.n for r in window.summary_view.document.report.rows) == len(measured)
     exported = tmp_path / "export.csv"
-    assert window.export_csv(exported) == len(rows)
+    assert window.exports.export_csv(exported) == len(rows)
     assert _rows_by_id(exported) == _rows_by_id(expected)
 
 
@@ -190,7 +198,7 @@ def test_a_finished_run_reads_no_row_it_already_showed(qapp, loop, qtbot, tmp_pa
         final = _run_sweep(window, qtbot, loop, repeats=3)
         assert final.status == "finished"
         click_tab(window, qtbot, window.summary_view)
-        window.export_csv(tmp_path / "first.csv")
+        window.exports.export_csv(tmp_path / "first.csv")
         # 2 models x 2 lengths x 3 repeats, and each model's calibration: shown as recorded;
         # the run's end compared the ids and read no row again, nor did the summary or export
         assert len(final.results) >= 14
@@ -198,7 +206,7 @@ def test_a_finished_run_reads_no_row_it_already_showed(qapp, loop, qtbot, tmp_pa
         assert store.ids_read == len(store.request_ids(final.run_id))
         _assert_views_show_the_history(window, qtbot, final.run_id, tmp_path)
     finally:
-        close_window(loop, window)
+        _close(window, loop)
 
 
 _WRITE_A_ROW = """
@@ -231,4 +239,4 @@ def test_rows_another_process_wrote_are_read_at_the_runs_end(qapp, loop, qtbot, 
         assert any(i.endswith("-other") for i in shown)
         _assert_views_show_the_history(window, qtbot, final.run_id, tmp_path)
     finally:
-        close_window(loop, window)
+        _close(window, loop)

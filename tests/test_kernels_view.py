@@ -23,6 +23,7 @@ from kernels_bridge.specs import DTYPES, VARIANTS, shape_for
 from kernels_bridge.variants import kv_bytes_per_token_per_layer
 from tests.support.gui_driver import until
 from workbench.ui.kernels_view import KernelsView
+from workbench.ui.window_late import add_kernels_tab
 
 ROOT = Path(__file__).resolve().parent.parent
 T = TypeVar("T")
@@ -211,7 +212,7 @@ def test_main_window_gets_a_kernels_tab(loop: qasync.QEventLoop, tmp_path: Path)
     session = CompareController(store=RunStore(tmp_path / "history.sqlite3"))
     window = MainWindow(session, QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat))
     view = KernelsView()
-    window.add_kernels_tab(view)
+    add_kernels_tab(window, view)
     tabs = [window.tabs.tabText(i) for i in range(window.tabs.count())]
     assert tabs[-1] == "Kernels" and window.tabs.widget(len(tabs) - 1) is view
     _run(loop, view.aclose())

@@ -37,7 +37,7 @@ def test_a_plan_with_spreads_refuses_ranges_it_cannot_build() -> None:
     with pytest.raises(ValueError, match="use a smaller spread"):
         build_plan([TARGET], Choices(prompt_lengths=(2048,), prompt_spreads=(2048,)))
     with pytest.raises(ValueError, match=r"max_tokens 256±300 must stay within"):
-        build_plan([TARGET], Choices(max_tokens=256, max_tokens_spread=300))
+        build_plan([TARGET], Choices(prompt_lengths=(2048,), max_tokens=256, max_tokens_spread=300))
     with pytest.raises(ValueError, match="write LENGTH±SPREAD"):
         split_spread("4K±")
 

@@ -42,7 +42,7 @@ def _shown(win: Any) -> dict[str, str]:
     """model -> colour as the panes' top borders, their curves and their bars show it."""
     out = {}
     bars = [str(b) for b in win.plots._bars[0].opts["brushes"]]
-    for i, (widget, pane) in enumerate(zip(win.pane_widgets, win.session.panes, strict=True)):
+    for i, (widget, pane) in enumerate(zip(win.pane_set.widgets, win.session.panes, strict=True)):
         pen = win.plots._curves[i].opts["pen"].color().name()
         assert widget.color in widget.styleSheet() and pen == bars[i] == widget.color
         out[pane.target.model] = widget.color

@@ -77,8 +77,8 @@ def _window(qtbot: Any, tmp_path: Path) -> MainWindow:
     _load_providers(session)  # the providers file, as the app loads it
     window = MainWindow(session, QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
-    window.set_choices(choices_for(session))
-    window.set_panes(["gw|gw-model"])
+    window.pane_set.set_choices(choices_for(session))
+    window.pane_set.set(["gw|gw-model"])
     window.prompt.set_tokens(256)
     window.show()
     return window

@@ -16,7 +16,7 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +28,10 @@ from tests.support.gui_driver import click_action, click_run
 from tests.support.loopback import serving_in_thread
 from tests.support.usage_gateway import UsageGateway
 from workbench.core.access.providers import KeyRef, ModelEntry, Provider
-from workbench.core.foundation.results import ErrorClass, Prices, Timeouts
+from workbench.core.foundation.results import ErrorClass, Prices, Target, Timeouts
 from workbench.core.history.run_history import RunStore
 from workbench.core.models.catalog import load_catalog
+from workbench.core.planning.run_plan import RunPlan, RunSettings
 from workbench.core.run.plan import Choices, build_plan, saved_target
 from workbench.core.saved.provider_store import save_providers
 from workbench.ui.app import _load_providers
@@ -124,8 +125,8 @@ def _run_window(loop: Any, qtbot: Any, tmp_path: Path, max_tokens: int = MAX_TOK
     settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
     window = MainWindow(session, settings)
     qtbot.addWidget(window)
-    window.set_choices(choices_for(session))
-    window.set_panes(["gw|gw-model"])
+    window.pane_set.set_choices(choices_for(session))
+    window.pane_set.set(["gw|gw-model"])
     window.mode.setCurrentIndex(window.mode.findData("sequential"))  # the CLI's default here
     window.prompt.set_tokens(PROMPT_TOKENS)
     window.prompt.max_tokens.setValue(max_tokens)
@@ -164,6 +165,8 @@ def test_window_and_cli_send_a_saved_provider_the_same_plan(loop, qtbot, tmp_pat
     assert gui_run.config == cli_run.config
     (target,) = gui_run.config["targets"]
     assert target["timeouts"] == {"first_token_s": 42.0, "stall_s": 7.0, "total_s": 99.0}
+    # said once: a run's limits are its targets', with no plan-wide copy that could disagree
+    assert not [key for key in gui_run.config if "timeout" in key]
     assert (target["attention"], target["context_window"]) == ("gqa", 8192)
     assert (target["prices"]["input"], target["prices"]["output"]) == (1, 2)
 
@@ -187,14 +190,32 @@ def test_both_faces_stop_a_stalled_stream_at_the_saved_providers_stall_limit(
 def test_a_timeout_flag_overrides_the_provider_and_the_rest_stay_its_own():
     provider = Provider("gw", "http://127.0.0.1:9/v1", first_token_timeout_s=42.0)
     target = saved_target(load_catalog(), provider, "gw-model")
-    plan = build_plan([target], Choices(timeouts=Timeouts(None, 3.0, None)))
-    assert plan.timeouts_for(plan.targets[0]) == Timeouts(42.0, 3.0, None)
+    plan = build_plan([target], Choices(prompt_lengths=(128,), timeouts=Timeouts(None, 3.0, None)))
+    assert plan.targets[0].timeouts == Timeouts(42.0, 3.0, None)
+
+
+def test_a_target_made_by_hand_carries_the_default_limits_itself():
+    """One home for a request's limits (issue 27): a target's, never a plan-wide fallback."""
+    target = Target("p", "http://127.0.0.1:9/v1", "m")
+    plan = RunPlan(targets=(target,), prompt_lengths=(256,))
+    assert plan.targets[0].timeouts == Timeouts()
+    assert not [f.name for f in fields(RunPlan) if "timeout" in f.name]
+
+
+def test_choices_and_the_plan_say_each_setting_once():
+    """The settings both share are declared once (RunSettings); the one name both declare is
+    `kind`: a choice (None: by the lengths) in Choices, the run's kind (a replay too) in RunPlan."""
+    shared = {f.name for f in fields(RunSettings)}
+    own_choices = {f.name for f in fields(Choices)} - shared
+    own_plan = {f.name for f in fields(RunPlan)} - shared
+    assert own_choices & own_plan == {"kind"}
+    assert "prompt_lengths" in shared and own_choices == {"timeouts", "kind"}
 
 
 def test_a_provider_without_own_limits_gets_the_defaults_not_none():
     target = saved_target(load_catalog(), Provider("gw", "http://127.0.0.1:9/v1"), "m")
-    plan = build_plan([target], Choices())
-    assert plan.timeouts_for(plan.targets[0]) == Timeouts()
+    plan = build_plan([target], Choices(prompt_lengths=(128,)))
+    assert plan.targets[0].timeouts == Timeouts()
     assert Timeouts().first_token_s == 300.0 and Timeouts().stall_s == 60.0
 
 
@@ -212,7 +233,7 @@ def test_a_provider_timeout_out_of_range_is_refused_naming_the_target(seconds):
     provider = Provider("gw", "http://127.0.0.1:9/v1", stall_timeout_s=seconds)
     target = saved_target(load_catalog(), provider, "m")
     with pytest.raises(ValueError, match="gw/m: stall timeout must be more than 0"):
-        build_plan([target], Choices())
+        build_plan([target], Choices(prompt_lengths=(128,)))
 
 
 def test_a_saved_timeout_beyond_a_day_stops_run_all_with_words_not_a_traceback(
@@ -224,8 +245,8 @@ def test_a_saved_timeout_beyond_a_day_stops_run_all_with_words_not_a_traceback(
     _load_providers(session)
     window = MainWindow(session, QSettings(str(tmp_path / "g.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
-    window.set_choices(choices_for(session))
-    window.set_panes(["slow|m"])
+    window.pane_set.set_choices(choices_for(session))
+    window.pane_set.set(["slow|m"])
     try:
         click_action(window, qtbot, window.run_action)
         assert window.session._task is None  # nothing was sent

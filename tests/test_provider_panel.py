@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QW
 from tests.support.gui_driver import until
 from workbench.core.access.keys import clear_session_keys
 from workbench.core.doctor import PROXY_VARIABLES
+from workbench.core.foundation.i18n import Phrase
 from workbench.core.saved.provider_store import default_providers_path, load_providers
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
@@ -23,6 +24,7 @@ from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
 from workbench.ui.main_window import MainWindow
 from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel
+from workbench.ui.window_late import add_provider_tab
 
 KEY = "sk-panel-test-key-0123456789abcdef"
 WRONG_KEY = "sk-panel-wrong-key-9876543210fedcba"
@@ -284,6 +286,8 @@ def test_no_keyring_disables_that_choice_and_never_saves_the_key_in_plain_text(
 ) -> None:
     why = "no OS keyring is available here (test); keep the key in an environment variable"
     monkeypatch.setattr("workbench.ui.provider_controller.keyring_status", lambda: (False, why))
+    said = Phrase(why, context="Keys")
+    monkeypatch.setattr("workbench.ui.provider_controller.keyring_phrase", lambda: (False, said))
     monkeypatch.setattr("workbench.core.access.keys.keyring_status", lambda: (False, why))
     panel = ProviderPanel(ProviderController())
     qtbot.addWidget(panel)
@@ -332,8 +336,10 @@ def test_main_window_pane_choices_follow_saved_providers(
     window = MainWindow(session, QSettings(str(tmp_path / "g.ini"), QSettings.Format.IniFormat))
     _run(loop, session.start_local_provider())
     panel = ProviderPanel(ProviderController(session))
-    window.add_provider_tab(panel)
-    window.set_choices([(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()])
+    add_provider_tab(window, panel)
+    window.pane_set.set_choices(
+        [(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()]
+    )
     window.apply_preset("real")
     window.show()
     assert window.tabs.tabText(window.tabs.indexOf(panel)) == "Providers"
@@ -342,7 +348,7 @@ def test_main_window_pane_choices_follow_saved_providers(
     panel._fill_models([MODEL], [MODEL], editable=True)
     assert _run(loop, panel.save()), panel.status.text()
     assert "lab" in session.providers
-    assert f"lab|{MODEL}" in [k for k, _ in window.choices]
+    assert f"lab|{MODEL}" in [k for k, _ in window.pane_set.choices]
     window.close()
     _run(loop, session.close())
     window.deleteLater()

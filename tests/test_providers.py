@@ -17,15 +17,9 @@ from pathlib import Path
 import pytest
 
 from workbench.core.access.keys import set_session_key
-from workbench.core.access.providers import (
-    KeyRef,
-    ModelEntry,
-    Provider,
-    ProxyChoice,
-    is_loopback,
-    normalize_base_url,
-)
+from workbench.core.access.providers import KeyRef, ModelEntry, Provider, ProxyChoice, is_loopback
 from workbench.core.foundation.results import Prices
+from workbench.core.protocols.base_url import normalize_base_url
 from workbench.core.saved.provider_store import (
     ProviderConfigError,
     default_providers_path,

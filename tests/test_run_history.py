@@ -92,6 +92,7 @@ def full_result(run_id: str, **changes: object) -> RequestResult:
         cache_creation_tokens=300,
         reasoning_tokens=64,
         scheduled_s=1.25,
+        offered_rate=4.5,
         slo_met=False,
     )
     return dataclasses.replace(result, **changes)

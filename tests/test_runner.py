@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 
 import pytest
 
-from workbench.core.foundation.results import ErrorClass, Target
+from workbench.core.foundation.results import ErrorClass, Target, Timeouts
 from workbench.core.history.summary import summarize
 from workbench.core.load.prompts import PromptBuilder
 from workbench.core.models.catalog import load_catalog
@@ -109,14 +110,14 @@ async def test_fault_in_one_target_does_not_stop_the_others() -> None:
 async def test_stall_and_no_usage_and_reasoning_modes() -> None:
     async with LocalServer(settings=SimSettings(time_scale=0.005)) as server:
         targets = tuple(
-            _target(server, f"sim-70b-gqa+{f}") for f in ("stall", "no-usage", "reasoning")
+            replace(_target(server, f"sim-70b-gqa+{f}"), timeouts=Timeouts(stall_s=0.5))
+            for f in ("stall", "no-usage", "reasoning")
         )
         plan = RunPlan(
             targets=targets,
             prompt_lengths=(256,),
             max_tokens=12,
             calibrate=False,
-            stall_timeout_s=0.5,
         )
         _events, final = await _run(plan)
     rows = {r.model.split("+")[1]: r for r in final.results}

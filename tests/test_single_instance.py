@@ -13,13 +13,23 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 START_TIMEOUT = 90  # a cold start imports Qt, pyqtgraph and the SDK on a busy machine
 SHOWN = "main window shown"
+
+
+@pytest.fixture
+def tmp_path() -> Iterator[Path]:
+    """A short folder: the socket (TMPDIR/attention-workbench-<16 hex>) must fit a Unix socket
+    path's 107 bytes, which pytest-xdist's deeper tmp_path (.../popen-gw0/test_...) overran."""
+    with tempfile.TemporaryDirectory(prefix="wb-") as folder:
+        yield Path(folder)
 
 
 def gui_env(tmp_path: Path) -> dict[str, str]:

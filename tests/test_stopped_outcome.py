@@ -96,12 +96,12 @@ def test_a_panes_stop_finishes_the_run_with_one_stopped(qapp, loop, tmp_path, qt
         click_action(window, qtbot, window.run_action)
         panes = window.session.panes
         run_for(loop, until(lambda: all(p.state is PaneState.STREAMING for p in panes)))
-        qtbot.mouseClick(window.pane_widgets[1].stop_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(window.pane_set.widgets[1].stop_button, Qt.MouseButton.LeftButton)
         final = run_for(loop, window.session._task)
         assert [p.state for p in panes] == [PaneState.DONE, PaneState.STOPPED]
         assert window.eta.text() == f"Run {final.run_id[:8]}: finished, 1 stopped"
         assert _marks(window) == ["stopped"]
-        note = window.pane_widgets[1].error
+        note = window.pane_set.widgets[1].error
         assert note.isVisible() and note.text() == "Stopped."
         failure_bg = error_colors(window.palette())[0]
         shown = note.grab().toImage().pixelColor(2, note.height() // 2)

@@ -6,8 +6,10 @@ heading is its own line in the PDF. `workbench summary` writes the same page (on
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +37,46 @@ def test_an_imported_vllm_run_names_its_file_its_concurrency_and_no_empty_endpoi
     pdf = read_pdf(window.summary_view.export(tmp_path / "s.pdf", "A4")).text
     assert "Endpoint: none stated in vllm_save_detailed.json by vllm" in pdf
     assert "()" not in pdf
+
+
+def _lines(document) -> list[str]:
+    document.size()  # lays it out
+    out, block = [], document.begin()
+    while block.isValid():
+        layout, text = block.layout(), block.text()
+        for i in range(layout.lineCount()):
+            line = layout.lineAt(i)
+            out.append(text[line.textStart() : line.textStart() + line.textLength()])
+        block = block.next()
+    return out
+
+
+def test_an_imported_runs_header_never_wraps_inside_a_unit(window, qtbot, loop, tmp_path) -> None:
+    """The header wrapped inside "tok/s" ("decode tok/" | "s excludes"): at every width the
+    header and the conclusions may have, a unit stays whole and beside its figure."""
+    _import(window, qtbot, DATA / "vllm_save_detailed.json", loop)
+    document = _open(window, qtbot, 0)
+    assert any("decode tok/s" in line for line in document.subtitle())
+    split = []
+    for width in range(300, 905):
+        for block in [*document._header(width), document._conclusion_block(width)]:
+            lines = _lines(block.document)
+            split += [
+                (width, a, b)
+                for a, b in itertools.pairwise(lines)
+                if (a.endswith("/") and re.match(r"(s|req|token)\b", b))
+                or re.match(r"(%|ms|s|B)\b", b)
+            ]
+    assert not split, split[:3]
+    out = window.summary_view.export(tmp_path / "s.pdf", "A4")
+    # the joiner is a glyph that maps back to a blank for our reader: a reader that knows it
+    # is zero-width (poppler's) copies the unit as it is shown
+    assert re.search(r"decode tok/\s?s excludes", " ".join(read_pdf(out).text.split()))
+    if shutil.which("pdftotext"):
+        copied = subprocess.run(
+            ["pdftotext", str(out), "-"], capture_output=True, text=True, timeout=30, check=True
+        ).stdout
+        assert "decode tok/s excludes" in copied
 
 
 def test_an_imported_file_that_names_its_server_shows_that_endpoint(

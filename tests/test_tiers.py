@@ -15,11 +15,9 @@ TESTS = Path(__file__).resolve().parent
 
 
 def test_every_listed_file_and_test_exists() -> None:
-    for name in tiers.GUI_FILES | tiers.INTEGRATION_FILES | tiers.SLOW_FILES:
-        assert (TESTS / name).is_file(), (
-            f"tests/support/tiers.py lists {name}, which is not in tests/"
-        )
-    for node in tiers.INTEGRATION_TESTS | tiers.SLOW_TESTS:
+    for name in tiers.GUI_FILES | tiers.INTEGRATION_FILES | tiers.SLOW_FILES | tiers.SERIAL_FILES:
+        assert (TESTS / name).is_file(), f"tests/support/tiers.py lists {name}, not in tests/"
+    for node in tiers.INTEGRATION_TESTS | tiers.SLOW_TESTS | tiers.SERIAL_TESTS:
         file, test = node.split("::")
         source = (TESTS / file).read_text(encoding="utf-8")
         assert re.search(rf"^(async )?def {test}\(", source, re.M), f"no test {node}"
@@ -45,3 +43,29 @@ def test_a_file_the_expression_leaves_out_is_not_imported(
     fast.assert_outcomes(passed=2)
     whole = pytester.runpytest_inprocess()
     assert "not_installed_anywhere" in whole.stdout.str()  # the whole suite does import it
+
+
+def test_the_phases_split_the_serial_tests_from_the_rest(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """scripts/test.sh runs `--phase parallel` with -n, then `--phase serial`: each test once."""
+    monkeypatch.setattr(tiers, "SERIAL_FILES", frozenset({"test_paced.py"}))
+    monkeypatch.setattr(tiers, "SERIAL_TESTS", frozenset({"test_mixed.py::test_within_a_second"}))
+    pytester.makeconftest(
+        "from tiers import pytest_addoption, pytest_collection_modifyitems, pytest_ignore_collect"
+    )
+    pytester.makeini(
+        "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
+        "markers =\n    gui\n    integration\n    slow\n    serial\n"
+    )
+    pytester.makepyfile(
+        test_paced="def test_lateness():\n    pass\n",
+        test_mixed="def test_within_a_second():\n    pass\n\ndef test_rows():\n    pass\n",
+    )
+    parallel = pytester.runpytest_inprocess("--phase", "parallel", "-v")
+    parallel.assert_outcomes(passed=1, deselected=2)
+    assert "test_mixed.py::test_rows PASSED" in parallel.stdout.str()
+    serial = pytester.runpytest_inprocess("--phase", "serial", "-v")
+    serial.assert_outcomes(passed=2, deselected=1)
+    assert "test_paced.py::test_lateness PASSED" in serial.stdout.str()
+    pytester.runpytest_inprocess().assert_outcomes(passed=3)

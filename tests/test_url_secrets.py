@@ -24,11 +24,12 @@ import pytest
 from aiohttp import web
 
 from tests.support.loopback import AuthProxy, ThreadedLoop
-from workbench.core.access.providers import KeyRef, Provider, ProxyChoice, normalize_base_url
+from workbench.core.access.providers import KeyRef, Provider, ProxyChoice
 from workbench.core.foundation.errors import SERVER_MESSAGE_CHARS, classify_exception
 from workbench.core.foundation.redaction import redact_and_cut, register_secret
 from workbench.core.foundation.results import ErrorClass
 from workbench.core.importers import import_path
+from workbench.core.protocols.base_url import normalize_base_url
 from workbench.core.saved.provider_store import ProviderConfigError, check_proxy_url, load_providers
 from workbench.core.transport.clients import ClientPool
 from workbench.core.transport.provider_connection import connect

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 
 from tests.support.gui_driver import click_run, click_tab, run_for
 from workbench.ui.kernels_view import KernelsView
+from workbench.ui.window_late import add_kernels_tab
 
 NOTCH = -120  # one notch towards the user: down the page, to the next item of a picker
 
@@ -51,7 +52,7 @@ def _four_panes(window: Any, qtbot: Any, loop: Any) -> QScrollArea:
 
 def _shown(window: Any) -> tuple[list[str], list[str]]:
     """The panes' models and the figures they show."""
-    return list(window.pane_keys), [w.figures.text("ttft") for w in window.pane_widgets[:4]]
+    return list(window.pane_set.keys), [w.figures.text("ttft") for w in window.pane_set.widgets[:4]]
 
 
 def test_the_wheel_over_a_pane_picker_scrolls_the_panes_and_changes_nothing(
@@ -60,11 +61,11 @@ def test_the_wheel_over_a_pane_picker_scrolls_the_panes_and_changes_nothing(
     area = _four_panes(window, qtbot, loop)
     before = _shown(window)
     assert all(before[1]), before  # every pane shows its run's figures
-    picker = window.pane_widgets[2].picker
+    picker = window.pane_set.widgets[2].picker
     assert not picker.hasFocus()
     wheel(picker)
     assert _shown(window) == before  # the model and its figures stay
-    assert picker.currentData() == window.pane_keys[2]
+    assert picker.currentData() == window.pane_set.keys[2]
     assert area.verticalScrollBar().value() > 0  # the pane area scrolled instead
 
     # a click into the picker: now the user means it, and the wheel turns it
@@ -75,8 +76,8 @@ def test_the_wheel_over_a_pane_picker_scrolls_the_panes_and_changes_nothing(
     picker.hidePopup()  # the user closes the list without choosing
     assert picker.hasFocus()
     wheel(picker)
-    assert window.pane_keys[2] != before[0][2]  # the pane takes the next model
-    assert picker.currentData() == window.pane_keys[2]
+    assert window.pane_set.keys[2] != before[0][2]  # the pane takes the next model
+    assert picker.currentData() == window.pane_set.keys[2]
 
 
 def test_after_a_replay_one_notch_over_a_picker_clears_nothing(window, qtbot, loop) -> None:
@@ -86,7 +87,7 @@ def test_after_a_replay_one_notch_over_a_picker_clears_nothing(window, qtbot, lo
     run_for(loop, window.session._task)
     assert window.replay_banner.isVisible()
     before = _shown(window)
-    for widget in window.pane_widgets[:4]:
+    for widget in window.pane_set.widgets[:4]:
         wheel(widget.picker)
     assert _shown(window) == before
     assert window.replay_banner.isVisible()  # still the replay, with its figures
@@ -96,7 +97,7 @@ def test_prompt_slider_and_spin_boxes_of_every_tab_ignore_an_unfocused_wheel(
     window, qtbot, loop
 ) -> None:
     kernels = KernelsView()
-    window.add_kernels_tab(kernels)
+    add_kernels_tab(window, kernels)
     try:
         prompt = window.prompt
         tokens, max_tokens = prompt.tokens(), prompt.max_tokens.value()

@@ -2,6 +2,84 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Capacity</name>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="128"/>
+        <source> and </source>
+        <translation> 且 </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="133"/>
+        <source>requests at once</source>
+        <translation>个并发请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="134"/>
+        <source>req/s</source>
+        <translation>req/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="152"/>
+        <source>at least {load} {unit} (the top of the range searched)</source>
+        <translation>至少 {load} {unit}（所搜索范围的上限）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="160"/>
+        <source>at least {load} {unit}</source>
+        <translation>至少 {load} {unit}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="167"/>
+        <source>under {load} {unit}</source>
+        <translation>低于 {load} {unit}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="171"/>
+        <source>not measured</source>
+        <translation>未测得</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="198"/>
+        <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
+        <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="207"/>
+        <source>{model} serves {answer} at {slo}</source>
+        <translation>{model} 在 {slo} 下可承载 {answer}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="219"/>
+        <source>at {tokens} prompts</source>
+        <translation>提示长度 {tokens}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="226"/>
+        <source> vs </source>
+        <translation> 对 </translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="228"/>
+        <source>{costs} per 1,000 requests each</source>
+        <translation>每 1,000 个请求各 {costs}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="230"/>
+        <source>{costs} per 1,000 requests</source>
+        <translation>每 1,000 个请求 {costs}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="233"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="240"/>
+        <source>{sentence}.</source>
+        <translation>{sentence}。</translation>
+    </message>
+</context>
+<context>
     <name>CapacityView</name>
     <message>
         <location filename="../../workbench/ui/capacity_tab.py" line="37"/>
@@ -14,135 +92,183 @@
         <translation>请用“数据集…”选择一个轨迹文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="67"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="73"/>
         <source>Cannot run: %1</source>
         <translation>无法运行：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="72"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="78"/>
         <source>Replaying %1 requests on the trace&apos;s clock</source>
         <translation>按轨迹自身的时钟重放 %1 个请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="45"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="49"/>
         <source>Chat at 4K, Poisson</source>
         <translation>4K 对话，泊松到达</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="48"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="52"/>
         <source>Replay the sample trace</source>
         <translation>重放示例轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="124"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="145"/>
         <source>Preset:</source>
         <translation>预设：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="125"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="146"/>
         <source>SLO:</source>
         <translation>SLO：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="128"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="147"/>
+        <source>Range:</source>
+        <translation>范围：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="148"/>
+        <source>Tolerance:</source>
+        <translation>容差：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="150"/>
+        <source>The rates searched, LOW:HIGH in req/s (as bench --capacity-range)</source>
+        <translation>搜索的请求速率范围，格式为 下限:上限，单位 req/s（同 `bench --capacity-range`）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="154"/>
+        <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
+        <translation>当区间上端与下端相差不超过此比例时停止（同 `bench --capacity-tolerance`）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="162"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="131"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="165"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="138"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="172"/>
         <source>Replay trace</source>
         <translation>重放轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="138"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="172"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="140"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="174"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="141"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="175"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="142"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="176"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="143"/>
-        <location filename="../../workbench/ui/capacity_view.py" line="146"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="177"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="180"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="144"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="178"/>
         <source>within the SLO (req/s)</source>
         <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="145"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="179"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="148"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="182"/>
         <source>%1 (ms)</source>
         <translation>%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="148"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="182"/>
         <source>observed percentile</source>
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="151"/>
-        <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within 10 %.</source>
-        <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限被夹在 10 % 以内。</translation>
+        <location filename="../../workbench/ui/capacity_view.py" line="185"/>
+        <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within the tolerance.</source>
+        <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限落在容差范围内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="181"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="217"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="183"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="199"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="235"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="202"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="238"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="224"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="261"/>
         <source>%1 of at most %2 requests · %3 % · ETA %4</source>
         <translation>%1 / 至多 %2 个请求 · %3 % · 预计剩余 %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="255"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="292"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="298"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="336"/>
         <source>SLO</source>
         <translation>SLO</translation>
+    </message>
+</context>
+<context>
+    <name>ConfigImport</name>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="111"/>
+        <source>{path}: no known config in this folder (looked for {looked})</source>
+        <translation>{path}：此文件夹中没有已知的配置（查找过 {looked}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="116"/>
+        <source>{path}: no such file or folder</source>
+        <translation>{path}：没有这个文件或文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="123"/>
+        <source>{why}; give the path of the config file itself</source>
+        <translation>{why}；请给出配置文件本身的路径</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="128"/>
+        <source>{name}: cannot read it ({why})</source>
+        <translation>{name}：无法读取（{why}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="218"/>
+        <source>{path}: nothing to import ({skipped})</source>
+        <translation>{path}：没有可导入的内容（{skipped}）</translation>
     </message>
 </context>
 <context>
@@ -306,7 +432,7 @@
     <message>
         <location filename="../../workbench/ui/kernel_csv_row.py" line="72"/>
         <source>Show a kernel CSV (workbench kernels --csv, benchmarks/gpu_decode.py)</source>
-        <translation>显示内核 CSV（workbench kernels --csv、benchmarks/gpu_decode.py 所写）</translation>
+        <translation>显示内核 CSV（由 `workbench kernels --csv` 或 benchmarks/gpu_decode.py 写出）</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/kernel_csv_row.py" line="74"/>
@@ -363,12 +489,12 @@
 <context>
     <name>Doctor</name>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="306"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="297"/>
         <source>the server generated tokens (completion_tokens {tokens}, finish_reason {finish}) but sent none as visible text: special tokens it does not decode (an end-of-turn or a thinking marker), or a character cut in the middle of its UTF-8 bytes. The model id is fine: it answered</source>
         <translation>服务器生成了 token（completion_tokens {tokens}，finish_reason {finish}），但没有发送任何可见文本：可能是它不解码的特殊 token（回合结束或思考标记），或一个在 UTF-8 字节中间被截断的字符。模型 ID 没有问题：它作出了回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="313"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="304"/>
         <source>raise max_tokens (with finish_reason length the answer may not have reached any text yet); check the model&apos;s chat template and tokenizer on the server: does it stop at, or print, its end-of-turn token?</source>
         <translation>调大 max_tokens（finish_reason 为 length 时，回答可能还没写到任何文本）；检查服务器上该模型的聊天模板和分词器：它是在回合结束 token 处停止，还是把它打印出来？</translation>
     </message>
@@ -683,132 +809,132 @@
         <translation>检查 Base URL 是否为服务商的 OpenAI 兼容地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="244"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="93"/>
         <source>the model list is not the Anthropic shape {&quot;data&quot;: [{&quot;type&quot;: &quot;model&quot;, &quot;id&quot;: ...}], &quot;has_more&quot;: ...}: the endpoint does not speak the Anthropic Messages API</source>
         <translation>模型列表不是 Anthropic 的格式 {&quot;data&quot;: [{&quot;type&quot;: &quot;model&quot;, &quot;id&quot;: ...}], &quot;has_more&quot;: ...}：该端点不支持 Anthropic Messages API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="249"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="98"/>
         <source>check that the base URL is the one the provider gives for Anthropic clients</source>
         <translation>检查 Base URL 是否为服务商为 Anthropic 客户端提供的地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="253"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="244"/>
         <source>use &apos;{first}&apos; (or {others}); model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;（或 {others}）；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="257"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="248"/>
         <source>use &apos;{first}&apos;; model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="261"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="252"/>
         <source> (no `choices` with text came back: the &apos;reading choices&apos; error; the endpoint or the model id routes to something not OpenAI-compatible)</source>
         <translation>（没有返回带文本的 `choices`：即 &apos;reading choices&apos; 错误；接口或模型 id 指向了不兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="266"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="257"/>
         <source>; even 1 token took over {seconds} s</source>
         <translation>；连 1 个 Token 都超过了 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="267"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="258"/>
         <source>the gateway lists this model, but its upstream refuses it (HTTP {status}): {words}</source>
         <translation>网关列出了这个模型，但其上游拒绝了它（HTTP {status}）：{words}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="271"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="262"/>
         <source>check the gateway&apos;s route for this model: the upstream&apos;s model id, address and key in the gateway&apos;s configuration, and the upstream&apos;s own logs</source>
         <translation>检查网关中这个模型的路由：网关配置里上游的模型 id、地址和密钥，以及上游自己的日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="276"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="267"/>
         <source>the server answered /models once, then failed (flaky server or network)</source>
         <translation>服务器响应了一次 /models，随后失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="280"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="271"/>
         <source>the server answered a streamed request once, then failed while it was timed (flaky server or network)</source>
         <translation>服务器响应了一次流式请求，随后在计时中失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="285"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="276"/>
         <source>retry; if it repeats, report it to the provider</source>
         <translation>重试；如果反复出现，向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="289"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="280"/>
         <source>wait {seconds} s (Retry-After), then retry; </source>
         <translation>等待 {seconds} 秒（Retry-After）后重试；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="293"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="284"/>
         <source>the proxy wants a login (HTTP 407) and answered with its own page</source>
         <translation>代理要求登录（HTTP 407），并返回了它自己的页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="297"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="288"/>
         <source>a web page answered with HTTP 200: the base URL points at the web site, not at the API (the &apos;reading choices&apos; error: no JSON `choices` in an HTML page)</source>
         <translation>网页以 HTTP 200 作答：Base URL 指向的是网站而不是 API（即 &apos;reading choices&apos; 错误：HTML 页面里没有 JSON `choices`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="302"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="293"/>
         <source>; here a proxy or gateway answered HTTP {codes} with its own error page</source>
         <translation>；这里是代理或网关以 HTTP {codes} 返回了它自己的错误页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="319"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="310"/>
         <source>the server&apos;s certificate has expired</source>
         <translation>服务器证书已过期</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="323"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="314"/>
         <source>the certificate is self-signed, not issued by a trusted authority (a lab server, or a corporate proxy that inspects TLS)</source>
         <translation>证书是自签名的，不是受信任机构签发的（实验用服务器，或检查 TLS 的公司代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="328"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="319"/>
         <source>the certificate&apos;s issuer is not trusted here (a missing intermediate certificate, or a corporate root certificate not installed on this machine)</source>
         <translation>本机不信任证书的签发者（缺少中间证书，或本机没有安装公司根证书）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="333"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="324"/>
         <source>the certificate is for another host name, not {host}</source>
         <translation>证书属于别的主机名，而不是 {host}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="337"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="328"/>
         <source>the certificate is not valid yet (check this machine&apos;s clock)</source>
         <translation>证书尚未生效（检查本机时钟）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="341"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="332"/>
         <source>the certificate was refused: {message}</source>
         <translation>证书被拒绝：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="342"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="333"/>
         <source>store the bare key: no spaces, newline, quotes or &apos;Bearer &apos; around it (export VAR=sk-... ; read files with `tr -d &apos;\n&apos;`)</source>
         <translation>只保存密钥本身：前后不要有空格、换行、引号或 &apos;Bearer &apos;（export VAR=sk-... ；读文件时用 `tr -d &apos;\n&apos;`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="347"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="338"/>
         <source>copy the key again, whole, from the provider&apos;s console</source>
         <translation>从服务商控制台重新完整复制密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="351"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="342"/>
         <source>replace the placeholder with your real key</source>
         <translation>把占位文字换成你真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="355"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="346"/>
         <source>remove the Authorization header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 Authorization</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="359"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="350"/>
         <source>check the key</source>
         <translation>检查密钥</translation>
     </message>
@@ -1254,72 +1380,72 @@
         <translation>查明上游为何出错：被拒绝的第一个请求带着上游的原话（`workbench bench` 会打印每个失败），冷却期结束后 `workbench doctor --model M` 也会显示；检查网关中这个模型的路由和网关日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/responses.py" line="23"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="30"/>
         <source>this base URL does not speak the OpenAI Responses API (POST .../responses is not there): many servers speak only chat completions</source>
         <translation>这个 base URL 不支持 OpenAI Responses API（没有 POST .../responses）：很多服务只支持 chat completions</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/responses.py" line="28"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="35"/>
         <source>try --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
         <translation>试试 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/responses.py" line="36"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="43"/>
         <source>this base URL answers POST .../responses in OpenAI&apos;s shape: it speaks OpenAI Responses</source>
         <translation>这个 base URL 以 OpenAI 的格式响应 POST .../responses：它支持 OpenAI Responses</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/responses.py" line="40"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="47"/>
         <source>POST .../responses answers at this base URL: use --protocol responses (or protocol = &quot;responses&quot; for the provider)</source>
         <translation>这个 base URL 上的 POST .../responses 有响应：请使用 --protocol responses（或给该 provider 设 protocol = &quot;responses&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/chat.py" line="20"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="21"/>
         <source>this base URL answers in the Anthropic Messages API&apos;s shape and has no /chat/completions: it speaks the Anthropic protocol, not chat completions</source>
         <translation>这个 base URL 以 Anthropic Messages API 的格式应答，且没有 /chat/completions：它说的是 Anthropic 协议，不是 chat completions</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/chat.py" line="25"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="26"/>
         <source>try --protocol anthropic (or protocol = &quot;anthropic&quot; for the provider)</source>
         <translation>试试 --protocol anthropic（或给该 provider 设 protocol = &quot;anthropic&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/chat.py" line="33"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="34"/>
         <source>this base URL answers POST .../chat/completions in OpenAI&apos;s shape: it speaks chat completions</source>
         <translation>这个 base URL 以 OpenAI 的格式响应 POST .../chat/completions：它支持聊天补全</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/chat.py" line="38"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="39"/>
         <source>POST .../chat/completions answers at this base URL: use --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
         <translation>这个 base URL 上的 POST .../chat/completions 有响应：请使用 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="27"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="42"/>
         <source>this base URL does not speak the Anthropic Messages API: POST .../v1/messages is not there (a base URL without /v1 gets it added, as Anthropic&apos;s SDK does)</source>
         <translation>这个 base URL 不支持 Anthropic Messages API：没有 POST .../v1/messages（不带 /v1 的 base URL 会像 Anthropic 的 SDK 那样补上 /v1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="32"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="47"/>
         <source>run `workbench doctor --base-url URL --protocol anthropic`: it tries the other protocols&apos; paths and names the one this URL speaks; if that is chat, use --protocol chat (or protocol = &quot;chat&quot; for the provider)</source>
         <translation>运行 `workbench doctor --base-url URL --protocol anthropic`：它会探测其他协议的路径，并指出这个 URL 支持哪一种；如果是 chat，请使用 --protocol chat（或给该 provider 设 protocol = &quot;chat&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="40"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="55"/>
         <source>the server wants the anthropic-version header, which the request lacked or gave a value it does not accept</source>
         <translation>服务器要求 anthropic-version 请求头，而请求没有带它，或带的值服务器不接受</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="45"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="60"/>
         <source>the workbench sends anthropic-version: 2023-06-01 unless the provider&apos;s headers set it; remove a wrong anthropic-version from the provider&apos;s headers, or set the one the server documents (headers = { anthropic-version = &quot;2023-06-01&quot; })</source>
         <translation>除非 provider 的 headers 另有设置，workbench 会发送 anthropic-version: 2023-06-01；请从 provider 的 headers 中删掉错误的 anthropic-version，或设成服务器文档要求的值（headers = { anthropic-version = &quot;2023-06-01&quot; }）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="55"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="70"/>
         <source>this base URL answers POST .../v1/messages in Anthropic&apos;s shape: it speaks Anthropic Messages</source>
         <translation>这个 base URL 以 Anthropic 的格式响应 POST .../v1/messages：它支持 Anthropic Messages</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="60"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="75"/>
         <source>POST .../v1/messages answers at this base URL: use --protocol anthropic (or protocol = &quot;anthropic&quot; for the provider)</source>
         <translation>这个 base URL 上的 POST .../v1/messages 有响应：请使用 --protocol anthropic（或给该 provider 设 protocol = &quot;anthropic&quot;）</translation>
     </message>
@@ -1327,170 +1453,170 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="195"/>
+        <location filename="../../workbench/ui/history_view.py" line="203"/>
         <source>%1, imported from %2</source>
         <translation>%1，导入自 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="154"/>
+        <location filename="../../workbench/ui/history_view.py" line="155"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="157"/>
+        <location filename="../../workbench/ui/history_view.py" line="164"/>
         <source>Add result files of vLLM (bench serve --save-result), guidellm (benchmarks.json) or AIPerf / GenAI-Perf (profile_export) to the history</source>
-        <translation>把 vLLM（bench serve --save-result）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
+        <translation>把 vLLM（`vllm bench serve --save-result`）、guidellm（benchmarks.json）或 AIPerf / GenAI-Perf（profile_export）的结果文件加入历史记录</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="115"/>
-        <location filename="../../workbench/ui/history_view.py" line="161"/>
+        <location filename="../../workbench/ui/history_view.py" line="156"/>
+        <location filename="../../workbench/ui/history_view.py" line="168"/>
         <source>Import result files</source>
         <translation>导入结果文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="119"/>
+        <location filename="../../workbench/ui/history_view.py" line="158"/>
         <source>Result files (*.json *.jsonl *.yaml *.yml)</source>
         <translation>结果文件 (*.json *.jsonl *.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="119"/>
+        <location filename="../../workbench/ui/history_view.py" line="158"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="150"/>
+        <location filename="../../workbench/ui/history_view.py" line="151"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="152"/>
+        <location filename="../../workbench/ui/history_view.py" line="153"/>
         <source>Remove the selected run and its requests from the history, after asking</source>
         <translation>确认后从历史记录中删除所选运行及其请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="231"/>
+        <location filename="../../workbench/ui/history_view.py" line="239"/>
         <source>Delete run</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="232"/>
+        <location filename="../../workbench/ui/history_view.py" line="240"/>
         <source>Delete this run and its %1 request(s) from the history?
 %2</source>
         <translation>从历史记录中删除此运行及其 %1 个请求？
 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="248"/>
+        <location filename="../../workbench/ui/history_view.py" line="256"/>
         <source>Run deleted from the history.</source>
         <translation>已从历史记录中删除该运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="256"/>
+        <location filename="../../workbench/ui/history_view.py" line="264"/>
         <source>No run history is open: nothing can be imported.</source>
         <translation>没有打开运行历史：无法导入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="258"/>
+        <location filename="../../workbench/ui/history_view.py" line="266"/>
         <source>Importing %1 file(s)…</source>
         <translation>正在导入 %1 个文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="295"/>
+        <location filename="../../workbench/ui/history_view.py" line="306"/>
         <source>Imported %1 run(s), %2 already in the history.</source>
         <translation>已导入 %1 次运行，%2 次已在历史记录中。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="47"/>
+        <location filename="../../workbench/ui/history_view.py" line="49"/>
         <source>when</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="48"/>
+        <location filename="../../workbench/ui/history_view.py" line="50"/>
         <source>kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="49"/>
+        <location filename="../../workbench/ui/history_view.py" line="51"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="50"/>
+        <location filename="../../workbench/ui/history_view.py" line="52"/>
         <source>models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="51"/>
+        <location filename="../../workbench/ui/history_view.py" line="53"/>
         <source>prompt</source>
         <translation>提示长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="52"/>
+        <location filename="../../workbench/ui/history_view.py" line="54"/>
         <source>measured</source>
         <translation>测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="53"/>
+        <location filename="../../workbench/ui/history_view.py" line="55"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="54"/>
+        <location filename="../../workbench/ui/history_view.py" line="56"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="55"/>
+        <location filename="../../workbench/ui/history_view.py" line="57"/>
         <source>calibration / warm-up</source>
         <translation>校准 / 预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="57"/>
+        <location filename="../../workbench/ui/history_view.py" line="59"/>
         <source>file&apos;s TTFT median ms</source>
         <translation>文件的 TTFT 中位数 ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="60"/>
+        <location filename="../../workbench/ui/history_view.py" line="62"/>
         <source>comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="61"/>
+        <location filename="../../workbench/ui/history_view.py" line="63"/>
         <source>sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="62"/>
+        <location filename="../../workbench/ui/history_view.py" line="64"/>
         <source>replay</source>
         <translation>回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="144"/>
+        <location filename="../../workbench/ui/history_view.py" line="145"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="146"/>
+        <location filename="../../workbench/ui/history_view.py" line="147"/>
         <source>Open results</source>
         <translation>打开结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="147"/>
+        <location filename="../../workbench/ui/history_view.py" line="148"/>
         <source>Replay in panes</source>
         <translation>在窗格中回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="149"/>
+        <location filename="../../workbench/ui/history_view.py" line="150"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="148"/>
+        <location filename="../../workbench/ui/history_view.py" line="149"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/history_view.py" line="181"/>
+        <location filename="../../workbench/ui/history_view.py" line="188"/>
         <source>Requests that measured each model&apos;s tokenizer or warmed it up: sent (and billed on a paid endpoint), but not part of the results</source>
         <translation>用于测定各模型分词器或预热的请求：已发送（付费端点会计费），但不计入结果</translation>
     </message>
@@ -1498,67 +1624,67 @@
 <context>
     <name>ImportPreviewDialog</name>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="37"/>
+        <location filename="../../workbench/ui/import_preview.py" line="38"/>
         <source>Import providers</source>
         <translation>导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="51"/>
+        <location filename="../../workbench/ui/import_preview.py" line="52"/>
         <source>Nothing is saved until you press Save. Keys are never written to a file: they stay environment-variable references or go to the OS keyring.</source>
         <translation>点击“保存”前不会保存任何内容。密钥绝不会写入文件：它们保持为环境变量引用，或存入系统密钥环。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="64"/>
+        <location filename="../../workbench/ui/import_preview.py" line="65"/>
         <source>Found: %1 (%2)</source>
         <translation>发现：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="66"/>
+        <location filename="../../workbench/ui/import_preview.py" line="67"/>
         <source>  read %1 (%2)</source>
         <translation>  已读取 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="75"/>
+        <location filename="../../workbench/ui/import_preview.py" line="76"/>
         <source>  key       from %1</source>
         <translation>  密钥       来自 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="80"/>
+        <location filename="../../workbench/ui/import_preview.py" line="83"/>
         <source>Keyring: %1</source>
         <translation>密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="82"/>
+        <location filename="../../workbench/ui/import_preview.py" line="88"/>
         <source>Warnings:</source>
         <translation>警告：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="85"/>
+        <location filename="../../workbench/ui/import_preview.py" line="91"/>
         <source>Nothing new: these providers are already saved.</source>
         <translation>没有新内容：这些服务商均已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="89"/>
+        <location filename="../../workbench/ui/import_preview.py" line="95"/>
         <source>  base URL  %1</source>
         <translation>  Base URL  %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="91"/>
+        <location filename="../../workbench/ui/import_preview.py" line="97"/>
         <source>            note: %1</source>
         <translation>            注：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="93"/>
+        <location filename="../../workbench/ui/import_preview.py" line="99"/>
         <source>  models    (none in the file)</source>
         <translation>  模型      （文件中没有）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="98"/>
+        <location filename="../../workbench/ui/import_preview.py" line="104"/>
         <source>  model     %1  %2, %3 ctx</source>
         <translation>  模型      %1  %2，上下文 %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="104"/>
+        <location filename="../../workbench/ui/import_preview.py" line="110"/>
         <source>  headers   %1</source>
         <translation>  请求头    %1</translation>
     </message>
@@ -1579,67 +1705,67 @@
 <context>
     <name>KernelCharts</name>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="111"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="117"/>
         <source>KV length (tokens)</source>
         <translation>KV 长度（Token）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="120"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="126"/>
         <source>µs (log)</source>
         <translation>µs（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="112"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="118"/>
         <source>GB/s (log)</source>
         <translation>GB/s（对数）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="106"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="112"/>
         <source>KV cache bytes per token (one layer)</source>
         <translation>每 Token KV 缓存字节数（单层）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="113"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="119"/>
         <source>bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="97"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="98"/>
         <source> — CPU (wall-clock)</source>
         <translation> — CPU（墙钟时间）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="101"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="104"/>
         <source>Latency per decode step%1</source>
         <translation>每步解码延迟%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="116"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="122"/>
         <source>shapes: %1</source>
         <translation>形状：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="123"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="129"/>
         <source>µs (log); dashed: %1 roofline</source>
         <translation>µs（对数）；虚线：%1 的 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="104"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="109"/>
         <source>Achieved bandwidth%1</source>
         <translation>实测带宽%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="189"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="195"/>
         <source>%1 roofline</source>
         <translation>%1 Roofline</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="127"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="133"/>
         <source>%1 peak %2 GB/s</source>
         <translation>%1 峰值 %2 GB/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_charts.py" line="108"/>
+        <location filename="../../workbench/ui/kernel_charts.py" line="114"/>
         <source>KV bytes per token, one layer, %1</source>
         <translation>每 Token KV 字节数（单层，%1）</translation>
     </message>
@@ -1955,6 +2081,34 @@
     </message>
 </context>
 <context>
+    <name>Keys</name>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="178"/>
+        <source>keep the key in an environment variable and reference it as $VAR</source>
+        <translation>请把密钥放在环境变量中，并以 $VAR 引用</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="183"/>
+        <source>no OS keyring is available here ({why}); {advice}</source>
+        <translation>此处没有可用的系统密钥环（{why}）；{advice}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="188"/>
+        <source>the keyring package is missing</source>
+        <translation>缺少 keyring 包</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="202"/>
+        <source>{name}: no Secret Service, KWallet, macOS Keychain or Windows Credential Locker backend</source>
+        <translation>{name}：没有 Secret Service、KWallet、macOS 钥匙串或 Windows 凭据管理器后端</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="211"/>
+        <source>OS keyring: {name}</source>
+        <translation>系统密钥环：{name}</translation>
+    </message>
+</context>
+<context>
     <name>LivePlots</name>
     <message>
         <location filename="../../workbench/ui/live_plots.py" line="162"/>
@@ -2005,133 +2159,133 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="295"/>
-        <location filename="../../workbench/ui/main_window.py" line="327"/>
+        <location filename="../../workbench/ui/main_window.py" line="305"/>
+        <location filename="../../workbench/ui/main_window.py" line="339"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="503"/>
+        <location filename="../../workbench/ui/main_window.py" line="517"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="505"/>
+        <location filename="../../workbench/ui/main_window.py" line="523"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="506"/>
+        <location filename="../../workbench/ui/main_window.py" line="524"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="509"/>
+        <location filename="../../workbench/ui/main_window.py" line="525"/>
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="511"/>
+        <location filename="../../workbench/ui/main_window.py" line="526"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="512"/>
+        <location filename="../../workbench/ui/main_window.py" line="527"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="513"/>
+        <location filename="../../workbench/ui/main_window.py" line="528"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="530"/>
+        <location filename="../../workbench/ui/main_window.py" line="539"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="209"/>
+        <location filename="../../workbench/ui/main_window.py" line="232"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="220"/>
+        <location filename="../../workbench/ui/main_window.py" line="243"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="275"/>
+        <location filename="../../workbench/ui/main_window.py" line="285"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="313"/>
+        <location filename="../../workbench/ui/main_window.py" line="323"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="368"/>
+        <location filename="../../workbench/ui/main_window.py" line="380"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="418"/>
+        <location filename="../../workbench/ui/main_window.py" line="430"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="420"/>
+        <location filename="../../workbench/ui/main_window.py" line="432"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="422"/>
+        <location filename="../../workbench/ui/main_window.py" line="434"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="474"/>
+        <location filename="../../workbench/ui/main_window.py" line="486"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="476"/>
+        <location filename="../../workbench/ui/main_window.py" line="488"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="497"/>
+        <location filename="../../workbench/ui/main_window.py" line="511"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/window_export.py" line="43"/>
+        <location filename="../../workbench/ui/window_export.py" line="53"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/window_export.py" line="50"/>
+        <location filename="../../workbench/ui/window_export.py" line="58"/>
         <source>Wrote %1 rows to %2</source>
         <translation>已将 %1 行写入 %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/window_export.py" line="58"/>
+        <location filename="../../workbench/ui/window_export.py" line="66"/>
         <source>Export charts to folder</source>
         <translation>导出图表到文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/window_export.py" line="63"/>
+        <location filename="../../workbench/ui/window_export.py" line="71"/>
         <source>Wrote %1 chart files</source>
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="516"/>
+        <location filename="../../workbench/ui/main_window.py" line="529"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="520"/>
+        <location filename="../../workbench/ui/main_window.py" line="530"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -2282,123 +2436,123 @@
 <context>
     <name>PaneWidget</name>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="150"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="149"/>
         <source>Model of pane %1</source>
         <translation>窗格 %1 的模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="152"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="151"/>
         <source>Fit the prompt to pane %1&apos;s context window</source>
         <translation>将提示词长度调整到窗格 %1 的上下文窗口内</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="153"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="155"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="154"/>
         <source>Answer in pane %1</source>
         <translation>窗格 %1 中的回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="163"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="163"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="163"/>
         <source>tokens</source>
         <translation>Token 数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="163"/>
         <source>elapsed</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="165"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="164"/>
         <source>cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="156"/>
-        <location filename="../../workbench/ui/pane_widget.py" line="175"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="155"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="174"/>
         <source>Protocol of pane %1</source>
         <translation>窗格 %1 的协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="161"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="160"/>
         <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
         <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="241"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="240"/>
         <source>KV cache %1 at %2</source>
         <translation>%2 时 KV 缓存 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="246"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="245"/>
         <source>%1 per token, all layers (bf16)</source>
         <translation>每 Token %1，全部层（bf16）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="249"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="248"/>
         <source>KV cache: unknown model shape</source>
         <translation>KV 缓存：模型结构未知</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="264"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="263"/>
         <source>, about $%1 per request</source>
         <translation>，每次请求约 $%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="266"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="265"/>
         <source>Fits the %1 context window%2</source>
         <translation>未超出 %1 上下文窗口%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="278"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="277"/>
         <source>Fit: prompt %1 tokens</source>
         <translation>适配：提示 %1 tokens</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="321"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="320"/>
         <source>Will not fit: prompt %1 + output %2 = %3 tokens, over the %4 context window.</source>
         <translation>放不下：提示 %1 + 输出 %2 = %3 tokens，超过 %4 的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="334"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="333"/>
         <source>Will not fit in memory: %1</source>
         <translation>内存放不下：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="342"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="341"/>
         <source>; its KV cache fits: %1 per device beside %2 of weights (%3 usable)</source>
         <translation>；KV 缓存放得下：每卡 %1，另有权重 %2（可用 %3）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="356"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="355"/>
         <source>Waiting for the first token…</source>
         <translation>正在等待首个 Token…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="390"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="389"/>
         <source>no price</source>
         <translation>无价格</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="398"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="399"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/pane_widget.py" line="400"/>
+        <location filename="../../workbench/ui/pane_widget.py" line="401"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
@@ -2480,17 +2634,17 @@
 <context>
     <name>Protocol</name>
     <message>
-        <location filename="../../workbench/core/protocols/anthropic.py" line="70"/>
+        <location filename="../../workbench/core/protocols/anthropic.py" line="85"/>
         <source>Anthropic Messages</source>
         <translation>Anthropic Messages</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/chat.py" line="48"/>
+        <location filename="../../workbench/core/protocols/chat.py" line="49"/>
         <source>OpenAI chat completions</source>
         <translation>OpenAI 聊天补全</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/protocols/responses.py" line="50"/>
+        <location filename="../../workbench/core/protocols/responses.py" line="57"/>
         <source>OpenAI Responses</source>
         <translation>OpenAI Responses</translation>
     </message>
@@ -2508,42 +2662,42 @@
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="172"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="173"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="175"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="176"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="182"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="183"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="210"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="211"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="248"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="249"/>
         <source>no key (the built-in provider)</source>
         <translation>无密钥（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="251"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="252"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="319"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="320"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="328"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="329"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -2551,220 +2705,220 @@
 <context>
     <name>ProviderForm</name>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="177"/>
+        <location filename="../../workbench/ui/provider_form.py" line="179"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="179"/>
+        <location filename="../../workbench/ui/provider_form.py" line="184"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="178"/>
+        <location filename="../../workbench/ui/provider_form.py" line="183"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="180"/>
+        <location filename="../../workbench/ui/provider_form.py" line="185"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="195"/>
-        <location filename="../../workbench/ui/provider_form.py" line="197"/>
+        <location filename="../../workbench/ui/provider_form.py" line="200"/>
+        <location filename="../../workbench/ui/provider_form.py" line="202"/>
         <source>Protocol</source>
         <translation>协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="198"/>
-        <location filename="../../workbench/ui/provider_form.py" line="202"/>
+        <location filename="../../workbench/ui/provider_form.py" line="203"/>
+        <location filename="../../workbench/ui/provider_form.py" line="207"/>
         <source>Auth header</source>
         <translation>认证请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="200"/>
+        <location filename="../../workbench/ui/provider_form.py" line="205"/>
         <source>How the key is sent; it follows the protocol unless you change it</source>
         <translation>密钥的发送方式；除非你修改，否则随协议而定</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="208"/>
+        <location filename="../../workbench/ui/provider_form.py" line="213"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="209"/>
+        <location filename="../../workbench/ui/provider_form.py" line="214"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="210"/>
+        <location filename="../../workbench/ui/provider_form.py" line="215"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="211"/>
+        <location filename="../../workbench/ui/provider_form.py" line="216"/>
         <source>No key</source>
         <translation>无密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="214"/>
+        <location filename="../../workbench/ui/provider_form.py" line="219"/>
         <source>Key from</source>
         <translation>密钥来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="215"/>
+        <location filename="../../workbench/ui/provider_form.py" line="220"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="216"/>
+        <location filename="../../workbench/ui/provider_form.py" line="221"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="217"/>
+        <location filename="../../workbench/ui/provider_form.py" line="222"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="218"/>
+        <location filename="../../workbench/ui/provider_form.py" line="223"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="219"/>
+        <location filename="../../workbench/ui/provider_form.py" line="224"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴密钥；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="220"/>
+        <location filename="../../workbench/ui/provider_form.py" line="225"/>
         <source>Key</source>
         <translation>密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="184"/>
+        <location filename="../../workbench/ui/provider_form.py" line="189"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 名称: 值 — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="186"/>
+        <location filename="../../workbench/ui/provider_form.py" line="191"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="188"/>
+        <location filename="../../workbench/ui/provider_form.py" line="193"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="189"/>
+        <location filename="../../workbench/ui/provider_form.py" line="194"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="190"/>
+        <location filename="../../workbench/ui/provider_form.py" line="195"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="191"/>
+        <location filename="../../workbench/ui/provider_form.py" line="196"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="228"/>
+        <location filename="../../workbench/ui/provider_form.py" line="233"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="229"/>
+        <location filename="../../workbench/ui/provider_form.py" line="234"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="230"/>
+        <location filename="../../workbench/ui/provider_form.py" line="235"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="224"/>
-        <location filename="../../workbench/ui/provider_form.py" line="234"/>
+        <location filename="../../workbench/ui/provider_form.py" line="229"/>
+        <location filename="../../workbench/ui/provider_form.py" line="239"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="233"/>
+        <location filename="../../workbench/ui/provider_form.py" line="238"/>
         <source>Proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="235"/>
+        <location filename="../../workbench/ui/provider_form.py" line="240"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="238"/>
+        <location filename="../../workbench/ui/provider_form.py" line="243"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取密钥和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="278"/>
+        <location filename="../../workbench/ui/provider_form.py" line="283"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴密钥；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="280"/>
+        <location filename="../../workbench/ui/provider_form.py" line="285"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴密钥；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="286"/>
+        <location filename="../../workbench/ui/provider_form.py" line="295"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="290"/>
+        <location filename="../../workbench/ui/provider_form.py" line="299"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="292"/>
+        <location filename="../../workbench/ui/provider_form.py" line="301"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="294"/>
+        <location filename="../../workbench/ui/provider_form.py" line="303"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需密钥的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="296"/>
+        <location filename="../../workbench/ui/provider_form.py" line="305"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="301"/>
+        <location filename="../../workbench/ui/provider_form.py" line="310"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留密钥，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="331"/>
+        <location filename="../../workbench/ui/provider_form.py" line="340"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="345"/>
+        <location filename="../../workbench/ui/provider_form.py" line="354"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="383"/>
+        <location filename="../../workbench/ui/provider_form.py" line="392"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>密钥的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把密钥本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="403"/>
+        <location filename="../../workbench/ui/provider_form.py" line="412"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 名称: 值</translation>
     </message>
@@ -2772,57 +2926,57 @@
 <context>
     <name>ProviderPanel</name>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="189"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
         <source>Saved providers</source>
         <translation>已保存的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="190"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="194"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="191"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="192"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="197"/>
         <source>From a config file…</source>
         <translation>从配置文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="194"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
         <source>From a folder (home or tool folder)…</source>
         <translation>从文件夹（主目录或工具目录）…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="199"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="200"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="202"/>
         <source>Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream</source>
         <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、密钥、模型、流式输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="209"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="213"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="211"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="215"/>
         <source>%1 (built-in, read-only)
     %2</source>
         <translation>%1
@@ -2830,114 +2984,146 @@
     （内置，只读）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="216"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="220"/>
         <source>The built-in provider: simulated models on this machine</source>
         <translation>内置服务商：在本机运行的模拟模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="221"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="225"/>
         <source>⚠ TLS verification OFF</source>
         <translation>⚠ TLS 验证已关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="282"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="286"/>
         <source>New provider: fill in the base URL and where its key comes from.</source>
         <translation>新服务商：请填写 Base URL 和密钥的来源。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="321"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="325"/>
         <source>the built-in provider has not started yet</source>
         <translation>内置服务商尚未启动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="380"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="384"/>
         <source>Saved &apos;%1&apos; to %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="384"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="388"/>
         <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
         <translation>注意：本应用的环境中尚未设置 $%1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="402"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="406"/>
         <source>Remove provider</source>
         <translation>删除服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="404"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="408"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
         <translation>删除服务商“%1”？其密钥仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="415"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="419"/>
         <source>Nothing removed.</source>
         <translation>未删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="428"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="432"/>
         <source>Removed &apos;%1&apos;.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="434"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="438"/>
         <source>Import providers from a config file</source>
         <translation>从配置文件导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="436"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="440"/>
         <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
         <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="443"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="447"/>
         <source>Import providers from a folder (e.g. your home folder)</source>
         <translation>从文件夹导入服务商（例如主目录）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="456"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="460"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="466"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="470"/>
         <source>Import cancelled: nothing saved.</source>
         <translation>已取消导入：未保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="477"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="481"/>
         <source>Nothing new to save: %1 already saved.</source>
         <translation>没有需要保存的新内容：%1 已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="483"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="487"/>
         <source>Imported %1 to %2.</source>
         <translation>已将 %1 导入到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="509"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="513"/>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="516"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="520"/>
         <source>Not run.</source>
         <translation>未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="533"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="537"/>
         <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
         <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="551"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="555"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器请求模型列表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="564"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="568"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
+    </message>
+</context>
+<context>
+    <name>QAbstractFileIconProvider</name>
+    <message>
+        <location filename="../../workbench/ui/translators.py" line="22"/>
+        <source>Drive</source>
+        <translation>驱动器</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/translators.py" line="23"/>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/translators.py" line="28"/>
+        <source>Folder</source>
+        <comment>All other platforms</comment>
+        <translation>文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <location filename="../../workbench/ui/translators.py" line="20"/>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/translators.py" line="21"/>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
     </message>
 </context>
 <context>
@@ -3169,149 +3355,237 @@
     </message>
     <message>
         <location filename="../../workbench/ui/result_columns.py" line="58"/>
+        <source>offered_rate</source>
+        <translation>请求速率 req/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/result_columns.py" line="59"/>
         <source>ttft_from_scheduled_ms</source>
         <translation>自计划起 TTFT ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="59"/>
+        <location filename="../../workbench/ui/result_columns.py" line="60"/>
         <source>e2e_from_scheduled_ms</source>
         <translation>自计划起端到端 ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="60"/>
+        <location filename="../../workbench/ui/result_columns.py" line="61"/>
         <source>slo_met</source>
         <translation>达到 SLO</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="62"/>
+        <location filename="../../workbench/ui/result_columns.py" line="63"/>
         <source>prompt</source>
         <translation>提示长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="63"/>
+        <location filename="../../workbench/ui/result_columns.py" line="64"/>
         <source>n</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="64"/>
+        <location filename="../../workbench/ui/result_columns.py" line="65"/>
         <source>errors</source>
         <translation>失败数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="65"/>
+        <location filename="../../workbench/ui/result_columns.py" line="66"/>
         <source>ttft_ms p50</source>
         <translation>TTFT ms p50</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="66"/>
+        <location filename="../../workbench/ui/result_columns.py" line="67"/>
         <source>ttft_ms p10</source>
         <translation>TTFT ms p10</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="67"/>
+        <location filename="../../workbench/ui/result_columns.py" line="68"/>
         <source>ttft_ms p90</source>
         <translation>TTFT ms p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="68"/>
+        <location filename="../../workbench/ui/result_columns.py" line="69"/>
         <source>decode_tps p50</source>
         <translation>解码 tok/s p50</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="69"/>
+        <location filename="../../workbench/ui/result_columns.py" line="70"/>
         <source>decode_tps p10</source>
         <translation>解码 tok/s p10</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="70"/>
+        <location filename="../../workbench/ui/result_columns.py" line="71"/>
         <source>decode_tps p90</source>
         <translation>解码 tok/s p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="71"/>
+        <location filename="../../workbench/ui/result_columns.py" line="72"/>
         <source>prefill_tps p50</source>
         <translation>预填充 tok/s p50</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="72"/>
+        <location filename="../../workbench/ui/result_columns.py" line="73"/>
         <source>e2e_ms p50</source>
         <translation>端到端 ms p50</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="73"/>
+        <location filename="../../workbench/ui/result_columns.py" line="74"/>
         <source>cost_usd p50</source>
         <translation>费用（美元）p50</translation>
     </message>
 </context>
 <context>
+    <name>ResultFile</name>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="53"/>
+        <source>a vLLM `bench serve --save-result` JSON, a guidellm benchmarks.json or .yaml, an AIPerf profile_export.jsonl, a GenAI-Perf profile_export.json, or an AIPerf / GenAI-Perf profile_export_*.json</source>
+        <translation>vLLM `bench serve --save-result` 的 JSON、guidellm 的 benchmarks.json 或 .yaml、AIPerf 的 profile_export.jsonl、GenAI-Perf 的 profile_export.json，或 AIPerf / GenAI-Perf 的 profile_export_*.json</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="75"/>
+        <source>{path} is a folder: pass the result file inside it</source>
+        <translation>{path} 是文件夹：请选择其中的结果文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="79"/>
+        <source>{error}: pass the result file itself</source>
+        <translation>{error}：请选择结果文件本身</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="82"/>
+        <source>{path} is larger than any result file ({limit} bytes): pass {formats}</source>
+        <translation>{path} 比任何结果文件都大（{limit} 字节）：请选择{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="89"/>
+        <source>cannot read {path} ({why}): check the path</source>
+        <translation>无法读取 {path}（{why}）：请检查路径</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="95"/>
+        <source>{path} is not a text file (not UTF-8): pass {formats}</source>
+        <translation>{path} 不是文本文件（不是 UTF-8）：请选择{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="154"/>
+        <source>{path} is in none of the result formats this app reads: pass {formats}</source>
+        <translation>{path} 不属于本应用能读取的任何结果格式：请选择{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/__init__.py" line="211"/>
+        <source>{path} is neither JSON, JSON Lines nor YAML ({why}): pass {formats}</source>
+        <translation>{path} 既不是 JSON、JSON Lines，也不是 YAML（{why}）：请选择{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="101"/>
+        <source>{file}: field &apos;{field}&apos; {problem}: fix or remove that field, or re-export the file from the tool that wrote it</source>
+        <translation>{file}：字段 &apos;{field}&apos; {problem}：请修正或删除该字段，或用生成它的工具重新导出文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="118"/>
+        <source>expected a number</source>
+        <translation>应为数字</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="127"/>
+        <source>out of range (no benchmark figure exceeds {limit})</source>
+        <translation>超出范围（任何基准数值都不超过 {limit}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="136"/>
+        <source>is {value}, {problem}</source>
+        <translation>为 {value}，{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="163"/>
+        <source>is {value}, expected a token count</source>
+        <translation>为 {value}，应为 Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="171"/>
+        <source>is {value}, expected text</source>
+        <translation>为 {value}，应为文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="179"/>
+        <source>is a {type}, expected an object</source>
+        <translation>为 {type}，应为对象</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/result_files/_common.py" line="186"/>
+        <source>is {type}, expected a list</source>
+        <translation>为 {type}，应为列表</translation>
+    </message>
+</context>
+<context>
     <name>ResultValues</name>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="81"/>
+        <location filename="../../workbench/ui/result_columns.py" line="82"/>
         <source>true</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="82"/>
+        <location filename="../../workbench/ui/result_columns.py" line="83"/>
         <source>false</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="83"/>
+        <location filename="../../workbench/ui/result_columns.py" line="84"/>
         <source>measured</source>
         <translation>测量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="84"/>
+        <location filename="../../workbench/ui/result_columns.py" line="85"/>
         <source>calibration</source>
         <translation>校准</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="85"/>
+        <location filename="../../workbench/ui/result_columns.py" line="86"/>
         <source>warmup</source>
         <translation>预热</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="86"/>
+        <location filename="../../workbench/ui/result_columns.py" line="87"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="87"/>
+        <location filename="../../workbench/ui/result_columns.py" line="88"/>
         <source>needle</source>
         <translation>大海捞针</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="88"/>
+        <location filename="../../workbench/ui/result_columns.py" line="89"/>
         <source>stop</source>
         <translation>正常结束</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="89"/>
+        <location filename="../../workbench/ui/result_columns.py" line="90"/>
         <source>length</source>
         <translation>达到长度上限</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="90"/>
+        <location filename="../../workbench/ui/result_columns.py" line="91"/>
         <source>direct</source>
         <translation>直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="91"/>
+        <location filename="../../workbench/ui/result_columns.py" line="92"/>
         <source>gateway</source>
         <translation>经网关</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="92"/>
+        <location filename="../../workbench/ui/result_columns.py" line="93"/>
         <source>models</source>
         <translation>模型列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="93"/>
+        <location filename="../../workbench/ui/result_columns.py" line="94"/>
         <source>chat</source>
         <translation>聊天请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/result_columns.py" line="107"/>
+        <location filename="../../workbench/ui/result_columns.py" line="108"/>
         <source>imported from %1</source>
         <translation>导入自 %1</translation>
     </message>
@@ -3513,300 +3787,305 @@
 <context>
     <name>SummaryPage</name>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="302"/>
-        <location filename="../../workbench/ui/summary_page.py" line="369"/>
+        <location filename="../../workbench/ui/summary_page.py" line="307"/>
+        <location filename="../../workbench/ui/summary_page.py" line="374"/>
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="307"/>
-        <location filename="../../workbench/ui/summary_page.py" line="340"/>
+        <location filename="../../workbench/ui/summary_page.py" line="312"/>
+        <location filename="../../workbench/ui/summary_page.py" line="345"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="311"/>
+        <location filename="../../workbench/ui/summary_page.py" line="316"/>
         <source>Time to first token</source>
         <translation>首 Token 延迟</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="312"/>
+        <location filename="../../workbench/ui/summary_page.py" line="317"/>
         <source>TTFT (ms)</source>
         <translation>首 Token 延迟 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="320"/>
+        <location filename="../../workbench/ui/summary_page.py" line="325"/>
         <source>Decode speed</source>
         <translation>解码速度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="321"/>
+        <location filename="../../workbench/ui/summary_page.py" line="326"/>
         <source>decode (tokens/s)</source>
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="338"/>
+        <location filename="../../workbench/ui/summary_page.py" line="343"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="341"/>
+        <location filename="../../workbench/ui/summary_page.py" line="346"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="370"/>
+        <location filename="../../workbench/ui/summary_page.py" line="375"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="371"/>
+        <location filename="../../workbench/ui/summary_page.py" line="376"/>
         <source>prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="372"/>
+        <location filename="../../workbench/ui/summary_page.py" line="377"/>
         <source>ok / failed / stopped</source>
         <translation>成功 / 失败 / 停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="373"/>
+        <location filename="../../workbench/ui/summary_page.py" line="378"/>
         <source>TTFT ms</source>
         <translation>首 Token ms</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="374"/>
+        <location filename="../../workbench/ui/summary_page.py" line="379"/>
         <source>decode tok/s</source>
         <translation>解码 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="375"/>
+        <location filename="../../workbench/ui/summary_page.py" line="380"/>
         <source>prefill tok/s</source>
         <translation>预填充 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="64"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="79"/>
         <source>decodes %1× faster than</source>
         <translation>解码快 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="53"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="68"/>
         <source>%1 and concurrency %2</source>
         <translation>%1（并发 %2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="68"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="83"/>
         <source>decodes %1× slower than</source>
         <translation>解码慢 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="74"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="89"/>
         <source>costs %1 % less</source>
         <translation>成本低 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="76"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="91"/>
         <source>costs %1 % more</source>
         <translation>成本高 %1 %</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="81"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="96"/>
         <source>about the same time to first token</source>
         <translation>首 Token 延迟大致相同</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="84"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="99"/>
         <source>first token %1× %2</source>
         <translation>首 Token %2 %1×</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="88"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="103"/>
         <source>sooner</source>
         <translation>快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="90"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="105"/>
         <source>later</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="94"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="109"/>
         <source>At %1 the %2 model &lt;b&gt;%3&lt;/b&gt; %4 the %5 model &lt;b&gt;%6&lt;/b&gt;</source>
         <translation>在 %1 提示词下，%2 模型 &lt;b&gt;%3&lt;/b&gt; 比 %5 模型 &lt;b&gt;%6&lt;/b&gt; %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="104"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="119"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="105"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="120"/>
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="108"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="123"/>
         <source>Only %1 request(s) each: too few to decide on; run with repeats.</source>
         <translation>每个模型仅 %1 个请求：不足以据此决定，请设置重复次数再运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="117"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="132"/>
         <source>At %1 the first token came soonest from &lt;b&gt;%2&lt;/b&gt;</source>
         <translation>在 %1 时，&lt;b&gt;%2&lt;/b&gt; 的首个 token 最早到达</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="122"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="137"/>
         <source>; &lt;b&gt;%1&lt;/b&gt; decoded fastest</source>
         <translation>；&lt;b&gt;%1&lt;/b&gt; 解码最快</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="124"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="139"/>
         <source>; %1 could not run (why: below)</source>
         <translation>；%1 无法运行（原因见下）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="131"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="146"/>
         <source>.</source>
         <comment>the full stop ending a sentence</comment>
         <translation>。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="139"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="154"/>
         <source>&lt;b&gt;%1&lt;/b&gt; could not run at %2: %3</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时无法运行：%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="145"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="160"/>
         <source>&lt;b&gt;%1&lt;/b&gt; failed at %2: %3 of %4 requests (%5).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时失败：%4 个请求中 %3 个失败（%5）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="158"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="173"/>
         <source>&lt;b&gt;%1&lt;/b&gt; was stopped by the user at %2: %3 of %4 requests.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2 时被用户停止：%4 个请求中 %3 个已停止。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="136"/>
+        <location filename="../../workbench/ui/summary_page.py" line="141"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="137"/>
+        <location filename="../../workbench/ui/summary_page.py" line="142"/>
         <source>no measured requests</source>
         <translation>没有测量请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="139"/>
+        <location filename="../../workbench/ui/summary_page.py" line="144"/>
         <source>Prompt-length sweep: %1</source>
         <translation>提示长度扫描：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="140"/>
+        <location filename="../../workbench/ui/summary_page.py" line="145"/>
         <source>Model comparison: %1</source>
         <translation>模型对比：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="145"/>
+        <location filename="../../workbench/ui/summary_page.py" line="150"/>
         <source>d MMMM yyyy, HH:mm</source>
         <translation>yyyy年M月d日 HH:mm</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="149"/>
+        <location filename="../../workbench/ui/summary_page.py" line="154"/>
         <source> (servers counted a median of %1)</source>
         <translation>（服务器统计的中位数为 %1）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="153"/>
+        <location filename="../../workbench/ui/summary_page.py" line="158"/>
         <source>%1 · prompt length %2 tokens%3</source>
         <translation>%1 · 提示长度 %2 tokens%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="168"/>
+        <location filename="../../workbench/ui/summary_page.py" line="173"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, imported from %3.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，导入自 %3。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="180"/>
+        <location filename="../../workbench/ui/summary_page.py" line="185"/>
         <source>Concurrency %1: up to %1 requests in flight at once.</source>
         <translation>并发 %1：同时最多 %1 个请求在途。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="205"/>
+        <location filename="../../workbench/ui/summary_page.py" line="210"/>
         <source>none stated in %1</source>
         <translation>%1 中未注明</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="210"/>
+        <location filename="../../workbench/ui/summary_page.py" line="215"/>
         <source>Endpoint: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="211"/>
+        <location filename="../../workbench/ui/summary_page.py" line="216"/>
         <source>Endpoints: %1</source>
         <translation>端点：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="158"/>
+        <location filename="../../workbench/ui/summary_page.py" line="163"/>
         <source>Medians over up to %1 request(s) per model and length; decode tok/s excludes the time to first token. Run %2, measured with Attention Workbench.</source>
         <translation>每个模型和长度最多 %1 个请求的中位数；解码 tok/s 不含首 Token 延迟。运行 %2，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="186"/>
+        <location filename="../../workbench/ui/summary_page.py" line="191"/>
         <source>Concurrency %1: medians over up to %2 request(s) per model, length and concurrency; the charts show concurrency %3. Decode tok/s excludes the time to first token. Run %4, measured with Attention Workbench.</source>
         <translation>并发 %1：每个模型、长度和并发各取至多 %2 个请求的中位数；图表显示并发 %3。解码 tok/s 不含首 token 时间。运行 %4，由 Attention Workbench 测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="217"/>
+        <location filename="../../workbench/ui/summary_page.py" line="222"/>
         <source>%1 by %2</source>
         <translation>%1（%2 生成）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="251"/>
+        <location filename="../../workbench/ui/summary_page.py" line="256"/>
         <source>Conclusion</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="300"/>
+        <location filename="../../workbench/ui/summary_page.py" line="305"/>
         <source>prompt length (tokens, log scale)</source>
         <translation>提示长度（tokens，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="305"/>
+        <location filename="../../workbench/ui/summary_page.py" line="310"/>
         <source>%1, at concurrency %2</source>
         <translation>%1（并发 %2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="376"/>
+        <location filename="../../workbench/ui/summary_page.py" line="381"/>
         <source>$ / request</source>
         <translation>$ / 请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="384"/>
+        <location filename="../../workbench/ui/summary_page.py" line="390"/>
         <source>concurrency</source>
         <translation>并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="426"/>
+        <location filename="../../workbench/ui/summary_page.py" line="392"/>
+        <source>req/s</source>
+        <translation>req/s</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/summary_page.py" line="439"/>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="508"/>
+        <location filename="../../workbench/ui/summary_page.py" line="522"/>
         <source>Attention Workbench — page %1 of %2</source>
         <translation>Attention Workbench — 第 %1 页，共 %2 页</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_page.py" line="246"/>
+        <location filename="../../workbench/ui/summary_page.py" line="251"/>
         <source>Run a comparison of at least two models to see a conclusion.</source>
         <translation>至少对比两个模型后才能得出结论。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="25"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="27"/>
         <source>&lt;b&gt;%1&lt;/b&gt; at %2, imported from %3: %4 as the file reported; %5 derived.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2，导入自 %3：%4 为文件所报告的数值；%5 为推算值。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_sentences.py" line="29"/>
+        <location filename="../../workbench/ui/summary_sentences.py" line="31"/>
         <source>&lt;b&gt;%1&lt;/b&gt; at %2, imported from %3: every figure derived from its requests (the file&apos;s own cover several rows).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 在 %2，导入自 %3：所有数值均由其请求推算（文件自身的数值涵盖多行）。</translation>
     </message>
@@ -3814,52 +4093,52 @@
 <context>
     <name>SummaryView</name>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="148"/>
+        <location filename="../../workbench/ui/summary_view.py" line="151"/>
         <source>Refresh from the latest results</source>
         <translation>按最新结果刷新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="149"/>
+        <location filename="../../workbench/ui/summary_view.py" line="152"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="150"/>
+        <location filename="../../workbench/ui/summary_view.py" line="153"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="151"/>
+        <location filename="../../workbench/ui/summary_view.py" line="154"/>
         <source>Run a comparison or a sweep: its summary appears here.</source>
         <translation>运行一次对比或扫描：摘要会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="152"/>
+        <location filename="../../workbench/ui/summary_view.py" line="155"/>
         <source>Paper</source>
         <translation>纸张</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="153"/>
+        <location filename="../../workbench/ui/summary_view.py" line="156"/>
         <source>A4</source>
         <translation>A4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="153"/>
+        <location filename="../../workbench/ui/summary_view.py" line="156"/>
         <source>Letter</source>
         <translation>美式信纸</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="166"/>
+        <location filename="../../workbench/ui/summary_view.py" line="169"/>
         <source>%1 (imported from %2): TTFT median %3 ms, mean %4 ms; decode median %5 tok/s</source>
         <translation>%1（从 %2 导入）：TTFT 中位数 %3 ms，平均 %4 ms；解码中位数 %5 tok/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="174"/>
+        <location filename="../../workbench/ui/summary_view.py" line="177"/>
         <source>Imported results, the files&apos; own aggregates (no per-request rows):</source>
         <translation>导入的结果，文件自身的汇总（没有逐请求的行）：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/summary_view.py" line="228"/>
+        <location filename="../../workbench/ui/summary_view.py" line="231"/>
         <source>Export summary</source>
         <translation>导出摘要</translation>
     </message>
@@ -3867,67 +4146,67 @@
 <context>
     <name>SweepChoices</name>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="62"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="63"/>
         <source>Variants:</source>
         <translation>变体：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="63"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="64"/>
         <source>KV lengths:</source>
         <translation>KV 长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="64"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="65"/>
         <source>batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="65"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="66"/>
         <source>query length</source>
         <translation>查询长度</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="66"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="67"/>
         <source>dtype</source>
         <translation>dtype</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="67"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="68"/>
         <source>backend</source>
         <translation>后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="68"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="69"/>
         <source>timed launches</source>
         <translation>计时次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="72"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="73"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="73"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="74"/>
         <source>Launches timed per row; auto: 5 on the CPU, 30 on a GPU</source>
         <translation>每行计时的启动次数；自动：CPU 上 5 次，GPU 上 30 次</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="69"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="70"/>
         <source>roofline on</source>
         <translation>Roofline 硬件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="79"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="80"/>
         <source>%1 (%2 TB/s, %3 TFLOP/s)</source>
         <translation>%1 (%2 TB/s, %3 TFLOP/s)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="221"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="222"/>
         <source>the worker did not offer it</source>
         <translation>工作进程未提供该后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_choices.py" line="229"/>
+        <location filename="../../workbench/ui/kernel_choices.py" line="230"/>
         <source>Available backends are known once the worker has started.</source>
         <translation>工作进程启动后才能确定可用的后端。</translation>
     </message>

@@ -45,10 +45,11 @@ def window_with_tabs(
     from workbench.ui.kernels_view import KernelsView
     from workbench.ui.provider_controller import ProviderController
     from workbench.ui.provider_panel import ProviderPanel
+    from workbench.ui.window_late import add_kernels_tab, add_provider_tab
 
     with opened_window(loop, tmp_path, window_time_scale) as win:
-        win.add_provider_tab(ProviderPanel(ProviderController(win.session)))
+        add_provider_tab(win, ProviderPanel(ProviderController(win.session)))
         kernels = KernelsView()
-        win.add_kernels_tab(kernels)
+        add_kernels_tab(win, kernels)
         yield win
         loop.run_until_complete(asyncio.wait_for(kernels.aclose(), CLOSE_SECONDS))

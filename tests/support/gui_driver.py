@@ -31,7 +31,9 @@ def make_window(loop: Any, tmp_path: Path, time_scale: float = 0.05) -> MainWind
     settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
     win = MainWindow(session, settings)
     loop.run_until_complete(session.start_local_provider())
-    win.set_choices([(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()])
+    win.pane_set.set_choices(
+        [(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()]
+    )
     win.apply_preset("real")
     win.prompt.set_tokens(4096)
     win.prompt.max_tokens.setValue(32)
@@ -140,7 +142,7 @@ def run_sweep(
 
 
 def set_panes(window: MainWindow, models: list[str]) -> None:
-    window.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in models])
+    window.pane_set.set([f"{LOCAL_PROVIDER}|{m}" for m in models])
 
 
 def click_actions(qtbot: Any, window: MainWindow, *actions: QAction) -> None:

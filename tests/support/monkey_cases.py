@@ -268,7 +268,7 @@ class Monkey:
         win = self.window
         replaying = not win.replay_banner.isHidden()
         for i, (widget, pane) in enumerate(
-            zip(win.pane_widgets[: len(win.pane_keys)], win.session.panes, strict=False)
+            zip(win.pane_set.widgets[: len(win.pane_set.keys)], win.session.panes, strict=False)
         ):
             result = pane.result
             if result is None or pane.state == PaneState.REFUSED:

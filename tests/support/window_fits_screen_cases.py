@@ -7,11 +7,13 @@ import asyncio
 import sys
 
 import pytest
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QApplication, QLabel, QProxyStyle, QStyle, QStyleOptionComboBox
 
 from tests.support.gui_driver import click_tab, make_window, run_for
 from workbench.ui.kernels_view import KernelsView
+from workbench.ui.window_late import add_kernels_tab
 
 SCREEN = QSize(1024, 768)  # test_window_fits_screen.py makes the screen this size
 
@@ -21,7 +23,7 @@ def window(window, qapp, loop):
     assert qapp.primaryScreen().availableGeometry().size() == SCREEN
     kernels = KernelsView()
     kernels.use_python(sys.executable)  # the test's Python has torch: a CPU kernel run
-    window.add_kernels_tab(kernels)
+    add_kernels_tab(window, kernels)
     window.resize(1024, 700)
     settle()
     assert window.size() == QSize(1024, 700)
@@ -40,6 +42,56 @@ def assert_on_screen(win) -> None:
     assert room.contains(win.frameGeometry()), win.frameGeometry()
     assert win.minimumSize().width() <= room.width(), win.minimumSize()
     assert win.minimumSize().height() <= room.height(), win.minimumSize()
+
+
+class LabelSpy(QProxyStyle):
+    """Records the text a picker asks its style to draw in its box."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.drawn: list[str] = []
+
+    def drawControl(self, element, option, painter, widget=None) -> None:
+        if element == QStyle.ControlElement.CE_ComboBoxLabel:
+            self.drawn.append(option.currentText)
+        super().drawControl(element, option, painter, widget)
+
+
+def assert_texts_fit(kernels) -> None:
+    """Each chart's title inside its chart (a CPU run's " — CPU (wall-clock)" was cut), the
+    roofline picker's text inside its box (it was cut mid-letter): elided, the whole in reach."""
+    for plot in (kernels.latency_plot, kernels.bandwidth_plot, kernels.kv_plot):
+        label = plot.getPlotItem().titleLabel
+        view = QRectF(plot.viewport().rect())
+        assert plot.getPlotItem().sceneBoundingRect().width() <= view.width() + 1, label.text
+        title = label.item.mapRectToScene(label.item.boundingRect())
+        assert view.contains(title), (label.text, title, view)
+    whole = kernels.latency_plot.accessibleName()
+    assert whole.endswith("CPU (wall-clock)")  # the CPU run's title, whole for a screen reader
+    shown = kernels.latency_plot.getPlotItem().titleLabel.text
+    assert shown == whole or (shown.endswith("…") and whole.startswith(shown[:-1]))
+    assert kernels.latency_plot.toolTip() in ("", whole) and (shown == whole) != bool(
+        kernels.latency_plot.toolTip()
+    )
+    picker = kernels.choices.profile
+    spy = LabelSpy()
+    picker.setStyle(spy)
+    picker.repaint()
+    text = spy.drawn[-1]
+    box = picker.style().subControlRect(
+        QStyle.ComplexControl.CC_ComboBox,
+        _combo_option(picker),
+        QStyle.SubControl.SC_ComboBoxEditField,
+        picker,
+    )
+    assert QFontMetrics(picker.font()).horizontalAdvance(text) <= box.width(), (text, box)
+    assert (text.startswith("H200") and text.endswith("…")) or text == picker.currentText()
+
+
+def _combo_option(picker) -> QStyleOptionComboBox:
+    option = QStyleOptionComboBox()
+    picker.initStyleOption(option)
+    return option
 
 
 def test_a_first_start_opens_the_window_within_its_screen(qapp, loop, tmp_path) -> None:
@@ -79,6 +131,7 @@ def test_kernels_at_1024x700_the_h200_sweep_and_a_cpu_run_keep_the_window(
     assert_on_screen(window)
     assert window.size() == QSize(1024, 700)  # a CPU run raised it to 1381, the window 1594
     assert window.minimumSizeHint().width() <= 1024
+    assert_texts_fit(kernels)
 
     # the progress line as a 32-row run shows it, long then short: Cancel stays where it was
     # (a width that followed the progress text moved it under the pointer between clicks)

@@ -18,6 +18,7 @@ from workbench.core.load.capacity import (
     DEFAULT_REQUESTS,
     MAX_STEP_REQUESTS,
     Rule,
+    parse_range,
     step_requests,
 )
 from workbench.core.load.capacity_report import plan_words
@@ -28,11 +29,10 @@ MAX_BUDGET = 1_000_000
 
 
 def _range(text: str) -> tuple[float, float]:
-    low, sep, high = text.replace("..", ":").partition(":")
-    number = float_in(0, 1e6, "a range end", low_open=True)
-    if not sep:
-        raise argparse.ArgumentTypeError(f"'{text}': write LOW:HIGH, e.g. 0.5:64")
-    return number(low), number(high)
+    try:
+        return parse_range(text)  # the app's Range field reads it the same way
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_capacity_args(p: argparse.ArgumentParser) -> None:

@@ -14,16 +14,13 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
 
 from workbench.core.access.keys import key_from_env
-from workbench.core.access.providers import (
-    Protocol,
-    Provider,
-    normalize_base_url,
-)
+from workbench.core.access.providers import Protocol, Provider
 from workbench.core.foundation.errors import classify_exception, list_refusal
 from workbench.core.foundation.redaction import install_log_redaction, redact
 from workbench.core.foundation.results import Target
 from workbench.core.foundation.terminal import printable_lines
 from workbench.core.models.catalog import Catalog
+from workbench.core.protocols.base_url import normalize_base_url
 from workbench.core.protocols.registry import auth_for, protocol_names, protocol_of
 from workbench.core.protocols.wire import model_page
 from workbench.core.run.plan import (

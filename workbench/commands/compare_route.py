@@ -15,11 +15,11 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 
 from workbench.commands.common import Endpoint, fail, int_in, resolve_endpoint
-from workbench.core.access.providers import normalize_base_url
 from workbench.core.foundation.results import Target
 from workbench.core.history.route_compare import LevelComparison, RouteName
 from workbench.core.models.catalog import Catalog
 from workbench.core.planning.run_plan import MAX_CONCURRENCY
+from workbench.core.protocols.base_url import normalize_base_url
 
 
 def concurrency_levels(text: str) -> list[int]:

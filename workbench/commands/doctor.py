@@ -17,16 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.commands.common import LOCAL_PROVIDER, add_protocol_arg, fail
-from workbench.core.access.providers import (
-    AuthScheme,
-    Protocol,
-    ProxyChoice,
-    UrlCredentials,
-    normalize_base_url,
-)
+from workbench.core.access.providers import AuthScheme, Protocol, ProxyChoice
 from workbench.core.doctor import Check, diagnose, passed
 from workbench.core.foundation.redaction import redact, redact_values, register_secret
 from workbench.core.foundation.terminal import fits, json_text, printable
+from workbench.core.protocols.base_url import UrlCredentials, normalize_base_url
 
 MARKS = {"ok": ("✓", "OK"), "fail": ("✗", "FAIL"), "skip": ("–", "-")}
 

@@ -17,7 +17,8 @@ from workbench.commands.run_pick import one_run
 from workbench.core.foundation.redaction import redact, redact_values
 from workbench.core.foundation.reported_figures import figures
 from workbench.core.foundation.terminal import json_text, printable, printable_lines
-from workbench.core.history.run_history import RunInfo, RunStore, StoreError
+from workbench.core.history.run_facts import RunSummary, run_summaries, run_summary
+from workbench.core.history.run_history import RunStore, StoreError
 from workbench.core.history.run_report import run_document
 
 
@@ -55,19 +56,15 @@ def _when(stamp: float | None) -> str | None:
     return None if stamp is None else time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(stamp))
 
 
-def _models(info: RunInfo) -> list[str]:
-    targets = info.config.get("targets") or ()
-    return [str(t.get("model")) for t in targets if isinstance(t, dict) and t.get("model")]
-
-
-def _entry(info: RunInfo) -> dict[str, Any]:
+def _entry(run: RunSummary) -> dict[str, Any]:
+    info = run.info
     return {
         "run_id": info.run_id,
         "kind": info.kind,
         "status": info.status,
         "created_at": _when(info.created_at),
         "finished_at": _when(info.finished_at),
-        "models": _models(info),
+        "models": run.models,
         "requests": info.requests,
         "errors": info.errors,
         "stopped": info.stopped,
@@ -82,11 +79,11 @@ def run_list(args: argparse.Namespace) -> int:
         return 2
     try:
         with RunStore() as store:  # a run whose process is gone shows as interrupted
-            runs = store.runs(limit=args.limit)
+            runs = run_summaries(store, limit=args.limit)
     except StoreError as exc:
         _err(str(exc))
         return 2
-    entries = [_entry(info) for info in runs]
+    entries = [_entry(run) for run in runs]
     if args.json:
         print(json_text(redact_values(entries)))
         return 0
@@ -108,18 +105,19 @@ def run_show(args: argparse.Namespace) -> int:
             run_id = one_run(store, args.run)
             if run_id is None:
                 return 2
-            info = store.run(run_id)
+            summary = run_summary(store, store.run(run_id))
+            info = summary.info
             results = store.results(info.run_id)
             stored = store.aggregates(info.run_id)
     except StoreError as exc:
         _err(str(exc))
         return 2
-    document = {**_entry(info), **run_document(info.run_id, info.config, results)}
+    document = {**_entry(summary), **run_document(info.run_id, info.config, results)}
     imported = isinstance(info.config.get("imported"), dict)
     if stored or imported:  # the file's own figures, shown as it has them
         # the rows' model as they name it (blank where the file named none), else the config's
         rows_models = list(document["aggregates"])
-        model = rows_models[0] if len(rows_models) == 1 else (_models(info) or ["?"])[0]
+        model = rows_models[0] if len(rows_models) == 1 else (summary.models or ["?"])[0]
         computed = document["aggregates"].get(model) if results else None
         shown, derived, others = figures(imported, computed, stored)
         document["aggregates"] = {**document["aggregates"], model: shown}

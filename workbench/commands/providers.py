@@ -17,10 +17,10 @@ from workbench.core.access.providers import (
     ModelEntry,
     Provider,
     ProxyChoice,
-    normalize_base_url,
 )
 from workbench.core.foundation.redaction import redact, redact_values
 from workbench.core.foundation.terminal import json_text, printable, printable_lines
+from workbench.core.protocols.base_url import normalize_base_url
 from workbench.core.saved.provider_store import (
     ProviderConfigError,
     ProviderSet,

@@ -1,9 +1,10 @@
-"""The built-in provider: a real HTTP server on loopback (aiohttp.web) speaking three protocols.
+"""The built-in provider: a real HTTP server on loopback (aiohttp.web) speaking the protocols of
+its registry (wires.py), each `POST` at its protocol's path under /v1:
 
-- OpenAI chat completions, `POST /v1/chat/completions` (wire_chat.py);
-- OpenAI Responses, `POST /v1/responses` (wire_responses.py; the event set of openai-python 2.x/3.x,
+- OpenAI chat completions (wire_chat.py);
+- OpenAI Responses (wire_responses.py; the event set of openai-python 2.x/3.x,
   `sequence_number` on every event);
-- Anthropic Messages, `POST /v1/messages`, API version `2023-06-01` (wire_anthropic.py).
+- Anthropic Messages, API version `2023-06-01` (wire_anthropic.py).
 
 Simulated models come from the catalog; their timing (TTFT, per-token interval, KV refusals)
 comes from the attention cost model, one schedule for every protocol. See docs/local-provider.md.
@@ -12,6 +13,7 @@ comes from the attention cost model, one schedule for every protocol. See docs/l
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import json
 import signal
@@ -63,14 +65,9 @@ from workbench.local.wire import (
     Wire,
     invalid,
 )
-from workbench.local.wire_anthropic import AnthropicWire, anthropic_model, anthropic_model_list
-from workbench.local.wire_chat import ChatWire
-from workbench.local.wire_responses import ResponsesWire
+from workbench.local.wires import wire_for, wires
 
-CHAT, RESPONSES, ANTHROPIC = ChatWire(), ResponsesWire(), AnthropicWire()
 REASONING_TOKENS = 40  # at most; never more than half of max_tokens
-MODEL_CREATED = 1_700_000_000  # fixed, so /models answers are reproducible
-OWNED_BY = "workbench-local"
 _SSE_HEADERS = {
     "Content-Type": "text/event-stream; charset=utf-8",
     "Cache-Control": "no-cache",
@@ -145,9 +142,8 @@ class LocalServer:
         for prefix in self._prefixes():
             app.router.add_get(f"{prefix}/models", self._list_models)
             app.router.add_get(f"{prefix}/models/{{model}}", self._get_model)
-            app.router.add_post(f"{prefix}/chat/completions", self._chat)
-            app.router.add_post(f"{prefix}/responses", self._responses)
-            app.router.add_post(f"{prefix}/messages", self._messages)
+            for wire in wires():
+                app.router.add_post(f"{prefix}{wire.path}", functools.partial(self._post, wire))
             app.router.add_get(f"{prefix}/_emit_log/{{completion_id}}", self._get_emit_record)
             app.router.add_get(f"{prefix}/_emit_log/_steps/{{model}}", self._get_steps)
         # handler_cancellation: a client that hangs up cancels its handler (a stall ends at once)
@@ -188,7 +184,7 @@ class LocalServer:
     ) -> web.StreamResponse:
         wire = _wire_of(request)
         if self.api_key is not None:
-            refusal = _auth_error(request, wire, self.api_key)
+            refusal = wire.key_refusal(request.headers, self.api_key)
             if refusal is not None:
                 return wire.error(refusal)
         task = asyncio.current_task()
@@ -220,9 +216,6 @@ class LocalServer:
             )
         return timing
 
-    def _model_json(self, model: ModelInfo) -> dict[str, Any]:
-        return {"id": model.id, "object": "model", "created": MODEL_CREATED, "owned_by": OWNED_BY}
-
     def _model_not_found(self, name: str) -> ApiError:
         close = [m for m in self._catalog.suggest(name, n=10) if m in self._models][:3]
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
@@ -236,17 +229,14 @@ class LocalServer:
 
     # routes
 
-    # Both model routes answer in Anthropic's shape when the request has `anthropic-version`.
+    # Both model routes answer in a protocol's own shape when its marker header comes (wires.py).
 
     async def _list_models(self, request: web.Request) -> web.StreamResponse:
         wire = _wire_of(request)
         faults = _header_faults(request, wire)
         if isinstance(faults, web.Response):
             return faults
-        models = list(self._models.values())
-        if wire is ANTHROPIC:
-            return web.json_response(anthropic_model_list(models, MODEL_CREATED))
-        return web.json_response({"object": "list", "data": [self._model_json(m) for m in models]})
+        return web.json_response(wire.model_list(self._models.values()))
 
     async def _get_model(self, request: web.Request) -> web.StreamResponse:
         wire = _wire_of(request)
@@ -256,9 +246,7 @@ class LocalServer:
         model = self._models.get(request.match_info["model"])
         if model is None:
             return wire.error(self._model_not_found(request.match_info["model"]))
-        if wire is ANTHROPIC:
-            return web.json_response(anthropic_model(model, MODEL_CREATED))
-        return web.json_response(self._model_json(model))
+        return web.json_response(wire.model(model))
 
     async def _get_emit_record(self, request: web.Request) -> web.StreamResponse:
         record = self.emit_log.get(request.match_info["completion_id"])
@@ -271,14 +259,8 @@ class LocalServer:
         steps = self.emit_log.steps_of(request.match_info["model"])
         return web.json_response({"steps": [s.to_json() for s in steps]})
 
-    async def _chat(self, request: web.Request) -> web.StreamResponse:
-        return await self._generate(request, CHAT)
-
-    async def _responses(self, request: web.Request) -> web.StreamResponse:
-        return await self._generate(request, RESPONSES)
-
-    async def _messages(self, request: web.Request) -> web.StreamResponse:
-        return await self._generate(request, ANTHROPIC)
+    async def _post(self, wire: Wire, request: web.Request) -> web.StreamResponse:
+        return await self._generate(request, wire)
 
     async def _job(
         self, request: web.Request, wire: Wire
@@ -477,37 +459,7 @@ def _header_faults(request: web.Request, wire: Wire) -> web.Response | None:
 
 
 def _wire_of(request: web.Request) -> Wire:
-    """The protocol a request speaks: by its path, or by `anthropic-version` on shared routes."""
-    path = request.path.rstrip("/")
-    if path.endswith("/responses"):
-        return RESPONSES
-    if path.endswith("/chat/completions"):
-        return CHAT
-    if path.endswith("/messages") or "anthropic-version" in request.headers:
-        return ANTHROPIC
-    return CHAT
-
-
-def _auth_error(request: web.Request, wire: Wire, api_key: str) -> ApiError | None:
-    """Why the request's key is refused, or None. Anthropic clients may send `x-api-key`."""
-    auth = request.headers.get("Authorization", "")
-    bearer = auth[len("Bearer ") :].strip() if auth.startswith("Bearer ") else None
-    if wire is ANTHROPIC:
-        given = request.headers.get("x-api-key", bearer)
-        if given is None:
-            return ApiError(401, "x-api-key header is required", code="invalid_api_key")
-        return None if given == api_key else ApiError(401, "invalid x-api-key")
-    if bearer is None:
-        return ApiError(
-            401,
-            "You didn't provide an API key. Send it as 'Authorization: Bearer <key>'.",
-            code="invalid_api_key",
-        )
-    return (
-        None
-        if bearer == api_key
-        else ApiError(401, "Incorrect API key provided.", code="invalid_api_key")
-    )
+    return wire_for(request.path, request.headers)
 
 
 async def serve_forever(

@@ -9,17 +9,21 @@ depend on the protocol; only the bytes do.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from aiohttp import web
 
+from workbench.core.models.catalog import ModelInfo
+from workbench.core.protocols.registry import protocol_of
 from workbench.local.emitlog import EmitRecord
 from workbench.local.faults import ApiError
 from workbench.local.textgen import Completion
 
 DEFAULT_MAX_TOKENS = 256
+MODEL_CREATED = 1_700_000_000  # fixed, so /models answers are reproducible
+OWNED_BY = "workbench-local"
 REASONING_FIELD = "reasoning_content"  # the two kinds of token a completion streams
 CONTENT_FIELD = "content"
 
@@ -74,9 +78,42 @@ class Renderer(ABC):
 
 
 class Wire(ABC):
-    """One protocol: its request fields, its answers and its error shape."""
+    """One protocol: its route, its key, its request fields, its answers and its error shape.
 
-    protocol: str
+    The server-side mirror of the client's `ClientProtocol` (core/protocols/): `protocol` is
+    the registered protocol's name, and its route is that protocol's path, written once there.
+    """
+
+    protocol: ClassVar[str]
+    # a header that marks a request on the shared routes (/models) as this protocol's
+    marker_header: ClassVar[str | None] = None
+
+    @property
+    def path(self) -> str:
+        """The route under each prefix (e.g. "/messages"): the client's path for the protocol."""
+        return protocol_of(self.protocol).path
+
+    def key_refusal(self, headers: Mapping[str, str], api_key: str) -> ApiError | None:
+        """Why the request's key is refused, or None: OpenAI's `Authorization: Bearer`."""
+        auth = headers.get("Authorization", "")
+        bearer = auth[len("Bearer ") :].strip() if auth.startswith("Bearer ") else None
+        if bearer is None:
+            return ApiError(
+                401,
+                "You didn't provide an API key. Send it as 'Authorization: Bearer <key>'.",
+                code="invalid_api_key",
+            )
+        if bearer != api_key:
+            return ApiError(401, "Incorrect API key provided.", code="invalid_api_key")
+        return None
+
+    def model(self, model: ModelInfo) -> dict[str, Any]:
+        """One model as `/models/{id}` answers it: OpenAI's shape unless the protocol has one."""
+        return {"id": model.id, "object": "model", "created": MODEL_CREATED, "owned_by": OWNED_BY}
+
+    def model_list(self, models: Iterable[ModelInfo]) -> dict[str, Any]:
+        """The `/models` answer in the protocol's shape."""
+        return {"object": "list", "data": [self.model(m) for m in models]}
 
     def check_headers(self, headers: Mapping[str, str]) -> ApiError | None:
         """A header the protocol requires and the request lacks; None when all is there."""

@@ -23,6 +23,7 @@ from workbench.core.models.catalog import ModelInfo
 from workbench.local.faults import ApiError
 from workbench.local.textgen import Completion
 from workbench.local.wire import (
+    MODEL_CREATED,
     REASONING_FIELD,
     Answer,
     Job,
@@ -52,6 +53,22 @@ _STOP_REASONS = {"length": "max_tokens", "stop": "stop_sequence"}
 
 class AnthropicWire(Wire):
     protocol = "anthropic"
+    marker_header = VERSION_HEADER  # Anthropic's clients ask /models with it
+
+    def key_refusal(self, headers: Mapping[str, str], api_key: str) -> ApiError | None:
+        """Anthropic's clients send `x-api-key`; a gateway's may send a bearer token."""
+        auth = headers.get("Authorization", "")
+        bearer = auth[len("Bearer ") :].strip() if auth.startswith("Bearer ") else None
+        given = headers.get("x-api-key", bearer)
+        if given is None:
+            return ApiError(401, "x-api-key header is required", code="invalid_api_key")
+        return None if given == api_key else ApiError(401, "invalid x-api-key")
+
+    def model(self, model: ModelInfo) -> dict[str, Any]:
+        return anthropic_model(model, MODEL_CREATED)
+
+    def model_list(self, models: Iterable[ModelInfo]) -> dict[str, Any]:
+        return anthropic_model_list(models, MODEL_CREATED)
 
     def check_headers(self, headers: Mapping[str, str]) -> ApiError | None:
         version = headers.get(VERSION_HEADER)

@@ -28,6 +28,8 @@ from workbench.ui.pane_choices import choices_for
 from workbench.ui.panes_model import split_pane_key
 from workbench.ui.single_instance import InstanceGuard, claim
 from workbench.ui.translators import install_translators, settings
+from workbench.ui.window_late import add_kernels_tab, add_provider_tab, finish_start, reserve_tabs
+from workbench.ui.window_state import restore_state
 
 if TYPE_CHECKING:
     from workbench.ui.kernels_view import KernelsView
@@ -62,12 +64,12 @@ def read_saved_providers(window: MainWindow, session: CompareController) -> None
     """After the first paint: the saved providers, their models in the pickers; a pane whose
     provider or model is no longer saved goes back to the default panes, as at a first start."""
     _load_providers(session)
-    window.set_choices(choices_for(session))
-    known = {k for k, _ in window.choices}
-    keys = [k for k in window.pane_keys if "|".join(split_pane_key(k)[:2]) in known]
-    if keys != window.pane_keys:
+    window.pane_set.set_choices(choices_for(session))
+    known = {k for k, _ in window.pane_set.choices}
+    keys = [k for k in window.pane_set.keys if "|".join(split_pane_key(k)[:2]) in known]
+    if keys != window.pane_set.keys:
         if len(keys) >= 2:
-            window.set_panes(keys)
+            window.pane_set.set(keys)
         else:
             window.apply_preset("real")
 
@@ -113,9 +115,9 @@ def build_hidden_tabs(window: MainWindow, session: CompareController) -> Kernels
     from workbench.ui.provider_controller import ProviderController
     from workbench.ui.provider_panel import ProviderPanel
 
-    window.add_provider_tab(ProviderPanel(ProviderController(session)))
+    add_provider_tab(window, ProviderPanel(ProviderController(session)))
     kernels_view = KernelsView()
-    window.add_kernels_tab(kernels_view)
+    add_kernels_tab(window, kernels_view)
     return kernels_view
 
 
@@ -151,16 +153,16 @@ async def run_window(
     if guard is not None:
         guard.activate_requested.connect(lambda: bring_forward(window))
         guard.lost.connect(lambda text: window.statusBar().showMessage(text, 60_000))
-    window.reserve_tabs()
+    reserve_tabs(window)
     log_file = app_log.current_log_file()
     sink = ErrorSink(window, folder=log_file.parent if log_file else None, log_file=log_file)
     sink.install(asyncio.get_running_loop())
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
-    window.set_choices(
+    window.pane_set.set_choices(
         choices_for(session) + (saved_pane_choices(window) if saved_providers else [])
     )
-    if not window.restore_state() or args.demo_screenshot:
+    if not restore_state(window) or args.demo_screenshot:
         window.apply_preset("real")
         window.prompt.set_tokens(32768)
     window.painted.connect(
@@ -174,7 +176,7 @@ async def run_window(
         await first_paint(window)
         if saved_providers:
             read_saved_providers(window, session)
-        window.finish_start()
+        finish_start(window)
         if left_fault is not None:
             sink.report(*left_fault)
         if os.environ.get(app_log.TEST_CRASH_ENV):
@@ -185,7 +187,7 @@ async def run_window(
         local = asyncio.ensure_future(session.start_local_provider())
         kernels_view = build_hidden_tabs(window, session)
         await local
-        window.set_panes(window.pane_keys)  # the panes' targets now carry the provider's URL
+        window.pane_set.set(window.pane_set.keys)  # the panes' targets now carry the provider's URL
         # the SDK takes ~1 s to import: load it now, off the UI thread, not at the first Run
         await asyncio.get_running_loop().run_in_executor(None, warm_sdk)
         freeze_startup_heap()

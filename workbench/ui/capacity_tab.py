@@ -17,7 +17,7 @@ from PySide6.QtCore import QCoreApplication
 
 from workbench.core.foundation.results import RequestResult
 from workbench.core.load.arrivals import ArrivalSpec
-from workbench.core.load.capacity import Rule, step_requests
+from workbench.core.load.capacity import Rule, parse_range, step_requests
 from workbench.core.load.capacity_report import plan_words
 from workbench.core.planning.run_plan import RunPlan
 from workbench.core.run.dataset_plan import trace_schedule, with_dataset
@@ -49,7 +49,13 @@ def capacity_plan(window: WindowHost, view: CapacityView) -> RunPlan:
         return build_plan(
             targets, with_dataset(choices, view.dataset, trace), window.session.catalog
         )
-    rule = Rule(requests=step_requests(slo))
+    low, high = parse_range(view.range.text())  # as bench's --capacity-range
+    rule = Rule(
+        low=low,
+        high=high,
+        requests=step_requests(slo),
+        tolerance=view.tolerance.value() / 100,
+    )
     template = ArrivalSpec(rate=rule.start, max_requests=rule.requests)  # Poisson, seed 0
     if view.dataset is not None:  # the file's request sizes, at each rate of the search
         choices = with_dataset(choices, view.dataset)

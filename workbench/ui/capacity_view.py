@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
+    QDoubleSpinBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -30,7 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.datasets import Dataset, DatasetError, load_dataset
-from workbench.core.load.capacity_report import step_json
+from workbench.core.load.capacity import DEFAULT_RANGE, DEFAULT_TOLERANCE
+from workbench.core.load.capacity_report import sentence_line, step_json
 from workbench.core.load.slo import Objective, parse_slo
 from workbench.core.planning.progress_estimate import ProgressReading
 from workbench.core.run.capacity_run import CapacityFound, CapacityStep
@@ -65,6 +67,18 @@ class CapacityView(Retranslating, QWidget):
             self.preset.addItem(name, key)
         self.slo = QLineEdit(PRESETS["chat4k"][1])
         self.slo.setMinimumWidth(200)
+        # the loads searched and the stop rule, as bench's --capacity-range and
+        # --capacity-tolerance (read by core/capacity.parse_range and Rule)
+        low, high = DEFAULT_RANGE["rate"]
+        self.range = QLineEdit(f"{low:g}:{high:g}")
+        self.range.setObjectName("capacityRange")
+        self.range.setMaximumWidth(110)
+        self.tolerance = QDoubleSpinBox()
+        self.tolerance.setObjectName("capacityTolerance")
+        self.tolerance.setRange(1, 100)
+        self.tolerance.setDecimals(0)
+        self.tolerance.setSuffix(" %")
+        self.tolerance.setValue(DEFAULT_TOLERANCE * 100)
         self.dataset_button = QPushButton()
         self.dataset_label = QLabel()
         self.run_button = QPushButton()
@@ -83,12 +97,17 @@ class CapacityView(Retranslating, QWidget):
         self.dataset: Dataset | None = None
         self.active = False  # whether the session's run in progress is this tab's
         self.dataset_path: Path | None = None
-        self._labels = [QLabel(), QLabel()]
+        self.section: dict[str, Any] | None = None  # the search shown, to say it anew
+        self._labels = [QLabel(), QLabel(), QLabel(), QLabel()]
         controls = QHBoxLayout()
         controls.addWidget(self._labels[0])
         controls.addWidget(self.preset)
         controls.addWidget(self._labels[1])
         controls.addWidget(self.slo, 1)
+        controls.addWidget(self._labels[2])
+        controls.addWidget(self.range)
+        controls.addWidget(self._labels[3])
+        controls.addWidget(self.tolerance)
         controls.addWidget(self.dataset_button)
         controls.addWidget(self.dataset_label)
         controls.addWidget(self.run_button)
@@ -125,6 +144,19 @@ class CapacityView(Retranslating, QWidget):
     def retranslate(self) -> None:
         self._labels[0].setText(self.tr("Preset:"))
         self._labels[1].setText(self.tr("SLO:"))
+        self._labels[2].setText(self.tr("Range:"))
+        self._labels[3].setText(self.tr("Tolerance:"))
+        self.range.setToolTip(
+            self.tr("The rates searched, LOW:HIGH in req/s (as bench --capacity-range)")
+        )
+        self.tolerance.setToolTip(
+            self.tr(
+                "Stop when the bracket's high end is within this much of its low end "
+                "(as bench --capacity-tolerance)"
+            )
+        )
+        if self.section is not None:
+            self.sentence.setText(sentence_line(self.section, QCoreApplication.translate))
         for index, (_key, (name, _slo)) in enumerate(PRESETS.items()):
             self.preset.setItemText(index, self.tr(name))
         self.dataset_button.setText(self.tr("Dataset…"))
@@ -151,7 +183,7 @@ class CapacityView(Retranslating, QWidget):
         )
         hint = self.tr(
             "Each pane's model is searched in turn: x2 steps, then bisection, until the "
-            "SLO's limit is bracketed within 10 %."
+            "SLO's limit is bracketed within the tolerance."
         )
         if self.status.text() in ("", getattr(self, "_hint", "")):  # still the hint: say it anew
             self.status.setText(hint)
@@ -213,6 +245,7 @@ class CapacityView(Retranslating, QWidget):
     def start(self, plan_words: str, models: list[str]) -> None:
         self.steps = {m: [] for m in models}
         self.knees = {}
+        self.section = None
         self.sentence.setText("")
         self.plan.setText(plan_words)
         self.status.setText("")
@@ -260,7 +293,8 @@ class CapacityView(Retranslating, QWidget):
             .replace("%1", str(used))
             .replace("%2", str(bound))
         )
-        self.sentence.setText(f"{section.get('sentence', '')}.")
+        self.section = section
+        self.sentence.setText(sentence_line(section, QCoreApplication.translate))
         self.redraw()
 
     def redraw(self) -> None:

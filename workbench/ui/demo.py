@@ -62,7 +62,7 @@ async def _sweep(window: MainWindow, when: str) -> str | None:
 async def _capacity(window: MainWindow, when: str) -> str | None:
     """Two twins' capacity at 4K, Poisson (the tab's first preset), as a presenter runs it."""
     window.preset.setCurrentIndex(window.preset.findData("custom"))
-    window.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in CAPACITY_TWINS])
+    window.pane_set.set([f"{LOCAL_PROVIDER}|{m}" for m in CAPACITY_TWINS])
     view = window.capacity_view
     window.tabs.setCurrentWidget(view)
     view.run_button.click()
@@ -94,7 +94,7 @@ async def demo_screenshot(window: MainWindow, path: Path, when: str, scene: str)
         print(f"error: {problem}", file=sys.stderr)
         return 1
     await asyncio.sleep(0.3)  # let the last frame paint
-    window._paint()  # grab() renders synchronously; no processEvents (it would re-enter asyncio)
+    window.paint()  # grab() renders synchronously; no processEvents (it would re-enter asyncio)
     path.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(path)):
         print(f"error: could not write {path}", file=sys.stderr)

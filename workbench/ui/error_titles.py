@@ -1,5 +1,5 @@
 """A pane's error in the UI's language: a headline per error class, the cause and fix of that
-class (the core's texts, marked for translation in workbench.core.foundation.errors), then the request's
+class (the core's texts, marked for translation in core/foundation/errors.py), then the request's
 message verbatim, because it quotes the server.
 """
 

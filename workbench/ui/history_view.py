@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDoubleSpinBox,
@@ -31,12 +32,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.foundation.i18n import Phrase
 from workbench.core.foundation.redaction import redact
 from workbench.core.foundation.results import RequestResult
 from workbench.core.foundation.token_counts import tokens_label
+from workbench.core.history.run_facts import RunSummary
 from workbench.core.history.run_history import RunStore, StoreError
 from workbench.ui.compare_controller import CompareController
-from workbench.ui.history_queries import HistoryRow
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.run_status import run_status_text
 
@@ -112,14 +114,11 @@ class HistoryView(Retranslating, QWidget):
         self.import_status = QLabel()
         self.import_status.setObjectName("historyImportStatus")
         self.import_status.setWordWrap(True)
-        self._imported: tuple[tuple[int, int, list[str]], str] | None = None  # counts, words
+        self._imported: tuple[tuple[int, int, list[Phrase]], str] | None = None  # counts, words
         # Qt's own dialog, opened without blocking: the window keeps painting while it is up
-        self.import_dialog = QFileDialog(self, self.tr("Import result files"))
+        self.import_dialog = QFileDialog(self)  # its title and filters: retranslate
         self.import_dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
         self.import_dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
-        self.import_dialog.setNameFilters(
-            [self.tr("Result files (*.json *.jsonl *.yaml *.yml)"), self.tr("All files (*)")]
-        )
         self.import_dialog.filesSelected.connect(self.import_paths)
         buttons = QHBoxLayout()
         self.speed_label = QLabel()
@@ -154,6 +153,12 @@ class HistoryView(Retranslating, QWidget):
             self.tr("Remove the selected run and its requests from the history, after asking")
         )
         self.import_button.setText(self.tr("Import…"))
+        self.import_dialog.setWindowTitle(self.tr("Import result files"))
+        self.import_dialog.setNameFilters(
+            [self.tr("Result files (*.json *.jsonl *.yaml *.yml)"), self.tr("All files (*)")]
+        )
+        # Qt names the sidebar's places ("Computer") once, when they are set: set them again
+        self.import_dialog.setSidebarUrls(self.import_dialog.sidebarUrls())
         self.import_button.setToolTip(
             self.tr(
                 "Add result files of vLLM (bench serve --save-result), guidellm "
@@ -172,7 +177,7 @@ class HistoryView(Retranslating, QWidget):
         for row, run in enumerate(runs):
             for column, text in enumerate(self._cells(run)):
                 item = QTableWidgetItem(text)
-                item.setData(RUN_ID_ROLE, run.run_id)
+                item.setData(RUN_ID_ROLE, run.info.run_id)
                 if column >= 5:
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -188,22 +193,23 @@ class HistoryView(Retranslating, QWidget):
         if runs and not self.table.selectedItems():
             self.table.selectRow(0)
 
-    def _cells(self, run: HistoryRow) -> list[str]:
-        kind = self.tr(KINDS[run.kind]) if run.kind in KINDS else run.kind
+    def _cells(self, run: RunSummary) -> list[str]:
+        info = run.info
+        kind = self.tr(KINDS[info.kind]) if info.kind in KINDS else info.kind
         return [
-            run.when,
+            time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.created_at)),
             kind
             if run.imported_from is None
             else self.tr("%1, imported from %2")
             .replace("%1", kind)
             .replace("%2", run.imported_from),
-            run_status_text(run.status, run.errors, run.stopped),
+            run_status_text(info.status, info.errors, info.stopped),
             ", ".join(run.models),
             ", ".join(tokens_label(n) for n in run.prompt_lengths),
-            str(run.requests),
-            str(run.errors),
-            str(run.stopped),
-            f"{run.calibration} / {run.warmup}",
+            str(info.requests),
+            str(info.errors),
+            str(info.stopped),
+            f"{info.calibration} / {info.warmup}",
             "" if run.file_ttft_ms is None else f"{run.file_ttft_ms:,.0f}",
         ]
 
@@ -293,18 +299,22 @@ class HistoryView(Retranslating, QWidget):
             return
         self._show_imported(outcomes, rows)
 
-    def _say_imported(self, added: int, known: int, errors: list[str]) -> None:
-        """The import's outcome; said again in the new language on a switch."""
+    def _say_imported(self, added: int, known: int, errors: list[Phrase]) -> None:
+        """The import's outcome, a file's error in the UI's language too (the readers mark
+        their messages); said again in the new language on a switch."""
         text = (
             self.tr("Imported %1 run(s), %2 already in the history.")
             .replace("%1", str(added))
             .replace("%2", str(known))
         )
-        self.import_status.setText(redact("\n".join([text, *errors])))
+        said = [e.render(QCoreApplication.translate) for e in errors]
+        self.import_status.setText(redact("\n".join([text, *said])))
         self._imported = ((added, known, errors), self.import_status.text())
 
     def _show_imported(self, outcomes: list[ImportOutcome], rows: list[RequestResult]) -> None:
-        errors = [o.error for o in outcomes if o.error]
+        errors = [
+            o.error_phrase or Phrase(o.error, context="ResultFile") for o in outcomes if o.error
+        ]
         runs = [o for o in outcomes if o.run_id]
         added = sum(o.added for o in runs)
         self._say_imported(added, len(runs) - added, errors)

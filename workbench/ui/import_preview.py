@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -77,7 +78,12 @@ class ImportPreviewDialog(QDialog):
             if key_plan is not None:
                 lines.append(f"            → {key_plan.message}")
         if any(k.action in ("keyring", "unsaved") for k in plan.keys):
-            lines += ["", self.tr("Keyring: %1").replace("%1", self.preview.keyring)]
+            lines += [
+                "",
+                self.tr("Keyring: %1").replace(
+                    "%1", self.preview.keyring.render(QCoreApplication.translate)
+                ),
+            ]
         if result.warnings:
             lines += ["", self.tr("Warnings:")]
             lines += [f"  - {w}" for w in result.warnings]

@@ -16,6 +16,7 @@ from kernels_bridge.protocol import ResultRow
 from workbench.core.foundation.token_counts import tokens_label
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.colors import NO_MODEL_GREY, variant_colors
+from workbench.ui.fitted_text import set_chart_title
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.slot_axis import SlotAxis
 
@@ -97,16 +98,21 @@ class KernelCharts(Retranslating, QWidget):
         suffix = self.tr(" — CPU (wall-clock)") if self._cpu else ""
         # short titles: pyqtgraph makes a title's width the chart's minimum, and a long one
         # pushed the latency chart past its column at every window size
-        self.latency_plot.setTitle(
-            self.tr("Latency per decode step%1").replace("%1", suffix), size=TITLE_SIZE
+        # and elided to the chart: at 1024 px the CPU's suffix was cut mid-word
+        set_chart_title(
+            self.latency_plot,
+            self.tr("Latency per decode step%1").replace("%1", suffix),
+            size=TITLE_SIZE,
         )
-        self.bandwidth_plot.setTitle(
-            self.tr("Achieved bandwidth%1").replace("%1", suffix), size=TITLE_SIZE
+        set_chart_title(
+            self.bandwidth_plot,
+            self.tr("Achieved bandwidth%1").replace("%1", suffix),
+            size=TITLE_SIZE,
         )
         kv_title = self.tr("KV cache bytes per token (one layer)")
         if self._dtype:
             kv_title = self.tr("KV bytes per token, one layer, %1").replace("%1", self._dtype)
-        self.kv_plot.setTitle(kv_title, size=TITLE_SIZE)
+        set_chart_title(self.kv_plot, kv_title, size=TITLE_SIZE)
         for plot in (self.latency_plot, self.bandwidth_plot):
             plot.setLabel("bottom", self.tr("KV length (tokens)"))
         self.bandwidth_plot.setLabel("left", self.tr("GB/s (log)"))

@@ -26,6 +26,7 @@ from kernels_bridge.client.jobs import defaults_for
 from kernels_bridge.protocol import Hello, ResultRow
 from kernels_bridge.specs import VARIANTS
 from workbench.core.foundation.token_counts import tokens_label
+from workbench.ui.fitted_text import ElidedComboBox
 from workbench.ui.kernel_charts import KV_CHOICES
 from workbench.ui.retranslate import Retranslating
 
@@ -140,7 +141,7 @@ class SweepChoices(Retranslating, QWidget):
         return row
 
     def _build_profile(self) -> QComboBox:
-        self.profile = QComboBox()
+        self.profile = ElidedComboBox()  # elided where the row is narrower than its text
         for key, p in self.profiles.items():
             self.profile.addItem(key, key)  # its text, with the figures, is set in retranslate
             self.profile.setItemData(

@@ -7,6 +7,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, QSize, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent, QPalette
@@ -15,39 +16,36 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QTabWidget,
+    QWidget,
 )
 
 from workbench.core.foundation.results import RequestResult
-from workbench.core.history.run_facts import run_facts
 from workbench.core.planning.run_events import RunFinished
 from workbench.core.planning.run_plan import RunPlan
 from workbench.core.run.plan import LOCAL_PROVIDER, Choices, build_plan, shared_server
-from workbench.core.transport.provider_connection import ProviderUnusable
 from workbench.ui.accessibility import label_fields
-from workbench.ui.colors import pane_colors
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.compare_tab import CompareTab
-from workbench.ui.history_view import HistoryView
 from workbench.ui.menus import MenuBar
 from workbench.ui.pane_choices import choices_for
-from workbench.ui.pane_widget import PaneWidget
 from workbench.ui.panes_model import pane_key, pane_title, split_pane_key
 from workbench.ui.quiet_progress import QuietProgressBar
 from workbench.ui.reserved_tabs import ReservedTabs
-from workbench.ui.results_view import ResultsView
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.route_preset import route_pair
 from workbench.ui.run_status import run_status_text
 from workbench.ui.run_toolbar import RunToolbar
 from workbench.ui.screen_fit import first_size, keep_minimum_on_screen
 from workbench.ui.shown_runs import ShownRuns
-from workbench.ui.summary_view import SummaryView
 from workbench.ui.theme import Theme, notice_style, recolor_charts
-from workbench.ui.wheel_focus import install_wheel_guard
 from workbench.ui.window_export import WindowExport
-from workbench.ui.window_late import LateParts
-from workbench.ui.window_panes import PaneParts
-from workbench.ui.window_state import WindowState
+from workbench.ui.window_late import finish_start
+from workbench.ui.window_panes import PaneSet
+from workbench.ui.window_state import save_state
+
+if TYPE_CHECKING:
+    from workbench.ui.chart_export import ExportableChart
+    from workbench.ui.live_plots import LivePlots
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +59,11 @@ STORY_PROMPT_TOKENS = 1024 * 1024
 CLOCK_REFRESH_S = 0.25
 
 
-class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts, QMainWindow):
-    """Widgets call the session and listen to it; they never touch the network or the store."""
+class MainWindow(Retranslating, QMainWindow):
+    """Widgets call the session and listen to it; they never touch the network or the store.
+    Its concerns have objects of their own: the panes and their targets (`pane_set`), the
+    menus (`menus`), the exports (`exports`); the parts made after the first paint and the
+    layout kept between launches are functions of it (window_late.py, window_state.py)."""
 
     shown = Signal()
     painted = Signal()  # once, after the first paint event: start-up work waits for it
@@ -83,9 +84,6 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self.screen_fit = keep_minimum_on_screen(self)  # no widget pushes it off the screen
         self._local_url: str | None = None
         self._run_end: tuple[bool, str, str, int, int] | None = None  # the status line's words
-        self.choices: list[tuple[str, str]] = []
-        self.pane_keys: list[str] = []
-        self.pane_widgets: list[PaneWidget] = []
         self.shown_runs = ShownRuns(session)  # run ids; every row shown is read from the history
         self.run_kind = "comparison"
         self._clock_at = 0.0
@@ -94,52 +92,70 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self._refused: dict[int, str] = {}  # pane -> why Run all did not send its prompt
         app = QApplication.instance()
         assert isinstance(app, QApplication)
-        install_wheel_guard(app)  # a control takes the wheel only once clicked into
         self.theme = Theme(app, self.settings, self)
         self.theme.apply()  # the palette; the charts take its colours in finish_start()
 
         self.compare = CompareTab()
         self.prompt = self.compare.prompt
         self.replay_banner = self.compare.replay_banner
-        self.results_view = ResultsView()
-        self.history_view = HistoryView(session)
-        self.summary_view = SummaryView()
         self.tabs = QTabWidget()
         self.reserved_tabs = ReservedTabs(self.tabs)
         self.tabs.addTab(self.compare, "")  # titled by retranslate(), in the language installed
-        self.reserved_tabs.reserve("sweep")
-        self.reserved_tabs.reserve("capacity")  # capacity_tab.py fills it in finish_start()
-        for tab in (self.results_view, self.history_view, self.summary_view):
-            self.tabs.addTab(tab, "")
+        # filled in finish_start(): capacity_tab.py the Capacity tab, build_run_tabs() the rest
+        for name in ("sweep", "capacity", "results", "history", "summary"):
+            self.reserved_tabs.reserve(name)
         self.setCentralWidget(self.tabs)
         self._build_toolbar()
         self._build_status_bar()
+        self.pane_set = PaneSet(session, self.compare, self.preset, self.pane_count)
         self.menus = MenuBar(self)
         self.retranslate()
-        label_fields(self)
         self.theme.changed.connect(self.apply_palette)
         # the charts were made after theme.apply() set pyqtgraph's colours: only the banner's
         # style sheet needs the palette now (recolouring every chart would cost ~10 ms at start)
         self.replay_banner.setStyleSheet(notice_style("replayBanner", QApplication.palette()))
 
-        session.frame.connect(self._paint)
+        session.frame.connect(self.paint)
         session.running_changed.connect(self._on_running)
         session.progress.connect(self._on_progress)
         session.request_finished.connect(self._on_request_finished)
         session.run_finished.connect(self._on_run_finished)
         session.local_provider_ready.connect(self._on_local_ready)
         self.prompt.changed.connect(self._on_prompt_changed)
+        self.session.run_started.connect(self._on_run_started)
+        # the summary grabs every chart: build it when it is looked at, not after every run
+        self._summary_stale = False
+        if not paint_first:
+            finish_start(self)
+
+    def build_run_tabs(self) -> None:
+        """The Results, History and Summary tabs into their reserved places, their exports, and
+        the labels tied to their fields (finish_start(): none of it is seen in the first frame,
+        ~30 ms)."""
+        from workbench.ui.history_view import HistoryView
+        from workbench.ui.results_view import ResultsView
+        from workbench.ui.summary_view import SummaryView
+
+        label_fields(self)  # the toolbar's and the Compare tab's labels, tied to their fields
+        self.results_view = ResultsView()
+        self.history_view = HistoryView(self.session)
+        self.summary_view = SummaryView()
+        for name, view in zip(
+            ("results", "history", "summary"),
+            (self.results_view, self.history_view, self.summary_view),
+            strict=True,
+        ):
+            self.reserved_tabs.place(name, view)
+            label_fields(view)
+        self.exports = WindowExport(self, self.results_view, self.shown_runs, self._charts)
+        self.export_action.triggered.connect(self.exports.csv_dialog)
+        self.export_chart_action.triggered.connect(self.exports.charts_dialog)
         self.history_view.replay_requested.connect(self.replay)
         self.history_view.open_requested.connect(self._show_results)
         self.history_view.imported.connect(self._add_imported)
         self.history_view.imported_aggregates.connect(self.summary_view.set_imported)
-        self.session.run_started.connect(self._on_run_started)
         self.summary_view.refresh_button.clicked.connect(self.refresh_summary)
-        # the summary grabs every chart: build it when it is looked at, not after every run
-        self._summary_stale = False
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        if not paint_first:
-            self.finish_start()
 
     # ---- building ----
 
@@ -150,11 +166,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self.run_action, self.stop_action = bar.run_action, bar.stop_action
         self.export_action, self.export_chart_action = bar.export_action, bar.export_chart_action
         self.preset.activated.connect(self._on_preset)
-        self.pane_count.valueChanged.connect(self._on_pane_count)
         self.run_action.triggered.connect(self.run_all)
         self.stop_action.triggered.connect(self.session.stop_all)
-        self.export_action.triggered.connect(self._export_csv_dialog)
-        self.export_chart_action.triggered.connect(self._export_charts_dialog)
 
     def _build_status_bar(self) -> None:
         self.progress_bar = QuietProgressBar()
@@ -168,7 +181,17 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         status.addPermanentWidget(self.eta)
         status.addPermanentWidget(self.progress_bar)
 
-    # ---- panes (which model each shows: window_panes.py) ----
+    @property
+    def plots(self) -> LivePlots:
+        assert self.compare.plots is not None, "the charts are made by finish_start()"
+        return self.compare.plots
+
+    def _charts(self) -> list[ExportableChart]:
+        """Every chart the window shows (Compare and Sweep), each ready to draw."""
+        self.sweep_view.flush()
+        return [*self.plots.charts, *self.sweep_view.charts]
+
+    # ---- presets (which models the panes show: window_panes.py) ----
 
     def apply_palette(self, palette: QPalette) -> None:
         """A theme switch: every chart (all tabs), the panes and the replay banner recolour."""
@@ -177,13 +200,12 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
             self.capacity_view.restyle(palette)
         if self.compare.plots is not None:
             self.compare.plots.restyle(palette)
-        self._paint()  # a failed pane's hatched bar takes the new failure colour
-        for widget in self.pane_widgets:
-            widget.restyle(palette)
+        self.paint()  # a failed pane's hatched bar takes the new failure colour
+        self.pane_set.restyle(palette)
         self.replay_banner.setStyleSheet(notice_style("replayBanner", palette))
 
     def apply_preset(self, name: str) -> None:
-        self.set_panes([f"{LOCAL_PROVIDER}|{m}" for m in PRESETS[name]])
+        self.pane_set.set([f"{LOCAL_PROVIDER}|{m}" for m in PRESETS[name]])
         self.preset.setCurrentIndex(max(0, self.preset.findData(name)))
         if name == "story":
             self.prompt.set_tokens(STORY_PROMPT_TOKENS)
@@ -200,7 +222,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
     def apply_gateway_preset(self) -> None:
         """Two panes, one model: the first provider that holds it as the direct route, the
         second as the gateway; run one after another (both reach the same upstream)."""
-        current = split_pane_key(self.pane_keys[0])[1] if self.pane_keys else None
+        keys = self.pane_set.keys
+        current = split_pane_key(keys[0])[1] if keys else None
         pair = route_pair(self.session.providers, self.session.catalog, current)
         if pair is None:
             self.preset.setCurrentIndex(self.preset.findData("custom"))
@@ -212,7 +235,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
                 ).replace("%1", str(len(self.session.providers)))
             )
             return
-        self.set_panes(pair)
+        self.pane_set.set(pair)
         self.mode.setCurrentIndex(self.mode.findData("sequential"))
         self.preset.setCurrentIndex(self.preset.findData("gateway"))
         direct, gateway = (key.partition("|")[0] for key in pair)
@@ -225,21 +248,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
     def _on_prompt_changed(self) -> None:
         """Another prompt: figures measured with the last one leave the panes and charts."""
         if not self.session.running:
-            self._clear_panes()
-        self._refresh_context()
-
-    def _clear_panes(self) -> None:
-        for pane in self.session.panes:
-            pane.reset()
-        self.replay_banner.hide()
-        self._paint()
-
-    def _refresh_context(self) -> None:
-        colors = pane_colors([p.target for p in self.session.panes])
-        for widget, model, color in zip(
-            self.pane_widgets, self.session.panes, colors, strict=False
-        ):
-            widget.show_context(model, self.prompt.tokens(), self.prompt.max_tokens.value(), color)
+            self.pane_set.clear()
+        self.pane_set.refresh_context()
 
     # ---- runs ----
 
@@ -303,7 +313,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         if plan is None:
             return None
         # a prompt over a pane's context window is refused there, not sent (as the CLI refuses it)
-        panes = zip(self.pane_widgets, self.session.panes, strict=False)
+        panes = zip(self.pane_set.widgets, self.session.panes, strict=False)
         self._refused = {
             i: w.context_refusal for i, (w, p) in enumerate(panes) if w.context_refusal
         }
@@ -320,6 +330,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
     def _start_or_say(self, plan: RunPlan) -> asyncio.Task | None:
         """Start the run, or None after the status bar says which provider's key or header
         cannot be used and how to fix it: nothing is sent without it (the CLI refuses too)."""
+        from workbench.core.transport.provider_connection import ProviderUnusable  # keys, errors
+
         try:
             return self.session.start_run(plan)
         except ProviderUnusable as exc:
@@ -328,7 +340,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
             )
             return None
 
-    def _run_sweep(self, lengths: list[int], repeats: int, levels: list[int]) -> None:
+    def run_sweep(self, lengths: list[int], repeats: int, levels: list[int]) -> None:
         running = self.session.running
         plan = None if running else self._plan_or_say(lengths, repeats, "sweep", levels)
         if plan is not None:
@@ -354,11 +366,11 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         lengths = {r.prompt_tokens_target for r in measured}
         if len(lengths) == 1:  # the header names the recorded prompt, as the pickers its models
             self.prompt.set_tokens(lengths.pop())
-        self._lay_out_panes(keys)  # the pickers name the recorded models, not the panes' last
+        self.pane_set.lay_out(keys)  # the pickers name the recorded models, not the panes' last
         self.preset.setCurrentIndex(self.preset.findData("custom"))
         task = self.session.start_replay(measured, speed)
-        self._set_plot_panes(keys)
-        self._refresh_context()
+        self.pane_set.name_plots(keys)
+        self.pane_set.refresh_context()
         self.shown_runs.show([measured[0].run_id])
         self.results_view.set_results(self.results)  # the recorded run's measured rows
         self._summary_stale = True
@@ -380,7 +392,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
             self.session.panes[i].refuse(why)
         self._refused = {}
         if plan is None:  # nothing was sent
-            self._paint()
+            self.paint()
             return
         self.run_kind = plan.kind
         self._clock_at = 0.0
@@ -397,7 +409,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self.sweep_view.set_running(running)
         # a run's panes keep their models and prompt until it ends: switching them mid-run
         # would put one model's numbers under another's name, or a 4K request under "2K"
-        pickers = [c for w in self.pane_widgets for c in (w.picker, w.protocol)]
+        pickers = [c for w in self.pane_set.widgets for c in (w.picker, w.protocol)]
         for widget in (self.preset, self.pane_count, self.prompt, *pickers):
             widget.setEnabled(not running)
 
@@ -448,7 +460,7 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
 
     def _on_run_finished(self, final: RunFinished) -> None:
         if self.run_kind == "sweep":  # its last request is no figure of the prompt shown
-            self._clear_panes()  # (first: the paint would redraw the clock over the status)
+            self.pane_set.clear()  # (first: the paint would redraw the clock over the status)
         measured = [r for r in final.results if not r.warmup]
         failed, stopped = sum(r.failed for r in measured), sum(r.stopped for r in measured)
         self._run_end = (self.run_kind == "replay", final.run_id, final.status, failed, stopped)
@@ -488,6 +500,8 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         # as the summary names them: one model through two protocols is two entries, in pane order
         order = [pane_title(p.target) for p in self.session.panes if p.target]
         rows, store = self.results, self.session.store  # with imported files' figures and dates
+        from workbench.core.history.run_facts import run_facts  # capacity's modules: not at start
+
         runs = run_facts(store, {r.run_id for r in rows}) if store is not None else []
         self.summary_view.summarize(rows, self.run_kind, order, order[0] if order else None, runs)
 
@@ -501,32 +515,27 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         """The window's own texts (title, tabs, menus, status bar) in the language installed;
         every widget inside does its own on the same LanguageChange event."""
         self.setWindowTitle(self.tr("Attention Workbench"))
+
+        def tab(name: str, reserved: str) -> QWidget | None:  # built, else its reserved place
+            return getattr(self, name, self.reserved_tabs.empty.get(reserved))
+
         titles = [
             (self.compare, self.tr("Compare")),
-            (getattr(self, "sweep_view", self.reserved_tabs.empty.get("sweep")), self.tr("Sweep")),
-            (
-                getattr(self, "capacity_view", self.reserved_tabs.empty.get("capacity")),
-                self.tr("Capacity"),
-            ),
-            (self.results_view, self.tr("Results")),
-            (self.history_view, self.tr("History")),
-            (self.summary_view, self.tr("Summary")),
-            (
-                getattr(self, "provider_panel", self.reserved_tabs.empty.get("providers")),
-                self.tr("Providers"),
-            ),
-            (
-                getattr(self, "kernels_view", self.reserved_tabs.empty.get("kernels")),
-                self.tr("Kernels"),
-            ),
+            (tab("sweep_view", "sweep"), self.tr("Sweep")),
+            (tab("capacity_view", "capacity"), self.tr("Capacity")),
+            (tab("results_view", "results"), self.tr("Results")),
+            (tab("history_view", "history"), self.tr("History")),
+            (tab("summary_view", "summary"), self.tr("Summary")),
+            (tab("provider_panel", "providers"), self.tr("Providers")),
+            (tab("kernels_view", "kernels"), self.tr("Kernels")),
         ]
-        for tab, title in titles:
-            if tab is not None and self.tabs.indexOf(tab) >= 0:
-                self.tabs.setTabText(self.tabs.indexOf(tab), title)
+        for widget, title in titles:
+            if widget is not None and self.tabs.indexOf(widget) >= 0:
+                self.tabs.setTabText(self.tabs.indexOf(widget), title)
         self.menus.retranslate()
-        if self.choices:  # the pickers' "(GQA, built-in)"
-            self.set_choices(choices_for(self.session))
-        self._refresh_context()  # the panes' context notes
+        if self.pane_set.choices:  # the pickers' "(GQA, built-in)"
+            self.pane_set.set_choices(choices_for(self.session))
+        self.pane_set.refresh_context()  # the panes' context notes
         self.local_label.setText(self.tr("Starting the built-in provider…"))
         if self._local_url is not None:
             self._on_local_ready(self._local_url)
@@ -559,11 +568,9 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
         self.sweep_view.extend([r for r in results if r.phase == "measured"])
         self._summary_stale = True
 
-    def _paint(self) -> None:
-        for widget, model in zip(self.pane_widgets, self.session.panes, strict=False):
-            widget.paint(model)
-        if self.compare.plots is not None:
-            self.compare.plots.paint(self.session.panes)
+    def paint(self) -> None:
+        """A frame: the panes and charts, and the run's clock."""
+        self.pane_set.paint()
         self._show_clock()
 
     def showEvent(self, event) -> None:
@@ -580,6 +587,6 @@ class MainWindow(Retranslating, WindowState, LateParts, WindowExport, PaneParts,
             self.painted.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.save_state()
+        save_state(self)
         self.session.stop_all()
         super().closeEvent(event)

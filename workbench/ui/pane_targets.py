@@ -1,5 +1,5 @@
 """Which `Target` a pane key names ('provider|model', or with '|protocol' after it): on the
-built-in provider with the catalog's facts, or on a saved provider with its own (core/run/plan.py)."""
+built-in provider with the catalog's facts, or on a saved provider with its own (run/plan.py)."""
 
 from __future__ import annotations
 

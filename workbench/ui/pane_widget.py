@@ -22,7 +22,6 @@ from workbench.core.foundation.token_counts import tokens_label
 from workbench.core.models.catalog import Catalog, ModelInfo
 from workbench.core.planning.memory_fit import gb, memory_fit, memory_refusal
 from workbench.ui.colors import NO_MODEL_GREY
-from workbench.ui.error_titles import error_html
 from workbench.ui.figure_strip import FigureStrip
 from workbench.ui.panes_model import PaneModel, PaneState, pane_key, split_pane_key
 from workbench.ui.protocol_choice import protocol_texts
@@ -393,6 +392,8 @@ class PaneWidget(Retranslating, QFrame):
         busy = model.state in (PaneState.WAITING, PaneState.STREAMING)
         self.stop_button.setEnabled(busy)
         if model.state == PaneState.ERROR and model.error:
+            from workbench.ui.error_titles import error_html  # html's tables: at the first error
+
             self._show_error(error_html(model.error_class, model.error))
         elif model.state == PaneState.STOPPED:
             self._show_error(self.tr("Stopped."), stopped=True)

@@ -21,7 +21,7 @@ from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QTimer
 
 from workbench.core.access.keys import (
     KeyUnavailable,
-    keyring_status,
+    keyring_phrase,
     resolve_headers,
     resolve_key,
     set_session_key,
@@ -30,6 +30,7 @@ from workbench.core.access.keys import (
 from workbench.core.access.providers import Provider
 from workbench.core.doctor import Check, diagnose
 from workbench.core.foundation.errors import classify_exception
+from workbench.core.foundation.i18n import Phrase
 from workbench.core.foundation.redaction import redact
 from workbench.core.importers import ImportResult, SavePlan, apply_save, import_path, plan_save
 from workbench.core.models.catalog import Catalog, load_catalog
@@ -66,7 +67,7 @@ class ImportPreview:
 
     result: ImportResult
     plan: SavePlan
-    keyring: str  # keyring_status()'s sentence
+    keyring: Phrase  # keyring_phrase()'s sentence
 
 
 @dataclass(frozen=True)
@@ -148,9 +149,9 @@ class ProviderController(QObject):
     def local_base_url(self) -> str | None:
         return self.session.local_base_url if self.session is not None else None
 
-    def keyring(self) -> tuple[bool, str]:
+    def keyring(self) -> tuple[bool, Phrase]:
         """Whether the OS keyring can hold keys here, and the sentence that says why (not)."""
-        return keyring_status()
+        return keyring_phrase()
 
     def model_facts(self, model_id: str, provider: Provider | None = None) -> ModelFacts:
         """What the panel shows beside a model id: the provider's own entry, else the catalog's."""
@@ -224,7 +225,7 @@ class ProviderController(QObject):
         Raises ConfigImportError in the importer's words.
         """
         result = await self._off_loop(import_path, Path(path))
-        ok, why = keyring_status()
+        ok, why = keyring_phrase()
         plan = plan_save(result, list(self.providers), ok)
         return ImportPreview(result, plan, why)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import cast
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -35,9 +35,10 @@ from workbench.core.access.providers import (
     Protocol,
     Provider,
     ProxyChoice,
-    normalize_base_url,
 )
+from workbench.core.foundation.i18n import Phrase
 from workbench.core.foundation.redaction import redact
+from workbench.core.protocols.base_url import normalize_base_url
 from workbench.core.protocols.registry import auth_for, protocol_names
 from workbench.core.saved.provider_store import check_headers, check_proxy_url
 from workbench.ui.live_label import LiveLabel
@@ -51,7 +52,9 @@ NOTE_STYLE = "color: palette(mid);"
 class ProviderForm(Retranslating, QGroupBox):
     """The editable fields of one provider; the panel disables it for the built-in one."""
 
-    def __init__(self, keyring_ok: bool, keyring_why: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, keyring_ok: bool, keyring_why: Phrase, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self._keyring_ok, self._keyring_why = keyring_ok, keyring_why
         self.form = QFormLayout(self)
@@ -113,7 +116,6 @@ class ProviderForm(Retranslating, QGroupBox):
                 item = model.item(index)
                 if item is not None:
                     item.setEnabled(False)
-            self.key_source.setItemData(index, self._keyring_why, Qt.ItemDataRole.ToolTipRole)
 
     def _build_headers_and_timeouts(self) -> None:
         self.headers_edit = QPlainTextEdit()
@@ -175,6 +177,9 @@ class ProviderForm(Retranslating, QGroupBox):
     def retranslate(self) -> None:
         """Every text of the form in the language installed; the values typed stay."""
         self.setTitle(self.tr("Provider"))
+        if not self._keyring_ok:  # the disabled keyring choice says why
+            index = self.key_source.findData("keyring")
+            self.key_source.setItemData(index, self._keyring_said(), Qt.ItemDataRole.ToolTipRole)
         self._label(self.name_edit, self.tr("Name"))
         self.name_edit.setPlaceholderText(self.tr("a short name, e.g. deepseek"))
         self._label(self.base_url_edit, self.tr("Base URL"))
@@ -280,11 +285,15 @@ class ProviderForm(Retranslating, QGroupBox):
             self.key_edit.setPlaceholderText(self.tr("paste the key; kept in memory only"))
         self.key_note.setText(self._key_note(source))
 
+    def _keyring_said(self) -> str:
+        """Why the keyring can (not) hold keys, in the language installed."""
+        return self._keyring_why.render(QCoreApplication.translate)
+
     def _key_note(self, source: str) -> str:
         """Where a key from `source` lives, and what the missing keyring changes."""
         if source == "keyring":
             note = self.tr("Stored in the OS keyring, never in a file. %1").replace(
-                "%1", self._keyring_why
+                "%1", self._keyring_said()
             )
         elif source == "session":
             note = self.tr("Held in memory until the app closes; you type it again next session.")
@@ -294,7 +303,7 @@ class ProviderForm(Retranslating, QGroupBox):
             note = self.tr("For servers that need no key.")
         if not self._keyring_ok and source == "keyring":
             note = self.tr("The OS keyring is unavailable here: %1").replace(
-                "%1", self._keyring_why
+                "%1", self._keyring_said()
             )
         elif not self._keyring_ok and source == "session":
             note += " " + self.tr(

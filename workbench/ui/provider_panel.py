@@ -16,7 +16,7 @@ import asyncio
 import os
 from dataclasses import replace
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -36,6 +36,7 @@ from qasync import asyncSlot
 
 from workbench.core.access.keys import KeyUnavailable
 from workbench.core.access.providers import KeyRef, ModelEntry, Provider
+from workbench.core.foundation.i18n import Phrase
 from workbench.core.foundation.redaction import redact
 from workbench.core.importers import ConfigImportError
 from workbench.ui.connection_test import ConnectionTest
@@ -61,6 +62,9 @@ NAME_ROLE = Qt.ItemDataRole.UserRole
 def _redacted(message: str | BaseException | Compose) -> Compose:
     """How the status line composes `message`, keys redacted: a fixed text (the core's words)
     or one composed in the language shown."""
+    said = getattr(message, "phrase", None)
+    if isinstance(message, BaseException) and isinstance(said, Phrase):  # marked by the core
+        return lambda: redact(said.render(QCoreApplication.translate))
     if isinstance(message, (str, BaseException)):
         text = redact(str(message))
         return lambda: text

@@ -55,6 +55,7 @@ HEADERS = (  # each column, marked for translation as the CSV and the per-model 
     QT_TRANSLATE_NOOP("ResultColumns", "cache_creation_tokens"),
     QT_TRANSLATE_NOOP("ResultColumns", "reasoning_tokens"),
     QT_TRANSLATE_NOOP("ResultColumns", "scheduled_s"),
+    QT_TRANSLATE_NOOP("ResultColumns", "offered_rate"),
     QT_TRANSLATE_NOOP("ResultColumns", "ttft_from_scheduled_ms"),
     QT_TRANSLATE_NOOP("ResultColumns", "e2e_from_scheduled_ms"),
     QT_TRANSLATE_NOOP("ResultColumns", "slo_met"),

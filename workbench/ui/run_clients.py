@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from workbench.core.transport.provider_connection import connect
-
-if TYPE_CHECKING:  # the HTTP client loads at the first run, not before the paint
+# the HTTP client, the keys and the error texts load at the first run, not before the paint
+if TYPE_CHECKING:
     from workbench.core.access.providers import Provider
     from workbench.core.foundation.results import Target
     from workbench.core.planning.run_plan import RunPlan
@@ -31,6 +30,7 @@ class RunClients:
         """The pool with each saved provider of `plan` connected; raises ProviderUnusable
         (nothing sent) for the first whose key or headers cannot be used."""
         from workbench.core.transport.clients import ClientPool
+        from workbench.core.transport.provider_connection import connect
 
         connections = {
             name: connect(providers[name])

@@ -21,6 +21,7 @@ from workbench.selftest_error import SelfTestError
 from workbench.ui.compare_controller import CompareController
 from workbench.ui.main_window import PRESETS, MainWindow
 from workbench.ui.panes_model import PaneState
+from workbench.ui.window_late import reserve_tabs
 
 PRESET = "real"  # the default comparison: a GQA and an MLA model, two panes
 
@@ -78,7 +79,7 @@ async def _stream(tmp: Path, args, notes: list[str]) -> Outcome:
     try:
         url = await session.start_local_provider()
         notes.append(f"built-in provider at {url}")
-        window.set_choices(
+        window.pane_set.set_choices(
             [(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()]
         )
         window.apply_preset(PRESET)
@@ -99,20 +100,20 @@ async def _stream(tmp: Path, args, notes: list[str]) -> Outcome:
                 raise SelfTestError(f"pane {i + 1} ended in state {pane.state.name}")
             if not "".join(pane.text_parts).strip():
                 raise SelfTestError(f"pane {i + 1} received no text")
-        painted = [len(w.text.toPlainText()) for w in window.pane_widgets[: len(models)]]
+        painted = [len(w.text.toPlainText()) for w in window.pane_set.widgets[: len(models)]]
         if min(painted, default=0) == 0:
             raise SelfTestError("a pane widget shows no streamed text")
         notes.append(
             f"streamed {len(models)} panes ({', '.join(models)}), {args.max_tokens} tokens each"
         )
-        charts = window.export_charts(tmp / "charts", ".svg") + window.export_charts(
-            tmp / "charts", ".png"
-        )
+        exports = window.exports
+        charts = exports.export_charts(tmp / "charts", ".svg")
+        charts += exports.export_charts(tmp / "charts", ".png")
         if not charts or any(p.stat().st_size == 0 for p in charts):
             raise SelfTestError("chart export wrote no files")
         notes.append(f"exported {len(charts)} chart files (SVG and PNG)")
         csv_path = tmp / "selftest.csv"
-        written = window.export_csv(csv_path)
+        written = window.exports.export_csv(csv_path)
         shown = window.results_view.shown_results()  # calibration rows are shown too
         measured = sum(1 for r in shown if r.phase == "measured")
         if written != len(shown) or measured != len(models):
@@ -135,7 +136,7 @@ async def _every_tab_and_pdf(
     them), then the run's summary exported as PDF: what a trimmed bundle must still carry."""
     from workbench.ui.app import build_hidden_tabs
 
-    window.reserve_tabs()
+    reserve_tabs(window)
     kernels_view = build_hidden_tabs(window, session)
     try:
         titles = []

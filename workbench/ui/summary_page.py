@@ -25,6 +25,7 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPageSize, QPainter, QPen, QTex
 from workbench.core.foundation.token_counts import tokens_label
 from workbench.core.history.conclusions import conclude, winners
 from workbench.core.history.summary import ModelRow, SummaryReport
+from workbench.core.load.capacity_report import sentence_line
 from workbench.ui.colors import model_colors
 from workbench.ui.summary_charts import (
     FAILED_COLOR,
@@ -39,6 +40,7 @@ from workbench.ui.summary_charts import (
 from workbench.ui.summary_sentences import (
     esc,
     failure_sentence,
+    keep_units,
     sentence,
     source_sentence,
     stopped_sentence,
@@ -78,6 +80,7 @@ class Block:
     texts: tuple[str, ...] = ()
     repeat_header: bool = False  # a table row: a new page repeats the table's header first
     table_header: bool = False
+    document: QTextDocument | None = None  # a block of text: its lines as laid out
 
 
 def _rich_block(html: str, width: float, pixels: float, texts: tuple[str, ...]) -> Block:
@@ -85,7 +88,7 @@ def _rich_block(html: str, width: float, pixels: float, texts: tuple[str, ...]) 
     doc.setDefaultFont(font(pixels))
     doc.setDefaultStyleSheet(f"body {{ color: {TEXT_COLOR}; }}")
     doc.setDocumentMargin(0)
-    doc.setHtml(f"<body>{html}</body>")
+    doc.setHtml(f"<body>{keep_units(html)}</body>")
     doc.setTextWidth(width)
 
     def paint(painter: QPainter, rect: QRectF) -> None:
@@ -94,7 +97,7 @@ def _rich_block(html: str, width: float, pixels: float, texts: tuple[str, ...]) 
         doc.drawContents(painter, QRectF(0, 0, rect.width(), rect.height()))
         painter.restore()
 
-    return Block(doc.size().height() + 6, paint, texts)
+    return Block(doc.size().height() + 6, paint, texts, document=doc)
 
 
 def _plain(html: str) -> str:
@@ -113,15 +116,17 @@ class SummaryDocument:
             zip(report.models, model_colors([self._named(m) for m in report.models]), strict=True)
         )
         several = self.several_levels = len(report.concurrency_levels) > 1
-        cells = [r.cell for r in report.rows]
-        best = winners(cells)
-        self.conclusions = [winners_sentence(best)] if best is not None else []
+        # a capacity search's steps are rows of their own; the words compare each model's at
+        # its charted rate (its capacity), as the charts do
+        said = report.charted_rows() if report.several_rates else list(report.rows)
+        cells = [r.cell for r in said]
+        self.conclusions = [winners_sentence(w, several) for w in winners(cells)]
         self.conclusions += [sentence(c, several) for c in conclude(cells, baseline)]
-        self.conclusions += [failure_sentence(r, several) for r in report.rows if r.cell.errors]
-        self.conclusions += [stopped_sentence(r, several) for r in report.rows if r.cell.stopped]
+        self.conclusions += [failure_sentence(r, several) for r in said if r.cell.errors]
+        self.conclusions += [stopped_sentence(r, several) for r in said if r.cell.stopped]
         self.conclusions += [  # an imported row's figures: the file's, or derived
             source_sentence(r, where(r.cell.prompt_tokens_target, r.cell.concurrency, several))
-            for r in report.rows
+            for r in said
             if r.cell.reported_by
         ]
         self._pages: dict[str, list[list[tuple[Block, float]]]] = {}
@@ -378,11 +383,17 @@ class SummaryDocument:
 
     @property
     def columns(self) -> tuple[tuple[str, float], ...]:
-        """The table's columns: a concurrency column where the run measured several levels."""
-        if not self.several_levels:
+        """The table's columns: a concurrency column where the run measured several levels, a
+        rate column where it offered several rates (a capacity search's steps)."""
+        extra = []
+        if self.several_levels:
+            extra.append((QT_TRANSLATE_NOOP("SummaryPage", "concurrency"), 0.1))
+        if self.report.several_rates:
+            extra.append((QT_TRANSLATE_NOOP("SummaryPage", "req/s"), 0.07))
+        if not extra:
             return self.COLUMNS
-        level = (QT_TRANSLATE_NOOP("SummaryPage", "concurrency"), 0.1)
-        return (("model", 0.15), *self.COLUMNS[1:3], level, *self.COLUMNS[3:])
+        model = ("model", self.COLUMNS[0][1] - sum(w for _n, w in extra))
+        return (model, *self.COLUMNS[1:3], *extra, *self.COLUMNS[3:])
 
     def _table_header(self) -> Block:
         names = [translate("SummaryPage", name) for name, _w in self.columns]
@@ -420,6 +431,8 @@ class SummaryDocument:
             _fmt(c.median("prefill_tps"), 0),
             _fmt(c.median("cost_usd"), 5),
         ]
+        if self.report.several_rates:
+            values.insert(3, "" if c.offered_rate is None else f"{c.offered_rate:g}")
         if self.several_levels:
             values.insert(3, str(c.concurrency))
         reason = (
@@ -453,11 +466,12 @@ class SummaryDocument:
 
     def _capacity_block(self, width: float) -> list[Block]:
         """A capacity search's answer, the page's first words (core/load/capacity_report.py)."""
-        said = self.report.capacity
+        capacity = self.report.capacity
+        said = sentence_line(capacity, translate) if capacity else ""
         if not said:
             return []
-        html = f"<div style='font-size:19px; font-weight:700'>{esc(said)}.</div>"
-        return [_rich_block(html, width, 15, (f"{said}.",))]
+        html = f"<div style='font-size:19px; font-weight:700'>{esc(said)}</div>"
+        return [_rich_block(html, width, 15, (said,))]
 
     def blocks(self, width: float) -> list[Block]:
         blocks = self._capacity_block(width) + self._header(width)

@@ -5,6 +5,8 @@ are derived from its requests. `summary_page.py` lays them out."""
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QCoreApplication
 
 from workbench.core.foundation.token_counts import tokens_label
@@ -39,6 +41,19 @@ def source_sentence(row: ModelRow, place: str) -> str:
         .replace("%4", ", ".join(name[f] for f in _SHOWN if f in c.reported))
         .replace("%5", ", ".join(name[f] for f in _SHOWN if f not in c.reported))
     )
+
+
+# a line may break after a slash ("tok/" | "s") and after a space ("67 " | "% less"): a unit
+# keeps to its figure and stays whole
+_UNIT_SLASH = re.compile(r"(?<=[A-Za-zµ])/(?=(?:s|token|req)\b)")
+_FIGURE_SPACE = re.compile(r"(?<=\d) (?=(?:%|ms|µs|s|B|KB|MB|GB|TB)(?!\w))")
+WORD_JOINER = "\u2060"  # no break here, nothing shown
+
+
+def keep_units(html: str) -> str:
+    """The page's text with no line break inside a unit (tok/s, req/s, GB/s) nor between a
+    figure and its unit (67 %)."""
+    return _FIGURE_SPACE.sub("\u00a0", _UNIT_SLASH.sub("/" + WORD_JOINER, html))
 
 
 def esc(text: str) -> str:
@@ -111,11 +126,11 @@ def sentence(c: Conclusion, several_levels: bool = False) -> str:
     return text
 
 
-def winners_sentence(w: Winners) -> str:
+def winners_sentence(w: Winners, several_levels: bool = False) -> str:
     """Who wins at the longest length most models ran, and how many could not run there."""
     text = (
         translate("SummaryPage", "At %1 the first token came soonest from <b>%2</b>")
-        .replace("%1", tokens_label(w.prompt_tokens))
+        .replace("%1", where(w.prompt_tokens, w.concurrency, several_levels))
         .replace("%2", esc(w.first_token))
     )
     if w.decode is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
@@ -26,7 +27,6 @@ from PySide6.QtWidgets import (
 
 from workbench.core.foundation.imported_figures import ImportedFigures
 from workbench.core.foundation.results import RequestResult
-from workbench.core.history.run_facts import RunFacts
 from workbench.core.history.summary import SummaryReport, build_report
 from workbench.ui.retranslate import Retranslating
 from workbench.ui.sliced import Latest, Steps, summarize_in_steps
@@ -39,6 +39,9 @@ from workbench.ui.summary_page import (
     render_pdf,
     render_png,
 )
+
+if TYPE_CHECKING:
+    from workbench.core.history.run_facts import RunFacts
 
 GAP = 16
 MIN_PAGE_PX = 560  # narrower than this, the canvas scrolls sideways instead of shrinking

@@ -5,12 +5,27 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 
 from workbench.core.access.provider_files import default_config_dir
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.resources import resource
 
 
 def settings() -> QSettings:
     path = default_config_dir() / "gui.ini"
     return QSettings(str(path), QSettings.Format.IniFormat)
+
+
+# Qt's own file dialog asks for these, and qtbase_zh_CN lacks them (Qt 6 added the mnemonics):
+# our .qm carries their Chinese, asked when Qt's has none
+QT_OWN_MISSING = (
+    QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+    QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+    QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Drive"),
+    QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Unknown"),
+)
+
+
+def _qt_own_missing_in_context() -> None:  # never called: lupdate reads the disambiguation here
+    QCoreApplication.translate("QAbstractFileIconProvider", "Folder", "All other platforms")
 
 
 _installed: list[QTranslator] = []  # ours and Qt's, removed again by the next switch

@@ -1,26 +1,39 @@
-"""File > Export CSV and Export charts of the main window: what the Results table and the
-charts show, written as they show it."""
+"""File > Export CSV and Export charts of the main window, an object the window owns: what the
+Results table and the charts show, written as they show it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from workbench.core.history.csv_export import write_csv, write_table
+from workbench.ui.shown_runs import ShownRuns
 
 if TYPE_CHECKING:
-    from workbench.ui.window_host import WindowHost
+    from workbench.ui.chart_export import ExportableChart
+    from workbench.ui.results_view import ResultsView
 
-    _Base = WindowHost
-else:
-    _Base = object
+translate = QCoreApplication.translate  # the window's texts, in its translation context
 
 
-class WindowExport(_Base):
-    """Mixed into MainWindow; its texts are in the window's translation context."""
+class WindowExport:
+    """The window's exports; `charts` gives every chart shown, each ready to draw."""
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        results_view: ResultsView,
+        shown_runs: ShownRuns,
+        charts: Callable[[], list[ExportableChart]],
+    ) -> None:
+        self.window = window
+        self.results_view = results_view
+        self.shown_runs = shown_runs
+        self.charts = charts
 
     def export_csv(self, path: str | Path) -> int:
         """The rows the Results table shows, in its order: per request, every request of the
@@ -33,35 +46,28 @@ class WindowExport(_Base):
         return write_csv(Path(path), self.shown_runs.in_order(shown))
 
     def export_charts(self, folder: str | Path, suffix: str = ".png") -> list[Path]:
-        charts = self.plots.charts + self.sweep_view.charts
-        self.sweep_view.flush()
-        return [c.export(Path(folder) / f"{c.name}{suffix}") for c in charts]
+        return [c.export(Path(folder) / f"{c.name}{suffix}") for c in self.charts()]
 
-    def _export_csv_dialog(self) -> None:
+    def csv_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self,
-            QCoreApplication.translate("MainWindow", "Export CSV"),
-            "results.csv",
-            "CSV (*.csv)",
+            self.window, translate("MainWindow", "Export CSV"), "results.csv", "CSV (*.csv)"
         )
         if path:
             count = self.export_csv(path)
-            self.statusBar().showMessage(
-                QCoreApplication.translate("MainWindow", "Wrote %1 rows to %2")
+            self.window.statusBar().showMessage(
+                translate("MainWindow", "Wrote %1 rows to %2")
                 .replace("%1", str(count))
                 .replace("%2", path),
                 5000,
             )
 
-    def _export_charts_dialog(self) -> None:
+    def charts_dialog(self) -> None:
         folder = QFileDialog.getExistingDirectory(
-            self, QCoreApplication.translate("MainWindow", "Export charts to folder")
+            self.window, translate("MainWindow", "Export charts to folder")
         )
         if folder:
             written = self.export_charts(folder, ".png") + self.export_charts(folder, ".svg")
-            self.statusBar().showMessage(
-                QCoreApplication.translate("MainWindow", "Wrote %1 chart files").replace(
-                    "%1", str(len(written))
-                ),
+            self.window.statusBar().showMessage(
+                translate("MainWindow", "Wrote %1 chart files").replace("%1", str(len(written))),
                 5000,
             )

@@ -16,8 +16,10 @@ import os
 import re
 
 from workbench.core.access.providers import Provider
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
 from workbench.core.foundation.redaction import redact, register_secret
 
+NO_KEY = "no-key"  # the SDK insists on a key; keyless servers ignore this one (never sent as one)
 KEYRING_SERVICE = "attention-workbench"
 
 _session_keys: dict[str, str] = {}
@@ -166,16 +168,29 @@ def resolve_headers(provider: Provider) -> dict[str, str]:
 
 def keyring_status() -> tuple[bool, str]:
     """Whether an OS keyring can hold keys here, and a sentence saying which or why not."""
-    advice = "keep the key in an environment variable and reference it as $VAR"
+    ok, why = keyring_phrase()
+    return ok, str(why)
+
+
+def keyring_phrase() -> tuple[bool, Phrase]:
+    """keyring_status with its sentence as a Phrase, for the window to say in its language."""
+    advice = phrase(
+        QT_TRANSLATE_NOOP(
+            "Keys", "keep the key in an environment variable and reference it as $VAR"
+        ),
+        context="Keys",
+    )
+    missing = QT_TRANSLATE_NOOP("Keys", "no OS keyring is available here ({why}); {advice}")
     try:
         import keyring
         from keyring.backends import chainer, fail
     except ImportError:
-        return False, f"no OS keyring is available here (the keyring package is missing); {advice}"
+        why = phrase(QT_TRANSLATE_NOOP("Keys", "the keyring package is missing"), context="Keys")
+        return False, phrase(missing, context="Keys", why=why, advice=advice)
     try:
         backend = keyring.get_keyring()
     except Exception as exc:  # a broken keyring configuration must not crash the app
-        return False, f"no OS keyring is available here ({redact(str(exc))}); {advice}"
+        return False, phrase(missing, context="Keys", why=redact(str(exc)), advice=advice)
     name = f"{type(backend).__module__}.{type(backend).__qualname__}"
     unusable = (
         isinstance(backend, fail.Keyring)
@@ -183,11 +198,17 @@ def keyring_status() -> tuple[bool, str]:
         or ".null" in type(backend).__module__
     )
     if unusable:
-        return False, (
-            f"no OS keyring is available here ({name}: no Secret Service, KWallet, macOS "
-            f"Keychain or Windows Credential Locker backend); {advice}"
+        why = phrase(
+            QT_TRANSLATE_NOOP(
+                "Keys",
+                "{name}: no Secret Service, KWallet, macOS Keychain or Windows Credential Locker "
+                "backend",
+            ),
+            context="Keys",
+            name=name,
         )
-    return True, f"OS keyring: {name}"
+        return False, phrase(missing, context="Keys", why=why, advice=advice)
+    return True, phrase(QT_TRANSLATE_NOOP("Keys", "OS keyring: {name}"), context="Keys", name=name)
 
 
 def store_in_keyring(account: str, key: str) -> None:

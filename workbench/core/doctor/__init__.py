@@ -12,8 +12,8 @@ The checks, in order (their `name`):
 
     base_url     the base URL's shape: a pasted .../chat/completions, a query string, no scheme
     proxy        *_PROXY / NO_PROXY in effect; the route to this host (the client's own, from
-                 core/access/proxy_route.py) with the variable and NO_PROXY entry that decided; a dead
-                 proxy
+                 core/access/proxy_route.py) with the variable and NO_PROXY entry that
+                 decided; a dead proxy
     dns          the host name resolves
     tcp          a TCP connection opens (and how long it took)
     tls          the TLS handshake for https (certificate problems named)

@@ -54,7 +54,7 @@ TROUBLESHOOTING_ERRORS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class Check:
-    """One check's outcome. Its cause and fix are phrases (workbench.core.foundation.i18n): the UI shows
+    """One check's outcome. Its cause and fix are phrases (core/foundation/i18n.py): the UI shows
     them in its language; `cause` and `fix` are their English."""
 
     name: str

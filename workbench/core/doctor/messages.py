@@ -241,15 +241,6 @@ CHECK_BASE_URL_PROVIDER_OPENAI = QT_TRANSLATE_NOOP(
     "Doctor",
     "check that the base URL is the provider's OpenAI-compatible one",
 )
-MODEL_LIST_NOT_ANTHROPIC_SHAPE = QT_TRANSLATE_NOOP(
-    "Doctor",
-    'the model list is not the Anthropic shape {"data": [{"type": "model", "id": ...}], '
-    '"has_more": ...}: the endpoint does not speak the Anthropic Messages API',
-)
-CHECK_BASE_URL_PROVIDER_ANTHROPIC = QT_TRANSLATE_NOOP(
-    "Doctor",
-    "check that the base URL is the one the provider gives for Anthropic clients",
-)
 USE_FIRST_OTHERS_MODEL_IDS_MUST = QT_TRANSLATE_NOOP(
     "Doctor",
     "use '{first}' (or {others}); model ids must match the server's list exactly",

@@ -76,21 +76,16 @@ def check_model(d: Doctor, answer: Answer, auth_ok: bool | None) -> list[str] | 
 
 def _not_a_list(d: Doctor, answer: Answer) -> Check:
     """The model list answered 200 in a shape that is not the protocol's list."""
-    anthropic = d.protocol == "anthropic"
+    cause, fix = d.spoken.unlisted or (
+        msg.MODEL_LIST_NOT_OPENAI_SHAPE_DATA,
+        msg.CHECK_BASE_URL_PROVIDER_OPENAI,
+    )
     return checked(
         "model",
         False,
         f"{answer.label(d.url)} → HTTP {answer.status}: {first_bytes(answer.body, 160)}",
-        phrase(
-            msg.MODEL_LIST_NOT_ANTHROPIC_SHAPE
-            if anthropic
-            else msg.MODEL_LIST_NOT_OPENAI_SHAPE_DATA
-        ),
-        phrase(
-            msg.CHECK_BASE_URL_PROVIDER_ANTHROPIC
-            if anthropic
-            else msg.CHECK_BASE_URL_PROVIDER_OPENAI
-        ),
+        phrase(cause),
+        phrase(fix),
     )
 
 

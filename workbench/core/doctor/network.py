@@ -11,11 +11,12 @@ import time
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from workbench.core.access.providers import is_loopback, normalize_base_url
+from workbench.core.access.providers import is_loopback
 from workbench.core.access.proxy_route import ProxyRoute, mask_proxy, proxy_variables, route_for
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import checked, skipped
 from workbench.core.foundation.i18n import Phrase, phrase
+from workbench.core.protocols.base_url import normalize_base_url
 
 if TYPE_CHECKING:
     from workbench.core.doctor.state import Doctor

@@ -1,1 +1,3 @@
-"""The vocabulary every part shares: a request's record and its figures, errors and their words, validation, redaction, the written forms of numbers."""
+"""The vocabulary every part shares: a request's record and its figures, errors and their words,
+validation, redaction, the written forms of numbers.
+"""

@@ -57,7 +57,9 @@ class Target:
     prices: Prices = field(default_factory=Prices)
     context_window: int | None = None
     route: str | None = None  # "direct" or "gateway" in a route comparison (--compare-route)
-    timeouts: Timeouts | None = None  # its provider's limits (core/run/plan.py); None: the plan's
+    # its limits, the one home of a request's timeouts: its provider's, each overridden by
+    # the user's explicit choice (core/run/plan.py); the defaults for a target made by hand
+    timeouts: Timeouts = field(default_factory=Timeouts)
     protocol: str = "chat"  # chat, responses or anthropic (providers.Protocol)
     auth: str = "bearer"  # how the key is sent: bearer or x-api-key
 
@@ -167,6 +169,9 @@ class RequestResult:
     # open-loop runs (--rate): when the schedule said it was due, seconds from its cell's start
     # (core/load/arrivals.py); None in a closed-loop run
     scheduled_s: float | None = None
+    # open-loop runs at a rate: the cell's offered rate, requests/s (a capacity search's step
+    # is one cell per rate); None in a closed-loop run and in a trace's replay
+    offered_rate: float | None = None
     # met every objective of the run's SLO (core/load/slo.py); None when the run has no SLO
     slo_met: bool | None = None
 

@@ -6,21 +6,31 @@ short English words whole."""
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
 _CJK_RANGES = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_WORD = re.compile(r"[A-Za-z]+")
-_DIGITS = re.compile(r"\d+")
-_CJK = re.compile(f"[{_CJK_RANGES}]")
-_MARK = re.compile(f"[^\\sA-Za-z\\d{_CJK_RANGES}]")
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """Words, digit runs, CJK characters, other marks: compiled at the first estimate, not at
+    import (~3 ms; the window's first paint imports this module and estimates nothing)."""
+    return (
+        re.compile(r"[A-Za-z]+"),
+        re.compile(r"\d+"),
+        re.compile(f"[{_CJK_RANGES}]"),
+        re.compile(f"[^\\sA-Za-z\\d{_CJK_RANGES}]"),
+    )
 
 
 def heuristic_tokens(text: str) -> float:
     """The estimate as a fraction, for ratios measured over a long text."""
-    words = sum(math.ceil(len(word) / 8) for word in _WORD.findall(text))
-    digits = sum(math.ceil(len(run) / 3) for run in _DIGITS.findall(text))
-    return words + digits + 0.75 * len(_CJK.findall(text)) + len(_MARK.findall(text))
+    word, digit, cjk, mark = _patterns()
+    words = sum(math.ceil(len(w) / 8) for w in word.findall(text))
+    digits = sum(math.ceil(len(run) / 3) for run in digit.findall(text))
+    return words + digits + 0.75 * len(cjk.findall(text)) + len(mark.findall(text))
 
 
 def estimate_tokens(text: str) -> int:

@@ -82,18 +82,26 @@ def _conclude(cells: Sequence[CellSummary], baseline: str | None) -> list[Conclu
 
 @dataclass(frozen=True)
 class Winners:
-    """At the longest prompt length two or more models ran: who answered first, who decoded
-    fastest, and which models had no successful request there."""
+    """At the longest prompt length two or more models ran, at one concurrency level: who
+    answered first, who decoded fastest, and which models had no successful request there."""
 
     prompt_tokens: int
     first_token: str
     decode: str | None
     could_not_run: tuple[str, ...]
+    concurrency: int = 1
 
 
-def winners(cells: Sequence[CellSummary]) -> Winners | None:
-    """None until two models have measured the same length; None too for two models that both
-    ran (the comparison's sentences say it all)."""
+def winners(cells: Sequence[CellSummary]) -> list[Winners]:
+    """The winners at each concurrency level apart (a model at 1 request in flight is never
+    ranked against one at 16); a level is left out until two models have measured the same
+    length there, and where just two models both ran (the comparison's sentences say it all)."""
+    levels = sorted({c.concurrency for c in cells})
+    found = (_winners([c for c in cells if c.concurrency == level]) for level in levels)
+    return [w for w in found if w is not None]
+
+
+def _winners(cells: Sequence[CellSummary]) -> Winners | None:
     lengths = sorted({c.prompt_tokens_target for c in cells}, reverse=True)
     for length in lengths:
         here = [c for c in cells if c.prompt_tokens_target == length]
@@ -106,5 +114,6 @@ def winners(cells: Sequence[CellSummary]) -> Winners | None:
         failed = tuple(c.model for c in here if c.n == 0)
         if len(ran) < 3 and not failed:
             return None
-        return Winners(length, first.model, fastest.model if fastest else None, failed)
+        decode = fastest.model if fastest else None
+        return Winners(length, first.model, decode, failed, first.concurrency)
     return None

@@ -88,6 +88,7 @@ COLUMN_DOCS: tuple[tuple[str, str], ...] = (
         "scheduled_s",
         "open-loop runs (--rate): when the request was due, seconds from its cell's start",
     ),
+    ("offered_rate", "open-loop runs (--rate): the cell's requests/s; a capacity step's rate"),
     (
         "ttft_from_scheduled_ms",
         "time from when the request was due (scheduled) to its first token: dispatch + TTFT",
@@ -221,6 +222,7 @@ def row_for(result: RequestResult, redact: Callable[[str], str] | None = None) -
         "cache_creation_tokens": _text(result.cache_creation_tokens),
         "reasoning_tokens": _text(result.reasoning_tokens),
         "scheduled_s": _fixed(result.scheduled_s, 6),
+        "offered_rate": _text(result.offered_rate),
         "slo_met": _text(result.slo_met),
     }
     for name in _TEXT_COLUMNS:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench.core.foundation.i18n import Phrase
 from workbench.core.history.run_history import RunKind, RunStore
 from workbench.core.result_files import ImportedRun, ResultFileError, read_result_file
 
@@ -28,6 +29,7 @@ class ImportOutcome:
     aggregates: int
     added: bool  # False: the run was already in the history
     error: str | None = None
+    error_phrase: Phrase | None = None  # the error, for the window to say in its language
 
 
 def run_config(run: ImportedRun) -> dict[str, Any]:
@@ -63,7 +65,7 @@ def store_run(store: RunStore, run: ImportedRun) -> bool:
     )
 
 
-Read = tuple[Path, list[ImportedRun] | str]  # a file's runs, or why it could not be read
+Read = tuple[Path, list[ImportedRun] | Phrase]  # a file's runs, or why it could not be read
 
 
 def read_files(paths: Iterable[Path]) -> list[Read]:
@@ -73,7 +75,7 @@ def read_files(paths: Iterable[Path]) -> list[Read]:
         try:
             read.append((path, read_result_file(path)))
         except ResultFileError as error:
-            read.append((path, str(error)))
+            read.append((path, error.phrase))
     return read
 
 
@@ -81,14 +83,16 @@ def store_files(store: RunStore, read: Iterable[Read]) -> list[ImportOutcome]:
     """Add parsed files to the history; a file that could not be read is reported."""
     outcomes = []
     for path, runs in read:
-        if isinstance(runs, str):
-            outcomes.append(ImportOutcome(path, None, None, None, 0, 0, False, runs))
+        if isinstance(runs, Phrase):
+            outcomes.append(ImportOutcome(path, None, None, None, 0, 0, False, str(runs), runs))
             continue
         for run in runs:
             try:  # a streamed file's requests are read here, and may be broken
                 added = store_run(store, run)
             except ResultFileError as error:
-                outcomes.append(ImportOutcome(path, None, None, None, 0, 0, False, str(error)))
+                outcomes.append(
+                    ImportOutcome(path, None, None, None, 0, 0, False, str(error), error.phrase)
+                )
                 break
             outcomes.append(
                 ImportOutcome(

@@ -425,7 +425,10 @@ class RunStore:
         return True
 
     def delete_run(self, run_id: str) -> None:
-        """Remove a run with its requests and aggregates (StoreError when there is none)."""
+        """Remove a run with its requests and aggregates (StoreError when there is none, or
+        while it runs: the window and `history delete` both ask here)."""
+        if self.run(run_id).status == "running":
+            raise StoreError(f"run {run_id} is still running: stop it first, then delete it")
         with self._explained():
             cursor = self._conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
         if cursor.rowcount == 0:

@@ -1,18 +1,24 @@
-"""Aggregate request rows into one row per (target, prompt length, concurrency): what tables and
-charts show. Concurrency levels are never pooled: a request at 16 in flight is not one at 1."""
+"""Aggregate request rows into one row per (target, prompt length, concurrency, offered rate):
+what tables and charts show. Concurrency levels are never pooled: a request at 16 in flight is
+not one at 1; nor are offered rates (a capacity search's steps), a request at 4 req/s is not one
+at 16."""
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.foundation.metrics import Aggregate, aggregate, derive, token_count
 from workbench.core.foundation.redaction import redact_and_cut
 from workbench.core.foundation.reported_figures import reported as stated_figures
 from workbench.core.foundation.results import RequestResult
-from workbench.core.history.run_facts import RunFacts
+from workbench.core.load.capacity_report import held_rates
 from workbench.core.load.slo import Goodput, GoodputTally
+
+if TYPE_CHECKING:  # the run's facts bring the capacity modules: not at the window's start
+    from workbench.core.history.run_facts import RunFacts
 
 FIGURES = (
     "ttft_ms",
@@ -43,6 +49,7 @@ class CellSummary:
     concurrency: int = 1  # requests in flight when these were measured
     goodput: Goodput | None = None  # against the run's --slo; None without one
     open_loop: bool = False  # its requests came on a schedule (--rate)
+    offered_rate: float | None = None  # the schedule's requests/s; None: closed loop, a trace
     reported_by: str | None = None  # the tool whose file these rows were imported from
     reported: tuple[
         str, ...
@@ -75,22 +82,29 @@ def shown_model(result: RequestResult) -> str:
     return result.model if protocol == "chat" else f"{result.model} via {protocol}"
 
 
+CellKey = tuple[str, str, int, int, float | None]
+
+
+def cell_key(result: RequestResult) -> CellKey:
+    """The cell a row belongs to: target, prompt length, concurrency and offered rate."""
+    length = result.prompt_tokens_target or 0
+    return (result.provider, shown_model(result), length, result.concurrency, result.offered_rate)
+
+
+def _rest(c: CellSummary) -> tuple[float, str, str]:
+    return (c.offered_rate or 0.0, c.provider, c.model)
+
+
 class Summarizer:
     """`summarize`, one row at a time: keeps ~64 bytes per measured request, not the rows."""
 
     def __init__(self) -> None:
-        self._cells: dict[tuple[str, str, int, int], _Cell] = {}
+        self._cells: dict[CellKey, _Cell] = {}
 
     def add(self, result: RequestResult) -> None:
         if result.warmup:
             return
-        key = (
-            result.provider,
-            shown_model(result),
-            result.prompt_tokens_target or 0,
-            result.concurrency,
-        )
-        cell = self._cells.setdefault(key, _Cell(result.attention))
+        cell = self._cells.setdefault(cell_key(result), _Cell(result.attention))
         cell.price_known = cell.price_known and result.prices.known
         cell.open_loop = cell.open_loop or result.scheduled_s is not None
         if result.stopped:  # a user's Stop: neither met nor missed, failed nor measured
@@ -132,12 +146,11 @@ class Summarizer:
                 concurrency=level,
                 goodput=cell.goodput.result(),
                 open_loop=cell.open_loop,
+                offered_rate=rate,
             )
-            for (provider, model, length, level), cell in self._cells.items()
+            for (provider, model, length, level, rate), cell in self._cells.items()
         ]
-        return sorted(
-            cells, key=lambda c: (c.prompt_tokens_target, c.concurrency, c.provider, c.model)
-        )
+        return sorted(cells, key=lambda c: (c.prompt_tokens_target, c.concurrency, *_rest(c)))
 
 
 def summarize(results: Iterable[RequestResult]) -> list[CellSummary]:
@@ -179,7 +192,11 @@ class SummaryReport:
     imported_from: tuple[tuple[str, str], ...] = ()
     no_endpoint: tuple[tuple[str, str], ...] = ()
     own_runs: bool = True  # some rows were measured here, not imported
-    capacity: str = ""  # a capacity search's sentence: the page leads with it
+    # a capacity search's run.json section: the page leads with its sentence
+    capacity: dict[str, Any] | None = None
+    # model -> the offered rate the charts show of it: its capacity search's highest rate that
+    # held; a model absent here is charted at its highest rate
+    charted_rates: dict[str, float] = field(default_factory=dict)
 
     @property
     def is_sweep(self) -> bool:
@@ -190,14 +207,29 @@ class SummaryReport:
         """The concurrency the charts show: the highest measured, the load a choice is made for."""
         return max(self.concurrency_levels, default=1)
 
+    @property
+    def several_rates(self) -> bool:
+        return len({r.cell.offered_rate for r in self.rows}) > 1
+
     def row(self, model: str, length: int, concurrency: int | None = None) -> ModelRow | None:
-        """The row of a model at a length and concurrency (None: the charted level)."""
+        """The row of a model at a length and concurrency (None: the charted level), at its
+        charted rate (a capacity search's steps are rows of their own)."""
         level = self.charted_level if concurrency is None else concurrency
-        for row in self.rows:
-            c = row.cell
-            if c.model == model and c.prompt_tokens_target == length and c.concurrency == level:
-                return row
-        return None
+        found = [
+            row
+            for row in self.rows
+            if row.cell.model == model
+            and row.cell.prompt_tokens_target == length
+            and row.cell.concurrency == level
+        ]
+        charted = self.charted_rates.get(model)
+        chosen = [r for r in found if charted is not None and r.cell.offered_rate == charted]
+        return max(chosen or found, key=lambda r: r.cell.offered_rate or 0.0, default=None)
+
+    def charted_rows(self) -> list[ModelRow]:
+        """One row per model and prompt length at the charted level and rate."""
+        rows = (self.row(m, n) for m in self.models for n in self.prompt_lengths)
+        return [r for r in rows if r is not None]
 
 
 def _host(base_url: str) -> str:
@@ -244,13 +276,15 @@ def build_report(
     rank = {m: i for i, m in enumerate(models)}
     ordered = sorted(
         summarize(measured) if cells is None else cells,
-        key=lambda c: (rank[c.model], c.prompt_tokens_target, c.concurrency, c.provider),
+        key=lambda c: (rank[c.model], c.prompt_tokens_target, c.concurrency, *_rest(c)),
     )
-    by_cell: dict[tuple[str, str, int, int], list[RequestResult]] = {}
+    by_cell: dict[CellKey, list[RequestResult]] = {}
     for r in measured:
-        key = (r.provider, shown_model(r), r.prompt_tokens_target or 0, r.concurrency)
-        by_cell.setdefault(key, []).append(r)
-    keys = [(c.provider, c.model, c.prompt_tokens_target, c.concurrency) for c in ordered]
+        by_cell.setdefault(cell_key(r), []).append(r)
+    keys = [
+        (c.provider, c.model, c.prompt_tokens_target, c.concurrency, c.offered_rate)
+        for c in ordered
+    ]
     if runs:
         ordered = with_file_figures(ordered, [{r.run_id for r in by_cell[k]} for k in keys], runs)
     rows = tuple(ModelRow(c, _reason(by_cell[k])) for c, k in zip(ordered, keys, strict=True))
@@ -268,6 +302,7 @@ def build_report(
         f.run_id: (f.file or f.run_id, f.tool) for f in runs if f.tool and f.run_id in shown_runs
     }
     with_url = {r.run_id for r in measured if r.base_url}
+    capacity = next((f.capacity for f in runs if f.run_id in shown_runs and f.capacity), None)
     counted = (token_count(r.prompt_tokens) for r in measured if r.ok)
     prompt = aggregate(float(n) for n in counted if n)
     return SummaryReport(
@@ -284,7 +319,8 @@ def build_report(
         rows=rows,
         repeats=max((c.n + c.errors + c.stopped for c in ordered), default=0),
         concurrency_levels=tuple(sorted({c.concurrency for c in ordered})) or (1,),
-        capacity=next((f.capacity for f in runs if f.run_id in shown_runs and f.capacity), ""),
+        capacity=capacity,
+        charted_rates=held_rates(capacity),
         imported_from=tuple(sources.values()),
         no_endpoint=tuple(v for k, v in sources.items() if k not in with_url),
         own_runs=bool(shown_runs - set(sources)),

@@ -7,7 +7,7 @@ OS keyring; env references stay references. Broken or unknown input raises
 `ConfigImportError` naming the file and the field or line, and nothing is half-imported.
 
 Each format's shape is a set of pydantic models checked through the one validation kit
-(`_shapes.py` over `workbench/core/foundation/validation.py`): a bad value names the file, its line, the
+(`_shapes.py` over `core/foundation/validation.py`): a bad value names the file, its line, the
 field and what it must be; a bad value that only describes a model is dropped with a warning.
 
 One module per config shape:

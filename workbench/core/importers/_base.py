@@ -19,11 +19,9 @@ from workbench.core.access.providers import (
     AuthScheme,
     KeyRef,
     ModelEntry,
-    NormalizedUrl,
     Protocol,
     Provider,
     mask_credentials,
-    normalize_base_url,
 )
 from workbench.core.foundation.redaction import redact, register_secret
 from workbench.core.foundation.results import (
@@ -42,6 +40,7 @@ from workbench.core.importers._files import parse_toml_text as parse_toml_text
 from workbench.core.importers._files import read_text as read_text
 from workbench.core.importers._files import strip_jsonc as strip_jsonc
 from workbench.core.protocols.anthropic import ANTHROPIC
+from workbench.core.protocols.base_url import NormalizedUrl, normalize_base_url
 
 KeyKind = Literal["env", "literal", "placeholder", "missing"]
 
@@ -329,7 +328,7 @@ def anthropic_warning(url: str, label: str) -> str | None:
             'completions; imported as chat anyway: set protocol = "anthropic" for it (or '
             "pass --protocol anthropic), and check it with `workbench doctor`"
         )
-    if re.search(r"/(anthropic|claude)(/|$)", path) or path.endswith("/messages"):
+    if re.search(r"/(anthropic|claude)(/|$)", path) or path.endswith(ANTHROPIC.path):
         return (
             f"{label}: {url} looks like an Anthropic-only endpoint (Messages API); imported "
             "as chat since many gateways speak both: if it answers 404, set protocol = "

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench.core.foundation.i18n import Phrase
 from workbench.core.foundation.redaction import redact
 from workbench.core.foundation.validation import key_line_of, type_words
 from workbench.core.system.bounded_read import NotARegularFile, TooLarge, read_bounded
@@ -19,12 +20,19 @@ from workbench.core.system.bounded_read import NotARegularFile, TooLarge, read_b
 MAX_CONFIG_BYTES = 16 * 1024 * 1024  # no config file is this large; refuse rather than chew
 
 
+CONTEXT = "ConfigImport"  # the translation context of the importers' marked messages
+
+
 class ConfigImportError(Exception):
     """Broken or unknown input. The message names the file and the field or line; it is
-    redacted, so no key text can travel in it."""
+    redacted, so no key text can travel in it. `phrase` is the message for the window to say
+    in its language (marked with QT_TRANSLATE_NOOP("ConfigImport", ...) where raised); str()
+    is its English. A plain str message stays English in every language."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(redact(message))
+    def __init__(self, message: str | Phrase) -> None:
+        said = message if isinstance(message, Phrase) else Phrase(message, context=CONTEXT)
+        self.phrase = said.map_fields(redact)
+        super().__init__(redact(str(self.phrase)))
 
     @property
     def message(self) -> str:

@@ -1,4 +1,4 @@
-"""The importers' side of the one validation kit (`workbench/core/foundation/validation.py`): each format's
+"""The importers' side of the one validation kit (`core/foundation/validation.py`): each format's
 shape is a pydantic model, checked by `read_shape`, which words a bad value as the importers
 always have ("providers.json, line 4: settings.baseUrl must be text in quotes, found a whole
 number"), with the file, the line where the field is written, the field and what it must be.

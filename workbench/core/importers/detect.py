@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.access.providers import Provider
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, phrase
 from workbench.core.foundation.redaction import redact
 from workbench.core.importers._base import (
     ConfigImportError,
@@ -28,6 +29,7 @@ from workbench.core.importers._base import (
     read_text,
     unique_name,
 )
+from workbench.core.importers._files import CONTEXT
 from workbench.core.importers.benchmark import read_benchmark_config
 from workbench.core.importers.ccswitch import (
     read_ccswitch_db,
@@ -106,17 +108,26 @@ def detect(path: Path | str) -> str:
         if find_sources(p):
             return HOME
         looked = ", ".join(rel for rel, _ in HOME_STORES)
-        raise ConfigImportError(f"{p}: no known config in this folder (looked for {looked})")
+        unknown = QT_TRANSLATE_NOOP(
+            "ConfigImport", "{path}: no known config in this folder (looked for {looked})"
+        )
+        raise ConfigImportError(phrase(unknown, context=CONTEXT, path=p, looked=looked))
     if not p.exists():
-        raise ConfigImportError(f"{p}: no such file or folder")
+        missing = QT_TRANSLATE_NOOP("ConfigImport", "{path}: no such file or folder")
+        raise ConfigImportError(phrase(missing, context=CONTEXT, path=p))
     name = p.name.lower()
     try:
         with open_regular(p) as f:  # a FIFO or a device is refused before it can block
             head = f.read(16)
     except NotARegularFile as exc:
-        raise ConfigImportError(f"{exc}; give the path of the config file itself") from None
+        special = QT_TRANSLATE_NOOP(
+            "ConfigImport", "{why}; give the path of the config file itself"
+        )
+        raise ConfigImportError(phrase(special, context=CONTEXT, why=exc)) from None
     except OSError as exc:
-        raise ConfigImportError(f"{p.name}: cannot read it ({exc.strerror or exc})") from None
+        unread = QT_TRANSLATE_NOOP("ConfigImport", "{name}: cannot read it ({why})")
+        why = exc.strerror or exc
+        raise ConfigImportError(phrase(unread, context=CONTEXT, name=p.name, why=why)) from None
     if head.startswith(_SQLITE_MAGIC) or name.endswith((".db", ".sqlite", ".sqlite3")):
         return "ccswitch_db"
     if name in ("providers.json", "models.json"):
@@ -204,7 +215,9 @@ def import_path(path: Path | str) -> ImportResult:
             except NothingToImport as exc:
                 skipped.append(f"skipped {file}: {exc}")
         if not results:
-            raise ConfigImportError(f"{p}: nothing to import ({'; '.join(skipped)})")
+            nothing = QT_TRANSLATE_NOOP("ConfigImport", "{path}: nothing to import ({skipped})")
+            said = phrase(nothing, context=CONTEXT, path=p, skipped="; ".join(skipped))
+            raise ConfigImportError(said)
     else:
         results = [READERS[kind](p)]
     merged = merge(results, source=str(p), kind=kind)

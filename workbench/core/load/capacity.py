@@ -35,6 +35,27 @@ MAX_STEP_REQUESTS = 10_000
 Status = Literal["found", "above", "below", "budget", "stopped"]
 
 
+MAX_LOAD = 1e6
+
+
+def parse_range(text: str) -> tuple[float, float]:
+    """`LOW:HIGH` (or LOW..HIGH) -> the loads searched; ValueError naming the fix. The Rule
+    checks LOW < HIGH."""
+    low, sep, high = text.strip().replace("..", ":").partition(":")
+    if not sep:
+        raise ValueError(f"'{text}': write the range as LOW:HIGH, e.g. 0.5:64")
+    ends = []
+    for part in (low, high):
+        try:
+            value = float(part)
+        except ValueError:
+            raise ValueError(f"'{text}': '{part.strip()}' is not a number; e.g. 0.5:64") from None
+        if not (math.isfinite(value) and 0 < value <= MAX_LOAD):
+            raise ValueError(f"'{text}': each end must be above 0 and at most {MAX_LOAD:,.0f}")
+        ends.append(value)
+    return ends[0], ends[1]
+
+
 def wilson(met: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """One-sided Wilson bounds (low, high) on a share `met` of `n` at `confidence`."""
     if n <= 0:

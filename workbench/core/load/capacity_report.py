@@ -9,14 +9,16 @@ tab and `workbench summary` say the same thing:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.foundation.token_counts import tokens_label
 from workbench.core.load.capacity import CONFIDENCE, Rule, Search, Step, worst_case
 from workbench.core.load.slo import Objective
 
 UNITS = {"rate": "req/s", "concurrency": "requests at once"}
+CONTEXT = "Capacity"  # the sentence's translation context (the UI's .ts)
 _FIGURE_WORDS = {"ttft": "TTFT", "ttfc": "TTFC", "tpot": "TPOT", "itl": "ITL", "e2e": "e2e"}
 
 
@@ -107,30 +109,66 @@ def _limit(ms: float) -> str:
     return f"{ms / 1000:g} s" if ms >= 1000 else f"{ms:g} ms"
 
 
-def slo_words(slo: Sequence[Mapping[str, Any]]) -> str:
+Translate = Callable[[str, str], str]  # (context, English template) -> the UI's language
+
+
+def _say(translate: Translate | None, template: str, **fields: object) -> str:
+    """A template marked with QT_TRANSLATE_NOOP("Capacity", ...), in the UI's language."""
+    text = translate(CONTEXT, template) if translate is not None else template
+    return text.format_map(fields) if fields else text
+
+
+def slo_words(slo: Sequence[Mapping[str, Any]], translate: Translate | None = None) -> str:
     """`ttft_p90` at 3000 ms -> "TTFT p90 ≤ 3 s", joined with "and"."""
     parts = []
     for term in slo:
         figure, _, pct = str(term.get("objective", "")).partition("_")
         words = _FIGURE_WORDS.get(figure, figure)
         parts.append(f"{words} {pct} ≤ {_limit(float(term.get('limit_ms', 0)))}")
-    return " and ".join(parts)
+    return _say(translate, QT_TRANSLATE_NOOP("Capacity", " and ")).join(parts)
 
 
-def answer_words(answer: Mapping[str, Any], unit: str, top: bool = True) -> str:
+def _unit(unit: str, translate: Translate | None) -> str:
+    if unit == UNITS["concurrency"]:
+        return _say(translate, QT_TRANSLATE_NOOP("Capacity", "requests at once"))
+    return _say(translate, QT_TRANSLATE_NOOP("Capacity", "req/s")) if unit == "req/s" else unit
+
+
+def answer_words(
+    answer: Mapping[str, Any], unit: str, top: bool = True, translate: Translate | None = None
+) -> str:
     """One model's capacity as the sentence says it, without the model's name."""
     status, held, missed = answer.get("status"), answer.get("held"), answer.get("missed")
     capacity, pm = answer.get("capacity"), answer.get("plus_minus")
+    shown_unit = _unit(unit, translate)
     if capacity is not None and pm is not None:
         shown = _num(capacity)
         places = len(shown.partition(".")[2])  # the ± to the capacity's last digit
-        return f"{shown} {unit} (±{pm:.{places}f})" if pm else f"{shown} {unit}"
+        return f"{shown} {shown_unit} (±{pm:.{places}f})" if pm else f"{shown} {shown_unit}"
     if held is not None:
-        edge = " (the top of the range searched)" if status == "above" and top else ""
-        return f"at least {_num(held)} {unit}{edge}"
+        if status == "above" and top:
+            return _say(
+                translate,
+                QT_TRANSLATE_NOOP(
+                    "Capacity", "at least {load} {unit} (the top of the range searched)"
+                ),
+                load=_num(held),
+                unit=shown_unit,
+            )
+        return _say(
+            translate,
+            QT_TRANSLATE_NOOP("Capacity", "at least {load} {unit}"),
+            load=_num(held),
+            unit=shown_unit,
+        )
     if missed is not None:
-        return f"under {_num(missed)} {unit}"
-    return "not measured"
+        return _say(
+            translate,
+            QT_TRANSLATE_NOOP("Capacity", "under {load} {unit}"),
+            load=_num(missed),
+            unit=shown_unit,
+        )
+    return _say(translate, QT_TRANSLATE_NOOP("Capacity", "not measured"))
 
 
 def _ranked(models: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -144,28 +182,75 @@ def _ranked(models: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return sorted(models, key=key, reverse=True)
 
 
-def sentence(capacity: Mapping[str, Any]) -> str:
-    """The search's answer in one sentence (the section's own, as planned or as recorded)."""
+def sentence(capacity: Mapping[str, Any], translate: Translate | None = None) -> str:
+    """The search's answer in one sentence (the section's own, as planned or as recorded); the
+    one home of its wording: with `translate` (the UI's), in the UI's language."""
     unit = str(capacity.get("unit") or UNITS["rate"])
     models = _ranked([m for m in capacity.get("models", ()) if isinstance(m, Mapping)])
     if not models:
         return ""
     first, rest = models[0], models[1:]
     name, missed = first.get("model"), first.get("missed")
-    lead = f"{name} serves {answer_words(first, unit)}"
+    slo = slo_words(capacity.get("slo", ()), translate)
     if first.get("held") is None:  # no load tried held
-        lead = f"{name} misses the SLO even at {_num(missed or 0)} {unit}"
-    parts = [f"{lead} at {slo_words(capacity.get('slo', ()))}"]
-    parts += [f"{m.get('model')} {answer_words(m, unit, top=False)}" for m in rest]
+        lead = _say(
+            translate,
+            QT_TRANSLATE_NOOP("Capacity", "{model} misses the SLO even at {load} {unit} at {slo}"),
+            model=name,
+            load=_num(missed or 0),
+            unit=_unit(unit, translate),
+            slo=slo,
+        )
+    else:
+        lead = _say(
+            translate,
+            QT_TRANSLATE_NOOP("Capacity", "{model} serves {answer} at {slo}"),
+            model=name,
+            answer=answer_words(first, unit, translate=translate),
+            slo=slo,
+        )
+    parts = [lead]
+    parts += [f"{m.get('model')} {answer_words(m, unit, False, translate)}" for m in rest]
     tokens = capacity.get("prompt_tokens")
     if isinstance(tokens, int):
-        parts.append(f"at {tokens_label(tokens)} prompts")
+        parts.append(
+            _say(
+                translate,
+                QT_TRANSLATE_NOOP("Capacity", "at {tokens} prompts"),
+                tokens=tokens_label(tokens),
+            )
+        )
     costs = [m.get("cost_per_1000_usd") for m in models]
     if all(isinstance(c, int | float) for c in costs):
         shown = list(dict.fromkeys(f"${c:,.2f}" for c in costs))
-        each = " each" if len(shown) == 1 and len(costs) > 1 else ""
-        parts.append(" vs ".join(shown) + f" per 1,000 requests{each}")
-    return "; ".join(parts)
+        costs_text = _say(translate, QT_TRANSLATE_NOOP("Capacity", " vs ")).join(shown)
+        template = (
+            QT_TRANSLATE_NOOP("Capacity", "{costs} per 1,000 requests each")
+            if len(shown) == 1 and len(costs) > 1
+            else QT_TRANSLATE_NOOP("Capacity", "{costs} per 1,000 requests")
+        )
+        parts.append(_say(translate, template, costs=costs_text))
+    return _say(translate, QT_TRANSLATE_NOOP("Capacity", "; ")).join(parts)
+
+
+def sentence_line(capacity: Mapping[str, Any], translate: Translate | None = None) -> str:
+    """The sentence as the app shows it: with its full stop ("" when there is none)."""
+    said = sentence(capacity, translate)
+    return (
+        _say(translate, QT_TRANSLATE_NOOP("Capacity", "{sentence}."), sentence=said) if said else ""
+    )
+
+
+def held_rates(capacity: Mapping[str, Any] | None) -> dict[str, float]:
+    """A search by rate: each model's highest rate that held (the Summary charts it there)."""
+    if not capacity or capacity.get("by") != "rate":
+        return {}
+    models = capacity.get("models")
+    return {
+        str(m["model"]): float(m["held"])
+        for m in (models if isinstance(models, list) else ())
+        if isinstance(m, Mapping) and isinstance(m.get("held"), int | float)
+    }
 
 
 def plan_words(rule: Rule, objectives: Sequence[Objective], models: int) -> str:

@@ -31,7 +31,7 @@ Task = Literal["summary", "needle"]
 MIN_TARGET_TOKENS = 128
 MAX_TARGET_TOKENS = 1_048_576
 
-# Characters per token of the shipped corpus by `heuristic_tokens` (core/foundation/token_estimate.py;
+# Characters per token of the shipped corpus by `heuristic_tokens` (foundation/token_estimate.py;
 # en: 300,096 chars, zh: 101,941 chars; tests/test_prompts.py re-measures them). Real
 # tokenizers differ, which is what `Calibration` is for: GPT-4-class BPE reads such English
 # at ~4.2-4.8, Chinese at ~1.0-1.5.

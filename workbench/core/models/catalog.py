@@ -18,7 +18,6 @@ Overrides (a user's TOML file or a dict) change prices and context windows per m
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import functools
 import re
 import tomllib
@@ -139,6 +138,8 @@ class Catalog:
     def suggest(self, model_id: str, n: int = 3, *, simulated: bool = True) -> list[str]:
         """Up to n ids whose id or alias is close to model_id (difflib), best first;
         simulated=False leaves out the models only the built-in provider serves."""
+        import difflib  # only when an id is not found: not at the window's start
+
         name = _norm(model_id).rsplit("/", 1)[-1]
         keys = [k for k in self._index if simulated or not self._models[self._index[k]].simulated]
         matches = difflib.get_close_matches(name, keys, n=n * 4, cutoff=0.5)

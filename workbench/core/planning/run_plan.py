@@ -5,20 +5,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from workbench.core.datasets import Dataset
 from workbench.core.foundation.lengths import draw
-from workbench.core.foundation.results import (
-    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
-    DEFAULT_STALL_TIMEOUT_S,
-    Target,
-    Timeouts,
-)
-from workbench.core.load.arrivals import ArrivalSpec
-from workbench.core.load.capacity import Rule, worst_case
+from workbench.core.foundation.results import Target
 from workbench.core.load.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS
-from workbench.core.load.slo import Objective
+
+if TYPE_CHECKING:  # a plan's fields only: the window's first paint imports this module
+    from workbench.core.datasets import Dataset
+    from workbench.core.load.arrivals import ArrivalSpec
+    from workbench.core.load.capacity import Rule
+    from workbench.core.load.slo import Objective
 
 Mode = Literal["parallel", "sequential"]
 # The limits of a plan (docs/reliability.md, "Runs and input"); the CLI checks its flags
@@ -37,7 +34,7 @@ def _finite(value: float) -> bool:
 
 @dataclass(frozen=True)
 class RefusedCell:
-    """A (target, prompt length) cell refused before sending, and why (core/planning/memory_fit.py)."""
+    """A (target, prompt length) cell refused before sending, and why (planning/memory_fit.py)."""
 
     label: str  # Target.label
     prompt_tokens: int
@@ -50,6 +47,8 @@ class RunSettings:
     choices of the window or the flags (plan.Choices) and the plan built from them (RunPlan)
     are both these settings plus their own few fields."""
 
+    # the prompt sizes the run measures, each a cell with every target (a sweep has several)
+    prompt_lengths: tuple[int, ...]
     repeats: int = 1
     # requests in flight; several levels run in turn, each cell at every level (a sweep of
     # concurrency, a route comparison). The one home of concurrency: a shard's plan has one level
@@ -86,13 +85,8 @@ class RunPlan(RunSettings):
     settings, and the targets and lengths they apply to."""
 
     targets: tuple[Target, ...]
-    prompt_lengths: tuple[int, ...]
     calibrate: bool = True  # one short request per target when it has no calibration yet
     measure_baseline: bool = True
-    # the limits of a target that carries none of its own (core/run/plan.py gives each its own)
-    first_token_timeout_s: float | None = DEFAULT_FIRST_TOKEN_TIMEOUT_S
-    stall_timeout_s: float | None = DEFAULT_STALL_TIMEOUT_S
-    total_timeout_s: float | None = None
     warm_connections: bool = True  # open a cell's connections before its opening burst
     kind: Literal["comparison", "sweep", "replay"] = "comparison"
     # cells whose KV cache would not fit the deployment: rows that say why, nothing sent
@@ -130,17 +124,12 @@ class RunPlan(RunSettings):
             return f"temperature must be 0..{MAX_TEMPERATURE:g}, got {self.temperature!r}"
         if not (_finite(self.needle_depth) and 0 <= self.needle_depth <= 1):
             return f"needle_depth must be 0..1, got {self.needle_depth!r}"
-        limits = [
-            ("first_token_timeout_s", self.first_token_timeout_s),
-            ("stall_timeout_s", self.stall_timeout_s),
-            ("total_timeout_s", self.total_timeout_s),
-        ]
-        for t in self.targets:
-            own = t.timeouts or Timeouts(None, None, None)
+        limits = []
+        for t in self.targets:  # each target's limits: the one home of a request's timeouts
             limits += [
-                (f"{t.label}: first-token timeout", own.first_token_s),
-                (f"{t.label}: stall timeout", own.stall_s),
-                (f"{t.label}: total timeout", own.total_s),
+                (f"{t.label}: first-token timeout", t.timeouts.first_token_s),
+                (f"{t.label}: stall timeout", t.timeouts.stall_s),
+                (f"{t.label}: total timeout", t.timeouts.total_s),
             ]
         for name, seconds in limits:
             if seconds is not None and not (_finite(seconds) and 0 < seconds <= MAX_SECONDS):
@@ -198,12 +187,6 @@ class RunPlan(RunSettings):
             length, 0
         )
 
-    def timeouts_for(self, target: Target) -> Timeouts:
-        """The target's own limits (its provider's), else the plan's."""
-        if target.timeouts is not None:
-            return target.timeouts
-        return Timeouts(self.first_token_timeout_s, self.stall_timeout_s, self.total_timeout_s)
-
     def refusal(self, target: Target, length: int) -> str | None:
         """Why the cell (target, length) is not sent; None when it is."""
         for cell in self.refused:
@@ -215,6 +198,8 @@ class RunPlan(RunSettings):
         """Requests per (target, length) cell at one concurrency level; in an open-loop run,
         the schedule's (this worker's share of it)."""
         if self.capacity is not None:
+            from workbench.core.load.capacity import worst_case  # not at the first paint
+
             return worst_case(self.capacity)[1]
         if self.arrivals is not None:
             return self.arrivals.expected_requests

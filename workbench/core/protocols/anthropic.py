@@ -89,6 +89,17 @@ class AnthropicProtocol(PostedProtocol):
     models_query: ClassVar[Mapping[str, object]] = {"limit": 1000}  # in pages (has_more)
     probe_rank = 1
     found_here = FOUND_ANTHROPIC
+    unlisted = (
+        QT_TRANSLATE_NOOP(
+            "Doctor",
+            'the model list is not the Anthropic shape {"data": [{"type": "model", "id": '
+            '...}], "has_more": ...}: the endpoint does not speak the Anthropic Messages API',
+        ),
+        QT_TRANSLATE_NOOP(
+            "Doctor",
+            "check that the base URL is the one the provider gives for Anthropic clients",
+        ),
+    )
 
     def api_root(self, base_url: str) -> str:
         base = base_url.rstrip("/")

@@ -42,6 +42,9 @@ class ClientProtocol(ABC):
     # the fix when a probe finds this protocol's path answering where another's is missing
     # (probe.py): "try --protocol NAME"; None: never named by a probe
     found_here: ClassVar[Hint | None] = None
+    # the doctor's cause and fix when the model list answers 200 in another shape, each marked
+    # QT_TRANSLATE_NOOP("Doctor", ...); None: the OpenAI list's words (doctor/messages.py)
+    unlisted: ClassVar[Hint | None] = None
 
     def api_root(self, base_url: str) -> str:
         """The URL the protocol's paths and model list hang off, for a base URL as the user

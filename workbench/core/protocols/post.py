@@ -17,6 +17,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from workbench.core.access.keys import NO_KEY
 from workbench.core.protocols.base import ClientProtocol, key_headers
 
 if TYPE_CHECKING:  # the transport loads with the first request, not with the window
@@ -35,8 +36,6 @@ def protocol_headers(
     provider's headers set them) and, for `x-api-key` auth, the key there instead of in
     `Authorization` (omitted, which the SDK allows)."""
     import openai
-
-    from workbench.core.transport.clients import NO_KEY
 
     given = {name.lower() for name in client.default_headers}
     headers: dict[str, Any] = dict(protocol.headers(given))

@@ -14,7 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from workbench.core.result_files._common import ImportedRun, ResultFileError
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
+from workbench.core.result_files._common import ImportedRun, ResultFileError, said
 from workbench.core.result_files.aiperf import (
     looks_like_aiperf_jsonl,
     looks_like_aiperf_summary,
@@ -48,10 +49,13 @@ MAX_FILE_BYTES = 512 * 1024 * 1024  # a detailed export of a long run; anything 
 MAX_SETTINGS_CHARS = 64 * 1024  # a tool's run settings, kept in the run config as JSON
 MAX_NAME_CHARS = 4096  # a model id, a URL or a version
 
-FORMATS_HELP = (
-    "a vLLM `bench serve --save-result` JSON, a guidellm benchmarks.json or .yaml, an AIPerf "
-    "profile_export.jsonl, a GenAI-Perf profile_export.json, or an AIPerf / GenAI-Perf "
-    "profile_export_*.json"
+FORMATS_HELP = said(
+    QT_TRANSLATE_NOOP(
+        "ResultFile",
+        "a vLLM `bench serve --save-result` JSON, a guidellm benchmarks.json or .yaml, an AIPerf "
+        "profile_export.jsonl, a GenAI-Perf profile_export.json, or an AIPerf / GenAI-Perf "
+        "profile_export_*.json",
+    )
 )
 
 
@@ -68,23 +72,30 @@ def read_result_file(path: Path) -> list[ImportedRun]:
         data = read_bounded(path, MAX_FILE_BYTES, "a result file")
     except NotARegularFile as error:
         if path.is_dir():
-            raise ResultFileError(f"{path} is a folder: pass the result file inside it") from None
-        raise ResultFileError(f"{error}: pass the result file itself") from None
+            folder = QT_TRANSLATE_NOOP(
+                "ResultFile", "{path} is a folder: pass the result file inside it"
+            )
+            raise ResultFileError(said(folder, path=path)) from None
+        special = QT_TRANSLATE_NOOP("ResultFile", "{error}: pass the result file itself")
+        raise ResultFileError(said(special, error=error)) from None
     except TooLarge:
+        large = QT_TRANSLATE_NOOP(
+            "ResultFile", "{path} is larger than any result file ({limit} bytes): pass {formats}"
+        )
         raise ResultFileError(
-            f"{path} is larger than any result file ({MAX_FILE_BYTES:,} bytes): pass {FORMATS_HELP}"
+            said(large, path=path, limit=f"{MAX_FILE_BYTES:,}", formats=FORMATS_HELP)
         ) from None
     except OSError as error:
-        raise ResultFileError(
-            f"cannot read {path} ({error.strerror or error}): check the path"
-        ) from None
+        unread = QT_TRANSLATE_NOOP("ResultFile", "cannot read {path} ({why}): check the path")
+        raise ResultFileError(said(unread, path=path, why=error.strerror or error)) from None
     sha = hashlib.sha256(data).hexdigest()
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ResultFileError(
-            f"{path} is not a text file (not UTF-8): pass {FORMATS_HELP}"
-        ) from None
+        binary = QT_TRANSLATE_NOOP(
+            "ResultFile", "{path} is not a text file (not UTF-8): pass {formats}"
+        )
+        raise ResultFileError(said(binary, path=path, formats=FORMATS_HELP)) from None
     del data  # the text alone is enough from here; a large file need not be held twice
     document = _parse(text, path)
     del text
@@ -140,9 +151,10 @@ def _runs(document: Any, path: Path, sha: str) -> list[ImportedRun]:
             return read_genai_perf(document, path.name, sha)
         if looks_like_aiperf_summary(document):
             return read_aiperf_summary(document, path.name, sha)
-    raise ResultFileError(
-        f"{path} is in none of the result formats this app reads: pass {FORMATS_HELP}"
+    unknown = QT_TRANSLATE_NOOP(
+        "ResultFile", "{path} is in none of the result formats this app reads: pass {formats}"
     )
+    raise ResultFileError(said(unknown, path=path, formats=FORMATS_HELP))
 
 
 def _too_deep(path: Path, where: str = "") -> ResultFileError:
@@ -195,5 +207,13 @@ def _parse_yaml(text: str, path: Path) -> Any:
         raise ResultFileError(f"{path}, {error}: write the value out in full") from None
     except (yaml.YAMLError, ValueError) as error:  # ValueError: an integer too long to read
         raise ResultFileError(
-            f"{path} is neither JSON, JSON Lines nor YAML ({error}): pass {FORMATS_HELP}"
+            said(
+                QT_TRANSLATE_NOOP(
+                    "ResultFile",
+                    "{path} is neither JSON, JSON Lines nor YAML ({why}): pass {formats}",
+                ),
+                path=path,
+                why=error,
+                formats=FORMATS_HELP,
+            )
         ) from None

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
 from workbench.core.foundation.results import UNKNOWN_PRICES, ErrorClass, RequestResult
 
 _NS_PER_MS = 1_000_000
@@ -19,8 +20,24 @@ MAX_MAGNITUDE = 1e19
 _MAX_NS = 2**62  # what an SQLite integer holds, with room for sums
 
 
+CONTEXT = "ResultFile"  # the translation context of the readers' messages
+
+
 class ResultFileError(ValueError):
-    """A result file cannot be read; the message names the file, the field and the fix."""
+    """A result file cannot be read; the message names the file, the field and the fix.
+
+    `phrase` is the message for the window to say in its language (its templates are marked
+    with QT_TRANSLATE_NOOP("ResultFile", ...) where they are raised); str() is its English, as
+    the CLI prints it. A plain str message stays English in every language."""
+
+    def __init__(self, message: str | Phrase) -> None:
+        self.phrase = message if isinstance(message, Phrase) else Phrase(message, context=CONTEXT)
+        super().__init__(str(self.phrase))
+
+
+def said(template: str, **fields: object) -> Phrase:
+    """A reader's message (or part of one) from its marked template and its data."""
+    return phrase(template, context=CONTEXT, **fields)
 
 
 @dataclass
@@ -78,10 +95,18 @@ def bare_url(url: str) -> str | None:
     return urlunsplit((parts.scheme, host, parts.path, "", "")) or None
 
 
-def fail(file_name: str, where: str, problem: str) -> ResultFileError:
+def fail(file_name: str, where: str, problem: str | Phrase) -> ResultFileError:
     return ResultFileError(
-        f"{file_name}: field '{where}' {problem}: fix or remove that field, or re-export the "
-        "file from the tool that wrote it"
+        said(
+            QT_TRANSLATE_NOOP(
+                "ResultFile",
+                "{file}: field '{field}' {problem}: fix or remove that field, or re-export the "
+                "file from the tool that wrote it",
+            ),
+            file=file_name,
+            field=where,
+            problem=problem if isinstance(problem, Phrase) else Phrase(problem, context=CONTEXT),
+        )
     )
 
 
@@ -90,7 +115,7 @@ def number(value: Any, file_name: str, where: str, *, optional: bool = True) -> 
     names the field."""
     if value is None and optional:
         return None
-    problem = "expected a number"
+    problem = said(QT_TRANSLATE_NOOP("ResultFile", "expected a number"))
     try:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise OverflowError
@@ -98,11 +123,19 @@ def number(value: Any, file_name: str, where: str, *, optional: bool = True) -> 
         if not math.isfinite(result):
             raise OverflowError
         if abs(result) > MAX_MAGNITUDE:
-            problem = f"out of range (no benchmark figure exceeds {MAX_MAGNITUDE:g})"
+            problem = said(
+                QT_TRANSLATE_NOOP(
+                    "ResultFile", "out of range (no benchmark figure exceeds {limit})"
+                ),
+                limit=f"{MAX_MAGNITUDE:g}",
+            )
             raise OverflowError
     except OverflowError:
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
-        raise fail(file_name, where, f"is {shown}, {problem}") from None
+        bad = said(
+            QT_TRANSLATE_NOOP("ResultFile", "is {value}, {problem}"), value=shown, problem=problem
+        )
+        raise fail(file_name, where, bad) from None
     return result
 
 
@@ -127,27 +160,31 @@ def count(value: Any, file_name: str, where: str) -> int | None:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise fail(file_name, where, f"is {value!r}, expected a token count")
+        expected = QT_TRANSLATE_NOOP("ResultFile", "is {value}, expected a token count")
+        raise fail(file_name, where, said(expected, value=repr(value)))
     return value
 
 
 def text(value: Any, file_name: str, where: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    raise fail(file_name, where, f"is {value!r}, expected text")
+    expected = QT_TRANSLATE_NOOP("ResultFile", "is {value}, expected text")
+    raise fail(file_name, where, said(expected, value=repr(value)))
 
 
 def mapping(value: Any, file_name: str, where: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise fail(file_name, where, f"is a {type(value).__name__}, expected an object")
+        expected = QT_TRANSLATE_NOOP("ResultFile", "is a {type}, expected an object")
+        raise fail(file_name, where, said(expected, type=type(value).__name__))
     return value
 
 
 def sequence(value: Any, file_name: str, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise fail(file_name, where, f"is {type(value).__name__}, expected a list")
+        expected = QT_TRANSLATE_NOOP("ResultFile", "is {type}, expected a list")
+        raise fail(file_name, where, said(expected, type=type(value).__name__))
     return value
 
 

@@ -16,7 +16,6 @@ from urllib.parse import urlsplit
 
 from workbench.core.access.providers import ModelEntry, Protocol, Provider
 from workbench.core.foundation.results import UNKNOWN_PRICES, Prices, Target, Timeouts
-from workbench.core.load.prompts import MIN_TARGET_TOKENS
 from workbench.core.models.catalog import Catalog
 from workbench.core.planning.run_plan import RefusedCell, RunPlan, RunSettings
 from workbench.core.protocols.registry import auth_for
@@ -116,10 +115,9 @@ NO_CHOICE = Timeouts(None, None, None)  # every limit left to the provider
 
 @dataclass(frozen=True, kw_only=True)
 class Choices(RunSettings):
-    """What the user chose in the window or with flags: the run's settings, its prompt lengths
-    and the limits that override the providers' (None: the provider's)."""
+    """What the user chose in the window or with flags: the run's settings and the limits
+    that override the providers' (None: the provider's)."""
 
-    prompt_lengths: tuple[int, ...] = (MIN_TARGET_TOKENS,)
     timeouts: Timeouts = NO_CHOICE
     kind: Literal["comparison", "sweep"] | None = None  # None: sweep when several lengths
 
@@ -146,16 +144,12 @@ def build_plan(
     unique = tuple(dict.fromkeys(targets))  # two panes on one model measure it once
     chosen = choices.timeouts
     limited = tuple(replace(t, timeouts=_override(t.timeouts, chosen)) for t in unique)
-    default = _override(Timeouts(), chosen)  # for targets built outside this module
     kind = choices.kind or ("sweep" if len(choices.prompt_lengths) > 1 else "comparison")
     settings: dict[str, Any] = {f.name: getattr(choices, f.name) for f in fields(RunSettings)}
+    settings["prompt_lengths"] = tuple(choices.prompt_lengths)  # a list from a caller: frozen
     return RunPlan(
         **settings,
         targets=limited,
-        prompt_lengths=tuple(choices.prompt_lengths),
-        first_token_timeout_s=default.first_token_s,
-        stall_timeout_s=default.stall_s,
-        total_timeout_s=default.total_s,
         kind=kind,
         refused=_unfit(catalog, local, limited, choices),
     )
@@ -179,9 +173,8 @@ def _unfit(
     return refused_cells(catalog, cells, choices.max_tokens, local.gpu, local.tensor_parallel)
 
 
-def _override(own: Timeouts | None, chosen: Timeouts) -> Timeouts:
+def _override(base: Timeouts, chosen: Timeouts) -> Timeouts:
     """Each limit: the user's choice when made, else the target's own (its provider's)."""
-    base = own or Timeouts()
     return Timeouts(
         chosen.first_token_s if chosen.first_token_s is not None else base.first_token_s,
         chosen.stall_s if chosen.stall_s is not None else base.stall_s,

@@ -389,6 +389,9 @@ class Runner:
         result = planned_result(target, state.run_id, length, repeat, phase, concurrency, task)
         result.attempt = attempt
         result.network_baseline_ms, result.baseline_method = baseline.ms, baseline.method
+        arrivals = plan.arrivals
+        if arrivals is not None and arrivals.offsets is None:  # a trace has no one rate
+            result.offered_rate = arrivals.rate
         return result
 
     @staticmethod
@@ -482,7 +485,7 @@ class Runner:
         max_tokens = plan.output_size(result.repeat)
         if calibration:
             max_tokens = calibration_output_tokens(max_tokens)
-        limits = plan.timeouts_for(target)
+        limits = target.timeouts
         spec = RequestSpec(
             messages=prompt.messages,
             max_tokens=max_tokens,

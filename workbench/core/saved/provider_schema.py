@@ -29,7 +29,6 @@ from workbench.core.access.providers import (
     Provider,
     ProxyChoice,
     mask_credentials,
-    normalize_base_url,
     split_url_password,
 )
 from workbench.core.foundation.redaction import redact, register_secret
@@ -42,6 +41,7 @@ from workbench.core.foundation.validation import (
     Seconds,
     validate,
 )
+from workbench.core.protocols.base_url import normalize_base_url
 from workbench.core.protocols.registry import protocol_names, protocols
 
 _SENSITIVE_HEADER = re.compile(r"(?i)(authorization|api[-_]?key|token|secret|password|cookie)")

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 import httpx2
 
+from workbench.core.access.keys import NO_KEY
 from workbench.core.access.providers import ProxyChoice, mask_url_password
 from workbench.core.access.proxy_route import route_for
 from workbench.core.foundation.errors import Oversized, UnsendableHeader
@@ -56,7 +57,6 @@ if TYPE_CHECKING:
 
 
 Transport = Literal["httpx", "aiohttp"]
-NO_KEY = "no-key"  # the SDK insists on a key; keyless servers ignore this one
 
 CONNECT_TIMEOUT_S = 10.0
 MAX_ERROR_BODY_BYTES = 64 << 10  # of an error answer (status >= 300): the rest is not read

@@ -1,0 +1,79 @@
+"""A capacity search on the Summary page: each step is a cell of its own (never pooled with the
+other rates), and the charts show each model at its capacity (issue 29).
+
+A real `workbench bench --capacity` subprocess against a server of known capacity
+(tests/knee_server.py: 8 slots of 400 ms, 20 requests/s) keeps its rows in a real history
+file; the page is built from that file as the window builds it.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support.knee_server import knee_server
+from workbench.core.history.run_facts import run_facts
+from workbench.core.history.run_history import RunStore
+from workbench.core.history.summary import build_report
+from workbench.ui.summary_page import SummaryDocument
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def knee_url() -> Iterator[str]:
+    with knee_server(8, 400.0) as url:
+        yield url
+
+
+def test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity(
+    qapp, tmp_path, knee_url
+) -> None:
+    data = tmp_path / "data"
+    env = {**os.environ, "WORKBENCH_DATA_DIR": str(data),
+           "WORKBENCH_CONFIG_DIR": str(tmp_path / "config")}  # fmt: skip
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, "-m", "workbench", "bench", "--base-url", knee_url, "--model", "knee",
+         "--prompt-tokens", "1K", "--max-tokens", "4", "--capacity", "--slo", "ttft_p90:600ms",
+         "--arrivals", "constant", "--capacity-range", "2:64", "--output", str(out), "-q"],
+        capture_output=True, text=True, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (answer,) = json.loads((out / "run.json").read_text())["capacity"]["models"]
+    steps = {s["load"]: s for s in answer["steps"]}
+    assert len(steps) >= 3 and answer["held"] in steps
+    with (out / "results.csv").open(newline="") as f:  # each row names its step's rate
+        rates = {float(r["offered_rate"]) for r in csv.DictReader(f) if r["phase"] == "measured"}
+    assert rates == set(steps)
+
+    store = RunStore(data / "history.sqlite3")
+    try:
+        (run,) = store.runs()
+        rows = store.results(run.run_id)
+        report = build_report(rows, run.run_id, run.kind, runs=run_facts(store, [run.run_id]))
+    finally:
+        store.close()
+    # one row per step, in the order of the rates, each with that step's requests and the
+    # requests that met the SLO (the step's own verdict, not one pooled with other rates)
+    assert [r.cell.offered_rate for r in report.rows] == sorted(steps)
+    for row in report.rows:
+        step, goodput = steps[row.cell.offered_rate], row.cell.goodput
+        assert goodput is not None and (goodput.judged, goodput.met) == (
+            step["requests"],
+            step["met"],
+        )
+    # the charts show the model at its capacity (the highest rate that held), not a median
+    # pooled with the steps that missed
+    charted = report.row("knee", 1024)
+    assert charted is not None and charted.cell.offered_rate == answer["held"]
+    document = SummaryDocument(report)
+    (bar,) = document._bars("ttft_ms")
+    assert bar.value == charted.cell.median("ttft_ms")
+    assert document.columns[3][0] == "req/s"  # the table says each row's rate
