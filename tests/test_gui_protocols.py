@@ -13,9 +13,9 @@ import pytest
 import qasync
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
-from tests.protocol_server import ANTHROPIC_MODELS, ProtocolServer
 
 from tests.support.gui_driver import click_run, make_window, run_for, until
+from tests.support.protocol_server import ANTHROPIC_MODELS, ProtocolServer
 from workbench.core.access.keys import clear_session_keys
 from workbench.core.doctor import PROXY_VARIABLES
 from workbench.core.foundation.results import Target
