@@ -285,7 +285,6 @@ def test_no_keyring_disables_that_choice_and_never_saves_the_key_in_plain_text(
     qtbot: Any, loop: qasync.QEventLoop, monkeypatch
 ) -> None:
     why = "no OS keyring is available here (test); keep the key in an environment variable"
-    monkeypatch.setattr("workbench.ui.provider_controller.keyring_status", lambda: (False, why))
     said = Phrase(why, context="Keys")
     monkeypatch.setattr("workbench.ui.provider_controller.keyring_phrase", lambda: (False, said))
     monkeypatch.setattr("workbench.core.access.keys.keyring_status", lambda: (False, why))

@@ -15,7 +15,7 @@ import pytest
 
 from tests.support.scripted_server import ScriptedServer, chunk
 from workbench.core.foundation.metrics import derive
-from workbench.core.foundation.results import ErrorClass, RequestResult, Target
+from workbench.core.foundation.results import ErrorClass, RequestResult, Target, Timeouts
 from workbench.core.history.run_history import RunStore
 from workbench.core.models.catalog import load_catalog
 from workbench.core.planning.run_events import RequestFinished, RequestStarted, RunFinished
@@ -198,7 +198,7 @@ async def test_a_locked_history_is_waited_for_without_freezing_the_measurements(
     async def ticker() -> None:
         last = time.perf_counter()
         while not stop.is_set():
-            await asyncio.sleep(0.02)  # the ticker's period: a late tick is what it measures
+            await asyncio.sleep(0.02)
             now = time.perf_counter()
             gaps.append(now - last)
             last = now
@@ -316,7 +316,12 @@ def test_plan_limits_name_the_value_and_the_range() -> None:
         "prompt length must be 128..1048576": {"prompt_lengths": (127,)},
         "needle_depth must be 0..1": {"needle_depth": float("nan")},
         "temperature must be 0..2": {"temperature": float("inf")},
-        "stall_timeout_s must be more than 0": {"stall_timeout_s": -1.0},
+        # a request's limits are its target's (the one home of its timeouts)
+        "local/m: stall timeout must be more than 0": {
+            "targets": (
+                Target("local", "http://127.0.0.1:1/v1", "m", timeouts=Timeouts(stall_s=-1.0)),
+            )
+        },
         "retry_budget_s must be 0..": {"retry_budget_s": float("nan")},
         "max_tokens must be 1..": {"max_tokens": 0},
     }

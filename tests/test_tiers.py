@@ -52,7 +52,8 @@ def test_the_phases_split_the_serial_tests_from_the_rest(
     monkeypatch.setattr(tiers, "SERIAL_FILES", frozenset({"test_paced.py"}))
     monkeypatch.setattr(tiers, "SERIAL_TESTS", frozenset({"test_mixed.py::test_within_a_second"}))
     pytester.makeconftest(
-        "from tiers import pytest_addoption, pytest_collection_modifyitems, pytest_ignore_collect"
+        "from tests.support.tiers import (\n"
+        "    pytest_addoption, pytest_collection_modifyitems, pytest_ignore_collect\n)"
     )
     pytester.makeini(
         "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
