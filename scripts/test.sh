@@ -143,7 +143,7 @@ for arg in "$@"; do
 done
 if [ ${#order[@]} = 0 ]; then
     order=("--randomly-seed=$seed")
-    again="scripts/test.sh$([ $fast = 1 ] && echo ' --fast') --seed $seed"
+    again="scripts/test.sh$([ $fast = 0 ] || echo ' --fast') --seed $seed"  # status 0 either way (set -e)
     say "random order, seed $seed (the same order again: $again [PYTEST ARGS...])"
 else
     order=()
