@@ -3,18 +3,23 @@
 #   scripts/test.sh [PYTEST ARGS...]          the whole suite: every tier, lint, import layers, types
 #   scripts/test.sh --fast [PYTEST ARGS...]   the fast tier (docs/testing.md): no gui, integration
 #                                             or slow tests, and no torch, ray or extra venvs
+#   scripts/test.sh --parallel ...            on every core (pytest-xdist), then the `serial` tier
+#                                             (tests/support/tiers.py) alone, in a seeded random
+#                                             order, printed (pytest-randomly)
 #   scripts/test.sh --seed N ...              the random test order of seed N again
-# pytest runs on every core (pytest-xdist, WORKBENCH_TEST_WORKERS=auto), then the `serial` tier
-# (tests/support/tiers.py) alone; both in the random order of one seed, printed (pytest-randomly).
+# Without --parallel or --seed the suite runs in one process in file order: the way CI runs it,
+# until the parallel run has passed three seeds in a row (one seed crashed a worker; docs/testing.md).
 # Each step says what it does and how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fast=0
+parallel=0
 seed="${WORKBENCH_TEST_SEED:-}"
 while [ $# -gt 0 ]; do
     case "$1" in
         --fast) fast=1 ;;
+        --parallel) parallel=1 ;;
         --seed)
             [ $# -ge 2 ] || { echo "test.sh: --seed needs a number, e.g. --seed 1234" >&2; exit 2; }
             seed="$2"
@@ -24,8 +29,12 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+fileorder=0
 case "$seed" in
-    "") seed=$(( (RANDOM << 15) | RANDOM )) ;;
+    "")
+        seed=$(( (RANDOM << 15) | RANDOM ))
+        [ $parallel = 1 ] || fileorder=1
+        ;;
     *[!0-9]*)
         echo "test.sh: the seed must be a whole number (got '$seed'), e.g. --seed 1234" >&2
         exit 2
@@ -134,16 +143,18 @@ else
 fi
 
 # The order: seeded unless the arguments choose (-p no:randomly keeps the file order).
-order=(); phased=1
+order=(); phased=$parallel
 for arg in "$@"; do
     case "$arg" in
-        *no:randomly | --randomly-seed*) order=(none) ;;
+        *no:randomly | --randomly-seed*) order=(none); fileorder=0 ;;
         -n* | --numprocesses* | *no:xdist | --phase*) phased=0 ;;  # the caller's own split
     esac
 done
-if [ ${#order[@]} = 0 ]; then
+if [ $fileorder = 1 ]; then
+    order=(-p no:randomly)  # one process, file order
+elif [ ${#order[@]} = 0 ]; then
     order=("--randomly-seed=$seed")
-    again="scripts/test.sh$([ $fast = 0 ] || echo ' --fast') --seed $seed"  # status 0 either way (set -e)
+    again="scripts/test.sh$([ $fast = 0 ] || echo ' --fast')$([ $parallel = 0 ] || echo ' --parallel') --seed $seed"
     say "random order, seed $seed (the same order again: $again [PYTEST ARGS...])"
 else
     order=()

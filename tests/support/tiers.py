@@ -163,6 +163,7 @@ SERIAL_FILES = frozenset(
         "test_attention_story.py",  # the twins' measured decode rates, in order
         "test_attention_twins.py",
         "test_batching.py",  # admitted within 50 ms
+        "test_client_load.py",  # what saturated the client: its CPU or its loop, not a neighbour's
         # integration files not run under -n here: a real Ray cluster (its /tmp/ray session),
         # LiteLLM proxies and `transformers serve` (a port picked, released, then bound: a
         # second worker could take it; and a model in memory each), measured kernel timings
