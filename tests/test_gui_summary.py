@@ -157,8 +157,10 @@ def test_sweep_shows_only_sweeps_and_replay_is_labelled_never_doubles_rows(
     ]
     spread = [pt for pts in view.series("ttft_ms").values() for pt in pts if pt[2] != pt[3]]
     assert len(bands) >= 1 and spread
-    # drawn, not an empty path (a band's path is built when the loop gets round to it)
-    qtbot.waitUntil(lambda: all(band.boundingRect().height() > 0 for band in bands), timeout=3000)
+    # drawn, not an empty path (a band's path is built when the loop gets round to it, and the
+    # view redraws only while it is shown: look at it as the user does)
+    click_tab(window, qtbot, view)
+    qtbot.waitUntil(lambda: all(band.boundingRect().height() > 0 for band in bands), timeout=10_000)
     for plot in view.plots.values():
         assert plot.viewRange()[1][0] == 0  # from zero
 
