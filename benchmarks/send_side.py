@@ -128,7 +128,10 @@ async def run_child(
     code_root: Path, base_url: str, model: str, concurrency: int, tokens: int, rounds: int
 ) -> dict[str, Any]:
     """`send_level` in a child process whose `workbench` comes from `code_root`."""
-    script = Path(__file__).resolve().parent / "client_fidelity.py"
+    # that tree's own copy of this benchmark when it has one: it imports that tree's modules
+    # by their names then (core's folders moved in session 36)
+    own = code_root / "benchmarks" / "client_fidelity.py"
+    script = own if own.is_file() else Path(__file__).resolve().parent / "client_fidelity.py"
     env = dict(os.environ, PYTHONPATH=str(code_root))
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
