@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 
 # Qt runs offscreen in tests; qasync must pick PySide6; the history goes to a temp dir per test.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -30,6 +31,22 @@ pytest_plugins = ["tests.support.gui"]
 def _isolated_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("WORKBENCH_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("WORKBENCH_CONFIG_DIR", str(tmp_path / "config"))
+
+
+_CHECKOUT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _no_results_csv_left_in_the_checkout():
+    """`bench` without --csv or --output writes results[-N].csv in its working folder: a test
+    that runs it must give it a path (or a cwd under tmp_path), not litter the checkout."""
+    before = set(_CHECKOUT.glob("results*.csv"))
+    yield
+    left = sorted(p.name for p in set(_CHECKOUT.glob("results*.csv")) - before)
+    assert not left, (
+        f"{left} appeared in the checkout during this test (under -n: or one beside it): give "
+        "its bench run --csv or --output under tmp_path"
+    )
 
 
 @pytest.fixture(autouse=True)
