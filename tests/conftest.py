@@ -44,8 +44,9 @@ def _no_results_csv_left_in_the_checkout():
     yield
     left = sorted(p.name for p in set(_CHECKOUT.glob("results*.csv")) - before)
     assert not left, (
-        f"{left} appeared in the checkout during this test (under -n: or one beside it): give "
-        "its bench run --csv or --output under tmp_path"
+        f"{left} appeared in the checkout during this test (or, under -n or with a second pytest "
+        "in this checkout, one running beside it): give its bench run --csv or --output under "
+        "tmp_path"
     )
 
 
