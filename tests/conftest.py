@@ -36,17 +36,25 @@ def _isolated_data_dir(tmp_path, monkeypatch):
 _CHECKOUT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(scope="session")
+def _results_csv_seen() -> set[Path]:
+    """The results*.csv in the repository root: those there before the session, then those
+    already reported."""
+    return set(_CHECKOUT.glob("results*.csv"))
+
+
 @pytest.fixture(autouse=True)
-def _no_results_csv_left_in_the_checkout():
+def _no_results_csv_left_in_the_checkout(_results_csv_seen):
     """`bench` without --csv or --output writes results[-N].csv in its working folder: a test
-    that runs it must give it a path (or a cwd under tmp_path), not litter the checkout."""
-    before = set(_CHECKOUT.glob("results*.csv"))
+    that runs it must give it a path (or a cwd under tmp_path), not litter the checkout.
+    Checked against the session's start, so a module fixture's run is caught at its first test."""
     yield
-    left = sorted(p.name for p in set(_CHECKOUT.glob("results*.csv")) - before)
-    assert not left, (
-        f"{left} appeared in the checkout during this test (or, under -n or with a second pytest "
-        "in this checkout, one running beside it): give its bench run --csv or --output under "
-        "tmp_path"
+    new = set(_CHECKOUT.glob("results*.csv")) - _results_csv_seen
+    _results_csv_seen.update(new)  # each file fails one test, not every test after it
+    assert not new, (
+        f"{sorted(p.name for p in new)} appeared in the checkout during this test or its "
+        "fixtures' set-up (or, under -n or with a second pytest in this checkout, one running "
+        "beside it): give its bench run --csv or --output under tmp_path"
     )
 
 
