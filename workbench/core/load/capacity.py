@@ -109,10 +109,12 @@ class Step:
     goodput: float | None  # requests/s that met every objective, over the step's whole span
     cost_usd: float | None  # mean per request; None when any price is unknown
     met: int = 0  # requests that met every objective
+    stopped: int = 0  # requests cancelled when the step ended early (not in `requests`)
+    ended: str | None = None  # the objective that ended the step early (core/load/step_watch.py)
 
     @property
     def holds(self) -> bool:
-        return bool(self.terms) and all(t.holds for t in self.terms)
+        return bool(self.terms) and all(t.holds for t in self.terms) and self.ended is None
 
 
 def judge(
@@ -120,9 +122,12 @@ def judge(
     rows: Iterable[tuple[RequestResult, RequestMetrics]],
     objectives: Sequence[Objective],
     span_s: float | None = None,
+    ended: str | None = None,
 ) -> Step:
-    """The step at `load` from its measured rows."""
-    taken = list(rows)
+    """The step at `load` from its measured rows; `ended`: the objective that ended it early,
+    whose cancelled rows are counted apart (stopped: neither met nor missed, as in a summary)."""
+    every = list(rows)
+    taken = [(r, m) for r, m in every if not r.stopped]
     terms = []
     for o in objectives:
         values: list[float] = []
@@ -145,7 +150,8 @@ def judge(
         cost = sum(c for c in costs if c is not None) / len(taken)
     goodput = met / span_s if span_s else None
     ok = sum(1 for r, _m in taken if r.ok)
-    return Step(load, len(taken), ok, tuple(terms), goodput, cost, met)
+    stopped = len(every) - len(taken)
+    return Step(load, len(taken), ok, tuple(terms), goodput, cost, met, stopped, ended)
 
 
 @dataclass(frozen=True)
@@ -215,7 +221,8 @@ class Search:
 
     @property
     def used(self) -> int:
-        return sum(s.requests for s in self.steps)
+        """Requests sent so far, the ones a step's early end cancelled included."""
+        return sum(s.requests + s.stopped for s in self.steps)
 
     def next_load(self) -> float | None:
         """The next step's load; None once the search has ended (`status` says how)."""
