@@ -4,6 +4,12 @@ The schedule (core/load/arrivals.py) is fixed before the cell starts. A request 
 start plus its offset, and that moment is its `t_intended`: a request sent late (the client was
 busy, or every `--max-concurrency` slot was taken) still counts its TTFT and e2e "from
 scheduled" from then, and the lateness shows as `dispatch_ms` (docs/metrics.md).
+
+Each request's task starts a lead before its due moment (send_lead.py: measured on the cell's
+earlier requests), so the SDK and the transport build it while it is not yet due; the transport
+then holds its bytes until the due moment (`held_until_due`, core/transport/send_stamp.py).
+`dispatch_ms` is then only the client's real lateness: a build that outlasted the lead, a busy
+loop at the due moment, or a `--max-concurrency` slot still taken.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from collections.abc import Awaitable, Callable
 
 from workbench.core.load.arrivals import ArrivalSpec
 from workbench.core.load.prompts import BuiltPrompt
+from workbench.core.load.send_lead import SendLead, held_until_due
 from workbench.core.system.wake import sleep_until_ns
 
 _CHECK_S = 0.25  # a long wait between arrivals still notices a Stop this often
@@ -41,25 +48,41 @@ Send = Callable[[int, int, int, float, BuiltPrompt | None], Awaitable[object]]
 
 
 async def run_schedule(spec: ArrivalSpec, halted: Halted, build: BuildPrompt, send: Send) -> None:
-    """This worker's share of the cell's schedule, each request in its own task."""
+    """This worker's share of the cell's schedule, each request in its own task, started the
+    lead ahead of its due moment and written at it."""
     cap = spec.share_cap()
     slots = asyncio.Semaphore(cap) if cap is not None else None
     concurrency = spec.max_concurrency or 0  # a row's `concurrency`: the cap, 0 for none
+    lead = SendLead()
+
+    async def held(index: int, offset_s: float, due_ns: int, prompt: BuiltPrompt | None) -> None:
+        started = time.perf_counter_ns()
+        measured = False
+
+        def ready(at_ns: int) -> None:  # a retry is ready again: only the first build counts
+            nonlocal measured
+            if not measured:
+                measured = True
+                lead.built(at_ns - started)
+
+        with held_until_due(ready):
+            await send(index, concurrency, due_ns, offset_s, prompt)
 
     async def due(index: int, offset_s: float, due_ns: int, prompt: BuiltPrompt | None) -> None:
         if slots is None:
-            await send(index, concurrency, due_ns, offset_s, prompt)
+            await held(index, offset_s, due_ns, prompt)
             return
         async with slots:  # waiting for a slot is the client's queue: it counts from due_ns
             if not halted():
-                await send(index, concurrency, due_ns, offset_s, prompt)
+                await held(index, offset_s, due_ns, prompt)
 
-    start_ns = time.perf_counter_ns()
+    # the first request is built ahead too: the cell starts one lead from now
+    start_ns = time.perf_counter_ns() + lead.ns
     async with asyncio.TaskGroup() as group:
         for index, offset_s in spec.own():
             due_ns = start_ns + round(offset_s * 1e9)
             prompt = _prompt_ahead(build, index)
-            await wait_until(due_ns, halted)
+            await wait_until(due_ns - lead.ns, halted)
             if halted():
                 return
             group.create_task(due(index, offset_s, due_ns, prompt))
