@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Iterator
 
 import pytest
@@ -18,6 +19,7 @@ from tests.support.loopback import ThreadedLoop
 from workbench.core.foundation.results import ErrorClass, RequestResult, Target
 from workbench.core.load import send_lead
 from workbench.core.load.arrivals import ArrivalSpec
+from workbench.core.load.open_loop import _between_dues
 from workbench.core.load.send_lead import SendLead, held_until_due
 from workbench.core.planning.run_events import RequestFinished, RequestStarted, RunFinished
 from workbench.core.planning.run_plan import RunPlan
@@ -180,9 +182,30 @@ def test_the_lead_follows_the_builds_within_its_bounds() -> None:
     for _ in range(64):
         lead.built(2_000_000)
     assert lead.ns == 3_000_000  # the recent builds' high percentile, with its margin
+    assert lead.typical_ns == 2_000_000  # and their median: how long one takes the loop
     for _ in range(200):  # more than the window keeps: the slow builds are forgotten
         lead.built(1_000)
     assert lead.ns == send_lead.MIN_LEAD_NS
     for _ in range(8):
         lead.built(10**9)  # a stalled loop: the lead grows, but never past its bound
     assert lead.ns == send_lead.MAX_LEAD_NS
+
+
+async def test_a_build_starts_after_a_held_request_falls_due_unless_that_makes_it_late() -> None:
+    """A build takes the loop for its length: one that would cover a held request's due moment
+    starts right after it instead, when its own request can still be on time."""
+    build_ns, gap_ns = 10**9, AHEAD_NS
+    now = time.perf_counter_ns()
+    held = deque([now + gap_ns])
+    await _between_dues(held, build_ns, now + 10 * build_ns, lambda: False)
+    assert time.perf_counter_ns() >= now + gap_ns and not held  # waited for the held one
+
+    now = time.perf_counter_ns()
+    held = deque([now + gap_ns])
+    await _between_dues(held, build_ns, now + build_ns, lambda: False)
+    assert time.perf_counter_ns() < now + gap_ns  # waiting would make it late: built at once
+
+    now = time.perf_counter_ns()
+    held = deque([now + 2 * build_ns])
+    await _between_dues(held, build_ns, now + 10 * build_ns, lambda: False)
+    assert time.perf_counter_ns() < now + 2 * build_ns  # the build ends before it: at once
