@@ -6,8 +6,8 @@ from __future__ import annotations
 from workbench.core.foundation.metrics import derive
 from workbench.core.foundation.results import ErrorClass, RequestResult
 from workbench.core.load.capacity import judge
-from workbench.core.load.slo import parse_slo
 from workbench.core.load.send_lead import MAX_LEAD_NS
+from workbench.core.load.slo import parse_slo
 from workbench.core.load.step_watch import StepWatch
 
 MS = 1_000_000
