@@ -70,7 +70,6 @@ from workbench.commands.progress import ProgressDisplay, add_verbosity_args, ver
 from workbench.core.foundation.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
-    ErrorClass,
     RequestResult,
     Target,
     Timeouts,
@@ -520,8 +519,7 @@ def _take(
     outcome.rows.append(result)
     label = "" if result.phase == "measured" else f"{result.phase}: "
     unsent = result.t_send is None and (result.error_message or "").startswith("not sent (")
-    # a capacity step ended once decided: its step line says so, not each cancelled row
-    step_ended = result.error_class is ErrorClass.CANCELLED and isinstance(runner, CapacityRunner)
+    step_ended = result.stopped and isinstance(runner, CapacityRunner)  # its step line says it
     if not result.ok and not (unsent and event.target.label in outcome.not_sent) and not step_ended:
         line = f"  {label}{shown_id(event.target.model)}: {result.error_message}"
         print(printable(line), file=sys.stderr)
@@ -546,7 +544,7 @@ def _take(
         if outcome.routes is not None:
             outcome.routes.add(result)
         outcome.measured += 1
-        if not result.ok and result.error_class is not ErrorClass.CANCELLED:  # stopped, not failed
+        if not result.ok and not result.stopped:  # a stopped row is no failure
             outcome.failed[str(result.error_class)] += 1
     if outcome.csv_error is None:
         try:
