@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.access.providers import Provider
+from workbench.core.foundation.i18n import Phrase
 from workbench.core.foundation.redaction import redact
 from workbench.core.foundation.token_counts import tokens_label
 from workbench.core.importers import FoundKey
@@ -91,10 +92,11 @@ class ImportPreviewDialog(QDialog):
             lines += ["", self.tr("Nothing new: these providers are already saved.")]
         return [redact(line) for line in lines]
 
-    def _provider_lines(self, provider: Provider, url_notes: tuple[str, ...]) -> list[str]:
+    def _provider_lines(self, provider: Provider, url_notes: tuple[Phrase, ...]) -> list[str]:
         lines = [self.tr("  base URL  %1").replace("%1", provider.base_url)]
-        for url_note in url_notes:
-            lines.append(self.tr("            note: %1").replace("%1", url_note))
+        for url_note in url_notes:  # what the base URL's normalisation changed, in our language
+            said = url_note.render(QCoreApplication.translate)
+            lines.append(self.tr("            note: %1").replace("%1", said))
         if not provider.models:
             lines.append(self.tr("  models    (none in the file)"))
         for model in provider.models:

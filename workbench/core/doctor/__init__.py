@@ -52,6 +52,7 @@ from collections.abc import Mapping
 from workbench.core.access.providers import AuthScheme, Protocol, ProxyChoice
 from workbench.core.access.proxy_route import PROXY_VARIABLES, ProxyRoute, proxy_variables
 from workbench.core.access.proxy_route import route_for as proxy_route
+from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import CHECK_NAMES, TROUBLESHOOTING_ERRORS, Check, passed
 from workbench.core.doctor.html import check_html
 from workbench.core.doctor.key_text import key_problems as _key_problems
@@ -60,18 +61,19 @@ from workbench.core.doctor.network import check_base_url, check_network, check_p
 from workbench.core.doctor.paths import check_http
 from workbench.core.doctor.rate_limit import check_rate_limit
 from workbench.core.doctor.state import Doctor
+from workbench.core.foundation.i18n import phrase
 
 
 async def _run(d: Doctor) -> list[Check]:
     if not check_base_url(d):
-        d.skip_rest("no usable base URL (see base_url)")
+        d.skip_rest(phrase(msg.NO_USABLE_BASE_URL))
         return d.ordered()
     route = await check_proxy(d)
     if route is not None and await check_network(d, route):
         await check_http(d)
     check_rate_limit(d)
     check_html(d)
-    d.skip_rest("an earlier check failed")
+    d.skip_rest(phrase(msg.AN_EARLIER_CHECK_FAILED))
     return d.ordered()
 
 

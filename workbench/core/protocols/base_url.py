@@ -9,16 +9,38 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from workbench.core.access.providers import is_loopback, mask_url_password
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
 from workbench.core.foundation.redaction import redact, register_secret
 from workbench.core.protocols.registry import protocols
+
+# What normalisation changed, said to the user (the import preview, the doctor's evidence):
+# marked for the UI's translation files in the context "BaseUrl"; {fields} are data.
+_CONTEXT = "BaseUrl"
+AROUND_REMOVED = QT_TRANSLATE_NOOP("BaseUrl", "removed spaces or quotes around the URL")
+SCHEME_ADDED = QT_TRANSLATE_NOOP("BaseUrl", "added {scheme}:// (the URL had no scheme)")
+CREDENTIALS_REMOVED = QT_TRANSLATE_NOOP(
+    "BaseUrl", "removed the user name and password (never kept in a URL)"
+)
+ENDPOINT_REMOVED = QT_TRANSLATE_NOOP(
+    "BaseUrl", "removed '{suffix}': that is an endpoint, the SDK appends it to the base URL"
+)
+QUERY_REMOVED = QT_TRANSLATE_NOOP(
+    "BaseUrl", "removed the query string (base URLs take none; keys never go in URLs)"
+)
+TRAILING_SLASHES = QT_TRANSLATE_NOOP("BaseUrl", "removed trailing slashes")
 
 
 @dataclass(frozen=True)
 class NormalizedUrl:
     url: str
-    notes: tuple[str, ...]  # what was changed and why, for the user to see
+    said: tuple[Phrase, ...]  # what was changed and why, for the user to see in their language
     credentials_removed: bool = False  # a user name or password was taken out (drop mode)
     password: str = field(default="", repr=False, compare=False)  # what was taken out
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The changes in English (the CLI's words)."""
+        return tuple(str(p) for p in self.said)
 
 
 class UrlCredentials(ValueError):
@@ -60,9 +82,9 @@ def normalize_base_url(raw: str, *, drop_credentials: bool = False) -> Normalize
     """
     shown = redact(_NO_SCHEME_USERINFO.sub(r"\1:***@", mask_url_password(raw)))
     text = raw.strip().strip("\"'").strip()
-    notes: list[str] = []
+    notes: list[Phrase] = []
     if text != raw:
-        notes.append("removed spaces or quotes around the URL")
+        notes.append(phrase(AROUND_REMOVED, context=_CONTEXT))
     if not text:
         raise ValueError("the base URL is empty; write it like https://host/v1")
     if re.search(r"\s", text):
@@ -73,7 +95,7 @@ def normalize_base_url(raw: str, *, drop_credentials: bool = False) -> Normalize
             host = re.split(r"[:/]", bare, maxsplit=1)[0]
             scheme = "http" if is_loopback(f"http://{host}") else "https"
             text = f"{scheme}://{text}"
-            notes.append(f"added {scheme}:// (the URL had no scheme)")
+            notes.append(phrase(SCHEME_ADDED, context=_CONTEXT, scheme=scheme))
         else:
             raise ValueError(f"'{shown}' is not an http(s) URL; write it like https://host/v1")
     parts = urlsplit(text)
@@ -83,7 +105,7 @@ def normalize_base_url(raw: str, *, drop_credentials: bool = False) -> Normalize
         register_secret(password)
         if not drop_credentials:
             raise UrlCredentials(url_credentials_fix(shown))
-        notes.append("removed the user name and password (never kept in a URL)")
+        notes.append(phrase(CREDENTIALS_REMOVED, context=_CONTEXT))
     if not parts.hostname:
         raise ValueError(f"'{shown}' has no host; write it like https://host/v1")
     try:
@@ -96,14 +118,12 @@ def normalize_base_url(raw: str, *, drop_credentials: bool = False) -> Normalize
     for suffix in _endpoint_suffixes():
         if path.lower().endswith(suffix):
             path = path[: -len(suffix)]
-            notes.append(
-                f"removed '{suffix}': that is an endpoint, the SDK appends it to the base URL"
-            )
+            notes.append(phrase(ENDPOINT_REMOVED, context=_CONTEXT, suffix=suffix))
             break
     if parts.query or parts.fragment:
-        notes.append("removed the query string (base URLs take none; keys never go in URLs)")
-    if parts.path != path and not any("removed '" in n for n in notes):
-        notes.append("removed trailing slashes")
+        notes.append(phrase(QUERY_REMOVED, context=_CONTEXT))
+    if parts.path != path and not any(n.template == ENDPOINT_REMOVED for n in notes):
+        notes.append(phrase(TRAILING_SLASHES, context=_CONTEXT))
     return NormalizedUrl(
         urlunsplit((parts.scheme.lower(), host, path, "", "")),
         tuple(notes),
