@@ -779,7 +779,7 @@
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="372"/>
         <source>plain http: no TLS</source>
-        <translation>普通 http：没有 TLS</translation>
+        <translation>明文 HTTP：没有 TLS</translation>
     </message>
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="373"/>
@@ -1034,7 +1034,7 @@
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="461"/>
         <source>first chunk role-only</source>
-        <translation>首个块只含 role</translation>
+        <translation>首个块只含角色字段</translation>
     </message>
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="462"/>
@@ -1054,7 +1054,7 @@
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="465"/>
         <source>{head}; HTTP {status}; TTFT {ttft} ms; {first}: {role_only}; usage: {usage}; reasoning: {reasoning}; finish_reason: {finish}</source>
-        <translation>{head}；HTTP {status}；TTFT {ttft} 毫秒；{first}：{role_only}；usage：{usage}；推理内容：{reasoning}；finish_reason：{finish}</translation>
+        <translation>{head}；HTTP {status}；TTFT {ttft} 毫秒；{first}：{role_only}；用量：{usage}；推理内容：{reasoning}；finish_reason：{finish}</translation>
     </message>
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="470"/>
@@ -1064,12 +1064,12 @@
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="471"/>
         <source>present but made up by the gateway (prompt {prompt}, completion {completion}, yet {events} text events came: the usage was counted by something other than the model&apos;s tokenizer, so runs mark it usage_suspect and time decoding by the events)</source>
-        <translation>有，但由网关编造（prompt {prompt}，completion {completion}，却收到了 {events} 个文本事件：usage 不是由模型的分词器统计的，因此运行时会标记为 usage_suspect，并按事件计时解码）</translation>
+        <translation>有，但由网关编造（输入 {prompt}，输出 {completion}，却收到了 {events} 个文本事件：用量不是由模型的分词器统计的，因此运行时会标记为 usage_suspect，并按事件计时解码）</translation>
     </message>
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="477"/>
         <source>present (prompt {prompt}, completion {completion})</source>
-        <translation>有（prompt {prompt}，completion {completion}）</translation>
+        <translation>有（输入 {prompt}，输出 {completion}）</translation>
     </message>
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="478"/>
@@ -3421,22 +3421,22 @@
         <translation>（此处没有系统密钥环：如需跨会话保留密钥，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="340"/>
+        <location filename="../../workbench/ui/provider_form.py" line="341"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="354"/>
+        <location filename="../../workbench/ui/provider_form.py" line="355"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="392"/>
+        <location filename="../../workbench/ui/provider_form.py" line="393"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>密钥的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把密钥本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="412"/>
+        <location filename="../../workbench/ui/provider_form.py" line="413"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 名称: 值</translation>
     </message>
@@ -3610,6 +3610,39 @@
         <location filename="../../workbench/ui/provider_panel.py" line="568"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
+    </message>
+</context>
+<context>
+    <name>ProxyRoute</name>
+    <message>
+        <location filename="../../workbench/core/access/proxy_route.py" line="49"/>
+        <source>direct (the provider&apos;s proxy setting is &apos;none&apos;)</source>
+        <translation>直连（该服务商的代理设置为 &apos;none&apos;）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/proxy_route.py" line="52"/>
+        <source>via the provider&apos;s proxy {proxy}</source>
+        <translation>经由该服务商的代理 {proxy}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/proxy_route.py" line="53"/>
+        <source>direct ({host} is loopback: *_PROXY ignored)</source>
+        <translation>直连（{host} 是本机回环地址：忽略 *_PROXY）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/proxy_route.py" line="54"/>
+        <source>direct (no proxy variable applies)</source>
+        <translation>直连（没有适用的代理变量）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/proxy_route.py" line="55"/>
+        <source>direct ({variable} entry &apos;{entry}&apos; matches {host})</source>
+        <translation>直连（{variable} 中的条目 &apos;{entry}&apos; 匹配 {host}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/proxy_route.py" line="58"/>
+        <source>via {proxy} ({variable})</source>
+        <translation>经由 {proxy}（{variable}）</translation>
     </message>
 </context>
 <context>

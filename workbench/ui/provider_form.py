@@ -328,22 +328,23 @@ class ProviderForm(Retranslating, QGroupBox):
             message = redact(str(exc))  # the core's words
             self.url_notes.show_text(lambda: message)
             return
-        self.show_url_notes(normalized.url, normalized.notes)
+        self.show_url_notes(normalized.url, normalized.said)
 
-    def show_url_notes(self, url: str, notes: tuple[str, ...]) -> None:
-        """What base-URL normalisation changed, beside the field."""
+    def show_url_notes(self, url: str, notes: tuple[Phrase, ...]) -> None:
+        """What base-URL normalisation changed, beside the field, in the language shown."""
         if not notes:
             self.url_notes.clear()
             return
-        self.url_notes.show_text(
-            lambda: redact(
-                self.tr("Saved as %1 — %2").replace("%1", url).replace("%2", "; ".join(notes))
-            )
-        )
+
+        def compose() -> str:
+            said = "; ".join(n.render(QCoreApplication.translate) for n in notes)
+            return redact(self.tr("Saved as %1 — %2").replace("%1", url).replace("%2", said))
+
+        self.url_notes.show_text(compose)
 
     # ---- reading ----
 
-    def read(self, original: Provider | None) -> tuple[Provider, tuple[str, ...]]:
+    def read(self, original: Provider | None) -> tuple[Provider, tuple[Phrase, ...]]:
         """The provider as the form describes it (fields it does not show, models included,
         kept from `original`), and what base-URL normalisation changed.
 
@@ -366,7 +367,7 @@ class ProviderForm(Retranslating, QGroupBox):
             protocol=self._protocol(),
             auth=self._auth(original),
         )
-        return provider, normalized.notes
+        return provider, normalized.said
 
     def _protocol(self) -> Protocol:
         chosen = self.protocol.currentData()

@@ -122,7 +122,7 @@ async def check_proxy(d: Doctor) -> ProxyRoute | None:
             dead.append((value, why))
     evidence = [
         data("; ".join(parts)) if parts else phrase(msg.EV_NO_PROXY_VARIABLES),
-        phrase(msg.EV_FOR_THIS_HOST, reason=route.reason),
+        phrase(msg.EV_FOR_THIS_HOST, reason=route.said),
     ]
     if d.proxy_choice.mode == "none" and proxies:
         evidence.append(phrase(msg.EV_PROXY_VARIABLES_IGNORED))
@@ -144,7 +144,7 @@ async def check_proxy(d: Doctor) -> ProxyRoute | None:
         cause = phrase(
             msg.LOCAL_PROXY_FAILED_NAMES_POINTS_PROXY,
             names=names,
-            reason=route.reason,
+            reason=route.said,
         )
     fix = phrase(msg.UNSET_FIX_START_PROXY_CORRECT_HOST)
     d.add(checked("proxy", False, evidence, cause, fix))
