@@ -138,3 +138,40 @@ def test_the_import_preview_says_the_base_url_notes_in_chinese(
         "注：去掉了查询字符串（Base URL 不带查询参数；密钥从不放进 URL）",
     ], summary
     assert "https://gw.example.com/api/v1" in summary
+
+
+def _config(folder: Path, base_url: str) -> Path:
+    folder.mkdir()
+    path = folder / "benchmark_config.json"
+    body = {"base_url": base_url, "api_key_env": "GW_API_KEY", "models": {"m": {"id": "m1"}}}
+    path.write_text(json.dumps(body), encoding="utf-8")
+    return path
+
+
+def _preview(panel: ProviderPanel, loop, path: Path, save: bool) -> str:
+    """Import `path` as a user does; the preview's text; then Save or Cancel."""
+    task = asyncio.ensure_future(panel.import_from(str(path)))
+    run_for(
+        loop, until(lambda: panel.import_dialog is not None and panel.import_dialog.isVisible())
+    )
+    dialog = panel.import_dialog
+    summary = dialog.summary.toPlainText()
+    dialog.save_button.click() if save else dialog.reject()
+    run_for(loop, task)
+    return summary
+
+
+def test_the_import_preview_says_what_save_does_in_chinese(
+    window, qtbot, loop, tmp_path: Path
+) -> None:
+    """A provider imported and saved, then another file whose provider takes the same name
+    with another URL: the preview says, in Chinese, that it is saved under a new name."""
+    switch_language(qtbot, window, "zh_CN")
+    panel = window.findChild(ProviderPanel)
+    click_tab(window, qtbot, panel)
+    first = _preview(panel, loop, _config(tmp_path / "a", "https://gw.example.com/v1"), True)
+    assert "example  [新增]" in first, first
+    second = _preview(panel, loop, _config(tmp_path / "b", "https://gw.example.net/v1"), False)
+    assert (
+        "example-2  [新增] — 保存为 'example-2'：'example' 已是另一个 URL 的服务商的名称"
+    ) in second, second

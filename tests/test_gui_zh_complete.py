@@ -381,8 +381,8 @@ def read_dialog(qtbot, open_it, close=None) -> list[tuple[str, str]]:
 
 def core_worded(what: str, where: str, text: str) -> bool:
     """Texts the core words in English, not yet translatable (a known gap, in the report of
-    session 36): the import preview's key plans and key sources (its base-URL notes are
-    translated since session 37)."""
+    session 36): the import preview's key plans and key sources (its base-URL notes, what Save
+    does to each provider and why are translated since session 37)."""
     return what == "Import preview"
 
 

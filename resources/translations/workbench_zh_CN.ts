@@ -308,6 +308,21 @@
         <source>added /v1: Claude Code sends its requests to ANTHROPIC_BASE_URL/v1</source>
         <translation>加上了 /v1：Claude Code 把请求发往 ANTHROPIC_BASE_URL/v1</translation>
     </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="28"/>
+        <source>updates the saved provider &apos;{name}&apos; (same base URL)</source>
+        <translation>更新已保存的服务商 &apos;{name}&apos;（Base URL 相同）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="31"/>
+        <source>updates the saved provider &apos;{name}&apos; (same base URL and key)</source>
+        <translation>更新已保存的服务商 &apos;{name}&apos;（Base URL 和密钥都相同）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="34"/>
+        <source>saved as &apos;{name}&apos;: &apos;{imported}&apos; already names a provider with another URL</source>
+        <translation>保存为 &apos;{name}&apos;：&apos;{imported}&apos; 已是另一个 URL 的服务商的名称</translation>
+    </message>
 </context>
 <context>
     <name>ConnectionTest</name>
@@ -2142,67 +2157,82 @@
 <context>
     <name>ImportPreviewDialog</name>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="39"/>
+        <location filename="../../workbench/ui/import_preview.py" line="40"/>
         <source>Import providers</source>
         <translation>导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="53"/>
+        <location filename="../../workbench/ui/import_preview.py" line="54"/>
         <source>Nothing is saved until you press Save. Keys are never written to a file: they stay environment-variable references or go to the OS keyring.</source>
         <translation>点击“保存”前不会保存任何内容。密钥绝不会写入文件：它们保持为环境变量引用，或存入系统密钥环。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="66"/>
+        <location filename="../../workbench/ui/import_preview.py" line="67"/>
         <source>Found: %1 (%2)</source>
         <translation>发现：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="68"/>
+        <location filename="../../workbench/ui/import_preview.py" line="69"/>
         <source>  read %1 (%2)</source>
         <translation>  已读取 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="77"/>
+        <location filename="../../workbench/ui/import_preview.py" line="80"/>
         <source>  key       from %1</source>
         <translation>  密钥       来自 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="84"/>
+        <location filename="../../workbench/ui/import_preview.py" line="87"/>
         <source>Keyring: %1</source>
         <translation>密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="89"/>
+        <location filename="../../workbench/ui/import_preview.py" line="92"/>
         <source>Warnings:</source>
         <translation>警告：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="92"/>
+        <location filename="../../workbench/ui/import_preview.py" line="95"/>
         <source>Nothing new: these providers are already saved.</source>
         <translation>没有新内容：这些服务商均已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="96"/>
+        <location filename="../../workbench/ui/import_preview.py" line="101"/>
+        <source>new</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="102"/>
+        <source>update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="103"/>
+        <source>unchanged</source>
+        <translation>不变</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="107"/>
         <source>  base URL  %1</source>
         <translation>  Base URL  %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="99"/>
+        <location filename="../../workbench/ui/import_preview.py" line="110"/>
         <source>            note: %1</source>
         <translation>            注：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="101"/>
+        <location filename="../../workbench/ui/import_preview.py" line="112"/>
         <source>  models    (none in the file)</source>
         <translation>  模型      （文件中没有）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="106"/>
+        <location filename="../../workbench/ui/import_preview.py" line="117"/>
         <source>  model     %1  %2, %3 ctx</source>
         <translation>  模型      %1  %2，上下文 %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="112"/>
+        <location filename="../../workbench/ui/import_preview.py" line="123"/>
         <source>  headers   %1</source>
         <translation>  请求头    %1</translation>
     </message>

@@ -20,6 +20,7 @@ from workbench.core.foundation.i18n import Phrase
 from workbench.core.foundation.redaction import redact
 from workbench.core.foundation.token_counts import tokens_label
 from workbench.core.importers import FoundKey
+from workbench.core.importers.save import NEW
 from workbench.ui.model_list import Facts
 from workbench.ui.provider_controller import ImportPreview
 
@@ -70,8 +71,10 @@ class ImportPreviewDialog(QDialog):
             provider = next(
                 (p for p in result.providers if p.name == planned.imported_as), planned.provider
             )
-            note = "" if planned.note in ("", "new") else f" — {planned.note}"
-            lines += ["", f"{planned.name}  [{planned.action}]{note}"]
+            said = planned.said.render(QCoreApplication.translate)
+            note = "" if planned.said is NEW else f" — {said}"
+            action = self._actions().get(planned.action, planned.action)
+            lines += ["", f"{planned.name}  [{action}]{note}"]
             lines += self._provider_lines(provider, result.url_notes.get(provider.name, ()))
             found = result.keys.get(provider.name, FoundKey.missing())
             lines.append(self.tr("  key       from %1").replace("%1", found.describe()))
@@ -91,6 +94,14 @@ class ImportPreviewDialog(QDialog):
         if not plan.changes:
             lines += ["", self.tr("Nothing new: these providers are already saved.")]
         return [redact(line) for line in lines]
+
+    def _actions(self) -> dict[str, str]:
+        """What Save does to a provider, in the window's language."""
+        return {
+            "new": self.tr("new"),
+            "update": self.tr("update"),
+            "unchanged": self.tr("unchanged"),
+        }
 
     def _provider_lines(self, provider: Provider, url_notes: tuple[Phrase, ...]) -> list[str]:
         lines = [self.tr("  base URL  %1").replace("%1", provider.base_url)]

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Literal
 
 from workbench.core.access.providers import KeyRef, Provider
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
 from workbench.core.importers._base import FoundKey, ImportResult, merge_models, unique_name
+from workbench.core.importers._files import CONTEXT
 
 ProviderAction = Literal["new", "update", "unchanged"]
 KeyAction = Literal["env", "keyring", "unsaved", "none", "kept"]
@@ -21,13 +23,32 @@ NO_KEYRING = (
 )
 
 
+# A planned provider's note, marked for the UI's translation files (the importers' context);
+# "new" is the JSON's word for a provider with nothing to say, never shown.
+UPDATES_SAME_URL = QT_TRANSLATE_NOOP(
+    "ConfigImport", "updates the saved provider '{name}' (same base URL)"
+)
+UPDATES_SAME_URL_AND_KEY = QT_TRANSLATE_NOOP(
+    "ConfigImport", "updates the saved provider '{name}' (same base URL and key)"
+)
+SAVED_AS = QT_TRANSLATE_NOOP(
+    "ConfigImport", "saved as '{name}': '{imported}' already names a provider with another URL"
+)
+NEW = Phrase("new", context=CONTEXT)
+
+
 @dataclass(frozen=True)
 class PlannedProvider:
     name: str  # the name it is saved under
     imported_as: str  # its name in the ImportResult
     action: ProviderAction
     provider: Provider  # as it will be saved (the key is a reference)
-    note: str  # "new", "updates 'x' (same base URL)", "saved as 'x-2': 'x' has another URL"
+    said: Phrase  # "new", "updates 'x' (same base URL)", "saved as 'x-2': 'x' has another URL"
+
+    @property
+    def note(self) -> str:
+        """The note in English (the CLI's words, the JSON's `note`)."""
+        return str(self.said)
 
 
 @dataclass(frozen=True)
@@ -75,7 +96,7 @@ def plan_save(result: ImportResult, existing: list[Provider], keyring_available:
         old = final[index] if index is not None else None
         name = old.name if old is not None else unique_name(imported.name, (p.name for p in final))
         if old is None and name != imported.name:
-            note = f"saved as '{name}': '{imported.name}' already names a provider with another URL"
+            note = phrase(SAVED_AS, context=CONTEXT, name=name, imported=imported.name)
         key_ref, key_plan = _key_plan(name, found, old, keyring_available)
         if key_plan.action == "keyring":
             to_keyring[key_plan.account] = found
@@ -100,17 +121,17 @@ def plan_save(result: ImportResult, existing: list[Provider], keyring_available:
     return SavePlan(planned, keys, final, keyring_available, to_keyring)
 
 
-def _match(imported: Provider, found: FoundKey, saved: list[Provider]) -> tuple[int | None, str]:
+def _match(imported: Provider, found: FoundKey, saved: list[Provider]) -> tuple[int | None, Phrase]:
     for i, p in enumerate(saved):
         if p.name == imported.name:
             if p.base_url == imported.base_url:
-                return i, f"updates the saved provider '{p.name}' (same base URL)"
-            return None, ""
+                return i, phrase(UPDATES_SAME_URL, context=CONTEXT, name=p.name)
+            return None, NEW  # saved under another name: SAVED_AS says so
     if found.kind == "env":
         for i, p in enumerate(saved):
             if p.base_url == imported.base_url and p.key == found.ref:
-                return i, f"updates the saved provider '{p.name}' (same base URL and key)"
-    return None, "new"
+                return i, phrase(UPDATES_SAME_URL_AND_KEY, context=CONTEXT, name=p.name)
+    return None, NEW
 
 
 def _key_plan(
