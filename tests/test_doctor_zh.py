@@ -107,10 +107,12 @@ def test_a_failing_doctor_check_shows_chinese_evidence_then_english_again(
 
 
 def test_the_import_preview_says_the_base_url_notes_in_chinese(
-    window, qtbot, loop, tmp_path: Path
+    window, qtbot, loop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Providers → Import from a file whose base URL has an endpoint and a query string pasted
-    on: the preview's notes say what was changed in Chinese."""
+    on: the preview's notes say what was changed in Chinese, and the key's line where it comes
+    from and what Save does with it."""
+    monkeypatch.delenv("GW_API_KEY", raising=False)
     config = tmp_path / "benchmark_config.json"
     config.write_text(
         json.dumps(
@@ -138,6 +140,9 @@ def test_the_import_preview_says_the_base_url_notes_in_chinese(
         "注：去掉了查询字符串（Base URL 不带查询参数；密钥从不放进 URL）",
     ], summary
     assert "https://gw.example.com/api/v1" in summary
+    # where the key comes from and what Save does with it
+    assert "来自 环境变量 $GW_API_KEY (benchmark_config.json: api_key_env)" in summary, summary
+    assert "→ 保持为环境变量引用 $GW_API_KEY（在当前 shell 中未设置）" in summary, summary
 
 
 def _config(folder: Path, base_url: str) -> Path:

@@ -304,22 +304,87 @@
         <translation>{path}：没有可导入的内容（{skipped}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/_base.py" line="351"/>
+        <location filename="../../workbench/core/importers/_base.py" line="49"/>
+        <source>environment variable ${var}</source>
+        <translation>环境变量 ${var}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="50"/>
+        <source>a key written in the file, {shown}</source>
+        <translation>文件中写明的密钥 {shown}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="51"/>
+        <source>a placeholder, not a key: &apos;{placeholder}&apos;</source>
+        <translation>占位文字，不是密钥：&apos;{placeholder}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="52"/>
+        <source>no key in the file</source>
+        <translation>文件中没有密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="363"/>
         <source>added /v1: Claude Code sends its requests to ANTHROPIC_BASE_URL/v1</source>
         <translation>加上了 /v1：Claude Code 把请求发往 ANTHROPIC_BASE_URL/v1</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/save.py" line="28"/>
+        <location filename="../../workbench/core/importers/save.py" line="20"/>
+        <source>cannot be saved: no OS keyring here; export it as an environment variable and re-import, or add the provider with --api-key-env</source>
+        <translation>无法保存：此处没有系统密钥环；请把它导出为环境变量后重新导入，或用 --api-key-env 添加该服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="26"/>
+        <source>stays env reference ${var} (set in this shell)</source>
+        <translation>保持为环境变量引用 ${var}（在当前 shell 中已设置）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="27"/>
+        <source>stays env reference ${var} (not set in this shell)</source>
+        <translation>保持为环境变量引用 ${var}（在当前 shell 中未设置）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="30"/>
+        <source>goes to the OS keyring as account &apos;{account}&apos;</source>
+        <translation>存入系统密钥环，账户名为 &apos;{account}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="31"/>
+        <source> (e.g. export {var}=... then `workbench providers add {name} --base-url URL --api-key-env {var}`)</source>
+        <translation>（例如 `export {var}=...` 然后 `workbench providers add {name} --base-url URL --api-key-env {var}`）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="36"/>
+        <source>keeps its saved key ({saved}); the file has only a placeholder</source>
+        <translation>保留已保存的密钥（{saved}）；文件中只有占位文字</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="39"/>
+        <source>keeps its saved key ({saved}); the file has no key</source>
+        <translation>保留已保存的密钥（{saved}）；文件中没有密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="42"/>
+        <source>no key saved: the file holds a placeholder (&apos;{placeholder}&apos;), not a key; export the real key as an environment variable and re-import, or use `workbench providers add {name} --api-key-env VAR`</source>
+        <translation>未保存密钥：文件中是占位文字（&apos;{placeholder}&apos;），不是密钥；请把真正的密钥导出为环境变量后重新导入，或使用 `workbench providers add {name} --api-key-env VAR`</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="48"/>
+        <source>no key in the file: saved without a key</source>
+        <translation>文件中没有密钥：保存时不带密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="53"/>
         <source>updates the saved provider &apos;{name}&apos; (same base URL)</source>
         <translation>更新已保存的服务商 &apos;{name}&apos;（Base URL 相同）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/save.py" line="31"/>
+        <location filename="../../workbench/core/importers/save.py" line="56"/>
         <source>updates the saved provider &apos;{name}&apos; (same base URL and key)</source>
         <translation>更新已保存的服务商 &apos;{name}&apos;（Base URL 和密钥都相同）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/save.py" line="34"/>
+        <location filename="../../workbench/core/importers/save.py" line="59"/>
         <source>saved as &apos;{name}&apos;: &apos;{imported}&apos; already names a provider with another URL</source>
         <translation>保存为 &apos;{name}&apos;：&apos;{imported}&apos; 已是另一个 URL 的服务商的名称</translation>
     </message>
@@ -2177,62 +2242,62 @@
         <translation>  已读取 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="80"/>
+        <location filename="../../workbench/ui/import_preview.py" line="81"/>
         <source>  key       from %1</source>
         <translation>  密钥       来自 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="87"/>
+        <location filename="../../workbench/ui/import_preview.py" line="88"/>
         <source>Keyring: %1</source>
         <translation>密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="92"/>
+        <location filename="../../workbench/ui/import_preview.py" line="93"/>
         <source>Warnings:</source>
         <translation>警告：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="95"/>
+        <location filename="../../workbench/ui/import_preview.py" line="96"/>
         <source>Nothing new: these providers are already saved.</source>
         <translation>没有新内容：这些服务商均已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="101"/>
+        <location filename="../../workbench/ui/import_preview.py" line="102"/>
         <source>new</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="102"/>
+        <location filename="../../workbench/ui/import_preview.py" line="103"/>
         <source>update</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="103"/>
+        <location filename="../../workbench/ui/import_preview.py" line="104"/>
         <source>unchanged</source>
         <translation>不变</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="107"/>
+        <location filename="../../workbench/ui/import_preview.py" line="108"/>
         <source>  base URL  %1</source>
         <translation>  Base URL  %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="110"/>
+        <location filename="../../workbench/ui/import_preview.py" line="111"/>
         <source>            note: %1</source>
         <translation>            注：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="112"/>
+        <location filename="../../workbench/ui/import_preview.py" line="113"/>
         <source>  models    (none in the file)</source>
         <translation>  模型      （文件中没有）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="117"/>
+        <location filename="../../workbench/ui/import_preview.py" line="118"/>
         <source>  model     %1  %2, %3 ctx</source>
         <translation>  模型      %1  %2，上下文 %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="123"/>
+        <location filename="../../workbench/ui/import_preview.py" line="124"/>
         <source>  headers   %1</source>
         <translation>  请求头    %1</translation>
     </message>

@@ -77,10 +77,11 @@ class ImportPreviewDialog(QDialog):
             lines += ["", f"{planned.name}  [{action}]{note}"]
             lines += self._provider_lines(provider, result.url_notes.get(provider.name, ()))
             found = result.keys.get(provider.name, FoundKey.missing())
-            lines.append(self.tr("  key       from %1").replace("%1", found.describe()))
+            source = found.said().render(QCoreApplication.translate)
+            lines.append(self.tr("  key       from %1").replace("%1", source))
             key_plan = plan.key_for(planned.name)
             if key_plan is not None:
-                lines.append(f"            → {key_plan.message}")
+                lines.append(f"            → {key_plan.said.render(QCoreApplication.translate)}")
         if any(k.action in ("keyring", "unsaved") for k in plan.keys):
             lines += [
                 "",

@@ -23,7 +23,7 @@ from workbench.core.access.providers import (
     Provider,
     mask_credentials,
 )
-from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase, together
 from workbench.core.foundation.redaction import redact, register_secret
 from workbench.core.foundation.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
@@ -45,6 +45,11 @@ from workbench.core.protocols.anthropic import ANTHROPIC
 from workbench.core.protocols.base_url import NormalizedUrl, normalize_base_url
 
 KeyKind = Literal["env", "literal", "placeholder", "missing"]
+# Where a key comes from, marked for the UI's translation files (the importers' context)
+FROM_ENV = QT_TRANSLATE_NOOP("ConfigImport", "environment variable ${var}")
+FROM_LITERAL = QT_TRANSLATE_NOOP("ConfigImport", "a key written in the file, {shown}")
+FROM_PLACEHOLDER = QT_TRANSLATE_NOOP("ConfigImport", "a placeholder, not a key: '{placeholder}'")
+FROM_NOTHING = QT_TRANSLATE_NOOP("ConfigImport", "no key in the file")
 
 
 @dataclass(frozen=True)
@@ -107,15 +112,22 @@ class FoundKey:
             return ("literal", hashlib.sha256(self._secret.encode()).hexdigest()[:16])
         return ("none", "")
 
-    def describe(self) -> str:
-        at = f" ({self.where})" if self.where else ""
+    def said(self) -> Phrase:
+        """Where the key comes from, for the window to say in its language (the `where` is
+        data: a file and a field)."""
         if self.kind == "env":
-            return f"environment variable ${self.env_var}{at}"
-        if self.kind == "literal":
-            return f"a key written in the file, {self.redacted}{at}"
-        if self.kind == "placeholder":
-            return f"a placeholder, not a key: '{self.placeholder}'{at}"
-        return f"no key in the file{at}"
+            found = phrase(FROM_ENV, context=CONTEXT, var=self.env_var)
+        elif self.kind == "literal":
+            found = phrase(FROM_LITERAL, context=CONTEXT, shown=self.redacted)
+        elif self.kind == "placeholder":
+            found = phrase(FROM_PLACEHOLDER, context=CONTEXT, placeholder=self.placeholder)
+        else:
+            found = phrase(FROM_NOTHING, context=CONTEXT)
+        return together([found, f" ({self.where})"], "") if self.where else found
+
+    def describe(self) -> str:
+        """Where the key comes from, in English (the CLI's words)."""
+        return str(self.said())
 
     def __str__(self) -> str:
         return self.describe()
