@@ -61,7 +61,7 @@ def _words(text: str, *data: str) -> set[str]:
 
 
 def test_a_failing_doctor_check_shows_chinese_evidence_then_english_again(
-    window, qtbot, loop, server
+    window, qtbot, loop, server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A base URL without its /v1 and with /chat/completions pasted on, typed into the form
     with the window in 中文 and tested against a real local server: the note beside the field,
@@ -75,7 +75,8 @@ def test_a_failing_doctor_check_shows_chinese_evidence_then_english_again(
     panel.new_provider()
     panel.name_edit.setText("pasted")
     panel.key_source.setCurrentIndex(panel.key_source.findData("env"))
-    panel.key_env.setText("DOCTOR_ZH_UNSET_KEY")  # the local server asks for none
+    monkeypatch.setenv("DOCTOR_ZH_KEY", "sk-doctor-zh-key-0123456789")  # any key will do
+    panel.key_env.setText("DOCTOR_ZH_KEY")
     qtbot.keyClicks(panel.base_url_edit, root + "/chat/completions")
     qtbot.keyClick(panel.base_url_edit, Qt.Key.Key_Return)
     assert panel.url_notes.text() == (
@@ -95,6 +96,10 @@ def test_a_failing_doctor_check_shows_chinese_evidence_then_english_again(
     _, _, tcp = panel.check_row("tcp")
     assert tcp.startswith(f"已连接 127.0.0.1:{server.port}，用时 ") and tcp.endswith(" 毫秒")
     assert panel.check_row("tls")[2] == "已跳过：明文 HTTP：没有 TLS"
+    assert panel.check_row("auth")[2] == (  # where the key came from, in Chinese too
+        "密钥以 Bearer 令牌发送（密钥来自环境变量 $DOCTOR_ZH_KEY）；"
+        "GET /models → HTTP 200：未被拒绝"
+    )
 
     to_english(window, qtbot)  # the same report, its rows said again in English
     checks = {c.name: c for c in panel.last_report.checks}

@@ -61,7 +61,7 @@ from workbench.core.doctor.network import check_base_url, check_network, check_p
 from workbench.core.doctor.paths import check_http
 from workbench.core.doctor.rate_limit import check_rate_limit
 from workbench.core.doctor.state import Doctor
-from workbench.core.foundation.i18n import phrase
+from workbench.core.foundation.i18n import Phrase, phrase
 
 
 async def _run(d: Doctor) -> list[Check]:
@@ -86,14 +86,15 @@ async def diagnose(
     proxy: ProxyChoice | None = None,
     verify_tls: bool = True,
     timeout_s: float = 10.0,
-    key_source: str = "",
+    key_source: str | Phrase = "",
     protocol: Protocol = "chat",
     auth: AuthScheme | None = None,
 ) -> list[Check]:
     """Run every check against `base_url` in order; never raises for a connection problem.
 
     `key_source` says where the key came from (e.g. "environment variable $X, not set in this
-    shell") for the auth check's evidence; `proxy` None means the system proxy settings.
+    shell"; a phrase is said in the UI's language) for the auth check's evidence; `proxy` None
+    means the system proxy settings.
     `protocol` is the wire protocol the checks speak (its path, key header, version header and
     error shapes); `auth` how the key is sent, None for the protocol's own way.
     """

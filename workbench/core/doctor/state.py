@@ -17,6 +17,7 @@ from workbench.core.access.providers import ProxyChoice
 from workbench.core.doctor.answers import RETRY_HEADER_ENDINGS, Answer
 from workbench.core.doctor.checks import CHECK_NAMES, Check, Said, skipped
 from workbench.core.doctor.key_text import key_problems, sendable
+from workbench.core.foundation.i18n import Phrase
 from workbench.core.foundation.redaction import register_secret
 from workbench.core.foundation.results import RequestResult
 from workbench.core.protocols.base import key_header
@@ -42,7 +43,7 @@ class Doctor:
         proxy: ProxyChoice | None,
         verify_tls: bool,
         timeout_s: float,
-        key_source: str,
+        key_source: str | Phrase,
         protocol: str = "chat",
         auth: str | None = None,
     ) -> None:
