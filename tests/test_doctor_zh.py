@@ -185,3 +185,20 @@ def test_the_import_preview_says_what_save_does_in_chinese(
     assert (
         "example-2  [新增] — 保存为 'example-2'：'example' 已是另一个 URL 的服务商的名称"
     ) in second, second
+
+
+def test_a_base_url_that_cannot_be_one_is_refused_in_chinese(window, qtbot) -> None:
+    """The note beside the base URL field says why a typed text is no base URL, in 中文."""
+    switch_language(qtbot, window, "zh_CN")
+    panel = window.findChild(ProviderPanel)
+    click_tab(window, qtbot, panel)
+    panel.new_provider()
+    qtbot.keyClicks(panel.base_url_edit, "ftp://files.example.com")
+    qtbot.keyClick(panel.base_url_edit, Qt.Key.Key_Return)
+    assert panel.url_notes.text() == (
+        "'ftp://files.example.com' 不是 http(s) URL；请写成 https://host/v1 这样的形式"
+    )
+    to_english(window, qtbot)
+    assert panel.url_notes.text() == (
+        "'ftp://files.example.com' is not an http(s) URL; write it like https://host/v1"
+    )

@@ -33,6 +33,36 @@
         <source>removed trailing slashes</source>
         <translation>去掉了末尾的斜杠</translation>
     </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="59"/>
+        <source>the base URL is empty; write it like https://host/v1</source>
+        <translation>Base URL 为空；请写成 https://host/v1 这样的形式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="60"/>
+        <source>&apos;{shown}&apos; has spaces inside it; remove them (https://host/v1)</source>
+        <translation>&apos;{shown}&apos; 中间有空格；请去掉它们（https://host/v1）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="63"/>
+        <source>&apos;{shown}&apos; is not an http(s) URL; write it like https://host/v1</source>
+        <translation>&apos;{shown}&apos; 不是 http(s) URL；请写成 https://host/v1 这样的形式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="66"/>
+        <source>&apos;{shown}&apos; has no host; write it like https://host/v1</source>
+        <translation>&apos;{shown}&apos; 没有主机名；请写成 https://host/v1 这样的形式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="67"/>
+        <source>&apos;{shown}&apos; has an invalid port; write it like https://host:8443/v1</source>
+        <translation>&apos;{shown}&apos; 的端口无效；请写成 https://host:8443/v1 这样的形式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="70"/>
+        <source>&apos;{shown}&apos; has a user name or password in it; Attention Workbench never keeps, shows or sends credentials inside a URL. Remove the &apos;user:password@&apos; part and give the key as a reference: export MY_API_KEY=&lt;the password&gt; and pass --api-key-env MY_API_KEY (in the app: Key from an environment variable or the OS keyring). A gateway behind HTTP Basic auth takes a header instead: --header &apos;Authorization=Basic ${{MY_BASIC}}&apos;, MY_BASIC holding base64 of user:password</source>
+        <translation>&apos;{shown}&apos; 中含有用户名或密码；Attention Workbench 从不在 URL 中保存、显示或发送凭据。请去掉 &apos;user:password@&apos; 部分，并以引用方式提供密钥：`export MY_API_KEY=&lt;密码&gt;` 后传入 --api-key-env MY_API_KEY（在应用中：密钥来自环境变量或系统密钥环）。使用 HTTP Basic 认证的网关改用请求头：--header &apos;Authorization=Basic ${{MY_BASIC}}&apos;，MY_BASIC 中存放 user:password 的 base64 编码</translation>
+    </message>
 </context>
 <context>
     <name>Capacity</name>
@@ -3295,22 +3325,22 @@
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="249"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="252"/>
         <source>no key (the built-in provider)</source>
         <translation>无密钥（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="252"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="255"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="320"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="323"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="329"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="332"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -3318,220 +3348,220 @@
 <context>
     <name>ProviderForm</name>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="179"/>
+        <location filename="../../workbench/ui/provider_form.py" line="180"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="184"/>
+        <location filename="../../workbench/ui/provider_form.py" line="185"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="183"/>
+        <location filename="../../workbench/ui/provider_form.py" line="184"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="185"/>
+        <location filename="../../workbench/ui/provider_form.py" line="186"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="200"/>
-        <location filename="../../workbench/ui/provider_form.py" line="202"/>
+        <location filename="../../workbench/ui/provider_form.py" line="201"/>
+        <location filename="../../workbench/ui/provider_form.py" line="203"/>
         <source>Protocol</source>
         <translation>协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="203"/>
-        <location filename="../../workbench/ui/provider_form.py" line="207"/>
+        <location filename="../../workbench/ui/provider_form.py" line="204"/>
+        <location filename="../../workbench/ui/provider_form.py" line="208"/>
         <source>Auth header</source>
         <translation>认证请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="205"/>
+        <location filename="../../workbench/ui/provider_form.py" line="206"/>
         <source>How the key is sent; it follows the protocol unless you change it</source>
         <translation>密钥的发送方式；除非你修改，否则随协议而定</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="213"/>
+        <location filename="../../workbench/ui/provider_form.py" line="214"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="214"/>
+        <location filename="../../workbench/ui/provider_form.py" line="215"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="215"/>
+        <location filename="../../workbench/ui/provider_form.py" line="216"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="216"/>
+        <location filename="../../workbench/ui/provider_form.py" line="217"/>
         <source>No key</source>
         <translation>无密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="219"/>
+        <location filename="../../workbench/ui/provider_form.py" line="220"/>
         <source>Key from</source>
         <translation>密钥来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="220"/>
+        <location filename="../../workbench/ui/provider_form.py" line="221"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="221"/>
+        <location filename="../../workbench/ui/provider_form.py" line="222"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="222"/>
+        <location filename="../../workbench/ui/provider_form.py" line="223"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="223"/>
+        <location filename="../../workbench/ui/provider_form.py" line="224"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="224"/>
+        <location filename="../../workbench/ui/provider_form.py" line="225"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴密钥；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="225"/>
+        <location filename="../../workbench/ui/provider_form.py" line="226"/>
         <source>Key</source>
         <translation>密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="189"/>
+        <location filename="../../workbench/ui/provider_form.py" line="190"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 名称: 值 — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="191"/>
+        <location filename="../../workbench/ui/provider_form.py" line="192"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="193"/>
+        <location filename="../../workbench/ui/provider_form.py" line="194"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="194"/>
+        <location filename="../../workbench/ui/provider_form.py" line="195"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="195"/>
+        <location filename="../../workbench/ui/provider_form.py" line="196"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="196"/>
+        <location filename="../../workbench/ui/provider_form.py" line="197"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="233"/>
+        <location filename="../../workbench/ui/provider_form.py" line="234"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="234"/>
+        <location filename="../../workbench/ui/provider_form.py" line="235"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="235"/>
+        <location filename="../../workbench/ui/provider_form.py" line="236"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="229"/>
-        <location filename="../../workbench/ui/provider_form.py" line="239"/>
+        <location filename="../../workbench/ui/provider_form.py" line="230"/>
+        <location filename="../../workbench/ui/provider_form.py" line="240"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="238"/>
+        <location filename="../../workbench/ui/provider_form.py" line="239"/>
         <source>Proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="240"/>
+        <location filename="../../workbench/ui/provider_form.py" line="241"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="243"/>
+        <location filename="../../workbench/ui/provider_form.py" line="244"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取密钥和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="283"/>
+        <location filename="../../workbench/ui/provider_form.py" line="284"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴密钥；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="285"/>
+        <location filename="../../workbench/ui/provider_form.py" line="286"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴密钥；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="295"/>
+        <location filename="../../workbench/ui/provider_form.py" line="296"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="299"/>
+        <location filename="../../workbench/ui/provider_form.py" line="300"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="301"/>
+        <location filename="../../workbench/ui/provider_form.py" line="302"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="303"/>
+        <location filename="../../workbench/ui/provider_form.py" line="304"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需密钥的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="305"/>
+        <location filename="../../workbench/ui/provider_form.py" line="306"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="310"/>
+        <location filename="../../workbench/ui/provider_form.py" line="311"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留密钥，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="341"/>
+        <location filename="../../workbench/ui/provider_form.py" line="342"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="355"/>
+        <location filename="../../workbench/ui/provider_form.py" line="356"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="393"/>
+        <location filename="../../workbench/ui/provider_form.py" line="394"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>密钥的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把密钥本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="413"/>
+        <location filename="../../workbench/ui/provider_form.py" line="414"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 名称: 值</translation>
     </message>

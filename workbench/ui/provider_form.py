@@ -37,8 +37,9 @@ from workbench.core.access.providers import (
     ProxyChoice,
 )
 from workbench.core.foundation.i18n import Phrase
+from workbench.core.foundation.i18n import data as as_data
 from workbench.core.foundation.redaction import redact
-from workbench.core.protocols.base_url import normalize_base_url
+from workbench.core.protocols.base_url import BaseUrlError, normalize_base_url
 from workbench.core.protocols.registry import auth_for, protocol_names
 from workbench.core.saved.provider_store import check_headers, check_proxy_url
 from workbench.ui.live_label import LiveLabel
@@ -324,9 +325,9 @@ class ProviderForm(Retranslating, QGroupBox):
             return
         try:
             normalized = normalize_base_url(text)
-        except ValueError as exc:
-            message = redact(str(exc))  # the core's words
-            self.url_notes.show_text(lambda: message)
+        except ValueError as exc:  # the core's words, in the window's language when it has them
+            said = exc.said if isinstance(exc, BaseUrlError) else as_data(exc)
+            self.url_notes.show_text(lambda: redact(said.render(QCoreApplication.translate)))
             return
         self.show_url_notes(normalized.url, normalized.said)
 

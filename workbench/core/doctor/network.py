@@ -16,7 +16,11 @@ from workbench.core.access.proxy_route import ProxyRoute, mask_proxy, proxy_vari
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import checked, skipped
 from workbench.core.foundation.i18n import Phrase, data, phrase, together
-from workbench.core.protocols.base_url import TRAILING_SLASHES, normalize_base_url
+from workbench.core.protocols.base_url import (
+    TRAILING_SLASHES,
+    BaseUrlError,
+    normalize_base_url,
+)
 
 if TYPE_CHECKING:
     from workbench.core.doctor.state import Doctor
@@ -73,7 +77,7 @@ def check_base_url(d: Doctor) -> bool:
                 phrase(msg.EV_BASE_URL_AS_GIVEN, raw=d.raw_url),
                 phrase(
                     msg.BASE_URL_NOT_USABLE_PROBLEM,
-                    problem=exc,
+                    problem=exc.said if isinstance(exc, BaseUrlError) else data(exc),
                 ),
                 phrase(msg.WRITE_BASE_URL_PROVIDER_DOCUMENTS_LIKE),
             )
