@@ -89,8 +89,9 @@ def test_a_failing_doctor_check_shows_chinese_evidence_then_english_again(
     mark, _, details = panel.check_row("models_path")
     assert mark == "✗"
     evidence = details.splitlines()[0]
-    assert evidence.startswith(f"{root}：GET /models → HTTP 404 JSON ("), evidence
-    assert f"；加上 /v1 后（{root}/v1）：GET /models → HTTP 200 JSON (" in evidence
+    assert evidence.startswith(f"{root}：GET /models → HTTP 404 JSON（"), evidence
+    assert f"；加上 /v1 后（{root}/v1）：GET /models → HTTP 200 JSON（" in evidence
+    assert re.search(r"POST /chat/completions → HTTP 400 JSON（\d+ 毫秒）$", evidence), evidence
     assert "Base URL 缺少 /v1" in details  # the cause, translated before this session
     assert _words(details, root) <= {"GET", "POST", "HTTP", "JSON", "API", "Base", "URL"}, details
     _, _, tcp = panel.check_row("tcp")

@@ -823,476 +823,486 @@
     </message>
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="355"/>
+        <source>no answer ({error})</source>
+        <translation>无响应（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="356"/>
+        <source>{answer} ({ms} ms)</source>
+        <translation>{answer}（{ms} 毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="357"/>
         <source>no usable base URL (see base_url)</source>
         <translation>没有可用的 Base URL（见 base_url）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="356"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="358"/>
         <source>an earlier check failed</source>
         <translation>前面的检查已失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="357"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="359"/>
         <source>&apos;{raw}&apos;</source>
         <translation>&apos;{raw}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="358"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="360"/>
         <source>&apos;{raw}&apos; → {url}</source>
         <translation>&apos;{raw}&apos; → {url}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="359"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="361"/>
         <source> ({notes})</source>
         <translation>（{notes}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="360"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="362"/>
         <source>no proxy variables set</source>
         <translation>未设置代理变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="361"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="363"/>
         <source>; for this host: {reason}</source>
         <translation>；对该主机：{reason}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="362"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="364"/>
         <source> (the variables are ignored for this provider)</source>
         <translation>（该服务商忽略这些变量）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="365"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="367"/>
         <source>the proxy that carries this host&apos;s requests does not answer (proxy)</source>
         <translation>转发该主机请求的代理没有响应（proxy）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="368"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="370"/>
         <source>proxy {address}</source>
         <translation>代理 {address}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="369"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="371"/>
         <source>no answer within {seconds} s</source>
         <translation>{seconds} 秒内没有响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="370"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="372"/>
         <source>connection refused (nothing listens there)</source>
         <translation>连接被拒绝（那里没有服务在监听）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="371"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="373"/>
         <source>not a proxy URL like http://host:port</source>
         <translation>不是 http://host:port 这样的代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="372"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="374"/>
         <source>plain http: no TLS</source>
         <translation>明文 HTTP：没有 TLS</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="373"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="375"/>
         <source> (the key travels unencrypted to a non-local host)</source>
         <translation>（密钥会以明文发往非本地主机）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="376"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="378"/>
         <source>TLS runs through the proxy (CONNECT); the HTTP checks cover it</source>
         <translation>TLS 经由代理建立（CONNECT）；HTTP 检查已涵盖它</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="379"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="381"/>
         <source>{host} is an IP address: nothing to look up</source>
         <translation>{host} 是 IP 地址：无需解析</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="380"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="382"/>
         <source>looking up {host}: {problem}</source>
         <translation>解析 {host}：{problem}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="381"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="383"/>
         <source>{host} does not resolve (dns)</source>
         <translation>{host} 无法解析（dns）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="382"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="384"/>
         <source>{host} → {addresses} ({ms} ms)</source>
         <translation>{host} → {addresses}（{ms} 毫秒）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="383"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="385"/>
         <source>connected to {who}{ip} in {ms} ms</source>
         <translation>已连接 {who}{ip}，用时 {ms} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="384"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="386"/>
         <source>connect to {who}{ip}: {why}</source>
         <translation>连接 {who}{ip}：{why}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="385"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="387"/>
         <source>no TCP connection to {who} (tcp)</source>
         <translation>无法与 {who} 建立 TCP 连接（tcp）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="386"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="388"/>
         <source>TLS handshake with {host}:{port}: {message}</source>
         <translation>与 {host}:{port} 的 TLS 握手：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="387"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="389"/>
         <source>the TLS handshake failed (tls)</source>
         <translation>TLS 握手失败（tls）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="388"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="390"/>
         <source>{version} with {host} in {ms} ms</source>
         <translation>与 {host} 建立 {version}，用时 {ms} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="389"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="391"/>
         <source>; certificate for {name}</source>
         <translation>；证书签发给 {name}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="390"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="392"/>
         <source>, valid until {date}</source>
         <translation>，有效期至 {date}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="391"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="393"/>
         <source>; WARNING: certificate verification is OFF for this provider (anyone on the path can read the key)</source>
         <translation>；警告：该服务商的证书验证已关闭（链路上的任何人都能读到密钥）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="396"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="398"/>
         <source>cannot build an HTTP client: {error}</source>
         <translation>无法创建 HTTP 客户端：{error}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="397"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="399"/>
         <source>no HTTP client (models_path)</source>
         <translation>没有 HTTP 客户端（models_path）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="398"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="400"/>
         <source>the base URL does not speak {protocol} (models_path)</source>
         <translation>该 Base URL 不支持 {protocol} 协议（models_path）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="401"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="403"/>
         <source>{base}: {at_base}; with /v1 added ({alt}): {at_alt}</source>
         <translation>{base}：{at_base}；加上 /v1 后（{alt}）：{at_alt}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="404"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="406"/>
         <source>{base}: {at_base}; with /v1 removed ({alt}): {at_alt}</source>
         <translation>{base}：{at_base}；去掉 /v1 后（{alt}）：{at_alt}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="407"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="409"/>
         <source>no HTTP answer (models_path)</source>
         <translation>没有 HTTP 响应（models_path）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="408"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="410"/>
         <source>no API path answers (models_path)</source>
         <translation>没有任何 API 路径响应（models_path）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="409"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="411"/>
         <source>cannot tell which path is right ({statuses}); {evidence}</source>
         <translation>无法判断哪个路径正确（{statuses}）；{evidence}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="412"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="414"/>
         <source>the server refused the key (auth)</source>
         <translation>服务器拒绝了密钥（auth）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="413"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="415"/>
         <source>no key sent</source>
         <translation>未发送密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="414"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="416"/>
         <source>key sent as a Bearer token</source>
         <translation>密钥以 Bearer 令牌发送</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="415"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="417"/>
         <source>key sent in the {header} header</source>
         <translation>密钥放在 {header} 请求头中发送</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="416"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="418"/>
         <source> (with anthropic-version: {version})</source>
         <translation>（同时发送 anthropic-version: {version}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="417"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="419"/>
         <source> (key from {source})</source>
         <translation>（密钥来自{source}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="418"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="420"/>
         <source>; {request} → HTTP 400: {message}: the key cannot be judged without the version header</source>
         <translation>；{request} → HTTP 400：{message}：缺少版本请求头，无法判断密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="422"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="424"/>
         <source>; the server&apos;s answer could not be judged</source>
         <translation>；无法判断服务器的响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="423"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="425"/>
         <source>; no JSON answer to judge the key by</source>
         <translation>；没有可用来判断密钥的 JSON 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="424"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="426"/>
         <source>; {seen}: not refused</source>
         <translation>；{seen}：未被拒绝</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="425"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="427"/>
         <source>; {seen}: cannot tell whether the key is good</source>
         <translation>；{seen}：无法判断密钥是否有效</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="426"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="428"/>
         <source>; {seen}: the server needs no key</source>
         <translation>；{seen}：服务器不需要密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="427"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="429"/>
         <source> (checked with the whitespace and quotes removed)</source>
         <translation>（已去掉空白和引号后检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="430"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="432"/>
         <source>; the answers are those of {gateway}</source>
         <translation>；这些响应来自 {gateway}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="431"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="433"/>
         <source>the server has no /models list; the streamed request tells whether the model exists</source>
         <translation>服务器没有 /models 列表；由流式请求判断模型是否存在</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="434"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="436"/>
         <source>GET /models did not answer with a list ({outcome})</source>
         <translation>GET /models 没有返回列表（{outcome}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="437"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="439"/>
         <source>{count} model(s) listed: {listed} (no --model)</source>
         <translation>列出了 {count} 个模型：{listed}（未指定 --model）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="438"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="440"/>
         <source>&apos;{model}&apos; is listed ({count} models)</source>
         <translation>&apos;{model}&apos; 在列表中（共 {count} 个模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="439"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="441"/>
         <source>&apos;{model}&apos; is not among the first {count} listed, and the list has more; the streamed request tells</source>
         <translation>&apos;{model}&apos; 不在列出的前 {count} 个模型中，列表还有更多；由流式请求判断</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="444"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="446"/>
         <source>&apos;{model}&apos; is not among the {count} listed: {listed}</source>
         <translation>&apos;{model}&apos; 不在列出的 {count} 个模型中：{listed}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="447"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="449"/>
         <source>no client (stream)</source>
         <translation>没有客户端（stream）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="448"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="450"/>
         <source>cannot build the client: {error}</source>
         <translation>无法创建客户端：{error}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="449"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="451"/>
         <source>no model to ask: pass --model M</source>
         <translation>没有可请求的模型：请传入 --model M</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="450"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="452"/>
         <source>model &apos;{model}&apos;</source>
         <translation>模型 &apos;{model}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="451"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="453"/>
         <source> (the first listed; pass --model to choose)</source>
         <translation>（列表中的第一个；用 --model 指定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="452"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="454"/>
         <source>&apos;{model}&apos; is not listed, but served: the streamed request got an answer (the server lists {count}: {listed}; some servers list only loaded models)</source>
         <translation>&apos;{model}&apos; 不在列表中，但可以使用：流式请求得到了回答（服务器列出了 {count} 个：{listed}；有些服务器只列出已加载的模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="457"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="459"/>
         <source> (expected with max_tokens={tokens}; in a run it means max_tokens cut the answer)</source>
         <translation>（max_tokens={tokens} 时属正常；在运行中它表示回答被 max_tokens 截断）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="461"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="463"/>
         <source>first chunk role-only</source>
         <translation>首个块只含角色字段</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="462"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="464"/>
         <source>first event before the text</source>
         <translation>文本之前的首个事件</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="463"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="465"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="464"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="466"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="465"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="467"/>
         <source>{head}; HTTP {status}; TTFT {ttft} ms; {first}: {role_only}; usage: {usage}; reasoning: {reasoning}; finish_reason: {finish}</source>
         <translation>{head}；HTTP {status}；TTFT {ttft} 毫秒；{first}：{role_only}；用量：{usage}；推理内容：{reasoning}；finish_reason：{finish}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="470"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="472"/>
         <source>absent (token counts will be estimated)</source>
         <translation>缺失（token 数将按估算）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="471"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="473"/>
         <source>present but made up by the gateway (prompt {prompt}, completion {completion}, yet {events} text events came: the usage was counted by something other than the model&apos;s tokenizer, so runs mark it usage_suspect and time decoding by the events)</source>
         <translation>有，但由网关编造（输入 {prompt}，输出 {completion}，却收到了 {events} 个文本事件：用量不是由模型的分词器统计的，因此运行时会标记为 usage_suspect，并按事件计时解码）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="477"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="479"/>
         <source>present (prompt {prompt}, completion {completion})</source>
         <translation>有（输入 {prompt}，输出 {completion}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="478"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="480"/>
         <source>{head}; {what}</source>
         <translation>{head}；{what}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="479"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="481"/>
         <source> (we sent anthropic-version: {version})</source>
         <translation>（我们发送了 anthropic-version: {version}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="480"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="482"/>
         <source>no streamed request answered and GET /models does not answer 200: nothing to time</source>
         <translation>没有流式请求得到回答，GET /models 也没有返回 200：没有可计时的请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="484"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="486"/>
         <source>streamed requests to &apos;{model}&apos;</source>
         <translation>发往 &apos;{model}&apos; 的流式请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="485"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="487"/>
         <source>streamed requests to &apos;{model}&apos; and GET /models</source>
         <translation>发往 &apos;{model}&apos; 的流式请求和 GET /models</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="488"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="490"/>
         <source>{timed} failed while timing {count} round trips</source>
         <translation>{timed} 在计时 {count} 次往返时失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="489"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="491"/>
         <source>median of {count} streamed requests to &apos;{model}&apos; (max_tokens 1, sent to first event): {ms} ms (method: {method}, as runs measure it)</source>
         <translation>发往 &apos;{model}&apos; 的 {count} 次流式请求的中位数（max_tokens 1，从发送到首个事件）：{ms} 毫秒（方法：{method}，与运行时的测量方式相同）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="494"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="496"/>
         <source>median of {count} GET /models: {ms} ms (method: models; {why})</source>
         <translation>{count} 次 GET /models 的中位数：{ms} 毫秒（方法：models；{why}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="497"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="499"/>
         <source>the {protocol} path gave no event</source>
         <translation>{protocol} 路径没有返回事件</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="498"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="500"/>
         <source>no model answered</source>
         <translation>没有模型作出回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="499"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="501"/>
         <source>no HTTP answer to look at</source>
         <translation>没有可查看的 HTTP 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="500"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="502"/>
         <source>no HTML page in {count} answer(s)</source>
         <translation>{count} 个响应中没有 HTML 页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="501"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="503"/>
         <source>{request} → HTTP {status} {content_type}</source>
         <translation>{request} → HTTP {status} {content_type}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="502"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="504"/>
         <source>no content-type</source>
         <translation>无 content-type</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="503"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="505"/>
         <source>, title &apos;{title}&apos;</source>
         <translation>，标题 &apos;{title}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="504"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="506"/>
         <source>, starts &apos;{start}&apos;</source>
         <translation>，开头为 &apos;{start}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="505"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="507"/>
         <source>, server {server}</source>
         <translation>，服务器 {server}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="506"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="508"/>
         <source>{count} HTML answers in all</source>
         <translation>共 {count} 个 HTML 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="507"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="509"/>
         <source>streamed request → {message}</source>
         <translation>流式请求 → {message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="508"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="510"/>
         <source>no 429, 402 or quota answer in {count} answer(s)</source>
         <translation>{count} 个响应中没有 429、402 或额度不足的响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="509"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="511"/>
         <source>{count} answers like this</source>
         <translation>共 {count} 个这样的响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="510"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="512"/>
         <source>; Retry-After: {seconds} s</source>
         <translation>；Retry-After：{seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="511"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="513"/>
         <source>no Retry-After header</source>
         <translation>没有 Retry-After 请求头</translation>
     </message>

@@ -10,11 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from workbench.core.doctor import messages as msg
 from workbench.core.foundation.errors import (
     looks_like_html,
     retry_after_from_headers,
     says_auth,
 )
+from workbench.core.foundation.i18n import Phrase, phrase, together
 from workbench.core.foundation.redaction import redact_and_cut
 
 # the headers `errors.retry_after_from_headers` reads: Retry-After, retry-after-ms, and both
@@ -90,12 +92,21 @@ class Answer:
         path = self.url[len(base) :] if base and self.url.startswith(base) else self.url
         return f"{self.method} {path or '/'}"
 
-    def outcome(self) -> str:
+    def outcome_said(self) -> Phrase:
+        """What came back, as the evidence says it: no answer (why), or the status, the kind of
+        body and the time."""
         if self.status is None:
-            return f"no answer ({self.error})"
+            return phrase(msg.EV_NO_ANSWER, error=self.error)
         kind = "HTML" if self.html else ("JSON" if self.json() is not None else "")
         text = f"HTTP {self.status}" + (f" {kind}" if kind else "")
-        return f"{text} ({self.ms:.0f} ms)"
+        return phrase(msg.EV_ANSWERED, answer=text, ms=f"{self.ms:.0f}")
+
+    def outcome(self) -> str:
+        return str(self.outcome_said())
+
+    def seen(self, base: str | None = None) -> Phrase:
+        """'GET /models → HTTP 200 JSON (12 ms)': the request and what came back."""
+        return together([f"{self.label(base)} → ", self.outcome_said()], "")
 
 
 def first_bytes(text: str, n: int) -> str:

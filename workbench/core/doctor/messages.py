@@ -352,6 +352,8 @@ CHECK_KEY = QT_TRANSLATE_NOOP("Doctor", "check the key")
 # Evidence: what each check saw, in the checks' order. The fields are data (URLs, hosts,
 # status codes, times, a server's own words), or phrases from here.
 SKIPPED_REASON = QT_TRANSLATE_NOOP("Doctor", "skipped: {reason}")
+EV_NO_ANSWER = QT_TRANSLATE_NOOP("Doctor", "no answer ({error})")
+EV_ANSWERED = QT_TRANSLATE_NOOP("Doctor", "{answer} ({ms} ms)")
 NO_USABLE_BASE_URL = QT_TRANSLATE_NOOP("Doctor", "no usable base URL (see base_url)")
 AN_EARLIER_CHECK_FAILED = QT_TRANSLATE_NOOP("Doctor", "an earlier check failed")
 EV_BASE_URL_AS_GIVEN = QT_TRANSLATE_NOOP("Doctor", "'{raw}'")

@@ -27,7 +27,7 @@ def check_model(d: Doctor, answer: Answer, auth_ok: bool | None) -> list[str] | 
         reason = (
             phrase(msg.SKIP_MODELS_NO_LIST)
             if answer.status in (404, 405)
-            else phrase(msg.SKIP_MODELS_NOT_A_LIST, outcome=answer.outcome())
+            else phrase(msg.SKIP_MODELS_NOT_A_LIST, outcome=answer.outcome_said())
         )
         d.add(skipped("model", reason, applies=answer.status not in (404, 405)), answer.url)
         return None

@@ -23,7 +23,7 @@ from workbench.core.foundation.errors import (
     UnsendableHeader,
     diagnosis,
 )
-from workbench.core.foundation.i18n import data, marked, phrase
+from workbench.core.foundation.i18n import data, marked, phrase, together
 from workbench.core.foundation.results import ErrorClass
 
 if TYPE_CHECKING:
@@ -129,9 +129,9 @@ def check_models_path(
     evidence = phrase(
         msg.EV_PATHS_V1_ADDED if change == "added" else msg.EV_PATHS_V1_REMOVED,
         base=base,
-        at_base=", ".join(f"{a.label(base)} → {a.outcome()}" for a in at_base),
+        at_base=together([a.seen(base) for a in at_base], ", "),
         alt=alt,
-        at_alt=", ".join(f"{a.label(alt)} → {a.outcome()}" for a in at_alt),
+        at_alt=together([a.seen(alt) for a in at_alt], ", "),
     )
     b, a = verdict(at_base), verdict(at_alt)
     if all(x.status is None for x in at_base + at_alt):
@@ -191,7 +191,7 @@ def check_models_path(
         )
         d.skip_rest(phrase(msg.SKIP_NO_API_PATH))
         return False
-    statuses = ", ".join(x.outcome() for x in at_base)
+    statuses = together([x.outcome_said() for x in at_base], ", ")
     which = phrase(msg.SKIP_WHICH_PATH, statuses=statuses, evidence=evidence)
     d.add(skipped("models_path", which))
     return True
