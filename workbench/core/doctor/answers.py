@@ -17,6 +17,7 @@ from workbench.core.foundation.errors import (
     says_auth,
 )
 from workbench.core.foundation.i18n import Phrase, phrase, together
+from workbench.core.foundation.i18n import data as as_data
 from workbench.core.foundation.redaction import redact_and_cut
 
 # the headers `errors.retry_after_from_headers` reads: Retry-After, retry-after-ms, and both
@@ -167,20 +168,20 @@ def refused_by_words(models: Answer, chat: Answer) -> Answer | None:
 
 
 # Header prefixes and names that gateways document on their answers
-_GATEWAY_HEADERS: tuple[tuple[str, str], ...] = (
-    ("x-litellm-", "a LiteLLM proxy"),
-    ("apim-request-id", "Azure (API Management)"),
-    ("x-ms-", "Azure"),
+_GATEWAY_HEADERS: tuple[tuple[str, Phrase], ...] = (
+    ("x-litellm-", phrase(msg.GW_LITELLM)),
+    ("apim-request-id", phrase(msg.GW_AZURE_APIM)),
+    ("x-ms-", as_data("Azure")),
 )
 
 
-def gateway_of(answers: Sequence[Answer], url: str) -> str | None:
+def gateway_of(answers: Sequence[Answer], url: str) -> Phrase | None:
     """The gateway the answers come from, when their headers or error shapes tell (with why)."""
     for answer in answers:
         for name in answer.headers:
             for prefix, gateway in _GATEWAY_HEADERS:
                 if name.startswith(prefix):
-                    return f"{gateway} (header {name})"
+                    return phrase(msg.GW_BY_HEADER, gateway=gateway, header=name)
     for answer in answers:
         data = answer.json()
         err = data.get("error") if isinstance(data, dict) else None
@@ -188,15 +189,15 @@ def gateway_of(answers: Sequence[Answer], url: str) -> str | None:
             continue
         kind, message = str(err.get("type") or ""), str(err.get("message") or "")
         if kind == "no_db_connection" or message.lower().startswith("litellm."):
-            return f"a LiteLLM proxy (error '{kind or message.split(':')[0]}')"
+            return phrase(msg.GW_LITELLM_ERROR, error=kind or message.split(":")[0])
         if kind in ("one_api_error", "new_api_error"):
             name = "One API" if kind == "one_api_error" else "New API"
-            return f"a {name} gateway (error type '{kind}')"
+            return phrase(msg.GW_API_ERROR, name=name, kind=kind)
     host = (urlsplit(url).hostname or "").lower()
     if host == "openrouter.ai" or host.endswith(".openrouter.ai"):
-        return "OpenRouter (host openrouter.ai)"
+        return phrase(msg.GW_BY_HOST, gateway="OpenRouter", host="openrouter.ai")
     if host.endswith((".openai.azure.com", ".azure-api.net")):
-        return f"Azure (host {host})"
+        return phrase(msg.GW_BY_HOST, gateway="Azure", host=host)
     return None
 
 

@@ -430,6 +430,12 @@ EV_CHECKED_CLEANED = QT_TRANSLATE_NOOP(
     "Doctor", " (checked with the whitespace and quotes removed)"
 )
 EV_ANSWERS_OF_GATEWAY = QT_TRANSLATE_NOOP("Doctor", "; the answers are those of {gateway}")
+GW_LITELLM = QT_TRANSLATE_NOOP("Doctor", "a LiteLLM proxy")
+GW_AZURE_APIM = QT_TRANSLATE_NOOP("Doctor", "Azure (API Management)")
+GW_BY_HEADER = QT_TRANSLATE_NOOP("Doctor", "{gateway} (header {header})")
+GW_LITELLM_ERROR = QT_TRANSLATE_NOOP("Doctor", "a LiteLLM proxy (error '{error}')")
+GW_API_ERROR = QT_TRANSLATE_NOOP("Doctor", "a {name} gateway (error type '{kind}')")
+GW_BY_HOST = QT_TRANSLATE_NOOP("Doctor", "{gateway} (host {host})")
 SKIP_MODELS_NO_LIST = QT_TRANSLATE_NOOP(
     "Doctor", "the server has no /models list; the streamed request tells whether the model exists"
 )
