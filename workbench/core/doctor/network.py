@@ -133,8 +133,12 @@ async def check_proxy(d: Doctor) -> ProxyRoute | None:
     if not dead:
         d.add(checked("proxy", True, evidence))
         return route
-    names = ", ".join(
-        f"{'/'.join(shown.get(v, [route.source]))}={mask_proxy(v)} ({why})" for v, why in dead
+    names = together(
+        [
+            together([f"{'/'.join(shown.get(v, [route.source]))}={mask_proxy(v)} (", why, ")"], "")
+            for v, why in dead
+        ],
+        ", ",
     )
     applies = route.proxy is not None and any(v == route.proxy for v, _ in dead)
     if applies:
