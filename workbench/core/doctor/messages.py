@@ -1,6 +1,7 @@
 """Every sentence the doctor says to a user, marked for the UI's translation files.
 
-The checks build their causes and fixes as `phrase(messages.NAME, field=value)`; lupdate collects
+The checks build their evidence, causes and fixes as `phrase(messages.NAME, field=value)`
+(evidence and skip reasons in the section at the end); lupdate collects
 the texts of the QT_TRANSLATE_NOOP calls here (scripts/update_translations.sh), in the context
 "Doctor", and the UI shows them in its language. Fields in {braces} are data: never translated.
 The order follows the checks' order.
