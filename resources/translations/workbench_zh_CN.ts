@@ -335,26 +335,21 @@
     </message>
     <message>
         <location filename="../../workbench/core/importers/_base.py" line="49"/>
-        <source>environment variable ${var}</source>
-        <translation>环境变量 ${var}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/importers/_base.py" line="50"/>
         <source>a key written in the file, {shown}</source>
         <translation>文件中写明的密钥 {shown}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/_base.py" line="51"/>
+        <location filename="../../workbench/core/importers/_base.py" line="50"/>
         <source>a placeholder, not a key: &apos;{placeholder}&apos;</source>
         <translation>占位文字，不是密钥：&apos;{placeholder}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/_base.py" line="52"/>
+        <location filename="../../workbench/core/importers/_base.py" line="51"/>
         <source>no key in the file</source>
         <translation>文件中没有密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/_base.py" line="363"/>
+        <location filename="../../workbench/core/importers/_base.py" line="362"/>
         <source>added /v1: Claude Code sends its requests to ANTHROPIC_BASE_URL/v1</source>
         <translation>加上了 /v1：Claude Code 把请求发往 ANTHROPIC_BASE_URL/v1</translation>
     </message>

@@ -46,7 +46,6 @@ from workbench.core.protocols.base_url import NormalizedUrl, normalize_base_url
 
 KeyKind = Literal["env", "literal", "placeholder", "missing"]
 # Where a key comes from, marked for the UI's translation files (the importers' context)
-FROM_ENV = QT_TRANSLATE_NOOP("ConfigImport", "environment variable ${var}")
 FROM_LITERAL = QT_TRANSLATE_NOOP("ConfigImport", "a key written in the file, {shown}")
 FROM_PLACEHOLDER = QT_TRANSLATE_NOOP("ConfigImport", "a placeholder, not a key: '{placeholder}'")
 FROM_NOTHING = QT_TRANSLATE_NOOP("ConfigImport", "no key in the file")
@@ -115,8 +114,8 @@ class FoundKey:
     def said(self) -> Phrase:
         """Where the key comes from, for the window to say in its language (the `where` is
         data: a file and a field)."""
-        if self.kind == "env":
-            found = phrase(FROM_ENV, context=CONTEXT, var=self.env_var)
+        if self.kind == "env":  # in the words of a saved provider's key reference
+            found = self.ref.description()
         elif self.kind == "literal":
             found = phrase(FROM_LITERAL, context=CONTEXT, shown=self.redacted)
         elif self.kind == "placeholder":
