@@ -1058,276 +1058,281 @@
     </message>
     <message>
         <location filename="../../workbench/core/doctor/messages.py" line="427"/>
+        <source>; {seen}</source>
+        <translation>；{seen}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="428"/>
         <source>; {seen}: not refused</source>
         <translation>；{seen}：未被拒绝</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="428"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="429"/>
         <source>; {seen}: cannot tell whether the key is good</source>
         <translation>；{seen}：无法判断密钥是否有效</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="429"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="430"/>
         <source>; {seen}: the server needs no key</source>
         <translation>；{seen}：服务器不需要密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="430"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="431"/>
         <source> (checked with the whitespace and quotes removed)</source>
         <translation>（已去掉空白和引号后检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="433"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="434"/>
         <source>; the answers are those of {gateway}</source>
         <translation>；这些响应来自 {gateway}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="434"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="435"/>
         <source>a LiteLLM proxy</source>
         <translation>LiteLLM 代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="435"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="436"/>
         <source>Azure (API Management)</source>
         <translation>Azure（API 管理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="436"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="437"/>
         <source>{gateway} (header {header})</source>
         <translation>{gateway}（响应头 {header}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="437"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="438"/>
         <source>a LiteLLM proxy (error &apos;{error}&apos;)</source>
         <translation>LiteLLM 代理（错误 &apos;{error}&apos;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="438"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="439"/>
         <source>a {name} gateway (error type &apos;{kind}&apos;)</source>
         <translation>{name} 网关（错误类型 &apos;{kind}&apos;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="439"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="440"/>
         <source>{gateway} (host {host})</source>
         <translation>{gateway}（主机 {host}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="440"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="441"/>
         <source>the server has no /models list; the streamed request tells whether the model exists</source>
         <translation>服务器没有 /models 列表；由流式请求判断模型是否存在</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="443"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="444"/>
         <source>GET /models did not answer with a list ({outcome})</source>
         <translation>GET /models 没有返回列表（{outcome}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="446"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="447"/>
         <source>{count} model(s) listed: {listed} (no --model)</source>
         <translation>列出了 {count} 个模型：{listed}（未指定 --model）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="447"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="448"/>
         <source>&apos;{model}&apos; is listed ({count} models)</source>
         <translation>&apos;{model}&apos; 在列表中（共 {count} 个模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="448"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="449"/>
         <source>&apos;{model}&apos; is not among the first {count} listed, and the list has more; the streamed request tells</source>
         <translation>&apos;{model}&apos; 不在列出的前 {count} 个模型中，列表还有更多；由流式请求判断</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="453"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="454"/>
         <source>&apos;{model}&apos; is not among the {count} listed: {listed}</source>
         <translation>&apos;{model}&apos; 不在列出的 {count} 个模型中：{listed}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="456"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="457"/>
         <source>no client (stream)</source>
         <translation>没有客户端（stream）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="457"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="458"/>
         <source>cannot build the client: {error}</source>
         <translation>无法创建客户端：{error}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="458"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="459"/>
         <source>no model to ask: pass --model M</source>
         <translation>没有可请求的模型：请传入 --model M</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="459"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="460"/>
         <source>model &apos;{model}&apos;</source>
         <translation>模型 &apos;{model}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="460"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="461"/>
         <source> (the first listed; pass --model to choose)</source>
         <translation>（列表中的第一个；用 --model 指定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="461"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="462"/>
         <source>&apos;{model}&apos; is not listed, but served: the streamed request got an answer (the server lists {count}: {listed}; some servers list only loaded models)</source>
         <translation>&apos;{model}&apos; 不在列表中，但可以使用：流式请求得到了回答（服务器列出了 {count} 个：{listed}；有些服务器只列出已加载的模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="466"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="467"/>
         <source> (expected with max_tokens={tokens}; in a run it means max_tokens cut the answer)</source>
         <translation>（max_tokens={tokens} 时属正常；在运行中它表示回答被 max_tokens 截断）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="470"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="471"/>
         <source>first chunk role-only</source>
         <translation>首个块只含角色字段</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="471"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="472"/>
         <source>first event before the text</source>
         <translation>文本之前的首个事件</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="472"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="473"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="473"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="474"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="474"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="475"/>
         <source>{head}; HTTP {status}; TTFT {ttft} ms; {first}: {role_only}; usage: {usage}; reasoning: {reasoning}; finish_reason: {finish}</source>
         <translation>{head}；HTTP {status}；TTFT {ttft} 毫秒；{first}：{role_only}；用量：{usage}；推理内容：{reasoning}；finish_reason：{finish}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="479"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="480"/>
         <source>absent (token counts will be estimated)</source>
         <translation>缺失（token 数将按估算）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="480"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="481"/>
         <source>present but made up by the gateway (prompt {prompt}, completion {completion}, yet {events} text events came: the usage was counted by something other than the model&apos;s tokenizer, so runs mark it usage_suspect and time decoding by the events)</source>
         <translation>有，但由网关编造（输入 {prompt}，输出 {completion}，却收到了 {events} 个文本事件：用量不是由模型的分词器统计的，因此运行时会标记为 usage_suspect，并按事件计时解码）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="486"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="487"/>
         <source>present (prompt {prompt}, completion {completion})</source>
         <translation>有（输入 {prompt}，输出 {completion}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="487"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="488"/>
         <source>{head}; {what}</source>
         <translation>{head}；{what}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="488"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="489"/>
         <source> (we sent anthropic-version: {version})</source>
         <translation>（我们发送了 anthropic-version: {version}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="489"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="490"/>
         <source>no streamed request answered and GET /models does not answer 200: nothing to time</source>
         <translation>没有流式请求得到回答，GET /models 也没有返回 200：没有可计时的请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="493"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="494"/>
         <source>streamed requests to &apos;{model}&apos;</source>
         <translation>发往 &apos;{model}&apos; 的流式请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="494"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="495"/>
         <source>streamed requests to &apos;{model}&apos; and GET /models</source>
         <translation>发往 &apos;{model}&apos; 的流式请求和 GET /models</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="497"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="498"/>
         <source>{timed} failed while timing {count} round trips</source>
         <translation>{timed} 在计时 {count} 次往返时失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="498"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="499"/>
         <source>median of {count} streamed requests to &apos;{model}&apos; (max_tokens 1, sent to first event): {ms} ms (method: {method}, as runs measure it)</source>
         <translation>发往 &apos;{model}&apos; 的 {count} 次流式请求的中位数（max_tokens 1，从发送到首个事件）：{ms} 毫秒（方法：{method}，与运行时的测量方式相同）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="503"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="504"/>
         <source>median of {count} GET /models: {ms} ms (method: models; {why})</source>
         <translation>{count} 次 GET /models 的中位数：{ms} 毫秒（方法：models；{why}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="506"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="507"/>
         <source>the {protocol} path gave no event</source>
         <translation>{protocol} 路径没有返回事件</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="507"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="508"/>
         <source>no model answered</source>
         <translation>没有模型作出回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="508"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="509"/>
         <source>no HTTP answer to look at</source>
         <translation>没有可查看的 HTTP 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="509"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="510"/>
         <source>no HTML page in {count} answer(s)</source>
         <translation>{count} 个响应中没有 HTML 页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="510"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="511"/>
         <source>{request} → HTTP {status} {content_type}</source>
         <translation>{request} → HTTP {status} {content_type}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="511"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="512"/>
         <source>no content-type</source>
         <translation>无 content-type</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="512"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="513"/>
         <source>, title &apos;{title}&apos;</source>
         <translation>，标题 &apos;{title}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="513"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="514"/>
         <source>, starts &apos;{start}&apos;</source>
         <translation>，开头为 &apos;{start}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="514"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="515"/>
         <source>, server {server}</source>
         <translation>，服务器 {server}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="515"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="516"/>
         <source>{count} HTML answers in all</source>
         <translation>共 {count} 个 HTML 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="516"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="517"/>
         <source>streamed request → {message}</source>
         <translation>流式请求 → {message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="517"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="518"/>
         <source>no 429, 402 or quota answer in {count} answer(s)</source>
         <translation>{count} 个响应中没有 429、402 或额度不足的响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="518"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="519"/>
         <source>{count} answers like this</source>
         <translation>共 {count} 个这样的响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="519"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="520"/>
         <source>; Retry-After: {seconds} s</source>
         <translation>；Retry-After：{seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="520"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="521"/>
         <source>no Retry-After header</source>
         <translation>没有 Retry-After 请求头</translation>
     </message>

@@ -74,7 +74,9 @@ async def check_auth(
         return None
     seen = f"{judged.label(d.url)} → HTTP {judged.status}"
     if judged.status in (401, 403):
-        refused = await _refused(d, judged, [*sent, data(f"; {seen}")], problems, leftover)
+        refused = await _refused(
+            d, judged, [*sent, phrase(msg.EV_SEEN, seen=seen)], problems, leftover
+        )
         d.add(refused, judged.url)
         return False
     evidence = [*sent, phrase(msg.EV_NOT_REFUSED, seen=seen)]
@@ -164,9 +166,9 @@ def _gateway_refusal(
     d: Doctor, answer: Answer, sent: list[Phrase], problems: list[Phrase]
 ) -> Check:
     """The key refused by a 400/404 that speaks of it, or by a refused model list."""
-    seen = f"; {answer.label(d.url)} → HTTP {answer.status}"
+    seen = f"{answer.label(d.url)} → HTTP {answer.status}"
     seen += f": {answer.message}" if answer.message else ""
-    evidence = [*sent, data(seen)]
+    evidence = [*sent, phrase(msg.EV_SEEN, seen=seen)]
     gateway = gateway_of(d.answers, d.url)
     if gateway:
         evidence.append(phrase(msg.EV_ANSWERS_OF_GATEWAY, gateway=gateway))

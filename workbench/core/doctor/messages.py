@@ -424,6 +424,7 @@ EV_KEY_NOT_JUDGED_WITHOUT_VERSION = QT_TRANSLATE_NOOP(
 )
 EV_ANSWER_NOT_JUDGED = QT_TRANSLATE_NOOP("Doctor", "; the server's answer could not be judged")
 EV_NO_JSON_ANSWER = QT_TRANSLATE_NOOP("Doctor", "; no JSON answer to judge the key by")
+EV_SEEN = QT_TRANSLATE_NOOP("Doctor", "; {seen}")
 EV_NOT_REFUSED = QT_TRANSLATE_NOOP("Doctor", "; {seen}: not refused")
 EV_CANNOT_TELL_KEY = QT_TRANSLATE_NOOP("Doctor", "; {seen}: cannot tell whether the key is good")
 EV_NEEDS_NO_KEY = QT_TRANSLATE_NOOP("Doctor", "; {seen}: the server needs no key")
