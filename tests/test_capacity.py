@@ -167,12 +167,32 @@ def test_the_search_finds_a_known_capacity_within_ten_percent(tmp_path, env, kne
     assert f"knee serves {answer['capacity']:.1f} req/s" in proc.stdout
 
 
+@pytest.fixture
+def sim_clock_url() -> Iterator[str]:
+    """`workbench serve-local --time-scale 0.1`: the built-in models ten times faster."""
+    proc = subprocess.Popen(
+        [*WORKBENCH, "serve-local", "--port", "0", "--time-scale", "0.1", "--exit-with-stdin"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stdin is not None
+    first = proc.stdout.readline()
+    assert "listening at " in first, first
+    try:
+        yield first.split("listening at ")[1].split()[0]
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=10)
+        proc.stdout.close()
+
+
 @pytest.mark.slow
-def test_capacity_per_model_and_the_summary_pdf_leads_with_it(tmp_path, env) -> None:
-    """The issue's must-hold command, at the test suite's time scale, then `summary --last`."""
+def test_capacity_per_model_and_the_summary_pdf_leads_with_it(tmp_path, env, sim_clock_url) -> None:
+    """The issue's must-hold command on the simulator's clock, then `summary --last`: the
+    models ten times faster (`serve-local --time-scale 0.1`), so the limits are written in
+    that clock (3 s and 60 ms x 0.1), as the refusal below tells a user to."""
     proc = _bench(
-        env, "--model", "sim-70b-gqa", "--model", "sim-70b-mla", "--prompt-tokens", "32K",
-        "--capacity", "--slo", "ttft_p90:3s,tpot_p90:60ms", "--time-scale", "0.1",
+        env, "--base-url", sim_clock_url, "--model", "sim-70b-gqa", "--model", "sim-70b-mla",
+        "--prompt-tokens", "32K", "--capacity", "--slo", "ttft_p90:300ms,tpot_p90:6ms",
         "--max-tokens", "16", "--capacity-range", "4:16", "--capacity-requests", "20",
         "--csv", str(tmp_path / "rows.csv"),
     )  # fmt: skip
@@ -181,7 +201,7 @@ def test_capacity_per_model_and_the_summary_pdf_leads_with_it(tmp_path, env) -> 
     said = [
         line
         for line in proc.stdout.splitlines()
-        if "at TTFT p90 ≤ 3 s and TPOT p90 ≤ 60 ms" in line
+        if "at TTFT p90 ≤ 300 ms and TPOT p90 ≤ 6 ms" in line
     ]
     assert len(said) == 1 and "at 32K prompts" in said[0], proc.stdout
     for model in ("sim-70b-gqa", "sim-70b-mla"):
@@ -205,6 +225,26 @@ def test_capacity_per_model_and_the_summary_pdf_leads_with_it(tmp_path, env) -> 
     ).stdout
     first = " ".join(text.split())
     assert first.startswith(said[0].rstrip(".")), (first[:300], said[0])
+
+
+def test_an_slo_on_the_built_in_provider_at_another_time_scale_is_refused(env) -> None:
+    """Limits are real milliseconds; --time-scale rescales only the models' delays. The
+    refusal comes before anything starts and names both ways out."""
+    for extra in (["--capacity"], ["--rate", "5", "--max-requests", "10"]):
+        proc = _bench(
+            env, "--model", "sim-70b-mla", "--slo", "ttft_p90:3s,tpot_p90:60ms",
+            "--time-scale", "0.1", "--no-store", *extra, timeout=60,
+        )  # fmt: skip
+        assert proc.returncode == 2, proc.stderr
+        assert "drop --time-scale" in proc.stderr
+        assert "serve-local --time-scale 0.1" in proc.stderr
+        assert "--slo ttft_p90:300ms,tpot_p90:6ms" in proc.stderr
+    proc = _bench(
+        env, "--model", "sim-70b-mla", "--slo", "ttft_p90:3s", "--time-scale", "0",
+        "--capacity", "--no-store", timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "drop --time-scale" in proc.stderr
+    assert "serve-local" not in proc.stderr  # no clock to write limits in
 
 
 def test_capacity_flags_are_refused_without_what_they_need(env) -> None:
