@@ -23,7 +23,16 @@ import pytest
 from test_json_docs import _schemas
 
 from tests.support.knee_server import knee_server
-from workbench.core.load.capacity import Rule, Search, Step, Term, step_requests, wilson, worst_case
+from workbench.core.load.capacity import (
+    CONFIRMATIONS,
+    Rule,
+    Search,
+    Step,
+    Term,
+    step_requests,
+    wilson,
+    worst_case,
+)
 from workbench.core.load.capacity_report import UNITS, model_json, sentence
 from workbench.core.load.slo import parse_slo
 
@@ -33,7 +42,14 @@ KNEE = SLOTS / (SERVICE_MS / 1000)  # requests/s
 
 
 def _step(load: float, holds: bool, requests: int = 50) -> Step:
-    term = Term("ttft_p90", 2000, requests, requests, None, 1.0 if holds else 0.0, 90)
+    """A step whose verdict is plain: every request within, or none."""
+    return _counted(load, requests if holds else 0, requests)
+
+
+def _counted(load: float, within: int, requests: int) -> Step:
+    """A ttft_p90 step with `within` of `requests` within the limit, judged as the search does."""
+    low, high = wilson(within, requests)
+    term = Term("ttft_p90", 2000, within, requests, None, low, 90, high)
     return Step(load, requests, requests, (term,), None, None)
 
 
@@ -52,6 +68,48 @@ def test_wilson_bound_asks_a_margin_of_a_small_step() -> None:
     assert 0.90 < low < 0.96 < high  # 48 of 50 shows a p90 at 90 % confidence
     assert wilson(46, 50)[0] < 0.90  # 46 of 50 (92 %) does not
     assert wilson(50, 50)[0] == pytest.approx(50 / (50 + 1.2816**2), abs=1e-3)
+
+
+def test_a_step_that_cannot_tell_is_confirmed_at_its_load_then_judged_by_its_share() -> None:
+    """45 of 50 within a p90 (90 %) is neither shown held nor shown missed at 90 %
+    confidence: the same load again, judged on both steps' requests together."""
+    assert wilson(45, 50)[0] < 0.9 < wilson(45, 50)[1]
+    rule = Rule(low=1, high=16, requests=50)
+    search = Search(rule)
+    first = search.next_load()
+    assert first is not None
+    search.take(_counted(first, 45, 50))
+    assert search.next_load() == first  # a confirming step
+    search.take(_counted(first, 91, 100))  # both steps: 91 of 100, still undecided
+    assert len(search.steps) == 1 and search.used == 100 and search.confirmations == 1
+    assert search.steps[0].holds  # 91 % is at least the percentile
+    assert search.next_load() == first * 2  # decided: the search goes on up
+    search.take(_counted(first * 2, 44, 50))
+    assert search.next_load() == first * 2
+    search.take(_counted(first * 2, 88, 100))  # 88 %: misses by its share
+    assert not search.steps[-1].holds
+    # no confirmation left: an undecided step is judged by its share at once
+    third = search.next_load()
+    assert third is not None and first < third < first * 2
+    search.take(_counted(third, 46, 50))
+    assert search.next_load() != third and search.steps[-1].holds
+
+
+def test_a_step_shown_either_way_is_not_confirmed() -> None:
+    rule = Rule(low=1, high=16, requests=50)
+    for within, holds in ((49, True), (38, False)):
+        search = Search(rule)
+        search.take(_counted(4.0, within, 50))
+        assert search.steps[0].shown and search.steps[0].holds is holds
+        assert search.next_load() == (8.0 if holds else 2.0)
+
+
+def test_the_worst_case_counts_the_confirming_steps() -> None:
+    rule = Rule(low=0.5, high=64, requests=50)
+    steps, requests, seconds = worst_case(rule)
+    plain = max(len(_search(rule, knee).steps) for knee in (0.6, 3.0, 11.8, 40.0, 63.0))
+    assert steps == plain + CONFIRMATIONS and requests == steps * 50
+    assert seconds >= 50 / 0.5  # the slowest step, at the bottom of the range
 
 
 def test_a_p99_objective_gets_enough_requests_per_step() -> None:
@@ -156,14 +214,14 @@ def test_the_search_finds_a_known_capacity_within_ten_percent(tmp_path, env, kne
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     plan = next(line for line in proc.stderr.splitlines() if line.startswith("Capacity search"))
-    assert "at most 6 steps, 300 requests" in plan  # the cost, said before the first step
+    assert "at most 8 steps, 400 requests" in plan  # the cost, said before the first step
     document = json.loads((out / "run.json").read_text())
     jsonschema.validate(document, _schemas()["run"])
     (answer,) = document["capacity"]["models"]
     assert answer["status"] == "found"
     assert abs(answer["capacity"] - KNEE) <= 0.1 * KNEE, answer
     assert answer["held"] < KNEE * 1.05 and answer["missed"] > KNEE * 0.95
-    assert answer["requests"] <= document["capacity"]["worst_case"]["requests"] == 300
+    assert answer["requests"] <= document["capacity"]["worst_case"]["requests"] == 400
     assert f"knee serves {answer['capacity']:.1f} req/s" in proc.stdout
 
 

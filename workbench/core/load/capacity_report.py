@@ -39,6 +39,7 @@ def step_json(step: Step) -> dict[str, Any]:
                 "judged": t.judged,
                 "observed_ms": t.observed_ms,
                 "wilson_low": round(t.low, 4),
+                "wilson_high": round(t.high, 4),
             }
             for t in step.terms
         ],
