@@ -161,7 +161,7 @@ def add_load_args(p: argparse.ArgumentParser) -> None:
         "ttft, ttfc, tpot, itl, e2e; limits in ms or s). Each request is met or missed "
         "(slo_met); each cell gets its goodput (requests/s that met every objective, vLLM's "
         "request_goodput) and the share that met it. TTFT and e2e count from when a request "
-        "was due",
+        "was due. Limits are real time: on the built-in provider it needs --time-scale 1",
     )
 
 
