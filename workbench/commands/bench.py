@@ -71,6 +71,7 @@ from workbench.commands.progress import ProgressDisplay, add_verbosity_args, ver
 from workbench.core.foundation.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
+    ErrorClass,
     RequestResult,
     Target,
     Timeouts,
@@ -520,7 +521,9 @@ def _take(
     outcome.rows.append(result)
     label = "" if result.phase == "measured" else f"{result.phase}: "
     unsent = result.t_send is None and (result.error_message or "").startswith("not sent (")
-    if not result.ok and not (unsent and event.target.label in outcome.not_sent):
+    # a capacity step ended once decided: its step line says so, not each cancelled row
+    step_ended = result.error_class is ErrorClass.CANCELLED and isinstance(runner, CapacityRunner)
+    if not result.ok and not (unsent and event.target.label in outcome.not_sent) and not step_ended:
         line = f"  {label}{shown_id(event.target.model)}: {result.error_message}"
         print(printable(line), file=sys.stderr)
         if unsent:  # the model's other unsent rows say the same: printed once
@@ -544,7 +547,7 @@ def _take(
         if outcome.routes is not None:
             outcome.routes.add(result)
         outcome.measured += 1
-        if not result.ok:
+        if not result.ok and result.error_class is not ErrorClass.CANCELLED:  # stopped, not failed
             outcome.failed[str(result.error_class)] += 1
     if outcome.csv_error is None:
         try:

@@ -127,17 +127,22 @@ class Step:
     goodput: float | None  # requests/s that met every objective, over the step's whole span
     cost_usd: float | None  # mean per request; None when any price is unknown
     met: int = 0  # requests that met every objective
+    stopped: int = 0  # requests cancelled when the step ended early (not in `requests`)
+    ended: str | None = None  # the objective that ended the step early (core/load/step_watch.py)
 
     @property
     def holds(self) -> bool:
-        return bool(self.terms) and all(t.holds for t in self.terms)
+        return bool(self.terms) and all(t.holds for t in self.terms) and self.ended is None
 
     @property
     def shown(self) -> bool:
-        """Whether the verdict is shown at the confidence: an objective shown missed, or
-        every one shown held."""
+        """Whether the verdict is shown at the confidence: the step ended early (its requests
+        could no longer show anything but a miss), an objective shown missed, or every one
+        shown held."""
         verdicts = [t.shown for t in self.terms]
-        return any(v is False for v in verdicts) or all(v is True for v in verdicts)
+        if self.ended is not None or any(v is False for v in verdicts):
+            return True
+        return all(v is True for v in verdicts)
 
 
 def judge(
@@ -145,9 +150,12 @@ def judge(
     rows: Iterable[tuple[RequestResult, RequestMetrics]],
     objectives: Sequence[Objective],
     span_s: float | None = None,
+    ended: str | None = None,
 ) -> Step:
-    """The step at `load` from its measured rows."""
-    taken = list(rows)
+    """The step at `load` from its measured rows; `ended`: the objective that ended it early,
+    whose cancelled rows are counted apart (stopped: neither met nor missed, as in a summary)."""
+    every = list(rows)
+    taken = [(r, m) for r, m in every if not r.stopped]
     terms = []
     for o in objectives:
         values: list[float] = []
@@ -170,7 +178,8 @@ def judge(
         cost = sum(c for c in costs if c is not None) / len(taken)
     goodput = met / span_s if span_s else None
     ok = sum(1 for r, _m in taken if r.ok)
-    return Step(load, len(taken), ok, tuple(terms), goodput, cost, met)
+    stopped = len(every) - len(taken)
+    return Step(load, len(taken), ok, tuple(terms), goodput, cost, met, stopped, ended)
 
 
 @dataclass(frozen=True)
@@ -228,6 +237,7 @@ class Search:
     steps: list[Step] = field(default_factory=list)
     status: Status | None = None  # set once the search ends
     confirmations: int = 0
+    confirmed: float | None = None  # the load of the last confirmed step
 
     @property
     def held(self) -> float | None:
@@ -241,7 +251,8 @@ class Search:
 
     @property
     def used(self) -> int:
-        return sum(s.requests for s in self.steps)
+        """Requests sent so far, the ones a step's early end cancelled included."""
+        return sum(s.requests + s.stopped for s in self.steps)
 
     def next_load(self) -> float | None:
         """The next step's load; None once the search has ended (`status` says how)."""
@@ -261,7 +272,7 @@ class Search:
         if not self.steps:
             return rule.start
         last = self.steps[-1]
-        if not last.shown and last.requests <= rule.requests:
+        if not last.shown and last.load != self.confirmed:
             if self.confirmations < CONFIRMATIONS:
                 return last.load  # a confirming step
         if missed is None:  # everything tried held: up
@@ -285,6 +296,7 @@ class Search:
         if self.steps and self.steps[-1].load == step.load:
             self.steps[-1] = step
             self.confirmations += 1
+            self.confirmed = step.load
         else:
             self.steps.append(step)
 

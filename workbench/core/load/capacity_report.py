@@ -30,6 +30,8 @@ def step_json(step: Step) -> dict[str, Any]:
         "holds": step.holds,
         "goodput": step.goodput,
         "met": step.met,
+        "stopped": step.stopped,
+        "ended_early": step.ended,
         "cost_usd": step.cost_usd,
         "objectives": [
             {
@@ -280,6 +282,11 @@ def step_words(step: Mapping[str, Any], unit: str) -> str:
         for t in step["objectives"]
     )
     verdict = "holds" if step["holds"] else "misses"
+    if step.get("ended_early"):
+        verdict += (
+            f" (ended early: {step['ended_early']} could no longer hold; "
+            f"{step.get('stopped', 0)} in flight cancelled)"
+        )
     return f"{_num(step['load'])} {unit}: {verdict}; {terms}"
 
 

@@ -129,12 +129,15 @@ class Runner:
         self.calibrate_only = calibrate_only
         self._state: _RunState | None = None
         self._cancelled = False
+        self._cancel_note: str | None = None
 
     # ---- control ----
 
-    def cancel(self) -> None:
-        """Stop issuing requests and cancel those in flight; each becomes a 'cancelled' row."""
+    def cancel(self, note: str | None = None) -> None:
+        """Stop issuing requests and cancel those in flight; each becomes a 'cancelled' row
+        (saying `note`, when given, instead of "stopped by the user")."""
         self._cancelled = True
+        self._cancel_note = note
         self._cancel_in_flight()
 
     def stop_because(self, reason: str) -> None:
@@ -181,6 +184,7 @@ class Runner:
         if self._state is not None:
             raise RuntimeError("this runner is already running a plan")
         self._cancelled = False
+        self._cancel_note = None
         run_id = (
             self.sink.start_run(plan.kind, plan.to_config())
             if self.sink
@@ -524,6 +528,8 @@ class Runner:
             why = state.failure or state.stopped_for
             if why is not None and result.error_class is ErrorClass.CANCELLED:
                 result.error_message = run_stopped(why)
+            elif self._cancel_note and result.error_class is ErrorClass.CANCELLED:
+                result.error_message = self._cancel_note
             return task.cancelling() > 0
         finally:
             state.tasks[target.label].discard(inner)
