@@ -67,77 +67,77 @@
 <context>
     <name>Capacity</name>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="128"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="129"/>
         <source> and </source>
         <translation> 且 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="133"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="134"/>
         <source>requests at once</source>
         <translation>个并发请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="134"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="135"/>
         <source>req/s</source>
         <translation>req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="152"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="153"/>
         <source>at least {load} {unit} (the top of the range searched)</source>
         <translation>至少 {load} {unit}（所搜索范围的上限）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="160"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="161"/>
         <source>at least {load} {unit}</source>
         <translation>至少 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="167"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="168"/>
         <source>under {load} {unit}</source>
         <translation>低于 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="171"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="172"/>
         <source>not measured</source>
         <translation>未测得</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="198"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="199"/>
         <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
         <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="207"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="208"/>
         <source>{model} serves {answer} at {slo}</source>
         <translation>{model} 在 {slo} 下可承载 {answer}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="219"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="220"/>
         <source>at {tokens} prompts</source>
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="226"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="227"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="228"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="229"/>
         <source>{costs} per 1,000 requests each</source>
         <translation>每 1,000 个请求各 {costs}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="230"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="231"/>
         <source>{costs} per 1,000 requests</source>
         <translation>每 1,000 个请求 {costs}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="233"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="234"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="240"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="241"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
@@ -296,12 +296,12 @@
         <translation>%1 / 至多 %2 个请求 · %3 % · 预计剩余 %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="292"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="295"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="336"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="339"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>
@@ -4309,29 +4309,29 @@
 <context>
     <name>ResultsView</name>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="117"/>
+        <location filename="../../workbench/ui/results_view.py" line="118"/>
         <source>Results grouping</source>
         <translation>结果分组方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="118"/>
+        <location filename="../../workbench/ui/results_view.py" line="119"/>
         <source>Per request</source>
         <translation>按请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="119"/>
+        <location filename="../../workbench/ui/results_view.py" line="120"/>
         <source>Per model and prompt length (median, p10, p90)</source>
         <translation>按模型和提示词长度（中位数、p10、p90）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="120"/>
+        <location filename="../../workbench/ui/results_view.py" line="121"/>
         <source>Results table</source>
         <translation>结果表</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="121"/>
-        <location filename="../../workbench/ui/results_view.py" line="132"/>
-        <location filename="../../workbench/ui/results_view.py" line="174"/>
+        <location filename="../../workbench/ui/results_view.py" line="122"/>
+        <location filename="../../workbench/ui/results_view.py" line="133"/>
+        <location filename="../../workbench/ui/results_view.py" line="175"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>

@@ -26,6 +26,7 @@ from workbench.commands.bench_dataset import add_dataset_args, check_dataset, wi
 from workbench.commands.bench_load import (
     add_load_args,
     check_load,
+    check_slo_clock,
     spread_int,
     spread_lengths,
     with_load,
@@ -286,7 +287,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _run(args: argparse.Namespace) -> int:
     problem = check_compare_args(args) or check_dataset(args) or check_load(args)
-    problem = problem or check_capacity(args)
+    problem = problem or check_capacity(args) or check_slo_clock(args)
     if problem:
         fail(problem)
         return EXIT_BAD_INPUT

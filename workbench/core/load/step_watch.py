@@ -4,9 +4,10 @@ Far above a model's capacity every request of a step queues behind the others: a
 at 10x the knee of a 32K-prompt model took over five minutes to drain, for an answer (missed)
 known after a few seconds. `StepWatch` follows one step's requests and says when its outcome is
 decided: for some objective, the requests already known to miss are so many that even if every
-other planned request came within the limit, the step could not hold (core/load/capacity.py's
-rule: the Wilson lower bound of the share within at the search's confidence, against the
-objective's percentile). A request is known to miss when it finished outside the limit (or
+other planned request came within the limit, the step would be shown missed (core/load/
+capacity.py's rule: the Wilson upper bound of the share within at the search's confidence
+below the objective's percentile). A step that could still end undecided runs on: the search
+may confirm it. A request is known to miss when it finished outside the limit (or
 failed), or when it is still waiting past a TTFT or e2e limit: those figures only grow. The
 runner then cancels the rest of the step; their rows say why (docs/metrics.md, "Capacity").
 Pure: no I/O; times are the caller's perf_counter_ns readings.
@@ -76,12 +77,13 @@ class StepWatch:
         return missed
 
     def decided(self, now_ns: int) -> str | None:
-        """The name of an objective the step can no longer meet, or None while it still can."""
+        """The name of an objective the step can no longer show anything but missed, or None
+        while it still can."""
         if self.planned <= 0:
             return None
         for o in self.objectives:
             misses = min(self.known_misses(o, now_ns), self.planned)
-            best = wilson(self.planned - misses, self.planned)[0]  # every other one within
+            best = wilson(self.planned - misses, self.planned)[1]  # every other one within
             if best < o.quantile / 100:
                 return o.name
         return None

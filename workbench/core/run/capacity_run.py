@@ -3,7 +3,8 @@
 `CapacityRunner` wraps a Runner. Each step of a search (core/load/capacity.py) is an ordinary cell
 the Runner runs (one target, one rate or concurrency); their events pass through as one run's,
 with one RunStarted counting the search's worst case (so the progress and its ETA know the
-schedule), one Progress count across the steps, a `CapacityStep` after each step, and a
+schedule), one Progress count across the steps, a `CapacityStep` after each step (a
+confirming step's judged on its load's requests together), and a
 `CapacityFound` with run.json's `capacity` section before the one RunFinished. The history
 holds every step's rows in one run and keeps the section in its config. The CLI and the app
 both run a search through here.
@@ -17,7 +18,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.metrics import RequestMetrics, derive
 from workbench.core.foundation.results import RequestResult
 from workbench.core.history.run_history import RunStore
 from workbench.core.load.capacity import Search, Step, judge
@@ -149,6 +150,7 @@ class CapacityRunner:
             yield RunStarted(run_id, plan, plan.total_requests)
             for index, target in enumerate(plan.targets):
                 search = Search(rule)
+                pooled: tuple[list[tuple[RequestResult, RequestMetrics]], float] = ([], 0.0)
                 while status == "finished" and (load := search.next_load()) is not None:
                     rows: list[RequestResult] = []
                     watch = StepWatch(plan.slo, rule.requests)
@@ -183,8 +185,12 @@ class CapacityRunner:
                         break
                     measured = [(r, derive(r)) for r in rows]
                     found = goodput(measured)
-                    span = found.duration_s if found else None
-                    step = judge(load, measured, plan.slo, span, decided[0] if decided else None)
+                    span = found.duration_s if found else 0.0
+                    if search.steps and search.steps[-1].load == load:  # a confirming step
+                        measured, span = pooled[0] + measured, pooled[1] + span
+                    pooled = (measured, span)
+                    ended = decided[0] if decided else None
+                    step = judge(load, measured, plan.slo, span or None, ended)
                     search.take(step)
                     yield CapacityStep(target.model, step)
                 if status != "finished":
