@@ -67,77 +67,77 @@
 <context>
     <name>Capacity</name>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="129"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="131"/>
         <source> and </source>
         <translation> 且 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="134"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="136"/>
         <source>requests at once</source>
         <translation>个并发请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="135"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="137"/>
         <source>req/s</source>
         <translation>req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="153"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="155"/>
         <source>at least {load} {unit} (the top of the range searched)</source>
         <translation>至少 {load} {unit}（所搜索范围的上限）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="161"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="163"/>
         <source>at least {load} {unit}</source>
         <translation>至少 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="168"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="170"/>
         <source>under {load} {unit}</source>
         <translation>低于 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="172"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="174"/>
         <source>not measured</source>
         <translation>未测得</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="199"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="201"/>
         <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
         <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="208"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="210"/>
         <source>{model} serves {answer} at {slo}</source>
         <translation>{model} 在 {slo} 下可承载 {answer}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="220"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="222"/>
         <source>at {tokens} prompts</source>
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="227"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="229"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="229"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="231"/>
         <source>{costs} per 1,000 requests each</source>
         <translation>每 1,000 个请求各 {costs}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="231"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="233"/>
         <source>{costs} per 1,000 requests</source>
         <translation>每 1,000 个请求 {costs}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="234"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="236"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="241"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="243"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
