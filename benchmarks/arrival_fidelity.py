@@ -11,16 +11,20 @@ request:
 
 On Linux `perf_counter_ns` is CLOCK_MONOTONIC, one clock for both processes. The client's CPU
 seconds per request give the rate one client core sustains (1 / CPU per request). The goal:
-arrival lateness p50 <= 0.5 ms and p99 <= 2 ms at 50, 200 and 500 req/s.
+arrival lateness p50 <= 0.5 ms and p99 <= 2 ms at 50, 200 and 500 req/s. Above the rate one
+core sustains, `--workers N` splits the schedule over N worker processes as `bench --workers`
+does (the coordinator and the workers' CPU both count in the CPU per request).
 
     .venv/bin/python benchmarks/arrival_fidelity.py                 # 3 rates x 5 s, recorded
     .venv/bin/python benchmarks/arrival_fidelity.py --quick         # 1 s each, not recorded
+    .venv/bin/python benchmarks/arrival_fidelity.py --rates 500 --workers 2 --quick
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -34,11 +38,14 @@ from machine import machine_record, write_result
 from workbench.core.foundation.metrics import percentile
 from workbench.core.foundation.results import RequestResult
 from workbench.core.load.arrivals import ArrivalSpec
+from workbench.core.load.prompts import PromptBuilder
 from workbench.core.models.catalog import load_catalog
 from workbench.core.planning.run_events import RequestFinished
 from workbench.core.planning.run_plan import RunPlan
 from workbench.core.run.plan import Choices, build_plan, local_target
 from workbench.core.run.runner import Runner
+from workbench.core.scale.coordinator import ShardedRunner
+from workbench.core.scale.worker_process import ProcessWorkers
 from workbench.core.system import loop as event_loop
 from workbench.core.transport.clients import ClientPool
 from workbench.local.process import ServerProcess
@@ -48,22 +55,42 @@ TIME_SCALE = 0.01  # 8 tokens of a 1K prompt in about 3 ms: the server is never 
 GOAL_P50_MS, GOAL_P99_MS = 0.5, 2.0
 
 
+def _client_cpu_s() -> float:
+    """CPU seconds of this process and of its ended children (the workers, once joined)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 async def lateness(
-    plan: RunPlan, base_url: str
+    plan: RunPlan, base_url: str, workers: int = 1
 ) -> tuple[list[RequestResult], float, list[float], list[float], list[float]]:
-    """Run `plan` and read each request's arrival from the server's emit log: the measured rows,
-    the client's CPU seconds, and per request the arrival lateness (arrival - scheduled), the
-    dispatch lateness (send - scheduled) and send -> arrival, in ms (trace_fidelity.py too)."""
+    """Run `plan` (over `workers` processes when more than 1) and read each request's arrival
+    from the server's emit log: the measured rows, the client's CPU seconds, and per request the
+    arrival lateness (arrival - scheduled), the dispatch lateness (send - scheduled) and send ->
+    arrival, in ms (trace_fidelity.py too)."""
     pool = ClientPool("aiohttp")
+    runner: Runner | ShardedRunner = Runner(pool, keep_results=False)
+    if workers > 1:
+        runner = ShardedRunner(
+            ProcessWorkers(workers),
+            pool,
+            sink=None,
+            keys=lambda _target: None,
+            builder=PromptBuilder(),
+            transport="aiohttp",
+            options={},
+            route_keys={None: None},
+            keep_results=False,
+        )
     rows: list[RequestResult] = []
-    cpu0 = time.process_time()
+    cpu0 = _client_cpu_s()
     try:
-        async for event in Runner(pool, keep_results=False).run(plan):
+        async for event in runner.run(plan):
             if isinstance(event, RequestFinished) and event.result.phase == "measured":
                 rows.append(event.result)
     finally:
         await pool.aclose()
-    cpu = time.process_time() - cpu0
+    cpu = _client_cpu_s() - cpu0
     arrival: list[float] = []
     dispatch: list[float] = []
     wire: list[float] = []
@@ -81,13 +108,14 @@ async def lateness(
     return rows, cpu, arrival, dispatch, wire
 
 
-async def _rate(base_url: str, rate: float, duration_s: float) -> dict[str, Any]:
+async def _rate(base_url: str, rate: float, duration_s: float, workers: int) -> dict[str, Any]:
     spec = ArrivalSpec(rate=rate, process="poisson", duration_s=duration_s, seed=29)
     target = local_target(load_catalog(), base_url, MODEL)
     plan = build_plan([target], Choices(prompt_lengths=(1024,), max_tokens=8, arrivals=spec))
-    rows, cpu, arrival, dispatch, wire = await lateness(plan, base_url)
+    rows, cpu, arrival, dispatch, wire = await lateness(plan, base_url, workers)
     return {
         "rate": rate,
+        "workers": workers,
         "duration_s": duration_s,
         "requests": len(rows),
         "errors": sum(not r.ok for r in rows),
@@ -105,6 +133,11 @@ def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def _workers_note(level: dict[str, Any]) -> str:
+    workers = level.get("workers", 1)
+    return f" ({workers} workers)" if workers > 1 else ""
+
+
 def _table(levels: list[dict[str, Any]]) -> str:
     lines = [
         "rate req/s | requests | errors | arrival lateness p50 / p99 ms | dispatch_ms p50 / p99 "
@@ -114,7 +147,7 @@ def _table(levels: list[dict[str, Any]]) -> str:
     for x in levels:
         per_core = 1000 / x["client_cpu_ms_per_request"] if x["client_cpu_ms_per_request"] else 0
         lines.append(
-            f"{x['rate']:g} | {x['requests']} | {x['errors']} | "
+            f"{x['rate']:g}{_workers_note(x)} | {x['requests']} | {x['errors']} | "
             f"{_fmt(x['arrival_p50_ms'])} / {_fmt(x['arrival_p99_ms'])} | "
             f"{_fmt(x['dispatch_p50_ms'])} / {_fmt(x['dispatch_p99_ms'])} | "
             f"{_fmt(x['send_to_arrival_p50_ms'])} / {_fmt(x['send_to_arrival_p99_ms'])} | "
@@ -127,7 +160,7 @@ async def _main(args: argparse.Namespace) -> int:
     server = ServerProcess(time_scale=TIME_SCALE)
     base_url = await server.start()
     try:
-        levels = [await _rate(base_url, rate, args.duration) for rate in args.rates]
+        levels = [await _rate(base_url, rate, args.duration, args.workers) for rate in args.rates]
     finally:
         await server.stop()
     table = _table(levels)
@@ -155,6 +188,9 @@ def main() -> int:
     parser.add_argument("--rates", type=float, nargs="+", default=[50.0, 200.0, 500.0])
     parser.add_argument("--duration", type=float, default=5.0, help="seconds per rate")
     parser.add_argument("--quick", action="store_true", help="1 s per rate, nothing recorded")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="client processes sharing the schedule (1: none)"
+    )
     args = parser.parse_args()
     if args.quick:
         args.duration = 1.0

@@ -1,5 +1,6 @@
-"""A capacity search on the Summary page: each step is a cell of its own (never pooled with the
-other rates), and the charts show each model at its capacity (issue 29).
+"""A capacity search on the Summary page and the Results tab: each step is a cell of its own
+(never pooled with the other rates) that names its rate, and the charts show each model at its
+capacity (issue 29).
 
 A real `workbench bench --capacity` subprocess against a server of known capacity
 (tests/knee_server.py: 8 slots of 400 ms, 20 requests/s) keeps its rows in a real history
@@ -16,11 +17,13 @@ import sys
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtCore import Qt
 
 from tests.support.knee_server import knee_server
 from workbench.core.history.run_facts import run_facts
 from workbench.core.history.run_history import RunStore
 from workbench.core.history.summary import build_report
+from workbench.ui.results_view import ResultsView
 from workbench.ui.summary_page import SummaryDocument
 
 pytestmark = pytest.mark.slow
@@ -33,7 +36,7 @@ def knee_url() -> Iterator[str]:
 
 
 def test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity(
-    qapp, tmp_path, knee_url
+    qapp, qtbot, tmp_path, knee_url
 ) -> None:
     data = tmp_path / "data"
     env = {**os.environ, "WORKBENCH_DATA_DIR": str(data),
@@ -77,3 +80,21 @@ def test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity(
     (bar,) = document._bars("ttft_ms")
     assert bar.value == charted.cell.median("ttft_ms")
     assert document.columns[3][0] == "req/s"  # the table says each row's rate
+
+    # the Results tab's rows per model and prompt length: one per step, each naming its rate
+    view = ResultsView()
+    qtbot.addWidget(view)
+    view.set_results(rows)
+    view.view_mode.setCurrentIndex(view.view_mode.findData("aggregate"))
+    model = view.table.model()
+    qtbot.waitUntil(lambda: model.rowCount() == len(steps), timeout=10000)
+    columns = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    shown = {
+        model.index(r, columns.index("offered_rate")).data(): model.index(
+            r, columns.index("n")
+        ).data()
+        for r in range(model.rowCount())
+    }
+    assert set(shown) == {f"{rate:g}" for rate in steps}
+    for rate, step in steps.items():  # the n of a step: its requests that succeeded
+        assert shown[f"{rate:g}"] == str(step["ok"])

@@ -116,6 +116,20 @@ def test_history_delete_asks_then_removes_the_run_and_it_imports_again(tmp_path)
     assert again.returncode == 0 and "imported" in again.stdout and "already" not in again.stdout
 
 
+def test_history_delete_refuses_a_running_run_before_it_asks(tmp_path) -> None:
+    # this process owns the run, so the CLI's store sees it running, not interrupted
+    with RunStore(tmp_path / "data" / "history.sqlite3") as store:
+        run_id = store.start_run("comparison", {})
+        # no terminal and no --yes: the refusal is the run's state, not a missing confirmation
+        refused = _cli(tmp_path, "history", "delete", run_id, stdin=subprocess.DEVNULL)
+        assert refused.returncode == 2, refused.stderr
+        assert "still running: stop it first" in refused.stderr
+        assert "--yes" not in refused.stderr
+        forced = _cli(tmp_path, "history", "delete", run_id, "--yes")
+        assert forced.returncode == 2 and "still running" in forced.stderr
+        assert store.has_run(run_id)
+
+
 def test_the_history_tab_deletes_a_run_after_its_confirmation(qapp, loop, qtbot, tmp_path) -> None:
     from tests.support.gui_driver import click_tab, opened_window
 

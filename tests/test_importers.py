@@ -127,7 +127,7 @@ def test_claude_settings_both_shapes(name: str) -> None:
     assert auth_for(p.protocol, p.auth) == (
         "bearer" if name == "claude_settings.json" else "x-api-key"
     )
-    assert any("/v1" in note for note in result.url_notes["taotoken"])
+    assert any("/v1" in str(note) for note in result.url_notes["taotoken"])
     assert not any("OpenAI" in w or "Anthropic-only" in w for w in result.warnings)
 
 

@@ -11,6 +11,7 @@ import io
 import itertools
 import math
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -189,6 +190,21 @@ def test_a_poisson_run_sends_on_its_schedule_and_shows_its_lateness(
     for r in rows:  # from scheduled = lateness + TTFT from the send
         late_ttft = float(r["dispatch_ms"]) + float(r["ttft_ms"])
         assert float(r["ttft_from_scheduled_ms"]) == pytest.approx(late_ttft, abs=0.01)
+
+
+def test_the_table_of_a_run_at_a_rate_names_its_rate_and_a_closed_loop_one_has_none(
+    tmp_path: Path, env: dict[str, str], fast_server: str
+) -> None:
+    """The printed table has a row per offered rate (as per concurrency): it says which."""
+    flags = ["--rate", "12.5", "--arrivals", "constant", "--max-requests", "8"]
+    done = bench(fast_server, tmp_path / "rate.csv", env, *flags)
+    done.check_returncode()
+    header, _rule, row = (re.split(r"\s{2,}", line) for line in done.stdout.splitlines()[:3])
+    assert header[:5] == ["model", "attn", "prompt", "req/s", "n"], done.stdout
+    assert row[:5] == [MODEL, row[1], "1K", "12.5", "8"], done.stdout
+    closed = bench(fast_server, tmp_path / "closed.csv", env, "--repeats", "2")
+    closed.check_returncode()
+    assert "req/s" not in closed.stdout.splitlines()[0], closed.stdout
 
 
 def test_a_cap_of_one_above_capacity_shows_queueing_from_scheduled_time_only(

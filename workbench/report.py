@@ -33,9 +33,10 @@ def _goodput(cell: CellSummary) -> tuple[str, str]:
 
 
 def format_summary_table(cells: Sequence[CellSummary]) -> str:
-    """Median (p10-p90 when repeated) of the headline figures per model and prompt length;
-    an open-loop run adds TTFT from the scheduled time and the dispatch lateness, a run with an
-    SLO its goodput and the share of requests that met it."""
+    """Median (p10-p90 when repeated) of the headline figures per model and prompt length
+    (and offered rate: a run at a rate shows it, `req/s`); an open-loop run adds TTFT from the
+    scheduled time and the dispatch lateness, a run with an SLO its goodput and the share of
+    requests that met it."""
     header: tuple[str, ...] = (
         "model",
         "attn",
@@ -50,6 +51,8 @@ def format_summary_table(cells: Sequence[CellSummary]) -> str:
     )
     open_loop = any(c.open_loop for c in cells)
     judged = any(c.goodput is not None for c in cells)
+    rated = any(c.offered_rate is not None for c in cells)  # a row per rate: say which
+    header = (*header[:3], "req/s", *header[3:]) if rated else header
     header += ("TTFT sched ms", "dispatch ms") if open_loop else ()
     header += ("goodput req/s", "SLO met") if judged else ()
     rows = [header]
@@ -64,6 +67,7 @@ def format_summary_table(cells: Sequence[CellSummary]) -> str:
                 printable(c.model),  # a server's or a config's id: no terminal escapes
                 c.attention or "?",
                 tokens_label(c.prompt_tokens_target),
+                *((c.rate_text or "-",) if rated else ()),
                 str(c.n),
                 str(c.errors),
                 _spread(c, "ttft_ms", 0),

@@ -2,79 +2,142 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>BaseUrl</name>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="19"/>
+        <source>removed spaces or quotes around the URL</source>
+        <translation>去掉了 URL 前后的空格或引号</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="20"/>
+        <source>added {scheme}:// (the URL had no scheme)</source>
+        <translation>加上了 {scheme}://（URL 没有写协议）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="21"/>
+        <source>removed the user name and password (never kept in a URL)</source>
+        <translation>去掉了用户名和密码（URL 中从不保存它们）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="24"/>
+        <source>removed &apos;{suffix}&apos;: that is an endpoint, the SDK appends it to the base URL</source>
+        <translation>去掉了 &apos;{suffix}&apos;：这是接口路径，SDK 会自己把它加到 Base URL 后面</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="27"/>
+        <source>removed the query string (base URLs take none; keys never go in URLs)</source>
+        <translation>去掉了查询字符串（Base URL 不带查询参数；密钥从不放进 URL）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="30"/>
+        <source>removed trailing slashes</source>
+        <translation>去掉了末尾的斜杠</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="59"/>
+        <source>the base URL is empty; write it like https://host/v1</source>
+        <translation>Base URL 为空；请写成 https://host/v1 这样的形式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="60"/>
+        <source>&apos;{shown}&apos; has spaces inside it; remove them (https://host/v1)</source>
+        <translation>&apos;{shown}&apos; 中间有空格；请去掉它们（https://host/v1）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="63"/>
+        <source>&apos;{shown}&apos; is not an http(s) URL; write it like https://host/v1</source>
+        <translation>&apos;{shown}&apos; 不是 http(s) URL；请写成 https://host/v1 这样的形式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="66"/>
+        <source>&apos;{shown}&apos; has no host; write it like https://host/v1</source>
+        <translation>&apos;{shown}&apos; 没有主机名；请写成 https://host/v1 这样的形式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="67"/>
+        <source>&apos;{shown}&apos; has an invalid port; write it like https://host:8443/v1</source>
+        <translation>&apos;{shown}&apos; 的端口无效；请写成 https://host:8443/v1 这样的形式</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/protocols/base_url.py" line="70"/>
+        <source>&apos;{shown}&apos; has a user name or password in it; Attention Workbench never keeps, shows or sends credentials inside a URL. Remove the &apos;user:password@&apos; part and give the key as a reference: export MY_API_KEY=&lt;the password&gt; and pass --api-key-env MY_API_KEY (in the app: Key from an environment variable or the OS keyring). A gateway behind HTTP Basic auth takes a header instead: --header &apos;Authorization=Basic ${{MY_BASIC}}&apos;, MY_BASIC holding base64 of user:password</source>
+        <translation>&apos;{shown}&apos; 中含有用户名或密码；Attention Workbench 从不在 URL 中保存、显示或发送凭据。请去掉 &apos;user:password@&apos; 部分，并以引用方式提供密钥：`export MY_API_KEY=&lt;密码&gt;` 后传入 --api-key-env MY_API_KEY（在应用中：密钥来自环境变量或系统密钥环）。使用 HTTP Basic 认证的网关改用请求头：--header &apos;Authorization=Basic ${{MY_BASIC}}&apos;，MY_BASIC 中存放 user:password 的 base64 编码</translation>
+    </message>
+</context>
+<context>
     <name>Capacity</name>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="128"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="131"/>
         <source> and </source>
         <translation> 且 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="133"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="136"/>
         <source>requests at once</source>
         <translation>个并发请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="134"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="137"/>
         <source>req/s</source>
         <translation>req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="152"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="155"/>
         <source>at least {load} {unit} (the top of the range searched)</source>
         <translation>至少 {load} {unit}（所搜索范围的上限）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="160"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="163"/>
         <source>at least {load} {unit}</source>
         <translation>至少 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="167"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="170"/>
         <source>under {load} {unit}</source>
         <translation>低于 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="171"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="174"/>
         <source>not measured</source>
         <translation>未测得</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="198"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="201"/>
         <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
         <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="207"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="210"/>
         <source>{model} serves {answer} at {slo}</source>
         <translation>{model} 在 {slo} 下可承载 {answer}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="219"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="222"/>
         <source>at {tokens} prompts</source>
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="226"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="229"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="228"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="231"/>
         <source>{costs} per 1,000 requests each</source>
         <translation>每 1,000 个请求各 {costs}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="230"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="233"/>
         <source>{costs} per 1,000 requests</source>
         <translation>每 1,000 个请求 {costs}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="233"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="236"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="240"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="243"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
@@ -233,12 +296,12 @@
         <translation>%1 / 至多 %2 个请求 · %3 % · 预计剩余 %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="292"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="295"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="336"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="339"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>
@@ -269,6 +332,86 @@
         <location filename="../../workbench/core/importers/detect.py" line="218"/>
         <source>{path}: nothing to import ({skipped})</source>
         <translation>{path}：没有可导入的内容（{skipped}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="49"/>
+        <source>a key written in the file, {shown}</source>
+        <translation>文件中写明的密钥 {shown}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="50"/>
+        <source>a placeholder, not a key: &apos;{placeholder}&apos;</source>
+        <translation>占位文字，不是密钥：&apos;{placeholder}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="51"/>
+        <source>no key in the file</source>
+        <translation>文件中没有密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="362"/>
+        <source>added /v1: Claude Code sends its requests to ANTHROPIC_BASE_URL/v1</source>
+        <translation>加上了 /v1：Claude Code 把请求发往 ANTHROPIC_BASE_URL/v1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="20"/>
+        <source>cannot be saved: no OS keyring here; export it as an environment variable and re-import, or add the provider with --api-key-env</source>
+        <translation>无法保存：此处没有系统密钥环；请把它导出为环境变量后重新导入，或用 --api-key-env 添加该服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="26"/>
+        <source>stays env reference ${var} (set in this shell)</source>
+        <translation>保持为环境变量引用 ${var}（在当前 shell 中已设置）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="27"/>
+        <source>stays env reference ${var} (not set in this shell)</source>
+        <translation>保持为环境变量引用 ${var}（在当前 shell 中未设置）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="30"/>
+        <source>goes to the OS keyring as account &apos;{account}&apos;</source>
+        <translation>存入系统密钥环，账户名为 &apos;{account}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="31"/>
+        <source> (e.g. export {var}=... then `workbench providers add {name} --base-url URL --api-key-env {var}`)</source>
+        <translation>（例如 `export {var}=...` 然后 `workbench providers add {name} --base-url URL --api-key-env {var}`）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="36"/>
+        <source>keeps its saved key ({saved}); the file has only a placeholder</source>
+        <translation>保留已保存的密钥（{saved}）；文件中只有占位文字</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="39"/>
+        <source>keeps its saved key ({saved}); the file has no key</source>
+        <translation>保留已保存的密钥（{saved}）；文件中没有密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="42"/>
+        <source>no key saved: the file holds a placeholder (&apos;{placeholder}&apos;), not a key; export the real key as an environment variable and re-import, or use `workbench providers add {name} --api-key-env VAR`</source>
+        <translation>未保存密钥：文件中是占位文字（&apos;{placeholder}&apos;），不是密钥；请把真正的密钥导出为环境变量后重新导入，或使用 `workbench providers add {name} --api-key-env VAR`</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="48"/>
+        <source>no key in the file: saved without a key</source>
+        <translation>文件中没有密钥：保存时不带密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="53"/>
+        <source>updates the saved provider &apos;{name}&apos; (same base URL)</source>
+        <translation>更新已保存的服务商 &apos;{name}&apos;（Base URL 相同）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="56"/>
+        <source>updates the saved provider &apos;{name}&apos; (same base URL and key)</source>
+        <translation>更新已保存的服务商 &apos;{name}&apos;（Base URL 和密钥都相同）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/save.py" line="59"/>
+        <source>saved as &apos;{name}&apos;: &apos;{imported}&apos; already names a provider with another URL</source>
+        <translation>保存为 &apos;{name}&apos;：&apos;{imported}&apos; 已是另一个 URL 的服务商的名称</translation>
     </message>
 </context>
 <context>
@@ -489,322 +632,847 @@
 <context>
     <name>Doctor</name>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="297"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="298"/>
         <source>the server generated tokens (completion_tokens {tokens}, finish_reason {finish}) but sent none as visible text: special tokens it does not decode (an end-of-turn or a thinking marker), or a character cut in the middle of its UTF-8 bytes. The model id is fine: it answered</source>
         <translation>服务器生成了 token（completion_tokens {tokens}，finish_reason {finish}），但没有发送任何可见文本：可能是它不解码的特殊 token（回合结束或思考标记），或一个在 UTF-8 字节中间被截断的字符。模型 ID 没有问题：它作出了回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="304"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="305"/>
         <source>raise max_tokens (with finish_reason length the answer may not have reached any text yet); check the model&apos;s chat template and tokenizer on the server: does it stop at, or print, its end-of-turn token?</source>
         <translation>调大 max_tokens（finish_reason 为 length 时，回答可能还没写到任何文本）；检查服务器上该模型的聊天模板和分词器：它是在回合结束 token 处停止，还是把它打印出来？</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="11"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="12"/>
         <source>a leading newline</source>
         <translation>开头有换行符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="12"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="13"/>
         <source>leading spaces</source>
         <translation>开头有空格</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="13"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="14"/>
         <source>a trailing newline</source>
         <translation>结尾有换行符</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="14"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="15"/>
         <source>trailing spaces</source>
         <translation>结尾有空格</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="15"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="16"/>
         <source>{first} and {second}</source>
         <translation>{first}，{second}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="16"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="17"/>
         <source>the key has {where} (whitespace around it: a copy-paste or `$(cat file)` leftover); sent as is, servers answer 401, and a newline cannot even be sent in a header</source>
         <translation>密钥{where}（前后有空白：复制粘贴或 `$(cat file)` 留下的）；原样发送时服务器会返回 401，换行符甚至无法放进请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="21"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="22"/>
         <source>the key is wrapped in quotes, which became part of it</source>
         <translation>密钥被引号包住，引号成了密钥的一部分</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="25"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="26"/>
         <source>the key starts with &apos;Bearer &apos;: the client adds that word itself</source>
         <translation>密钥以 &apos;Bearer &apos; 开头：客户端会自己加上这个词</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="29"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="30"/>
         <source>the key has spaces inside it (an incomplete or joined copy?)</source>
         <translation>密钥中间有空格（复制不完整或拼接了？）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="33"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="34"/>
         <source>the key has non-ASCII characters: probably the placeholder text of an example (like 你的_API_Key) rather than a real key</source>
         <translation>密钥含有非 ASCII 字符：很可能是示例里的占位文字（如 你的_API_Key），而不是真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="38"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="39"/>
         <source>the base URL is not usable: {problem}</source>
         <translation>Base URL 无法使用：{problem}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="39"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="40"/>
         <source>write the base URL the provider documents, like https://host/v1</source>
         <translation>填写服务商文档给出的 Base URL，例如 https://host/v1</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="43"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="44"/>
         <source>the base URL is not in base form: {notes}</source>
         <translation>Base URL 不是基础形式：{notes}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="47"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="48"/>
         <source> (a full endpoint URL was pasted; the SDK appends /chat/completions itself, so the request would go to .../chat/completions/chat/completions)</source>
         <translation>（粘贴的是完整的接口地址；SDK 会自己加上 /chat/completions，请求会发到 .../chat/completions/chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="52"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="53"/>
         <source>the base URL should be {url}</source>
         <translation>Base URL 应为 {url}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="53"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="54"/>
         <source>local proxy failed: requests to this host go through {proxy} ({source}), and it does not answer: {names}</source>
         <translation>本地代理失败：发往该主机的请求要经过 {proxy}（{source}），而它没有响应：{names}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="58"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="59"/>
         <source>local proxy failed: {names} points at a proxy nothing answers on; this host is reached directly ({reason}), but other hosts and other tools that read these variables will fail</source>
         <translation>本地代理失败：{names} 指向的代理没有任何响应；该主机是直连的（{reason}），但其他主机和读取这些变量的其他工具会失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="64"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="65"/>
         <source>unset it or fix it (start the proxy, or correct its host and port); a local server is reached directly</source>
         <translation>取消设置或修正它（启动代理，或改正其主机和端口）；本地服务器会直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="75"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="76"/>
         <source>check the spelling of the host (copy it from the provider&apos;s docs) and that this machine is online</source>
         <translation>检查主机名的拼写（从服务商文档复制），以及本机是否联网</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="80"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="81"/>
         <source>nothing listens on {who}: the server is not running, or the port is wrong</source>
         <translation>{who} 上没有服务在监听：服务器没有运行，或端口错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="84"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="85"/>
         <source>{who} cannot be reached ({why}): a firewall, a wrong host, or a network that needs a proxy (a timeout)</source>
         <translation>无法连接 {who}（{why}）：防火墙、主机错误，或网络需要代理（超时）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="89"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="90"/>
         <source>start the server, or correct the port in the base URL</source>
         <translation>启动服务器，或改正 Base URL 中的端口</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="93"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="94"/>
         <source>check the host and port; if this network needs a proxy, set HTTPS_PROXY; a local server is reached directly</source>
         <translation>检查主机和端口；如果网络需要代理，设置 HTTPS_PROXY；本地服务器会直连</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="98"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="99"/>
         <source>if a corporate proxy or antivirus inspects TLS, install its root certificate (or point SSL_CERT_FILE at it); otherwise tell the provider. Turn verification off only for a lab server, with its warning shown</source>
         <translation>如果公司代理或杀毒软件会检查 TLS，安装它的根证书（或让 SSL_CERT_FILE 指向它）；否则告知服务商。只有实验用服务器才可关闭验证，并且会显示警告</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="104"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="105"/>
         <source>the port does not speak TLS: the server answers plain HTTP</source>
         <translation>该端口不支持 TLS：服务器返回的是明文 HTTP</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="108"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="109"/>
         <source>the TLS handshake failed (an old TLS version, or something between you and the server cut it)</source>
         <translation>TLS 握手失败（TLS 版本过旧，或你和服务器之间的设备切断了连接）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="112"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="113"/>
         <source>use http:// instead of https:// for port {port}</source>
         <translation>端口 {port} 请用 http:// 而不是 https://</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="116"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="117"/>
         <source>check the URL&apos;s scheme and port; try without a proxy or VPN</source>
         <translation>检查 URL 的协议和端口；试试不用代理或 VPN</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="120"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="121"/>
         <source>the proxy URL cannot be used by this client</source>
         <translation>这个客户端无法使用该代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="124"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="125"/>
         <source>use an http:// proxy, or set the provider&apos;s proxy to &apos;none&apos;</source>
         <translation>使用 http:// 代理，或把该服务商的代理设为 &apos;none&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="128"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="129"/>
         <source>the proxy cannot be used</source>
         <translation>无法使用该代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="129"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="130"/>
         <source>use an http:// proxy</source>
         <translation>使用 http:// 代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="130"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="131"/>
         <source>the server accepted the connection but gave no HTTP answer ({error})</source>
         <translation>服务器接受了连接，但没有返回 HTTP 响应（{error}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="134"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="135"/>
         <source>check that the URL&apos;s scheme and port are the API&apos;s; raise the timeout for a slow server; try without a proxy</source>
         <translation>检查 URL 的协议和端口是否属于 API；服务器较慢时提高超时；试试不用代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="69"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="355"/>
+        <source>skipped: {reason}</source>
+        <translation>已跳过：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="356"/>
+        <source>no answer ({error})</source>
+        <translation>无响应（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="357"/>
+        <source>{answer} ({ms} ms)</source>
+        <translation>{answer}（{ms} 毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="358"/>
+        <source>no usable base URL (see base_url)</source>
+        <translation>没有可用的 Base URL（见 base_url）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="359"/>
+        <source>an earlier check failed</source>
+        <translation>前面的检查已失败</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="360"/>
+        <source>&apos;{raw}&apos;</source>
+        <translation>&apos;{raw}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="361"/>
+        <source>&apos;{raw}&apos; → {url}</source>
+        <translation>&apos;{raw}&apos; → {url}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="362"/>
+        <source> ({notes})</source>
+        <translation>（{notes}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="363"/>
+        <source>no proxy variables set</source>
+        <translation>未设置代理变量</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="364"/>
+        <source>; for this host: {reason}</source>
+        <translation>；对该主机：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="365"/>
+        <source> (the variables are ignored for this provider)</source>
+        <translation>（该服务商忽略这些变量）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="368"/>
+        <source>the proxy that carries this host&apos;s requests does not answer (proxy)</source>
+        <translation>转发该主机请求的代理没有响应（proxy）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="371"/>
+        <source>proxy {address}</source>
+        <translation>代理 {address}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="372"/>
+        <source>no answer within {seconds} s</source>
+        <translation>{seconds} 秒内没有响应</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="373"/>
+        <source>connection refused (nothing listens there)</source>
+        <translation>连接被拒绝（那里没有服务在监听）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="374"/>
+        <source>not a proxy URL like http://host:port</source>
+        <translation>不是 http://host:port 这样的代理 URL</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="375"/>
+        <source>plain http: no TLS</source>
+        <translation>明文 HTTP：没有 TLS</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="376"/>
+        <source> (the key travels unencrypted to a non-local host)</source>
+        <translation>（密钥会以明文发往非本地主机）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="379"/>
+        <source>TLS runs through the proxy (CONNECT); the HTTP checks cover it</source>
+        <translation>TLS 经由代理建立（CONNECT）；HTTP 检查已涵盖它</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="382"/>
+        <source>{host} is an IP address: nothing to look up</source>
+        <translation>{host} 是 IP 地址：无需解析</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="383"/>
+        <source>looking up {host}: {problem}</source>
+        <translation>解析 {host}：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="384"/>
+        <source>{host} does not resolve (dns)</source>
+        <translation>{host} 无法解析（dns）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="385"/>
+        <source>{host} → {addresses} ({ms} ms)</source>
+        <translation>{host} → {addresses}（{ms} 毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="386"/>
+        <source>connected to {who}{ip} in {ms} ms</source>
+        <translation>已连接 {who}{ip}，用时 {ms} 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="387"/>
+        <source>connect to {who}{ip}: {why}</source>
+        <translation>连接 {who}{ip}：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="388"/>
+        <source>no TCP connection to {who} (tcp)</source>
+        <translation>无法与 {who} 建立 TCP 连接（tcp）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="389"/>
+        <source>TLS handshake with {host}:{port}: {message}</source>
+        <translation>与 {host}:{port} 的 TLS 握手：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="390"/>
+        <source>the TLS handshake failed (tls)</source>
+        <translation>TLS 握手失败（tls）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="391"/>
+        <source>{version} with {host} in {ms} ms</source>
+        <translation>与 {host} 建立 {version}，用时 {ms} 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="392"/>
+        <source>; certificate for {name}</source>
+        <translation>；证书签发给 {name}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="393"/>
+        <source>, valid until {date}</source>
+        <translation>，有效期至 {date}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="394"/>
+        <source>; WARNING: certificate verification is OFF for this provider (anyone on the path can read the key)</source>
+        <translation>；警告：该服务商的证书验证已关闭（链路上的任何人都能读到密钥）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="399"/>
+        <source>cannot build an HTTP client: {error}</source>
+        <translation>无法创建 HTTP 客户端：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="400"/>
+        <source>no HTTP client (models_path)</source>
+        <translation>没有 HTTP 客户端（models_path）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="401"/>
+        <source>the base URL does not speak {protocol} (models_path)</source>
+        <translation>该 Base URL 不支持 {protocol} 协议（models_path）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="404"/>
+        <source>{base}: {at_base}; with /v1 added ({alt}): {at_alt}</source>
+        <translation>{base}：{at_base}；加上 /v1 后（{alt}）：{at_alt}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="407"/>
+        <source>{base}: {at_base}; with /v1 removed ({alt}): {at_alt}</source>
+        <translation>{base}：{at_base}；去掉 /v1 后（{alt}）：{at_alt}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="410"/>
+        <source>no HTTP answer (models_path)</source>
+        <translation>没有 HTTP 响应（models_path）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="411"/>
+        <source>no API path answers (models_path)</source>
+        <translation>没有任何 API 路径响应（models_path）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="412"/>
+        <source>cannot tell which path is right ({statuses}); {evidence}</source>
+        <translation>无法判断哪个路径正确（{statuses}）；{evidence}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="415"/>
+        <source>the server refused the key (auth)</source>
+        <translation>服务器拒绝了密钥（auth）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="416"/>
+        <source>no key sent</source>
+        <translation>未发送密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="417"/>
+        <source>key sent as a Bearer token</source>
+        <translation>密钥以 Bearer 令牌发送</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="418"/>
+        <source>key sent in the {header} header</source>
+        <translation>密钥放在 {header} 请求头中发送</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="419"/>
+        <source> (with anthropic-version: {version})</source>
+        <translation>（同时发送 anthropic-version: {version}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="420"/>
+        <source> (key from {source})</source>
+        <translation>（密钥来自{source}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="421"/>
+        <source>; {request} → HTTP 400: {message}: the key cannot be judged without the version header</source>
+        <translation>；{request} → HTTP 400：{message}：缺少版本请求头，无法判断密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="425"/>
+        <source>; the server&apos;s answer could not be judged</source>
+        <translation>；无法判断服务器的响应</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="426"/>
+        <source>; no JSON answer to judge the key by</source>
+        <translation>；没有可用来判断密钥的 JSON 响应</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="427"/>
+        <source>; {seen}</source>
+        <translation>；{seen}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="428"/>
+        <source>; {seen}: not refused</source>
+        <translation>；{seen}：未被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="429"/>
+        <source>; {seen}: cannot tell whether the key is good</source>
+        <translation>；{seen}：无法判断密钥是否有效</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="430"/>
+        <source>; {seen}: the server needs no key</source>
+        <translation>；{seen}：服务器不需要密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="431"/>
+        <source> (checked with the whitespace and quotes removed)</source>
+        <translation>（已去掉空白和引号后检查）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="434"/>
+        <source>; the answers are those of {gateway}</source>
+        <translation>；这些响应来自 {gateway}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="435"/>
+        <source>a LiteLLM proxy</source>
+        <translation>LiteLLM 代理</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="436"/>
+        <source>Azure (API Management)</source>
+        <translation>Azure（API 管理）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="437"/>
+        <source>{gateway} (header {header})</source>
+        <translation>{gateway}（响应头 {header}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="438"/>
+        <source>a LiteLLM proxy (error &apos;{error}&apos;)</source>
+        <translation>LiteLLM 代理（错误 &apos;{error}&apos;）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="439"/>
+        <source>a {name} gateway (error type &apos;{kind}&apos;)</source>
+        <translation>{name} 网关（错误类型 &apos;{kind}&apos;）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="440"/>
+        <source>{gateway} (host {host})</source>
+        <translation>{gateway}（主机 {host}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="441"/>
+        <source>the server has no /models list; the streamed request tells whether the model exists</source>
+        <translation>服务器没有 /models 列表；由流式请求判断模型是否存在</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="444"/>
+        <source>GET /models did not answer with a list ({outcome})</source>
+        <translation>GET /models 没有返回列表（{outcome}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="447"/>
+        <source>{count} model(s) listed: {listed} (no --model)</source>
+        <translation>列出了 {count} 个模型：{listed}（未指定 --model）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="448"/>
+        <source>&apos;{model}&apos; is listed ({count} models)</source>
+        <translation>&apos;{model}&apos; 在列表中（共 {count} 个模型）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="449"/>
+        <source>&apos;{model}&apos; is not among the first {count} listed, and the list has more; the streamed request tells</source>
+        <translation>&apos;{model}&apos; 不在列出的前 {count} 个模型中，列表还有更多；由流式请求判断</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="454"/>
+        <source>&apos;{model}&apos; is not among the {count} listed: {listed}</source>
+        <translation>&apos;{model}&apos; 不在列出的 {count} 个模型中：{listed}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="457"/>
+        <source>no client (stream)</source>
+        <translation>没有客户端（stream）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="458"/>
+        <source>cannot build the client: {error}</source>
+        <translation>无法创建客户端：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="459"/>
+        <source>no model to ask: pass --model M</source>
+        <translation>没有可请求的模型：请传入 --model M</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="460"/>
+        <source>model &apos;{model}&apos;</source>
+        <translation>模型 &apos;{model}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="461"/>
+        <source> (the first listed; pass --model to choose)</source>
+        <translation>（列表中的第一个；用 --model 指定）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="462"/>
+        <source>&apos;{model}&apos; is not listed, but served: the streamed request got an answer (the server lists {count}: {listed}; some servers list only loaded models)</source>
+        <translation>&apos;{model}&apos; 不在列表中，但可以使用：流式请求得到了回答（服务器列出了 {count} 个：{listed}；有些服务器只列出已加载的模型）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="467"/>
+        <source> (expected with max_tokens={tokens}; in a run it means max_tokens cut the answer)</source>
+        <translation>（max_tokens={tokens} 时属正常；在运行中它表示回答被 max_tokens 截断）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="471"/>
+        <source>first chunk role-only</source>
+        <translation>首个块只含角色字段</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="472"/>
+        <source>first event before the text</source>
+        <translation>文本之前的首个事件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="473"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="474"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="475"/>
+        <source>{head}; HTTP {status}; TTFT {ttft} ms; {first}: {role_only}; usage: {usage}; reasoning: {reasoning}; finish_reason: {finish}</source>
+        <translation>{head}；HTTP {status}；TTFT {ttft} 毫秒；{first}：{role_only}；用量：{usage}；推理内容：{reasoning}；finish_reason：{finish}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="480"/>
+        <source>absent (token counts will be estimated)</source>
+        <translation>缺失（token 数将按估算）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="481"/>
+        <source>present but made up by the gateway (prompt {prompt}, completion {completion}, yet {events} text events came: the usage was counted by something other than the model&apos;s tokenizer, so runs mark it usage_suspect and time decoding by the events)</source>
+        <translation>有，但由网关编造（输入 {prompt}，输出 {completion}，却收到了 {events} 个文本事件：用量不是由模型的分词器统计的，因此运行时会标记为 usage_suspect，并按事件计时解码）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="487"/>
+        <source>present (prompt {prompt}, completion {completion})</source>
+        <translation>有（输入 {prompt}，输出 {completion}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="488"/>
+        <source>{head}; {what}</source>
+        <translation>{head}；{what}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="489"/>
+        <source> (we sent anthropic-version: {version})</source>
+        <translation>（我们发送了 anthropic-version: {version}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="490"/>
+        <source>no streamed request answered and GET /models does not answer 200: nothing to time</source>
+        <translation>没有流式请求得到回答，GET /models 也没有返回 200：没有可计时的请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="494"/>
+        <source>streamed requests to &apos;{model}&apos;</source>
+        <translation>发往 &apos;{model}&apos; 的流式请求</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="495"/>
+        <source>streamed requests to &apos;{model}&apos; and GET /models</source>
+        <translation>发往 &apos;{model}&apos; 的流式请求和 GET /models</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="498"/>
+        <source>{timed} failed while timing {count} round trips</source>
+        <translation>{timed} 在计时 {count} 次往返时失败</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="499"/>
+        <source>median of {count} streamed requests to &apos;{model}&apos; (max_tokens 1, sent to first event): {ms} ms (method: {method}, as runs measure it)</source>
+        <translation>发往 &apos;{model}&apos; 的 {count} 次流式请求的中位数（max_tokens 1，从发送到首个事件）：{ms} 毫秒（方法：{method}，与运行时的测量方式相同）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="504"/>
+        <source>median of {count} GET /models: {ms} ms (method: models; {why})</source>
+        <translation>{count} 次 GET /models 的中位数：{ms} 毫秒（方法：models；{why}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="507"/>
+        <source>the {protocol} path gave no event</source>
+        <translation>{protocol} 路径没有返回事件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="508"/>
+        <source>no model answered</source>
+        <translation>没有模型作出回答</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="509"/>
+        <source>no HTTP answer to look at</source>
+        <translation>没有可查看的 HTTP 响应</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="510"/>
+        <source>no HTML page in {count} answer(s)</source>
+        <translation>{count} 个响应中没有 HTML 页面</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="511"/>
+        <source>{request} → HTTP {status} {content_type}</source>
+        <translation>{request} → HTTP {status} {content_type}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="512"/>
+        <source>no content-type</source>
+        <translation>无 content-type</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="513"/>
+        <source>, title &apos;{title}&apos;</source>
+        <translation>，标题 &apos;{title}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="514"/>
+        <source>, starts &apos;{start}&apos;</source>
+        <translation>，开头为 &apos;{start}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="515"/>
+        <source>, server {server}</source>
+        <translation>，服务器 {server}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="516"/>
+        <source>{count} HTML answers in all</source>
+        <translation>共 {count} 个 HTML 响应</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="517"/>
+        <source>streamed request → {message}</source>
+        <translation>流式请求 → {message}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="518"/>
+        <source>no 429, 402 or quota answer in {count} answer(s)</source>
+        <translation>{count} 个响应中没有 429、402 或额度不足的响应</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="519"/>
+        <source>{count} answers like this</source>
+        <translation>共 {count} 个这样的响应</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="520"/>
+        <source>; Retry-After: {seconds} s</source>
+        <translation>；Retry-After：{seconds} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="521"/>
+        <source>no Retry-After header</source>
+        <translation>没有 Retry-After 请求头</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="70"/>
         <source>the host name {host} does not resolve: a typo in the {url}, or no network / DNS here</source>
         <translation>主机名 {host} 无法解析：{url} 有拼写错误，或本机没有网络 / DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="73"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="74"/>
         <source>proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="74"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="75"/>
         <source>base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="139"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="140"/>
         <source>the base URL lacks /v1: this server&apos;s API lives under /v1</source>
         <translation>Base URL 缺少 /v1：该服务器的 API 在 /v1 之下</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="143"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="144"/>
         <source>the base URL has an extra /v1: this server&apos;s API root has no /v1 (the SDK appends /chat/completions to the base URL as given)</source>
         <translation>Base URL 多了 /v1：该服务器的 API 根路径没有 /v1（SDK 会在给定的 Base URL 后加 /chat/completions）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="148"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="149"/>
         <source>{alt} probably answers, {base} does not</source>
         <translation>{alt} 可能有响应，{base} 没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="152"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="153"/>
         <source>{alt} answers, {base} does not</source>
         <translation>{alt} 有响应，{base} 没有</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="153"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="154"/>
         <source>{what}; {answers} (the 404 of a wrong /v1)</source>
         <translation>{what}；{answers}（/v1 错误导致的 404）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="157"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="158"/>
         <source>neither the base URL nor its /v1 variant answers /models or /chat/completions: the path is wrong, or a web site (HTML) answered instead of the API, or this is not an OpenAI-compatible API</source>
         <translation>Base URL 及其 /v1 变体都不响应 /models 或 /chat/completions：路径错误，或回应的是网站（HTML）而不是 API，或这不是兼容 OpenAI 的 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="163"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="164"/>
         <source>neither the base URL nor its /v1 variant answers /models or /chat/completions: the path is wrong, or this is not an OpenAI-compatible API</source>
         <translation>Base URL 及其 /v1 变体都不响应 /models 或 /chat/completions：路径错误，或这不是兼容 OpenAI 的 API</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="168"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="169"/>
         <source>this URL speaks {other}, not {chosen}: POST ...{path} is not there, while POST ...{other_path} answers in its shape</source>
         <translation>此 URL 使用的是 {other}，而不是 {chosen}：POST ...{path} 不存在，而 POST ...{other_path} 以该协议的格式作出了回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="173"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="174"/>
         <source>use --protocol {protocol} (or protocol = &quot;{protocol}&quot; for the provider)</source>
         <translation>使用 --protocol {protocol}（或为该服务商设置 protocol = &quot;{protocol}&quot;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="177"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="178"/>
         <source>use the API base URL from the provider&apos;s docs (not the web site&apos;s address)</source>
         <translation>使用服务商文档中的 API Base URL（不是网站地址）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="181"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="182"/>
         <source>the provider&apos;s extra headers set &apos;{header}&apos;, which replaces the key: a leftover OAuth login or an old token is sent instead</source>
         <translation>该服务商的额外请求头设置了 &apos;{header}&apos;，它会替换密钥：发送的是遗留的 OAuth 登录或旧令牌</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="186"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="187"/>
         <source>no key was sent and the server wants one</source>
         <translation>没有发送密钥，而服务器需要密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="190"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="191"/>
         <source>; the key should come from {source}</source>
         <translation>；密钥应来自 {source}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="191"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="192"/>
         <source>set the key: --api-key-env VAR, or the provider&apos;s key; for an environment variable, export it in this shell (a changed config needs a new terminal or a reloaded window)</source>
         <translation>设置密钥：--api-key-env VAR，或该服务商的密钥；环境变量要在当前 shell 中 export（改过的配置需要新开终端或重新加载窗口）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="196"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="197"/>
         <source>the server wants the key in the header &apos;{header}&apos;, not in &apos;Authorization: Bearer&apos;</source>
         <translation>服务器要求把密钥放在请求头 &apos;{header}&apos; 中，而不是 &apos;Authorization: Bearer&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="200"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="201"/>
         <source>the server wants the key in the header &apos;{header}&apos;, not in &apos;{sent}&apos;</source>
         <translation>服务器要求把密钥放在请求头 &apos;{header}&apos; 中，而不是 &apos;{sent}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="204"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="205"/>
         <source>the server wants the key as &apos;Authorization: Bearer&apos;, not in the header &apos;{header}&apos;</source>
         <translation>服务器要求以 &apos;Authorization: Bearer&apos; 发送密钥，而不是放在请求头 &apos;{header}&apos; 中</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="208"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="209"/>
         <source>set auth = &quot;bearer&quot; for the provider (a Claude Code ANTHROPIC_AUTH_TOKEN is sent that way)</source>
         <translation>为该服务商设置 auth = &quot;bearer&quot;（Claude Code 的 ANTHROPIC_AUTH_TOKEN 就是这样发送的）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="212"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="213"/>
         <source>add the header &apos;{header}: &lt;key&gt;&apos; to the provider&apos;s extra headers</source>
         <translation>在该服务商的额外请求头中加入 &apos;{header}: &lt;key&gt;&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="216"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="217"/>
         <source>remove the &apos;{header}&apos; header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="220"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="221"/>
         <source>the key was sent and rejected: mistyped, copied incompletely, deleted or expired, or a key of another provider</source>
         <translation>密钥已发送但被拒绝：输错、复制不完整、已删除或过期，或是别家服务商的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="225"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="226"/>
         <source>; the server mentions the header &apos;{header}&apos;</source>
         <translation>；服务器提到了请求头 &apos;{header}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="229"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="230"/>
         <source>copy the key again from the provider&apos;s console (keys show once); check that the variable holds it whole (echo ${VAR:0:6}); if a tool logged in with OAuth before, clear its old login so the key is used</source>
         <translation>从服务商控制台重新复制密钥（密钥只显示一次）；检查变量里的密钥是否完整（echo ${VAR:0:6}）；如果某个工具之前用 OAuth 登录过，清除其旧登录，让密钥生效</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="235"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="236"/>
         <source>the model list is not the OpenAI shape {&quot;data&quot;: [{&quot;id&quot;: ...}]}: the endpoint is not OpenAI-compatible (the &apos;reading choices&apos; kind of error)</source>
         <translation>模型列表不是 OpenAI 的格式 {&quot;data&quot;: [{&quot;id&quot;: ...}]}：该接口不兼容 OpenAI（属于 &apos;reading choices&apos; 一类错误）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="240"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="241"/>
         <source>check that the base URL is the provider&apos;s OpenAI-compatible one</source>
         <translation>检查 Base URL 是否为服务商的 OpenAI 兼容地址</translation>
     </message>
@@ -819,122 +1487,122 @@
         <translation>检查 Base URL 是否为服务商为 Anthropic 客户端提供的地址</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="244"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="245"/>
         <source>use &apos;{first}&apos; (or {others}); model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;（或 {others}）；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="248"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="249"/>
         <source>use &apos;{first}&apos;; model ids must match the server&apos;s list exactly</source>
         <translation>使用 &apos;{first}&apos;；模型 id 必须与服务器列表完全一致</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="252"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="253"/>
         <source> (no `choices` with text came back: the &apos;reading choices&apos; error; the endpoint or the model id routes to something not OpenAI-compatible)</source>
         <translation>（没有返回带文本的 `choices`：即 &apos;reading choices&apos; 错误；接口或模型 id 指向了不兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="257"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="258"/>
         <source>; even 1 token took over {seconds} s</source>
         <translation>；连 1 个 Token 都超过了 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="258"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="259"/>
         <source>the gateway lists this model, but its upstream refuses it (HTTP {status}): {words}</source>
         <translation>网关列出了这个模型，但其上游拒绝了它（HTTP {status}）：{words}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="262"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="263"/>
         <source>check the gateway&apos;s route for this model: the upstream&apos;s model id, address and key in the gateway&apos;s configuration, and the upstream&apos;s own logs</source>
         <translation>检查网关中这个模型的路由：网关配置里上游的模型 id、地址和密钥，以及上游自己的日志</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="267"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="268"/>
         <source>the server answered /models once, then failed (flaky server or network)</source>
         <translation>服务器响应了一次 /models，随后失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="271"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="272"/>
         <source>the server answered a streamed request once, then failed while it was timed (flaky server or network)</source>
         <translation>服务器响应了一次流式请求，随后在计时中失败（服务器或网络不稳定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="276"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="277"/>
         <source>retry; if it repeats, report it to the provider</source>
         <translation>重试；如果反复出现，向服务商反馈</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="280"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="281"/>
         <source>wait {seconds} s (Retry-After), then retry; </source>
         <translation>等待 {seconds} 秒（Retry-After）后重试；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="284"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="285"/>
         <source>the proxy wants a login (HTTP 407) and answered with its own page</source>
         <translation>代理要求登录（HTTP 407），并返回了它自己的页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="288"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="289"/>
         <source>a web page answered with HTTP 200: the base URL points at the web site, not at the API (the &apos;reading choices&apos; error: no JSON `choices` in an HTML page)</source>
         <translation>网页以 HTTP 200 作答：Base URL 指向的是网站而不是 API（即 &apos;reading choices&apos; 错误：HTML 页面里没有 JSON `choices`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="293"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="294"/>
         <source>; here a proxy or gateway answered HTTP {codes} with its own error page</source>
         <translation>；这里是代理或网关以 HTTP {codes} 返回了它自己的错误页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="310"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="311"/>
         <source>the server&apos;s certificate has expired</source>
         <translation>服务器证书已过期</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="314"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="315"/>
         <source>the certificate is self-signed, not issued by a trusted authority (a lab server, or a corporate proxy that inspects TLS)</source>
         <translation>证书是自签名的，不是受信任机构签发的（实验用服务器，或检查 TLS 的公司代理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="319"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="320"/>
         <source>the certificate&apos;s issuer is not trusted here (a missing intermediate certificate, or a corporate root certificate not installed on this machine)</source>
         <translation>本机不信任证书的签发者（缺少中间证书，或本机没有安装公司根证书）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="324"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="325"/>
         <source>the certificate is for another host name, not {host}</source>
         <translation>证书属于别的主机名，而不是 {host}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="328"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="329"/>
         <source>the certificate is not valid yet (check this machine&apos;s clock)</source>
         <translation>证书尚未生效（检查本机时钟）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="332"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="333"/>
         <source>the certificate was refused: {message}</source>
         <translation>证书被拒绝：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="333"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="334"/>
         <source>store the bare key: no spaces, newline, quotes or &apos;Bearer &apos; around it (export VAR=sk-... ; read files with `tr -d &apos;\n&apos;`)</source>
         <translation>只保存密钥本身：前后不要有空格、换行、引号或 &apos;Bearer &apos;（export VAR=sk-... ；读文件时用 `tr -d &apos;\n&apos;`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="338"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="339"/>
         <source>copy the key again, whole, from the provider&apos;s console</source>
         <translation>从服务商控制台重新完整复制密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="342"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="343"/>
         <source>replace the placeholder with your real key</source>
         <translation>把占位文字换成你真正的密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="346"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="347"/>
         <source>remove the Authorization header from the provider&apos;s extra headers</source>
         <translation>从该服务商的额外请求头中删除 Authorization</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="350"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="351"/>
         <source>check the key</source>
         <translation>检查密钥</translation>
     </message>
@@ -1624,67 +2292,82 @@
 <context>
     <name>ImportPreviewDialog</name>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="38"/>
+        <location filename="../../workbench/ui/import_preview.py" line="40"/>
         <source>Import providers</source>
         <translation>导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="52"/>
+        <location filename="../../workbench/ui/import_preview.py" line="54"/>
         <source>Nothing is saved until you press Save. Keys are never written to a file: they stay environment-variable references or go to the OS keyring.</source>
         <translation>点击“保存”前不会保存任何内容。密钥绝不会写入文件：它们保持为环境变量引用，或存入系统密钥环。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="65"/>
+        <location filename="../../workbench/ui/import_preview.py" line="67"/>
         <source>Found: %1 (%2)</source>
         <translation>发现：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="67"/>
+        <location filename="../../workbench/ui/import_preview.py" line="69"/>
         <source>  read %1 (%2)</source>
         <translation>  已读取 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="76"/>
+        <location filename="../../workbench/ui/import_preview.py" line="81"/>
         <source>  key       from %1</source>
         <translation>  密钥       来自 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="83"/>
+        <location filename="../../workbench/ui/import_preview.py" line="88"/>
         <source>Keyring: %1</source>
         <translation>密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="88"/>
+        <location filename="../../workbench/ui/import_preview.py" line="93"/>
         <source>Warnings:</source>
         <translation>警告：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="91"/>
+        <location filename="../../workbench/ui/import_preview.py" line="96"/>
         <source>Nothing new: these providers are already saved.</source>
         <translation>没有新内容：这些服务商均已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="95"/>
+        <location filename="../../workbench/ui/import_preview.py" line="102"/>
+        <source>new</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="103"/>
+        <source>update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="104"/>
+        <source>unchanged</source>
+        <translation>不变</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/import_preview.py" line="108"/>
         <source>  base URL  %1</source>
         <translation>  Base URL  %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="97"/>
+        <location filename="../../workbench/ui/import_preview.py" line="111"/>
         <source>            note: %1</source>
         <translation>            注：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="99"/>
+        <location filename="../../workbench/ui/import_preview.py" line="113"/>
         <source>  models    (none in the file)</source>
         <translation>  模型      （文件中没有）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="104"/>
+        <location filename="../../workbench/ui/import_preview.py" line="118"/>
         <source>  model     %1  %2, %3 ctx</source>
         <translation>  模型      %1  %2，上下文 %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/import_preview.py" line="110"/>
+        <location filename="../../workbench/ui/import_preview.py" line="124"/>
         <source>  headers   %1</source>
         <translation>  请求头    %1</translation>
     </message>
@@ -2682,22 +3365,22 @@
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="249"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="252"/>
         <source>no key (the built-in provider)</source>
         <translation>无密钥（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="252"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="255"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="320"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="323"/>
         <source>GET /models at %1 did not answer within 30 s; run Test connection to see where it stops</source>
         <translation>%1 的 GET /models 在 30 s 内无响应；请运行“测试连接”查看卡在哪一步</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="329"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="332"/>
         <source>GET /models at %1 failed: %2</source>
         <translation>%1 的 GET /models 失败：%2</translation>
     </message>
@@ -2705,220 +3388,220 @@
 <context>
     <name>ProviderForm</name>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="179"/>
+        <location filename="../../workbench/ui/provider_form.py" line="180"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="184"/>
+        <location filename="../../workbench/ui/provider_form.py" line="185"/>
         <source>a short name, e.g. deepseek</source>
         <translation>简短名称，例如 deepseek</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="183"/>
+        <location filename="../../workbench/ui/provider_form.py" line="184"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="185"/>
+        <location filename="../../workbench/ui/provider_form.py" line="186"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="200"/>
-        <location filename="../../workbench/ui/provider_form.py" line="202"/>
+        <location filename="../../workbench/ui/provider_form.py" line="201"/>
+        <location filename="../../workbench/ui/provider_form.py" line="203"/>
         <source>Protocol</source>
         <translation>协议</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="203"/>
-        <location filename="../../workbench/ui/provider_form.py" line="207"/>
+        <location filename="../../workbench/ui/provider_form.py" line="204"/>
+        <location filename="../../workbench/ui/provider_form.py" line="208"/>
         <source>Auth header</source>
         <translation>认证请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="205"/>
+        <location filename="../../workbench/ui/provider_form.py" line="206"/>
         <source>How the key is sent; it follows the protocol unless you change it</source>
         <translation>密钥的发送方式；除非你修改，否则随协议而定</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="213"/>
+        <location filename="../../workbench/ui/provider_form.py" line="214"/>
         <source>Environment variable</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="214"/>
+        <location filename="../../workbench/ui/provider_form.py" line="215"/>
         <source>OS keyring</source>
         <translation>系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="215"/>
+        <location filename="../../workbench/ui/provider_form.py" line="216"/>
         <source>This session only (typed, never saved)</source>
         <translation>仅本次会话（手动输入，不保存）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="216"/>
+        <location filename="../../workbench/ui/provider_form.py" line="217"/>
         <source>No key</source>
         <translation>无密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="219"/>
+        <location filename="../../workbench/ui/provider_form.py" line="220"/>
         <source>Key from</source>
         <translation>密钥来源</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="220"/>
+        <location filename="../../workbench/ui/provider_form.py" line="221"/>
         <source>variable name, e.g. DEEPSEEK_API_KEY</source>
         <translation>变量名，例如 DEEPSEEK_API_KEY</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="221"/>
+        <location filename="../../workbench/ui/provider_form.py" line="222"/>
         <source>Variable</source>
         <translation>变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="222"/>
+        <location filename="../../workbench/ui/provider_form.py" line="223"/>
         <source>keyring account (default: the name)</source>
         <translation>密钥环账户（默认为服务商名称）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="223"/>
+        <location filename="../../workbench/ui/provider_form.py" line="224"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="224"/>
+        <location filename="../../workbench/ui/provider_form.py" line="225"/>
         <source>paste the key; it is never shown or written</source>
         <translation>粘贴密钥；不会显示，也不会写入文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="225"/>
+        <location filename="../../workbench/ui/provider_form.py" line="226"/>
         <source>Key</source>
         <translation>密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="189"/>
+        <location filename="../../workbench/ui/provider_form.py" line="190"/>
         <source>one per line, Name: value — credentials as ${VAR}, e.g. X-Api-Key: ${MY_KEY}</source>
         <translation>每行一个，格式为 名称: 值 — 凭据写成 ${VAR}，例如 X-Api-Key: ${MY_KEY}</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="191"/>
+        <location filename="../../workbench/ui/provider_form.py" line="192"/>
         <source>Extra headers</source>
         <translation>额外请求头</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="193"/>
+        <location filename="../../workbench/ui/provider_form.py" line="194"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="194"/>
+        <location filename="../../workbench/ui/provider_form.py" line="195"/>
         <source>first token</source>
         <translation>首 Token</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="195"/>
+        <location filename="../../workbench/ui/provider_form.py" line="196"/>
         <source>stall</source>
         <translation>停滞</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="196"/>
+        <location filename="../../workbench/ui/provider_form.py" line="197"/>
         <source>Timeouts</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="233"/>
+        <location filename="../../workbench/ui/provider_form.py" line="234"/>
         <source>System (*_PROXY; loopback always direct)</source>
         <translation>系统（*_PROXY；本地回环始终直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="234"/>
+        <location filename="../../workbench/ui/provider_form.py" line="235"/>
         <source>None (direct)</source>
         <translation>不使用（直连）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="235"/>
+        <location filename="../../workbench/ui/provider_form.py" line="236"/>
         <source>This proxy URL</source>
         <translation>指定代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="229"/>
-        <location filename="../../workbench/ui/provider_form.py" line="239"/>
+        <location filename="../../workbench/ui/provider_form.py" line="230"/>
+        <location filename="../../workbench/ui/provider_form.py" line="240"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="238"/>
+        <location filename="../../workbench/ui/provider_form.py" line="239"/>
         <source>Proxy URL</source>
         <translation>代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="240"/>
+        <location filename="../../workbench/ui/provider_form.py" line="241"/>
         <source>Verify TLS certificates</source>
         <translation>验证 TLS 证书</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="243"/>
+        <location filename="../../workbench/ui/provider_form.py" line="244"/>
         <source>TLS certificate verification is OFF: anyone on the network path can read the key and the traffic. Turn it back on unless this is a lab.</source>
         <translation>TLS 证书验证已关闭：网络路径上的任何人都能读取密钥和流量。除非是实验环境，否则请重新开启。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="283"/>
+        <location filename="../../workbench/ui/provider_form.py" line="284"/>
         <source>paste the key; Save puts it in the keyring</source>
         <translation>粘贴密钥；保存时存入密钥环</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="285"/>
+        <location filename="../../workbench/ui/provider_form.py" line="286"/>
         <source>paste the key; kept in memory only</source>
         <translation>粘贴密钥；仅保存在内存中</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="295"/>
+        <location filename="../../workbench/ui/provider_form.py" line="296"/>
         <source>Stored in the OS keyring, never in a file. %1</source>
         <translation>存储在系统密钥环中，不写入文件。%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="299"/>
+        <location filename="../../workbench/ui/provider_form.py" line="300"/>
         <source>Held in memory until the app closes; you type it again next session.</source>
         <translation>保存在内存中，直到应用关闭；下次会话需重新输入。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="301"/>
+        <location filename="../../workbench/ui/provider_form.py" line="302"/>
         <source>Read from the environment when needed; the file keeps only the name.</source>
         <translation>需要时从环境变量读取；文件中只保存变量名。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="303"/>
+        <location filename="../../workbench/ui/provider_form.py" line="304"/>
         <source>For servers that need no key.</source>
         <translation>适用于无需密钥的服务器。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="305"/>
+        <location filename="../../workbench/ui/provider_form.py" line="306"/>
         <source>The OS keyring is unavailable here: %1</source>
         <translation>此处无法使用系统密钥环：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="310"/>
+        <location filename="../../workbench/ui/provider_form.py" line="311"/>
         <source>(No OS keyring here: to keep a key between sessions, use an environment variable.)</source>
         <translation>（此处没有系统密钥环：如需跨会话保留密钥，请使用环境变量。）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="340"/>
+        <location filename="../../workbench/ui/provider_form.py" line="342"/>
         <source>Saved as %1 — %2</source>
         <translation>已保存为 %1 — %2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="354"/>
+        <location filename="../../workbench/ui/provider_form.py" line="356"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="392"/>
+        <location filename="../../workbench/ui/provider_form.py" line="394"/>
         <source>the key&apos;s environment variable must be a name like MY_API_KEY (letters, digits and _); put the key itself in the variable with export MY_API_KEY=... before starting the app</source>
         <translation>密钥的环境变量名必须形如 MY_API_KEY（字母、数字和 _）；请在启动应用前用 export MY_API_KEY=... 把密钥本身放入该变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_form.py" line="412"/>
+        <location filename="../../workbench/ui/provider_form.py" line="414"/>
         <source>extra headers, line %1: write it as Name: value</source>
         <translation>额外请求头第 %1 行：请写成 名称: 值</translation>
     </message>
@@ -3092,6 +3775,39 @@
         <location filename="../../workbench/ui/provider_panel.py" line="568"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
+    </message>
+</context>
+<context>
+    <name>ProxyRoute</name>
+    <message>
+        <location filename="../../workbench/core/access/proxy_route.py" line="49"/>
+        <source>direct (the provider&apos;s proxy setting is &apos;none&apos;)</source>
+        <translation>直连（该服务商的代理设置为 &apos;none&apos;）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/proxy_route.py" line="52"/>
+        <source>via the provider&apos;s proxy {proxy}</source>
+        <translation>经由该服务商的代理 {proxy}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/proxy_route.py" line="53"/>
+        <source>direct ({host} is loopback: *_PROXY ignored)</source>
+        <translation>直连（{host} 是本机回环地址：忽略 *_PROXY）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/proxy_route.py" line="54"/>
+        <source>direct (no proxy variable applies)</source>
+        <translation>直连（没有适用的代理变量）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/proxy_route.py" line="55"/>
+        <source>direct ({variable} entry &apos;{entry}&apos; matches {host})</source>
+        <translation>直连（{variable} 中的条目 &apos;{entry}&apos; 匹配 {host}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/proxy_route.py" line="58"/>
+        <source>via {proxy} ({variable})</source>
+        <translation>经由 {proxy}（{variable}）</translation>
     </message>
 </context>
 <context>
@@ -3593,29 +4309,29 @@
 <context>
     <name>ResultsView</name>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="117"/>
+        <location filename="../../workbench/ui/results_view.py" line="118"/>
         <source>Results grouping</source>
         <translation>结果分组方式</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="118"/>
+        <location filename="../../workbench/ui/results_view.py" line="119"/>
         <source>Per request</source>
         <translation>按请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="119"/>
+        <location filename="../../workbench/ui/results_view.py" line="120"/>
         <source>Per model and prompt length (median, p10, p90)</source>
         <translation>按模型和提示词长度（中位数、p10、p90）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="120"/>
+        <location filename="../../workbench/ui/results_view.py" line="121"/>
         <source>Results table</source>
         <translation>结果表</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/results_view.py" line="121"/>
-        <location filename="../../workbench/ui/results_view.py" line="132"/>
-        <location filename="../../workbench/ui/results_view.py" line="174"/>
+        <location filename="../../workbench/ui/results_view.py" line="122"/>
+        <location filename="../../workbench/ui/results_view.py" line="133"/>
+        <location filename="../../workbench/ui/results_view.py" line="175"/>
         <source>%1 requests</source>
         <translation>%1 个请求</translation>
     </message>

@@ -47,13 +47,16 @@ def make_app(slots: int, service_s: float) -> web.Application:
         async with free:
             await asyncio.sleep(service_s)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
-        await response.prepare(request)
-        await response.write(_chunk({"role": "assistant", "content": "tok"}))
-        for _ in range(TOKENS - 1):
-            await response.write(_chunk({"content": " tok"}))
-        usage = {"prompt_tokens": prompt, "completion_tokens": TOKENS}
-        await response.write(_chunk({}, "stop", usage=usage))
-        await response.write(b"data: [DONE]\n\n")
+        try:
+            await response.prepare(request)
+            await response.write(_chunk({"role": "assistant", "content": "tok"}))
+            for _ in range(TOKENS - 1):
+                await response.write(_chunk({"content": " tok"}))
+            usage = {"prompt_tokens": prompt, "completion_tokens": TOKENS}
+            await response.write(_chunk({}, "stop", usage=usage))
+            await response.write(b"data: [DONE]\n\n")
+        except ConnectionResetError:  # the client went away (a capacity step ended early)
+            pass
         return response
 
     async def models(_request: web.Request) -> web.Response:

@@ -11,7 +11,6 @@ import argparse
 import signal
 import sys
 from collections import Counter
-from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +25,7 @@ from workbench.commands.bench_dataset import add_dataset_args, check_dataset, wi
 from workbench.commands.bench_load import (
     add_load_args,
     check_load,
+    check_slo_clock,
     spread_int,
     spread_lengths,
     with_load,
@@ -40,6 +40,7 @@ from workbench.commands.bench_output import (
     unwritable,
     write_run_json,
 )
+from workbench.commands.bench_request_flags import add_limit_args, add_prompt_args
 from workbench.commands.bench_signals import stop_on_signals
 from workbench.commands.bench_workers import (
     add_worker_args,
@@ -68,8 +69,6 @@ from workbench.commands.compare_route import (
 )
 from workbench.commands.progress import ProgressDisplay, add_verbosity_args, verbosity
 from workbench.core.foundation.results import (
-    DEFAULT_FIRST_TOKEN_TIMEOUT_S,
-    DEFAULT_STALL_TIMEOUT_S,
     RequestResult,
     Target,
     Timeouts,
@@ -90,7 +89,6 @@ from workbench.core.planning.run_plan import (
     MAX_CONCURRENCY,
     MAX_OUTPUT_TOKENS,
     MAX_REPEATS,
-    MAX_SECONDS,
     MAX_TEMPERATURE,
     MAX_WARMUP,
     Mode,
@@ -115,10 +113,6 @@ def token_counts(text: str) -> list[int]:
     return spread_lengths(MIN_TARGET_TOKENS, MAX_TARGET_TOKENS)(text)
 
 
-def _seconds() -> Callable[[str], float]:
-    return float_in(0, MAX_SECONDS, "a timeout (seconds)", low_open=True)
-
-
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "bench",
@@ -131,8 +125,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_target_args(p)
     _add_plan_args(p)
-    _add_prompt_args(p)
-    _add_limit_args(p)
+    add_prompt_args(p)
+    add_limit_args(p)
     add_output_args(p)
     add_verbosity_args(p)
     p.add_argument("--no-store", action="store_true", help="do not record the run in the history")
@@ -212,81 +206,13 @@ def _add_plan_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_prompt_args(p: argparse.ArgumentParser) -> None:
-    """What the prompt says: its language and task, and whether it repeats (cache test)."""
-    p.add_argument(
-        "--language", choices=("en", "zh"), default="en", help="language of the prompt text"
-    )
-    p.add_argument(
-        "--task",
-        choices=("summary", "needle"),
-        default="summary",
-        help="summarise the prompt, or find a code hidden in it (--needle-depth)",
-    )
-    p.add_argument(
-        "--needle-depth",
-        type=float_in(0, 1, "needle depth"),
-        default=0.5,
-        help="where the needle sits in the prompt, 0 (start)..1 (end)",
-    )
-    p.add_argument(
-        "--cache-test",
-        action="store_true",
-        help="send the same prompt every repeat (no nonce): cold vs warm prefix cache",
-    )
-
-
-def _add_limit_args(p: argparse.ArgumentParser) -> None:
-    """How long a request may take, when a refusal is retried, and the context-window check."""
-    p.add_argument(
-        "--first-token-timeout",
-        type=_seconds(),
-        default=None,
-        metavar="S",
-        help=f"seconds to wait for the first token (default: the provider's, else "
-        f"{DEFAULT_FIRST_TOKEN_TIMEOUT_S:g})",
-    )
-    p.add_argument(
-        "--stall-timeout",
-        type=_seconds(),
-        default=None,
-        metavar="S",
-        help=f"seconds without a token before a stream counts as stalled (default: the "
-        f"provider's, else {DEFAULT_STALL_TIMEOUT_S:g})",
-    )
-    p.add_argument(
-        "--total-timeout",
-        type=_seconds(),
-        default=None,
-        metavar="S",
-        help="seconds a whole request may take (default: the provider's, else first-token "
-        "limit + stall limit + 1 s per max_tokens)",
-    )
-    p.add_argument(
-        "--retry-budget",
-        type=float_in(0, MAX_SECONDS, "the retry budget (seconds)"),
-        default=0.0,
-        metavar="S",
-        help="retry 429/503 answers within this many seconds when they say how long to wait: "
-        "Retry-After (seconds or an HTTP date), retry-after-ms, or a gateway's prefixed "
-        "*-retry-after / *-retry-after-ms (LiteLLM: llm_provider-retry-after); each attempt is "
-        "its own row",
-    )
-    p.add_argument(
-        "--allow-overflow",
-        action="store_true",
-        help="send prompts over the model's known context window (tokens + --max-tokens) or "
-        "a built-in model's KV memory (refused by default) to test the server's own answer",
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     return event_loop.run(_run(args))  # uvloop where available (core/system/loop.py)
 
 
 async def _run(args: argparse.Namespace) -> int:
     problem = check_compare_args(args) or check_dataset(args) or check_load(args)
-    problem = problem or check_capacity(args)
+    problem = problem or check_capacity(args) or check_slo_clock(args)
     if problem:
         fail(problem)
         return EXIT_BAD_INPUT
@@ -519,7 +445,8 @@ def _take(
     outcome.rows.append(result)
     label = "" if result.phase == "measured" else f"{result.phase}: "
     unsent = result.t_send is None and (result.error_message or "").startswith("not sent (")
-    if not result.ok and not (unsent and event.target.label in outcome.not_sent):
+    step_ended = result.stopped and isinstance(runner, CapacityRunner)  # its step line says it
+    if not result.ok and not (unsent and event.target.label in outcome.not_sent) and not step_ended:
         line = f"  {label}{shown_id(event.target.model)}: {result.error_message}"
         print(printable(line), file=sys.stderr)
         if unsent:  # the model's other unsent rows say the same: printed once
@@ -543,7 +470,7 @@ def _take(
         if outcome.routes is not None:
             outcome.routes.add(result)
         outcome.measured += 1
-        if not result.ok:
+        if not result.ok and not result.stopped:  # a stopped row is no failure
             outcome.failed[str(result.error_class)] += 1
     if outcome.csv_error is None:
         try:

@@ -40,8 +40,10 @@ def add_capacity_args(p: argparse.ArgumentParser) -> None:
         "capacity search (--capacity)",
         "Find each model's highest rate (or concurrency) at which --slo holds: x2 steps from "
         "the middle of the range until one holds and the next misses, then bisection. A step "
-        "holds when every objective's share of requests within its limit is at least its "
-        "percentile at 90%% confidence (Wilson bound). The most requests and minutes the "
+        "holds when every objective's share of requests within its limit is shown at least "
+        "its percentile at 90%% confidence (Wilson bounds) and misses when one is shown below "
+        "it; a step that shows neither is run again at its load (at most twice a search) and "
+        "judged on both together, then by its share. The most requests and minutes the "
         "search can take are printed before it starts.",
     )
     g.add_argument("--capacity", action="store_true", help="search each model's capacity")

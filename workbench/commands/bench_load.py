@@ -17,7 +17,7 @@ from workbench.core.load.arrivals import (
     Process,
     parse_arrivals,
 )
-from workbench.core.load.slo import Objective, parse_slo
+from workbench.core.load.slo import Objective, describe, parse_slo
 from workbench.core.planning.run_plan import MAX_CONCURRENCY
 from workbench.core.run.plan import Choices
 
@@ -161,7 +161,7 @@ def add_load_args(p: argparse.ArgumentParser) -> None:
         "ttft, ttfc, tpot, itl, e2e; limits in ms or s). Each request is met or missed "
         "(slo_met); each cell gets its goodput (requests/s that met every objective, vLLM's "
         "request_goodput) and the share that met it. TTFT and e2e count from when a request "
-        "was due",
+        "was due. Limits are real time: on the built-in provider it needs --time-scale 1",
     )
 
 
@@ -192,6 +192,29 @@ def check_load(args: argparse.Namespace) -> str | None:
     except ValueError as exc:
         return str(exc)
     return None
+
+
+def check_slo_clock(args: argparse.Namespace) -> str | None:
+    """--slo (and --capacity) on the built-in provider at a --time-scale other than 1: refused,
+    naming the fix (docs/metrics.md, "SLOs and the time scale")."""
+    scale = getattr(args, "time_scale", 1.0)
+    builtin = not (getattr(args, "provider", None) or getattr(args, "base_url", None))
+    if not args.slo or scale == 1.0 or not builtin or getattr(args, "compare_route", None):
+        return None
+    said = (
+        f"--slo judges real milliseconds, but --time-scale {scale:g} multiplies the built-in "
+        "models' delays while the client's and the server's own time stays real, so the SLO "
+        "would be judged on rescaled latencies (a capacity in rescaled time, overstated when "
+        "faster); drop --time-scale to judge the models in their own time"
+    )
+    if scale == 0:
+        return said
+    own = describe(tuple(replace(o, limit_ms=o.limit_ms * scale) for o in args.slo))
+    return (
+        f"{said}, or, to measure the simulator's clock on purpose, start `workbench "
+        f"serve-local --time-scale {scale:g}`, point --base-url at it and write the limits in "
+        f"its clock (--slo {own})"
+    )
 
 
 def _spec(args: argparse.Namespace) -> ArrivalSpec:

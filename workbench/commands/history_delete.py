@@ -49,9 +49,7 @@ def run_delete(args: argparse.Namespace) -> int:
                 return 2
             info = store.run(run_id)
             what = f"run {run_id} ({info.kind}, {info.status}, {info.requests} requests)"
-            if info.status == "running":
-                _err(f"{what} is still running: stop it first, then delete it")
-                return 2
+            store.check_deletable(run_id)  # refused before the question, not after it
             if not args.yes:
                 answer = _confirmed(f"Delete {what} from {store.path}?")
                 if answer is None:

@@ -200,7 +200,7 @@ def _as_json(
                 "action": planned.action,
                 "note": planned.note,
                 "base_url": provider.base_url,
-                "url_notes": list(result.url_notes.get(provider.name, ())),
+                "url_notes": [str(n) for n in result.url_notes.get(provider.name, ())],
                 "models": models,
                 "headers": sorted(provider.headers),
                 "timeouts": {

@@ -268,7 +268,10 @@ class CapacityView(Retranslating, QWidget):
     def take(self, event: object) -> None:
         """A step, or the answer, of the search the session runs."""
         if isinstance(event, CapacityStep):
-            self.steps.setdefault(event.model, []).append(step_json(event.step))
+            steps = self.steps.setdefault(event.model, [])
+            if steps and steps[-1]["load"] == event.step.load:  # confirmed: both steps' requests
+                steps.pop()
+            steps.append(step_json(event.step))
             if event.step.terms:
                 self.limit_ms = event.step.terms[0].limit_ms
                 self.figure = event.step.terms[0].name

@@ -29,7 +29,7 @@ CHECK_ROLE = Qt.ItemDataRole.UserRole
 
 
 def localized(phrases: tuple[Phrase, ...]) -> str:
-    """A doctor's cause or fix in the UI's language."""
+    """A doctor's evidence, cause or fix in the UI's language."""
     return redact("".join(p.render(QCoreApplication.translate) for p in phrases))
 
 
@@ -102,7 +102,7 @@ class ConnectionTest(Retranslating, QGroupBox):
             name = QTableWidgetItem(f"{title} ({check.tested})" if check.tested else title)
             name.setData(CHECK_ROLE, check.name)
             name.setToolTip(check.name)
-            text = check.evidence
+            text = localized(check.evidence_phrases)
             if state == "fail":
                 text += "\n" + self.tr("Cause: %1").replace("%1", localized(check.cause_phrases))
                 text += "\n" + self.tr("Fix: %1").replace("%1", localized(check.fix_phrases))

@@ -16,9 +16,11 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.access.providers import Provider
+from workbench.core.foundation.i18n import Phrase
 from workbench.core.foundation.redaction import redact
 from workbench.core.foundation.token_counts import tokens_label
 from workbench.core.importers import FoundKey
+from workbench.core.importers.save import NEW
 from workbench.ui.model_list import Facts
 from workbench.ui.provider_controller import ImportPreview
 
@@ -69,14 +71,17 @@ class ImportPreviewDialog(QDialog):
             provider = next(
                 (p for p in result.providers if p.name == planned.imported_as), planned.provider
             )
-            note = "" if planned.note in ("", "new") else f" — {planned.note}"
-            lines += ["", f"{planned.name}  [{planned.action}]{note}"]
+            said = planned.said.render(QCoreApplication.translate)
+            note = "" if planned.said is NEW else f" — {said}"
+            action = self._actions().get(planned.action, planned.action)
+            lines += ["", f"{planned.name}  [{action}]{note}"]
             lines += self._provider_lines(provider, result.url_notes.get(provider.name, ()))
             found = result.keys.get(provider.name, FoundKey.missing())
-            lines.append(self.tr("  key       from %1").replace("%1", found.describe()))
+            source = found.said().render(QCoreApplication.translate)
+            lines.append(self.tr("  key       from %1").replace("%1", source))
             key_plan = plan.key_for(planned.name)
             if key_plan is not None:
-                lines.append(f"            → {key_plan.message}")
+                lines.append(f"            → {key_plan.said.render(QCoreApplication.translate)}")
         if any(k.action in ("keyring", "unsaved") for k in plan.keys):
             lines += [
                 "",
@@ -91,10 +96,19 @@ class ImportPreviewDialog(QDialog):
             lines += ["", self.tr("Nothing new: these providers are already saved.")]
         return [redact(line) for line in lines]
 
-    def _provider_lines(self, provider: Provider, url_notes: tuple[str, ...]) -> list[str]:
+    def _actions(self) -> dict[str, str]:
+        """What Save does to a provider, in the window's language."""
+        return {
+            "new": self.tr("new"),
+            "update": self.tr("update"),
+            "unchanged": self.tr("unchanged"),
+        }
+
+    def _provider_lines(self, provider: Provider, url_notes: tuple[Phrase, ...]) -> list[str]:
         lines = [self.tr("  base URL  %1").replace("%1", provider.base_url)]
-        for url_note in url_notes:
-            lines.append(self.tr("            note: %1").replace("%1", url_note))
+        for url_note in url_notes:  # what the base URL's normalisation changed, in our language
+            said = url_note.render(QCoreApplication.translate)
+            lines.append(self.tr("            note: %1").replace("%1", said))
         if not provider.models:
             lines.append(self.tr("  models    (none in the file)"))
         for model in provider.models:

@@ -242,9 +242,12 @@ class ProviderController(QObject):
 
     # ---- the network ----
 
-    def _key_for(self, provider: Provider, key_text: str) -> tuple[str | None, str, str, list[str]]:
-        """(key, where it came from in words, the same in the UI's language, warnings); a key
-        that cannot be had is a warning, so the doctor's auth check can say what is missing."""
+    def _key_for(
+        self, provider: Provider, key_text: str
+    ) -> tuple[str | None, str | Phrase, str, list[str]]:
+        """(key, where it came from in words (a phrase when the UI can say it in its language),
+        the same in the UI's language, warnings); a key that cannot be had is a warning, so the
+        doctor's auth check can say what is missing."""
         if provider.name == LOCAL_PROVIDER:
             words = self.tr("no key (the built-in provider)")
             return None, words, words, []
@@ -258,7 +261,7 @@ class ProviderController(QObject):
         except KeyUnavailable as exc:
             words = f"{source}: unavailable ({exc})"
             return None, words, words, [str(exc)]
-        return key, source, description.render(QCoreApplication.translate), []
+        return key, description, description.render(QCoreApplication.translate), []
 
     def _headers_for(self, provider: Provider) -> tuple[dict[str, str], list[str]]:
         try:
@@ -285,7 +288,7 @@ class ProviderController(QObject):
         )
         return DoctorReport(
             checks,
-            redact(key_source),
+            redact(str(key_source)),
             [redact(w) for w in warnings + header_warnings],
             redact(shown),
         )

@@ -37,8 +37,9 @@ from workbench.core.access.providers import (
     ProxyChoice,
 )
 from workbench.core.foundation.i18n import Phrase
+from workbench.core.foundation.i18n import data as as_data
 from workbench.core.foundation.redaction import redact
-from workbench.core.protocols.base_url import normalize_base_url
+from workbench.core.protocols.base_url import BaseUrlError, normalize_base_url
 from workbench.core.protocols.registry import auth_for, protocol_names
 from workbench.core.saved.provider_store import check_headers, check_proxy_url
 from workbench.ui.live_label import LiveLabel
@@ -324,26 +325,27 @@ class ProviderForm(Retranslating, QGroupBox):
             return
         try:
             normalized = normalize_base_url(text)
-        except ValueError as exc:
-            message = redact(str(exc))  # the core's words
-            self.url_notes.show_text(lambda: message)
+        except ValueError as exc:  # the core's words, in the window's language when it has them
+            said = exc.said if isinstance(exc, BaseUrlError) else as_data(exc)
+            self.url_notes.show_text(lambda: redact(said.render(QCoreApplication.translate)))
             return
-        self.show_url_notes(normalized.url, normalized.notes)
+        self.show_url_notes(normalized.url, normalized.said)
 
-    def show_url_notes(self, url: str, notes: tuple[str, ...]) -> None:
-        """What base-URL normalisation changed, beside the field."""
+    def show_url_notes(self, url: str, notes: tuple[Phrase, ...]) -> None:
+        """What base-URL normalisation changed, beside the field, in the language shown."""
         if not notes:
             self.url_notes.clear()
             return
-        self.url_notes.show_text(
-            lambda: redact(
-                self.tr("Saved as %1 — %2").replace("%1", url).replace("%2", "; ".join(notes))
-            )
-        )
+
+        def compose() -> str:
+            said = "; ".join(n.render(QCoreApplication.translate) for n in notes)
+            return redact(self.tr("Saved as %1 — %2").replace("%1", url).replace("%2", said))
+
+        self.url_notes.show_text(compose)
 
     # ---- reading ----
 
-    def read(self, original: Provider | None) -> tuple[Provider, tuple[str, ...]]:
+    def read(self, original: Provider | None) -> tuple[Provider, tuple[Phrase, ...]]:
         """The provider as the form describes it (fields it does not show, models included,
         kept from `original`), and what base-URL normalisation changed.
 
@@ -366,7 +368,7 @@ class ProviderForm(Retranslating, QGroupBox):
             protocol=self._protocol(),
             auth=self._auth(original),
         )
-        return provider, normalized.notes
+        return provider, normalized.said
 
     def _protocol(self) -> Protocol:
         chosen = self.protocol.currentData()

@@ -311,7 +311,7 @@ class ProviderPanel(Retranslating, QWidget):
     def showing_local(self) -> bool:
         return self._selected_name() == LOCAL_PROVIDER and not self.edit_box.isEnabled()
 
-    def provider_from_form(self) -> tuple[Provider, tuple[str, ...]]:
+    def provider_from_form(self) -> tuple[Provider, tuple[Phrase, ...]]:
         """The provider as the form and the checked models describe it, and what base-URL
         normalisation changed. Raises ValueError (ProviderConfigError included) in the core's
         words."""

@@ -34,6 +34,7 @@ AGGREGATE_COLUMNS = (
     "attention",
     "prompt",
     "concurrency",  # each level its own row: requests 16 in flight are not pooled with 1
+    "offered_rate",  # and each rate (--rate, a capacity search's steps): empty in closed loop
     "n",
     "errors",
     "ttft_ms p50",
@@ -199,6 +200,7 @@ def aggregate_rows(results: Sequence[RequestResult]) -> Steps[list[list[str]]]:
             c.attention or "",
             str(c.prompt_tokens_target),
             str(c.concurrency),
+            c.rate_text,
             str(c.n),
             str(c.errors),
             _fmt(c.figures["ttft_ms"].median, 0),

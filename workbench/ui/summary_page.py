@@ -432,7 +432,7 @@ class SummaryDocument:
             _fmt(c.median("cost_usd"), 5),
         ]
         if self.report.several_rates:
-            values.insert(3, "" if c.offered_rate is None else f"{c.offered_rate:g}")
+            values.insert(3, c.rate_text)
         if self.several_levels:
             values.insert(3, str(c.concurrency))
         reason = (

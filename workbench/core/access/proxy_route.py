@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from workbench.core.access.providers import ProxyChoice, is_loopback
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
 
 PROXY_VARIABLES: tuple[str, ...] = (
     "HTTPS_PROXY",
@@ -42,20 +43,44 @@ SOCKS_SCHEMES = ("socks4", "socks4a", "socks5", "socks5h")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
+# A route's reason, marked for the UI's translation files (context "ProxyRoute"); the doctor's
+# proxy check shows it. {fields} are data: hosts, variables, proxy URLs.
+_CONTEXT = "ProxyRoute"
+DIRECT_PROVIDER_NONE = QT_TRANSLATE_NOOP(
+    "ProxyRoute", "direct (the provider's proxy setting is 'none')"
+)
+VIA_PROVIDER_PROXY = QT_TRANSLATE_NOOP("ProxyRoute", "via the provider's proxy {proxy}")
+DIRECT_LOOPBACK = QT_TRANSLATE_NOOP("ProxyRoute", "direct ({host} is loopback: *_PROXY ignored)")
+DIRECT_NO_VARIABLE = QT_TRANSLATE_NOOP("ProxyRoute", "direct (no proxy variable applies)")
+DIRECT_NO_PROXY_ENTRY = QT_TRANSLATE_NOOP(
+    "ProxyRoute", "direct ({variable} entry '{entry}' matches {host})"
+)
+VIA_VARIABLE = QT_TRANSLATE_NOOP("ProxyRoute", "via {proxy} ({variable})")
+
+
+def _said(template: str, **fields: str) -> Phrase:
+    return phrase(template, context=_CONTEXT, **fields)
+
+
 @dataclass(frozen=True)
 class ProxyRoute:
     """How requests to one URL travel: `proxy` is None for a direct connection.
 
     `proxy` is the URL to connect with (a password from the provider's `password_env` put in);
     `source` names the setting that decided (`provider`, `loopback`, a variable's name, `none`);
-    `no_proxy_entry` is the NO_PROXY entry that exempted the host, if one did; `reason` says all
-    of it in plain words, any password masked.
+    `no_proxy_entry` is the NO_PROXY entry that exempted the host, if one did; `said` says all
+    of it in plain words, any password masked, for the UI to show in its language; `reason` is
+    its English.
     """
 
     proxy: str | None
     source: str
-    reason: str
+    said: Phrase
     no_proxy_entry: str | None = None
+
+    @property
+    def reason(self) -> str:
+        return str(self.said)
 
     @property
     def socks(self) -> bool:
@@ -100,29 +125,31 @@ def route_for(
     environment (None: `os.environ`)."""
     choice = choice or ProxyChoice()
     if choice.mode == "none":
-        return ProxyRoute(None, "provider", "direct (the provider's proxy setting is 'none')")
+        return ProxyRoute(None, "provider", _said(DIRECT_PROVIDER_NONE))
     if choice.mode == "url":
         shown = mask_proxy(choice.url.strip())
-        return ProxyRoute(choice.connect_url(), "provider", f"via the provider's proxy {shown}")
+        return ProxyRoute(choice.connect_url(), "provider", _said(VIA_PROVIDER_PROXY, proxy=shown))
     parts = urlsplit(url)
     host = (parts.hostname or "").lower().rstrip(".")
     if is_loopback(url):
-        return ProxyRoute(None, "loopback", f"direct ({host} is loopback: *_PROXY ignored)")
+        return ProxyRoute(None, "loopback", _said(DIRECT_LOOPBACK, host=host))
     env = os.environ if environ is None else environ
     scheme = (parts.scheme or "https").lower()
     found = _variable(env, f"{scheme}_proxy") or _variable(env, "all_proxy")
     if found is None:
-        return ProxyRoute(None, "none", "direct (no proxy variable applies)")
+        return ProxyRoute(None, "none", _said(DIRECT_NO_VARIABLE))
     variable, value = found
     exempt = _variable(env, "no_proxy")
     if exempt is not None:
         port = parts.port or _DEFAULT_PORTS.get(scheme, 443)
         entry = no_proxy_match(host, port, exempt[1])
         if entry is not None:
-            reason = f"direct ({exempt[0]} entry '{entry}' matches {host})"
+            reason = _said(DIRECT_NO_PROXY_ENTRY, variable=exempt[0], entry=entry, host=host)
             return ProxyRoute(None, exempt[0], reason, entry)
     proxy = _as_url(value)
-    return ProxyRoute(proxy, variable, f"via {mask_proxy(proxy)} ({variable})")
+    return ProxyRoute(
+        proxy, variable, _said(VIA_VARIABLE, proxy=mask_proxy(proxy), variable=variable)
+    )
 
 
 def no_proxy_match(host: str, port: int, no_proxy: str) -> str | None:

@@ -52,6 +52,7 @@ from collections.abc import Mapping
 from workbench.core.access.providers import AuthScheme, Protocol, ProxyChoice
 from workbench.core.access.proxy_route import PROXY_VARIABLES, ProxyRoute, proxy_variables
 from workbench.core.access.proxy_route import route_for as proxy_route
+from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import CHECK_NAMES, TROUBLESHOOTING_ERRORS, Check, passed
 from workbench.core.doctor.html import check_html
 from workbench.core.doctor.key_text import key_problems as _key_problems
@@ -60,18 +61,19 @@ from workbench.core.doctor.network import check_base_url, check_network, check_p
 from workbench.core.doctor.paths import check_http
 from workbench.core.doctor.rate_limit import check_rate_limit
 from workbench.core.doctor.state import Doctor
+from workbench.core.foundation.i18n import Phrase, phrase
 
 
 async def _run(d: Doctor) -> list[Check]:
     if not check_base_url(d):
-        d.skip_rest("no usable base URL (see base_url)")
+        d.skip_rest(phrase(msg.NO_USABLE_BASE_URL))
         return d.ordered()
     route = await check_proxy(d)
     if route is not None and await check_network(d, route):
         await check_http(d)
     check_rate_limit(d)
     check_html(d)
-    d.skip_rest("an earlier check failed")
+    d.skip_rest(phrase(msg.AN_EARLIER_CHECK_FAILED))
     return d.ordered()
 
 
@@ -84,14 +86,15 @@ async def diagnose(
     proxy: ProxyChoice | None = None,
     verify_tls: bool = True,
     timeout_s: float = 10.0,
-    key_source: str = "",
+    key_source: str | Phrase = "",
     protocol: Protocol = "chat",
     auth: AuthScheme | None = None,
 ) -> list[Check]:
     """Run every check against `base_url` in order; never raises for a connection problem.
 
     `key_source` says where the key came from (e.g. "environment variable $X, not set in this
-    shell") for the auth check's evidence; `proxy` None means the system proxy settings.
+    shell"; a phrase is said in the UI's language) for the auth check's evidence; `proxy` None
+    means the system proxy settings.
     `protocol` is the wire protocol the checks speak (its path, key header, version header and
     error shapes); `auth` how the key is sent, None for the protocol's own way.
     """

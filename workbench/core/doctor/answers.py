@@ -10,11 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from workbench.core.doctor import messages as msg
 from workbench.core.foundation.errors import (
     looks_like_html,
     retry_after_from_headers,
     says_auth,
 )
+from workbench.core.foundation.i18n import Phrase, phrase, together
+from workbench.core.foundation.i18n import data as as_data
 from workbench.core.foundation.redaction import redact_and_cut
 
 # the headers `errors.retry_after_from_headers` reads: Retry-After, retry-after-ms, and both
@@ -90,12 +93,21 @@ class Answer:
         path = self.url[len(base) :] if base and self.url.startswith(base) else self.url
         return f"{self.method} {path or '/'}"
 
-    def outcome(self) -> str:
+    def outcome_said(self) -> Phrase:
+        """What came back, as the evidence says it: no answer (why), or the status, the kind of
+        body and the time."""
         if self.status is None:
-            return f"no answer ({self.error})"
+            return phrase(msg.EV_NO_ANSWER, error=self.error)
         kind = "HTML" if self.html else ("JSON" if self.json() is not None else "")
         text = f"HTTP {self.status}" + (f" {kind}" if kind else "")
-        return f"{text} ({self.ms:.0f} ms)"
+        return phrase(msg.EV_ANSWERED, answer=text, ms=f"{self.ms:.0f}")
+
+    def outcome(self) -> str:
+        return str(self.outcome_said())
+
+    def seen(self, base: str | None = None) -> Phrase:
+        """'GET /models → HTTP 200 JSON (12 ms)': the request and what came back."""
+        return together([f"{self.label(base)} → ", self.outcome_said()], "")
 
 
 def first_bytes(text: str, n: int) -> str:
@@ -156,20 +168,20 @@ def refused_by_words(models: Answer, chat: Answer) -> Answer | None:
 
 
 # Header prefixes and names that gateways document on their answers
-_GATEWAY_HEADERS: tuple[tuple[str, str], ...] = (
-    ("x-litellm-", "a LiteLLM proxy"),
-    ("apim-request-id", "Azure (API Management)"),
-    ("x-ms-", "Azure"),
+_GATEWAY_HEADERS: tuple[tuple[str, Phrase], ...] = (
+    ("x-litellm-", phrase(msg.GW_LITELLM)),
+    ("apim-request-id", phrase(msg.GW_AZURE_APIM)),
+    ("x-ms-", as_data("Azure")),
 )
 
 
-def gateway_of(answers: Sequence[Answer], url: str) -> str | None:
+def gateway_of(answers: Sequence[Answer], url: str) -> Phrase | None:
     """The gateway the answers come from, when their headers or error shapes tell (with why)."""
     for answer in answers:
         for name in answer.headers:
             for prefix, gateway in _GATEWAY_HEADERS:
                 if name.startswith(prefix):
-                    return f"{gateway} (header {name})"
+                    return phrase(msg.GW_BY_HEADER, gateway=gateway, header=name)
     for answer in answers:
         data = answer.json()
         err = data.get("error") if isinstance(data, dict) else None
@@ -177,15 +189,15 @@ def gateway_of(answers: Sequence[Answer], url: str) -> str | None:
             continue
         kind, message = str(err.get("type") or ""), str(err.get("message") or "")
         if kind == "no_db_connection" or message.lower().startswith("litellm."):
-            return f"a LiteLLM proxy (error '{kind or message.split(':')[0]}')"
+            return phrase(msg.GW_LITELLM_ERROR, error=kind or message.split(":")[0])
         if kind in ("one_api_error", "new_api_error"):
             name = "One API" if kind == "one_api_error" else "New API"
-            return f"a {name} gateway (error type '{kind}')"
+            return phrase(msg.GW_API_ERROR, name=name, kind=kind)
     host = (urlsplit(url).hostname or "").lower()
     if host == "openrouter.ai" or host.endswith(".openrouter.ai"):
-        return "OpenRouter (host openrouter.ai)"
+        return phrase(msg.GW_BY_HOST, gateway="OpenRouter", host="openrouter.ai")
     if host.endswith((".openai.azure.com", ".azure-api.net")):
-        return f"Azure (host {host})"
+        return phrase(msg.GW_BY_HOST, gateway="Azure", host=host)
     return None
 
 

@@ -17,7 +17,7 @@ from workbench.core.doctor.answers import (
 )
 from workbench.core.doctor.checks import Check, Said, checked, skipped
 from workbench.core.foundation.error_messages import GATEWAY_AUTH_CAUSE, GATEWAY_AUTH_FIX
-from workbench.core.foundation.i18n import Phrase, joined, marked, phrase
+from workbench.core.foundation.i18n import Phrase, data, joined, marked, phrase
 from workbench.core.foundation.redaction import redact_and_cut
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ async def check_auth(
     problems: list[Phrase] = list(d.key_problems)
     if leftover:
         problems.append(phrase(msg.PROVIDER_EXTRA_HEADERS_SET_HEADER, header=leftover))
-    source = f" (key from {d.key_source})" if d.key_source else ""
+    source = [phrase(msg.EV_KEY_FROM, source=d.key_source)] if d.key_source else []
     judged = next(
         (
             a
@@ -44,15 +44,19 @@ async def check_auth(
         ),
         None,
     )
-    sent = _sent(d)
+    sent = [*_sent(d), *source]
     version = _wants_version(d, models, chat)
     if version is not None:  # not the key's fault: the stream check names the header
-        said = f"{sent}{source}; {version.label(d.url)} → HTTP 400: {version.message}"
-        d.add(skipped("auth", f"{said}: the key cannot be judged without the version header"))
+        said = phrase(
+            msg.EV_KEY_NOT_JUDGED_WITHOUT_VERSION,
+            request=version.label(d.url),
+            message=version.message,
+        )
+        d.add(skipped("auth", [*sent, said]))
         return None
     refusal = refused_by_words(models, chat)
     if refusal is not None:
-        d.add(_gateway_refusal(d, refusal, f"{sent}{source}", problems), refusal.url)
+        d.add(_gateway_refusal(d, refusal, sent, problems), refusal.url)
         return False
     if judged is None:
         if problems:
@@ -60,30 +64,32 @@ async def check_auth(
                 checked(
                     "auth",
                     False,
-                    f"{sent}{source}; the server's answer could not be judged",
+                    [*sent, phrase(msg.EV_ANSWER_NOT_JUDGED)],
                     joined(problems),
                     key_fix(problems),
                 )
             )
             return None
-        d.add(skipped("auth", f"{sent}{source}; no JSON answer to judge the key by"))
+        d.add(skipped("auth", [*sent, phrase(msg.EV_NO_JSON_ANSWER)]))
         return None
     seen = f"{judged.label(d.url)} → HTTP {judged.status}"
     if judged.status in (401, 403):
-        refused = await _refused(d, judged, f"{sent}{source}; {seen}", problems, leftover)
+        refused = await _refused(
+            d, judged, [*sent, phrase(msg.EV_SEEN, seen=seen)], problems, leftover
+        )
         d.add(refused, judged.url)
         return False
-    evidence = f"{sent}{source}; {seen}: not refused"
+    evidence = [*sent, phrase(msg.EV_NOT_REFUSED, seen=seen)]
     if judged.status in (402, 429) or (judged.status or 0) >= 500:
-        evidence = f"{sent}{source}; {seen}: cannot tell whether the key is good"
+        evidence = [*sent, phrase(msg.EV_CANNOT_TELL_KEY, seen=seen)]
     elif not d.key:
-        evidence = f"no key sent{source}; {seen}: the server needs no key"
+        evidence = [phrase(msg.EV_NO_KEY_SENT), *source, phrase(msg.EV_NEEDS_NO_KEY, seen=seen)]
     if problems:
         d.add(
             checked(
                 "auth",
                 False,
-                evidence + " (checked with the whitespace and quotes removed)",
+                [*evidence, phrase(msg.EV_CHECKED_CLEANED)],
                 joined(problems),
                 key_fix(problems),
             ),
@@ -105,25 +111,26 @@ def _wants_version(d: Doctor, *answers: Answer) -> Answer | None:
     )
 
 
-def _sent(d: Doctor) -> str:
+def _sent(d: Doctor) -> list[Phrase]:
     """How the key went: the header, and Anthropic's version header beside it."""
     version = next(
         (v for k, v in d.request_headers().items() if k.lower() == "anthropic-version"), None
     )
-    sent = "no key sent" if not d.key else "key sent as a Bearer token"
+    sent = phrase(msg.EV_NO_KEY_SENT) if not d.key else phrase(msg.EV_KEY_SENT_BEARER)
     if d.key and d.key_header != "Authorization":
-        sent = f"key sent in the {d.key_header} header"
-    return sent + (f" (with anthropic-version: {version})" if version else "")
+        sent = phrase(msg.EV_KEY_SENT_IN_HEADER, header=d.key_header)
+    return [sent, *([phrase(msg.EV_WITH_VERSION, version=version)] if version else [])]
 
 
 async def _refused(
-    d: Doctor, judged: Answer, said: str, problems: list[Phrase], leftover: str | None
+    d: Doctor, judged: Answer, said: list[Phrase], problems: list[Phrase], leftover: str | None
 ) -> Check:
     """The auth check when the server answered 401/403: why, from what was sent and said."""
     message = judged.message
-    evidence = said + (f": {message}" if message else "")
+    evidence = [*said, *([data(f": {message}")] if message else [])]
     if judged.headers.get("www-authenticate"):
-        evidence += f"; WWW-Authenticate: {redact_and_cut(judged.headers['www-authenticate'], 80)}"
+        wanted = redact_and_cut(judged.headers["www-authenticate"], 80)
+        evidence.append(data(f"; WWW-Authenticate: {wanted}"))
     cause: Said
     fix: Said
     if not d.key:
@@ -155,13 +162,16 @@ async def _refused(
     return checked("auth", False, evidence, cause, fix)
 
 
-def _gateway_refusal(d: Doctor, answer: Answer, sent: str, problems: list[Phrase]) -> Check:
+def _gateway_refusal(
+    d: Doctor, answer: Answer, sent: list[Phrase], problems: list[Phrase]
+) -> Check:
     """The key refused by a 400/404 that speaks of it, or by a refused model list."""
-    evidence = f"{sent}; {answer.label(d.url)} → HTTP {answer.status}"
-    evidence += f": {answer.message}" if answer.message else ""
+    seen = f"{answer.label(d.url)} → HTTP {answer.status}"
+    seen += f": {answer.message}" if answer.message else ""
+    evidence = [*sent, phrase(msg.EV_SEEN, seen=seen)]
     gateway = gateway_of(d.answers, d.url)
     if gateway:
-        evidence += f"; the answers are those of {gateway}"
+        evidence.append(phrase(msg.EV_ANSWERS_OF_GATEWAY, gateway=gateway))
     cause: list[Phrase] = [marked("ErrorFix", GATEWAY_AUTH_CAUSE)]
     if problems:
         cause = [*joined(problems), Phrase("; "), *cause]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import checked, skipped
-from workbench.core.foundation.i18n import phrase
+from workbench.core.foundation.i18n import data, phrase
 from workbench.core.protocols.wire import model_page
 from workbench.core.run.baseline import BASELINE_SAMPLES, Baseline, measure_baseline
 from workbench.core.transport.clients import network_baseline_ms
@@ -28,7 +28,7 @@ async def check_baseline(d: Doctor, client: openai.AsyncOpenAI, models: Answer) 
     model = served.model if served is not None and served.error_class is None else None
     listed = models.status is not None and models.status < 300 and not models.html
     if model is None and not listed:
-        reason = "no streamed request answered and GET /models does not answer 200: nothing to time"
+        reason = phrase(msg.SKIP_BASELINE_NOTHING_TO_TIME)
         d.add(skipped("baseline", reason, applies=models.status not in (404, 405)))
         return
     if model is not None:
@@ -46,16 +46,19 @@ async def check_baseline(d: Doctor, client: openai.AsyncOpenAI, models: Answer) 
     url = d.url + ("/models" if baseline.method in (None, "models") else d.spoken.path)
     n = BASELINE_SAMPLES
     if baseline.ms is None:
-        timed = f"streamed requests to '{model}'" if model is not None else "GET /models"
+        timed = (
+            phrase(msg.EV_TIMED_STREAMS, model=model) if model is not None else data("GET /models")
+        )
         problem = msg.SERVER_ANSWERED_CHAT_ONCE_THEN_FAILED
         if listed:
-            timed += " and GET /models" if model is not None else ""
+            if model is not None:
+                timed = phrase(msg.EV_TIMED_STREAMS_AND_MODELS, model=model)
             problem = msg.SERVER_ANSWERED_MODELS_ONCE_THEN_FAILED
         d.add(
             checked(
                 "baseline",
                 False,
-                f"{timed} failed while timing {n} round trips",
+                phrase(msg.EV_TIMING_FAILED, timed=timed, count=n),
                 phrase(problem),
                 phrase(msg.RETRY_IF_REPEATS_REPORT_PROVIDER),
             ),
@@ -63,11 +66,18 @@ async def check_baseline(d: Doctor, client: openai.AsyncOpenAI, models: Answer) 
         )
         return
     if baseline.method != "models":
-        evidence = (
-            f"median of {n} streamed requests to '{model}' (max_tokens 1, sent to first event): "
-            f"{baseline.ms:.1f} ms (method: {baseline.method}, as runs measure it)"
+        evidence = phrase(
+            msg.EV_BASELINE_STREAMS,
+            count=n,
+            model=model,
+            ms=f"{baseline.ms:.1f}",
+            method=baseline.method,
         )
     else:
-        why = f"the {d.protocol} path gave no event" if model is not None else "no model answered"
-        evidence = f"median of {n} GET /models: {baseline.ms:.1f} ms (method: models; {why})"
+        why = (
+            phrase(msg.EV_PATH_GAVE_NO_EVENT, protocol=d.protocol)
+            if model is not None
+            else phrase(msg.EV_NO_MODEL_ANSWERED)
+        )
+        evidence = phrase(msg.EV_BASELINE_MODELS, count=n, ms=f"{baseline.ms:.1f}", why=why)
     d.add(checked("baseline", True, evidence), url)

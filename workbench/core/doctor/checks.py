@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.core.foundation.i18n import Phrase
+from workbench.core.doctor import messages as msg
+from workbench.core.foundation.i18n import Phrase, phrase, together
 from workbench.core.foundation.redaction import redact
 
 CHECK_NAMES: tuple[str, ...] = (
@@ -54,12 +55,12 @@ TROUBLESHOOTING_ERRORS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class Check:
-    """One check's outcome. Its cause and fix are phrases (core/foundation/i18n.py): the UI shows
-    them in its language; `cause` and `fix` are their English."""
+    """One check's outcome. Its evidence, cause and fix are phrases (core/foundation/i18n.py):
+    the UI shows them in its language; `evidence`, `cause` and `fix` are their English."""
 
     name: str
     ok: bool
-    evidence: str
+    evidence_phrases: tuple[Phrase, ...]
     cause_phrases: tuple[Phrase, ...] = ()
     fix_phrases: tuple[Phrase, ...] = ()
     skipped: bool = False
@@ -71,6 +72,10 @@ class Check:
     def tested(self) -> str:
         """'anthropic /v1/messages' for a check that sent requests; '' for one that did not."""
         return " ".join(x for x in (self.protocol, self.endpoint) if x)
+
+    @property
+    def evidence(self) -> str:
+        return redact("".join(str(p) for p in self.evidence_phrases))
 
     @property
     def cause(self) -> str:
@@ -103,16 +108,17 @@ def _phrases(text: Said) -> tuple[Phrase, ...]:
 
 
 def checked(
-    name: str, ok: bool, evidence: str, cause: Said = (), fix: Said = (), skipped: bool = False
+    name: str, ok: bool, evidence: Said, cause: Said = (), fix: Said = (), skipped: bool = False
 ) -> Check:
     """Every text a check carries goes through `redact`: no key ever leaves in a Check."""
-    return Check(name, ok, redact(evidence), _phrases(cause), _phrases(fix), skipped)
+    return Check(name, ok, _phrases(evidence), _phrases(cause), _phrases(fix), skipped)
 
 
-def skipped(name: str, reason: str, *, applies: bool = True) -> Check:
+def skipped(name: str, reason: Said, *, applies: bool = True) -> Check:
     """A check that did not run. `applies=False`: it does not apply here (plain http has no
     TLS), so it is ok; otherwise an earlier failure made it meaningless, so it is not ok."""
-    return checked(name, not applies, f"skipped: {reason}", skipped=True)
+    because = phrase(msg.SKIPPED_REASON, reason=together(_phrases(reason), ""))
+    return checked(name, not applies, because, skipped=True)
 
 
 def passed(checks: list[Check]) -> bool:

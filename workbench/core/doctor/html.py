@@ -14,7 +14,7 @@ from workbench.core.doctor.checks import Said, checked, skipped
 from workbench.core.foundation.errors import (
     diagnosis,
 )
-from workbench.core.foundation.i18n import marked, phrase
+from workbench.core.foundation.i18n import Phrase, data, marked, phrase, together
 from workbench.core.foundation.results import ErrorClass
 
 if TYPE_CHECKING:
@@ -28,24 +28,31 @@ def check_html(d: Doctor) -> None:
     stream_html = result is not None and result.error_class is ErrorClass.HTML
     if not pages and not stream_html:
         if not seen and result is None:
-            d.add(skipped("html", "no HTTP answer to look at"))
+            d.add(skipped("html", phrase(msg.SKIP_NO_HTTP_ANSWER_TO_LOOK_AT)))
         else:
             total = len(seen) + (1 if result is not None else 0)
-            d.add(checked("html", True, f"no HTML page in {total} answer(s)"))
+            d.add(checked("html", True, phrase(msg.EV_NO_HTML_PAGE, count=total)))
         return
-    parts = []
+    parts: list[Phrase] = []
     for a in distinct(pages):
         title = html_title(a.body)
-        parts.append(
-            f"{a.method} {a.url} → HTTP {a.status} {a.content_type or 'no content-type'}"
-            + (f", title '{title}'" if title else "")
-            + f", starts '{first_bytes(a.body, 60)}'"
-            + (f", server {a.headers['server']}" if a.headers.get("server") else "")
-        )
+        kind = data(a.content_type) if a.content_type else phrase(msg.EV_NO_CONTENT_TYPE)
+        page = [
+            phrase(
+                msg.EV_HTML_PAGE, request=f"{a.method} {a.url}", status=a.status, content_type=kind
+            )
+        ]
+        if title:
+            page.append(phrase(msg.EV_HTML_TITLE, title=title))
+        page.append(phrase(msg.EV_HTML_STARTS, start=first_bytes(a.body, 60)))
+        if a.headers.get("server"):
+            page.append(phrase(msg.EV_HTML_SERVER, server=a.headers["server"]))
+        parts.append(together(page, ""))
     if len(pages) > len(distinct(pages)):
-        parts.append(f"{len(pages)} HTML answers in all")
+        parts.append(phrase(msg.EV_HTML_ANSWERS_IN_ALL, count=len(pages)))
     if stream_html and result is not None:
-        parts.append(f"streamed request → {(result.error_message or '').split('. Cause:')[0]}")
+        words = (result.error_message or "").split(". Cause:")[0]
+        parts.append(phrase(msg.EV_STREAMED_REQUEST, message=words))
     said = diagnosis(ErrorClass.HTML, "")
     statuses = {a.status for a in pages}
     cause: Said
@@ -63,4 +70,4 @@ def check_html(d: Doctor) -> None:
             ),
         ]
     fix = marked("ErrorFix", said.fix)
-    d.add(checked("html", False, "; ".join(parts), cause, fix))
+    d.add(checked("html", False, together(parts), cause, fix))

@@ -1,6 +1,7 @@
 """Every sentence the doctor says to a user, marked for the UI's translation files.
 
-The checks build their causes and fixes as `phrase(messages.NAME, field=value)`; lupdate collects
+The checks build their evidence, causes and fixes as `phrase(messages.NAME, field=value)`
+(evidence and skip reasons in the section at the end); lupdate collects
 the texts of the QT_TRANSLATE_NOOP calls here (scripts/update_translations.sh), in the context
 "Doctor", and the UI shows them in its language. Fields in {braces} are data: never translated.
 The order follows the checks' order.
@@ -348,3 +349,173 @@ REMOVE_AUTHORIZATION_HEADER_PROVIDER_EXTRA = QT_TRANSLATE_NOOP(
     "remove the Authorization header from the provider's extra headers",
 )
 CHECK_KEY = QT_TRANSLATE_NOOP("Doctor", "check the key")
+
+# Evidence: what each check saw, in the checks' order. The fields are data (URLs, hosts,
+# status codes, times, a server's own words), or phrases from here.
+SKIPPED_REASON = QT_TRANSLATE_NOOP("Doctor", "skipped: {reason}")
+EV_NO_ANSWER = QT_TRANSLATE_NOOP("Doctor", "no answer ({error})")
+EV_ANSWERED = QT_TRANSLATE_NOOP("Doctor", "{answer} ({ms} ms)")
+NO_USABLE_BASE_URL = QT_TRANSLATE_NOOP("Doctor", "no usable base URL (see base_url)")
+AN_EARLIER_CHECK_FAILED = QT_TRANSLATE_NOOP("Doctor", "an earlier check failed")
+EV_BASE_URL_AS_GIVEN = QT_TRANSLATE_NOOP("Doctor", "'{raw}'")
+EV_BASE_URL_BECAME = QT_TRANSLATE_NOOP("Doctor", "'{raw}' → {url}")
+EV_NOTES = QT_TRANSLATE_NOOP("Doctor", " ({notes})")
+EV_NO_PROXY_VARIABLES = QT_TRANSLATE_NOOP("Doctor", "no proxy variables set")
+EV_FOR_THIS_HOST = QT_TRANSLATE_NOOP("Doctor", "; for this host: {reason}")
+EV_PROXY_VARIABLES_IGNORED = QT_TRANSLATE_NOOP(
+    "Doctor", " (the variables are ignored for this provider)"
+)
+SKIP_PROXY_DOES_NOT_ANSWER = QT_TRANSLATE_NOOP(
+    "Doctor", "the proxy that carries this host's requests does not answer (proxy)"
+)
+EV_PROXY_AT = QT_TRANSLATE_NOOP("Doctor", "proxy {address}")
+EV_NO_ANSWER_WITHIN = QT_TRANSLATE_NOOP("Doctor", "no answer within {seconds} s")
+EV_CONNECTION_REFUSED = QT_TRANSLATE_NOOP("Doctor", "connection refused (nothing listens there)")
+EV_NOT_A_PROXY_URL = QT_TRANSLATE_NOOP("Doctor", "not a proxy URL like http://host:port")
+SKIP_PLAIN_HTTP = QT_TRANSLATE_NOOP("Doctor", "plain http: no TLS")
+SKIP_PLAIN_HTTP_KEY_UNENCRYPTED = QT_TRANSLATE_NOOP(
+    "Doctor", " (the key travels unencrypted to a non-local host)"
+)
+SKIP_TLS_THROUGH_PROXY = QT_TRANSLATE_NOOP(
+    "Doctor", "TLS runs through the proxy (CONNECT); the HTTP checks cover it"
+)
+EV_HOST_IS_IP = QT_TRANSLATE_NOOP("Doctor", "{host} is an IP address: nothing to look up")
+EV_LOOKING_UP = QT_TRANSLATE_NOOP("Doctor", "looking up {host}: {problem}")
+SKIP_HOST_DOES_NOT_RESOLVE = QT_TRANSLATE_NOOP("Doctor", "{host} does not resolve (dns)")
+EV_RESOLVED = QT_TRANSLATE_NOOP("Doctor", "{host} → {addresses} ({ms} ms)")
+EV_CONNECTED = QT_TRANSLATE_NOOP("Doctor", "connected to {who}{ip} in {ms} ms")
+EV_CONNECT_FAILED = QT_TRANSLATE_NOOP("Doctor", "connect to {who}{ip}: {why}")
+SKIP_NO_TCP = QT_TRANSLATE_NOOP("Doctor", "no TCP connection to {who} (tcp)")
+EV_TLS_HANDSHAKE_FAILED = QT_TRANSLATE_NOOP("Doctor", "TLS handshake with {host}:{port}: {message}")
+SKIP_TLS_FAILED = QT_TRANSLATE_NOOP("Doctor", "the TLS handshake failed (tls)")
+EV_TLS_DONE = QT_TRANSLATE_NOOP("Doctor", "{version} with {host} in {ms} ms")
+EV_CERTIFICATE_FOR = QT_TRANSLATE_NOOP("Doctor", "; certificate for {name}")
+EV_VALID_UNTIL = QT_TRANSLATE_NOOP("Doctor", ", valid until {date}")
+EV_VERIFICATION_OFF = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "; WARNING: certificate verification is OFF for this provider (anyone on the path can read "
+    "the key)",
+)
+EV_NO_HTTP_CLIENT = QT_TRANSLATE_NOOP("Doctor", "cannot build an HTTP client: {error}")
+SKIP_NO_HTTP_CLIENT = QT_TRANSLATE_NOOP("Doctor", "no HTTP client (models_path)")
+SKIP_NOT_PROTOCOL = QT_TRANSLATE_NOOP(
+    "Doctor", "the base URL does not speak {protocol} (models_path)"
+)
+EV_PATHS_V1_ADDED = QT_TRANSLATE_NOOP(
+    "Doctor", "{base}: {at_base}; with /v1 added ({alt}): {at_alt}"
+)
+EV_PATHS_V1_REMOVED = QT_TRANSLATE_NOOP(
+    "Doctor", "{base}: {at_base}; with /v1 removed ({alt}): {at_alt}"
+)
+SKIP_NO_HTTP_ANSWER = QT_TRANSLATE_NOOP("Doctor", "no HTTP answer (models_path)")
+SKIP_NO_API_PATH = QT_TRANSLATE_NOOP("Doctor", "no API path answers (models_path)")
+SKIP_WHICH_PATH = QT_TRANSLATE_NOOP(
+    "Doctor", "cannot tell which path is right ({statuses}); {evidence}"
+)
+SKIP_KEY_REFUSED = QT_TRANSLATE_NOOP("Doctor", "the server refused the key (auth)")
+EV_NO_KEY_SENT = QT_TRANSLATE_NOOP("Doctor", "no key sent")
+EV_KEY_SENT_BEARER = QT_TRANSLATE_NOOP("Doctor", "key sent as a Bearer token")
+EV_KEY_SENT_IN_HEADER = QT_TRANSLATE_NOOP("Doctor", "key sent in the {header} header")
+EV_WITH_VERSION = QT_TRANSLATE_NOOP("Doctor", " (with anthropic-version: {version})")
+EV_KEY_FROM = QT_TRANSLATE_NOOP("Doctor", " (key from {source})")
+EV_KEY_NOT_JUDGED_WITHOUT_VERSION = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "; {request} → HTTP 400: {message}: the key cannot be judged without the version header",
+)
+EV_ANSWER_NOT_JUDGED = QT_TRANSLATE_NOOP("Doctor", "; the server's answer could not be judged")
+EV_NO_JSON_ANSWER = QT_TRANSLATE_NOOP("Doctor", "; no JSON answer to judge the key by")
+EV_SEEN = QT_TRANSLATE_NOOP("Doctor", "; {seen}")
+EV_NOT_REFUSED = QT_TRANSLATE_NOOP("Doctor", "; {seen}: not refused")
+EV_CANNOT_TELL_KEY = QT_TRANSLATE_NOOP("Doctor", "; {seen}: cannot tell whether the key is good")
+EV_NEEDS_NO_KEY = QT_TRANSLATE_NOOP("Doctor", "; {seen}: the server needs no key")
+EV_CHECKED_CLEANED = QT_TRANSLATE_NOOP(
+    "Doctor", " (checked with the whitespace and quotes removed)"
+)
+EV_ANSWERS_OF_GATEWAY = QT_TRANSLATE_NOOP("Doctor", "; the answers are those of {gateway}")
+GW_LITELLM = QT_TRANSLATE_NOOP("Doctor", "a LiteLLM proxy")
+GW_AZURE_APIM = QT_TRANSLATE_NOOP("Doctor", "Azure (API Management)")
+GW_BY_HEADER = QT_TRANSLATE_NOOP("Doctor", "{gateway} (header {header})")
+GW_LITELLM_ERROR = QT_TRANSLATE_NOOP("Doctor", "a LiteLLM proxy (error '{error}')")
+GW_API_ERROR = QT_TRANSLATE_NOOP("Doctor", "a {name} gateway (error type '{kind}')")
+GW_BY_HOST = QT_TRANSLATE_NOOP("Doctor", "{gateway} (host {host})")
+SKIP_MODELS_NO_LIST = QT_TRANSLATE_NOOP(
+    "Doctor", "the server has no /models list; the streamed request tells whether the model exists"
+)
+SKIP_MODELS_NOT_A_LIST = QT_TRANSLATE_NOOP(
+    "Doctor", "GET /models did not answer with a list ({outcome})"
+)
+EV_MODELS_LISTED = QT_TRANSLATE_NOOP("Doctor", "{count} model(s) listed: {listed} (no --model)")
+EV_MODEL_LISTED = QT_TRANSLATE_NOOP("Doctor", "'{model}' is listed ({count} models)")
+SKIP_MODEL_LIST_HAS_MORE = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "'{model}' is not among the first {count} listed, and the list has more; the streamed "
+    "request tells",
+)
+EV_MODEL_NOT_LISTED = QT_TRANSLATE_NOOP(
+    "Doctor", "'{model}' is not among the {count} listed: {listed}"
+)
+SKIP_NO_CLIENT = QT_TRANSLATE_NOOP("Doctor", "no client (stream)")
+EV_NO_CLIENT = QT_TRANSLATE_NOOP("Doctor", "cannot build the client: {error}")
+SKIP_NO_MODEL_TO_ASK = QT_TRANSLATE_NOOP("Doctor", "no model to ask: pass --model M")
+EV_STREAM_MODEL = QT_TRANSLATE_NOOP("Doctor", "model '{model}'")
+EV_FIRST_LISTED = QT_TRANSLATE_NOOP("Doctor", " (the first listed; pass --model to choose)")
+EV_UNLISTED_BUT_SERVED = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "'{model}' is not listed, but served: the streamed request got an answer (the server lists "
+    "{count}: {listed}; some servers list only loaded models)",
+)
+EV_LENGTH_EXPECTED = QT_TRANSLATE_NOOP(
+    "Doctor",
+    " (expected with max_tokens={tokens}; in a run it means max_tokens cut the answer)",
+)
+EV_FIRST_CHUNK_ROLE_ONLY = QT_TRANSLATE_NOOP("Doctor", "first chunk role-only")
+EV_FIRST_EVENT_BEFORE_TEXT = QT_TRANSLATE_NOOP("Doctor", "first event before the text")
+YES = QT_TRANSLATE_NOOP("Doctor", "yes")
+NO = QT_TRANSLATE_NOOP("Doctor", "no")
+EV_STREAM_ANSWERED = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "{head}; HTTP {status}; TTFT {ttft} ms; {first}: {role_only}; usage: {usage}; "
+    "reasoning: {reasoning}; finish_reason: {finish}",
+)
+EV_USAGE_ABSENT = QT_TRANSLATE_NOOP("Doctor", "absent (token counts will be estimated)")
+EV_USAGE_MADE_UP = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "present but made up by the gateway (prompt {prompt}, completion {completion}, yet {events} "
+    "text events came: the usage was counted by something other than the model's tokenizer, "
+    "so runs mark it usage_suspect and time decoding by the events)",
+)
+EV_USAGE_PRESENT = QT_TRANSLATE_NOOP("Doctor", "present (prompt {prompt}, completion {completion})")
+EV_STREAM_FAILED = QT_TRANSLATE_NOOP("Doctor", "{head}; {what}")
+EV_WE_SENT_VERSION = QT_TRANSLATE_NOOP("Doctor", " (we sent anthropic-version: {version})")
+SKIP_BASELINE_NOTHING_TO_TIME = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "no streamed request answered and GET /models does not answer 200: nothing to time",
+)
+EV_TIMED_STREAMS = QT_TRANSLATE_NOOP("Doctor", "streamed requests to '{model}'")
+EV_TIMED_STREAMS_AND_MODELS = QT_TRANSLATE_NOOP(
+    "Doctor", "streamed requests to '{model}' and GET /models"
+)
+EV_TIMING_FAILED = QT_TRANSLATE_NOOP("Doctor", "{timed} failed while timing {count} round trips")
+EV_BASELINE_STREAMS = QT_TRANSLATE_NOOP(
+    "Doctor",
+    "median of {count} streamed requests to '{model}' (max_tokens 1, sent to first event): "
+    "{ms} ms (method: {method}, as runs measure it)",
+)
+EV_BASELINE_MODELS = QT_TRANSLATE_NOOP(
+    "Doctor", "median of {count} GET /models: {ms} ms (method: models; {why})"
+)
+EV_PATH_GAVE_NO_EVENT = QT_TRANSLATE_NOOP("Doctor", "the {protocol} path gave no event")
+EV_NO_MODEL_ANSWERED = QT_TRANSLATE_NOOP("Doctor", "no model answered")
+SKIP_NO_HTTP_ANSWER_TO_LOOK_AT = QT_TRANSLATE_NOOP("Doctor", "no HTTP answer to look at")
+EV_NO_HTML_PAGE = QT_TRANSLATE_NOOP("Doctor", "no HTML page in {count} answer(s)")
+EV_HTML_PAGE = QT_TRANSLATE_NOOP("Doctor", "{request} → HTTP {status} {content_type}")
+EV_NO_CONTENT_TYPE = QT_TRANSLATE_NOOP("Doctor", "no content-type")
+EV_HTML_TITLE = QT_TRANSLATE_NOOP("Doctor", ", title '{title}'")
+EV_HTML_STARTS = QT_TRANSLATE_NOOP("Doctor", ", starts '{start}'")
+EV_HTML_SERVER = QT_TRANSLATE_NOOP("Doctor", ", server {server}")
+EV_HTML_ANSWERS_IN_ALL = QT_TRANSLATE_NOOP("Doctor", "{count} HTML answers in all")
+EV_STREAMED_REQUEST = QT_TRANSLATE_NOOP("Doctor", "streamed request → {message}")
+EV_NO_RATE_LIMIT = QT_TRANSLATE_NOOP("Doctor", "no 429, 402 or quota answer in {count} answer(s)")
+EV_ANSWERS_LIKE_THIS = QT_TRANSLATE_NOOP("Doctor", "{count} answers like this")
+EV_RETRY_AFTER_SECONDS = QT_TRANSLATE_NOOP("Doctor", "; Retry-After: {seconds} s")
+EV_NO_RETRY_AFTER = QT_TRANSLATE_NOOP("Doctor", "no Retry-After header")

@@ -14,7 +14,7 @@ from workbench.core.doctor.checks import Check, Said, checked, skipped
 from workbench.core.foundation.errors import (
     diagnosis,
 )
-from workbench.core.foundation.i18n import Phrase, marked, phrase
+from workbench.core.foundation.i18n import Phrase, data, marked, phrase
 from workbench.core.foundation.results import ErrorClass
 
 if TYPE_CHECKING:
@@ -25,9 +25,9 @@ def check_model(d: Doctor, answer: Answer, auth_ok: bool | None) -> list[str] | 
     """The server's model ids (None when it has no list)."""
     if answer.status is None or answer.status >= 300 or answer.html:
         reason = (
-            "the server has no /models list; the streamed request tells whether the model exists"
+            phrase(msg.SKIP_MODELS_NO_LIST)
             if answer.status in (404, 405)
-            else f"GET /models did not answer with a list ({answer.outcome()})"
+            else phrase(msg.SKIP_MODELS_NOT_A_LIST, outcome=answer.outcome_said())
         )
         d.add(skipped("model", reason, applies=answer.status not in (404, 405)), answer.url)
         return None
@@ -41,19 +41,19 @@ def check_model(d: Doctor, answer: Answer, auth_ok: bool | None) -> list[str] | 
     ids = [str(m["id"]) for m in items]
     listed = ", ".join(ids[:8]) + (" …" if len(ids) > 8 else "")
     if not d.model:
-        d.add(
-            checked("model", True, f"{len(ids)} model(s) listed: {listed} (no --model)"), answer.url
-        )
+        seen = phrase(msg.EV_MODELS_LISTED, count=len(ids), listed=listed)
+        d.add(checked("model", True, seen), answer.url)
         return ids
     if d.model in ids:
-        d.add(checked("model", True, f"'{d.model}' is listed ({len(ids)} models)"), answer.url)
+        seen = phrase(msg.EV_MODEL_LISTED, model=d.model, count=len(ids))
+        d.add(checked("model", True, seen), answer.url)
         return ids
     if isinstance(data, dict) and data.get("has_more") is True:  # Anthropic's list, paged
-        reason = f"'{d.model}' is not among the first {len(ids)} listed, and the list has more"
-        d.add(skipped("model", f"{reason}; the streamed request tells", applies=False), answer.url)
+        more = phrase(msg.SKIP_MODEL_LIST_HAS_MORE, model=d.model, count=len(ids))
+        d.add(skipped("model", more, applies=False), answer.url)
         return None
     suggestions = suggest_models(d.model, ids)
-    evidence = f"'{d.model}' is not among the {len(ids)} listed: {listed}"
+    evidence = phrase(msg.EV_MODEL_NOT_LISTED, model=d.model, count=len(ids), listed=listed)
     said = diagnosis(ErrorClass.MODEL_NOT_FOUND, "")
     fix: Said
     if len(suggestions) > 1:
@@ -83,7 +83,7 @@ def _not_a_list(d: Doctor, answer: Answer) -> Check:
     return checked(
         "model",
         False,
-        f"{answer.label(d.url)} → HTTP {answer.status}: {first_bytes(answer.body, 160)}",
+        data(f"{answer.label(d.url)} → HTTP {answer.status}: {first_bytes(answer.body, 160)}"),
         phrase(cause),
         phrase(fix),
     )

@@ -15,8 +15,12 @@ from workbench.core.access.providers import is_loopback
 from workbench.core.access.proxy_route import ProxyRoute, mask_proxy, proxy_variables, route_for
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import checked, skipped
-from workbench.core.foundation.i18n import Phrase, phrase
-from workbench.core.protocols.base_url import normalize_base_url
+from workbench.core.foundation.i18n import Phrase, data, phrase, together
+from workbench.core.protocols.base_url import (
+    TRAILING_SLASHES,
+    BaseUrlError,
+    normalize_base_url,
+)
 
 if TYPE_CHECKING:
     from workbench.core.doctor.state import Doctor
@@ -40,18 +44,19 @@ def _proxy_address(proxy: str) -> tuple[str, int] | None:
     return parts.hostname, port or default
 
 
-async def _tcp_connect(host: str, port: int, timeout_s: float) -> tuple[float, str | None]:
+async def _tcp_connect(host: str, port: int, timeout_s: float) -> tuple[float, Phrase | None]:
     """(milliseconds, None) when a TCP connection opens; (ms, why not) otherwise."""
     start = time.perf_counter()
     try:
         async with asyncio.timeout(timeout_s):
             _, writer = await asyncio.open_connection(host, port)
     except TimeoutError:
-        return (time.perf_counter() - start) * 1e3, f"no answer within {timeout_s:g} s"
+        why = phrase(msg.EV_NO_ANSWER_WITHIN, seconds=f"{timeout_s:g}")
+        return (time.perf_counter() - start) * 1e3, why
     except ConnectionRefusedError:
-        return (time.perf_counter() - start) * 1e3, "connection refused (nothing listens there)"
-    except OSError as exc:
-        return (time.perf_counter() - start) * 1e3, exc.strerror or type(exc).__name__
+        return (time.perf_counter() - start) * 1e3, phrase(msg.EV_CONNECTION_REFUSED)
+    except OSError as exc:  # the system's words
+        return (time.perf_counter() - start) * 1e3, data(exc.strerror or type(exc).__name__)
     elapsed = (time.perf_counter() - start) * 1e3
     writer.close()
     try:
@@ -69,28 +74,28 @@ def check_base_url(d: Doctor) -> bool:
             checked(
                 "base_url",
                 False,
-                f"'{d.raw_url}'",
+                phrase(msg.EV_BASE_URL_AS_GIVEN, raw=d.raw_url),
                 phrase(
                     msg.BASE_URL_NOT_USABLE_PROBLEM,
-                    problem=exc,
+                    problem=exc.said if isinstance(exc, BaseUrlError) else data(exc),
                 ),
                 phrase(msg.WRITE_BASE_URL_PROVIDER_DOCUMENTS_LIKE),
             )
         )
         return False
     d.url = normalized.url
-    serious = [n for n in normalized.notes if n != "removed trailing slashes"]
-    evidence = f"'{d.raw_url}' → {d.url}"
-    if normalized.notes:
-        evidence += f" ({'; '.join(normalized.notes)})"
+    serious = [n for n in normalized.said if n.template != TRAILING_SLASHES]
+    evidence = [phrase(msg.EV_BASE_URL_BECAME, raw=d.raw_url, url=d.url)]
+    if normalized.said:
+        evidence.append(phrase(msg.EV_NOTES, notes=together(normalized.said)))
     if serious:
         cause = [
             phrase(
                 msg.BASE_URL_NOT_BASE_FORM_NOTES,
-                notes="; ".join(serious),
+                notes=together(serious),
             )
         ]
-        if any("/chat/completions" in n for n in serious):
+        if any("/chat/completions" in str(n) for n in serious):
             cause.append(phrase(msg.FULL_ENDPOINT_URL_PASTED_SDK_APPENDS))
         fix = phrase(msg.BASE_URL_SHOULD_URL, url=d.url)
         d.add(checked("base_url", False, evidence, cause, fix))
@@ -110,25 +115,30 @@ async def check_proxy(d: Doctor) -> ProxyRoute | None:
     proxies = {v for k, v in variables.items() if not k.lower().startswith("no_")}
     if route.proxy:
         proxies.add(route.proxy)
-    dead: list[tuple[str, str]] = []
+    dead: list[tuple[str, Phrase]] = []
     for value in sorted(proxies):
         address = _proxy_address(value)
         if address is None:
-            dead.append((value, "not a proxy URL like http://host:port"))
+            dead.append((value, phrase(msg.EV_NOT_A_PROXY_URL)))
             continue
         _, why = await _tcp_connect(*address, min(d.timeout_s, _PROXY_PROBE_TIMEOUT_S))
         if why is not None:
             dead.append((value, why))
-    evidence = ("; ".join(parts) if parts else "no proxy variables set") + (
-        f"; for this host: {route.reason}"
-    )
+    evidence = [
+        data("; ".join(parts)) if parts else phrase(msg.EV_NO_PROXY_VARIABLES),
+        phrase(msg.EV_FOR_THIS_HOST, reason=route.said),
+    ]
     if d.proxy_choice.mode == "none" and proxies:
-        evidence += " (the variables are ignored for this provider)"
+        evidence.append(phrase(msg.EV_PROXY_VARIABLES_IGNORED))
     if not dead:
         d.add(checked("proxy", True, evidence))
         return route
-    names = ", ".join(
-        f"{'/'.join(shown.get(v, [route.source]))}={mask_proxy(v)} ({why})" for v, why in dead
+    names = together(
+        [
+            together([f"{'/'.join(shown.get(v, [route.source]))}={mask_proxy(v)} (", why, ")"], "")
+            for v, why in dead
+        ],
+        ", ",
     )
     applies = route.proxy is not None and any(v == route.proxy for v, _ in dead)
     if applies:
@@ -142,12 +152,12 @@ async def check_proxy(d: Doctor) -> ProxyRoute | None:
         cause = phrase(
             msg.LOCAL_PROXY_FAILED_NAMES_POINTS_PROXY,
             names=names,
-            reason=route.reason,
+            reason=route.said,
         )
     fix = phrase(msg.UNSET_FIX_START_PROXY_CORRECT_HOST)
     d.add(checked("proxy", False, evidence, cause, fix))
     if applies and d.proxy_choice.mode != "none":
-        d.skip_rest("the proxy that carries this host's requests does not answer (proxy)")
+        d.skip_rest(phrase(msg.SKIP_PROXY_DOES_NOT_ANSWER))
         return None
     return route
 
@@ -160,11 +170,11 @@ async def check_network(d: Doctor, route: ProxyRoute) -> bool:
         address = _proxy_address(route.proxy or "")
         assert address is not None  # check_proxy stopped the run for a proxy it cannot read
         host, port = address
-        who = f"proxy {host}:{port}"
+        who: Phrase = phrase(msg.EV_PROXY_AT, address=f"{host}:{port}")
     else:
         host = parts.hostname or ""
         port = parts.port or (443 if parts.scheme == "https" else 80)
-        who = f"{host}:{port}"
+        who = data(f"{host}:{port}")
     addresses = await _check_dns(d, host, port, via_proxy)
     if addresses is None:
         return False
@@ -172,16 +182,16 @@ async def check_network(d: Doctor, route: ProxyRoute) -> bool:
     if target is None:
         return False
     if parts.scheme != "https":
-        note = "plain http: no TLS"
+        note = [phrase(msg.SKIP_PLAIN_HTTP)]
         if not is_loopback(d.url):
-            note += " (the key travels unencrypted to a non-local host)"
+            note.append(phrase(msg.SKIP_PLAIN_HTTP_KEY_UNENCRYPTED))
         d.add(skipped("tls", note, applies=False))
         return True
     if via_proxy:
         d.add(
             skipped(
                 "tls",
-                "TLS runs through the proxy (CONNECT); the HTTP checks cover it",
+                phrase(msg.SKIP_TLS_THROUGH_PROXY),
                 applies=False,
             )
         )
@@ -196,7 +206,7 @@ async def _check_dns(d: Doctor, host: str, port: int, via_proxy: bool) -> list[s
     except ValueError:
         pass
     else:
-        d.add(checked("dns", True, f"{host} is an IP address: nothing to look up"))
+        d.add(checked("dns", True, phrase(msg.EV_HOST_IS_IP, host=host)))
         return [host.strip("[]")]
     start = time.perf_counter()
     try:
@@ -206,13 +216,15 @@ async def _check_dns(d: Doctor, host: str, port: int, via_proxy: bool) -> list[s
             )
     except (OSError, TimeoutError) as exc:
         problem = (
-            f"no answer within {d.timeout_s:g} s" if isinstance(exc, TimeoutError) else str(exc)
+            phrase(msg.EV_NO_ANSWER_WITHIN, seconds=f"{d.timeout_s:g}")
+            if isinstance(exc, TimeoutError)
+            else data(exc)
         )
         d.add(
             checked(
                 "dns",
                 False,
-                f"looking up {host}: {problem}",
+                phrase(msg.EV_LOOKING_UP, host=host, problem=problem),
                 phrase(
                     msg.HOST_NAME_HOST_DOES_NOT_RESOLVE,
                     host=host,
@@ -221,18 +233,20 @@ async def _check_dns(d: Doctor, host: str, port: int, via_proxy: bool) -> list[s
                 phrase(msg.CHECK_SPELLING_HOST_COPY_PROVIDER),
             )
         )
-        d.skip_rest(f"{host} does not resolve (dns)")
+        d.skip_rest(phrase(msg.SKIP_HOST_DOES_NOT_RESOLVE, host=host))
         return None
     addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     ms = (time.perf_counter() - start) * 1e3
     shown = ", ".join(addresses[:4]) + (" …" if len(addresses) > 4 else "")
-    d.add(checked("dns", True, f"{host} → {shown} ({ms:.0f} ms)"))
+    d.add(checked("dns", True, phrase(msg.EV_RESOLVED, host=host, addresses=shown, ms=f"{ms:.0f}")))
     return addresses
 
 
-async def _check_tcp(d: Doctor, host: str, port: int, who: str, addresses: list[str]) -> str | None:
+async def _check_tcp(
+    d: Doctor, host: str, port: int, who: Phrase, addresses: list[str]
+) -> str | None:
     """The address a TCP connection opened to (of the first three), or None."""
-    why: str | None = "no address"
+    why: Phrase | None = data("no address")
     ms = 0.0
     target = addresses[0]
     for target in addresses[:3]:
@@ -241,14 +255,15 @@ async def _check_tcp(d: Doctor, host: str, port: int, who: str, addresses: list[
             break
     shown_ip = f" ({target})" if target != host.strip("[]") else ""
     if why is None:
-        d.add(checked("tcp", True, f"connected to {who}{shown_ip} in {ms:.1f} ms"))
+        connected = phrase(msg.EV_CONNECTED, who=who, ip=shown_ip, ms=f"{ms:.1f}")
+        d.add(checked("tcp", True, connected))
         return target
-    refused = "refused" in why
+    refused = "refused" in str(why)
     d.add(
         checked(
             "tcp",
             False,
-            f"connect to {who}{shown_ip}: {why}",
+            phrase(msg.EV_CONNECT_FAILED, who=who, ip=shown_ip, why=why),
             phrase(
                 msg.NOTHING_LISTENS_WHO_SERVER_NOT_RUNNING
                 if refused
@@ -263,7 +278,7 @@ async def _check_tcp(d: Doctor, host: str, port: int, who: str, addresses: list[
             ),
         )
     )
-    d.skip_rest(f"no TCP connection to {who} (tcp)")
+    d.skip_rest(phrase(msg.SKIP_NO_TCP, who=who))
     return None
 
 
@@ -281,12 +296,12 @@ async def check_tls(d: Doctor, hostname: str, address: str, port: int) -> bool:
             checked(
                 "tls",
                 False,
-                f"TLS handshake with {hostname}:{port}: {message}",
+                phrase(msg.EV_TLS_HANDSHAKE_FAILED, host=hostname, port=port, message=message),
                 _certificate_cause(message, hostname),
                 phrase(msg.IF_CORPORATE_PROXY_ANTIVIRUS_INSPECTS_TLS),
             )
         )
-        d.skip_rest("the TLS handshake failed (tls)")
+        d.skip_rest(phrase(msg.SKIP_TLS_FAILED))
         return False
     except (ssl.SSLError, OSError, TimeoutError) as exc:
         text = str(exc) or type(exc).__name__
@@ -295,7 +310,7 @@ async def check_tls(d: Doctor, hostname: str, address: str, port: int) -> bool:
             checked(
                 "tls",
                 False,
-                f"TLS handshake with {hostname}:{port}: {text}",
+                phrase(msg.EV_TLS_HANDSHAKE_FAILED, host=hostname, port=port, message=text),
                 phrase(
                     msg.PORT_DOES_NOT_SPEAK_TLS_SERVER
                     if plain
@@ -309,7 +324,7 @@ async def check_tls(d: Doctor, hostname: str, address: str, port: int) -> bool:
                 ),
             )
         )
-        d.skip_rest("the TLS handshake failed (tls)")
+        d.skip_rest(phrase(msg.SKIP_TLS_FAILED))
         return False
     ms = (time.perf_counter() - start) * 1e3
     ssl_object = writer.get_extra_info("ssl_object")
@@ -320,17 +335,14 @@ async def check_tls(d: Doctor, hostname: str, address: str, port: int) -> bool:
         await writer.wait_closed()
     except (OSError, ssl.SSLError):
         pass
-    evidence = f"{version} with {hostname} in {ms:.0f} ms"
+    evidence = [phrase(msg.EV_TLS_DONE, version=version, host=hostname, ms=f"{ms:.0f}")]
     if cert:
         subject = dict(x[0] for x in cert.get("subject", ()) if x)
-        evidence += f"; certificate for {subject.get('commonName', '?')}"
+        evidence.append(phrase(msg.EV_CERTIFICATE_FOR, name=subject.get("commonName", "?")))
         if cert.get("notAfter"):
-            evidence += f", valid until {cert['notAfter']}"
+            evidence.append(phrase(msg.EV_VALID_UNTIL, date=cert["notAfter"]))
     if not d.verify_tls:
-        evidence += (
-            "; WARNING: certificate verification is OFF for this provider (anyone on the "
-            "path can read the key)"
-        )
+        evidence.append(phrase(msg.EV_VERIFICATION_OFF))
     d.add(checked("tls", True, evidence))
     return True
 

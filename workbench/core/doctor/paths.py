@@ -23,7 +23,7 @@ from workbench.core.foundation.errors import (
     UnsendableHeader,
     diagnosis,
 )
-from workbench.core.foundation.i18n import marked, phrase
+from workbench.core.foundation.i18n import data, marked, phrase, together
 from workbench.core.foundation.results import ErrorClass
 
 if TYPE_CHECKING:
@@ -43,12 +43,12 @@ async def check_http(d: Doctor) -> None:
             checked(
                 "models_path",
                 False,
-                f"cannot build an HTTP client: {exc}",
+                phrase(msg.EV_NO_HTTP_CLIENT, error=exc),
                 phrase(msg.PROXY_URL_CANNOT_USED_CLIENT),
                 phrase(msg.USE_HTTP_PROXY_SET_PROVIDER),
             )
         )
-        d.skip_rest("no HTTP client (models_path)")
+        d.skip_rest(phrase(msg.SKIP_NO_HTTP_CLIENT))
         return
     path = d.spoken.path
     query = "&".join(f"{k}={v}" for k, v in d.spoken.models_query.items())
@@ -70,7 +70,7 @@ async def check_http(d: Doctor) -> None:
         models_answer, chat_answer = at_base if d.url == base else at_alt
         auth_ok = await check_auth(d, client, models_answer, chat_answer)
     if auth_ok is False:
-        d.skip_rest("the server refused the key (auth)")
+        d.skip_rest(phrase(msg.SKIP_KEY_REFUSED))
         return
     ids = check_model(d, models_answer, auth_ok)
     try:
@@ -78,20 +78,20 @@ async def check_http(d: Doctor) -> None:
     except UnsendableHeader as exc:  # the auth check has said what is wrong with the key
         said = diagnosis(ErrorClass.INVALID_KEY, str(exc))
         cause, fix = marked("ErrorFix", said.cause), marked("ErrorFix", said.fix)
-        d.add(checked("stream", False, str(exc), cause, fix))
-        d.skip_rest("no client (stream)")
+        d.add(checked("stream", False, data(exc), cause, fix))
+        d.skip_rest(phrase(msg.SKIP_NO_CLIENT))
         return
     except ValueError as exc:  # ProxyUnsupported: a SOCKS proxy without socksio
         d.add(
             checked(
                 "stream",
                 False,
-                f"cannot build the client: {exc}",
+                phrase(msg.EV_NO_CLIENT, error=exc),
                 phrase(msg.PROXY_CANNOT_USED),
                 phrase(msg.USE_HTTP_PROXY),
             )
         )
-        d.skip_rest("no client (stream)")
+        d.skip_rest(phrase(msg.SKIP_NO_CLIENT))
         return
     try:
         await check_stream(d, sdk, ids)
@@ -119,18 +119,19 @@ async def _speaks_chosen(
     for answer in posts:  # their 404 pages are the protocol's, not a proxy's
         answer.explained = True
     d.add(wrong_protocol_check(d, posts, found), posts[0].url)
-    d.skip_rest(f"the base URL does not speak {d.protocol} (models_path)")
+    d.skip_rest(phrase(msg.SKIP_NOT_PROTOCOL, protocol=d.protocol))
     return False
 
 
 def check_models_path(
     d: Doctor, base: str, alt: str, change: str, at_base: list[Answer], at_alt: list[Answer]
 ) -> bool:
-    evidence = (
-        f"{base}: "
-        + ", ".join(f"{a.label(base)} → {a.outcome()}" for a in at_base)
-        + f"; with /v1 {change} ({alt}): "
-        + ", ".join(f"{a.label(alt)} → {a.outcome()}" for a in at_alt)
+    evidence = phrase(
+        msg.EV_PATHS_V1_ADDED if change == "added" else msg.EV_PATHS_V1_REMOVED,
+        base=base,
+        at_base=together([a.seen(base) for a in at_base], ", "),
+        alt=alt,
+        at_alt=together([a.seen(alt) for a in at_alt], ", "),
     )
     b, a = verdict(at_base), verdict(at_alt)
     if all(x.status is None for x in at_base + at_alt):
@@ -147,7 +148,7 @@ def check_models_path(
                 phrase(msg.CHECK_URL_SCHEME_PORT_ARE_API),
             )
         )
-        d.skip_rest("no HTTP answer (models_path)")
+        d.skip_rest(phrase(msg.SKIP_NO_HTTP_ANSWER))
         return False
     if b == "yes":
         d.add(checked("models_path", True, evidence))
@@ -188,8 +189,9 @@ def check_models_path(
                 phrase(msg.USE_API_BASE_URL_PROVIDER),
             )
         )
-        d.skip_rest("no API path answers (models_path)")
+        d.skip_rest(phrase(msg.SKIP_NO_API_PATH))
         return False
-    statuses = ", ".join(x.outcome() for x in at_base)
-    d.add(skipped("models_path", f"cannot tell which path is right ({statuses}); {evidence}"))
+    statuses = together([x.outcome_said() for x in at_base], ", ")
+    which = phrase(msg.SKIP_WHICH_PATH, statuses=statuses, evidence=evidence)
+    d.add(skipped("models_path", which))
     return True

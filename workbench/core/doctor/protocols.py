@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.answers import Answer, route
 from workbench.core.doctor.checks import Check, checked
-from workbench.core.foundation.i18n import marked, phrase
+from workbench.core.foundation.i18n import data, marked, phrase, together
 from workbench.core.protocols.registry import protocol_of, protocols
 
 if TYPE_CHECKING:
@@ -50,11 +50,9 @@ async def other_protocol(d: Doctor, client: httpx2.AsyncClient, url: str) -> Oth
 
 def wrong_protocol_check(d: Doctor, tried: list[Answer], found: OtherProtocol) -> Check:
     """models_path's failure when the chosen protocol's path is missing and another answers."""
-    evidence = (
-        "; ".join(f"{a.method} {a.url} → {a.outcome()}" for a in tried)
-        + f"; {found.answer.method} {found.answer.url} → {found.answer.outcome()}"
-        + (f": {found.answer.message}" if found.answer.message else "")
-    )
+    evidence = [together([*(a.seen() for a in tried), found.answer.seen()])]
+    if found.answer.message:
+        evidence.append(data(f": {found.answer.message}"))
     cause = phrase(
         msg.URL_SPEAKS_OTHER_NOT_CHOSEN,
         other=marked("Protocol", protocol_of(found.protocol).label),

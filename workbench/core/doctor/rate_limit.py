@@ -13,7 +13,7 @@ from workbench.core.doctor.checks import checked, skipped
 from workbench.core.foundation.errors import (
     diagnosis,
 )
-from workbench.core.foundation.i18n import Phrase, marked, phrase
+from workbench.core.foundation.i18n import Phrase, data, marked, phrase, together
 from workbench.core.foundation.results import ErrorClass
 
 if TYPE_CHECKING:
@@ -39,11 +39,11 @@ def check_rate_limit(d: Doctor) -> None:
     total = len(seen) + (1 if result is not None else 0)
     if not limited and not stream_limited:
         if total == 0:
-            d.add(skipped("rate_limit", "no HTTP answer to look at"))
+            d.add(skipped("rate_limit", phrase(msg.SKIP_NO_HTTP_ANSWER_TO_LOOK_AT)))
         else:
-            d.add(checked("rate_limit", True, f"no 429, 402 or quota answer in {total} answer(s)"))
+            d.add(checked("rate_limit", True, phrase(msg.EV_NO_RATE_LIMIT, count=total)))
         return
-    parts: list[str] = []
+    parts: list[Phrase] = []
     retry: float | None = None
     quota = False
     for a in distinct(limited):
@@ -52,19 +52,20 @@ def check_rate_limit(d: Doctor) -> None:
             text += f"; {a.retry_after}"
             if a.retry_after_s is not None and retry is None:
                 retry = a.retry_after_s
-        parts.append(text)
+        parts.append(data(text))
         quota = quota or a.status == 402 or bool(_QUOTA_WORDS.search(a.message or ""))
     if len(limited) > len(distinct(limited)):
-        parts.append(f"{len(limited)} answers like this")
+        parts.append(phrase(msg.EV_ANSWERS_LIKE_THIS, count=len(limited)))
     if stream_limited and result is not None:
-        text = f"streamed request → {(result.error_message or '').split('. Cause:')[0]}"
+        words = (result.error_message or "").split(". Cause:")[0]
+        streamed = [phrase(msg.EV_STREAMED_REQUEST, message=words)]
         if result.retry_after_s is not None:
-            text += f"; Retry-After: {result.retry_after_s:g} s"
+            streamed.append(phrase(msg.EV_RETRY_AFTER_SECONDS, seconds=f"{result.retry_after_s:g}"))
             retry = result.retry_after_s if retry is None else retry
-        parts.append(text)
+        parts.append(together(streamed, ""))
         quota = quota or result.error_class is ErrorClass.QUOTA
     if retry is None:
-        parts.append("no Retry-After header")
+        parts.append(phrase(msg.EV_NO_RETRY_AFTER))
     said = diagnosis(ErrorClass.QUOTA if quota else ErrorClass.RATE_LIMIT, "")
     fix: list[Phrase] = [marked("ErrorFix", said.fix)]
     if retry is not None and not quota:
@@ -74,4 +75,4 @@ def check_rate_limit(d: Doctor) -> None:
         )
         fix.insert(0, wait)
     cause = marked("ErrorFix", said.cause)
-    d.add(checked("rate_limit", False, "; ".join(parts), cause, fix))
+    d.add(checked("rate_limit", False, together(parts), cause, fix))

@@ -15,8 +15,9 @@ import httpx2
 
 from workbench.core.access.providers import ProxyChoice
 from workbench.core.doctor.answers import RETRY_HEADER_ENDINGS, Answer
-from workbench.core.doctor.checks import CHECK_NAMES, Check, skipped
+from workbench.core.doctor.checks import CHECK_NAMES, Check, Said, skipped
 from workbench.core.doctor.key_text import key_problems, sendable
+from workbench.core.foundation.i18n import Phrase
 from workbench.core.foundation.redaction import register_secret
 from workbench.core.foundation.results import RequestResult
 from workbench.core.protocols.base import key_header
@@ -42,7 +43,7 @@ class Doctor:
         proxy: ProxyChoice | None,
         verify_tls: bool,
         timeout_s: float,
-        key_source: str,
+        key_source: str | Phrase,
         protocol: str = "chat",
         auth: str | None = None,
     ) -> None:
@@ -73,7 +74,7 @@ class Doctor:
             check = replace(check, protocol=self.protocol, endpoint=self.endpoint(url))
         self.checks[check.name] = check
 
-    def skip_rest(self, reason: str) -> None:
+    def skip_rest(self, reason: Said) -> None:
         for name in CHECK_NAMES:
             if name not in self.checks:
                 self.add(skipped(name, reason))

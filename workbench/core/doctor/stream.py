@@ -13,7 +13,7 @@ from workbench.core.foundation.errors import (
     GATEWAY_COOLDOWN_WORDS,
     diagnosis,
 )
-from workbench.core.foundation.i18n import Phrase, marked, phrase
+from workbench.core.foundation.i18n import Phrase, data, marked, phrase, together
 from workbench.core.foundation.results import ErrorClass, RequestResult
 from workbench.core.protocols.registry import protocols
 from workbench.core.transport.stream_values import LENGTH_REASONS
@@ -38,13 +38,13 @@ _UPSTREAM_WORDS = re.compile(
 
 async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | None) -> None:
     model = d.model
-    picked = ""
+    picked: list[Phrase] = []
     # an unlisted id is asked anyway: some servers list only the models they have loaded
     if not model:
         if not ids:
-            d.add(skipped("stream", "no model to ask: pass --model M", applies=False))
+            d.add(skipped("stream", phrase(msg.SKIP_NO_MODEL_TO_ASK), applies=False))
             return
-        model, picked = ids[0], " (the first listed; pass --model to choose)"
+        model, picked = ids[0], [phrase(msg.EV_FIRST_LISTED)]
     from workbench.core.protocols.wire import stream_request
     from workbench.core.transport.streaming import RequestSpec
 
@@ -62,7 +62,7 @@ async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | N
     await stream_request(client, result, spec)
     d.stream_result = result
     url = d.url + d.spoken.path
-    head = f"model '{model}'{picked}"
+    head = together([phrase(msg.EV_STREAM_MODEL, model=model), *picked], "")
     if result.error_class is not None:
         d.add(_failed(d, result, result.error_class, ids, head), url)
         return
@@ -71,9 +71,12 @@ async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | N
             checked(
                 "model",
                 True,
-                f"'{model}' is not listed, but served: the streamed request got an answer "
-                f"(the server lists {len(ids)}: {', '.join(ids[:8])}"
-                f"{' …' if len(ids) > 8 else ''}; some servers list only loaded models)",
+                phrase(
+                    msg.EV_UNLISTED_BUT_SERVED,
+                    model=model,
+                    count=len(ids),
+                    listed=", ".join(ids[:8]) + (" …" if len(ids) > 8 else ""),
+                ),
             ),
             url,
         )
@@ -84,20 +87,28 @@ async def check_stream(d: Doctor, client: openai.AsyncOpenAI, ids: list[str] | N
         and result.t_first_token is not None
         and result.t_first_chunk < result.t_first_token
     )
-    finish = result.finish_reason or "none"
-    if finish in LENGTH_REASONS:  # each protocol's word for it: length, max_tokens, ...
-        finish += (
-            f" (expected with max_tokens={_PROBE_TOKENS}; in a run it means max_tokens cut "
-            "the answer)"
-        )
+    reason = result.finish_reason or "none"
+    finish = [data(reason)]
+    if reason in LENGTH_REASONS:  # each protocol's word for it: length, max_tokens, ...
+        finish.append(phrase(msg.EV_LENGTH_EXPECTED, tokens=_PROBE_TOKENS))
     # chat's first chunk may be role-only; the others open with an event that has no text
-    first = "first chunk role-only" if d.protocol == "chat" else "first event before the text"
-    evidence = (
-        f"{head}; HTTP {result.http_status}; TTFT {ttft:.0f} ms; "
-        f"{first}: {'yes' if role_only else 'no'}; usage: {_usage(result)}; "
-        f"reasoning: {'yes' if result.reasoning_text else 'no'}; finish_reason: {finish}"
+    first = msg.EV_FIRST_CHUNK_ROLE_ONLY if d.protocol == "chat" else msg.EV_FIRST_EVENT_BEFORE_TEXT
+    evidence = phrase(
+        msg.EV_STREAM_ANSWERED,
+        head=head,
+        status=str(result.http_status),
+        ttft=f"{ttft:.0f}",
+        first=phrase(first),
+        role_only=_yes_no(role_only),
+        usage=_usage(result),
+        reasoning=_yes_no(bool(result.reasoning_text)),
+        finish=together(finish, ""),
     )
     d.add(checked("stream", True, evidence), url)
+
+
+def _yes_no(yes: bool) -> Phrase:
+    return phrase(msg.YES if yes else msg.NO)
 
 
 def _broken_route(
@@ -126,7 +137,7 @@ def _broken_route(
 
 
 def _failed(
-    d: Doctor, result: RequestResult, error: ErrorClass, ids: list[str] | None, head: str
+    d: Doctor, result: RequestResult, error: ErrorClass, ids: list[str] | None, head: Phrase
 ) -> Check:
     """The stream check when the request failed (`error`, the client's class), in the doctor's
     words."""
@@ -151,7 +162,8 @@ def _failed(
     upstream = _broken_route(d, result, ids)
     if upstream is not None:
         cause, fix = upstream
-    return checked("stream", False, f"{head}; {what}{_sent_version(d, result)}", cause, fix)
+    evidence = [phrase(msg.EV_STREAM_FAILED, head=head, what=what), *_sent_version(d, result)]
+    return checked("stream", False, evidence, cause, fix)
 
 
 def _protocol_said(result: RequestResult) -> tuple[list[Phrase], Said] | None:
@@ -166,27 +178,24 @@ def _protocol_said(result: RequestResult) -> tuple[list[Phrase], Said] | None:
     return [marked("ErrorFix", cause)], marked("ErrorFix", fix)
 
 
-def _sent_version(d: Doctor, result: RequestResult) -> str:
+def _sent_version(d: Doctor, result: RequestResult) -> list[Phrase]:
     """A 400 about anthropic-version: the version we sent, so that a gateway that strips or
     rewrites the header shows as the cause (we always send it)."""
     if result.http_status != 400 or "anthropic-version" not in (result.error_message or ""):
-        return ""
+        return []
     sent = next((v for k, v in d.request_headers().items() if k.lower() == "anthropic-version"), "")
-    return f" (we sent anthropic-version: {sent})" if sent else ""
+    return [phrase(msg.EV_WE_SENT_VERSION, version=sent)] if sent else []
 
 
-def _usage(result: RequestResult) -> str:
+def _usage(result: RequestResult) -> Phrase:
     """The stream check's word on usage: absent, made up by the gateway, or present."""
-    counts = f"prompt {result.prompt_tokens}, completion {result.completion_tokens}"
-    if result.usage_estimated or result.completion_tokens is None:
-        return "absent (token counts will be estimated)"
+    prompt, completion = result.prompt_tokens, result.completion_tokens
+    if result.usage_estimated or completion is None:
+        return phrase(msg.EV_USAGE_ABSENT)
     if result.usage_suspect:
-        return (
-            f"present but made up by the gateway ({counts}, yet {len(result.event_times)} text "
-            "events came: the usage was counted by something other than the model's tokenizer, "
-            "so runs mark it usage_suspect and time decoding by the events)"
-        )
-    return f"present ({counts})"
+        events = len(result.event_times)
+        return phrase(msg.EV_USAGE_MADE_UP, prompt=prompt, completion=completion, events=events)
+    return phrase(msg.EV_USAGE_PRESENT, prompt=prompt, completion=completion)
 
 
 def _no_visible_text(result: RequestResult) -> tuple[list[Phrase], Said]:

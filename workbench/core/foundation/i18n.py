@@ -76,6 +76,19 @@ def joined(parts: Sequence[Phrase], separator: str = "; ") -> list[Phrase]:
     return out
 
 
+def together(parts: Sequence[Phrase | str], separator: str = "; ") -> Phrase:
+    """Phrases (and data: a str is never translated) as one phrase, `separator` between them:
+    a field's value can then be a list said in the UI's language."""
+    names = [f"p{i}" for i in range(len(parts))]
+    template = separator.replace("{", "{{").replace("}", "}}").join(f"{{{n}}}" for n in names)
+    return Phrase(template, tuple(zip(names, parts, strict=True)))
+
+
+def data(value: object) -> Phrase:
+    """A text that is data (a URL, a server's words), never translated, as a phrase."""
+    return Phrase("{value}", (("value", str(value)),))
+
+
 def marked(context: str, text: str) -> Phrase:
     """A fixed text marked for translation elsewhere, in `context` (e.g. "ErrorFix")."""
     return Phrase(text, (), context)

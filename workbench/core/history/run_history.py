@@ -424,11 +424,16 @@ class RunStore:
         self._conn.execute("COMMIT")
         return True
 
-    def delete_run(self, run_id: str) -> None:
-        """Remove a run with its requests and aggregates (StoreError when there is none, or
-        while it runs: the window and `history delete` both ask here)."""
+    def check_deletable(self, run_id: str) -> None:
+        """StoreError when run `run_id` may not be deleted (there is none, or it runs): the one
+        rule, asked by `delete_run` and, before it asks the user, by `history delete`."""
         if self.run(run_id).status == "running":
             raise StoreError(f"run {run_id} is still running: stop it first, then delete it")
+
+    def delete_run(self, run_id: str) -> None:
+        """Remove a run with its requests and aggregates (StoreError when `check_deletable`
+        refuses it: the window and `history delete` both ask here)."""
+        self.check_deletable(run_id)
         with self._explained():
             cursor = self._conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
         if cursor.rowcount == 0:

@@ -58,6 +58,12 @@ class CellSummary:
     def median(self, figure: str) -> float | None:
         return self.figures[figure].median
 
+    @property
+    def rate_text(self) -> str:
+        """The offered rate as every table shows it (requests/s, e.g. "5.66"); "" when the
+        cell had none (closed loop, a trace's own clock)."""
+        return "" if self.offered_rate is None else f"{self.offered_rate:g}"
+
 
 @dataclass
 class _Cell:

@@ -23,12 +23,14 @@ from workbench.core.access.providers import (
     Provider,
     mask_credentials,
 )
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase, together
 from workbench.core.foundation.redaction import redact, register_secret
 from workbench.core.foundation.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
     DEFAULT_STALL_TIMEOUT_S,
     Prices,
 )
+from workbench.core.importers._files import CONTEXT
 from workbench.core.importers._files import MAX_CONFIG_BYTES as MAX_CONFIG_BYTES
 from workbench.core.importers._files import ConfigImportError as ConfigImportError
 from workbench.core.importers._files import NothingToImport as NothingToImport
@@ -43,6 +45,10 @@ from workbench.core.protocols.anthropic import ANTHROPIC
 from workbench.core.protocols.base_url import NormalizedUrl, normalize_base_url
 
 KeyKind = Literal["env", "literal", "placeholder", "missing"]
+# Where a key comes from, marked for the UI's translation files (the importers' context)
+FROM_LITERAL = QT_TRANSLATE_NOOP("ConfigImport", "a key written in the file, {shown}")
+FROM_PLACEHOLDER = QT_TRANSLATE_NOOP("ConfigImport", "a placeholder, not a key: '{placeholder}'")
+FROM_NOTHING = QT_TRANSLATE_NOOP("ConfigImport", "no key in the file")
 
 
 @dataclass(frozen=True)
@@ -105,15 +111,22 @@ class FoundKey:
             return ("literal", hashlib.sha256(self._secret.encode()).hexdigest()[:16])
         return ("none", "")
 
+    def said(self) -> Phrase:
+        """Where the key comes from, for the window to say in its language (the `where` is
+        data: a file and a field)."""
+        if self.kind == "env":  # in the words of a saved provider's key reference
+            found = self.ref.description()
+        elif self.kind == "literal":
+            found = phrase(FROM_LITERAL, context=CONTEXT, shown=self.redacted)
+        elif self.kind == "placeholder":
+            found = phrase(FROM_PLACEHOLDER, context=CONTEXT, placeholder=self.placeholder)
+        else:
+            found = phrase(FROM_NOTHING, context=CONTEXT)
+        return together([found, f" ({self.where})"], "") if self.where else found
+
     def describe(self) -> str:
-        at = f" ({self.where})" if self.where else ""
-        if self.kind == "env":
-            return f"environment variable ${self.env_var}{at}"
-        if self.kind == "literal":
-            return f"a key written in the file, {self.redacted}{at}"
-        if self.kind == "placeholder":
-            return f"a placeholder, not a key: '{self.placeholder}'{at}"
-        return f"no key in the file{at}"
+        """Where the key comes from, in English (the CLI's words)."""
+        return str(self.said())
 
     def __str__(self) -> str:
         return self.describe()
@@ -129,7 +142,7 @@ class ImportResult:
     warnings: list[str]
     source: str
     kind: str
-    url_notes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    url_notes: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     parts: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -337,7 +350,7 @@ def anthropic_warning(url: str, label: str) -> str | None:
     return None
 
 
-def claude_code_base_url(url: str) -> tuple[str, str | None]:
+def claude_code_base_url(url: str) -> tuple[str, Phrase | None]:
     """Claude Code's ANTHROPIC_BASE_URL as our base URL, and a note when it changed: Claude
     Code posts to ANTHROPIC_BASE_URL + /v1/messages, and our base URLs end before the
     endpoint, at /v1, for every protocol (the Anthropic protocol's convention, which also
@@ -346,7 +359,10 @@ def claude_code_base_url(url: str) -> tuple[str, str | None]:
     root = ANTHROPIC.api_root(trimmed)
     if root == trimmed:
         return trimmed, None
-    return root, "added /v1: Claude Code sends its requests to ANTHROPIC_BASE_URL/v1"
+    note = QT_TRANSLATE_NOOP(
+        "ConfigImport", "added /v1: Claude Code sends its requests to ANTHROPIC_BASE_URL/v1"
+    )
+    return root, phrase(note, context=CONTEXT)
 
 
 @dataclass
@@ -358,7 +374,7 @@ class Builder:
     providers: list[Provider] = field(default_factory=list)
     keys: dict[str, FoundKey] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
-    url_notes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    url_notes: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     extra_parts: list[tuple[str, str]] = field(default_factory=list)
 
     @property
@@ -416,8 +432,8 @@ class Builder:
         )
         self.providers.append(provider)
         self.keys[final] = key
-        if normalized.notes:
-            self.url_notes[final] = normalized.notes
+        if normalized.said:
+            self.url_notes[final] = normalized.said
         warn = anthropic_warning(url, f"{src.label}: {final}") if protocol == "chat" else None
         if warn:
             self.warnings.append(warn)

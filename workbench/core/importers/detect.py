@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.access.providers import Provider
-from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, phrase
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
 from workbench.core.foundation.redaction import redact
 from workbench.core.importers._base import (
     ConfigImportError,
@@ -231,7 +231,7 @@ def merge(results: list[ImportResult], *, source: str, kind: str) -> ImportResul
     (the same URL and key through two protocols are two ways to measure)."""
     providers: list[Provider] = []
     keys: dict[str, FoundKey] = {}
-    notes: dict[str, tuple[str, ...]] = {}
+    notes: dict[str, tuple[Phrase, ...]] = {}
     warnings: list[str] = []
     parts: list[tuple[str, str]] = []
     seen: dict[tuple[str, str, tuple[str, str]], int] = {}

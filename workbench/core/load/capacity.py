@@ -3,11 +3,16 @@
 A search is a coarse geometric sweep from the middle of a range (x2 up while the SLO holds,
 /2 down while it does not) until one load holds and the next one up does not, then a
 bisection of that bracket (at its geometric middle) until its ends are within the tolerance.
-Each step sends `requests` requests at one load. A step holds when, for every objective, the
-share of its requests within the limit has a one-sided Wilson lower bound at `confidence` of
-at least the objective's percentile (ttft_p90 ≤ 2 s: at 90 % confidence, at least 90 % of
-requests are that fast); a failed request misses. The cost is bounded before anything is
-sent (`worst_case`), and `budget` caps the requests per model. Pure: no I/O, no clock
+Each step sends `requests` requests at one load. For every objective, the share of its
+requests within the limit (a failed request misses) gets one-sided Wilson bounds at
+`confidence`: the objective is shown held when the lower bound is at least its percentile
+(ttft_p90 ≤ 2 s: at 90 % confidence, at least 90 % of requests are that fast), shown missed
+when the upper bound is below it. A step that shows neither (some objective undecided, none
+missed) is confirmed: the same load again, judged on both steps' requests together, at most
+`CONFIRMATIONS` times per search; a step still undecided then holds when every share is at
+least its percentile. So the bracket closes around the rate where the share crosses the
+percentile, not below it by the bound's margin. The cost is bounded before anything is sent
+(`worst_case`), and `budget` caps the requests per model. Pure: no I/O, no clock
 (docs/metrics.md, "Capacity").
 """
 
@@ -32,6 +37,7 @@ DEFAULT_RANGE: dict[str, tuple[float, float]] = {"rate": (0.5, 64.0), "concurren
 DEFAULT_REQUESTS = 50  # per step, raised to what the strictest percentile needs
 DEFAULT_TOLERANCE = 0.10  # stop when the bracket's high end is within 10 % of its low end
 MAX_STEP_REQUESTS = 10_000
+CONFIRMATIONS = 2  # confirming steps per model's search, at most
 Status = Literal["found", "above", "below", "budget", "stopped"]
 
 
@@ -92,10 +98,22 @@ class Term:
     observed_ms: float | None  # the percentile of the step's values
     low: float  # Wilson lower bound of within/judged
     quantile: float
+    high: float = 1.0  # Wilson upper bound of within/judged
+
+    @property
+    def shown(self) -> bool | None:
+        """True when the share within is shown at least the percentile, False when shown
+        below it, None when the requests cannot tell at the confidence."""
+        share = self.quantile / 100
+        if self.judged <= 0 or self.high < share:
+            return False
+        return True if self.low >= share else None
 
     @property
     def holds(self) -> bool:
-        return self.judged > 0 and self.low >= self.quantile / 100
+        """Shown held, or undecided with a share of at least the percentile."""
+        shown = self.shown
+        return shown if shown is not None else self.within >= self.judged * self.quantile / 100
 
 
 @dataclass(frozen=True)
@@ -109,10 +127,22 @@ class Step:
     goodput: float | None  # requests/s that met every objective, over the step's whole span
     cost_usd: float | None  # mean per request; None when any price is unknown
     met: int = 0  # requests that met every objective
+    stopped: int = 0  # requests cancelled when the step ended early (not in `requests`)
+    ended: str | None = None  # the objective that ended the step early (core/load/step_watch.py)
 
     @property
     def holds(self) -> bool:
-        return bool(self.terms) and all(t.holds for t in self.terms)
+        return bool(self.terms) and all(t.holds for t in self.terms) and self.ended is None
+
+    @property
+    def shown(self) -> bool:
+        """Whether the verdict is shown at the confidence: the step ended early (its requests
+        could no longer show anything but a miss), an objective shown missed, or every one
+        shown held."""
+        verdicts = [t.shown for t in self.terms]
+        if self.ended is not None or any(v is False for v in verdicts):
+            return True
+        return all(v is True for v in verdicts)
 
 
 def judge(
@@ -120,9 +150,12 @@ def judge(
     rows: Iterable[tuple[RequestResult, RequestMetrics]],
     objectives: Sequence[Objective],
     span_s: float | None = None,
+    ended: str | None = None,
 ) -> Step:
-    """The step at `load` from its measured rows."""
-    taken = list(rows)
+    """The step at `load` from its measured rows; `ended`: the objective that ended it early,
+    whose cancelled rows are counted apart (stopped: neither met nor missed, as in a summary)."""
+    every = list(rows)
+    taken = [(r, m) for r, m in every if not r.stopped]
     terms = []
     for o in objectives:
         values: list[float] = []
@@ -135,9 +168,9 @@ def judge(
             if value is not None:
                 values.append(value)
             within += 1 if value is not None and value <= o.limit_ms else 0
-        low = wilson(within, len(taken))[0]
+        low, high = wilson(within, len(taken))
         found = percentile(values, o.quantile) if len(values) == len(taken) else None
-        terms.append(Term(o.name, o.limit_ms, within, len(taken), found, low, o.quantile))
+        terms.append(Term(o.name, o.limit_ms, within, len(taken), found, low, o.quantile, high))
     met = sum(1 for r, _m in taken if r.slo_met)
     costs = [m.cost_usd for _r, m in taken]
     cost = None
@@ -145,7 +178,8 @@ def judge(
         cost = sum(c for c in costs if c is not None) / len(taken)
     goodput = met / span_s if span_s else None
     ok = sum(1 for r, _m in taken if r.ok)
-    return Step(load, len(taken), ok, tuple(terms), goodput, cost, met)
+    stopped = len(every) - len(taken)
+    return Step(load, len(taken), ok, tuple(terms), goodput, cost, met, stopped, ended)
 
 
 @dataclass(frozen=True)
@@ -202,6 +236,8 @@ class Search:
     rule: Rule
     steps: list[Step] = field(default_factory=list)
     status: Status | None = None  # set once the search ends
+    confirmations: int = 0
+    confirmed: float | None = None  # the load of the last confirmed step
 
     @property
     def held(self) -> float | None:
@@ -215,7 +251,8 @@ class Search:
 
     @property
     def used(self) -> int:
-        return sum(s.requests for s in self.steps)
+        """Requests sent so far, the ones a step's early end cancelled included."""
+        return sum(s.requests + s.stopped for s in self.steps)
 
     def next_load(self) -> float | None:
         """The next step's load; None once the search has ended (`status` says how)."""
@@ -234,6 +271,10 @@ class Search:
         rule, held, missed = self.rule, self.held, self.missed
         if not self.steps:
             return rule.start
+        last = self.steps[-1]
+        if not last.shown and last.load != self.confirmed:
+            if self.confirmations < CONFIRMATIONS:
+                return last.load  # a confirming step
         if missed is None:  # everything tried held: up
             if held is not None and held >= rule.high:
                 self.status = "above"
@@ -250,7 +291,14 @@ class Search:
         return rule.between(held, missed)
 
     def take(self, step: Step) -> None:
-        self.steps.append(step)
+        """The step at `next_load()`; at the last step's load (a confirming step), judged on
+        both steps' requests together, and it takes the last one's place."""
+        if self.steps and self.steps[-1].load == step.load:
+            self.steps[-1] = step
+            self.confirmations += 1
+            self.confirmed = step.load
+        else:
+            self.steps.append(step)
 
     def stop(self) -> None:
         """The run was stopped: the answer is the bracket so far."""
@@ -265,19 +313,24 @@ def step_seconds(rule: Rule, load: float) -> float:
 @functools.cache
 def worst_case(rule: Rule, objectives: tuple[Objective, ...] = ()) -> tuple[int, int, float]:
     """The most steps, requests and seconds one model's search can take, found by running
-    it against knees spread over the range (and beyond both ends). Seconds: each step's
-    schedule plus the SLO's longest limit for its last requests to finish."""
+    it against knees spread over the range (and beyond both ends), each with its
+    `CONFIRMATIONS` confirming steps at its longest steps. Seconds: each step's schedule plus
+    the SLO's longest limit for its last requests to finish."""
     drain = max((o.limit_ms for o in objectives), default=0.0) / 1000
     worst = (0, 0, 0.0)
     span = math.log(rule.high / rule.low)
+    most = math.inf if rule.budget is None else rule.budget // rule.requests
     for i in range(-2, 83):
         knee = rule.low * math.exp(span * i / 80)
         search = Search(rule)
-        seconds = 0.0
+        taken: list[float] = []
         while (load := search.next_load()) is not None:
-            seconds += step_seconds(rule, load) + drain
-            fake = Term("", 0, 1, 1, None, 1.0 if load <= knee else 0.0, 50)
+            taken.append(step_seconds(rule, load) + drain)
+            shown = 1.0 if load <= knee else 0.0
+            fake = Term("", 0, 1, 1, None, shown, 50, shown)
             search.take(Step(load, rule.requests, rule.requests, (fake,), None, None))
-        found = (len(search.steps), search.used, seconds)
+        steps = int(min(len(taken) + CONFIRMATIONS, most))
+        seconds = sum(sorted(taken, reverse=True)[: steps - len(taken)]) + sum(taken)
+        found = (steps, steps * rule.requests, seconds)
         worst = (max(worst[0], found[0]), max(worst[1], found[1]), max(worst[2], found[2]))
     return worst

@@ -14,7 +14,7 @@ from typing import Any
 
 from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.foundation.token_counts import tokens_label
-from workbench.core.load.capacity import CONFIDENCE, Rule, Search, Step, worst_case
+from workbench.core.load.capacity import CONFIDENCE, CONFIRMATIONS, Rule, Search, Step, worst_case
 from workbench.core.load.slo import Objective
 
 UNITS = {"rate": "req/s", "concurrency": "requests at once"}
@@ -30,6 +30,8 @@ def step_json(step: Step) -> dict[str, Any]:
         "holds": step.holds,
         "goodput": step.goodput,
         "met": step.met,
+        "stopped": step.stopped,
+        "ended_early": step.ended,
         "cost_usd": step.cost_usd,
         "objectives": [
             {
@@ -39,6 +41,7 @@ def step_json(step: Step) -> dict[str, Any]:
                 "judged": t.judged,
                 "observed_ms": t.observed_ms,
                 "wilson_low": round(t.low, 4),
+                "wilson_high": round(t.high, 4),
             }
             for t in step.terms
         ],
@@ -265,7 +268,8 @@ def plan_words(rule: Rule, objectives: Sequence[Objective], models: int) -> str:
         f"Capacity search by {rule.by}, {_num(rule.low)}..{_num(rule.high)} {unit}: "
         f"x{2} steps from {_num(rule.start)}, then bisection to within "
         f"{rule.tolerance:.0%}; {rule.requests} requests a step, each objective's share "
-        f"within its limit shown at {CONFIDENCE:.0%} confidence (Wilson); "
+        f"within its limit shown at {CONFIDENCE:.0%} confidence (Wilson), a step that "
+        f"cannot tell run again at its load (at most {CONFIRMATIONS} a search); "
         f"{per_model}{total}{budget}"
     )
 
@@ -278,6 +282,11 @@ def step_words(step: Mapping[str, Any], unit: str) -> str:
         for t in step["objectives"]
     )
     verdict = "holds" if step["holds"] else "misses"
+    if step.get("ended_early"):
+        verdict += (
+            f" (ended early: {step['ended_early']} could no longer hold; "
+            f"{step.get('stopped', 0)} in flight cancelled)"
+        )
     return f"{_num(step['load'])} {unit}: {verdict}; {terms}"
 
 

@@ -3,7 +3,8 @@
 `CapacityRunner` wraps a Runner. Each step of a search (core/load/capacity.py) is an ordinary cell
 the Runner runs (one target, one rate or concurrency); their events pass through as one run's,
 with one RunStarted counting the search's worst case (so the progress and its ETA know the
-schedule), one Progress count across the steps, a `CapacityStep` after each step, and a
+schedule), one Progress count across the steps, a `CapacityStep` after each step (a
+confirming step's judged on its load's requests together), and a
 `CapacityFound` with run.json's `capacity` section before the one RunFinished. The history
 holds every step's rows in one run and keeps the section in its config. The CLI and the app
 both run a search through here.
@@ -11,23 +12,27 @@ both run a search through here.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.metrics import RequestMetrics, derive
 from workbench.core.foundation.results import RequestResult
 from workbench.core.history.run_history import RunStore
 from workbench.core.load.capacity import Search, Step, judge
 from workbench.core.load.capacity_report import model_json, section
 from workbench.core.load.slo import goodput
+from workbench.core.load.step_watch import StepWatch, decided_note
 from workbench.core.planning.run_events import (
     Progress,
     RequestFinished,
+    RequestStarted,
     RunEvent,
     RunFinished,
     RunStarted,
+    TextDelta,
 )
 from workbench.core.planning.run_plan import RunPlan
 from workbench.core.run.runner import Runner
@@ -49,6 +54,7 @@ class CapacityFound:
 
 
 CapacityEvent = RunEvent | CapacityStep | CapacityFound
+WATCH_S = 0.25  # how often a step's waiting requests are looked at between events
 
 
 def step_plan(plan: RunPlan, index: int, load: float) -> RunPlan:
@@ -102,6 +108,22 @@ class CapacityRunner:
     def stop_target(self, label: str) -> None:
         self.runner.stop_target(label)
 
+    def _decide(self, watch: StepWatch, by: str, load: float, decided: list[str]) -> None:
+        """End the step once its outcome is known (core/load/step_watch.py)."""
+        if decided or self._cancelled:
+            return
+        missed = watch.decided(time.perf_counter_ns())
+        if missed is not None:
+            decided.append(missed)
+            where = f"{load:g} req/s" if by == "rate" else f"{load:g} requests at once"
+            self.runner.cancel(decided_note(where, missed))
+
+    async def _watch(self, watch: StepWatch, by: str, load: float, decided: list[str]) -> None:
+        """Between events too: a queue far past the knee sends none for minutes."""
+        while not decided:
+            await asyncio.sleep(WATCH_S)
+            self._decide(watch, by, load, decided)
+
     @property
     def running(self) -> bool:
         return self.runner.running
@@ -128,28 +150,47 @@ class CapacityRunner:
             yield RunStarted(run_id, plan, plan.total_requests)
             for index, target in enumerate(plan.targets):
                 search = Search(rule)
+                pooled: tuple[list[tuple[RequestResult, RequestMetrics]], float] = ([], 0.0)
                 while status == "finished" and (load := search.next_load()) is not None:
                     rows: list[RequestResult] = []
-                    async for event in self.runner.run(step_plan(plan, index, load)):
-                        if isinstance(event, RunFinished):
-                            status, message = event.status, event.message
-                            continue
-                        if isinstance(event, RunStarted | Progress):
-                            continue  # the search's own, below
-                        yield event
-                        if isinstance(event, RequestFinished) and event.result.phase == "measured":
-                            rows.append(event.result)
-                            done += 1
-                            errors += 0 if event.result.ok else 1
-                            total = max(plan.total_requests, done)
-                            yield Progress(done, total, errors, time.perf_counter() - started)
+                    watch = StepWatch(plan.slo, rule.requests)
+                    decided: list[str] = []
+                    ticker = asyncio.create_task(self._watch(watch, rule.by, load, decided))
+                    try:
+                        async for event in self.runner.run(step_plan(plan, index, load)):
+                            if isinstance(event, RunFinished):
+                                status, message = event.status, event.message
+                                continue
+                            if isinstance(event, RunStarted | Progress):
+                                continue  # the search's own, below
+                            yield event
+                            _follow(watch, event)
+                            if (
+                                isinstance(event, RequestFinished)
+                                and event.result.phase == "measured"
+                            ):
+                                rows.append(event.result)
+                                done += 1
+                                errors += 0 if event.result.ok else 1
+                                total = max(plan.total_requests, done)
+                                yield Progress(done, total, errors, time.perf_counter() - started)
+                                self._decide(watch, rule.by, load, decided)
+                    finally:
+                        ticker.cancel()
+                    if decided and status == "cancelled" and not self._cancelled:
+                        status, message = "finished", ""  # the step ended early, not the search
                     if self._cancelled and status == "finished":
                         status = "cancelled"
                     if status != "finished":
                         break
                     measured = [(r, derive(r)) for r in rows]
                     found = goodput(measured)
-                    step = judge(load, measured, plan.slo, found.duration_s if found else None)
+                    span = found.duration_s if found else 0.0
+                    if search.steps and search.steps[-1].load == load:  # a confirming step
+                        measured, span = pooled[0] + measured, pooled[1] + span
+                    pooled = (measured, span)
+                    ended = decided[0] if decided else None
+                    step = judge(load, measured, plan.slo, span or None, ended)
                     search.take(step)
                     yield CapacityStep(target.model, step)
                 if status != "finished":
@@ -167,3 +208,13 @@ class CapacityRunner:
             if sink is not None:
                 sink.store.finish_run(run_id, status)
         yield RunFinished(run_id, status, (), message)
+
+
+def _follow(watch: StepWatch, event: CapacityEvent) -> None:
+    """Tell the step's watch what a runner event says about its measured requests."""
+    if isinstance(event, RequestStarted) and not event.warmup and event.repeat >= 0:
+        watch.started(event.request_id, event.t_ns)
+    elif isinstance(event, TextDelta):
+        watch.answered(event.request_id)
+    elif isinstance(event, RequestFinished) and event.result.phase == "measured":
+        watch.finished(event.result, event.metrics)

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Literal
 
 from workbench.core.datasets.prompt import dataset_prompt
 from workbench.core.foundation.errors import UNFIXABLE_BY_REPEAT, Diagnosis, diagnosis
-from workbench.core.foundation.metrics import RequestMetrics, derive
 from workbench.core.foundation.results import (
     ErrorClass,
     RequestResult,
@@ -51,6 +50,7 @@ from workbench.core.run.calibration_checks import (
     not_sent,
     prompt_count_far,
 )
+from workbench.core.run.request_rows import mark_internal, metrics_of, retry_wait
 from workbench.core.run.run_sink import (
     STORE_RETRY_S,
     ResultSink,
@@ -65,12 +65,6 @@ if TYPE_CHECKING:
     import openai
 
 KeyResolver = Callable[[Target], str | None]
-
-
-def _mark_internal(result: RequestResult, exc: BaseException) -> None:
-    """A bug of ours while handling one request becomes that request's row, never a gap."""
-    result.error_class = ErrorClass.INTERNAL
-    result.error_message = f"internal error, please report: {describe_exception(exc)}"
 
 
 @dataclass
@@ -129,12 +123,15 @@ class Runner:
         self.calibrate_only = calibrate_only
         self._state: _RunState | None = None
         self._cancelled = False
+        self._cancel_note: str | None = None
 
     # ---- control ----
 
-    def cancel(self) -> None:
-        """Stop issuing requests and cancel those in flight; each becomes a 'cancelled' row."""
+    def cancel(self, note: str | None = None) -> None:
+        """Stop issuing requests and cancel those in flight; each becomes a 'cancelled' row
+        (saying `note`, when given, instead of "stopped by the user")."""
         self._cancelled = True
+        self._cancel_note = note
         self._cancel_in_flight()
 
     def stop_because(self, reason: str) -> None:
@@ -181,6 +178,7 @@ class Runner:
         if self._state is not None:
             raise RuntimeError("this runner is already running a plan")
         self._cancelled = False
+        self._cancel_note = None
         run_id = (
             self.sink.start_run(plan.kind, plan.to_config())
             if self.sink
@@ -450,27 +448,16 @@ class Runner:
                     result.task = prompt.task_label
                 outer_cancelled = await self._send(state, target, result, prompt, calibration)
             except Exception as exc:  # a bug of ours must still leave a row, never a gap
-                _mark_internal(result, exc)
+                mark_internal(result, exc)
             await self._finish(state, target, result, prompt, phase)
             if outer_cancelled:
                 raise asyncio.CancelledError  # the whole cell is being torn down
-            wait = self._retry_wait(result, retry_deadline)
+            wait = retry_wait(result, retry_deadline)
             if wait is None or self._halted(state, target):
                 return result
             await asyncio.sleep(wait)
             attempt += 1
             intended = scheduled_s = None  # a retry is due when its wait ends
-
-    @staticmethod
-    def _retry_wait(result: RequestResult, deadline: float) -> float | None:
-        """Seconds to wait before a retry of a 429/503, or None when no retry is due."""
-        if result.error_class not in (ErrorClass.RATE_LIMIT, ErrorClass.SERVER):
-            return None
-        if result.http_status not in (429, 503) or result.retry_after_s is None:
-            return None
-        if time.monotonic() + result.retry_after_s > deadline:
-            return None
-        return result.retry_after_s
 
     async def _send(
         self,
@@ -524,6 +511,8 @@ class Runner:
             why = state.failure or state.stopped_for
             if why is not None and result.error_class is ErrorClass.CANCELLED:
                 result.error_message = run_stopped(why)
+            elif self._cancel_note and result.error_class is ErrorClass.CANCELLED:
+                result.error_message = self._cancel_note
             return task.cancelling() > 0
         finally:
             state.tasks[target.label].discard(inner)
@@ -557,8 +546,8 @@ class Runner:
                 if failed is not None:
                     name_failed_calibration(result, failed)
         except Exception as exc:
-            _mark_internal(result, exc)
-        metrics = self._metrics(result)
+            mark_internal(result, exc)
+        metrics = metrics_of(result)
         result.slo_met = request_meets(result, metrics, state.plan.slo)
         await self._record(state, result)
         if state.keep_results:
@@ -572,16 +561,6 @@ class Runner:
         elapsed = (time.perf_counter_ns() - state.started_ns) / 1e9
         total = state.plan.total_requests
         state.queue.put_nowait(Progress(state.done, total, state.errors, elapsed))
-
-    @staticmethod
-    def _metrics(result: RequestResult) -> RequestMetrics:
-        """The row's figures; usage a server garbled is dropped (and the row says why)."""
-        try:
-            return derive(result)
-        except Exception as exc:
-            _mark_internal(result, exc)
-            result.prompt_tokens = result.completion_tokens = result.cached_tokens = None
-            return derive(result)
 
     async def _record(self, state: _RunState, result: RequestResult) -> None:
         """Store one row; the row still reaches the consumers (and the CSV) when the store

@@ -29,6 +29,7 @@ from workbench.core.planning.run_events import (
 )
 from workbench.core.planning.run_plan import RunPlan
 from workbench.core.run.calibration_checks import name_failed_calibration
+from workbench.core.run.request_rows import metrics_of
 from workbench.core.run.run_sink import STORE_RETRY_S, ResultSink, run_stopped, store_call
 from workbench.core.run.runner import KeyResolver, Runner
 from workbench.core.scale.shards import (
@@ -283,7 +284,7 @@ class ShardedRunner:
             name_failed_calibration(result, failed)
         if self._stop_reason is not None and result.error_class is ErrorClass.CANCELLED:
             result.error_message = run_stopped(self._stop_reason)  # a worker's SIGTERM's row
-        metrics = Runner._metrics(result)  # the unchanged metrics module, as one process
+        metrics = metrics_of(result)  # the unchanged metrics module, as one process
         if self.sink is not None and tally.failure is None:
             sink = self.sink
             problem = await self._store(tally, lambda: sink.record(result))

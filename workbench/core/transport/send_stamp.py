@@ -14,6 +14,16 @@ context) and stamp that request's `t_send` and `started_at`:
 
 Nothing is stamped for a request sent outside `sending` (the network baseline, the doctor), so
 the hooks cost one context-variable read there.
+
+**Written at due.** An open-loop request (core/load/open_loop.py) is built ahead of its
+scheduled moment and sent inside `held_until_due` (core/load/send_lead.py): the same hooks,
+awaited right before the write, then wait (core/system/wake.py) until the request's
+`t_intended` before they stamp, so the bytes leave at the due moment and not when the request
+happened to be ready. aiohttp holds at the first body chunk, where its head leaves too (every
+chat request has a body); httpx at the head. A request sent outside `held_until_due` (a closed
+loop, the doctor, a baseline), a retry (due when its wait ends) or one already late is never
+held. A cancelled hold writes nothing: the request fails as cancelled, as one cancelled while
+connecting does.
 """
 
 from __future__ import annotations
@@ -23,6 +33,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
+
+from workbench.core.load.send_lead import held_listener
+from workbench.core.system.wake import sleep_until_ns
 
 if TYPE_CHECKING:
     import aiohttp
@@ -57,6 +70,18 @@ def sending(result: RequestResult) -> Iterator[None]:
         _SENDING.reset(token)
 
 
+async def _write_when_due(marker: _Sending) -> None:
+    """Hold the write until the request is due (inside `held_until_due` only), then stamp."""
+    ready = held_listener()
+    if ready is not None:
+        now = time.perf_counter_ns()
+        ready(now)
+        due = marker.result.t_intended
+        if due is not None and due > now:
+            await sleep_until_ns(due)
+    marker.stamp()
+
+
 async def _on_headers_sent(_session: Any, _ctx: Any, _params: Any) -> None:
     marker = _SENDING.get()
     if marker is not None:
@@ -68,7 +93,7 @@ async def _on_chunk_sent(_session: Any, _ctx: Any, _params: Any) -> None:
     marker = _SENDING.get()
     if marker is not None and not marker.body_started:
         marker.body_started = True
-        marker.stamp()
+        await _write_when_due(marker)  # the head is buffered: it leaves with this chunk
 
 
 def aiohttp_trace_config() -> aiohttp.TraceConfig:
@@ -86,4 +111,4 @@ async def httpcore_trace(event: str, _info: dict[str, Any]) -> None:
     if event.endswith("send_request_headers.started"):
         marker = _SENDING.get()
         if marker is not None:
-            marker.stamp()
+            await _write_when_due(marker)

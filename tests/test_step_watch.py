@@ -1,0 +1,68 @@
+"""A capacity step's outcome is decided as soon as enough of its requests are known to miss
+(core/load/step_watch.py), by the same Wilson rule that judges a whole step: once it could only
+be shown missed (a step that could still end undecided runs on, as the search may confirm it)."""
+
+from __future__ import annotations
+
+from workbench.core.foundation.metrics import derive
+from workbench.core.foundation.results import ErrorClass, RequestResult
+from workbench.core.load.capacity import judge
+from workbench.core.load.send_lead import MAX_LEAD_NS
+from workbench.core.load.slo import parse_slo
+from workbench.core.load.step_watch import StepWatch
+
+MS = 1_000_000
+
+
+def _row(i: int, ttft_ms: float, tokens: int = 8, ok: bool = True) -> RequestResult:
+    result = RequestResult(request_id=f"r{i}", provider="p", model="m", base_url="http://x/v1")
+    result.phase = "measured"
+    result.t_intended = result.t_send = 1_000 * MS
+    if ok:
+        result.t_first_token = result.t_send + int(ttft_ms * MS)
+        result.event_times = [result.t_first_token + k * 10 * MS for k in range(tokens)]
+        result.t_last_token = result.t_done = result.event_times[-1]
+        result.completion_tokens = tokens
+    else:
+        result.error_class = ErrorClass.SERVER
+        result.t_done = result.t_send + MS
+    return result
+
+
+def test_a_step_is_decided_exactly_when_the_rest_within_could_not_save_it() -> None:
+    slo = parse_slo("ttft_p90:500ms")
+    planned = 50
+    for misses in range(planned):
+        watch = StepWatch(slo, planned)
+        rows = [_row(i, 900.0) for i in range(misses)]
+        for row in rows:
+            watch.finished(row, derive(row))
+        best = rows + [_row(planned + i, 100.0) for i in range(planned - misses)]
+        step = judge(1.0, [(r, derive(r)) for r in best], slo)
+        shown_missed = step.shown and not step.holds
+        assert (watch.decided(0) is not None) == shown_missed, misses
+
+
+def test_waiting_requests_count_once_past_a_growing_limit_only() -> None:
+    slo = parse_slo("ttft_p90:500ms,tpot_p90:20ms")
+    watch = StepWatch(slo, 50)  # 50 at p90: ten known misses and it can only be shown missed
+    for i in range(11):
+        watch.started(f"w{i}", 0)
+    watch.answered("w0")  # its first token came: its TTFT is known, no longer growing
+    (ttft, tpot) = slo
+    # a request may start up to MAX_LEAD_NS before it is due (built ahead): not yet past
+    assert watch.known_misses(ttft, 500 * MS + MAX_LEAD_NS) == 0
+    assert watch.known_misses(ttft, 600 * MS + MAX_LEAD_NS) == 10  # w1..w10 cannot make 500 ms
+    assert watch.known_misses(tpot, 600 * MS + MAX_LEAD_NS) == 0  # TPOT does not grow waiting
+    assert watch.decided(600 * MS + MAX_LEAD_NS) == "ttft_p90"
+    assert watch.decided(400 * MS) is None
+
+
+def test_a_failed_request_misses_and_a_one_token_answer_is_not_held_to_tpot() -> None:
+    slo = parse_slo("tpot_p90:20ms")
+    watch = StepWatch(slo, 50)
+    failed, short = _row(1, 100.0, ok=False), _row(2, 100.0, tokens=1)
+    for row in (failed, short):
+        watch.started(row.request_id, 0)
+        watch.finished(row, derive(row))
+    assert watch.known_misses(slo[0], 10**12) == 1
