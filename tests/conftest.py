@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 
 # Qt runs offscreen in tests; qasync must pick PySide6; the history goes to a temp dir per test.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -30,6 +31,31 @@ pytest_plugins = ["tests.support.gui"]
 def _isolated_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("WORKBENCH_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("WORKBENCH_CONFIG_DIR", str(tmp_path / "config"))
+
+
+_CHECKOUT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def _results_csv_seen() -> set[Path]:
+    """The results*.csv in the repository root: those there before the session, then those
+    already reported."""
+    return set(_CHECKOUT.glob("results*.csv"))
+
+
+@pytest.fixture(autouse=True)
+def _no_results_csv_left_in_the_checkout(_results_csv_seen):
+    """`bench` without --csv or --output writes results[-N].csv in its working folder: a test
+    that runs it must give it a path (or a cwd under tmp_path), not litter the checkout.
+    Checked against the session's start, so a module fixture's run is caught at its first test."""
+    yield
+    new = set(_CHECKOUT.glob("results*.csv")) - _results_csv_seen
+    _results_csv_seen.update(new)  # each file fails one test, not every test after it
+    assert not new, (
+        f"{sorted(p.name for p in new)} appeared in the checkout during this test or its "
+        "fixtures' set-up (or, under -n or with a second pytest in this checkout, one running "
+        "beside it): give its bench run --csv or --output under tmp_path"
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -16,6 +16,9 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
+
+from workbench.core.system.bounded_read import AliasRefused, TooDeep, _yaml_load_pure, yaml_load
 
 FIXTURES = Path(__file__).resolve().parent / "data" / "results"
 ADDRESS_SPACE = 1 << 30  # 1 GiB: Python and the app need about a third of it
@@ -101,6 +104,32 @@ def test_a_yaml_alias_bomb_is_refused(tmp_path) -> None:
     path.write_text("\n".join(lines) + "\n")
     assert path.stat().st_size < 4000
     _refused(_import(tmp_path, path), "YAML alias", "write the value out in full")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x 1\nb: *x\n",  # an alias: refused on its line
+        "x: " + "[" * 64 + "]" * 64,  # 65 nodes deep: refused
+        "x: " + "[" * 63 + "1" + "]" * 63,  # a scalar at 65: refused
+        "x: " + "[" * 62 + "1" + "]" * 62,  # 64 deep: read
+        "[" * DEEP + "]" * DEEP,
+        "model: m\nttfts: [0.1, 0.2]\nnested: {a: [1, {b: c}]}\n",
+        "a: [1, 2",  # not YAML: PyYAML's own error
+    ],
+)
+def test_libyaml_and_the_pure_python_yaml_reader_agree(text: str) -> None:
+    """yaml_load takes libyaml's loader when PyYAML has it (6x faster), else the pure-Python
+    one: both refuse the same documents, for the same reason, and read the rest alike."""
+    assert getattr(yaml, "CSafeLoader", None) is not None  # the test group's PyYAML has it
+
+    def outcome(read) -> tuple[str, object]:
+        try:
+            return "read", read(text)
+        except (AliasRefused, TooDeep, yaml.YAMLError) as error:
+            return type(error).__name__, None
+
+    assert outcome(yaml_load) == outcome(_yaml_load_pure)
 
 
 def test_a_ttft_of_1e308_names_the_field(tmp_path) -> None:

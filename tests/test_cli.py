@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -14,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.ports import refusing_port
+from tests.support.serve_local import serve_local
 from workbench.core.history.csv_export import COLUMNS
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
@@ -28,12 +29,6 @@ def _run(args: list[str], env: dict[str, str], timeout: float = 120) -> subproce
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     return {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_bench_on_builtin_provider_prints_table_and_writes_documented_csv(tmp_path, env) -> None:
@@ -87,18 +82,19 @@ def test_unknown_model_is_refused_with_a_suggestion(tmp_path, env) -> None:
 
 
 def test_unreachable_url_is_a_clear_error(tmp_path, env) -> None:
-    proc = _run(
-        [
-            "bench",
-            "--base-url",
-            f"http://127.0.0.1:{_free_port()}/v1",
-            "--model",
-            "m",
-            "--csv",
-            str(tmp_path / "x.csv"),
-        ],
-        env,
-    )
+    with refusing_port() as port:
+        proc = _run(
+            [
+                "bench",
+                "--base-url",
+                f"http://127.0.0.1:{port}/v1",
+                "--model",
+                "m",
+                "--csv",
+                str(tmp_path / "x.csv"),
+            ],
+            env,
+        )
     assert proc.returncode == 2
     assert "cannot connect" in proc.stderr and "Fix:" in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -140,28 +136,10 @@ def test_partial_failure_exits_3_and_keeps_the_good_rows(tmp_path, env) -> None:
 def test_serve_local_and_bench_against_it_with_a_key(tmp_path, env) -> None:
     """A key goes in through an environment variable and comes out nowhere."""
     key = "sk-test-" + "k3y" * 10
-    port = _free_port()
     server_env = {**env, "LOCAL_KEY": key}
-    server = subprocess.Popen(
-        [
-            *WORKBENCH,
-            "serve-local",
-            "--port",
-            str(port),
-            "--time-scale",
-            "0.01",
-            "--api-key-env",
-            "LOCAL_KEY",
-        ],
-        env=server_env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        line = server.stdout.readline()
-        assert f"127.0.0.1:{port}" in line
-        base = f"http://127.0.0.1:{port}/v1"
+    flags = ("--time-scale", "0.01", "--api-key-env", "LOCAL_KEY")
+    with serve_local(*flags, env=server_env) as server:
+        base = server.base_url
         out = tmp_path / "keyed.csv"
         no_key = _run(
             ["bench", "--base-url", base, "--model", "sim-70b-gqa", "--csv", str(out)], env
@@ -188,10 +166,7 @@ def test_serve_local_and_bench_against_it_with_a_key(tmp_path, env) -> None:
             server_env,
         )
         assert proc.returncode == 0, proc.stderr
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=10)
-    assert server.returncode == 0
+    assert server.proc.returncode == 0  # SIGTERM ends it cleanly
     data_files = list((tmp_path / "data").glob("*"))
     assert data_files
     for path in [out, *data_files]:

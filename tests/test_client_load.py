@@ -74,7 +74,7 @@ def test_workers_above_the_cores_are_capped_with_a_warning(tmp_path: Path, env) 
 def test_allow_oversubscribe_runs_every_worker_asked_for(tmp_path: Path, env) -> None:
     asked = usable_cores() + 1
     done = bench(env, "--repeats", "4", "--concurrency", "4", "--workers", str(asked),
-                 "--allow-oversubscribe", "--json")  # fmt: skip
+                 "--allow-oversubscribe", "--json", "--csv", str(tmp_path / "r.csv"))  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "usable core(s)" not in done.stderr
     assert f"Workers: {asked} worker processes" in done.stderr

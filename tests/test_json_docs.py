@@ -121,10 +121,11 @@ def test_each_command_prints_the_document_the_page_describes(
 
 
 def test_a_route_comparison_prints_the_document_the_page_describes(
-    env: dict[str, str], local_url: str
+    env: dict[str, str], local_url: str, tmp_path: Path
 ) -> None:
     with serving_in_thread(delay_gateway(local_url, 0.0)) as gateway:
         argv = ["bench", "--compare-route", local_url, gateway, "--model", MODEL, "--json"]
+        argv += ["--csv", str(tmp_path / "route.csv")]
         document = _json(env, *argv, "--prompt-tokens", "1K", "--max-tokens", "8", "-q")
     jsonschema.validate(document, _schemas()["route_compare"])
     assert [level["concurrency"] for level in document["levels"]] == [1]

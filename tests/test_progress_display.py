@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
-RUN = ["bench", "--model", "sim-70b-gqa", "--prompt-tokens", "1K,2K", "--max-tokens", "8"]
+# a tenth of the simulated time: progress counts requests and weighs prompts, not seconds
+FAST = ["--time-scale", "0.1"]
+RUN = ["bench", "--model", "sim-70b-gqa", "--prompt-tokens", "1K,2K", "--max-tokens", "8", *FAST]
 
 
 @pytest.fixture
@@ -40,6 +42,7 @@ def test_the_logged_share_is_weighted_by_prompt_size_and_never_goes_backwards(
 ) -> None:
     """One 1K and one 32K request: the 1K one is a few percent of the run's work, not half."""
     args = ["bench", "--model", "sim-70b-gqa", "--prompt-tokens", "1K,32K", "--max-tokens", "8"]
+    args += FAST
     proc = subprocess.run(
         [*WORKBENCH, *args, "--repeats", "2", "--csv", str(tmp_path / "r.csv")],
         capture_output=True, text=True, env=env, timeout=120,

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import csv
 import os
-import signal
-import socket
 import subprocess
 import sys
 import tomllib
@@ -16,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.ports import refusing_port
+from tests.support.serve_local import serve_local
 from workbench.core.access.keys import set_session_key
 from workbench.core.access.providers import KeyRef, ModelEntry, Provider, ProxyChoice, is_loopback
 from workbench.core.foundation.results import Prices
@@ -258,12 +258,6 @@ def test_is_loopback() -> None:
 # ---- the CLI, as a user runs it ----
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     return {
@@ -281,22 +275,9 @@ def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[st
 
 @pytest.fixture
 def keyed_server(env: dict[str, str]) -> Iterator[str]:
-    port = _free_port()
-    server = subprocess.Popen(
-        [*WORKBENCH, "serve-local", "--port", str(port), "--time-scale", "0.01",
-         "--api-key-env", "LOCAL_KEY"],
-        env={**env, "LOCAL_KEY": KEY},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )  # fmt: skip
-    try:
-        assert server.stdout is not None
-        assert f"127.0.0.1:{port}" in server.stdout.readline()
-        yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=10)
+    flags = ("--time-scale", "0.01", "--api-key-env", "LOCAL_KEY")
+    with serve_local(*flags, env={**env, "LOCAL_KEY": KEY}) as server:
+        yield server.base_url
 
 
 def test_providers_add_list_show_export_remove(tmp_path, env) -> None:
@@ -352,8 +333,9 @@ def test_bench_and_models_with_a_saved_provider_and_env_key(tmp_path, env, keyed
     assert missing.returncode == 2
     assert "LAB_KEY" in missing.stderr and "export" in missing.stderr
     assert "Traceback" not in missing.stderr
-    keyed_env = {**env, "LAB_KEY": KEY, "HTTP_PROXY": f"http://127.0.0.1:{_free_port()}"}
-    proc = _run(args, keyed_env)  # a global proxy pointing nowhere must not matter for loopback
+    with refusing_port() as nowhere:
+        keyed_env = {**env, "LAB_KEY": KEY, "HTTP_PROXY": f"http://127.0.0.1:{nowhere}"}
+        proc = _run(args, keyed_env)  # a global proxy pointing nowhere must not matter for loopback
     assert proc.returncode == 0, proc.stderr
     with out.open(newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from datetime import datetime
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.pdf_text import read_pdf
+from tests.support.pdf_text import read_pdf, units_joined
 from workbench.core.history.run_facts import run_facts
 from workbench.core.history.run_history import DB_FILENAME, RunStore
 from workbench.core.history.summary import build_report
@@ -82,9 +81,7 @@ def test_the_summary_of_an_imported_run_quotes_the_files_median_ttft_and_date(
         assert lines[1].startswith(_page_date(shown["created_at"]) + " · ")
         assert _table_ttft(lines, f"{shown['requests']} / 0 / 0") == f"{median:,.0f}"
         # the figures the file does not state are said to be derived from its requests
-        # a unit comes as two text runs ("tok/" and "s"): the word joiner that keeps it on one
-        # line is drawn in a fallback font (pdftotext reads it whole, as "tok/s")
-        source = re.sub(r"/ (s|token|req)\b", r"/\1", " ".join(lines))
+        source = units_joined(" ".join(lines))
         assert "TTFT ms as the file reported; decode tok/s, prefill tok/s derived" in source
 
 

@@ -12,18 +12,19 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
 import tomllib
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from aiohttp import web
 
 from tests.support.loopback import AuthProxy, ThreadedLoop
+from tests.support.ports import refusing_port
+from tests.support.serve_local import serve_local
 from workbench.core.access.providers import KeyRef, Provider, ProxyChoice
 from workbench.core.foundation.errors import SERVER_MESSAGE_CHARS, classify_exception
 from workbench.core.foundation.redaction import redact_and_cut, register_secret
@@ -58,27 +59,11 @@ def env(tmp_path: Path) -> dict[str, str]:
     }
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def local_server(env: dict[str, str]) -> Iterator[str]:
     """The built-in provider as its own process (keyless), as a user would run it."""
-    port = _free_port()
-    server = subprocess.Popen(
-        [*WORKBENCH, "serve-local", "--port", str(port), "--time-scale", "0.01"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    try:
-        assert server.stdout is not None
-        assert f"127.0.0.1:{port}" in server.stdout.readline()
-        yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=10)
+    with serve_local("--time-scale", "0.01", env=env) as server:
+        yield server.base_url
 
 
 # ---- base URLs with credentials ----
@@ -86,7 +71,7 @@ def local_server(env: dict[str, str]) -> Iterator[str]:
 
 @pytest.mark.parametrize("command", ["providers-add", "bench", "models", "doctor"])
 def test_a_base_url_with_a_password_is_refused_with_the_fix(env, tmp_path, command) -> None:
-    url = f"http://bob:{PASSWORD}@127.0.0.1:{_free_port()}/v1"
+    url = f"http://bob:{PASSWORD}@127.0.0.1:9/v1"  # refused before any connection
     args = {
         "providers-add": ["providers", "add", "gw", "--base-url", url],
         "bench": ["bench", "--base-url", url, "--model", "m", "--csv", str(tmp_path / "r.csv")],
@@ -133,7 +118,8 @@ def test_a_file_with_url_passwords_loads_masked_and_says_how_to_fix(env, tmp_pat
     config = tmp_path / "config"
     config.mkdir()
     path = config / "providers.toml"
-    dead = f"127.0.0.1:{_free_port()}"  # the doctor gets a fast refusal, and shows what it tried
+    refusing = ExitStack()
+    dead = f"127.0.0.1:{refusing.enter_context(refusing_port())}"  # the doctor: a fast refusal
     path.write_text(
         f'[providers.gw]\nbase_url = "http://bob:{PASSWORD}@{dead}/v1"\n'
         f'key = "${{GW_KEY}}"\nmodels = ["m1"]\n\n'
@@ -149,6 +135,7 @@ def test_a_file_with_url_passwords_loads_masked_and_says_how_to_fix(env, tmp_pat
         "doctor": _run(["doctor", "gw", "--json", "--timeout", "3"], env),
         "models": _run(["models", "--provider", "gw"], env),
     }
+    refusing.close()
     for name, done in runs.items():
         text = done.stdout + done.stderr
         assert PASSWORD not in text and PROXY_PASSWORD not in text, name

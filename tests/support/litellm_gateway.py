@@ -158,6 +158,7 @@ def _warm_up(gateway: Gateway) -> None:
     result = cli(
         gateway.key, "bench", "--base-url", gateway.base_url, "--api-key-env", KEY_VARIABLE,
         "--model", "sim-70b-gqa", "--prompt-tokens", "128", "--max-tokens", "2", "--no-store",
+        "--csv", str(gateway.log_dir / "warm-up.csv"),  # not results.csv in the working folder
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
 

@@ -33,6 +33,13 @@ class PdfText:
         return "\n".join(" ".join(line.split()) for line in folded.splitlines())
 
 
+def units_joined(text: str) -> str:
+    """The text with "tok/ s" read back as "tok/s": a unit is drawn as two text runs (the word
+    joiner that keeps it on one line comes from a fallback font), which this reader returns
+    as two blocks; pdftotext reads it whole."""
+    return re.sub(r"/ (s|token|req)\b", r"/\1", text)
+
+
 def _objects(data: bytes) -> dict[int, bytes]:
     return {int(m.group(1)): m.group(2) for m in _OBJECT.finditer(data)}
 

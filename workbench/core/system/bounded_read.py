@@ -98,24 +98,62 @@ def json_loads(text: str, **options: Any) -> Any:
 
 def yaml_load(text: str) -> Any:
     """YAML through PyYAML's safe loader (no tags that run code), refusing aliases and
-    nesting deeper than MAX_DEPTH. ImportError when PyYAML is not installed."""
+    nesting deeper than MAX_DEPTH. ImportError when PyYAML is not installed.
+
+    With libyaml built in, its parser's events are checked first, then its safe loader builds
+    the document: about 6x the pure-Python loader (3 s for a 370 KB guidellm report)."""
     import yaml  # type: ignore[import-untyped]
+
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is None:
+        return _yaml_load_pure(text)
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=fast):
+            if isinstance(event, yaml.AliasEvent):
+                _refuse_alias(event.start_mark)
+            opens = isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent))
+            if opens or isinstance(event, yaml.ScalarEvent):
+                # a node's depth as the pure loader's compose_node counts it: a scalar too
+                if depth + 1 > MAX_DEPTH:
+                    _refuse_depth(event.start_mark)
+                depth += opens
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+        return yaml.load(text, Loader=fast)  # CSafeLoader: the safe loader, in C
+    except RecursionError:
+        raise TooDeep(f"nested more than {MAX_DEPTH} deep") from None
+    except yaml.YAMLError as error:  # libyaml's own cap (1,000) is met before the first event
+        if "nesting depth" not in str(getattr(error, "problem", "")):
+            raise
+        raise TooDeep(f"nested more than {MAX_DEPTH} deep") from None
+
+
+def _refuse_alias(mark: Any) -> None:
+    raise AliasRefused(
+        f"line {mark.line + 1}: a YAML alias (*name); result and config files "
+        "need none, and one can expand a small file into gigabytes"
+    )
+
+
+def _refuse_depth(mark: Any) -> None:
+    raise TooDeep(f"line {mark.line + 1}: nested more than {MAX_DEPTH} deep")
+
+
+def _yaml_load_pure(text: str) -> Any:
+    """yaml_load with PyYAML's pure-Python loader (no libyaml): the same checks, as it composes."""
+    import yaml
 
     class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML has no type hints
         _depth = 0
 
         def compose_node(self, parent: Any, index: Any) -> Any:
             if self.check_event(yaml.AliasEvent):
-                mark = self.peek_event().start_mark
-                raise AliasRefused(
-                    f"line {mark.line + 1}: a YAML alias (*name); result and config files "
-                    "need none, and one can expand a small file into gigabytes"
-                )
+                _refuse_alias(self.peek_event().start_mark)
             self._depth += 1
             try:
                 if self._depth > MAX_DEPTH:
-                    mark = self.peek_event().start_mark
-                    raise TooDeep(f"line {mark.line + 1}: nested more than {MAX_DEPTH} deep")
+                    _refuse_depth(self.peek_event().start_mark)
                 return super().compose_node(parent, index)
             finally:
                 self._depth -= 1
