@@ -66,3 +66,17 @@ def test_a_failed_request_misses_and_a_one_token_answer_is_not_held_to_tpot() ->
         watch.started(row.request_id, 0)
         watch.finished(row, derive(row))
     assert watch.known_misses(slo[0], 10**12) == 1
+
+
+def test_a_step_ended_before_any_request_finished_says_so_without_empty_counts() -> None:
+    from workbench.core.load.capacity_report import step_json, step_words
+
+    slo = parse_slo("ttft_p90:3s")
+    cancelled = _row(1, 100.0, ok=False)
+    cancelled.error_class = ErrorClass.CANCELLED
+    step = judge(5.66, [(cancelled, derive(cancelled))], slo, None, ended="ttft_p90")
+    said = step_words(step_json(step), "req/s")
+    assert (
+        said
+        == "5.66 req/s: misses (ended early: ttft_p90 could no longer hold; 1 in flight cancelled)"
+    )

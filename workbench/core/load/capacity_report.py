@@ -280,6 +280,7 @@ def step_words(step: Mapping[str, Any], unit: str) -> str:
         f"{t['objective']} {t['within']}/{t['judged']} within"
         + (f" (p {t['observed_ms']:,.0f} ms)" if t["observed_ms"] is not None else "")
         for t in step["objectives"]
+        if t["judged"]  # a step ended before any request finished has no count to show
     )
     verdict = "holds" if step["holds"] else "misses"
     if step.get("ended_early"):
@@ -287,7 +288,7 @@ def step_words(step: Mapping[str, Any], unit: str) -> str:
             f" (ended early: {step['ended_early']} could no longer hold; "
             f"{step.get('stopped', 0)} in flight cancelled)"
         )
-    return f"{_num(step['load'])} {unit}: {verdict}; {terms}"
+    return f"{_num(step['load'])} {unit}: {verdict}" + (f"; {terms}" if terms else "")
 
 
 def table(capacity: Mapping[str, Any]) -> str:
