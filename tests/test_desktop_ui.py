@@ -220,7 +220,7 @@ def test_closed_and_deleted_windows_leave_the_desktop_scheme_to_the_open_one(
 
     choose(qtbot, window, "View", "Theme", "System")
     closed = []
-    for n in range(3):  # closed as a user closes a window: no help from the test driver
+    for n in range(2):  # closed as a user closes a window: no help from the test driver
         (tmp_path / f"other{n}").mkdir()
         other = make_window(loop, tmp_path / f"other{n}")
         other.theme.set_choice("system")
