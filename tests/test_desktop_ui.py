@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMenu
 from tests.support.gui_driver import (
     click_actions,
     click_run,
+    make_window,
     opened_window,
     run_for,
     until,
@@ -210,6 +211,36 @@ def test_system_theme_follows_the_desktop_scheme_change(window, qtbot) -> None:
     choose(qtbot, window, "View", "Theme", "Light")
     hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
     assert luminance(chart_colors(window.plots.ttft_plot)[0]) > 200
+
+
+def test_closed_and_deleted_windows_leave_the_desktop_scheme_to_the_open_one(
+    window, qtbot, loop, tmp_path
+) -> None:
+    import shiboken6
+
+    choose(qtbot, window, "View", "Theme", "System")
+    closed = []
+    for n in range(2):  # closed as a user closes a window: no help from the test driver
+        (tmp_path / f"other{n}").mkdir()
+        other = make_window(loop, tmp_path / f"other{n}")
+        other.theme.set_choice("system")
+        other.close()
+        run_for(loop, other.session.close())
+        closed.append(other)
+    deleted = closed.pop()
+    deleted.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(deleted), timeout=5000)
+    restyled: list[str] = []
+    window.theme.changed.connect(lambda _palette: restyled.append("open"))
+    for other in closed:
+        other.theme.changed.connect(lambda _palette: restyled.append("closed"))
+    hints = QApplication.styleHints()
+    hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)  # a deleted Theme here crashed the app
+    assert restyled == ["open"]
+    assert luminance(chart_colors(window.plots.ttft_plot)[0]) < 60
+    hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    assert restyled == ["open", "open"]
+    assert luminance(QApplication.palette().color(QPalette.ColorRole.Window)) > 200
 
 
 def test_view_language_retranslates_the_open_window_at_once(window, qtbot) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtCore import QEvent, QSettings, QTimer
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QApplication
 
+from tests.support.gui_driver import opened_window
 from workbench.core.foundation.results import ErrorClass
 from workbench.core.history.csv_export import COLUMNS
 from workbench.core.history.run_history import RunStore
@@ -80,27 +81,30 @@ def test_two_panes_stream_text_plots_fill_and_csv_export(window, loop, tmp_path)
 
 
 def test_long_paragraphs_get_display_breaks_while_streaming_and_exact_text_at_the_end(
-    window, loop
+    qapp, loop, tmp_path
 ) -> None:
-    window.prompt.max_tokens.setValue(600)
-    seen_breaks = []
+    # at 0.2 the streams last seconds: frames land while they grow on a busy machine too (at the
+    # window fixture's 0.05 a loaded xdist worker painted no frame mid-stream, seed 20261202)
+    with opened_window(loop, tmp_path, time_scale=0.2) as window:
+        window.prompt.max_tokens.setValue(600)
+        seen_breaks = []
 
-    def look() -> None:  # at every frame, after the window painted it: what the user sees
-        widget, pane = window.pane_set.widgets[0], window.session.panes[0]
-        if pane.result is None and "\n" in widget.text.toPlainText():
-            seen_breaks.append(widget.text.toPlainText().count("\n"))
+        def look() -> None:  # at every frame, after the window painted it: what the user sees
+            widget, pane = window.pane_set.widgets[0], window.session.panes[0]
+            if pane.result is None and "\n" in widget.text.toPlainText():
+                seen_breaks.append(widget.text.toPlainText().count("\n"))
 
-    window.session.frame.connect(look)
-    _run(loop, window.run_all())
-    widgets, panes = window.pane_set.widgets, window.session.panes
-    for widget, pane in zip(widgets, panes, strict=True):
-        assert "\n" not in pane.text and len(pane.text) > 2000  # one long paragraph
-        assert not widget.exact_text_shown()  # still the live view's breaks...
-        assert widget.text.toPlainText().replace("\n", " ") == pane.text  # ...only those
-        QApplication.sendEvent(widget.text, QFocusEvent(QEvent.Type.FocusIn))
-        assert widget.exact_text_shown()  # the reader reaches for the text: exactly as sent
-        assert widget.text.toPlainText() == pane.text
-    assert seen_breaks, "the live view never broke the long paragraph"
+        window.session.frame.connect(look)
+        _run(loop, window.run_all())
+        widgets, panes = window.pane_set.widgets, window.session.panes
+        for widget, pane in zip(widgets, panes, strict=True):
+            assert "\n" not in pane.text and len(pane.text) > 2000  # one long paragraph
+            assert not widget.exact_text_shown()  # still the live view's breaks...
+            assert widget.text.toPlainText().replace("\n", " ") == pane.text  # ...only those
+            QApplication.sendEvent(widget.text, QFocusEvent(QEvent.Type.FocusIn))
+            assert widget.exact_text_shown()  # the reader reaches for the text: exactly as sent
+            assert widget.text.toPlainText() == pane.text
+        assert seen_breaks, "the live view never broke the long paragraph"
 
 
 def test_display_breaks_land_after_sentence_ends_past_the_limit() -> None:

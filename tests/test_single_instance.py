@@ -7,6 +7,7 @@ instance must not stop the next start.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import resource
 import signal
@@ -44,7 +45,10 @@ def gui_env(tmp_path: Path) -> dict[str, str]:
 
 
 def start_gui(
-    tmp_path: Path, log_name: str, nofile: tuple[int, int] | None = None
+    tmp_path: Path,
+    log_name: str,
+    nofile: tuple[int, int] | None = None,
+    extra_env: dict[str, str] | None = None,
 ) -> tuple[subprocess.Popen, Path]:
     """A first instance; `nofile` is its (soft, hard) open-file limit from the start."""
     log = tmp_path / log_name
@@ -56,7 +60,7 @@ def start_gui(
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "workbench", "gui", "--time-scale", "0.05"],
-            env=gui_env(tmp_path),
+            env=gui_env(tmp_path) | (extra_env or {}),
             stdout=out,
             stderr=subprocess.STDOUT,
             preexec_fn=limit if nofile else None,
@@ -257,3 +261,72 @@ def test_a_deleted_socket_file_is_listened_on_again_and_said(qtbot, tmp_path, mo
         assert ask_running_instance(name)
     guard.server.close()
     guard.setParent(status)  # goes with the status bar, before the application
+
+
+def long_folder(tmp_path: Path) -> Path:
+    """A TMPDIR whose socket path is far over a Unix socket address (108 bytes)."""
+    folder = tmp_path / ("t" * 60) / ("m" * 60)
+    folder.mkdir(parents=True)
+    return folder
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Unix socket paths")
+def test_under_a_long_tmpdir_the_socket_moves_to_the_private_runtime_folder(tmp_path) -> None:
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = {"TMPDIR": str(long_folder(tmp_path)), "XDG_RUNTIME_DIR": str(runtime)}
+    first, log = start_gui(tmp_path, "first.log", extra_env=env)
+    try:
+        wait_for(log, SHOWN, first)
+        wait_for(log, f"single-instance guard listening on {runtime}/attention-workbench-", first)
+        second = subprocess.run(
+            [sys.executable, "-m", "workbench", "gui"],
+            env=gui_env(tmp_path) | env,
+            capture_output=True,
+            text=True,
+            timeout=START_TIMEOUT,
+        )
+        assert second.returncode == 0 and "already running" in second.stdout, second.stderr[-2000:]
+        wait_for(log, "a second launch asked for this window", first, timeout=20)
+    finally:
+        stop(first)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Unix socket paths")
+def test_with_no_runtime_folder_the_socket_goes_to_a_private_folder_in_tmp(
+    qtbot, tmp_path, monkeypatch
+) -> None:
+    from workbench.ui.single_instance import claim, server_name
+
+    monkeypatch.setenv("TMPDIR", str(long_folder(tmp_path)))
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.setenv("WORKBENCH_CONFIG_DIR", str(tmp_path / "config"))
+    name = server_name()
+    folder = Path(f"/tmp/attention-workbench-{os.getuid()}")
+    assert Path(name).parent == folder
+    assert folder.stat().st_mode & 0o777 == 0o700  # nobody else may enter it
+    guard = claim(name)
+    assert guard is not None and guard.problem() is None
+    try:
+        assert Path(guard.server.fullServerName()) == Path(name)
+    finally:
+        guard.server.close()
+    assert not Path(name).exists()  # a clean close leaves no file in the shared folder
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Unix socket paths")
+def test_a_socket_path_too_long_is_said_with_its_fix_and_not_retried(
+    qtbot, tmp_path, caplog
+) -> None:
+    from workbench.ui.single_instance import MAX_SOCKET_PATH, InstanceGuard
+
+    path = long_folder(tmp_path) / "attention-workbench-0123456789abcdef"
+    guard = InstanceGuard(str(path))
+    assert not guard.listen()
+    with caplog.at_level(logging.WARNING, logger="workbench.ui.single_instance"):
+        guard.log_state()
+    (said,) = [r.getMessage() for r in caplog.records]
+    assert "a second launch opens a second window" in said
+    assert f"{len(os.fsencode(path))} bytes, over the {MAX_SOCKET_PATH}" in said
+    assert "set TMPDIR" in said
+    assert not guard._timer.isActive()  # a longer wait never makes the path fit

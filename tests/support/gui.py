@@ -52,4 +52,5 @@ def window_with_tabs(
         kernels = KernelsView()
         add_kernels_tab(win, kernels)
         yield win
+        # before the window closes: closing deletes it, the Kernels tab with it
         loop.run_until_complete(asyncio.wait_for(kernels.aclose(), CLOSE_SECONDS))

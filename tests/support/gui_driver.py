@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QMenu
 
@@ -47,11 +47,12 @@ def close_window(loop: Any, win: MainWindow) -> None:
     install_translators(QApplication.instance(), "en")  # no-op when already English
     if win.theme.dark:
         win.theme.set_choice("light")
-    # a closed window stays alive (its widgets too), and its Theme stays on the app's global
-    # colour-scheme signal: off it, or every later scheme change restyles every window opened
-    QApplication.styleHints().colorSchemeChanged.disconnect(win.theme._on_system_scheme)
     win.close()
     loop.run_until_complete(asyncio.wait_for(win.session.close(), CLOSE_SECONDS))
+    # deleted now, not left for the worker's later tests: a closed window stays alive, and
+    # every palette or language switch after it walked all the widgets of all those before
+    win.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 @contextmanager

@@ -248,6 +248,8 @@ def main(args) -> int:
             return 0
     install_translators(app, args.lang)
     left_fault = start_log_files(faults=not args.demo_screenshot)  # not another window's file
+    if guard is not None:
+        guard.log_state()
     try:
         return qasync.run(run_window(args, guard, left_fault))
     except asyncio.CancelledError:

@@ -589,4 +589,5 @@ class MainWindow(Retranslating, QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         save_state(self)
         self.session.stop_all()
+        self.theme.detach()
         super().closeEvent(event)

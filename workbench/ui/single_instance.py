@@ -10,6 +10,11 @@ Qt closes the server for good, and deletes its socket file, when accept() fails 
 descriptors). So the guard checks every CHECK_MS that it still listens and that its file is
 there, listens again when not, and says so in the log and the status line with the fd count;
 connections that send nothing are closed after IDLE_MS, and at most MAX_CONNECTIONS stay open.
+
+On Unix the socket file lives in TMPDIR (Qt's temp folder) while its path fits a socket address;
+under a longer TMPDIR it moves to a shorter folder still private to the user: XDG_RUNTIME_DIR,
+else /tmp/attention-workbench-<uid> (made 0700, refused unless ours and private). Where none
+fits the app runs without the guard and the log says why and what to shorten.
 """
 
 from __future__ import annotations
@@ -18,8 +23,10 @@ import getpass
 import hashlib
 import logging
 import os
+import stat
+from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QDir, QObject, QTimer, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 from workbench.core.access.provider_files import default_config_dir
@@ -33,16 +40,56 @@ WRITE_MS = 1000
 CHECK_MS = 1000  # how often the guard checks that it still listens
 IDLE_MS = 2000  # a later launch writes at once; a connection silent this long is closed
 MAX_CONNECTIONS = 16  # beyond, the oldest is closed
+# a socket address holds 108 bytes; Qt 6 refuses a path of 107 or more ("Unknown error 0")
+MAX_SOCKET_PATH = 106
 
 
 def server_name() -> str:
-    """Per user and per configuration folder; short, since Unix socket paths are limited."""
+    """Per user and per configuration folder: a bare name (Qt puts it in TMPDIR) while that
+    path fits a Unix socket address, else a full path in a shorter private folder."""
     try:
         user = getpass.getuser()
     except (KeyError, OSError):  # no name for this uid (a container): the folder still differs
         user = "user"
     digest = hashlib.sha256(f"{user}\0{default_config_dir()}".encode()).hexdigest()[:16]
-    return f"attention-workbench-{digest}"
+    name = f"attention-workbench-{digest}"
+    if os.name == "nt" or fits(Path(QDir.tempPath()) / name):
+        return name  # a named pipe on Windows: no path limit
+    for folder in (runtime_dir(), tmp_dir()):
+        if folder is not None and fits(folder / name):
+            return str(folder / name)
+    return name  # listen() fails; InstanceGuard.problem() says why
+
+
+def fits(path: Path) -> bool:
+    return len(os.fsencode(path)) <= MAX_SOCKET_PATH
+
+
+def private_dir(folder: Path) -> bool:
+    """A real folder (no link) of this user that nobody else may enter."""
+    try:
+        info = folder.lstat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
+
+
+def runtime_dir() -> Path | None:
+    """XDG_RUNTIME_DIR, the desktop's per-user folder for sockets, when set and private."""
+    value = os.environ.get("XDG_RUNTIME_DIR", "")
+    folder = Path(value)
+    return folder if value and folder.is_absolute() and private_dir(folder) else None
+
+
+def tmp_dir() -> Path | None:
+    """/tmp/attention-workbench-<uid>, made 0700; None when another user made it first, or it
+    is not private (a name in a shared /tmp anyone can take before us)."""
+    folder = Path("/tmp") / f"attention-workbench-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return folder if private_dir(folder) else None
 
 
 def ask_running_instance(name: str) -> bool:
@@ -76,8 +123,40 @@ class InstanceGuard(QObject):
         self._timer.timeout.connect(self.check)
 
     def listen(self) -> bool:
-        self._timer.start()
-        return self.server.listen(self.name)
+        listening = self.server.listen(self.name)
+        if listening or not self._too_long():  # a path too long never fits: no retries
+            self._timer.start()
+        return listening
+
+    def _path(self) -> str:
+        return self.name if os.path.isabs(self.name) else str(Path(QDir.tempPath()) / self.name)
+
+    def _too_long(self) -> bool:
+        return os.name != "nt" and not fits(Path(self._path()))
+
+    def problem(self) -> str | None:
+        """Why it does not listen, naming the fix; None while it listens."""
+        if self.server.isListening():
+            return None
+        if self._too_long():
+            path = self._path()
+            return (
+                f"its socket path {path!r} is {len(os.fsencode(path))} bytes, over the "
+                f"{MAX_SOCKET_PATH} a Unix socket takes, and no shorter private folder was "
+                "usable: set TMPDIR (or XDG_RUNTIME_DIR) to a shorter folder"
+            )
+        return self.server.errorString()
+
+    def log_state(self) -> None:
+        """Where it listens, or that a second launch will open a second window and why (called
+        once the log file is open: claim() runs before)."""
+        problem = self.problem()
+        if problem is None:
+            log.info("single-instance guard listening on %s", self.server.fullServerName())
+        else:  # check() retries every CHECK_MS
+            log.warning(
+                "single-instance guard off: a second launch opens a second window (%s)", problem
+            )
 
     def check(self) -> None:
         """Listen again when Qt closed the server or its socket file went away."""
@@ -138,8 +217,5 @@ def claim(name: str | None = None) -> InstanceGuard | None:
     if ask_running_instance(name):
         return None
     guard = InstanceGuard(name)
-    if guard.listen():
-        log.info("single-instance guard listening on %s", guard.server.fullServerName())
-    else:  # retried every CHECK_MS
-        log.warning("single-instance guard off for now: %s", guard.server.errorString())
+    guard.listen()  # its outcome is logged by log_state(), once the log file is open
     return guard

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -216,8 +216,17 @@ class Theme(QObject):
         saved = str(settings.value("theme", "system")) if settings is not None else "system"
         self.choice = saved if saved in CHOICES else "system"
         self._system_dark = app.styleHints().colorScheme() == Qt.ColorScheme.Dark
-        # the desktop's light/dark switch reaches a running app (Qt >= 6.5)
+        # the desktop's light/dark switch reaches a running app (Qt >= 6.5); off again in
+        # detach(), or when this Theme is deleted (a @Slot: Qt drops the connection itself)
         app.styleHints().colorSchemeChanged.connect(self._on_system_scheme)
+        self._attached = True
+
+    def detach(self) -> None:
+        """Off the app-wide scheme signal: the window closed (a closed window stays alive, and
+        every later desktop switch would restyle it, and through it the whole app)."""
+        if self._attached:
+            self._attached = False
+            self.app.styleHints().colorSchemeChanged.disconnect(self._on_system_scheme)
 
     @property
     def dark(self) -> bool:
@@ -240,6 +249,7 @@ class Theme(QObject):
         self.changed.emit(palette)
         return palette
 
+    @Slot(Qt.ColorScheme)  # a slot Qt knows: a deleted Theme's connection goes with it
     def _on_system_scheme(self, scheme: Qt.ColorScheme) -> None:
         self._system_dark = scheme == Qt.ColorScheme.Dark
         if self.choice == "system":
