@@ -136,7 +136,7 @@ def _venv_version(python: Path, package: str) -> str:
 
 
 def tools(names: list[str], venvs: Path) -> list[Tool]:
-    """The clients asked for; a peer not installed is an error that says how to install it."""
+    """The clients asked for; a peer not installed is a ValueError that says how to install it."""
     found: list[Tool] = []
     for name in names:
         if name == "ours":
@@ -144,7 +144,7 @@ def tools(names: list[str], venvs: Path) -> list[Tool]:
             continue
         python = venvs / name / "bin" / "python"
         if not python.exists():
-            raise SystemExit(
+            raise ValueError(
                 f"{name} is not installed under {venvs}: run scripts/make_peer_fixtures.sh "
                 f"{venvs} (it builds each tool's venv), or leave it out of --tools"
             )
@@ -241,7 +241,7 @@ def table(levels: list[dict[str, Any]]) -> str:
         "client | asked req/s | requests at the server | achieved req/s (error) | gap CV "
         "| abs(gap - 1/R) p50 / p99 ms | lateness vs ideal p50 / p99 ms "
         "| own lateness report p50 / p99 ms | CPU ms/request while sending "
-        "| req/s one core sustains | whole run CPU s",
+        "| req/s one core sustains | whole run CPU / wall s",
         "---|---|---|---|---|---|---|---|---|---|---",
     ]
     for x in levels:
@@ -252,7 +252,7 @@ def table(levels: list[dict[str, Any]]) -> str:
             f"{_f(x['lateness_p50_ms'])} / {_f(x['lateness_p99_ms'])} | "
             f"{_f(x['dispatch_p50_ms'])} / {_f(x['dispatch_p99_ms'])} | "
             f"{_f(x['client_cpu_ms_per_request'])} | {_f(x['per_core_rate'], ',.0f')} | "
-            f"{x['run_cpu_s']:.1f}"
+            f"{x['run_cpu_s']:.1f} / {x['wall_s']:.1f}"
         )
     return "\n".join(lines)
 
@@ -284,10 +284,16 @@ async def _main(args: argparse.Namespace, chosen: list[Tool]) -> int:
     print(table(levels))
     load = os.getloadavg()
     versions = {t.name: t.version for t in chosen}
+    failed = [
+        f"{x['tool']} at {x['rate']:g} ({'killed' if x['exit_code'] is None else x['exit_code']})"
+        for x in levels
+        if x["exit_code"] != 0
+    ]
     notes = (
         f"\n\nClients: {', '.join(f'{k} {v}' for k, v in versions.items())}; {args.arrivals} "
         f"arrivals, {args.duration:g} s per rate, {PROMPT_TOKENS}-token prompts, {OUTPUT_TOKENS} "
         f"output tokens, one client at a time against one serve-local (time scale {TIME_SCALE}). "
+        f"Exit codes: {'all 0' if not failed else 'not 0 for ' + ', '.join(failed)}. "
         "Lateness vs ideal: each arrival against first + i/R, moved so none is early (it "
         "understates a client's lateness by its least one; arrival_fidelity.md has ours against "
         "its exact schedule). CPU while sending: the client's whole process tree between its "
@@ -328,7 +334,11 @@ def main() -> int:
         parser.error("--duration takes 0..10 s and --rates 0..2000 req/s")
     if max(args.rates) * args.duration * 1.2 > LOG_CAPACITY:
         parser.error(f"rate x duration must stay under {LOG_CAPACITY / 1.2:,.0f} requests")
-    return event_loop.run(_main(args, tools(args.tools, args.venvs.resolve())))
+    try:
+        chosen = tools(args.tools, args.venvs.resolve())
+    except ValueError as exc:
+        parser.error(str(exc))
+    return event_loop.run(_main(args, chosen))
 
 
 if __name__ == "__main__":
