@@ -148,7 +148,7 @@ def tools(names: list[str], venvs: Path) -> list[Tool]:
                 f"{name} is not installed under {venvs}: run scripts/make_peer_fixtures.sh "
                 f"{venvs} (it builds each tool's venv), or leave it out of --tools"
             )
-        # guidellm must not reach the hub; AIPerf ignores a local tokenizer folder when offline
+        # as scripts/make_peer_fixtures.sh runs them: guidellm offline, AIPerf with the flag unset
         env: dict[str, str | None] = {"HF_HUB_OFFLINE": "1" if name == "guidellm" else None}
         command = guidellm if name == "guidellm" else aiperf
         found.append(
