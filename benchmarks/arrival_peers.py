@@ -258,6 +258,7 @@ def table(levels: list[dict[str, Any]]) -> str:
 
 
 async def _main(args: argparse.Namespace, chosen: list[Tool]) -> int:
+    load_before = os.getloadavg()
     work = Path(tempfile.mkdtemp(prefix="arrival-peers-"))
     tokenizer = work / "tokenizer"
     if any(t.name != "ours" for t in chosen):
@@ -297,8 +298,9 @@ async def _main(args: argparse.Namespace, chosen: list[Tool]) -> int:
         "Lateness vs ideal: each arrival against first + i/R, moved so none is early (it "
         "understates a client's lateness by its least one; arrival_fidelity.md has ours against "
         "its exact schedule). CPU while sending: the client's whole process tree between its "
-        "first and last arrival. Load average at the end: "
-        f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} cores (clients, "
+        "first and last arrival. Load average (1 / 5 / 15 min) before: "
+        f"{' / '.join(f'{x:.1f}' for x in load_before)}; at the end: "
+        f"{' / '.join(f'{x:.1f}' for x in load)} on {os.cpu_count()} cores (clients, "
         f"server and other work share them). {VLLM_NOT_RUN}\n"
     )
     command = "python benchmarks/arrival_peers.py " + " ".join(sys.argv[1:])
@@ -306,6 +308,7 @@ async def _main(args: argparse.Namespace, chosen: list[Tool]) -> int:
         "machine": machine_record(),
         "clients": versions,
         "levels": levels,
+        "load_average_before": load_before,
         "load_average": load,
         "vllm": VLLM_NOT_RUN,
     }
