@@ -174,8 +174,8 @@ async def _main(args: argparse.Namespace) -> int:
         f"\n\nGoal (p50 <= {GOAL_P50_MS} ms, p99 <= {GOAL_P99_MS} ms at every rate): "
         f"{'met' if met else 'not met'}. Load average at the end: "
         f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} cores (client, "
-        "server and other work share them). vLLM's and guidellm's clients were not measured "
-        "beside it: neither is installed here.\n"
+        "server and other work share them). guidellm's and AIPerf's clients are measured beside "
+        "ours by benchmarks/arrival_peers.py (vLLM's is not: it says why).\n"
     )
     command = "python benchmarks/arrival_fidelity.py " + " ".join(sys.argv[1:])
     data = {"machine": machine_record(), "levels": levels, "load_average": load}

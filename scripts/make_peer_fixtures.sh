@@ -43,21 +43,7 @@ GUIDELLM_VERSION=$("$VENVS/guidellm/bin/python" -c 'import importlib.metadata as
 
 # a tiny word-level tokenizer saved as a Hugging Face folder: both tools load it offline
 TOKENIZER=$WORK/tokenizer
-"$VENVS/guidellm/bin/python" - "$ROOT/resources/corpus/en.txt" "$TOKENIZER" <<'EOF'
-import json, sys
-from pathlib import Path
-from tokenizers import Tokenizer, models, pre_tokenizers, trainers
-from transformers import PreTrainedTokenizerFast
-
-corpus, out = Path(sys.argv[1]), Path(sys.argv[2])
-tok = Tokenizer(models.WordLevel(unk_token="[UNK]"))
-tok.pre_tokenizer = pre_tokenizers.Whitespace()
-tok.train([str(corpus)], trainers.WordLevelTrainer(special_tokens=["[UNK]", "[BOS]", "[EOS]"]))
-fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", bos_token="[BOS]",
-                               eos_token="[EOS]", model_max_length=131072)
-fast.save_pretrained(out)
-json.loads((out / "tokenizer_config.json").read_text())  # a complete HF folder
-EOF
+"$VENVS/guidellm/bin/python" "$ROOT/scripts/make_peer_tokenizer.py" "$TOKENIZER"
 
 "$WORKBENCH_PY" -m workbench serve-local --port "$PORT" --time-scale 0.1 \
     > "$WORK/server.log" 2>&1 &

@@ -352,6 +352,21 @@ async def test_emit_log_matches_stream_and_follows_schedule(server: LocalServer)
         assert (await r.json())["chunk_emit_ns"] == record.chunk_emit_ns
 
 
+async def test_arrivals_route_lists_one_models_arrivals_in_order(server: LocalServer) -> None:
+    ids = []
+    for model in (MODEL, MHA_MODEL, MODEL, MODEL):
+        events, _ = await sse_events(server, {"model": model, "messages": USER, "max_tokens": 2})
+        ids.append((model, events[0]["id"]))
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{server.base_url}/_emit_log/_arrivals/{MODEL}") as r,
+    ):
+        arrivals = (await r.json())["t_received_ns"]
+    records = [server.emit_log.get(i) for m, i in ids if m == MODEL]
+    assert arrivals == [r.t_received_ns for r in records if r is not None]
+    assert len(arrivals) == 3 and arrivals == sorted(arrivals)
+
+
 async def test_ttft_follows_the_cost_model() -> None:
     settings = SimSettings(time_scale=0.05)
     async with LocalServer(settings=settings) as srv:

@@ -85,6 +85,11 @@ class EmitLog:
         while len(self._records) > self._capacity:
             self._records.popitem(last=False)
 
+    def arrivals_of(self, model: str) -> list[int]:
+        """When each of the model's requests still in the log arrived (t_received_ns), in order:
+        the arrival log of clients whose completion ids are unknown (arrival_peers.py)."""
+        return sorted(r.t_received_ns for r in self._records.values() if r.model == model)
+
     def get(self, completion_id: str) -> EmitRecord | None:
         return self._records.get(completion_id)
 

@@ -146,6 +146,7 @@ class LocalServer:
                 app.router.add_post(f"{prefix}{wire.path}", functools.partial(self._post, wire))
             app.router.add_get(f"{prefix}/_emit_log/{{completion_id}}", self._get_emit_record)
             app.router.add_get(f"{prefix}/_emit_log/_steps/{{model}}", self._get_steps)
+            app.router.add_get(f"{prefix}/_emit_log/_arrivals/{{model}}", self._get_arrivals)
         # handler_cancellation: a client that hangs up cancels its handler (a stall ends at once)
         self._runner = web.AppRunner(
             app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0
@@ -258,6 +259,11 @@ class LocalServer:
         """The model's batch steps still in the log (the last 10,000 of all models)."""
         steps = self.emit_log.steps_of(request.match_info["model"])
         return web.json_response({"steps": [s.to_json() for s in steps]})
+
+    async def _get_arrivals(self, request: web.Request) -> web.StreamResponse:
+        """When the model's requests still in the log arrived (the last 10,000 of all models)."""
+        arrivals = self.emit_log.arrivals_of(request.match_info["model"])
+        return web.json_response({"t_received_ns": arrivals})
 
     async def _post(self, wire: Wire, request: web.Request) -> web.StreamResponse:
         return await self._generate(request, wire)
