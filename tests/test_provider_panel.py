@@ -23,7 +23,7 @@ from workbench.local.server import LocalServer
 from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
 from workbench.ui.main_window import MainWindow
 from workbench.ui.provider_controller import ProviderController
-from workbench.ui.provider_panel import ProviderPanel
+from workbench.ui.provider_panel import NAME_ROLE, ProviderPanel
 from workbench.ui.window_late import add_provider_tab
 
 KEY = "sk-panel-test-key-0123456789abcdef"
@@ -439,6 +439,9 @@ def test_clicking_add_fetch_and_save_stores_the_form_with_the_checked_models(
     assert saved is not None and saved.base_url == server.base_url
     assert saved.key.name == KEY_VAR and saved.stall_timeout_s == 42
     assert [m.id for m in saved.models] == [MODEL]
+    # the list shows the saved entry once the save has finished (the file is written first)
+    listed = lambda: [panel.list.item(i).data(NAME_ROLE) for i in range(panel.list.count())]  # noqa: E731
+    _run(loop, until(lambda: "clicked" in listed() and panel.save_button.isEnabled()))
     # shown again from the file: the form and the checked model in the list
     panel._select(LOCAL_PROVIDER)
     panel._select("clicked")
