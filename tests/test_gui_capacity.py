@@ -111,6 +111,12 @@ def test_the_sample_trace_preset_replays_the_trace_through_the_core_reader(
     assert view.dataset_path is not None and view.dataset_path.name == "mooncake_sample.jsonl"
     assert f"{len(trace.requests)} requests, with timestamps" in view.status.text()
     assert view.run_button.text() == "Replay trace"
+    # a replay has a speed, not a search's range and tolerance
+    assert view.speed.isVisible() and not view.range.isVisible()
+    assert not view.tolerance.isVisible()
+    _click(qtbot, view.speed)  # click in, select what is there, type over it
+    qtbot.keyClick(view.speed, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(view.speed, "10")
     _click(qtbot, view.run_button)
     task = window.session._task
     assert task is not None
@@ -118,6 +124,13 @@ def test_the_sample_trace_preset_replays_the_trace_through_the_core_reader(
     assert final is not None and final.status == "finished"
     rows = [r for r in window.session.records.load_run(final.run_id) if r.phase == "measured"]
     assert len(rows) == len(trace.requests)
+    # each request was due at its place in the trace, ten times faster
+    due = sorted(r.scheduled_s for r in rows if r.scheduled_s is not None)
+    assert due == pytest.approx(list(trace.offsets(10.0)), abs=1e-6)
+    _click(qtbot, view.preset)  # back to a search: its fields again, no speed
+    qtbot.keyClick(view.preset.view(), Qt.Key.Key_Up)
+    qtbot.keyClick(view.preset.view(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: view.range.isVisible() and not view.speed.isVisible(), timeout=3000)
 
 
 def test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do(

@@ -155,153 +155,163 @@
         <translation>请用“数据集…”选择一个轨迹文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="73"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="74"/>
         <source>Cannot run: %1</source>
         <translation>无法运行：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="78"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="79"/>
         <source>Replaying %1 requests on the trace&apos;s clock</source>
         <translation>按轨迹自身的时钟重放 %1 个请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="49"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="50"/>
         <source>Chat at 4K, Poisson</source>
         <translation>4K 对话，泊松到达</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="52"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="53"/>
         <source>Replay the sample trace</source>
         <translation>重放示例轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="145"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="156"/>
         <source>Preset:</source>
         <translation>预设：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="146"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="157"/>
         <source>SLO:</source>
         <translation>SLO：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="147"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="158"/>
         <source>Range:</source>
         <translation>范围：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="148"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="159"/>
         <source>Tolerance:</source>
         <translation>容差：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="150"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="160"/>
+        <source>Speed:</source>
+        <translation>速度：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="163"/>
+        <source>Replay the trace this many times faster than it was recorded (as bench --trace-speed)</source>
+        <translation>以录制时的这么多倍速度重放轨迹（同 bench --trace-speed）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="168"/>
         <source>The rates searched, LOW:HIGH in req/s (as bench --capacity-range)</source>
         <translation>搜索的请求速率范围，格式为 下限:上限，单位 req/s（同 `bench --capacity-range`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="154"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="172"/>
         <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
         <translation>当区间上端与下端相差不超过此比例时停止（同 `bench --capacity-tolerance`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="162"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="180"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="165"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="183"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="172"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="190"/>
         <source>Replay trace</source>
         <translation>重放轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="172"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="190"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="174"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="192"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="175"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="193"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="176"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="194"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="177"/>
-        <location filename="../../workbench/ui/capacity_view.py" line="180"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="195"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="198"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="178"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="196"/>
         <source>within the SLO (req/s)</source>
         <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="179"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="197"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="182"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="200"/>
         <source>%1 (ms)</source>
         <translation>%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="182"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="200"/>
         <source>observed percentile</source>
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="185"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="203"/>
         <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within the tolerance.</source>
         <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限落在容差范围内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="217"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="244"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="246"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="235"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="262"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="238"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="265"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="261"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="288"/>
         <source>%1 of at most %2 requests · %3 % · ETA %4</source>
         <translation>%1 / 至多 %2 个请求 · %3 % · 预计剩余 %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="295"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="322"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="339"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="366"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>
@@ -2375,12 +2385,12 @@
 <context>
     <name>InstanceGuard</name>
     <message>
-        <location filename="../../workbench/ui/single_instance.py" line="98"/>
+        <location filename="../../workbench/ui/single_instance.py" line="177"/>
         <source>Out of file descriptors: the single-instance socket was lost and is being re-created (see the log; raise `ulimit -n`).</source>
         <translation>文件描述符已用尽：单实例套接字丢失，正在重新创建（详见日志；请调高 `ulimit -n`）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/single_instance.py" line="102"/>
+        <location filename="../../workbench/ui/single_instance.py" line="181"/>
         <source>The single-instance socket file was deleted; it is being re-created.</source>
         <translation>单实例套接字文件已被删除，正在重新创建。</translation>
     </message>

@@ -45,7 +45,8 @@ def capacity_plan(window: WindowHost, view: CapacityView) -> RunPlan:
     if view.preset.currentData() == "trace":
         if view.dataset is None:
             raise ValueError(translate("CapacityView", "choose a trace file with Dataset…"))
-        trace = trace_schedule(view.dataset) if view.dataset.timed else None
+        timed = view.dataset.timed  # on its own clock, `speed` times faster
+        trace = trace_schedule(view.dataset, view.speed.value()) if timed else None
         return build_plan(
             targets, with_dataset(choices, view.dataset, trace), window.session.catalog
         )

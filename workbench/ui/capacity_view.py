@@ -43,6 +43,7 @@ from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import recolor_plot
 
 SAMPLE_TRACE = "traces/mooncake_sample.jsonl"
+TRACE_SPEED_SHOWN = 1000.0  # the field's top: a 10-minute trace in under a second
 # preset key -> (its name, the SLO it fills in)
 PRESETS: dict[str, tuple[str, str]] = {
     "chat4k": (
@@ -79,6 +80,13 @@ class CapacityView(Retranslating, QWidget):
         self.tolerance.setDecimals(0)
         self.tolerance.setSuffix(" %")
         self.tolerance.setValue(DEFAULT_TOLERANCE * 100)
+        # a trace's replay speed, as bench --trace-speed (core/run/dataset_plan.trace_schedule)
+        self.speed = QDoubleSpinBox()
+        self.speed.setObjectName("capacityTraceSpeed")
+        self.speed.setRange(0.1, TRACE_SPEED_SHOWN)
+        self.speed.setDecimals(1)
+        self.speed.setSuffix(" ×")
+        self.speed.setValue(1.0)
         self.dataset_button = QPushButton()
         self.dataset_label = QLabel()
         self.run_button = QPushButton()
@@ -98,7 +106,7 @@ class CapacityView(Retranslating, QWidget):
         self.active = False  # whether the session's run in progress is this tab's
         self.dataset_path: Path | None = None
         self.section: dict[str, Any] | None = None  # the search shown, to say it anew
-        self._labels = [QLabel(), QLabel(), QLabel(), QLabel()]
+        self._labels = [QLabel(), QLabel(), QLabel(), QLabel(), QLabel()]
         controls = QHBoxLayout()
         controls.addWidget(self._labels[0])
         controls.addWidget(self.preset)
@@ -108,6 +116,8 @@ class CapacityView(Retranslating, QWidget):
         controls.addWidget(self.range)
         controls.addWidget(self._labels[3])
         controls.addWidget(self.tolerance)
+        controls.addWidget(self._labels[4])
+        controls.addWidget(self.speed)
         controls.addWidget(self.dataset_button)
         controls.addWidget(self.dataset_label)
         controls.addWidget(self.run_button)
@@ -138,6 +148,7 @@ class CapacityView(Retranslating, QWidget):
         self.preset.currentIndexChanged.connect(self._on_preset)
         self.dataset_button.clicked.connect(self._pick_dataset)
         self.run_button.clicked.connect(self.search_requested.emit)
+        self._show_fields()
         self.stop_button.clicked.connect(self.stop_requested.emit)
         self.retranslate()
 
@@ -146,6 +157,13 @@ class CapacityView(Retranslating, QWidget):
         self._labels[1].setText(self.tr("SLO:"))
         self._labels[2].setText(self.tr("Range:"))
         self._labels[3].setText(self.tr("Tolerance:"))
+        self._labels[4].setText(self.tr("Speed:"))
+        self.speed.setToolTip(
+            self.tr(
+                "Replay the trace this many times faster than it was recorded "
+                "(as bench --trace-speed)"
+            )
+        )
         self.range.setToolTip(
             self.tr("The rates searched, LOW:HIGH in req/s (as bench --capacity-range)")
         )
@@ -209,7 +227,16 @@ class CapacityView(Retranslating, QWidget):
             self.load_dataset(resource(*SAMPLE_TRACE.split("/")))
         else:
             self.dataset, self.dataset_path = None, None
+        self._show_fields()
         self.retranslate()
+
+    def _show_fields(self) -> None:
+        """A search's fields (range, tolerance) or a replay's (its speed), not both."""
+        replay = self.preset.currentData() == "trace"
+        for widget in (self._labels[2], self.range, self._labels[3], self.tolerance):
+            widget.setVisible(not replay)
+        for widget in (self._labels[4], self.speed):
+            widget.setVisible(replay)
 
     def _pick_dataset(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
