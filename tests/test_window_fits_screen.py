@@ -36,4 +36,4 @@ def test_the_window_stays_on_a_1024x768_screen(tmp_path: Path) -> None:
         timeout=300,
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert "3 passed" in proc.stdout
+    assert "4 passed" in proc.stdout

@@ -154,3 +154,16 @@ def test_no_widget_can_push_the_window_past_its_screen(window, qtbot) -> None:
     wide.deleteLater()
     settle()
     assert window.minimumSize().width() <= 1024  # the minimum follows the contents down
+
+
+def test_the_capacity_tabs_trace_preset_keeps_its_buttons_in_the_window(window, qtbot) -> None:
+    view = window.capacity_view
+    click_tab(window, qtbot, view)
+    view.preset.setCurrentIndex(view.preset.findData("trace"))  # loads the sample trace
+    settle()
+    assert view.dataset_path is not None  # its name sits beside Dataset…, elided
+    assert view.minimumSizeHint().width() <= window.width(), view.minimumSizeHint()
+    for button in (view.run_button, view.stop_button):
+        right = button.mapTo(window, button.rect().topRight()).x()
+        assert right < window.width(), (button.text(), right)
+    assert_on_screen(window)

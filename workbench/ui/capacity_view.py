@@ -43,6 +43,7 @@ from workbench.ui.retranslate import Retranslating
 from workbench.ui.theme import recolor_plot
 
 SAMPLE_TRACE = "traces/mooncake_sample.jsonl"
+DATASET_NAME_PX = 120  # the chosen file's name beside its button, elided in the middle
 TRACE_SPEED_SHOWN = 1000.0  # the field's top: a 10-minute trace in under a second
 # preset key -> (its name, the SLO it fills in)
 PRESETS: dict[str, tuple[str, str]] = {
@@ -89,6 +90,9 @@ class CapacityView(Retranslating, QWidget):
         self.speed.setValue(1.0)
         self.dataset_button = QPushButton()
         self.dataset_label = QLabel()
+        self.dataset_label.setMaximumWidth(
+            DATASET_NAME_PX
+        )  # a long file name must not widen the window
         self.run_button = QPushButton()
         self.stop_button = QPushButton()
         self.stop_button.setEnabled(False)
@@ -185,7 +189,12 @@ class CapacityView(Retranslating, QWidget):
                 "are sent at each rate of the search"
             )
         )
-        self.dataset_label.setText(self.dataset_path.name if self.dataset_path else "")
+        name = self.dataset_path.name if self.dataset_path else ""
+        metrics = self.dataset_label.fontMetrics()
+        self.dataset_label.setText(
+            metrics.elidedText(name, Qt.TextElideMode.ElideMiddle, DATASET_NAME_PX)
+        )
+        self.dataset_label.setToolTip(str(self.dataset_path) if self.dataset_path else "")
         self.run_button.setText(
             self.tr("Replay trace") if self.preset.currentData() == "trace" else self.tr("Search")
         )
