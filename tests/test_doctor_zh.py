@@ -15,14 +15,12 @@ from PySide6.QtCore import Qt
 from test_gui_zh_complete import switch_language
 from test_import_errors_zh import to_english
 
-from tests.support.gui_driver import click_tab, make_window, run_for, until
+from tests.support.gui_driver import click_tab, run_for, until
 from workbench.core.doctor import PROXY_VARIABLES
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
-from workbench.ui.provider_controller import ProviderController
 from workbench.ui.provider_panel import ProviderPanel
 from workbench.ui.translators import install_translators
-from workbench.ui.window_late import add_provider_tab
 
 LEFT = Qt.MouseButton.LeftButton
 WORD = re.compile(r"[A-Za-z]{3,}")
@@ -35,13 +33,9 @@ def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    add_provider_tab(win, ProviderPanel(ProviderController(win.session)))
-    yield win
+def window(qapp, window_with_tabs):
+    yield window_with_tabs  # the shared window with its Providers tab (tests/support/gui.py)
     install_translators(qapp, "en")  # English for the next test, whatever happened
-    win.close()
-    loop.run_until_complete(win.session.close())
 
 
 @pytest.fixture

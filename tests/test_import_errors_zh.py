@@ -13,23 +13,17 @@ import pytest
 from test_gui_zh_complete import switch_language
 from test_result_import_gui import _import
 
-from tests.support.gui_driver import click_actions, click_tab, make_window, run_for
-from workbench.ui.provider_controller import ProviderController
+from tests.support.gui_driver import click_actions, click_tab, run_for
 from workbench.ui.provider_panel import ProviderPanel
 from workbench.ui.translators import install_translators
-from workbench.ui.window_late import add_provider_tab
 
 DATA = Path(__file__).parent / "data" / "results"
 
 
 @pytest.fixture
-def window(qapp, loop, tmp_path):
-    win = make_window(loop, tmp_path)
-    add_provider_tab(win, ProviderPanel(ProviderController(win.session)))
-    yield win
+def window(qapp, window_with_tabs):
+    yield window_with_tabs  # the shared window with its Providers tab (tests/support/gui.py)
     install_translators(qapp, "en")  # English for the next test, whatever happened
-    win.close()
-    loop.run_until_complete(win.session.close())
 
 
 def to_english(window, qtbot) -> None:
