@@ -175,143 +175,143 @@
         <translation>重放示例轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="160"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="161"/>
         <source>Preset:</source>
         <translation>预设：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="161"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="162"/>
         <source>SLO:</source>
         <translation>SLO：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="162"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="163"/>
         <source>Range:</source>
         <translation>范围：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="163"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="164"/>
         <source>Tolerance:</source>
         <translation>容差：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="164"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="165"/>
         <source>Speed:</source>
         <translation>速度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="167"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="168"/>
         <source>Replay the trace this many times faster than it was recorded (as bench --trace-speed)</source>
         <translation>以录制时的这么多倍速度重放轨迹（同 bench --trace-speed）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="172"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="173"/>
         <source>The rates searched, LOW:HIGH in req/s (as bench --capacity-range)</source>
         <translation>搜索的请求速率范围，格式为 下限:上限，单位 req/s（同 `bench --capacity-range`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="176"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="177"/>
         <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
         <translation>当区间上端与下端相差不超过此比例时停止（同 `bench --capacity-tolerance`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="184"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="185"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="187"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="188"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="199"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="200"/>
         <source>Replay trace</source>
         <translation>重放轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="199"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="200"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="201"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="202"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="202"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="203"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="203"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="204"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="204"/>
-        <location filename="../../workbench/ui/capacity_view.py" line="207"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="205"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="208"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="205"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="206"/>
         <source>within the SLO (req/s)</source>
         <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="206"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="207"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="210"/>
         <source>%1 (ms)</source>
         <translation>%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="210"/>
         <source>observed percentile</source>
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="213"/>
         <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within the tolerance.</source>
         <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限落在容差范围内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="253"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="254"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="255"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="256"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="271"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="272"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="274"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="275"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="297"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="298"/>
         <source>%1 of at most %2 requests · %3 % · ETA %4</source>
         <translation>%1 / 至多 %2 个请求 · %3 % · 预计剩余 %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="331"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="332"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="375"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="376"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>

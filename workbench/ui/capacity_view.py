@@ -69,30 +69,10 @@ class CapacityView(Retranslating, QWidget):
             self.preset.addItem(name, key)
         self.slo = QLineEdit(PRESETS["chat4k"][1])
         self.slo.setMinimumWidth(200)
-        # the loads searched and the stop rule, as bench's --capacity-range and
-        # --capacity-tolerance (read by core/capacity.parse_range and Rule)
-        low, high = DEFAULT_RANGE["rate"]
-        self.range = QLineEdit(f"{low:g}:{high:g}")
-        self.range.setObjectName("capacityRange")
-        self.range.setMaximumWidth(110)
-        self.tolerance = QDoubleSpinBox()
-        self.tolerance.setObjectName("capacityTolerance")
-        self.tolerance.setRange(1, 100)
-        self.tolerance.setDecimals(0)
-        self.tolerance.setSuffix(" %")
-        self.tolerance.setValue(DEFAULT_TOLERANCE * 100)
-        # a trace's replay speed, as bench --trace-speed (core/run/dataset_plan.trace_schedule)
-        self.speed = QDoubleSpinBox()
-        self.speed.setObjectName("capacityTraceSpeed")
-        self.speed.setRange(0.1, TRACE_SPEED_SHOWN)
-        self.speed.setDecimals(1)
-        self.speed.setSuffix(" ×")
-        self.speed.setValue(1.0)
+        self._make_load_fields()
         self.dataset_button = QPushButton()
         self.dataset_label = QLabel()
-        self.dataset_label.setMaximumWidth(
-            DATASET_NAME_PX
-        )  # a long file name must not widen the window
+        self.dataset_label.setMaximumWidth(DATASET_NAME_PX)  # a long name must not widen it
         self.run_button = QPushButton()
         self.stop_button = QPushButton()
         self.stop_button.setEnabled(False)
@@ -111,21 +91,7 @@ class CapacityView(Retranslating, QWidget):
         self.dataset_path: Path | None = None
         self.section: dict[str, Any] | None = None  # the search shown, to say it anew
         self._labels = [QLabel(), QLabel(), QLabel(), QLabel(), QLabel()]
-        controls = QHBoxLayout()
-        controls.addWidget(self._labels[0])
-        controls.addWidget(self.preset)
-        controls.addWidget(self._labels[1])
-        controls.addWidget(self.slo, 1)
-        controls.addWidget(self._labels[2])
-        controls.addWidget(self.range)
-        controls.addWidget(self._labels[3])
-        controls.addWidget(self.tolerance)
-        controls.addWidget(self._labels[4])
-        controls.addWidget(self.speed)
-        controls.addWidget(self.dataset_button)
-        controls.addWidget(self.dataset_label)
-        controls.addWidget(self.run_button)
-        controls.addWidget(self.stop_button)
+        controls = self._controls_row()
         self.goodput_plot = pg.PlotWidget(title=" ")
         self.latency_plot = pg.PlotWidget(title=" ")
         self.charts = [
@@ -155,6 +121,41 @@ class CapacityView(Retranslating, QWidget):
         self._show_fields()
         self.stop_button.clicked.connect(self.stop_requested.emit)
         self.retranslate()
+
+    def _make_load_fields(self) -> None:
+        """The loads searched and the stop rule, as bench's --capacity-range and
+        --capacity-tolerance (read by core/capacity.parse_range and Rule), and a trace's replay
+        speed, as bench --trace-speed (core/run/dataset_plan.trace_schedule)."""
+        low, high = DEFAULT_RANGE["rate"]
+        self.range = QLineEdit(f"{low:g}:{high:g}")
+        self.range.setObjectName("capacityRange")
+        self.range.setMaximumWidth(110)
+        self.tolerance = QDoubleSpinBox()
+        self.tolerance.setObjectName("capacityTolerance")
+        self.tolerance.setRange(1, 100)
+        self.tolerance.setDecimals(0)
+        self.tolerance.setSuffix(" %")
+        self.tolerance.setValue(DEFAULT_TOLERANCE * 100)
+        self.speed = QDoubleSpinBox()
+        self.speed.setObjectName("capacityTraceSpeed")
+        self.speed.setRange(0.1, TRACE_SPEED_SHOWN)
+        self.speed.setDecimals(1)
+        self.speed.setSuffix(" ×")
+        self.speed.setValue(1.0)
+
+    def _controls_row(self) -> QHBoxLayout:
+        """The choices over the charts: preset, SLO (it takes the spare room), the load fields,
+        the dataset, Search and Stop."""
+        controls = QHBoxLayout()
+        labels = self._labels
+        for widget in (labels[0], self.preset, labels[1]):
+            controls.addWidget(widget)
+        controls.addWidget(self.slo, 1)
+        for widget in (labels[2], self.range, labels[3], self.tolerance, labels[4], self.speed):
+            controls.addWidget(widget)
+        for widget in (self.dataset_button, self.dataset_label, self.run_button, self.stop_button):
+            controls.addWidget(widget)
+        return controls
 
     def retranslate(self) -> None:
         self._labels[0].setText(self.tr("Preset:"))
