@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from workbench.core.load.arrivals import ArrivalSpec
 from workbench.core.load.prompts import BuiltPrompt
 from workbench.core.load.send_lead import SendLead, held_until_due
+from workbench.core.system.steady_interpreter import steady_interpreter
 from workbench.core.system.wake import sleep_until_ns
 
 _CHECK_S = 0.25  # a long wait between arrivals still notices a Stop this often
@@ -52,7 +53,13 @@ Send = Callable[[int, int, int, float, BuiltPrompt | None], Awaitable[object]]
 
 async def run_schedule(spec: ArrivalSpec, halted: Halted, build: BuildPrompt, send: Send) -> None:
     """This worker's share of the cell's schedule, each request in its own task, built the lead
-    ahead of its due moment and written at it."""
+    ahead of its due moment and written at it; the interpreter held steady meanwhile (no long
+    collector pause, a short GIL switch interval: core/system/steady_interpreter.py)."""
+    with steady_interpreter():
+        await _run_schedule(spec, halted, build, send)
+
+
+async def _run_schedule(spec: ArrivalSpec, halted: Halted, build: BuildPrompt, send: Send) -> None:
     cap = spec.share_cap()
     slots = asyncio.Semaphore(cap) if cap is not None else None
     concurrency = spec.max_concurrency or 0  # a row's `concurrency`: the cap, 0 for none

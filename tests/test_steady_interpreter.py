@@ -1,0 +1,151 @@
+"""An open-loop schedule holds the interpreter steady while it runs, and puts it back after
+(core/system/steady_interpreter.py); its held requests leave in schedule order.
+
+The schedules here run the real `run_schedule` (core/load/open_loop.py) with a `send` that notes
+what it saw; the release order goes through the real transport hold against the built-in
+provider on its own thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import random
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support.loopback import ThreadedLoop
+from workbench.core.foundation.results import RequestResult
+from workbench.core.load.arrivals import ArrivalSpec
+from workbench.core.load.open_loop import run_schedule
+from workbench.core.load.prompts import BuiltPrompt
+from workbench.core.load.send_lead import held_until_due
+from workbench.core.system.steady_interpreter import SWITCH_INTERVAL_S
+from workbench.core.transport.clients import make_client
+from workbench.core.transport.streaming import RequestSpec, stream_chat
+from workbench.local.costmodel import SimSettings
+from workbench.local.server import LocalServer
+
+MODEL = "sim-70b-gqa"
+DEFAULT_SWITCH_S = 0.005
+
+
+@pytest.fixture(autouse=True)
+def python_defaults() -> Iterator[None]:
+    """Every test starts from Python's defaults (and leaves them so, whatever it did)."""
+    sys.setswitchinterval(DEFAULT_SWITCH_S)
+    gc.unfreeze()
+    yield
+    sys.setswitchinterval(DEFAULT_SWITCH_S)
+    gc.unfreeze()
+
+
+def _no_prompt(_index: int) -> BuiltPrompt:
+    raise RuntimeError("not built: this send needs no prompt")
+
+
+class _Seen:
+    """What each request's `send` saw of the interpreter: switch interval, frozen objects."""
+
+    def __init__(self, fail_at: int | None = None) -> None:
+        self.switch_s: list[float] = []
+        self.frozen: list[int] = []
+        self.fail_at = fail_at
+
+    async def send(self, index: int, *_rest: object) -> None:
+        self.switch_s.append(sys.getswitchinterval())
+        self.frozen.append(gc.get_freeze_count())
+        if index == self.fail_at:
+            raise ValueError("a send that fails")
+
+
+def _spec(requests: int = 5) -> ArrivalSpec:
+    return ArrivalSpec(rate=500, process="constant", max_requests=requests)
+
+
+async def test_a_schedule_runs_frozen_with_a_short_switch_interval_and_puts_both_back() -> None:
+    kept = [[i] for i in range(1000)]  # made before the schedule (tracked): frozen during it
+    seen = _Seen()
+    await run_schedule(_spec(), lambda: False, _no_prompt, seen.send)
+    assert len(seen.switch_s) == 5
+    assert all(s <= SWITCH_INTERVAL_S for s in seen.switch_s), seen.switch_s
+    assert min(seen.frozen) >= len(kept)
+    assert sys.getswitchinterval() == DEFAULT_SWITCH_S
+    assert gc.get_freeze_count() == 0
+
+
+async def test_a_schedule_that_fails_still_puts_the_interpreter_back() -> None:
+    seen = _Seen(fail_at=2)
+    with pytest.raises(ExceptionGroup):
+        await run_schedule(_spec(), lambda: False, _no_prompt, seen.send)
+    assert seen.switch_s and seen.switch_s[0] <= SWITCH_INTERVAL_S
+    assert sys.getswitchinterval() == DEFAULT_SWITCH_S
+    assert gc.get_freeze_count() == 0
+
+
+async def test_two_schedules_at_once_keep_it_steady_until_the_last_one_ends() -> None:
+    short, long = _Seen(), _Seen()
+    await asyncio.gather(
+        run_schedule(_spec(2), lambda: False, _no_prompt, short.send),
+        run_schedule(_spec(20), lambda: False, _no_prompt, long.send),
+    )
+    # the long one's later requests came after the short one had ended: still steady
+    assert len(long.switch_s) == 20
+    assert all(s <= SWITCH_INTERVAL_S for s in long.switch_s), long.switch_s
+    assert min(long.frozen) > 0
+    assert sys.getswitchinterval() == DEFAULT_SWITCH_S
+    assert gc.get_freeze_count() == 0
+
+
+async def test_a_longer_switch_interval_and_someone_elses_freeze_are_left_as_they_were() -> None:
+    sys.setswitchinterval(SWITCH_INTERVAL_S / 4)  # already shorter than ours: not lengthened
+    shorter = sys.getswitchinterval()  # as Python keeps it (whole microseconds)
+    gc.freeze()
+    seen = _Seen()
+    await run_schedule(_spec(), lambda: False, _no_prompt, seen.send)
+    assert seen.switch_s == [shorter] * 5
+    assert sys.getswitchinterval() == shorter
+    assert gc.get_freeze_count() > 0  # still frozen: their freeze is theirs to undo
+
+
+async def test_held_requests_leave_in_the_order_they_are_due() -> None:
+    """Requests made ready together, due in a shuffled order 3 ms apart, are written (stamped)
+    in due order, none before its moment, and the server sees each after its moment, also when
+    the loop was too busy to write several of them on time."""
+    with ThreadedLoop() as background:
+        server = LocalServer(settings=SimSettings(time_scale=0.05))
+        background.run(server.start())
+        client = make_client(server.base_url, None, "aiohttp")
+        try:
+            spec = RequestSpec(messages=[{"role": "user", "content": "Hi"}], max_tokens=2)
+            start = time.perf_counter_ns() + 100_000_000  # time to build all of them first
+            slots = list(range(8))
+            random.Random(4).shuffle(slots)
+            results = [
+                RequestResult(model=MODEL, t_intended=start + slot * 3_000_000) for slot in slots
+            ]
+
+            async def held(result: RequestResult) -> None:
+                with held_until_due(lambda _at: None):
+                    await stream_chat(client, result, spec)
+
+            # the loop is busy (a long callback) from 1.5 ms before the first due moment until
+            # after the seventh: those leave late, but still in due order (the first one's wait
+            # was handed to the alarm before; the next ones' timers fire when the loop is free)
+            busy_at = (start - time.perf_counter_ns()) / 1e9 - 0.0015
+            asyncio.get_running_loop().call_later(busy_at, time.sleep, 0.02)
+            await asyncio.gather(*(held(r) for r in results))
+        finally:
+            await client.close()
+            background.run(server.stop())
+    assert all(r.ok for r in results), [r.error_message for r in results]
+    by_due = sorted(results, key=lambda r: r.t_intended or 0)
+    by_send = sorted(results, key=lambda r: r.t_send or 0)
+    assert [r.t_intended for r in by_send] == [r.t_intended for r in by_due]
+    for r in results:
+        record = server.emit_log.get(r.response_id or "")
+        assert record is not None
+        assert (r.t_intended or 0) <= (r.t_send or 0) <= record.t_received_ns
