@@ -101,6 +101,20 @@ async def _run_schedule(spec: ArrivalSpec, halted: Halted, build: BuildPrompt, s
             held_dues.append(due_ns)
 
 
+def peak_in_flight(spec: ArrivalSpec, lasting_s: float) -> int:
+    """The most of this share's requests in flight at once if each lasts `lasting_s` (from its
+    build, a lead before it is due, to its end), within its cap: the connections it will use.
+    Opened before the schedule (Runner), no connection's TCP setup takes the loop during it."""
+    offsets = [offset for _, offset in spec.own()]
+    peak = oldest = 0
+    for newest, offset in enumerate(offsets):
+        while offsets[oldest] <= offset - lasting_s:
+            oldest += 1
+        peak = max(peak, newest - oldest + 1)
+    cap = spec.share_cap()
+    return peak if cap is None else min(peak, cap)
+
+
 async def _between_dues(held_dues: deque[int], build_ns: int, due_ns: int, halted: Halted) -> None:
     """Start the next build where it ends before the next held request falls due. A build is
     one stretch of CPU on the loop, and a held request due inside it would leave that much late;
