@@ -1,5 +1,6 @@
-"""An open-loop schedule holds the interpreter steady while it runs, and puts it back after
-(core/system/steady_interpreter.py); its held requests leave in schedule order.
+"""An open-loop schedule holds the interpreter steady while it runs (no full collection, a
+short GIL switch interval), and puts it back after (core/system/steady_interpreter.py); its
+held requests leave in schedule order.
 
 The schedules here run the real `run_schedule` (core/load/open_loop.py) with a `send` that notes
 what it saw; the release order goes through the real transport hold against the built-in
@@ -23,7 +24,7 @@ from workbench.core.load.arrivals import ArrivalSpec
 from workbench.core.load.open_loop import run_schedule
 from workbench.core.load.prompts import BuiltPrompt
 from workbench.core.load.send_lead import held_until_due
-from workbench.core.system.steady_interpreter import SWITCH_INTERVAL_S
+from workbench.core.system.steady_interpreter import NO_FULL_COLLECTION, SWITCH_INTERVAL_S
 from workbench.core.transport.clients import make_client
 from workbench.core.transport.streaming import RequestSpec, stream_chat
 from workbench.local.costmodel import SimSettings
@@ -31,16 +32,17 @@ from workbench.local.server import LocalServer
 
 MODEL = "sim-70b-gqa"
 DEFAULT_SWITCH_S = 0.005
+DEFAULT_THRESHOLDS = (700, 10, 10)
 
 
 @pytest.fixture(autouse=True)
 def python_defaults() -> Iterator[None]:
     """Every test starts from Python's defaults (and leaves them so, whatever it did)."""
     sys.setswitchinterval(DEFAULT_SWITCH_S)
-    gc.unfreeze()
+    gc.set_threshold(*DEFAULT_THRESHOLDS)
     yield
     sys.setswitchinterval(DEFAULT_SWITCH_S)
-    gc.unfreeze()
+    gc.set_threshold(*DEFAULT_THRESHOLDS)
 
 
 def _no_prompt(_index: int) -> BuiltPrompt:
@@ -48,16 +50,20 @@ def _no_prompt(_index: int) -> BuiltPrompt:
 
 
 class _Seen:
-    """What each request's `send` saw of the interpreter: switch interval, frozen objects."""
+    """What each request's `send` saw of the interpreter (switch interval, the collector's
+    thresholds); each keeps `keep` new objects alive, as rows kept by a consumer are."""
 
-    def __init__(self, fail_at: int | None = None) -> None:
+    def __init__(self, fail_at: int | None = None, keep: int = 0) -> None:
         self.switch_s: list[float] = []
-        self.frozen: list[int] = []
+        self.thresholds: list[tuple[int, ...]] = []
         self.fail_at = fail_at
+        self.keep = keep
+        self.kept: list[list[int]] = []
 
     async def send(self, index: int, *_rest: object) -> None:
         self.switch_s.append(sys.getswitchinterval())
-        self.frozen.append(gc.get_freeze_count())
+        self.thresholds.append(gc.get_threshold())
+        self.kept += [[i] for i in range(self.keep)]
         if index == self.fail_at:
             raise ValueError("a send that fails")
 
@@ -66,24 +72,46 @@ def _spec(requests: int = 5) -> ArrivalSpec:
     return ArrivalSpec(rate=500, process="constant", max_requests=requests)
 
 
-async def test_a_schedule_runs_frozen_with_a_short_switch_interval_and_puts_both_back() -> None:
-    kept = [[i] for i in range(1000)]  # made before the schedule (tracked): frozen during it
-    seen = _Seen()
-    await run_schedule(_spec(), lambda: False, _no_prompt, seen.send)
-    assert len(seen.switch_s) == 5
-    assert all(s <= SWITCH_INTERVAL_S for s in seen.switch_s), seen.switch_s
-    assert min(seen.frozen) >= len(kept)
-    assert sys.getswitchinterval() == DEFAULT_SWITCH_S
-    assert gc.get_freeze_count() == 0
+def _steady(seen: _Seen) -> bool:
+    return all(s <= SWITCH_INTERVAL_S for s in seen.switch_s) and all(
+        t == (DEFAULT_THRESHOLDS[0], DEFAULT_THRESHOLDS[1], NO_FULL_COLLECTION)
+        for t in seen.thresholds
+    )
+
+
+def _as_before() -> bool:
+    return sys.getswitchinterval() == DEFAULT_SWITCH_S and gc.get_threshold() == DEFAULT_THRESHOLDS
+
+
+async def test_a_schedule_makes_no_full_collection_even_as_it_keeps_many_objects() -> None:
+    """Each request keeps 40,000 new objects (400,000 in all, as a consumer keeping rows
+    would): the young generations are collected as usual, the full collection waits until
+    the schedule has ended. Without the steady interpreter the same schedule made several."""
+    full: list[float] = []
+    young: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            (full.append(time.perf_counter()) if info["generation"] == 2 else young.append(1))
+
+    seen = _Seen(keep=40_000)
+    gc.callbacks.append(note)
+    try:
+        await run_schedule(_spec(10), lambda: False, _no_prompt, seen.send)
+    finally:
+        gc.callbacks.remove(note)
+    assert len(seen.switch_s) == 10 and _steady(seen)
+    assert young, "the young generations were not collected at all"
+    assert full == [], f"{len(full)} full collections during the schedule"
+    assert _as_before()
 
 
 async def test_a_schedule_that_fails_still_puts_the_interpreter_back() -> None:
     seen = _Seen(fail_at=2)
     with pytest.raises(ExceptionGroup):
         await run_schedule(_spec(), lambda: False, _no_prompt, seen.send)
-    assert seen.switch_s and seen.switch_s[0] <= SWITCH_INTERVAL_S
-    assert sys.getswitchinterval() == DEFAULT_SWITCH_S
-    assert gc.get_freeze_count() == 0
+    assert seen.switch_s and _steady(seen)
+    assert _as_before()
 
 
 async def test_two_schedules_at_once_keep_it_steady_until_the_last_one_ends() -> None:
@@ -93,22 +121,20 @@ async def test_two_schedules_at_once_keep_it_steady_until_the_last_one_ends() ->
         run_schedule(_spec(20), lambda: False, _no_prompt, long.send),
     )
     # the long one's later requests came after the short one had ended: still steady
-    assert len(long.switch_s) == 20
-    assert all(s <= SWITCH_INTERVAL_S for s in long.switch_s), long.switch_s
-    assert min(long.frozen) > 0
-    assert sys.getswitchinterval() == DEFAULT_SWITCH_S
-    assert gc.get_freeze_count() == 0
+    assert len(long.switch_s) == 20 and _steady(long)
+    assert _as_before()
 
 
-async def test_a_longer_switch_interval_and_someone_elses_freeze_are_left_as_they_were() -> None:
+async def test_a_shorter_switch_interval_and_other_thresholds_are_put_back_as_they_were() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL_S / 4)  # already shorter than ours: not lengthened
     shorter = sys.getswitchinterval()  # as Python keeps it (whole microseconds)
-    gc.freeze()
+    gc.set_threshold(2000, 20, 30)
     seen = _Seen()
     await run_schedule(_spec(), lambda: False, _no_prompt, seen.send)
     assert seen.switch_s == [shorter] * 5
+    assert seen.thresholds == [(2000, 20, NO_FULL_COLLECTION)] * 5
     assert sys.getswitchinterval() == shorter
-    assert gc.get_freeze_count() > 0  # still frozen: their freeze is theirs to undo
+    assert gc.get_threshold() == (2000, 20, 30)
 
 
 async def test_held_requests_leave_in_the_order_they_are_due() -> None:

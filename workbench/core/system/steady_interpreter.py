@@ -1,22 +1,23 @@
-"""The interpreter held still while an open-loop schedule runs: no long collector pause, and a
+"""The interpreter held still while an open-loop schedule runs: no full collection, and a
 waiting thread gets the GIL within half a millisecond.
 
 An open-loop request is written at its due moment by the one event loop (core/load/
 open_loop.py); anything that takes the loop's thread longer than a millisecond makes the
-requests due meanwhile late. Measured (benchmarks/results/arrival_fidelity.md): Python's
-cyclic collector, when a full collection comes due, walks every object the process holds (the
-SDK, the catalog, the rows so far): 20-70 ms here, once every few seconds at 200 req/s, the
-p99 lateness on its own. And a thread that wakes the loop on time (core/system/wake.py's
-alarm) waits for the GIL until the loop's thread gives it up, at most the switch interval
-(5 ms by default).
+requests due meanwhile late. Measured (gc.callbacks, benchmarks/arrival_fidelity.py): a full
+collection of Python's cyclic collector walks every object the process holds (the SDK, the
+catalog, the rows so far): 20-70 ms here, once every few seconds at 200 req/s, the p99
+lateness on its own; the young generations' collections take ~0.1-1 ms. And a thread that wakes
+the loop on time (core/system/wake.py's alarm) waits for the GIL until the loop's thread gives
+it up, at most the switch interval (5 ms by default).
 
 While inside `steady_interpreter()`:
-- every object made before (the imports, the warm-up) is moved out of the collector's reach
-  (`gc.freeze()`, after one collection), so a collection walks only what the schedule made;
-  the collector itself stays on, so cyclic garbage of the run is still freed;
+- the collector makes no full collection (its oldest generation's threshold is out of reach);
+  the young ones run as before. A request's objects are freed by their reference counts, not
+  by the collector: a run at 200 req/s left ~150 objects in 4 s to it, so what waits for the
+  full collection after the schedule is small;
 - the switch interval is at most `SWITCH_INTERVAL_S`.
 Both are put back as they were when the last user leaves (schedules of several models may run
-at once on one loop); objects frozen before are not touched.
+at once on one loop).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 SWITCH_INTERVAL_S = 0.0005  # a tenth of the default: a thread waiting for the GIL waits this long
+NO_FULL_COLLECTION = 1 << 30  # young collections between two full ones: never, within a run
 
 
 class _State:
@@ -34,18 +36,17 @@ class _State:
 
     users = 0
     switch_interval_s = 0.0
-    frozen_before = 0
+    thresholds: tuple[int, ...] = ()
 
 
 @contextmanager
 def steady_interpreter() -> Iterator[None]:
-    """Collector frozen and a short switch interval while inside (see the module's text)."""
+    """No full collection and a short switch interval while inside (see the module's text)."""
     if _State.users == 0:
         _State.switch_interval_s = sys.getswitchinterval()
-        _State.frozen_before = gc.get_freeze_count()
-        if _State.frozen_before == 0:  # someone else's freeze is theirs to undo: left alone
-            gc.collect()  # garbage of the warm-up is freed, not frozen
-            gc.freeze()
+        _State.thresholds = gc.get_threshold()
+        young, middle = _State.thresholds[0], _State.thresholds[1]
+        gc.set_threshold(young, middle, NO_FULL_COLLECTION)
         sys.setswitchinterval(min(_State.switch_interval_s, SWITCH_INTERVAL_S))
     _State.users += 1
     try:
@@ -54,5 +55,4 @@ def steady_interpreter() -> Iterator[None]:
         _State.users -= 1
         if _State.users == 0:
             sys.setswitchinterval(_State.switch_interval_s)
-            if _State.frozen_before == 0:
-                gc.unfreeze()
+            gc.set_threshold(*_State.thresholds)
