@@ -210,6 +210,31 @@ async def test_warming_opens_as_many_connections_as_asked_from_a_server_that_ans
     assert len(set(seen["models"])) == 6  # each GET kept its connection until all had one
 
 
+async def test_warming_keeps_the_connections_that_answered_when_one_never_does() -> None:
+    """The third GET /models is never answered: warming ends at its time limit with the other
+    three connections answered and kept."""
+    asked: list[int] = []
+
+    async def models(_request: web.Request) -> web.Response:
+        asked.append(1)
+        if len(asked) == 3:
+            await asyncio.sleep(3)  # past the 1 s warming allows
+        return web.json_response({"object": "list", "data": []})
+
+    app = web.Application()
+    app.router.add_get("/v1/models", models)
+    with serving_in_thread(app) as base_url:
+        client = make_client(base_url, None, "aiohttp")
+        try:
+            began = time.perf_counter()
+            answered = await open_connections(client, 4, timeout_s=1.0)
+            took_s = time.perf_counter() - began
+        finally:
+            await client.close()
+    assert answered == 3
+    assert took_s < 2.0
+
+
 async def test_a_stream_ended_by_done_keeps_its_connection_for_the_next_request() -> None:
     """The body's last chunk comes 5 ms after [DONE]: the connection is still handed back
     open, so the next request reuses it instead of opening a new one."""

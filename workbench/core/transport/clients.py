@@ -33,6 +33,7 @@ optional `socksio` package.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import ssl
 import statistics
@@ -352,13 +353,19 @@ async def open_connections(
         if answered >= count:
             all_answered.set()
 
+    # a GET that never answers does not cost the others their connections: they stop holding
+    # theirs at half the time allowed, and read their answers (kept) before the end
+    hold_until = asyncio.get_running_loop().time() + timeout_s / 2
+
     async def one() -> bool:
         counted = False
         try:
             async with client.models.with_streaming_response.list() as response:
                 counted = True
                 one_more()
-                await all_answered.wait()  # this connection stays taken until all are open
+                with contextlib.suppress(TimeoutError):  # taken until all are open
+                    async with asyncio.timeout_at(hold_until):
+                        await all_answered.wait()
                 await response.read()
         except Exception:  # an error answer still leaves its connection open when read
             if not counted:
