@@ -147,15 +147,17 @@ async def test_held_requests_leave_in_the_order_they_are_due() -> None:
         client = make_client(server.base_url, None, "aiohttp")
         try:
             spec = RequestSpec(messages=[{"role": "user", "content": "Hi"}], max_tokens=2)
-            start = time.perf_counter_ns() + 100_000_000  # time to build all of them first
+            start = time.perf_counter_ns() + 500_000_000  # time to build all of them first
             slots = list(range(8))
             random.Random(4).shuffle(slots)
             results = [
                 RequestResult(model=MODEL, t_intended=start + slot * 3_000_000) for slot in slots
             ]
 
+            ready: dict[str, int] = {}
+
             async def held(result: RequestResult) -> None:
-                with held_until_due(lambda _at: None):
+                with held_until_due(lambda at: ready.setdefault(result.request_id, at)):
                     await stream_chat(client, result, spec)
 
             # the loop is busy (a long callback) from 1.5 ms before the first due moment until
@@ -168,6 +170,8 @@ async def test_held_requests_leave_in_the_order_they_are_due() -> None:
             await client.close()
             background.run(server.stop())
     assert all(r.ok for r in results), [r.error_message for r in results]
+    # each was ready to be written before it was due (else it leaves when ready, not held)
+    assert all(ready[r.request_id] < (r.t_intended or 0) for r in results)
     by_due = sorted(results, key=lambda r: r.t_intended or 0)
     by_send = sorted(results, key=lambda r: r.t_send or 0)
     assert [r.t_intended for r in by_send] == [r.t_intended for r in by_due]
