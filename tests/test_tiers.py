@@ -17,7 +17,9 @@ TESTS = Path(__file__).resolve().parent
 def test_every_listed_file_and_test_exists() -> None:
     for name in tiers.GUI_FILES | tiers.INTEGRATION_FILES | tiers.SLOW_FILES | tiers.SERIAL_FILES:
         assert (TESTS / name).is_file(), f"tests/support/tiers.py lists {name}, not in tests/"
-    for node in tiers.INTEGRATION_TESTS | tiers.SLOW_TESTS | tiers.SERIAL_TESTS:
+    for node in (
+        tiers.INTEGRATION_TESTS | tiers.SLOW_TESTS | tiers.SERIAL_TESTS | set(tiers.HEAVY_TESTS)
+    ):
         file, test = node.split("::")
         source = (TESTS / file).read_text(encoding="utf-8")
         assert re.search(rf"^(async )?def {test}\(", source, re.M), f"no test {node}"
