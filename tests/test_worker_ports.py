@@ -25,7 +25,7 @@ def test_the_workers_ranges_are_disjoint_and_below_the_ephemeral_range() -> None
 
 def test_too_many_workers_are_told_to_run_fewer() -> None:
     with pytest.raises(RuntimeError, match="WORKBENCH_TEST_WORKERS"):
-        ports.worker_port_range("gw99")
+        ports.worker_port_range("gw200")
 
 
 def test_a_port_in_use_is_passed_over(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 # (where port 0 binds and outgoing connections take their local port): a port picked, released,
 # then bound by another process cannot be taken meanwhile by another worker's pick.
 WORKER_PORTS_START = 20000
-WORKER_PORTS_EACH = 200
+WORKER_PORTS_EACH = 100
 _EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
 _next_offset = itertools.count()
 
