@@ -6,9 +6,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy  # noqa: F401  (see below)
 import pytest
 
 from tests.support import tiers
+
+# pytester's in-process runs drop from sys.modules what they imported first, and numpy cannot be
+# imported twice in one process: a later test of this worker importing it failed ("cannot load
+# module more than once per process"), in any order where this file came before numpy's import.
 
 pytest_plugins = ["pytester"]
 TESTS = Path(__file__).resolve().parent
