@@ -214,6 +214,9 @@ SERIAL_TESTS = frozenset(
         "test_worker_security.py::test_idle_and_slow_connections_do_not_lock_out_a_client",
         # two workers' median TTFT within 25 ms (or half) of one process's, run one after the other
         "test_workers.py::test_two_workers_give_the_same_rows_as_one_process",
+        # decode tokens/s within 5 % of a relay's span of ~45 ms (a tiny model): 2 ms of jitter;
+        # beside 3 workers it read 13 % off (session 38, seed of the second whole-suite run)
+        "test_transformers_serve.py::test_decode_span_ends_at_the_last_token_not_the_last_text",
     }
 )
 # The parallel phase's longest tests (15 s and more), seconds per test (each parameter) as measured
