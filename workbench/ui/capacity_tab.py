@@ -45,6 +45,9 @@ def capacity_plan(window: WindowHost, view: CapacityView) -> RunPlan:
     if not targets:
         raise ValueError(translate("CapacityView", "choose a model in a Compare pane first"))
     slo = view.objectives()
+    refused = clock_refusal(slo, window.session.builtin.time_scale, app=True)
+    if refused and any(t.provider == LOCAL_PROVIDER for t in targets):  # as bench refuses
+        raise ValueError(refused)
     choices = Choices(
         prompt_lengths=(CHAT_PROMPT_TOKENS,),
         max_tokens=window.prompt.max_tokens.value(),
@@ -59,9 +62,6 @@ def capacity_plan(window: WindowHost, view: CapacityView) -> RunPlan:
         return build_plan(
             targets, with_dataset(choices, view.dataset, trace), window.session.catalog
         )
-    refused = clock_refusal(slo, window.session.builtin.time_scale, app=True)
-    if refused and any(t.provider == LOCAL_PROVIDER for t in targets):  # as bench refuses
-        raise ValueError(refused)
     given = view.range.text().strip()
     follow = not given  # empty: from the floor's rate, as bench without --capacity-range
     low, high = parse_range(given) if given else (MIN_RATE, DEFAULT_RANGE["rate"][1])

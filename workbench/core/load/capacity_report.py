@@ -133,7 +133,7 @@ def _num(value: float) -> str:
         return f"{value:,.0f}"
     if value >= 10:
         return f"{value:.1f}"
-    return f"{value:.2g}" if value < 1 else f"{value:.2f}".rstrip("0").rstrip(".")
+    return f"{value:.3g}" if value < 1 else f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def _limit(ms: float) -> str:
