@@ -13,6 +13,7 @@ import csv
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -514,4 +515,7 @@ def test_a_capacity_under_half_a_request_a_second_is_found_not_said_as_under(tmp
     assert answer["status"] == "found", answer
     assert answer["held"] < 0.5 and answer["held"] <= knee * 1.02 < answer["missed"]
     assert abs(answer["capacity"] - knee) <= 0.25 * knee, answer
+    # after the floor the terminal says where the sweep starts and what it can still take
+    floor = next(line for line in proc.stderr.splitlines() if "one at a time: holds" in line)
+    assert re.search(r"the sweep starts at 0\.4\d* req/s: at most \d+ more steps", floor), floor
     assert f"knee serves {answer['capacity']:.2f} req/s" in proc.stdout

@@ -19,7 +19,13 @@ from types import TracebackType
 from typing import Any, Literal
 
 from workbench.core.foundation.terminal import printable
-from workbench.core.load.capacity_report import UNITS, floor_line, step_json, step_words
+from workbench.core.load.capacity_report import (
+    UNITS,
+    floor_line,
+    step_json,
+    step_words,
+    sweep_words,
+)
 from workbench.core.planning.progress_estimate import ProgressEstimate, ProgressReading
 from workbench.core.planning.run_events import Progress, RequestFinished
 from workbench.core.planning.run_plan import RunPlan
@@ -74,6 +80,7 @@ class ProgressDisplay:
 
     def __init__(self, plan: RunPlan, level: Verbosity, tty: bool | None = None) -> None:
         self.level = level
+        self.plan = plan
         self.estimate = ProgressEstimate.for_plan(plan, time.perf_counter())
         self.unit = UNITS[plan.capacity.by] if plan.capacity is not None else ""
         self._drawn_at = 0.0
@@ -128,8 +135,8 @@ class ProgressDisplay:
             self._search_line(force=True)
         elif isinstance(event, CapacityFloor) and self.level != "quiet":
             said = floor_line(event.floor)
-            if event.start is not None:
-                said += f"; the sweep starts at {event.start:g} {self.unit}"
+            if event.start is not None and self.plan.capacity is not None:
+                said += f"; {sweep_words(self.plan.capacity, self.plan.slo, event.start)}"
             print(printable(f"  {event.model}: {said}"), file=sys.stderr)
             self._search_line(force=True)
         elif self._bar is not None and time.perf_counter() - self._drawn_at >= BAR_REFRESH_S:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
@@ -431,6 +432,19 @@ def plan_words(rule: Rule, objectives: Sequence[Objective], models: int) -> str:
         f"within its limit shown at {CONFIDENCE:.0%} confidence (Wilson), a step that "
         f"cannot tell run again at its load (at most {CONFIRMATIONS} a search); "
         f"{per_model}{total}{budget}"
+    )
+
+
+def sweep_words(rule: Rule, objectives: Sequence[Objective], start: float) -> str:
+    """After a model's floor: where its sweep starts and the most it can still take (the
+    bound said up front, now that the start is known)."""
+    steps, requests, seconds = worst_case(replace(rule, follow=False, begin=start), objectives)
+    drain = max((o.limit_ms for o in objectives), default=0.0) / 1000
+    seconds -= FLOOR_REQUESTS * drain  # the floor is done
+    minutes = f" and about {seconds / 60:.1f} min" if rule.by == "rate" else ""
+    return (
+        f"the sweep starts at {_num(start)} {UNITS[rule.by]}: at most {steps - 1} more steps, "
+        f"{requests - FLOOR_REQUESTS:,} requests{minutes}"
     )
 
 
