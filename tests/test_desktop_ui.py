@@ -13,7 +13,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QColor, QDesktopServices, QPalette
-from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMenu
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QLineEdit, QMenu
 
 from tests.support.gui_driver import (
     click_actions,
@@ -24,6 +24,7 @@ from tests.support.gui_driver import (
     until,
 )
 from workbench.ui.accessibility import describe, unnamed_controls
+from workbench.ui.theme import restyle_status, show_status
 
 
 @pytest.fixture
@@ -241,6 +242,28 @@ def test_closed_and_deleted_windows_leave_the_desktop_scheme_to_the_open_one(
     hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
     assert restyled == ["open", "open"]
     assert luminance(QApplication.palette().color(QPalette.ColorRole.Window)) > 200
+
+
+def test_a_deleted_windows_status_marks_leave_the_theme_switch(
+    window, qtbot, loop, tmp_path
+) -> None:
+    """A theme switch recolours the status marks of live windows only: a deleted window's
+    marked label is no longer visited (visiting every widget of the app once crashed a worker
+    that had opened and deleted many windows)."""
+    import shiboken6
+
+    (tmp_path / "other").mkdir()
+    other = make_window(loop, tmp_path / "other")
+    show_status(QLabel("a failed check", other), "failed")
+    with_other = restyle_status(QApplication.palette())
+    other.close()
+    run_for(loop, other.session.close())
+    other.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(other), timeout=5000)
+    assert restyle_status(QApplication.palette()) < with_other
+    show_status(window.provider_panel.doctor_summary, "failed")
+    choose(qtbot, window, "View", "Theme", "Dark")
+    assert _style_color(window.provider_panel.doctor_summary).red() > 130
 
 
 def test_view_language_retranslates_the_open_window_at_once(window, qtbot) -> None:

@@ -21,7 +21,7 @@ from workbench.core.foundation.redaction import redact
 from workbench.ui.live_label import Compose, LiveLabel
 from workbench.ui.provider_controller import DoctorReport
 from workbench.ui.retranslate import Retranslating
-from workbench.ui.theme import mark_item, show_status
+from workbench.ui.theme import follow_item_status, mark_item, show_status
 
 MARKS = {"ok": "✓", "fail": "✗", "skip": "–"}
 MARK_STATUS = {"ok": "ok", "fail": "failed", "skip": "skipped"}  # a mark's theme colour
@@ -42,6 +42,7 @@ class ConnectionTest(Retranslating, QGroupBox):
         self.doctor_summary = LiveLabel()  # composed again on a language switch
         self.doctor_summary.setWordWrap(True)
         self.checks_table = QTableWidget(0, 3)
+        follow_item_status(self.checks_table)
         self.checks_table.verticalHeader().hide()
         self.checks_table.setWordWrap(True)
         self.checks_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

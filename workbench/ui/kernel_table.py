@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem, QWidg
 from kernels_bridge.protocol import ResultRow
 from workbench.core.foundation.token_counts import tokens_label
 from workbench.ui.retranslate import Retranslating
-from workbench.ui.theme import mark_item
+from workbench.ui.theme import follow_item_status, mark_item
 
 # (ResultRow field, header) of the table
 TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -55,6 +55,7 @@ class KernelTable(Retranslating, QTableWidget):
         self.horizontalHeader().setStretchLastSection(True)
         self.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.verticalHeader().hide()
+        follow_item_status(self)
 
     def retranslate(self) -> None:
         self.setAccessibleName(self.tr("Kernel timings"))

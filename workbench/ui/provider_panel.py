@@ -51,7 +51,7 @@ from workbench.ui.provider_controller import (
 )
 from workbench.ui.provider_form import ProviderForm
 from workbench.ui.retranslate import Retranslating
-from workbench.ui.theme import mark_item, show_status
+from workbench.ui.theme import follow_item_status, mark_item, show_status
 
 # What the core raises for the user's input or the world; shown in the status line. Anything
 # else is a bug and goes to the app's error sink.
@@ -132,6 +132,7 @@ class ProviderPanel(Retranslating, QWidget):
     def _build_list(self) -> QWidget:
         """The providers, and Add / Remove / Import under them."""
         self.list = QListWidget()
+        follow_item_status(self.list)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.currentItemChanged.connect(self._on_current_changed)
         self.add_button, self.remove_button = QPushButton(), QPushButton()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
     QWidget,
 )
+from shiboken6 import isValid
 
 if TYPE_CHECKING:
     import pyqtgraph as pg
@@ -43,6 +44,25 @@ def status_color(state: str, palette: QPalette) -> QColor:
     return mix(text, QColor(STATUS_HUES[state]), 0.72)
 
 
+# What a theme switch recolours: the widgets show_status marked and the tables and lists whose
+# cells mark_item marks (follow_item_status), by id, each leaving on its `destroyed`. Not
+# QApplication.allWidgets(): walking every widget wraps Qt's internal ones too, and a wrapper
+# that outlived its widget crashed a long-lived process once another widget took its address.
+_FOLLOWED: dict[int, QWidget] = {}
+
+
+def _follow(widget: QWidget) -> None:
+    key = id(widget)
+    if key not in _FOLLOWED:
+        _FOLLOWED[key] = widget
+        widget.destroyed.connect(lambda _=None, key=key: _FOLLOWED.pop(key, None))
+
+
+def follow_item_status(view: QTableWidget | QListWidget) -> None:
+    """The status colours mark_item gives this table's or list's cells follow theme switches."""
+    _follow(view)
+
+
 def _status_style(widget: QWidget, palette: QPalette) -> None:
     state = str(widget.property(STATUS_PROPERTY) or "")
     if not state:
@@ -57,11 +77,13 @@ def show_status(widget: QWidget, state: str | None, bold: bool = False) -> None:
     the status colour of every scheme the user switches to."""
     widget.setProperty(STATUS_PROPERTY, state or "")
     widget.setProperty(STATUS_PROPERTY + "Bold", bold)
+    _follow(widget)
     _status_style(widget, QApplication.palette())
 
 
 def mark_item(item: QTableWidgetItem | QListWidgetItem, state: str) -> None:
-    """A table cell's or list entry's text in a status colour, kept through theme switches."""
+    """A table cell's or list entry's text in a status colour, kept through theme switches when
+    its table or list follows them (follow_item_status)."""
     item.setData(STATUS_ROLE, state)
     item.setForeground(QBrush(status_color(state, QApplication.palette())))
 
@@ -70,7 +92,9 @@ def restyle_status(palette: QPalette) -> int:
     """Every widget and table cell marked with a status takes its colour in `palette`;
     returns how many were recoloured."""
     count = 0
-    for widget in QApplication.allWidgets():
+    for widget in list(_FOLLOWED.values()):
+        if not isValid(widget):  # deleted, its `destroyed` not yet delivered
+            continue
         if widget.property(STATUS_PROPERTY):
             _status_style(widget, palette)
             count += 1
