@@ -11,7 +11,7 @@ per model its status, capacity, requests sent and its floor (the lone request's 
 sentence as printed.
 
     .venv/bin/python benchmarks/capacity_floor.py                 # defaults, then --tp 8
-    .venv/bin/python benchmarks/capacity_floor.py --tp 4          # one variant
+    .venv/bin/python benchmarks/capacity_floor.py --tp 8 --name capacity_floor_tp8  # one
 """
 
 from __future__ import annotations
@@ -109,16 +109,22 @@ def markdown(runs: list[dict[str, Any]]) -> str:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tp", type=int, action="append", help="only these --tp variants")
+    p.add_argument("--defaults", action="store_true", help="only the command as it is")
+    p.add_argument("--name", default="capacity_floor", help="results/NAME.md and NAME.json")
     args = p.parse_args()
-    variants = [["--tp", str(t)] for t in args.tp] if args.tp else [[], ["--tp", "8"]]
+    variants = [["--tp", str(t)] for t in args.tp or ()]
+    if args.defaults or not variants:
+        variants.insert(0, [])
+    if not args.tp and not args.defaults:
+        variants.append(["--tp", "8"])
     with tempfile.TemporaryDirectory() as tmp:
         runs = []
         for extra in variants:
             runs.append(run_variant(extra, Path(tmp)))
             print(json.dumps(runs[-1], indent=1), flush=True)
     data = {"machine": machine_record(), "runs": runs}
-    command = "python benchmarks/capacity_floor.py" + "".join(f" --tp {t}" for t in args.tp or ())
-    write_result("capacity_floor", command, markdown(runs), data)
+    command = " ".join(["python benchmarks/capacity_floor.py", *sys.argv[1:]])
+    write_result(args.name, command, markdown(runs), data)
 
 
 if __name__ == "__main__":
