@@ -37,7 +37,7 @@ COMMAND = [
 
 def run_variant(extra: list[str], work: Path) -> dict[str, Any]:
     out = work / ("tp" + (extra[-1] if extra else "-default"))
-    argv = [*COMMAND, *extra, "--no-store", "--output", str(out), "--csv", str(out / "rows.csv")]
+    argv = [*COMMAND, *extra, "--no-store", "--output", str(out)]
     before = os.getloadavg()
     started = time.perf_counter()
     proc = subprocess.run(
