@@ -209,9 +209,11 @@ def running_litellm(
     ready_timeout_s: float = READY_TIMEOUT_S,
     key: str | None = None,
     router_settings: Mapping[str, Any] | None = None,
+    port: int | None = None,
 ) -> Iterator[tuple[str, str]]:
     """A running proxy; yields (base_url ending in /v1, master_key). The log is kept in
-    `workdir` when one is given (a temporary directory otherwise, removed afterwards)."""
+    `workdir` when one is given (a temporary directory otherwise, removed afterwards). `port`:
+    the one to listen on (a free one, picked here, when none is given)."""
     key = key or master_key()
     config = make_config(
         upstream_base_url, key, models, extra_entries, router_settings=router_settings
@@ -221,6 +223,8 @@ def running_litellm(
         where.mkdir(parents=True, exist_ok=True)
         # absolute: the proxy runs with `where` as its working directory
         proxy = LiteLLMProxy(Path(venv).absolute(), config, key, where.absolute())
+        if port is not None:
+            proxy.port = port
         try:
             proxy.start(ready_timeout_s)
             yield proxy.base_url, key

@@ -3,9 +3,10 @@
 #   scripts/test.sh [PYTEST ARGS...]          the whole suite: every tier, lint, import layers, types
 #   scripts/test.sh --fast [PYTEST ARGS...]   the fast tier (docs/testing.md): no gui, integration
 #                                             or slow tests, and no torch, ray or extra venvs
-#   scripts/test.sh --parallel ...            on every core (pytest-xdist), then the `serial` tier
-#                                             (tests/support/tiers.py) alone, in a seeded random
-#                                             order, printed (pytest-randomly)
+#   scripts/test.sh --parallel ...            on every core (pytest-xdist, cores + 1 workers),
+#                                             then the `serial` tier (tests/support/tiers.py)
+#                                             alone, in a seeded random order, printed
+#                                             (pytest-randomly)
 #   scripts/test.sh --seed N ...              the random test order of seed N again
 # Without --parallel or --seed the suite runs in one process in file order: the way CI runs it,
 # until the parallel run has passed three seeds in a row (one seed crashed a worker; docs/testing.md).
@@ -169,10 +170,13 @@ pytest_phase() {
 }
 if [ $phased = 1 ]; then
     # the tests that bound wall-clock times run alone after the rest: on shared cores a second
-    # worker would fail them for the load, not for a defect (tests/support/tiers.py, `serial`)
+    # worker would fail them for the load, not for a defect (tests/support/tiers.py, `serial`).
+    # One worker more than the cores: the workers wait on servers and timers more than they
+    # compute (benchmarks/results/test_tiers.md, session 38: 3 workers beat 2 and 4 on 2 cores).
+    workers="${WORKBENCH_TEST_WORKERS:-$(.venv/bin/python -c 'import os; print((os.cpu_count() or 1) + 1)')}"
     rc=0
-    step "pytest ($tier_name, on ${WORKBENCH_TEST_WORKERS:-auto} workers; the serial tier left for later)" \
-        pytest_phase -n "${WORKBENCH_TEST_WORKERS:-auto}" --dist worksteal --phase parallel "$@" || rc=$?
+    step "pytest ($tier_name, on $workers workers; the serial tier left for later)" \
+        pytest_phase -n "$workers" --dist worksteal --phase parallel "$@" || rc=$?
     step "pytest ($tier_name: the serial tier, one test at a time)" \
         pytest_phase --phase serial "$@" || rc=$?
     exit $rc

@@ -23,8 +23,9 @@ from tests.support.tiers import (  # noqa: F401
     pytest_ignore_collect,
 )
 
-# the real main window as fixtures (window, window_with_tabs, window_time_scale)
-pytest_plugins = ["tests.support.gui"]
+# the real main window as fixtures (window, window_with_tabs, window_time_scale); under xdist,
+# the longest tests first, one worker each (tiers.HEAVY_TESTS)
+pytest_plugins = ["tests.support.gui", "tests.support.heavy_first"]
 
 
 @pytest.fixture(autouse=True)

@@ -103,7 +103,10 @@ def test_choosing_anthropic_saves_the_protocol_and_its_key_header(
     # a gateway in front of Claude Code that takes ANTHROPIC_AUTH_TOKEN wants a bearer token
     pick(qtbot, form.auth, "bearer")
     qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)
-    run_for(loop, until(lambda: load_providers().get("claude-gw").auth == "bearer"))
+    # the file is written before the save ends: wait for its end too (the button back), or the
+    # save would go on into the teardown and touch the deleted panel
+    saved_bearer = lambda: load_providers().get("claude-gw").auth == "bearer"  # noqa: E731
+    run_for(loop, until(lambda: saved_bearer() and panel.save_button.isEnabled()))
     assert load_providers().get("claude-gw").protocol == "anthropic"
     assert 'auth = "bearer"' in default_providers_path().read_text(encoding="utf-8")
     label_fields(panel)  # as the window does when it adds the tab

@@ -16,6 +16,7 @@ import statistics
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ import pytest
 from workbench.core.foundation.results import Target
 from workbench.core.history.csv_export import COLUMNS
 from workbench.core.load.arrivals import ArrivalSpec, parse_arrivals
+from workbench.core.load.open_loop import peak_in_flight
 from workbench.core.run.plan import Choices, build_plan
 from workbench.core.scale.shards import planned, split
 
@@ -115,6 +117,18 @@ def test_the_shares_of_two_and_three_workers_are_the_single_process_schedule() -
         assert sum(s.plan.arrivals.share_cap() or 0 for s in shards) == 5  # type: ignore[union-attr]
         owed = sorted(key[4] for s in shards for key in planned(s) if key[3] == "measured")
         assert owed == [i for i, _ in whole]
+
+
+def test_the_connections_opened_ahead_are_the_peak_of_requests_in_flight() -> None:
+    """Constant 100 req/s: each request lasting 35 ms overlaps the next three (4 at once);
+    lasting 5 ms, none (1); the cap bounds it; a worker's share counts its own requests."""
+    spec = ArrivalSpec(rate=100, process="constant", max_requests=50)
+    assert peak_in_flight(spec, 0.035) == 4
+    assert peak_in_flight(spec, 0.005) == 1
+    assert peak_in_flight(replace(spec, max_concurrency=2), 0.035) == 2
+    assert peak_in_flight(spec.share(0, 2), 0.035) == 2  # its arrivals are 20 ms apart
+    bursty = ArrivalSpec(rate=100, process="gamma", shape=0.2, max_requests=400, seed=5)
+    assert peak_in_flight(bursty, 0.035) > 4  # bursts: more at once than the mean rate gives
 
 
 # ---- real runs: workbench bench against workbench serve-local ----

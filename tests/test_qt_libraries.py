@@ -108,12 +108,13 @@ def test_the_window_names_the_missing_library_and_the_apt_command(
 
 @NEEDS_LDD
 def test_workbench_alone_says_why_and_runs_the_headless_comparison(
-    hidden_library: dict[str, str],
+    hidden_library: dict[str, str], tmp_path: Path
 ) -> None:
     """What scripts/run.sh starts: no window, so the headless comparison, after saying why."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "workbench"],
         env=hidden_library,
+        cwd=tmp_path,  # the comparison stopped by Ctrl+C writes the rows it has to results.csv
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,

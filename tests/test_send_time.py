@@ -25,10 +25,11 @@ from tests.support.scripted_server import ScriptedServer, chunk
 from workbench.core.foundation.results import RequestResult, Target
 from workbench.core.history.csv_export import read_csv, write_csv
 from workbench.core.history.run_history import RunStore
+from workbench.core.load.arrivals import ArrivalSpec
 from workbench.core.planning.run_events import RequestFinished, TextDelta
 from workbench.core.planning.run_plan import RunPlan
 from workbench.core.run.runner import Runner
-from workbench.core.transport.clients import ClientPool, Transport, make_client
+from workbench.core.transport.clients import ClientPool, Transport, make_client, open_connections
 from workbench.core.transport.streaming import RequestSpec, stream_chat
 from workbench.local.costmodel import SimSettings
 from workbench.local.process import ServerProcess
@@ -136,9 +137,11 @@ def read_back(results: list[RequestResult]) -> list[dict[str, str]]:
         return read_csv(path)
 
 
-def _port_recorder() -> tuple[web.Application, dict[str, list[int]]]:
+def _port_recorder(
+    models_wait_s: float = 0.05, done_gap_s: float = 0.0
+) -> tuple[web.Application, dict[str, list[int]]]:
     """A chat server that notes the client port of every request: a new port is a new
-    connection."""
+    connection. `done_gap_s`: how long after [DONE] the body ends (its last chunk)."""
     seen: dict[str, list[int]] = {"models": [], "chat": []}
 
     def port(request: web.Request) -> int:
@@ -147,7 +150,7 @@ def _port_recorder() -> tuple[web.Application, dict[str, list[int]]]:
 
     async def models(request: web.Request) -> web.Response:
         seen["models"].append(port(request))
-        await asyncio.sleep(0.05)  # answered together: each GET holds a connection of its own
+        await asyncio.sleep(models_wait_s)  # > 0: answered together, a connection each
         return web.json_response({"object": "list", "data": [{"id": "m", "object": "model"}]})
 
     async def chat(request: web.Request) -> web.StreamResponse:
@@ -162,6 +165,7 @@ def _port_recorder() -> tuple[web.Application, dict[str, list[int]]]:
             await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
             await asyncio.sleep(0.02)  # the server paces its stream: behaviour, not a wait
         await response.write(b"data: [DONE]\n\n")
+        await asyncio.sleep(done_gap_s)  # the body's last chunk comes when this returns
         return response
 
     app = web.Application()
@@ -191,6 +195,105 @@ async def test_an_opening_burst_finds_its_connections_already_open() -> None:
     assert len(seen["chat"]) == 8
     assert len(set(seen["models"])) == 8  # opened before the run, all at once
     assert set(seen["chat"]) <= set(seen["models"])  # no request waited for a TCP handshake
+
+
+async def test_warming_opens_as_many_connections_as_asked_from_a_server_that_answers_at_once() -> (
+    None
+):
+    app, seen = _port_recorder(models_wait_s=0.0)
+    with serving_in_thread(app) as base_url:
+        client = make_client(base_url, None, "aiohttp")
+        try:
+            assert await open_connections(client, 6) == 6
+        finally:
+            await client.close()
+    assert len(set(seen["models"])) == 6  # each GET kept its connection until all had one
+
+
+async def test_warming_keeps_the_connections_that_answered_when_one_never_does() -> None:
+    """The third GET /models is never answered: warming ends at its time limit with the other
+    three connections answered and kept."""
+    asked: list[int] = []
+
+    async def models(_request: web.Request) -> web.Response:
+        asked.append(1)
+        if len(asked) == 3:
+            await asyncio.sleep(3)  # past the 1 s warming allows
+        return web.json_response({"object": "list", "data": []})
+
+    app = web.Application()
+    app.router.add_get("/v1/models", models)
+    with serving_in_thread(app) as base_url:
+        client = make_client(base_url, None, "aiohttp")
+        try:
+            began = time.perf_counter()
+            answered = await open_connections(client, 4, timeout_s=1.0)
+            took_s = time.perf_counter() - began
+        finally:
+            await client.close()
+    assert answered == 3
+    assert took_s < 2.0
+
+
+async def test_a_stream_ended_by_done_keeps_its_connection_for_the_next_request() -> None:
+    """The body's last chunk comes 5 ms after [DONE]: the connection is still handed back
+    open, so the next request reuses it instead of opening a new one."""
+    app, seen = _port_recorder(done_gap_s=0.005)
+    with serving_in_thread(app) as base_url:
+        client = make_client(base_url, None, "aiohttp")
+        try:
+            for _ in range(4):
+                result = RequestResult(model="m")
+                await stream_chat(client, result, SPEC)
+                assert result.ok, result.error_message
+        finally:
+            await client.close()
+    assert len(seen["chat"]) == 4
+    assert len(set(seen["chat"])) == 1, seen["chat"]
+
+
+async def test_a_body_that_stays_open_after_done_is_waited_for_only_briefly() -> None:
+    """The rest of a body after [DONE] is read for at most DRAIN_S: a server that holds its
+    body open for 2 s more does not hold the request (nor its e2e)."""
+    app, _seen = _port_recorder(done_gap_s=2.0)
+    with serving_in_thread(app) as base_url:
+        client = make_client(base_url, None, "aiohttp")
+        try:
+            result = RequestResult(model="m")
+            began = time.perf_counter()
+            await stream_chat(client, result, SPEC)
+            took_s = time.perf_counter() - began
+        finally:
+            await client.close()
+    assert result.ok, result.error_message
+    assert took_s < 1.0
+    assert result.t_done is not None and result.t_send is not None
+    assert (result.t_done - result.t_send) / 1e9 < took_s  # e2e ends at [DONE], not after
+
+
+async def test_an_open_loop_cell_finds_its_connections_already_open() -> None:
+    """Before its schedule, an open-loop cell opens as many connections as its requests in
+    flight at their peak (here its cap, 4): no request of the schedule opens one."""
+    app, seen = _port_recorder()
+    pool = ClientPool()
+    with serving_in_thread(app) as base_url:
+        plan = RunPlan(
+            targets=(Target("p", base_url, "m"),),
+            prompt_lengths=(128,),
+            max_tokens=4,
+            warmup=1,
+            calibrate=False,
+            measure_baseline=False,
+            arrivals=ArrivalSpec(rate=100, process="constant", max_requests=12, max_concurrency=4),
+        )
+        try:
+            async for _event in Runner(pool).run(plan):
+                pass
+        finally:
+            await pool.aclose()
+    assert len(seen["chat"]) == 13  # the warm-up and the schedule's 12
+    assert len(set(seen["models"])) == 4
+    assert set(seen["chat"][1:]) <= set(seen["models"]), seen
 
 
 async def test_an_opening_burst_does_not_starve_a_stream_already_running() -> None:

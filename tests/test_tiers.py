@@ -6,9 +6,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy  # noqa: F401  (see below)
 import pytest
 
 from tests.support import tiers
+
+# pytester's in-process runs drop from sys.modules what they imported first, and numpy cannot be
+# imported twice in one process: a later test of this worker importing it failed ("cannot load
+# module more than once per process"), in any order where this file came before numpy's import.
 
 pytest_plugins = ["pytester"]
 TESTS = Path(__file__).resolve().parent
@@ -17,7 +22,9 @@ TESTS = Path(__file__).resolve().parent
 def test_every_listed_file_and_test_exists() -> None:
     for name in tiers.GUI_FILES | tiers.INTEGRATION_FILES | tiers.SLOW_FILES | tiers.SERIAL_FILES:
         assert (TESTS / name).is_file(), f"tests/support/tiers.py lists {name}, not in tests/"
-    for node in tiers.INTEGRATION_TESTS | tiers.SLOW_TESTS | tiers.SERIAL_TESTS:
+    for node in (
+        tiers.INTEGRATION_TESTS | tiers.SLOW_TESTS | tiers.SERIAL_TESTS | set(tiers.HEAVY_TESTS)
+    ):
         file, test = node.split("::")
         source = (TESTS / file).read_text(encoding="utf-8")
         assert re.search(rf"^(async )?def {test}\(", source, re.M), f"no test {node}"

@@ -17,7 +17,6 @@ import csv
 import json
 import os
 import shutil
-import socket
 import subprocess
 import time
 import urllib.error
@@ -35,6 +34,7 @@ from aiohttp import web
 from test_gateway_answers import _cli
 
 from tests.support.loopback import serving_in_thread
+from tests.support.ports import worker_port
 from workbench.core.doctor import PROXY_VARIABLES
 from workbench.core.load.prompts import PromptBuilder, PromptSpec
 
@@ -89,12 +89,6 @@ def _tf_python() -> Path:
     return python
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _get(url: str, timeout: float) -> dict[str, Any]:
     with urllib.request.urlopen(url, timeout=timeout) as response:
         return json.loads(response.read(1 << 20))
@@ -141,7 +135,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     )  # fmt: skip
     assert made.returncode == 0, f"making the tiny models failed:\n{made.stderr[-3000:]}"
     fading_text = json.loads(made.stdout.strip().splitlines()[-1])["fading_text"]
-    port = _free_port()
+    port = worker_port()  # the CLI cannot bind port 0 and say which it took
     log = work / "serve.log"
     command = [str(VENV / "bin" / "transformers"), "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--device", "cpu"]

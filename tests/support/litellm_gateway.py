@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from tests.support.loopback import ThreadedLoop
+from tests.support.ports import worker_port
 from workbench.core.doctor import PROXY_VARIABLES
 from workbench.local.emitlog import EmitLog, EmitRecord
 from workbench.local.server import LocalServer
@@ -138,7 +139,7 @@ def running_gateway(
         try:
             with proxy.running_litellm(
                 venv, server.base_url, ROUTES, extra_entries=extra, workdir=log_dir,
-                router_settings=ROUTER_SETTINGS,
+                router_settings=ROUTER_SETTINGS, port=worker_port(),
             ) as up:  # fmt: skip
                 base_url, key = up
                 gateway = Gateway(base_url, key, server.emit_log, log_dir)

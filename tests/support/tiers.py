@@ -164,20 +164,6 @@ SERIAL_FILES = frozenset(
         "test_attention_twins.py",
         "test_batching.py",  # admitted within 50 ms
         "test_client_load.py",  # what saturated the client: its CPU or its loop, not a neighbour's
-        # integration files not run under -n here: a real Ray cluster (its /tmp/ray session),
-        # LiteLLM proxies and `transformers serve` (a port picked, released, then bound: a
-        # second worker could take it; and a model in memory each), measured kernel timings
-        "test_calibration_rows.py",
-        "test_cluster.py",
-        "test_gateway_answers.py",
-        "test_gateway_cooldown.py",
-        "test_litellm_conformance.py",
-        "test_litellm_protocols.py",
-        "test_litellm_proxy_helper.py",
-        "test_local_protocols_litellm.py",
-        "test_measured_timing.py",
-        "test_transformers_serve.py",
-        "test_workers.py",
         "test_cpu_warmup.py",  # a median under 2 ms
         "test_fidelity.py",  # TTFT within 5 ms of the server's emit time
         "test_gui_live_ttft.py",
@@ -190,6 +176,7 @@ SERIAL_FILES = frozenset(
         # with whatever else it opens: flaky at load 9 even alone (benchmarks/results/test_tiers.md)
         "test_single_instance.py",
         "test_streaming.py",  # token lag under 20 ms, TPOT 45-65 ms
+        "test_wake.py",  # a timed wait wakes well within a millisecond of its moment
         "test_watchdog.py",  # the stall limit met within 0.5 s
     }
 )
@@ -201,7 +188,6 @@ SERIAL_TESTS = frozenset(
         "test_desktop_ui.py::test_system_theme_follows_the_desktop_scheme_change",
         "test_gui.py::test_replay_reproduces_recorded_token_timing",
         "test_gui.py::test_stop_ends_streaming_within_a_second",
-        "test_hostile_bench.py::test_bench_ends_a_slow_endless_stream_at_the_default_total_limit",
         "test_hostile_streams.py::test_a_broken_stream_is_a_classified_row_never_a_success",
         "test_hostile_streams.py::test_a_huge_error_body_is_read_only_in_part",
         "test_hostile_streams.py::test_a_slow_endless_stream_ends_at_the_default_total_limit",
@@ -210,6 +196,11 @@ SERIAL_TESTS = frozenset(
         "test_kernels_view.py::test_cancel_mid_job_ends_within_a_second",
         "test_kernels_view.py::test_clicking_run_fills_the_table_and_clicking_cancel_stops_the_next_run",
         "test_kernels_worker.py::test_lifecycle_job_cancel_kill_restart",
+        # what a real LiteLLM proxy adds to TTFT (500 ms at concurrency 1, 4 s at 32), its decode
+        # rate within 15 % of the upstream's, a retry's wait under 2.5 s
+        "test_litellm_conformance.py::test_good_key_rows_match_the_upstream_emit_log",
+        "test_litellm_conformance.py::test_concurrency_32_rows_all_succeed_and_match_the_emit_log",
+        "test_litellm_conformance.py::test_rate_limit_retry_after_forwarded_by_the_gateway_is_obeyed",
         "test_local_protocols.py::test_three_protocols_pace_alike_and_say_the_same",
         "test_local_server.py::test_counting_a_4mb_prompt_is_fast",
         "test_local_server.py::test_stop_closes_open_streams_promptly",
@@ -221,8 +212,26 @@ SERIAL_TESTS = frozenset(
         "test_run_reliability.py::test_a_locked_history_is_waited_for_without_freezing_the_measurements",
         "test_runner.py::test_cancel_stops_streams_quickly_and_marks_rows",
         "test_worker_security.py::test_idle_and_slow_connections_do_not_lock_out_a_client",
+        # two workers' median TTFT within 25 ms (or half) of one process's, run one after the other
+        "test_workers.py::test_two_workers_give_the_same_rows_as_one_process",
     }
 )
+# The parallel phase's longest tests (15 s and more), seconds per test (each parameter) as measured
+# in a whole suite under -n 2 (benchmarks/results/test_tiers.md, session 38): under xdist each
+# starts first on a worker (tests/support/heavy_first.py), not last while the others idle.
+HEAVY_TESTS = {
+    "test_capacity_batching.py::test_the_search_lies_within_ten_percent_of_a_dense_sweep": 73,
+    "test_capacity.py::test_a_step_far_past_the_knee_ends_once_it_has_missed": 72,
+    "test_gui_capacity.py::test_a_search_on_two_twins_shows_each_capacity_and_the_summary_leads_with_it": 42,  # noqa: E501
+    "test_gui_monkey.py::test_the_monkey_finds_nothing_surprising_for_every_seed": 33,
+    "test_capacity_summary.py::test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity": 28,  # noqa: E501
+    "test_capacity.py::test_the_search_finds_a_known_capacity_within_ten_percent": 27,
+    "test_gui_capacity.py::test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do": 21,  # noqa: E501
+    "test_kernels_worker_reprobe.py::test_a_torch_error_ends_the_progress_and_installing_torch_is_seen_at_connect": 18,  # noqa: E501
+    "test_gui_capacity.py::test_a_search_from_the_cli_opens_from_the_history_with_its_charts": 18,
+    "test_kernels_view.py::test_clicking_connect_reuses_the_worker_and_a_changed_python_restarts_it": 16,  # noqa: E501
+    "test_csv_streaming.py::test_a_history_locked_mid_run_fails_the_run_loudly_and_the_csv_keeps_the_rows": 16,  # noqa: E501
+}
 PHASES = ("all", "parallel", "serial")
 
 
@@ -234,6 +243,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="all: every selected test; parallel: leave out the `serial` ones (for -n);"
         " serial: only them (tests/support/tiers.py)",
     )
+
+
+def node_name(item: pytest.Item) -> str:
+    """`file.py::test_name`, every parameter of a test alike: how the lists above name tests."""
+    return f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
 
 
 def file_markers(path: Path) -> set[str]:
@@ -270,7 +284,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         marks = file_markers(item.path)
-        node = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
+        node = node_name(item)
         if node in INTEGRATION_TESTS:
             marks.add("integration")
         if node in SLOW_TESTS:

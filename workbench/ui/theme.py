@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
     QWidget,
 )
-from shiboken6 import isValid
 
 if TYPE_CHECKING:
     import pyqtgraph as pg
@@ -93,9 +92,11 @@ def restyle_status(palette: QPalette) -> int:
     returns how many were recoloured."""
     count = 0
     for widget in list(_FOLLOWED.values()):
-        if not isValid(widget):  # deleted, its `destroyed` not yet delivered
+        try:
+            marked = widget.property(STATUS_PROPERTY)
+        except RuntimeError:  # its C++ object is gone, its `destroyed` not yet delivered
             continue
-        if widget.property(STATUS_PROPERTY):
+        if marked:
             _status_style(widget, palette)
             count += 1
         for item in _items(widget):

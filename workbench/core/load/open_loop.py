@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from workbench.core.load.arrivals import ArrivalSpec
 from workbench.core.load.prompts import BuiltPrompt
 from workbench.core.load.send_lead import SendLead, held_until_due
+from workbench.core.system.steady_interpreter import steady_interpreter
 from workbench.core.system.wake import sleep_until_ns
 
 _CHECK_S = 0.25  # a long wait between arrivals still notices a Stop this often
@@ -52,7 +53,13 @@ Send = Callable[[int, int, int, float, BuiltPrompt | None], Awaitable[object]]
 
 async def run_schedule(spec: ArrivalSpec, halted: Halted, build: BuildPrompt, send: Send) -> None:
     """This worker's share of the cell's schedule, each request in its own task, built the lead
-    ahead of its due moment and written at it."""
+    ahead of its due moment and written at it; the interpreter held steady meanwhile (no long
+    collector pause, a short GIL switch interval: core/system/steady_interpreter.py)."""
+    with steady_interpreter():
+        await _run_schedule(spec, halted, build, send)
+
+
+async def _run_schedule(spec: ArrivalSpec, halted: Halted, build: BuildPrompt, send: Send) -> None:
     cap = spec.share_cap()
     slots = asyncio.Semaphore(cap) if cap is not None else None
     concurrency = spec.max_concurrency or 0  # a row's `concurrency`: the cap, 0 for none
@@ -92,6 +99,20 @@ async def run_schedule(spec: ArrivalSpec, halted: Halted, build: BuildPrompt, se
             ahead = _prompt_ahead(build, index)
             group.create_task(due(index, offset_s, due_ns, ahead))
             held_dues.append(due_ns)
+
+
+def peak_in_flight(spec: ArrivalSpec, lasting_s: float) -> int:
+    """The most of this share's requests in flight at once if each lasts `lasting_s` (from its
+    build, a lead before it is due, to its end), within its cap: the connections it will use.
+    Opened before the schedule (Runner), no connection's TCP setup takes the loop during it."""
+    offsets = [offset for _, offset in spec.own()]
+    peak = oldest = 0
+    for newest, offset in enumerate(offsets):
+        while offsets[oldest] <= offset - lasting_s:
+            oldest += 1
+        peak = max(peak, newest - oldest + 1)
+    cap = spec.share_cap()
+    return peak if cap is None else min(peak, cap)
 
 
 async def _between_dues(held_dues: deque[int], build_ns: int, due_ns: int, halted: Halted) -> None:

@@ -23,13 +23,15 @@ from workbench.core.foundation.results import (
     Target,
     planned_result,
 )
-from workbench.core.load.open_loop import run_schedule
+from workbench.core.load.arrivals import ArrivalSpec
+from workbench.core.load.open_loop import peak_in_flight, run_schedule
 from workbench.core.load.prompts import (
     BuiltPrompt,
     Calibration,
     PromptBuilder,
     PromptSpec,
 )
+from workbench.core.load.send_lead import MAX_LEAD_NS
 from workbench.core.load.slo import request_meets
 from workbench.core.planning.memory_fit import NOT_SENT
 from workbench.core.planning.run_events import (
@@ -86,6 +88,8 @@ class _RunState:
     failed_calibrations: dict[tuple[str, int], RequestResult] = field(default_factory=dict)
     # target label -> its calibration request that failed in a way no repeat can fix
     unfixable: dict[str, RequestResult] = field(default_factory=dict)
+    # target label -> how long its last answered request took, send to end (s)
+    lasting_s: dict[str, float] = field(default_factory=dict)
 
 
 class Runner:
@@ -301,6 +305,7 @@ class Runner:
                 return
             await self._request(state, target, length, i, "warmup", concurrency)
         if plan.arrivals is not None:
+            await self._open_ahead(state, target, plan.arrivals)
             await run_schedule(
                 plan.arrivals,
                 lambda: self._halted(state, target),
@@ -337,6 +342,18 @@ class Runner:
                 # paced: one request is prepared per turn of the loop, between which the
                 # streams already running read their tokens; the wait shows in dispatch_ms
                 await asyncio.sleep(0)
+
+    async def _open_ahead(self, state: _RunState, target: Target, spec: ArrivalSpec) -> None:
+        """An open-loop cell's connections, opened before its schedule: as many as its requests
+        in flight at their peak, each lasting a lead plus the target's last request. A
+        connection opened during the schedule took ~1-2 ms of the loop from requests due."""
+        client = self._client_ahead(target)
+        if not state.plan.warm_connections or client is None or self._halted(state, target):
+            return
+        lasting_s = state.lasting_s.get(target.label, 0.0) + MAX_LEAD_NS / 1e9
+        count = peak_in_flight(spec, lasting_s)
+        if count > 1:
+            await open_connections(client, count)
 
     async def _not_sent(
         self,
@@ -546,6 +563,8 @@ class Runner:
                     name_failed_calibration(result, failed)
         except Exception as exc:
             mark_internal(result, exc)
+        if result.ok and result.t_send is not None and result.t_done is not None:
+            state.lasting_s[target.label] = (result.t_done - result.t_send) / 1e9
         metrics = metrics_of(result)
         result.slo_met = request_meets(result, metrics, state.plan.slo)
         await self._record(state, result)

@@ -12,6 +12,7 @@ a compressed body, a wrapped stream) is read through httpx as before.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -19,6 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import httpx2
+
+# what is read of a body after its stream's last event ([DONE]) to keep its connection
+DRAIN_S = 0.05
+DRAIN_BYTES = 64 * 1024
 
 
 def _aiohttp_content(response: httpx2.Response) -> Any:
@@ -75,3 +80,23 @@ class BodyReader:
     async def aclose(self) -> None:
         if self._iterator is not None:
             await self._iterator.aclose()  # type: ignore[attr-defined]
+
+
+async def drain(response: httpx2.Response) -> None:
+    """Read the rest of an aiohttp body whose stream already ended (its [DONE] came) up to the
+    body's end (chunked encoding's last chunk), briefly and boundedly. aiohttp closes a
+    connection released before its body's end instead of keeping it: the next request then paid
+    a new TCP connection (seen: a connection in ten requests of an open-loop run at 50 req/s,
+    each ~1-2 ms of the loop taken from requests due). A body that does not end within
+    `DRAIN_S` or `DRAIN_BYTES` is closed as before."""
+    content = _aiohttp_content(response)
+    if content is None or content.at_eof():
+        return
+    left = DRAIN_BYTES
+    with contextlib.suppress(Exception):  # only a kept connection is at stake
+        async with asyncio.timeout(DRAIN_S):
+            while left > 0 and not content.at_eof():
+                piece = await content.read(left)
+                if not piece:
+                    return
+                left -= len(piece)

@@ -33,6 +33,7 @@ optional `socksio` package.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import ssl
 import statistics
@@ -337,15 +338,38 @@ async def open_connections(
     with that many `GET /models` at once; returns how many answered.
 
     A burst of requests then finds its connections open instead of paying TCP (and TLS) setup
-    while the streams already running wait for the loop. Any failure only means fewer
-    connections: the run's own requests report what is wrong.
+    while the streams already running wait for the loop. Each GET keeps its response (and so its
+    connection) until all have answered: a server that answers at once would otherwise hand the
+    first connection back before the next GET, and fewer would be opened. Any failure only means
+    fewer connections: the run's own requests report what is wrong.
     """
     count = max(0, min(count, MAX_WARM_CONNECTIONS))
+    answered = 0
+    all_answered = asyncio.Event()
+
+    def one_more() -> None:
+        nonlocal answered
+        answered += 1
+        if answered >= count:
+            all_answered.set()
+
+    # a GET that never answers does not cost the others their connections: they stop holding
+    # theirs at half the time allowed, and read their answers (kept) before the end
+    hold_until = asyncio.get_running_loop().time() + timeout_s / 2
 
     async def one() -> bool:
+        counted = False
         try:
-            await client.models.with_raw_response.list()
+            async with client.models.with_streaming_response.list() as response:
+                counted = True
+                one_more()
+                with contextlib.suppress(TimeoutError):  # taken until all are open
+                    async with asyncio.timeout_at(hold_until):
+                        await all_answered.wait()
+                await response.read()
         except Exception:  # an error answer still leaves its connection open when read
+            if not counted:
+                one_more()
             return False
         return True
 

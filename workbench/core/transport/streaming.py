@@ -47,7 +47,7 @@ from workbench.core.foundation.results import (
 )
 from workbench.core.foundation.token_estimate import estimate_tokens
 from workbench.core.planning.run_events import TextDelta
-from workbench.core.transport.body_reader import BodyReader
+from workbench.core.transport.body_reader import BodyReader, drain
 from workbench.core.transport.protocol_errors import error_words
 from workbench.core.transport.send_stamp import sending
 from workbench.core.transport.sse import MAX_EVENT_BYTES as MAX_EVENT_BYTES  # the caps, re-exported
@@ -250,6 +250,8 @@ async def exchange(
         await stream.consume(http)
         result.t_done = time.perf_counter_ns()
         _judge(result, spec, stream, content_type)
+        if stream.complete() and result.ok:  # its connection is kept for the next request
+            await drain(http)
     except _Watchdog as dog:
         result.t_done = time.perf_counter_ns()
         fail(result, _watchdog_diagnosis(dog, spec))
