@@ -13,6 +13,7 @@ import csv
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from tests.support.knee_server import knee_server
 from tests.support.pdf_text import read_pdf
 from workbench.core.load.capacity import (
     CONFIRMATIONS,
+    FLOOR_REQUESTS,
     Rule,
     Search,
     Step,
@@ -35,7 +37,7 @@ from workbench.core.load.capacity import (
     wilson,
     worst_case,
 )
-from workbench.core.load.capacity_report import UNITS, model_json, sentence
+from workbench.core.load.capacity_report import UNITS, model_json, section, sentence
 from workbench.core.load.slo import parse_slo
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
@@ -106,11 +108,12 @@ def test_a_step_shown_either_way_is_not_confirmed() -> None:
         assert search.next_load() == (8.0 if holds else 2.0)
 
 
-def test_the_worst_case_counts_the_confirming_steps() -> None:
+def test_the_worst_case_counts_the_floor_and_the_confirming_steps() -> None:
     rule = Rule(low=0.5, high=64, requests=50)
     steps, requests, seconds = worst_case(rule)
     plain = max(len(_search(rule, knee).steps) for knee in (0.6, 3.0, 11.8, 40.0, 63.0))
-    assert steps == plain + CONFIRMATIONS and requests == steps * 50
+    assert steps == 1 + plain + CONFIRMATIONS
+    assert requests == FLOOR_REQUESTS + (steps - 1) * 50
     assert seconds >= 50 / 0.5  # the slowest step, at the bottom of the range
 
 
@@ -129,7 +132,7 @@ def test_the_search_brackets_the_knee_within_the_tolerance_and_the_stated_cost(k
     assert search.held is not None and search.missed is not None
     assert search.held <= knee < search.missed <= search.held * 1.1
     steps, requests, _seconds = worst_case(rule)
-    assert len(search.steps) <= steps and search.used <= requests
+    assert len(search.steps) < steps and search.used + FLOOR_REQUESTS <= requests
 
 
 def test_a_knee_outside_the_range_is_said_as_such() -> None:
@@ -139,9 +142,9 @@ def test_a_knee_outside_the_range_is_said_as_such() -> None:
 
 
 def test_the_budget_stops_the_search_before_a_step_that_would_pass_it() -> None:
-    rule = Rule(low=0.5, high=64, requests=50, budget=120)
+    rule = Rule(low=0.5, high=64, requests=50, budget=125)
     search = _search(rule, 11.8)
-    assert search.status == "budget" and search.used <= 120 and len(search.steps) == 2
+    assert search.status == "budget" and search.used <= 125 and len(search.steps) == 2
 
 
 def test_concurrency_is_searched_in_whole_requests() -> None:
@@ -216,14 +219,14 @@ def test_the_search_finds_a_known_capacity_within_ten_percent(tmp_path, env, kne
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     plan = next(line for line in proc.stderr.splitlines() if line.startswith("Capacity search"))
-    assert "at most 8 steps, 400 requests" in plan  # the cost, said before the first step
+    assert "at most 9 steps, 405 requests" in plan  # the cost, said before the first step
     document = json.loads((out / "run.json").read_text())
     jsonschema.validate(document, _schemas()["run"])
     (answer,) = document["capacity"]["models"]
     assert answer["status"] == "found"
     assert abs(answer["capacity"] - KNEE) <= 0.1 * KNEE, answer
     assert answer["held"] < KNEE * 1.05 and answer["missed"] > KNEE * 0.95
-    assert answer["requests"] <= document["capacity"]["worst_case"]["requests"] == 400
+    assert answer["requests"] <= document["capacity"]["worst_case"]["requests"] == 405
     assert f"knee serves {answer['capacity']:.1f} req/s" in proc.stdout
 
 
@@ -258,13 +261,22 @@ def test_a_step_far_past_the_knee_ends_once_it_has_missed(tmp_path, env) -> None
         )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     with rows_csv.open(newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r["phase"] == "measured"]
+        every = [r for r in csv.DictReader(f) if r["phase"] == "measured"]
+    lone = [r for r in every if not r["offered_rate"]]  # the floor: one at a time, no rate
+    assert len(lone) == FLOOR_REQUESTS and all(r["concurrency"] == "1" for r in lone)
+    rows = [r for r in every if r["offered_rate"]]
     first_rate = rows[0]["offered_rate"]
     first = [r for r in rows if r["offered_rate"] == first_rate]
     assert float(first_rate) > 4 * 4  # the first step was far past the knee
     ended = [r for r in first if r["error_class"] == "cancelled"]
     served = [r for r in first if not r["error_class"]]
     assert ended and len(served) < 25, (len(served), len(ended))  # the queue was not drained
+    # a log gets a progress line per step and per tenth of the worst case, not per request;
+    # the early-ended step's cancelled rows are counted as stopped, not failed
+    counts = [line for line in proc.stderr.splitlines() if " done, " in line]
+    steps = [line for line in proc.stderr.splitlines() if line.startswith("  knee: ")]
+    assert len(counts) <= len(steps) + 10 < len(every), (len(counts), len(steps), len(every))
+    assert " 0 failed, " in counts[-1] and " stopped" in counts[-1], counts[-1]
     assert all(
         "not needed: the step at" in r["error_message"] and "missed ttft_p90" in r["error_message"]
         for r in ended
@@ -279,19 +291,19 @@ def test_a_step_far_past_the_knee_ends_once_it_has_missed(tmp_path, env) -> None
 def test_capacity_per_model_and_the_summary_pdf_leads_with_it(tmp_path, env, sim_clock_url) -> None:
     """The issue's must-hold command on the simulator's clock, then `summary --last`: the
     models ten times faster (`serve-local --time-scale 0.1`), so the limits are written in
-    that clock (3 s and 60 ms x 0.1), as the refusal below tells a user to."""
+    that clock, as the refusal below tells a user to: TPOT 60 ms x 0.1, and a TTFT of 1 s
+    (10 s of the models' time): 3 s x 0.1 is under a lone 32K prefill there, so the floor
+    would end both searches at once (the floor's own tests below)."""
     proc = _bench(
         env, "--base-url", sim_clock_url, "--model", "sim-70b-gqa", "--model", "sim-70b-mla",
-        "--prompt-tokens", "32K", "--capacity", "--slo", "ttft_p90:300ms,tpot_p90:6ms",
+        "--prompt-tokens", "32K", "--capacity", "--slo", "ttft_p90:1s,tpot_p90:6ms",
         "--max-tokens", "16", "--capacity-range", "4:16", "--capacity-requests", "20",
         "--csv", str(tmp_path / "rows.csv"),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     # whatever the simulator's capacity: one sentence naming both (serves / misses even at)
     said = [
-        line
-        for line in proc.stdout.splitlines()
-        if "at TTFT p90 ≤ 300 ms and TPOT p90 ≤ 6 ms" in line
+        line for line in proc.stdout.splitlines() if "at TTFT p90 ≤ 1 s and TPOT p90 ≤ 6 ms" in line
     ]
     assert len(said) == 1 and "at 32K prompts" in said[0], proc.stdout
     for model in ("sim-70b-gqa", "sim-70b-mla"):
@@ -348,3 +360,162 @@ def test_capacity_flags_are_refused_without_what_they_need(env) -> None:
         "--no-store", timeout=60,
     )  # fmt: skip
     assert proc.returncode == 2 and "drop --rate" in proc.stderr
+
+
+# ---- the floor: requests one at a time first ----
+
+
+def _floor(within: int, judged: int) -> Step:
+    return _counted(1, within, judged)
+
+
+def test_a_floor_that_misses_ends_the_search_and_one_that_holds_starts_the_sweep_at_its_rate():
+    rule = Rule(low=0.1, high=64, requests=50, follow=True)
+    search = Search(rule)
+    search.take_floor(_floor(3, 5), 2.0)  # 2 of 5 outside a p90 limit: shown missed
+    assert search.status == "floor" and search.next_load() is None
+    search = Search(rule)
+    search.take_floor(_floor(4, 5), 2.5)  # 1 of 5 outside: cannot show a miss
+    assert search.status is None and search.next_load() == 0.4  # 1 / the lone e2e
+    fixed = Search(Rule(low=2, high=32, requests=50))  # a range given: its middle
+    fixed.take_floor(_floor(5, 5), 2.5)
+    assert fixed.next_load() == 8.0
+    assert search.used == 5
+
+
+@pytest.mark.parametrize("knee", [0.13, 0.3, 2.0, 40.0])
+def test_a_search_that_follows_its_floor_finds_a_knee_below_the_old_low_end(knee) -> None:
+    rule = Rule(low=0.1, high=64, requests=50, follow=True)
+    for lone_rate in (knee * 0.5, knee, knee * 3):  # batching serves more than one at a time
+        search = Search(rule)
+        search.take_floor(_floor(5, 5), 1 / lone_rate)
+        while (load := search.next_load()) is not None:
+            search.take(_step(load, load <= knee))
+        assert search.status == "found", (knee, lone_rate)
+        assert search.held is not None and search.missed is not None
+        assert search.held <= knee < search.missed <= search.held * 1.1
+        steps, requests, _seconds = worst_case(rule)
+        assert len(search.steps) + 1 <= steps and search.used <= requests
+
+
+def test_the_worst_case_of_a_search_that_follows_its_floor_holds_for_every_start() -> None:
+    rule = Rule(low=0.1, high=64, requests=50, follow=True)
+    slo = tuple(parse_slo("ttft_p90:3s"))
+    steps, requests, seconds = worst_case(rule, slo)
+    assert requests == FLOOR_REQUESTS + (steps - 1) * 50
+    assert seconds >= 50 / 0.1  # a step at the lowest rate
+    for start in (0.1, 0.37, 3.0, 64.0):
+        for knee in (0.05, 0.11, 0.8, 30.0, 100.0):
+            search = Search(rule)
+            search.take_floor(_floor(5, 5), 1 / start)
+            while (load := search.next_load()) is not None:
+                search.take(_step(load, load <= knee))
+            assert len(search.steps) + 1 <= steps and search.used <= requests
+
+
+def test_the_sentence_names_a_model_that_misses_alone_with_its_figure_and_the_fix() -> None:
+    rule = Rule(low=0.1, high=64, requests=50, follow=True)
+    slo = parse_slo("ttft_p90:3s,tpot_p90:60ms")
+    gqa = Search(rule)
+    ttft = Term("ttft_p90", 3000, 0, 2, 3061.0, *wilson(0, 2)[:1], 90, wilson(0, 2)[1])
+    tpot = Term("tpot_p90", 60, 2, 2, 21.0, *wilson(2, 2)[:1], 90, wilson(2, 2)[1])
+    gqa.take_floor(Step(1, 2, 2, (ttft, tpot), None, None, 0, 1, "ttft_p90"), 3.5)
+    mla = {"model": "sim-70b-mla", "status": "found", "capacity": 0.3, "plus_minus": 0.012,
+           "held": 0.288, "missed": 0.312, "requests": 300, "cost_per_1000_usd": None,
+           "floor": None, "more_devices": None, "steps": []}  # fmt: skip
+    answers = [model_json("sim-70b-gqa", gqa, "--tp 4"), mla]
+    found = section(rule, slo, 32768, answers)
+    assert found["models"][0]["floor"]["holds"] is False
+    assert found["sentence"] == (
+        "sim-70b-mla serves 0.30 req/s (±0.01) at TTFT p90 ≤ 3 s and "
+        "TPOT p90 ≤ 60 ms; at 32K prompts; sim-70b-gqa cannot hold TTFT p90 ≤ 3 s even one "
+        "request at a time: alone its TTFT p90 is 3.06 s. Loosen the limit or serve it on "
+        "more devices (--tp 4)"
+    )
+    alone = section(rule, slo, 32768, answers[:1])["sentence"]
+    assert alone.startswith(
+        "sim-70b-gqa cannot hold TTFT p90 ≤ 3 s at 32K prompts even one request at a time: "
+        "alone its TTFT p90 is 3.06 s."
+    )
+    answers[0]["more_devices"] = None  # not the built-in provider: no flag to name
+    assert section(rule, slo, None, answers[:1])["sentence"].endswith(
+        "Loosen the limit, or serve the model faster (more devices, a faster deployment) or "
+        "with shorter prompts"
+    )
+
+
+def _said(proc: subprocess.CompletedProcess) -> str:
+    """The capacity sentence the command printed."""
+    return next(line for line in proc.stdout.splitlines() if " even one request " in line)
+
+
+def test_a_search_whose_lone_request_misses_ends_after_its_floor(tmp_path, env) -> None:
+    """2 slots of 400 ms against a 300 ms TTFT limit: no rate can hold it, and the search
+    says so after a few requests one at a time, naming the figure, in seconds."""
+    out = tmp_path / "out"
+    with knee_server(2, 400.0) as url:
+        proc = _bench(
+            env, "--base-url", url, "--model", "knee", "--prompt-tokens", "1K", "--max-tokens",
+            "4", "--capacity", "--slo", "ttft_p90:300ms", "--output", str(out), "--no-store",
+            timeout=120,
+        )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    document = json.loads((out / "run.json").read_text())
+    jsonschema.validate(document, _schemas()["run"])
+    (answer,) = document["capacity"]["models"]
+    assert answer["status"] == "floor" and answer["steps"] == []
+    assert answer["requests"] <= FLOOR_REQUESTS
+    seen = answer["floor"]["objectives"][0]["observed_ms"]
+    assert 400 <= seen < 600, answer  # the server's 400 ms, measured
+    said = f"alone its TTFT p90 is {seen:.3g} ms. Loosen the limit, or serve the model faster"
+    assert _said(proc).startswith(
+        "knee cannot hold TTFT p90 ≤ 300 ms at 1K prompts even one request at a time: " + said
+    ), proc.stdout
+    assert "--tp" not in proc.stdout  # not the built-in provider: no flag of ours to name
+    # the progress says what the rows were: outside the SLO (and stopped), not failed
+    counts = [line for line in proc.stderr.splitlines() if " done, " in line]
+    assert counts and " 0 failed, " in counts[-1] and " missed the SLO, " in counts[-1], counts
+
+
+def test_on_the_built_in_provider_a_model_that_misses_alone_is_told_to_use_more_devices(
+    tmp_path, env
+) -> None:
+    proc = _bench(
+        env, "--model", "sim-70b-gqa", "--prompt-tokens", "4K", "--max-tokens", "4",
+        "--capacity", "--slo", "ttft_p90:50ms", "--csv", str(tmp_path / "rows.csv"),
+        "--no-store", timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    last = _said(proc)
+    assert last.startswith(
+        "sim-70b-gqa cannot hold TTFT p90 ≤ 50 ms at 4K prompts even one request at a time: "
+        "alone its TTFT p90 is "
+    ), last
+    assert last.endswith("Loosen the limit or serve it on more devices (--tp 4).")
+
+
+@pytest.mark.slow
+def test_a_capacity_under_half_a_request_a_second_is_found_not_said_as_under(tmp_path, env) -> None:
+    """One slot of 2.1 s serves 0.48 requests/s: the search starts at the lone request's rate
+    and brackets it, where a fixed low end of 0.5 said "under 0.5 req/s". A TTFT limit just
+    over the service time makes a step above the knee miss at its second or third request
+    (constant arrivals queue), so 5-request steps at p50 decide. Slow by nature: 5 requests
+    at 0.48 req/s take 10 s, the floor as long; the search takes about a minute and a half."""
+    out = tmp_path / "out"
+    knee = 1 / 2.1
+    with knee_server(1, 2100.0) as url:
+        proc = _bench(
+            env, "--base-url", url, "--model", "knee", "--prompt-tokens", "1K", "--max-tokens",
+            "4", "--capacity", "--slo", "ttft_p50:2250ms", "--arrivals", "constant",
+            "--capacity-requests", "5", "--capacity-tolerance", "25", "--output", str(out),
+            "--no-store",
+        )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (answer,) = json.loads((out / "run.json").read_text())["capacity"]["models"]
+    assert answer["status"] == "found", answer
+    assert answer["held"] < 0.5 and answer["held"] <= knee * 1.02 < answer["missed"]
+    assert abs(answer["capacity"] - knee) <= 0.25 * knee, answer
+    # after the floor the terminal says where the sweep starts and what it can still take
+    floor = next(line for line in proc.stderr.splitlines() if "one at a time: holds" in line)
+    assert re.search(r"the sweep starts at 0\.4\d* req/s: at most \d+ more steps", floor), floor
+    assert f"knee serves {answer['capacity']:.2f} req/s" in proc.stdout

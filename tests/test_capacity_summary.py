@@ -53,8 +53,11 @@ def test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity(
     steps = {s["load"]: s for s in answer["steps"]}
     assert len(steps) >= 3 and answer["held"] in steps
     with (out / "results.csv").open(newline="") as f:  # each row names its step's rate
-        rates = {float(r["offered_rate"]) for r in csv.DictReader(f) if r["phase"] == "measured"}
+        measured = [r for r in csv.DictReader(f) if r["phase"] == "measured"]
+    rates = {float(r["offered_rate"]) for r in measured if r["offered_rate"]}
     assert rates == set(steps)
+    lone = [r for r in measured if not r["offered_rate"]]  # the floor: one at a time, no rate
+    assert len(lone) == answer["floor"]["requests"] and {r["concurrency"] for r in lone} == {"1"}
 
     store = RunStore(data / "history.sqlite3")
     try:
@@ -65,8 +68,11 @@ def test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity(
         store.close()
     # one row per step, in the order of the rates, each with that step's requests and the
     # requests that met the SLO (the step's own verdict, not one pooled with other rates)
-    assert [r.cell.offered_rate for r in report.rows] == sorted(steps)
-    for row in report.rows:
+    floor_rows = [r for r in report.rows if r.cell.offered_rate is None]
+    assert len(floor_rows) == 1 and floor_rows[0].cell.n == answer["floor"]["ok"]
+    stepped = [r for r in report.rows if r.cell.offered_rate is not None]
+    assert [r.cell.offered_rate for r in stepped] == sorted(steps)
+    for row in stepped:
         step, goodput = steps[row.cell.offered_rate], row.cell.goodput
         assert goodput is not None and (goodput.judged, goodput.met) == (
             step["requests"],
@@ -79,7 +85,8 @@ def test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity(
     document = SummaryDocument(report)
     (bar,) = document._bars("ttft_ms")
     assert bar.value == charted.cell.median("ttft_ms")
-    assert document.columns[3][0] == "req/s"  # the table says each row's rate
+    names = [name for name, _w in document.columns]  # the table says each row's rate, and
+    assert names[3:5] == ["concurrency", "req/s"]  # the floor's one request at a time
 
     # the Results tab's rows per model and prompt length: one per step, each naming its rate
     view = ResultsView()
@@ -87,7 +94,7 @@ def test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity(
     view.set_results(rows)
     view.view_mode.setCurrentIndex(view.view_mode.findData("aggregate"))
     model = view.table.model()
-    qtbot.waitUntil(lambda: model.rowCount() == len(steps), timeout=10000)
+    qtbot.waitUntil(lambda: model.rowCount() == len(steps) + 1, timeout=10000)  # + the floor
     columns = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
     shown = {
         model.index(r, columns.index("offered_rate")).data(): model.index(
@@ -95,6 +102,6 @@ def test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity(
         ).data()
         for r in range(model.rowCount())
     }
-    assert set(shown) == {f"{rate:g}" for rate in steps}
+    assert set(shown) == {f"{rate:g}" for rate in steps} | {""}  # the floor: no rate
     for rate, step in steps.items():  # the n of a step: its requests that succeeded
         assert shown[f"{rate:g}"] == str(step["ok"])

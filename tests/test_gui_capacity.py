@@ -9,15 +9,17 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
+import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 
 from tests.support.gui_driver import click_tab, run_for, set_panes, until
 from tests.support.knee_server import knee_server
 from workbench.core.datasets import load_dataset
-from workbench.core.load.capacity import Rule, step_requests, worst_case
+from workbench.core.load.capacity import MIN_RATE, Rule, step_requests, worst_case
 from workbench.core.load.slo import parse_slo
 from workbench.resources import resource
 
@@ -69,31 +71,63 @@ def test_a_search_from_the_cli_opens_from_the_history_with_its_charts(
 def test_a_search_on_two_twins_shows_each_capacity_and_the_summary_leads_with_it(
     window, qtbot, loop
 ) -> None:
+    """The window's built-in server runs at 0.02: as the tab's refusal says, an SLO is judged
+    on that clock by adding the server as an OpenAI-compatible endpoint (a provider of its
+    own) and writing the limits in its clock (3 s and 60 ms x 0.02)."""
     set_panes(window, MODELS)
+    for pane in window.session.panes:  # the same serve-local, not as the built-in provider
+        assert pane.target is not None
+        pane.target = replace(pane.target, provider="sim-clock")
     view = window.capacity_view
     click_tab(window, qtbot, view)
     assert view.slo.text() == "ttft_p90:3s,tpot_p90:60ms"  # the chat-at-4K preset's
+    _type_over(qtbot, view.slo, "ttft_p90:60ms,tpot_p90:1.2ms")
     _click(qtbot, view.run_button)
     task = window.session._task
-    assert task is not None, "Search did not start a run"
-    rule = Rule(requests=step_requests(parse_slo(view.slo.text())))
+    assert task is not None, view.status.text()
+    objectives = parse_slo(view.slo.text())
+    rule = Rule(low=MIN_RATE, requests=step_requests(objectives), follow=True)
     planned = worst_case(rule)[1] * len(MODELS)
-    assert f"{worst_case(rule)[1]:,} requests and about" in view.plan.text()  # said first
+    assert f"{worst_case(rule, objectives)[1]:,} requests and about" in view.plan.text()
     run_for(loop, until(lambda: f"of at most {planned} requests" in view.status.text()))
     final = run_for(loop, task, timeout=240)
     assert final is not None and final.status == "finished"
     said = view.sentence.text()
     assert said.startswith(MODELS[0]) or said.startswith(MODELS[1])
     assert all(m in said for m in MODELS), said
-    assert "at TTFT p90 ≤ 3 s and TPOT p90 ≤ 60 ms" in said and "at 4K prompts" in said
-    for plot in (view.goodput_plot, view.latency_plot):  # a line per model, its knee, the SLO
+    assert "TTFT p90 ≤ 60 ms" in said and "at 4K prompts" in said
+    searched = [m for m in MODELS if view.steps[m]]
+    for plot in (view.goodput_plot, view.latency_plot):  # a line per model searched
         named = {item.name() for item in plot.getPlotItem().listDataItems()}
-        assert set(MODELS) <= named
-    assert len(view.steps[MODELS[0]]) >= 3
+        assert set(searched) <= named
     click_tab(window, qtbot, window.summary_view)
     qtbot.waitUntil(lambda: window.summary_view.document is not None, timeout=10_000)
     first = window.summary_view.document.texts()[0]
     assert first == said
+
+
+def _type_over(qtbot: Any, field: Any, text: str) -> None:
+    """Click in, select what is there, type over it."""
+    _click(qtbot, field)
+    qtbot.keyClick(field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(field, text)
+
+
+def test_an_slo_on_the_sped_up_built_in_provider_is_refused_as_bench_refuses_it(
+    window, qtbot
+) -> None:
+    """The window runs the built-in models at 0.02: limits in real milliseconds would be
+    judged on rescaled latencies. The tab refuses before anything is sent, in the words of
+    bench's refusal (core/load/slo.clock_refusal), with the limits in the server's clock."""
+    set_panes(window, MODELS[:1])
+    view = window.capacity_view
+    click_tab(window, qtbot, view)
+    _click(qtbot, view.run_button)
+    assert window.session._task is None  # nothing sent
+    said = view.status.text()
+    assert said.startswith("Cannot run: An SLO judges real milliseconds, but --time-scale 0.02")
+    assert "start the app without --time-scale" in said
+    assert "serve-local --time-scale 0.02" in said and "ttft_p90:60ms,tpot_p90:1.2ms" in said
 
 
 @pytest.mark.slow
@@ -101,6 +135,9 @@ def test_the_sample_trace_preset_replays_the_trace_through_the_core_reader(
     window, qtbot, loop
 ) -> None:
     set_panes(window, MODELS[:1])
+    for pane in window.session.panes:  # its SLO on the server's own clock (see the refusal)
+        assert pane.target is not None
+        pane.target = replace(pane.target, provider="sim-clock")
     view = window.capacity_view
     click_tab(window, qtbot, view)
     _click(qtbot, view.preset)  # open the list, pick the second preset with the keyboard
@@ -139,10 +176,12 @@ def test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do(
     set_panes(window, MODELS[:1])
     view = window.capacity_view
     click_tab(window, qtbot, view)
+    for pane in window.session.panes:  # an endpoint of its own: no time scale to refuse
+        assert pane.target is not None
+        pane.target = replace(pane.target, provider="sim-clock")
+    assert view.range.text() == "" and view.range.placeholderText() == "from the floor"
     for field, text in ((view.range, "16:2"), (view.tolerance, "25")):
-        _click(qtbot, field)  # click in, select what is there, type over it
-        qtbot.keyClick(field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-        qtbot.keyClicks(field, text)
+        _type_over(qtbot, field, text)
     _click(qtbot, view.run_button)
     assert window.session._task is None  # refused before anything is sent, naming the fix
     assert view.status.text() == "Cannot run: the range needs 0 < LOW < HIGH, got 16..2"
@@ -155,7 +194,10 @@ def test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do(
     rule = Rule(low=2, high=16, requests=step_requests(parse_slo(view.slo.text())), tolerance=0.25)
     steps, requests, _s = worst_case(rule, parse_slo(view.slo.text()))
     plan = view.plan.text()  # the CLI's words for the same rule (core/load/capacity_report.py)
-    assert plan.startswith("Capacity search by rate, 2..16 req/s: x2 steps from 5.66, ")
+    assert plan.startswith(
+        "Capacity search by rate, 2..16 req/s: 5 requests one at a time first (a model that "
+        "misses the SLO alone is not searched further), then x2 steps from 5.66, "
+    )
     assert "then bisection to within 25%" in plan and f"at most {steps} steps, " in plan
     assert f"{requests:,} requests" in plan
     _click(qtbot, view.stop_button)
@@ -199,3 +241,37 @@ def test_the_capacity_sentence_reads_in_chinese_and_back(window, qtbot) -> None:
         QCoreApplication.removeTranslator(translator)
     view.retranslate()
     assert view.sentence.text() == english
+
+
+def test_a_model_that_misses_one_at_a_time_is_said_in_words_without_a_knee(
+    window, qtbot, loop
+) -> None:
+    """A TTFT limit under the lone request's: the tab says so after the floor's few requests,
+    names the figure it measured, and charts no rate and no knee for it."""
+    set_panes(window, MODELS[:1])
+    for pane in window.session.panes:  # the server on its own clock (see the refusal above)
+        assert pane.target is not None
+        pane.target = replace(pane.target, provider="sim-clock")
+    view = window.capacity_view
+    click_tab(window, qtbot, view)
+    _type_over(qtbot, view.slo, "ttft_p90:1ms")
+    _click(qtbot, view.run_button)
+    task = window.session._task
+    assert task is not None, view.status.text()
+    final = run_for(loop, task, timeout=120)
+    assert final is not None and final.status == "finished"
+    said = view.sentence.text()
+    assert said.startswith(
+        f"{MODELS[0]} cannot hold TTFT p90 ≤ 1 ms at 4K prompts even one request at a time: "
+        "alone its TTFT p90 is "
+    ), said
+    assert said.endswith(
+        "Loosen the limit, or serve the model faster (more devices, a faster deployment) or "
+        "with shorter prompts."
+    )
+    assert view.steps[MODELS[0]] == []
+    for plot in (view.goodput_plot, view.latency_plot):  # nothing charted, no knee drawn
+        assert MODELS[0] not in {item.name() for item in plot.getPlotItem().listDataItems()}
+        lines = [i for i in plot.getPlotItem().items if isinstance(i, pg.InfiniteLine)]
+        assert all(line.angle == 0 for line in lines)  # at most the SLO's level, no knee
+    assert "Done: " in view.status.text()

@@ -67,77 +67,123 @@
 <context>
     <name>Capacity</name>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="131"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="169"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="275"/>
         <source> and </source>
         <translation> 且 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="136"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="174"/>
         <source>requests at once</source>
         <translation>个并发请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="137"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="175"/>
         <source>req/s</source>
         <translation>req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="155"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="196"/>
         <source>at least {load} {unit} (the top of the range searched)</source>
         <translation>至少 {load} {unit}（所搜索范围的上限）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="163"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="204"/>
         <source>at least {load} {unit}</source>
         <translation>至少 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="170"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="211"/>
         <source>under {load} {unit}</source>
         <translation>低于 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="174"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="215"/>
         <source>not measured</source>
         <translation>未测得</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="201"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="256"/>
+        <source>its {objective} is {value}</source>
+        <translation>其 {objective} 为 {value}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="265"/>
+        <source>{within} of its {judged} requests within it</source>
+        <translation>{judged} 个请求中仅 {within} 个达标</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="271"/>
+        <source>its requests failed</source>
+        <translation>其请求均失败</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="277"/>
+        <source>{model} cannot hold {slo} even one request at a time: alone {figures}</source>
+        <translation>{model} 即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="281"/>
+        <source>{model} cannot hold {slo} at {tokens} prompts even one request at a time: alone {figures}</source>
+        <translation>{model} 在提示长度 {tokens} 下即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="295"/>
+        <source>Loosen the limit or serve them on more devices ({flag})</source>
+        <translation>请放宽限值，或把这些模型部署到更多设备上（{flag}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="299"/>
+        <source>Loosen the limit or serve it on more devices ({flag})</source>
+        <translation>请放宽限值，或把该模型部署到更多设备上（{flag}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="303"/>
+        <source>Loosen the limit, or serve the model faster (more devices, a faster deployment) or with shorter prompts</source>
+        <translation>请放宽限值，或让模型更快（更多设备、更快的部署）或使用更短的提示</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="331"/>
+        <source>{sentence}. {fix}</source>
+        <translation>{sentence}。{fix}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="352"/>
         <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
         <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="210"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="361"/>
         <source>{model} serves {answer} at {slo}</source>
         <translation>{model} 在 {slo} 下可承载 {answer}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="222"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="372"/>
         <source>at {tokens} prompts</source>
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="229"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="379"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="231"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="381"/>
         <source>{costs} per 1,000 requests each</source>
         <translation>每 1,000 个请求各 {costs}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="233"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="383"/>
         <source>{costs} per 1,000 requests</source>
         <translation>每 1,000 个请求 {costs}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="236"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="327"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="243"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="393"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
@@ -145,22 +191,22 @@
 <context>
     <name>CapacityView</name>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="37"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="46"/>
         <source>choose a model in a Compare pane first</source>
         <translation>请先在“对比”窗格中选择模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="47"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="56"/>
         <source>choose a trace file with Dataset…</source>
         <translation>请用“数据集…”选择一个轨迹文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="74"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="89"/>
         <source>Cannot run: %1</source>
         <translation>无法运行：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="79"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="94"/>
         <source>Replaying %1 requests on the trace&apos;s clock</source>
         <translation>按轨迹自身的时钟重放 %1 个请求</translation>
     </message>
@@ -205,113 +251,118 @@
         <translation>以录制时的这么多倍速度重放轨迹（同 bench --trace-speed）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="173"/>
-        <source>The rates searched, LOW:HIGH in req/s (as bench --capacity-range)</source>
-        <translation>搜索的请求速率范围，格式为 下限:上限，单位 req/s（同 `bench --capacity-range`）</translation>
+        <location filename="../../workbench/ui/capacity_view.py" line="174"/>
+        <source>The rates searched, LOW:HIGH in req/s (as bench --capacity-range); empty: from the rate of a request alone, down to %1 and up to %2 req/s</source>
+        <translation>搜索的请求速率范围，格式为 下限:上限，单位 req/s（同 `bench --capacity-range`）；留空：从单个请求独占时的速率开始，最低 %1、最高 %2 req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="177"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="180"/>
+        <source>from the floor</source>
+        <translation>从单请求基线开始</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="183"/>
         <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
         <translation>当区间上端与下端相差不超过此比例时停止（同 `bench --capacity-tolerance`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="185"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="191"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="188"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="194"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="200"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="206"/>
         <source>Replay trace</source>
         <translation>重放轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="200"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="206"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="202"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="208"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="203"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="204"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="210"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="205"/>
-        <location filename="../../workbench/ui/capacity_view.py" line="208"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="211"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="214"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="206"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
         <source>within the SLO (req/s)</source>
         <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="207"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="213"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="210"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
         <source>%1 (ms)</source>
         <translation>%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="210"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
         <source>observed percentile</source>
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="213"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
         <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within the tolerance.</source>
         <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限落在容差范围内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="254"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="260"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="256"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="262"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="272"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="278"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="275"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="281"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="298"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="310"/>
         <source>%1 of at most %2 requests · %3 % · ETA %4</source>
         <translation>%1 / 至多 %2 个请求 · %3 % · 预计剩余 %4</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="332"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="351"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="376"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="397"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>

@@ -16,14 +16,18 @@ from workbench.core.load.capacity import (
     BYS,
     DEFAULT_RANGE,
     DEFAULT_REQUESTS,
+    FLOOR_REQUESTS,
     MAX_STEP_REQUESTS,
+    MIN_RATE,
     Rule,
     parse_range,
     step_requests,
 )
 from workbench.core.load.capacity_report import plan_words
+from workbench.core.models.catalog import load_catalog
 from workbench.core.planning.run_plan import MAX_CONCURRENCY, RunPlan
 from workbench.core.run.plan import Choices
+from workbench.local.costmodel import MAX_TENSOR_PARALLEL
 
 MAX_BUDGET = 1_000_000
 
@@ -38,10 +42,13 @@ def _range(text: str) -> tuple[float, float]:
 def add_capacity_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group(
         "capacity search (--capacity)",
-        "Find each model's highest rate (or concurrency) at which --slo holds: x2 steps from "
-        "the middle of the range until one holds and the next misses, then bisection. A step "
+        "Find each model's highest rate (or concurrency) at which --slo holds: first "
+        f"{FLOOR_REQUESTS} requests one at a time (a model that misses the SLO even alone is "
+        "said so, with its figure, and not searched further), then x2 steps from the lone "
+        "request's rate (or the middle of --capacity-range) until one holds and the next "
+        "misses, then bisection. A step "
         "holds when every objective's share of requests within its limit is shown at least "
-        "its percentile at 90%% confidence (Wilson bounds) and misses when one is shown below "
+        "its percentile at 90% confidence (Wilson bounds) and misses when one is shown below "
         "it; a step that shows neither is run again at its load (at most twice a search) and "
         "judged on both together, then by its share. The most requests and minutes the "
         "search can take are printed before it starts.",
@@ -58,8 +65,9 @@ def add_capacity_args(p: argparse.ArgumentParser) -> None:
         "--capacity-range",
         type=_range,
         metavar="LOW:HIGH",
-        help=f"the loads searched (default {DEFAULT_RANGE['rate'][0]:g}:"
-        f"{DEFAULT_RANGE['rate'][1]:g} req/s, or {DEFAULT_RANGE['concurrency'][0]:g}:"
+        help="the loads searched (default: from the rate of a request alone, measured by the "
+        f"search's first {FLOOR_REQUESTS} requests sent one at a time, down to {MIN_RATE:g} and "
+        f"up to {DEFAULT_RANGE['rate'][1]:g} req/s; {DEFAULT_RANGE['concurrency'][0]:g}:"
         f"{DEFAULT_RANGE['concurrency'][1]:g} in flight)",
     )
     g.add_argument(
@@ -129,10 +137,12 @@ def check_capacity(args: argparse.Namespace) -> str | None:
     if len(args.prompt_tokens) != 1:
         return "--capacity searches at one prompt length: give one --prompt-tokens"
     low, high = args.capacity_range or DEFAULT_RANGE[args.capacity_by]
+    follow = args.capacity_range is None and args.capacity_by == "rate"
     try:
         args.capacity_rule = Rule(
             by=args.capacity_by,
-            low=low,
+            low=MIN_RATE if follow else low,  # from the floor's rate, down to MIN_RATE
+            follow=follow,
             high=min(high, MAX_CONCURRENCY) if args.capacity_by == "concurrency" else high,
             requests=step_requests(args.slo, args.capacity_requests),
             tolerance=args.capacity_tolerance / 100,
@@ -164,3 +174,21 @@ def with_capacity(args: argparse.Namespace, choices: Choices) -> Choices:
 def plan_line(args: argparse.Namespace, plan: RunPlan) -> str:
     assert plan.capacity is not None
     return plan_words(plan.capacity, plan.slo, len(plan.targets))
+
+
+def more_devices(args: argparse.Namespace, plan: RunPlan) -> dict[str, str]:
+    """Per simulated model of the built-in provider, the --tp that serves it on twice the
+    devices: the fix a search names when the model misses its SLO even one request at a time.
+    None elsewhere (a real server's devices are not ours to set)."""
+    if getattr(args, "provider", None) or getattr(args, "base_url", None):
+        return {}
+    catalog = load_catalog()
+    out = {}
+    for target in plan.targets:
+        model = catalog.get(target.model)
+        if model is None or not model.simulated or model.deployment is None:
+            continue
+        now = args.tp or model.deployment.tensor_parallel
+        if now < MAX_TENSOR_PARALLEL:
+            out[target.model] = f"--tp {min(MAX_TENSOR_PARALLEL, now * 2)}"
+    return out

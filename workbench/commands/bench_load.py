@@ -17,7 +17,7 @@ from workbench.core.load.arrivals import (
     Process,
     parse_arrivals,
 )
-from workbench.core.load.slo import Objective, describe, parse_slo
+from workbench.core.load.slo import Objective, clock_refusal, parse_slo
 from workbench.core.planning.run_plan import MAX_CONCURRENCY
 from workbench.core.run.plan import Choices
 
@@ -196,25 +196,11 @@ def check_load(args: argparse.Namespace) -> str | None:
 
 def check_slo_clock(args: argparse.Namespace) -> str | None:
     """--slo (and --capacity) on the built-in provider at a --time-scale other than 1: refused,
-    naming the fix (docs/metrics.md, "SLOs and the time scale")."""
-    scale = getattr(args, "time_scale", 1.0)
+    naming the fix (core/load/slo.clock_refusal, the app's rule too)."""
     builtin = not (getattr(args, "provider", None) or getattr(args, "base_url", None))
-    if not args.slo or scale == 1.0 or not builtin or getattr(args, "compare_route", None):
+    if not args.slo or not builtin or getattr(args, "compare_route", None):
         return None
-    said = (
-        f"--slo judges real milliseconds, but --time-scale {scale:g} multiplies the built-in "
-        "models' delays while the client's and the server's own time stays real, so the SLO "
-        "would be judged on rescaled latencies (a capacity in rescaled time, overstated when "
-        "faster); drop --time-scale to judge the models in their own time"
-    )
-    if scale == 0:
-        return said
-    own = describe(tuple(replace(o, limit_ms=o.limit_ms * scale) for o in args.slo))
-    return (
-        f"{said}, or, to measure the simulator's clock on purpose, start `workbench "
-        f"serve-local --time-scale {scale:g}`, point --base-url at it and write the limits in "
-        f"its clock (--slo {own})"
-    )
+    return clock_refusal(args.slo, getattr(args, "time_scale", 1.0))
 
 
 def _spec(args: argparse.Namespace) -> ArrivalSpec:

@@ -2,8 +2,12 @@
 
 `-q` shows nothing but errors and the final table; `-v` adds one line per request (model,
 prompt size, TTFT, decode rate). When stderr is not a terminal (CI logs, a pipe) each request
-is one plain line, ``  3/8 done, 0 failed, 41 %, ETA 12 s``, that a log keeps readable. The
-share done and the ETA are `core.progress_estimate`'s, the same figures the window shows.
+is one plain line, ``  3/8 done, 0 failed, 41 %, ETA 12 s``, that a log keeps readable; a
+capacity search, whose steps have their own lines and whose total is its worst case, prints
+one after each step and at each tenth of that total instead. The words of the counts are
+`counts_words`' alone: failed (an error), stopped (cancelled: by the user, or a capacity step
+that had already missed) and missed the SLO are three things. The share done and the ETA are
+`core.progress_estimate`'s, the same figures the window shows.
 """
 
 from __future__ import annotations
@@ -15,11 +19,17 @@ from types import TracebackType
 from typing import Any, Literal
 
 from workbench.core.foundation.terminal import printable
-from workbench.core.load.capacity_report import UNITS, step_json, step_words
+from workbench.core.load.capacity_report import (
+    UNITS,
+    floor_line,
+    step_json,
+    step_words,
+    sweep_words,
+)
 from workbench.core.planning.progress_estimate import ProgressEstimate, ProgressReading
 from workbench.core.planning.run_events import Progress, RequestFinished
 from workbench.core.planning.run_plan import RunPlan
-from workbench.core.run.capacity_run import CapacityEvent, CapacityStep
+from workbench.core.run.capacity_run import CapacityEvent, CapacityFloor, CapacityStep
 
 Verbosity = Literal["quiet", "normal", "verbose"]
 
@@ -45,6 +55,17 @@ def verbosity(args: argparse.Namespace) -> Verbosity:
 
 
 BAR_REFRESH_S = 0.25  # the bar moves during a long prefill, a few times a second
+SEARCH_LINES = 10  # a capacity search's plain lines: one per tenth of its worst case
+
+
+def counts_words(event: Progress) -> str:
+    """`3 failed`, and the stopped and the SLO misses when there are any."""
+    words = f"{event.errors} failed"
+    if event.stopped:
+        words += f", {event.stopped} stopped"
+    if event.missed:
+        words += f", {event.missed} missed the SLO"
+    return words
 
 
 def _eta_text(seconds: float | None) -> str:
@@ -59,10 +80,14 @@ class ProgressDisplay:
 
     def __init__(self, plan: RunPlan, level: Verbosity, tty: bool | None = None) -> None:
         self.level = level
+        self.plan = plan
         self.estimate = ProgressEstimate.for_plan(plan, time.perf_counter())
         self.unit = UNITS[plan.capacity.by] if plan.capacity is not None else ""
         self._drawn_at = 0.0
-        self._failed = 0
+        self._counts = "0 failed"
+        self.search = plan.capacity is not None
+        self._said: Progress | None = None  # the last plain line's counts (a search)
+        self._tenth = 0
         self.tty = sys.stderr.isatty() if tty is None else tty
         self._bar: Any = None
         self._task: Any = None
@@ -78,12 +103,12 @@ class ProgressDisplay:
             TextColumn("{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn("{task.fields[failed]} failed, {task.fields[share]}, {task.fields[eta]}"),
+            TextColumn("{task.fields[counts]}, {task.fields[share]}, {task.fields[eta]}"),
             console=Console(file=sys.stderr),
             transient=True,
         )
         self._task = self._bar.add_task(
-            "requests", total=total, failed=0, share="0 %", eta="ETA --"
+            "requests", total=total, counts="0 failed", share="0 %", eta="ETA --"
         )
         self._bar.start()
 
@@ -107,6 +132,13 @@ class ProgressDisplay:
         elif isinstance(event, CapacityStep) and self.level != "quiet":
             said = step_words(step_json(event.step), self.unit)  # a search's step, as it ends
             print(printable(f"  {event.model}: {said}"), file=sys.stderr)
+            self._search_line(force=True)
+        elif isinstance(event, CapacityFloor) and self.level != "quiet":
+            said = floor_line(event.floor)
+            if event.start is not None and self.plan.capacity is not None:
+                said += f"; {sweep_words(self.plan.capacity, self.plan.slo, event.start)}"
+            print(printable(f"  {event.model}: {said}"), file=sys.stderr)
+            self._search_line(force=True)
         elif self._bar is not None and time.perf_counter() - self._drawn_at >= BAR_REFRESH_S:
             self._draw(self.estimate.read(time.perf_counter()))
 
@@ -128,18 +160,35 @@ class ProgressDisplay:
         self._bar.update(
             self._task,
             completed=reading.done,
-            failed=self._failed,
+            counts=self._counts,
             share=f"{reading.percent} %",
             eta=_eta_text(reading.eta_s),
         )
 
     def progress(self, event: Progress) -> None:
-        self._failed = event.errors
-        reading = self.estimate.read(time.perf_counter())
+        self._counts = counts_words(event)
         if self._bar is not None:
-            self._draw(reading)
-        elif self.level != "quiet":
-            line = (
-                f"  {event.done}/{event.total} done, {event.errors} failed, {reading.percent} %, "
-            )
-            print(line + _eta_text(reading.eta_s), file=sys.stderr)
+            self._draw(self.estimate.read(time.perf_counter()))
+        elif self.level == "quiet":
+            return
+        elif self.search:
+            self._said = event
+            self._search_line()
+        else:
+            self._line(event)
+
+    def _search_line(self, force: bool = False) -> None:
+        """A search's plain line: after each step, and at each tenth of its worst case."""
+        event = self._said
+        if event is None or self._bar is not None:
+            return
+        tenth = event.done * SEARCH_LINES // max(1, event.total)
+        if force or tenth > self._tenth:
+            self._tenth = tenth
+            self._line(event)
+            self._said = None
+
+    def _line(self, event: Progress) -> None:
+        reading = self.estimate.read(time.perf_counter())
+        line = f"  {event.done}/{event.total} done, {counts_words(event)}, {reading.percent} %, "
+        print(line + _eta_text(reading.eta_s), file=sys.stderr)

@@ -1,6 +1,8 @@
 """The Capacity tab in the window: its plan from the panes' models and the tab's choices.
 
-A search is `bench --capacity`'s: the same Choices (core/run/plan.py), the same Rule and the same
+A search is `bench --capacity`'s: the same Choices (core/run/plan.py), the same Rule (an empty
+Range follows the floor, as bench without --capacity-range), the same refusal of an SLO on the
+built-in provider at another time scale (core/load/slo.clock_refusal), the same
 CapacityRunner (the session wraps its Runner in it for a plan with `capacity`); the "replay
 the sample trace" preset runs the trace on its own clock as `bench --dataset` does
 (core/run/dataset_plan.py). The progress and its ETA are the session's estimate, which counts the
@@ -17,11 +19,18 @@ from PySide6.QtCore import QCoreApplication
 
 from workbench.core.foundation.results import RequestResult
 from workbench.core.load.arrivals import ArrivalSpec
-from workbench.core.load.capacity import Rule, parse_range, step_requests
+from workbench.core.load.capacity import (
+    DEFAULT_RANGE,
+    MIN_RATE,
+    Rule,
+    parse_range,
+    step_requests,
+)
 from workbench.core.load.capacity_report import plan_words
+from workbench.core.load.slo import clock_refusal
 from workbench.core.planning.run_plan import RunPlan
 from workbench.core.run.dataset_plan import trace_schedule, with_dataset
-from workbench.core.run.plan import Choices, build_plan
+from workbench.core.run.plan import LOCAL_PROVIDER, Choices, build_plan
 from workbench.ui.capacity_view import CHAT_PROMPT_TOKENS, CapacityView
 
 if TYPE_CHECKING:
@@ -36,6 +45,9 @@ def capacity_plan(window: WindowHost, view: CapacityView) -> RunPlan:
     if not targets:
         raise ValueError(translate("CapacityView", "choose a model in a Compare pane first"))
     slo = view.objectives()
+    refused = clock_refusal(slo, window.session.builtin.time_scale, app=True)
+    if refused and any(t.provider == LOCAL_PROVIDER for t in targets):  # as bench refuses
+        raise ValueError(refused)
     choices = Choices(
         prompt_lengths=(CHAT_PROMPT_TOKENS,),
         max_tokens=window.prompt.max_tokens.value(),
@@ -50,12 +62,15 @@ def capacity_plan(window: WindowHost, view: CapacityView) -> RunPlan:
         return build_plan(
             targets, with_dataset(choices, view.dataset, trace), window.session.catalog
         )
-    low, high = parse_range(view.range.text())  # as bench's --capacity-range
+    given = view.range.text().strip()
+    follow = not given  # empty: from the floor's rate, as bench without --capacity-range
+    low, high = parse_range(given) if given else (MIN_RATE, DEFAULT_RANGE["rate"][1])
     rule = Rule(
         low=low,
         high=high,
         requests=step_requests(slo),
         tolerance=view.tolerance.value() / 100,
+        follow=follow,
     )
     template = ArrivalSpec(rate=rule.start, max_requests=rule.requests)  # Poisson, seed 0
     if view.dataset is not None:  # the file's request sizes, at each rate of the search

@@ -31,11 +31,11 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.datasets import Dataset, DatasetError, load_dataset
-from workbench.core.load.capacity import DEFAULT_RANGE, DEFAULT_TOLERANCE
+from workbench.core.load.capacity import DEFAULT_RANGE, DEFAULT_TOLERANCE, MIN_RATE
 from workbench.core.load.capacity_report import sentence_line, step_json
 from workbench.core.load.slo import Objective, parse_slo
 from workbench.core.planning.progress_estimate import ProgressReading
-from workbench.core.run.capacity_run import CapacityFound, CapacityStep
+from workbench.core.run.capacity_run import CapacityFloor, CapacityFound, CapacityStep
 from workbench.resources import resource
 from workbench.ui.chart_export import ExportableChart
 from workbench.ui.colors import model_colors
@@ -111,6 +111,7 @@ class CapacityView(Retranslating, QWidget):
         layout.addWidget(self.sentence)
         layout.addLayout(plots, 1)
         self.steps: dict[str, list[dict[str, Any]]] = {}
+        self.floors: dict[str, dict[str, Any]] = {}  # models that missed one at a time
         self.knees: dict[str, float | None] = {}
         self.limit_ms: float | None = None
         self.figure = ""  # the first objective's name: the latency chart's figure
@@ -126,8 +127,7 @@ class CapacityView(Retranslating, QWidget):
         """The loads searched and the stop rule, as bench's --capacity-range and
         --capacity-tolerance (read by core/capacity.parse_range and Rule), and a trace's replay
         speed, as bench --trace-speed (core/run/dataset_plan.trace_schedule)."""
-        low, high = DEFAULT_RANGE["rate"]
-        self.range = QLineEdit(f"{low:g}:{high:g}")
+        self.range = QLineEdit()  # empty: from the floor's rate (capacity_tab.capacity_plan)
         self.range.setObjectName("capacityRange")
         self.range.setMaximumWidth(110)
         self.tolerance = QDoubleSpinBox()
@@ -170,8 +170,14 @@ class CapacityView(Retranslating, QWidget):
             )
         )
         self.range.setToolTip(
-            self.tr("The rates searched, LOW:HIGH in req/s (as bench --capacity-range)")
+            self.tr(
+                "The rates searched, LOW:HIGH in req/s (as bench --capacity-range); empty: "
+                "from the rate of a request alone, down to %1 and up to %2 req/s"
+            )
+            .replace("%1", f"{MIN_RATE:g}")
+            .replace("%2", f"{DEFAULT_RANGE['rate'][1]:g}")
         )
+        self.range.setPlaceholderText(self.tr("from the floor"))
         self.tolerance.setToolTip(
             self.tr(
                 "Stop when the bracket's high end is within this much of its low end "
@@ -279,8 +285,14 @@ class CapacityView(Retranslating, QWidget):
 
     # ---- a search ----
 
+    def _say_floors(self) -> None:
+        """The models that miss one at a time, while the search goes on to the others."""
+        said = {"models": list(self.floors.values())}
+        self.sentence.setText(sentence_line(said, QCoreApplication.translate))
+
     def start(self, plan_words: str, models: list[str]) -> None:
         self.steps = {m: [] for m in models}
+        self.floors = {}
         self.knees = {}
         self.section = None
         self.sentence.setText("")
@@ -303,7 +315,14 @@ class CapacityView(Retranslating, QWidget):
         )
 
     def take(self, event: object) -> None:
-        """A step, or the answer, of the search the session runs."""
+        """A floor, a step, or the answer, of the search the session runs."""
+        if isinstance(event, CapacityFloor):
+            if event.start is None:  # misses one at a time: said at once, in core's words
+                self.floors[event.model] = {
+                    "model": event.model, "status": "floor", "floor": event.floor
+                }  # fmt: skip
+                self._say_floors()
+            return
         if isinstance(event, CapacityStep):
             steps = self.steps.setdefault(event.model, [])
             if steps and steps[-1]["load"] == event.step.load:  # confirmed: both steps' requests
@@ -344,6 +363,8 @@ class CapacityView(Retranslating, QWidget):
         colors = model_colors([("", m) for m in self.steps])
         top = 0.0
         for (model, steps), color in zip(self.steps.items(), colors, strict=True):
+            if not steps:  # a model that missed one at a time: no rate to chart (its words say)
+                continue
             ordered = sorted(steps, key=lambda s: s["load"])
             xs = [s["load"] for s in ordered]
             top = max([top, *xs])
@@ -359,7 +380,7 @@ class CapacityView(Retranslating, QWidget):
                 symbolBrush=color, name=model,
             )  # fmt: skip
             knee = self.knees.get(model)
-            if knee is not None:
+            if knee is not None and knee in xs:  # a rate that held and was measured
                 for plot in (self.goodput_plot, self.latency_plot):
                     line = pg.InfiniteLine(
                         knee, angle=90, pen=pg.mkPen(color, width=1, dash=[4, 3])

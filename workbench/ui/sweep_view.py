@@ -449,13 +449,16 @@ def summaries(results: Sequence[RequestResult]) -> Steps[tuple[str, Cells]]:
     concurrency level for a sweep over levels at one length; in steps (sliced.py)."""
     measured = [r for r in results if not r.warmup]
     one_length = len({r.prompt_tokens_target for r in measured}) <= 1
-    levels = sorted({r.concurrency for r in measured})
+    # an open-loop row's concurrency is its cap, 0 for none: a rate, not a level (a capacity
+    # search's steps beside its floor of one at a time are no concurrency sweep)
+    levels = sorted({r.concurrency for r in measured if r.concurrency > 0})
     if not (one_length and len(levels) > 1):
         cells = yield from summarize_in_steps(results)
         return "prompt", [(c.prompt_tokens_target, c) for c in cells]
     by_level: dict[int, list[RequestResult]] = {}
     for r in results:
-        by_level.setdefault(r.concurrency, []).append(r)
+        if r.concurrency > 0:
+            by_level.setdefault(r.concurrency, []).append(r)
     out: Cells = []
     for level in sorted(by_level):
         out += [(level, cell) for cell in (yield from summarize_in_steps(by_level[level]))]

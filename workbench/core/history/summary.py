@@ -221,14 +221,14 @@ class SummaryReport:
         """The row of a model at a length and concurrency (None: the charted level), at its
         charted rate (a capacity search's steps are rows of their own)."""
         level = self.charted_level if concurrency is None else concurrency
-        found = [
-            row
-            for row in self.rows
-            if row.cell.model == model
-            and row.cell.prompt_tokens_target == length
-            and row.cell.concurrency == level
-        ]
         charted = self.charted_rates.get(model)
+        ours = [
+            r for r in self.rows if r.cell.model == model and r.cell.prompt_tokens_target == length
+        ]
+        held = [r for r in ours if charted is not None and r.cell.offered_rate == charted]
+        if concurrency is None and held:  # at its capacity, whatever the floor's level (one)
+            return held[0]
+        found = [row for row in ours if row.cell.concurrency == level]
         chosen = [r for r in found if charted is not None and r.cell.offered_rate == charted]
         return max(chosen or found, key=lambda r: r.cell.offered_rate or 0.0, default=None)
 

@@ -1,6 +1,10 @@
 """Capacity search: the highest load (requests/s, or requests in flight) at which an SLO holds.
 
-A search is a coarse geometric sweep from the middle of a range (x2 up while the SLO holds,
+A search starts with its floor: `FLOOR_REQUESTS` requests sent one at a time. When even those
+show an objective missed (the Wilson rule below), no load can hold it and the search ends
+there (status "floor"); otherwise, for a rule that follows the floor (no range given), the
+sweep starts at the lone request's rate (1 / its mean e2e) and may go down to `MIN_RATE`.
+Then a coarse geometric sweep from the middle of a range (x2 up while the SLO holds,
 /2 down while it does not) until one load holds and the next one up does not, then a
 bisection of that bracket (at its geometric middle) until its ends are within the tolerance.
 Each step sends `requests` requests at one load. For every objective, the share of its
@@ -21,7 +25,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from typing import Literal
 
@@ -38,7 +42,9 @@ DEFAULT_REQUESTS = 50  # per step, raised to what the strictest percentile needs
 DEFAULT_TOLERANCE = 0.10  # stop when the bracket's high end is within 10 % of its low end
 MAX_STEP_REQUESTS = 10_000
 CONFIRMATIONS = 2  # confirming steps per model's search, at most
-Status = Literal["found", "above", "below", "budget", "stopped"]
+FLOOR_REQUESTS = 5  # sent one at a time first: 2 of 5 missing show a p90 missed
+MIN_RATE = 0.1  # a floor-led search's lowest rate: a 50-request step there takes 8.3 min
+Status = Literal["found", "above", "below", "budget", "stopped", "floor"]
 
 
 MAX_LOAD = 1e6
@@ -192,6 +198,8 @@ class Rule:
     requests: int = DEFAULT_REQUESTS  # per step
     tolerance: float = DEFAULT_TOLERANCE
     budget: int | None = None  # at most this many requests per model
+    follow: bool = False  # the sweep starts at the floor's rate (no range was given)
+    begin: float | None = None  # the first step's load, once the floor has set it
 
     def __post_init__(self) -> None:
         if self.by not in BYS:
@@ -202,15 +210,18 @@ class Rule:
             raise ValueError("a concurrency range is whole requests in flight, e.g. 1..256")
         if not 0.01 <= self.tolerance <= 1:
             raise ValueError("the tolerance must be 1 % .. 100 %")
-        if self.budget is not None and self.budget < self.requests:
+        if self.budget is not None and self.budget < self.requests + FLOOR_REQUESTS:
             raise ValueError(
-                f"a budget of {self.budget} requests is less than one step "
-                f"({self.requests}); raise the budget or lower the requests per step"
+                f"a budget of {self.budget} requests is less than the floor and one step "
+                f"({FLOOR_REQUESTS} + {self.requests}); raise the budget or lower the "
+                "requests per step"
             )
+        if self.follow and self.by != "rate":
+            raise ValueError("only a search by rate starts from the floor's rate")
 
     @property
     def start(self) -> float:
-        return self._snap(math.sqrt(self.low * self.high))
+        return self._snap(self.begin or math.sqrt(self.low * self.high))
 
     def _snap(self, load: float) -> float:
         load = min(self.high, max(self.low, load))
@@ -238,6 +249,8 @@ class Search:
     status: Status | None = None  # set once the search ends
     confirmations: int = 0
     confirmed: float | None = None  # the load of the last confirmed step
+    floor: Step | None = None  # the requests sent one at a time first (`take_floor`)
+    lone_e2e_s: float | None = None  # their mean e2e, the lone request's time
 
     @property
     def held(self) -> float | None:
@@ -252,7 +265,18 @@ class Search:
     @property
     def used(self) -> int:
         """Requests sent so far, the ones a step's early end cancelled included."""
-        return sum(s.requests + s.stopped for s in self.steps)
+        lone = self.floor.requests + self.floor.stopped if self.floor is not None else 0
+        return lone + sum(s.requests + s.stopped for s in self.steps)
+
+    def take_floor(self, step: Step, lone_e2e_s: float | None) -> None:
+        """The floor's requests, sent one at a time: an objective they show missed (or a
+        floor ended early) ends the search; else a rule that follows the floor starts its
+        sweep at the lone request's rate."""
+        self.floor, self.lone_e2e_s = step, lone_e2e_s
+        if floor_misses(step):
+            self.status = "floor"
+        elif self.rule.follow and lone_e2e_s:
+            self.rule = replace(self.rule, begin=1 / lone_e2e_s)
 
     def next_load(self) -> float | None:
         """The next step's load; None once the search has ended (`status` says how)."""
@@ -305,32 +329,48 @@ class Search:
         self.status = self.status or "stopped"
 
 
+def floor_misses(step: Step) -> bool:
+    """Whether requests sent one at a time already miss: some objective shown missed."""
+    return step.ended is not None or any(t.shown is False for t in step.terms)
+
+
 def step_seconds(rule: Rule, load: float) -> float:
     """A rate step's schedule time (a concurrency step's depends on the server: 0)."""
     return rule.requests / load if rule.by == "rate" else 0.0
 
 
+FOLLOW_STARTS = 16  # where a floor-led sweep may start, for the worst case: spread over the range
+
+
 @functools.cache
 def worst_case(rule: Rule, objectives: tuple[Objective, ...] = ()) -> tuple[int, int, float]:
-    """The most steps, requests and seconds one model's search can take, found by running
-    it against knees spread over the range (and beyond both ends), each with its
-    `CONFIRMATIONS` confirming steps at its longest steps. Seconds: each step's schedule plus
-    the SLO's longest limit for its last requests to finish."""
+    """The most steps, requests and seconds one model's search can take: its floor (one step
+    of `FLOOR_REQUESTS`), then the search run against knees spread over the range (and beyond
+    both ends), from every start the floor may give it (a rule that follows the floor), each
+    with its `CONFIRMATIONS` confirming steps at its longest steps. Seconds: each step's
+    schedule plus the SLO's longest limit for its last requests to finish; the floor's
+    requests each within that limit."""
     drain = max((o.limit_ms for o in objectives), default=0.0) / 1000
     worst = (0, 0, 0.0)
     span = math.log(rule.high / rule.low)
-    most = math.inf if rule.budget is None else rule.budget // rule.requests
-    for i in range(-2, 83):
-        knee = rule.low * math.exp(span * i / 80)
-        search = Search(rule)
-        taken: list[float] = []
-        while (load := search.next_load()) is not None:
-            taken.append(step_seconds(rule, load) + drain)
-            shown = 1.0 if load <= knee else 0.0
-            fake = Term("", 0, 1, 1, None, shown, 50, shown)
-            search.take(Step(load, rule.requests, rule.requests, (fake,), None, None))
-        steps = int(min(len(taken) + CONFIRMATIONS, most))
-        seconds = sum(sorted(taken, reverse=True)[: steps - len(taken)]) + sum(taken)
-        found = (steps, steps * rule.requests, seconds)
-        worst = (max(worst[0], found[0]), max(worst[1], found[1]), max(worst[2], found[2]))
-    return worst
+    starts = [None] if not rule.follow else [
+        rule.low * math.exp(span * j / FOLLOW_STARTS) for j in range(FOLLOW_STARTS + 1)
+    ]  # fmt: skip
+    room = None if rule.budget is None else rule.budget - FLOOR_REQUESTS
+    most = math.inf if room is None else room // rule.requests
+    for begin in starts:
+        started = replace(rule, follow=False, begin=begin)
+        for i in range(-2, 83):
+            knee = rule.low * math.exp(span * i / 80)
+            search = Search(started)
+            taken: list[float] = []
+            while (load := search.next_load()) is not None:
+                taken.append(step_seconds(rule, load) + drain)
+                shown = 1.0 if load <= knee else 0.0
+                fake = Term("", 0, 1, 1, None, shown, 50, shown)
+                search.take(Step(load, rule.requests, rule.requests, (fake,), None, None))
+            steps = int(min(len(taken) + CONFIRMATIONS, most))
+            seconds = sum(sorted(taken, reverse=True)[: steps - len(taken)]) + sum(taken)
+            found = (steps, steps * rule.requests, seconds)
+            worst = (max(worst[0], found[0]), max(worst[1], found[1]), max(worst[2], found[2]))
+    return worst[0] + 1, worst[1] + FLOOR_REQUESTS, worst[2] + FLOOR_REQUESTS * drain

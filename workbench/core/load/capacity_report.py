@@ -9,12 +9,24 @@ tab and `workbench summary` say the same thing:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.foundation.token_counts import tokens_label
-from workbench.core.load.capacity import CONFIDENCE, CONFIRMATIONS, Rule, Search, Step, worst_case
+from workbench.core.load.capacity import (
+    CONFIDENCE,
+    CONFIRMATIONS,
+    FLOOR_REQUESTS,
+    Rule,
+    Search,
+    Step,
+    floor_misses,
+    step_seconds,
+    worst_case,
+)
 from workbench.core.load.slo import Objective
 
 UNITS = {"rate": "req/s", "concurrency": "requests at once"}
@@ -48,8 +60,21 @@ def step_json(step: Step) -> dict[str, Any]:
     }
 
 
-def model_json(model: str, search: Search) -> dict[str, Any]:
-    """One model's answer: the bracket, its centre and half-width, and every step."""
+def floor_json(search: Search) -> dict[str, Any] | None:
+    """The requests sent one at a time before the sweep: what they showed, the lone e2e."""
+    if search.floor is None:
+        return None
+    out = step_json(search.floor)
+    del out["load"]  # one request in flight, not a rate
+    out["holds"] = not floor_misses(search.floor)
+    e2e = search.lone_e2e_s
+    out["e2e_s"] = None if e2e is None else round(e2e, 4)
+    return out
+
+
+def model_json(model: str, search: Search, more_devices: str | None = None) -> dict[str, Any]:
+    """One model's answer: the bracket, its centre and half-width, the floor, every step;
+    `more_devices`: the flag that serves the model on more devices, where one exists."""
     held, missed = search.held, search.missed
     capacity = plus_minus = None
     if held is not None and missed is not None:
@@ -69,6 +94,8 @@ def model_json(model: str, search: Search) -> dict[str, Any]:
         "missed": missed,
         "requests": search.used,
         "cost_per_1000_usd": None if cost is None else cost * 1000,
+        "floor": floor_json(search),
+        "more_devices": more_devices,
         "steps": [step_json(s) for s in search.steps],
     }
 
@@ -88,6 +115,8 @@ def section(
         "confidence": CONFIDENCE,
         "tolerance": rule.tolerance,
         "range": [rule.low, rule.high],
+        "follows_floor": rule.follow,
+        "floor_requests": FLOOR_REQUESTS,
         "requests_per_step": rule.requests,
         "budget": rule.budget,
         "worst_case": {"steps": steps, "requests": requests, "seconds": round(seconds, 1)},
@@ -105,11 +134,16 @@ def _num(value: float) -> str:
         return f"{value:,.0f}"
     if value >= 10:
         return f"{value:.1f}"
-    return f"{value:.2g}" if value < 1 else f"{value:.2f}".rstrip("0").rstrip(".")
+    return f"{value:.3g}" if value < 1 else f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def _limit(ms: float) -> str:
     return f"{ms / 1000:g} s" if ms >= 1000 else f"{ms:g} ms"
+
+
+def _measured(ms: float) -> str:
+    """A measured figure to three significant digits: 3.06 s, 412 ms."""
+    return f"{ms / 1000:.3g} s" if ms >= 1000 else f"{ms:.3g} ms"
 
 
 Translate = Callable[[str, str], str]  # (context, English template) -> the UI's language
@@ -121,13 +155,18 @@ def _say(translate: Translate | None, template: str, **fields: object) -> str:
     return text.format_map(fields) if fields else text
 
 
+def _objective(name: str) -> str:
+    """`ttft_p90` -> "TTFT p90"."""
+    figure, _, pct = name.partition("_")
+    return f"{_FIGURE_WORDS.get(figure, figure)} {pct}"
+
+
 def slo_words(slo: Sequence[Mapping[str, Any]], translate: Translate | None = None) -> str:
     """`ttft_p90` at 3000 ms -> "TTFT p90 ≤ 3 s", joined with "and"."""
-    parts = []
-    for term in slo:
-        figure, _, pct = str(term.get("objective", "")).partition("_")
-        words = _FIGURE_WORDS.get(figure, figure)
-        parts.append(f"{words} {pct} ≤ {_limit(float(term.get('limit_ms', 0)))}")
+    parts = [
+        f"{_objective(str(t.get('objective', '')))} ≤ {_limit(float(t.get('limit_ms', 0)))}"
+        for t in slo
+    ]
     return _say(translate, QT_TRANSLATE_NOOP("Capacity", " and ")).join(parts)
 
 
@@ -147,6 +186,9 @@ def answer_words(
     if capacity is not None and pm is not None:
         shown = _num(capacity)
         places = len(shown.partition(".")[2])  # the ± to the capacity's last digit
+        if pm and round(pm, places) == 0:  # or to the ±'s first: 0.30 (±0.01), not 0.3 (±0.0)
+            places = max(places, 1 - math.floor(math.log10(pm)) - 1)
+            shown = f"{capacity:.{places}f}"
         return f"{shown} {shown_unit} (±{pm:.{places}f})" if pm else f"{shown} {shown_unit}"
     if held is not None:
         if status == "above" and top:
@@ -185,13 +227,123 @@ def _ranked(models: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return sorted(models, key=key, reverse=True)
 
 
+def _floor_terms(answer: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The objectives the floor's requests showed missed (or the one that ended it)."""
+    floor = answer.get("floor") or {}
+    ended = floor.get("ended_early")
+    return [
+        t
+        for t in floor.get("objectives", ())
+        if t.get("objective") == ended
+        or float(t.get("wilson_high", 1.0)) < float(str(t["objective"]).partition("_p")[2]) / 100
+    ]
+
+
+def floor_words(
+    answer: Mapping[str, Any], tokens: int | None, translate: Translate | None = None
+) -> str:
+    """A model whose lone requests already miss, and the figure that shows it, e.g.
+    "sim-70b-gqa cannot hold TTFT p90 ≤ 3 s at 32K prompts even one request at a time: alone
+    its TTFT p90 is 3.06 s"."""
+    terms = _floor_terms(answer)
+    slo = slo_words(terms, translate)
+    figures = []
+    for t in terms:
+        observed, judged = t.get("observed_ms"), int(t.get("judged", 0))
+        if observed is not None:
+            figures.append(
+                _say(
+                    translate,
+                    QT_TRANSLATE_NOOP("Capacity", "its {objective} is {value}"),
+                    objective=_objective(str(t["objective"])),
+                    value=_measured(float(observed)),
+                )
+            )
+        elif judged:
+            figures.append(
+                _say(
+                    translate,
+                    QT_TRANSLATE_NOOP("Capacity", "{within} of its {judged} requests within it"),
+                    within=t.get("within", 0),
+                    judged=judged,
+                )
+            )
+    if not figures:
+        figures = [_say(translate, QT_TRANSLATE_NOOP("Capacity", "its requests failed"))]
+    fields: dict[str, object] = {
+        "model": answer.get("model"),
+        "slo": slo,
+        "figures": _say(translate, QT_TRANSLATE_NOOP("Capacity", " and ")).join(figures),
+    }
+    template = QT_TRANSLATE_NOOP(
+        "Capacity", "{model} cannot hold {slo} even one request at a time: alone {figures}"
+    )
+    if tokens is not None:
+        template = QT_TRANSLATE_NOOP(
+            "Capacity",
+            "{model} cannot hold {slo} at {tokens} prompts even one request at a time: alone "
+            "{figures}",
+        )
+        fields["tokens"] = tokens_label(tokens)
+    return _say(translate, template, **fields)
+
+
+def floor_fix(floored: Sequence[Mapping[str, Any]], translate: Translate | None = None) -> str:
+    """What to do about models that miss alone: the flag for more devices where the
+    provider has one (the built-in provider's --tp), else in general words."""
+    flag = next((m.get("more_devices") for m in floored if m.get("more_devices")), None)
+    if flag and len(floored) > 1:
+        template = QT_TRANSLATE_NOOP(
+            "Capacity", "Loosen the limit or serve them on more devices ({flag})"
+        )
+    elif flag:
+        template = QT_TRANSLATE_NOOP(
+            "Capacity", "Loosen the limit or serve it on more devices ({flag})"
+        )
+    else:
+        template = QT_TRANSLATE_NOOP(
+            "Capacity",
+            "Loosen the limit, or serve the model faster (more devices, a faster deployment) "
+            "or with shorter prompts",
+        )
+    return _say(translate, template, flag=flag) if flag else _say(translate, template)
+
+
 def sentence(capacity: Mapping[str, Any], translate: Translate | None = None) -> str:
     """The search's answer in one sentence (the section's own, as planned or as recorded); the
-    one home of its wording: with `translate` (the UI's), in the UI's language."""
+    one home of its wording: with `translate` (the UI's), in the UI's language. A model whose
+    requests already miss one at a time is said with its figure and what to do about it."""
     unit = str(capacity.get("unit") or UNITS["rate"])
-    models = _ranked([m for m in capacity.get("models", ()) if isinstance(m, Mapping)])
-    if not models:
+    every = [m for m in capacity.get("models", ()) if isinstance(m, Mapping)]
+    floored = [m for m in every if m.get("status") == "floor"]
+    models = _ranked([m for m in every if m.get("status") != "floor"])
+    if not models and not floored:
         return ""
+    tokens = capacity.get("prompt_tokens")
+    tokens = tokens if isinstance(tokens, int) else None
+    parts = _searched(capacity, models, unit, tokens, translate) if models else []
+    for index, answer in enumerate(floored):
+        said_tokens = tokens if not models and index == 0 else None  # once in the sentence
+        parts.append(floor_words(answer, said_tokens, translate))
+    said = _say(translate, QT_TRANSLATE_NOOP("Capacity", "; ")).join(parts)
+    if floored:
+        said = _say(
+            translate,
+            QT_TRANSLATE_NOOP("Capacity", "{sentence}. {fix}"),
+            sentence=said,
+            fix=floor_fix(floored, translate),
+        )
+    return said
+
+
+def _searched(
+    capacity: Mapping[str, Any],
+    models: Sequence[Mapping[str, Any]],
+    unit: str,
+    tokens: int | None,
+    translate: Translate | None,
+) -> list[str]:
+    """The sentence's parts for the models searched past their floor."""
     first, rest = models[0], models[1:]
     name, missed = first.get("model"), first.get("missed")
     slo = slo_words(capacity.get("slo", ()), translate)
@@ -214,8 +366,7 @@ def sentence(capacity: Mapping[str, Any], translate: Translate | None = None) ->
         )
     parts = [lead]
     parts += [f"{m.get('model')} {answer_words(m, unit, False, translate)}" for m in rest]
-    tokens = capacity.get("prompt_tokens")
-    if isinstance(tokens, int):
+    if tokens is not None:
         parts.append(
             _say(
                 translate,
@@ -233,7 +384,7 @@ def sentence(capacity: Mapping[str, Any], translate: Translate | None = None) ->
             else QT_TRANSLATE_NOOP("Capacity", "{costs} per 1,000 requests")
         )
         parts.append(_say(translate, template, costs=costs_text))
-    return _say(translate, QT_TRANSLATE_NOOP("Capacity", "; ")).join(parts)
+    return parts
 
 
 def sentence_line(capacity: Mapping[str, Any], translate: Translate | None = None) -> str:
@@ -257,20 +408,61 @@ def held_rates(capacity: Mapping[str, Any] | None) -> dict[str, float]:
 
 
 def plan_words(rule: Rule, objectives: Sequence[Objective], models: int) -> str:
-    """The search's rule and its bounded cost, said before anything is sent."""
+    """The search's rule and its bounded cost (its floor included), said before anything is
+    sent."""
     steps, requests, seconds = worst_case(rule, objectives)
     unit = UNITS[rule.by]
     minutes = f" and about {seconds / 60:.1f} min" if rule.by == "rate" else ""
     per_model = f"at most {steps} steps, {requests:,} requests{minutes} per model"
     total = f" ({models} models: {requests * models:,} requests)" if models > 1 else ""
     budget = f"; capped at {rule.budget:,} requests per model" if rule.budget else ""
+    if rule.follow:
+        lowest = step_seconds(rule, rule.low) / 60
+        sweep = (
+            f"x{2} steps from the lone request's rate (1 / its e2e), down to "
+            f"{_num(rule.low)} {unit} at most (a step there takes {lowest:.1f} min)"
+        )
+    else:
+        sweep = f"x{2} steps from {_num(rule.start)}"
     return (
         f"Capacity search by {rule.by}, {_num(rule.low)}..{_num(rule.high)} {unit}: "
-        f"x{2} steps from {_num(rule.start)}, then bisection to within "
+        f"{FLOOR_REQUESTS} requests one at a time first (a model that misses the SLO alone "
+        f"is not searched further), then {sweep}, then bisection to within "
         f"{rule.tolerance:.0%}; {rule.requests} requests a step, each objective's share "
         f"within its limit shown at {CONFIDENCE:.0%} confidence (Wilson), a step that "
         f"cannot tell run again at its load (at most {CONFIRMATIONS} a search); "
         f"{per_model}{total}{budget}"
+    )
+
+
+def sweep_words(rule: Rule, objectives: Sequence[Objective], start: float) -> str:
+    """After a model's floor: where its sweep starts and the most it can still take (the
+    bound said up front, now that the start is known)."""
+    steps, requests, seconds = worst_case(replace(rule, follow=False, begin=start), objectives)
+    drain = max((o.limit_ms for o in objectives), default=0.0) / 1000
+    seconds -= FLOOR_REQUESTS * drain  # the floor is done
+    minutes = f" and about {seconds / 60:.1f} min" if rule.by == "rate" else ""
+    return (
+        f"the sweep starts at {_num(start)} {UNITS[rule.by]}: at most {steps - 1} more steps, "
+        f"{requests - FLOOR_REQUESTS:,} requests{minutes}"
+    )
+
+
+def floor_line(floor: Mapping[str, Any]) -> str:
+    """The floor of one model's search: whether its requests one at a time held, each
+    objective's count within its limit, and the lone e2e."""
+    terms = ", ".join(
+        f"{t['objective']} {t['within']}/{t['judged']} within"
+        + (f" (p {t['observed_ms']:,.0f} ms)" if t["observed_ms"] is not None else "")
+        for t in floor["objectives"]
+        if t["judged"]
+    )
+    e2e = floor.get("e2e_s")
+    verdict = "holds" if floor["holds"] else "misses: not searched further"
+    return (
+        f"one at a time: {verdict}"
+        + (f"; {terms}" if terms else "")
+        + (f"; alone e2e {e2e:.2f} s" if e2e else "")
     )
 
 
@@ -292,13 +484,14 @@ def step_words(step: Mapping[str, Any], unit: str) -> str:
 
 
 def table(capacity: Mapping[str, Any]) -> str:
-    """Each model's answer and its steps, for the terminal."""
+    """Each model's answer, its floor and its steps, for the terminal."""
     unit = str(capacity.get("unit"))
     lines = []
     for m in capacity.get("models", ()):
-        lines.append(
-            f"{m['model']}: {answer_words(m, unit)} [{m['status']}, {m['requests']} requests]"
-        )
+        answer = "misses alone" if m["status"] == "floor" else answer_words(m, unit)
+        lines.append(f"{m['model']}: {answer} [{m['status']}, {m['requests']} requests]")
+        if m.get("floor"):
+            lines.append(f"  {floor_line(m['floor'])}")
         lines += [f"  {step_words(s, unit)}" for s in m.get("steps", ())]
     sentence_text = capacity.get("sentence")
     return "\n".join(lines + ([f"\n{sentence_text}."] if sentence_text else []))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from workbench.core.foundation.metrics import RequestMetrics, percentile
 from workbench.core.foundation.results import RequestResult
@@ -176,3 +176,32 @@ def holds(objectives: Sequence[Objective], metrics: Sequence[RequestMetrics]) ->
         if found is None or found > objective.limit_ms:
             return False
     return True
+
+
+def clock_refusal(objectives: Sequence[Objective], scale: float, app: bool = False) -> str | None:
+    """Why an SLO cannot be judged on the built-in provider at time scale `scale` (None at 1):
+    its limits are real milliseconds while the scale rescales only the models' delays. The
+    one rule for `bench --slo` and the app's Capacity tab (docs/metrics.md, "SLOs and the
+    time scale"); `app`: said with the app's ways out."""
+    if not objectives or scale == 1.0:
+        return None
+    drop = (
+        "start the app without --time-scale" if app else "drop --time-scale"
+    ) + " to judge the models in their own time"
+    said = (
+        f"--slo judges real milliseconds, but --time-scale {scale:g} multiplies the built-in "
+        "models' delays while the client's and the server's own time stays real, so the SLO "
+        "would be judged on rescaled latencies (a capacity in rescaled time, overstated when "
+        f"faster); {drop}"
+    )
+    if app:
+        said = said.replace("--slo judges", "An SLO judges", 1)
+    if scale == 0:
+        return said
+    own = describe(tuple(replace(o, limit_ms=o.limit_ms * scale) for o in objectives))
+    point = "add it as an OpenAI-compatible provider" if app else "point --base-url at it"
+    return (
+        f"{said}, or, to measure the simulator's clock on purpose, start `workbench "
+        f"serve-local --time-scale {scale:g}`, {point} and write the limits in its clock "
+        f"({'' if app else '--slo '}{own})"
+    )

@@ -54,8 +54,33 @@ class Progress:
 
     done: int
     total: int
-    errors: int
+    errors: int  # failed: an error, not a stop (stopped) nor a miss of the SLO (missed)
     elapsed_s: float
+    stopped: int = 0  # cancelled: by the user, or a capacity step that had already missed
+    missed: int = 0  # answered, outside the SLO (a run with --slo)
+
+
+@dataclass
+class RequestCount:
+    """The one count behind every Progress: a finished request is failed, stopped or, when
+    answered outside the SLO, missed (docs/metrics.md, "Progress and ETA")."""
+
+    done: int = 0
+    errors: int = 0
+    stopped: int = 0
+    missed: int = 0
+
+    def take(self, result: RequestResult) -> None:
+        self.done += 1
+        if result.stopped:
+            self.stopped += 1
+        elif not result.ok:
+            self.errors += 1
+        elif result.slo_met is False:
+            self.missed += 1
+
+    def progress(self, total: int, elapsed_s: float) -> Progress:
+        return Progress(self.done, total, self.errors, elapsed_s, self.stopped, self.missed)
 
 
 @dataclass(frozen=True)

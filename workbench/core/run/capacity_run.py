@@ -3,7 +3,8 @@
 `CapacityRunner` wraps a Runner. Each step of a search (core/load/capacity.py) is an ordinary cell
 the Runner runs (one target, one rate or concurrency); their events pass through as one run's,
 with one RunStarted counting the search's worst case (so the progress and its ETA know the
-schedule), one Progress count across the steps, a `CapacityStep` after each step (a
+schedule), one Progress count across the steps, a `CapacityFloor` after each model's floor
+(its requests one at a time, which may end its search), a `CapacityStep` after each step (a
 confirming step's judged on its load's requests together), and a
 `CapacityFound` with run.json's `capacity` section before the one RunFinished. The history
 holds every step's rows in one run and keeps the section in its config. The CLI and the app
@@ -14,19 +15,20 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from workbench.core.foundation.metrics import RequestMetrics, derive
 from workbench.core.foundation.results import RequestResult
 from workbench.core.history.run_history import RunStore
-from workbench.core.load.capacity import Search, Step, judge
-from workbench.core.load.capacity_report import model_json, section
+from workbench.core.load.capacity import FLOOR_REQUESTS, Search, Step, judge
+from workbench.core.load.capacity_report import floor_json, model_json, section
 from workbench.core.load.slo import goodput
 from workbench.core.load.step_watch import StepWatch, decided_note
 from workbench.core.planning.run_events import (
     Progress,
+    RequestCount,
     RequestFinished,
     RequestStarted,
     RunEvent,
@@ -53,7 +55,17 @@ class CapacityFound:
     section: dict[str, Any]
 
 
-CapacityEvent = RunEvent | CapacityStep | CapacityFound
+@dataclass(frozen=True)
+class CapacityFloor:
+    """A model's floor has been measured (its requests one at a time): run.json's `floor`
+    of its answer, and the load its sweep starts at (None: the search ends here)."""
+
+    model: str
+    floor: dict[str, Any]
+    start: float | None
+
+
+CapacityEvent = RunEvent | CapacityStep | CapacityFloor | CapacityFound
 WATCH_S = 0.25  # how often a step's waiting requests are looked at between events
 
 
@@ -73,6 +85,12 @@ def step_plan(plan: RunPlan, index: int, load: float) -> RunPlan:
     return replace(
         one, arrivals=replace(plan.arrivals, rate=load, max_requests=rule.requests, offsets=None)
     )
+
+
+def floor_plan(plan: RunPlan, index: int) -> RunPlan:
+    """The floor's cell: target `index`, `FLOOR_REQUESTS` requests one at a time."""
+    one = replace(plan, targets=(plan.targets[index],), capacity=None, arrivals=None)
+    return replace(one, concurrency_levels=(1,), repeats=FLOOR_REQUESTS)
 
 
 class OneRun:
@@ -97,8 +115,12 @@ class OneRun:
 class CapacityRunner:
     """Runs a plan with `capacity` through `runner`; `cancel` ends the search and its step."""
 
-    def __init__(self, runner: Runner) -> None:
+    def __init__(self, runner: Runner, more_devices: Mapping[str, str] | None = None) -> None:
+        """`more_devices`: per model, the flag that serves it on more devices (the built-in
+        provider's --tp), named when its requests miss even one at a time."""
         self.runner = runner
+        self.more_devices = dict(more_devices or {})
+        self.count, self._started = RequestCount(), time.perf_counter()
         self._cancelled = False
 
     def cancel(self) -> None:
@@ -108,25 +130,69 @@ class CapacityRunner:
     def stop_target(self, label: str) -> None:
         self.runner.stop_target(label)
 
-    def _decide(self, watch: StepWatch, by: str, load: float, decided: list[str]) -> None:
+    def _decide(self, watch: StepWatch, where: str, decided: list[str]) -> None:
         """End the step once its outcome is known (core/load/step_watch.py)."""
         if decided or self._cancelled:
             return
         missed = watch.decided(time.perf_counter_ns())
         if missed is not None:
             decided.append(missed)
-            where = f"{load:g} req/s" if by == "rate" else f"{load:g} requests at once"
             self.runner.cancel(decided_note(where, missed))
 
-    async def _watch(self, watch: StepWatch, by: str, load: float, decided: list[str]) -> None:
+    async def _watch(self, watch: StepWatch, where: str, decided: list[str]) -> None:
         """Between events too: a queue far past the knee sends none for minutes."""
         while not decided:
             await asyncio.sleep(WATCH_S)
-            self._decide(watch, by, load, decided)
+            self._decide(watch, where, decided)
 
     @property
     def running(self) -> bool:
         return self.runner.running
+
+    async def _step(
+        self, plan: RunPlan, cell: RunPlan, planned: int, where: str, out: _StepOut
+    ) -> AsyncIterator[CapacityEvent]:
+        """Run one step's cell, passing its events on; what it measured goes to `out`."""
+        watch = StepWatch(plan.slo, planned)
+        ticker = asyncio.create_task(self._watch(watch, where, out.decided))
+        try:
+            async for event in self.runner.run(cell):
+                if isinstance(event, RunFinished):
+                    out.status, out.message = event.status, event.message
+                    continue
+                if isinstance(event, RunStarted | Progress):
+                    continue  # the search's own, below
+                yield event
+                _follow(watch, event)
+                if isinstance(event, RequestFinished) and event.result.phase == "measured":
+                    out.rows.append(event.result)
+                    self.count.take(event.result)
+                    total = max(plan.total_requests, self.count.done)
+                    yield self.count.progress(total, time.perf_counter() - self._started)
+                    self._decide(watch, where, out.decided)
+        finally:
+            ticker.cancel()
+        if out.decided and out.status == "cancelled" and not self._cancelled:
+            out.status, out.message = "finished", ""  # the step ended early, not the search
+        if self._cancelled and out.status == "finished":
+            out.status = "cancelled"
+
+    async def _floor(
+        self, plan: RunPlan, index: int, search: Search, out: _StepOut
+    ) -> AsyncIterator[CapacityEvent]:
+        """The search's first step: `FLOOR_REQUESTS` requests one at a time."""
+        async for event in self._step(
+            plan, floor_plan(plan, index), FLOOR_REQUESTS, "one request at a time", out
+        ):
+            yield event
+        if out.status != "finished":
+            return
+        measured = [(r, derive(r)) for r in out.rows]
+        lone = [m.e2e_ms for r, m in measured if r.ok and m.e2e_ms is not None]
+        ended = out.decided[0] if out.decided else None
+        search.take_floor(judge(1, measured, plan.slo, None, ended), _mean_s(lone))
+        start = None if search.status == "floor" else search.rule.start
+        yield CapacityFloor(plan.targets[index].model, floor_json(search) or {}, start)
 
     async def run(self, plan: RunPlan) -> AsyncIterator[CapacityEvent]:
         rule = plan.capacity
@@ -144,58 +210,41 @@ class CapacityRunner:
         status: Any = "finished"
         message = ""
         answers: list[dict[str, Any]] = []
-        done = errors = 0
-        started = time.perf_counter()
+        self.count, self._started = RequestCount(), time.perf_counter()
         try:
             yield RunStarted(run_id, plan, plan.total_requests)
             for index, target in enumerate(plan.targets):
                 search = Search(rule)
+                if status == "finished":
+                    out = _StepOut()
+                    async for event in self._floor(plan, index, search, out):
+                        yield event
+                    status, message = out.status, out.message
                 pooled: tuple[list[tuple[RequestResult, RequestMetrics]], float] = ([], 0.0)
                 while status == "finished" and (load := search.next_load()) is not None:
-                    rows: list[RequestResult] = []
-                    watch = StepWatch(plan.slo, rule.requests)
-                    decided: list[str] = []
-                    ticker = asyncio.create_task(self._watch(watch, rule.by, load, decided))
-                    try:
-                        async for event in self.runner.run(step_plan(plan, index, load)):
-                            if isinstance(event, RunFinished):
-                                status, message = event.status, event.message
-                                continue
-                            if isinstance(event, RunStarted | Progress):
-                                continue  # the search's own, below
-                            yield event
-                            _follow(watch, event)
-                            if (
-                                isinstance(event, RequestFinished)
-                                and event.result.phase == "measured"
-                            ):
-                                rows.append(event.result)
-                                done += 1
-                                errors += 0 if event.result.ok else 1
-                                total = max(plan.total_requests, done)
-                                yield Progress(done, total, errors, time.perf_counter() - started)
-                                self._decide(watch, rule.by, load, decided)
-                    finally:
-                        ticker.cancel()
-                    if decided and status == "cancelled" and not self._cancelled:
-                        status, message = "finished", ""  # the step ended early, not the search
-                    if self._cancelled and status == "finished":
-                        status = "cancelled"
+                    out = _StepOut()
+                    where = f"{load:g} req/s" if rule.by == "rate" else f"{load:g} requests at once"
+                    async for event in self._step(
+                        plan, step_plan(plan, index, load), rule.requests, where, out
+                    ):
+                        yield event
+                    status, message = out.status, out.message
                     if status != "finished":
                         break
-                    measured = [(r, derive(r)) for r in rows]
+                    measured = [(r, derive(r)) for r in out.rows]
                     found = goodput(measured)
                     span = found.duration_s if found else 0.0
                     if search.steps and search.steps[-1].load == load:  # a confirming step
                         measured, span = pooled[0] + measured, pooled[1] + span
                     pooled = (measured, span)
-                    ended = decided[0] if decided else None
+                    ended = out.decided[0] if out.decided else None
                     step = judge(load, measured, plan.slo, span or None, ended)
                     search.take(step)
                     yield CapacityStep(target.model, step)
                 if status != "finished":
                     search.stop()
-                answers.append(model_json(target.model, search))
+                more = self.more_devices.get(target.model)
+                answers.append(model_json(target.model, search, more))
             found_section = section(rule, plan.slo, plan.prompt_lengths[0], answers)
             if sink is not None:
                 sink.store.annotate(run_id, "capacity", found_section)
@@ -208,6 +257,20 @@ class CapacityRunner:
             if sink is not None:
                 sink.store.finish_run(run_id, status)
         yield RunFinished(run_id, status, (), message)
+
+
+def _mean_s(values_ms: list[float]) -> float | None:
+    return sum(values_ms) / len(values_ms) / 1000 if values_ms else None
+
+
+@dataclass
+class _StepOut:
+    """What one step's run measured and how it ended."""
+
+    rows: list[RequestResult] = field(default_factory=list)
+    decided: list[str] = field(default_factory=list)  # the objective that ended it early
+    status: Any = "finished"
+    message: str = ""
 
 
 def _follow(watch: StepWatch, event: CapacityEvent) -> None:

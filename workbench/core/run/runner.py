@@ -35,7 +35,7 @@ from workbench.core.load.send_lead import MAX_LEAD_NS
 from workbench.core.load.slo import request_meets
 from workbench.core.planning.memory_fit import NOT_SENT
 from workbench.core.planning.run_events import (
-    Progress,
+    RequestCount,
     RequestFinished,
     RequestStarted,
     RunEvent,
@@ -76,8 +76,7 @@ class _RunState:
     queue: asyncio.Queue[RunEvent | None]
     keep_results: bool = True
     started_ns: int = field(default_factory=time.perf_counter_ns)
-    done: int = 0
-    errors: int = 0
+    count: RequestCount = field(default_factory=RequestCount)
     results: list[RequestResult] = field(default_factory=list)
     tasks: dict[str, set[asyncio.Task[RequestResult]]] = field(default_factory=dict)
     stopped_targets: set[str] = field(default_factory=set)
@@ -574,12 +573,9 @@ class Runner:
         state.queue.put_nowait(RequestFinished(result, metrics, target))
         if phase == "calibration":
             return  # calibration requests are not part of the plan's count
-        state.done += 1
-        if not result.ok:
-            state.errors += 1
+        state.count.take(result)
         elapsed = (time.perf_counter_ns() - state.started_ns) / 1e9
-        total = state.plan.total_requests
-        state.queue.put_nowait(Progress(state.done, total, state.errors, elapsed))
+        state.queue.put_nowait(state.count.progress(state.plan.total_requests, elapsed))
 
     async def _record(self, state: _RunState, result: RequestResult) -> None:
         """Store one row; the row still reaches the consumers (and the CSV) when the store

@@ -22,6 +22,7 @@ from workbench.core.foundation.results import ErrorClass, RequestResult, Target,
 from workbench.core.load.prompts import PromptBuilder
 from workbench.core.planning.run_events import (
     Progress,
+    RequestCount,
     RequestFinished,
     RunEvent,
     RunFinished,
@@ -87,8 +88,7 @@ class _Tally:
     run_id: str
     plan: RunPlan
     started_ns: int = field(default_factory=time.perf_counter_ns)
-    done: int = 0
-    errors: int = 0
+    count: RequestCount = field(default_factory=RequestCount)
     failure: str | None = None
     results: list[RequestResult] = field(default_factory=list)
     # (target label, prompt length) -> its calibration request that failed, as the Runner keeps
@@ -214,11 +214,9 @@ class ShardedRunner:
         yield event
         if event.result.phase == "calibration":
             return
-        tally.done += 1
-        tally.errors += 0 if event.result.ok else 1
+        tally.count.take(event.result)
         elapsed = (time.perf_counter_ns() - tally.started_ns) / 1e9
-        total = tally.plan.total_requests
-        yield Progress(tally.done, total, tally.errors, elapsed)
+        yield tally.count.progress(tally.plan.total_requests, elapsed)
 
     async def _round(self, tally: _Tally, part: RunPlan) -> AsyncIterator[RunEvent]:
         """One round: every worker's share from one common start; rows as they finish."""
