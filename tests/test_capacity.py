@@ -491,7 +491,7 @@ def test_on_the_built_in_provider_a_model_that_misses_alone_is_told_to_use_more_
         "sim-70b-gqa cannot hold TTFT p90 ≤ 50 ms at 4K prompts even one request at a time: "
         "alone its TTFT p90 is "
     ), last
-    assert last.endswith("Loosen the limit or serve it on more devices (--tp 4).")
+    assert last.endswith("Loosen the limit or serve it on more devices (--tp 8).")
 
 
 @pytest.mark.slow
