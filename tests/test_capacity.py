@@ -475,6 +475,9 @@ def test_a_search_whose_lone_request_misses_ends_after_its_floor(tmp_path, env) 
     # the progress says what the rows were: outside the SLO (and stopped), not failed
     counts = [line for line in proc.stderr.splitlines() if " done, " in line]
     assert counts and " 0 failed, " in counts[-1] and " missed the SLO, " in counts[-1], counts
+    # of at most its worst case, with the time elapsed: no share or ETA counted on that bound
+    assert " of at most " in counts[-1] and counts[-1].endswith(" elapsed"), counts[-1]
+    assert "ETA" not in proc.stderr and " %" not in counts[-1]
 
 
 def test_on_the_built_in_provider_a_model_that_misses_alone_is_told_to_use_more_devices(

@@ -90,6 +90,9 @@ def test_a_search_on_two_twins_shows_each_capacity_and_the_summary_leads_with_it
     planned = worst_case(rule)[1] * len(MODELS)
     assert f"{worst_case(rule, objectives)[1]:,} requests and about" in view.plan.text()
     run_for(loop, until(lambda: f"of at most {planned} requests" in view.status.text()))
+    # the time elapsed, no ETA: one counted on the worst case read hours at the start
+    assert "elapsed" in view.status.text() and "ETA" not in view.status.text()
+    assert "ETA" not in window.eta.text() and "elapsed" in window.eta.text()
     final = run_for(loop, task, timeout=240)
     assert final is not None and final.status == "finished"
     said = view.sentence.text()

@@ -67,123 +67,123 @@
 <context>
     <name>Capacity</name>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="169"/>
-        <location filename="../../workbench/core/load/capacity_report.py" line="275"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="170"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="276"/>
         <source> and </source>
         <translation> 且 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="174"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="175"/>
         <source>requests at once</source>
         <translation>个并发请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="175"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="176"/>
         <source>req/s</source>
         <translation>req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="196"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="197"/>
         <source>at least {load} {unit} (the top of the range searched)</source>
         <translation>至少 {load} {unit}（所搜索范围的上限）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="204"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="205"/>
         <source>at least {load} {unit}</source>
         <translation>至少 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="211"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="212"/>
         <source>under {load} {unit}</source>
         <translation>低于 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="215"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="216"/>
         <source>not measured</source>
         <translation>未测得</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="256"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="257"/>
         <source>its {objective} is {value}</source>
         <translation>其 {objective} 为 {value}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="265"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="266"/>
         <source>{within} of its {judged} requests within it</source>
         <translation>{judged} 个请求中仅 {within} 个达标</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="271"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="272"/>
         <source>its requests failed</source>
         <translation>其请求均失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="277"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="278"/>
         <source>{model} cannot hold {slo} even one request at a time: alone {figures}</source>
         <translation>{model} 即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="281"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="282"/>
         <source>{model} cannot hold {slo} at {tokens} prompts even one request at a time: alone {figures}</source>
         <translation>{model} 在提示长度 {tokens} 下即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="295"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="296"/>
         <source>Loosen the limit or serve them on more devices ({flag})</source>
         <translation>请放宽限值，或把这些模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="299"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="300"/>
         <source>Loosen the limit or serve it on more devices ({flag})</source>
         <translation>请放宽限值，或把该模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="303"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="304"/>
         <source>Loosen the limit, or serve the model faster (more devices, a faster deployment) or with shorter prompts</source>
         <translation>请放宽限值，或让模型更快（更多设备、更快的部署）或使用更短的提示</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="331"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="332"/>
         <source>{sentence}. {fix}</source>
         <translation>{sentence}。{fix}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="352"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="353"/>
         <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
         <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="361"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="362"/>
         <source>{model} serves {answer} at {slo}</source>
         <translation>{model} 在 {slo} 下可承载 {answer}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="372"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="373"/>
         <source>at {tokens} prompts</source>
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="379"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="380"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="381"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="382"/>
         <source>{costs} per 1,000 requests each</source>
         <translation>每 1,000 个请求各 {costs}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="383"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="384"/>
         <source>{costs} per 1,000 requests</source>
         <translation>每 1,000 个请求 {costs}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="327"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="328"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="393"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="394"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
@@ -196,7 +196,7 @@
         <translation>请先在“对比”窗格中选择模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="56"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="59"/>
         <source>choose a trace file with Dataset…</source>
         <translation>请用“数据集…”选择一个轨迹文件</translation>
     </message>
@@ -353,16 +353,16 @@
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="310"/>
-        <source>%1 of at most %2 requests · %3 % · ETA %4</source>
-        <translation>%1 / 至多 %2 个请求 · %3 % · 预计剩余 %4</translation>
+        <source>%1 of at most %2 requests · elapsed %3 s</source>
+        <translation>%1 / 至多 %2 个请求 · 已用 %3 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="351"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="350"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="397"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="396"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>
@@ -478,117 +478,117 @@
 <context>
     <name>ConnectionTest</name>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="63"/>
+        <location filename="../../workbench/ui/connection_test.py" line="64"/>
         <source>Connection test</source>
         <translation>连接测试</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="71"/>
+        <location filename="../../workbench/ui/connection_test.py" line="72"/>
         <source>Not run yet.</source>
         <translation>尚未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="64"/>
+        <location filename="../../workbench/ui/connection_test.py" line="65"/>
         <source>Connection checks</source>
         <translation>连接检查</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="65"/>
+        <location filename="../../workbench/ui/connection_test.py" line="66"/>
         <source>Check</source>
         <translation>检查项</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="65"/>
+        <location filename="../../workbench/ui/connection_test.py" line="66"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="107"/>
+        <location filename="../../workbench/ui/connection_test.py" line="108"/>
         <source>Cause: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="108"/>
+        <location filename="../../workbench/ui/connection_test.py" line="109"/>
         <source>Fix: %1</source>
         <translation>解决办法：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="121"/>
+        <location filename="../../workbench/ui/connection_test.py" line="122"/>
         <source>✓ All checks passed (%1 passed, %2 skipped).</source>
         <translation>✓ 全部检查通过（%1 项通过，%2 项跳过）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="129"/>
+        <location filename="../../workbench/ui/connection_test.py" line="130"/>
         <source>✗ %1 check(s) failed. First: %2 — %3</source>
         <translation>✗ %1 项检查失败。首个失败：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="135"/>
+        <location filename="../../workbench/ui/connection_test.py" line="136"/>
         <source>Key: %1</source>
         <translation>密钥：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="137"/>
+        <location filename="../../workbench/ui/connection_test.py" line="138"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="154"/>
+        <location filename="../../workbench/ui/connection_test.py" line="155"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="155"/>
+        <location filename="../../workbench/ui/connection_test.py" line="156"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="156"/>
+        <location filename="../../workbench/ui/connection_test.py" line="157"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="157"/>
+        <location filename="../../workbench/ui/connection_test.py" line="158"/>
         <source>TCP connection</source>
         <translation>TCP 连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="158"/>
+        <location filename="../../workbench/ui/connection_test.py" line="159"/>
         <source>TLS</source>
         <translation>TLS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="159"/>
+        <location filename="../../workbench/ui/connection_test.py" line="160"/>
         <source>API path (/v1)</source>
         <translation>API 路径 (/v1)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="160"/>
+        <location filename="../../workbench/ui/connection_test.py" line="161"/>
         <source>Key (auth)</source>
         <translation>密钥（认证）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="161"/>
+        <location filename="../../workbench/ui/connection_test.py" line="162"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="162"/>
+        <location filename="../../workbench/ui/connection_test.py" line="163"/>
         <source>Streamed reply</source>
         <translation>流式响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="163"/>
+        <location filename="../../workbench/ui/connection_test.py" line="164"/>
         <source>Rate limit / quota</source>
         <translation>限流 / 配额</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="164"/>
+        <location filename="../../workbench/ui/connection_test.py" line="165"/>
         <source>HTML instead of JSON</source>
         <translation>返回 HTML 而非 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="165"/>
+        <location filename="../../workbench/ui/connection_test.py" line="166"/>
         <source>Network round trip</source>
         <translation>网络往返</translation>
     </message>
@@ -2661,7 +2661,7 @@
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/kernel_table.py" line="60"/>
+        <location filename="../../workbench/ui/kernel_table.py" line="61"/>
         <source>Kernel timings</source>
         <translation>内核计时</translation>
     </message>
@@ -2903,103 +2903,103 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="305"/>
-        <location filename="../../workbench/ui/main_window.py" line="339"/>
+        <location filename="../../workbench/ui/main_window.py" line="306"/>
+        <location filename="../../workbench/ui/main_window.py" line="340"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="517"/>
+        <location filename="../../workbench/ui/main_window.py" line="521"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="523"/>
+        <location filename="../../workbench/ui/main_window.py" line="527"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="524"/>
+        <location filename="../../workbench/ui/main_window.py" line="528"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="525"/>
+        <location filename="../../workbench/ui/main_window.py" line="529"/>
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="526"/>
+        <location filename="../../workbench/ui/main_window.py" line="530"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="527"/>
+        <location filename="../../workbench/ui/main_window.py" line="531"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="528"/>
+        <location filename="../../workbench/ui/main_window.py" line="532"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="539"/>
+        <location filename="../../workbench/ui/main_window.py" line="543"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="232"/>
+        <location filename="../../workbench/ui/main_window.py" line="233"/>
         <source>Gateway overhead needs one model on two saved providers: add the upstream (direct) and the gateway in front of it in the Providers tab, each with that model in its list (%1 saved).</source>
         <translation>网关开销需要两个已保存的服务商都有同一个模型：请在“服务商”标签页中添加上游（直连）和其前面的网关，并在各自的模型列表中加入该模型（已保存 %1 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="243"/>
+        <location filename="../../workbench/ui/main_window.py" line="244"/>
         <source>Gateway overhead: pane 1 is direct (%1), pane 2 the gateway (%2)</source>
         <translation>网关开销：窗格 1 为直连（%1），窗格 2 为网关（%2）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="285"/>
+        <location filename="../../workbench/ui/main_window.py" line="286"/>
         <source>Several models on one server (%1) run at once: they share its compute, so each one&apos;s figures include the others&apos; load. Choose One after another to measure each alone.</source>
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="323"/>
+        <location filename="../../workbench/ui/main_window.py" line="324"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="380"/>
+        <location filename="../../workbench/ui/main_window.py" line="381"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="430"/>
+        <location filename="../../workbench/ui/main_window.py" line="432"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="432"/>
+        <location filename="../../workbench/ui/main_window.py" line="434"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="434"/>
+        <location filename="../../workbench/ui/main_window.py" line="436"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="486"/>
+        <location filename="../../workbench/ui/main_window.py" line="490"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="488"/>
+        <location filename="../../workbench/ui/main_window.py" line="492"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="511"/>
+        <location filename="../../workbench/ui/main_window.py" line="515"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -3024,12 +3024,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="529"/>
+        <location filename="../../workbench/ui/main_window.py" line="533"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="530"/>
+        <location filename="../../workbench/ui/main_window.py" line="534"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -3670,57 +3670,57 @@
 <context>
     <name>ProviderPanel</name>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="193"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="194"/>
         <source>Saved providers</source>
         <translation>已保存的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="194"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="195"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="196"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="197"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="197"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
         <source>From a config file…</source>
         <translation>从配置文件…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="198"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="199"/>
         <source>From a folder (home or tool folder)…</source>
         <translation>从文件夹（主目录或工具目录）…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="199"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="200"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="200"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="201"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="202"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="203"/>
         <source>Run the connection doctor: proxy, DNS, TCP, TLS, /v1, key, model, stream</source>
         <translation>运行连接诊断：代理、DNS、TCP、TLS、/v1、密钥、模型、流式输出</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="213"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="214"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="215"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="216"/>
         <source>%1 (built-in, read-only)
     %2</source>
         <translation>%1
@@ -3728,112 +3728,112 @@
     （内置，只读）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="220"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="221"/>
         <source>The built-in provider: simulated models on this machine</source>
         <translation>内置服务商：在本机运行的模拟模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="225"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="226"/>
         <source>⚠ TLS verification OFF</source>
         <translation>⚠ TLS 验证已关闭</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="286"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="287"/>
         <source>New provider: fill in the base URL and where its key comes from.</source>
         <translation>新服务商：请填写 Base URL 和密钥的来源。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="325"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="326"/>
         <source>the built-in provider has not started yet</source>
         <translation>内置服务商尚未启动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="384"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="385"/>
         <source>Saved &apos;%1&apos; to %2.</source>
         <translation>已将“%1”保存到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="388"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="389"/>
         <source>Note: $%1 is not set in this app&apos;s environment yet.</source>
         <translation>注意：本应用的环境中尚未设置 $%1。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="406"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="407"/>
         <source>Remove provider</source>
         <translation>删除服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="408"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="409"/>
         <source>Remove the provider &apos;%1&apos;? Its key stays where it is (environment or keyring).</source>
         <translation>删除服务商“%1”？其密钥仍保留在原处（环境变量或密钥环）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="419"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="420"/>
         <source>Nothing removed.</source>
         <translation>未删除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="432"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="433"/>
         <source>Removed &apos;%1&apos;.</source>
         <translation>已删除“%1”。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="438"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="439"/>
         <source>Import providers from a config file</source>
         <translation>从配置文件导入服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="440"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="441"/>
         <source>Configs (*.json *.jsonc *.toml *.db);;All files (*)</source>
         <translation>配置文件 (*.json *.jsonc *.toml *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="447"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="448"/>
         <source>Import providers from a folder (e.g. your home folder)</source>
         <translation>从文件夹导入服务商（例如主目录）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="460"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="461"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="470"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="471"/>
         <source>Import cancelled: nothing saved.</source>
         <translation>已取消导入：未保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="481"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="482"/>
         <source>Nothing new to save: %1 already saved.</source>
         <translation>没有需要保存的新内容：%1 已保存。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="487"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="488"/>
         <source>Imported %1 to %2.</source>
         <translation>已将 %1 导入到 %2。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="513"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="514"/>
         <source>Testing the connection…</source>
         <translation>正在测试连接…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="520"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="521"/>
         <source>Not run.</source>
         <translation>未运行。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="537"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="538"/>
         <source>Connection test: %1 passed, %2 failed, %3 skipped.</source>
         <translation>连接测试：%1 项通过，%2 项失败，%3 项跳过。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="555"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="556"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器请求模型列表…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_panel.py" line="568"/>
+        <location filename="../../workbench/ui/provider_panel.py" line="569"/>
         <source>%1 model(s) listed by %2.</source>
         <translation>%2 列出了 %1 个模型。</translation>
     </message>

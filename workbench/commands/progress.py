@@ -7,7 +7,9 @@ capacity search, whose steps have their own lines and whose total is its worst c
 one after each step and at each tenth of that total instead. The words of the counts are
 `counts_words`' alone: failed (an error), stopped (cancelled: by the user, or a capacity step
 that had already missed) and missed the SLO are three things. The share done and the ETA are
-`core.progress_estimate`'s, the same figures the window shows.
+`core.progress_estimate`'s, the same figures the window shows. A search shows neither: both would
+count its worst case, which most searches never reach; it says the requests done of at most its
+worst case and the time elapsed (``  6 of at most 1510 done, 0 failed, 0:31 elapsed``).
 """
 
 from __future__ import annotations
@@ -68,11 +70,13 @@ def counts_words(event: Progress) -> str:
     return words
 
 
-def _eta_text(seconds: float | None) -> str:
-    if seconds is None:
-        return "ETA --"
+def _clock_text(seconds: float) -> str:
     minutes, secs = divmod(round(seconds), 60)
-    return f"ETA {minutes}:{secs:02d}" if minutes else f"ETA {secs} s"
+    return f"{minutes}:{secs:02d}" if minutes else f"{secs} s"
+
+
+def _eta_text(seconds: float | None) -> str:
+    return "ETA --" if seconds is None else "ETA " + _clock_text(seconds)
 
 
 class ProgressDisplay:
@@ -161,8 +165,10 @@ class ProgressDisplay:
             self._task,
             completed=reading.done,
             counts=self._counts,
-            share=f"{reading.percent} %",
-            eta=_eta_text(reading.eta_s),
+            share=f"{reading.percent} %" if not self.search else f"at most {reading.total}",
+            eta=_eta_text(reading.eta_s)
+            if not self.search
+            else _clock_text(reading.elapsed_s) + " elapsed",
         )
 
     def progress(self, event: Progress) -> None:
@@ -190,5 +196,9 @@ class ProgressDisplay:
 
     def _line(self, event: Progress) -> None:
         reading = self.estimate.read(time.perf_counter())
+        if self.search:  # its total is a worst case: a share or an ETA of it would mislead
+            line = f"  {event.done} of at most {event.total} done, {counts_words(event)}, "
+            print(line + _clock_text(reading.elapsed_s) + " elapsed", file=sys.stderr)
+            return
         line = f"  {event.done}/{event.total} done, {counts_words(event)}, {reading.percent} %, "
         print(line + _eta_text(reading.eta_s), file=sys.stderr)

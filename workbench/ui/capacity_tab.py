@@ -5,8 +5,8 @@ Range follows the floor, as bench without --capacity-range), the same refusal of
 built-in provider at another time scale (core/load/slo.clock_refusal), the same
 CapacityRunner (the session wraps its Runner in it for a plan with `capacity`); the "replay
 the sample trace" preset runs the trace on its own clock as `bench --dataset` does
-(core/run/dataset_plan.py). The progress and its ETA are the session's estimate, which counts the
-search's worst case.
+(core/run/dataset_plan.py). The progress is the requests done of at most the search's worst case
+and the time elapsed: a share or an ETA of that worst case would mislead.
 """
 
 from __future__ import annotations

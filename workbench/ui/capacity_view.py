@@ -305,13 +305,12 @@ class CapacityView(Retranslating, QWidget):
         self.stop_button.setEnabled(running)
 
     def set_progress(self, reading: ProgressReading) -> None:
-        eta = "…" if reading.eta_s is None else f"{reading.eta_s:,.0f} s"
+        # no share done or ETA: both would count the worst case, which most searches never reach
         self.status.setText(
-            self.tr("%1 of at most %2 requests · %3 % · ETA %4")
+            self.tr("%1 of at most %2 requests · elapsed %3 s")
             .replace("%1", str(reading.done))
             .replace("%2", str(reading.total))
-            .replace("%3", str(reading.percent))
-            .replace("%4", eta)
+            .replace("%3", f"{reading.elapsed_s:,.0f}")
         )
 
     def take(self, event: object) -> None:

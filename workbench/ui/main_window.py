@@ -86,6 +86,7 @@ class MainWindow(Retranslating, QMainWindow):
         self._run_end: tuple[bool, str, str, int, int] | None = None  # the status line's words
         self.shown_runs = ShownRuns(session)  # run ids; every row shown is read from the history
         self.run_kind = "comparison"
+        self._searching = False  # a capacity search: its total is a worst case, so no ETA
         self._clock_at = 0.0
         self._split_once = False
         self._painted_once = False
@@ -395,6 +396,7 @@ class MainWindow(Retranslating, QMainWindow):
             self.paint()
             return
         self.run_kind = plan.kind
+        self._searching = plan.capacity is not None
         self._clock_at = 0.0
         if plan.kind != "replay":
             self.shown_runs.current = None
@@ -433,7 +435,9 @@ class MainWindow(Retranslating, QMainWindow):
             if reading.eta_s is None
             else self.tr("ETA %1 s").replace("%1", f"{reading.eta_s:,.0f}")
         )
-        self.eta.setText(f"{elapsed} · {reading.percent} % · {left}")
+        # a search's share and ETA would count its worst case (most searches end far sooner)
+        shown = elapsed if self._searching else f"{elapsed} · {reading.percent} % · {left}"
+        self.eta.setText(shown)
         if self.run_kind == "sweep":
             self.sweep_view.set_progress(reading.done, reading.total, reading.eta_s)
 
