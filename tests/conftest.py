@@ -24,8 +24,8 @@ from tests.support.tiers import (  # noqa: F401
 )
 
 # the real main window as fixtures (window, window_with_tabs, window_time_scale); under xdist,
-# the longest tests first, one worker each (tiers.HEAVY_TESTS)
-pytest_plugins = ["tests.support.gui", "tests.support.heavy_first"]
+# the longest tests first, one worker each (tiers.HEAVY_TESTS); `--cpu-ledger PATH`, each test's CPU
+pytest_plugins = ["tests.support.gui", "tests.support.heavy_first", "tests.support.cpu_ledger"]
 
 
 @pytest.fixture(autouse=True)
