@@ -81,8 +81,9 @@ class Ledger:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         own, kids = cpu_seconds()
-        mine = [r for r in self.rows if r[0] == self.worker]
-        spent = sum(float(x) for r in mine for x in r[2:5])  # type: ignore[arg-type]
+        # a worker's rows are its own; the controller's, every worker's (their CPU is its
+        # reaped children's): what is left is this process's own start and collection
+        spent = sum(float(x) for r in self.rows for x in r[2:5])  # type: ignore[arg-type]
         self.rows.append([self.worker, OUTSIDE, own + kids - spent, 0.0, 0.0, kids, 0.0])
         if hasattr(session.config, "workerinput"):  # an xdist worker: the controller writes
             session.config.workeroutput["cpu_ledger"] = self.rows  # type: ignore[attr-defined]
