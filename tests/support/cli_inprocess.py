@@ -7,8 +7,9 @@ the process boundary itself (a signal, an interpreter's encoding, a real exit) k
 process. What `run_cli` gives mirrors `subprocess.run([python, -m, workbench, ...],
 capture_output=True, text=True)`: the environment is exactly `env` during the call; stdout and
 stderr are UTF-8 pipes that are no terminal (80 columns, as a captured process falls back to);
-stdin is empty; `\\r` and `\\r\\n` read as `\\n`, as text mode decodes them; a SystemExit's code is
-the return code, and an exception a traceback on stderr and code 1.
+stdin is empty; the OS keyring is looked up afresh under `env`, as a new process would (another
+test of this process may have set one); `\\r` and `\\r\\n` read as `\\n`, as text mode decodes them;
+a SystemExit's code is the return code, and an exception a traceback on stderr and code 1.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ def run_cli(
     env: Mapping[str, str] | None = None,
     cwd: Path | str | None = None,
 ) -> subprocess.CompletedProcess[str]:
+    import keyring
+
     from workbench.cli import main
 
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
@@ -43,6 +46,8 @@ def run_cli(
     os.environ.update({"COLUMNS": "80", "LINES": "24", **(env if env is not None else saved_env)})
     sys.stdin, sys.stdout, sys.stderr = io.StringIO(), out, err
     sys.argv = ["workbench", *args]
+    backend = keyring.get_keyring()
+    keyring.core.init_backend()  # the OS keyring as a new process finds it under `env`
     try:
         with chdir(cwd or os.getcwd()):
             code = main(list(args))
@@ -56,6 +61,7 @@ def run_cli(
         traceback.print_exc(file=err)
         code = 1
     finally:
+        keyring.set_keyring(backend)
         sys.stdin, sys.stdout, sys.stderr, sys.argv = saved_streams
         os.environ.clear()
         os.environ.update(saved_env)
