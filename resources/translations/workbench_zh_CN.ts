@@ -425,7 +425,57 @@
         <translation>文件中没有密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/_base.py" line="362"/>
+        <location filename="../../workbench/core/importers/_base.py" line="151"/>
+        <source>{label}: header {header} carries a credential and was not imported (keys never go into the providers file); give the key through the key reference instead, or write the header as &quot;Bearer ${{VAR}}&quot;</source>
+        <translation>{label}：请求头 {header} 带有凭据，未导入（密钥从不写入提供方文件）；请改用密钥引用提供密钥，或把该请求头写成 &quot;Bearer ${{VAR}}&quot;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="157"/>
+        <source>{label}: ignored header {header}: not a valid HTTP header</source>
+        <translation>{label}：已忽略请求头 {header}：不是有效的 HTTP 请求头</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="160"/>
+        <source>{at} is empty: no key imported</source>
+        <translation>{at} 为空：未导入密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="161"/>
+        <source>{at} holds a placeholder (&apos;{placeholder}&apos;), not a key: put the real key in an environment variable and import again, or add the provider with --api-key-env</source>
+        <translation>{at} 是占位文本（&apos;{placeholder}&apos;），不是密钥：请把真实密钥放进环境变量后重新导入，或用 --api-key-env 添加该提供方</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="166"/>
+        <source>{at}: removed spaces around the key (a common cause of 401)</source>
+        <translation>{at}：已去掉密钥前后的空白（这是 401 的常见原因）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="169"/>
+        <source>{label}: {url} is Anthropic&apos;s own API, which does not speak OpenAI chat completions; imported as chat anyway: set protocol = &quot;anthropic&quot; for it (or pass --protocol anthropic), and check it with `workbench doctor`</source>
+        <translation>{label}：{url} 是 Anthropic 官方 API，不支持 OpenAI Chat Completions；仍按 chat 导入：请为它设置 protocol = &quot;anthropic&quot;（或传入 --protocol anthropic），并用 `workbench doctor` 检查</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="175"/>
+        <source>{label}: {url} looks like an Anthropic-only endpoint (Messages API); imported as chat since many gateways speak both: if it answers 404, set protocol = &quot;anthropic&quot; for it (or pass --protocol anthropic); check it with `workbench doctor`</source>
+        <translation>{label}：{url} 看起来是仅支持 Anthropic 的端点（Messages API）；由于很多网关两种协议都支持，仍按 chat 导入：如果它返回 404，请为它设置 protocol = &quot;anthropic&quot;（或传入 --protocol anthropic）；可用 `workbench doctor` 检查</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="181"/>
+        <source>{where} has a user name and password in it: the URL is saved without them, and the password becomes this provider&apos;s key ({shown}), kept as the key plan below says; if the server wants HTTP Basic auth instead, give it the header Authorization: Basic ${{VAR}}</source>
+        <translation>{where} 中含有用户名和密码：保存的 URL 不含它们，密码成为该提供方的密钥（{shown}），按下面的密钥计划保存；如果服务器要的是 HTTP Basic 认证，请改为给它加请求头 Authorization: Basic ${{VAR}}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="187"/>
+        <source>{where} has a user name or password in it, which is never saved in a URL: left out</source>
+        <translation>{where} 中含有用户名或密码，URL 中从不保存这些：已去掉</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="191"/>
+        <source>{where} has a user name or password in it, which is never saved in a URL: left out (the file&apos;s own key is used)</source>
+        <translation>{where} 中含有用户名或密码，URL 中从不保存这些：已去掉（使用文件自己的密钥）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="401"/>
         <source>added /v1: Claude Code sends its requests to ANTHROPIC_BASE_URL/v1</source>
         <translation>加上了 /v1：Claude Code 把请求发往 ANTHROPIC_BASE_URL/v1</translation>
     </message>
@@ -489,6 +539,46 @@
         <source>saved as &apos;{name}&apos;: &apos;{imported}&apos; already names a provider with another URL</source>
         <translation>保存为 &apos;{name}&apos;：&apos;{imported}&apos; 已是另一个 URL 的服务商的名称</translation>
     </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="26"/>
+        <source>{file}: {message}</source>
+        <translation>{file}：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="27"/>
+        <source>{file}, line {line}: {message}</source>
+        <translation>{file} 第 {line} 行：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="28"/>
+        <source>{field} {problem}</source>
+        <translation>{field} {problem}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="27"/>
+        <source>is missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="28"/>
+        <source>must be {expected}, found {got}</source>
+        <translation>应为{expected}，实际为{got}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="29"/>
+        <source>{file}: ignored {field}: {problem}</source>
+        <translation>{file}：已忽略 {field}：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/benchmark.py" line="41"/>
+        <source>{label}: no api_key_env: the provider is saved without a key</source>
+        <translation>{label}：没有 api_key_env：该提供方将不带密钥保存</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/toml_client.py" line="43"/>
+        <source>{label}: [provider] has no api_key_env: saved without a key</source>
+        <translation>{label}：[provider] 没有 api_key_env：不带密钥保存</translation>
+    </message>
 </context>
 <context>
     <name>ConnectionTest</name>
@@ -543,67 +633,67 @@
         <translation>密钥：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="138"/>
+        <location filename="../../workbench/ui/connection_test.py" line="139"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="155"/>
+        <location filename="../../workbench/ui/connection_test.py" line="156"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="156"/>
+        <location filename="../../workbench/ui/connection_test.py" line="157"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="157"/>
+        <location filename="../../workbench/ui/connection_test.py" line="158"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="158"/>
+        <location filename="../../workbench/ui/connection_test.py" line="159"/>
         <source>TCP connection</source>
         <translation>TCP 连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="159"/>
+        <location filename="../../workbench/ui/connection_test.py" line="160"/>
         <source>TLS</source>
         <translation>TLS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="160"/>
+        <location filename="../../workbench/ui/connection_test.py" line="161"/>
         <source>API path (/v1)</source>
         <translation>API 路径 (/v1)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="161"/>
+        <location filename="../../workbench/ui/connection_test.py" line="162"/>
         <source>Key (auth)</source>
         <translation>密钥（认证）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="162"/>
+        <location filename="../../workbench/ui/connection_test.py" line="163"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="163"/>
+        <location filename="../../workbench/ui/connection_test.py" line="164"/>
         <source>Streamed reply</source>
         <translation>流式响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="164"/>
+        <location filename="../../workbench/ui/connection_test.py" line="165"/>
         <source>Rate limit / quota</source>
         <translation>限流 / 配额</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="165"/>
+        <location filename="../../workbench/ui/connection_test.py" line="166"/>
         <source>HTML instead of JSON</source>
         <translation>返回 HTML 而非 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="166"/>
+        <location filename="../../workbench/ui/connection_test.py" line="167"/>
         <source>Network round trip</source>
         <translation>网络往返</translation>
     </message>
@@ -2842,27 +2932,77 @@
 <context>
     <name>Keys</name>
     <message>
-        <location filename="../../workbench/core/access/keys.py" line="178"/>
+        <location filename="../../workbench/core/access/keys.py" line="29"/>
+        <source>provider &apos;{provider}&apos;: environment variable ${var} is not set; export {var}=&lt;your key&gt; in the shell that runs Attention Workbench (or point the provider at another variable)</source>
+        <translation>提供方 &apos;{provider}&apos;：环境变量 ${var} 未设置；请在运行 Attention Workbench 的 shell 中执行 export {var}=&lt;你的密钥&gt;（或让该提供方改用其他变量）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="34"/>
+        <source>provider &apos;{provider}&apos;: environment variable ${var} is empty; export {var}=&lt;your key&gt; in the shell that runs Attention Workbench (or point the provider at another variable)</source>
+        <translation>提供方 &apos;{provider}&apos;：环境变量 ${var} 为空；请在运行 Attention Workbench 的 shell 中执行 export {var}=&lt;你的密钥&gt;（或让该提供方改用其他变量）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="39"/>
+        <source>provider &apos;{provider}&apos;: {why}</source>
+        <translation>提供方 &apos;{provider}&apos;：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="40"/>
+        <source>provider &apos;{provider}&apos;: the OS keyring could not be read ({error}); unlock it, or reference the key as $VAR instead</source>
+        <translation>提供方 &apos;{provider}&apos;：无法读取系统密钥环（{error}）；请解锁密钥环，或改为以 $VAR 引用密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="45"/>
+        <source>provider &apos;{provider}&apos;: the OS keyring has no key for account &apos;{account}&apos; (service &apos;{service}&apos;); store the key again from the provider editor, or reference an environment variable as $VAR instead</source>
+        <translation>提供方 &apos;{provider}&apos;：系统密钥环中没有账户 &apos;{account}&apos;（服务 &apos;{service}&apos;）的密钥；请在提供方编辑器中重新保存密钥，或改为以 $VAR 引用环境变量</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="51"/>
+        <source>provider &apos;{provider}&apos;: its key is typed in for one session only and this session has none; type it again, or keep it in an environment variable and reference it as $VAR</source>
+        <translation>提供方 &apos;{provider}&apos;：它的密钥只在单次会话中输入，而本次会话还没有；请重新输入，或把密钥放进环境变量并以 $VAR 引用</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="56"/>
+        <source>provider &apos;{provider}&apos;: unknown key source &apos;{source}&apos;</source>
+        <translation>提供方 &apos;{provider}&apos;：未知的密钥来源 &apos;{source}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="57"/>
+        <source>provider &apos;{provider}&apos;: header &apos;{header}&apos; uses ${{{var}}}, and environment variable {var} is not set; export it in this shell first</source>
+        <translation>提供方 &apos;{provider}&apos;：请求头 &apos;{header}&apos; 使用了 ${{{var}}}，但环境变量 {var} 未设置；请先在当前 shell 中 export 它</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="62"/>
+        <source>the OS keyring refused the key for account &apos;{account}&apos; ({error}); unlock it, or keep the key in an environment variable and reference it as $VAR</source>
+        <translation>系统密钥环拒绝保存账户 &apos;{account}&apos; 的密钥（{error}）；请解锁密钥环，或把密钥放进环境变量并以 $VAR 引用</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="67"/>
+        <source>{source}: unavailable ({why})</source>
+        <translation>{source}：不可用（{why}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="244"/>
         <source>keep the key in an environment variable and reference it as $VAR</source>
         <translation>请把密钥放在环境变量中，并以 $VAR 引用</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/access/keys.py" line="183"/>
+        <location filename="../../workbench/core/access/keys.py" line="249"/>
         <source>no OS keyring is available here ({why}); {advice}</source>
         <translation>此处没有可用的系统密钥环（{why}）；{advice}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/access/keys.py" line="188"/>
+        <location filename="../../workbench/core/access/keys.py" line="254"/>
         <source>the keyring package is missing</source>
         <translation>缺少 keyring 包</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/access/keys.py" line="202"/>
+        <location filename="../../workbench/core/access/keys.py" line="268"/>
         <source>{name}: no Secret Service, KWallet, macOS Keychain or Windows Credential Locker backend</source>
         <translation>{name}：没有 Secret Service、KWallet、macOS 钥匙串或 Windows 凭据管理器后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/access/keys.py" line="211"/>
+        <location filename="../../workbench/core/access/keys.py" line="277"/>
         <source>OS keyring: {name}</source>
         <translation>系统密钥环：{name}</translation>
     </message>
@@ -3421,32 +3561,32 @@
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="173"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="174"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="176"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="177"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="183"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="184"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="211"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="212"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="252"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="253"/>
         <source>no key (the built-in provider)</source>
         <translation>无密钥（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="255"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="256"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
@@ -3916,6 +4056,69 @@
         <location filename="../../workbench/ui/translators.py" line="21"/>
         <source>Files of &amp;type:</source>
         <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
+    <name>RequestFailure</name>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="16"/>
+        <source>cannot connect ({detail})</source>
+        <translation>无法连接（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="17"/>
+        <source>proxy failed ({detail})</source>
+        <translation>代理失败（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="18"/>
+        <source>connection lost mid-stream ({detail})</source>
+        <translation>流传输中途连接断开（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="19"/>
+        <source>bad stream event ({detail})</source>
+        <translation>流事件有误（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="20"/>
+        <source>broken HTTP response ({kind}: {text})</source>
+        <translation>HTTP 响应损坏（{kind}: {text}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="21"/>
+        <source>error event in the stream: {error}</source>
+        <translation>流中出现错误事件：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="22"/>
+        <source>no token for {seconds} s</source>
+        <translation>{seconds} 秒内没有收到 token</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="23"/>
+        <source>gave up after {seconds} s</source>
+        <translation>{seconds} 秒后放弃</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="24"/>
+        <source>gave up after {seconds} s (the default total limit for max_tokens={max_tokens}: first-token limit + stall limit + {per_token} s per token)</source>
+        <translation>{seconds} 秒后放弃（max_tokens={max_tokens} 时的默认总时限：首 token 时限 + 停顿时限 + 每 token {per_token} 秒）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="29"/>
+        <source>the stream ended with no text</source>
+        <translation>流已结束，但没有任何文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="30"/>
+        <source>the server generated tokens (completion_tokens={tokens}, finish_reason={finish}) but sent no visible text</source>
+        <translation>服务器生成了 token（completion_tokens={tokens}，finish_reason={finish}），但没有发送可见文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="35"/>
+        <source>stopped by the user</source>
+        <translation>已被用户停止</translation>
     </message>
 </context>
 <context>
@@ -5114,6 +5317,166 @@
         <location filename="../../workbench/ui/sweep_view.py" line="191"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
+    </message>
+</context>
+<context>
+    <name>Validation</name>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="67"/>
+        <source>true/false</source>
+        <translation>true/false（布尔值）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="68"/>
+        <location filename="../../workbench/core/foundation/validation.py" line="131"/>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="69"/>
+        <location filename="../../workbench/core/foundation/validation.py" line="132"/>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="70"/>
+        <location filename="../../workbench/core/importers/_shapes.py" line="85"/>
+        <location filename="../../workbench/core/importers/_shapes.py" line="93"/>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="71"/>
+        <location filename="../../workbench/core/foundation/validation.py" line="136"/>
+        <source>a list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="72"/>
+        <source>a table/object</source>
+        <translation>表/对象</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="130"/>
+        <source>text in quotes</source>
+        <translation>带引号的文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="133"/>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="134"/>
+        <location filename="../../workbench/core/foundation/validation.py" line="135"/>
+        <source>a table</source>
+        <translation>表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="30"/>
+        <source>is empty</source>
+        <translation>为空</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="31"/>
+        <source>must be a model id (text)</source>
+        <translation>必须是模型 ID（文本）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="32"/>
+        <source>not an attention type like GQA or MLA</source>
+        <translation>不是 GQA、MLA 这样的注意力类型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="33"/>
+        <source>must be a whole number &gt;= 1, found {value}</source>
+        <translation>必须是 &gt;= 1 的整数，实际为 {value}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="34"/>
+        <source>must be a number &gt;= {minimum}, found {value}</source>
+        <translation>必须是 &gt;= {minimum} 的数字，实际为 {value}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="90"/>
+        <source>a model id (text)</source>
+        <translation>模型 ID（文本）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="97"/>
+        <source>the name of an environment variable</source>
+        <translation>环境变量名</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="134"/>
+        <source>a number &gt;= 0</source>
+        <translation>&gt;= 0 的数字</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="141"/>
+        <source>a number &gt;= 0.001</source>
+        <translation>&gt;= 0.001 的数字</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="148"/>
+        <source>a number &gt;= 1</source>
+        <translation>&gt;= 1 的数字</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="155"/>
+        <source>a whole number &gt;= 1</source>
+        <translation>&gt;= 1 的整数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="172"/>
+        <source>an attention type like GQA or MLA</source>
+        <translation>GQA、MLA 这样的注意力类型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="187"/>
+        <source>an object of headers</source>
+        <translation>请求头对象</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/benchmark.py" line="78"/>
+        <source>an object of models or a list of model ids</source>
+        <translation>模型对象或模型 ID 列表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="119"/>
+        <source>a URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="132"/>
+        <source>tables</source>
+        <translation>表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="182"/>
+        <source>the text of a Codex config.toml</source>
+        <translation>Codex config.toml 的文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="334"/>
+        <source>a JSON object</source>
+        <translation>JSON 对象</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="341"/>
+        <location filename="../../workbench/core/importers/cline.py" line="67"/>
+        <source>an object of providers</source>
+        <translation>提供方对象</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch_toml.py" line="43"/>
+        <source>tables like [provider.taotoken]</source>
+        <translation>[provider.taotoken] 这样的表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/toml_client.py" line="94"/>
+        <source>tables like [models.gqa]</source>
+        <translation>[models.gqa] 这样的表</translation>
     </message>
 </context>
 <context>

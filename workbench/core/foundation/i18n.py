@@ -92,3 +92,22 @@ def data(value: object) -> Phrase:
 def marked(context: str, text: str) -> Phrase:
     """A fixed text marked for translation elsewhere, in `context` (e.g. "ErrorFix")."""
     return Phrase(text, (), context)
+
+
+class Said(str):
+    """A phrase's English as a str (printed, compared and written to JSON as that text) that
+    keeps its phrase, so a list of messages the CLI prints can be said by the window in its
+    language: `said(phrase)` makes one, `localize(text, translate)` says one."""
+
+    phrase: Phrase
+
+
+def said(message: Phrase) -> Said:
+    text = Said(str(message))
+    text.phrase = message
+    return text
+
+
+def localize(text: str, translate: Callable[[str, str], str]) -> str:
+    """`text` in the UI's language where it is a Said, else as it is (data, or not marked)."""
+    return text.phrase.render(translate) if isinstance(text, Said) else text

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.core.foundation.i18n import Phrase
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
 from workbench.core.foundation.redaction import redact
 from workbench.core.foundation.validation import key_line_of, type_words
 from workbench.core.system.bounded_read import NotARegularFile, TooLarge, read_bounded
@@ -21,6 +21,11 @@ MAX_CONFIG_BYTES = 16 * 1024 * 1024  # no config file is this large; refuse rath
 
 
 CONTEXT = "ConfigImport"  # the translation context of the importers' marked messages
+
+# Where in a file a problem is, and a field's problem; {message} and {problem} are phrases.
+IN_FILE = QT_TRANSLATE_NOOP("ConfigImport", "{file}: {message}")
+IN_FILE_AT_LINE = QT_TRANSLATE_NOOP("ConfigImport", "{file}, line {line}: {message}")
+FIELD_PROBLEM = QT_TRANSLATE_NOOP("ConfigImport", "{field} {problem}")
 
 
 class ConfigImportError(Exception):
@@ -60,9 +65,13 @@ class Source:
     def label(self) -> str:
         return self.path.name or str(self.path)
 
-    def error(self, message: str, line: int | None = None) -> ConfigImportError:
-        where = f"{self.label}, line {line}" if line else self.label
-        return ConfigImportError(f"{where}: {message}")
+    def error(self, message: str | Phrase, line: int | None = None) -> ConfigImportError:
+        """The message (a phrase where it is marked; a str is said as it is) at the file and
+        line."""
+        fields = {"file": self.label, "message": message}
+        if line:
+            return ConfigImportError(phrase(IN_FILE_AT_LINE, context=CONTEXT, line=line, **fields))
+        return ConfigImportError(phrase(IN_FILE, context=CONTEXT, **fields))
 
     def nothing(self, message: str) -> NothingToImport:
         return NothingToImport(f"{self.label}: {message}")
@@ -71,10 +80,11 @@ class Source:
         """The first line that holds `"key"` (JSON) or `key =` (TOML), as a hint."""
         return key_line_of(self.text, key)
 
-    def field_error(self, fieldpath: str, problem: str) -> ConfigImportError:
+    def field_error(self, fieldpath: str, problem: str | Phrase) -> ConfigImportError:
         leaf = fieldpath.rsplit(".", 1)[-1] if "." in fieldpath else fieldpath
-        line = self.line_of(leaf) if "is missing" not in problem else None
-        return self.error(f"{fieldpath} {problem}", line)
+        line = self.line_of(leaf) if "is missing" not in str(problem) else None
+        said = phrase(FIELD_PROBLEM, context=CONTEXT, field=fieldpath, problem=problem)
+        return self.error(said, line)
 
 
 def read_text(path: Path) -> Source:

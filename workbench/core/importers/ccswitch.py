@@ -23,6 +23,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from workbench.core.access.providers import ModelEntry, Protocol
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.importers._base import (
     MAX_CONFIG_BYTES,
     Builder,
@@ -115,7 +116,7 @@ def _gemini(src: Source, data: dict[str, Any], where: str, warnings: list[str]) 
 
 
 class _CodexProvider(Foreign):
-    base_url: str | None = Field(None, description="a URL")
+    base_url: str | None = Field(None, description=QT_TRANSLATE_NOOP("Validation", "a URL"))
     env_key: EnvName = None
     http_headers: Headers = None
     stream_idle_timeout_ms: PositiveMs = None
@@ -127,7 +128,9 @@ class CodexConfig(Foreign):
 
     model_provider: str | None = None
     model: ModelId | None = None
-    model_providers: dict[str, Any] | None = Field(None, description="tables")
+    model_providers: dict[str, Any] | None = Field(
+        None, description=QT_TRANSLATE_NOOP("Validation", "tables")
+    )
 
 
 def codex_config(
@@ -175,7 +178,9 @@ class _CodexAuth(Foreign):
 
 
 class _CodexSettings(Foreign):
-    config: str | None = Field(None, description="the text of a Codex config.toml")
+    config: str | None = Field(
+        None, description=QT_TRANSLATE_NOOP("Validation", "the text of a Codex config.toml")
+    )
     auth: _CodexAuth | None = None
 
 
@@ -325,12 +330,16 @@ def read_ccswitch_db(path: Path) -> ImportResult:
 
 
 class _LegacyProvider(Foreign):
-    settings: dict[str, Any] = Field(alias="settingsConfig", description="a JSON object")
+    settings: dict[str, Any] = Field(
+        alias="settingsConfig", description=QT_TRANSLATE_NOOP("Validation", "a JSON object")
+    )
     name: Annotated[Text, LENIENT] = None
 
 
 class _LegacyApp(Foreign):
-    providers: dict[str, Any] | None = Field(None, description="an object of providers")
+    providers: dict[str, Any] | None = Field(
+        None, description=QT_TRANSLATE_NOOP("Validation", "an object of providers")
+    )
 
 
 class CcSwitchLegacy(Foreign):

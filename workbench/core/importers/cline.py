@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from workbench.core.access.providers import ModelEntry
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.importers._base import (
     Builder,
     FoundKey,
@@ -62,7 +63,9 @@ class _Entry(Foreign):
 
 class ClineProviders(Foreign):
     # only the OpenAI Compatible entry is read; the others are named in a warning
-    providers: dict[str, Any] = Field(description="an object of providers")
+    providers: dict[str, Any] = Field(
+        description=QT_TRANSLATE_NOOP("Validation", "an object of providers")
+    )
 
 
 def read_cline_providers(path: Path) -> ImportResult:
