@@ -385,27 +385,38 @@
 <context>
     <name>ConfigImport</name>
     <message>
-        <location filename="../../workbench/core/importers/detect.py" line="111"/>
+        <location filename="../../workbench/core/importers/detect.py" line="57"/>
+        <source>skipped {file}: {why}</source>
+        <translation>已跳过 {file}：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="58"/>
+        <source>{name} ({file}) has the same base URL and key as {into}: merged into it</source>
+        <translation>{name}（{file}）与 {into} 的 Base URL 和密钥相同：已合并进 {into}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="123"/>
         <source>{path}: no known config in this folder (looked for {looked})</source>
         <translation>{path}：此文件夹中没有已知的配置（查找过 {looked}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/detect.py" line="116"/>
+        <location filename="../../workbench/core/importers/detect.py" line="128"/>
         <source>{path}: no such file or folder</source>
         <translation>{path}：没有这个文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/detect.py" line="123"/>
+        <location filename="../../workbench/core/importers/_files.py" line="30"/>
+        <location filename="../../workbench/core/importers/detect.py" line="135"/>
         <source>{why}; give the path of the config file itself</source>
         <translation>{why}；请给出配置文件本身的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/detect.py" line="128"/>
+        <location filename="../../workbench/core/importers/detect.py" line="140"/>
         <source>{name}: cannot read it ({why})</source>
         <translation>{name}：无法读取（{why}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/detect.py" line="218"/>
+        <location filename="../../workbench/core/importers/detect.py" line="230"/>
         <source>{path}: nothing to import ({skipped})</source>
         <translation>{path}：没有可导入的内容（{skipped}）</translation>
     </message>
@@ -555,6 +566,51 @@
         <translation>{field} {problem}</translation>
     </message>
     <message>
+        <location filename="../../workbench/core/importers/_files.py" line="29"/>
+        <source>{part}: {message}</source>
+        <translation>{part}：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="31"/>
+        <source>more than {limit} bytes is too large for a config file</source>
+        <translation>超过 {limit} 字节，对配置文件来说太大了</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="34"/>
+        <source>not found, or not a file</source>
+        <translation>找不到，或不是文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="35"/>
+        <source>cannot read it ({why})</source>
+        <translation>无法读取（{why}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="36"/>
+        <source>not UTF-8 text (byte {byte})</source>
+        <translation>不是 UTF-8 文本（第 {byte} 字节）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="37"/>
+        <source>not valid JSON: {why} (column {column})</source>
+        <translation>不是有效的 JSON：{why}（第 {column} 列）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="38"/>
+        <source>not valid JSON: {why}</source>
+        <translation>不是有效的 JSON：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="39"/>
+        <source>not valid JSON: nested too deeply</source>
+        <translation>不是有效的 JSON：嵌套太深</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="40"/>
+        <source>expected a JSON object at the top level, found {found}</source>
+        <translation>顶层应为 JSON 对象，实际为{found}</translation>
+    </message>
+    <message>
         <location filename="../../workbench/core/importers/_shapes.py" line="27"/>
         <source>is missing</source>
         <translation>缺失</translation>
@@ -578,6 +634,51 @@
         <location filename="../../workbench/core/importers/toml_client.py" line="43"/>
         <source>{label}: [provider] has no api_key_env: saved without a key</source>
         <translation>{label}：[provider] 没有 api_key_env：不带密钥保存</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="61"/>
+        <source>{label}: skipped {where} (app {app} is not one CC Switch entry type the workbench reads)</source>
+        <translation>{label}：已跳过 {where}（应用 {app} 不是本工具能读取的 CC Switch 条目类型）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="65"/>
+        <source>{label}: skipped {entry} ({app}): it has no base URL (an official login, nothing to import)</source>
+        <translation>{label}：已跳过 {entry}（{app}）：它没有 Base URL（官方登录，没有可导入的内容）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="69"/>
+        <source>{label}: skipped {where}: no baseUrl</source>
+        <translation>{label}：已跳过 {where}：没有 baseUrl</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/claude.py" line="24"/>
+        <source>{label}: this is the flat api_base/api_key shape some setup guides show; Claude Code itself reads env.ANTHROPIC_BASE_URL and env.ANTHROPIC_AUTH_TOKEN</source>
+        <translation>{label}：这是一些配置教程里的扁平 api_base/api_key 写法；Claude Code 本身读取的是 env.ANTHROPIC_BASE_URL 和 env.ANTHROPIC_AUTH_TOKEN</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/cline.py" line="50"/>
+        <source>{label}: skipped {others} (not OpenAI Compatible)</source>
+        <translation>{label}：已跳过 {others}（不是 OpenAI Compatible）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/cline.py" line="53"/>
+        <source>{label}: {field} ({other}) differs from providers.json ({url}); providers.json wins</source>
+        <translation>{label}：{field}（{other}）与 providers.json 中的（{url}）不同；以 providers.json 为准</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/cline.py" line="57"/>
+        <source>{label}: {field} is {value}, not &apos;openai&apos;; imported openAiBaseUrl anyway</source>
+        <translation>{label}：{field} 为 {value}，不是 &apos;openai&apos;；仍导入了 openAiBaseUrl</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/cline.py" line="60"/>
+        <source>{label}: no secrets.json beside it (Cline may keep the key in VS Code&apos;s secret storage); the provider is saved without a key</source>
+        <translation>{label}：旁边没有 secrets.json（Cline 可能把密钥存在 VS Code 的机密存储中）；该提供方将不带密钥保存</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/vscode.py" line="40"/>
+        <source>{label}: cline.apiProvider is {value}, not &apos;openai&apos;; imported the cline.openAi* settings anyway</source>
+        <translation>{label}：cline.apiProvider 为 {value}，不是 &apos;openai&apos;；仍导入了 cline.openAi* 设置</translation>
     </message>
 </context>
 <context>
@@ -988,517 +1089,523 @@
         <translation>无响应（{error}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="357"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="359"/>
         <source>{answer} ({ms} ms)</source>
         <translation>{answer}（{ms} 毫秒）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="358"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="360"/>
         <source>no usable base URL (see base_url)</source>
         <translation>没有可用的 Base URL（见 base_url）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="359"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="361"/>
         <source>an earlier check failed</source>
         <translation>前面的检查已失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="360"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="362"/>
         <source>&apos;{raw}&apos;</source>
         <translation>&apos;{raw}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="361"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="363"/>
         <source>&apos;{raw}&apos; → {url}</source>
         <translation>&apos;{raw}&apos; → {url}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="362"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="364"/>
         <source> ({notes})</source>
         <translation>（{notes}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="363"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="365"/>
         <source>no proxy variables set</source>
         <translation>未设置代理变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="364"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="366"/>
         <source>; for this host: {reason}</source>
         <translation>；对该主机：{reason}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="365"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="367"/>
         <source> (the variables are ignored for this provider)</source>
         <translation>（该服务商忽略这些变量）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="368"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="370"/>
         <source>the proxy that carries this host&apos;s requests does not answer (proxy)</source>
         <translation>转发该主机请求的代理没有响应（proxy）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="371"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="373"/>
         <source>proxy {address}</source>
         <translation>代理 {address}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="372"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="357"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="374"/>
         <source>no answer within {seconds} s</source>
         <translation>{seconds} 秒内没有响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="373"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="358"/>
+        <source>proxy failed: {error}</source>
+        <translation>代理失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="375"/>
         <source>connection refused (nothing listens there)</source>
         <translation>连接被拒绝（那里没有服务在监听）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="374"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="376"/>
         <source>not a proxy URL like http://host:port</source>
         <translation>不是 http://host:port 这样的代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="375"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="377"/>
         <source>plain http: no TLS</source>
         <translation>明文 HTTP：没有 TLS</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="376"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="378"/>
         <source> (the key travels unencrypted to a non-local host)</source>
         <translation>（密钥会以明文发往非本地主机）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="379"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="381"/>
         <source>TLS runs through the proxy (CONNECT); the HTTP checks cover it</source>
         <translation>TLS 经由代理建立（CONNECT）；HTTP 检查已涵盖它</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="382"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="384"/>
         <source>{host} is an IP address: nothing to look up</source>
         <translation>{host} 是 IP 地址：无需解析</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="383"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="385"/>
         <source>looking up {host}: {problem}</source>
         <translation>解析 {host}：{problem}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="384"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="386"/>
         <source>{host} does not resolve (dns)</source>
         <translation>{host} 无法解析（dns）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="385"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="387"/>
         <source>{host} → {addresses} ({ms} ms)</source>
         <translation>{host} → {addresses}（{ms} 毫秒）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="386"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="388"/>
         <source>connected to {who}{ip} in {ms} ms</source>
         <translation>已连接 {who}{ip}，用时 {ms} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="387"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="389"/>
         <source>connect to {who}{ip}: {why}</source>
         <translation>连接 {who}{ip}：{why}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="388"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="390"/>
         <source>no TCP connection to {who} (tcp)</source>
         <translation>无法与 {who} 建立 TCP 连接（tcp）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="389"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="391"/>
         <source>TLS handshake with {host}:{port}: {message}</source>
         <translation>与 {host}:{port} 的 TLS 握手：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="390"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="392"/>
         <source>the TLS handshake failed (tls)</source>
         <translation>TLS 握手失败（tls）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="391"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="393"/>
         <source>{version} with {host} in {ms} ms</source>
         <translation>与 {host} 建立 {version}，用时 {ms} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="392"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="394"/>
         <source>; certificate for {name}</source>
         <translation>；证书签发给 {name}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="393"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="395"/>
         <source>, valid until {date}</source>
         <translation>，有效期至 {date}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="394"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="396"/>
         <source>; WARNING: certificate verification is OFF for this provider (anyone on the path can read the key)</source>
         <translation>；警告：该服务商的证书验证已关闭（链路上的任何人都能读到密钥）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="399"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="401"/>
         <source>cannot build an HTTP client: {error}</source>
         <translation>无法创建 HTTP 客户端：{error}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="400"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="402"/>
         <source>no HTTP client (models_path)</source>
         <translation>没有 HTTP 客户端（models_path）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="401"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="403"/>
         <source>the base URL does not speak {protocol} (models_path)</source>
         <translation>该 Base URL 不支持 {protocol} 协议（models_path）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="404"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="406"/>
         <source>{base}: {at_base}; with /v1 added ({alt}): {at_alt}</source>
         <translation>{base}：{at_base}；加上 /v1 后（{alt}）：{at_alt}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="407"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="409"/>
         <source>{base}: {at_base}; with /v1 removed ({alt}): {at_alt}</source>
         <translation>{base}：{at_base}；去掉 /v1 后（{alt}）：{at_alt}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="410"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="412"/>
         <source>no HTTP answer (models_path)</source>
         <translation>没有 HTTP 响应（models_path）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="411"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="413"/>
         <source>no API path answers (models_path)</source>
         <translation>没有任何 API 路径响应（models_path）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="412"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="414"/>
         <source>cannot tell which path is right ({statuses}); {evidence}</source>
         <translation>无法判断哪个路径正确（{statuses}）；{evidence}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="415"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="417"/>
         <source>the server refused the key (auth)</source>
         <translation>服务器拒绝了密钥（auth）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="416"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="418"/>
         <source>no key sent</source>
         <translation>未发送密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="417"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="419"/>
         <source>key sent as a Bearer token</source>
         <translation>密钥以 Bearer 令牌发送</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="418"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="420"/>
         <source>key sent in the {header} header</source>
         <translation>密钥放在 {header} 请求头中发送</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="419"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="421"/>
         <source> (with anthropic-version: {version})</source>
         <translation>（同时发送 anthropic-version: {version}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="420"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="422"/>
         <source> (key from {source})</source>
         <translation>（密钥来自{source}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="421"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="423"/>
         <source>; {request} → HTTP 400: {message}: the key cannot be judged without the version header</source>
         <translation>；{request} → HTTP 400：{message}：缺少版本请求头，无法判断密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="425"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="427"/>
         <source>; the server&apos;s answer could not be judged</source>
         <translation>；无法判断服务器的响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="426"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="428"/>
         <source>; no JSON answer to judge the key by</source>
         <translation>；没有可用来判断密钥的 JSON 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="427"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="429"/>
         <source>; {seen}</source>
         <translation>；{seen}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="428"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="430"/>
         <source>; {seen}: not refused</source>
         <translation>；{seen}：未被拒绝</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="429"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="431"/>
         <source>; {seen}: cannot tell whether the key is good</source>
         <translation>；{seen}：无法判断密钥是否有效</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="430"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="432"/>
         <source>; {seen}: the server needs no key</source>
         <translation>；{seen}：服务器不需要密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="431"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="433"/>
         <source> (checked with the whitespace and quotes removed)</source>
         <translation>（已去掉空白和引号后检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="434"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="436"/>
         <source>; the answers are those of {gateway}</source>
         <translation>；这些响应来自 {gateway}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="435"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="437"/>
         <source>a LiteLLM proxy</source>
         <translation>LiteLLM 代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="436"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="438"/>
         <source>Azure (API Management)</source>
         <translation>Azure（API 管理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="437"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="439"/>
         <source>{gateway} (header {header})</source>
         <translation>{gateway}（响应头 {header}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="438"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="440"/>
         <source>a LiteLLM proxy (error &apos;{error}&apos;)</source>
         <translation>LiteLLM 代理（错误 &apos;{error}&apos;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="439"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="441"/>
         <source>a {name} gateway (error type &apos;{kind}&apos;)</source>
         <translation>{name} 网关（错误类型 &apos;{kind}&apos;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="440"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="442"/>
         <source>{gateway} (host {host})</source>
         <translation>{gateway}（主机 {host}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="441"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="443"/>
         <source>the server has no /models list; the streamed request tells whether the model exists</source>
         <translation>服务器没有 /models 列表；由流式请求判断模型是否存在</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="444"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="446"/>
         <source>GET /models did not answer with a list ({outcome})</source>
         <translation>GET /models 没有返回列表（{outcome}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="447"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="449"/>
         <source>{count} model(s) listed: {listed} (no --model)</source>
         <translation>列出了 {count} 个模型：{listed}（未指定 --model）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="448"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="450"/>
         <source>&apos;{model}&apos; is listed ({count} models)</source>
         <translation>&apos;{model}&apos; 在列表中（共 {count} 个模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="449"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="451"/>
         <source>&apos;{model}&apos; is not among the first {count} listed, and the list has more; the streamed request tells</source>
         <translation>&apos;{model}&apos; 不在列出的前 {count} 个模型中，列表还有更多；由流式请求判断</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="454"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="456"/>
         <source>&apos;{model}&apos; is not among the {count} listed: {listed}</source>
         <translation>&apos;{model}&apos; 不在列出的 {count} 个模型中：{listed}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="457"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="459"/>
         <source>no client (stream)</source>
         <translation>没有客户端（stream）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="458"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="460"/>
         <source>cannot build the client: {error}</source>
         <translation>无法创建客户端：{error}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="459"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="461"/>
         <source>no model to ask: pass --model M</source>
         <translation>没有可请求的模型：请传入 --model M</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="460"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="462"/>
         <source>model &apos;{model}&apos;</source>
         <translation>模型 &apos;{model}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="461"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="463"/>
         <source> (the first listed; pass --model to choose)</source>
         <translation>（列表中的第一个；用 --model 指定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="462"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="464"/>
         <source>&apos;{model}&apos; is not listed, but served: the streamed request got an answer (the server lists {count}: {listed}; some servers list only loaded models)</source>
         <translation>&apos;{model}&apos; 不在列表中，但可以使用：流式请求得到了回答（服务器列出了 {count} 个：{listed}；有些服务器只列出已加载的模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="467"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="469"/>
         <source> (expected with max_tokens={tokens}; in a run it means max_tokens cut the answer)</source>
         <translation>（max_tokens={tokens} 时属正常；在运行中它表示回答被 max_tokens 截断）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="471"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="473"/>
         <source>first chunk role-only</source>
         <translation>首个块只含角色字段</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="472"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="474"/>
         <source>first event before the text</source>
         <translation>文本之前的首个事件</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="473"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="475"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="474"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="476"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="475"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="477"/>
         <source>{head}; HTTP {status}; TTFT {ttft} ms; {first}: {role_only}; usage: {usage}; reasoning: {reasoning}; finish_reason: {finish}</source>
         <translation>{head}；HTTP {status}；TTFT {ttft} 毫秒；{first}：{role_only}；用量：{usage}；推理内容：{reasoning}；finish_reason：{finish}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="480"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="482"/>
         <source>absent (token counts will be estimated)</source>
         <translation>缺失（token 数将按估算）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="481"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="483"/>
         <source>present but made up by the gateway (prompt {prompt}, completion {completion}, yet {events} text events came: the usage was counted by something other than the model&apos;s tokenizer, so runs mark it usage_suspect and time decoding by the events)</source>
         <translation>有，但由网关编造（输入 {prompt}，输出 {completion}，却收到了 {events} 个文本事件：用量不是由模型的分词器统计的，因此运行时会标记为 usage_suspect，并按事件计时解码）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="487"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="489"/>
         <source>present (prompt {prompt}, completion {completion})</source>
         <translation>有（输入 {prompt}，输出 {completion}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="488"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="490"/>
         <source>{head}; {what}</source>
         <translation>{head}；{what}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="489"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="491"/>
         <source> (we sent anthropic-version: {version})</source>
         <translation>（我们发送了 anthropic-version: {version}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="490"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="492"/>
         <source>no streamed request answered and GET /models does not answer 200: nothing to time</source>
         <translation>没有流式请求得到回答，GET /models 也没有返回 200：没有可计时的请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="494"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="496"/>
         <source>streamed requests to &apos;{model}&apos;</source>
         <translation>发往 &apos;{model}&apos; 的流式请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="495"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="497"/>
         <source>streamed requests to &apos;{model}&apos; and GET /models</source>
         <translation>发往 &apos;{model}&apos; 的流式请求和 GET /models</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="498"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="500"/>
         <source>{timed} failed while timing {count} round trips</source>
         <translation>{timed} 在计时 {count} 次往返时失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="499"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="501"/>
         <source>median of {count} streamed requests to &apos;{model}&apos; (max_tokens 1, sent to first event): {ms} ms (method: {method}, as runs measure it)</source>
         <translation>发往 &apos;{model}&apos; 的 {count} 次流式请求的中位数（max_tokens 1，从发送到首个事件）：{ms} 毫秒（方法：{method}，与运行时的测量方式相同）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="504"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="506"/>
         <source>median of {count} GET /models: {ms} ms (method: models; {why})</source>
         <translation>{count} 次 GET /models 的中位数：{ms} 毫秒（方法：models；{why}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="507"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="509"/>
         <source>the {protocol} path gave no event</source>
         <translation>{protocol} 路径没有返回事件</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="508"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="510"/>
         <source>no model answered</source>
         <translation>没有模型作出回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="509"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="511"/>
         <source>no HTTP answer to look at</source>
         <translation>没有可查看的 HTTP 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="510"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="512"/>
         <source>no HTML page in {count} answer(s)</source>
         <translation>{count} 个响应中没有 HTML 页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="511"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="513"/>
         <source>{request} → HTTP {status} {content_type}</source>
         <translation>{request} → HTTP {status} {content_type}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="512"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="514"/>
         <source>no content-type</source>
         <translation>无 content-type</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="513"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="515"/>
         <source>, title &apos;{title}&apos;</source>
         <translation>，标题 &apos;{title}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="514"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="516"/>
         <source>, starts &apos;{start}&apos;</source>
         <translation>，开头为 &apos;{start}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="515"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="517"/>
         <source>, server {server}</source>
         <translation>，服务器 {server}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="516"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="518"/>
         <source>{count} HTML answers in all</source>
         <translation>共 {count} 个 HTML 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="517"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="519"/>
         <source>streamed request → {message}</source>
         <translation>流式请求 → {message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="518"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="520"/>
         <source>no 429, 402 or quota answer in {count} answer(s)</source>
         <translation>{count} 个响应中没有 429、402 或额度不足的响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="519"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="521"/>
         <source>{count} answers like this</source>
         <translation>共 {count} 个这样的响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="520"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="522"/>
         <source>; Retry-After: {seconds} s</source>
         <translation>；Retry-After：{seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="521"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="523"/>
         <source>no Retry-After header</source>
         <translation>没有 Retry-After 请求头</translation>
     </message>
@@ -5443,28 +5550,28 @@
         <translation>模型对象或模型 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/ccswitch.py" line="119"/>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="129"/>
         <source>a URL</source>
         <translation>URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/ccswitch.py" line="132"/>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="142"/>
         <source>tables</source>
         <translation>表</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/ccswitch.py" line="182"/>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="192"/>
         <source>the text of a Codex config.toml</source>
         <translation>Codex config.toml 的文本</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/ccswitch.py" line="334"/>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="339"/>
         <source>a JSON object</source>
         <translation>JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/ccswitch.py" line="341"/>
-        <location filename="../../workbench/core/importers/cline.py" line="67"/>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="346"/>
+        <location filename="../../workbench/core/importers/cline.py" line="83"/>
         <source>an object of providers</source>
         <translation>提供方对象</translation>
     </message>

@@ -23,7 +23,7 @@ from workbench.core.access.providers import (
     Provider,
     mask_credentials,
 )
-from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase, said, together
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase, phrased, together
 from workbench.core.foundation.redaction import redact, register_secret
 from workbench.core.foundation.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
@@ -139,14 +139,14 @@ class ImportResult:
 
     providers: list[Provider]
     keys: dict[str, FoundKey]
-    warnings: list[str]  # each a Said where it is marked: the window says it in its language
+    warnings: list[str]  # each a PhrasedText where it is marked: the window says it in its language
     source: str
     kind: str
     url_notes: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     parts: list[tuple[str, str]] = field(default_factory=list)
 
 
-# What an import warns about, marked for the UI's translation files; each is kept as a Said
+# What an import warns about, marked for the UI's translation files; each is kept as a PhrasedText
 # (its English for the CLI, its phrase for the window). Fields in {braces} are data.
 HEADER_CARRIES_CREDENTIAL = QT_TRANSLATE_NOOP(
     "ConfigImport",
@@ -197,7 +197,7 @@ URL_CREDENTIALS_OWN_KEY = QT_TRANSLATE_NOOP(
 
 def warn(template: str, **fields: object) -> str:
     """A warning marked in the importers' context: its English, keeping its phrase."""
-    return said(phrase(template, context=CONTEXT, **fields))
+    return phrased(phrase(template, context=CONTEXT, **fields))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
-from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase, said
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase, phrased
 from workbench.core.foundation.validation import Invalid, fields_on, validate_each
 from workbench.core.importers._files import CONTEXT, Source
 
@@ -226,7 +226,7 @@ def read_shape(
             ignored = phrase(
                 IGNORED_FIELD, context=CONTEXT, file=src.label, field=field, problem=_words(problem)
             )
-            warnings.append(said(ignored))
+            warnings.append(phrased(ignored))
             data = _without(data, problem.loc)
         # a value left out is absent, which every lenient field allows: this pass is clean
         checked = validate_each(schema, data)
