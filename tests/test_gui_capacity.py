@@ -182,7 +182,7 @@ def test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do(
     for pane in window.session.panes:  # an endpoint of its own: no time scale to refuse
         assert pane.target is not None
         pane.target = replace(pane.target, provider="sim-clock")
-    assert view.range.text() == "" and view.range.placeholderText() == "from the floor"
+    assert view.range.text() == "" and view.range.placeholderText() == "automatic"
     for field, text in ((view.range, "16:2"), (view.tolerance, "25")):
         _type_over(qtbot, field, text)
     _click(qtbot, view.run_button)

@@ -272,112 +272,112 @@
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="180"/>
-        <source>from the floor</source>
-        <translation>从单请求基线开始</translation>
+        <source>automatic</source>
+        <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="183"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="186"/>
         <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
         <translation>当区间上端与下端相差不超过此比例时停止（同 `bench --capacity-tolerance`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="191"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="194"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="194"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="197"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="206"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
         <source>Replay trace</source>
         <translation>重放轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="206"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="208"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="211"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="210"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="213"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="211"/>
         <location filename="../../workbench/ui/capacity_view.py" line="214"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="217"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="215"/>
         <source>within the SLO (req/s)</source>
         <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="213"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
         <source>%1 (ms)</source>
         <translation>%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
         <source>observed percentile</source>
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="222"/>
         <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within the tolerance.</source>
         <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限落在容差范围内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="260"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="263"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="262"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="265"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="278"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="281"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="281"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="284"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="310"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="313"/>
         <source>%1 of at most %2 requests · elapsed %3 s</source>
         <translation>%1 / 至多 %2 个请求 · 已用 %3 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="350"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="353"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="396"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="399"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>

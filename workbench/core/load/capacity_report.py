@@ -523,7 +523,7 @@ def step_words(step: Mapping[str, Any], unit: str) -> str:
 
 
 def _failed_part(step: Mapping[str, Any]) -> str:
-    """"; 2 failed (server_error x2)" for a step or floor with failed requests, else ""."""
+    """The failures of a step or floor, e.g. "; 2 failed (server_error x2)"; "" for none."""
     errors = step.get("errors") or {}
     failed = sum(int(n) for n in errors.values())
     named = ", ".join(f"{name} x{count}" for name, count in errors.items())
