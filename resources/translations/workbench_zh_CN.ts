@@ -67,123 +67,139 @@
 <context>
     <name>Capacity</name>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="170"/>
-        <location filename="../../workbench/core/load/capacity_report.py" line="276"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="201"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="307"/>
         <source> and </source>
         <translation> 且 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="175"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="206"/>
         <source>requests at once</source>
         <translation>个并发请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="176"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="207"/>
         <source>req/s</source>
         <translation>req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="197"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="228"/>
         <source>at least {load} {unit} (the top of the range searched)</source>
         <translation>至少 {load} {unit}（所搜索范围的上限）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="205"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="236"/>
         <source>at least {load} {unit}</source>
         <translation>至少 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="212"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="243"/>
         <source>under {load} {unit}</source>
         <translation>低于 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="216"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="247"/>
         <source>not measured</source>
         <translation>未测得</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="257"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="288"/>
         <source>its {objective} is {value}</source>
         <translation>其 {objective} 为 {value}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="266"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="297"/>
         <source>{within} of its {judged} requests within it</source>
         <translation>{judged} 个请求中仅 {within} 个达标</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="272"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="303"/>
         <source>its requests failed</source>
         <translation>其请求均失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="278"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="309"/>
         <source>{model} cannot hold {slo} even one request at a time: alone {figures}</source>
         <translation>{model} 即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="282"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="313"/>
         <source>{model} cannot hold {slo} at {tokens} prompts even one request at a time: alone {figures}</source>
         <translation>{model} 在提示长度 {tokens} 下即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="296"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="327"/>
         <source>Loosen the limit or serve them on more devices ({flag})</source>
         <translation>请放宽限值，或把这些模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="300"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="331"/>
         <source>Loosen the limit or serve it on more devices ({flag})</source>
         <translation>请放宽限值，或把该模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="304"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="335"/>
         <source>Loosen the limit, or serve the model faster (more devices, a faster deployment) or with shorter prompts</source>
         <translation>请放宽限值，或让模型更快（更多设备、更快的部署）或使用更短的提示</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="332"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="363"/>
         <source>{sentence}. {fix}</source>
         <translation>{sentence}。{fix}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="353"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="384"/>
         <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
         <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="362"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="393"/>
         <source>{model} serves {answer} at {slo}</source>
         <translation>{model} 在 {slo} 下可承载 {answer}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="373"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="404"/>
         <source>at {tokens} prompts</source>
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="380"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="427"/>
+        <source>in device time on {devices} × {gpu} at {price}/h each</source>
+        <translation>按设备时长计：{devices} × {gpu}，每台 {price}/h</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="432"/>
+        <source>at token prices</source>
+        <translation>按 token 价格计</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="447"/>
+        <source>{model} {cost} per 1,000 requests {basis}</source>
+        <translation>{model} 每 1,000 个请求 {cost}（{basis}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="456"/>
+        <source>{costs} per 1,000 requests each {basis}</source>
+        <translation>每 1,000 个请求各 {costs}（{basis}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="458"/>
+        <source>{costs} per 1,000 requests {basis}</source>
+        <translation>每 1,000 个请求 {costs}（{basis}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="460"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="382"/>
-        <source>{costs} per 1,000 requests each</source>
-        <translation>每 1,000 个请求各 {costs}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="384"/>
-        <source>{costs} per 1,000 requests</source>
-        <translation>每 1,000 个请求 {costs}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="328"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="359"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="444"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="394"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="468"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
