@@ -115,6 +115,7 @@ SLOW_TESTS = frozenset(
         "test_attention_story.py::test_at_1m_the_sparse_twins_decode_at_least_as_fast_as_gqa",
         "test_attention_story.py::test_bench_of_the_eight_twins_at_1m_runs_or_refuses_each_with_its_memory_reason",
         "test_bench_input.py::test_bench_arguments_only_ever_end_in_a_clean_exit",
+        "test_capacity_failures.py::test_a_floor_whose_requests_fail_names_the_failures_and_says_fix_them_first",
         # measured with -n 2 under load 9 (benchmarks/results/test_tiers.md): 6-28 s each
         "test_bounded_import.py::test_run_settings_from_the_file_are_bounded",
         "test_capacity.py::test_capacity_flags_are_refused_without_what_they_need",

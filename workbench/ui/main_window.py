@@ -545,6 +545,7 @@ class MainWindow(Retranslating, QMainWindow):
             self._on_local_ready(self._local_url)
         if not self.session.running:
             self._show_run_end()
+        self.paint()  # a stopped or failed pane's line and its chart labels, in the new language
 
     def _show_results(self, results: list[RequestResult]) -> None:
         """A run opened from the history: the Results table and the Summary show it; a sweep

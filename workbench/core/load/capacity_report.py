@@ -46,6 +46,7 @@ def step_json(step: Step) -> dict[str, Any]:
         "stopped": step.stopped,
         "ended_early": step.ended,
         "cost_usd": step.cost_usd,
+        "errors": dict(step.errors),
         "objectives": [
             {
                 "objective": t.name,
@@ -278,6 +279,14 @@ def floor_words(
     its TTFT p90 is 3.06 s"."""
     terms = _floor_terms(answer)
     slo = slo_words(terms, translate)
+    failed = failed_words(answer, translate)
+    if failed:  # a request that fails alone is a defect to fix, not a limit to loosen
+        return _say(
+            translate,
+            QT_TRANSLATE_NOOP("Capacity", "{model}'s requests fail even one at a time: {failed}"),
+            model=answer.get("model"),
+            failed=failed,
+        )
     figures = []
     for t in terms:
         observed, judged = t.get("observed_ms"), int(t.get("judged", 0))
@@ -319,9 +328,36 @@ def floor_words(
     return _say(translate, template, **fields)
 
 
+def failed_words(answer: Mapping[str, Any], translate: Translate | None = None) -> str:
+    """How many of the floor's requests failed and why, e.g. "5 of its 5 requests failed
+    (server_error x5)"; "" when none failed."""
+    floor = answer.get("floor") or {}
+    errors = floor.get("errors") or {}
+    failed = int(floor.get("requests", 0)) - int(floor.get("ok", 0))
+    if failed <= 0 or not errors:
+        return ""
+    return _say(
+        translate,
+        QT_TRANSLATE_NOOP("Capacity", "{failed} of its {sent} requests failed ({classes})"),
+        failed=failed,
+        sent=floor.get("requests"),
+        classes=", ".join(f"{name} x{count}" for name, count in errors.items()),
+    )
+
+
 def floor_fix(floored: Sequence[Mapping[str, Any]], translate: Translate | None = None) -> str:
-    """What to do about models that miss alone: the flag for more devices where the
-    provider has one (the built-in provider's --tp), else in general words."""
+    """What to do about models that miss alone: their failures first (a search over failing
+    requests measures nothing); else the flag for more devices where the provider has one
+    (the built-in provider's --tp), else in general words."""
+    if any(failed_words(m) for m in floored):
+        return _say(
+            translate,
+            QT_TRANSLATE_NOOP(
+                "Capacity",
+                "Fix what fails first (each row's error_class and error_message say why), then "
+                "search again",
+            ),
+        )
     flag = next((m.get("more_devices") for m in floored if m.get("more_devices")), None)
     if flag and len(floored) > 1:
         template = QT_TRANSLATE_NOOP(
@@ -536,6 +572,7 @@ def floor_line(floor: Mapping[str, Any]) -> str:
     return (
         f"one at a time: {verdict}"
         + (f"; {terms}" if terms else "")
+        + _failed_part(floor)
         + (f"; alone e2e {e2e:.2f} s" if e2e else "")
     )
 
@@ -554,7 +591,17 @@ def step_words(step: Mapping[str, Any], unit: str) -> str:
             f" (ended early: {step['ended_early']} could no longer hold; "
             f"{step.get('stopped', 0)} in flight cancelled)"
         )
-    return f"{_num(step['load'])} {unit}: {verdict}" + (f"; {terms}" if terms else "")
+    return (
+        f"{_num(step['load'])} {unit}: {verdict}" + (f"; {terms}" if terms else "")
+    ) + _failed_part(step)
+
+
+def _failed_part(step: Mapping[str, Any]) -> str:
+    """"; 2 failed (server_error x2)" for a step or floor with failed requests, else ""."""
+    errors = step.get("errors") or {}
+    failed = sum(int(n) for n in errors.values())
+    named = ", ".join(f"{name} x{count}" for name, count in errors.items())
+    return f"; {failed} failed ({named})" if failed else ""
 
 
 def table(capacity: Mapping[str, Any]) -> str:
@@ -562,7 +609,9 @@ def table(capacity: Mapping[str, Any]) -> str:
     unit = str(capacity.get("unit"))
     lines = []
     for m in capacity.get("models", ()):
-        answer = "misses alone" if m["status"] == "floor" else answer_words(m, unit)
+        answer = answer_words(m, unit)
+        if m["status"] == "floor":
+            answer = "fails alone" if failed_words(m) else "misses alone"
         lines.append(f"{m['model']}: {answer} [{m['status']}, {m['requests']} requests]")
         if m.get("floor"):
             lines.append(f"  {floor_line(m['floor'])}")
