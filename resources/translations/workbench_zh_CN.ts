@@ -67,138 +67,154 @@
 <context>
     <name>Capacity</name>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="171"/>
-        <location filename="../../workbench/core/load/capacity_report.py" line="285"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="202"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="316"/>
         <source> and </source>
         <translation> 且 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="176"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="207"/>
         <source>requests at once</source>
         <translation>个并发请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="177"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="208"/>
         <source>req/s</source>
         <translation>req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="198"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="229"/>
         <source>at least {load} {unit} (the top of the range searched)</source>
         <translation>至少 {load} {unit}（所搜索范围的上限）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="206"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="237"/>
         <source>at least {load} {unit}</source>
         <translation>至少 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="213"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="244"/>
         <source>under {load} {unit}</source>
         <translation>低于 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="217"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="248"/>
         <source>not measured</source>
         <translation>未测得</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="255"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="286"/>
         <source>{model}&apos;s requests fail even one at a time: {failed}</source>
         <translation>{model} 即使一次只发一个请求也会失败：{failed}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="266"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="297"/>
         <source>its {objective} is {value}</source>
         <translation>其 {objective} 为 {value}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="275"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="306"/>
         <source>{within} of its {judged} requests within it</source>
         <translation>{judged} 个请求中仅 {within} 个达标</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="281"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="312"/>
         <source>its requests failed</source>
         <translation>其请求均失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="287"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="318"/>
         <source>{model} cannot hold {slo} even one request at a time: alone {figures}</source>
         <translation>{model} 即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="291"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="322"/>
         <source>{model} cannot hold {slo} at {tokens} prompts even one request at a time: alone {figures}</source>
         <translation>{model} 在提示长度 {tokens} 下即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="310"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="341"/>
         <source>{failed} of its {sent} requests failed ({classes})</source>
         <translation>{sent} 个请求中有 {failed} 个失败（{classes}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="324"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="355"/>
         <source>Fix what fails first (each row&apos;s error_class and error_message say why), then search again</source>
         <translation>请先修复失败的原因（每行的 error_class 和 error_message 说明了原因），再重新搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="332"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="363"/>
         <source>Loosen the limit or serve them on more devices ({flag})</source>
         <translation>请放宽限值，或把这些模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="336"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="367"/>
         <source>Loosen the limit or serve it on more devices ({flag})</source>
         <translation>请放宽限值，或把该模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="340"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="371"/>
         <source>Loosen the limit, or serve the model faster (more devices, a faster deployment) or with shorter prompts</source>
         <translation>请放宽限值，或让模型更快（更多设备、更快的部署）或使用更短的提示</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="368"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="399"/>
         <source>{sentence}. {fix}</source>
         <translation>{sentence}。{fix}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="389"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="420"/>
         <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
         <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="398"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="429"/>
         <source>{model} serves {answer} at {slo}</source>
         <translation>{model} 在 {slo} 下可承载 {answer}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="409"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="440"/>
         <source>at {tokens} prompts</source>
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="416"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="463"/>
+        <source>in device time on {devices} × {gpu} at {price}/h each</source>
+        <translation>按设备时长计：{devices} × {gpu}，每台 {price}/h</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="468"/>
+        <source>at token prices</source>
+        <translation>按 token 价格计</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="483"/>
+        <source>{model} {cost} per 1,000 requests {basis}</source>
+        <translation>{model} 每 1,000 个请求 {cost}（{basis}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="492"/>
+        <source>{costs} per 1,000 requests each {basis}</source>
+        <translation>每 1,000 个请求各 {costs}（{basis}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="494"/>
+        <source>{costs} per 1,000 requests {basis}</source>
+        <translation>每 1,000 个请求 {costs}（{basis}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="496"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="418"/>
-        <source>{costs} per 1,000 requests each</source>
-        <translation>每 1,000 个请求各 {costs}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="420"/>
-        <source>{costs} per 1,000 requests</source>
-        <translation>每 1,000 个请求 {costs}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="364"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="395"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="480"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="430"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="504"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
