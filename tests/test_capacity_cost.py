@@ -59,7 +59,7 @@ def test_a_deployment_costs_its_device_time_at_the_rate_that_held() -> None:
                      "prompt_tokens": 32768, "models": [gqa, mla]})  # fmt: skip
     assert said.endswith(
         "at 32K prompts; $0.79 vs $2.22 per 1,000 requests in device time on 8 × H200 at "
-        "$3.99/h each"
+        "$3.99 per device-hour"
     ), said
     # a token-priced model keeps the catalog's token prices: the held step's mean cost
     api = model_json("llama-3.1-70b", _held_search(4.0, 4.4))
@@ -84,7 +84,7 @@ def test_costs_of_two_bases_are_never_set_against_each_other() -> None:
     said = sentence({"unit": "req/s", "slo": slo, "models": [twin, api]})
     assert " vs " not in said
     assert said.endswith(
-        "sim-70b-mla $0.79 per 1,000 requests in device time on 8 × H200 at $3.99/h each; "
+        "sim-70b-mla $0.79 per 1,000 requests in device time on 8 × H200 at $3.99 per device-hour; "
         "llama-3.1-70b $2.00 per 1,000 requests at token prices"
     ), said
     # a section recorded before the basis was: token prices were all it had
@@ -193,7 +193,7 @@ def test_two_twins_cost_in_inverse_ratio_to_their_capacities(tmp_path, env, sim_
     assert ratio == pytest.approx(gqa["held"] / mha["held"])
     said = document["capacity"]["sentence"]
     assert said.endswith(
-        f"per 1,000 requests in device time on 8 × H200 at ${H200.usd_per_hour:.2f}/h each"
+        f"per 1,000 requests in device time on 8 × H200 at ${H200.usd_per_hour:.2f} per device-hour"
     ), said
     assert f"${gqa['cost_per_1000_usd']:,.2f} vs ${mha['cost_per_1000_usd']:,.2f}" in said
     assert said in proc.stdout

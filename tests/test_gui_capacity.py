@@ -230,7 +230,7 @@ def test_the_capacity_sentence_reads_in_chinese_and_back(window, qtbot) -> None:
     english = (
         "sim-70b-mla serves at least 16 req/s (the top of the range searched) at TTFT p90 ≤ 3 s "
         "and TPOT p90 ≤ 60 ms; sim-70b-gqa 4.1 req/s (±0.2); at 32K prompts; $0.41 vs $1.20 "
-        "per 1,000 requests in device time on 8 × H200 at $3.99/h each."
+        "per 1,000 requests in device time on 8 × H200 at $3.99 per device-hour."
     )
     assert view.sentence.text() == english == f"{found['sentence']}."  # run.json's, in English
     translator = QTranslator()
@@ -241,7 +241,7 @@ def test_the_capacity_sentence_reads_in_chinese_and_back(window, qtbot) -> None:
         assert view.sentence.text() == (
             "sim-70b-mla 在 TTFT p90 ≤ 3 s 且 TPOT p90 ≤ 60 ms 下可承载 至少 16 req/s"
             "（所搜索范围的上限）；sim-70b-gqa 4.1 req/s (±0.2)；提示长度 32K；每 1,000 个请求 "
-            "$0.41 对 $1.20（按设备时长计：8 × H200，每台 $3.99/h）。"
+            "$0.41 对 $1.20（按设备时长计：8 × H200，每设备小时 $3.99）。"
         )
     finally:
         QCoreApplication.removeTranslator(translator)

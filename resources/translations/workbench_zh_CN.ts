@@ -178,43 +178,43 @@
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="463"/>
-        <source>in device time on {devices} × {gpu} at {price}/h each</source>
-        <translation>按设备时长计：{devices} × {gpu}，每台 {price}/h</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="468"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="470"/>
         <source>at token prices</source>
         <translation>按 token 价格计</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="483"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="485"/>
         <source>{model} {cost} per 1,000 requests {basis}</source>
         <translation>{model} 每 1,000 个请求 {cost}（{basis}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="492"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="494"/>
         <source>{costs} per 1,000 requests each {basis}</source>
         <translation>每 1,000 个请求各 {costs}（{basis}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="494"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="496"/>
         <source>{costs} per 1,000 requests {basis}</source>
         <translation>每 1,000 个请求 {costs}（{basis}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="496"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="498"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
         <location filename="../../workbench/core/load/capacity_report.py" line="395"/>
-        <location filename="../../workbench/core/load/capacity_report.py" line="480"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="482"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="504"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="463"/>
+        <source>in device time on {devices} × {gpu} at {price} per device-hour</source>
+        <translation>按设备时长计：{devices} × {gpu}，每设备小时 {price}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="506"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>

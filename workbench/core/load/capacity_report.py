@@ -5,7 +5,7 @@ writes (docs/json.md); the sentence is made from the section alone, so the CLI, 
 tab and `workbench summary` say the same thing:
 "sim-70b-mla serves 11.8 req/s (±0.6) at TTFT p90 ≤ 2 s and TPOT p90 ≤ 50 ms; sim-70b-gqa
 4.1 req/s (±0.2); at 32K prompts; $0.79 vs $2.22 per 1,000 requests in device time on 8 × H200
-at $3.99/h each". Pure: no I/O.
+at $3.99 per device-hour". Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -454,13 +454,15 @@ def _usd(value: float) -> str:
 
 def _basis_words(answer: Mapping[str, Any], translate: Translate | None) -> str:
     """What a model's cost per 1,000 requests was found from: its deployment's device time
-    ("in device time on 8 × H200 at $3.99/h each") or the catalog's token prices (a section
+    ("in device time on 8 × H200 at $3.99 per device-hour") or the catalog's token prices (a section
     written before the basis was recorded had only those)."""
     device = answer.get("device_cost")
     if answer.get("cost_basis") == "device_hours" and isinstance(device, Mapping):
         return _say(
             translate,
-            QT_TRANSLATE_NOOP("Capacity", "in device time on {devices} × {gpu} at {price}/h each"),
+            QT_TRANSLATE_NOOP(
+                "Capacity", "in device time on {devices} × {gpu} at {price} per device-hour"
+            ),
             devices=device.get("devices"),
             gpu=device.get("gpu"),
             price=_usd(float(device.get("usd_per_hour") or 0)),
