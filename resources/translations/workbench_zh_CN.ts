@@ -67,138 +67,154 @@
 <context>
     <name>Capacity</name>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="171"/>
-        <location filename="../../workbench/core/load/capacity_report.py" line="285"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="202"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="316"/>
         <source> and </source>
         <translation> 且 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="176"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="207"/>
         <source>requests at once</source>
         <translation>个并发请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="177"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="208"/>
         <source>req/s</source>
         <translation>req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="198"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="229"/>
         <source>at least {load} {unit} (the top of the range searched)</source>
         <translation>至少 {load} {unit}（所搜索范围的上限）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="206"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="237"/>
         <source>at least {load} {unit}</source>
         <translation>至少 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="213"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="244"/>
         <source>under {load} {unit}</source>
         <translation>低于 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="217"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="248"/>
         <source>not measured</source>
         <translation>未测得</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="255"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="286"/>
         <source>{model}&apos;s requests fail even one at a time: {failed}</source>
         <translation>{model} 即使一次只发一个请求也会失败：{failed}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="266"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="297"/>
         <source>its {objective} is {value}</source>
         <translation>其 {objective} 为 {value}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="275"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="306"/>
         <source>{within} of its {judged} requests within it</source>
         <translation>{judged} 个请求中仅 {within} 个达标</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="281"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="312"/>
         <source>its requests failed</source>
         <translation>其请求均失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="287"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="318"/>
         <source>{model} cannot hold {slo} even one request at a time: alone {figures}</source>
         <translation>{model} 即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="291"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="322"/>
         <source>{model} cannot hold {slo} at {tokens} prompts even one request at a time: alone {figures}</source>
         <translation>{model} 在提示长度 {tokens} 下即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="310"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="341"/>
         <source>{failed} of its {sent} requests failed ({classes})</source>
         <translation>{sent} 个请求中有 {failed} 个失败（{classes}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="324"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="355"/>
         <source>Fix what fails first (each row&apos;s error_class and error_message say why), then search again</source>
         <translation>请先修复失败的原因（每行的 error_class 和 error_message 说明了原因），再重新搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="332"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="363"/>
         <source>Loosen the limit or serve them on more devices ({flag})</source>
         <translation>请放宽限值，或把这些模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="336"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="367"/>
         <source>Loosen the limit or serve it on more devices ({flag})</source>
         <translation>请放宽限值，或把该模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="340"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="371"/>
         <source>Loosen the limit, or serve the model faster (more devices, a faster deployment) or with shorter prompts</source>
         <translation>请放宽限值，或让模型更快（更多设备、更快的部署）或使用更短的提示</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="368"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="399"/>
         <source>{sentence}. {fix}</source>
         <translation>{sentence}。{fix}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="389"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="420"/>
         <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
         <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="398"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="429"/>
         <source>{model} serves {answer} at {slo}</source>
         <translation>{model} 在 {slo} 下可承载 {answer}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="409"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="440"/>
         <source>at {tokens} prompts</source>
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="416"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="470"/>
+        <source>at token prices</source>
+        <translation>按 token 价格计</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="485"/>
+        <source>{model} {cost} per 1,000 requests {basis}</source>
+        <translation>{model} 每 1,000 个请求 {cost}（{basis}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="494"/>
+        <source>{costs} per 1,000 requests each {basis}</source>
+        <translation>每 1,000 个请求各 {costs}（{basis}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="496"/>
+        <source>{costs} per 1,000 requests {basis}</source>
+        <translation>每 1,000 个请求 {costs}（{basis}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="498"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="418"/>
-        <source>{costs} per 1,000 requests each</source>
-        <translation>每 1,000 个请求各 {costs}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="420"/>
-        <source>{costs} per 1,000 requests</source>
-        <translation>每 1,000 个请求 {costs}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="364"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="395"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="482"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="430"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="463"/>
+        <source>in device time on {devices} × {gpu} at {price} per device-hour</source>
+        <translation>按设备时长计：{devices} × {gpu}，每设备小时 {price}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="506"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
@@ -272,112 +288,112 @@
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="180"/>
-        <source>from the floor</source>
-        <translation>从单请求基线开始</translation>
+        <source>automatic</source>
+        <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="183"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="186"/>
         <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
         <translation>当区间上端与下端相差不超过此比例时停止（同 `bench --capacity-tolerance`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="191"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="194"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="194"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="197"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="206"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
         <source>Replay trace</source>
         <translation>重放轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="206"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="208"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="211"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="210"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="213"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="211"/>
         <location filename="../../workbench/ui/capacity_view.py" line="214"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="217"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="215"/>
         <source>within the SLO (req/s)</source>
         <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="213"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
         <source>%1 (ms)</source>
         <translation>%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
         <source>observed percentile</source>
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="222"/>
         <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within the tolerance.</source>
         <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限落在容差范围内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="260"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="263"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="262"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="265"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="278"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="281"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="281"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="284"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="310"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="313"/>
         <source>%1 of at most %2 requests · elapsed %3 s</source>
         <translation>%1 / 至多 %2 个请求 · 已用 %3 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="350"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="353"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="396"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="399"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>
