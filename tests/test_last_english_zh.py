@@ -17,7 +17,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from test_gui_zh_complete import switch_language
 from test_import_errors_zh import to_english
 
-from tests.support.gui_driver import click_tab, run_for, until
+from tests.support.gui_driver import click_action, click_tab, run_for, until
 from tests.support.hostile_server import HostileServer
 from workbench.core.access import keys
 from workbench.core.access.providers import KeyRef
@@ -122,6 +122,23 @@ def test_a_key_env_var_not_set_is_said_in_chinese(
         qtbot.mouseClick(panel.fetch_button, LEFT)
         run_for(loop, until(lambda: panel.fetch_button.isEnabled() and why in panel.status.text()))
         assert panel.status.text() == why
+
+        # saved, then run from the Compare tab: the run is refused before anything is sent
+        qtbot.mouseClick(panel.save_button, LEFT)
+        run_for(
+            loop, until(lambda: panel.save_button.isEnabled() and "nokey" in panel.status.text())
+        )
+        window.pane_set.set(["nokey|sim-llama-3-70b"])
+        click_tab(window, qtbot, window.compare)
+        click_action(window, qtbot, window.run_action)
+        refused = QCoreApplication.translate(
+            "MainWindow", "Cannot run: %1. Change it in the Providers tab."
+        ).replace("%1", why)
+        assert window.statusBar().currentMessage() == refused
+        assert not window.session.running
+        panel = _panel(window, qtbot)  # the status line says the key's reason again
+        qtbot.mouseClick(panel.fetch_button, LEFT)
+        run_for(loop, until(lambda: panel.fetch_button.isEnabled() and why in panel.status.text()))
 
         to_english(window, qtbot)
         english = keys.ENV_NOT_SET.format(provider="nokey", var=MISSING_VAR)
