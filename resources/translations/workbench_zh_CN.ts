@@ -454,7 +454,7 @@
     <message>
         <location filename="../../workbench/core/importers/_base.py" line="151"/>
         <source>{label}: header {header} carries a credential and was not imported (keys never go into the providers file); give the key through the key reference instead, or write the header as &quot;Bearer ${{VAR}}&quot;</source>
-        <translation>{label}：请求头 {header} 带有凭据，未导入（密钥从不写入提供方文件）；请改用密钥引用提供密钥，或把该请求头写成 &quot;Bearer ${{VAR}}&quot;</translation>
+        <translation>{label}：请求头 {header} 带有凭据，未导入（密钥从不写入服务商文件）；请改用密钥引用提供密钥，或把该请求头写成 &quot;Bearer ${{VAR}}&quot;</translation>
     </message>
     <message>
         <location filename="../../workbench/core/importers/_base.py" line="157"/>
@@ -469,7 +469,7 @@
     <message>
         <location filename="../../workbench/core/importers/_base.py" line="161"/>
         <source>{at} holds a placeholder (&apos;{placeholder}&apos;), not a key: put the real key in an environment variable and import again, or add the provider with --api-key-env</source>
-        <translation>{at} 是占位文本（&apos;{placeholder}&apos;），不是密钥：请把真实密钥放进环境变量后重新导入，或用 --api-key-env 添加该提供方</translation>
+        <translation>{at} 是占位文本（&apos;{placeholder}&apos;），不是密钥：请把真实密钥放进环境变量后重新导入，或用 --api-key-env 添加该服务商</translation>
     </message>
     <message>
         <location filename="../../workbench/core/importers/_base.py" line="166"/>
@@ -489,7 +489,7 @@
     <message>
         <location filename="../../workbench/core/importers/_base.py" line="181"/>
         <source>{where} has a user name and password in it: the URL is saved without them, and the password becomes this provider&apos;s key ({shown}), kept as the key plan below says; if the server wants HTTP Basic auth instead, give it the header Authorization: Basic ${{VAR}}</source>
-        <translation>{where} 中含有用户名和密码：保存的 URL 不含它们，密码成为该提供方的密钥（{shown}），按下面的密钥计划保存；如果服务器要的是 HTTP Basic 认证，请改为给它加请求头 Authorization: Basic ${{VAR}}</translation>
+        <translation>{where} 中含有用户名和密码：保存的 URL 不含它们，密码成为该服务商的密钥（{shown}），按下面的密钥计划保存；如果服务器要的是 HTTP Basic 认证，请改为给它加请求头 Authorization: Basic ${{VAR}}</translation>
     </message>
     <message>
         <location filename="../../workbench/core/importers/_base.py" line="187"/>
@@ -644,7 +644,7 @@
     <message>
         <location filename="../../workbench/core/importers/benchmark.py" line="41"/>
         <source>{label}: no api_key_env: the provider is saved without a key</source>
-        <translation>{label}：没有 api_key_env：该提供方将不带密钥保存</translation>
+        <translation>{label}：没有 api_key_env：该服务商将不带密钥保存</translation>
     </message>
     <message>
         <location filename="../../workbench/core/importers/toml_client.py" line="43"/>
@@ -689,7 +689,7 @@
     <message>
         <location filename="../../workbench/core/importers/cline.py" line="60"/>
         <source>{label}: no secrets.json beside it (Cline may keep the key in VS Code&apos;s secret storage); the provider is saved without a key</source>
-        <translation>{label}：旁边没有 secrets.json（Cline 可能把密钥存在 VS Code 的机密存储中）；该提供方将不带密钥保存</translation>
+        <translation>{label}：旁边没有 secrets.json（Cline 可能把密钥存在 VS Code 的机密存储中）；该服务商将不带密钥保存</translation>
     </message>
     <message>
         <location filename="../../workbench/core/importers/vscode.py" line="40"/>
@@ -3057,42 +3057,42 @@
     <message>
         <location filename="../../workbench/core/access/keys.py" line="29"/>
         <source>provider &apos;{provider}&apos;: environment variable ${var} is not set; export {var}=&lt;your key&gt; in the shell that runs Attention Workbench (or point the provider at another variable)</source>
-        <translation>提供方 &apos;{provider}&apos;：环境变量 ${var} 未设置；请在运行 Attention Workbench 的 shell 中执行 export {var}=&lt;你的密钥&gt;（或让该提供方改用其他变量）</translation>
+        <translation>服务商 &apos;{provider}&apos;：环境变量 ${var} 未设置；请在运行 Attention Workbench 的 shell 中执行 export {var}=&lt;你的密钥&gt;（或让该服务商改用其他变量）</translation>
     </message>
     <message>
         <location filename="../../workbench/core/access/keys.py" line="34"/>
         <source>provider &apos;{provider}&apos;: environment variable ${var} is empty; export {var}=&lt;your key&gt; in the shell that runs Attention Workbench (or point the provider at another variable)</source>
-        <translation>提供方 &apos;{provider}&apos;：环境变量 ${var} 为空；请在运行 Attention Workbench 的 shell 中执行 export {var}=&lt;你的密钥&gt;（或让该提供方改用其他变量）</translation>
+        <translation>服务商 &apos;{provider}&apos;：环境变量 ${var} 为空；请在运行 Attention Workbench 的 shell 中执行 export {var}=&lt;你的密钥&gt;（或让该服务商改用其他变量）</translation>
     </message>
     <message>
         <location filename="../../workbench/core/access/keys.py" line="39"/>
         <source>provider &apos;{provider}&apos;: {why}</source>
-        <translation>提供方 &apos;{provider}&apos;：{why}</translation>
+        <translation>服务商 &apos;{provider}&apos;：{why}</translation>
     </message>
     <message>
         <location filename="../../workbench/core/access/keys.py" line="40"/>
         <source>provider &apos;{provider}&apos;: the OS keyring could not be read ({error}); unlock it, or reference the key as $VAR instead</source>
-        <translation>提供方 &apos;{provider}&apos;：无法读取系统密钥环（{error}）；请解锁密钥环，或改为以 $VAR 引用密钥</translation>
+        <translation>服务商 &apos;{provider}&apos;：无法读取系统密钥环（{error}）；请解锁密钥环，或改为以 $VAR 引用密钥</translation>
     </message>
     <message>
         <location filename="../../workbench/core/access/keys.py" line="45"/>
         <source>provider &apos;{provider}&apos;: the OS keyring has no key for account &apos;{account}&apos; (service &apos;{service}&apos;); store the key again from the provider editor, or reference an environment variable as $VAR instead</source>
-        <translation>提供方 &apos;{provider}&apos;：系统密钥环中没有账户 &apos;{account}&apos;（服务 &apos;{service}&apos;）的密钥；请在提供方编辑器中重新保存密钥，或改为以 $VAR 引用环境变量</translation>
+        <translation>服务商 &apos;{provider}&apos;：系统密钥环中没有账户 &apos;{account}&apos;（服务 &apos;{service}&apos;）的密钥；请在服务商编辑器中重新保存密钥，或改为以 $VAR 引用环境变量</translation>
     </message>
     <message>
         <location filename="../../workbench/core/access/keys.py" line="51"/>
         <source>provider &apos;{provider}&apos;: its key is typed in for one session only and this session has none; type it again, or keep it in an environment variable and reference it as $VAR</source>
-        <translation>提供方 &apos;{provider}&apos;：它的密钥只在单次会话中输入，而本次会话还没有；请重新输入，或把密钥放进环境变量并以 $VAR 引用</translation>
+        <translation>服务商 &apos;{provider}&apos;：它的密钥只在单次会话中输入，而本次会话还没有；请重新输入，或把密钥放进环境变量并以 $VAR 引用</translation>
     </message>
     <message>
         <location filename="../../workbench/core/access/keys.py" line="56"/>
         <source>provider &apos;{provider}&apos;: unknown key source &apos;{source}&apos;</source>
-        <translation>提供方 &apos;{provider}&apos;：未知的密钥来源 &apos;{source}&apos;</translation>
+        <translation>服务商 &apos;{provider}&apos;：未知的密钥来源 &apos;{source}&apos;</translation>
     </message>
     <message>
         <location filename="../../workbench/core/access/keys.py" line="57"/>
         <source>provider &apos;{provider}&apos;: header &apos;{header}&apos; uses ${{{var}}}, and environment variable {var} is not set; export it in this shell first</source>
-        <translation>提供方 &apos;{provider}&apos;：请求头 &apos;{header}&apos; 使用了 ${{{var}}}，但环境变量 {var} 未设置；请先在当前 shell 中 export 它</translation>
+        <translation>服务商 &apos;{provider}&apos;：请求头 &apos;{header}&apos; 使用了 ${{{var}}}，但环境变量 {var} 未设置；请先在当前 shell 中 export 它</translation>
     </message>
     <message>
         <location filename="../../workbench/core/access/keys.py" line="62"/>
@@ -3182,47 +3182,47 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../workbench/ui/main_window.py" line="306"/>
-        <location filename="../../workbench/ui/main_window.py" line="340"/>
+        <location filename="../../workbench/ui/main_window.py" line="342"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="521"/>
+        <location filename="../../workbench/ui/main_window.py" line="525"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="527"/>
+        <location filename="../../workbench/ui/main_window.py" line="531"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="528"/>
+        <location filename="../../workbench/ui/main_window.py" line="532"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="529"/>
+        <location filename="../../workbench/ui/main_window.py" line="533"/>
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="530"/>
+        <location filename="../../workbench/ui/main_window.py" line="534"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="531"/>
+        <location filename="../../workbench/ui/main_window.py" line="535"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="532"/>
+        <location filename="../../workbench/ui/main_window.py" line="536"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="543"/>
+        <location filename="../../workbench/ui/main_window.py" line="547"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
@@ -3242,42 +3242,42 @@
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="324"/>
+        <location filename="../../workbench/ui/main_window.py" line="326"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="381"/>
+        <location filename="../../workbench/ui/main_window.py" line="385"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="432"/>
+        <location filename="../../workbench/ui/main_window.py" line="436"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="434"/>
+        <location filename="../../workbench/ui/main_window.py" line="438"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="436"/>
+        <location filename="../../workbench/ui/main_window.py" line="440"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="490"/>
+        <location filename="../../workbench/ui/main_window.py" line="494"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="492"/>
+        <location filename="../../workbench/ui/main_window.py" line="496"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="515"/>
+        <location filename="../../workbench/ui/main_window.py" line="519"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -3302,12 +3302,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="533"/>
+        <location filename="../../workbench/ui/main_window.py" line="537"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="534"/>
+        <location filename="../../workbench/ui/main_window.py" line="538"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -3511,7 +3511,7 @@
     <message>
         <location filename="../../workbench/ui/pane_widget.py" line="160"/>
         <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
-        <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
+        <translation>此窗格发送请求所用的协议；默认与其服务商相同</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/pane_widget.py" line="240"/>
@@ -5589,7 +5589,7 @@
         <location filename="../../workbench/core/importers/ccswitch.py" line="346"/>
         <location filename="../../workbench/core/importers/cline.py" line="83"/>
         <source>an object of providers</source>
-        <translation>提供方对象</translation>
+        <translation>服务商对象</translation>
     </message>
     <message>
         <location filename="../../workbench/core/importers/ccswitch_toml.py" line="43"/>
