@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from workbench.core.load.client_load import MIN_JUDGED_SAMPLES, ClientLoad
+from workbench.core.load.client_load import MIN_JUDGED_S, ClientLoad
 
 
 def test_a_floor_whose_requests_fail_names_the_failures_and_says_fix_them_first(
@@ -62,10 +62,13 @@ def test_a_run_shorter_than_a_second_is_not_judged_saturated_for_one_pause() -> 
     # the same pause in a run long enough to judge, and a loop late at most looks, is flagged
     async def busy() -> dict[str, object]:
         async with ClientLoad() as load:
-            for _ in range(MIN_JUDGED_SAMPLES + 5):
+            for _ in range(int(MIN_JUDGED_S / 0.11) + 5):
                 await asyncio.sleep(0.05)
                 time.sleep(0.06)  # every look late by ~60 ms
         return load.figures()
 
     flagged = asyncio.run(busy())
     assert flagged["saturated"] is True and "late" in str(flagged["saturated_because"]), flagged
+    # a loop starved past a second takes few looks, and is judged all the same
+    starved = asyncio.run(run(MIN_JUDGED_S + 0.2, 0.06))
+    assert starved["saturated"] is True and "late" in str(starved["saturated_because"]), starved
