@@ -48,6 +48,8 @@ class HardwareProfile:
     aliases: tuple[str, ...] = ()
     measured_bf16_tflops: float | None = None
     measured_bandwidth_tbs: float | None = None
+    usd_per_hour: float | None = None  # a price per device-hour, where a citable one exists
+    price_source: str | None = None  # whose price, of which kind, read when
 
     @property
     def memory_bytes(self) -> float:
@@ -69,6 +71,8 @@ _PROFILE_FIELDS: dict[str, type | tuple[type, ...]] = {
     "source": str,
     "measured_bf16_tflops": (int, float),
     "measured_bandwidth_tbs": (int, float),
+    "usd_per_hour": (int, float),
+    "price_source": str,
 }
 _PROFILE_REQUIRED = ("name", "peak_bf16_tflops", "mem_bandwidth_tbs", "memory_gib", "l2_mb")
 
@@ -96,6 +100,8 @@ def _parse_profile(path: Path, key: str, raw: Any) -> HardwareProfile:
     for f in ("peak_bf16_tflops", "mem_bandwidth_tbs", "memory_gib"):
         if raw[f] <= 0:
             raise ValueError(f"{path}: [{key}].{f} must be > 0")
+    if "usd_per_hour" in raw and not (raw["usd_per_hour"] > 0 and raw.get("price_source")):
+        raise ValueError(f"{path}: [{key}].usd_per_hour must be > 0 and name its price_source")
     return HardwareProfile(
         key=key,
         name=raw["name"],
@@ -107,6 +113,8 @@ def _parse_profile(path: Path, key: str, raw: Any) -> HardwareProfile:
         aliases=tuple(str(a) for a in raw.get("aliases", [])),
         measured_bf16_tflops=_opt_float(raw.get("measured_bf16_tflops")),
         measured_bandwidth_tbs=_opt_float(raw.get("measured_bandwidth_tbs")),
+        usd_per_hour=_opt_float(raw.get("usd_per_hour")),
+        price_source=raw.get("price_source"),
     )
 
 

@@ -167,14 +167,14 @@ def test_the_sentence_ranks_models_and_leaves_out_an_unknown_cost() -> None:
     slo = [{"objective": "ttft_p90", "limit_ms": 2000}, {"objective": "tpot_p90", "limit_ms": 50}]
     models = [
         {"model": "gqa", "status": "found", "capacity": 4.1, "plus_minus": 0.2, "held": 4.0,
-         "missed": 4.3, "cost_per_1000_usd": 1.2},
+         "missed": 4.3, "cost_per_1000_usd": 1.2, "cost_basis": "token_prices"},
         {"model": "mla", "status": "found", "capacity": 11.8, "plus_minus": 0.6, "held": 11.2,
-         "missed": 12.4, "cost_per_1000_usd": 0.41},
+         "missed": 12.4, "cost_per_1000_usd": 0.41, "cost_basis": "token_prices"},
     ]  # fmt: skip
     said = sentence({"unit": "req/s", "slo": slo, "prompt_tokens": 32768, "models": models})
-    assert said == (
+    assert said == (  # each cost with its basis (tests/test_capacity_cost.py: device time)
         "mla serves 11.8 req/s (±0.6) at TTFT p90 ≤ 2 s and TPOT p90 ≤ 50 ms; gqa 4.1 req/s "
-        "(±0.2); at 32K prompts; $0.41 vs $1.20 per 1,000 requests"
+        "(±0.2); at 32K prompts; $0.41 vs $1.20 per 1,000 requests at token prices"
     )
     models[0]["cost_per_1000_usd"] = None
     assert "$" not in sentence({"unit": "req/s", "slo": slo, "models": models})
@@ -521,4 +521,4 @@ def test_a_capacity_under_half_a_request_a_second_is_found_not_said_as_under(tmp
     # after the floor the terminal says where the sweep starts and what it can still take
     floor = next(line for line in proc.stderr.splitlines() if "one at a time: holds" in line)
     assert re.search(r"the sweep starts at 0\.4\d* req/s: at most \d+ more steps", floor), floor
-    assert f"knee serves {answer['capacity']:.2f} req/s" in proc.stdout
+    assert f"knee serves {answer['capacity']:.3g} req/s" in proc.stdout  # 3 figures under 1

@@ -182,7 +182,7 @@ def test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do(
     for pane in window.session.panes:  # an endpoint of its own: no time scale to refuse
         assert pane.target is not None
         pane.target = replace(pane.target, provider="sim-clock")
-    assert view.range.text() == "" and view.range.placeholderText() == "from the floor"
+    assert view.range.text() == "" and view.range.placeholderText() == "automatic"
     for field, text in ((view.range, "16:2"), (view.tolerance, "25")):
         _type_over(qtbot, field, text)
     _click(qtbot, view.run_button)
@@ -214,11 +214,14 @@ def test_the_capacity_sentence_reads_in_chinese_and_back(window, qtbot) -> None:
     from workbench.core.load.capacity_report import section
 
     objectives = parse_slo("ttft_p90:3s,tpot_p90:60ms")
+    device = {"devices": 8, "gpu": "H200", "usd_per_hour": 3.99, "price_source": "list"}
     answers = [
         {"model": "sim-70b-gqa", "status": "found", "capacity": 4.1, "plus_minus": 0.2,
-         "held": 4.0, "missed": 4.3, "requests": 250, "cost_per_1000_usd": 1.2, "steps": []},
+         "held": 4.0, "missed": 4.3, "requests": 250, "cost_per_1000_usd": 1.2,
+         "cost_basis": "device_hours", "device_cost": device, "steps": []},
         {"model": "sim-70b-mla", "status": "above", "capacity": 16.0, "plus_minus": None,
-         "held": 16.0, "missed": None, "requests": 200, "cost_per_1000_usd": 0.41, "steps": []},
+         "held": 16.0, "missed": None, "requests": 200, "cost_per_1000_usd": 0.41,
+         "cost_basis": "device_hours", "device_cost": device, "steps": []},
     ]  # fmt: skip
     found = section(Rule(low=1, high=16), objectives, 32768, answers)
     view = window.capacity_view
@@ -227,7 +230,7 @@ def test_the_capacity_sentence_reads_in_chinese_and_back(window, qtbot) -> None:
     english = (
         "sim-70b-mla serves at least 16 req/s (the top of the range searched) at TTFT p90 ≤ 3 s "
         "and TPOT p90 ≤ 60 ms; sim-70b-gqa 4.1 req/s (±0.2); at 32K prompts; $0.41 vs $1.20 "
-        "per 1,000 requests."
+        "per 1,000 requests in device time on 8 × H200 at $3.99 per device-hour."
     )
     assert view.sentence.text() == english == f"{found['sentence']}."  # run.json's, in English
     translator = QTranslator()
@@ -238,7 +241,7 @@ def test_the_capacity_sentence_reads_in_chinese_and_back(window, qtbot) -> None:
         assert view.sentence.text() == (
             "sim-70b-mla 在 TTFT p90 ≤ 3 s 且 TPOT p90 ≤ 60 ms 下可承载 至少 16 req/s"
             "（所搜索范围的上限）；sim-70b-gqa 4.1 req/s (±0.2)；提示长度 32K；每 1,000 个请求 "
-            "$0.41 对 $1.20。"
+            "$0.41 对 $1.20（按设备时长计：8 × H200，每设备小时 $3.99）。"
         )
     finally:
         QCoreApplication.removeTranslator(translator)

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QAbstractListModel, QCoreApplication, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -470,3 +470,38 @@ def test_every_dialog_and_tooltip_reads_in_chinese(window, qtbot, loop, tmp_path
         read_dialog(qtbot, lambda: qtbot.mouseClick(kernels.csv_row.open_button, LEFT)),
     )
     assert not found, "English in the 中文 dialogs and tooltips:\n" + "\n".join(found)
+
+
+def chart_labels(window: MainWindow) -> list[str]:
+    """The labels drawn over the TTFT and decode bars (a stopped or failed pane's mark)."""
+    plots = window.compare.plots
+    assert plots is not None
+    return [
+        item.textItem.toPlainText()
+        for items in plots._failures
+        for item in items
+        if hasattr(item, "textItem")
+    ]
+
+
+def test_panes_stopped_in_english_read_in_chinese_after_the_switch(window, qtbot, loop) -> None:
+    # Stop all in English, then View → Language → 中文: the panes' line and the bars' labels
+    # were drawn before the switch, and the window is idle (no frame would draw them again)
+    set_panes(window, ["sim-llama-3-70b", "sim-deepseek-v3"])
+    window.prompt.set_tokens(4096)
+    window.prompt.max_tokens.setValue(30000)  # streams for seconds
+    click_action(window, qtbot, window.run_action)
+    panes = window.session.panes
+    run_for(loop, until(lambda: all(p.state is PaneState.STREAMING for p in panes)))
+    click_action(window, qtbot, window.stop_action)
+    run_for(loop, window.session._task)
+    widgets = window.pane_set.widgets[:2]
+    qtbot.waitUntil(lambda: all(w.error.text() == "Stopped." for w in widgets), timeout=3000)
+    qtbot.waitUntil(lambda: chart_labels(window) == ["stopped"] * 4, timeout=3000)
+
+    switch_language(qtbot, window, "zh_CN")
+    stopped_line = QCoreApplication.translate("PaneWidget", "Stopped.")
+    stopped_mark = QCoreApplication.translate("LivePlots", "stopped")
+    assert stopped_line != "Stopped." and stopped_mark != "stopped"  # Chinese for both
+    qtbot.waitUntil(lambda: all(w.error.text() == stopped_line for w in widgets), timeout=3000)
+    qtbot.waitUntil(lambda: chart_labels(window) == [stopped_mark] * 4, timeout=3000)

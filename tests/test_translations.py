@@ -122,3 +122,16 @@ def test_the_doctor_speaks_chinese_in_the_chinese_ui(qapp, loop) -> None:
     assert cause == f"127.0.0.1:{port} 上没有服务在监听：服务器没有运行，或端口错误"
     assert fix == "启动服务器，或改正 Base URL 中的端口"
     assert whitespace.startswith("密钥开头有空格，结尾有换行符（前后有空白")  # nested phrases
+
+
+def test_a_provider_is_called_one_thing_in_chinese() -> None:
+    """The Providers tab's word for a provider, and no synonym of it, wherever a translation
+    names one (a key error said 提供方 beside a tab called 服务商)."""
+    messages = [
+        (m.findtext("source") or "", m.findtext("translation") or "")
+        for m in ET.parse(TS).getroot().iter("message")
+    ]
+    tab = next(t for s, t in messages if s == "Providers")
+    assert tab == "服务商"
+    others = [(s, t) for s, t in messages if any(w in t for w in ("提供方", "提供商", "供应商"))]
+    assert not others, others

@@ -67,123 +67,154 @@
 <context>
     <name>Capacity</name>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="170"/>
-        <location filename="../../workbench/core/load/capacity_report.py" line="276"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="202"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="316"/>
         <source> and </source>
         <translation> 且 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="175"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="207"/>
         <source>requests at once</source>
         <translation>个并发请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="176"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="208"/>
         <source>req/s</source>
         <translation>req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="197"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="229"/>
         <source>at least {load} {unit} (the top of the range searched)</source>
         <translation>至少 {load} {unit}（所搜索范围的上限）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="205"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="237"/>
         <source>at least {load} {unit}</source>
         <translation>至少 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="212"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="244"/>
         <source>under {load} {unit}</source>
         <translation>低于 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="216"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="248"/>
         <source>not measured</source>
         <translation>未测得</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="257"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="286"/>
+        <source>{model}&apos;s requests fail even one at a time: {failed}</source>
+        <translation>{model} 即使一次只发一个请求也会失败：{failed}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="297"/>
         <source>its {objective} is {value}</source>
         <translation>其 {objective} 为 {value}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="266"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="306"/>
         <source>{within} of its {judged} requests within it</source>
         <translation>{judged} 个请求中仅 {within} 个达标</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="272"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="312"/>
         <source>its requests failed</source>
         <translation>其请求均失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="278"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="318"/>
         <source>{model} cannot hold {slo} even one request at a time: alone {figures}</source>
         <translation>{model} 即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="282"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="322"/>
         <source>{model} cannot hold {slo} at {tokens} prompts even one request at a time: alone {figures}</source>
         <translation>{model} 在提示长度 {tokens} 下即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="296"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="341"/>
+        <source>{failed} of its {sent} requests failed ({classes})</source>
+        <translation>{sent} 个请求中有 {failed} 个失败（{classes}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="355"/>
+        <source>Fix what fails first (each row&apos;s error_class and error_message say why), then search again</source>
+        <translation>请先修复失败的原因（每行的 error_class 和 error_message 说明了原因），再重新搜索</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="363"/>
         <source>Loosen the limit or serve them on more devices ({flag})</source>
         <translation>请放宽限值，或把这些模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="300"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="367"/>
         <source>Loosen the limit or serve it on more devices ({flag})</source>
         <translation>请放宽限值，或把该模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="304"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="371"/>
         <source>Loosen the limit, or serve the model faster (more devices, a faster deployment) or with shorter prompts</source>
         <translation>请放宽限值，或让模型更快（更多设备、更快的部署）或使用更短的提示</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="332"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="399"/>
         <source>{sentence}. {fix}</source>
         <translation>{sentence}。{fix}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="353"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="420"/>
         <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
         <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="362"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="429"/>
         <source>{model} serves {answer} at {slo}</source>
         <translation>{model} 在 {slo} 下可承载 {answer}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="373"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="440"/>
         <source>at {tokens} prompts</source>
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="380"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="470"/>
+        <source>at token prices</source>
+        <translation>按 token 价格计</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="485"/>
+        <source>{model} {cost} per 1,000 requests {basis}</source>
+        <translation>{model} 每 1,000 个请求 {cost}（{basis}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="494"/>
+        <source>{costs} per 1,000 requests each {basis}</source>
+        <translation>每 1,000 个请求各 {costs}（{basis}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="496"/>
+        <source>{costs} per 1,000 requests {basis}</source>
+        <translation>每 1,000 个请求 {costs}（{basis}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="498"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="382"/>
-        <source>{costs} per 1,000 requests each</source>
-        <translation>每 1,000 个请求各 {costs}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="384"/>
-        <source>{costs} per 1,000 requests</source>
-        <translation>每 1,000 个请求 {costs}</translation>
-    </message>
-    <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="328"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="395"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="482"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="394"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="463"/>
+        <source>in device time on {devices} × {gpu} at {price} per device-hour</source>
+        <translation>按设备时长计：{devices} × {gpu}，每设备小时 {price}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/load/capacity_report.py" line="506"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
@@ -257,112 +288,112 @@
     </message>
     <message>
         <location filename="../../workbench/ui/capacity_view.py" line="180"/>
-        <source>from the floor</source>
-        <translation>从单请求基线开始</translation>
+        <source>automatic</source>
+        <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="183"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="186"/>
         <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
         <translation>当区间上端与下端相差不超过此比例时停止（同 `bench --capacity-tolerance`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="191"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="194"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="194"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="197"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="206"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
         <source>Replay trace</source>
         <translation>重放轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="206"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="208"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="211"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="210"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="213"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="211"/>
         <location filename="../../workbench/ui/capacity_view.py" line="214"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="217"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="215"/>
         <source>within the SLO (req/s)</source>
         <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="213"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
         <source>%1 (ms)</source>
         <translation>%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
         <source>observed percentile</source>
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="222"/>
         <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within the tolerance.</source>
         <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限落在容差范围内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="260"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="263"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="262"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="265"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="278"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="281"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="281"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="284"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="310"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="313"/>
         <source>%1 of at most %2 requests · elapsed %3 s</source>
         <translation>%1 / 至多 %2 个请求 · 已用 %3 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="350"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="353"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="396"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="399"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>
@@ -370,27 +401,38 @@
 <context>
     <name>ConfigImport</name>
     <message>
-        <location filename="../../workbench/core/importers/detect.py" line="111"/>
+        <location filename="../../workbench/core/importers/detect.py" line="57"/>
+        <source>skipped {file}: {why}</source>
+        <translation>已跳过 {file}：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="58"/>
+        <source>{name} ({file}) has the same base URL and key as {into}: merged into it</source>
+        <translation>{name}（{file}）与 {into} 的 Base URL 和密钥相同：已合并进 {into}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/detect.py" line="123"/>
         <source>{path}: no known config in this folder (looked for {looked})</source>
         <translation>{path}：此文件夹中没有已知的配置（查找过 {looked}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/detect.py" line="116"/>
+        <location filename="../../workbench/core/importers/detect.py" line="128"/>
         <source>{path}: no such file or folder</source>
         <translation>{path}：没有这个文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/detect.py" line="123"/>
+        <location filename="../../workbench/core/importers/_files.py" line="30"/>
+        <location filename="../../workbench/core/importers/detect.py" line="135"/>
         <source>{why}; give the path of the config file itself</source>
         <translation>{why}；请给出配置文件本身的路径</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/detect.py" line="128"/>
+        <location filename="../../workbench/core/importers/detect.py" line="140"/>
         <source>{name}: cannot read it ({why})</source>
         <translation>{name}：无法读取（{why}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/detect.py" line="218"/>
+        <location filename="../../workbench/core/importers/detect.py" line="230"/>
         <source>{path}: nothing to import ({skipped})</source>
         <translation>{path}：没有可导入的内容（{skipped}）</translation>
     </message>
@@ -410,7 +452,57 @@
         <translation>文件中没有密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/importers/_base.py" line="362"/>
+        <location filename="../../workbench/core/importers/_base.py" line="151"/>
+        <source>{label}: header {header} carries a credential and was not imported (keys never go into the providers file); give the key through the key reference instead, or write the header as &quot;Bearer ${{VAR}}&quot;</source>
+        <translation>{label}：请求头 {header} 带有凭据，未导入（密钥从不写入服务商文件）；请改用密钥引用提供密钥，或把该请求头写成 &quot;Bearer ${{VAR}}&quot;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="157"/>
+        <source>{label}: ignored header {header}: not a valid HTTP header</source>
+        <translation>{label}：已忽略请求头 {header}：不是有效的 HTTP 请求头</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="160"/>
+        <source>{at} is empty: no key imported</source>
+        <translation>{at} 为空：未导入密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="161"/>
+        <source>{at} holds a placeholder (&apos;{placeholder}&apos;), not a key: put the real key in an environment variable and import again, or add the provider with --api-key-env</source>
+        <translation>{at} 是占位文本（&apos;{placeholder}&apos;），不是密钥：请把真实密钥放进环境变量后重新导入，或用 --api-key-env 添加该服务商</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="166"/>
+        <source>{at}: removed spaces around the key (a common cause of 401)</source>
+        <translation>{at}：已去掉密钥前后的空白（这是 401 的常见原因）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="169"/>
+        <source>{label}: {url} is Anthropic&apos;s own API, which does not speak OpenAI chat completions; imported as chat anyway: set protocol = &quot;anthropic&quot; for it (or pass --protocol anthropic), and check it with `workbench doctor`</source>
+        <translation>{label}：{url} 是 Anthropic 官方 API，不支持 OpenAI Chat Completions；仍按 chat 导入：请为它设置 protocol = &quot;anthropic&quot;（或传入 --protocol anthropic），并用 `workbench doctor` 检查</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="175"/>
+        <source>{label}: {url} looks like an Anthropic-only endpoint (Messages API); imported as chat since many gateways speak both: if it answers 404, set protocol = &quot;anthropic&quot; for it (or pass --protocol anthropic); check it with `workbench doctor`</source>
+        <translation>{label}：{url} 看起来是仅支持 Anthropic 的端点（Messages API）；由于很多网关两种协议都支持，仍按 chat 导入：如果它返回 404，请为它设置 protocol = &quot;anthropic&quot;（或传入 --protocol anthropic）；可用 `workbench doctor` 检查</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="181"/>
+        <source>{where} has a user name and password in it: the URL is saved without them, and the password becomes this provider&apos;s key ({shown}), kept as the key plan below says; if the server wants HTTP Basic auth instead, give it the header Authorization: Basic ${{VAR}}</source>
+        <translation>{where} 中含有用户名和密码：保存的 URL 不含它们，密码成为该服务商的密钥（{shown}），按下面的密钥计划保存；如果服务器要的是 HTTP Basic 认证，请改为给它加请求头 Authorization: Basic ${{VAR}}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="187"/>
+        <source>{where} has a user name or password in it, which is never saved in a URL: left out</source>
+        <translation>{where} 中含有用户名或密码，URL 中从不保存这些：已去掉</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="191"/>
+        <source>{where} has a user name or password in it, which is never saved in a URL: left out (the file&apos;s own key is used)</source>
+        <translation>{where} 中含有用户名或密码，URL 中从不保存这些：已去掉（使用文件自己的密钥）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_base.py" line="401"/>
         <source>added /v1: Claude Code sends its requests to ANTHROPIC_BASE_URL/v1</source>
         <translation>加上了 /v1：Claude Code 把请求发往 ANTHROPIC_BASE_URL/v1</translation>
     </message>
@@ -474,6 +566,136 @@
         <source>saved as &apos;{name}&apos;: &apos;{imported}&apos; already names a provider with another URL</source>
         <translation>保存为 &apos;{name}&apos;：&apos;{imported}&apos; 已是另一个 URL 的服务商的名称</translation>
     </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="26"/>
+        <source>{file}: {message}</source>
+        <translation>{file}：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="27"/>
+        <source>{file}, line {line}: {message}</source>
+        <translation>{file} 第 {line} 行：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="28"/>
+        <source>{field} {problem}</source>
+        <translation>{field} {problem}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="29"/>
+        <source>{part}: {message}</source>
+        <translation>{part}：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="31"/>
+        <source>more than {limit} bytes is too large for a config file</source>
+        <translation>超过 {limit} 字节，对配置文件来说太大了</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="34"/>
+        <source>not found, or not a file</source>
+        <translation>找不到，或不是文件</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="35"/>
+        <source>cannot read it ({why})</source>
+        <translation>无法读取（{why}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="36"/>
+        <source>not UTF-8 text (byte {byte})</source>
+        <translation>不是 UTF-8 文本（第 {byte} 字节）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="37"/>
+        <source>not valid JSON: {why} (column {column})</source>
+        <translation>不是有效的 JSON：{why}（第 {column} 列）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="38"/>
+        <source>not valid JSON: {why}</source>
+        <translation>不是有效的 JSON：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="39"/>
+        <source>not valid JSON: nested too deeply</source>
+        <translation>不是有效的 JSON：嵌套太深</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_files.py" line="40"/>
+        <source>expected a JSON object at the top level, found {found}</source>
+        <translation>顶层应为 JSON 对象，实际为{found}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="27"/>
+        <source>is missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="28"/>
+        <source>must be {expected}, found {got}</source>
+        <translation>应为{expected}，实际为{got}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="29"/>
+        <source>{file}: ignored {field}: {problem}</source>
+        <translation>{file}：已忽略 {field}：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/benchmark.py" line="41"/>
+        <source>{label}: no api_key_env: the provider is saved without a key</source>
+        <translation>{label}：没有 api_key_env：该服务商将不带密钥保存</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/toml_client.py" line="43"/>
+        <source>{label}: [provider] has no api_key_env: saved without a key</source>
+        <translation>{label}：[provider] 没有 api_key_env：不带密钥保存</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="61"/>
+        <source>{label}: skipped {where} (app {app} is not one CC Switch entry type the workbench reads)</source>
+        <translation>{label}：已跳过 {where}（应用 {app} 不是本工具能读取的 CC Switch 条目类型）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="65"/>
+        <source>{label}: skipped {entry} ({app}): it has no base URL (an official login, nothing to import)</source>
+        <translation>{label}：已跳过 {entry}（{app}）：它没有 Base URL（官方登录，没有可导入的内容）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="69"/>
+        <source>{label}: skipped {where}: no baseUrl</source>
+        <translation>{label}：已跳过 {where}：没有 baseUrl</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/claude.py" line="24"/>
+        <source>{label}: this is the flat api_base/api_key shape some setup guides show; Claude Code itself reads env.ANTHROPIC_BASE_URL and env.ANTHROPIC_AUTH_TOKEN</source>
+        <translation>{label}：这是一些配置教程里的扁平 api_base/api_key 写法；Claude Code 本身读取的是 env.ANTHROPIC_BASE_URL 和 env.ANTHROPIC_AUTH_TOKEN</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/cline.py" line="50"/>
+        <source>{label}: skipped {others} (not OpenAI Compatible)</source>
+        <translation>{label}：已跳过 {others}（不是 OpenAI Compatible）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/cline.py" line="53"/>
+        <source>{label}: {field} ({other}) differs from providers.json ({url}); providers.json wins</source>
+        <translation>{label}：{field}（{other}）与 providers.json 中的（{url}）不同；以 providers.json 为准</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/cline.py" line="57"/>
+        <source>{label}: {field} is {value}, not &apos;openai&apos;; imported openAiBaseUrl anyway</source>
+        <translation>{label}：{field} 为 {value}，不是 &apos;openai&apos;；仍导入了 openAiBaseUrl</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/cline.py" line="60"/>
+        <source>{label}: no secrets.json beside it (Cline may keep the key in VS Code&apos;s secret storage); the provider is saved without a key</source>
+        <translation>{label}：旁边没有 secrets.json（Cline 可能把密钥存在 VS Code 的机密存储中）；该服务商将不带密钥保存</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/vscode.py" line="40"/>
+        <source>{label}: cline.apiProvider is {value}, not &apos;openai&apos;; imported the cline.openAi* settings anyway</source>
+        <translation>{label}：cline.apiProvider 为 {value}，不是 &apos;openai&apos;；仍导入了 cline.openAi* 设置</translation>
+    </message>
 </context>
 <context>
     <name>ConnectionTest</name>
@@ -528,67 +750,67 @@
         <translation>密钥：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="138"/>
+        <location filename="../../workbench/ui/connection_test.py" line="139"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="155"/>
+        <location filename="../../workbench/ui/connection_test.py" line="156"/>
         <source>Base URL</source>
         <translation>Base URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="156"/>
+        <location filename="../../workbench/ui/connection_test.py" line="157"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="157"/>
+        <location filename="../../workbench/ui/connection_test.py" line="158"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="158"/>
+        <location filename="../../workbench/ui/connection_test.py" line="159"/>
         <source>TCP connection</source>
         <translation>TCP 连接</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="159"/>
+        <location filename="../../workbench/ui/connection_test.py" line="160"/>
         <source>TLS</source>
         <translation>TLS</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="160"/>
+        <location filename="../../workbench/ui/connection_test.py" line="161"/>
         <source>API path (/v1)</source>
         <translation>API 路径 (/v1)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="161"/>
+        <location filename="../../workbench/ui/connection_test.py" line="162"/>
         <source>Key (auth)</source>
         <translation>密钥（认证）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="162"/>
+        <location filename="../../workbench/ui/connection_test.py" line="163"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="163"/>
+        <location filename="../../workbench/ui/connection_test.py" line="164"/>
         <source>Streamed reply</source>
         <translation>流式响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="164"/>
+        <location filename="../../workbench/ui/connection_test.py" line="165"/>
         <source>Rate limit / quota</source>
         <translation>限流 / 配额</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="165"/>
+        <location filename="../../workbench/ui/connection_test.py" line="166"/>
         <source>HTML instead of JSON</source>
         <translation>返回 HTML 而非 JSON</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/connection_test.py" line="166"/>
+        <location filename="../../workbench/ui/connection_test.py" line="167"/>
         <source>Network round trip</source>
         <translation>网络往返</translation>
     </message>
@@ -883,517 +1105,523 @@
         <translation>无响应（{error}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="357"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="359"/>
         <source>{answer} ({ms} ms)</source>
         <translation>{answer}（{ms} 毫秒）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="358"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="360"/>
         <source>no usable base URL (see base_url)</source>
         <translation>没有可用的 Base URL（见 base_url）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="359"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="361"/>
         <source>an earlier check failed</source>
         <translation>前面的检查已失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="360"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="362"/>
         <source>&apos;{raw}&apos;</source>
         <translation>&apos;{raw}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="361"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="363"/>
         <source>&apos;{raw}&apos; → {url}</source>
         <translation>&apos;{raw}&apos; → {url}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="362"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="364"/>
         <source> ({notes})</source>
         <translation>（{notes}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="363"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="365"/>
         <source>no proxy variables set</source>
         <translation>未设置代理变量</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="364"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="366"/>
         <source>; for this host: {reason}</source>
         <translation>；对该主机：{reason}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="365"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="367"/>
         <source> (the variables are ignored for this provider)</source>
         <translation>（该服务商忽略这些变量）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="368"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="370"/>
         <source>the proxy that carries this host&apos;s requests does not answer (proxy)</source>
         <translation>转发该主机请求的代理没有响应（proxy）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="371"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="373"/>
         <source>proxy {address}</source>
         <translation>代理 {address}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="372"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="357"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="374"/>
         <source>no answer within {seconds} s</source>
         <translation>{seconds} 秒内没有响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="373"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="358"/>
+        <source>proxy failed: {error}</source>
+        <translation>代理失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/doctor/messages.py" line="375"/>
         <source>connection refused (nothing listens there)</source>
         <translation>连接被拒绝（那里没有服务在监听）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="374"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="376"/>
         <source>not a proxy URL like http://host:port</source>
         <translation>不是 http://host:port 这样的代理 URL</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="375"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="377"/>
         <source>plain http: no TLS</source>
         <translation>明文 HTTP：没有 TLS</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="376"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="378"/>
         <source> (the key travels unencrypted to a non-local host)</source>
         <translation>（密钥会以明文发往非本地主机）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="379"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="381"/>
         <source>TLS runs through the proxy (CONNECT); the HTTP checks cover it</source>
         <translation>TLS 经由代理建立（CONNECT）；HTTP 检查已涵盖它</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="382"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="384"/>
         <source>{host} is an IP address: nothing to look up</source>
         <translation>{host} 是 IP 地址：无需解析</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="383"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="385"/>
         <source>looking up {host}: {problem}</source>
         <translation>解析 {host}：{problem}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="384"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="386"/>
         <source>{host} does not resolve (dns)</source>
         <translation>{host} 无法解析（dns）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="385"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="387"/>
         <source>{host} → {addresses} ({ms} ms)</source>
         <translation>{host} → {addresses}（{ms} 毫秒）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="386"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="388"/>
         <source>connected to {who}{ip} in {ms} ms</source>
         <translation>已连接 {who}{ip}，用时 {ms} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="387"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="389"/>
         <source>connect to {who}{ip}: {why}</source>
         <translation>连接 {who}{ip}：{why}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="388"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="390"/>
         <source>no TCP connection to {who} (tcp)</source>
         <translation>无法与 {who} 建立 TCP 连接（tcp）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="389"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="391"/>
         <source>TLS handshake with {host}:{port}: {message}</source>
         <translation>与 {host}:{port} 的 TLS 握手：{message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="390"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="392"/>
         <source>the TLS handshake failed (tls)</source>
         <translation>TLS 握手失败（tls）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="391"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="393"/>
         <source>{version} with {host} in {ms} ms</source>
         <translation>与 {host} 建立 {version}，用时 {ms} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="392"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="394"/>
         <source>; certificate for {name}</source>
         <translation>；证书签发给 {name}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="393"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="395"/>
         <source>, valid until {date}</source>
         <translation>，有效期至 {date}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="394"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="396"/>
         <source>; WARNING: certificate verification is OFF for this provider (anyone on the path can read the key)</source>
         <translation>；警告：该服务商的证书验证已关闭（链路上的任何人都能读到密钥）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="399"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="401"/>
         <source>cannot build an HTTP client: {error}</source>
         <translation>无法创建 HTTP 客户端：{error}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="400"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="402"/>
         <source>no HTTP client (models_path)</source>
         <translation>没有 HTTP 客户端（models_path）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="401"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="403"/>
         <source>the base URL does not speak {protocol} (models_path)</source>
         <translation>该 Base URL 不支持 {protocol} 协议（models_path）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="404"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="406"/>
         <source>{base}: {at_base}; with /v1 added ({alt}): {at_alt}</source>
         <translation>{base}：{at_base}；加上 /v1 后（{alt}）：{at_alt}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="407"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="409"/>
         <source>{base}: {at_base}; with /v1 removed ({alt}): {at_alt}</source>
         <translation>{base}：{at_base}；去掉 /v1 后（{alt}）：{at_alt}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="410"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="412"/>
         <source>no HTTP answer (models_path)</source>
         <translation>没有 HTTP 响应（models_path）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="411"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="413"/>
         <source>no API path answers (models_path)</source>
         <translation>没有任何 API 路径响应（models_path）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="412"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="414"/>
         <source>cannot tell which path is right ({statuses}); {evidence}</source>
         <translation>无法判断哪个路径正确（{statuses}）；{evidence}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="415"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="417"/>
         <source>the server refused the key (auth)</source>
         <translation>服务器拒绝了密钥（auth）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="416"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="418"/>
         <source>no key sent</source>
         <translation>未发送密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="417"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="419"/>
         <source>key sent as a Bearer token</source>
         <translation>密钥以 Bearer 令牌发送</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="418"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="420"/>
         <source>key sent in the {header} header</source>
         <translation>密钥放在 {header} 请求头中发送</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="419"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="421"/>
         <source> (with anthropic-version: {version})</source>
         <translation>（同时发送 anthropic-version: {version}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="420"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="422"/>
         <source> (key from {source})</source>
         <translation>（密钥来自{source}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="421"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="423"/>
         <source>; {request} → HTTP 400: {message}: the key cannot be judged without the version header</source>
         <translation>；{request} → HTTP 400：{message}：缺少版本请求头，无法判断密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="425"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="427"/>
         <source>; the server&apos;s answer could not be judged</source>
         <translation>；无法判断服务器的响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="426"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="428"/>
         <source>; no JSON answer to judge the key by</source>
         <translation>；没有可用来判断密钥的 JSON 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="427"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="429"/>
         <source>; {seen}</source>
         <translation>；{seen}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="428"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="430"/>
         <source>; {seen}: not refused</source>
         <translation>；{seen}：未被拒绝</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="429"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="431"/>
         <source>; {seen}: cannot tell whether the key is good</source>
         <translation>；{seen}：无法判断密钥是否有效</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="430"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="432"/>
         <source>; {seen}: the server needs no key</source>
         <translation>；{seen}：服务器不需要密钥</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="431"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="433"/>
         <source> (checked with the whitespace and quotes removed)</source>
         <translation>（已去掉空白和引号后检查）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="434"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="436"/>
         <source>; the answers are those of {gateway}</source>
         <translation>；这些响应来自 {gateway}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="435"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="437"/>
         <source>a LiteLLM proxy</source>
         <translation>LiteLLM 代理</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="436"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="438"/>
         <source>Azure (API Management)</source>
         <translation>Azure（API 管理）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="437"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="439"/>
         <source>{gateway} (header {header})</source>
         <translation>{gateway}（响应头 {header}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="438"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="440"/>
         <source>a LiteLLM proxy (error &apos;{error}&apos;)</source>
         <translation>LiteLLM 代理（错误 &apos;{error}&apos;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="439"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="441"/>
         <source>a {name} gateway (error type &apos;{kind}&apos;)</source>
         <translation>{name} 网关（错误类型 &apos;{kind}&apos;）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="440"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="442"/>
         <source>{gateway} (host {host})</source>
         <translation>{gateway}（主机 {host}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="441"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="443"/>
         <source>the server has no /models list; the streamed request tells whether the model exists</source>
         <translation>服务器没有 /models 列表；由流式请求判断模型是否存在</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="444"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="446"/>
         <source>GET /models did not answer with a list ({outcome})</source>
         <translation>GET /models 没有返回列表（{outcome}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="447"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="449"/>
         <source>{count} model(s) listed: {listed} (no --model)</source>
         <translation>列出了 {count} 个模型：{listed}（未指定 --model）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="448"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="450"/>
         <source>&apos;{model}&apos; is listed ({count} models)</source>
         <translation>&apos;{model}&apos; 在列表中（共 {count} 个模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="449"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="451"/>
         <source>&apos;{model}&apos; is not among the first {count} listed, and the list has more; the streamed request tells</source>
         <translation>&apos;{model}&apos; 不在列出的前 {count} 个模型中，列表还有更多；由流式请求判断</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="454"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="456"/>
         <source>&apos;{model}&apos; is not among the {count} listed: {listed}</source>
         <translation>&apos;{model}&apos; 不在列出的 {count} 个模型中：{listed}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="457"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="459"/>
         <source>no client (stream)</source>
         <translation>没有客户端（stream）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="458"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="460"/>
         <source>cannot build the client: {error}</source>
         <translation>无法创建客户端：{error}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="459"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="461"/>
         <source>no model to ask: pass --model M</source>
         <translation>没有可请求的模型：请传入 --model M</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="460"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="462"/>
         <source>model &apos;{model}&apos;</source>
         <translation>模型 &apos;{model}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="461"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="463"/>
         <source> (the first listed; pass --model to choose)</source>
         <translation>（列表中的第一个；用 --model 指定）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="462"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="464"/>
         <source>&apos;{model}&apos; is not listed, but served: the streamed request got an answer (the server lists {count}: {listed}; some servers list only loaded models)</source>
         <translation>&apos;{model}&apos; 不在列表中，但可以使用：流式请求得到了回答（服务器列出了 {count} 个：{listed}；有些服务器只列出已加载的模型）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="467"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="469"/>
         <source> (expected with max_tokens={tokens}; in a run it means max_tokens cut the answer)</source>
         <translation>（max_tokens={tokens} 时属正常；在运行中它表示回答被 max_tokens 截断）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="471"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="473"/>
         <source>first chunk role-only</source>
         <translation>首个块只含角色字段</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="472"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="474"/>
         <source>first event before the text</source>
         <translation>文本之前的首个事件</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="473"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="475"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="474"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="476"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="475"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="477"/>
         <source>{head}; HTTP {status}; TTFT {ttft} ms; {first}: {role_only}; usage: {usage}; reasoning: {reasoning}; finish_reason: {finish}</source>
         <translation>{head}；HTTP {status}；TTFT {ttft} 毫秒；{first}：{role_only}；用量：{usage}；推理内容：{reasoning}；finish_reason：{finish}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="480"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="482"/>
         <source>absent (token counts will be estimated)</source>
         <translation>缺失（token 数将按估算）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="481"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="483"/>
         <source>present but made up by the gateway (prompt {prompt}, completion {completion}, yet {events} text events came: the usage was counted by something other than the model&apos;s tokenizer, so runs mark it usage_suspect and time decoding by the events)</source>
         <translation>有，但由网关编造（输入 {prompt}，输出 {completion}，却收到了 {events} 个文本事件：用量不是由模型的分词器统计的，因此运行时会标记为 usage_suspect，并按事件计时解码）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="487"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="489"/>
         <source>present (prompt {prompt}, completion {completion})</source>
         <translation>有（输入 {prompt}，输出 {completion}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="488"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="490"/>
         <source>{head}; {what}</source>
         <translation>{head}；{what}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="489"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="491"/>
         <source> (we sent anthropic-version: {version})</source>
         <translation>（我们发送了 anthropic-version: {version}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="490"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="492"/>
         <source>no streamed request answered and GET /models does not answer 200: nothing to time</source>
         <translation>没有流式请求得到回答，GET /models 也没有返回 200：没有可计时的请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="494"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="496"/>
         <source>streamed requests to &apos;{model}&apos;</source>
         <translation>发往 &apos;{model}&apos; 的流式请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="495"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="497"/>
         <source>streamed requests to &apos;{model}&apos; and GET /models</source>
         <translation>发往 &apos;{model}&apos; 的流式请求和 GET /models</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="498"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="500"/>
         <source>{timed} failed while timing {count} round trips</source>
         <translation>{timed} 在计时 {count} 次往返时失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="499"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="501"/>
         <source>median of {count} streamed requests to &apos;{model}&apos; (max_tokens 1, sent to first event): {ms} ms (method: {method}, as runs measure it)</source>
         <translation>发往 &apos;{model}&apos; 的 {count} 次流式请求的中位数（max_tokens 1，从发送到首个事件）：{ms} 毫秒（方法：{method}，与运行时的测量方式相同）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="504"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="506"/>
         <source>median of {count} GET /models: {ms} ms (method: models; {why})</source>
         <translation>{count} 次 GET /models 的中位数：{ms} 毫秒（方法：models；{why}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="507"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="509"/>
         <source>the {protocol} path gave no event</source>
         <translation>{protocol} 路径没有返回事件</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="508"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="510"/>
         <source>no model answered</source>
         <translation>没有模型作出回答</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="509"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="511"/>
         <source>no HTTP answer to look at</source>
         <translation>没有可查看的 HTTP 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="510"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="512"/>
         <source>no HTML page in {count} answer(s)</source>
         <translation>{count} 个响应中没有 HTML 页面</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="511"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="513"/>
         <source>{request} → HTTP {status} {content_type}</source>
         <translation>{request} → HTTP {status} {content_type}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="512"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="514"/>
         <source>no content-type</source>
         <translation>无 content-type</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="513"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="515"/>
         <source>, title &apos;{title}&apos;</source>
         <translation>，标题 &apos;{title}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="514"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="516"/>
         <source>, starts &apos;{start}&apos;</source>
         <translation>，开头为 &apos;{start}&apos;</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="515"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="517"/>
         <source>, server {server}</source>
         <translation>，服务器 {server}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="516"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="518"/>
         <source>{count} HTML answers in all</source>
         <translation>共 {count} 个 HTML 响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="517"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="519"/>
         <source>streamed request → {message}</source>
         <translation>流式请求 → {message}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="518"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="520"/>
         <source>no 429, 402 or quota answer in {count} answer(s)</source>
         <translation>{count} 个响应中没有 429、402 或额度不足的响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="519"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="521"/>
         <source>{count} answers like this</source>
         <translation>共 {count} 个这样的响应</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="520"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="522"/>
         <source>; Retry-After: {seconds} s</source>
         <translation>；Retry-After：{seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/doctor/messages.py" line="521"/>
+        <location filename="../../workbench/core/doctor/messages.py" line="523"/>
         <source>no Retry-After header</source>
         <translation>没有 Retry-After 请求头</translation>
     </message>
@@ -2827,27 +3055,77 @@
 <context>
     <name>Keys</name>
     <message>
-        <location filename="../../workbench/core/access/keys.py" line="178"/>
+        <location filename="../../workbench/core/access/keys.py" line="29"/>
+        <source>provider &apos;{provider}&apos;: environment variable ${var} is not set; export {var}=&lt;your key&gt; in the shell that runs Attention Workbench (or point the provider at another variable)</source>
+        <translation>服务商 &apos;{provider}&apos;：环境变量 ${var} 未设置；请在运行 Attention Workbench 的 shell 中执行 export {var}=&lt;你的密钥&gt;（或让该服务商改用其他变量）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="34"/>
+        <source>provider &apos;{provider}&apos;: environment variable ${var} is empty; export {var}=&lt;your key&gt; in the shell that runs Attention Workbench (or point the provider at another variable)</source>
+        <translation>服务商 &apos;{provider}&apos;：环境变量 ${var} 为空；请在运行 Attention Workbench 的 shell 中执行 export {var}=&lt;你的密钥&gt;（或让该服务商改用其他变量）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="39"/>
+        <source>provider &apos;{provider}&apos;: {why}</source>
+        <translation>服务商 &apos;{provider}&apos;：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="40"/>
+        <source>provider &apos;{provider}&apos;: the OS keyring could not be read ({error}); unlock it, or reference the key as $VAR instead</source>
+        <translation>服务商 &apos;{provider}&apos;：无法读取系统密钥环（{error}）；请解锁密钥环，或改为以 $VAR 引用密钥</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="45"/>
+        <source>provider &apos;{provider}&apos;: the OS keyring has no key for account &apos;{account}&apos; (service &apos;{service}&apos;); store the key again from the provider editor, or reference an environment variable as $VAR instead</source>
+        <translation>服务商 &apos;{provider}&apos;：系统密钥环中没有账户 &apos;{account}&apos;（服务 &apos;{service}&apos;）的密钥；请在服务商编辑器中重新保存密钥，或改为以 $VAR 引用环境变量</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="51"/>
+        <source>provider &apos;{provider}&apos;: its key is typed in for one session only and this session has none; type it again, or keep it in an environment variable and reference it as $VAR</source>
+        <translation>服务商 &apos;{provider}&apos;：它的密钥只在单次会话中输入，而本次会话还没有；请重新输入，或把密钥放进环境变量并以 $VAR 引用</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="56"/>
+        <source>provider &apos;{provider}&apos;: unknown key source &apos;{source}&apos;</source>
+        <translation>服务商 &apos;{provider}&apos;：未知的密钥来源 &apos;{source}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="57"/>
+        <source>provider &apos;{provider}&apos;: header &apos;{header}&apos; uses ${{{var}}}, and environment variable {var} is not set; export it in this shell first</source>
+        <translation>服务商 &apos;{provider}&apos;：请求头 &apos;{header}&apos; 使用了 ${{{var}}}，但环境变量 {var} 未设置；请先在当前 shell 中 export 它</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="62"/>
+        <source>the OS keyring refused the key for account &apos;{account}&apos; ({error}); unlock it, or keep the key in an environment variable and reference it as $VAR</source>
+        <translation>系统密钥环拒绝保存账户 &apos;{account}&apos; 的密钥（{error}）；请解锁密钥环，或把密钥放进环境变量并以 $VAR 引用</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="67"/>
+        <source>{source}: unavailable ({why})</source>
+        <translation>{source}：不可用（{why}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/access/keys.py" line="244"/>
         <source>keep the key in an environment variable and reference it as $VAR</source>
         <translation>请把密钥放在环境变量中，并以 $VAR 引用</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/access/keys.py" line="183"/>
+        <location filename="../../workbench/core/access/keys.py" line="249"/>
         <source>no OS keyring is available here ({why}); {advice}</source>
         <translation>此处没有可用的系统密钥环（{why}）；{advice}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/access/keys.py" line="188"/>
+        <location filename="../../workbench/core/access/keys.py" line="254"/>
         <source>the keyring package is missing</source>
         <translation>缺少 keyring 包</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/access/keys.py" line="202"/>
+        <location filename="../../workbench/core/access/keys.py" line="268"/>
         <source>{name}: no Secret Service, KWallet, macOS Keychain or Windows Credential Locker backend</source>
         <translation>{name}：没有 Secret Service、KWallet、macOS 钥匙串或 Windows 凭据管理器后端</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/access/keys.py" line="211"/>
+        <location filename="../../workbench/core/access/keys.py" line="277"/>
         <source>OS keyring: {name}</source>
         <translation>系统密钥环：{name}</translation>
     </message>
@@ -2890,12 +3168,12 @@
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="347"/>
+        <location filename="../../workbench/ui/live_plots.py" line="360"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/live_plots.py" line="349"/>
+        <location filename="../../workbench/ui/live_plots.py" line="361"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
@@ -2904,47 +3182,47 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../workbench/ui/main_window.py" line="306"/>
-        <location filename="../../workbench/ui/main_window.py" line="340"/>
+        <location filename="../../workbench/ui/main_window.py" line="342"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="521"/>
+        <location filename="../../workbench/ui/main_window.py" line="525"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="527"/>
+        <location filename="../../workbench/ui/main_window.py" line="531"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="528"/>
+        <location filename="../../workbench/ui/main_window.py" line="532"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="529"/>
+        <location filename="../../workbench/ui/main_window.py" line="533"/>
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="530"/>
+        <location filename="../../workbench/ui/main_window.py" line="534"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="531"/>
+        <location filename="../../workbench/ui/main_window.py" line="535"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="532"/>
+        <location filename="../../workbench/ui/main_window.py" line="536"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="543"/>
+        <location filename="../../workbench/ui/main_window.py" line="547"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
@@ -2964,42 +3242,42 @@
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="324"/>
+        <location filename="../../workbench/ui/main_window.py" line="326"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="381"/>
+        <location filename="../../workbench/ui/main_window.py" line="385"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="432"/>
+        <location filename="../../workbench/ui/main_window.py" line="436"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="434"/>
+        <location filename="../../workbench/ui/main_window.py" line="438"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="436"/>
+        <location filename="../../workbench/ui/main_window.py" line="440"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="490"/>
+        <location filename="../../workbench/ui/main_window.py" line="494"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="492"/>
+        <location filename="../../workbench/ui/main_window.py" line="496"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="515"/>
+        <location filename="../../workbench/ui/main_window.py" line="519"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -3024,12 +3302,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="533"/>
+        <location filename="../../workbench/ui/main_window.py" line="537"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="534"/>
+        <location filename="../../workbench/ui/main_window.py" line="538"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -3233,7 +3511,7 @@
     <message>
         <location filename="../../workbench/ui/pane_widget.py" line="160"/>
         <source>The protocol this pane sends with; it starts as its provider&apos;s</source>
-        <translation>此窗格发送请求所用的协议；默认与其提供方相同</translation>
+        <translation>此窗格发送请求所用的协议；默认与其服务商相同</translation>
     </message>
     <message>
         <location filename="../../workbench/ui/pane_widget.py" line="240"/>
@@ -3406,32 +3684,32 @@
         <translation>%1，内置</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="173"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="174"/>
         <source>a provider needs a name</source>
         <translation>服务商必须有名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="176"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="177"/>
         <source>&apos;%1&apos; is the built-in provider&apos;s name; choose another</source>
         <translation>“%1”是内置服务商的名称，请换一个</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="183"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="184"/>
         <source>a provider named &apos;%1&apos; already exists; choose another name</source>
         <translation>已存在名为“%1”的服务商，请换一个名称</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="211"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="212"/>
         <source>no provider named &apos;%1&apos;</source>
         <translation>没有名为“%1”的服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="252"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="253"/>
         <source>no key (the built-in provider)</source>
         <translation>无密钥（内置服务商）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/provider_controller.py" line="255"/>
+        <location filename="../../workbench/ui/provider_controller.py" line="256"/>
         <source>typed into the provider form (not saved yet)</source>
         <translation>在服务商表单中输入（尚未保存）</translation>
     </message>
@@ -3901,6 +4179,69 @@
         <location filename="../../workbench/ui/translators.py" line="21"/>
         <source>Files of &amp;type:</source>
         <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
+    <name>RequestFailure</name>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="16"/>
+        <source>cannot connect ({detail})</source>
+        <translation>无法连接（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="17"/>
+        <source>proxy failed ({detail})</source>
+        <translation>代理失败（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="18"/>
+        <source>connection lost mid-stream ({detail})</source>
+        <translation>流传输中途连接断开（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="19"/>
+        <source>bad stream event ({detail})</source>
+        <translation>流事件有误（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="20"/>
+        <source>broken HTTP response ({kind}: {text})</source>
+        <translation>HTTP 响应损坏（{kind}: {text}）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="21"/>
+        <source>error event in the stream: {error}</source>
+        <translation>流中出现错误事件：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="22"/>
+        <source>no token for {seconds} s</source>
+        <translation>{seconds} 秒内没有收到 token</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="23"/>
+        <source>gave up after {seconds} s</source>
+        <translation>{seconds} 秒后放弃</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="24"/>
+        <source>gave up after {seconds} s (the default total limit for max_tokens={max_tokens}: first-token limit + stall limit + {per_token} s per token)</source>
+        <translation>{seconds} 秒后放弃（max_tokens={max_tokens} 时的默认总时限：首 token 时限 + 停顿时限 + 每 token {per_token} 秒）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="29"/>
+        <source>the stream ended with no text</source>
+        <translation>流已结束，但没有任何文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="30"/>
+        <source>the server generated tokens (completion_tokens={tokens}, finish_reason={finish}) but sent no visible text</source>
+        <translation>服务器生成了 token（completion_tokens={tokens}，finish_reason={finish}），但没有发送可见文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/failure_words.py" line="35"/>
+        <source>stopped by the user</source>
+        <translation>已被用户停止</translation>
     </message>
 </context>
 <context>
@@ -5099,6 +5440,166 @@
         <location filename="../../workbench/ui/sweep_view.py" line="191"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
+    </message>
+</context>
+<context>
+    <name>Validation</name>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="67"/>
+        <source>true/false</source>
+        <translation>true/false（布尔值）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="68"/>
+        <location filename="../../workbench/core/foundation/validation.py" line="131"/>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="69"/>
+        <location filename="../../workbench/core/foundation/validation.py" line="132"/>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="70"/>
+        <location filename="../../workbench/core/importers/_shapes.py" line="85"/>
+        <location filename="../../workbench/core/importers/_shapes.py" line="93"/>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="71"/>
+        <location filename="../../workbench/core/foundation/validation.py" line="136"/>
+        <source>a list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="72"/>
+        <source>a table/object</source>
+        <translation>表/对象</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="130"/>
+        <source>text in quotes</source>
+        <translation>带引号的文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="133"/>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/foundation/validation.py" line="134"/>
+        <location filename="../../workbench/core/foundation/validation.py" line="135"/>
+        <source>a table</source>
+        <translation>表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="30"/>
+        <source>is empty</source>
+        <translation>为空</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="31"/>
+        <source>must be a model id (text)</source>
+        <translation>必须是模型 ID（文本）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="32"/>
+        <source>not an attention type like GQA or MLA</source>
+        <translation>不是 GQA、MLA 这样的注意力类型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="33"/>
+        <source>must be a whole number &gt;= 1, found {value}</source>
+        <translation>必须是 &gt;= 1 的整数，实际为 {value}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="34"/>
+        <source>must be a number &gt;= {minimum}, found {value}</source>
+        <translation>必须是 &gt;= {minimum} 的数字，实际为 {value}</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="90"/>
+        <source>a model id (text)</source>
+        <translation>模型 ID（文本）</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="97"/>
+        <source>the name of an environment variable</source>
+        <translation>环境变量名</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="134"/>
+        <source>a number &gt;= 0</source>
+        <translation>&gt;= 0 的数字</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="141"/>
+        <source>a number &gt;= 0.001</source>
+        <translation>&gt;= 0.001 的数字</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="148"/>
+        <source>a number &gt;= 1</source>
+        <translation>&gt;= 1 的数字</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="155"/>
+        <source>a whole number &gt;= 1</source>
+        <translation>&gt;= 1 的整数</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="172"/>
+        <source>an attention type like GQA or MLA</source>
+        <translation>GQA、MLA 这样的注意力类型</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/_shapes.py" line="187"/>
+        <source>an object of headers</source>
+        <translation>请求头对象</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/benchmark.py" line="78"/>
+        <source>an object of models or a list of model ids</source>
+        <translation>模型对象或模型 ID 列表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="129"/>
+        <source>a URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="142"/>
+        <source>tables</source>
+        <translation>表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="192"/>
+        <source>the text of a Codex config.toml</source>
+        <translation>Codex config.toml 的文本</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="339"/>
+        <source>a JSON object</source>
+        <translation>JSON 对象</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch.py" line="346"/>
+        <location filename="../../workbench/core/importers/cline.py" line="83"/>
+        <source>an object of providers</source>
+        <translation>服务商对象</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/ccswitch_toml.py" line="43"/>
+        <source>tables like [provider.taotoken]</source>
+        <translation>[provider.taotoken] 这样的表</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/importers/toml_client.py" line="94"/>
+        <source>tables like [models.gqa]</source>
+        <translation>[models.gqa] 这样的表</translation>
     </message>
 </context>
 <context>

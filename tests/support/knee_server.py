@@ -69,7 +69,9 @@ def make_app(slots: int, service_s: float) -> web.Application:
 
 
 async def serve(slots: int, service_s: float) -> None:
-    runner = web.AppRunner(make_app(slots, service_s), access_log=None)
+    # a client gone (a capacity step ended early) frees its slot, as a serving engine aborts
+    # a request whose connection closed; else the next step queued behind ghost requests
+    runner = web.AppRunner(make_app(slots, service_s), access_log=None, handler_cancellation=True)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0, backlog=1024)
     await site.start()

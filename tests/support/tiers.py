@@ -115,6 +115,7 @@ SLOW_TESTS = frozenset(
         "test_attention_story.py::test_at_1m_the_sparse_twins_decode_at_least_as_fast_as_gqa",
         "test_attention_story.py::test_bench_of_the_eight_twins_at_1m_runs_or_refuses_each_with_its_memory_reason",
         "test_bench_input.py::test_bench_arguments_only_ever_end_in_a_clean_exit",
+        "test_capacity_failures.py::test_a_floor_whose_requests_fail_names_the_failures_and_says_fix_them_first",
         # measured with -n 2 under load 9 (benchmarks/results/test_tiers.md): 6-28 s each
         "test_bounded_import.py::test_run_settings_from_the_file_are_bounded",
         "test_capacity.py::test_capacity_flags_are_refused_without_what_they_need",
@@ -192,6 +193,7 @@ SERIAL_TESTS = frozenset(
         # desktop's scheme switch: late in a random order it ran past the 120 s timeout
         "test_desktop_ui.py::test_system_theme_follows_the_desktop_scheme_change",
         "test_gui.py::test_replay_reproduces_recorded_token_timing",
+        "test_knee_server.py::test_a_request_given_up_frees_its_slot_for_the_next",  # < 1.45 s
         "test_gui.py::test_stop_ends_streaming_within_a_second",
         "test_hostile_streams.py::test_a_broken_stream_is_a_classified_row_never_a_success",
         "test_hostile_streams.py::test_a_huge_error_body_is_read_only_in_part",
@@ -228,6 +230,8 @@ HEAVY_TESTS = {
     "test_capacity.py::test_a_capacity_under_half_a_request_a_second_is_found_not_said_as_under": 99,  # noqa: E501
     "test_capacity_batching.py::test_the_search_lies_within_ten_percent_of_a_dense_sweep": 73,
     "test_capacity.py::test_a_step_far_past_the_knee_ends_once_it_has_missed": 72,
+    # measured at load ~5 (session 39): two twins searched on serve-local --time-scale 0.1
+    "test_capacity_cost.py::test_two_twins_cost_in_inverse_ratio_to_their_capacities": 96,
     "test_gui_capacity.py::test_a_search_on_two_twins_shows_each_capacity_and_the_summary_leads_with_it": 42,  # noqa: E501
     "test_gui_monkey.py::test_the_monkey_finds_nothing_surprising_for_every_seed": 33,
     "test_capacity_summary.py::test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity": 28,  # noqa: E501

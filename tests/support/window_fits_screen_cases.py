@@ -7,7 +7,7 @@ import asyncio
 import sys
 
 import pytest
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QLabel, QProxyStyle, QStyle, QStyleOptionComboBox
 
@@ -101,6 +101,25 @@ def test_a_first_start_opens_the_window_within_its_screen(qapp, loop, tmp_path) 
         settle()
         room = win.screen().availableGeometry().size()
         assert win.width() <= room.width() and win.height() <= room.height(), win.size()
+        # then its contents need a little more than the screen, and the window system grows
+        # the window to that need before the window sees it (xcb under a window manager did:
+        # 1024 -> 1048 px on a 1024 px screen, its right edge and status bar off the screen)
+        grown = QLabel("x" * 10)
+        grown.setMinimumWidth(room.width() + 24)
+        win.compare.layout().addWidget(grown)
+        settle()
+        win.resize(win.minimumSizeHint().width(), win.height())
+        QApplication.postEvent(win, QEvent(QEvent.Type.LayoutRequest))
+        settle()
+        assert win.minimumSizeHint().width() > room.width()
+        assert_on_screen(win)
+        # a width the user chose past what the contents need (over two screens) is theirs
+        grown.deleteLater()
+        settle()
+        win.resize(room.width() + 200, 600)
+        QApplication.postEvent(win, QEvent(QEvent.Type.LayoutRequest))
+        settle()
+        assert win.size() == QSize(room.width() + 200, 600)
     finally:
         win.close()
         loop.run_until_complete(win.session.close())

@@ -18,6 +18,7 @@ from typing import Any
 from workbench.commands.bench_capacity import (
     add_capacity_args,
     check_capacity,
+    deployment_costs,
     more_devices,
     plan_line,
     with_capacity,
@@ -255,7 +256,7 @@ async def _run(args: argparse.Namespace) -> int:
         if runner is None:  # the cluster cannot be reached or used
             return EXIT_BAD_INPUT
         if plan.capacity is not None and isinstance(runner, Runner):  # one step at a time
-            runner = CapacityRunner(runner, more_devices(args, plan))
+            runner = CapacityRunner(runner, more_devices(args, plan), deployment_costs(args, plan))
         print(_plan_line(args, plan, endpoints), file=sys.stderr)
         try:
             async with ClientLoad(client_processes(runner)) as load:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from typing import Any
 
 from workbench.commands.common import float_in, int_in
 from workbench.core.load.arrivals import ArrivalSpec
@@ -25,6 +26,7 @@ from workbench.core.load.capacity import (
 )
 from workbench.core.load.capacity_report import plan_words
 from workbench.core.models.catalog import load_catalog
+from workbench.core.planning.device_cost import MAX_DEVICE_COST, device_costs, parse_device_cost
 from workbench.core.planning.run_plan import MAX_CONCURRENCY, RunPlan
 from workbench.core.run.plan import Choices
 from workbench.local.costmodel import MAX_TENSOR_PARALLEL
@@ -35,6 +37,13 @@ MAX_BUDGET = 1_000_000
 def _range(text: str) -> tuple[float, float]:
     try:
         return parse_range(text)  # the app's Range field reads it the same way
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _device_cost(text: str) -> float:
+    try:
+        return parse_device_cost(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -92,6 +101,15 @@ def add_capacity_args(p: argparse.ArgumentParser) -> None:
         help="at most N requests per model: the search stops before a step that would pass "
         "it and reports the bracket it has",
     )
+    g.add_argument(
+        "--device-cost",
+        type=_device_cost,
+        metavar="USD/h",
+        help="your price per device-hour (e.g. 2.5/h, up to "
+        f"{MAX_DEVICE_COST:g}): a model served on a deployment (the built-in provider's "
+        "models) costs its devices' time at the load that held; default: the list price in "
+        "hardware.toml. Models without a deployment keep their token prices",
+    )
 
 
 def check_capacity(args: argparse.Namespace) -> str | None:
@@ -103,6 +121,7 @@ def check_capacity(args: argparse.Namespace) -> str | None:
             ("--capacity-by", args.capacity_by != "rate"),
             ("--capacity-range", args.capacity_range is not None),
             ("--capacity-budget", args.capacity_budget is not None),
+            ("--device-cost", args.device_cost is not None),
         )
         if given
     ]
@@ -194,3 +213,17 @@ def more_devices(args: argparse.Namespace, plan: RunPlan) -> dict[str, str]:
         if now < MAX_TENSOR_PARALLEL:
             out[target.model] = f"--tp {MAX_TENSOR_PARALLEL}"
     return out
+
+
+def deployment_costs(args: argparse.Namespace, plan: RunPlan) -> dict[str, dict[str, Any]]:
+    """Per model with a deployment in the catalog, its devices and their price per hour: on
+    the built-in provider with --gpu/--tp applied; against a server of its own (--base-url,
+    --provider) the catalog's deployment as it stands, which the sentence names."""
+    builtin = not (getattr(args, "provider", None) or getattr(args, "base_url", None))
+    return device_costs(
+        load_catalog(),
+        [t.model for t in plan.targets],
+        args.gpu if builtin else None,
+        args.tp if builtin else None,
+        args.device_cost,
+    )

@@ -208,7 +208,7 @@ def _saved_provider(args: argparse.Namespace) -> _Target:
     try:
         target.api_key = keys.resolve_key(provider)
     except keys.KeyUnavailable as exc:
-        target.api_key, target.key_source = None, f"{target.key_source}: unavailable ({exc})"
+        target.api_key, target.key_source = None, str(keys.unavailable(target.key_source, exc))
     return target
 
 

@@ -177,7 +177,10 @@ class CapacityView(Retranslating, QWidget):
             .replace("%1", f"{MIN_RATE:g}")
             .replace("%2", f"{DEFAULT_RANGE['rate'][1]:g}")
         )
-        self.range.setPlaceholderText(self.tr("from the floor"))
+        self.range.setPlaceholderText(self.tr("automatic"))  # the tooltip says how
+        # wide enough for its placeholder in either language: at 1024 px it was cut short
+        shown = self.range.fontMetrics().horizontalAdvance(self.range.placeholderText())
+        self.range.setMinimumWidth(min(shown + 10, self.range.maximumWidth()))  # + frame, margins
         self.tolerance.setToolTip(
             self.tr(
                 "Stop when the bracket's high end is within this much of its low end "

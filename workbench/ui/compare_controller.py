@@ -185,7 +185,13 @@ class CompareController(QObject):
 
         builder = PromptBuilder(self._calibration)
         self._runner = Runner(pool, sink=self.store, keys=self.clients.key, builder=builder)
-        runner = CapacityRunner(self._runner) if plan.capacity is not None else self._runner
+        runner: Runner | CapacityRunner = self._runner
+        if plan.capacity is not None:  # a deployment's cost is its device time at list price
+            from workbench.core.models.catalog import load_catalog
+            from workbench.core.planning.device_cost import device_costs
+
+            models = [t.model for t in plan.targets]
+            runner = CapacityRunner(self._runner, device_costs=device_costs(load_catalog(), models))
         try:
             async for event in runner.run(plan):
                 if isinstance(event, CapacityStep | CapacityFound):  # core/run/capacity_run.py

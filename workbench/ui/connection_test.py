@@ -135,7 +135,8 @@ class ConnectionTest(Retranslating, QGroupBox):
         key = report.key_source_shown or report.key_source
         summary += "\n" + self.tr("Key: %1").replace("%1", key)
         for warning in report.warnings:
-            summary += "\n" + self.tr("Warning: %1").replace("%1", warning)
+            said = redact(warning.render(QCoreApplication.translate))
+            summary += "\n" + self.tr("Warning: %1").replace("%1", said)
         return summary
 
     def check_row(self, name: str) -> tuple[str, str, str] | None:

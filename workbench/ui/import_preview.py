@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.access.providers import Provider
-from workbench.core.foundation.i18n import Phrase
+from workbench.core.foundation.i18n import Phrase, localize
 from workbench.core.foundation.redaction import redact
 from workbench.core.foundation.token_counts import tokens_label
 from workbench.core.importers import FoundKey
@@ -91,7 +91,7 @@ class ImportPreviewDialog(QDialog):
             ]
         if result.warnings:
             lines += ["", self.tr("Warnings:")]
-            lines += [f"  - {w}" for w in result.warnings]
+            lines += [f"  - {localize(w, QCoreApplication.translate)}" for w in result.warnings]
         if not plan.changes:
             lines += ["", self.tr("Nothing new: these providers are already saved.")]
         return [redact(line) for line in lines]

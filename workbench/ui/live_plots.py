@@ -176,6 +176,7 @@ class LivePlots(Retranslating, QWidget):
     def retranslate(self) -> None:
         self._retitle()
         self._failure_keys = [None, None]  # a failed bar's label is written again
+        self._bars_at = 0.0
 
     def paint(self, panes: Sequence[PaneModel]) -> None:
         now = time.monotonic()
@@ -316,12 +317,8 @@ class LivePlots(Retranslating, QWidget):
         palette = self.scheme or self.palette()
         failure = status_color("failed", palette).name()  # the theme's, at each switch
         muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
-        key = (
-            top,
-            failure,
-            muted,
-            tuple(f"{m}:{p.error_class}" if m else "" for p, m in zip(panes, marks, strict=False)),
-        )
+        texts = [self._mark_text(m, p) for p, m in zip(panes, marks, strict=False)]
+        key = (top, failure, muted, tuple(texts))  # the texts: a language switch relabels
         if self._failure_keys[slot] == key:
             return
         self._failure_keys[slot] = key
@@ -330,7 +327,7 @@ class LivePlots(Retranslating, QWidget):
         self._failures[slot] = []
         label_fill = QColor(chart_colors(palette)[0])  # the chart's background, the
         label_fill.setAlpha(208)  # bars faintly behind it
-        for i, (pane, mark) in enumerate(zip(panes, marks, strict=False)):
+        for i, (mark, text) in enumerate(zip(marks, texts, strict=False)):
             if not mark:
                 continue
             stopped = mark == "stopped"
@@ -343,11 +340,6 @@ class LivePlots(Retranslating, QWidget):
                 pen=pg.mkPen(color, width=1.5, style=Qt.PenStyle.DotLine if stopped
                              else Qt.PenStyle.DashLine),
             )  # fmt: skip
-            text = (
-                self.tr("stopped")
-                if stopped
-                else self.tr("failed: %1").replace("%1", str(pane.error_class or "?"))
-            )
             label = pg.TextItem(
                 text,
                 color=color,
@@ -359,6 +351,14 @@ class LivePlots(Retranslating, QWidget):
             for item in (bar, label):
                 plot.addItem(item)
                 self._failures[slot].append(item)
+
+    def _mark_text(self, mark: str, pane: PaneModel) -> str:
+        """A marked bar's label in the language installed ("" for an unmarked one)."""
+        if not mark:
+            return ""
+        if mark == "stopped":
+            return self.tr("stopped")
+        return self.tr("failed: %1").replace("%1", str(pane.error_class or "?"))
 
 
 _MARKS = {PaneState.ERROR: "failed", PaneState.STOPPED: "stopped"}  # a bar drawn, not a zero

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, QSize, Signal
+from PySide6.QtCore import QCoreApplication, QSettings, QSize, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -303,7 +303,9 @@ class MainWindow(Retranslating, QMainWindow):
             return self.build_plan(lengths, repeats, kind, levels)
         except ValueError as exc:
             self.statusBar().showMessage(
-                self.tr("Cannot run: %1. Change it in the Providers tab.").replace("%1", str(exc))
+                self.tr("Cannot run: %1. Change it in the Providers tab.").replace(
+                    "%1", exc.phrase.render(QCoreApplication.translate)
+                )
             )
             return None
 
@@ -337,7 +339,9 @@ class MainWindow(Retranslating, QMainWindow):
             return self.session.start_run(plan)
         except ProviderUnusable as exc:
             self.statusBar().showMessage(
-                self.tr("Cannot run: %1. Change it in the Providers tab.").replace("%1", str(exc))
+                self.tr("Cannot run: %1. Change it in the Providers tab.").replace(
+                    "%1", exc.phrase.render(QCoreApplication.translate)
+                )
             )
             return None
 
@@ -545,6 +549,7 @@ class MainWindow(Retranslating, QMainWindow):
             self._on_local_ready(self._local_url)
         if not self.session.running:
             self._show_run_end()
+        self.paint()  # a stopped or failed pane's line and its chart labels, in the new language
 
     def _show_results(self, results: list[RequestResult]) -> None:
         """A run opened from the history: the Results table and the Summary show it; a sweep

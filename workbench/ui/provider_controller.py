@@ -26,6 +26,7 @@ from workbench.core.access.keys import (
     resolve_key,
     set_session_key,
     store_in_keyring,
+    unavailable,
 )
 from workbench.core.access.providers import Provider
 from workbench.core.doctor import Check, diagnose
@@ -74,7 +75,7 @@ class ImportPreview:
 class DoctorReport:
     checks: list[Check]
     key_source: str  # where the key came from, in words (never the key)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Phrase] = field(default_factory=list)  # said in the UI's language
     key_source_shown: str = ""  # the same, in the UI's language
 
 
@@ -244,7 +245,7 @@ class ProviderController(QObject):
 
     def _key_for(
         self, provider: Provider, key_text: str
-    ) -> tuple[str | None, str | Phrase, str, list[str]]:
+    ) -> tuple[str | None, str | Phrase, str, list[Phrase]]:
         """(key, where it came from in words (a phrase when the UI can say it in its language),
         the same in the UI's language, warnings); a key that cannot be had is a warning, so the
         doctor's auth check can say what is missing."""
@@ -255,19 +256,18 @@ class ProviderController(QObject):
             words = self.tr("typed into the provider form (not saved yet)")
             return key_text, words, words, []
         description = provider.key.description()
-        source = str(description)
         try:
             key = resolve_key(provider)
         except KeyUnavailable as exc:
-            words = f"{source}: unavailable ({exc})"
-            return None, words, words, [str(exc)]
+            said = unavailable(description, exc)
+            return None, said, said.render(QCoreApplication.translate), [exc.phrase]
         return key, description, description.render(QCoreApplication.translate), []
 
-    def _headers_for(self, provider: Provider) -> tuple[dict[str, str], list[str]]:
+    def _headers_for(self, provider: Provider) -> tuple[dict[str, str], list[Phrase]]:
         try:
             return resolve_headers(provider), []
         except KeyUnavailable as exc:
-            return dict(provider.headers), [str(exc)]
+            return dict(provider.headers), [exc.phrase]
 
     async def diagnose(
         self, provider: Provider, *, key_text: str = "", model: str | None = None
@@ -289,7 +289,7 @@ class ProviderController(QObject):
         return DoctorReport(
             checks,
             redact(str(key_source)),
-            [redact(w) for w in warnings + header_warnings],
+            [w.map_fields(redact) for w in warnings + header_warnings],
             redact(shown),
         )
 

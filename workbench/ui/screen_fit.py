@@ -13,7 +13,13 @@ from PySide6.QtCore import QEvent, QObject, QSize
 from PySide6.QtWidgets import QWidget
 
 # what may change the contents' needs or the room: a layout's new size hints, a new screen
-REFIT = (QEvent.Type.LayoutRequest, QEvent.Type.Show, QEvent.Type.ScreenChangeInternal)
+# (and a move: the window manager's frame becomes known after the show, with a move)
+REFIT = (
+    QEvent.Type.LayoutRequest,
+    QEvent.Type.Show,
+    QEvent.Type.ScreenChangeInternal,
+    QEvent.Type.Move,
+)
 
 
 def screen_room(window: QWidget) -> QSize | None:
@@ -37,20 +43,43 @@ class MinimumOnScreen(QObject):
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
         self.window = window
+        self._set = False  # whether fit() has set the minimum (made it explicit) yet
+        self._shown = False
+        self._frame = QSize()  # the window manager's frame, as last seen
         window.installEventFilter(self)
         self.fit()
 
-    def fit(self) -> None:
-        room = screen_room(self.window)
+    def fit(self, showing: bool = False) -> None:
+        window = self.window
+        room = screen_room(window)
         if room is None:
             return
-        minimum = capped_minimum(self.window.minimumSizeHint(), room)
-        if minimum != self.window.minimumSize():
-            self.window.setMinimumSize(minimum)
+        minimum = capped_minimum(window.minimumSizeHint(), room)
+        if minimum != window.minimumSize() or not self._set:
+            window.setMinimumSize(minimum)  # explicit: the layout no longer sets it
+            self._set = True
+        if window.isMaximized() or window.isFullScreen():
+            return
+        # Back within the room: a size set before the frame was known (the first show, and the
+        # frame's arrival after it), or one
+        # the layout grew to its contents' hint before this filter saw the hint (a 1024 px
+        # window became 1048 px on a 1024 px screen). A size the user chose past the hint (a
+        # window stretched over two screens) is theirs.
+        size, hint = window.size(), window.minimumSizeHint()
+        frame = window.frameGeometry().size() - size
+        first = (showing and not self._shown) or (self._shown and frame != self._frame)
+        self._shown, self._frame = self._shown or showing, frame
+        width, height = size.width(), size.height()
+        if width > room.width() and (first or width <= hint.width()):
+            width = room.width()
+        if height > room.height() and (first or height <= hint.height()):
+            height = room.height()
+        if (width, height) != (size.width(), size.height()):
+            window.resize(width, height)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() in REFIT:
-            self.fit()
+            self.fit(showing=event.type() == QEvent.Type.Show)
         return False
 
 

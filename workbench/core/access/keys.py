@@ -24,12 +24,62 @@ KEYRING_SERVICE = "attention-workbench"
 
 _session_keys: dict[str, str] = {}
 
+# What resolving a key says when it fails; {provider}, {var}, {header}, {account}, {service},
+# {source} and {error} are data, {why} a phrase of its own.
+ENV_NOT_SET = QT_TRANSLATE_NOOP(
+    "Keys",
+    "provider '{provider}': environment variable ${var} is not set; export {var}=<your key> in "
+    "the shell that runs Attention Workbench (or point the provider at another variable)",
+)
+ENV_EMPTY = QT_TRANSLATE_NOOP(
+    "Keys",
+    "provider '{provider}': environment variable ${var} is empty; export {var}=<your key> in "
+    "the shell that runs Attention Workbench (or point the provider at another variable)",
+)
+NO_KEYRING_FOR = QT_TRANSLATE_NOOP("Keys", "provider '{provider}': {why}")
+KEYRING_UNREADABLE = QT_TRANSLATE_NOOP(
+    "Keys",
+    "provider '{provider}': the OS keyring could not be read ({error}); unlock it, or "
+    "reference the key as $VAR instead",
+)
+KEYRING_HAS_NONE = QT_TRANSLATE_NOOP(
+    "Keys",
+    "provider '{provider}': the OS keyring has no key for account '{account}' (service "
+    "'{service}'); store the key again from the provider editor, or reference an environment "
+    "variable as $VAR instead",
+)
+SESSION_HAS_NONE = QT_TRANSLATE_NOOP(
+    "Keys",
+    "provider '{provider}': its key is typed in for one session only and this session has "
+    "none; type it again, or keep it in an environment variable and reference it as $VAR",
+)
+UNKNOWN_SOURCE = QT_TRANSLATE_NOOP("Keys", "provider '{provider}': unknown key source '{source}'")
+HEADER_VAR_NOT_SET = QT_TRANSLATE_NOOP(
+    "Keys",
+    "provider '{provider}': header '{header}' uses ${{{var}}}, and environment variable {var} "
+    "is not set; export it in this shell first",
+)
+KEYRING_REFUSED = QT_TRANSLATE_NOOP(
+    "Keys",
+    "the OS keyring refused the key for account '{account}' ({error}); unlock it, or keep the "
+    "key in an environment variable and reference it as $VAR",
+)
+UNAVAILABLE = QT_TRANSLATE_NOOP("Keys", "{source}: unavailable ({why})")
+
+
+CONTEXT = "Keys"  # the translation context of this module's marked messages
+
 
 class KeyUnavailable(LookupError):
     """A provider's key cannot be had right now; the message names where it should be and the fix.
 
-    The message never contains key text.
+    The message never contains key text. `phrase` is the message for the window to say in its
+    language (its templates are marked below, context "Keys"); str() is its English, the CLI's.
     """
+
+    def __init__(self, message: str | Phrase) -> None:
+        self.phrase = message if isinstance(message, Phrase) else Phrase(message, context=CONTEXT)
+        super().__init__(str(self.phrase))
 
 
 class KeyringUnavailable(KeyUnavailable):
@@ -95,17 +145,17 @@ def resolve_key(provider: Provider) -> str | None:
         value = os.environ.get(ref.name, "")
         register_secret(value)
         if not value.strip():
-            state = "is empty" if ref.name in os.environ else "is not set"
+            said = ENV_EMPTY if ref.name in os.environ else ENV_NOT_SET
             raise KeyUnavailable(
-                f"provider '{provider.name}': environment variable ${ref.name} {state}; "
-                f"export {ref.name}=<your key> in the shell that runs Attention Workbench "
-                f"(or point the provider at another variable)"
+                phrase(said, context=CONTEXT, provider=provider.name, var=ref.name)
             )
         return value.strip()
     if ref.source == "keyring":
-        ok, why = keyring_status()
+        ok, why = keyring_phrase()
         if not ok:
-            raise KeyringUnavailable(f"provider '{provider.name}': {why}")
+            raise KeyringUnavailable(
+                phrase(NO_KEYRING_FOR, context=CONTEXT, provider=provider.name, why=why)
+            )
         import keyring
         import keyring.errors
 
@@ -113,27 +163,33 @@ def resolve_key(provider: Provider) -> str | None:
             stored = keyring.get_password(KEYRING_SERVICE, ref.name)
         except keyring.errors.KeyringError as exc:
             raise KeyringUnavailable(
-                f"provider '{provider.name}': the OS keyring could not be read "
-                f"({redact(str(exc))}); unlock it, or reference the key as $VAR instead"
+                phrase(
+                    KEYRING_UNREADABLE,
+                    context=CONTEXT,
+                    provider=provider.name,
+                    error=redact(str(exc)),
+                )
             ) from None
         if not stored or not stored.strip():
             raise KeyUnavailable(
-                f"provider '{provider.name}': the OS keyring has no key for account "
-                f"'{ref.name}' (service '{KEYRING_SERVICE}'); store the key again from the "
-                f"provider editor, or reference an environment variable as $VAR instead"
+                phrase(
+                    KEYRING_HAS_NONE,
+                    context=CONTEXT,
+                    provider=provider.name,
+                    account=ref.name,
+                    service=KEYRING_SERVICE,
+                )
             )
         register_secret(stored)
         return stored.strip()
     if ref.source == "session":
         typed = _session_keys.get(provider.name)
         if not typed:
-            raise KeyUnavailable(
-                f"provider '{provider.name}': its key is typed in for one session only and "
-                f"this session has none; type it again, or keep it in an environment variable "
-                f"and reference it as $VAR"
-            )
+            raise KeyUnavailable(phrase(SESSION_HAS_NONE, context=CONTEXT, provider=provider.name))
         return typed
-    raise KeyUnavailable(f"provider '{provider.name}': unknown key source '{ref.source}'")
+    raise KeyUnavailable(
+        phrase(UNKNOWN_SOURCE, context=CONTEXT, provider=provider.name, source=ref.source)
+    )
 
 
 _PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -153,8 +209,13 @@ def resolve_headers(provider: Provider) -> dict[str, str]:
             text = os.environ.get(var, "")
             if not text.strip():
                 raise KeyUnavailable(
-                    f"provider '{provider.name}': header '{header}' uses ${{{var}}}, and "
-                    f"environment variable {var} is not set; export it in this shell first"
+                    phrase(
+                        HEADER_VAR_NOT_SET,
+                        context=CONTEXT,
+                        provider=provider.name,
+                        header=header,
+                        var=var,
+                    )
                 )
             register_secret(text.strip())
             return text.strip()
@@ -164,6 +225,11 @@ def resolve_headers(provider: Provider) -> dict[str, str]:
 
 
 # ---- the OS keyring ----
+
+
+def unavailable(source: str | Phrase, exc: KeyUnavailable) -> Phrase:
+    """Where a key should have come from, and why it could not (the doctor's key source)."""
+    return phrase(UNAVAILABLE, context=CONTEXT, source=source, why=exc.phrase)
 
 
 def keyring_status() -> tuple[bool, str]:
@@ -216,7 +282,7 @@ def store_in_keyring(account: str, key: str) -> None:
 
     Raises KeyringUnavailable with the reason and the env-reference alternative.
     """
-    ok, why = keyring_status()
+    ok, why = keyring_phrase()
     if not ok:
         raise KeyringUnavailable(why)
     key = key.strip()
@@ -230,6 +296,5 @@ def store_in_keyring(account: str, key: str) -> None:
         keyring.set_password(KEYRING_SERVICE, account, key)
     except keyring.errors.KeyringError as exc:
         raise KeyringUnavailable(
-            f"the OS keyring refused the key for account '{account}' ({redact(str(exc))}); "
-            f"unlock it, or keep the key in an environment variable and reference it as $VAR"
+            phrase(KEYRING_REFUSED, context=CONTEXT, account=account, error=redact(str(exc)))
         ) from None

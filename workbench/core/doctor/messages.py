@@ -354,6 +354,8 @@ CHECK_KEY = QT_TRANSLATE_NOOP("Doctor", "check the key")
 # status codes, times, a server's own words), or phrases from here.
 SKIPPED_REASON = QT_TRANSLATE_NOOP("Doctor", "skipped: {reason}")
 EV_NO_ANSWER = QT_TRANSLATE_NOOP("Doctor", "no answer ({error})")
+NO_ANSWER_WITHIN = QT_TRANSLATE_NOOP("Doctor", "no answer within {seconds} s")
+PROXY_FAILED_ERROR = QT_TRANSLATE_NOOP("Doctor", "proxy failed: {error}")
 EV_ANSWERED = QT_TRANSLATE_NOOP("Doctor", "{answer} ({ms} ms)")
 NO_USABLE_BASE_URL = QT_TRANSLATE_NOOP("Doctor", "no usable base URL (see base_url)")
 AN_EARLIER_CHECK_FAILED = QT_TRANSLATE_NOOP("Doctor", "an earlier check failed")

@@ -14,10 +14,11 @@ from urllib.parse import urlsplit
 import httpx2
 
 from workbench.core.access.providers import ProxyChoice
+from workbench.core.doctor import messages as msg
 from workbench.core.doctor.answers import RETRY_HEADER_ENDINGS, Answer
 from workbench.core.doctor.checks import CHECK_NAMES, Check, Said, skipped
 from workbench.core.doctor.key_text import key_problems, sendable
-from workbench.core.foundation.i18n import Phrase
+from workbench.core.foundation.i18n import Phrase, phrase, phrased
 from workbench.core.foundation.redaction import register_secret
 from workbench.core.foundation.results import RequestResult
 from workbench.core.protocols.base import key_header
@@ -156,10 +157,12 @@ class Doctor:
                         if len(head) >= _PROBE_READ_BYTES:
                             break
         except httpx2.ProxyError as exc:
-            answer.error, answer.proxy_error = f"proxy failed: {exc}", True
+            answer.error = phrased(phrase(msg.PROXY_FAILED_ERROR, error=exc))
+            answer.proxy_error = True
         except (httpx2.TimeoutException, TimeoutError):
             if answer.status is None:  # else an endless body: keep the answer and its start
-                answer.error, answer.timeout = f"no answer within {self.timeout_s:g} s", True
+                within = phrase(msg.NO_ANSWER_WITHIN, seconds=f"{self.timeout_s:g}")
+                answer.error, answer.timeout = phrased(within), True
         except (httpx2.HTTPError, OSError, ssl.SSLError) as exc:
             answer.status = None  # a body that broke off is no answer
             answer.error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__

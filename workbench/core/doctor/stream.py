@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from workbench.core.doctor import messages as msg
 from workbench.core.doctor.checks import Check, Said, checked, skipped
+from workbench.core.foundation import failure_words
 from workbench.core.foundation.errors import (
     GATEWAY_COOLDOWN_WORDS,
     diagnosis,
@@ -162,7 +163,8 @@ def _failed(
     upstream = _broken_route(d, result, ids)
     if upstream is not None:
         cause, fix = upstream
-    evidence = [phrase(msg.EV_STREAM_FAILED, head=head, what=what), *_sent_version(d, result)]
+    said_what = failure_words.said_what(what)
+    evidence = [phrase(msg.EV_STREAM_FAILED, head=head, what=said_what), *_sent_version(d, result)]
     return checked("stream", False, evidence, cause, fix)
 
 

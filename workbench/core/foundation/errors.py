@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
+from workbench.core.foundation import failure_words as fw
 from workbench.core.foundation.error_messages import (
     FIXES,
     GATEWAY_AUTH_CAUSE,
@@ -384,20 +385,19 @@ def classify_exception(
         if found is not None:
             return diagnosis(error_class, str(found))
     if isinstance(exc, MalformedChunk) or isinstance(root, json.JSONDecodeError):
-        return diagnosis(ErrorClass.MALFORMED, f"bad stream event ({detail})")
+        return diagnosis(ErrorClass.MALFORMED, fw.words(fw.BAD_EVENT, detail=detail))
     broken = _broken_http(chain)
     if broken is not None:
         text = redact_and_cut(" ".join(str(broken).split()), 300)
-        return diagnosis(
-            ErrorClass.PROTOCOL, f"broken HTTP response ({type(broken).__name__}: {text})"
-        )
+        what = fw.words(fw.BROKEN_HTTP, kind=type(broken).__name__, text=text)
+        return diagnosis(ErrorClass.PROTOCOL, what)
     if isinstance(exc, openai.APIError) and not isinstance(exc, openai.APIConnectionError):
         # an `error` event inside the stream
-        return diagnosis(ErrorClass.SERVER, f"error event in the stream: {exc}")
+        return diagnosis(ErrorClass.SERVER, fw.words(fw.ERROR_EVENT, error=exc))
     if isinstance(exc, openai.APIConnectionError | OSError | httpx2.TransportError):
         if streaming_started:
-            return diagnosis(ErrorClass.DROPPED, f"connection lost mid-stream ({detail})")
+            return diagnosis(ErrorClass.DROPPED, fw.words(fw.LOST_MID_STREAM, detail=detail))
         if "proxy" in detail.lower():
-            return diagnosis(ErrorClass.CONNECT, f"proxy failed ({detail})")
-        return diagnosis(ErrorClass.CONNECT, f"cannot connect ({detail})")
+            return diagnosis(ErrorClass.CONNECT, fw.words(fw.PROXY_FAILED, detail=detail))
+        return diagnosis(ErrorClass.CONNECT, fw.words(fw.CANNOT_CONNECT, detail=detail))
     return diagnosis(ErrorClass.INTERNAL, detail)

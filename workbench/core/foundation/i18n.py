@@ -55,15 +55,21 @@ class Phrase:
 
 
 def phrase(template: str, *, context: str = "Doctor", **fields: object) -> Phrase:
-    """A phrase whose template was marked with QT_TRANSLATE_NOOP(context, template)."""
+    """A phrase whose template was marked with QT_TRANSLATE_NOOP(context, template); a field
+    that is a PhrasedText is said as its phrase."""
     return Phrase(
         template,
-        tuple(
-            (name, value if isinstance(value, Phrase) else str(value))
-            for name, value in fields.items()
-        ),
+        tuple((name, _field(value)) for name, value in fields.items()),
         context,
     )
+
+
+def _field(value: object) -> str | Phrase:
+    if isinstance(value, Phrase):
+        return value
+    if isinstance(value, PhrasedText):
+        return value.phrase
+    return str(value)
 
 
 def joined(parts: Sequence[Phrase], separator: str = "; ") -> list[Phrase]:
@@ -92,3 +98,23 @@ def data(value: object) -> Phrase:
 def marked(context: str, text: str) -> Phrase:
     """A fixed text marked for translation elsewhere, in `context` (e.g. "ErrorFix")."""
     return Phrase(text, (), context)
+
+
+class PhrasedText(str):
+    """A phrase's English as a str (printed, compared and written to JSON as that text) that
+    keeps its phrase, so a list of messages the CLI prints can be said by the window in its
+    language: `phrased(phrase)` makes one, `localize(text, translate)` says one."""
+
+    phrase: Phrase
+
+
+def phrased(message: Phrase) -> PhrasedText:
+    text = PhrasedText(str(message))
+    text.phrase = message
+    return text
+
+
+def localize(text: str, translate: Callable[[str, str], str]) -> str:
+    """`text` in the UI's language where it is a PhrasedText, else as it is (data, or not
+    marked)."""
+    return text.phrase.render(translate) if isinstance(text, PhrasedText) else text

@@ -19,6 +19,8 @@ from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 from pydantic.fields import FieldInfo
 
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase
+
 S = TypeVar("S", bound=BaseModel)
 
 
@@ -32,7 +34,9 @@ class Invalid(ValueError):
     """A bad value: `field` as the user writes it, `cause` saying what is wrong and expected.
 
     For readers that word it their own way: `loc`, the path as pydantic gives it; `kind`,
-    "missing", "type" (`expected` and `got` in words), "unknown" or "value" (`cause` alone)."""
+    "missing", "type" (`expected` and `got` in words), "unknown" or "value" (`cause` alone;
+    `said`, its phrase where the validator raised one: an exception with a `phrase`). The words
+    of `expected` and `got` are marked below (context "Validation") for a reader to translate."""
 
     def __init__(
         self,
@@ -43,6 +47,7 @@ class Invalid(ValueError):
         kind: str = "value",
         expected: str = "",
         got: str = "",
+        said: Phrase | None = None,
     ) -> None:
         super().__init__(f"field '{field}': {cause}" if field else cause)
         self.field = field
@@ -51,6 +56,7 @@ class Invalid(ValueError):
         self.kind = kind
         self.expected = expected
         self.got = got
+        self.said = said
 
 
 def type_words(value: object) -> str:
@@ -58,12 +64,12 @@ def type_words(value: object) -> str:
     if value is None:
         return "null"
     return {
-        bool: "true/false",
-        int: "a whole number",
-        float: "a number",
-        str: "text",
-        list: "a list",
-        dict: "a table/object",
+        bool: QT_TRANSLATE_NOOP("Validation", "true/false"),
+        int: QT_TRANSLATE_NOOP("Validation", "a whole number"),
+        float: QT_TRANSLATE_NOOP("Validation", "a number"),
+        str: QT_TRANSLATE_NOOP("Validation", "text"),
+        list: QT_TRANSLATE_NOOP("Validation", "a list"),
+        dict: QT_TRANSLATE_NOOP("Validation", "a table/object"),
     }.get(type(value), type(value).__name__)
 
 
@@ -103,7 +109,11 @@ def _invalid(schema: type[BaseModel], error: Any) -> Invalid:
         cause = f"missing; it needs {expected}" if expected else "missing"
         return Invalid(_path(loc), cause, loc=loc, kind="missing", expected=expected or "")
     if kind in ("value_error", "assertion_error"):
-        return Invalid(_path(loc), str(error["ctx"]["error"]), loc=loc)
+        raised = error["ctx"]["error"]
+        said = getattr(raised, "phrase", None)
+        return Invalid(
+            _path(loc), str(raised), loc=loc, said=said if isinstance(said, Phrase) else None
+        )
     got = type_words(value) if kind.endswith("_type") else repr(value)
     expected = expected or _plain(error["msg"])
     return Invalid(
@@ -117,13 +127,13 @@ def _invalid(schema: type[BaseModel], error: Any) -> Invalid:
 
 
 _TYPES = {
-    "string_type": "text in quotes",
-    "int_type": "a whole number",
-    "float_type": "a number",
-    "bool_type": "true or false",
-    "dict_type": "a table",
-    "model_type": "a table",
-    "list_type": "a list",
+    "string_type": QT_TRANSLATE_NOOP("Validation", "text in quotes"),
+    "int_type": QT_TRANSLATE_NOOP("Validation", "a whole number"),
+    "float_type": QT_TRANSLATE_NOOP("Validation", "a number"),
+    "bool_type": QT_TRANSLATE_NOOP("Validation", "true or false"),
+    "dict_type": QT_TRANSLATE_NOOP("Validation", "a table"),
+    "model_type": QT_TRANSLATE_NOOP("Validation", "a table"),
+    "list_type": QT_TRANSLATE_NOOP("Validation", "a list"),
 }
 
 

@@ -23,7 +23,7 @@ from workbench.core.access.providers import (
     Provider,
     mask_credentials,
 )
-from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase, together
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase, phrased, together
 from workbench.core.foundation.redaction import redact, register_secret
 from workbench.core.foundation.results import (
     DEFAULT_FIRST_TOKEN_TIMEOUT_S,
@@ -139,11 +139,65 @@ class ImportResult:
 
     providers: list[Provider]
     keys: dict[str, FoundKey]
-    warnings: list[str]
+    warnings: list[str]  # each a PhrasedText where it is marked: the window says it in its language
     source: str
     kind: str
     url_notes: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     parts: list[tuple[str, str]] = field(default_factory=list)
+
+
+# What an import warns about, marked for the UI's translation files; each is kept as a PhrasedText
+# (its English for the CLI, its phrase for the window). Fields in {braces} are data.
+HEADER_CARRIES_CREDENTIAL = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{label}: header {header} carries a credential and was not imported (keys never go into "
+    "the providers file); give the key through the key reference instead, or write the header "
+    'as "Bearer ${{VAR}}"',
+)
+HEADER_INVALID = QT_TRANSLATE_NOOP(
+    "ConfigImport", "{label}: ignored header {header}: not a valid HTTP header"
+)
+KEY_EMPTY = QT_TRANSLATE_NOOP("ConfigImport", "{at} is empty: no key imported")
+KEY_PLACEHOLDER = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{at} holds a placeholder ('{placeholder}'), not a key: put the real key in an environment "
+    "variable and import again, or add the provider with --api-key-env",
+)
+KEY_SPACES_REMOVED = QT_TRANSLATE_NOOP(
+    "ConfigImport", "{at}: removed spaces around the key (a common cause of 401)"
+)
+ANTHROPIC_OWN_API = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{label}: {url} is Anthropic's own API, which does not speak OpenAI chat completions; "
+    'imported as chat anyway: set protocol = "anthropic" for it (or pass --protocol '
+    "anthropic), and check it with `workbench doctor`",
+)
+ANTHROPIC_ONLY_ENDPOINT = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{label}: {url} looks like an Anthropic-only endpoint (Messages API); imported as chat "
+    'since many gateways speak both: if it answers 404, set protocol = "anthropic" for it (or '
+    "pass --protocol anthropic); check it with `workbench doctor`",
+)
+URL_PASSWORD_IS_KEY = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{where} has a user name and password in it: the URL is saved without them, and the "
+    "password becomes this provider's key ({shown}), kept as the key plan below says; if the "
+    "server wants HTTP Basic auth instead, give it the header Authorization: Basic ${{VAR}}",
+)
+URL_CREDENTIALS_LEFT_OUT = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{where} has a user name or password in it, which is never saved in a URL: left out",
+)
+URL_CREDENTIALS_OWN_KEY = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{where} has a user name or password in it, which is never saved in a URL: left out (the "
+    "file's own key is used)",
+)
+
+
+def warn(template: str, **fields: object) -> str:
+    """A warning marked in the importers' context: its English, keeping its phrase."""
+    return phrased(phrase(template, context=CONTEXT, **fields))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -167,14 +221,10 @@ def headers_from(
         only_refs = not _SCHEME_WORDS.sub("", _VAR_REF.sub("", text)).strip()
         if (_CREDENTIAL_HEADER.search(name) and not only_refs) or redact(text) != text:
             register_secret(text)
-            warnings.append(
-                f"{label}: header {name!r} carries a credential and was not imported "
-                "(keys never go into the providers file); give the key through the "
-                'key reference instead, or write the header as "Bearer ${VAR}"'
-            )
+            warnings.append(warn(HEADER_CARRIES_CREDENTIAL, label=label, header=repr(name)))
             continue
         if not name.strip() or any(ch in name + text for ch in "\r\n\0"):
-            warnings.append(f"{label}: ignored header {name!r}: not a valid HTTP header")
+            warnings.append(warn(HEADER_INVALID, label=label, header=repr(name)))
             continue
         kept[name.strip()] = text.strip()
     return kept
@@ -217,7 +267,7 @@ def classify_key(src: Source, value: str | None, where: str, warnings: list[str]
         return FoundKey.missing()
     text = value.strip()
     if not text:
-        warnings.append(f"{at} is empty: no key imported")
+        warnings.append(warn(KEY_EMPTY, at=at))
         return FoundKey.missing(at)
     var = env_reference(text)
     if var is not None:
@@ -225,14 +275,11 @@ def classify_key(src: Source, value: str | None, where: str, warnings: list[str]
     if text.startswith("$") or text.lower().startswith("env:"):
         raise src.field_error(where, "looks like an environment reference but names no variable")
     if is_placeholder(text):
-        warnings.append(
-            f"{at} holds a placeholder ('{text[:40]}'), not a key: put the real key in an "
-            "environment variable and import again, or add the provider with --api-key-env"
-        )
+        warnings.append(warn(KEY_PLACEHOLDER, at=at, placeholder=text[:40]))
         return FoundKey("placeholder", at, placeholder=text[:40])
     if text != value:
         register_secret(value)
-        warnings.append(f"{at}: removed spaces around the key (a common cause of 401)")
+        warnings.append(warn(KEY_SPACES_REMOVED, at=at))
     return FoundKey.literal(text, at)
 
 
@@ -336,17 +383,9 @@ def anthropic_warning(url: str, label: str) -> str | None:
     host = (parts.hostname or "").lower()
     path = parts.path.lower()
     if host == "anthropic.com" or host.endswith(".anthropic.com"):
-        return (
-            f"{label}: {url} is Anthropic's own API, which does not speak OpenAI chat "
-            'completions; imported as chat anyway: set protocol = "anthropic" for it (or '
-            "pass --protocol anthropic), and check it with `workbench doctor`"
-        )
+        return warn(ANTHROPIC_OWN_API, label=label, url=url)
     if re.search(r"/(anthropic|claude)(/|$)", path) or path.endswith(ANTHROPIC.path):
-        return (
-            f"{label}: {url} looks like an Anthropic-only endpoint (Messages API); imported "
-            "as chat since many gateways speak both: if it answers 404, set protocol = "
-            '"anthropic" for it (or pass --protocol anthropic); check it with `workbench doctor`'
-        )
+        return warn(ANTHROPIC_ONLY_ENDPOINT, label=label, url=url)
     return None
 
 
@@ -455,17 +494,10 @@ class Builder:
         file gives no other, else it is left out; a warning says which."""
         if normalized.password and key.kind in ("missing", "placeholder"):
             found = FoundKey.literal(normalized.password, f"{where} (the password in the URL)")
-            self.warnings.append(
-                f"{where} has a user name and password in it: the URL is saved without them, "
-                f"and the password becomes this provider's key ({found.redacted}), kept as the "
-                "key plan below says; if the server wants HTTP Basic auth instead, give it the "
-                "header Authorization: Basic ${VAR}"
-            )
+            self.warnings.append(warn(URL_PASSWORD_IS_KEY, where=where, shown=found.redacted))
             return found
-        self.warnings.append(
-            f"{where} has a user name or password in it, which is never saved in a URL: left "
-            "out" + (" (the file's own key is used)" if key.kind != "missing" else "")
-        )
+        left_out = URL_CREDENTIALS_LEFT_OUT if key.kind == "missing" else URL_CREDENTIALS_OWN_KEY
+        self.warnings.append(warn(left_out, where=where))
         return key
 
     def result(self) -> ImportResult:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.core.foundation.i18n import Phrase
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
 from workbench.core.foundation.redaction import redact
 from workbench.core.foundation.validation import key_line_of, type_words
 from workbench.core.system.bounded_read import NotARegularFile, TooLarge, read_bounded
@@ -21,6 +21,30 @@ MAX_CONFIG_BYTES = 16 * 1024 * 1024  # no config file is this large; refuse rath
 
 
 CONTEXT = "ConfigImport"  # the translation context of the importers' marked messages
+
+# Where in a file a problem is, and a field's problem; {message} and {problem} are phrases.
+IN_FILE = QT_TRANSLATE_NOOP("ConfigImport", "{file}: {message}")
+IN_FILE_AT_LINE = QT_TRANSLATE_NOOP("ConfigImport", "{file}, line {line}: {message}")
+FIELD_PROBLEM = QT_TRANSLATE_NOOP("ConfigImport", "{field} {problem}")
+IN_PART = QT_TRANSLATE_NOOP("ConfigImport", "{part}: {message}")
+NOT_A_FILE = QT_TRANSLATE_NOOP("ConfigImport", "{why}; give the path of the config file itself")
+TOO_LARGE = QT_TRANSLATE_NOOP(
+    "ConfigImport", "more than {limit} bytes is too large for a config file"
+)
+NOT_FOUND = QT_TRANSLATE_NOOP("ConfigImport", "not found, or not a file")
+CANNOT_READ = QT_TRANSLATE_NOOP("ConfigImport", "cannot read it ({why})")
+NOT_UTF8 = QT_TRANSLATE_NOOP("ConfigImport", "not UTF-8 text (byte {byte})")
+NOT_JSON_AT = QT_TRANSLATE_NOOP("ConfigImport", "not valid JSON: {why} (column {column})")
+NOT_JSON = QT_TRANSLATE_NOOP("ConfigImport", "not valid JSON: {why}")
+NOT_JSON_NESTED = QT_TRANSLATE_NOOP("ConfigImport", "not valid JSON: nested too deeply")
+NOT_AN_OBJECT = QT_TRANSLATE_NOOP(
+    "ConfigImport", "expected a JSON object at the top level, found {found}"
+)
+
+
+def worded(template: str, **fields: object) -> Phrase:
+    """A message marked in the importers' context."""
+    return phrase(template, context=CONTEXT, **fields)
 
 
 class ConfigImportError(Exception):
@@ -60,9 +84,13 @@ class Source:
     def label(self) -> str:
         return self.path.name or str(self.path)
 
-    def error(self, message: str, line: int | None = None) -> ConfigImportError:
-        where = f"{self.label}, line {line}" if line else self.label
-        return ConfigImportError(f"{where}: {message}")
+    def error(self, message: str | Phrase, line: int | None = None) -> ConfigImportError:
+        """The message (a phrase where it is marked; a str is said as it is) at the file and
+        line."""
+        fields = {"file": self.label, "message": message}
+        if line:
+            return ConfigImportError(phrase(IN_FILE_AT_LINE, context=CONTEXT, line=line, **fields))
+        return ConfigImportError(phrase(IN_FILE, context=CONTEXT, **fields))
 
     def nothing(self, message: str) -> NothingToImport:
         return NothingToImport(f"{self.label}: {message}")
@@ -71,10 +99,11 @@ class Source:
         """The first line that holds `"key"` (JSON) or `key =` (TOML), as a hint."""
         return key_line_of(self.text, key)
 
-    def field_error(self, fieldpath: str, problem: str) -> ConfigImportError:
+    def field_error(self, fieldpath: str, problem: str | Phrase) -> ConfigImportError:
         leaf = fieldpath.rsplit(".", 1)[-1] if "." in fieldpath else fieldpath
-        line = self.line_of(leaf) if "is missing" not in problem else None
-        return self.error(f"{fieldpath} {problem}", line)
+        line = self.line_of(leaf) if "is missing" not in str(problem) else None
+        said = phrase(FIELD_PROBLEM, context=CONTEXT, field=fieldpath, problem=problem)
+        return self.error(said, line)
 
 
 def read_text(path: Path) -> Source:
@@ -83,20 +112,18 @@ def read_text(path: Path) -> Source:
     try:
         data = read_bounded(path, MAX_CONFIG_BYTES, "a config file")
     except NotARegularFile as exc:
-        raise src.error(f"{exc}; give the path of the config file itself") from None
+        raise src.error(worded(NOT_A_FILE, why=exc)) from None
     except TooLarge:
-        raise src.error(
-            f"more than {MAX_CONFIG_BYTES} bytes is too large for a config file"
-        ) from None
+        raise src.error(worded(TOO_LARGE, limit=MAX_CONFIG_BYTES)) from None
     except FileNotFoundError:
-        raise src.error("not found, or not a file") from None
+        raise src.error(worded(NOT_FOUND)) from None
     except OSError as exc:
-        raise src.error(f"cannot read it ({exc.strerror or exc})") from None
+        raise src.error(worded(CANNOT_READ, why=exc.strerror or exc)) from None
     try:
         src.text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise src.error(f"not UTF-8 text (byte {exc.start})", line) from None
+        raise src.error(worded(NOT_UTF8, byte=exc.start), line) from None
     return src
 
 
@@ -167,22 +194,22 @@ def load_json(path: Path) -> tuple[Source, dict[str, Any]]:
 
 
 def parse_json_text(src: Source, text: str, what: str = "") -> dict[str, Any]:
-    prefix = f"{what}: " if what else ""
+    def within(message: Phrase) -> Phrase:  # the part of the file, when the JSON is embedded
+        return worded(IN_PART, part=what, message=message) if what else message
+
     try:
         data = json.loads(strip_jsonc(text), parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
-        raise src.error(
-            f"{prefix}not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno
-        ) from None
+        invalid = worded(NOT_JSON_AT, why=exc.msg, column=exc.colno)
+        raise src.error(within(invalid), exc.lineno) from None
     except ValueError as exc:  # an unclosed comment, NaN, a number too long to read
         line = exc.args[1] if len(exc.args) > 1 and isinstance(exc.args[1], int) else None
-        raise src.error(f"{prefix}not valid JSON: {exc.args[0]}", line) from None
+        raise src.error(within(worded(NOT_JSON, why=exc.args[0])), line) from None
     except RecursionError:
-        raise src.error(f"{prefix}not valid JSON: nested too deeply") from None
+        raise src.error(within(worded(NOT_JSON_NESTED))) from None
     if not isinstance(data, dict):
-        raise src.error(
-            f"{prefix}expected a JSON object at the top level, found {type_words(data)}"
-        )
+        found = Phrase(type_words(data), context="Validation")
+        raise src.error(within(worded(NOT_AN_OBJECT, found=found)))
     return data
 
 

@@ -18,8 +18,31 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase, phrased
 from workbench.core.foundation.validation import Invalid, fields_on, validate_each
-from workbench.core.importers._files import Source
+from workbench.core.importers._files import CONTEXT, Source
+
+# How a bad value is worded; {expected} and {got} are the marked words of the validation kit
+# (context "Validation") or a field's description below, {field} and {value} data.
+IS_MISSING = QT_TRANSLATE_NOOP("ConfigImport", "is missing")
+MUST_BE_FOUND = QT_TRANSLATE_NOOP("ConfigImport", "must be {expected}, found {got}")
+IGNORED_FIELD = QT_TRANSLATE_NOOP("ConfigImport", "{file}: ignored {field}: {problem}")
+IS_EMPTY = QT_TRANSLATE_NOOP("Validation", "is empty")
+MUST_BE_MODEL_ID = QT_TRANSLATE_NOOP("Validation", "must be a model id (text)")
+NOT_ATTENTION = QT_TRANSLATE_NOOP("Validation", "not an attention type like GQA or MLA")
+MUST_BE_WHOLE_FOUND = QT_TRANSLATE_NOOP("Validation", "must be a whole number >= 1, found {value}")
+MUST_BE_AT_LEAST_FOUND = QT_TRANSLATE_NOOP(
+    "Validation", "must be a number >= {minimum}, found {value}"
+)
+
+
+class Refused(ValueError):
+    """A validator's refusal as a phrase (context "Validation"); str() is its English."""
+
+    def __init__(self, template: str, **fields: object) -> None:
+        self.phrase = phrase(template, context="Validation", **fields)
+        super().__init__(str(self.phrase))
+
 
 M = TypeVar("M", bound="Foreign")
 
@@ -45,25 +68,34 @@ def _stripped(value: str) -> str | None:
 
 def _filled(value: str) -> str:
     if not value.strip():
-        raise ValueError("is empty")
+        raise Refused(IS_EMPTY)
     return value.strip()
 
 
 def _model_id(value: str) -> str:
     if not value.strip():
-        raise ValueError("must be a model id (text)")
+        raise Refused(MUST_BE_MODEL_ID)
     return value.strip()
 
 
 # Text a reader may find absent (None, or empty or blank text).
 Text = Annotated[str | None, AfterValidator(lambda v: None if v is None else _stripped(v))]
 # Text a reader needs: a base URL; empty is an error.
-Filled = Annotated[str, AfterValidator(_filled), Field(description="text")]
-ModelId = Annotated[str, AfterValidator(_model_id), Field(description="a model id (text)")]
+Filled = Annotated[
+    str, AfterValidator(_filled), Field(description=QT_TRANSLATE_NOOP("Validation", "text"))
+]
+ModelId = Annotated[
+    str,
+    AfterValidator(_model_id),
+    Field(description=QT_TRANSLATE_NOOP("Validation", "a model id (text)")),
+]
 # A key field: its text is classified by `classify_key` (env reference, literal, placeholder).
-KeyText = Annotated[str | None, Field(description="text")]
+KeyText = Annotated[str | None, Field(description=QT_TRANSLATE_NOOP("Validation", "text"))]
 # A field naming an environment variable (checked by `env_var_key`).
-EnvName = Annotated[str | None, Field(description="the name of an environment variable")]
+EnvName = Annotated[
+    str | None,
+    Field(description=QT_TRANSLATE_NOOP("Validation", "the name of an environment variable")),
+]
 
 
 def _number_text(value: object) -> object:
@@ -84,9 +116,10 @@ def _at_least(minimum: float, whole: bool = False) -> AfterValidator:
         ok = math.isfinite(value) and minimum <= value <= 1e15
         if ok and whole and (value != int(value) or value < 1):
             ok = False
+        if not ok and whole:
+            raise Refused(MUST_BE_WHOLE_FOUND, value=f"{value:g}")
         if not ok:
-            what = "a whole number >= 1" if whole else f"a number >= {minimum:g}"
-            raise ValueError(f"must be {what}, found {value:g}")
+            raise Refused(MUST_BE_AT_LEAST_FOUND, minimum=f"{minimum:g}", value=f"{value:g}")
         return value
 
     return AfterValidator(check)
@@ -98,28 +131,28 @@ Number = Annotated[
     float | None,
     BeforeValidator(_number_text),
     _at_least(0.0),
-    Field(description="a number >= 0"),
+    Field(description=QT_TRANSLATE_NOOP("Validation", "a number >= 0")),
     LENIENT,
 ]
 Positive = Annotated[  # seconds
     float | None,
     BeforeValidator(_number_text),
     _at_least(0.001),
-    Field(description="a number >= 0.001"),
+    Field(description=QT_TRANSLATE_NOOP("Validation", "a number >= 0.001")),
     LENIENT,
 ]
 PositiveMs = Annotated[  # milliseconds
     float | None,
     BeforeValidator(_number_text),
     _at_least(1.0),
-    Field(description="a number >= 1"),
+    Field(description=QT_TRANSLATE_NOOP("Validation", "a number >= 1")),
     LENIENT,
 ]
 Whole = Annotated[
     float | None,
     BeforeValidator(_number_text),
     _at_least(1.0, whole=True),
-    Field(description="a whole number >= 1"),
+    Field(description=QT_TRANSLATE_NOOP("Validation", "a whole number >= 1")),
     LENIENT,
 ]
 
@@ -129,14 +162,14 @@ _ATTENTION = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
 def _attention(value: str) -> str:
     text = value.strip()
     if not _ATTENTION.match(text):
-        raise ValueError("not an attention type like GQA or MLA")
+        raise Refused(NOT_ATTENTION)
     return "MoBA" if text.lower() == "moba" else text.upper()
 
 
 Attention = Annotated[
     str | None,
     AfterValidator(lambda v: None if v is None else _attention(v)),
-    Field(description="an attention type like GQA or MLA"),
+    Field(description=QT_TRANSLATE_NOOP("Validation", "an attention type like GQA or MLA")),
     LENIENT,
 ]
 
@@ -151,7 +184,7 @@ def _header_text(value: object) -> object:
 # HTTP headers, each value text; a bad one alone is dropped. See `_base.headers_from`.
 Headers = Annotated[
     dict[str, Annotated[str, BeforeValidator(_header_text)]] | None,
-    Field(description="an object of headers"),
+    Field(description=QT_TRANSLATE_NOOP("Validation", "an object of headers")),
     LENIENT,
 ]
 
@@ -189,9 +222,11 @@ def read_shape(
         if hard:
             raise _error(src, hard[0], where)
         for problem in checked:
-            warnings.append(
-                f"{src.label}: ignored {_where(where, problem.field)}: {_words(problem)}"
+            field = _where(where, problem.field)
+            ignored = phrase(
+                IGNORED_FIELD, context=CONTEXT, file=src.label, field=field, problem=_words(problem)
             )
+            warnings.append(phrased(ignored))
             data = _without(data, problem.loc)
         # a value left out is absent, which every lenient field allows: this pass is clean
         checked = validate_each(schema, data)
@@ -210,14 +245,22 @@ def _where(where: str, field: str) -> str:
     return f"{where}.{field}" if where and not field.startswith("[") else where + field
 
 
-def _words(problem: Invalid) -> str:
+def _words(problem: Invalid) -> Phrase:
     """The problem as the importers word it: "is missing", "must be text, found a list"."""
     if problem.kind == "missing":
-        return "is missing"
+        return phrase(IS_MISSING, context=CONTEXT)
     if problem.kind == "type":  # a table in TOML is an object in JSON
         expected = "a table/object" if problem.expected == "a table" else problem.expected
-        return f"must be {expected}, found {problem.got}"
-    return problem.cause
+        return phrase(
+            MUST_BE_FOUND, context=CONTEXT, expected=_marked(expected), got=_marked(problem.got)
+        )
+    return problem.said or Phrase(problem.cause, context="Validation")
+
+
+def _marked(words: str) -> Phrase:
+    """The validation kit's words (marked in context "Validation"); other words stay as they
+    are."""
+    return Phrase(words, context="Validation")
 
 
 def _error(src: Source, problem: Invalid, where: str) -> Exception:

@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import BeforeValidator, Field
 
 from workbench.core.access.providers import ModelEntry
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.importers._base import (
     Builder,
     FoundKey,
@@ -18,6 +19,7 @@ from workbench.core.importers._base import (
     load_json,
     make_model,
     prices_of,
+    warn,
 )
 from workbench.core.importers._shapes import (
     LENIENT,
@@ -36,6 +38,9 @@ from workbench.core.importers._shapes import (
 )
 
 KIND = "benchmark_json"
+NO_KEY_FIELD = QT_TRANSLATE_NOOP(
+    "ConfigImport", "{label}: no api_key_env: the provider is saved without a key"
+)
 
 
 class _Model(Foreign):
@@ -69,7 +74,11 @@ class BenchmarkConfig(Foreign):
     models: Annotated[
         dict[str | int, _Model] | None,
         BeforeValidator(models_table),
-        Field(description="an object of models or a list of model ids"),
+        Field(
+            description=QT_TRANSLATE_NOOP(
+                "Validation", "an object of models or a list of model ids"
+            )
+        ),
     ] = None
     benchmark: Annotated[_Limits | None, LENIENT] = None
     request: Annotated[_Limits | None, LENIENT] = None
@@ -85,7 +94,7 @@ def read_benchmark_config(path: Path) -> ImportResult:
         key = classify_key(src, config.api_key, "api_key", b.warnings)
     else:
         key = FoundKey.missing()
-        b.warnings.append(f"{src.label}: no api_key_env: the provider is saved without a key")
+        b.warnings.append(warn(NO_KEY_FIELD, label=src.label))
     limits = [t.timeout for t in (config.benchmark, config.request) if t and t.timeout]
     b.add(
         name=config.name,

@@ -23,6 +23,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from workbench.core.access.providers import ModelEntry, Protocol
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.importers._base import (
     MAX_CONFIG_BYTES,
     Builder,
@@ -38,6 +39,7 @@ from workbench.core.importers._base import (
     parse_json_text,
     parse_toml_text,
     read_text,
+    warn,
 )
 from workbench.core.importers._shapes import (
     LENIENT,
@@ -56,6 +58,15 @@ DB_KIND = "ccswitch_db"
 LEGACY_KIND = "ccswitch_legacy"
 CODEX_KIND = "codex_toml"
 APPS = ("claude", "codex", "gemini")
+SKIPPED_APP = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{label}: skipped {where} (app {app} is not one CC Switch entry type the workbench reads)",
+)
+SKIPPED_NO_BASE_URL = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{label}: skipped {entry} ({app}): it has no base URL (an official login, nothing to import)",
+)
+SKIPPED_NO_BASEURL = QT_TRANSLATE_NOOP("ConfigImport", "{label}: skipped {where}: no baseUrl")
 _CLAUDE_MODEL_VARS = (
     "ANTHROPIC_MODEL",
     "ANTHROPIC_DEFAULT_SONNET_MODEL",
@@ -115,7 +126,7 @@ def _gemini(src: Source, data: dict[str, Any], where: str, warnings: list[str]) 
 
 
 class _CodexProvider(Foreign):
-    base_url: str | None = Field(None, description="a URL")
+    base_url: str | None = Field(None, description=QT_TRANSLATE_NOOP("Validation", "a URL"))
     env_key: EnvName = None
     http_headers: Headers = None
     stream_idle_timeout_ms: PositiveMs = None
@@ -127,7 +138,9 @@ class CodexConfig(Foreign):
 
     model_provider: str | None = None
     model: ModelId | None = None
-    model_providers: dict[str, Any] | None = Field(None, description="tables")
+    model_providers: dict[str, Any] | None = Field(
+        None, description=QT_TRANSLATE_NOOP("Validation", "tables")
+    )
 
 
 def codex_config(
@@ -175,7 +188,9 @@ class _CodexAuth(Foreign):
 
 
 class _CodexSettings(Foreign):
-    config: str | None = Field(None, description="the text of a Codex config.toml")
+    config: str | None = Field(
+        None, description=QT_TRANSLATE_NOOP("Validation", "the text of a Codex config.toml")
+    )
     auth: _CodexAuth | None = None
 
 
@@ -209,17 +224,12 @@ def _add_entry(
 ) -> None:
     parser = _PARSERS.get(app)
     if parser is None:
-        b.warnings.append(
-            f"{src.label}: skipped {where} (app {app!r} is not one CC Switch "
-            "entry type the workbench reads)"
-        )
+        b.warnings.append(warn(SKIPPED_APP, label=src.label, where=where, app=repr(app)))
         return
     entry = parser(src, settings, where, b.warnings)
     if entry is None:
-        b.warnings.append(
-            f"{src.label}: skipped {display or entry_id} ({app}): it has no base "
-            "URL (an official login, nothing to import)"
-        )
+        shown = display or entry_id
+        b.warnings.append(warn(SKIPPED_NO_BASE_URL, label=src.label, entry=shown, app=app))
         return
     fields: dict[str, Any] = {
         "name": entry_id,
@@ -253,7 +263,7 @@ def _universal(b: Builder, src: Source, data: dict[str, Any], where: str) -> Non
         uwhere = f"{where}.{uid}"
         spec = read_shape(src, _Universal, raw, b.warnings, uwhere)
         if spec.base_url is None:
-            b.warnings.append(f"{src.label}: skipped {uwhere}: no baseUrl")
+            b.warnings.append(warn(SKIPPED_NO_BASEURL, label=src.label, where=uwhere))
             continue
         key = classify_key(src, spec.api_key, f"{uwhere}.apiKey", b.warnings)
         apps = (spec.models or {}).values()
@@ -325,12 +335,16 @@ def read_ccswitch_db(path: Path) -> ImportResult:
 
 
 class _LegacyProvider(Foreign):
-    settings: dict[str, Any] = Field(alias="settingsConfig", description="a JSON object")
+    settings: dict[str, Any] = Field(
+        alias="settingsConfig", description=QT_TRANSLATE_NOOP("Validation", "a JSON object")
+    )
     name: Annotated[Text, LENIENT] = None
 
 
 class _LegacyApp(Foreign):
-    providers: dict[str, Any] | None = Field(None, description="an object of providers")
+    providers: dict[str, Any] | None = Field(
+        None, description=QT_TRANSLATE_NOOP("Validation", "an object of providers")
+    )
 
 
 class CcSwitchLegacy(Foreign):

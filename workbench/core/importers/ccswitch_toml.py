@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pydantic import Field
 
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.importers._base import (
     Builder,
     FoundKey,
@@ -38,7 +39,9 @@ class _Provider(Foreign):
 
 
 class CcSwitchToml(Foreign):
-    provider: dict[str, _Provider] = Field(description="tables like [provider.taotoken]")
+    provider: dict[str, _Provider] = Field(
+        description=QT_TRANSLATE_NOOP("Validation", "tables like [provider.taotoken]")
+    )
 
 
 def read_ccswitch_toml(path: Path) -> ImportResult:

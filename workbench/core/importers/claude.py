@@ -9,16 +9,23 @@ from pathlib import Path
 
 from pydantic import Field
 
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.importers._base import (
     Builder,
     ImportResult,
     classify_key,
     load_json,
     make_model,
+    warn,
 )
 from workbench.core.importers._shapes import Foreign, KeyText, ModelId, Text, read_shape
 
 KIND = "claude_settings"
+FLAT_SHAPE = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{label}: this is the flat api_base/api_key shape some setup guides show; Claude Code "
+    "itself reads env.ANTHROPIC_BASE_URL and env.ANTHROPIC_AUTH_TOKEN",
+)
 MODEL_VARS = (
     "ANTHROPIC_MODEL",
     "ANTHROPIC_DEFAULT_SONNET_MODEL",
@@ -89,10 +96,7 @@ def read_claude_settings(path: Path) -> ImportResult:
             raise src.nothing("api_base is missing, and there is no env.ANTHROPIC_BASE_URL")
         base = found
         key = classify_key(src, settings.api_key, "api_key", b.warnings)
-        b.warnings.append(
-            f"{src.label}: this is the flat api_base/api_key shape some setup guides show; Claude "
-            "Code itself reads env.ANTHROPIC_BASE_URL and env.ANTHROPIC_AUTH_TOKEN"
-        )
+        b.warnings.append(warn(FLAT_SHAPE, label=src.label))
     if settings.model is not None:
         models.append(make_model(settings.model))
     b.add_claude_code(base, token_field, name=None, url_field=url_field, key=key, models=models)

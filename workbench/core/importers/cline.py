@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from workbench.core.access.providers import ModelEntry
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.importers._base import (
     Builder,
     FoundKey,
@@ -26,6 +27,7 @@ from workbench.core.importers._base import (
     load_json,
     make_model,
     prices_of,
+    warn,
 )
 from workbench.core.importers._shapes import (
     LENIENT,
@@ -45,6 +47,21 @@ KIND = "cline_providers"
 LEGACY_KIND = "cline_legacy"
 OPENAI_COMPATIBLE = "openai-compatible"
 _ENTRY = f"providers.{OPENAI_COMPATIBLE}"
+SKIPPED_OTHERS = QT_TRANSLATE_NOOP(
+    "ConfigImport", "{label}: skipped {others} (not OpenAI Compatible)"
+)
+URL_DIFFERS = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{label}: {field} ({other}) differs from providers.json ({url}); providers.json wins",
+)
+NOT_OPENAI = QT_TRANSLATE_NOOP(
+    "ConfigImport", "{label}: {field} is {value}, not 'openai'; imported openAiBaseUrl anyway"
+)
+NO_SECRETS = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{label}: no secrets.json beside it (Cline may keep the key in VS Code's secret storage); "
+    "the provider is saved without a key",
+)
 
 
 class _Settings(Foreign):
@@ -62,7 +79,9 @@ class _Entry(Foreign):
 
 class ClineProviders(Foreign):
     # only the OpenAI Compatible entry is read; the others are named in a warning
-    providers: dict[str, Any] = Field(description="an object of providers")
+    providers: dict[str, Any] = Field(
+        description=QT_TRANSLATE_NOOP("Validation", "an object of providers")
+    )
 
 
 def read_cline_providers(path: Path) -> ImportResult:
@@ -88,7 +107,7 @@ def read_cline_providers(path: Path) -> ImportResult:
     name = None
     others = sorted(str(k) for k in providers if k != OPENAI_COMPATIBLE)
     if others:
-        b.warnings.append(f"{label}: skipped {', '.join(others)} (not OpenAI Compatible)")
+        b.warnings.append(warn(SKIPPED_OTHERS, label=label, others=", ".join(others)))
     models_path = path.with_name("models.json")
     if models_path.is_file():
         msrc, mdata = load_json(models_path)
@@ -133,10 +152,9 @@ def _models_json(
     info = entry.provider or _ProviderInfo()
     other = info.base_url
     if other is not None and other.rstrip("/") != base_url.strip().rstrip("/"):
-        warnings.append(
-            f"{src.label}: {_ENTRY}.provider.baseUrl ({other}) differs from "
-            f"providers.json ({base_url}); providers.json wins"
-        )
+        field = f"{_ENTRY}.provider.baseUrl"
+        said = warn(URL_DIFFERS, label=src.label, field=field, other=other, url=base_url)
+        warnings.append(said)
     models = [
         make_model(
             model_id,
@@ -199,9 +217,7 @@ def read_cline_legacy(path: Path) -> ImportResult:
         why = f" ({other[0]} is {other[1]!r}, not 'openai' (OpenAI Compatible))" if other else ""
         raise src.nothing(f"openAiBaseUrl is missing{why}")
     if other:
-        b.warnings.append(
-            f"{label}: {other[0]} is {other[1]!r}, not 'openai'; imported openAiBaseUrl anyway"
-        )
+        b.warnings.append(warn(NOT_OPENAI, label=label, field=other[0], value=repr(other[1])))
     secrets_path = path.with_name("secrets.json")
     key = FoundKey.missing()
     if secrets_path.is_file():
@@ -210,10 +226,7 @@ def read_cline_legacy(path: Path) -> ImportResult:
         key = classify_key(ssrc, secrets.api_key, "openAiApiKey", b.warnings)
         b.extra_parts.append((LEGACY_KIND, str(secrets_path)))
     else:
-        b.warnings.append(
-            f"{label}: no secrets.json beside it (Cline may keep the key in VS Code's secret "
-            "storage); the provider is saved without a key"
-        )
+        b.warnings.append(warn(NO_SECRETS, label=label))
     b.add(
         name=None,
         base_url=state.base_url,

@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.access.providers import Provider
-from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
+from workbench.core.foundation.i18n import (
+    QT_TRANSLATE_NOOP,
+    Phrase,
+    PhrasedText,
+    phrase,
+    phrased,
+    together,
+)
 from workbench.core.foundation.redaction import redact
 from workbench.core.importers._base import (
     ConfigImportError,
@@ -28,6 +35,7 @@ from workbench.core.importers._base import (
     parse_toml_text,
     read_text,
     unique_name,
+    warn,
 )
 from workbench.core.importers._files import CONTEXT
 from workbench.core.importers.benchmark import read_benchmark_config
@@ -46,6 +54,10 @@ from workbench.core.system.bounded_read import NotARegularFile, open_regular
 log = logging.getLogger(__name__)
 
 HOME = "home"
+SKIPPED = QT_TRANSLATE_NOOP("ConfigImport", "skipped {file}: {why}")
+MERGED = QT_TRANSLATE_NOOP(
+    "ConfigImport", "{name} ({file}) has the same base URL and key as {into}: merged into it"
+)
 
 READERS: dict[str, Callable[[Path], ImportResult]] = {
     "benchmark_json": read_benchmark_config,
@@ -206,17 +218,18 @@ def import_path(path: Path | str) -> ImportResult:
     """
     p = Path(path).expanduser()
     kind = detect(p)
-    skipped: list[str] = []
+    skipped: list[PhrasedText] = []
     if kind == HOME:
         results = []
         for store_kind, file in find_sources(p):
             try:
                 results.append(READERS[store_kind](file))
             except NothingToImport as exc:
-                skipped.append(f"skipped {file}: {exc}")
+                skipped.append(phrased(phrase(SKIPPED, context=CONTEXT, file=file, why=exc.phrase)))
         if not results:
             nothing = QT_TRANSLATE_NOOP("ConfigImport", "{path}: nothing to import ({skipped})")
-            said = phrase(nothing, context=CONTEXT, path=p, skipped="; ".join(skipped))
+            why = together([s.phrase for s in skipped])
+            said = phrase(nothing, context=CONTEXT, path=p, skipped=why)
             raise ConfigImportError(said)
     else:
         results = [READERS[kind](p)]
@@ -249,10 +262,8 @@ def merge(results: list[ImportResult], *, source: str, kind: str) -> ImportResul
                     models=merge_models(have.models, provider.models),
                     headers={**provider.headers, **have.headers},
                 )
-                warnings.append(
-                    f"{provider.name} ({Path(provider.source.split(' (')[0]).name}) has the same "
-                    f"base URL and key as {have.name}: merged into it"
-                )
+                file = Path(provider.source.split(" (")[0]).name
+                warnings.append(warn(MERGED, name=provider.name, file=file, into=have.name))
                 continue
             name = unique_name(provider.name, (p.name for p in providers))
             seen[ident] = len(providers)

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, Field
 
 from workbench.core.access.providers import ModelEntry
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.importers._base import (
     Builder,
     FoundKey,
@@ -20,6 +21,7 @@ from workbench.core.importers._base import (
     load_toml,
     make_model,
     prices_of,
+    warn,
 )
 from workbench.core.importers._shapes import (
     LENIENT,
@@ -38,6 +40,9 @@ from workbench.core.importers._shapes import (
 )
 
 KIND = "toml_client"
+NO_KEY_FIELD = QT_TRANSLATE_NOOP(
+    "ConfigImport", "{label}: [provider] has no api_key_env: saved without a key"
+)
 
 
 class _Prices(Foreign):
@@ -86,7 +91,7 @@ class TomlClient(Foreign):
     models: Annotated[
         dict[str, _Model] | None,
         BeforeValidator(named_models),
-        Field(description="tables like [models.gqa]"),
+        Field(description=QT_TRANSLATE_NOOP("Validation", "tables like [models.gqa]")),
     ] = None
     request: _Request | None = None
 
@@ -106,7 +111,7 @@ def read_toml_client_data(src: Source, data: dict[str, Any]) -> ImportResult:
         key = classify_key(src, provider.api_key, "provider.api_key", b.warnings)
     else:
         key = FoundKey.missing()
-        b.warnings.append(f"{src.label}: [provider] has no api_key_env: saved without a key")
+        b.warnings.append(warn(NO_KEY_FIELD, label=src.label))
     models = [m.entry() for m in (config.models or {}).values()]
     if provider.model is not None:
         models.insert(0, make_model(provider.model))

@@ -13,6 +13,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.importers._base import (
     Builder,
     ImportResult,
@@ -21,6 +22,7 @@ from workbench.core.importers._base import (
     load_json,
     make_model,
     prices_of,
+    warn,
 )
 from workbench.core.importers._shapes import (
     LENIENT,
@@ -35,6 +37,11 @@ from workbench.core.importers._shapes import (
 )
 
 KIND = "vscode_cline_settings"
+NOT_OPENAI = QT_TRANSLATE_NOOP(
+    "ConfigImport",
+    "{label}: cline.apiProvider is {value}, not 'openai'; imported the cline.openAi* settings "
+    "anyway",
+)
 _OPENAI = ("openai", "openai-compatible", "openai_compatible")
 
 
@@ -64,10 +71,7 @@ def read_vscode_settings(path: Path) -> ImportResult:
         why = f" (cline.apiProvider is {other!r}; only OpenAI Compatible can be imported)"
         raise src.nothing(f"cline.openAiBaseUrl is missing{why if other else ''}")
     if other:
-        b.warnings.append(
-            f"{src.label}: cline.apiProvider is {other!r}, not 'openai'; imported the "
-            "cline.openAi* settings anyway"
-        )
+        b.warnings.append(warn(NOT_OPENAI, label=src.label, value=repr(other)))
     key = classify_key(src, settings.api_key, "cline.openAiApiKey", b.warnings)
     models = []
     if settings.model is not None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
@@ -135,6 +136,11 @@ class Step:
     met: int = 0  # requests that met every objective
     stopped: int = 0  # requests cancelled when the step ended early (not in `requests`)
     ended: str | None = None  # the objective that ended the step early (core/load/step_watch.py)
+    errors: tuple[tuple[str, int], ...] = ()  # failed requests by error class, most first
+
+    @property
+    def failed(self) -> int:
+        return self.requests - self.ok
 
     @property
     def holds(self) -> bool:
@@ -185,7 +191,10 @@ def judge(
     goodput = met / span_s if span_s else None
     ok = sum(1 for r, _m in taken if r.ok)
     stopped = len(every) - len(taken)
-    return Step(load, len(taken), ok, tuple(terms), goodput, cost, met, stopped, ended)
+    errors = Counter(r.error_class or "unknown" for r, _m in taken if not r.ok).most_common()
+    return Step(
+        load, len(taken), ok, tuple(terms), goodput, cost, met, stopped, ended, tuple(errors)
+    )
 
 
 @dataclass(frozen=True)

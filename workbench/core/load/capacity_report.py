@@ -4,7 +4,8 @@ The section is what the history keeps of a search (in the run's config) and what
 writes (docs/json.md); the sentence is made from the section alone, so the CLI, the Summary
 tab and `workbench summary` say the same thing:
 "sim-70b-mla serves 11.8 req/s (±0.6) at TTFT p90 ≤ 2 s and TPOT p90 ≤ 50 ms; sim-70b-gqa
-4.1 req/s (±0.2); at 32K prompts; $0.41 vs $1.20 per 1,000 requests". Pure: no I/O.
+4.1 req/s (±0.2); at 32K prompts; $0.79 vs $2.22 per 1,000 requests in device time on 8 × H200
+at $3.99 per device-hour". Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def step_json(step: Step) -> dict[str, Any]:
         "stopped": step.stopped,
         "ended_early": step.ended,
         "cost_usd": step.cost_usd,
+        "errors": dict(step.errors),
         "objectives": [
             {
                 "objective": t.name,
@@ -72,9 +74,16 @@ def floor_json(search: Search) -> dict[str, Any] | None:
     return out
 
 
-def model_json(model: str, search: Search, more_devices: str | None = None) -> dict[str, Any]:
+def model_json(
+    model: str,
+    search: Search,
+    more_devices: str | None = None,
+    device_cost: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """One model's answer: the bracket, its centre and half-width, the floor, every step;
-    `more_devices`: the flag that serves the model on more devices, where one exists."""
+    `more_devices`: the flag that serves the model on more devices, where one exists;
+    `device_cost`: the devices of its deployment and their price per device-hour
+    (core/planning/device_cost.py), which its cost per 1,000 requests then comes from."""
     held, missed = search.held, search.missed
     capacity = plus_minus = None
     if held is not None and missed is not None:
@@ -84,7 +93,13 @@ def model_json(model: str, search: Search, more_devices: str | None = None) -> d
     elif held is not None:
         capacity = held
     at_held = next((s for s in search.steps if s.load == held), None)
-    cost = at_held.cost_usd if at_held is not None else None
+    if device_cost is not None:
+        basis = "device_hours"
+        per_1000 = _device_hours_per_1000(search.rule.by, at_held, device_cost)
+    else:
+        basis = "token_prices"
+        cost = at_held.cost_usd if at_held is not None else None
+        per_1000 = None if cost is None else cost * 1000
     return {
         "model": model,
         "status": search.status or "stopped",
@@ -93,11 +108,28 @@ def model_json(model: str, search: Search, more_devices: str | None = None) -> d
         "held": held,
         "missed": missed,
         "requests": search.used,
-        "cost_per_1000_usd": None if cost is None else cost * 1000,
+        "cost_per_1000_usd": per_1000,
+        "cost_basis": basis,
+        "device_cost": None if device_cost is None else dict(device_cost),
         "floor": floor_json(search),
         "more_devices": more_devices,
         "steps": [step_json(s) for s in search.steps],
     }
+
+
+def _device_hours_per_1000(
+    by: str, at_held: Step | None, device_cost: Mapping[str, Any]
+) -> float | None:
+    """The deployment's devices x their price per hour, over the requests an hour at the load
+    that held: its rate (a search by rate), or the requests/s that met the SLO at the
+    concurrency that held (by concurrency). None when the price or the load is unknown."""
+    price, devices = device_cost.get("usd_per_hour"), device_cost.get("devices")
+    if at_held is None or not isinstance(price, int | float) or not isinstance(devices, int):
+        return None
+    rate = at_held.load if by == "rate" else at_held.goodput
+    if not rate:
+        return None
+    return devices * price / (rate * 3600) * 1000
 
 
 def section(
@@ -247,6 +279,14 @@ def floor_words(
     its TTFT p90 is 3.06 s"."""
     terms = _floor_terms(answer)
     slo = slo_words(terms, translate)
+    failed = failed_words(answer, translate)
+    if failed:  # a request that fails alone is a defect to fix, not a limit to loosen
+        return _say(
+            translate,
+            QT_TRANSLATE_NOOP("Capacity", "{model}'s requests fail even one at a time: {failed}"),
+            model=answer.get("model"),
+            failed=failed,
+        )
     figures = []
     for t in terms:
         observed, judged = t.get("observed_ms"), int(t.get("judged", 0))
@@ -288,9 +328,36 @@ def floor_words(
     return _say(translate, template, **fields)
 
 
+def failed_words(answer: Mapping[str, Any], translate: Translate | None = None) -> str:
+    """How many of the floor's requests failed and why, e.g. "5 of its 5 requests failed
+    (server_error x5)"; "" when none failed."""
+    floor = answer.get("floor") or {}
+    errors = floor.get("errors") or {}
+    failed = int(floor.get("requests", 0)) - int(floor.get("ok", 0))
+    if failed <= 0 or not errors:
+        return ""
+    return _say(
+        translate,
+        QT_TRANSLATE_NOOP("Capacity", "{failed} of its {sent} requests failed ({classes})"),
+        failed=failed,
+        sent=floor.get("requests"),
+        classes=", ".join(f"{name} x{count}" for name, count in errors.items()),
+    )
+
+
 def floor_fix(floored: Sequence[Mapping[str, Any]], translate: Translate | None = None) -> str:
-    """What to do about models that miss alone: the flag for more devices where the
-    provider has one (the built-in provider's --tp), else in general words."""
+    """What to do about models that miss alone: their failures first (a search over failing
+    requests measures nothing); else the flag for more devices where the provider has one
+    (the built-in provider's --tp), else in general words."""
+    if any(failed_words(m) for m in floored):
+        return _say(
+            translate,
+            QT_TRANSLATE_NOOP(
+                "Capacity",
+                "Fix what fails first (each row's error_class and error_message say why), then "
+                "search again",
+            ),
+        )
     flag = next((m.get("more_devices") for m in floored if m.get("more_devices")), None)
     if flag and len(floored) > 1:
         template = QT_TRANSLATE_NOOP(
@@ -374,17 +441,62 @@ def _searched(
                 tokens=tokens_label(tokens),
             )
         )
-    costs = [m.get("cost_per_1000_usd") for m in models]
-    if all(isinstance(c, int | float) for c in costs):
-        shown = list(dict.fromkeys(f"${c:,.2f}" for c in costs))
-        costs_text = _say(translate, QT_TRANSLATE_NOOP("Capacity", " vs ")).join(shown)
-        template = (
-            QT_TRANSLATE_NOOP("Capacity", "{costs} per 1,000 requests each")
-            if len(shown) == 1 and len(costs) > 1
-            else QT_TRANSLATE_NOOP("Capacity", "{costs} per 1,000 requests")
-        )
-        parts.append(_say(translate, template, costs=costs_text))
+    costs = _cost_words(models, translate)
+    if costs:
+        parts.append(costs)
     return parts
+
+
+def _usd(value: float) -> str:
+    """$1.20, or two significant digits below ten cents ($0.012): a cost never reads $0.00."""
+    return f"${value:,.2f}" if value >= 0.1 or value == 0 else f"${value:.2g}"
+
+
+def _basis_words(answer: Mapping[str, Any], translate: Translate | None) -> str:
+    """What a model's cost per 1,000 requests was found from: its deployment's device time
+    ("in device time on 8 × H200 at $3.99 per device-hour") or the catalog's token prices (a section
+    written before the basis was recorded had only those)."""
+    device = answer.get("device_cost")
+    if answer.get("cost_basis") == "device_hours" and isinstance(device, Mapping):
+        return _say(
+            translate,
+            QT_TRANSLATE_NOOP(
+                "Capacity", "in device time on {devices} × {gpu} at {price} per device-hour"
+            ),
+            devices=device.get("devices"),
+            gpu=device.get("gpu"),
+            price=_usd(float(device.get("usd_per_hour") or 0)),
+        )
+    return _say(translate, QT_TRANSLATE_NOOP("Capacity", "at token prices"))
+
+
+def _cost_words(models: Sequence[Mapping[str, Any]], translate: Translate | None) -> str:
+    """The costs per 1,000 requests, when every model's is known: side by side ("vs") only
+    when all were found on one basis (the same devices at the same price, or token prices);
+    else each model's with its own basis, never one against the other."""
+    costs = [m.get("cost_per_1000_usd") for m in models]
+    if not all(isinstance(c, int | float) for c in costs):
+        return ""
+    bases = [_basis_words(m, translate) for m in models]
+    if len(set(bases)) > 1:
+        return _say(translate, QT_TRANSLATE_NOOP("Capacity", "; ")).join(
+            _say(
+                translate,
+                QT_TRANSLATE_NOOP("Capacity", "{model} {cost} per 1,000 requests {basis}"),
+                model=m.get("model"),
+                cost=_usd(float(c or 0)),
+                basis=basis,
+            )
+            for m, c, basis in zip(models, costs, bases, strict=True)
+        )
+    shown = list(dict.fromkeys(_usd(float(c or 0)) for c in costs))
+    template = (
+        QT_TRANSLATE_NOOP("Capacity", "{costs} per 1,000 requests each {basis}")
+        if len(shown) == 1 and len(costs) > 1
+        else QT_TRANSLATE_NOOP("Capacity", "{costs} per 1,000 requests {basis}")
+    )
+    costs_text = _say(translate, QT_TRANSLATE_NOOP("Capacity", " vs ")).join(shown)
+    return _say(translate, template, costs=costs_text, basis=bases[0])
 
 
 def sentence_line(capacity: Mapping[str, Any], translate: Translate | None = None) -> str:
@@ -462,6 +574,7 @@ def floor_line(floor: Mapping[str, Any]) -> str:
     return (
         f"one at a time: {verdict}"
         + (f"; {terms}" if terms else "")
+        + _failed_part(floor)
         + (f"; alone e2e {e2e:.2f} s" if e2e else "")
     )
 
@@ -480,7 +593,17 @@ def step_words(step: Mapping[str, Any], unit: str) -> str:
             f" (ended early: {step['ended_early']} could no longer hold; "
             f"{step.get('stopped', 0)} in flight cancelled)"
         )
-    return f"{_num(step['load'])} {unit}: {verdict}" + (f"; {terms}" if terms else "")
+    return (
+        f"{_num(step['load'])} {unit}: {verdict}" + (f"; {terms}" if terms else "")
+    ) + _failed_part(step)
+
+
+def _failed_part(step: Mapping[str, Any]) -> str:
+    """The failures of a step or floor, e.g. "; 2 failed (server_error x2)"; "" for none."""
+    errors = step.get("errors") or {}
+    failed = sum(int(n) for n in errors.values())
+    named = ", ".join(f"{name} x{count}" for name, count in errors.items())
+    return f"; {failed} failed ({named})" if failed else ""
 
 
 def table(capacity: Mapping[str, Any]) -> str:
@@ -488,7 +611,9 @@ def table(capacity: Mapping[str, Any]) -> str:
     unit = str(capacity.get("unit"))
     lines = []
     for m in capacity.get("models", ()):
-        answer = "misses alone" if m["status"] == "floor" else answer_words(m, unit)
+        answer = answer_words(m, unit)
+        if m["status"] == "floor":
+            answer = "fails alone" if failed_words(m) else "misses alone"
         lines.append(f"{m['model']}: {answer} [{m['status']}, {m['requests']} requests]")
         if m.get("floor"):
             lines.append(f"  {floor_line(m['floor'])}")

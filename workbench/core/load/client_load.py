@@ -21,6 +21,9 @@ LAG_SAMPLE_S = 0.05  # one look at the loop's lateness every 50 ms
 # stamp is often late by several decode intervals of a fast server (6 ms at 163 tok/s)
 SATURATED_LAG_MS = 20.0
 SATURATED_CPU_SHARE = 0.9  # of the cores the client's processes could use
+# a second of looks at the least: in a shorter run one pause (its first connection, an import)
+# is the p90, and start-up is most of its CPU; such a run is not judged
+MIN_JUDGED_SAMPLES = 20
 
 
 def usable_cores() -> int:
@@ -85,9 +88,10 @@ class ClientLoad:
         share = busy / min(cores, self.processes)
         lag90 = percentile(self.lags_ms, 90)
         reasons = []
-        if share >= SATURATED_CPU_SHARE:
+        judged = len(self.lags_ms) >= MIN_JUDGED_SAMPLES  # else one pause could be the p90
+        if judged and share >= SATURATED_CPU_SHARE:
             reasons.append(f"its CPU was {busy:.2f} of {min(cores, self.processes)} core(s)")
-        if lag90 is not None and lag90 > SATURATED_LAG_MS:
+        if judged and lag90 is not None and lag90 > SATURATED_LAG_MS:
             reasons.append(f"its event loop ran {lag90:.0f} ms late (p90)")
         return {
             "usable_cores": cores,

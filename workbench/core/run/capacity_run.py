@@ -115,11 +115,19 @@ class OneRun:
 class CapacityRunner:
     """Runs a plan with `capacity` through `runner`; `cancel` ends the search and its step."""
 
-    def __init__(self, runner: Runner, more_devices: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        runner: Runner,
+        more_devices: Mapping[str, str] | None = None,
+        device_costs: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
         """`more_devices`: per model, the flag that serves it on more devices (the built-in
-        provider's --tp), named when its requests miss even one at a time."""
+        provider's --tp), named when its requests miss even one at a time; `device_costs`: per
+        model with a deployment, its devices and their price per device-hour
+        (core/planning/device_cost.py), its cost per 1,000 requests's basis."""
         self.runner = runner
         self.more_devices = dict(more_devices or {})
+        self.device_costs = dict(device_costs or {})
         self.count, self._started = RequestCount(), time.perf_counter()
         self._cancelled = False
 
@@ -244,7 +252,8 @@ class CapacityRunner:
                 if status != "finished":
                     search.stop()
                 more = self.more_devices.get(target.model)
-                answers.append(model_json(target.model, search, more))
+                device = self.device_costs.get(target.model)
+                answers.append(model_json(target.model, search, more, device))
             found_section = section(rule, plan.slo, plan.prompt_lengths[0], answers)
             if sink is not None:
                 sink.store.annotate(run_id, "capacity", found_section)

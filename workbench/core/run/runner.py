@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from workbench.core.datasets.prompt import dataset_prompt
+from workbench.core.foundation import failure_words
 from workbench.core.foundation.errors import UNFIXABLE_BY_REPEAT, Diagnosis, diagnosis
 from workbench.core.foundation.results import (
     ErrorClass,
@@ -522,7 +523,9 @@ class Runner:
             if not inner.done():
                 inner.cancel()
             if result.error_class is None:  # cancelled before it even started
-                cancelled = diagnosis(ErrorClass.CANCELLED, "stopped by the user")
+                cancelled = diagnosis(
+                    ErrorClass.CANCELLED, failure_words.words(failure_words.STOPPED_BY_USER)
+                )
                 result.error_class, result.error_message = ErrorClass.CANCELLED, cancelled.message
             why = state.failure or state.stopped_for
             if why is not None and result.error_class is ErrorClass.CANCELLED:

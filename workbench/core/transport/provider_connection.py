@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from workbench.core.access.keys import KeyUnavailable, resolve_headers, resolve_key
 from workbench.core.access.providers import Provider
 from workbench.core.foundation.errors import UnsendableHeader
+from workbench.core.foundation.i18n import Phrase, data
 
 if TYPE_CHECKING:  # the transport loads with the first connection, not with the window
     from workbench.core.transport.clients import ClientOptions
@@ -24,7 +25,11 @@ if TYPE_CHECKING:  # the transport loads with the first connection, not with the
 
 class ProviderUnusable(ValueError):
     """A provider whose key or headers cannot be used; the message says which and the fix, and
-    never holds the value."""
+    never holds the value. `phrase` is the message for the window to say in its language."""
+
+    def __init__(self, message: str | Phrase) -> None:
+        self.phrase = message if isinstance(message, Phrase) else data(message)
+        super().__init__(str(self.phrase))
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ def connect(provider: Provider, api_key: str | None = None) -> Connection:
         headers = resolve_headers(provider)
         check_headers(key, headers)
     except KeyUnavailable as exc:
-        raise ProviderUnusable(str(exc)) from None
+        raise ProviderUnusable(exc.phrase) from None
     except UnsendableHeader as exc:
         raise ProviderUnusable(
             f"provider '{provider.name}': {exc}, which HTTP headers cannot carry; retype it "

@@ -30,6 +30,7 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard
 
+from workbench.core.foundation import failure_words as fw
 from workbench.core.foundation.errors import (
     Diagnosis,
     MalformedChunk,
@@ -257,7 +258,7 @@ async def exchange(
         fail(result, _watchdog_diagnosis(dog, spec))
     except asyncio.CancelledError:
         result.t_done = time.perf_counter_ns()
-        fail(result, diagnosis(ErrorClass.CANCELLED, "stopped by the user"))
+        fail(result, diagnosis(ErrorClass.CANCELLED, fw.words(fw.STOPPED_BY_USER)))
         _fill_estimates(result, spec)
         raise
     except Exception as exc:  # every I/O failure becomes a classified row
@@ -275,13 +276,16 @@ async def exchange(
 
 
 def _watchdog_diagnosis(dog: _Watchdog, spec: RequestSpec) -> Diagnosis:
+    seconds = f"{dog.limit_s:g}"
     if dog.error_class is ErrorClass.STALL:
-        return diagnosis(dog.error_class, f"no token for {dog.limit_s:g} s")
-    what = f"gave up after {dog.limit_s:g} s"
+        return diagnosis(dog.error_class, fw.words(fw.NO_TOKEN_FOR, seconds=seconds))
+    what = fw.words(fw.GAVE_UP_AFTER, seconds=seconds)
     if dog.error_class is ErrorClass.TOTAL_TIMEOUT and spec.total_timeout_s is None:
-        what += (
-            f" (the default total limit for max_tokens={spec.max_tokens}: first-token limit + "
-            f"stall limit + {SECONDS_PER_TOKEN:g} s per token)"
+        what = fw.words(
+            fw.GAVE_UP_AFTER_DEFAULT,
+            seconds=seconds,
+            max_tokens=spec.max_tokens,
+            per_token=f"{SECONDS_PER_TOKEN:g}",
         )
     return diagnosis(dog.error_class, what)
 
@@ -339,12 +343,11 @@ def _no_text(result: RequestResult) -> Diagnosis:
     """No text at all, or tokens without visible text (special tokens, partial UTF-8)."""
     tokens = result.completion_tokens or 0
     if tokens > 0 or result.finish_reason in LENGTH_REASONS:
-        what = (
-            f"the server generated tokens (completion_tokens={result.completion_tokens}, "
-            f"finish_reason={result.finish_reason}) but sent no visible text"
+        what = fw.words(
+            fw.NO_VISIBLE_TEXT, tokens=result.completion_tokens, finish=result.finish_reason
         )
         return diagnosis(ErrorClass.NO_VISIBLE_TEXT, what)
-    return diagnosis(ErrorClass.EMPTY, "the stream ended with no text")
+    return diagnosis(ErrorClass.EMPTY, fw.words(fw.NO_TEXT))
 
 
 def fail(result: RequestResult, diag: Diagnosis) -> None:
