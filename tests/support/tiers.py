@@ -163,6 +163,7 @@ SERIAL_FILES = frozenset(
     {
         "test_attention_twins.py",
         "test_batching.py",  # admitted within 50 ms
+        "test_client_load.py",  # what saturated the client: its CPU or its loop, not a neighbour's
         "test_cpu_warmup.py",  # a median under 2 ms
         "test_fidelity.py",  # TTFT within 5 ms of the server's emit time
         "test_gui_live_ttft.py",
