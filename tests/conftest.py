@@ -1,9 +1,16 @@
 import os
+import sys
 from pathlib import Path
 
 # Qt runs offscreen in tests; qasync must pick PySide6; the history goes to a temp dir per test.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
+# Bytecode is cached (__pycache__, ignored by git) even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE): the suite starts Python hundreds of times (the CLI, serve-local,
+# workers), each of which compiled the project's modules again, and each xdist worker rewrote
+# every test file's asserts (benchmarks/results/test_tiers.md, session 39). Set before pytest
+# imports the test files; xdist's workers and every subprocess inherit the environment.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 import pytest
 
@@ -24,8 +31,9 @@ from tests.support.tiers import (  # noqa: F401
 )
 
 # the real main window as fixtures (window, window_with_tabs, window_time_scale); under xdist,
-# the longest tests first, one worker each (tiers.HEAVY_TESTS)
-pytest_plugins = ["tests.support.gui", "tests.support.heavy_first"]
+# the longest tests first, one worker each (tiers.HEAVY_TESTS); `--cpu-ledger PATH`, each test's CPU
+pytest_plugins = ["tests.support.gui", "tests.support.heavy_first", "tests.support.cpu_ledger"]
+sys.dont_write_bytecode = False  # this process too (see PYTHONDONTWRITEBYTECODE above)
 
 
 @pytest.fixture(autouse=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli_inprocess import run_cli
 from tests.support.ports import refusing_port
 from tests.support.serve_local import serve_local
 from workbench.core.history.csv_export import COLUMNS
@@ -20,10 +21,9 @@ from workbench.core.history.csv_export import COLUMNS
 WORKBENCH = [sys.executable, "-m", "workbench"]
 
 
-def _run(args: list[str], env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*WORKBENCH, *args], capture_output=True, text=True, env=env, timeout=timeout, check=False
-    )
+def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    """The command in this process (a start cost ~0.3 s CPU); the SIGKILL test uses a real one."""
+    return run_cli(args, env)
 
 
 @pytest.fixture

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli_inprocess import run_cli
+
 WORKBENCH = [sys.executable, "-m", "workbench"]
 QUICK = ["--model", "sim-70b-gqa", "--prompt-tokens", "1K", "--max-tokens", "8"]
 
@@ -22,9 +24,8 @@ QUICK = ["--model", "sim-70b-gqa", "--prompt-tokens", "1K", "--max-tokens", "8"]
 def _run(
     args: list[str], env: dict[str, str], cwd: Path | None = None
 ) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*WORKBENCH, *args], capture_output=True, text=True, env=env, timeout=120, cwd=cwd
-    )
+    """The command in this process (a start cost ~0.3 s CPU); Ctrl+C below uses a real one."""
+    return run_cli(args, env, cwd=cwd)
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli_inprocess import run_cli
 from workbench.core.access.providers import KeyRef, ModelEntry, Provider
 from workbench.core.saved.provider_store import (
     last_good_path,
@@ -54,9 +55,8 @@ def env(tmp_path: Path, config: Path) -> dict[str, str]:
 
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*WORKBENCH, *args], capture_output=True, text=True, env=env, timeout=120, check=False
-    )
+    """The command in this process (a start cost ~0.3 s CPU): what it writes is the subject."""
+    return run_cli(args, env)
 
 
 def _mode(path: Path) -> int:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli_inprocess import run_cli
 from workbench.core.foundation.metrics import derive, inter_token_latencies_ms
 from workbench.core.history.run_history import RunStore
 
@@ -29,7 +30,8 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*WORKBENCH, *args], env=env, capture_output=True, text=True, timeout=120)
+    """The command in this process (a start cost ~0.3 s CPU): what it reads is the subject."""
+    return run_cli(args, env)
 
 
 def _store(env: dict[str, str]) -> RunStore:

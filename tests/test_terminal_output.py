@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
+from tests.support.cli_inprocess import run_cli
 from tests.support.loopback import serving_in_thread
 from workbench.core.foundation.terminal import escape_quoted, printable, printable_lines
 
@@ -28,9 +29,8 @@ FORBIDDEN = ["\x1b", "\x07", "\x9b", "\u202e"]
 
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*WORKBENCH, *args], capture_output=True, text=True, env=env, timeout=120, check=False
-    )
+    """The command in this process (a start cost ~0.3 s CPU): what it prints is the subject."""
+    return run_cli(args, env)
 
 
 def _assert_inert(text: str) -> None:

@@ -12,6 +12,7 @@ registers this module as a plugin).
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,3 +55,10 @@ def window_with_tabs(
         yield win
         # before the window closes: closing deletes it, the Kernels tab with it
         loop.run_until_complete(asyncio.wait_for(kernels.aclose(), CLOSE_SECONDS))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Stop the windows' shared serve-local processes (tests/support/shared_provider.py)."""
+    shared = sys.modules.get("tests.support.shared_provider")
+    if shared is not None:
+        shared.stop_all()

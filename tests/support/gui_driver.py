@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QMenu
 
+from tests.support.shared_provider import SharedBuiltIn
 from workbench.core.history.run_history import RunStore
 from workbench.ui.compare_controller import LOCAL_PROVIDER, CompareController
 from workbench.ui.main_window import MainWindow
@@ -30,6 +31,7 @@ def make_window(loop: Any, tmp_path: Path, time_scale: float = 0.05) -> MainWind
     session = CompareController(store=RunStore(tmp_path / "history.sqlite3"), time_scale=time_scale)
     settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
     win = MainWindow(session, settings)
+    session.builtin = SharedBuiltIn(time_scale)  # this process's serve-local, not one per window
     loop.run_until_complete(session.start_local_provider())
     win.pane_set.set_choices(
         [(f"{LOCAL_PROVIDER}|{m.id}", m.id) for m in session.catalog.simulated()]
