@@ -90,6 +90,17 @@ def _qt_objects_die_on_the_main_thread(request):
     gc.collect()
 
 
+@pytest.fixture(scope="session")
+def litellm_gateway(tmp_path_factory):
+    """A real LiteLLM proxy before the built-in provider, one per pytest process, shared by the
+    modules that meet one (tests/support/litellm_gateway.py, shared_gateway); imported here only
+    when a test asks for it."""
+    from tests.support.litellm_gateway import shared_gateway
+
+    with shared_gateway(tmp_path_factory.mktemp("litellm")) as up:
+        yield up
+
+
 @pytest.fixture
 def loop(qapp):
     """A qasync event loop over the test's QApplication, for driving real windows.

@@ -58,6 +58,8 @@ def test_bench_of_the_eight_twins_at_1m_runs_or_refuses_each_with_its_memory_rea
     ran = {m: r for m, r in rows.items() if m != "sim-70b-mha"}
     assert all(not r["error_class"] for r in ran.values()), ran
     ttft = {m: float(r["ttft_ms"]) for m, r in ran.items()}
+    # Not serial: GQA's 1M prefill takes ~16 s here and the sparse twins' ~2 s, a margin no busy
+    # core closes; sparse prefill costed as dense (the defect) puts them level or behind.
     for sparse in ("sim-70b-nsa", "sim-70b-moba"):
         assert ttft[sparse] < ttft["sim-70b-gqa"], ttft
 

@@ -9,8 +9,6 @@ is missing every test here fails, naming the fix. docs/gateways.md says what eac
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -22,7 +20,6 @@ from tests.support.litellm_gateway import (
     bench,
     check_against_emit_log,
     cli,
-    running_gateway,
     started_ns,
 )
 from workbench.core.foundation.error_messages import (
@@ -42,14 +39,15 @@ WRONG_KEY = "sk-wrong-gateway-key-0123456789"
 # stream's chunks on one Python process and the 32nd first token waits ~1 s behind the others.
 # Each bound is ~4x that, for a CI runner busy with other work; a TTFT measured from the wrong
 # moment (a lost first chunk, a stream read to its end) is off by far more than the slack.
+# Not serial (session 39): a neighbour worker at most halves the proxy's CPU, so 2x, not 4x.
 GATEWAY_SLACK_C1_MS = 500.0
 GATEWAY_SLACK_C32_MS = 4000.0
 
 
-@pytest.fixture(scope="module")
-def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
-    with running_gateway(tmp_path_factory.mktemp("litellm")) as up:
-        yield up
+@pytest.fixture
+def gateway(litellm_gateway: Gateway) -> Gateway:
+    """The worker's one proxy (tests/support/litellm_gateway.py, a session fixture)."""
+    return litellm_gateway
 
 
 def _server_decode_tps(record: EmitRecord) -> float:
@@ -223,10 +221,12 @@ def test_rate_limit_retry_after_forwarded_by_the_gateway_is_obeyed(
     for row in run.rows:
         assert (row["http_status"], row["error_class"]) == ("429", ErrorClass.RATE_LIMIT)
         assert "litellm.RateLimitError" in row["error_message"]
-    starts = [started_ns(r) / 1e9 for r in run.rows]
-    gaps = [b - a for a, b in pairwise(starts)]
-    # 1 s asked for, plus the next request's own time on a busy machine (the budget caps it)
-    assert all(1.0 - CLOCK_SLACK_MS / 1e3 <= gap < 2.5 for gap in gaps), gaps
+    ends = [started_ns(r) / 1e9 + float(r["e2e_ms"]) / 1e3 for r in run.rows]
+    waits = [started_ns(b) / 1e9 - end for end, b in zip(ends, run.rows[1:], strict=False)]
+    # The wait itself, from a 429's end to the next send, not send to send: a busy core only
+    # delays the next send by a timer's lateness, so this runs beside other workers; a client
+    # that ignored the header (no wait, or its own backoff of 2 s or more) still fails.
+    assert all(1.0 - CLOCK_SLACK_MS / 1e3 <= wait < 2.0 for wait in waits), waits
     assert gateway.emitted_since(mark) == []  # refused before any completion began
 
 

@@ -14,12 +14,11 @@ its own, so rows pair with upstream completions by the order of their first toke
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.support.litellm_gateway import Gateway, bench, check_against_emit_log, running_gateway
+from tests.support.litellm_gateway import Gateway, bench, check_against_emit_log
 from workbench.local.emitlog import EmitRecord
 
 MAX_TOKENS = 24
@@ -29,10 +28,6 @@ REQUESTS = 8
 # ~30-90 ms measured on a quiet 2-core box), with room for a busy CI runner: a TTFT taken from
 # the wrong event is off by the whole stream (~400 ms at 17 ms a token) or is negative.
 GATEWAY_SLACK_C4_MS = 1500.0
-EXTRA_ROUTES = {
-    "gw-think": ("openai", "sim-70b-gqa+reasoning"),
-    "gw-vllm-think": ("hosted_vllm", "sim-70b-gqa+reasoning"),
-}
 # (--protocol, gateway alias, the upstream path LiteLLM took, as the emit log's protocol)
 ENDPOINTS = {
     "chat": ("chat", "gw-think", "chat"),
@@ -42,10 +37,11 @@ ENDPOINTS = {
 }
 
 
-@pytest.fixture(scope="module")
-def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
-    with running_gateway(tmp_path_factory.mktemp("litellm"), EXTRA_ROUTES) as up:
-        yield up
+@pytest.fixture
+def gateway(litellm_gateway: Gateway) -> Gateway:
+    """The worker's one proxy (tests/support/litellm_gateway.py), gw-think and gw-vllm-think among
+    its routes (PROVIDER_ROUTES)."""
+    return litellm_gateway
 
 
 def _decode_tps(record: EmitRecord) -> float:

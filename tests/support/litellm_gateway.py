@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -49,6 +49,14 @@ ROUTES = {
     # two broken routes, one per tool: LiteLLM puts a failing route in a cooldown of its own
     "gw-broken": "wrong-upstream-id",
     "gw-broken-bench": "another-wrong-id",
+}
+
+# Routes through another LiteLLM provider: alias -> (provider, upstream id). Behind `openai/`
+# LiteLLM turns /v1/messages into the upstream's /v1/responses, behind `hosted_vllm/` into chat
+# (tests/test_litellm_protocols.py); the upstream reasons first.
+PROVIDER_ROUTES = {
+    "gw-think": ("openai", "sim-70b-gqa+reasoning"),
+    "gw-vllm-think": ("hosted_vllm", "sim-70b-gqa+reasoning"),
 }
 
 # LiteLLM's cooldown of a failed route lasts 5 s by default; a longer one keeps the tests that
@@ -118,6 +126,15 @@ class Gateway:
         baseline's 1-token probes (every measured request in these tests asks for more tokens)
         and without the `calibrated` calibration requests, which a target sees first."""
         return [r for r in self.emitted_since(mark) if r.completion_tokens != 1][calibrated:]
+
+
+def shared_gateway(log_dir: Path) -> AbstractContextManager[Gateway]:
+    """The gateway of every module that meets one, one per pytest process (each xdist worker;
+    the session fixture `litellm_gateway` of tests/conftest.py): ROUTES and PROVIDER_ROUTES, so a
+    worker pays LiteLLM's ~12 s start once, not once per module. Sound because no test reads the
+    whole route list, each reads only the emit records since its own mark (a worker runs one test
+    at a time), and a failed route's cooldown is that route's own."""
+    return running_gateway(log_dir, PROVIDER_ROUTES)
 
 
 @contextmanager

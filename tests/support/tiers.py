@@ -161,7 +161,6 @@ SLOW_TESTS = frozenset(
 # files whose assertions bound wall-clock times (latency, pacing, lateness, measured tokens/s)
 SERIAL_FILES = frozenset(
     {
-        "test_attention_story.py",  # the twins' measured decode rates, in order
         "test_attention_twins.py",
         "test_batching.py",  # admitted within 50 ms
         "test_client_load.py",  # what saturated the client: its CPU or its loop, not a neighbour's
@@ -169,8 +168,6 @@ SERIAL_FILES = frozenset(
         "test_fidelity.py",  # TTFT within 5 ms of the server's emit time
         "test_gui_live_ttft.py",
         "test_model_list_limit.py",  # bench ends within 10 s
-        "test_open_loop.py",  # median lateness under 25 ms
-        "test_protocols_end_to_end.py",  # rows within 100 ms of the server's log
         "test_route_compare.py",  # added latency within 30-60 ms of the gateway's delay
         "test_send_time.py",
         # real app processes within 90 s; one caps the app's fds at its count + 3, which races
@@ -184,6 +181,15 @@ SERIAL_FILES = frozenset(
 # single tests with a wall-clock upper bound, in otherwise load-proof files (all parameters)
 SERIAL_TESTS = frozenset(
     {
+        # sparse twins' decode >= GQA's at 1M, tokens 0.2-0.5 ms apart at time scale 0.01 (a
+        # larger scale makes GQA's 1M prefill minutes long): a busy core's hiccups are as long
+        "test_attention_story.py::test_at_1m_the_sparse_twins_decode_at_least_as_fast_as_gqa",
+        # median lateness of the sends under 25 ms; the sent gaps Poisson (a KS test)
+        "test_open_loop.py::test_a_poisson_run_sends_on_its_schedule_and_shows_its_lateness",
+        # each queued request's TTFT from its schedule grows, the one from its send does not
+        "test_open_loop.py::test_a_cap_of_one_above_capacity_shows_queueing_from_scheduled_time_only",
+        # the median TTFT of 8 streams at once within 5 ms of the server's own
+        "test_protocols_end_to_end.py::test_rows_have_chats_columns_and_match_the_emit_log_at_concurrency_8",
         # each Theme of a window left alive by an earlier test of the process answers the
         # desktop's scheme switch: late in a random order it ran past the 120 s timeout
         "test_desktop_ui.py::test_system_theme_follows_the_desktop_scheme_change",
@@ -198,11 +204,6 @@ SERIAL_TESTS = frozenset(
         "test_kernels_view.py::test_cancel_mid_job_ends_within_a_second",
         "test_kernels_view.py::test_clicking_run_fills_the_table_and_clicking_cancel_stops_the_next_run",
         "test_kernels_worker.py::test_lifecycle_job_cancel_kill_restart",
-        # what a real LiteLLM proxy adds to TTFT (500 ms at concurrency 1, 4 s at 32), its decode
-        # rate within 15 % of the upstream's, a retry's wait under 2.5 s
-        "test_litellm_conformance.py::test_good_key_rows_match_the_upstream_emit_log",
-        "test_litellm_conformance.py::test_concurrency_32_rows_all_succeed_and_match_the_emit_log",
-        "test_litellm_conformance.py::test_rate_limit_retry_after_forwarded_by_the_gateway_is_obeyed",
         "test_local_protocols.py::test_three_protocols_pace_alike_and_say_the_same",
         "test_local_server.py::test_counting_a_4mb_prompt_is_fast",
         "test_local_server.py::test_stop_closes_open_streams_promptly",
@@ -216,9 +217,6 @@ SERIAL_TESTS = frozenset(
         "test_worker_security.py::test_idle_and_slow_connections_do_not_lock_out_a_client",
         # two workers' median TTFT within 25 ms (or half) of one process's, run one after the other
         "test_workers.py::test_two_workers_give_the_same_rows_as_one_process",
-        # decode tokens/s within 5 % of a relay's span of ~45 ms (a tiny model): 2 ms of jitter;
-        # beside 3 workers it read 13 % off (session 38, seed of the second whole-suite run)
-        "test_transformers_serve.py::test_decode_span_ends_at_the_last_token_not_the_last_text",
     }
 )
 # The parallel phase's longest tests (15 s and more), seconds per test (each parameter) as measured
@@ -236,6 +234,8 @@ HEAVY_TESTS = {
     "test_capacity_summary.py::test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity": 28,  # noqa: E501
     "test_capacity.py::test_the_search_finds_a_known_capacity_within_ten_percent": 27,
     "test_gui_capacity.py::test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do": 21,  # noqa: E501
+    # out of the serial tier in session 39: GQA's 1M prefill waited out (~16 s of sleep)
+    "test_attention_story.py::test_bench_of_the_eight_twins_at_1m_runs_or_refuses_each_with_its_memory_reason": 21,  # noqa: E501
     "test_kernels_worker_reprobe.py::test_a_torch_error_ends_the_progress_and_installing_torch_is_seen_at_connect": 18,  # noqa: E501
     "test_gui_capacity.py::test_a_search_from_the_cli_opens_from_the_history_with_its_charts": 18,
     "test_kernels_view.py::test_clicking_connect_reuses_the_worker_and_a_changed_python_restarts_it": 16,  # noqa: E501
