@@ -42,6 +42,13 @@ def _isolated_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("WORKBENCH_CONFIG_DIR", str(tmp_path / "config"))
 
 
+@pytest.fixture
+def env(_isolated_data_dir) -> dict[str, str]:
+    """The environment for a `workbench` command a test starts: this test's own data and
+    config folders (above); a copy, for the test to add to."""
+    return dict(os.environ)
+
+
 _CHECKOUT = Path(__file__).resolve().parent.parent
 
 

@@ -12,13 +12,11 @@ from __future__ import annotations
 import csv
 import json
 import math
-import os
 import re
 import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import jsonschema
 import pytest
@@ -181,15 +179,6 @@ def test_the_sentence_ranks_models_and_leaves_out_an_unknown_cost() -> None:
 
 
 # ---- the command ----
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "WORKBENCH_DATA_DIR": str(tmp_path / "data"),
-        "WORKBENCH_CONFIG_DIR": str(tmp_path / "config"),
-    }
 
 
 @pytest.fixture

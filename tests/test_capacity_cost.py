@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import jsonschema
 import pytest
@@ -138,15 +136,6 @@ def test_a_device_cost_without_a_search_is_refused(tmp_path) -> None:
 
 
 # ---- the command, against serve-local and a server priced by tokens ----
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "WORKBENCH_DATA_DIR": str(tmp_path / "data"),
-        "WORKBENCH_CONFIG_DIR": str(tmp_path / "config"),
-    }
 
 
 @pytest.fixture

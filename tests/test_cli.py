@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import csv
-import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
-from pathlib import Path
-
-import pytest
 
 from tests.support.cli_inprocess import run_cli
 from tests.support.ports import refusing_port
@@ -24,11 +20,6 @@ WORKBENCH = [sys.executable, "-m", "workbench"]
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     """The command in this process (a start cost ~0.3 s CPU); the SIGKILL test uses a real one."""
     return run_cli(args, env)
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
 
 
 def test_bench_on_builtin_provider_prints_table_and_writes_documented_csv(tmp_path, env) -> None:

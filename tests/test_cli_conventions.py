@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -49,11 +48,6 @@ def _run(args: list[str], env: dict[str, str], timeout: float = 120) -> subproce
     return subprocess.run(
         [*WORKBENCH, *args], capture_output=True, env=env, timeout=timeout, check=False
     )
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
 
 
 def test_a_bad_value_is_exit_2_naming_the_flag_and_the_fix(env) -> None:

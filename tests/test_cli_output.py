@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import signal
 import sqlite3
 import statistics
@@ -26,15 +25,6 @@ def _run(
 ) -> subprocess.CompletedProcess:
     """The command in this process (a start cost ~0.3 s CPU); Ctrl+C below uses a real one."""
     return run_cli(args, env, cwd=cwd)
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "WORKBENCH_DATA_DIR": str(tmp_path / "data"),
-        "WORKBENCH_CONFIG_DIR": str(tmp_path / "config"),
-    }
 
 
 def _rows(path: Path) -> list[dict[str, str]]:

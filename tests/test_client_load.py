@@ -5,7 +5,6 @@ run.json records the client's CPU and event-loop lateness, flagging a saturated 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -28,11 +27,6 @@ threading.Thread(target=burn, daemon=True).start()
 from workbench.cli import main
 sys.exit(main(sys.argv[1:]))
 """
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
 
 
 def bench(

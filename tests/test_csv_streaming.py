@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import signal
 import sqlite3
 import stat
@@ -42,11 +41,6 @@ LONG_RUN = [
     "--time-scale",
     "0.05",
 ]
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
 
 
 def _start(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:

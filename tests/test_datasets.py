@@ -238,11 +238,6 @@ def test_a_trace_schedule_is_its_times_within_the_stop_conditions() -> None:
 
 
 @pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
-
-
-@pytest.fixture
 def server() -> Iterator[str]:
     proc = subprocess.Popen(
         [*WORKBENCH, "serve-local", "--port", "0", "--time-scale", "0.01", "--exit-with-stdin"],

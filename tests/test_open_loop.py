@@ -10,7 +10,6 @@ import csv
 import io
 import itertools
 import math
-import os
 import re
 import statistics
 import subprocess
@@ -132,11 +131,6 @@ def test_the_connections_opened_ahead_are_the_peak_of_requests_in_flight() -> No
 
 
 # ---- real runs: workbench bench against workbench serve-local ----
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
 
 
 def serve_local(time_scale: float) -> Iterator[str]:

@@ -6,7 +6,6 @@ concurrency, vLLM's totals beside its rows, each file's own date (issue 26)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -23,11 +22,6 @@ RESULTS = Path(__file__).parent / "data" / "results"
 GUIDELLM = PEERS / "guidellm-0.8.1"
 AIPERF = PEERS / "aiperf-0.13.0"
 WORKBENCH = [sys.executable, "-m", "workbench"]
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
 
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -10,17 +10,10 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 WORKBENCH = [sys.executable, "-m", "workbench"]
 # a tenth of the simulated time: progress counts requests and weighs prompts, not seconds
 FAST = ["--time-scale", "0.1"]
 RUN = ["bench", "--model", "sim-70b-gqa", "--prompt-tokens", "1K,2K", "--max-tokens", "8", *FAST]
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
 
 
 def _bench(extra: list[str], env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess:

@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 import csv
-import os
 import subprocess
 import sys
 import tomllib
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -257,15 +255,6 @@ def test_is_loopback() -> None:
 
 
 # ---- the CLI, as a user runs it ----
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "WORKBENCH_DATA_DIR": str(tmp_path / "data"),
-        "WORKBENCH_CONFIG_DIR": str(tmp_path / "config"),
-    }
 
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:

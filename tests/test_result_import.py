@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -22,11 +21,6 @@ from workbench.core.history.run_history import RunStore
 
 DATA = Path(__file__).parent / "data" / "results"
 WORKBENCH = [sys.executable, "-m", "workbench"]
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
 
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import subprocess
 from pathlib import Path
 
@@ -92,11 +91,6 @@ def test_a_bad_slo_flag_exits_2_before_anything_is_sent(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "argument --slo: 'ttft_p90:2': the limit needs a number and a unit" in done.stderr
     assert not (tmp_path / "x.csv").exists()
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ visible escapes (`\\x1b`), through the real CLI."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tomllib
@@ -36,15 +35,6 @@ def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[st
 def _assert_inert(text: str) -> None:
     for char in FORBIDDEN:
         assert char not in text, f"{char!r} reached the terminal"
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "WORKBENCH_DATA_DIR": str(tmp_path / "data"),
-        "WORKBENCH_CONFIG_DIR": str(tmp_path / "config"),
-    }
 
 
 @pytest.fixture

@@ -51,11 +51,6 @@ def bench_args(csv_path: Path, *extra: str, repeats: int = 12, scale: str = "0.0
     ]
 
 
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
-
-
 def run_bench(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*WORKBENCH, *args], env=env, capture_output=True, text=True, timeout=180)
 
