@@ -287,7 +287,9 @@ def test_no_keyring_disables_that_choice_and_never_saves_the_key_in_plain_text(
     why = "no OS keyring is available here (test); keep the key in an environment variable"
     said = Phrase(why, context="Keys")
     monkeypatch.setattr("workbench.ui.provider_controller.keyring_phrase", lambda: (False, said))
-    monkeypatch.setattr("workbench.core.access.keys.keyring_status", lambda: (False, why))
+    # the keyring the key would be stored in, as every caller asks (else the state an earlier
+    # test of the process left the keyring in decided it)
+    monkeypatch.setattr("workbench.core.access.keys.keyring_phrase", lambda: (False, said))
     panel = ProviderPanel(ProviderController())
     qtbot.addWidget(panel)
     panel.show()

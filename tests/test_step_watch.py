@@ -69,7 +69,8 @@ def test_a_failed_request_misses_and_a_one_token_answer_is_not_held_to_tpot() ->
 
 
 def test_a_step_ended_before_any_request_finished_says_so_without_empty_counts() -> None:
-    from workbench.core.load.capacity_report import step_json, step_words
+    from workbench.core.load.capacity_lines import step_words
+    from workbench.core.load.capacity_report import step_json
 
     slo = parse_slo("ttft_p90:3s")
     cancelled = _row(1, 100.0, ok=False)

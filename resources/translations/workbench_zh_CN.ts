@@ -67,154 +67,154 @@
 <context>
     <name>Capacity</name>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="202"/>
-        <location filename="../../workbench/core/load/capacity_report.py" line="316"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="199"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="313"/>
         <source> and </source>
         <translation> 且 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="207"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="204"/>
         <source>requests at once</source>
         <translation>个并发请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="208"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="205"/>
         <source>req/s</source>
         <translation>req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="229"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="226"/>
         <source>at least {load} {unit} (the top of the range searched)</source>
         <translation>至少 {load} {unit}（所搜索范围的上限）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="237"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="234"/>
         <source>at least {load} {unit}</source>
         <translation>至少 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="244"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="241"/>
         <source>under {load} {unit}</source>
         <translation>低于 {load} {unit}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="248"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="245"/>
         <source>not measured</source>
         <translation>未测得</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="286"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="283"/>
         <source>{model}&apos;s requests fail even one at a time: {failed}</source>
         <translation>{model} 即使一次只发一个请求也会失败：{failed}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="297"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="294"/>
         <source>its {objective} is {value}</source>
         <translation>其 {objective} 为 {value}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="306"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="303"/>
         <source>{within} of its {judged} requests within it</source>
         <translation>{judged} 个请求中仅 {within} 个达标</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="312"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="309"/>
         <source>its requests failed</source>
         <translation>其请求均失败</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="318"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="315"/>
         <source>{model} cannot hold {slo} even one request at a time: alone {figures}</source>
         <translation>{model} 即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="322"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="319"/>
         <source>{model} cannot hold {slo} at {tokens} prompts even one request at a time: alone {figures}</source>
         <translation>{model} 在提示长度 {tokens} 下即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="341"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="338"/>
         <source>{failed} of its {sent} requests failed ({classes})</source>
         <translation>{sent} 个请求中有 {failed} 个失败（{classes}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="355"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="352"/>
         <source>Fix what fails first (each row&apos;s error_class and error_message say why), then search again</source>
         <translation>请先修复失败的原因（每行的 error_class 和 error_message 说明了原因），再重新搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="363"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="360"/>
         <source>Loosen the limit or serve them on more devices ({flag})</source>
         <translation>请放宽限值，或把这些模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="367"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="364"/>
         <source>Loosen the limit or serve it on more devices ({flag})</source>
         <translation>请放宽限值，或把该模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="371"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="368"/>
         <source>Loosen the limit, or serve the model faster (more devices, a faster deployment) or with shorter prompts</source>
         <translation>请放宽限值，或让模型更快（更多设备、更快的部署）或使用更短的提示</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="399"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="396"/>
         <source>{sentence}. {fix}</source>
         <translation>{sentence}。{fix}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="420"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="417"/>
         <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
         <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="429"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="426"/>
         <source>{model} serves {answer} at {slo}</source>
         <translation>{model} 在 {slo} 下可承载 {answer}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="440"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="437"/>
         <source>at {tokens} prompts</source>
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="470"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="467"/>
         <source>at token prices</source>
         <translation>按 token 价格计</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="485"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="482"/>
         <source>{model} {cost} per 1,000 requests {basis}</source>
         <translation>{model} 每 1,000 个请求 {cost}（{basis}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="494"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="491"/>
         <source>{costs} per 1,000 requests each {basis}</source>
         <translation>每 1,000 个请求各 {costs}（{basis}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="496"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="493"/>
         <source>{costs} per 1,000 requests {basis}</source>
         <translation>每 1,000 个请求 {costs}（{basis}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="498"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="495"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="395"/>
-        <location filename="../../workbench/core/load/capacity_report.py" line="482"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="392"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="479"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="463"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="460"/>
         <source>in device time on {devices} × {gpu} at {price} per device-hour</source>
         <translation>按设备时长计：{devices} × {gpu}，每设备小时 {price}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="506"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="503"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
@@ -3181,48 +3181,47 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="306"/>
-        <location filename="../../workbench/ui/main_window.py" line="342"/>
+        <location filename="../../workbench/ui/main_window.py" line="340"/>
         <source>Cannot run: %1. Change it in the Providers tab.</source>
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="525"/>
+        <location filename="../../workbench/ui/main_window.py" line="520"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="531"/>
+        <location filename="../../workbench/ui/main_window.py" line="526"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="532"/>
+        <location filename="../../workbench/ui/main_window.py" line="527"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="533"/>
+        <location filename="../../workbench/ui/main_window.py" line="528"/>
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="534"/>
+        <location filename="../../workbench/ui/main_window.py" line="529"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="535"/>
+        <location filename="../../workbench/ui/main_window.py" line="530"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="536"/>
+        <location filename="../../workbench/ui/main_window.py" line="531"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="547"/>
+        <location filename="../../workbench/ui/main_window.py" line="542"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
@@ -3242,42 +3241,42 @@
         <translation>同一服务器（%1）上的多个模型同时运行：它们共享服务器的算力，所以每个模型的数据都包含了其他模型的负载。选择“依次运行”可以单独测量每个模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="326"/>
+        <location filename="../../workbench/ui/main_window.py" line="321"/>
         <source>Nothing sent: no pane&apos;s prompt fits its model.</source>
         <translation>未发送：没有任何窗格的提示词能放进其模型。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="385"/>
+        <location filename="../../workbench/ui/main_window.py" line="380"/>
         <source>Replay of run %1, recorded %2, at %3× speed: the recorded text and times, not a new measurement.</source>
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="436"/>
+        <location filename="../../workbench/ui/main_window.py" line="431"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="438"/>
+        <location filename="../../workbench/ui/main_window.py" line="433"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="440"/>
+        <location filename="../../workbench/ui/main_window.py" line="435"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="494"/>
+        <location filename="../../workbench/ui/main_window.py" line="489"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="496"/>
+        <location filename="../../workbench/ui/main_window.py" line="491"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="519"/>
+        <location filename="../../workbench/ui/main_window.py" line="514"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -3302,12 +3301,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="537"/>
+        <location filename="../../workbench/ui/main_window.py" line="532"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="538"/>
+        <location filename="../../workbench/ui/main_window.py" line="533"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>

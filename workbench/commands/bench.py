@@ -81,7 +81,7 @@ from workbench.core.history.route_compare import ROUTES, RouteComparison
 from workbench.core.history.run_history import RunStore, StoreError
 from workbench.core.history.run_report import route_document, run_document
 from workbench.core.history.summary import Summarizer
-from workbench.core.load.capacity_report import table
+from workbench.core.load.capacity_lines import table
 from workbench.core.load.client_load import ClientLoad
 from workbench.core.load.prompts import MAX_TARGET_TOKENS, MIN_TARGET_TOKENS, PromptBuilder
 from workbench.core.models.catalog import load_catalog

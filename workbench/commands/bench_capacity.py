@@ -24,7 +24,7 @@ from workbench.core.load.capacity import (
     parse_range,
     step_requests,
 )
-from workbench.core.load.capacity_report import plan_words
+from workbench.core.load.capacity_lines import plan_words
 from workbench.core.models.catalog import load_catalog
 from workbench.core.planning.device_cost import MAX_DEVICE_COST, device_costs, parse_device_cost
 from workbench.core.planning.run_plan import MAX_CONCURRENCY, RunPlan

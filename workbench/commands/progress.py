@@ -21,13 +21,8 @@ from types import TracebackType
 from typing import Any, Literal
 
 from workbench.core.foundation.terminal import printable
-from workbench.core.load.capacity_report import (
-    UNITS,
-    floor_line,
-    step_json,
-    step_words,
-    sweep_words,
-)
+from workbench.core.load.capacity_lines import floor_line, step_words, sweep_words
+from workbench.core.load.capacity_report import UNITS, step_json
 from workbench.core.planning.progress_estimate import ProgressEstimate, ProgressReading
 from workbench.core.planning.run_events import Progress, RequestFinished
 from workbench.core.planning.run_plan import RunPlan

@@ -26,7 +26,7 @@ from workbench.core.load.capacity import (
     parse_range,
     step_requests,
 )
-from workbench.core.load.capacity_report import plan_words
+from workbench.core.load.capacity_lines import plan_words
 from workbench.core.load.slo import clock_refusal
 from workbench.core.planning.run_plan import RunPlan
 from workbench.core.run.dataset_plan import trace_schedule, with_dataset

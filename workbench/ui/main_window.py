@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QSettings, QSize, Signal
+from PySide6.QtCore import QCoreApplication, QSettings, QSize, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -302,12 +302,7 @@ class MainWindow(Retranslating, QMainWindow):
         try:
             return self.build_plan(lengths, repeats, kind, levels)
         except ValueError as exc:
-            self.statusBar().showMessage(
-                self.tr("Cannot run: %1. Change it in the Providers tab.").replace(
-                    "%1", exc.phrase.render(QCoreApplication.translate)
-                )
-            )
-            return None
+            return self._cannot_run(str(exc))
 
     def run_all(self) -> asyncio.Task | None:
         if self.session.running:
@@ -338,12 +333,12 @@ class MainWindow(Retranslating, QMainWindow):
         try:
             return self.session.start_run(plan)
         except ProviderUnusable as exc:
-            self.statusBar().showMessage(
-                self.tr("Cannot run: %1. Change it in the Providers tab.").replace(
-                    "%1", exc.phrase.render(QCoreApplication.translate)
-                )
-            )
-            return None
+            return self._cannot_run(exc.phrase.render(QCoreApplication.translate))
+
+    def _cannot_run(self, why: str) -> None:
+        self.statusBar().showMessage(
+            self.tr("Cannot run: %1. Change it in the Providers tab.").replace("%1", why)
+        )
 
     def run_sweep(self, lengths: list[int], repeats: int, levels: list[int]) -> None:
         running = self.session.running
@@ -549,7 +544,9 @@ class MainWindow(Retranslating, QMainWindow):
             self._on_local_ready(self._local_url)
         if not self.session.running:
             self._show_run_end()
-        self.paint()  # a stopped or failed pane's line and its chart labels, in the new language
+        # stopped and failed marks in the new language, from the loop: a switch inside the first
+        # frame's paint that changed the charts mid-paint crashed pyqtgraph's view
+        QTimer.singleShot(0, self, self.paint)
 
     def _show_results(self, results: list[RequestResult]) -> None:
         """A run opened from the history: the Results table and the Summary show it; a sweep

@@ -12,20 +12,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
 from workbench.core.foundation.token_counts import tokens_label
 from workbench.core.load.capacity import (
     CONFIDENCE,
-    CONFIRMATIONS,
     FLOOR_REQUESTS,
     Rule,
     Search,
     Step,
     floor_misses,
-    step_seconds,
     worst_case,
 )
 from workbench.core.load.slo import Objective
@@ -159,7 +156,7 @@ def section(
     return out
 
 
-def _num(value: float) -> str:
+def num_text(value: float) -> str:
     if value == int(value):
         return f"{int(value):,}"
     if value >= 100:
@@ -216,7 +213,7 @@ def answer_words(
     capacity, pm = answer.get("capacity"), answer.get("plus_minus")
     shown_unit = _unit(unit, translate)
     if capacity is not None and pm is not None:
-        shown = _num(capacity)
+        shown = num_text(capacity)
         places = len(shown.partition(".")[2])  # the ± to the capacity's last digit
         if pm and round(pm, places) == 0:  # or to the ±'s first: 0.30 (±0.01), not 0.3 (±0.0)
             places = max(places, 1 - math.floor(math.log10(pm)) - 1)
@@ -229,20 +226,20 @@ def answer_words(
                 QT_TRANSLATE_NOOP(
                     "Capacity", "at least {load} {unit} (the top of the range searched)"
                 ),
-                load=_num(held),
+                load=num_text(held),
                 unit=shown_unit,
             )
         return _say(
             translate,
             QT_TRANSLATE_NOOP("Capacity", "at least {load} {unit}"),
-            load=_num(held),
+            load=num_text(held),
             unit=shown_unit,
         )
     if missed is not None:
         return _say(
             translate,
             QT_TRANSLATE_NOOP("Capacity", "under {load} {unit}"),
-            load=_num(missed),
+            load=num_text(missed),
             unit=shown_unit,
         )
     return _say(translate, QT_TRANSLATE_NOOP("Capacity", "not measured"))
@@ -419,7 +416,7 @@ def _searched(
             translate,
             QT_TRANSLATE_NOOP("Capacity", "{model} misses the SLO even at {load} {unit} at {slo}"),
             model=name,
-            load=_num(missed or 0),
+            load=num_text(missed or 0),
             unit=_unit(unit, translate),
             slo=slo,
         )
@@ -517,106 +514,3 @@ def held_rates(capacity: Mapping[str, Any] | None) -> dict[str, float]:
         for m in (models if isinstance(models, list) else ())
         if isinstance(m, Mapping) and isinstance(m.get("held"), int | float)
     }
-
-
-def plan_words(rule: Rule, objectives: Sequence[Objective], models: int) -> str:
-    """The search's rule and its bounded cost (its floor included), said before anything is
-    sent."""
-    steps, requests, seconds = worst_case(rule, objectives)
-    unit = UNITS[rule.by]
-    minutes = f" and about {seconds / 60:.1f} min" if rule.by == "rate" else ""
-    per_model = f"at most {steps} steps, {requests:,} requests{minutes} per model"
-    total = f" ({models} models: {requests * models:,} requests)" if models > 1 else ""
-    budget = f"; capped at {rule.budget:,} requests per model" if rule.budget else ""
-    if rule.follow:
-        lowest = step_seconds(rule, rule.low) / 60
-        sweep = (
-            f"x{2} steps from the lone request's rate (1 / its e2e), down to "
-            f"{_num(rule.low)} {unit} at most (a step there takes {lowest:.1f} min)"
-        )
-    else:
-        sweep = f"x{2} steps from {_num(rule.start)}"
-    return (
-        f"Capacity search by {rule.by}, {_num(rule.low)}..{_num(rule.high)} {unit}: "
-        f"{FLOOR_REQUESTS} requests one at a time first (a model that misses the SLO alone "
-        f"is not searched further), then {sweep}, then bisection to within "
-        f"{rule.tolerance:.0%}; {rule.requests} requests a step, each objective's share "
-        f"within its limit shown at {CONFIDENCE:.0%} confidence (Wilson), a step that "
-        f"cannot tell run again at its load (at most {CONFIRMATIONS} a search); "
-        f"{per_model}{total}{budget}"
-    )
-
-
-def sweep_words(rule: Rule, objectives: Sequence[Objective], start: float) -> str:
-    """After a model's floor: where its sweep starts and the most it can still take (the
-    bound said up front, now that the start is known)."""
-    steps, requests, seconds = worst_case(replace(rule, follow=False, begin=start), objectives)
-    drain = max((o.limit_ms for o in objectives), default=0.0) / 1000
-    seconds -= FLOOR_REQUESTS * drain  # the floor is done
-    minutes = f" and about {seconds / 60:.1f} min" if rule.by == "rate" else ""
-    return (
-        f"the sweep starts at {_num(start)} {UNITS[rule.by]}: at most {steps - 1} more steps, "
-        f"{requests - FLOOR_REQUESTS:,} requests{minutes}"
-    )
-
-
-def floor_line(floor: Mapping[str, Any]) -> str:
-    """The floor of one model's search: whether its requests one at a time held, each
-    objective's count within its limit, and the lone e2e."""
-    terms = ", ".join(
-        f"{t['objective']} {t['within']}/{t['judged']} within"
-        + (f" (p {t['observed_ms']:,.0f} ms)" if t["observed_ms"] is not None else "")
-        for t in floor["objectives"]
-        if t["judged"]
-    )
-    e2e = floor.get("e2e_s")
-    verdict = "holds" if floor["holds"] else "misses: not searched further"
-    return (
-        f"one at a time: {verdict}"
-        + (f"; {terms}" if terms else "")
-        + _failed_part(floor)
-        + (f"; alone e2e {e2e:.2f} s" if e2e else "")
-    )
-
-
-def step_words(step: Mapping[str, Any], unit: str) -> str:
-    """One step: its load, whether it held, and each objective's count within its limit."""
-    terms = ", ".join(
-        f"{t['objective']} {t['within']}/{t['judged']} within"
-        + (f" (p {t['observed_ms']:,.0f} ms)" if t["observed_ms"] is not None else "")
-        for t in step["objectives"]
-        if t["judged"]  # a step ended before any request finished has no count to show
-    )
-    verdict = "holds" if step["holds"] else "misses"
-    if step.get("ended_early"):
-        verdict += (
-            f" (ended early: {step['ended_early']} could no longer hold; "
-            f"{step.get('stopped', 0)} in flight cancelled)"
-        )
-    return (
-        f"{_num(step['load'])} {unit}: {verdict}" + (f"; {terms}" if terms else "")
-    ) + _failed_part(step)
-
-
-def _failed_part(step: Mapping[str, Any]) -> str:
-    """The failures of a step or floor, e.g. "; 2 failed (server_error x2)"; "" for none."""
-    errors = step.get("errors") or {}
-    failed = sum(int(n) for n in errors.values())
-    named = ", ".join(f"{name} x{count}" for name, count in errors.items())
-    return f"; {failed} failed ({named})" if failed else ""
-
-
-def table(capacity: Mapping[str, Any]) -> str:
-    """Each model's answer, its floor and its steps, for the terminal."""
-    unit = str(capacity.get("unit"))
-    lines = []
-    for m in capacity.get("models", ()):
-        answer = answer_words(m, unit)
-        if m["status"] == "floor":
-            answer = "fails alone" if failed_words(m) else "misses alone"
-        lines.append(f"{m['model']}: {answer} [{m['status']}, {m['requests']} requests]")
-        if m.get("floor"):
-            lines.append(f"  {floor_line(m['floor'])}")
-        lines += [f"  {step_words(s, unit)}" for s in m.get("steps", ())]
-    sentence_text = capacity.get("sentence")
-    return "\n".join(lines + ([f"\n{sentence_text}."] if sentence_text else []))

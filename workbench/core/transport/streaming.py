@@ -6,11 +6,9 @@ protocols/registry.py), whose readers extend this module's `StreamReader`: the s
 limits and result filling.
 
 `stream_chat` never raises for a request failure: it returns a RequestResult whose error
-fields say what happened, keeping every timestamp and token that arrived before it.
-It never re-sends a request; retries are the runner's business and get their own rows.
-
-Every stream is judged, and bounded (docs/reliability.md, "The wire", lists each limit
-and its test):
+fields say what happened, keeping every timestamp and token that arrived before it. It never
+re-sends a request (retries are the runner's, in rows of their own). Every stream is judged,
+and bounded (docs/reliability.md, "The wire", lists each limit and its test):
 - a body that ends without `[DONE]` and without any finish_reason is `truncated`, never a
   success;
 - more output than max_tokens allows is `overrun`, and reading stops at once;
