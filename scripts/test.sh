@@ -3,24 +3,25 @@
 #   scripts/test.sh [PYTEST ARGS...]          the whole suite: every tier, lint, import layers, types
 #   scripts/test.sh --fast [PYTEST ARGS...]   the fast tier (docs/testing.md): no gui, integration
 #                                             or slow tests, and no torch, ray or extra venvs
-#   scripts/test.sh --parallel ...            on every core (pytest-xdist, cores + 1 workers),
-#                                             then the `serial` tier (tests/support/tiers.py)
-#                                             alone, in a seeded random order, printed
-#                                             (pytest-randomly)
+#   scripts/test.sh --one-process ...         one process in file order (the default until session
+#                                             39); --fast alone runs so too
+#   scripts/test.sh --parallel ...            the fast tier on every core as well
 #   scripts/test.sh --seed N ...              the random test order of seed N again
-# Without --parallel or --seed the suite runs in one process in file order: the way CI runs it,
-# until the parallel run has passed three seeds in a row (one seed crashed a worker; docs/testing.md).
+# The whole suite runs on every core (pytest-xdist, cores + 1 workers), then the `serial` tier
+# (tests/support/tiers.py) alone, both in one seeded random order, printed (pytest-randomly):
+# CI's way since three seeds in a row passed (docs/testing.md).
 # Each step says what it does and how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fast=0
-parallel=0
+parallel=""  # unset: on every core for the whole suite, one process for the fast tier
 seed="${WORKBENCH_TEST_SEED:-}"
 while [ $# -gt 0 ]; do
     case "$1" in
         --fast) fast=1 ;;
         --parallel) parallel=1 ;;
+        --one-process) parallel=0 ;;
         --seed)
             [ $# -ge 2 ] || { echo "test.sh: --seed needs a number, e.g. --seed 1234" >&2; exit 2; }
             seed="$2"
@@ -30,6 +31,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+[ -n "$parallel" ] || parallel=$((1 - fast))
 fileorder=0
 case "$seed" in
     "")
@@ -155,7 +157,7 @@ if [ $fileorder = 1 ]; then
     order=(-p no:randomly)  # one process, file order
 elif [ ${#order[@]} = 0 ]; then
     order=("--randomly-seed=$seed")
-    again="scripts/test.sh$([ $fast = 0 ] || echo ' --fast')$([ $parallel = 0 ] || echo ' --parallel') --seed $seed"
+    again="scripts/test.sh$([ $fast = 0 ] || echo ' --fast')$([ $parallel = $((1 - fast)) ] || echo " $([ $parallel = 1 ] && echo --parallel || echo --one-process)") --seed $seed"
     say "random order, seed $seed (the same order again: $again [PYTEST ARGS...])"
 else
     order=()
