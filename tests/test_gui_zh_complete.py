@@ -128,9 +128,6 @@ def window(window_with_tabs) -> MainWindow:
 def switch_language(qtbot, window: MainWindow, code: str) -> None:
     """View → Language → `code`, clicked in the open menus, as a user does."""
     menus = window.menus
-    # a user's pause between two menu walks (the behaviour, not a wait): clicked at once after
-    # the last switch, the View menu stayed shut (test_retranslate_tabs.py says why)
-    qtbot.wait(QApplication.doubleClickInterval())
     click_actions(
         qtbot,
         window,

@@ -14,7 +14,6 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSpinBox,
-    QApplication,
     QComboBox,
     QGroupBox,
     QLabel,
@@ -56,9 +55,6 @@ def switch_language(qtbot, window: MainWindow, code: str, done) -> None:
     """View → Language → `code`, clicked in the open menus; waits until `done()` holds."""
     menus = window.menus
     view, language = menus.view_menu.menuAction(), menus.language_menu.menuAction()
-    # the last switch posted LanguageChange to every window (the menus are windows too) and
-    # the menu bar lays its new titles out after: clicked at once, the View menu stayed shut
-    qtbot.wait(QApplication.doubleClickInterval())
     click_actions(qtbot, window, view, language, menus.language_actions[code])
     qtbot.waitUntil(done, timeout=3000)  # at once: no restart
 

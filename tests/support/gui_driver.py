@@ -150,7 +150,12 @@ def set_panes(window: MainWindow, models: list[str]) -> None:
 
 def click_actions(qtbot: Any, window: MainWindow, *actions: QAction) -> None:
     """Click the menu bar item of actions[0], then each action down the open menus (by the
-    actions themselves: their texts change with the language)."""
+    actions themselves: their texts change with the language). First a user's pause between
+    two menu walks (the behaviour, not a wait): right after a language switch the menus are
+    windows that get LanguageChange and the bar lays its new titles out after, and a click at
+    once left the menu shut (Help → About just after View → Language → 中文, a CI run)."""
+    qtbot.wait(QApplication.doubleClickInterval())
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is None, timeout=3000)
     bar = window.menuBar()
     qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.actionGeometry(actions[0]).center())
     menu: QMenu = actions[0].menu()
