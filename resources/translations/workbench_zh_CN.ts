@@ -133,88 +133,88 @@
         <translation>{model} 在提示长度 {tokens} 下即使一次只发一个请求也达不到 {slo}：单独运行时{figures}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="338"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="343"/>
         <source>{failed} of its {sent} requests failed ({classes})</source>
         <translation>{sent} 个请求中有 {failed} 个失败（{classes}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="352"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="357"/>
         <source>Fix what fails first (each row&apos;s error_class and error_message say why), then search again</source>
         <translation>请先修复失败的原因（每行的 error_class 和 error_message 说明了原因），再重新搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="360"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="365"/>
         <source>Loosen the limit or serve them on more devices ({flag})</source>
         <translation>请放宽限值，或把这些模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="364"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="369"/>
         <source>Loosen the limit or serve it on more devices ({flag})</source>
         <translation>请放宽限值，或把该模型部署到更多设备上（{flag}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="368"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="373"/>
         <source>Loosen the limit, or serve the model faster (more devices, a faster deployment) or with shorter prompts</source>
         <translation>请放宽限值，或让模型更快（更多设备、更快的部署）或使用更短的提示</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="396"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="401"/>
         <source>{sentence}. {fix}</source>
         <translation>{sentence}。{fix}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="417"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="422"/>
         <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
         <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="426"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="431"/>
         <source>{model} serves {answer} at {slo}</source>
         <translation>{model} 在 {slo} 下可承载 {answer}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="437"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="442"/>
         <source>at {tokens} prompts</source>
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="467"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="472"/>
         <source>at token prices</source>
         <translation>按 token 价格计</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="482"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="487"/>
         <source>{model} {cost} per 1,000 requests {basis}</source>
         <translation>{model} 每 1,000 个请求 {cost}（{basis}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="491"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="496"/>
         <source>{costs} per 1,000 requests each {basis}</source>
         <translation>每 1,000 个请求各 {costs}（{basis}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="493"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="498"/>
         <source>{costs} per 1,000 requests {basis}</source>
         <translation>每 1,000 个请求 {costs}（{basis}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="495"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="500"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="392"/>
-        <location filename="../../workbench/core/load/capacity_report.py" line="479"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="397"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="484"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="460"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="465"/>
         <source>in device time on {devices} × {gpu} at {price} per device-hour</source>
         <translation>按设备时长计：{devices} × {gpu}，每设备小时 {price}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="503"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="508"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>

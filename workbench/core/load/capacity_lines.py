@@ -18,7 +18,13 @@ from workbench.core.load.capacity import (
     step_seconds,
     worst_case,
 )
-from workbench.core.load.capacity_report import UNITS, answer_words, failed_words, num_text
+from workbench.core.load.capacity_report import (
+    UNITS,
+    answer_words,
+    error_classes,
+    failed_words,
+    num_text,
+)
 from workbench.core.load.slo import Objective
 
 
@@ -105,8 +111,7 @@ def _failed_part(step: Mapping[str, Any]) -> str:
     """The failures of a step or floor, e.g. "; 2 failed (server_error x2)"; "" for none."""
     errors = step.get("errors") or {}
     failed = sum(int(n) for n in errors.values())
-    named = ", ".join(f"{name} x{count}" for name, count in errors.items())
-    return f"; {failed} failed ({named})" if failed else ""
+    return f"; {failed} failed ({error_classes(errors)})" if failed else ""
 
 
 def table(capacity: Mapping[str, Any]) -> str:

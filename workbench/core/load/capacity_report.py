@@ -325,6 +325,11 @@ def floor_words(
     return _say(translate, template, **fields)
 
 
+def error_classes(errors: Mapping[str, Any]) -> str:
+    """A step's failures by class, e.g. "server_error x2, stall x1"."""
+    return ", ".join(f"{name} x{count}" for name, count in errors.items())
+
+
 def failed_words(answer: Mapping[str, Any], translate: Translate | None = None) -> str:
     """How many of the floor's requests failed and why, e.g. "5 of its 5 requests failed
     (server_error x5)"; "" when none failed."""
@@ -338,7 +343,7 @@ def failed_words(answer: Mapping[str, Any], translate: Translate | None = None) 
         QT_TRANSLATE_NOOP("Capacity", "{failed} of its {sent} requests failed ({classes})"),
         failed=failed,
         sent=floor.get("requests"),
-        classes=", ".join(f"{name} x{count}" for name, count in errors.items()),
+        classes=error_classes(errors),
     )
 
 
