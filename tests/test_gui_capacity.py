@@ -21,6 +21,7 @@ from tests.support.knee_server import knee_server
 from workbench.core.datasets import load_dataset
 from workbench.core.load.capacity import MIN_RATE, Rule, step_requests, worst_case
 from workbench.core.load.slo import parse_slo
+from workbench.core.run.capacity_run import CapacityStep
 from workbench.resources import resource
 
 MODELS = ["sim-70b-gqa", "sim-70b-mla"]
@@ -50,7 +51,8 @@ def test_a_search_from_the_cli_opens_from_the_history_with_its_charts(
     argv = [sys.executable, "-m", "workbench", "bench", "--base-url", knee_url, "--model",
             "knee", "--prompt-tokens", "1K", "--max-tokens", "4", "--capacity", "--slo",
             "ttft_p90:600ms", "--capacity-range", "8:32", "--capacity-requests", "20",
-            "--arrivals", "constant", "--csv", str(tmp_path / "rows.csv")]  # fmt: skip
+            "--capacity-tolerance", "25", "--arrivals", "constant",
+            "--csv", str(tmp_path / "rows.csv")]  # fmt: skip
     proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     said = next(line for line in proc.stdout.splitlines() if line.startswith("knee "))
@@ -82,11 +84,12 @@ def test_a_search_on_two_twins_shows_each_capacity_and_the_summary_leads_with_it
     click_tab(window, qtbot, view)
     assert view.slo.text() == "ttft_p90:3s,tpot_p90:60ms"  # the chat-at-4K preset's
     _type_over(qtbot, view.slo, "ttft_p90:60ms,tpot_p90:1.2ms")
+    _type_over(qtbot, view.tolerance, "25")  # a bisection step fewer per model than at 10 %
     _click(qtbot, view.run_button)
     task = window.session._task
     assert task is not None, view.status.text()
     objectives = parse_slo(view.slo.text())
-    rule = Rule(low=MIN_RATE, requests=step_requests(objectives), follow=True)
+    rule = Rule(low=MIN_RATE, requests=step_requests(objectives), tolerance=0.25, follow=True)
     planned = worst_case(rule)[1] * len(MODELS)
     assert f"{worst_case(rule, objectives)[1]:,} requests and about" in view.plan.text()
     run_for(loop, until(lambda: f"of at most {planned} requests" in view.status.text()))
@@ -203,9 +206,38 @@ def test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do(
     )
     assert "then bisection to within 25%" in plan and f"at most {steps} steps, " in plan
     assert f"{requests:,} requests" in plan
-    _click(qtbot, view.stop_button)
+    run_for(loop, until(view.stop_button.isEnabled))  # the search has begun: Stop ends it
+    _click(qtbot, view.stop_button)  # (clicked at once, it was disabled: the search ran out)
     final = run_for(loop, task, timeout=60)
-    assert final is not None
+    assert final is not None and final.status == "cancelled"
+    assert view.steps[MODELS[0]] == []  # ended in its floor, before any step
+
+
+def test_stop_between_two_steps_ends_the_search_there(window, qtbot, loop) -> None:
+    """Stop clicked as a step's point is drawn, before the next step has begun: the search
+    ends with that step. (The window cancelled only the runner of the step that had just
+    ended, and the next step ran as if nothing had been asked: the search went on.)"""
+    set_panes(window, MODELS[:1])
+    view = window.capacity_view
+    click_tab(window, qtbot, view)
+    for pane in window.session.panes:  # an endpoint of its own: no time scale to refuse
+        assert pane.target is not None
+        pane.target = replace(pane.target, provider="sim-clock")
+    _type_over(qtbot, view.range, "32:64")  # ~1 s a step; every step holds the preset's SLO
+    stopped_at: list[float] = []
+
+    def stop_once(event: Any) -> None:
+        if isinstance(event, CapacityStep) and not stopped_at:
+            stopped_at.append(event.step.load)
+            _click(qtbot, view.stop_button)
+
+    window.session.capacity_event.connect(stop_once)
+    _click(qtbot, view.run_button)
+    task = window.session._task
+    assert task is not None, view.status.text()
+    final = run_for(loop, task, timeout=120)
+    assert final is not None and final.status == "cancelled"
+    assert [step["load"] for step in view.steps[MODELS[0]]] == stopped_at == [45.3]
 
 
 def test_the_capacity_sentence_reads_in_chinese_and_back(window, qtbot) -> None:

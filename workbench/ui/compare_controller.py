@@ -48,6 +48,7 @@ from workbench.ui.replay_run import replay_run
 from workbench.ui.run_clients import RunClients
 
 if TYPE_CHECKING:  # the runner and its HTTP client load at the first run, not before the paint
+    from workbench.core.run.capacity_run import CapacityRunner
     from workbench.core.run.runner import Runner
     from workbench.core.transport.clients import ClientPool
 
@@ -88,7 +89,7 @@ class CompareController(QObject):
         self.providers: dict[str, Provider] = {}
         self.clients = RunClients()  # each saved provider's key, headers, proxy and TLS
         self._calibration = load_calibration()
-        self._runner: Runner | None = None
+        self._runner: Runner | CapacityRunner | None = None  # the run's, for Stop
         self._task: asyncio.Task[RunFinished | None] | None = None
         self._dirty = False
         self._framed_at = 0.0
@@ -184,14 +185,17 @@ class CompareController(QObject):
         from workbench.core.run.runner import Runner
 
         builder = PromptBuilder(self._calibration)
-        self._runner = Runner(pool, sink=self.store, keys=self.clients.key, builder=builder)
-        runner: Runner | CapacityRunner = self._runner
+        inner = Runner(pool, sink=self.store, keys=self.clients.key, builder=builder)
+        runner: Runner | CapacityRunner = inner
         if plan.capacity is not None:  # a deployment's cost is its device time at list price
             from workbench.core.models.catalog import load_catalog
             from workbench.core.planning.device_cost import device_costs
 
             models = [t.model for t in plan.targets]
-            runner = CapacityRunner(self._runner, device_costs=device_costs(load_catalog(), models))
+            runner = CapacityRunner(inner, device_costs=device_costs(load_catalog(), models))
+        # Stop cancels the search itself: its inner runner, between two steps, ran the next
+        # step as if nothing had been asked (a Stop at once let the whole search run)
+        self._runner = runner
         try:
             async for event in runner.run(plan):
                 if isinstance(event, CapacityStep | CapacityFound):  # core/run/capacity_run.py

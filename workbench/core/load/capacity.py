@@ -215,7 +215,7 @@ class Rule:
             raise ValueError(f"search by rate or concurrency, not {self.by!r}")
         if not (0 < self.low < self.high and math.isfinite(self.high)):
             raise ValueError(f"the range needs 0 < LOW < HIGH, got {self.low:g}..{self.high:g}")
-        if self.by == "concurrency" and self.low != int(self.low):
+        if self.by == "concurrency" and (self.low != int(self.low) or self.high != int(self.high)):
             raise ValueError("a concurrency range is whole requests in flight, e.g. 1..256")
         if not 0.01 <= self.tolerance <= 1:
             raise ValueError("the tolerance must be 1 % .. 100 %")
@@ -233,8 +233,10 @@ class Rule:
         return self._snap(self.begin or math.sqrt(self.low * self.high))
 
     def _snap(self, load: float) -> float:
-        load = min(self.high, max(self.low, load))
-        return float(round(load)) if self.by == "concurrency" else float(f"{load:.3g}")
+        # rounded, then kept in the range: the ends stay reachable as given (8:1024's top,
+        # rounded after, was 1020 for ever, and a search above it never ended)
+        rounded = float(round(load)) if self.by == "concurrency" else float(f"{load:.3g}")
+        return min(self.high, max(self.low, rounded))
 
     def narrow(self, low: float, high: float) -> bool:
         """Whether a bracket is as tight as the rule asks."""
@@ -318,10 +320,11 @@ class Search:
                 self.status = "below"
                 return None
             return rule._snap(missed / FACTOR)
-        if rule.narrow(held, missed):
+        middle = rule.between(held, missed)
+        if rule.narrow(held, missed) or not held < middle < missed:  # nothing left between
             self.status = "found"
             return None
-        return rule.between(held, missed)
+        return middle
 
     def take(self, step: Step) -> None:
         """The step at `next_load()`; at the last step's load (a confirming step), judged on

@@ -7,8 +7,9 @@ schedule), one Progress count across the steps, a `CapacityFloor` after each mod
 (its requests one at a time, which may end its search), a `CapacityStep` after each step (a
 confirming step's judged on its load's requests together), and a
 `CapacityFound` with run.json's `capacity` section before the one RunFinished. The history
-holds every step's rows in one run and keeps the section in its config. The CLI and the app
-both run a search through here.
+holds every step's rows in one run and keeps the section in its config; the steps share the
+run's one network baseline per target, and a cancel between two steps starts no other. The
+CLI and the app both run a search through here.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from workbench.core.planning.run_events import (
     TextDelta,
 )
 from workbench.core.planning.run_plan import RunPlan
+from workbench.core.run.baseline import Baseline
 from workbench.core.run.runner import Runner
 
 
@@ -130,6 +132,9 @@ class CapacityRunner:
         self.device_costs = dict(device_costs or {})
         self.count, self._started = RequestCount(), time.perf_counter()
         self._cancelled = False
+        # one network baseline per target for the whole search, as for any run: measured
+        # again before each step, its 4 requests were neither planned nor counted
+        self._baselines: dict[tuple[str, str], Baseline] = {}
 
     def cancel(self) -> None:
         self._cancelled = True
@@ -161,10 +166,13 @@ class CapacityRunner:
         self, plan: RunPlan, cell: RunPlan, planned: int, where: str, out: _StepOut
     ) -> AsyncIterator[CapacityEvent]:
         """Run one step's cell, passing its events on; what it measured goes to `out`."""
+        if self._cancelled:  # stopped between steps: the runner's next run would forget it
+            out.status = "cancelled"
+            return
         watch = StepWatch(plan.slo, planned)
         ticker = asyncio.create_task(self._watch(watch, where, out.decided))
         try:
-            async for event in self.runner.run(cell):
+            async for event in self.runner.run(cell, self._baselines):
                 if isinstance(event, RunFinished):
                     out.status, out.message = event.status, event.message
                     continue
@@ -219,6 +227,7 @@ class CapacityRunner:
         message = ""
         answers: list[dict[str, Any]] = []
         self.count, self._started = RequestCount(), time.perf_counter()
+        self._baselines = {}
         try:
             yield RunStarted(run_id, plan, plan.total_requests)
             for index, target in enumerate(plan.targets):
