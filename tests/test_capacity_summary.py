@@ -3,8 +3,9 @@
 capacity (issue 29).
 
 A real `workbench bench --capacity` subprocess against a server of known capacity
-(tests/knee_server.py: 8 slots of 400 ms, 20 requests/s) keeps its rows in a real history
-file; the page is built from that file as the window builds it.
+(tests/support/knee_server.py: 8 slots of 400 ms, 20 requests/s) keeps its rows in a real
+history file; the page is built from that file as the window builds it. The page needs steps,
+not the search's accuracy (tests/test_capacity.py): 20 requests a step, not 50.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ def test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity(
     proc = subprocess.run(
         [sys.executable, "-m", "workbench", "bench", "--base-url", knee_url, "--model", "knee",
          "--prompt-tokens", "1K", "--max-tokens", "4", "--capacity", "--slo", "ttft_p90:600ms",
-         "--arrivals", "constant", "--capacity-range", "2:64", "--output", str(out), "-q"],
+         "--arrivals", "constant", "--capacity-range", "2:64", "--capacity-requests", "20",
+         "--output", str(out), "-q"],
         capture_output=True, text=True, env=env, timeout=300, check=False,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
