@@ -220,24 +220,24 @@ SERIAL_TESTS = frozenset(
     }
 )
 # The parallel phase's longest tests (15 s and more), seconds per test (each parameter) as measured
-# in a whole suite under -n 2 (benchmarks/results/test_tiers.md, session 38): under xdist each
-# starts first on a worker (tests/support/heavy_first.py), not last while the others idle.
+# under xdist (benchmarks/results/test_tiers.md, sessions 38-40): under xdist each starts first
+# on a worker (tests/support/heavy_first.py), not last while the others idle.
 HEAVY_TESTS = {
-    # measured alone (session 38, load ~1): a knee of 0.48 req/s needs minutes of real time
-    "test_capacity.py::test_a_capacity_under_half_a_request_a_second_is_found_not_said_as_under": 99,  # noqa: E501
-    "test_capacity_batching.py::test_the_search_lies_within_ten_percent_of_a_dense_sweep": 73,
-    "test_capacity.py::test_a_step_far_past_the_knee_ends_once_it_has_missed": 72,
-    # measured at load ~5 (session 39): two twins searched on serve-local --time-scale 0.1
-    "test_capacity_cost.py::test_two_twins_cost_in_inverse_ratio_to_their_capacities": 96,
-    "test_gui_capacity.py::test_a_search_on_two_twins_shows_each_capacity_and_the_summary_leads_with_it": 42,  # noqa: E501
+    # the capacity searches, measured in session 40 under -n 3 beside each other (load ~0.4):
+    # real time by design (a step of N requests at R req/s lasts N / R seconds)
+    # a knee of 0.48 req/s needs a minute of real time (benchmarks/results/test_tiers.md)
+    "test_capacity.py::test_a_capacity_under_half_a_request_a_second_is_found_not_said_as_under": 57,  # noqa: E501
+    "test_capacity_cost.py::test_two_twins_cost_in_inverse_ratio_to_their_capacities": 43,
+    "test_capacity_batching.py::test_the_search_lies_within_ten_percent_of_a_dense_sweep": 40,
+    "test_capacity.py::test_a_step_far_past_the_knee_ends_once_it_has_missed": 24,
+    "test_gui_capacity.py::test_a_search_on_two_twins_shows_each_capacity_and_the_summary_leads_with_it": 23,  # noqa: E501
+    "test_capacity.py::test_the_search_finds_a_known_capacity_within_ten_percent": 22,
+    "test_capacity.py::test_capacity_per_model_and_the_summary_pdf_leads_with_it": 18,
+    # measured in a whole suite under -n 2 (session 38) or at load ~5 (session 39)
     "test_gui_monkey.py::test_the_monkey_finds_nothing_surprising_for_every_seed": 33,
-    "test_capacity_summary.py::test_each_capacity_step_is_its_own_cell_and_the_charts_show_the_capacity": 28,  # noqa: E501
-    "test_capacity.py::test_the_search_finds_a_known_capacity_within_ten_percent": 27,
-    "test_gui_capacity.py::test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do": 21,  # noqa: E501
     # out of the serial tier in session 39: GQA's 1M prefill waited out (~16 s of sleep)
     "test_attention_story.py::test_bench_of_the_eight_twins_at_1m_runs_or_refuses_each_with_its_memory_reason": 21,  # noqa: E501
     "test_kernels_worker_reprobe.py::test_a_torch_error_ends_the_progress_and_installing_torch_is_seen_at_connect": 18,  # noqa: E501
-    "test_gui_capacity.py::test_a_search_from_the_cli_opens_from_the_history_with_its_charts": 18,
     "test_kernels_view.py::test_clicking_connect_reuses_the_worker_and_a_changed_python_restarts_it": 16,  # noqa: E501
     "test_csv_streaming.py::test_a_history_locked_mid_run_fails_the_run_loudly_and_the_csv_keeps_the_rows": 16,  # noqa: E501
 }
