@@ -8,6 +8,8 @@ import csv
 import itertools
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -203,7 +205,16 @@ def test_compare_route_prints_the_added_ttft_writes_route_rows_and_a_chart(
             argv += ["--gateway-model", "gw-gqa", "--gateway-key-env", "GW_KEY"]
             argv += ["--concurrency", "1,4", "--repeats", "4", "--prompt-tokens", "1K"]
             argv += ["--max-tokens", "16", "--csv", str(out), "--chart", str(chart)]
-            proc = run_cli(argv, env)
+            # a process of its own: the chart starts a QGuiApplication, and one in this process
+            # would abort a later test's QWidget (it needs a QApplication)
+            proc = subprocess.run(
+                [sys.executable, "-m", "workbench", *argv],
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=120,
+                check=False,
+            )
     assert proc.returncode == 0, proc.stderr
     assert "sk-gw-secret-7" not in proc.stdout + proc.stderr
     added = [line.split() for line in proc.stdout.splitlines() if " added " in line]
