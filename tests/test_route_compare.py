@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
+from tests.support.cli_inprocess import run_cli
 from tests.support.delay_gateway import delay_gateway
 from tests.support.loopback import ThreadedLoop, serving, serving_in_thread
 from workbench.cli import main
@@ -204,6 +205,8 @@ def test_compare_route_prints_the_added_ttft_writes_route_rows_and_a_chart(
             argv += ["--gateway-model", "gw-gqa", "--gateway-key-env", "GW_KEY"]
             argv += ["--concurrency", "1,4", "--repeats", "4", "--prompt-tokens", "1K"]
             argv += ["--max-tokens", "16", "--csv", str(out), "--chart", str(chart)]
+            # a process of its own: the chart starts a QGuiApplication, and one in this process
+            # would abort a later test's QWidget (it needs a QApplication)
             proc = subprocess.run(
                 [sys.executable, "-m", "workbench", *argv],
                 capture_output=True,
@@ -243,14 +246,7 @@ def test_compare_route_json_prints_the_route_comparison_of_the_history(
             argv += ["--gateway-model", "gw-gqa", "--gateway-key-env", "GW_KEY"]
             argv += ["--concurrency", "1,2", "--repeats", "3", "--prompt-tokens", "1K"]
             argv += ["--max-tokens", "8", "--output", str(tmp_path / "out")]
-            proc = subprocess.run(
-                [sys.executable, "-m", "workbench", *argv],
-                capture_output=True,
-                text=True,
-                env=env,
-                timeout=120,
-                check=False,
-            )
+            proc = run_cli(argv, env)
     assert proc.returncode == 0, proc.stderr
     assert "sk-gw-secret-7" not in proc.stdout + proc.stderr
     document = json.loads(proc.stdout)  # stdout holds the document alone

@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -137,11 +138,20 @@ def read_back(results: list[RequestResult]) -> list[dict[str, str]]:
         return read_csv(path)
 
 
+async def _hold(seconds: float, release: threading.Event | None) -> None:
+    """A server's pause of `seconds`, cut short once the test has measured and sets `release`
+    (the server thread would otherwise keep the test until the pause is over)."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end and not (release is not None and release.is_set()):
+        await asyncio.sleep(min(0.01, max(0.0, end - time.perf_counter())))
+
+
 def _port_recorder(
-    models_wait_s: float = 0.05, done_gap_s: float = 0.0
+    models_wait_s: float = 0.05, done_gap_s: float = 0.0, release: threading.Event | None = None
 ) -> tuple[web.Application, dict[str, list[int]]]:
     """A chat server that notes the client port of every request: a new port is a new
-    connection. `done_gap_s`: how long after [DONE] the body ends (its last chunk)."""
+    connection. `done_gap_s`: how long after [DONE] the body ends (its last chunk), or until
+    `release` is set."""
     seen: dict[str, list[int]] = {"models": [], "chat": []}
 
     def port(request: web.Request) -> int:
@@ -165,7 +175,7 @@ def _port_recorder(
             await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
             await asyncio.sleep(0.02)  # the server paces its stream: behaviour, not a wait
         await response.write(b"data: [DONE]\n\n")
-        await asyncio.sleep(done_gap_s)  # the body's last chunk comes when this returns
+        await _hold(done_gap_s, release)  # the body's last chunk comes when this returns
         return response
 
     app = web.Application()
@@ -214,11 +224,12 @@ async def test_warming_keeps_the_connections_that_answered_when_one_never_does()
     """The third GET /models is never answered: warming ends at its time limit with the other
     three connections answered and kept."""
     asked: list[int] = []
+    measured = threading.Event()
 
     async def models(_request: web.Request) -> web.Response:
         asked.append(1)
         if len(asked) == 3:
-            await asyncio.sleep(3)  # past the 1 s warming allows
+            await _hold(3, measured)  # past the 1 s warming allows
         return web.json_response({"object": "list", "data": []})
 
     app = web.Application()
@@ -230,6 +241,7 @@ async def test_warming_keeps_the_connections_that_answered_when_one_never_does()
             answered = await open_connections(client, 4, timeout_s=1.0)
             took_s = time.perf_counter() - began
         finally:
+            measured.set()
             await client.close()
     assert answered == 3
     assert took_s < 2.0
@@ -255,7 +267,8 @@ async def test_a_stream_ended_by_done_keeps_its_connection_for_the_next_request(
 async def test_a_body_that_stays_open_after_done_is_waited_for_only_briefly() -> None:
     """The rest of a body after [DONE] is read for at most DRAIN_S: a server that holds its
     body open for 2 s more does not hold the request (nor its e2e)."""
-    app, _seen = _port_recorder(done_gap_s=2.0)
+    measured = threading.Event()
+    app, _seen = _port_recorder(done_gap_s=2.0, release=measured)
     with serving_in_thread(app) as base_url:
         client = make_client(base_url, None, "aiohttp")
         try:
@@ -264,6 +277,7 @@ async def test_a_body_that_stays_open_after_done_is_waited_for_only_briefly() ->
             await stream_chat(client, result, SPEC)
             took_s = time.perf_counter() - began
         finally:
+            measured.set()
             await client.close()
     assert result.ok, result.error_message
     assert took_s < 1.0

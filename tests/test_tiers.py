@@ -77,3 +77,29 @@ def test_the_phases_split_the_serial_tests_from_the_rest(
     serial.assert_outcomes(passed=2, deselected=1)
     assert "test_paced.py::test_lateness PASSED" in serial.stdout.str()
     pytester.runpytest_inprocess().assert_outcomes(passed=3)
+
+
+def test_the_serial_phase_imports_only_the_files_with_serial_tests(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--phase serial` runs a few dozen tests of a hundred-odd files: the others are not even
+    imported (a file that fails to import shows only in the phases that need it)."""
+    monkeypatch.setattr(tiers, "SERIAL_FILES", frozenset())
+    monkeypatch.setattr(tiers, "SERIAL_TESTS", frozenset({"test_mixed.py::test_within_a_second"}))
+    pytester.makeconftest(
+        "from tests.support.tiers import (\n"
+        "    pytest_addoption, pytest_collection_modifyitems, pytest_ignore_collect\n)"
+    )
+    pytester.makeini(
+        "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
+        "markers =\n    gui\n    integration\n    slow\n    serial\n"
+    )
+    pytester.makepyfile(
+        test_mixed="def test_within_a_second():\n    pass\n\ndef test_rows():\n    pass\n",
+        test_unpaced="import not_installed_anywhere\n\ndef test_table():\n    pass\n",
+    )
+    serial = pytester.runpytest_inprocess("--phase", "serial", "-v")
+    serial.assert_outcomes(passed=1, deselected=1)
+    assert "test_mixed.py::test_within_a_second PASSED" in serial.stdout.str()
+    parallel = pytester.runpytest_inprocess("--phase", "parallel")
+    assert "not_installed_anywhere" in parallel.stdout.str()  # imported there, and failing

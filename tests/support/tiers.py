@@ -141,7 +141,6 @@ SLOW_TESTS = frozenset(
         "test_hostile_bench.py::test_bench_names_the_new_address_of_a_redirecting_server",
         "test_hostile_bench.py::test_bench_with_bad_usage_values_succeeds_with_estimated_usage",
         "test_hostile_streams.py::test_the_doctor_survives_a_server_that_never_stops_talking",
-        "test_hostile_streams.py::test_a_slow_endless_stream_ends_at_the_default_total_limit",
         "test_importers.py::test_random_ccswitch_db_rows_raise_only_config_import_error",
         "test_importers.py::test_mutated_real_json_configs_raise_only_config_import_error",
         "test_importers.py::test_random_toml_raises_only_config_import_error",
@@ -158,63 +157,84 @@ SLOW_TESTS = frozenset(
 )
 
 
-# files whose assertions bound wall-clock times (latency, pacing, lateness, measured tokens/s)
+# Files whose assertions bound wall-clock times (latency, pacing, lateness, measured tokens/s),
+# each with the bound that keeps it here: on 2 shared cores a neighbour worker's load, not a
+# defect, would break it. A test that bounds nothing, or only from below, or only against a
+# figure measured in the same run, or with seconds of slack, belongs in the parallel phase
+# (docs/testing.md). Moved out in session 40 (benchmarks/results/test_tiers.md): the 1M sparse
+# decode order (a 2.7x margin), test_client_load's worker tests, test_route_compare's unbounded
+# tests, test_single_instance's launches, two default-limit waits with seconds of slack.
 SERIAL_FILES = frozenset(
     {
+        # decode speeds read by the client 2-5 % apart (median token gaps at time scale 0.5)
         "test_attention_twins.py",
-        "test_batching.py",  # admitted within 50 ms
-        "test_client_load.py",  # what saturated the client: its CPU or its loop, not a neighbour's
+        # token gaps within 10 % of the cost model alone and in a batch; a queued request's TTFT
+        # at least its wait plus 0.8 of its prefill (24 ms of slack); hundreds of 32K requests
+        # kept running until the last has arrived; admitted within 50 ms, or 5 ms, of a slot
+        "test_batching.py",
         "test_cpu_warmup.py",  # a median under 2 ms
         "test_fidelity.py",  # TTFT within 5 ms of the server's emit time
-        "test_gui_live_ttft.py",
+        "test_gui_live_ttft.py",  # the live TTFT under half a 0.3 s hold of the loop
         "test_model_list_limit.py",  # bench ends within 10 s
-        "test_route_compare.py",  # added latency within 30-60 ms of the gateway's delay
+        # a held loop's TTFT under half the hold; warming ends within 2 s and a body's tail is
+        # waited for under 1 s; a running stream's tokens under 20 ms late during a burst
         "test_send_time.py",
-        # real app processes within 90 s; one caps the app's fds at its count + 3, which races
-        # with whatever else it opens: flaky at load 9 even alone (benchmarks/results/test_tiers.md)
-        "test_single_instance.py",
         "test_streaming.py",  # token lag under 20 ms, TPOT 45-65 ms
         "test_wake.py",  # a timed wait wakes well within a millisecond of its moment
         "test_watchdog.py",  # the stall limit met within 0.5 s
     }
 )
-# single tests with a wall-clock upper bound, in otherwise load-proof files (all parameters)
+# Single tests with a wall-clock upper bound, in otherwise load-proof files (all parameters),
+# each with the bound that keeps it here.
 SERIAL_TESTS = frozenset(
     {
-        # sparse twins' decode >= GQA's at 1M, tokens 0.2-0.5 ms apart at time scale 0.01 (a
-        # larger scale makes GQA's 1M prefill minutes long): a busy core's hiccups are as long
-        "test_attention_story.py::test_at_1m_the_sparse_twins_decode_at_least_as_fast_as_gqa",
+        # a client whose GIL a thread holds ~80 ms at a time is flagged for its loop's lateness:
+        # a lower bound, but what it proves is the client's own CPU and loop (issue 28)
+        "test_client_load.py::test_a_saturated_client_is_flagged",
         # median lateness of the sends under 25 ms; the sent gaps Poisson (a KS test)
         "test_open_loop.py::test_a_poisson_run_sends_on_its_schedule_and_shows_its_lateness",
         # each queued request's TTFT from its schedule grows, the one from its send does not
         "test_open_loop.py::test_a_cap_of_one_above_capacity_shows_queueing_from_scheduled_time_only",
         # the median TTFT of 8 streams at once within 5 ms of the server's own
         "test_protocols_end_to_end.py::test_rows_have_chats_columns_and_match_the_emit_log_at_concurrency_8",
+        # the added TTFT and e2e within -30/+60 ms of the gateway's 150 ms delay (the runner and
+        # the CLI); the chat-path baseline within 10-60 ms of its 50 ms and the direct one < 40 ms
+        "test_route_compare.py::test_added_ttft_per_level_is_the_gateways_delay",
+        "test_route_compare.py::test_compare_route_prints_the_added_ttft_writes_route_rows_and_a_chart",
+        "test_route_compare.py::test_compare_route_json_prints_the_route_comparison_of_the_history",
+        "test_route_compare.py::test_baseline_is_measured_on_the_chat_path_of_each_target",
+        # the app's fds capped at its settled count + 3 races with whatever else it opens (the
+        # offscreen platform's, the SDK's): flaky at load 9 even alone
+        "test_single_instance.py::test_the_socket_lost_when_fds_run_out_is_re_created_and_reported",
         # each Theme of a window left alive by an earlier test of the process answers the
         # desktop's scheme switch: late in a random order it ran past the 120 s timeout
         "test_desktop_ui.py::test_system_theme_follows_the_desktop_scheme_change",
-        "test_gui.py::test_replay_reproduces_recorded_token_timing",
+        "test_gui.py::test_replay_reproduces_recorded_token_timing",  # each token within 20 ms
         "test_knee_server.py::test_a_request_given_up_frees_its_slot_for_the_next",  # < 1.45 s
         "test_gui.py::test_stop_ends_streaming_within_a_second",
+        # < 2.5 s
         "test_hostile_streams.py::test_a_broken_stream_is_a_classified_row_never_a_success",
-        "test_hostile_streams.py::test_a_huge_error_body_is_read_only_in_part",
-        "test_hostile_streams.py::test_a_slow_endless_stream_ends_at_the_default_total_limit",
+        "test_hostile_streams.py::test_a_huge_error_body_is_read_only_in_part",  # < 1 s
+        # < 1 s
         "test_hostile_streams.py::test_an_endless_stream_is_cut_at_once_and_the_server_sees_it",
         "test_kernel_run_controller.py::test_cancel_ends_a_running_job_within_a_second",
         "test_kernels_view.py::test_cancel_mid_job_ends_within_a_second",
+        # < 1.5 s
         "test_kernels_view.py::test_clicking_run_fills_the_table_and_clicking_cancel_stops_the_next_run",
-        "test_kernels_worker.py::test_lifecycle_job_cancel_kill_restart",
-        "test_local_protocols.py::test_three_protocols_pace_alike_and_say_the_same",
-        "test_local_server.py::test_counting_a_4mb_prompt_is_fast",
-        "test_local_server.py::test_stop_closes_open_streams_promptly",
-        "test_local_server.py::test_ttft_follows_the_cost_model",
-        "test_prompts.py::test_long_prompt_cycles_with_numbered_sections_fast",
+        "test_kernels_worker.py::test_lifecycle_job_cancel_kill_restart",  # a cancel within 1 s
+        "test_local_protocols.py::test_three_protocols_pace_alike_and_say_the_same",  # < 5 ms late
+        "test_local_server.py::test_counting_a_4mb_prompt_is_fast",  # < 1 s
+        "test_local_server.py::test_stop_closes_open_streams_promptly",  # < 2 s
+        "test_local_server.py::test_ttft_follows_the_cost_model",  # within 250 ms of it
+        "test_prompts.py::test_long_prompt_cycles_with_numbered_sections_fast",  # < 0.5 s
+        # TTFT within 500 ms of the toy server's first piece
         "test_protocol_registry.py::test_a_toy_protocol_added_through_the_registry_is_measured_by_bench",
+        # the window never still for 0.25 s during an import, and filled within 4 s of the store
         "test_result_import_gui.py::test_importing_a_large_file_keeps_the_window_responsive",
-        "test_retry_headers.py::test_a_429_is_retried_after_the_advertised_wait",
+        "test_retry_headers.py::test_a_429_is_retried_after_the_advertised_wait",  # its window
+        # the loop never still for 1.2 s while the history is locked
         "test_run_reliability.py::test_a_locked_history_is_waited_for_without_freezing_the_measurements",
-        "test_runner.py::test_cancel_stops_streams_quickly_and_marks_rows",
-        "test_worker_security.py::test_idle_and_slow_connections_do_not_lock_out_a_client",
+        "test_runner.py::test_cancel_stops_streams_quickly_and_marks_rows",  # < 1 s
         # two workers' median TTFT within 25 ms (or half) of one process's, run one after the other
         "test_workers.py::test_two_workers_give_the_same_rows_as_one_process",
     }
@@ -235,7 +255,8 @@ HEAVY_TESTS = {
     "test_capacity.py::test_capacity_per_model_and_the_summary_pdf_leads_with_it": 18,
     # measured in a whole suite under -n 2 (session 38) or at load ~5 (session 39)
     "test_gui_monkey.py::test_the_monkey_finds_nothing_surprising_for_every_seed": 33,
-    # out of the serial tier in session 39: GQA's 1M prefill waited out (~16 s of sleep)
+    # out of the serial tier in sessions 39 and 40: GQA's 1M prefill waited out (~16 s of sleep)
+    "test_attention_story.py::test_at_1m_the_sparse_twins_decode_at_least_as_fast_as_gqa": 22,
     "test_attention_story.py::test_bench_of_the_eight_twins_at_1m_runs_or_refuses_each_with_its_memory_reason": 21,  # noqa: E501
     "test_kernels_worker_reprobe.py::test_a_torch_error_ends_the_progress_and_installing_torch_is_seen_at_connect": 18,  # noqa: E501
     "test_kernels_view.py::test_clicking_connect_reuses_the_worker_and_a_changed_python_restarts_it": 16,  # noqa: E501
@@ -273,9 +294,18 @@ def file_markers(path: Path) -> set[str]:
     return marks
 
 
+def has_serial_tests(path: Path) -> bool:
+    return path.name in SERIAL_FILES or any(t.startswith(f"{path.name}::") for t in SERIAL_TESTS)
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """Do not import a file whose every test the `-m` expression leaves out (its imports may
-    need what the fast tier does not install)."""
+    need what the fast tier does not install), nor, in the serial phase, a file without a
+    serial test (importing every file cost that phase ~3 s for tests it then deselected)."""
+    is_test_file = collection_path.suffix == ".py" and collection_path.name.startswith("test_")
+    serial_phase = config.getoption("phase", "all") == "serial"
+    if serial_phase and is_test_file and not has_serial_tests(collection_path):
+        return True
     expression = config.getoption("markexpr")
     marks = file_markers(collection_path)
     if not expression or not marks or collection_path.suffix != ".py":
