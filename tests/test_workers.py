@@ -176,7 +176,8 @@ def test_two_workers_name_a_failed_calibration_as_one_process_does_and_keep_the_
             runs[workers] = cli(KEY, "bench", "--base-url", url, "--api-key-env", KEY_VARIABLE,
                                 "--model", "gw-model", "--prompt-tokens", "128", "--max-tokens",
                                 "4", "--concurrency", "4", "--workers", workers, "--csv",
-                                str(csv_path), "--no-store", csv_path=csv_path)  # fmt: skip
+                                str(csv_path), "--no-store", csv_path=csv_path,
+                                in_process=workers == "1")  # fmt: skip
     assert runs["1"].returncode == runs["2"].returncode == 3
     assert "Workers: 2 worker processes" in runs["2"].stderr
     messages = {w: sorted(r["error_message"] for r in run.rows) for w, run in runs.items()}
