@@ -2,7 +2,8 @@
 (issue 14, item 3), and Ray staying an optional extra that the app never imports.
 
 The cluster (tests/support/ray_head.py) runs on this machine with Ray's defaults (token
-authentication on), and each test's cluster is stopped with it.
+authentication on); the tests of this file share one (each bench is a job of its own, whose
+actors end with it), stopped when the file is done.
 """
 
 from __future__ import annotations
@@ -19,22 +20,32 @@ from pathlib import Path
 import pytest
 from test_workers import WORKBENCH, bench_args, csv_rows, history, measured, run_bench
 
+from tests.support.cli_inprocess import run_cli
+
 HEAD = Path(__file__).parent / "support" / "ray_head.py"
 START_TIMEOUT_S = 90.0
 
 
-@pytest.fixture
-def cluster_env(tmp_path: Path) -> dict[str, str]:
+@pytest.fixture(scope="module")
+def cluster_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The environment of the cluster and of the benches sent to it: Ray's workers inherit
+    its WORKBENCH_DATA_DIR, which tells its actors from another cluster's (`_actor_pids`)."""
     return {
         **os.environ,
-        "WORKBENCH_DATA_DIR": str(tmp_path / "data"),
+        "WORKBENCH_DATA_DIR": str(tmp_path_factory.mktemp("ray-cluster") / "data"),
         "RAY_USAGE_STATS_ENABLED": "0",
     }
 
 
 @pytest.fixture
+def bench_env(cluster_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
+    """A bench's own history and calibration, as a new user's: none from an earlier test."""
+    return {**cluster_env, "WORKBENCH_DATA_DIR": str(tmp_path / "data")}
+
+
+@pytest.fixture(scope="module")  # ~3 s to start (more on a busy machine): once per file
 def ray_cluster(cluster_env: dict[str, str]) -> Iterator[str]:
-    """A two-CPU Ray cluster's address; stopped (all its processes) after the test."""
+    """A two-CPU Ray cluster's address; stopped (all its processes) when the file is done."""
     head = subprocess.Popen(
         [sys.executable, str(HEAD), "2"],
         env=cluster_env,
@@ -62,11 +73,11 @@ def ray_cluster(cluster_env: dict[str, str]) -> Iterator[str]:
 
 
 def test_a_ray_cluster_gives_the_same_rows_as_one_process(
-    tmp_path: Path, cluster_env, ray_cluster: str
+    tmp_path: Path, bench_env, ray_cluster: str
 ) -> None:
-    one = run_bench(bench_args(tmp_path / "one.csv", "--workers", "1"), cluster_env)
+    one = run_cli(bench_args(tmp_path / "one.csv", "--workers", "1"), bench_env)  # in this process
     assert one.returncode == 0, one.stderr
-    env2 = {**cluster_env, "WORKBENCH_DATA_DIR": str(tmp_path / "data2")}
+    env2 = {**bench_env, "WORKBENCH_DATA_DIR": str(tmp_path / "data2")}
     args = bench_args(tmp_path / "ray.csv", "--cluster", ray_cluster, "--workers", "2")
     two = run_bench(args, env2)
     assert two.returncode == 0, two.stderr
@@ -106,14 +117,15 @@ def _actor_pids(env: dict[str, str]) -> list[int]:
 
 @pytest.mark.skipif(sys.platform != "linux", reason="finds the actors through /proc")
 def test_a_killed_ray_actor_leaves_classified_rows_and_the_rest_finish(
-    tmp_path: Path, cluster_env, ray_cluster: str
+    tmp_path: Path, cluster_env, bench_env, ray_cluster: str
 ) -> None:
     csv_path = tmp_path / "kill.csv"
     args = bench_args(csv_path, "--cluster", ray_cluster, "--workers", "2", repeats=40)
     args[args.index("--time-scale") + 1] = "0.5"
+    earlier = set(_actor_pids(cluster_env))  # an earlier test's job's, if still ending
     proc = subprocess.Popen(
         [*WORKBENCH, *args],
-        env=cluster_env,
+        env=bench_env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -125,7 +137,7 @@ def test_a_killed_ray_actor_leaves_classified_rows_and_the_rest_finish(
             line = proc.stderr.readline()
             if not line or (" done, " in line and int(line.split("/")[0].strip()) >= 4):
                 break
-        actors = _actor_pids(cluster_env)
+        actors = [pid for pid in _actor_pids(cluster_env) if pid not in earlier]
         assert len(actors) == 2, actors
         os.kill(actors[0], signal.SIGKILL)
         _out, err = proc.communicate(timeout=120)

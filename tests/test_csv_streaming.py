@@ -131,7 +131,10 @@ def test_a_history_locked_mid_run_fails_the_run_loudly_and_the_csv_keeps_the_row
     """Another process holds the history's lock for good: retried ~10 s, then exit 1 naming
     the file and the fix; every request sent before that is a row in the CSV."""
     out = tmp_path / "run.csv"
-    proc = _start([*LONG_RUN, "--csv", str(out)], env)
+    # ten times slower than LONG_RUN: rows still finish while the history is retried, and the
+    # run's ~10 s of retries no longer burn seconds of CPU that a neighbour worker waits for
+    slower = [*LONG_RUN[:-1], "0.5"]
+    proc = _start([*slower, "--csv", str(out)], env)
     seen = _wait_for_done(proc, 6)
     holder = sqlite3.connect(tmp_path / "data" / "history.sqlite3", isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")

@@ -57,7 +57,8 @@ def _bench(refusal: Refusal, tmp_path: Path) -> CliRun:
     with serving_in_thread(Imitation(["gw-model"], [], refuse_chat=refusal).app()) as url:
         return cli(KEY, "bench", "--base-url", url, "--api-key-env", KEY_VARIABLE, "--model",
                    "gw-model", "--prompt-tokens", "128", "--max-tokens", "4", "--csv",
-                   str(csv_path), "--no-store", csv_path=csv_path)  # fmt: skip
+                   str(csv_path), "--no-store", csv_path=csv_path,
+                   in_process=True)  # fmt: skip
 
 
 def test_litellm_cooldown_is_the_gateway_refusing_not_a_rate_limit(tmp_path: Path) -> None:

@@ -224,4 +224,5 @@ def test_elapsed_eta_and_progress_move_while_a_pane_waits_for_its_first_token(
         after = sample()
         assert second[1].state is PaneState.WAITING, "the prefill ended too soon to watch"
         assert after[0].endswith(" s") and "elapsed" in after[1] and "ETA" in after[1]
+        click_action(win, qtbot, win.stop_action)  # the rest of the 64K prefill proves nothing
         run_for(loop, win.session._task)

@@ -33,26 +33,12 @@ def _run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedPro
     )
 
 
-@pytest.mark.slow
-def test_self_test_passes_from_source(tmp_path) -> None:
-    proc = _run(["-m", "workbench", "--self-test"], tmp_path)
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 0, out
-    assert "self-test passed" in out
-    assert "Traceback" not in out
-    for what in ("models.toml", "corpus", "qtbase_zh_CN.qm", "streamed 2 panes", "CSV: 2 rows"):
-        assert what in out, what
-    # what a trimmed bundle must still carry (issue 31): every tab painted, a PDF written
-    tabs = "Compare, Sweep, Capacity, Results, History, Summary, Providers, Kernels"
-    assert f"painted every tab: {tabs}" in out
-    assert "summary exported as PDF" in out
-    # nothing of the user's is touched: the self-test keeps its history and settings to itself
-    assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())
-
-
-@pytest.mark.slow
-def test_self_test_runs_without_any_display_variable(tmp_path) -> None:
-    """No DISPLAY and no QT_QPA_PLATFORM: it goes offscreen by itself instead of aborting."""
+@pytest.fixture(scope="module")
+def self_test_without_display(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """`--self-test` from source with no DISPLAY and no QT_QPA_PLATFORM (a CI runner, a
+    server), run once for the tests below: its stdout and stderr. The data and settings
+    folders are the test's own; one that is still empty afterwards shows nothing was kept."""
+    home = tmp_path_factory.mktemp("self-test")
     env = {
         k: v
         for k, v in os.environ.items()
@@ -63,16 +49,39 @@ def test_self_test_runs_without_any_display_variable(tmp_path) -> None:
         cwd=ROOT,
         env={
             **env,
-            "WORKBENCH_DATA_DIR": str(tmp_path / "d"),
-            "WORKBENCH_CONFIG_DIR": str(tmp_path / "c"),
+            "WORKBENCH_DATA_DIR": str(home / "data"),
+            "WORKBENCH_CONFIG_DIR": str(home / "config"),
         },
         capture_output=True,
         text=True,
         timeout=180,
         check=False,
     )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "platform offscreen" in proc.stdout
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    data = home / "data"
+    # nothing of the user's is touched: the self-test keeps its history and settings to itself
+    assert not data.exists() or not any(data.iterdir())
+    return out
+
+
+@pytest.mark.slow
+def test_self_test_passes_from_source(self_test_without_display: str) -> None:
+    out = self_test_without_display
+    assert "self-test passed" in out
+    assert "Traceback" not in out
+    for what in ("models.toml", "corpus", "qtbase_zh_CN.qm", "streamed 2 panes", "CSV: 2 rows"):
+        assert what in out, what
+    # what a trimmed bundle must still carry (issue 31): every tab painted, a PDF written
+    tabs = "Compare, Sweep, Capacity, Results, History, Summary, Providers, Kernels"
+    assert f"painted every tab: {tabs}" in out
+    assert "summary exported as PDF" in out
+
+
+@pytest.mark.slow
+def test_self_test_runs_without_any_display_variable(self_test_without_display: str) -> None:
+    """No DISPLAY and no QT_QPA_PLATFORM: it goes offscreen by itself instead of aborting."""
+    assert "platform offscreen" in self_test_without_display
 
 
 def test_self_test_fails_with_a_reason_when_resources_are_missing(tmp_path) -> None:

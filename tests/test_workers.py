@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from test_gateway_cooldown import KEY, LITELLM_COOLDOWN
 
+from tests.support.cli_inprocess import run_cli
 from tests.support.gateway_imitation import Imitation
 from tests.support.litellm_gateway import KEY_VARIABLE, cli
 from tests.support.loopback import serving_in_thread
@@ -83,7 +84,8 @@ def history(data_dir: Path) -> list[tuple[str, int]]:
 
 
 def test_two_workers_give_the_same_rows_as_one_process(tmp_path: Path, env) -> None:
-    one = run_bench(bench_args(tmp_path / "one.csv", "--workers", "1"), env)
+    # "one process": this one (run_cli), one process start fewer
+    one = run_cli(bench_args(tmp_path / "one.csv", "--workers", "1"), env)
     assert one.returncode == 0, one.stderr
     assert "Workers:" not in one.stderr  # one worker is today's single process
     env2 = {**env, "WORKBENCH_DATA_DIR": str(tmp_path / "data2")}
@@ -174,7 +176,8 @@ def test_two_workers_name_a_failed_calibration_as_one_process_does_and_keep_the_
             runs[workers] = cli(KEY, "bench", "--base-url", url, "--api-key-env", KEY_VARIABLE,
                                 "--model", "gw-model", "--prompt-tokens", "128", "--max-tokens",
                                 "4", "--concurrency", "4", "--workers", workers, "--csv",
-                                str(csv_path), "--no-store", csv_path=csv_path)  # fmt: skip
+                                str(csv_path), "--no-store", csv_path=csv_path,
+                                in_process=workers == "1")  # fmt: skip
     assert runs["1"].returncode == runs["2"].returncode == 3
     assert "Workers: 2 worker processes" in runs["2"].stderr
     messages = {w: sorted(r["error_message"] for r in run.rows) for w, run in runs.items()}

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.cli_inprocess import run_cli
 from tests.support.loopback import ThreadedLoop
 from tests.support.ports import worker_port
 from workbench.core.doctor import PROXY_VARIABLES
@@ -197,17 +198,24 @@ class CliRun:
         return next(c for c in self.checks if not c["ok"] and not c["skipped"])
 
 
-def cli(key: str | None, *args: str, csv_path: Path | None = None) -> CliRun:
+def cli(
+    key: str | None, *args: str, csv_path: Path | None = None, in_process: bool = False
+) -> CliRun:
     """`workbench ARGS` in a subprocess with the key (if any) in $GW_KEY; the key must not show
-    in anything it printed or wrote."""
+    in anything it printed or wrote. `in_process`: in this process instead (run_cli), for a
+    test whose subject is what the command says and writes, not its process or its timing
+    beside the upstream, which shares this process."""
     env = {k: v for k, v in os.environ.items() if k not in PROXY_VARIABLES}
     env.pop(KEY_VARIABLE, None)
     if key is not None:
         env[KEY_VARIABLE] = key
-    done = subprocess.run(
-        [sys.executable, "-m", "workbench", *args],
-        capture_output=True, text=True, timeout=CLI_TIMEOUT_S, env=env,
-    )  # fmt: skip
+    if in_process:
+        done = run_cli(args, env)
+    else:
+        done = subprocess.run(
+            [sys.executable, "-m", "workbench", *args],
+            capture_output=True, text=True, timeout=CLI_TIMEOUT_S, env=env,
+        )  # fmt: skip
     run = CliRun(done.returncode, done.stdout, done.stderr)
     written = csv_path.read_text(encoding="utf-8") if csv_path and csv_path.exists() else ""
     if key is not None:
@@ -227,16 +235,17 @@ def bench(
     *extra: str,
     key: str | None = None,
     store: bool = False,
+    in_process: bool = False,
 ) -> CliRun:
     """One `workbench bench` through the gateway at a 128-token prompt, rows read back; the
-    history (under $WORKBENCH_DATA_DIR) only when `store`."""
+    history (under $WORKBENCH_DATA_DIR) only when `store`; `in_process` as for `cli`."""
     args = [
         "bench", "--base-url", gateway.base_url, "--api-key-env", KEY_VARIABLE, "--model", model,
         "--prompt-tokens", "128", "--csv", str(csv_path), *extra,
     ]  # fmt: skip
     if not store:
         args.append("--no-store")
-    return cli(key or gateway.key, *args, csv_path=csv_path)
+    return cli(key or gateway.key, *args, csv_path=csv_path, in_process=in_process)
 
 
 def wall_ns(perf_ns: int) -> float:
