@@ -15,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fast=0
+mypy_pid=""
 parallel=""  # unset: on every core for the whole suite, one process for the fast tier
 seed="${WORKBENCH_TEST_SEED:-}"
 while [ $# -gt 0 ]; do
@@ -139,7 +140,12 @@ if [ $fast = 0 ]; then
     # the layers of docs/architecture.md ([tool.importlinter] in pyproject.toml); the types of the
     # core and kernels_bridge ([tool.mypy]; after torch is installed: the worker side imports it)
     step "lint-imports (the layers)" .venv/bin/lint-imports --no-cache
-    step "mypy (core and kernels_bridge, strict)" .venv/bin/mypy
+    # mypy beside the tests (18 s of one core while the workers mostly wait on servers): its
+    # lines are held and said after the (parallel phase's) tests; its failure fails the run
+    mypy_log="$(mktemp)"
+    step "mypy (core and kernels_bridge, strict)" .venv/bin/mypy >"$mypy_log" 2>&1 &
+    mypy_pid=$!
+    say "mypy (core and kernels_bridge, strict): runs beside the tests, said after them"
     tier=(); tier_name="the whole suite"
 else
     tier=(-m "not gui and not integration and not slow"); tier_name="the fast tier"
@@ -170,6 +176,17 @@ pytest_phase() {
     [ $rc = 5 ] && return 0
     return $rc
 }
+# end_mypy RC: the tests' exit code, or mypy's failure when the tests passed
+end_mypy() {
+    local rc=$1 mypy_rc=0
+    if [ -n "$mypy_pid" ]; then
+        wait "$mypy_pid" || mypy_rc=$?
+        cat "$mypy_log" >&2
+        rm -f "$mypy_log"
+    fi
+    [ "$rc" = 0 ] && rc=$mypy_rc
+    return "$rc"
+}
 if [ $phased = 1 ]; then
     # the tests that bound wall-clock times run alone after the rest: on shared cores a second
     # worker would fail them for the load, not for a defect (tests/support/tiers.py, `serial`).
@@ -179,8 +196,11 @@ if [ $phased = 1 ]; then
     rc=0
     step "pytest ($tier_name, on $workers workers; the serial tier left for later)" \
         pytest_phase -n "$workers" --dist worksteal --phase parallel "$@" || rc=$?
+    end_mypy $rc || rc=$?  # ended before the serial tier, which wants the cores to itself
     step "pytest ($tier_name: the serial tier, one test at a time)" \
         pytest_phase --phase serial "$@" || rc=$?
     exit $rc
 fi
-step "pytest ($tier_name)" pytest_phase "$@"
+rc=0
+step "pytest ($tier_name)" pytest_phase "$@" || rc=$?
+end_mypy $rc

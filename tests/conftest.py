@@ -43,6 +43,16 @@ def _isolated_data_dir(tmp_path, monkeypatch):
 
 
 @pytest.fixture
+def no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No proxy variable of the machine's (HTTP_PROXY, NO_PROXY, …) reaches this test: the
+    doctor reads them, and a test on 127.0.0.1 must not go through a proxy."""
+    from workbench.core.doctor import PROXY_VARIABLES
+
+    for name in PROXY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
 def env(_isolated_data_dir) -> dict[str, str]:
     """The environment for a `workbench` command a test starts: this test's own data and
     config folders (above); a copy, for the test to add to."""

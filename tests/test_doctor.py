@@ -34,10 +34,7 @@ FAST = SimSettings(time_scale=0.01)
 TROUBLESHOOTING_FILE = Path(__file__).parent / "data" / "troubleshooting_errors.txt"
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in PROXY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("no_proxy_env")
 
 
 @pytest.fixture

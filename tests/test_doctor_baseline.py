@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.support.gateway_imitation import Refusal
 from tests.support.loopback import serving
 from tests.support.usage_gateway import UsageGateway
-from workbench.core.doctor import PROXY_VARIABLES, Check, diagnose
+from workbench.core.doctor import Check, diagnose
 from workbench.core.run.baseline import BASELINE_SAMPLES
 
 
@@ -14,9 +14,7 @@ def _check(checks: list[Check], name: str) -> Check:
     return next(c for c in checks if c.name == name)
 
 
-async def test_baseline_is_timed_on_the_chat_path(monkeypatch) -> None:
-    for name in PROXY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
+async def test_baseline_is_timed_on_the_chat_path(no_proxy_env) -> None:
     gateway = UsageGateway()
     async with serving(gateway.app()) as url:
         checks = await diagnose(url, None, "gw-model")
@@ -28,9 +26,7 @@ async def test_baseline_is_timed_on_the_chat_path(monkeypatch) -> None:
     assert asked == [16] + [1] * (BASELINE_SAMPLES + 1)
 
 
-async def test_baseline_falls_back_to_models_when_no_model_answers(monkeypatch) -> None:
-    for name in PROXY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
+async def test_baseline_falls_back_to_models_when_no_model_answers(no_proxy_env) -> None:
     gateway = UsageGateway(then=Refusal(503, {"error": {"message": "upstream is down"}}))
     async with serving(gateway.app()) as url:
         checks = await diagnose(url, None, "gw-model")

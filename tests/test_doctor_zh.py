@@ -16,26 +16,20 @@ from test_gui_zh_complete import switch_language
 from test_import_errors_zh import to_english
 
 from tests.support.gui_driver import click_tab, run_for, until
-from workbench.core.doctor import PROXY_VARIABLES
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 from workbench.ui.provider_panel import ProviderPanel
-from workbench.ui.translators import install_translators
 
 LEFT = Qt.MouseButton.LeftButton
 WORD = re.compile(r"[A-Za-z]{3,}")
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in PROXY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("no_proxy_env")
 
 
 @pytest.fixture
-def window(qapp, window_with_tabs):
-    yield window_with_tabs  # the shared window with its Providers tab (tests/support/gui.py)
-    install_translators(qapp, "en")  # English for the next test, whatever happened
+def window(window_back_in_english):
+    return window_back_in_english  # the window with its tabs, English after (tests/support/gui.py)
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import QComboBox
 from tests.support.gui_driver import click_run, make_window, run_for, until
 from tests.support.protocol_server import ANTHROPIC_MODELS, ProtocolServer
 from workbench.core.access.keys import clear_session_keys
-from workbench.core.doctor import PROXY_VARIABLES
 from workbench.core.foundation.results import Target
 from workbench.core.protocols.registry import auth_for
 from workbench.core.saved.provider_store import default_providers_path, load_providers
@@ -35,9 +34,7 @@ MODEL = "sim-70b-gqa"
 
 
 @pytest.fixture(autouse=True)
-def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> Any:
-    for name in PROXY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
+def _key_and_no_proxy_env(monkeypatch: pytest.MonkeyPatch, no_proxy_env: None) -> Any:
     monkeypatch.setenv(KEY_VAR, KEY)
     yield
     clear_session_keys()

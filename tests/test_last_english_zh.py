@@ -21,7 +21,6 @@ from tests.support.gui_driver import click_action, click_tab, run_for, until
 from tests.support.hostile_server import HostileServer
 from workbench.core.access import keys
 from workbench.core.access.providers import KeyRef
-from workbench.core.doctor import PROXY_VARIABLES
 from workbench.core.doctor import messages as doctor
 from workbench.core.foundation import failure_words
 from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP
@@ -29,22 +28,17 @@ from workbench.core.importers import _files, _shapes, benchmark
 from workbench.local.costmodel import SimSettings
 from workbench.local.server import LocalServer
 from workbench.ui.provider_panel import ProviderPanel
-from workbench.ui.translators import install_translators
 
 LEFT = Qt.MouseButton.LeftButton
 MISSING_VAR = "ZH_LAST_ENGLISH_KEY"
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in PROXY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("no_proxy_env")
 
 
 @pytest.fixture
-def window(qapp, window_with_tabs):
-    yield window_with_tabs  # the shared window with its Providers tab (tests/support/gui.py)
-    install_translators(qapp, "en")  # English for the next test, whatever happened
+def window(window_back_in_english):
+    return window_back_in_english  # the window with its tabs, English after (tests/support/gui.py)
 
 
 def translated(context: str, template: str, **fields: str) -> str:

@@ -57,6 +57,16 @@ def window_with_tabs(
         loop.run_until_complete(asyncio.wait_for(kernels.aclose(), CLOSE_SECONDS))
 
 
+@pytest.fixture
+def window_back_in_english(qapp: Any, window_with_tabs: MainWindow) -> Iterator[MainWindow]:
+    """The window with its tabs, for a test that switches the language: English again after
+    it, whatever happened."""
+    from workbench.ui.translators import install_translators
+
+    yield window_with_tabs
+    install_translators(qapp, "en")
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Stop the windows' shared serve-local processes (tests/support/shared_provider.py)."""
     shared = sys.modules.get("tests.support.shared_provider")
