@@ -218,182 +218,212 @@
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
+    <message>
+        <location filename="../../workbench/core/planning/device_cost.py" line="42"/>
+        <source>&apos;{text}&apos; is not a price per device-hour; write USD per device-hour, e.g. 2.5 or 2.5/h</source>
+        <translation>&apos;{text}&apos; 不是每设备小时的价格；请写每设备小时的美元价格，例如 2.5 或 2.5/h</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/core/planning/device_cost.py" line="54"/>
+        <source>&apos;{text}&apos;: a price per device-hour must be above 0 and at most {most} USD, e.g. 2.5/h</source>
+        <translation>&apos;{text}&apos;：每设备小时的价格必须大于 0 且不超过 {most} 美元，例如 2.5/h</translation>
+    </message>
 </context>
 <context>
     <name>CapacityView</name>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="46"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="47"/>
         <source>choose a model in a Compare pane first</source>
         <translation>请先在“对比”窗格中选择模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="59"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="60"/>
         <source>choose a trace file with Dataset…</source>
         <translation>请用“数据集…”选择一个轨迹文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="89"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="109"/>
         <source>Cannot run: %1</source>
         <translation>无法运行：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="94"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="100"/>
         <source>Replaying %1 requests on the trace&apos;s clock</source>
         <translation>按轨迹自身的时钟重放 %1 个请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="51"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="52"/>
         <source>Chat at 4K, Poisson</source>
         <translation>4K 对话，泊松到达</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="54"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="55"/>
         <source>Replay the sample trace</source>
         <translation>重放示例轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="161"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="176"/>
         <source>Preset:</source>
         <translation>预设：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="162"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="177"/>
         <source>SLO:</source>
         <translation>SLO：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="163"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="178"/>
         <source>Range:</source>
         <translation>范围：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="164"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="179"/>
         <source>Tolerance:</source>
         <translation>容差：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="165"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="180"/>
         <source>Speed:</source>
         <translation>速度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="168"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="181"/>
+        <source>Device price:</source>
+        <translation>设备价格：</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="184"/>
         <source>Replay the trace this many times faster than it was recorded (as bench --trace-speed)</source>
         <translation>以录制时的这么多倍速度重放轨迹（同 bench --trace-speed）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="174"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="190"/>
         <source>The rates searched, LOW:HIGH in req/s (as bench --capacity-range); empty: from the rate of a request alone, down to %1 and up to %2 req/s</source>
         <translation>搜索的请求速率范围，格式为 下限:上限，单位 req/s（同 `bench --capacity-range`）；留空：从单个请求独占时的速率开始，最低 %1、最高 %2 req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="180"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="196"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="186"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="202"/>
+        <source>Your price per device-hour in USD, e.g. 2.5/h (up to %1; as bench --device-cost): a model served on a deployment (the built-in provider&apos;s models) costs its devices&apos; time at the load that held. Empty: the list price in hardware.toml. Models without a deployment keep their token prices</source>
+        <translation>你的每设备小时价格，单位美元，例如 2.5/h（最高 %1；同 `bench --device-cost`）：部署在设备上的模型（内置服务商的模型）按其设备在达标负载下的时长计费。留空：使用 `hardware.toml` 中的标价。没有部署的模型仍按 token 价格计</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
+        <source>list price</source>
+        <translation>标价</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
+        <source>%1 list</source>
+        <translation>标价 %1</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="218"/>
         <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
         <translation>当区间上端与下端相差不超过此比例时停止（同 `bench --capacity-tolerance`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="194"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="226"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="197"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="229"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="241"/>
         <source>Replay trace</source>
         <translation>重放轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="241"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="211"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="243"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="244"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="213"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="245"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="214"/>
-        <location filename="../../workbench/ui/capacity_view.py" line="217"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="246"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="249"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="215"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="247"/>
         <source>within the SLO (req/s)</source>
         <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="216"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="248"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="251"/>
         <source>%1 (ms)</source>
         <translation>%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="219"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="251"/>
         <source>observed percentile</source>
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="222"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="254"/>
         <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within the tolerance.</source>
         <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限落在容差范围内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="263"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="312"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="265"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="314"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="281"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="330"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="284"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="333"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="313"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="362"/>
         <source>%1 of at most %2 requests · elapsed %3 s</source>
         <translation>%1 / 至多 %2 个请求 · 已用 %3 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="353"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="402"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="399"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="448"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>

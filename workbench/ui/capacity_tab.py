@@ -28,6 +28,7 @@ from workbench.core.load.capacity import (
 )
 from workbench.core.load.capacity_lines import plan_words
 from workbench.core.load.slo import clock_refusal
+from workbench.core.planning.device_cost import DeviceCostError, list_price
 from workbench.core.planning.run_plan import RunPlan
 from workbench.core.run.dataset_plan import trace_schedule, with_dataset
 from workbench.core.run.plan import LOCAL_PROVIDER, Choices, build_plan
@@ -85,8 +86,13 @@ def start_capacity(window: WindowHost, view: CapacityView) -> None:
         return
     try:
         plan = capacity_plan(window, view)
+        # the field is a search's (hidden with the trace preset): bench --device-cost's price
+        price = view.device_cost() if plan.capacity is not None else None
+    except DeviceCostError as exc:  # its words in the window's language
+        _cannot_run(view, exc.phrase.render(translate))
+        return
     except ValueError as exc:
-        view.status.setText(translate("CapacityView", "Cannot run: %1").replace("%1", str(exc)))
+        _cannot_run(view, str(exc))
         return
     if plan.capacity is not None:
         words = plan_words(plan.capacity, plan.slo, len(plan.targets))
@@ -96,7 +102,17 @@ def start_capacity(window: WindowHost, view: CapacityView) -> None:
         )
     view.active = True
     view.start(words, [t.model for t in plan.targets])
-    session.start_run(plan)
+    session.start_run(plan, device_cost=price)
+
+
+def _cannot_run(view: CapacityView, why: str) -> None:
+    view.status.setText(translate("CapacityView", "Cannot run: %1").replace("%1", why))
+
+
+def _show_list_price(window: WindowHost, view: CapacityView) -> None:
+    """The list price an empty Device price stands for, of the panes' models now."""
+    models = [p.target.model for p in window.session.panes if p.target is not None]
+    view.set_list_price(list_price(window.session.catalog, models))
 
 
 def attach_capacity(window: WindowHost) -> CapacityView:
@@ -107,6 +123,8 @@ def attach_capacity(window: WindowHost) -> CapacityView:
     view.search_requested.connect(lambda: start_capacity(window, view))
     view.stop_requested.connect(session.stop_all)
     session.capacity_event.connect(view.take)
+    # the panes' models are chosen in the Compare tab: shown, this one says their list price
+    view.shown.connect(lambda: _show_list_price(window, view))
 
     def running(on: bool) -> None:
         view.set_running(on)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -34,6 +34,7 @@ from workbench.core.datasets import Dataset, DatasetError, load_dataset
 from workbench.core.load.capacity import DEFAULT_RANGE, DEFAULT_TOLERANCE, MIN_RATE
 from workbench.core.load.capacity_report import sentence_line, step_json
 from workbench.core.load.slo import Objective, parse_slo
+from workbench.core.planning.device_cost import MAX_DEVICE_COST, parse_device_cost, price_words
 from workbench.core.planning.progress_estimate import ProgressReading
 from workbench.core.run.capacity_run import CapacityFloor, CapacityFound, CapacityStep
 from workbench.resources import resource
@@ -61,6 +62,7 @@ class CapacityView(Retranslating, QWidget):
 
     search_requested = Signal()  # the window builds the plan from the panes and these choices
     stop_requested = Signal()
+    shown = Signal()  # the tab comes into view: the window says the panes' list price
 
     def __init__(self) -> None:
         super().__init__()
@@ -90,8 +92,8 @@ class CapacityView(Retranslating, QWidget):
         self.active = False  # whether the session's run in progress is this tab's
         self.dataset_path: Path | None = None
         self.section: dict[str, Any] | None = None  # the search shown, to say it anew
-        self._labels = [QLabel(), QLabel(), QLabel(), QLabel(), QLabel()]
-        controls = self._controls_row()
+        self._labels = [QLabel() for _ in range(6)]
+        controls = self._controls_rows()
         self.goodput_plot = pg.PlotWidget(title=" ")
         self.latency_plot = pg.PlotWidget(title=" ")
         self.charts = [
@@ -125,8 +127,9 @@ class CapacityView(Retranslating, QWidget):
 
     def _make_load_fields(self) -> None:
         """The loads searched and the stop rule, as bench's --capacity-range and
-        --capacity-tolerance (read by core/capacity.parse_range and Rule), and a trace's replay
-        speed, as bench --trace-speed (core/run/dataset_plan.trace_schedule)."""
+        --capacity-tolerance (read by core/capacity.parse_range and Rule), the price of a
+        device-hour, as bench --device-cost (core/planning/device_cost.parse_device_cost), and a
+        trace's replay speed, as bench --trace-speed (core/run/dataset_plan.trace_schedule)."""
         self.range = QLineEdit()  # empty: from the floor's rate (capacity_tab.capacity_plan)
         self.range.setObjectName("capacityRange")
         self.range.setMaximumWidth(110)
@@ -136,6 +139,11 @@ class CapacityView(Retranslating, QWidget):
         self.tolerance.setDecimals(0)
         self.tolerance.setSuffix(" %")
         self.tolerance.setValue(DEFAULT_TOLERANCE * 100)
+        self.price = QLineEdit()  # empty: the list price (device_cost())
+        self.price.setObjectName("capacityDevicePrice")
+        self.price.setMaximumWidth(110)
+        self.price.setMaxLength(32)  # a price is a few characters: more is pasted by mistake
+        self.list_price: float | None = None  # the panes' deployments' one list price, if any
         self.speed = QDoubleSpinBox()
         self.speed.setObjectName("capacityTraceSpeed")
         self.speed.setRange(0.1, TRACE_SPEED_SHOWN)
@@ -143,18 +151,25 @@ class CapacityView(Retranslating, QWidget):
         self.speed.setSuffix(" ×")
         self.speed.setValue(1.0)
 
-    def _controls_row(self) -> QHBoxLayout:
-        """The choices over the charts: preset, SLO (it takes the spare room), the load fields,
-        the dataset, Search and Stop."""
-        controls = QHBoxLayout()
+    def _controls_rows(self) -> QVBoxLayout:
+        """The choices over the charts: preset, SLO (it takes the spare room), the dataset,
+        Search and Stop; under them the load fields and the device price (or a replay's speed),
+        a row of their own so that the window still fits a 1024-pixel screen."""
+        first, second = QHBoxLayout(), QHBoxLayout()
         labels = self._labels
         for widget in (labels[0], self.preset, labels[1]):
-            controls.addWidget(widget)
-        controls.addWidget(self.slo, 1)
-        for widget in (labels[2], self.range, labels[3], self.tolerance, labels[4], self.speed):
-            controls.addWidget(widget)
+            first.addWidget(widget)
+        first.addWidget(self.slo, 1)
         for widget in (self.dataset_button, self.dataset_label, self.run_button, self.stop_button):
-            controls.addWidget(widget)
+            first.addWidget(widget)
+        for widget in (labels[2], self.range, labels[3], self.tolerance, labels[5], self.price):
+            second.addWidget(widget)
+        for widget in (labels[4], self.speed):
+            second.addWidget(widget)
+        second.addStretch(1)
+        controls = QVBoxLayout()
+        controls.addLayout(first)
+        controls.addLayout(second)
         return controls
 
     def retranslate(self) -> None:
@@ -163,6 +178,7 @@ class CapacityView(Retranslating, QWidget):
         self._labels[2].setText(self.tr("Range:"))
         self._labels[3].setText(self.tr("Tolerance:"))
         self._labels[4].setText(self.tr("Speed:"))
+        self._labels[5].setText(self.tr("Device price:"))
         self.speed.setToolTip(
             self.tr(
                 "Replay the trace this many times faster than it was recorded "
@@ -181,6 +197,22 @@ class CapacityView(Retranslating, QWidget):
         # wide enough for its placeholder in either language: at 1024 px it was cut short
         shown = self.range.fontMetrics().horizontalAdvance(self.range.placeholderText())
         self.range.setMinimumWidth(min(shown + 10, self.range.maximumWidth()))  # + frame, margins
+        self.price.setToolTip(
+            self.tr(
+                "Your price per device-hour in USD, e.g. 2.5/h (up to %1; as bench "
+                "--device-cost): a model served on a deployment (the built-in provider's "
+                "models) costs its devices' time at the load that held. Empty: the list price "
+                "in hardware.toml. Models without a deployment keep their token prices"
+            ).replace("%1", f"{MAX_DEVICE_COST:g}")
+        )
+        if self.list_price is None:
+            self.price.setPlaceholderText(self.tr("list price"))
+        else:
+            self.price.setPlaceholderText(
+                self.tr("%1 list").replace("%1", price_words(self.list_price))
+            )
+        shown = self.price.fontMetrics().horizontalAdvance(self.price.placeholderText())
+        self.price.setMinimumWidth(min(shown + 10, self.price.maximumWidth()))
         self.tolerance.setToolTip(
             self.tr(
                 "Stop when the bracket's high end is within this much of its low end "
@@ -226,6 +258,10 @@ class CapacityView(Retranslating, QWidget):
             self.status.setText(hint)
         self._hint = hint
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.shown.emit()
+
     def restyle(self, palette: QPalette) -> None:
         """A theme switch: the charts in the new palette (the widget's own still has the old
         one while the switch is delivered), the knees and SLO lines drawn again."""
@@ -239,6 +275,17 @@ class CapacityView(Retranslating, QWidget):
         """The SLO as typed; ValueError names the part to fix."""
         return parse_slo(self.slo.text())
 
+    def device_cost(self) -> float | None:
+        """The price per device-hour as typed, None when empty (the list price);
+        DeviceCostError says what to fix, in bench --device-cost's words."""
+        text = self.price.text()
+        return parse_device_cost(text) if text.strip() else None
+
+    def set_list_price(self, price: float | None) -> None:
+        """The list price the empty field stands for (None: none, or several)."""
+        self.list_price = price
+        self.retranslate()
+
     def _on_preset(self) -> None:
         key = self.preset.currentData()
         self.slo.setText(PRESETS[key][1])
@@ -250,9 +297,11 @@ class CapacityView(Retranslating, QWidget):
         self.retranslate()
 
     def _show_fields(self) -> None:
-        """A search's fields (range, tolerance) or a replay's (its speed), not both."""
+        """A search's fields (range, tolerance, device price) or a replay's (its speed), not
+        both: a replay finds no capacity to price."""
         replay = self.preset.currentData() == "trace"
-        for widget in (self._labels[2], self.range, self._labels[3], self.tolerance):
+        labels = self._labels
+        for widget in (labels[2], self.range, labels[3], self.tolerance, labels[5], self.price):
             widget.setVisible(not replay)
         for widget in (self._labels[4], self.speed):
             widget.setVisible(replay)

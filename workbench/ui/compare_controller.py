@@ -148,13 +148,18 @@ class CompareController(QObject):
 
     # ---- runs ----
 
-    def start_run(self, plan: RunPlan) -> asyncio.Task[RunFinished | None]:
+    def start_run(
+        self, plan: RunPlan, device_cost: float | None = None
+    ) -> asyncio.Task[RunFinished | None]:
         """Start a run in the background; progress comes back as signals. Raises
-        ProviderUnusable, with nothing sent, when a provider's key or header cannot be used."""
+        ProviderUnusable, with nothing sent, when a provider's key or header cannot be used.
+        `device_cost`: a capacity search's own price per device-hour (bench --device-cost),
+        None for the list price."""
         if self.running:
             raise RuntimeError("a run is already in progress")
         pool = self.clients.prepare(plan, self.providers)
-        self._task = asyncio.ensure_future(self._consume(self._run_events(plan, pool), plan))
+        events = self._run_events(plan, pool, device_cost)
+        self._task = asyncio.ensure_future(self._consume(events, plan))
         return self._task
 
     def start_replay(self, results: Sequence[RequestResult], speed: float = 1.0) -> asyncio.Task:
@@ -180,19 +185,21 @@ class CompareController(QObject):
         if self._runner is not None and pane.target is not None:
             self._runner.stop_target(pane.target.label)
 
-    async def _run_events(self, plan: RunPlan, pool: ClientPool) -> AsyncIterator[RunEvent]:
+    async def _run_events(
+        self, plan: RunPlan, pool: ClientPool, device_cost: float | None = None
+    ) -> AsyncIterator[RunEvent]:
         from workbench.core.run.capacity_run import CapacityFound, CapacityRunner, CapacityStep
         from workbench.core.run.runner import Runner
 
         builder = PromptBuilder(self._calibration)
         inner = Runner(pool, sink=self.store, keys=self.clients.key, builder=builder)
         runner: Runner | CapacityRunner = inner
-        if plan.capacity is not None:  # a deployment's cost is its device time at list price
-            from workbench.core.models.catalog import load_catalog
+        if plan.capacity is not None:  # a deployment's cost is its device time at that price
             from workbench.core.planning.device_cost import device_costs
 
             models = [t.model for t in plan.targets]
-            runner = CapacityRunner(inner, device_costs=device_costs(load_catalog(), models))
+            costs = device_costs(self.catalog, models, own_price=device_cost)
+            runner = CapacityRunner(inner, device_costs=costs)
         # Stop cancels the search itself: its inner runner, between two steps, ran the next
         # step as if nothing had been asked (a Stop at once let the whole search run)
         self._runner = runner

@@ -12,28 +12,68 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from workbench.core.foundation.i18n import QT_TRANSLATE_NOOP, Phrase, phrase
 from workbench.core.models.catalog import Catalog
 from workbench.core.planning.memory_fit import deployed
 
 MAX_DEVICE_COST = 1000.0  # USD per device-hour: far above any list price, so more is a typo
 OWN_PRICE = "the user's own price"  # the price_source of a price the user gave
+CONTEXT = "Capacity"  # the translation context of the refusals, as of the capacity sentence
+
+
+class DeviceCostError(ValueError):
+    """A price per device-hour that cannot be used: str() is the English `bench --device-cost`
+    prints, `phrase` the same words for the app's Device price field to say in its language."""
+
+    def __init__(self, message: Phrase) -> None:
+        self.phrase = message
+        super().__init__(str(message))
 
 
 def parse_device_cost(text: str) -> float:
-    """`2.5`, `2.5/h` or `$2.5/h` -> USD per device-hour; ValueError naming the fix."""
+    """`2.5`, `2.5/h` or `$2.5/h` -> USD per device-hour; DeviceCostError naming the fix. The
+    one reading of a price, for the CLI's --device-cost and the app's Device price field."""
     said = text.strip().removeprefix("$").removesuffix("/h").strip()
     try:
         value = float(said)
     except ValueError:
-        raise ValueError(
-            f"'{text}' is not a price per device-hour; write USD per device-hour, e.g. 2.5 or 2.5/h"
+        raise DeviceCostError(
+            phrase(
+                QT_TRANSLATE_NOOP(
+                    "Capacity",
+                    "'{text}' is not a price per device-hour; write USD per device-hour, "
+                    "e.g. 2.5 or 2.5/h",
+                ),
+                context=CONTEXT,
+                text=text,
+            )
         ) from None
     if not (math.isfinite(value) and 0 < value <= MAX_DEVICE_COST):
-        raise ValueError(
-            f"'{text}': a price per device-hour must be above 0 and at most "
-            f"{MAX_DEVICE_COST:g} USD, e.g. 2.5/h"
+        raise DeviceCostError(
+            phrase(
+                QT_TRANSLATE_NOOP(
+                    "Capacity",
+                    "'{text}': a price per device-hour must be above 0 and at most {most} USD, "
+                    "e.g. 2.5/h",
+                ),
+                context=CONTEXT,
+                text=text,
+                most=f"{MAX_DEVICE_COST:g}",
+            )
         )
     return value
+
+
+def price_words(usd_per_hour: float) -> str:
+    """A price per device-hour as the user may type it back: `$3.99/h`."""
+    return f"${usd_per_hour:.2f}/h"
+
+
+def list_price(catalog: Catalog, models: Iterable[str]) -> float | None:
+    """The one list price of the deployments these models run on (models without one left
+    out); None when they have none, or several that differ."""
+    prices = {d["usd_per_hour"] for d in device_costs(catalog, models).values()}
+    return prices.pop() if len(prices) == 1 else None
 
 
 def device_costs(
