@@ -197,22 +197,7 @@ class CapacityView(Retranslating, QWidget):
         # wide enough for its placeholder in either language: at 1024 px it was cut short
         shown = self.range.fontMetrics().horizontalAdvance(self.range.placeholderText())
         self.range.setMinimumWidth(min(shown + 10, self.range.maximumWidth()))  # + frame, margins
-        self.price.setToolTip(
-            self.tr(
-                "Your price per device-hour in USD, e.g. 2.5/h (up to %1; as bench "
-                "--device-cost): a model served on a deployment (the built-in provider's "
-                "models) costs its devices' time at the load that held. Empty: the list price "
-                "in hardware.toml. Models without a deployment keep their token prices"
-            ).replace("%1", f"{MAX_DEVICE_COST:g}")
-        )
-        if self.list_price is None:
-            self.price.setPlaceholderText(self.tr("list price"))
-        else:
-            self.price.setPlaceholderText(
-                self.tr("%1 list").replace("%1", price_words(self.list_price))
-            )
-        shown = self.price.fontMetrics().horizontalAdvance(self.price.placeholderText())
-        self.price.setMinimumWidth(min(shown + 10, self.price.maximumWidth()))
+        self._retranslate_price()
         self.tolerance.setToolTip(
             self.tr(
                 "Stop when the bracket's high end is within this much of its low end "
@@ -257,6 +242,25 @@ class CapacityView(Retranslating, QWidget):
         if self.status.text() in ("", getattr(self, "_hint", "")):  # still the hint: say it anew
             self.status.setText(hint)
         self._hint = hint
+
+    def _retranslate_price(self) -> None:
+        """The Device price field's tooltip and placeholder (the list price, in words)."""
+        self.price.setToolTip(
+            self.tr(
+                "Your price per device-hour in USD, e.g. 2.5/h (up to %1; as bench "
+                "--device-cost): a model served on a deployment (the built-in provider's "
+                "models) costs its devices' time at the load that held. Empty: the list price "
+                "in hardware.toml. Models without a deployment keep their token prices"
+            ).replace("%1", f"{MAX_DEVICE_COST:g}")
+        )
+        if self.list_price is None:
+            self.price.setPlaceholderText(self.tr("list price"))
+        else:
+            self.price.setPlaceholderText(
+                self.tr("%1 list").replace("%1", price_words(self.list_price))
+            )
+        shown = self.price.fontMetrics().horizontalAdvance(self.price.placeholderText())
+        self.price.setMinimumWidth(min(shown + 10, self.price.maximumWidth()))
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

@@ -176,13 +176,10 @@ class Runner:
     async def run(
         self, plan: RunPlan, baselines: dict[tuple[str, str], Baseline] | None = None
     ) -> AsyncIterator[RunEvent]:
-        """Run `plan`, yielding events until RunFinished. Closing the iterator cancels the run.
-
-        `sink.start_run` errors propagate before anything is sent; everything after that ends
-        in a RunFinished whose status and message say how the run ended. `baselines`: the
-        network baselines this run already has, by (base URL, model), and where the ones it
-        measures go: a capacity search's steps are plans of one run and share them.
-        """
+        """Run `plan`, yielding events until RunFinished; closing the iterator cancels the run.
+        `sink.start_run` errors propagate before anything is sent; after that, a RunFinished says
+        how the run ended. `baselines`: the network baselines by (base URL, model) this run
+        already has and adds to (a capacity search's steps share one run's)."""
         if self._state is not None:
             raise RuntimeError("this runner is already running a plan")
         self._cancelled = False
@@ -193,8 +190,7 @@ class Runner:
             else f"run-{int(time.time() * 1000):x}"
         )
         state = _RunState(run_id, plan, asyncio.Queue(), keep_results=self.keep_results)
-        if baselines is not None:
-            state.baselines = baselines
+        state.baselines = state.baselines if baselines is None else baselines
         self._state = state
         producer = asyncio.create_task(self._produce(state))
         status: Literal["finished", "cancelled", "failed"] = "finished"
