@@ -9,14 +9,20 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.support.gui_driver import click_tab, run_for, set_panes, until
+from tests.support.gui_driver import (
+    click_tab,
+    panes_on_own_clock,
+    run_for,
+    set_panes,
+    type_over,
+    until,
+)
 from tests.support.knee_server import knee_server
 from workbench.core.datasets import load_dataset
 from workbench.core.load.capacity import MIN_RATE, Rule, step_requests, worst_case
@@ -77,14 +83,12 @@ def test_a_search_on_two_twins_shows_each_capacity_and_the_summary_leads_with_it
     on that clock by adding the server as an OpenAI-compatible endpoint (a provider of its
     own) and writing the limits in its clock (3 s and 60 ms x 0.02)."""
     set_panes(window, MODELS)
-    for pane in window.session.panes:  # the same serve-local, not as the built-in provider
-        assert pane.target is not None
-        pane.target = replace(pane.target, provider="sim-clock")
+    panes_on_own_clock(window)
     view = window.capacity_view
     click_tab(window, qtbot, view)
     assert view.slo.text() == "ttft_p90:3s,tpot_p90:60ms"  # the chat-at-4K preset's
-    _type_over(qtbot, view.slo, "ttft_p90:60ms,tpot_p90:1.2ms")
-    _type_over(qtbot, view.tolerance, "25")  # a bisection step fewer per model than at 10 %
+    type_over(qtbot, view.slo, "ttft_p90:60ms,tpot_p90:1.2ms")
+    type_over(qtbot, view.tolerance, "25")  # a bisection step fewer per model than at 10 %
     _click(qtbot, view.run_button)
     task = window.session._task
     assert task is not None, view.status.text()
@@ -112,13 +116,6 @@ def test_a_search_on_two_twins_shows_each_capacity_and_the_summary_leads_with_it
     assert first == said
 
 
-def _type_over(qtbot: Any, field: Any, text: str) -> None:
-    """Click in, select what is there, type over it."""
-    _click(qtbot, field)
-    qtbot.keyClick(field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-    qtbot.keyClicks(field, text)
-
-
 def test_an_slo_on_the_sped_up_built_in_provider_is_refused_as_bench_refuses_it(
     window, qtbot
 ) -> None:
@@ -141,9 +138,7 @@ def test_the_sample_trace_preset_replays_the_trace_through_the_core_reader(
     window, qtbot, loop
 ) -> None:
     set_panes(window, MODELS[:1])
-    for pane in window.session.panes:  # its SLO on the server's own clock (see the refusal)
-        assert pane.target is not None
-        pane.target = replace(pane.target, provider="sim-clock")
+    panes_on_own_clock(window)
     view = window.capacity_view
     click_tab(window, qtbot, view)
     _click(qtbot, view.preset)  # open the list, pick the second preset with the keyboard
@@ -182,18 +177,14 @@ def test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do(
     set_panes(window, MODELS[:1])
     view = window.capacity_view
     click_tab(window, qtbot, view)
-    for pane in window.session.panes:  # an endpoint of its own: no time scale to refuse
-        assert pane.target is not None
-        pane.target = replace(pane.target, provider="sim-clock")
+    panes_on_own_clock(window)
     assert view.range.text() == "" and view.range.placeholderText() == "automatic"
     for field, text in ((view.range, "16:2"), (view.tolerance, "25")):
-        _type_over(qtbot, field, text)
+        type_over(qtbot, field, text)
     _click(qtbot, view.run_button)
     assert window.session._task is None  # refused before anything is sent, naming the fix
     assert view.status.text() == "Cannot run: the range needs 0 < LOW < HIGH, got 16..2"
-    _click(qtbot, view.range)
-    qtbot.keyClick(view.range, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-    qtbot.keyClicks(view.range, "2:16")
+    type_over(qtbot, view.range, "2:16")
     _click(qtbot, view.run_button)
     task = window.session._task
     assert task is not None
@@ -220,10 +211,8 @@ def test_stop_between_two_steps_ends_the_search_there(window, qtbot, loop) -> No
     set_panes(window, MODELS[:1])
     view = window.capacity_view
     click_tab(window, qtbot, view)
-    for pane in window.session.panes:  # an endpoint of its own: no time scale to refuse
-        assert pane.target is not None
-        pane.target = replace(pane.target, provider="sim-clock")
-    _type_over(qtbot, view.range, "32:64")  # ~1 s a step; every step holds the preset's SLO
+    panes_on_own_clock(window)
+    type_over(qtbot, view.range, "32:64")  # ~1 s a step; every step holds the preset's SLO
     stopped_at: list[float] = []
 
     def stop_once(event: Any) -> None:
@@ -287,12 +276,10 @@ def test_a_model_that_misses_one_at_a_time_is_said_in_words_without_a_knee(
     """A TTFT limit under the lone request's: the tab says so after the floor's few requests,
     names the figure it measured, and charts no rate and no knee for it."""
     set_panes(window, MODELS[:1])
-    for pane in window.session.panes:  # the server on its own clock (see the refusal above)
-        assert pane.target is not None
-        pane.target = replace(pane.target, provider="sim-clock")
+    panes_on_own_clock(window)
     view = window.capacity_view
     click_tab(window, qtbot, view)
-    _type_over(qtbot, view.slo, "ttft_p90:1ms")
+    type_over(qtbot, view.slo, "ttft_p90:1ms")
     _click(qtbot, view.run_button)
     task = window.session._task
     assert task is not None, view.status.text()

@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import replace
 from typing import Any
 
 import jsonschema
@@ -20,7 +19,14 @@ from PySide6.QtCore import Qt
 from test_json_docs import _schemas
 
 from kernels_bridge.analytic import get_profile
-from tests.support.gui_driver import click_actions, click_tab, run_for, set_panes
+from tests.support.gui_driver import (
+    click_actions,
+    click_tab,
+    panes_on_own_clock,
+    run_for,
+    set_panes,
+    type_over,
+)
 
 WORKBENCH = [sys.executable, "-m", "workbench"]
 MODEL = "sim-70b-gqa"  # on 8 x H200 in the catalog
@@ -34,21 +40,6 @@ def window_time_scale():
 
 def _click(qtbot: Any, widget: Any) -> None:
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
-
-
-def _type_over(qtbot: Any, field: Any, text: str) -> None:
-    """Click in, select what is there, type over it."""
-    _click(qtbot, field)
-    qtbot.keyClick(field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-    qtbot.keyClicks(field, text)
-
-
-def _on_own_clock(window: Any) -> None:
-    """The panes' serve-local as an endpoint of its own: an SLO is judged on the server's clock
-    (the built-in provider at a time scale is refused, see test_gui_capacity.py)."""
-    for pane in window.session.panes:
-        assert pane.target is not None
-        pane.target = replace(pane.target, provider="sim-clock")
 
 
 def _history_json(tmp_path: Any, run_id: str) -> dict[str, Any]:
@@ -70,17 +61,17 @@ def test_an_own_device_price_prices_the_search_as_bench_device_cost_does(
     """A short search (one model, a loose SLO in the server's clock, a narrow range, a wide
     tolerance: two or three steps of 50 requests at 16..32 req/s) at $2.50 a device-hour."""
     set_panes(window, [MODEL])
-    _on_own_clock(window)
+    panes_on_own_clock(window)
     view = window.capacity_view
     click_tab(window, qtbot, view)
     # empty, the field stands for the deployment's list price, and says so
     assert view.price.text() == ""
     assert view.price.placeholderText() == f"${H200.usd_per_hour:.2f}/h list"
     assert "--device-cost" in view.price.toolTip()
-    _type_over(qtbot, view.slo, "ttft_p90:2s")
-    _type_over(qtbot, view.range, "16:32")
-    _type_over(qtbot, view.tolerance, "100")
-    _type_over(qtbot, view.price, "$2.5/h")  # as the CLI flag takes it
+    type_over(qtbot, view.slo, "ttft_p90:2s")
+    type_over(qtbot, view.range, "16:32")
+    type_over(qtbot, view.tolerance, "100")
+    type_over(qtbot, view.price, "$2.5/h")  # as the CLI flag takes it
     _click(qtbot, view.run_button)
     task = window.session._task
     assert task is not None, view.status.text()
@@ -105,7 +96,7 @@ def test_an_own_device_price_prices_the_search_as_bench_device_cost_does(
 
 
 def _refused(window: Any, qtbot: Any, view: Any, value: str) -> str:
-    _type_over(qtbot, view.price, value)
+    type_over(qtbot, view.price, value)
     _click(qtbot, view.run_button)
     assert window.session._task is None, value  # nothing started
     text: str = view.status.text()
@@ -116,7 +107,7 @@ def test_a_bad_device_price_is_refused_in_the_clis_words_and_nothing_starts(
     window, qtbot, tmp_path
 ) -> None:
     set_panes(window, [MODEL])
-    _on_own_clock(window)
+    panes_on_own_clock(window)
     view = window.capacity_view
     click_tab(window, qtbot, view)
     not_a_price = _refused(window, qtbot, view, "abc")

@@ -9,6 +9,7 @@ import asyncio
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +147,22 @@ def run_sweep(
 
 def set_panes(window: MainWindow, models: list[str]) -> None:
     window.pane_set.set([f"{LOCAL_PROVIDER}|{m}" for m in models])
+
+
+def panes_on_own_clock(window: MainWindow) -> None:
+    """The panes' serve-local as an endpoint of its own ("sim-clock"), not as the built-in
+    provider: an SLO is then judged on the server's own clock (the built-in provider at a time
+    scale is refused, as bench refuses it)."""
+    for pane in window.session.panes:
+        assert pane.target is not None
+        pane.target = replace(pane.target, provider="sim-clock")
+
+
+def type_over(qtbot: Any, field: Any, text: str) -> None:
+    """Click in a field, select what is there, type over it."""
+    qtbot.mouseClick(field, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(field, text)
 
 
 def click_actions(qtbot: Any, window: MainWindow, *actions: QAction) -> None:
