@@ -307,123 +307,123 @@
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="250"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="248"/>
         <source>Your price per device-hour in USD, e.g. 2.5/h (up to %1; as bench --device-cost): a model served on a deployment (the built-in provider&apos;s models) costs its devices&apos; time at the load that held. Empty: the list price in hardware.toml. Models without a deployment keep their token prices</source>
         <translation>你的每设备小时价格，单位美元，例如 2.5/h（最高 %1；同 `bench --device-cost`）：部署在设备上的模型（内置服务商的模型）按其设备在达标负载下的时长计费。留空：使用 `hardware.toml` 中的标价。没有部署的模型仍按 token 价格计</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="257"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="255"/>
         <source>list price</source>
         <translation>标价</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="260"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="258"/>
         <source>%1 list</source>
         <translation>标价 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="203"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="201"/>
         <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
         <translation>当区间上端与下端相差不超过此比例时停止（同 `bench --capacity-tolerance`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="211"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="214"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="226"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="224"/>
         <source>Replay trace</source>
         <translation>重放轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="226"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="224"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="228"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="226"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="229"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="227"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="230"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="228"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="231"/>
-        <location filename="../../workbench/ui/capacity_view.py" line="234"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="229"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="232"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="232"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="230"/>
         <source>within the SLO (req/s)</source>
         <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="233"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="231"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="236"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="234"/>
         <source>%1 (ms)</source>
         <translation>%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="236"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="234"/>
         <source>observed percentile</source>
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="239"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="237"/>
         <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within the tolerance.</source>
         <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限落在容差范围内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="316"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="313"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="318"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="315"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="334"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="331"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="337"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="334"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="366"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="363"/>
         <source>%1 of at most %2 requests · elapsed %3 s</source>
         <translation>%1 / 至多 %2 个请求 · 已用 %3 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="406"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="403"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="452"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="449"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>

@@ -194,9 +194,7 @@ class CapacityView(Retranslating, QWidget):
             .replace("%2", f"{DEFAULT_RANGE['rate'][1]:g}")
         )
         self.range.setPlaceholderText(self.tr("automatic"))  # the tooltip says how
-        # wide enough for its placeholder in either language: at 1024 px it was cut short
-        shown = self.range.fontMetrics().horizontalAdvance(self.range.placeholderText())
-        self.range.setMinimumWidth(min(shown + 10, self.range.maximumWidth()))  # + frame, margins
+        _fit_placeholder(self.range)
         self._retranslate_price()
         self.tolerance.setToolTip(
             self.tr(
@@ -259,8 +257,7 @@ class CapacityView(Retranslating, QWidget):
             self.price.setPlaceholderText(
                 self.tr("%1 list").replace("%1", price_words(self.list_price))
             )
-        shown = self.price.fontMetrics().horizontalAdvance(self.price.placeholderText())
-        self.price.setMinimumWidth(min(shown + 10, self.price.maximumWidth()))
+        _fit_placeholder(self.price)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -288,7 +285,7 @@ class CapacityView(Retranslating, QWidget):
     def set_list_price(self, price: float | None) -> None:
         """The list price the empty field stands for (None: none, or several)."""
         self.list_price = price
-        self.retranslate()
+        self._retranslate_price()
 
     def _on_preset(self) -> None:
         key = self.preset.currentData()
@@ -307,7 +304,7 @@ class CapacityView(Retranslating, QWidget):
         labels = self._labels
         for widget in (labels[2], self.range, labels[3], self.tolerance, labels[5], self.price):
             widget.setVisible(not replay)
-        for widget in (self._labels[4], self.speed):
+        for widget in (labels[4], self.speed):
             widget.setVisible(replay)
 
     def _pick_dataset(self) -> None:
@@ -452,3 +449,9 @@ class CapacityView(Retranslating, QWidget):
                 label=self.tr("SLO"), labelOpts={"position": 0.95, "color": text},
             )  # fmt: skip
             self.latency_plot.addItem(limit)
+
+
+def _fit_placeholder(field: QLineEdit) -> None:
+    """Wide enough for its placeholder in either language (at 1024 px one was cut short)."""
+    shown = field.fontMetrics().horizontalAdvance(field.placeholderText())
+    field.setMinimumWidth(min(shown + 10, field.maximumWidth()))  # + frame, margins
