@@ -16,6 +16,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.support.gui_driver import (
+    click_actions,
     click_tab,
     panes_on_own_clock,
     run_for,
@@ -27,7 +28,7 @@ from tests.support.knee_server import knee_server
 from workbench.core.datasets import load_dataset
 from workbench.core.load.capacity import MIN_RATE, Rule, step_requests, worst_case
 from workbench.core.load.slo import parse_slo
-from workbench.core.run.capacity_run import CapacityStep
+from workbench.core.run.capacity_run import CapacityFound, CapacityStep
 from workbench.resources import resource
 
 MODELS = ["sim-70b-gqa", "sim-70b-mla"]
@@ -171,6 +172,27 @@ def test_the_sample_trace_preset_replays_the_trace_through_the_core_reader(
     qtbot.waitUntil(lambda: view.range.isVisible() and not view.speed.isVisible(), timeout=3000)
 
 
+def test_a_refusal_on_screen_is_said_anew_in_the_language_switched_to(window, qtbot) -> None:
+    """Search with no model in any pane: the refusal names the fix; View → Language → 中文
+    says it in Chinese where it stands, and English again, without another click."""
+    window.pane_set.set([])
+    view = window.capacity_view
+    click_tab(window, qtbot, view)
+    _click(qtbot, view.run_button)
+    assert window.session._task is None
+    assert view.status.text() == "Cannot run: choose a model in a Compare pane first"
+    menus = window.menus
+    for code, said in (
+        ("zh_CN", "无法运行：请先在“对比”窗格中选择模型"),
+        ("en", "Cannot run: choose a model in a Compare pane first"),
+    ):
+        click_actions(
+            qtbot, window, menus.view_menu.menuAction(), menus.language_menu.menuAction(),
+            menus.language_actions[code],
+        )  # fmt: skip
+        qtbot.waitUntil(lambda said=said: view.status.text() == said, timeout=3000)
+
+
 def test_the_range_and_tolerance_fields_shape_the_search_as_the_cli_flags_do(
     window, qtbot, loop
 ) -> None:
@@ -227,6 +249,46 @@ def test_stop_between_two_steps_ends_the_search_there(window, qtbot, loop) -> No
     final = run_for(loop, task, timeout=120)
     assert final is not None and final.status == "cancelled"
     assert [step["load"] for step in view.steps[MODELS[0]]] == stopped_at == [45.3]
+
+
+def test_a_panes_stop_ends_its_own_search_and_the_next_model_is_searched(
+    window, qtbot, loop
+) -> None:
+    """A pane's Stop in the middle of a step: that model's search ends there, stopped, with the
+    steps judged before (the cut step is not judged on its few rows), and the other model's
+    search runs whole. (The step ended, and the next step of the same search began.)"""
+    set_panes(window, MODELS)
+    view = window.capacity_view
+    click_tab(window, qtbot, view)
+    panes_on_own_clock(window)
+    type_over(qtbot, view.range, "32:64")
+    found: list[dict[str, Any]] = []
+    window.session.capacity_event.connect(
+        lambda e: found.append(e.section) if isinstance(e, CapacityFound) else None
+    )
+    _click(qtbot, view.run_button)
+    task = window.session._task
+    assert task is not None, view.status.text()
+    first = window.pane_set.widgets[0]
+    judged: list[list[float]] = []  # model 0's steps drawn when its Stop took
+    first.stop.connect(lambda _index: judged.append([s["load"] for s in view.steps[MODELS[0]]]))
+
+    def stop_in_second_step() -> bool:
+        """Click while the first step is drawn and the second's requests are in flight (its
+        Stop on); again if the click fell as a request ended (the button turned off first)."""
+        if not judged and view.steps[MODELS[0]] and first.stop_button.isEnabled():
+            _click(qtbot, first.stop_button)
+        return bool(judged)
+
+    run_for(loop, until(stop_in_second_step))
+    final = run_for(loop, task, timeout=120)
+    assert final is not None and final.status == "finished"
+    (section,) = found
+    stopped, other = section["models"]  # in the panes' order
+    assert (stopped["model"], stopped["status"]) == (MODELS[0], "stopped")
+    assert [step["load"] for step in stopped["steps"]] == judged[0] == [45.3]
+    assert other["model"] == MODELS[1] and other["status"] != "stopped"
+    assert other["steps"] and view.steps[MODELS[1]]
 
 
 def test_the_capacity_sentence_reads_in_chinese_and_back(window, qtbot) -> None:

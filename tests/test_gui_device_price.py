@@ -135,6 +135,10 @@ def test_a_bad_device_price_is_refused_in_the_clis_words_and_nothing_starts(
     )  # fmt: skip
     qtbot.waitUntil(lambda: view.run_button.text() != "Search", timeout=3000)
     assert view.price.placeholderText() == f"标价 ${H200.usd_per_hour:.2f}/h"
+    # the refusal on screen (of 'nan', the last one) is said anew, without another click
+    assert view.status.text() == (
+        "无法运行：'nan'：每设备小时的价格必须大于 0 且不超过 1000 美元，例如 2.5/h"
+    )
     assert _refused(window, qtbot, view, "abc") == (
         "无法运行：'abc' 不是每设备小时的价格；请写每设备小时的美元价格，例如 2.5 或 2.5/h"
     )

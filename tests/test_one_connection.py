@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 from aiohttp import web
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 
-from tests.support.gui_driver import click_action
+from tests.support.gui_driver import click_action, click_tab
 from tests.support.loopback import serving_in_thread
 from tests.support.usage_gateway import UsageGateway
 from workbench.core.access.providers import KeyRef, ModelEntry, Provider
@@ -119,12 +119,19 @@ def test_an_unusable_header_refuses_the_run_in_both_faces_and_nothing_is_sent(
         click_action(window, qtbot, window.run_action)
         shown = window.statusBar().currentMessage()
         running = window.session.running
+        capacity = window.capacity_view  # the Capacity tab's Search: the same refusal
+        click_tab(window, qtbot, capacity)
+        qtbot.mouseClick(capacity.run_button, Qt.MouseButton.LeftButton)
+        searched = capacity.status.text()
+        running = running or window.session.running
         loop.run_until_complete(window.session.close())
         from_window = list(seen)
 
     assert cli.returncode == 2, cli.stderr
     assert cause in cli.stderr
     assert f"Cannot run: {cause}" in shown
-    assert not running  # no run started
+    assert searched.startswith(f"Cannot run: {cause}")
+    assert not running  # no run started, from Run all or from Search
     assert from_cli == [] and from_window == []  # nothing was sent, not even GET /models
-    assert "b\u00e9nch" not in cli.stderr + shown and KEY not in cli.stderr + shown
+    assert "b\u00e9nch" not in cli.stderr + shown + searched
+    assert KEY not in cli.stderr + shown + searched

@@ -12,7 +12,9 @@ and the time elapsed: a share or an ETA of that worst case would mislead.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
@@ -81,6 +83,8 @@ def capacity_plan(window: WindowHost, view: CapacityView) -> RunPlan:
 
 
 def start_capacity(window: WindowHost, view: CapacityView) -> None:
+    from workbench.core.transport.provider_connection import ProviderUnusable  # keys, errors
+
     session = window.session
     if session.running:
         return
@@ -89,10 +93,10 @@ def start_capacity(window: WindowHost, view: CapacityView) -> None:
         # the field is a search's (hidden with the trace preset): bench --device-cost's price
         price = view.device_cost() if plan.capacity is not None else None
     except DeviceCostError as exc:  # its words in the window's language
-        _cannot_run(view, exc.phrase.render(translate))
+        _cannot_run(view, partial(exc.phrase.render, translate))
         return
     except ValueError as exc:
-        _cannot_run(view, str(exc))
+        _cannot_run(view, _plan_refusal(window, view, str(exc)))
         return
     if plan.capacity is not None:
         words = plan_words(plan.capacity, plan.slo, len(plan.targets))
@@ -100,13 +104,31 @@ def start_capacity(window: WindowHost, view: CapacityView) -> None:
         words = translate("CapacityView", "Replaying %1 requests on the trace's clock").replace(
             "%1", str(plan.total_requests)
         )
-    view.active = True
+    try:
+        session.start_run(plan, device_cost=price)
+    except ProviderUnusable as exc:  # a key or header: nothing sent, as Run all says
+        _cannot_run(view, partial(exc.phrase.render, translate))
+        return
+    view.active = True  # the run's first event comes after this, on the loop
     view.start(words, [t.model for t in plan.targets])
-    session.start_run(plan, device_cost=price)
 
 
-def _cannot_run(view: CapacityView, why: str) -> None:
-    view.status.setText(translate("CapacityView", "Cannot run: %1").replace("%1", why))
+def _cannot_run(view: CapacityView, why: Callable[[], str]) -> None:
+    """The refusal in the status line, said anew when the user switches language."""
+    view.say(lambda: translate("CapacityView", "Cannot run: %1").replace("%1", why()))
+
+
+def _plan_refusal(window: WindowHost, view: CapacityView, said: str) -> Callable[[], str]:
+    """What capacity_plan refused, in the language of the moment: the same check again."""
+
+    def words() -> str:
+        try:
+            capacity_plan(window, view)
+        except ValueError as exc:
+            return str(exc)
+        return said  # fixed since: the refusal as it was said
+
+    return words
 
 
 def _show_list_price(window: WindowHost, view: CapacityView) -> None:

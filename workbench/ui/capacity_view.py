@@ -11,6 +11,8 @@ through the same readers as `bench --dataset` (core/datasets/).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +82,7 @@ class CapacityView(Retranslating, QWidget):
         self.stop_button.setEnabled(False)
         self.status = QLabel()
         self.status.setWordWrap(True)
+        self._status_words: Callable[[], str] = self._hint  # said anew in another language
         self.plan = QLabel()  # the search's rule and worst-case cost, said before it starts
         self.plan.setWordWrap(True)
         self.plan.setObjectName("capacityPlan")
@@ -233,13 +236,18 @@ class CapacityView(Retranslating, QWidget):
         self.latency_plot.setLabel(
             "left", self.tr("%1 (ms)").replace("%1", self.figure or self.tr("observed percentile"))
         )
-        hint = self.tr(
+        self.status.setText(self._status_words())
+
+    def _hint(self) -> str:
+        return self.tr(
             "Each pane's model is searched in turn: x2 steps, then bisection, until the "
             "SLO's limit is bracketed within the tolerance."
         )
-        if self.status.text() in ("", getattr(self, "_hint", "")):  # still the hint: say it anew
-            self.status.setText(hint)
-        self._hint = hint
+
+    def say(self, words: Callable[[], str]) -> None:
+        """The status line: `words()` now, and again in the language the user switches to."""
+        self._status_words = words
+        self.status.setText(words())
 
     def _retranslate_price(self) -> None:
         """The Device price field's tooltip and placeholder (the list price, in words)."""
@@ -323,15 +331,16 @@ class CapacityView(Retranslating, QWidget):
             self.dataset = load_dataset(path)
         except DatasetError as exc:
             self.dataset, self.dataset_path = None, None
-            self.status.setText(str(exc))
+            self._status_words = partial(str, exc)  # core's words, in English
             self.retranslate()
             return False
         self.dataset_path = path
-        self.status.setText(
+        requests, timed = len(self.dataset.requests), self.dataset.timed
+        self._status_words = lambda: (
             self.tr("%1: %2 requests%3")
             .replace("%1", path.name)
-            .replace("%2", str(len(self.dataset.requests)))
-            .replace("%3", self.tr(", with timestamps") if self.dataset.timed else "")
+            .replace("%2", str(requests))
+            .replace("%3", self.tr(", with timestamps") if timed else "")
         )
         self.retranslate()
         return True
@@ -350,7 +359,7 @@ class CapacityView(Retranslating, QWidget):
         self.section = None
         self.sentence.setText("")
         self.plan.setText(plan_words)
-        self.status.setText("")
+        self.say(str)  # empty until the first progress
         self.redraw()
 
     def set_running(self, running: bool) -> None:
@@ -359,11 +368,13 @@ class CapacityView(Retranslating, QWidget):
 
     def set_progress(self, reading: ProgressReading) -> None:
         # no share done or ETA: both would count the worst case, which most searches never reach
-        self.status.setText(
-            self.tr("%1 of at most %2 requests · elapsed %3 s")
-            .replace("%1", str(reading.done))
-            .replace("%2", str(reading.total))
-            .replace("%3", f"{reading.elapsed_s:,.0f}")
+        self.say(
+            lambda: (
+                self.tr("%1 of at most %2 requests · elapsed %3 s")
+                .replace("%1", str(reading.done))
+                .replace("%2", str(reading.total))
+                .replace("%3", f"{reading.elapsed_s:,.0f}")
+            )
         )
 
     def take(self, event: object) -> None:
@@ -399,10 +410,12 @@ class CapacityView(Retranslating, QWidget):
         self.figure = str(slo[0].get("objective", ""))
         used = sum(int(m.get("requests", 0)) for m in models)
         bound = int(section.get("worst_case", {}).get("requests", 0)) * len(models)
-        self.status.setText(
-            self.tr("Done: %1 requests of at most %2.")
-            .replace("%1", str(used))
-            .replace("%2", str(bound))
+        self.say(
+            lambda: (
+                self.tr("Done: %1 requests of at most %2.")
+                .replace("%1", str(used))
+                .replace("%2", str(bound))
+            )
         )
         self.section = section
         self.sentence.setText(sentence_line(section, QCoreApplication.translate))

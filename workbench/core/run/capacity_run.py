@@ -132,6 +132,7 @@ class CapacityRunner:
         self.device_costs = dict(device_costs or {})
         self.count, self._started = RequestCount(), time.perf_counter()
         self._cancelled = False
+        self._stopped: set[str] = set()  # targets whose pane's Stop ended their own search
         # one network baseline per target for the whole search, as for any run: measured
         # again before each step, its 4 requests were neither planned nor counted
         self._baselines: dict[tuple[str, str], Baseline] = {}
@@ -141,6 +142,9 @@ class CapacityRunner:
         self.runner.cancel()
 
     def stop_target(self, label: str) -> None:
+        """End one target's search with its bracket so far (a pane's Stop); the next target's
+        search goes on. (Its step ended, and the next step of the same search began.)"""
+        self._stopped.add(label)
         self.runner.stop_target(label)
 
     def _decide(self, watch: StepWatch, where: str, decided: list[str]) -> None:
@@ -201,7 +205,7 @@ class CapacityRunner:
             plan, floor_plan(plan, index), FLOOR_REQUESTS, "one request at a time", out
         ):
             yield event
-        if out.status != "finished":
+        if out.status != "finished" or plan.targets[index].label in self._stopped:
             return
         measured = [(r, derive(r)) for r in out.rows]
         lone = [m.e2e_ms for r, m in measured if r.ok and m.e2e_ms is not None]
@@ -215,6 +219,7 @@ class CapacityRunner:
         if rule is None or not plan.slo:
             raise ValueError("a capacity search needs a plan with `capacity` and an SLO")
         self._cancelled = False
+        self._stopped = set()
         store = self.runner.sink
         sink = OneRun(store) if isinstance(store, RunStore) else None
         run_id = (
@@ -232,13 +237,17 @@ class CapacityRunner:
             yield RunStarted(run_id, plan, plan.total_requests)
             for index, target in enumerate(plan.targets):
                 search = Search(rule)
-                if status == "finished":
+                if status == "finished" and target.label not in self._stopped:
                     out = _StepOut()
                     async for event in self._floor(plan, index, search, out):
                         yield event
                     status, message = out.status, out.message
                 pooled: tuple[list[tuple[RequestResult, RequestMetrics]], float] = ([], 0.0)
-                while status == "finished" and (load := search.next_load()) is not None:
+                while (
+                    status == "finished"
+                    and target.label not in self._stopped
+                    and (load := search.next_load()) is not None
+                ):
                     out = _StepOut()
                     where = f"{load:g} req/s" if rule.by == "rate" else f"{load:g} requests at once"
                     async for event in self._step(
@@ -246,8 +255,8 @@ class CapacityRunner:
                     ):
                         yield event
                     status, message = out.status, out.message
-                    if status != "finished":
-                        break
+                    if status != "finished" or target.label in self._stopped:
+                        break  # a pane's Stop cut this step short: its rows are not judged
                     measured = [(r, derive(r)) for r in out.rows]
                     found = goodput(measured)
                     span = found.duration_s if found else 0.0
@@ -258,7 +267,7 @@ class CapacityRunner:
                     step = judge(load, measured, plan.slo, span or None, ended)
                     search.take(step)
                     yield CapacityStep(target.model, step)
-                if status != "finished":
+                if status != "finished" or target.label in self._stopped:
                     search.stop()
                 more = self.more_devices.get(target.model)
                 device = self.device_costs.get(target.model)
