@@ -28,6 +28,11 @@ it, alternating so that both see the same load.
     .venv/bin/python benchmarks/arrival_fidelity.py --rates 500 --workers 2 --quick
     .venv/bin/python benchmarks/arrival_fidelity.py --workers 1 2 --ab 3  # each rate both ways
     .venv/bin/python benchmarks/arrival_fidelity.py --ab 3          # and the A/B, recorded
+    .venv/bin/python benchmarks/arrival_fidelity.py --pin           # and client, server apart
+
+`--pin` runs each level again with the client on one core and the server on the others
+("apart"), as a client and a server on machines of their own would be: on a 2-core machine the
+server's work on one request and the client's next write otherwise take turns on a core.
 """
 
 from __future__ import annotations
@@ -101,6 +106,28 @@ class CollectorPauses:
             yield
         finally:
             gc.callbacks.remove(self._note)
+
+
+@contextlib.contextmanager
+def apart(server: ServerProcess) -> Iterator[None]:
+    """Inside, this process (every thread) runs on core 0 and the server on the other cores,
+    as a client and a server on machines of their own would not take each other's core; after,
+    both run anywhere again. Worker processes started inside inherit core 0."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2 or server.proc is None:
+        raise SystemExit("--pin needs two cores or more and a started server")
+
+    def pin(pid: int, to: set[int]) -> None:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            os.sched_setaffinity(int(task.name), to)
+
+    pin(server.proc.pid, set(cores[1:]))
+    pin(os.getpid(), {cores[0]})
+    try:
+        yield
+    finally:
+        pin(os.getpid(), set(cores))
+        pin(server.proc.pid, set(cores))
 
 
 def _client_cpu_s() -> float:
@@ -191,7 +218,9 @@ def _fmt(value: float | None) -> str:
 
 def _workers_note(level: dict[str, Any]) -> str:
     workers = level.get("workers", 1)
-    return f" ({workers} workers)" if workers > 1 else ""
+    notes = [f"{workers} workers"] if workers > 1 else []
+    notes += ["apart"] if level.get("apart") else []
+    return f" ({', '.join(notes)})" if notes else ""
 
 
 def _pauses(x: dict[str, Any]) -> str:
@@ -268,15 +297,26 @@ def _ab_table(runs: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+async def _levels(args: argparse.Namespace, server: ServerProcess) -> list[dict[str, Any]]:
+    """Each rate with each worker count, on any core; with --pin, then client and server
+    apart (`apart`), in the same run so that both see the same machine."""
+    assert server.base_url is not None
+    levels = []
+    for rate in args.rates:
+        for workers in args.workers:
+            levels.append(await _rate(server.base_url, rate, args.duration, workers))
+            if args.pin:
+                with apart(server):
+                    level = await _rate(server.base_url, rate, args.duration, workers)
+                levels.append({**level, "apart": True})
+    return levels
+
+
 async def _main(args: argparse.Namespace) -> int:
     server = ServerProcess(time_scale=TIME_SCALE)
-    base_url = await server.start()
+    await server.start()
     try:
-        levels = [
-            await _rate(base_url, rate, args.duration, workers)
-            for rate in args.rates
-            for workers in args.workers
-        ]
+        levels = await _levels(args, server)
     finally:
         await server.stop()
     if args.child:  # one arm of --ab: its figures to the parent
@@ -296,13 +336,21 @@ async def _main(args: argparse.Namespace) -> int:
             x["arrival_p99_ms"] or 1e9
         ) <= GOAL_P99_MS
 
-    met = all(any(meets(x) for x in levels if x["rate"] == rate) for rate in args.rates)
+    def met(apart: bool) -> str:
+        each = [
+            [x for x in levels if x["rate"] == r and bool(x.get("apart")) == apart]
+            for r in args.rates
+        ]
+        return "met" if all(any(meets(x) for x in xs) for xs in each) else "not met"
+
+    verdict = met(False) + (f"; client and server apart: {met(True)}" if args.pin else "")
     notes = (
         f"\n\nGoal (p50 <= {GOAL_P50_MS} ms, p99 <= {GOAL_P99_MS} ms at every rate, with one of "
         "the worker counts measured): "
-        f"{'met' if met else 'not met'}. Load average at the end: "
+        f"{verdict}. Load average at the end: "
         f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} cores (client, "
-        "server and other work share them). guidellm's and AIPerf's clients are measured beside "
+        'server and other work share them; "apart": the client on core 0, the server on the '
+        "others). guidellm's and AIPerf's clients are measured beside "
         "ours by benchmarks/arrival_peers.py (vLLM's is not: it says why).\n"
     )
     command = "python benchmarks/arrival_fidelity.py " + " ".join(sys.argv[1:])
@@ -330,6 +378,11 @@ def main() -> int:
         "--unsteady",
         action="store_true",
         help="leave the interpreter as it is during the schedule (the A/B's other arm)",
+    )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="each level again with the client on one core and the server on the others",
     )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

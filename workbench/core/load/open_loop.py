@@ -93,7 +93,7 @@ async def _run_schedule(spec: ArrivalSpec, halted: Halted, build: BuildPrompt, s
         for index, offset_s in spec.own():
             due_ns = start_ns + round(offset_s * 1e9)
             await wait_until(due_ns - lead.ns, halted)
-            await _between_dues(held_dues, lead.typical_ns, due_ns, halted)
+            await _between_dues(held_dues, lead.long_build_ns, due_ns, halted)
             if halted():
                 return
             ahead = _prompt_ahead(build, index)
