@@ -76,7 +76,8 @@ async def measure_baseline(
 ) -> Baseline:
     """The chat-path baseline of (client's base URL, model); `GET /models` when the chat path
     cannot be used; an empty Baseline when neither answers. The first failed sample ends the
-    chat path's attempt, so a hostile server costs at most one `timeout_s` there."""
+    chat path's attempt, so a refusing server costs at most one `timeout_s` there; one that
+    answers each sample just inside it costs `samples + 1` of them (4 x 10 s by default)."""
     times: list[float] = []
     # the first request opens the pooled connection (and wakes a lazy gateway), which the
     # measured requests then reuse: it is sent, but not timed
