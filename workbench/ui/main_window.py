@@ -404,7 +404,8 @@ class MainWindow(Retranslating, QMainWindow):
     def _on_running(self, running: bool) -> None:
         self.run_action.setEnabled(not running)
         self.stop_action.setEnabled(running)
-        self.progress_bar.setVisible(running)
+        # a search shows no share done: its worst case would hold the bar near 0 % throughout
+        self.progress_bar.setVisible(running and not self._searching)
         if running:  # a new run starts at 0: the last run's 100 % dropped to its first reading
             self.progress_bar.setValue(0)
         self.sweep_view.set_running(running)
