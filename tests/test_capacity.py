@@ -196,6 +196,15 @@ def test_the_sentence_ranks_models_and_leaves_out_an_unknown_cost() -> None:
     assert "$" not in sentence({"unit": "req/s", "slo": slo, "models": models})
 
 
+def test_a_search_stopped_before_any_step_says_not_measured_not_a_miss_at_zero() -> None:
+    """Stop in the floor: no load held or missed. (It read "misses the SLO even at 0 req/s".)"""
+    slo = [{"objective": "ttft_p90", "limit_ms": 3000}]
+    models = [{"model": m, "status": "stopped", "capacity": None, "plus_minus": None,
+               "held": None, "missed": None} for m in ("gqa", "mla")]  # fmt: skip
+    said = sentence({"unit": "req/s", "slo": slo, "prompt_tokens": 4096, "models": models})
+    assert said == "gqa not measured; mla not measured; at 4K prompts"
+
+
 # ---- the command ----
 
 

@@ -416,7 +416,9 @@ def _searched(
     first, rest = models[0], models[1:]
     name, missed = first.get("model"), first.get("missed")
     slo = slo_words(capacity.get("slo", ()), translate)
-    if first.get("held") is None:  # no load tried held
+    if first.get("held") is None and missed is None:  # stopped before any load was judged
+        lead = f"{name} {answer_words(first, unit, translate=translate)}"
+    elif first.get("held") is None:  # no load tried held
         lead = _say(
             translate,
             QT_TRANSLATE_NOOP("Capacity", "{model} misses the SLO even at {load} {unit} at {slo}"),
