@@ -163,58 +163,58 @@
         <translation>{sentence}。{fix}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="422"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="424"/>
         <source>{model} misses the SLO even at {load} {unit} at {slo}</source>
         <translation>{model} 即使在 {load} {unit} 下也达不到 SLO（{slo}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="431"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="433"/>
         <source>{model} serves {answer} at {slo}</source>
         <translation>{model} 在 {slo} 下可承载 {answer}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="442"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="444"/>
         <source>at {tokens} prompts</source>
         <translation>提示长度 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="472"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="474"/>
         <source>at token prices</source>
         <translation>按 token 价格计</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="487"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="489"/>
         <source>{model} {cost} per 1,000 requests {basis}</source>
         <translation>{model} 每 1,000 个请求 {cost}（{basis}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="496"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="498"/>
         <source>{costs} per 1,000 requests each {basis}</source>
         <translation>每 1,000 个请求各 {costs}（{basis}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="498"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="500"/>
         <source>{costs} per 1,000 requests {basis}</source>
         <translation>每 1,000 个请求 {costs}（{basis}）</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="500"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="502"/>
         <source> vs </source>
         <translation> 对 </translation>
     </message>
     <message>
         <location filename="../../workbench/core/load/capacity_report.py" line="397"/>
-        <location filename="../../workbench/core/load/capacity_report.py" line="484"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="486"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="465"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="467"/>
         <source>in device time on {devices} × {gpu} at {price} per device-hour</source>
         <translation>按设备时长计：{devices} × {gpu}，每设备小时 {price}</translation>
     </message>
     <message>
-        <location filename="../../workbench/core/load/capacity_report.py" line="508"/>
+        <location filename="../../workbench/core/load/capacity_report.py" line="510"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
@@ -232,198 +232,198 @@
 <context>
     <name>CapacityView</name>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="47"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="49"/>
         <source>choose a model in a Compare pane first</source>
         <translation>请先在“对比”窗格中选择模型</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="60"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="62"/>
         <source>choose a trace file with Dataset…</source>
         <translation>请用“数据集…”选择一个轨迹文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="109"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="118"/>
         <source>Cannot run: %1</source>
         <translation>无法运行：%1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_tab.py" line="100"/>
+        <location filename="../../workbench/ui/capacity_tab.py" line="104"/>
         <source>Replaying %1 requests on the trace&apos;s clock</source>
         <translation>按轨迹自身的时钟重放 %1 个请求</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="52"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="54"/>
         <source>Chat at 4K, Poisson</source>
         <translation>4K 对话，泊松到达</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="55"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="57"/>
         <source>Replay the sample trace</source>
         <translation>重放示例轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="176"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="179"/>
         <source>Preset:</source>
         <translation>预设：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="177"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="180"/>
         <source>SLO:</source>
         <translation>SLO：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="178"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="181"/>
         <source>Range:</source>
         <translation>范围：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="179"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="182"/>
         <source>Tolerance:</source>
         <translation>容差：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="180"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="183"/>
         <source>Speed:</source>
         <translation>速度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="181"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="184"/>
         <source>Device price:</source>
         <translation>设备价格：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="184"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="187"/>
         <source>Replay the trace this many times faster than it was recorded (as bench --trace-speed)</source>
         <translation>以录制时的这么多倍速度重放轨迹（同 bench --trace-speed）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="190"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="193"/>
         <source>The rates searched, LOW:HIGH in req/s (as bench --capacity-range); empty: from the rate of a request alone, down to %1 and up to %2 req/s</source>
         <translation>搜索的请求速率范围，格式为 下限:上限，单位 req/s（同 `bench --capacity-range`）；留空：从单个请求独占时的速率开始，最低 %1、最高 %2 req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="196"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="199"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="248"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="256"/>
         <source>Your price per device-hour in USD, e.g. 2.5/h (up to %1; as bench --device-cost): a model served on a deployment (the built-in provider&apos;s models) costs its devices&apos; time at the load that held. Empty: the list price in hardware.toml. Models without a deployment keep their token prices</source>
         <translation>你的每设备小时价格，单位美元，例如 2.5/h（最高 %1；同 `bench --device-cost`）：部署在设备上的模型（内置服务商的模型）按其设备在达标负载下的时长计费。留空：使用 `hardware.toml` 中的标价。没有部署的模型仍按 token 价格计</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="255"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="263"/>
         <source>list price</source>
         <translation>标价</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="258"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="266"/>
         <source>%1 list</source>
         <translation>标价 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="201"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="204"/>
         <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
         <translation>当区间上端与下端相差不超过此比例时停止（同 `bench --capacity-tolerance`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="209"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="215"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="224"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="227"/>
         <source>Replay trace</source>
         <translation>重放轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="224"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="227"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="226"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="229"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="227"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="230"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="228"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="231"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="229"/>
         <location filename="../../workbench/ui/capacity_view.py" line="232"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="235"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="230"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="233"/>
         <source>within the SLO (req/s)</source>
         <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="231"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="234"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="234"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="237"/>
         <source>%1 (ms)</source>
         <translation>%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="234"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="237"/>
         <source>observed percentile</source>
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="237"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="243"/>
         <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within the tolerance.</source>
         <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限落在容差范围内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="313"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="321"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="315"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="323"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="331"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="340"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="334"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="343"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="363"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="373"/>
         <source>%1 of at most %2 requests · elapsed %3 s</source>
         <translation>%1 / 至多 %2 个请求 · 已用 %3 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="403"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="415"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="449"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="462"/>
         <source>SLO</source>
         <translation>SLO</translation>
     </message>
@@ -3216,42 +3216,42 @@
         <translation>无法运行：%1。请在“服务商”标签页中修改。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="520"/>
+        <location filename="../../workbench/ui/main_window.py" line="521"/>
         <source>Attention Workbench</source>
         <translation>Attention Workbench</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="526"/>
+        <location filename="../../workbench/ui/main_window.py" line="527"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="527"/>
+        <location filename="../../workbench/ui/main_window.py" line="528"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="528"/>
+        <location filename="../../workbench/ui/main_window.py" line="529"/>
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="529"/>
+        <location filename="../../workbench/ui/main_window.py" line="530"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="530"/>
+        <location filename="../../workbench/ui/main_window.py" line="531"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="531"/>
+        <location filename="../../workbench/ui/main_window.py" line="532"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="542"/>
+        <location filename="../../workbench/ui/main_window.py" line="543"/>
         <source>Starting the built-in provider…</source>
         <translation>正在启动内置服务商…</translation>
     </message>
@@ -3281,32 +3281,32 @@
         <translation>回放运行 %1（录制于 %2），%3× 速度：显示的是录制时的文本和时间，不是新的测量。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="431"/>
+        <location filename="../../workbench/ui/main_window.py" line="432"/>
         <source>elapsed %1 s</source>
         <translation>已用 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="433"/>
+        <location filename="../../workbench/ui/main_window.py" line="434"/>
         <source>ETA estimating…</source>
         <translation>预计剩余：估算中…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="435"/>
+        <location filename="../../workbench/ui/main_window.py" line="436"/>
         <source>ETA %1 s</source>
         <translation>预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="489"/>
+        <location filename="../../workbench/ui/main_window.py" line="490"/>
         <source>replay of %1</source>
         <translation>%1 的回放</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="491"/>
+        <location filename="../../workbench/ui/main_window.py" line="492"/>
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="514"/>
+        <location filename="../../workbench/ui/main_window.py" line="515"/>
         <source>Built-in provider at %1 (simulated models)</source>
         <translation>内置服务商：%1（模拟模型）</translation>
     </message>
@@ -3331,12 +3331,12 @@
         <translation>已写入 %1 个图表文件</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="532"/>
+        <location filename="../../workbench/ui/main_window.py" line="533"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/main_window.py" line="533"/>
+        <location filename="../../workbench/ui/main_window.py" line="534"/>
         <source>Kernels</source>
         <translation>内核</translation>
     </message>
@@ -5446,12 +5446,17 @@
         <translation>提示 tokens（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="415"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="416"/>
+        <source>line: median; bar: p10–p90 over %1 repeat(s)</source>
+        <translation>线：中位数；竖条：%1 次重复的 p10–p90</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/sweep_view.py" line="418"/>
         <source>line: median; shaded: p10–p90 over %1 repeat(s)</source>
         <translation>线：中位数；阴影：%1 次重复的 p10–p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="419"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="421"/>
         <source>; ◇ imported: the file&apos;s own median (its mean where it has none)</source>
         <translation>；◇ 导入：文件自身的中位数（没有时为平均值）</translation>
     </message>

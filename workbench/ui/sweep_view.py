@@ -412,9 +412,11 @@ class SweepView(Retranslating, QWidget):
             f"<span style='color:{colors[m]}; font-size:16px'>■</span> {html.escape(m)}"
             for m in models
         )
-        note = self.tr("line: median; shaded: p10–p90 over %1 repeat(s)").replace(
-            "%1", str(repeats)
-        )
+        if len({x for x, _c in cells}) == 1:  # one x: the spread is a bar (_draw_model)
+            note = self.tr("line: median; bar: p10–p90 over %1 repeat(s)")
+        else:
+            note = self.tr("line: median; shaded: p10–p90 over %1 repeat(s)")
+        note = note.replace("%1", str(repeats))
         if imported:
             note += self.tr("; ◇ imported: the file's own median (its mean where it has none)")
         text = f"{swatches}{imported}&nbsp;&nbsp;&nbsp; <i>{note}</i>" if models or imported else ""
@@ -425,7 +427,16 @@ class SweepView(Retranslating, QWidget):
     ) -> float:
         """One model's median line over its p10-p90 band; returns the band's top."""
         xs = np.log10([p[0] for p in points])
-        if any(p[2] != p[3] for p in points):  # the band first: the line stays on top
+        if len(points) == 1 and points[0][2] != points[0][3]:
+            # one x (a sweep of one length, or the first so far): a band there has no width
+            # and pyqtgraph draws nothing, so the spread is a bar
+            _x, median, p10, p90 = points[0]
+            pen = pg.mkPen(color + "aa", width=3)
+            plot.addItem(
+                pg.ErrorBarItem(x=xs, y=np.array([median]), top=p90 - median,
+                                bottom=median - p10, beam=0.04, pen=pen)
+            )  # fmt: skip
+        elif any(p[2] != p[3] for p in points):  # the band first: the line stays on top
             # its edges need a pen: pyqtgraph builds no path for a curve without one,
             # and the fill between two empty paths was an invisible band
             edge = pg.mkPen(color + "66", width=1)
