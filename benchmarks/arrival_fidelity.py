@@ -1,13 +1,17 @@
 """Does an open-loop run send when its schedule says? (issue 29, goal "schedule fidelity")
 
-`serve-local` runs in its own process and stamps each request's arrival (`t_received_ns` in
-its emit log, read back over `GET /v1/_emit_log/{id}`). This process runs the unchanged Runner
+`serve-local` runs in its own process and stamps each request's arrival when its headers are
+read off the connection (`t_headers_ns` in its emit log, read back over
+`GET /v1/_emit_log/{id}`; local/headers_read.py). This process runs the unchanged Runner
 on a Poisson schedule (`bench --rate R --duration S`, 8 output tokens) and compares, per
 request:
 
 - arrival lateness: the server's arrival stamp minus the scheduled moment (`t_intended`);
 - dispatch_ms: the client's own lateness (bytes written minus scheduled);
-- send → arrival: the rest (loopback, the server's accept and parse).
+- send → arrival: the rest (loopback, the server's accept and parse);
+- at handler start: lateness by the server's other stamp, when the request's handler began
+  (`t_received_ns`, where the arrival was stamped before session 42): a loop pass or more
+  later on a server busy writing other streams.
 
 On Linux `perf_counter_ns` is CLOCK_MONOTONIC, one clock for both processes. The client's CPU
 seconds per request give the rate one client core sustains (1 / CPU per request). The goal:
@@ -49,7 +53,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiohttp
 
@@ -136,14 +140,25 @@ def _client_cpu_s() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
+class Lateness(NamedTuple):
+    """A run's measured rows, the client's CPU seconds, and per request in ms: arrival
+    lateness (headers read - scheduled), dispatch lateness (send - scheduled), send -> arrival,
+    and lateness at the handler's start (handler start - scheduled)."""
+
+    rows: list[RequestResult]
+    cpu_s: float
+    arrival: list[float]
+    dispatch: list[float]
+    wire: list[float]
+    handled: list[float]
+
+
 async def lateness(
     plan: RunPlan, base_url: str, workers: int = 1, pauses: CollectorPauses | None = None
-) -> tuple[list[RequestResult], float, list[float], list[float], list[float]]:
+) -> Lateness:
     """Run `plan` (over `workers` processes when more than 1) and read each request's arrival
-    from the server's emit log: the measured rows, the client's CPU seconds, and per request the
-    arrival lateness (arrival - scheduled), the dispatch lateness (send - scheduled) and send ->
-    arrival, in ms (trace_fidelity.py too). `pauses` hears this process's collector pauses
-    during the run."""
+    from the server's emit log (trace_fidelity.py too). `pauses` hears this process's
+    collector pauses during the run."""
     pool = ClientPool("aiohttp")
     runner: Runner | ShardedRunner = Runner(pool, keep_results=False)
     if workers > 1:
@@ -171,18 +186,21 @@ async def lateness(
     arrival: list[float] = []
     dispatch: list[float] = []
     wire: list[float] = []
+    handled: list[float] = []
     root = base_url.rsplit("/v1", 1)[0]
     async with aiohttp.ClientSession() as http:
         for r in rows:
             if not r.ok or r.response_id is None or r.t_intended is None:
                 continue
             async with http.get(f"{root}/v1/_emit_log/{r.response_id}") as resp:
-                received = (await resp.json())["t_received_ns"]
+                record = await resp.json()
+            received = record["t_headers_ns"]
             arrival.append((received - r.t_intended) / 1e6)
+            handled.append((record["t_received_ns"] - r.t_intended) / 1e6)
             if r.t_send is not None:
                 dispatch.append((r.t_send - r.t_intended) / 1e6)
                 wire.append((received - r.t_send) / 1e6)
-    return rows, cpu, arrival, dispatch, wire
+    return Lateness(rows, cpu, arrival, dispatch, wire, handled)
 
 
 async def _rate(base_url: str, rate: float, duration_s: float, workers: int) -> dict[str, Any]:
@@ -191,7 +209,7 @@ async def _rate(base_url: str, rate: float, duration_s: float, workers: int) -> 
     plan = build_plan([target], Choices(prompt_lengths=(1024,), max_tokens=8, arrivals=spec))
     load = os.getloadavg()[0]
     pauses = CollectorPauses()
-    rows, cpu, arrival, dispatch, wire = await lateness(plan, base_url, workers, pauses)
+    rows, cpu, arrival, dispatch, wire, handled = await lateness(plan, base_url, workers, pauses)
     return {
         "rate": rate,
         "workers": workers,
@@ -208,6 +226,8 @@ async def _rate(base_url: str, rate: float, duration_s: float, workers: int) -> 
         "dispatch_p99_ms": percentile(dispatch, 99),
         "send_to_arrival_p50_ms": percentile(wire, 50),
         "send_to_arrival_p99_ms": percentile(wire, 99),
+        "handler_p50_ms": percentile(handled, 50),
+        "handler_p99_ms": percentile(handled, 99),
         "client_cpu_ms_per_request": cpu / max(1, len(rows)) * 1000,
     }
 
@@ -233,9 +253,9 @@ def _pauses(x: dict[str, Any]) -> str:
 def _table(levels: list[dict[str, Any]]) -> str:
     lines = [
         "rate req/s | requests | errors | arrival lateness p50 / p99 ms | dispatch_ms p50 / p99 "
-        "| send → arrival p50 / p99 ms | client CPU ms/request | req/s one core sustains "
-        "| collector pauses (longest ms) | load before",
-        "---|---|---|---|---|---|---|---|---|---",
+        "| send → arrival p50 / p99 ms | at handler start p50 / p99 ms | client CPU ms/request "
+        "| req/s one core sustains | collector pauses (longest ms) | load before",
+        "---|---|---|---|---|---|---|---|---|---|---",
     ]
     for x in levels:
         per_core = 1000 / x["client_cpu_ms_per_request"] if x["client_cpu_ms_per_request"] else 0
@@ -244,6 +264,7 @@ def _table(levels: list[dict[str, Any]]) -> str:
             f"{_fmt(x['arrival_p50_ms'])} / {_fmt(x['arrival_p99_ms'])} | "
             f"{_fmt(x['dispatch_p50_ms'])} / {_fmt(x['dispatch_p99_ms'])} | "
             f"{_fmt(x['send_to_arrival_p50_ms'])} / {_fmt(x['send_to_arrival_p99_ms'])} | "
+            f"{_fmt(x.get('handler_p50_ms'))} / {_fmt(x.get('handler_p99_ms'))} | "
             f"{x['client_cpu_ms_per_request']:.2f} | {per_core:,.0f} | "
             f"{_pauses(x)} | {x['load_before']:.1f}"
         )

@@ -160,7 +160,7 @@ def tools(names: list[str], venvs: Path) -> list[Tool]:
 async def _arrivals(root_url: str) -> list[int]:
     async with aiohttp.ClientSession() as http:
         async with http.get(f"{root_url}/v1/_emit_log/_arrivals/{MODEL}") as resp:
-            return list((await resp.json())["t_received_ns"])
+            return list((await resp.json())["t_headers_ns"])
 
 
 async def _ours_start(run: Run) -> tuple[int | None, list[float]]:
@@ -173,7 +173,7 @@ async def _ours_start(run: Run) -> tuple[int | None, list[float]]:
     first = min(rows, key=lambda r: float(r["scheduled_s"]))
     async with aiohttp.ClientSession() as http:
         async with http.get(f"{run.root_url}/v1/_emit_log/{first['response_id']}") as resp:
-            start = int((await resp.json())["t_received_ns"])
+            start = int((await resp.json())["t_headers_ns"])  # on the arrival log's clock
     return start, [float(r["dispatch_ms"]) for r in rows if r["dispatch_ms"]]
 
 

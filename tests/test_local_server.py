@@ -361,9 +361,9 @@ async def test_arrivals_route_lists_one_models_arrivals_in_order(server: LocalSe
         aiohttp.ClientSession() as session,
         session.get(f"{server.base_url}/_emit_log/_arrivals/{MODEL}") as r,
     ):
-        arrivals = (await r.json())["t_received_ns"]
+        arrivals = (await r.json())["t_headers_ns"]  # each request's headers read
     records = [server.emit_log.get(i) for m, i in ids if m == MODEL]
-    assert arrivals == [r.t_received_ns for r in records if r is not None]
+    assert arrivals == [r.t_headers_ns for r in records if r is not None]
     assert len(arrivals) == 3 and arrivals == sorted(arrivals)
 
 

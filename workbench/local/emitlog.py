@@ -21,7 +21,8 @@ class EmitRecord:
 
     completion_id: str
     model: str
-    t_received_ns: int
+    t_received_ns: int  # when its handler started: the simulated model's clock starts here
+    t_headers_ns: int  # when its headers were read off the connection (headers_read.py)
     t_first_content_ns: int | None = None
     chunk_emit_ns: list[int] = field(default_factory=list)
     prompt_tokens: int = 0
@@ -86,9 +87,10 @@ class EmitLog:
             self._records.popitem(last=False)
 
     def arrivals_of(self, model: str) -> list[int]:
-        """When each of the model's requests still in the log arrived (t_received_ns), in order:
-        the arrival log of clients whose completion ids are unknown (arrival_peers.py)."""
-        return sorted(r.t_received_ns for r in self._records.values() if r.model == model)
+        """When each of the model's requests still in the log arrived (its headers read,
+        t_headers_ns), in order: the arrival log of clients whose completion ids are unknown
+        (arrival_peers.py)."""
+        return sorted(r.t_headers_ns for r in self._records.values() if r.model == model)
 
     def get(self, completion_id: str) -> EmitRecord | None:
         return self._records.get(completion_id)

@@ -40,6 +40,7 @@ from workbench.local.faults import (
     split_model,
     status_fault,
 )
+from workbench.local.headers_read import HeadersRead
 from workbench.local.request_body import (
     DEFAULT_TOTAL_BODY_BYTES,
     MAX_BODY_BYTES,
@@ -68,6 +69,7 @@ from workbench.local.wire import (
 from workbench.local.wires import wire_for, wires
 
 REASONING_TOKENS = 40  # at most; never more than half of max_tokens
+HEADERS_READ_NS = web.RequestKey[int | None]("headers_read_ns")  # None: not stamped
 _SSE_HEADERS = {
     "Content-Type": "text/event-stream; charset=utf-8",
     "Cache-Control": "no-cache",
@@ -113,6 +115,8 @@ class LocalServer:
         self._requested_port = port
         self._port: int | None = None
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
+        self.headers_read = HeadersRead()
         self._handlers: set[asyncio.Task[Any]] = set()
         self._salt = itertools.count()
 
@@ -152,10 +156,16 @@ class LocalServer:
             app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0
         )
         await self._runner.setup()
+        assert self._runner.server is not None
+        # aiohttp's server, each connection stamped as its requests are read (headers_read.py);
         # a deep accept queue: 256+ clients connecting at once must not wait for SYN retries
-        site = web.TCPSite(self._runner, self.host, self._requested_port, backlog=1024)
-        await site.start()
-        self._port = self._runner.addresses[0][1]
+        self._listener = await asyncio.get_running_loop().create_server(
+            self.headers_read.wrap(self._runner.server),
+            self.host,
+            self._requested_port,
+            backlog=1024,
+        )
+        self._port = self._listener.sockets[0].getsockname()[1]
 
     async def stop(self) -> None:
         """Stop listening and end open streams at once (they are cut, not finished)."""
@@ -167,6 +177,9 @@ class LocalServer:
             await asyncio.wait(list(self._handlers), timeout=2.0)
         for timing in self._timings.values():
             await timing.batcher.close()
+        if self._listener is not None:
+            self._listener.close()  # no new connections; those open are shut by cleanup()
+            self._listener = None
         await self._runner.cleanup()
         self._runner = None
 
@@ -183,6 +196,8 @@ class LocalServer:
     async def _middleware(
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
+        # every request, in the order its connection's requests were read
+        request[HEADERS_READ_NS] = self.headers_read.take(request.transport)
         wire = _wire_of(request)
         if self.api_key is not None:
             refusal = wire.key_refusal(request.headers, self.api_key)
@@ -263,7 +278,7 @@ class LocalServer:
     async def _get_arrivals(self, request: web.Request) -> web.StreamResponse:
         """When the model's requests still in the log arrived (the last 10,000 of all models)."""
         arrivals = self.emit_log.arrivals_of(request.match_info["model"])
-        return web.json_response({"t_received_ns": arrivals})
+        return web.json_response({"t_headers_ns": arrivals})
 
     async def _post(self, wire: Wire, request: web.Request) -> web.StreamResponse:
         return await self._generate(request, wire)
@@ -302,6 +317,7 @@ class LocalServer:
     async def _generate(self, request: web.Request, wire: Wire) -> web.StreamResponse:
         """One completion in `wire`'s protocol: the same timing, text and emit log for all."""
         t_received_ns = time.perf_counter_ns()
+        t_headers_ns = request[HEADERS_READ_NS]
         parsed = await self._job(request, wire)
         if isinstance(parsed, web.StreamResponse):
             return parsed
@@ -325,6 +341,7 @@ class LocalServer:
             completion_id=wire.new_id(),
             model=model.id,
             t_received_ns=t_received_ns,
+            t_headers_ns=t_received_ns if t_headers_ns is None else t_headers_ns,
             prompt_tokens=prompt_tokens,
             completion_tokens=len(completion.reasoning) + len(completion.content),
             reasoning_tokens=len(completion.reasoning),
