@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -91,9 +91,9 @@ class SweepView(Retranslating, QWidget):
         self.cancel_button.setEnabled(False)
         controls.addWidget(self.run_button)
         controls.addWidget(self.cancel_button)
+        controls.addStretch(1)
         self.status = QLabel()
         self.status.setWordWrap(True)  # a long progress line (its Chinese too) wraps, never cut
-        controls.addWidget(self.status, 1)
         plots = QHBoxLayout()
         self.plots: dict[str, pg.PlotWidget] = {}
         self.charts: list[ExportableChart] = []
@@ -109,9 +109,15 @@ class SweepView(Retranslating, QWidget):
             self.plots[key] = plot
             self.charts.append(ExportableChart(f"sweep_{key}", plot))
             plots.addWidget(plot)
+        # the progress beside the legend, not at the end of the controls: at 1024 px the
+        # controls leave it a few characters a line
+        legend_row = QHBoxLayout()
+        legend_row.addWidget(self.legend, 3)
+        legend_row.addWidget(self.status, 1)
+        self.status.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
-        layout.addWidget(self.legend)
+        layout.addLayout(legend_row)
         layout.addLayout(plots, 1)
         self.run_button.clicked.connect(self._on_run)
         self.cancel_button.clicked.connect(self.stop_requested.emit)
