@@ -10,7 +10,7 @@ request:
 - dispatch_ms: the client's own lateness (bytes written minus scheduled);
 - send → arrival: the rest (loopback, the server's accept and parse);
 - at handler start: lateness by the server's other stamp, when the request's handler began
-  (`t_received_ns`, where the arrival was stamped before session 42): a loop pass or more
+  (`t_received_ns`, where arrivals were stamped before headers_read.py): a loop pass or more
   later on a server busy writing other streams.
 
 On Linux `perf_counter_ns` is CLOCK_MONOTONIC, one clock for both processes. The client's CPU

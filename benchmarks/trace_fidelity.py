@@ -5,7 +5,7 @@ A 10-minute Mooncake-style trace (seeded, made by scripts/make_sample_traces.py'
 (`bench --dataset ... --trace-speed 10`: 60 s) through the unchanged Runner against
 `serve-local` in its own process, which stamps each request's arrival when its headers are read
 off the connection (`t_headers_ns`, read back over `GET /v1/_emit_log/{id}`), and again when its
-handler starts (`t_received_ns`, the arrival stamp before session 42: both in the table).
+handler starts (`t_received_ns`, where arrivals were stamped before: both in the table).
 Arrival lateness is that stamp minus the request's scheduled moment (its timestamp / 10 from
 the cell's start). The goal: p99 <= 2 ms. The
 table also counts the collector's pauses during the replay (the longest in ms) and the load

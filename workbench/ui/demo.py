@@ -17,6 +17,7 @@ from workbench.ui.main_window import MainWindow
 SCENES = ("compare", "sweep", "providers", "capacity")
 CAPACITY_TWINS = ("sim-70b-gqa", "sim-70b-mla")
 SWEEP_LENGTHS = [1024, 4096, 16384, 32768, 65536]
+CAPACITY_RANGE = "0.5:64"  # req/s, as --capacity-range
 
 
 async def _wait_until(predicate, timeout_s: float = 300.0) -> bool:
@@ -65,6 +66,9 @@ async def _capacity(window: MainWindow, when: str) -> str | None:
     window.pane_set.set([f"{LOCAL_PROVIDER}|{m}" for m in CAPACITY_TWINS])
     view = window.capacity_view
     window.tabs.setCurrentWidget(view)
+    # a range of its own: the default starts at a lone request's rate (0.2 req/s here), where
+    # 50-request steps took the scene past 30 minutes; from 0.5 it is ~700 requests
+    view.range.setText(CAPACITY_RANGE)
     view.run_button.click()
     task = window.session._task
     if task is None:
