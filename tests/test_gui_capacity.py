@@ -365,3 +365,44 @@ def test_a_model_that_misses_one_at_a_time_is_said_in_words_without_a_knee(
         lines = [i for i in plot.getPlotItem().items if isinstance(i, pg.InfiniteLine)]
         assert all(line.angle == 0 for line in lines)  # at most the SLO's level, no knee
     assert "Done: " in view.status.text()
+
+
+def test_a_step_ended_early_is_marked_over_the_limit_not_charted_at_its_finished_p90(
+    window, qtbot
+) -> None:
+    """A step the search ended early (its queued requests cut, the finished ones' p90 under
+    the limit) has no percentile: the latency chart marks it at the limit with its own legend
+    entry, beside the steps measured; the goodput chart has every step."""
+    from tests.support.request_rows import cancelled_row, measured_row
+    from workbench.core.foundation.metrics import derive
+    from workbench.core.load.capacity import judge
+    from workbench.core.load.capacity_report import section, step_json
+
+    objectives = parse_slo("ttft_p90:500ms")
+
+    def step(load: float, ttfts: list[float], cut: int = 0, ended: str | None = None) -> Any:
+        rows = [measured_row(i, t) for i, t in enumerate(ttfts)]
+        rows += [cancelled_row(100 + i) for i in range(cut)]
+        return step_json(judge(load, [(r, derive(r)) for r in rows], objectives, 1.0, ended))
+
+    steps = [step(2.0, [200.0] * 20), step(4.0, [300.0] * 18 + [450.0] * 2),
+             step(8.0, [300.0] * 12 + [900.0], cut=7, ended="ttft_p90")]  # fmt: skip
+    answer = {"model": MODELS[0], "status": "found", "capacity": 6.0, "plus_minus": 2.0,
+              "held": 4.0, "missed": 8.0, "requests": 60, "cost_per_1000_usd": None,
+              "steps": steps}  # fmt: skip
+    view = window.capacity_view
+    click_tab(window, qtbot, view)
+    view.show_section(section(Rule(low=1, high=16), objectives, 4096, [answer]))
+    items = view.latency_plot.getPlotItem().listDataItems()
+    (line,) = [i for i in items if i.name() == MODELS[0]]
+    assert list(line.getData()[0]) == [2.0, 4.0]  # measured percentiles only
+    (marks,) = [i for i in items if i.name() is None and i.opts["symbol"] == "t1"]
+    assert list(marks.getData()[0]) == [8.0] and list(marks.getData()[1]) == [500.0]
+    legend = view.latency_plot.getPlotItem().legend
+    names = [label.text for _sample, label in legend.items]
+    assert names.count("over the limit; its percentile not measured") == 1
+    view.redraw()  # redrawn (a theme or language switch): still one entry
+    names = [label.text for _sample, label in legend.items]
+    assert names.count("over the limit; its percentile not measured") == 1
+    (good,) = [i for i in view.goodput_plot.getPlotItem().listDataItems() if i.name()]
+    assert list(good.getData()[0]) == [2.0, 4.0, 8.0]

@@ -4,29 +4,13 @@ be shown missed (a step that could still end undecided runs on, as the search ma
 
 from __future__ import annotations
 
+from tests.support.request_rows import MS, cancelled_row
+from tests.support.request_rows import measured_row as _row
 from workbench.core.foundation.metrics import derive
-from workbench.core.foundation.results import ErrorClass, RequestResult
 from workbench.core.load.capacity import judge
 from workbench.core.load.send_lead import MAX_LEAD_NS
 from workbench.core.load.slo import parse_slo
 from workbench.core.load.step_watch import StepWatch
-
-MS = 1_000_000
-
-
-def _row(i: int, ttft_ms: float, tokens: int = 8, ok: bool = True) -> RequestResult:
-    result = RequestResult(request_id=f"r{i}", provider="p", model="m", base_url="http://x/v1")
-    result.phase = "measured"
-    result.t_intended = result.t_send = 1_000 * MS
-    if ok:
-        result.t_first_token = result.t_send + int(ttft_ms * MS)
-        result.event_times = [result.t_first_token + k * 10 * MS for k in range(tokens)]
-        result.t_last_token = result.t_done = result.event_times[-1]
-        result.completion_tokens = tokens
-    else:
-        result.error_class = ErrorClass.SERVER
-        result.t_done = result.t_send + MS
-    return result
 
 
 def test_a_step_is_decided_exactly_when_the_rest_within_could_not_save_it() -> None:
@@ -73,11 +57,31 @@ def test_a_step_ended_before_any_request_finished_says_so_without_empty_counts()
     from workbench.core.load.capacity_report import step_json
 
     slo = parse_slo("ttft_p90:3s")
-    cancelled = _row(1, 100.0, ok=False)
-    cancelled.error_class = ErrorClass.CANCELLED
+    cancelled = cancelled_row(1)
     step = judge(5.66, [(cancelled, derive(cancelled))], slo, None, ended="ttft_p90")
     said = step_words(step_json(step), "req/s")
     assert (
         said
         == "5.66 req/s: misses (ended early: ttft_p90 could no longer hold; 1 in flight cancelled)"
     )
+
+
+def test_a_step_ended_early_under_load_has_no_percentile_its_floor_keeps_one() -> None:
+    """The requests a step cuts are those still in flight, under load its slowest: the finished
+    ones' p90 (300 ms here) reads under the 500 ms limit of a step that missed. One at a time
+    (the floor), a request cut short is no slower than the rest: its percentile stands."""
+    from workbench.core.load.capacity_lines import step_words
+    from workbench.core.load.capacity_report import step_json
+
+    slo = parse_slo("ttft_p90:500ms")
+    finished = [_row(i, 300.0) for i in range(12)] + [_row(12, 900.0)]
+    cut = [cancelled_row(20 + i) for i in range(6)]
+    rows = [(r, derive(r)) for r in finished + cut]
+    step = judge(8.0, rows, slo, None, ended="ttft_p90")
+    assert not step.holds and step.stopped == 6
+    assert step.terms[0].observed_ms is None
+    assert "(p " not in step_words(step_json(step), "req/s")
+    floor = judge(1, rows, slo, None, ended="ttft_p90", one_at_a_time=True)
+    assert floor.terms[0].observed_ms is not None and 300 <= floor.terms[0].observed_ms <= 900
+    whole = judge(8.0, [(r, derive(r)) for r in finished], slo)  # nothing cut: measured
+    assert whole.terms[0].observed_ms is not None

@@ -262,170 +262,175 @@
         <translation>重放示例轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="179"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="181"/>
         <source>Preset:</source>
         <translation>预设：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="180"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="182"/>
         <source>SLO:</source>
         <translation>SLO：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="181"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="183"/>
         <source>Range:</source>
         <translation>范围：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="182"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="184"/>
         <source>Tolerance:</source>
         <translation>容差：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="183"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="185"/>
         <source>Speed:</source>
         <translation>速度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="184"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="186"/>
         <source>Device price:</source>
         <translation>设备价格：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="187"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="189"/>
         <source>Replay the trace this many times faster than it was recorded (as bench --trace-speed)</source>
         <translation>以录制时的这么多倍速度重放轨迹（同 bench --trace-speed）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="193"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="195"/>
         <source>The rates searched, LOW:HIGH in req/s (as bench --capacity-range); empty: from the rate of a request alone, down to %1 and up to %2 req/s</source>
         <translation>搜索的请求速率范围，格式为 下限:上限，单位 req/s（同 `bench --capacity-range`）；留空：从单个请求独占时的速率开始，最低 %1、最高 %2 req/s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="199"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="201"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="256"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="258"/>
         <source>Your price per device-hour in USD, e.g. 2.5/h (up to %1; as bench --device-cost): a model served on a deployment (the built-in provider&apos;s models) costs its devices&apos; time at the load that held. Empty: the list price in hardware.toml. Models without a deployment keep their token prices</source>
         <translation>你的每设备小时价格，单位美元，例如 2.5/h（最高 %1；同 `bench --device-cost`）：部署在设备上的模型（内置服务商的模型）按其设备在达标负载下的时长计费。留空：使用 `hardware.toml` 中的标价。没有部署的模型仍按 token 价格计</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="263"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="265"/>
         <source>list price</source>
         <translation>标价</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="266"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="268"/>
         <source>%1 list</source>
         <translation>标价 %1</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="204"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="206"/>
         <source>Stop when the bracket&apos;s high end is within this much of its low end (as bench --capacity-tolerance)</source>
         <translation>当区间上端与下端相差不超过此比例时停止（同 `bench --capacity-tolerance`）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="212"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="214"/>
         <source>Dataset…</source>
         <translation>数据集…</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="215"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="217"/>
         <source>A dataset or trace file (OpenAI-style JSONL, ShareGPT JSON, Mooncake JSONL or the Azure trace CSV), read as `bench --dataset` reads it: its requests&apos; sizes are sent at each rate of the search</source>
         <translation>数据集或轨迹文件（OpenAI 风格 JSONL、ShareGPT JSON、Mooncake JSONL 或 Azure 轨迹 CSV），按 `bench --dataset` 的方式读取：搜索的每个速率都发送其请求的大小</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="227"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="229"/>
         <source>Replay trace</source>
         <translation>重放轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="227"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="229"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="229"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="231"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="230"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="232"/>
         <source>e.g. ttft_p90:3s,tpot_p90:60ms (figures ttft, tpot, e2e)</source>
         <translation>例如 ttft_p90:3s,tpot_p90:60ms（指标 ttft、tpot、e2e）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="231"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="233"/>
         <source>Goodput vs offered rate</source>
         <translation>有效吞吐与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="232"/>
-        <location filename="../../workbench/ui/capacity_view.py" line="235"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="234"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="237"/>
         <source>offered rate (req/s)</source>
         <translation>请求速率（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="233"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="235"/>
         <source>within the SLO (req/s)</source>
         <translation>满足 SLO（req/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="234"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="236"/>
         <source>Latency vs offered rate</source>
         <translation>延迟与请求速率</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="237"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="239"/>
         <source>%1 (ms)</source>
         <translation>%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="237"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="239"/>
         <source>observed percentile</source>
         <translation>实测分位数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="243"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="245"/>
         <source>Each pane&apos;s model is searched in turn: x2 steps, then bisection, until the SLO&apos;s limit is bracketed within the tolerance.</source>
         <translation>依次搜索每个窗格的模型：先按 2 倍步进，再二分，直到 SLO 的界限落在容差范围内。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="321"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="323"/>
         <source>Choose a dataset or trace</source>
         <translation>选择数据集或轨迹</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="323"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="325"/>
         <source>Datasets (*.jsonl *.json *.csv)</source>
         <translation>数据集 (*.jsonl *.json *.csv)</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="340"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="342"/>
         <source>%1: %2 requests%3</source>
         <translation>%1：%2 个请求%3</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="343"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="345"/>
         <source>, with timestamps</source>
         <translation>，带时间戳</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="373"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="375"/>
         <source>%1 of at most %2 requests · elapsed %3 s</source>
         <translation>%1 / 至多 %2 个请求 · 已用 %3 秒</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="415"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="417"/>
         <source>Done: %1 requests of at most %2.</source>
         <translation>完成：%1 个请求（至多 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/capacity_view.py" line="462"/>
+        <location filename="../../workbench/ui/capacity_view.py" line="475"/>
         <source>SLO</source>
         <translation>SLO</translation>
+    </message>
+    <message>
+        <location filename="../../workbench/ui/capacity_view.py" line="481"/>
+        <source>over the limit; its percentile not measured</source>
+        <translation>超出限值；其百分位未测得</translation>
     </message>
 </context>
 <context>
@@ -5391,87 +5396,87 @@
         <translation>解码（tokens/s）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="130"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="136"/>
         <source>Prompt lengths:</source>
         <translation>提示词长度：</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="131"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="137"/>
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="132"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="138"/>
         <source>concurrency</source>
         <translation>并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="133"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="139"/>
         <source>Concurrency levels</source>
         <translation>并发级别</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="136"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="142"/>
         <source>Requests in flight per model; several levels (1,4,16) run in turn and the charts show concurrency on the x axis</source>
         <translation>每个模型同时进行的请求数；多个级别（1,4,16）依次运行，图表的横轴显示并发</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="140"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="146"/>
         <source>Run sweep</source>
         <translation>运行扫描</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="143"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="149"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="175"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="181"/>
         <source>Concurrency: type levels from 1 to %1 separated by commas, e.g. 1,4,16.</source>
         <translation>并发：输入 1 到 %1 之间的级别，用逗号分隔，例如 1,4,16。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="327"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="333"/>
         <source>%1 (imported from %2)</source>
         <translation>%1（从 %2 导入）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="352"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="358"/>
         <source>concurrency (requests in flight, log scale)</source>
         <translation>并发（同时进行的请求数，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="354"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="360"/>
         <source>prompt tokens (log scale)</source>
         <translation>提示 tokens（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="416"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="422"/>
         <source>line: median; bar: p10–p90 over %1 repeat(s)</source>
         <translation>线：中位数；竖条：%1 次重复的 p10–p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="418"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="424"/>
         <source>line: median; shaded: p10–p90 over %1 repeat(s)</source>
         <translation>线：中位数；阴影：%1 次重复的 p10–p90</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="421"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="427"/>
         <source>; ◇ imported: the file&apos;s own median (its mean where it has none)</source>
         <translation>；◇ 导入：文件自身的中位数（没有时为平均值）</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="171"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="177"/>
         <source>Pick at least one prompt length.</source>
         <translation>请至少选择一个提示词长度。</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="189"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="195"/>
         <source>, ETA %1 s</source>
         <translation>，预计剩余 %1 s</translation>
     </message>
     <message>
-        <location filename="../../workbench/ui/sweep_view.py" line="191"/>
+        <location filename="../../workbench/ui/sweep_view.py" line="197"/>
         <source>%1 of %2 requests%3</source>
         <translation>%1 / %2 个请求%3</translation>
     </message>

@@ -118,6 +118,8 @@ class CapacityView(Retranslating, QWidget):
         self.steps: dict[str, list[dict[str, Any]]] = {}
         self.floors: dict[str, dict[str, Any]] = {}  # models that missed one at a time
         self.knees: dict[str, float | None] = {}
+        # the latency legend's entry for steps over the limit with no percentile (redraw)
+        self._over_mark = pg.ScatterPlotItem(symbol="t1", size=11, brush=None)
         self.limit_ms: float | None = None
         self.figure = ""  # the first objective's name: the latency chart's figure
         self.unit = "req/s"
@@ -425,8 +427,12 @@ class CapacityView(Retranslating, QWidget):
         self.retranslate()  # the latency axis names the objective charted
         for plot in (self.goodput_plot, self.latency_plot):
             plot.clear()
+        legend = self.latency_plot.getPlotItem().legend
+        if legend is not None:
+            legend.removeItem(self._over_mark)  # an entry of its own: clear() leaves it
         colors = model_colors([("", m) for m in self.steps])
         top = 0.0
+        above = 0  # models with a step over the limit whose percentile is not known
         for (model, steps), color in zip(self.steps.items(), colors, strict=True):
             if not steps:  # a model that missed one at a time: no rate to chart (its words say)
                 continue
@@ -444,6 +450,13 @@ class CapacityView(Retranslating, QWidget):
                 [x for x, _ in seen], [y for _, y in seen], pen=pen, symbol="o",
                 symbolBrush=color, name=model,
             )  # fmt: skip
+            over = [s["load"] for s in ordered if over_the_limit(s)]
+            if over and self.limit_ms is not None:
+                above += 1
+                self.latency_plot.plot(
+                    over, [self.limit_ms] * len(over), pen=None, symbol="t1", symbolSize=11,
+                    symbolPen=pg.mkPen(color, width=2), symbolBrush=None,
+                )  # fmt: skip
             knee = self.knees.get(model)
             if knee is not None and knee in xs:  # a rate that held and was measured
                 for plot in (self.goodput_plot, self.latency_plot):
@@ -462,6 +475,24 @@ class CapacityView(Retranslating, QWidget):
                 label=self.tr("SLO"), labelOpts={"position": 0.95, "color": text},
             )  # fmt: skip
             self.latency_plot.addItem(limit)
+        if above and legend is not None:  # one entry for every model's markers
+            text = QApplication.palette().text().color()
+            self._over_mark.setPen(pg.mkPen(text, width=2))
+            legend.addItem(self._over_mark, self.tr("over the limit; its percentile not measured"))
+
+
+def over_the_limit(step: dict[str, Any]) -> bool:
+    """Whether the step's first objective (the latency chart's) has no percentile but is known
+    to be over its limit: the step was ended early by that objective (its slowest requests
+    cut, core/load/step_watch.py), or its share within is below the percentile (some failed).
+    By how much is not known: drawn at the limit, marked apart."""
+    term = step["objectives"][0]
+    if term.get("observed_ms") is not None:
+        return False
+    if step.get("ended_early") == term["objective"]:
+        return True
+    quantile = parse_slo(f"{term['objective']}:{term['limit_ms']:g}ms")[0].quantile
+    return int(term["within"]) < int(term["judged"]) * quantile / 100
 
 
 def _fit_placeholder(field: QLineEdit) -> None:

@@ -102,7 +102,7 @@ class Term:
     limit_ms: float
     within: int
     judged: int
-    observed_ms: float | None  # the percentile of the step's values
+    observed_ms: float | None  # the percentile of the step's values; None: not all known
     low: float  # Wilson lower bound of within/judged
     quantile: float
     high: float = 1.0  # Wilson upper bound of within/judged
@@ -163,9 +163,11 @@ def judge(
     objectives: Sequence[Objective],
     span_s: float | None = None,
     ended: str | None = None,
+    one_at_a_time: bool = False,
 ) -> Step:
     """The step at `load` from its measured rows; `ended`: the objective that ended it early,
-    whose cancelled rows are counted apart (stopped: neither met nor missed, as in a summary)."""
+    whose cancelled rows are counted apart (stopped: neither met nor missed, as in a summary).
+    `one_at_a_time`: the floor's requests, where one cut short is no slower than the rest."""
     every = list(rows)
     taken = [(r, m) for r, m in every if not r.stopped]
     terms = []
@@ -181,7 +183,12 @@ def judge(
                 values.append(value)
             within += 1 if value is not None and value <= o.limit_ms else 0
         low, high = wilson(within, len(taken))
-        found = percentile(values, o.quantile) if len(values) == len(taken) else None
+        # a step ended early cut the requests still in flight, under load its slowest (they
+        # queued behind the rest): the finished ones' percentile would read low, below the
+        # limit for a step that missed
+        cut = len(taken) < len(every) and not one_at_a_time
+        whole = not cut and len(values) == len(taken)
+        found = percentile(values, o.quantile) if whole else None
         terms.append(Term(o.name, o.limit_ms, within, len(taken), found, low, o.quantile, high))
     met = sum(1 for r, _m in taken if r.slo_met)
     costs = [m.cost_usd for _r, m in taken]

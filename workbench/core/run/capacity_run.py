@@ -210,7 +210,9 @@ class CapacityRunner:
         measured = [(r, derive(r)) for r in out.rows]
         lone = [m.e2e_ms for r, m in measured if r.ok and m.e2e_ms is not None]
         ended = out.decided[0] if out.decided else None
-        search.take_floor(judge(1, measured, plan.slo, None, ended), _mean_s(lone))
+        search.take_floor(
+            judge(1, measured, plan.slo, None, ended, one_at_a_time=True), _mean_s(lone)
+        )
         start = None if search.status == "floor" else search.rule.start
         yield CapacityFloor(plan.targets[index].model, floor_json(search) or {}, start)
 
