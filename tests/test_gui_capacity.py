@@ -398,6 +398,8 @@ def test_a_step_ended_early_is_marked_over_the_limit_not_charted_at_its_finished
     assert list(line.getData()[0]) == [2.0, 4.0]  # measured percentiles only
     (marks,) = [i for i in items if i.name() is None and i.opts["symbol"] == "t1"]
     assert list(marks.getData()[0]) == [8.0] and list(marks.getData()[1]) == [500.0]
+    low, high = view.latency_plot.viewRange()[1]
+    assert low == 0 and high >= 500  # from zero, the limit and its marks in sight
     legend = view.latency_plot.getPlotItem().legend
     names = [label.text for _sample, label in legend.items]
     assert names.count("over the limit; its percentile not measured") == 1

@@ -107,7 +107,9 @@ class CapacityView(Retranslating, QWidget):
         for plot in (self.goodput_plot, self.latency_plot):
             plot.showGrid(x=True, y=True, alpha=0.2)
             plot.setMinimumSize(220, 180)
-            plot.addLegend(offset=(8, 8))
+            # the latency chart's top-left holds its SLO line (the top of its range) and the
+            # low rates' points: its legend goes bottom right, where the high rates are high
+            plot.addLegend(offset=(8, 8) if plot is self.goodput_plot else (-8, -8))
             plots.addWidget(plot)
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
@@ -431,7 +433,7 @@ class CapacityView(Retranslating, QWidget):
         if legend is not None:
             legend.removeItem(self._over_mark)  # an entry of its own: clear() leaves it
         colors = model_colors([("", m) for m in self.steps])
-        top = 0.0
+        top = highest = 0.0
         above = 0  # models with a step over the limit whose percentile is not known
         for (model, steps), color in zip(self.steps.items(), colors, strict=True):
             if not steps:  # a model that missed one at a time: no rate to chart (its words say)
@@ -446,6 +448,7 @@ class CapacityView(Retranslating, QWidget):
             self.goodput_plot.plot(xs, good, pen=pen, symbol="o", symbolBrush=color, name=model)
             seen = [(s["load"], s["objectives"][0]["observed_ms"]) for s in ordered]
             seen = [(x, y) for x, y in seen if y is not None]
+            highest = max([highest, *(y for _, y in seen)])
             self.latency_plot.plot(
                 [x for x, _ in seen], [y for _, y in seen], pen=pen, symbol="o",
                 symbolBrush=color, name=model,
@@ -472,9 +475,12 @@ class CapacityView(Retranslating, QWidget):
             text = QApplication.palette().text().color()  # the theme's, also mid-switch
             limit = pg.InfiniteLine(
                 self.limit_ms, angle=0, pen=pg.mkPen(text, width=1, dash=[6, 4]),
-                label=self.tr("SLO"), labelOpts={"position": 0.95, "color": text},
+                label=self.tr("SLO"), labelOpts={"position": 0.03, "color": text},
             )  # fmt: skip
             self.latency_plot.addItem(limit)
+            highest = max(highest, self.limit_ms)
+        if highest > 0:  # from zero, as every chart here: the limit's height read at a glance
+            self.latency_plot.setYRange(0, highest * 1.08, padding=0)
         if above and legend is not None:  # one entry for every model's markers
             text = QApplication.palette().text().color()
             self._over_mark.setPen(pg.mkPen(text, width=2))
