@@ -400,6 +400,7 @@ def test_a_step_ended_early_is_marked_over_the_limit_not_charted_at_its_finished
     assert list(marks.getData()[0]) == [8.0] and list(marks.getData()[1]) == [500.0]
     low, high = view.latency_plot.viewRange()[1]
     assert low == 0 and high >= 500  # from zero, the limit and its marks in sight
+    assert view.latency_plot.viewRange()[0] == view.goodput_plot.viewRange()[0]  # one rate axis
     legend = view.latency_plot.getPlotItem().legend
     names = [label.text for _sample, label in legend.items]
     assert names.count("over the limit; its percentile not measured") == 1

@@ -103,6 +103,9 @@ class CapacityView(Retranslating, QWidget):
             ExportableChart("capacity_goodput", self.goodput_plot),
             ExportableChart("capacity_latency", self.latency_plot),
         ]
+        # one rate axis for both: a step read across at the same x (the latency chart lacks
+        # steps with no percentile, and on its own axis started where its points did)
+        self.latency_plot.setXLink(self.goodput_plot)
         plots = QHBoxLayout()
         for plot in (self.goodput_plot, self.latency_plot):
             plot.showGrid(x=True, y=True, alpha=0.2)
