@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 # aiohttp's RequestHandler counts the requests it has parsed (a private field: without it no
-# stamps are taken, and handlers fall back to their own start; tests/test_local_server.py fails)
+# stamps are taken, and handlers fall back to their own start; tests/test_headers_read.py fails)
 _COUNT = "_request_count"
 
 

@@ -437,7 +437,7 @@ class CapacityView(Retranslating, QWidget):
             legend.removeItem(self._over_mark)  # an entry of its own: clear() leaves it
         colors = model_colors([("", m) for m in self.steps])
         top = highest = 0.0
-        above = 0  # models with a step over the limit whose percentile is not known
+        above = False  # a step over the limit whose percentile is not known, of any model
         for (model, steps), color in zip(self.steps.items(), colors, strict=True):
             if not steps:  # a model that missed one at a time: no rate to chart (its words say)
                 continue
@@ -458,7 +458,7 @@ class CapacityView(Retranslating, QWidget):
             )  # fmt: skip
             over = [s["load"] for s in ordered if over_the_limit(s)]
             if over and self.limit_ms is not None:
-                above += 1
+                above = True
                 self.latency_plot.plot(
                     over, [self.limit_ms] * len(over), pen=None, symbol="t1", symbolSize=11,
                     symbolPen=pg.mkPen(color, width=2), symbolBrush=None,
@@ -474,8 +474,8 @@ class CapacityView(Retranslating, QWidget):
             self.goodput_plot.plot(
                 [0, top], [0, top], pen=pg.mkPen("#95a5a6", width=1, dash=[2, 4])
             )
+        text = QApplication.palette().text().color()  # the theme's, also mid-switch
         if self.limit_ms is not None and self.steps:
-            text = QApplication.palette().text().color()  # the theme's, also mid-switch
             limit = pg.InfiniteLine(
                 self.limit_ms, angle=0, pen=pg.mkPen(text, width=1, dash=[6, 4]),
                 label=self.tr("SLO"), labelOpts={"position": 0.03, "color": text},
@@ -485,7 +485,6 @@ class CapacityView(Retranslating, QWidget):
         if highest > 0:  # from zero, as every chart here: the limit's height read at a glance
             self.latency_plot.setYRange(0, highest * 1.08, padding=0)
         if above and legend is not None:  # one entry for every model's markers
-            text = QApplication.palette().text().color()
             self._over_mark.setPen(pg.mkPen(text, width=2))
             legend.addItem(self._over_mark, self.tr("over the limit; its percentile not measured"))
 
